@@ -1,0 +1,239 @@
+//! Skill URIs (SEP-2640 §Resource Mapping, §Relative References; open points A2–A5).
+//!
+//! Published URIs have the form `skill://<skill-path>/<file-path>`. Every segment is limited
+//! to the RFC 3986 unreserved set `[A-Za-z0-9._~-]` (never `.` or `..`, never empty), so a
+//! published URI needs no percent-encoding, its first segment is a valid `reg-name`, and
+//! URIs can be compared as exact strings on both sides, with no decoding or case folding.
+
+/// The scheme this server publishes under.
+pub const SCHEME: &str = "skill://";
+
+/// The file name that makes a directory a skill.
+pub const SKILL_MD: &str = "SKILL.md";
+
+/// Why a path segment cannot be published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SegmentError {
+    /// An empty segment (`a//b`).
+    Empty,
+    /// `.` or `..`.
+    Dot,
+    /// A character outside `[A-Za-z0-9._~-]`.
+    BadChar(char),
+}
+
+impl SegmentError {
+    /// A human sentence: what is wrong.
+    pub fn describe(self) -> String {
+        match self {
+            SegmentError::Empty => "the path has an empty segment".into(),
+            SegmentError::Dot => "the path has a `.` or `..` segment".into(),
+            SegmentError::BadChar(c) => format!(
+                "the character {c:?} is not allowed in a path segment (only A-Z a-z 0-9 . _ ~ -)"
+            ),
+        }
+    }
+}
+
+/// Checks one path segment against `[A-Za-z0-9._~-]+`, excluding `.` and `..`.
+///
+/// ```
+/// use skills_edge::skill::uri::{check_segment, SegmentError};
+/// assert!(check_segment("eu-invoice_v2.md").is_ok());
+/// assert_eq!(check_segment(".."), Err(SegmentError::Dot));
+/// assert_eq!(check_segment("a b"), Err(SegmentError::BadChar(' ')));
+/// ```
+pub fn check_segment(seg: &str) -> Result<(), SegmentError> {
+    if seg.is_empty() {
+        return Err(SegmentError::Empty);
+    }
+    if seg == "." || seg == ".." {
+        return Err(SegmentError::Dot);
+    }
+    match seg
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '~' | '-')))
+    {
+        Some(c) => Err(SegmentError::BadChar(c)),
+        None => Ok(()),
+    }
+}
+
+/// The skill root of a `SKILL.md` URI: the URI without `/SKILL.md`, no trailing slash.
+/// `None` when `uri` does not end in `/SKILL.md` or nothing precedes it.
+///
+/// ```
+/// use skills_edge::skill::uri::skill_root;
+/// assert_eq!(skill_root("skill://acme/billing/refunds/SKILL.md"), Some("skill://acme/billing/refunds"));
+/// assert_eq!(skill_root("skill://SKILL.md"), None);
+/// ```
+pub fn skill_root(skill_md_uri: &str) -> Option<&str> {
+    let root = skill_md_uri.strip_suffix("/SKILL.md")?;
+    let last = final_segment(root);
+    if last.is_empty() || last.ends_with(':') || root.ends_with('/') {
+        return None;
+    }
+    // `skill://SKILL.md` strips to `skill:/`; require something after the scheme separator.
+    match root.find("://") {
+        Some(i) if root.len() > i + 3 => Some(root),
+        Some(_) => None,
+        None => Some(root),
+    }
+}
+
+/// The last `/`-separated segment of `uri` (the whole string when it has no `/`).
+pub fn final_segment(uri: &str) -> &str {
+    uri.rsplit('/').next().unwrap_or(uri)
+}
+
+/// Whether `uri` lies inside the skill directory `root` (`root/…`), compared as exact
+/// strings. The separator is part of the test, so `skill://code-review-extra/x` is not
+/// inside `skill://code-review`.
+pub fn is_inside(root: &str, uri: &str) -> bool {
+    uri.len() > root.len() + 1 && uri.starts_with(root) && uri.as_bytes()[root.len()] == b'/'
+}
+
+/// Why a relative reference cannot be resolved inside a skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResolveError {
+    /// The reference is empty (after removing `?query` and `#fragment`).
+    Empty,
+    /// The reference is absolute (another scheme or another skill) and not inside the root.
+    OutsideRoot,
+    /// `..` segments climb above the skill root, or the reference starts with `/`.
+    EscapesRoot,
+    /// The reference contains a backslash or a control character.
+    BadChar,
+}
+
+/// Resolves a relative reference found in a skill (for example a markdown link in `SKILL.md`)
+/// against the skill root, as a filesystem path would (SEP-2640 §Relative References, A3):
+/// `?query` and `#fragment` are dropped, empty and `.` segments are skipped, `..` climbs one
+/// level, and a result that leaves the root is refused. An absolute URI is accepted only when
+/// it already lies inside the root. Nothing is percent-decoded.
+///
+/// ```
+/// use skills_edge::skill::uri::{resolve_reference, ResolveError};
+/// let root = "skill://acme/billing/refunds";
+/// assert_eq!(resolve_reference(root, "references/GUIDE.md#top").unwrap(),
+///            "skill://acme/billing/refunds/references/GUIDE.md");
+/// assert_eq!(resolve_reference(root, "./a/../b.md").unwrap(), "skill://acme/billing/refunds/b.md");
+/// assert_eq!(resolve_reference(root, "../chargebacks/SKILL.md"), Err(ResolveError::EscapesRoot));
+/// ```
+pub fn resolve_reference(root: &str, reference: &str) -> Result<String, ResolveError> {
+    let cut = reference.find(['?', '#']).unwrap_or(reference.len());
+    let reference = &reference[..cut];
+    if reference.is_empty() {
+        return Err(ResolveError::Empty);
+    }
+    if reference.chars().any(|c| c == '\\' || c.is_control()) {
+        return Err(ResolveError::BadChar);
+    }
+    if let Some(colon) = reference.find(':') {
+        // A scheme is letters, digits, `+ - .` before the first `:` and before any `/`.
+        let scheme = &reference[..colon];
+        if !scheme.is_empty()
+            && !scheme.contains('/')
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        {
+            return if is_inside(root, reference) && !has_dot_segments(&reference[root.len()..]) {
+                Ok(reference.to_owned())
+            } else {
+                Err(ResolveError::OutsideRoot)
+            };
+        }
+    }
+    if reference.starts_with('/') {
+        return Err(ResolveError::EscapesRoot);
+    }
+    let mut stack: Vec<&str> = Vec::new();
+    for seg in reference.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if stack.pop().is_none() {
+                    return Err(ResolveError::EscapesRoot);
+                }
+            }
+            s => stack.push(s),
+        }
+    }
+    let mut out = String::with_capacity(root.len() + reference.len() + 1);
+    out.push_str(root);
+    for seg in stack {
+        out.push('/');
+        out.push_str(seg);
+    }
+    Ok(out)
+}
+
+fn has_dot_segments(path: &str) -> bool {
+    path.split('/')
+        .skip(1)
+        .any(|s| s.is_empty() || s == "." || s == "..")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_and_containment() {
+        assert_eq!(
+            skill_root("skill://code-review/SKILL.md"),
+            Some("skill://code-review")
+        );
+        assert_eq!(
+            skill_root("github://o/r/skills/refunds/SKILL.md"),
+            Some("github://o/r/skills/refunds")
+        );
+        assert_eq!(skill_root("skill://code-review/skill.md"), None);
+        assert_eq!(skill_root("skill://a//SKILL.md"), None);
+        assert_eq!(skill_root("/SKILL.md"), None);
+        assert!(is_inside("skill://code-review", "skill://code-review/a.md"));
+        assert!(!is_inside(
+            "skill://code-review",
+            "skill://code-review-extra/a.md"
+        ));
+        assert!(!is_inside("skill://code-review", "skill://code-review"));
+        assert!(!is_inside("skill://code-review", "skill://code-review/"));
+    }
+
+    #[test]
+    fn references_resolve_inside_the_root_only() {
+        let root = "skill://code-review";
+        let ok = |r: &str| resolve_reference(root, r);
+        assert_eq!(
+            ok("references/checklist.md").unwrap(),
+            "skill://code-review/references/checklist.md"
+        );
+        assert_eq!(
+            ok("a//b/./c.md?x=1").unwrap(),
+            "skill://code-review/a/b/c.md"
+        );
+        assert_eq!(ok("templates/").unwrap(), "skill://code-review/templates");
+        assert_eq!(ok("a/.."), Ok("skill://code-review".to_owned()));
+        assert_eq!(ok("../x"), Err(ResolveError::EscapesRoot));
+        assert_eq!(ok("a/../../x"), Err(ResolveError::EscapesRoot));
+        assert_eq!(ok("/etc/passwd"), Err(ResolveError::EscapesRoot));
+        assert_eq!(ok("#frag"), Err(ResolveError::Empty));
+        assert_eq!(ok("a\\b"), Err(ResolveError::BadChar));
+        assert_eq!(
+            ok("skill://code-review/references/checklist.md").unwrap(),
+            "skill://code-review/references/checklist.md"
+        );
+        assert_eq!(
+            ok("skill://code-review-extra/x.md"),
+            Err(ResolveError::OutsideRoot)
+        );
+        assert_eq!(
+            ok("skill://code-review/../other/SKILL.md"),
+            Err(ResolveError::OutsideRoot)
+        );
+        assert_eq!(ok("https://evil.example/x"), Err(ResolveError::OutsideRoot));
+        assert_eq!(ok("file:x"), Err(ResolveError::OutsideRoot));
+        assert_eq!(ok("c:x").unwrap_err(), ResolveError::OutsideRoot);
+    }
+}

@@ -1,0 +1,396 @@
+//! Ordered JSON values: frontmatter as published, in document order at every depth.
+//!
+//! `serde_json::Value` sorts object keys (without `preserve_order`), and the published
+//! `frontmatter` must keep the author's order (the conformance suite compares nested
+//! objects with an order-sensitive `JSON.stringify`). This small type keeps objects as
+//! ordered pairs, writes JSON exactly as JavaScript's `JSON.stringify` does, and compares
+//! by content the way a host must (keys as sets, numbers by value, arrays in order).
+
+use std::fmt::Write as _;
+
+/// A JSON number. Always finite.
+#[derive(Debug, Clone, Copy)]
+pub enum Number {
+    /// An integer within JavaScript's safe range (±(2^53 − 1)).
+    Int(i64),
+    /// Any other finite number.
+    Float(f64),
+}
+
+impl Number {
+    /// The value as an `f64`, the only number type JSON hosts in JavaScript have.
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+}
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_f64() == other.as_f64()
+    }
+}
+
+/// The largest integer JavaScript represents exactly (`Number.MAX_SAFE_INTEGER`).
+pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// An ordered JSON value.
+#[derive(Debug, Clone)]
+pub enum Value {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A finite number.
+    Number(Number),
+    /// A string.
+    String(String),
+    /// An array, in order.
+    Array(Vec<Value>),
+    /// An object, keys in document order. Keys are unique (parsers reject duplicates).
+    Object(Vec<(String, Value)>),
+}
+
+impl Value {
+    /// Looks up `key` in an object; `None` for other values or a missing key.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The string inside a `Value::String`.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A short name of the value's JSON type, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
+    /// The value's type with its article, in the words of a YAML author: `a string`,
+    /// `a number`, `a boolean`, `null`, `a list`, `a map` (for messages).
+    pub fn kind_phrase(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "a list",
+            Value::Object(_) => "a map",
+        }
+    }
+
+    /// Compact JSON text, byte for byte what `JSON.stringify` prints for the same value.
+    ///
+    /// ```
+    /// use skills_edge::skill::value::{Number, Value};
+    /// let v = Value::Object(vec![
+    ///     ("b".into(), Value::Number(Number::Float(1.0))),
+    ///     ("a".into(), Value::String("é\n".into())),
+    /// ]);
+    /// assert_eq!(v.to_json(), r#"{"b":1,"a":"é\n"}"#);
+    /// ```
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        out
+    }
+
+    /// Appends compact JSON text to `out` (see [`Value::to_json`]).
+    pub fn write_json(&self, out: &mut String) {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(true) => out.push_str("true"),
+            Value::Bool(false) => out.push_str("false"),
+            Value::Number(n) => write_number(*n, out),
+            Value::String(s) => write_json_string(s, out),
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_json(out);
+                }
+                out.push(']');
+            }
+            Value::Object(pairs) => {
+                out.push('{');
+                for (i, (k, v)) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_json_string(k, out);
+                    out.push(':');
+                    v.write_json(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    /// Content equality as a host must apply it to frontmatter: the same key set at every
+    /// level (a missing key is not `null`), key order ignored, arrays in order, numbers by
+    /// value (`1.0 == 1`), strings exactly (no trimming, no Unicode normalisation).
+    pub fn same_content(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => a == b,
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::Array(a), Value::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_content(y))
+            }
+            (Value::Object(a), Value::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .all(|(k, v)| other.get(k).is_some_and(|w| v.same_content(w)))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Bytes that need escaping in a JSON string: `"`, `\\` and the C0 controls.
+const fn escape_table() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+}
+static NEEDS_ESCAPE: [bool; 256] = escape_table();
+
+/// Writes `s` as a JSON string literal, escaping exactly as `JSON.stringify` does
+/// (`"`, `\`, and control characters; `\b \f \n \r \t` by name, others as `\u00XX`).
+/// Runs of plain characters are copied at once, so large texts cost little more than a copy.
+pub fn write_json_string(s: &str, out: &mut String) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    while let Some(off) = bytes[start..]
+        .iter()
+        .position(|&b| NEEDS_ESCAPE[b as usize])
+    {
+        let i = start + off;
+        out.push_str(&s[start..i]);
+        match bytes[i] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            b => {
+                let _ = write!(out, "\\u{:04x}", b);
+            }
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Writes a finite number the way JavaScript's `Number.prototype.toString` does
+/// (ECMA-262 Number::toString): integers without a fraction, shortest round-trip digits,
+/// exponent form below 1e-6 and from 1e21 up (`1e+21`, `1.5e-7`). `-0` prints as `0`.
+pub fn write_number(n: Number, out: &mut String) {
+    let f = match n {
+        Number::Int(i) => {
+            let _ = write!(out, "{i}");
+            return;
+        }
+        Number::Float(f) => f,
+    };
+    if f == 0.0 || !f.is_finite() {
+        // Non-finite values never reach a `Value` (parsers reject them); JSON has no
+        // spelling for them, and JSON.stringify would print `null`.
+        out.push_str(if f == 0.0 { "0" } else { "null" });
+        return;
+    }
+    if f < 0.0 {
+        out.push('-');
+    }
+    // Rust's `{:e}` prints the shortest digits that round-trip: "d.ddde[-]x".
+    let sci = format!("{:e}", f.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let k = digits.len() as i32;
+    let n = exp + 1; // the decimal point sits after `n` digits
+    if k <= n && n <= 21 {
+        out.push_str(&digits);
+        out.extend(std::iter::repeat_n('0', (n - k) as usize));
+    } else if 0 < n && n <= 21 {
+        out.push_str(&digits[..n as usize]);
+        out.push('.');
+        out.push_str(&digits[n as usize..]);
+    } else if -6 < n && n <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-n) as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let e = n - 1;
+        let _ = write!(out, "e{}{}", if e < 0 { '-' } else { '+' }, e.abs());
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        serde::Deserialize::deserialize(d)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
+        Ok(Value::Number(
+            if (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i) {
+                Number::Int(i)
+            } else {
+                Number::Float(i as f64)
+            },
+        ))
+    }
+    fn visit_u64<E>(self, u: u64) -> Result<Value, E> {
+        Ok(Value::Number(if u <= MAX_SAFE_INTEGER as u64 {
+            Number::Int(u as i64)
+        } else {
+            Number::Float(u as f64)
+        }))
+    }
+    fn visit_f64<E: serde::de::Error>(self, f: f64) -> Result<Value, E> {
+        if f.is_finite() {
+            Ok(Value::Number(Number::Float(f)))
+        } else {
+            Err(E::custom("non-finite number"))
+        }
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut pairs: Vec<(String, Value)> = Vec::new();
+        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+            if pairs.iter().any(|(seen, _)| *seen == k) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "duplicate object key {k:?}"
+                )));
+            }
+            pairs.push((k, v));
+        }
+        Ok(Value::Object(pairs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(f: f64) -> String {
+        let mut s = String::new();
+        write_number(Number::Float(f), &mut s);
+        s
+    }
+
+    #[test]
+    fn numbers_print_like_javascript() {
+        let cases: &[(f64, &str)] = &[
+            (1.0, "1"),
+            (-0.0, "0"),
+            (0.5, "0.5"),
+            (-2.25, "-2.25"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (123456789.125, "123456789.125"),
+            (1.5e300, "1.5e+300"),
+            (1e-6, "0.000001"),
+            (1e-7, "1e-7"),
+            (1.2345e-7, "1.2345e-7"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (5e-324, "5e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+        ];
+        for (f, want) in cases {
+            assert_eq!(num(*f), *want, "{f:e}");
+        }
+    }
+
+    #[test]
+    fn strings_escape_like_javascript() {
+        let mut s = String::new();
+        write_json_string("a\"b\\c\u{1}\u{8}\u{c}\t\r\n\u{7f}é😀/", &mut s);
+        assert_eq!(s, "\"a\\\"b\\\\c\\u0001\\b\\f\\t\\r\\n\u{7f}é😀/\"");
+    }
+
+    #[test]
+    fn content_equality_ignores_key_order_not_key_sets() {
+        let a: Value = serde_json::from_str(r#"{"a":1,"b":{"x":[1,2],"y":null}}"#).unwrap();
+        let b: Value = serde_json::from_str(r#"{"b":{"y":null,"x":[1.0,2]},"a":1.0}"#).unwrap();
+        let c: Value = serde_json::from_str(r#"{"b":{"x":[1,2]},"a":1}"#).unwrap();
+        let d: Value = serde_json::from_str(r#"{"a":1,"b":{"x":[2,1],"y":null}}"#).unwrap();
+        assert!(a.same_content(&b));
+        assert!(!a.same_content(&c), "missing key is not null");
+        assert!(!a.same_content(&d), "array order matters");
+        assert_eq!(a.to_json(), r#"{"a":1,"b":{"x":[1,2],"y":null}}"#);
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused() {
+        assert!(serde_json::from_str::<Value>(r#"{"a":1,"a":2}"#).is_err());
+    }
+}
