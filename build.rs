@@ -1,0 +1,48 @@
+//! Compiles the skills folder (`SKILLS_DIR`, default `skills/`) into the embedded catalog.
+//!
+//! The checks and the manifest computation are the library's own modules, compiled into this
+//! build script through `#[path]`, so the build, the `check` command and the host verifier
+//! share one implementation. A folder that breaks a rule stops the build with messages that
+//! name the file, the rule and the fix.
+
+#![allow(dead_code)]
+
+#[path = "src/catalog/mod.rs"]
+mod catalog;
+#[path = "src/skill/mod.rs"]
+mod skill;
+
+use std::path::PathBuf;
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=SKILLS_DIR");
+    let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let shown = std::env::var("SKILLS_DIR").unwrap_or_else(|_| "skills".to_owned());
+    let root = manifest_dir.join(&shown);
+    let walked = catalog::walk::walk(&root);
+    for p in &walked.read {
+        println!("cargo:rerun-if-changed={}", p.display());
+    }
+    if walked.read.is_empty() {
+        // Nothing was read (the folder is missing): rebuild once it appears.
+        println!("cargo:rerun-if-changed={}", root.display());
+    }
+    let compiled = match catalog::compile::compile(walked.tree) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{}", e.render(&shown));
+            std::process::exit(1);
+        }
+    };
+    for w in &compiled.warnings {
+        for line in w.render(&shown).lines() {
+            println!("cargo:warning={line}");
+        }
+    }
+    let pack = catalog::pack::encode(&compiled, None);
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("catalog.pack");
+    if let Err(e) = std::fs::write(&out, pack) {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        std::process::exit(1);
+    }
+}

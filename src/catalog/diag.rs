@@ -1,0 +1,238 @@
+//! Build diagnostics: every rule a skills folder must meet, with a stable id, and the
+//! message a skill author sees (what, where, which rule, and the fix).
+
+use std::fmt;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The catalog cannot be published; the build stops.
+    Error,
+    /// Allowed, but worth the author's attention.
+    Warning,
+}
+
+/// Every rule the catalog compiler enforces. [`Rule::id`] is stable and documented in the
+/// README ("What each build error means").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// A frontmatter problem (delimiters, YAML syntax, a construct hosts would read
+    /// differently); the id comes from the frontmatter parser.
+    Frontmatter(&'static str),
+    /// `SKILL.md` is not valid UTF-8.
+    SkillMdUtf8,
+    /// `name` is missing from the frontmatter.
+    NameRequired,
+    /// `name` is not a string.
+    NameType,
+    /// `name` breaks the naming rules.
+    NameFormat,
+    /// `name` differs from the skill's directory name.
+    NameMatchesDirectory,
+    /// `description` is missing.
+    DescriptionRequired,
+    /// `description` is not a string.
+    DescriptionType,
+    /// `description` is empty or longer than 1024 characters.
+    DescriptionLength,
+    /// `compatibility` is not a string.
+    CompatibilityType,
+    /// `compatibility` is empty or longer than 500 characters.
+    CompatibilityLength,
+    /// `license` is not a string.
+    LicenseType,
+    /// `metadata` is not a map of strings to strings.
+    MetadataType,
+    /// `allowed-tools` is neither a string nor a list of strings.
+    AllowedToolsType,
+    /// A path segment outside `[A-Za-z0-9._~-]`, or `.`/`..`/empty.
+    PathSegment,
+    /// A file or directory name that is not UTF-8.
+    PathUtf8,
+    /// A symbolic link in the skills folder.
+    NoSymlinks,
+    /// Something that is neither a regular file nor a directory (socket, FIFO, device).
+    RegularFilesOnly,
+    /// A `SKILL.md` whose name is not spelled exactly `SKILL.md`.
+    SkillMdFilename,
+    /// `SKILL.md` directly in the skills root (a skill needs its own directory).
+    SkillAtRoot,
+    /// More than 512 files in one skill (nested skills' files included).
+    LimitFiles,
+    /// More than 16 MiB in one skill (nested skills' files included).
+    LimitSize,
+    /// The skills folder cannot be read.
+    Io,
+    /// Warning: two skills share a name.
+    DuplicateName,
+    /// Warning: a `metadata` key uses the reserved `io.modelcontextprotocol/` prefix.
+    ReservedMetadataKey,
+    /// Warning: a file outside every skill; it is not served.
+    FileOutsideSkill,
+    /// Warning: an operating-system junk file (`.DS_Store`, `Thumbs.db`, …); it is not served.
+    JunkFile,
+    /// Warning: two names in one directory differ only by case.
+    CaseCollision,
+}
+
+impl Rule {
+    /// The stable, kebab-case id of the rule.
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::Frontmatter(id) => id,
+            Rule::SkillMdUtf8 => "skill-md-utf8",
+            Rule::NameRequired => "name-required",
+            Rule::NameType => "name-type",
+            Rule::NameFormat => "name-format",
+            Rule::NameMatchesDirectory => "name-matches-directory",
+            Rule::DescriptionRequired => "description-required",
+            Rule::DescriptionType => "description-type",
+            Rule::DescriptionLength => "description-length",
+            Rule::CompatibilityType => "compatibility-type",
+            Rule::CompatibilityLength => "compatibility-length",
+            Rule::LicenseType => "license-type",
+            Rule::MetadataType => "metadata-type",
+            Rule::AllowedToolsType => "allowed-tools-type",
+            Rule::PathSegment => "path-segment",
+            Rule::PathUtf8 => "path-utf8",
+            Rule::NoSymlinks => "no-symlinks",
+            Rule::RegularFilesOnly => "regular-files-only",
+            Rule::SkillMdFilename => "skill-md-filename",
+            Rule::SkillAtRoot => "skill-at-root",
+            Rule::LimitFiles => "limit-files",
+            Rule::LimitSize => "limit-size",
+            Rule::Io => "io",
+            Rule::DuplicateName => "duplicate-name",
+            Rule::ReservedMetadataKey => "reserved-metadata-key",
+            Rule::FileOutsideSkill => "file-outside-skill",
+            Rule::JunkFile => "junk-file",
+            Rule::CaseCollision => "case-collision",
+        }
+    }
+}
+
+/// One finding about a skills folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The rule.
+    pub rule: Rule,
+    /// The file or directory, relative to the skills root, `/`-separated (`""` is the root).
+    pub path: String,
+    /// The 1-based line in that file, when the finding has one.
+    pub line: Option<usize>,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// What to do about it.
+    pub fix: String,
+}
+
+impl Diagnostic {
+    /// A new error.
+    pub fn error(
+        rule: Rule,
+        path: &str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            rule,
+            path: path.to_owned(),
+            line: None,
+            message: message.into(),
+            fix: fix.into(),
+        }
+    }
+
+    /// A new warning.
+    pub fn warning(
+        rule: Rule,
+        path: &str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(rule, path, message, fix)
+        }
+    }
+
+    /// The same diagnostic with a line number.
+    pub fn at_line(mut self, line: Option<usize>) -> Self {
+        self.line = line;
+        self
+    }
+
+    /// Renders the diagnostic with `root` (the skills folder as the user named it) in front
+    /// of the path: `error[name-matches-directory]: skills/foo/SKILL.md:2: … \n  fix: …`.
+    pub fn render(&self, root: &str) -> String {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut place = root.trim_end_matches('/').to_owned();
+        if !self.path.is_empty() {
+            if !place.is_empty() {
+                place.push('/');
+            }
+            place.push_str(&self.path);
+        }
+        if let Some(line) = self.line {
+            place.push_str(&format!(":{line}"));
+        }
+        format!(
+            "{sev}[{}]: {place}: {}\n  fix: {}",
+            self.rule.id(),
+            self.message,
+            self.fix
+        )
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(""))
+    }
+}
+
+/// The compiler's verdict when a folder cannot be published: every error found (not just
+/// the first), plus the warnings.
+#[derive(Debug, Clone)]
+pub struct CompileError {
+    /// All diagnostics, errors and warnings, in path order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl CompileError {
+    /// The errors only.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+
+    /// Renders every diagnostic (see [`Diagnostic::render`]), one block per line group.
+    pub fn render(&self, root: &str) -> String {
+        let mut out = String::new();
+        for d in &self.diagnostics {
+            out.push_str(&d.render(root));
+            out.push('\n');
+        }
+        let n = self.errors().count();
+        out.push_str(&format!(
+            "{n} error{} in the skills folder; nothing was published",
+            if n == 1 { "" } else { "s" }
+        ));
+        out
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(""))
+    }
+}
+
+impl std::error::Error for CompileError {}

@@ -1,0 +1,243 @@
+//! Catalogs: compile a skills folder (build time) and look things up by URI (run time).
+//!
+//! * [`compile`] checks a folder and computes every manifest (build time, `check`, tests).
+//! * [`pack`] is the binary form the compiled catalog is embedded in.
+//! * [`Catalog`] is the run-time view over a pack: binary searches over sorted URIs and
+//!   JSON fragments rendered at build time, so lookups allocate nothing.
+
+pub mod compile;
+pub mod diag;
+pub mod pack;
+#[cfg(not(target_family = "wasm"))]
+pub mod walk;
+
+use pack::{PackError, Span, Tables};
+
+enum Bytes {
+    Static(&'static [u8]),
+    Owned(Box<[u8]>),
+}
+
+/// A loaded catalog (a decoded pack).
+pub struct Catalog {
+    bytes: Bytes,
+    t: Tables,
+}
+
+/// A served file.
+#[derive(Debug, Clone, Copy)]
+pub struct FileView<'a> {
+    /// Its URI.
+    pub uri: &'a str,
+    /// Its MIME type.
+    pub mime: &'a str,
+    /// Its raw bytes.
+    pub bytes: &'a [u8],
+    /// Whether the bytes are UTF-8 (served as `text`; otherwise as base64 `blob`).
+    pub is_text: bool,
+}
+
+/// A served skill.
+#[derive(Debug, Clone, Copy)]
+pub struct SkillView<'a> {
+    /// URI of its `SKILL.md`.
+    pub uri: &'a str,
+    /// The entry, as JSON.
+    pub entry_json: &'a str,
+    /// The `resources/list` item for its `SKILL.md`, as JSON.
+    pub list_item_json: &'a str,
+}
+
+/// A directory of the namespace.
+#[derive(Debug, Clone, Copy)]
+pub struct DirView<'a> {
+    /// Its URI.
+    pub uri: &'a str,
+    children: &'a [Span],
+    heap: &'a [u8],
+}
+
+impl<'a> DirView<'a> {
+    /// Number of direct children.
+    pub fn len(&self) -> usize {
+        self.children.len()
+    }
+    /// Whether the directory is empty.
+    pub fn is_empty(&self) -> bool {
+        self.children.is_empty()
+    }
+    /// The JSON of child `i` (a `Resource`), if any.
+    pub fn child_json(&self, i: usize) -> Option<&'a str> {
+        self.children.get(i).map(|s| str_at(self.heap, *s))
+    }
+}
+
+fn str_at(heap: &[u8], s: Span) -> &str {
+    // Spans were checked to be in bounds and UTF-8 when the pack was decoded.
+    heap.get(s.off as usize..(s.off + s.len) as usize)
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .unwrap_or("")
+}
+
+impl Catalog {
+    /// Loads a pack that lives for the whole program (e.g. `include_bytes!`).
+    pub fn from_static(pack: &'static [u8]) -> Result<Self, PackError> {
+        Ok(Catalog {
+            t: pack::decode(pack)?,
+            bytes: Bytes::Static(pack),
+        })
+    }
+
+    /// Loads a pack from owned bytes.
+    pub fn from_bytes(pack: Vec<u8>) -> Result<Self, PackError> {
+        Ok(Catalog {
+            t: pack::decode(&pack)?,
+            bytes: Bytes::Owned(pack.into_boxed_slice()),
+        })
+    }
+
+    /// Compiles a source tree and loads the result (tests, benchmarks, tools).
+    pub fn compile(
+        tree: compile::SourceTree,
+        instructions: Option<&str>,
+    ) -> Result<Self, CatalogError> {
+        let compiled = compile::compile(tree).map_err(CatalogError::Compile)?;
+        Catalog::from_bytes(pack::encode(&compiled, instructions)).map_err(CatalogError::Pack)
+    }
+
+    fn heap(&self) -> &[u8] {
+        let b: &[u8] = match &self.bytes {
+            Bytes::Static(b) => b,
+            Bytes::Owned(b) => b,
+        };
+        &b[self.t.heap_start..]
+    }
+
+    fn s(&self, span: Span) -> &str {
+        str_at(self.heap(), span)
+    }
+
+    /// The content snapshot id: equal for equal catalogs, different after any change.
+    pub fn snapshot(&self) -> u32 {
+        self.t.snapshot
+    }
+
+    /// The instructions compiled into the catalog (they name the skills).
+    pub fn instructions(&self) -> &str {
+        self.s(self.t.instructions)
+    }
+
+    /// Number of skills.
+    pub fn skill_count(&self) -> usize {
+        self.t.skills.len()
+    }
+
+    /// Number of served files.
+    pub fn file_count(&self) -> usize {
+        self.t.files.len()
+    }
+
+    /// Skill `i` in URI order.
+    pub fn skill_at(&self, i: usize) -> Option<SkillView<'_>> {
+        let r = self.t.skills.get(i)?;
+        Some(SkillView {
+            uri: self.s(r.uri),
+            entry_json: self.s(r.entry),
+            list_item_json: self.s(r.list_item),
+        })
+    }
+
+    /// All skills in URI order.
+    pub fn skills(&self) -> impl Iterator<Item = SkillView<'_>> {
+        (0..self.skill_count()).filter_map(|i| self.skill_at(i))
+    }
+
+    /// The skill whose `SKILL.md` URI is exactly `uri`.
+    pub fn skill(&self, uri: &str) -> Option<SkillView<'_>> {
+        let i = self
+            .t
+            .skills
+            .binary_search_by(|r| self.s(r.uri).cmp(uri))
+            .ok()?;
+        self.skill_at(i)
+    }
+
+    /// File `i` in URI order.
+    pub fn file_at(&self, i: usize) -> Option<FileView<'_>> {
+        let r = self.t.files.get(i)?;
+        let heap = self.heap();
+        Some(FileView {
+            uri: self.s(r.uri),
+            mime: self.s(r.mime),
+            bytes: heap
+                .get(r.data.off as usize..(r.data.off + r.data.len) as usize)
+                .unwrap_or(&[]),
+            is_text: r.text,
+        })
+    }
+
+    /// All served files in URI order.
+    pub fn files(&self) -> impl Iterator<Item = FileView<'_>> {
+        (0..self.file_count()).filter_map(|i| self.file_at(i))
+    }
+
+    /// The file whose URI is exactly `uri`.
+    pub fn file(&self, uri: &str) -> Option<FileView<'_>> {
+        let i = self
+            .t
+            .files
+            .binary_search_by(|r| self.s(r.uri).cmp(uri))
+            .ok()?;
+        self.file_at(i)
+    }
+
+    /// Number of directories.
+    pub fn dir_count(&self) -> usize {
+        self.t.dirs.len()
+    }
+
+    /// The directory whose URI is exactly `uri`.
+    pub fn dir(&self, uri: &str) -> Option<DirView<'_>> {
+        let i = self
+            .t
+            .dirs
+            .binary_search_by(|r| self.s(r.uri).cmp(uri))
+            .ok()?;
+        self.dir_at(i)
+    }
+
+    /// Directory `i` in URI order.
+    pub fn dir_at(&self, i: usize) -> Option<DirView<'_>> {
+        let r = self.t.dirs.get(i)?;
+        let start = r.first_child as usize;
+        Some(DirView {
+            uri: self.s(r.uri),
+            children: self
+                .t
+                .children
+                .get(start..start + r.child_count as usize)
+                .unwrap_or(&[]),
+            heap: self.heap(),
+        })
+    }
+}
+
+/// Why a catalog could not be built in memory.
+#[derive(Debug)]
+pub enum CatalogError {
+    /// The folder breaks a rule.
+    Compile(diag::CompileError),
+    /// The pack could not be read back (a bug if it happens).
+    Pack(PackError),
+}
+
+impl std::fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CatalogError::Compile(e) => e.fmt(f),
+            CatalogError::Pack(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CatalogError {}
