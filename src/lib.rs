@@ -1,0 +1,45 @@
+//! # skills-edge
+//!
+//! Serve and verify [Agent Skills](https://agentskills.io) over MCP
+//! (`io.modelcontextprotocol/skills`, SEP-2640, on protocol revision 2026-07-28 and the legacy
+//! 2025-11-25) from anywhere WebAssembly runs.
+//!
+//! The map of the crate:
+//!
+//! | module | what it is |
+//! |---|---|
+//! | [`skill`] | the rules of one skill: names, URIs, frontmatter (YAML → ordered JSON), digests, MIME types; shared with `build.rs` |
+//! | [`catalog`] | compile a skills folder into a checked catalog (build time); look files, skills and directories up by URI (run time) |
+//! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the one error type |
+//! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
+//! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
+//! | [`host`] | the host verifier (entries, sizes, digests, frontmatter, references, approvals) and the `SkillHost` registry |
+//! | `js` | wasm-bindgen exports for the npm package (feature `js`; no logic) |
+//! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`) |
+//! | [`base64`] | strict RFC 4648 encoding and decoding |
+//!
+//! ```
+//! use skills_edge::server::{Config, Responder, Transport};
+//! let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap();
+//! let reply = responder.respond(
+//!     br#"{"jsonrpc":"2.0","id":1,"method":"skills/get","params":{"uri":"skill://code-review/SKILL.md",
+//!         "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+//!                  "io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+//!     &Transport::Stream,
+//! );
+//! assert_eq!(reply.status, 200);
+//! assert!(reply.body_str().contains("sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160"));
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod base64;
+pub mod catalog;
+pub mod embedded;
+pub mod host;
+pub mod http;
+#[cfg(feature = "js")]
+pub mod js;
+pub mod protocol;
+pub mod server;
+pub mod skill;
