@@ -1,0 +1,282 @@
+//! The compiled catalog as a pack: the embedded pack is exactly what the compiler makes of the
+//! skills folder today (the build is deterministic and current), packs round-trip, the snapshot
+//! id follows every byte, instructions name the skills, and hostile packs (truncated, mutated)
+//! are refused or served without a panic.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use skills_edge::catalog::compile::{self, SourceTree};
+use skills_edge::catalog::{pack, walk, Catalog};
+use skills_edge::protocol::Era;
+use skills_edge::server::Transport;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn skills_dir() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    root.join(option_env!("SKILLS_DIR").unwrap_or("skills"))
+}
+
+fn small_tree(body: &str) -> SourceTree {
+    let mut t = SourceTree::default();
+    t.add_file("one/SKILL.md", skill_md("one", "").into_bytes());
+    t.add_file("one/notes.md", body.as_bytes().to_vec());
+    t.add_file("two/SKILL.md", skill_md("two", "").into_bytes());
+    t
+}
+
+#[test]
+fn the_embedded_pack_is_what_the_compiler_makes_of_the_skills_folder() {
+    let compiled = compile::compile(walk::walk(&skills_dir()).tree).expect("skills/ compiles");
+    assert!(compiled.warnings.is_empty(), "{:?}", compiled.warnings);
+    let packed = pack::encode(&compiled, None);
+    assert_eq!(
+        packed,
+        skills_edge::embedded::PACK,
+        "the embedded catalog is current and the build is deterministic"
+    );
+    // Entries rendered by the compiler are the ones the catalog serves.
+    let catalog = embedded();
+    for (s, view) in compiled.skills.iter().zip(catalog.skills()) {
+        assert_eq!(compiled.entry_json(s), view.entry_json);
+        assert_eq!(compiled.list_item_json(s), view.list_item_json);
+    }
+    assert_eq!(compiled.files.len(), catalog.file_count());
+    for (f, view) in compiled.files.iter().zip(catalog.files()) {
+        assert_eq!(f.uri, view.uri);
+        assert_eq!(f.bytes, view.bytes);
+        assert_eq!(f.digest, sha256_wire(view.bytes));
+        assert_eq!(f.size, view.bytes.len() as u64);
+    }
+}
+
+#[test]
+fn packs_round_trip_and_the_snapshot_follows_every_byte() {
+    let a = compile::compile(small_tree("x\n")).expect("compiles");
+    let pa = pack::encode(&a, None);
+    assert_eq!(pack::encode(&a, None), pa, "encoding is deterministic");
+    let ca = Catalog::from_bytes(pa.clone()).expect("loads");
+    let cb = Catalog::compile(small_tree("y\n"), None).expect("loads");
+    let cc = Catalog::compile(small_tree("x\n"), None).expect("loads");
+    assert_eq!(ca.snapshot(), cc.snapshot(), "same content, same snapshot");
+    assert_ne!(
+        ca.snapshot(),
+        cb.snapshot(),
+        "one byte changed, new snapshot"
+    );
+    // A cursor of one catalog is refused by the other.
+    let ra = responder_over(Arc::new(ca), 1);
+    let rb = responder_over(Arc::new(cb), 1);
+    let c = ok(&ra, &request(Era::Modern, 1, "skills/list", json!({})))["nextCursor"]
+        .as_str()
+        .expect("cursor")
+        .to_owned();
+    let rpc = err(
+        &rb,
+        &request(Era::Modern, 1, "skills/list", json!({ "cursor": c })),
+    );
+    assert!(
+        rpc.message().contains("catalog has changed"),
+        "{}",
+        rpc.message()
+    );
+    // Instructions can be replaced at pack time.
+    let custom = Catalog::from_bytes(pack::encode(&a, Some("Only two skills."))).expect("loads");
+    assert_eq!(custom.instructions(), "Only two skills.");
+}
+
+#[test]
+fn default_instructions_name_the_skills_and_stay_bounded() {
+    let mut t = SourceTree::default();
+    for i in 0..60 {
+        let name = format!("skill-{i:02}");
+        t.add_file(
+            &format!("{name}/SKILL.md"),
+            skill_md(&name, "").into_bytes(),
+        );
+    }
+    let c = Catalog::compile(t, None).expect("loads");
+    let text = c.instructions();
+    assert!(text.contains("skill://skill-00/SKILL.md (skill-00)"));
+    assert!(text.contains("skill://skill-49/SKILL.md"));
+    assert!(!text.contains("skill://skill-50/SKILL.md"));
+    assert!(text.contains("and 10 more (see skills/list)"));
+}
+
+/// Loads `bytes` as a pack; when it loads, drives every kind of request through a responder
+/// over it. Nothing may panic, and every reply must be well formed.
+fn exercise(bytes: Vec<u8>) -> bool {
+    let Ok(catalog) = Catalog::from_bytes(bytes) else {
+        return false;
+    };
+    let catalog = Arc::new(catalog);
+    let r = responder_over(catalog.clone(), 2);
+    let mut msgs = vec![
+        request(Era::Modern, 1, "server/discover", json!({})),
+        request(Era::Modern, 1, "skills/list", json!({})),
+        request(Era::Legacy, 1, "resources/list", json!({})),
+        request(
+            Era::Legacy,
+            1,
+            "initialize",
+            json!({"protocolVersion": LEGACY}),
+        ),
+    ];
+    for s in catalog.skills() {
+        msgs.push(request(Era::Modern, 1, "skills/get", json!({"uri": s.uri})));
+    }
+    for f in catalog.files() {
+        msgs.push(request(
+            Era::Modern,
+            1,
+            "resources/read",
+            json!({"uri": f.uri}),
+        ));
+    }
+    for i in 0..catalog.dir_count() {
+        let d = catalog.dir_at(i).expect("dir");
+        msgs.push(request(
+            Era::Legacy,
+            1,
+            "resources/directory/read",
+            json!({"uri": d.uri}),
+        ));
+    }
+    for m in msgs {
+        let reply = r.respond(&m, &Transport::Stream);
+        if let Err(e) = check_reply(&reply) {
+            panic!(
+                "malformed reply over a loaded pack ({e}): {}",
+                reply.body_str()
+            );
+        }
+    }
+    true
+}
+
+#[test]
+fn hostile_packs_are_refused_or_served_without_a_panic() {
+    let good = pack::encode(
+        &compile::compile(small_tree("notes\n")).expect("compiles"),
+        None,
+    );
+    assert!(exercise(good.clone()), "the good pack loads");
+    // Every truncation is refused.
+    for n in 0..good.len() {
+        let cut = good[..n].to_vec();
+        let res = std::panic::catch_unwind(|| Catalog::from_bytes(cut).is_ok());
+        assert_eq!(res.ok(), Some(false), "a pack cut to {n} bytes is refused");
+    }
+    // Wrong magic and version.
+    let mut bad = good.clone();
+    bad[0] = b'X';
+    assert!(Catalog::from_bytes(bad).is_err());
+    let mut bad = good.clone();
+    bad[8] = 2;
+    let e = Catalog::from_bytes(bad).err().expect("refused");
+    assert!(e.to_string().contains("version"), "{e}");
+    // Seeded mutations: refused, or loaded and served without a panic.
+    let mut rng = Rng(0x0bad_cafe_5eed_d00d);
+    let mut loaded = 0;
+    for i in 0..3000 {
+        let mut b = good.clone();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(b.len());
+            b[at] = match rng.below(3) {
+                0 => (rng.next_u64() >> 56) as u8,
+                1 => b[at].wrapping_add(1),
+                _ => 0xff,
+            };
+        }
+        match std::panic::catch_unwind(|| exercise(b)) {
+            Ok(true) => loaded += 1,
+            Ok(false) => {}
+            Err(_) => panic!("mutation {i} panicked"),
+        }
+    }
+    // Most single-byte changes land in file contents and still load.
+    assert!(loaded > 0);
+}
+
+#[test]
+fn served_bytes_are_exactly_the_source_bytes() {
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "tricky/SKILL.md",
+            b"---\r\nname: tricky\r\ndescription: \"CRLF, \\u00e9 and a tab\\there\"\r\n---\r\n\r\n# Tricky\r\n".to_vec(),
+        ),
+        ("tricky/empty.txt", Vec::new()),
+        ("tricky/bom.md", "\u{feff}# With a byte order mark\n".into()),
+        (
+            "tricky/controls.txt",
+            b"nul \x00 bell \x07 esc \x1b del \x7f cr-only \r quote \" backslash \\ slash / \xe2\x80\xa8 \xf0\x9f\x98\x80\n".to_vec(),
+        ),
+        ("tricky/latin1.txt", b"caf\xe9 is not UTF-8\n".to_vec()),
+        ("tricky/assets/Logo.PNG", b"\x89PNG\r\n\x1a\n\x00\x00".to_vec()),
+        ("tricky/one-byte.bin", vec![0xff]),
+        ("tricky/two-bytes.bin", vec![0xff, 0xfe]),
+        ("tricky/LICENSE", b"MIT\n".to_vec()),
+    ];
+    let mut tree = SourceTree::default();
+    for (p, b) in &files {
+        tree.add_file(p, b.clone());
+    }
+    let catalog = Arc::new(Catalog::compile(tree, None).expect("compiles"));
+    let r = responder_over(catalog, 50);
+    for era in ERAS {
+        let entry = ok(
+            &r,
+            &request(
+                era,
+                1,
+                "skills/get",
+                json!({"uri": "skill://tricky/SKILL.md"}),
+            ),
+        );
+        let manifest = entry["skill"]["resources"]
+            .as_array()
+            .expect("manifest")
+            .clone();
+        assert_eq!(manifest.len(), files.len());
+        for (path, bytes) in &files {
+            let uri = format!("skill://{path}");
+            let res = ok(
+                &r,
+                &request(era, 1, "resources/read", json!({ "uri": uri })),
+            );
+            let item = &res["contents"][0];
+            let served = content_bytes(item);
+            assert_eq!(&served, bytes, "{uri}: served unaltered");
+            assert_eq!(
+                item.get("text").is_some(),
+                std::str::from_utf8(bytes).is_ok(),
+                "{uri}: text exactly when UTF-8"
+            );
+            let m = manifest.iter().find(|m| m["uri"] == uri).expect("listed");
+            assert_eq!(m["size"], bytes.len(), "{uri}");
+            assert_eq!(m["digest"], sha256_wire(bytes), "{uri}");
+        }
+        let mime = |uri: &str| {
+            ok(
+                &r,
+                &request(era, 1, "resources/read", json!({ "uri": uri })),
+            )["contents"][0]["mimeType"]
+                .clone()
+        };
+        assert_eq!(mime("skill://tricky/assets/Logo.PNG"), "image/png");
+        assert_eq!(mime("skill://tricky/LICENSE"), "text/plain");
+        assert_eq!(
+            mime("skill://tricky/one-byte.bin"),
+            "application/octet-stream"
+        );
+        assert_eq!(mime("skill://tricky/empty.txt"), "text/plain");
+        assert_eq!(mime("skill://tricky/SKILL.md"), "text/markdown");
+    }
+    // The empty file has the empty digest.
+    assert_eq!(
+        sha256_wire(b""),
+        "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    );
+}
