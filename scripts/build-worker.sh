@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the Cloudflare Worker into worker/build/: the release wasm of the `skills-edge-worker`
+# crate, its wasm-bindgen glue (--target web, loaded by worker/entry.mjs), then wasm-opt -Oz
+# (binaryen from the npm registry). Needs the tools scripts/setup.sh installs.
+# Usage: scripts/build-worker.sh   (NO_WASM_OPT=1 skips wasm-opt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen` pin in Cargo.toml
+TARGET=wasm32-unknown-unknown
+OUT=worker/build
+WASM=target/$TARGET/release/skills_edge_worker.wasm
+
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  echo "error: wasm-bindgen $WASM_BINDGEN_VERSION is needed; run: bash scripts/setup.sh --no-browser" >&2
+  exit 1
+fi
+
+cargo build --release --locked --target "$TARGET" -p skills-edge-worker
+rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
+wasm-bindgen --target web --out-dir "$OUT.tmp" --no-typescript "$WASM"
+if [ -z "${NO_WASM_OPT:-}" ]; then
+  node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$OUT.tmp/skills_edge_worker_bg.wasm" -o "$OUT.tmp/skills_edge_worker_bg.opt.wasm"
+  mv "$OUT.tmp/skills_edge_worker_bg.opt.wasm" "$OUT.tmp/skills_edge_worker_bg.wasm"
+fi
+rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
+raw=$(wc -c < "$OUT/skills_edge_worker_bg.wasm")
+gz=$(gzip -9 -c "$OUT/skills_edge_worker_bg.wasm" | wc -c)
+echo "worker: $OUT/skills_edge_worker_bg.wasm $raw bytes ($gz gzipped)" >&2

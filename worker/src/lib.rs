@@ -1,0 +1,223 @@
+//! The Cloudflare Worker adapter: Streamable HTTP at `/mcp`, serving the embedded skills.
+//!
+//! It only moves bytes between the platform and [`skills_edge::http::Endpoint`], where every
+//! HTTP rule lives (and is tested natively):
+//!
+//! 1. `configure(env)` runs once when the Worker starts (from `worker/entry.mjs`): it reads
+//!    the Worker vars (see `skills_edge::http::VARS`) and throws on a bad value, so the
+//!    Worker fails to start instead of failing each request;
+//! 2. `fetch` collects the request head, asks the endpoint what to do, reads the body
+//!    through a `BodyReader` when told to, and writes the endpoint's response back.
+//!
+//! The handler takes and returns the platform's own `Request` and `Response` (the `worker`
+//! crate's event macro accepts both), so a request costs a handful of calls into JavaScript.
+//! On the host this crate is empty: the Worker exists only on wasm32.
+
+#![cfg(target_arch = "wasm32")]
+
+use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
+use std::sync::OnceLock;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
+use worker::{event, Context, Env, Result};
+
+static ENDPOINT: OnceLock<Endpoint> = OnceLock::new();
+
+#[wasm_bindgen]
+extern "C" {
+    /// The platform's `Headers`, with `get` taking the name as a JavaScript string made once.
+    #[wasm_bindgen(js_name = Headers)]
+    type NamedHeaders;
+    #[wasm_bindgen(method, js_name = get)]
+    fn get(this: &NamedHeaders, name: &JsValue) -> Option<String>;
+}
+
+thread_local! {
+    /// The request header names the endpoint reads, as JavaScript strings (made once).
+    static HEADER_NAMES: [JsValue; 8] = Head::HEADERS.map(JsValue::from_str);
+    /// `ResponseInit`s of the common responses (status and constant headers only), made
+    /// once per status and header count.
+    static INITS: std::cell::RefCell<Vec<(u16, usize, web_sys::ResponseInit)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Reads a Worker var: strings as they are, other JSON values (numbers from
+/// `wrangler.toml`) as their JSON text; `None` when unset.
+fn read_var(env: &JsValue, name: &str) -> Option<String> {
+    let v = js_sys::Reflect::get(env, &JsValue::from_str(name)).ok()?;
+    if v.is_undefined() || v.is_null() {
+        return None;
+    }
+    if let Some(s) = v.as_string() {
+        return Some(s);
+    }
+    js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string())
+}
+
+fn build(env: &JsValue) -> std::result::Result<Endpoint, String> {
+    Endpoint::embedded_from_vars(|name| read_var(env, name))
+}
+
+/// Reads and checks the configuration from the Worker's `env` (its vars). Throws an `Error`
+/// naming the variable, its value and the accepted form when a value is invalid.
+#[wasm_bindgen]
+pub fn configure(env: &JsValue) -> std::result::Result<(), JsError> {
+    if ENDPOINT.get().is_none() {
+        let endpoint = build(env).map_err(|e| JsError::new(&e))?;
+        let _ = ENDPOINT.set(endpoint);
+    }
+    Ok(())
+}
+
+/// The endpoint, configured at start; configured now if the entry module did not (after the
+/// wasm instance was reset, or with another entry module).
+fn endpoint(env: &Env) -> Result<&'static Endpoint> {
+    if let Some(e) = ENDPOINT.get() {
+        return Ok(e);
+    }
+    let env: &JsValue = env.as_ref();
+    let endpoint = build(env).map_err(worker::Error::RustError)?;
+    Ok(ENDPOINT.get_or_init(|| endpoint))
+}
+
+/// The path of a request URL (`scheme://authority/path?query`), without the query.
+fn url_path(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = rest.find('/').map_or("", |i| rest.get(i..).unwrap_or(""));
+    path.split(['?', '#']).next().unwrap_or("")
+}
+
+/// The authority of a request URL (used when the platform gives no `Host` header).
+fn url_authority(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    rest.split(['/', '?', '#']).next().unwrap_or("")
+}
+
+/// A `ResponseInit` with the status and the headers as a plain record (which the `Response`
+/// constructor copies, so an init can be used again).
+fn make_init(r: &Response) -> Result<web_sys::ResponseInit> {
+    let headers = js_sys::Object::new();
+    for (name, value) in &r.headers {
+        js_sys::Reflect::set(
+            &headers,
+            &JsValue::from_str(name),
+            &JsValue::from_str(value),
+        )?;
+    }
+    let init = web_sys::ResponseInit::new();
+    init.set_status(r.status);
+    init.set_headers(&headers);
+    Ok(init)
+}
+
+fn into_platform(r: Response) -> Result<web_sys::Response> {
+    // Responses whose headers are the constant `Vary: Origin` plus, with a body,
+    // `Content-Type: application/json` (no CORS or other per-request headers) share one
+    // init per status and header count.
+    let plain = r.header("vary") == Some("Origin")
+        && r.headers.iter().all(|(name, value)| {
+            *name == "vary" || (*name == "content-type" && value == "application/json")
+        });
+    let init = if plain {
+        let key = (r.status, r.headers.len());
+        let cached = INITS.with(|c| {
+            c.borrow()
+                .iter()
+                .find(|(s, t, _)| (*s, *t) == key)
+                .map(|(_, _, i)| i.clone())
+        });
+        match cached {
+            Some(init) => init,
+            None => {
+                let init = make_init(&r)?;
+                INITS.with(|c| c.borrow_mut().push((key.0, key.1, init.clone())));
+                init
+            }
+        }
+    } else {
+        make_init(&r)?
+    };
+    let mut body = r.body;
+    let response = if body.is_empty() {
+        web_sys::Response::new_with_opt_str_and_init(None, &init)?
+    } else {
+        web_sys::Response::new_with_opt_u8_array_and_init(Some(&mut body), &init)?
+    };
+    Ok(response)
+}
+
+/// Reads the body: `None` when it is longer than `limit`. With a `Content-Length` (already
+/// checked against the limit, and the platform delivers exactly that many bytes) in one
+/// piece; otherwise chunk by chunk through a [`BodyReader`], which keeps at most
+/// `limit + 1` bytes.
+async fn read_body(
+    req: &web_sys::Request,
+    declared: bool,
+    limit: usize,
+) -> Result<Option<Vec<u8>>> {
+    if declared {
+        let buf = JsFuture::from(req.array_buffer()?).await?;
+        let body = js_sys::Uint8Array::new(&buf).to_vec();
+        return Ok((body.len() <= limit).then_some(body));
+    }
+    let Some(stream) = req.body() else {
+        return Ok(Some(Vec::new()));
+    };
+    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut body = BodyReader::new(limit);
+    loop {
+        let step: ReadableStreamReadResult = JsFuture::from(reader.read()).await?.unchecked_into();
+        if step.get_done().unwrap_or(true) {
+            break;
+        }
+        let chunk = js_sys::Uint8Array::new(&step.get_value());
+        let len = chunk.length() as usize;
+        // Copy only the bytes that are kept.
+        let take = body.room().min(len);
+        let kept = if take > 0 {
+            chunk.subarray(0, take as u32).to_vec()
+        } else {
+            Vec::new()
+        };
+        if !body.push_kept(&kept, len) {
+            let _ = reader.cancel();
+            break;
+        }
+    }
+    Ok(body.finish())
+}
+
+#[event(fetch)]
+async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys::Response> {
+    let endpoint = endpoint(&env)?;
+    let method = req.method();
+    let url = req.url();
+    let headers = req.headers();
+    let h: &NamedHeaders = headers.unchecked_ref();
+    let [host, origin, accept, content_type, content_length, protocol_version, mcp_method, mcp_name] =
+        HEADER_NAMES.with(|names| names.each_ref().map(|n| h.get(n)));
+    let head = Head {
+        method: &method,
+        path: url_path(&url),
+        host: host.as_deref().or(Some(url_authority(&url))),
+        origin: origin.as_deref(),
+        accept: accept.as_deref(),
+        content_type: content_type.as_deref(),
+        content_length: content_length.as_deref(),
+        protocol_version: protocol_version.as_deref(),
+        mcp_method: mcp_method.as_deref(),
+        mcp_name: mcp_name.as_deref(),
+    };
+    let response = match endpoint.head(&head) {
+        Step::Respond(r) => r,
+        Step::ReadBody { limit } => {
+            match read_body(&req, head.content_length.is_some(), limit).await? {
+                Some(body) => endpoint.body(&head, &body),
+                None => endpoint.body_too_large(&head),
+            }
+        }
+    };
+    into_platform(response)
+}
