@@ -1,0 +1,203 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance) against the Worker
+// on real workerd (wrangler dev).
+//
+// * The three Skills-extension scenarios run at 2026-07-28 and at 2025-11-25, once with the
+//   default page size and once with PAGE_SIZE=2 (so skills/list, resources/list and
+//   resources/directory/read really paginate). Every check must be SUCCESS: no FAILURE, no
+//   WARNING, and the scenario must not be skipped. The one allowance: at 2025-11-25 the suite
+//   itself skips the two cache-attribute checks, because ttlMs and cacheScope only exist from
+//   2026-07-28 (they are reported SKIPPED "not applicable on negotiated protocol").
+// * The core scenarios run at 2026-07-28 against the expected-failures file: a failing or
+//   warning check must be listed there (with its reason), and a listed one must still fail.
+import { test, before, after, describe } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { parseDocument } from "yaml";
+import { startWorker, ROOT } from "./lib/worker.mjs";
+import { tempDir } from "../lib/processes.mjs";
+
+const CLI = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const EXPECTED = join(ROOT, "tests", "e2e", "expected-failures.yml");
+const SKILLS_SCENARIOS = [
+  "sep-2640-skills-enumeration",
+  "sep-2640-skills-manifest",
+  "sep-2640-skills-directory",
+];
+const CORE_SCENARIOS = [
+  "server-stateless",
+  "caching",
+  "dns-rebinding-protection",
+  "sep-2164-resource-not-found",
+  "resources-list",
+];
+// Checks the suite skips by protocol version: defined only from 2026-07-28.
+const SKIPPED_BELOW_2026 = {
+  "sep-2640-skills-enumeration": [
+    "sep-2640-skills-list-cache-attributes",
+    "sep-2640-skills-get-cache-attributes",
+  ],
+};
+
+const outRoot = tempDir("conformance");
+after(() => rmSync(outRoot, { recursive: true, force: true }));
+
+/** Runs one scenario; returns `{ code, output, checks }`. */
+function runScenario(url, scenario, version, { force = false, expectedFailures } = {}) {
+  const out = join(outRoot, `${scenario}-${version}-${Math.random().toString(36).slice(2)}`);
+  const args = [CLI, "server", "--url", url, "--scenario", scenario, "--spec-version", version, "-o", out];
+  if (force) args.push("--force");
+  if (expectedFailures) args.push("--expected-failures", expectedFailures);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      let checks = null;
+      try {
+        const dirs = readdirSync(out).filter((d) => d.startsWith(`server-${scenario}-`));
+        if (dirs.length === 1) checks = JSON.parse(readFileSync(join(out, dirs[0], "checks.json"), "utf8"));
+      } catch {}
+      resolve({ code, output, checks });
+    });
+  });
+}
+
+function counts(checks) {
+  const n = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 };
+  for (const c of checks) n[c.status] = (n[c.status] ?? 0) + 1;
+  return n;
+}
+
+function describeBad(checks, keep) {
+  return checks
+    .filter(keep)
+    .map((c) => `  ${c.status} ${c.id}: ${c.errorMessage ?? c.description ?? ""}`)
+    .join("\n");
+}
+
+const summary = [];
+after(() => {
+  console.log("\nconformance summary (SUCCESS/FAILURE/WARNING/SKIPPED):");
+  for (const s of summary) console.log(`  ${s}`);
+});
+
+function assertAllSuccess(result, scenario, version, label) {
+  assert.ok(result.checks, `${scenario} at ${version}: no checks.json (exit ${result.code})\n${result.output}`);
+  assert.ok(result.checks.length > 0, `${scenario} at ${version} ran no checks (skipped?)\n${result.output}`);
+  assert.doesNotMatch(result.output, /SKIPPED: scenario/, `${scenario} at ${version} was skipped`);
+  const allowedSkips = version === "2025-11-25" ? (SKIPPED_BELOW_2026[scenario] ?? []) : [];
+  const bad = (c) =>
+    c.status === "FAILURE" ||
+    c.status === "WARNING" ||
+    (c.status === "SKIPPED" && !allowedSkips.includes(c.id)) ||
+    !["SUCCESS", "SKIPPED"].includes(c.status);
+  assert.equal(describeBad(result.checks, bad), "", `${scenario} at ${version}: checks not SUCCESS`);
+  // The version-skipped checks must be exactly those, and skipped for that reason.
+  const skipped = result.checks.filter((c) => c.status === "SKIPPED");
+  assert.deepEqual(skipped.map((c) => c.id).sort(), [...allowedSkips].sort());
+  for (const c of skipped) assert.match(c.errorMessage ?? "", /not applicable on negotiated protocol 2025-11-25/);
+  assert.ok(result.checks.some((c) => c.id === "wire-schema-valid" && c.status === "SUCCESS"), "wire-schema-valid ran");
+  assert.equal(result.code, 0, result.output);
+  const n = counts(result.checks);
+  summary.push(`${label} ${scenario} @${version}: ${n.SUCCESS}/${n.FAILURE}/${n.WARNING}/${n.SKIPPED}`);
+}
+
+for (const [label, vars] of [
+  ["default page size", {}],
+  ["PAGE_SIZE=2", { PAGE_SIZE: "2" }],
+]) {
+  describe(`Skills extension scenarios (${label})`, () => {
+    let worker;
+    before(async () => {
+      worker = await startWorker({ vars });
+    });
+    after(async () => {
+      await worker?.stop();
+    });
+    for (const version of ["2026-07-28", "2025-11-25"]) {
+      for (const scenario of SKILLS_SCENARIOS) {
+        test(`${scenario} at ${version}`, async () => {
+          const result = await runScenario(worker.url, scenario, version, { force: true });
+          assertAllSuccess(result, scenario, version, `[${label}]`);
+          if (vars.PAGE_SIZE) {
+            // The small page size really made the suite follow cursors.
+            const pag = (id) => result.checks.find((c) => c.id === id);
+            if (scenario === "sep-2640-skills-enumeration") {
+              assert.ok(pag("sep-2640-skills-list-pagination")?.details?.pages >= 2, "skills/list paginated");
+            }
+            if (scenario === "sep-2640-skills-directory") {
+              assert.match(
+                pag("sep-2640-directory-read-pagination")?.details?.paginationDetail ?? "",
+                /round-tripped/,
+                "resources/directory/read paginated",
+              );
+            }
+          }
+        });
+      }
+    }
+  });
+}
+
+/** The expected-failures file, with the reason of each entry. */
+function readExpected() {
+  const doc = parseDocument(readFileSync(EXPECTED, "utf8"));
+  assert.deepEqual(doc.errors, []);
+  const items = doc.get("server")?.items ?? [];
+  return items.map((item) => ({ entry: String(item.value), reason: (item.comment ?? "").trim() }));
+}
+
+test("every expected failure names a check and a reason (tools, prompts or completions)", () => {
+  const entries = readExpected();
+  assert.ok(entries.length > 0);
+  for (const { entry, reason } of entries) {
+    const [scenario, check] = entry.split(":");
+    assert.ok(CORE_SCENARIOS.includes(scenario), `${entry}: not a core scenario run here`);
+    assert.ok(check, `${entry}: list single checks, not whole scenarios`);
+    assert.match(reason, /^needs (tools|prompts|completions)\b/, `${entry}: the reason must say what it needs`);
+  }
+});
+
+describe("core scenarios at 2026-07-28 (against the expected failures)", () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker();
+  });
+  after(async () => {
+    await worker?.stop();
+  });
+  for (const scenario of CORE_SCENARIOS) {
+    test(scenario, async () => {
+      const expected = new Set(
+        readExpected()
+          .map((e) => e.entry)
+          .filter((e) => e.startsWith(`${scenario}:`))
+          .map((e) => e.slice(scenario.length + 1)),
+      );
+      const result = await runScenario(worker.url, scenario, "2026-07-28", { expectedFailures: EXPECTED });
+      assert.ok(result.checks?.length > 0, `${scenario}: no checks (exit ${result.code})\n${result.output}`);
+      // Worst status per check id (server-stateless reports one id three times).
+      const rank = { FAILURE: 3, WARNING: 2, SUCCESS: 1, SKIPPED: 0, INFO: 0 };
+      const worst = new Map();
+      for (const c of result.checks) {
+        const prev = worst.get(c.id);
+        if (!prev || rank[c.status] > rank[prev.status]) worst.set(c.id, c);
+      }
+      const failing = [...worst.values()].filter((c) => c.status === "FAILURE" || c.status === "WARNING");
+      const unexpected = failing.filter((c) => !expected.has(c.id));
+      assert.equal(describeBad(unexpected, () => true), "", `${scenario}: unexpected failures`);
+      const stale = [...expected].filter((id) => !failing.some((c) => c.id === id));
+      assert.deepEqual(stale, [], `${scenario}: listed as expected failures but not failing (stale)`);
+      // The suite's own baseline comparison agrees.
+      assert.equal(result.code, 0, result.output);
+      const n = counts(result.checks);
+      summary.push(`${scenario} @2026-07-28: ${n.SUCCESS}/${n.FAILURE}/${n.WARNING}/${n.SKIPPED} (expected failures: ${expected.size})`);
+    });
+  }
+});
