@@ -1,0 +1,160 @@
+//! Approval fingerprints (SEP-2640 §Security, H30; open point A9).
+//!
+//! A persisted per-skill approval is bound to the server's host-assigned label, the skill URI
+//! and every `(uri, digest)` pair of the entry's `resources` as observed at approval time. The
+//! fingerprint is one SHA-256 over an unambiguous encoding of exactly those values:
+//!
+//! ```text
+//! field(s)    = u64_be(byte length of s) ‖ UTF-8 bytes of s
+//! message     = field("skills-edge approval v1")
+//!             ‖ field(server label) ‖ field(skill URI)
+//!             ‖ u64_be(number of files)
+//!             ‖ for each file, sorted by URI (bytewise): field(uri) ‖ field(digest)
+//! fingerprint = "sha256:" ‖ 64 lowercase hex of SHA-256(message)
+//! ```
+//!
+//! Sizes are left out (a different size means a different digest), and so are the frontmatter
+//! (covered by the `SKILL.md` digest) and any unknown entry field (A15). The order of
+//! `resources` does not matter. A `"dynamic"` entry has no content to bind to, so it has no
+//! fingerprint.
+
+use super::entry::Entry;
+use super::error::{ErrorCode, Result, VerifyError};
+use crate::skill::digest::digest_of;
+
+/// The domain-separation tag that opens every fingerprinted message.
+pub const FINGERPRINT_TAG: &str = "skills-edge approval v1";
+
+fn field(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(&(s.len() as u64).to_be_bytes());
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// The approval fingerprint of `entry` as served by the server labelled `server_label`.
+/// [`ErrorCode::DynamicNotAllowed`] for a `"dynamic"` entry.
+///
+/// ```
+/// use skills_edge::host::{approval_fingerprint, Entry};
+/// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let f = approval_fingerprint("work", &e).unwrap();
+/// assert!(f.starts_with("sha256:") && f.len() == 71);
+/// assert_ne!(f, approval_fingerprint("home", &e).unwrap());
+/// ```
+pub fn approval_fingerprint(server_label: &str, entry: &Entry) -> Result<String> {
+    let Some(items) = entry.items() else {
+        return Err(VerifyError::new(
+            ErrorCode::DynamicNotAllowed,
+            format!(
+                "the skill {} has \"dynamic\" resources: an approval cannot be bound to content that is not enumerated",
+                entry.uri()
+            ),
+        )
+        .with_uri(entry.uri()));
+    };
+    let mut pairs: Vec<(&str, &str)> = items
+        .iter()
+        .map(|i| (i.uri.as_str(), i.digest.as_str()))
+        .collect();
+    pairs.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let mut msg = Vec::with_capacity(64 + pairs.len() * 128);
+    field(&mut msg, FINGERPRINT_TAG);
+    field(&mut msg, server_label);
+    field(&mut msg, entry.uri());
+    msg.extend_from_slice(&(pairs.len() as u64).to_be_bytes());
+    for (uri, digest) in pairs {
+        field(&mut msg, uri);
+        field(&mut msg, digest);
+    }
+    Ok(digest_of(&msg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::digest::{digest_of, is_wire_digest};
+
+    fn entry(items: &[(&str, &[u8], u64)], extra: &str) -> Entry {
+        let res: Vec<String> = items
+            .iter()
+            .map(|(u, b, size)| {
+                format!(
+                    r#"{{"uri":"{u}","digest":"{}","size":{size}}}"#,
+                    digest_of(b)
+                )
+            })
+            .collect();
+        Entry::parse(&format!(
+            r#"{{"uri":"skill://p/a/SKILL.md","frontmatter":{{"name":"a","description":"d"}},"resources":[{}]{extra}}}"#,
+            res.join(",")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn binds_label_uri_and_every_uri_digest_pair() {
+        let base = entry(
+            &[
+                ("skill://p/a/SKILL.md", b"x", 1),
+                ("skill://p/a/b", b"y", 1),
+            ],
+            "",
+        );
+        let f = approval_fingerprint("s1", &base).unwrap();
+        assert!(is_wire_digest(&f));
+        // Deterministic, order-independent, blind to sizes and unknown fields.
+        let same = entry(
+            &[
+                ("skill://p/a/b", b"y", 7),
+                ("skill://p/a/SKILL.md", b"x", 1),
+            ],
+            r#","_meta":{"k":1}"#,
+        );
+        assert_eq!(approval_fingerprint("s1", &same).unwrap(), f);
+        // Label, a digest, an added file each change it.
+        assert_ne!(approval_fingerprint("s2", &base).unwrap(), f);
+        let rotated = entry(
+            &[
+                ("skill://p/a/SKILL.md", b"x", 1),
+                ("skill://p/a/b", b"z", 1),
+            ],
+            "",
+        );
+        assert_ne!(approval_fingerprint("s1", &rotated).unwrap(), f);
+        let added = entry(
+            &[
+                ("skill://p/a/SKILL.md", b"x", 1),
+                ("skill://p/a/b", b"y", 1),
+                ("skill://p/a/c", b"", 0),
+            ],
+            "",
+        );
+        assert_ne!(approval_fingerprint("s1", &added).unwrap(), f);
+    }
+
+    #[test]
+    fn encoding_is_unambiguous_and_documented() {
+        let e = entry(&[("skill://p/a/SKILL.md", b"x", 1)], "");
+        let mut msg = Vec::new();
+        for s in [FINGERPRINT_TAG, "lab", "skill://p/a/SKILL.md"] {
+            msg.extend_from_slice(&(s.len() as u64).to_be_bytes());
+            msg.extend_from_slice(s.as_bytes());
+        }
+        msg.extend_from_slice(&1u64.to_be_bytes());
+        for s in ["skill://p/a/SKILL.md", &digest_of(b"x")] {
+            msg.extend_from_slice(&(s.len() as u64).to_be_bytes());
+            msg.extend_from_slice(s.as_bytes());
+        }
+        assert_eq!(approval_fingerprint("lab", &e).unwrap(), digest_of(&msg));
+    }
+
+    #[test]
+    fn dynamic_entries_have_no_fingerprint() {
+        let e = Entry::parse(r#"{"uri":"skill://d/SKILL.md","frontmatter":{"name":"d","description":"x"},"resources":"dynamic"}"#).unwrap();
+        assert_eq!(
+            approval_fingerprint("s", &e).unwrap_err().code,
+            ErrorCode::DynamicNotAllowed
+        );
+    }
+}

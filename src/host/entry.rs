@@ -1,0 +1,764 @@
+//! Skill entries as a host receives them (`skills/list`, `skills/get`), validated before
+//! anything else happens (SEP-2640 §Skill Entries; spec notes §2.4 step 2, H7, H8, A6, A11,
+//! A15).
+//!
+//! An [`Entry`] can only be made by [`Entry::parse`], which refuses every entry a host must
+//! not load, so holding an `Entry` means holding a valid one. Unknown entry fields (entry-level
+//! `_meta`, vendor fields) are ignored: they never reach verification or approval binding.
+
+use std::collections::HashSet;
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::error::{ErrorCode, Result, VerifyError};
+use crate::catalog::compile::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
+use crate::skill::digest::is_wire_digest;
+use crate::skill::name::check_name;
+use crate::skill::uri::{final_segment, resolve_reference, skill_root};
+use crate::skill::value::{write_json_string, Value, MAX_SAFE_INTEGER};
+
+/// The `resources` marker of a skill whose files cannot be enumerated with stable digests.
+pub const DYNAMIC: &str = "dynamic";
+
+/// One file of a skill's manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceItem {
+    /// The file's URI: the `SKILL.md` itself or a URI inside the skill root.
+    pub uri: String,
+    /// `sha256:` + 64 lowercase hex characters.
+    pub digest: String,
+    /// The file's length in raw bytes (0 to 2^53 − 1).
+    pub size: u64,
+}
+
+/// An entry's `resources`: a complete manifest, or `"dynamic"`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resources {
+    /// `"dynamic"`: no manifest; only the frontmatter can be verified.
+    Dynamic,
+    /// Every file of the skill, each exactly once, the `SKILL.md` included.
+    Files(Vec<ResourceItem>),
+}
+
+/// A validated skill entry.
+///
+/// Two entries are equal when they have the same URI, the same manifest in the same order and
+/// frontmatter of the same content ([`Value::same_content`]).
+#[derive(Debug, Clone)]
+pub struct Entry {
+    uri: String,
+    root_len: usize,
+    frontmatter: Value,
+    resources: Resources,
+}
+
+/// The limit figures of an entry with a manifest (H8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitReport {
+    /// Number of files (`resources` items, `SKILL.md` included).
+    pub resource_count: usize,
+    /// Sum of the items' `size`.
+    pub total_size: u64,
+}
+
+impl Entry {
+    /// Reads and validates an entry from its JSON text.
+    ///
+    /// Refused with [`ErrorCode::InvalidEntry`]: anything that is not an object; a `uri` that
+    /// is not an absolute URI ending in `/<name>/SKILL.md`; a `frontmatter` that is not an
+    /// object with string `name` and `description`, or whose `name` breaks the naming rules or
+    /// differs from the URI's final segment; `resources` absent or neither an array nor
+    /// `"dynamic"`; an item without a string `uri`, a wire-form `digest` (lowercase only,
+    /// A6) or a safe-integer `size`; an item outside the skill root, a duplicate URI, or no
+    /// item for the `SKILL.md` itself (A11).
+    ///
+    /// ```
+    /// use skills_edge::host::{Entry, ErrorCode};
+    /// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+    ///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+    ///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}],"_meta":{}}"#).unwrap();
+    /// assert_eq!(e.root(), "skill://a");
+    /// let bad = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"}}"#);
+    /// assert_eq!(bad.unwrap_err().code, ErrorCode::InvalidEntry);
+    /// ```
+    pub fn parse(json: &str) -> Result<Entry> {
+        let fields = Fields::parse(json).map_err(|e| invalid(format!("the entry {e}")))?;
+        let uri_raw = fields
+            .get("uri")
+            .ok_or_else(|| invalid("the entry has no `uri`"))?;
+        let uri: String = serde_json::from_str(uri_raw.get())
+            .map_err(|_| invalid("the entry's `uri` must be a string"))?;
+        let err = |m: String| invalid(m).with_uri(uri.clone());
+        check_uri_text(&uri).map_err(|m| err(format!("the entry's `uri` {uri:?} {m}")))?;
+        let root = skill_root(&uri).ok_or_else(|| {
+            err(format!(
+                "the entry's `uri` {uri:?} must end in `/<name>/SKILL.md`"
+            ))
+        })?;
+        let root_len = root.len();
+
+        let fm_raw = fields
+            .get("frontmatter")
+            .ok_or_else(|| err("the entry has no `frontmatter`".into()))?;
+        let frontmatter: Value = serde_json::from_str(fm_raw.get())
+            .map_err(|e| err(format!("the entry's `frontmatter` cannot be read: {e}")))?;
+        if !matches!(frontmatter, Value::Object(_)) {
+            return Err(err(format!(
+                "the entry's `frontmatter` must be an object, found a {}",
+                frontmatter.type_name()
+            )));
+        }
+        let name = match frontmatter.get("name") {
+            Some(Value::String(s)) => s.as_str(),
+            _ => return Err(err("`frontmatter.name` must be a string".into())),
+        };
+        if !matches!(frontmatter.get("description"), Some(Value::String(_))) {
+            return Err(err("`frontmatter.description` must be a string".into()));
+        }
+        let segment = final_segment(root);
+        if segment != name {
+            return Err(err(format!(
+                "the final segment of the skill path, {segment:?}, must equal `frontmatter.name` {name:?}"
+            ))
+            .with_values(name, segment));
+        }
+        if let Err(e) = check_name(name) {
+            return Err(err(format!(
+                "`frontmatter.name` {name:?} is not a valid skill name: {}",
+                e.describe()
+            )));
+        }
+
+        let resources =
+            match fields.get("resources") {
+                None => return Err(err(
+                    "the entry has no `resources` (an array of files or \"dynamic\" is required)"
+                        .into(),
+                )),
+                Some(raw) => parse_resources(raw, &uri, root)?,
+            };
+        Ok(Entry {
+            uri,
+            root_len,
+            frontmatter,
+            resources,
+        })
+    }
+
+    /// The `SKILL.md` URI.
+    pub fn uri(&self) -> &str {
+        &self.uri
+    }
+
+    /// The skill root: the URI without `/SKILL.md`.
+    pub fn root(&self) -> &str {
+        self.uri.get(..self.root_len).unwrap_or(&self.uri)
+    }
+
+    /// `frontmatter.name`.
+    pub fn name(&self) -> &str {
+        self.frontmatter
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+
+    /// `frontmatter.description`.
+    pub fn description(&self) -> &str {
+        self.frontmatter
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+
+    /// The frontmatter object, keys in the order the server sent them.
+    pub fn frontmatter(&self) -> &Value {
+        &self.frontmatter
+    }
+
+    /// The manifest, or [`Resources::Dynamic`].
+    pub fn resources(&self) -> &Resources {
+        &self.resources
+    }
+
+    /// Whether `resources` is `"dynamic"`.
+    pub fn is_dynamic(&self) -> bool {
+        matches!(self.resources, Resources::Dynamic)
+    }
+
+    /// The manifest items (`None` for a dynamic entry).
+    pub fn items(&self) -> Option<&[ResourceItem]> {
+        match &self.resources {
+            Resources::Files(items) => Some(items),
+            Resources::Dynamic => None,
+        }
+    }
+
+    /// The manifest item for `uri`, compared as an exact string.
+    pub fn item(&self, uri: &str) -> Option<&ResourceItem> {
+        self.items()?.iter().find(|i| i.uri == uri)
+    }
+
+    /// The item of the `SKILL.md` itself (`None` for a dynamic entry).
+    pub fn skill_md_item(&self) -> Option<&ResourceItem> {
+        self.item(&self.uri)
+    }
+
+    /// Counts the files and sums their sizes, from the entry alone (H8): `Ok(None)` for a
+    /// dynamic entry (its limit applies to what is retrieved), [`ErrorCode::LimitExceeded`]
+    /// above 512 files or 16 MiB.
+    ///
+    /// ```
+    /// use skills_edge::host::Entry;
+    /// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+    ///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+    ///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+    /// let r = e.check_limits().unwrap().unwrap();
+    /// assert_eq!((r.resource_count, r.total_size), (1, 1));
+    /// ```
+    pub fn check_limits(&self) -> Result<Option<LimitReport>> {
+        let Some(items) = self.items() else {
+            return Ok(None);
+        };
+        let count = items.len();
+        let total = items.iter().fold(0u64, |a, i| a.saturating_add(i.size));
+        if count > MAX_FILES_PER_SKILL {
+            return Err(VerifyError::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "the skill {} has {count} files; hosts accept up to {MAX_FILES_PER_SKILL}",
+                    self.uri
+                ),
+            )
+            .with_uri(self.uri.clone())
+            .with_values(MAX_FILES_PER_SKILL.to_string(), count.to_string())
+            .with_field("resources.length"));
+        }
+        if total > MAX_BYTES_PER_SKILL {
+            return Err(VerifyError::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "the skill {} has {total} bytes in total; hosts accept up to {MAX_BYTES_PER_SKILL} (16 MiB)",
+                    self.uri
+                ),
+            )
+            .with_uri(self.uri.clone())
+            .with_values(MAX_BYTES_PER_SKILL.to_string(), total.to_string())
+            .with_field("resources[].size"));
+        }
+        Ok(Some(LimitReport {
+            resource_count: count,
+            total_size: total,
+        }))
+    }
+
+    /// Whether the two entries list the same set of `(uri, digest)` pairs (what an approval
+    /// binds to, H30). Sizes and unknown fields do not count; two dynamic entries are never
+    /// the same set (nothing binds them).
+    pub fn same_file_set(&self, other: &Entry) -> bool {
+        match (self.items(), other.items()) {
+            (Some(a), Some(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .all(|x| other.item(&x.uri).is_some_and(|y| y.digest == x.digest))
+            }
+            _ => false,
+        }
+    }
+
+    /// The entry as JSON: `uri`, `frontmatter` (in the order received) and `resources`, the
+    /// fields a host uses. Unknown fields of the original are not kept.
+    pub fn to_json(&self) -> String {
+        let mut out = String::from("{\"uri\":");
+        write_json_string(&self.uri, &mut out);
+        out.push_str(",\"frontmatter\":");
+        self.frontmatter.write_json(&mut out);
+        out.push_str(",\"resources\":");
+        match &self.resources {
+            Resources::Dynamic => write_json_string(DYNAMIC, &mut out),
+            Resources::Files(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str("{\"uri\":");
+                    write_json_string(&item.uri, &mut out);
+                    out.push_str(",\"digest\":");
+                    write_json_string(&item.digest, &mut out);
+                    out.push_str(",\"size\":");
+                    out.push_str(&item.size.to_string());
+                    out.push('}');
+                }
+                out.push(']');
+            }
+        }
+        out.push('}');
+        out
+    }
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Entry) -> bool {
+        self.uri == other.uri
+            && self.resources == other.resources
+            && self.frontmatter.same_content(&other.frontmatter)
+    }
+}
+
+fn invalid(message: impl Into<String>) -> VerifyError {
+    VerifyError::new(ErrorCode::InvalidEntry, message)
+}
+
+fn parse_resources(raw: &RawValue, uri: &str, root: &str) -> Result<Resources> {
+    let err = |m: String| invalid(m).with_uri(uri.to_owned());
+    let text = raw.get().trim_start();
+    if text.starts_with('"') {
+        let s: String = serde_json::from_str(raw.get())
+            .map_err(|_| err("`resources` is not a valid JSON string".into()))?;
+        if s == DYNAMIC {
+            return Ok(Resources::Dynamic);
+        }
+        return Err(err(format!(
+            "`resources` must be an array of files or exactly \"dynamic\", found the string {s:?}"
+        )));
+    }
+    if !text.starts_with('[') {
+        return Err(err(
+            "`resources` must be an array of files or exactly \"dynamic\"".into(),
+        ));
+    }
+    let raw_items: Vec<Box<RawValue>> = serde_json::from_str(raw.get())
+        .map_err(|e| err(format!("`resources` cannot be read: {e}")))?;
+    let mut items = Vec::with_capacity(raw_items.len());
+    let mut seen: HashSet<&str> = HashSet::with_capacity(raw_items.len());
+    for (i, raw_item) in raw_items.iter().enumerate() {
+        let item = parse_item(raw_item, i, root).map_err(|e| match e.uri {
+            Some(_) => e,
+            None => e.with_uri(uri.to_owned()),
+        })?;
+        items.push(item);
+    }
+    for item in &items {
+        if !seen.insert(item.uri.as_str()) {
+            return Err(invalid(format!(
+                "the file {} is listed more than once in `resources`",
+                item.uri
+            ))
+            .with_uri(item.uri.clone()));
+        }
+    }
+    if !seen.contains(uri) {
+        return Err(err(format!(
+            "`resources` has no item for the skill's own SKILL.md ({uri})"
+        )));
+    }
+    Ok(Resources::Files(items))
+}
+
+fn parse_item(raw: &RawValue, index: usize, root: &str) -> Result<ResourceItem> {
+    let at = |m: &str| invalid(format!("`resources[{index}]` {m}"));
+    let fields = Fields::parse(raw.get()).map_err(|e| at(&e))?;
+    let uri: String = fields
+        .get("uri")
+        .and_then(|r| serde_json::from_str(r.get()).ok())
+        .ok_or_else(|| at("has no string `uri`"))?;
+    let err =
+        |m: String| invalid(format!("`resources[{index}]` ({uri}) {m}")).with_uri(uri.clone());
+    check_uri_text(&uri).map_err(|m| err(m.to_owned()))?;
+    match resolve_reference(root, &uri) {
+        Ok(resolved) if resolved == uri => {}
+        _ => {
+            return Err(err(format!(
+                "is not inside the skill directory {root}/ (or is not a plain URI there)"
+            )))
+        }
+    }
+    let digest: String = fields
+        .get("digest")
+        .and_then(|r| serde_json::from_str(r.get()).ok())
+        .ok_or_else(|| err("has no string `digest`".into()))?;
+    if !is_wire_digest(&digest) {
+        return Err(err(format!(
+            "has the digest {digest:?}; a digest is `sha256:` followed by 64 lowercase hex characters"
+        ))
+        .with_values("sha256:<64 lowercase hex>", digest.clone()));
+    }
+    let size_raw = fields
+        .get("size")
+        .ok_or_else(|| err("has no `size`".into()))?;
+    let size = parse_size(size_raw.get()).ok_or_else(|| {
+        err(format!(
+            "has the size {}; a size is an integer from 0 to 9007199254740991",
+            size_raw.get()
+        ))
+        .with_values("an integer from 0 to 9007199254740991", size_raw.get())
+    })?;
+    Ok(ResourceItem { uri, digest, size })
+}
+
+/// A JSON number that is an integer in `0..=2^53-1` (`5.0` counts, as `Number.isInteger`).
+fn parse_size(text: &str) -> Option<u64> {
+    let n: serde_json::Number = serde_json::from_str(text).ok()?;
+    if let Some(u) = n.as_u64() {
+        return (u <= MAX_SAFE_INTEGER as u64).then_some(u);
+    }
+    let f = n.as_f64()?;
+    (f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(&f)).then_some(f as u64)
+}
+
+/// The characters and segments an entry URI may not have: it must be an absolute URI
+/// (`scheme:`), without whitespace, control characters, backslashes, `?` or `#`, and without
+/// empty, `.` or `..` path segments. Skill URIs are compared as exact strings (A2), so these
+/// would only make two spellings of one file.
+fn check_uri_text(uri: &str) -> std::result::Result<(), &'static str> {
+    let colon = uri.find(':').ok_or("is not an absolute URI (no scheme)")?;
+    let scheme = &uri[..colon];
+    let mut chars = scheme.chars();
+    let scheme_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !scheme_ok {
+        return Err("is not an absolute URI (no valid scheme)");
+    }
+    if uri
+        .chars()
+        .any(|c| c.is_control() || c.is_whitespace() || matches!(c, '\\' | '?' | '#'))
+    {
+        return Err("contains whitespace, a control character, `\\`, `?` or `#`");
+    }
+    let rest = &uri[colon + 1..];
+    let path = rest.strip_prefix("//").unwrap_or(rest);
+    if path
+        .split('/')
+        .any(|s| s.is_empty() || s == "." || s == "..")
+    {
+        return Err("has an empty, `.` or `..` path segment");
+    }
+    Ok(())
+}
+
+/// The members of one JSON object, in order, as raw JSON. Anything but an object is refused,
+/// and so is a key given twice (a reader that keeps the first and one that keeps the last
+/// would see different entries).
+struct Fields(Vec<(String, Box<RawValue>)>);
+
+impl Fields {
+    fn parse(json: &str) -> std::result::Result<Fields, String> {
+        serde_json::from_str::<Fields>(json).map_err(|e| {
+            let s = e.to_string();
+            if s.contains("invalid type") {
+                "must be a JSON object".to_owned()
+            } else {
+                format!("is not valid JSON: {s}")
+            }
+        })
+    }
+
+    fn get(&self, key: &str) -> Option<&RawValue> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| &**v)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Fields {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Fields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Fields, A::Error> {
+                let mut out: Vec<(String, Box<RawValue>)> = Vec::new();
+                while let Some(k) = map.next_key::<String>()? {
+                    if out.iter().any(|(seen, _)| *seen == k) {
+                        return Err(de::Error::custom(format_args!("duplicate key {k:?}")));
+                    }
+                    let v: Box<RawValue> = map.next_value()?;
+                    out.push((k, v));
+                }
+                Ok(Fields(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::digest::digest_of;
+
+    pub(crate) fn entry_json(uri: &str, name: &str, items: &[(&str, &[u8])]) -> String {
+        let res: Vec<String> = items
+            .iter()
+            .map(|(u, b)| {
+                format!(
+                    r#"{{"uri":"{u}","digest":"{}","size":{}}}"#,
+                    digest_of(b),
+                    b.len()
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"uri":"{uri}","frontmatter":{{"name":"{name}","description":"d"}},"resources":[{}]}}"#,
+            res.join(",")
+        )
+    }
+
+    fn code(json: &str) -> ErrorCode {
+        Entry::parse(json).unwrap_err().code
+    }
+
+    #[test]
+    fn a_valid_entry_reads_back() {
+        let j = entry_json(
+            "skill://acme/billing/refunds/SKILL.md",
+            "refunds",
+            &[
+                ("skill://acme/billing/refunds/SKILL.md", b"x"),
+                ("skill://acme/billing/refunds/templates/a.md", b"yy"),
+            ],
+        );
+        let e = Entry::parse(&j).unwrap();
+        assert_eq!(e.root(), "skill://acme/billing/refunds");
+        assert_eq!(e.name(), "refunds");
+        assert_eq!(e.description(), "d");
+        assert_eq!(e.items().unwrap().len(), 2);
+        assert_eq!(e.skill_md_item().unwrap().size, 1);
+        assert_eq!(Entry::parse(&e.to_json()).unwrap(), e);
+        let r = e.check_limits().unwrap().unwrap();
+        assert_eq!((r.resource_count, r.total_size), (2, 3));
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored() {
+        let j = entry_json("skill://a/SKILL.md", "a", &[("skill://a/SKILL.md", b"x")]);
+        let with_meta = j.replacen('{', r#"{"_meta":{"x":1},"vendor":[1,2],"#, 1);
+        let with_item_meta = j.replace(r#""size":1}"#, r#""size":1,"_meta":{"y":true}}"#);
+        let plain = Entry::parse(&j).unwrap();
+        assert_eq!(Entry::parse(&with_meta).unwrap(), plain);
+        assert_eq!(Entry::parse(&with_item_meta).unwrap(), plain);
+    }
+
+    #[test]
+    fn dynamic_entries() {
+        let j = r#"{"uri":"skill://r/d/SKILL.md","frontmatter":{"name":"d","description":"x"},"resources":"dynamic"}"#;
+        let e = Entry::parse(j).unwrap();
+        assert!(e.is_dynamic());
+        assert_eq!(e.check_limits().unwrap(), None);
+        assert!(!e.same_file_set(&e));
+        assert_eq!(Entry::parse(&e.to_json()).unwrap(), e);
+        assert_eq!(
+            code(&j.replace("\"dynamic\"", "\"static\"")),
+            ErrorCode::InvalidEntry
+        );
+        assert_eq!(
+            code(&j.replace("\"dynamic\"", "null")),
+            ErrorCode::InvalidEntry
+        );
+        assert_eq!(
+            code(&j.replace("\"dynamic\"", "{}")),
+            ErrorCode::InvalidEntry
+        );
+        assert_eq!(
+            code(&j.replace(",\"resources\":\"dynamic\"", "")),
+            ErrorCode::InvalidEntry
+        );
+    }
+
+    #[test]
+    fn invalid_entries_are_refused() {
+        let good = entry_json(
+            "skill://a/SKILL.md",
+            "a",
+            &[("skill://a/SKILL.md", b"x"), ("skill://a/r/b.md", b"y")],
+        );
+        assert!(Entry::parse(&good).is_ok());
+        let d = digest_of(b"x");
+        let cases: Vec<(String, &str)> = vec![
+            ("[]".into(), "not an object"),
+            ("{".into(), "not JSON"),
+            (
+                good.replace(
+                    "\"uri\":\"skill://a/SKILL.md\",\"frontmatter\"",
+                    "\"frontmatter\"",
+                ),
+                "no uri",
+            ),
+            (
+                good.replacen("skill://a/SKILL.md", "skill://a/skill.md", 1),
+                "not SKILL.md",
+            ),
+            (
+                good.replace("skill://a/", "skill://b/"),
+                "name differs from segment",
+            ),
+            (
+                good.replace("\"name\":\"a\"", "\"name\":1"),
+                "name not a string",
+            ),
+            (
+                good.replace("\"description\":\"d\"", "\"description\":null"),
+                "description not a string",
+            ),
+            (
+                good.replace("{\"name\":\"a\",\"description\":\"d\"}", "[]"),
+                "frontmatter not an object",
+            ),
+            (
+                good.replace("skill://a/", "skill://A/")
+                    .replace("\"name\":\"a\"", "\"name\":\"A\""),
+                "bad name",
+            ),
+            (
+                good.replace(&d, &d.to_uppercase().replace("SHA256", "sha256")),
+                "uppercase digest (A6)",
+            ),
+            (good.replace(&d, "sha256:abc"), "short digest"),
+            (good.replace("\"size\":1", "\"size\":-1"), "negative size"),
+            (
+                good.replace("\"size\":1", "\"size\":1.5"),
+                "fractional size",
+            ),
+            (
+                good.replace("\"size\":1", "\"size\":9007199254740992"),
+                "unsafe size",
+            ),
+            (good.replace("\"size\":1", "\"size\":\"1\""), "string size"),
+            (
+                good.replace("skill://a/r/b.md", "skill://a-extra/b.md"),
+                "sibling prefix",
+            ),
+            (
+                good.replace("skill://a/r/b.md", "skill://a/../b.md"),
+                "dot segment",
+            ),
+            (
+                good.replace("skill://a/r/b.md", "skill://a//b.md"),
+                "empty segment",
+            ),
+            (
+                good.replace("skill://a/r/b.md", "skill://a"),
+                "the root itself",
+            ),
+            (
+                good.replace("skill://a/r/b.md", "skill://a/SKILL.md"),
+                "duplicate",
+            ),
+            (
+                good.replace(
+                    "\"uri\":\"skill://a/SKILL.md\",\"digest\"",
+                    "\"uri\":\"skill://a/x.md\",\"digest\"",
+                ),
+                "no self item",
+            ),
+            (
+                good.replacen(
+                    "\"uri\":\"skill://a/SKILL.md\"",
+                    "\"uri\":\"skill://a/SKILL.md\",\"uri\":\"skill://a/SKILL.md\"",
+                    1,
+                ),
+                "duplicate key",
+            ),
+            (
+                good.replace("{\"name\":\"a\",", "{\"name\":\"a\",\"name\":\"a\","),
+                "duplicate frontmatter key",
+            ),
+        ];
+        for (json, why) in cases {
+            assert_eq!(code(&json), ErrorCode::InvalidEntry, "{why}: {json}");
+        }
+        for uri in [
+            "a/SKILL.md",
+            "1x://a/SKILL.md",
+            "skill://a b/a/SKILL.md",
+            "skill://x/./a/SKILL.md",
+            "skill://a/SKILL.md?x",
+        ] {
+            let j = entry_json(uri, "a", &[(uri, b"x")]);
+            assert_eq!(code(&j), ErrorCode::InvalidEntry, "{uri}");
+        }
+        let e = Entry::parse(&good.replace("\"size\":1", "\"size\":1.0")).unwrap();
+        assert_eq!(e.skill_md_item().unwrap().size, 1);
+    }
+
+    #[test]
+    fn other_schemes_are_accepted() {
+        let uri = "github://o/r/skills/refunds/SKILL.md";
+        let j = entry_json(
+            uri,
+            "refunds",
+            &[(uri, b"x"), ("github://o/r/skills/refunds/a.md", b"y")],
+        );
+        assert_eq!(
+            Entry::parse(&j).unwrap().root(),
+            "github://o/r/skills/refunds"
+        );
+    }
+
+    #[test]
+    fn limits_are_checked_from_the_entry() {
+        let uri = "skill://a/SKILL.md";
+        let names: Vec<String> = (0..512).map(|i| format!("skill://a/f{i}")).collect();
+        let mut items: Vec<(&str, &[u8])> = vec![(uri, b"x")];
+        items.extend(names.iter().map(|n| (n.as_str(), &b""[..])));
+        let over = Entry::parse(&entry_json(uri, "a", &items)).unwrap();
+        let e = over.check_limits().unwrap_err();
+        assert_eq!(e.code, ErrorCode::LimitExceeded);
+        assert_eq!(
+            (e.expected.as_deref(), e.actual.as_deref()),
+            (Some("512"), Some("513"))
+        );
+        items.pop();
+        assert!(Entry::parse(&entry_json(uri, "a", &items))
+            .unwrap()
+            .check_limits()
+            .is_ok());
+
+        let big = entry_json(uri, "a", &[(uri, b"x")]).replace("\"size\":1", "\"size\":16777217");
+        let e = Entry::parse(&big).unwrap().check_limits().unwrap_err();
+        assert_eq!(e.code, ErrorCode::LimitExceeded);
+        let exact = entry_json(uri, "a", &[(uri, b"x")]).replace("\"size\":1", "\"size\":16777216");
+        assert!(Entry::parse(&exact).unwrap().check_limits().is_ok());
+    }
+
+    #[test]
+    fn file_sets_compare_uri_and_digest_only() {
+        let a = Entry::parse(&entry_json(
+            "skill://a/SKILL.md",
+            "a",
+            &[("skill://a/SKILL.md", b"x"), ("skill://a/b", b"y")],
+        ))
+        .unwrap();
+        let reordered = Entry::parse(&entry_json(
+            "skill://a/SKILL.md",
+            "a",
+            &[("skill://a/b", b"y"), ("skill://a/SKILL.md", b"x")],
+        ))
+        .unwrap();
+        let changed = Entry::parse(&entry_json(
+            "skill://a/SKILL.md",
+            "a",
+            &[("skill://a/SKILL.md", b"x"), ("skill://a/b", b"z")],
+        ))
+        .unwrap();
+        let added = Entry::parse(&entry_json(
+            "skill://a/SKILL.md",
+            "a",
+            &[
+                ("skill://a/SKILL.md", b"x"),
+                ("skill://a/b", b"y"),
+                ("skill://a/c", b""),
+            ],
+        ))
+        .unwrap();
+        assert!(a.same_file_set(&reordered));
+        assert!(!a.same_file_set(&changed));
+        assert!(!a.same_file_set(&added));
+        assert!(!added.same_file_set(&a));
+    }
+}

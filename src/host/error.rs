@@ -1,0 +1,233 @@
+//! The one error type of the host side: a stable code, the URI concerned, and the expected
+//! and actual values, so a host can act on a refusal and tell the user why.
+
+use std::fmt;
+
+/// What went wrong, as a stable kebab-case code ([`ErrorCode::as_str`]).
+///
+/// The codes are part of the public API: the npm package exposes them as `error.code`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The entry is malformed or breaks a rule a server MUST follow (H7, A6, A11): no
+    /// `resources`, a URI that does not end in `/<name>/SKILL.md`, a malformed digest or size,
+    /// a file outside the skill, a duplicate URI, no item for the `SKILL.md` itself. An
+    /// invalid entry is never loaded.
+    InvalidEntry,
+    /// More than 512 files or more than 16 MiB in one skill (H8), from the entry alone, or
+    /// (for a `"dynamic"` skill) in what was actually retrieved.
+    LimitExceeded,
+    /// A URI that the held entry does not list (H16): treated like a digest mismatch and
+    /// never fetched.
+    NotInManifest,
+    /// The content's byte length differs from the entry's `size` (H11).
+    SizeMismatch,
+    /// The content's SHA-256 differs from the entry's `digest` (H11).
+    DigestMismatch,
+    /// The `SKILL.md` frontmatter differs from the entry's `frontmatter` (H14).
+    FrontmatterMismatch,
+    /// The `SKILL.md` has no readable frontmatter (no fences, bad YAML, a construct that YAML
+    /// readers disagree on, not UTF-8).
+    FrontmatterInvalid,
+    /// A `resources/read` result that is not exactly one `text` or strict base64 `blob`
+    /// item for the requested URI, or that is not complete.
+    InvalidReadResult,
+    /// A reference that leaves the skill root, or an absolute URI outside it (A3).
+    EscapesRoot,
+    /// A reference that cannot be resolved at all (empty, backslash, control character).
+    InvalidReference,
+    /// The entry's `resources` is `"dynamic"` and the operation needs a manifest (content
+    /// verification, approval binding), or the host does not accept dynamic skills.
+    DynamicNotAllowed,
+    /// A supporting-file read for a skill that is not loaded: no acting window is open (H15,
+    /// H21).
+    NoActingWindow,
+    /// The host requires an approval for this skill and none matches its current entry (H30).
+    NotApproved,
+    /// No server with this host-assigned label.
+    UnknownServer,
+    /// No skill with this URI is registered for this server.
+    UnknownSkill,
+    /// An argument that is not what the function takes (an unknown option, a label already
+    /// in use, JSON that cannot be read).
+    InvalidArgument,
+}
+
+impl ErrorCode {
+    /// Every code, in declaration order.
+    pub const ALL: [ErrorCode; 16] = [
+        ErrorCode::InvalidEntry,
+        ErrorCode::LimitExceeded,
+        ErrorCode::NotInManifest,
+        ErrorCode::SizeMismatch,
+        ErrorCode::DigestMismatch,
+        ErrorCode::FrontmatterMismatch,
+        ErrorCode::FrontmatterInvalid,
+        ErrorCode::InvalidReadResult,
+        ErrorCode::EscapesRoot,
+        ErrorCode::InvalidReference,
+        ErrorCode::DynamicNotAllowed,
+        ErrorCode::NoActingWindow,
+        ErrorCode::NotApproved,
+        ErrorCode::UnknownServer,
+        ErrorCode::UnknownSkill,
+        ErrorCode::InvalidArgument,
+    ];
+
+    /// The stable kebab-case code.
+    ///
+    /// ```
+    /// use skills_edge::host::ErrorCode;
+    /// assert_eq!(ErrorCode::DigestMismatch.as_str(), "digest-mismatch");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidEntry => "invalid-entry",
+            ErrorCode::LimitExceeded => "limit-exceeded",
+            ErrorCode::NotInManifest => "not-in-manifest",
+            ErrorCode::SizeMismatch => "size-mismatch",
+            ErrorCode::DigestMismatch => "digest-mismatch",
+            ErrorCode::FrontmatterMismatch => "frontmatter-mismatch",
+            ErrorCode::FrontmatterInvalid => "frontmatter-invalid",
+            ErrorCode::InvalidReadResult => "invalid-read-result",
+            ErrorCode::EscapesRoot => "escapes-root",
+            ErrorCode::InvalidReference => "invalid-reference",
+            ErrorCode::DynamicNotAllowed => "dynamic-not-allowed",
+            ErrorCode::NoActingWindow => "no-acting-window",
+            ErrorCode::NotApproved => "not-approved",
+            ErrorCode::UnknownServer => "unknown-server",
+            ErrorCode::UnknownSkill => "unknown-skill",
+            ErrorCode::InvalidArgument => "invalid-argument",
+        }
+    }
+
+    /// Whether this code means "the content did not verify" (H11, H14, H16): the content must
+    /// not be used, and the host recovers by refreshing the entry (`skills/get`), which
+    /// revokes any approval whose file set changed (H12).
+    pub fn is_verification_failure(self) -> bool {
+        matches!(
+            self,
+            ErrorCode::NotInManifest
+                | ErrorCode::SizeMismatch
+                | ErrorCode::DigestMismatch
+                | ErrorCode::FrontmatterMismatch
+                | ErrorCode::FrontmatterInvalid
+                | ErrorCode::InvalidReadResult
+        )
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A refusal: the code, the URI it concerns, the expected and actual values (as text), and a
+/// sentence for people. (The optional details are boxed strings to keep `Result`s small.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyError {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// The URI concerned (a file, a skill, or a reference), when there is one.
+    pub uri: Option<Box<str>>,
+    /// What the entry (or the rule) says: a size in decimal, a digest, a frontmatter value as
+    /// JSON, a limit.
+    pub expected: Option<Box<str>>,
+    /// What was found instead, in the same form as `expected`.
+    pub actual: Option<Box<str>>,
+    /// For frontmatter errors, the path of the first differing field (`description`,
+    /// `metadata.version`, `allowed-tools[1]`; a key with `.`, `[`, `]`, `"`, `\`, blanks or
+    /// control characters is written as a JSON string in brackets: `metadata["io.x/k"]`). For
+    /// limit errors, what was counted.
+    pub field: Option<Box<str>>,
+    /// What is wrong, in a sentence.
+    pub message: String,
+}
+
+impl VerifyError {
+    /// An error with a code and a message, and nothing else yet.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> VerifyError {
+        VerifyError {
+            code,
+            uri: None,
+            expected: None,
+            actual: None,
+            field: None,
+            message: message.into(),
+        }
+    }
+
+    /// Sets the URI.
+    pub fn with_uri(mut self, uri: impl Into<String>) -> VerifyError {
+        self.uri = Some(uri.into().into_boxed_str());
+        self
+    }
+
+    /// Sets the expected and actual values.
+    pub fn with_values(
+        self,
+        expected: impl Into<String>,
+        actual: impl Into<String>,
+    ) -> VerifyError {
+        self.with_expected(expected).with_actual(actual)
+    }
+
+    /// Sets the expected value.
+    pub fn with_expected(mut self, expected: impl Into<String>) -> VerifyError {
+        self.expected = Some(expected.into().into_boxed_str());
+        self
+    }
+
+    /// Sets the actual value.
+    pub fn with_actual(mut self, actual: impl Into<String>) -> VerifyError {
+        self.actual = Some(actual.into().into_boxed_str());
+        self
+    }
+
+    /// Sets the field path.
+    pub fn with_field(mut self, field: impl Into<String>) -> VerifyError {
+        self.field = Some(field.into().into_boxed_str());
+        self
+    }
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} [{}]", self.message, self.code)
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Shorthand for results of this module.
+pub type Result<T, E = VerifyError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_kebab_case() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ErrorCode::ALL {
+            let s = c.as_str();
+            assert!(seen.insert(s), "{s}");
+            assert!(s
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
+            assert_eq!(c.to_string(), s);
+        }
+    }
+
+    #[test]
+    fn display_names_the_code() {
+        let e = VerifyError::new(ErrorCode::SizeMismatch, "size differs")
+            .with_uri("skill://a/SKILL.md")
+            .with_values("1", "2");
+        assert_eq!(e.to_string(), "size differs [size-mismatch]");
+        assert_eq!(e.expected.as_deref(), Some("1"));
+        assert!(e.code.is_verification_failure());
+        assert!(!ErrorCode::UnknownServer.is_verification_failure());
+    }
+}

@@ -1,0 +1,42 @@
+//! The host side: everything a host must check before a served skill reaches a model
+//! (SEP-2640 §Integrity and Verification, §Security Considerations).
+//!
+//! | module | what it is |
+//! |---|---|
+//! | [`entry`] | validate an entry from `skills/list` / `skills/get`; limits from the entry alone |
+//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry; resolve references |
+//! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`) |
+//! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals |
+//! | [`error`] | [`VerifyError`] with a stable [`ErrorCode`] |
+//!
+//! Verification uses the same digest and frontmatter code as the build-time compiler
+//! ([`crate::skill`]), so a server and a host built from this crate agree by construction.
+//! Nothing here performs I/O: callers fetch, this module decides.
+//!
+//! ```
+//! use skills_edge::host::{verify_skill_md, Content, Entry};
+//! let entry = Entry::parse(r#"{"uri":"skill://code-review/SKILL.md",
+//!   "frontmatter":{"name":"code-review","description":"Review code using the team's checklist."},
+//!   "resources":[{"uri":"skill://code-review/SKILL.md","size":149,
+//!     "digest":"sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160"}]}"#).unwrap();
+//! let file = "---\nname: code-review\ndescription: Review code using the team's checklist.\n---\n\n# Code review\n\nRead `references/checklist.md`, then review the diff.\n";
+//! assert!(verify_skill_md(&entry, &Content::Text(file.into())).is_ok());
+//! ```
+
+pub mod approval;
+pub mod entry;
+pub mod error;
+pub mod registry;
+pub mod verify;
+
+pub use approval::approval_fingerprint;
+pub use entry::{Entry, LimitReport, ResourceItem, Resources};
+pub use error::{ErrorCode, VerifyError};
+pub use registry::{
+    HostOptions, ListingOutcome, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected,
+    SkillHost, SkillSummary,
+};
+pub use verify::{
+    compare_frontmatter, read_content, resolve, verify_bytes, verify_content, verify_read_result,
+    verify_skill_md, Body, Content, FileReceipt, VerifiedContent, VerifiedSkillMd, VerifyOptions,
+};

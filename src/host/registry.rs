@@ -1,0 +1,1273 @@
+//! The host's skill registry: every skill keyed by (host-assigned server label, URI), display
+//! names that disambiguate collisions, acting windows that hold the entry a skill was loaded
+//! from, and approvals bound to content (SEP-2640 §Hosts; spec notes H9, H15–H16, H21–H23,
+//! H30–H31).
+//!
+//! The registry is sans-I/O: it never fetches. Callers ask it what to read
+//! ([`SkillHost::plan_load`], [`SkillHost::plan_read`]), perform the `resources/read`
+//! themselves against the same server, and hand the result back ([`SkillHost::load`],
+//! [`SkillHost::read`]). Nothing is ever read ahead of need (H9) because nothing is read here
+//! at all, and an unlisted file is refused before anyone fetches it.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::value::RawValue;
+
+use super::approval::approval_fingerprint;
+use super::entry::Entry;
+use super::error::{ErrorCode, Result, VerifyError};
+use super::verify::{
+    manifest_item, resolve_in_root, verify_content, verify_skill_md, Content, VerifiedContent,
+    VerifiedSkillMd, VerifyOptions,
+};
+use crate::catalog::compile::MAX_BYTES_PER_SKILL;
+use crate::skill::digest::is_wire_digest;
+use crate::skill::value::write_json_string;
+
+/// The longest server label accepted, in bytes.
+pub const MAX_LABEL_LEN: usize = 128;
+
+/// The `format` tag of exported approvals.
+pub const APPROVALS_FORMAT: &str = "skills-edge/approvals";
+
+/// Host policy.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HostOptions {
+    /// Load skills whose `resources` is `"dynamic"` (frontmatter verified, files not, total
+    /// retrieved bytes capped at 16 MiB). Off by default: such skills are declined.
+    pub allow_dynamic: bool,
+    /// Refuse to load a skill unless a current approval covers its entry
+    /// ([`ErrorCode::NotApproved`]).
+    pub require_approval: bool,
+}
+
+/// One registered skill, as [`SkillHost::skills`] shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillSummary {
+    /// The host-assigned label of the server it came from.
+    pub server_label: String,
+    /// Its `SKILL.md` URI.
+    pub uri: String,
+    /// `frontmatter.name` (not unique).
+    pub name: String,
+    /// `frontmatter.description`.
+    pub description: String,
+    /// A name unique among all registered skills: `name`; `name (prefix)` when one server has
+    /// several skills of that name; `label:…` when several servers do.
+    pub display_name: String,
+    /// Whether its `resources` is `"dynamic"`.
+    pub dynamic: bool,
+    /// Whether a current approval covers its entry.
+    pub approved: bool,
+    /// Whether an acting window is open for it.
+    pub active: bool,
+}
+
+/// What registering an entry did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegisterOutcome {
+    /// The skill URI.
+    pub uri: String,
+    /// The skill was not registered before.
+    pub added: bool,
+    /// The `(uri, digest)` set differs from the previously registered entry (always `false`
+    /// when `added`).
+    pub changed: bool,
+    /// A stored approval no longer matched and was revoked (H30).
+    pub approval_revoked: bool,
+}
+
+/// An entry of a listing that was not registered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejected {
+    /// Its position in the listing.
+    pub index: usize,
+    /// Why.
+    pub error: VerifyError,
+}
+
+/// What registering a listing did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ListingOutcome {
+    /// The valid entries, registered.
+    pub registered: Vec<RegisterOutcome>,
+    /// The invalid ones, not registered (a host must not load them, H7).
+    pub rejected: Vec<Rejected>,
+}
+
+/// What to fetch next: the exact URI, and the manifest item it must match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedRead {
+    /// The URI to pass to `resources/read`, on the skill's own server.
+    pub uri: String,
+    /// The expected digest (`None` for a dynamic skill).
+    pub digest: Option<String>,
+    /// The expected size (`None` for a dynamic skill).
+    pub size: Option<u64>,
+}
+
+/// A loaded skill: its verified `SKILL.md`, tagged with its origin (H24).
+#[derive(Debug, Clone)]
+pub struct LoadedSkill {
+    /// The server it came from.
+    pub server_label: String,
+    /// The display name at load time.
+    pub display_name: String,
+    /// The verified file.
+    pub skill_md: VerifiedSkillMd,
+}
+
+/// A verified supporting file, tagged with its origin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadFile {
+    /// The server it came from.
+    pub server_label: String,
+    /// The skill whose acting window allowed the read.
+    pub skill_uri: String,
+    /// The content.
+    pub content: VerifiedContent,
+}
+
+struct Server {
+    label: String,
+    skills: BTreeMap<String, Entry>,
+}
+
+struct Window {
+    entry: Entry,
+    /// Bytes retrieved so far (the limit of a dynamic skill applies to them, H8).
+    retrieved: u64,
+}
+
+type Key = (String, String);
+
+/// The host registry (see the module documentation).
+///
+/// ```
+/// use skills_edge::host::{Content, Entry, HostOptions, SkillHost};
+/// use skills_edge::skill::digest::digest_of;
+/// let md = "---\nname: a\ndescription: d\n---\nSee [x](x.md).\n";
+/// let entry = Entry::parse(&format!(
+///     r#"{{"uri":"skill://a/SKILL.md","frontmatter":{{"name":"a","description":"d"}},"resources":[
+///         {{"uri":"skill://a/SKILL.md","digest":"{}","size":{}}},
+///         {{"uri":"skill://a/x.md","digest":"{}","size":1}}]}}"#,
+///     digest_of(md.as_bytes()), md.len(), digest_of(b"x"))).unwrap();
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.register("docs", entry).unwrap();
+/// let plan = host.plan_load("docs", "skill://a/SKILL.md").unwrap();
+/// host.load("docs", &plan.uri, Content::Text(md.into())).unwrap();
+/// let next = host.plan_read("docs", "skill://a/SKILL.md", "x.md").unwrap();
+/// assert_eq!(next.uri, "skill://a/x.md");
+/// let file = host.read("docs", "skill://a/SKILL.md", "x.md", Content::Bytes(b"x".to_vec())).unwrap();
+/// assert_eq!(file.content.body.as_bytes(), b"x");
+/// assert!(host.plan_read("docs", "skill://a/SKILL.md", "y.md").is_err());
+/// ```
+pub struct SkillHost {
+    options: HostOptions,
+    servers: Vec<Server>,
+    windows: BTreeMap<Key, Window>,
+    approvals: BTreeMap<Key, String>,
+}
+
+fn key(label: &str, uri: &str) -> Key {
+    (label.to_owned(), uri.to_owned())
+}
+
+fn unknown_skill(label: &str, uri: &str) -> VerifyError {
+    VerifyError::new(
+        ErrorCode::UnknownSkill,
+        format!("no skill {uri} is registered for the server {label:?}; register its entry from skills/list or skills/get first"),
+    )
+    .with_uri(uri)
+}
+
+impl SkillHost {
+    /// An empty registry with `options`.
+    pub fn new(options: HostOptions) -> SkillHost {
+        SkillHost {
+            options,
+            servers: Vec::new(),
+            windows: BTreeMap::new(),
+            approvals: BTreeMap::new(),
+        }
+    }
+
+    /// The policy in force.
+    pub fn options(&self) -> HostOptions {
+        self.options
+    }
+
+    /// Adds a server under a host-assigned label (H23, H28): 1–128 bytes, no control
+    /// characters, no `:` (display names use `label:name`). Never the server's self-reported
+    /// name. [`ErrorCode::InvalidArgument`] when the label is malformed or already in use.
+    pub fn add_server(&mut self, label: &str) -> Result<()> {
+        let bad = |m: &str| {
+            VerifyError::new(
+                ErrorCode::InvalidArgument,
+                format!("the server label {label:?} {m}"),
+            )
+        };
+        if label.is_empty() || label.len() > MAX_LABEL_LEN {
+            return Err(bad("must be 1 to 128 bytes long"));
+        }
+        if label.chars().any(|c| c.is_control() || c == ':') {
+            return Err(bad("must not contain `:` or control characters"));
+        }
+        if label.trim() != label {
+            return Err(bad("must not start or end with whitespace"));
+        }
+        if self.server(label).is_ok() {
+            return Err(bad("is already in use"));
+        }
+        self.servers.push(Server {
+            label: label.to_owned(),
+            skills: BTreeMap::new(),
+        });
+        Ok(())
+    }
+
+    /// Removes a server with its skills, acting windows and approvals (H33: a removed
+    /// server leaves nothing behind). [`ErrorCode::UnknownServer`] if there is none.
+    pub fn remove_server(&mut self, label: &str) -> Result<()> {
+        self.server(label)?;
+        self.servers.retain(|s| s.label != label);
+        self.windows.retain(|(l, _), _| l != label);
+        self.approvals.retain(|(l, _), _| l != label);
+        Ok(())
+    }
+
+    /// The labels, in the order they were added.
+    pub fn servers(&self) -> Vec<&str> {
+        self.servers.iter().map(|s| s.label.as_str()).collect()
+    }
+
+    fn server(&self, label: &str) -> Result<&Server> {
+        self.servers
+            .iter()
+            .find(|s| s.label == label)
+            .ok_or_else(|| {
+                VerifyError::new(
+                    ErrorCode::UnknownServer,
+                    format!("no server is labelled {label:?}; add it first"),
+                )
+            })
+    }
+
+    fn server_mut(&mut self, label: &str) -> Result<&mut Server> {
+        self.server(label)?;
+        self.servers
+            .iter_mut()
+            .find(|s| s.label == label)
+            .ok_or_else(|| VerifyError::new(ErrorCode::UnknownServer, "unknown server"))
+    }
+
+    /// Registers (or replaces) the entry of a skill of server `label`. When a stored
+    /// approval does not match the new entry's `(uri, digest)` set, it is revoked (H30). An
+    /// open acting window keeps the entry it was loaded from (H15); load again to use the new
+    /// one.
+    pub fn register(&mut self, label: &str, entry: Entry) -> Result<RegisterOutcome> {
+        let uri = entry.uri().to_owned();
+        let k = key(label, &uri);
+        let revoke = match self.approvals.get(&k) {
+            Some(stored) => approval_fingerprint(label, &entry).ok().as_ref() != Some(stored),
+            None => false,
+        };
+        let server = self.server_mut(label)?;
+        let previous = server.skills.insert(uri.clone(), entry);
+        let changed = match (&previous, server.skills.get(&uri)) {
+            (Some(p), Some(n)) => !p.same_file_set(n),
+            _ => false,
+        };
+        if revoke {
+            self.approvals.remove(&k);
+        }
+        Ok(RegisterOutcome {
+            uri,
+            added: previous.is_none(),
+            changed,
+            approval_revoked: revoke,
+        })
+    }
+
+    /// [`SkillHost::register`] for a skill that is already registered
+    /// ([`ErrorCode::UnknownSkill`] otherwise): the path a host takes after a verification
+    /// failure or when a TTL runs out (H12).
+    pub fn refresh(&mut self, label: &str, entry: Entry) -> Result<RegisterOutcome> {
+        let known = self.server(label)?.skills.contains_key(entry.uri());
+        if !known {
+            return Err(unknown_skill(label, entry.uri()));
+        }
+        self.register(label, entry)
+    }
+
+    /// Registers every valid entry of a `skills/list` result (an object with a `skills`
+    /// array, `resultType` absent or `"complete"`) or of a plain array of entries, given as
+    /// JSON. Invalid entries, and a second entry for a URI already in this listing, are
+    /// reported, not registered, and do not stop the others.
+    pub fn register_listing(&mut self, label: &str, json: &str) -> Result<ListingOutcome> {
+        self.server(label)?;
+        let raw = listing_entries(json)?;
+        let mut out = ListingOutcome::default();
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (index, raw_entry) in raw.iter().enumerate() {
+            match Entry::parse(raw_entry.get()) {
+                Ok(entry) => {
+                    if let Some(first) = seen.get(entry.uri()) {
+                        let error = VerifyError::new(
+                            ErrorCode::InvalidEntry,
+                            format!(
+                                "the listing has the skill {} twice (entries {first} and {index}); the first was kept",
+                                entry.uri()
+                            ),
+                        )
+                        .with_uri(entry.uri());
+                        out.rejected.push(Rejected { index, error });
+                        continue;
+                    }
+                    seen.insert(entry.uri().to_owned(), index);
+                    out.registered.push(self.register(label, entry)?);
+                }
+                Err(error) => out.rejected.push(Rejected { index, error }),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Registers the entry of a `skills/get` result for `requested_uri` (given as JSON):
+    /// `resultType` absent or `"complete"`, and `skill.uri` must echo the requested URI
+    /// ([`ErrorCode::InvalidEntry`] otherwise).
+    pub fn register_get_result(
+        &mut self,
+        label: &str,
+        requested_uri: &str,
+        json: &str,
+    ) -> Result<RegisterOutcome> {
+        self.server(label)?;
+        #[derive(serde::Deserialize)]
+        struct GetResult<'a> {
+            #[serde(rename = "resultType")]
+            result_type: Option<String>,
+            #[serde(borrow)]
+            skill: Option<&'a RawValue>,
+        }
+        let invalid =
+            |m: String| VerifyError::new(ErrorCode::InvalidEntry, m).with_uri(requested_uri);
+        let r: GetResult<'_> = serde_json::from_str(json)
+            .map_err(|e| invalid(format!("the skills/get result cannot be read: {e}")))?;
+        if let Some(t) = r.result_type.filter(|t| t != "complete") {
+            return Err(invalid(format!(
+                "the skills/get result is not complete (resultType {t:?})"
+            ))
+            .with_values("complete", t));
+        }
+        let raw = r
+            .skill
+            .ok_or_else(|| invalid("the skills/get result has no `skill`".into()))?;
+        let entry = Entry::parse(raw.get())?;
+        if entry.uri() != requested_uri {
+            return Err(invalid(format!(
+                "skills/get for {requested_uri} answered with the skill {}",
+                entry.uri()
+            ))
+            .with_values(requested_uri, entry.uri()));
+        }
+        self.register(label, entry)
+    }
+
+    /// Forgets a skill (for example after `skills/get` says it is no longer served) and
+    /// closes its acting window. Its approval stays stored and still only counts for an
+    /// identical entry. Returns whether it was registered.
+    pub fn forget(&mut self, label: &str, uri: &str) -> Result<bool> {
+        let removed = self.server_mut(label)?.skills.remove(uri).is_some();
+        self.windows.remove(&key(label, uri));
+        Ok(removed)
+    }
+
+    /// The registered entry of a skill.
+    pub fn entry(&self, label: &str, uri: &str) -> Option<&Entry> {
+        self.server(label).ok()?.skills.get(uri)
+    }
+
+    fn entry_or_err(&self, label: &str, uri: &str) -> Result<&Entry> {
+        self.server(label)?
+            .skills
+            .get(uri)
+            .ok_or_else(|| unknown_skill(label, uri))
+    }
+
+    /// Every registered skill, servers in the order added, skills by URI, with display names
+    /// that are unique across the registry (H23): a name that only one skill has is shown
+    /// as is; skills of one server that share a name are told apart by their path prefix
+    /// (`refunds (acme/billing)`) or, failing that, their root URI; a display name that
+    /// several servers have is prefixed with the server label (`work:refunds`). No skill is
+    /// dropped or shadowed.
+    pub fn skills(&self) -> Vec<SkillSummary> {
+        self.display_table()
+            .into_iter()
+            .map(|(label, entry, display_name)| SkillSummary {
+                server_label: label.to_owned(),
+                uri: entry.uri().to_owned(),
+                name: entry.name().to_owned(),
+                description: entry.description().to_owned(),
+                display_name,
+                dynamic: entry.is_dynamic(),
+                approved: self.is_approved(label, entry.uri()),
+                active: self.is_active(label, entry.uri()),
+            })
+            .collect()
+    }
+
+    /// Every registered skill with its display name (see [`SkillHost::skills`]).
+    fn display_table(&self) -> Vec<(&str, &Entry, String)> {
+        let locals: Vec<Vec<String>> = self.servers.iter().map(local_display_names).collect();
+        let mut local_count: HashMap<&str, usize> = HashMap::new();
+        for n in locals.iter().flatten() {
+            *local_count.entry(n.as_str()).or_default() += 1;
+        }
+        let mut out = Vec::new();
+        for (server, names) in self.servers.iter().zip(&locals) {
+            for (entry, local) in server.skills.values().zip(names) {
+                let display_name = if local_count.get(local.as_str()).copied().unwrap_or(0) > 1 {
+                    format!("{}:{local}", server.label)
+                } else {
+                    local.clone()
+                };
+                out.push((server.label.as_str(), entry, display_name));
+            }
+        }
+        // A last guard: should two display names still coincide, spell both out in full.
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (_, _, name) in &out {
+            *seen.entry(name.clone()).or_default() += 1;
+        }
+        for (label, entry, name) in &mut out {
+            if seen.get(name.as_str()).copied().unwrap_or(0) > 1 {
+                *name = format!("{label}:{}", entry.uri());
+            }
+        }
+        out
+    }
+
+    /// The `(server label, URI)` of the skill shown as `display_name`.
+    pub fn lookup(&self, display_name: &str) -> Option<(String, String)> {
+        self.display_table()
+            .into_iter()
+            .find(|(_, _, name)| name == display_name)
+            .map(|(label, entry, _)| (label.to_owned(), entry.uri().to_owned()))
+    }
+
+    fn display_name(&self, label: &str, uri: &str) -> String {
+        self.display_table()
+            .into_iter()
+            .find(|(l, e, _)| *l == label && e.uri() == uri)
+            .map(|(_, _, name)| name)
+            .unwrap_or_default()
+    }
+
+    /// Checks everything that can be checked before the `SKILL.md` is fetched (H8, H30):
+    /// the skill is registered, within the limits (from the entry alone), dynamic only if
+    /// allowed, approved if approval is required. Returns what to read.
+    pub fn plan_load(&self, label: &str, uri: &str) -> Result<PlannedRead> {
+        let entry = self.entry_or_err(label, uri)?;
+        if entry.is_dynamic() && !self.options.allow_dynamic {
+            return Err(VerifyError::new(
+                ErrorCode::DynamicNotAllowed,
+                format!("the skill {uri} has \"dynamic\" resources, which this host does not load (its files cannot be verified)"),
+            )
+            .with_uri(uri));
+        }
+        entry.check_limits()?;
+        if self.options.require_approval {
+            if entry.is_dynamic() {
+                return Err(VerifyError::new(
+                    ErrorCode::DynamicNotAllowed,
+                    format!("the skill {uri} has \"dynamic\" resources, and approvals cannot cover content that is not enumerated"),
+                )
+                .with_uri(uri));
+            }
+            if !self.is_approved(label, uri) {
+                return Err(VerifyError::new(
+                    ErrorCode::NotApproved,
+                    format!("the skill {uri} of {label:?} is not approved in its current form; ask the user before loading it"),
+                )
+                .with_uri(uri));
+            }
+        }
+        let item = entry.skill_md_item();
+        Ok(PlannedRead {
+            uri: uri.to_owned(),
+            digest: item.map(|i| i.digest.clone()),
+            size: item.map(|i| i.size),
+        })
+    }
+
+    /// Loads a skill: [`SkillHost::plan_load`]'s checks, then the `SKILL.md` content (read
+    /// from the same server) verified against the registered entry (size, digest,
+    /// frontmatter). On success the acting window opens (or is reopened) holding that entry
+    /// (H15); on failure nothing changes and the content must not be used.
+    pub fn load(&mut self, label: &str, uri: &str, content: Content) -> Result<LoadedSkill> {
+        self.plan_load(label, uri)?;
+        let entry = self.entry_or_err(label, uri)?.clone();
+        let skill_md = verify_skill_md(&entry, &content)?;
+        let retrieved = skill_md.receipt.size;
+        if entry.is_dynamic() && retrieved > MAX_BYTES_PER_SKILL {
+            return Err(dynamic_limit(uri, retrieved));
+        }
+        self.windows
+            .insert(key(label, uri), Window { entry, retrieved });
+        Ok(LoadedSkill {
+            server_label: label.to_owned(),
+            display_name: self.display_name(label, uri),
+            skill_md,
+        })
+    }
+
+    /// Whether an acting window is open for the skill.
+    pub fn is_active(&self, label: &str, uri: &str) -> bool {
+        self.windows.contains_key(&key(label, uri))
+    }
+
+    /// Closes the acting window (when the `SKILL.md` leaves the model's context). Returns
+    /// whether one was open.
+    pub fn close_window(&mut self, label: &str, uri: &str) -> bool {
+        self.windows.remove(&key(label, uri)).is_some()
+    }
+
+    fn window(&self, label: &str, skill_uri: &str) -> Result<&Window> {
+        self.server(label)?;
+        self.windows.get(&key(label, skill_uri)).ok_or_else(|| {
+            VerifyError::new(
+                ErrorCode::NoActingWindow,
+                format!("the skill {skill_uri} of {label:?} is not loaded, so its files cannot be read; load it first (reading a SKILL.md does not activate a skill)"),
+            )
+            .with_uri(skill_uri)
+        })
+    }
+
+    /// Resolves a reference (relative to the skill root, or an absolute URI) to the file to
+    /// fetch, using only the entry held by the skill's acting window (H16): a reference that
+    /// leaves the root is [`ErrorCode::EscapesRoot`], an unlisted file
+    /// [`ErrorCode::NotInManifest`], both before anything is fetched.
+    pub fn plan_read(&self, label: &str, skill_uri: &str, reference: &str) -> Result<PlannedRead> {
+        let window = self.window(label, skill_uri)?;
+        let uri = resolve_in_root(window.entry.root(), reference)?;
+        let item = manifest_item(&window.entry, &uri, self.verify_options())?;
+        Ok(PlannedRead {
+            digest: item.map(|i| i.digest.clone()),
+            size: item.map(|i| i.size),
+            uri,
+        })
+    }
+
+    /// Verifies a supporting file of a loaded skill: [`SkillHost::plan_read`]'s checks, then
+    /// size and digest against the held entry. A nested `SKILL.md` read this way is ordinary
+    /// content (H21, H31): it activates nothing; its own skill needs its own entry, approval
+    /// and [`SkillHost::load`].
+    pub fn read(
+        &mut self,
+        label: &str,
+        skill_uri: &str,
+        reference: &str,
+        content: Content,
+    ) -> Result<ReadFile> {
+        let plan = self.plan_read(label, skill_uri, reference)?;
+        let options = self.verify_options();
+        let window = self
+            .windows
+            .get_mut(&key(label, skill_uri))
+            .ok_or_else(|| VerifyError::new(ErrorCode::NoActingWindow, "no acting window"))?;
+        let verified = verify_content(&window.entry, &plan.uri, &content, options)?;
+        if window.entry.is_dynamic() {
+            let total = window.retrieved.saturating_add(verified.receipt.size);
+            if total > MAX_BYTES_PER_SKILL {
+                return Err(dynamic_limit(skill_uri, total));
+            }
+            window.retrieved = total;
+        }
+        Ok(ReadFile {
+            server_label: label.to_owned(),
+            skill_uri: skill_uri.to_owned(),
+            content: verified,
+        })
+    }
+
+    fn verify_options(&self) -> VerifyOptions {
+        VerifyOptions {
+            allow_dynamic: self.options.allow_dynamic,
+        }
+    }
+
+    /// Records the user's approval of the skill as its entry stands now (H30) and returns
+    /// the fingerprint stored. [`ErrorCode::DynamicNotAllowed`] for a dynamic skill.
+    pub fn approve(&mut self, label: &str, uri: &str) -> Result<String> {
+        let entry = self.entry_or_err(label, uri)?;
+        let fingerprint = approval_fingerprint(label, entry)?;
+        self.approvals.insert(key(label, uri), fingerprint.clone());
+        Ok(fingerprint)
+    }
+
+    /// Withdraws an approval. Returns whether there was one.
+    pub fn revoke(&mut self, label: &str, uri: &str) -> bool {
+        self.approvals.remove(&key(label, uri)).is_some()
+    }
+
+    /// Whether a stored approval matches the skill's current entry.
+    pub fn is_approved(&self, label: &str, uri: &str) -> bool {
+        let Some(stored) = self.approvals.get(&key(label, uri)) else {
+            return false;
+        };
+        self.entry(label, uri)
+            .and_then(|e| approval_fingerprint(label, e).ok())
+            .is_some_and(|f| &f == stored)
+    }
+
+    /// The stored approvals as JSON, for persisting:
+    /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`.
+    pub fn export_approvals(&self) -> String {
+        let mut out = String::from("{\"format\":");
+        write_json_string(APPROVALS_FORMAT, &mut out);
+        out.push_str(",\"version\":1,\"approvals\":[");
+        for (i, ((label, uri), fingerprint)) in self.approvals.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"server\":");
+            write_json_string(label, &mut out);
+            out.push_str(",\"uri\":");
+            write_json_string(uri, &mut out);
+            out.push_str(",\"fingerprint\":");
+            write_json_string(fingerprint, &mut out);
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
+    }
+
+    /// Restores approvals exported by [`SkillHost::export_approvals`] (merged over the stored
+    /// ones). An approval whose skill is registered with a different entry is revoked at once
+    /// instead of stored. Returns how many were stored. [`ErrorCode::InvalidArgument`] when the
+    /// JSON is not such an export (nothing is stored then).
+    pub fn import_approvals(&mut self, json: &str) -> Result<usize> {
+        #[derive(serde::Deserialize)]
+        struct Export {
+            format: String,
+            version: u32,
+            approvals: Vec<Approval>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Approval {
+            server: String,
+            uri: String,
+            fingerprint: String,
+        }
+        let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
+        let export: Export = serde_json::from_str(json)
+            .map_err(|e| bad(format!("the approvals cannot be read: {e}")))?;
+        if export.format != APPROVALS_FORMAT || export.version != 1 {
+            return Err(bad(format!(
+                "the approvals are in the format {:?} version {}; expected {APPROVALS_FORMAT:?} version 1",
+                export.format, export.version
+            )));
+        }
+        if let Some(a) = export
+            .approvals
+            .iter()
+            .find(|a| !is_wire_digest(&a.fingerprint))
+        {
+            return Err(bad(format!(
+                "the approval of {} has the malformed fingerprint {:?}",
+                a.uri, a.fingerprint
+            )));
+        }
+        let mut stored = 0;
+        for a in export.approvals {
+            let current = self
+                .entry(&a.server, &a.uri)
+                .map(|e| approval_fingerprint(&a.server, e).ok());
+            let k = (a.server, a.uri);
+            match current {
+                Some(f) if f.as_ref() != Some(&a.fingerprint) => {
+                    self.approvals.remove(&k);
+                }
+                _ => {
+                    self.approvals.insert(k, a.fingerprint);
+                    stored += 1;
+                }
+            }
+        }
+        Ok(stored)
+    }
+}
+
+fn dynamic_limit(uri: &str, total: u64) -> VerifyError {
+    VerifyError::new(
+        ErrorCode::LimitExceeded,
+        format!("the dynamic skill {uri} has retrieved {total} bytes; hosts stop at {MAX_BYTES_PER_SKILL} (16 MiB)"),
+    )
+    .with_uri(uri)
+    .with_values(MAX_BYTES_PER_SKILL.to_string(), total.to_string())
+}
+
+/// The entries of a listing: a JSON array, or an object with a `skills` array and a
+/// `resultType` that is absent or `"complete"`.
+fn listing_entries(json: &str) -> Result<Vec<Box<RawValue>>> {
+    let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
+    if json.trim_start().starts_with('[') {
+        return serde_json::from_str(json)
+            .map_err(|e| bad(format!("the listing cannot be read: {e}")));
+    }
+    #[derive(serde::Deserialize)]
+    struct ListResult {
+        #[serde(rename = "resultType")]
+        result_type: Option<String>,
+        skills: Option<Vec<Box<RawValue>>>,
+    }
+    let r: ListResult = serde_json::from_str(json).map_err(|e| {
+        bad(format!("a listing is a skills/list result or an array of entries; this one cannot be read: {e}"))
+    })?;
+    if let Some(t) = r.result_type.filter(|t| t != "complete") {
+        return Err(bad(format!(
+            "the skills/list result is not complete (resultType {t:?})"
+        )));
+    }
+    r.skills
+        .ok_or_else(|| bad("the skills/list result has no `skills` array".into()))
+}
+
+/// The per-server display names, in the server's URI order: the name when it is unique in the
+/// server, else `name (prefix)` when the colliding skills' prefixes are distinct and
+/// non-empty, else `name (root URI)`.
+fn local_display_names(server: &Server) -> Vec<String> {
+    let mut by_name: HashMap<&str, Vec<&Entry>> = HashMap::new();
+    for e in server.skills.values() {
+        by_name.entry(e.name()).or_default().push(e);
+    }
+    server
+        .skills
+        .values()
+        .map(|e| {
+            let group = by_name.get(e.name()).map(Vec::as_slice).unwrap_or_default();
+            if group.len() <= 1 {
+                return e.name().to_owned();
+            }
+            let prefixes: Vec<&str> = group.iter().map(|g| prefix_of(g)).collect();
+            let distinct = prefixes.iter().all(|p| !p.is_empty())
+                && prefixes
+                    .iter()
+                    .enumerate()
+                    .all(|(i, p)| !prefixes[..i].contains(p));
+            if distinct {
+                format!("{} ({})", e.name(), prefix_of(e))
+            } else {
+                format!("{} ({})", e.name(), e.root())
+            }
+        })
+        .collect()
+}
+
+/// The organisational prefix of a skill: its root without the final segment, and without
+/// the `skill://` scheme (other schemes are kept, so they stay distinguishable).
+fn prefix_of(entry: &Entry) -> &str {
+    let root = entry.root();
+    let path = root.strip_prefix(crate::skill::uri::SCHEME).unwrap_or(root);
+    match path.rfind('/') {
+        Some(i) => &path[..i],
+        None => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::digest::digest_of;
+    use serde_json::json;
+
+    struct Skill {
+        uri: String,
+        md: String,
+        files: Vec<(String, Vec<u8>)>,
+    }
+
+    impl Skill {
+        fn new(uri: &str, files: &[(&str, &str)]) -> Skill {
+            let name = uri
+                .trim_end_matches("/SKILL.md")
+                .rsplit('/')
+                .next()
+                .unwrap_or_default();
+            Skill {
+                uri: uri.into(),
+                md: format!("---\nname: {name}\ndescription: about {name}\n---\n# {name}\n"),
+                files: files
+                    .iter()
+                    .map(|(u, b)| (u.to_string(), b.as_bytes().to_vec()))
+                    .collect(),
+            }
+        }
+        fn entry_json(&self) -> String {
+            let name = self
+                .uri
+                .trim_end_matches("/SKILL.md")
+                .rsplit('/')
+                .next()
+                .unwrap_or_default();
+            let mut res = vec![
+                json!({"uri": self.uri, "digest": digest_of(self.md.as_bytes()), "size": self.md.len()}),
+            ];
+            for (u, b) in &self.files {
+                res.push(json!({"uri": u, "digest": digest_of(b), "size": b.len()}));
+            }
+            json!({"uri": self.uri, "frontmatter": {"name": name, "description": format!("about {name}")}, "resources": res}).to_string()
+        }
+        fn entry(&self) -> Entry {
+            Entry::parse(&self.entry_json()).unwrap()
+        }
+        fn read_result(&self) -> Content {
+            Content::ReadResult(
+                json!({"contents":[{"uri": self.uri, "mimeType": "text/markdown", "text": self.md}]}),
+            )
+        }
+    }
+
+    fn host() -> SkillHost {
+        let mut h = SkillHost::new(HostOptions::default());
+        h.add_server("work").unwrap();
+        h.add_server("home").unwrap();
+        h
+    }
+
+    #[test]
+    fn labels_are_checked() {
+        let mut h = host();
+        for bad in ["", "a:b", "a\nb", " a", "work", &"x".repeat(129)] {
+            assert_eq!(
+                h.add_server(bad).unwrap_err().code,
+                ErrorCode::InvalidArgument,
+                "{bad:?}"
+            );
+        }
+        assert_eq!(h.servers(), ["work", "home"]);
+        let s = Skill::new("skill://a/SKILL.md", &[]);
+        assert_eq!(
+            h.register("nope", s.entry()).unwrap_err().code,
+            ErrorCode::UnknownServer
+        );
+        h.remove_server("home").unwrap();
+        assert_eq!(
+            h.remove_server("home").unwrap_err().code,
+            ErrorCode::UnknownServer
+        );
+    }
+
+    #[test]
+    fn same_uri_on_two_servers_are_two_skills() {
+        let mut h = host();
+        let s = Skill::new(
+            "skill://code-review/SKILL.md",
+            &[("skill://code-review/a.md", "A")],
+        );
+        h.register("work", s.entry()).unwrap();
+        let other = Skill::new(
+            "skill://code-review/SKILL.md",
+            &[("skill://code-review/a.md", "B")],
+        );
+        h.register("home", other.entry()).unwrap();
+        let names: Vec<_> = h
+            .skills()
+            .into_iter()
+            .map(|s| (s.server_label, s.display_name))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("work".into(), "work:code-review".into()),
+                ("home".into(), "home:code-review".into())
+            ]
+        );
+        assert_eq!(
+            h.lookup("home:code-review"),
+            Some(("home".into(), "skill://code-review/SKILL.md".into()))
+        );
+        assert_eq!(h.lookup("code-review"), None);
+        // Loading on one server does not open a window on the other.
+        h.load("work", &s.uri, s.read_result()).unwrap();
+        assert!(h.is_active("work", &s.uri));
+        assert!(!h.is_active("home", &s.uri));
+        // The other server's bytes do not verify against this server's entry.
+        let err = h
+            .read("work", &s.uri, "a.md", Content::Text("B".into()))
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::DigestMismatch);
+    }
+
+    #[test]
+    fn colliding_names_are_disambiguated_never_dropped() {
+        let mut h = host();
+        for uri in [
+            "skill://acme/billing/refunds/SKILL.md",
+            "skill://other/refunds/SKILL.md",
+            "skill://solo/SKILL.md",
+        ] {
+            h.register("work", Skill::new(uri, &[]).entry()).unwrap();
+        }
+        for uri in [
+            "skill://refunds/SKILL.md",
+            "github://refunds/SKILL.md",
+            "skill://solo/SKILL.md",
+        ] {
+            h.register("home", Skill::new(uri, &[]).entry()).unwrap();
+        }
+        let names: Vec<String> = h.skills().into_iter().map(|s| s.display_name).collect();
+        assert_eq!(
+            names,
+            [
+                "refunds (acme/billing)",
+                "refunds (other)",
+                "work:solo",
+                "refunds (github://refunds)",
+                "refunds (skill://refunds)",
+                "home:solo",
+            ]
+        );
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+        for n in &names {
+            assert!(h.lookup(n).is_some(), "{n}");
+        }
+    }
+
+    #[test]
+    fn acting_window_holds_the_loaded_entry() {
+        let mut h = host();
+        let s = Skill::new(
+            "skill://r/SKILL.md",
+            &[
+                ("skill://r/ref/a.md", "A"),
+                ("skill://r/b.bin", "\u{0}\u{1}"),
+            ],
+        );
+        h.register("work", s.entry()).unwrap();
+        // No window yet: reads are refused, not fetched.
+        assert_eq!(
+            h.plan_read("work", &s.uri, "ref/a.md").unwrap_err().code,
+            ErrorCode::NoActingWindow
+        );
+        let loaded = h.load("work", &s.uri, s.read_result()).unwrap();
+        assert_eq!(loaded.server_label, "work");
+        assert_eq!(loaded.skill_md.body(), "# r\n");
+        assert_eq!(loaded.display_name, "r");
+        let plan = h.plan_read("work", &s.uri, "ref/a.md").unwrap();
+        assert_eq!(
+            (plan.uri.as_str(), plan.size),
+            ("skill://r/ref/a.md", Some(1))
+        );
+        assert_eq!(
+            h.plan_read("work", &s.uri, "ref/secret.md")
+                .unwrap_err()
+                .code,
+            ErrorCode::NotInManifest
+        );
+        assert_eq!(
+            h.plan_read("work", &s.uri, "../x/SKILL.md")
+                .unwrap_err()
+                .code,
+            ErrorCode::EscapesRoot
+        );
+        let blob =
+            Content::ReadResult(json!({"contents":[{"uri":"skill://r/b.bin","blob":"AAE="}]}));
+        let f = h.read("work", &s.uri, "skill://r/b.bin", blob).unwrap();
+        assert_eq!(f.content.body.as_bytes(), [0, 1]);
+        assert_eq!(
+            (f.server_label.as_str(), f.skill_uri.as_str()),
+            ("work", s.uri.as_str())
+        );
+        // A refreshed entry with a new file does not widen the open window.
+        let grown = Skill::new(
+            "skill://r/SKILL.md",
+            &[
+                ("skill://r/ref/a.md", "A"),
+                ("skill://r/b.bin", "\u{0}\u{1}"),
+                ("skill://r/new.md", "N"),
+            ],
+        );
+        let out = h.refresh("work", grown.entry()).unwrap();
+        assert!(out.changed && !out.added);
+        assert_eq!(
+            h.plan_read("work", &s.uri, "new.md").unwrap_err().code,
+            ErrorCode::NotInManifest
+        );
+        h.load("work", &s.uri, grown.read_result()).unwrap();
+        assert!(h.plan_read("work", &s.uri, "new.md").is_ok());
+        assert!(h.close_window("work", &s.uri));
+        assert!(!h.close_window("work", &s.uri));
+        assert_eq!(
+            h.read("work", &s.uri, "new.md", Content::Text("N".into()))
+                .unwrap_err()
+                .code,
+            ErrorCode::NoActingWindow
+        );
+    }
+
+    #[test]
+    fn failed_loads_change_nothing() {
+        let mut h = host();
+        let s = Skill::new("skill://r/SKILL.md", &[]);
+        h.register("work", s.entry()).unwrap();
+        let tampered = s.md.replace("# r", "# x");
+        assert_eq!(
+            h.load("work", &s.uri, Content::Text(tampered))
+                .unwrap_err()
+                .code,
+            ErrorCode::DigestMismatch
+        );
+        assert!(!h.is_active("work", &s.uri));
+        assert_eq!(
+            h.load("work", "skill://nope/SKILL.md", s.read_result())
+                .unwrap_err()
+                .code,
+            ErrorCode::UnknownSkill
+        );
+        assert_eq!(
+            h.load("nope", &s.uri, s.read_result()).unwrap_err().code,
+            ErrorCode::UnknownServer
+        );
+    }
+
+    #[test]
+    fn nested_skill_md_is_ordinary_content() {
+        let mut h = host();
+        let nested_md = "---\nname: inner\ndescription: about inner\n---\n# inner\n";
+        let outer = Skill::new(
+            "skill://outer/SKILL.md",
+            &[("skill://outer/inner/SKILL.md", nested_md)],
+        );
+        let inner = Skill::new("skill://outer/inner/SKILL.md", &[]);
+        assert_eq!(inner.md, nested_md);
+        h.register("work", outer.entry()).unwrap();
+        h.register("work", inner.entry()).unwrap();
+        h.approve("work", &outer.uri).unwrap();
+        h.load("work", &outer.uri, outer.read_result()).unwrap();
+        let f = h
+            .read(
+                "work",
+                &outer.uri,
+                "inner/SKILL.md",
+                Content::Text(nested_md.into()),
+            )
+            .unwrap();
+        assert_eq!(f.content.body.text(), Some(nested_md));
+        // Reading it activated nothing, and the outer approval does not cover it.
+        assert!(!h.is_active("work", &inner.uri));
+        assert!(!h.is_approved("work", &inner.uri));
+        assert_eq!(
+            h.plan_read("work", &inner.uri, "x").unwrap_err().code,
+            ErrorCode::NoActingWindow
+        );
+        // Activating it is its own load, with its own root.
+        h.load("work", &inner.uri, inner.read_result()).unwrap();
+        assert_eq!(
+            h.plan_read("work", &inner.uri, "../SKILL.md")
+                .unwrap_err()
+                .code,
+            ErrorCode::EscapesRoot
+        );
+    }
+
+    #[test]
+    fn approvals_bind_to_content_and_survive_export() {
+        let mut h = SkillHost::new(HostOptions {
+            allow_dynamic: false,
+            require_approval: true,
+        });
+        h.add_server("work").unwrap();
+        let s = Skill::new("skill://r/SKILL.md", &[("skill://r/a.md", "A")]);
+        h.register("work", s.entry()).unwrap();
+        assert_eq!(
+            h.plan_load("work", &s.uri).unwrap_err().code,
+            ErrorCode::NotApproved
+        );
+        let f = h.approve("work", &s.uri).unwrap();
+        assert_eq!(f, approval_fingerprint("work", &s.entry()).unwrap());
+        assert!(h.is_approved("work", &s.uri));
+        h.load("work", &s.uri, s.read_result()).unwrap();
+        // Same set (sizes and unknown fields aside): still approved.
+        let same = s.entry_json().replacen('{', r#"{"_meta":{"x":1},"#, 1);
+        let out = h.refresh("work", Entry::parse(&same).unwrap()).unwrap();
+        assert!(!out.changed && !out.approval_revoked);
+        let saved = h.export_approvals();
+        assert!(saved.contains(&f));
+        // A rotated file revokes it (H30).
+        let rotated = Skill::new("skill://r/SKILL.md", &[("skill://r/a.md", "B")]);
+        let out = h.refresh("work", rotated.entry()).unwrap();
+        assert!(out.changed && out.approval_revoked);
+        assert!(!h.is_approved("work", &s.uri));
+        assert_eq!(
+            h.plan_load("work", &s.uri).unwrap_err().code,
+            ErrorCode::NotApproved
+        );
+        // Restoring the old approval does not cover the new entry.
+        assert_eq!(h.import_approvals(&saved).unwrap(), 0);
+        assert!(!h.is_approved("work", &s.uri));
+        // A new host restores approvals before the servers are known.
+        let mut h2 = SkillHost::new(HostOptions::default());
+        assert_eq!(h2.import_approvals(&saved).unwrap(), 1);
+        h2.add_server("work").unwrap();
+        h2.register("work", s.entry()).unwrap();
+        assert!(h2.is_approved("work", &s.uri));
+        assert_eq!(h2.export_approvals(), saved);
+        // Under another label the approval does not apply.
+        h2.add_server("other").unwrap();
+        h2.register("other", s.entry()).unwrap();
+        assert!(!h2.is_approved("other", &s.uri));
+        assert!(h2.revoke("work", &s.uri));
+        assert!(!h2.is_approved("work", &s.uri));
+        for bad in [
+            "{}",
+            "[]",
+            r#"{"format":"x","version":1,"approvals":[]}"#,
+            r#"{"format":"skills-edge/approvals","version":1,"approvals":[{"server":"a","uri":"u","fingerprint":"sha256:x"}]}"#,
+        ] {
+            assert_eq!(
+                h2.import_approvals(bad).unwrap_err().code,
+                ErrorCode::InvalidArgument,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn dynamic_skills_follow_the_policy() {
+        let dynamic = r#"{"uri":"skill://d/SKILL.md","frontmatter":{"name":"d","description":"about d"},"resources":"dynamic"}"#;
+        let md = "---\nname: d\ndescription: about d\n---\n";
+        let mut strict = host();
+        strict
+            .register("work", Entry::parse(dynamic).unwrap())
+            .unwrap();
+        assert_eq!(
+            strict
+                .plan_load("work", "skill://d/SKILL.md")
+                .unwrap_err()
+                .code,
+            ErrorCode::DynamicNotAllowed
+        );
+        assert_eq!(
+            strict
+                .approve("work", "skill://d/SKILL.md")
+                .unwrap_err()
+                .code,
+            ErrorCode::DynamicNotAllowed
+        );
+        let mut open = SkillHost::new(HostOptions {
+            allow_dynamic: true,
+            require_approval: false,
+        });
+        open.add_server("work").unwrap();
+        open.register("work", Entry::parse(dynamic).unwrap())
+            .unwrap();
+        let l = open
+            .load("work", "skill://d/SKILL.md", Content::Text(md.into()))
+            .unwrap();
+        assert!(!l.skill_md.receipt.verified);
+        assert_eq!(
+            open.load(
+                "work",
+                "skill://d/SKILL.md",
+                Content::Text(md.replace("about", "not"))
+            )
+            .unwrap_err()
+            .code,
+            ErrorCode::FrontmatterMismatch
+        );
+        let p = open
+            .plan_read("work", "skill://d/SKILL.md", "any/file.md")
+            .unwrap();
+        assert_eq!((p.digest, p.size), (None, None));
+        let big = vec![0u8; 16 * 1024 * 1024];
+        let e = open
+            .read("work", "skill://d/SKILL.md", "big", Content::Bytes(big))
+            .unwrap_err();
+        assert_eq!(e.code, ErrorCode::LimitExceeded);
+        assert!(open
+            .read(
+                "work",
+                "skill://d/SKILL.md",
+                "small",
+                Content::Bytes(vec![1; 10])
+            )
+            .is_ok());
+    }
+
+    #[test]
+    fn listings_and_get_results() {
+        let mut h = host();
+        let a = Skill::new("skill://a/SKILL.md", &[]);
+        let b = Skill::new("skill://b/SKILL.md", &[]);
+        let list = format!(
+            r#"{{"skills":[{},{{"uri":"skill://bad/SKILL.md"}},{}],"ttlMs":0,"cacheScope":"private"}}"#,
+            a.entry_json(),
+            b.entry_json()
+        );
+        let out = h.register_listing("work", &list).unwrap();
+        assert_eq!(out.registered.len(), 2);
+        assert_eq!(out.rejected.len(), 1);
+        assert_eq!(
+            (out.rejected[0].index, out.rejected[0].error.code),
+            (1, ErrorCode::InvalidEntry)
+        );
+        let twice = format!("[{},{}]", a.entry_json(), a.entry_json());
+        let out = h.register_listing("work", &twice).unwrap();
+        assert_eq!((out.registered.len(), out.rejected.len()), (1, 1));
+        assert_eq!(out.rejected[0].index, 1);
+        let arr = format!("[{}]", a.entry_json());
+        let out = h.register_listing("home", &arr).unwrap();
+        assert!(out.registered[0].added);
+        for bad in ["{}", "1", r#"{"resultType":"input_required","skills":[]}"#] {
+            assert_eq!(
+                h.register_listing("work", bad).unwrap_err().code,
+                ErrorCode::InvalidArgument,
+                "{bad}"
+            );
+        }
+        let get = format!(r#"{{"resultType":"complete","skill":{}}}"#, b.entry_json());
+        assert!(!h.register_get_result("work", &b.uri, &get).unwrap().added);
+        let e = h.register_get_result("work", &a.uri, &get).unwrap_err();
+        assert_eq!(
+            (e.code, e.expected.as_deref()),
+            (ErrorCode::InvalidEntry, Some(a.uri.as_str()))
+        );
+        assert_eq!(
+            h.register_get_result("work", &a.uri, "{}")
+                .unwrap_err()
+                .code,
+            ErrorCode::InvalidEntry
+        );
+        assert_eq!(
+            h.refresh("work", Skill::new("skill://c/SKILL.md", &[]).entry())
+                .unwrap_err()
+                .code,
+            ErrorCode::UnknownSkill
+        );
+        assert!(h.forget("work", &a.uri).unwrap());
+        assert!(!h.forget("work", &a.uri).unwrap());
+        assert!(h.entry("work", &a.uri).is_none());
+        assert!(h.entry("home", &a.uri).is_some());
+    }
+
+    #[test]
+    fn limits_are_checked_before_loading() {
+        let mut h = host();
+        let big = Skill::new("skill://big/SKILL.md", &[])
+            .entry_json()
+            .replacen(r#""size":"#, r#""size":16777217,"x":"#, 1);
+        h.register("work", Entry::parse(&big).unwrap()).unwrap();
+        assert_eq!(
+            h.plan_load("work", "skill://big/SKILL.md")
+                .unwrap_err()
+                .code,
+            ErrorCode::LimitExceeded
+        );
+    }
+}

@@ -1,0 +1,928 @@
+//! Verifying content against a held entry (SEP-2640 §Integrity and Verification; spec notes
+//! §2.4 steps 5–6, H11, H14, H16, A3, A7, A14).
+//!
+//! The order is fixed: the URI must be listed (an unlisted file is never fetched), then the
+//! byte length must equal `size` (a mismatch is a failure without hashing), then the SHA-256
+//! must equal `digest`, then, for a `SKILL.md`, the frontmatter must equal the entry's field
+//! by field. The same digest and frontmatter code as the build-time compiler is used, so what
+//! a server built with this crate publishes always verifies here.
+
+use serde_json::Value as Json;
+
+use super::entry::{Entry, ResourceItem};
+use super::error::{ErrorCode, Result, VerifyError};
+use crate::base64;
+use crate::skill::digest::digest_of;
+use crate::skill::frontmatter::{parse_file_lenient, split_lenient};
+use crate::skill::uri::{resolve_reference, skill_root, ResolveError};
+use crate::skill::value::Value;
+
+/// What the caller allows beyond the defaults.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VerifyOptions {
+    /// Accept content for a `"dynamic"` entry, which cannot be verified (only its URI is
+    /// checked to be inside the skill root). Off by default: a dynamic entry is refused with
+    /// [`ErrorCode::DynamicNotAllowed`].
+    pub allow_dynamic: bool,
+}
+
+/// The content of a file: text (verified over its UTF-8 bytes) or binary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// A `text` content item, or text handed over by the caller.
+    Text(String),
+    /// A base64-decoded `blob` content item, or bytes handed over by the caller.
+    Blob(Vec<u8>),
+}
+
+impl Body {
+    /// The raw bytes (the UTF-8 encoding of text).
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            Body::Text(s) => s.as_bytes(),
+            Body::Blob(b) => b,
+        }
+    }
+
+    /// The text, when the content came as text.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Body::Text(s) => Some(s),
+            Body::Blob(_) => None,
+        }
+    }
+}
+
+/// A file's content as the caller has it: raw bytes, text, or a whole `resources/read`
+/// result (the `result` object of the JSON-RPC response).
+#[derive(Debug, Clone)]
+pub enum Content {
+    /// Raw bytes.
+    Bytes(Vec<u8>),
+    /// Text; its UTF-8 bytes are what is verified.
+    Text(String),
+    /// A `resources/read` result, checked with [`read_content`].
+    ReadResult(Json),
+}
+
+/// Proof that content matched its manifest item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileReceipt {
+    /// The file's URI.
+    pub uri: String,
+    /// Its byte length.
+    pub size: u64,
+    /// Its digest (computed; equal to the entry's when `verified`).
+    pub digest: String,
+    /// `true` when checked against a manifest item; `false` for a dynamic entry accepted with
+    /// [`VerifyOptions::allow_dynamic`].
+    pub verified: bool,
+}
+
+/// Verified content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedContent {
+    /// Size, digest and whether they were checked.
+    pub receipt: FileReceipt,
+    /// The content.
+    pub body: Body,
+    /// The `mimeType` of the content item, if there was one.
+    pub mime_type: Option<String>,
+}
+
+/// A verified `SKILL.md`.
+#[derive(Debug, Clone)]
+pub struct VerifiedSkillMd {
+    /// Size, digest and whether they were checked (`false` for a dynamic entry, whose
+    /// frontmatter was still verified).
+    pub receipt: FileReceipt,
+    /// The whole file.
+    pub text: String,
+    /// Byte offset of the markdown body (just after the closing `---` line).
+    pub body_start: usize,
+    /// The frontmatter read from the file (equal in content to the entry's).
+    pub frontmatter: Value,
+    /// The `mimeType` of the content item, if there was one.
+    pub mime_type: Option<String>,
+}
+
+impl VerifiedSkillMd {
+    /// The markdown after the frontmatter.
+    pub fn body(&self) -> &str {
+        self.text.get(self.body_start..).unwrap_or("")
+    }
+}
+
+fn not_in_manifest(entry: &Entry, uri: &str) -> VerifyError {
+    VerifyError::new(
+        ErrorCode::NotInManifest,
+        format!(
+            "{uri} is not listed in the resources of {}; an unlisted file is a verification failure and must not be read",
+            entry.uri()
+        ),
+    )
+    .with_uri(uri)
+}
+
+fn dynamic_refused(entry: &Entry, uri: &str) -> VerifyError {
+    VerifyError::new(
+        ErrorCode::DynamicNotAllowed,
+        format!(
+            "the skill {} has \"dynamic\" resources, so {uri} cannot be verified; allow dynamic skills explicitly to accept unverified content",
+            entry.uri()
+        ),
+    )
+    .with_uri(uri)
+}
+
+/// Where a URI may be read from: its manifest item, or `None` for a dynamic entry accepted
+/// by `options` (the URI must then be the `SKILL.md` or inside the skill root).
+pub fn manifest_item<'e>(
+    entry: &'e Entry,
+    uri: &str,
+    options: VerifyOptions,
+) -> Result<Option<&'e ResourceItem>> {
+    if entry.is_dynamic() {
+        if !options.allow_dynamic {
+            return Err(dynamic_refused(entry, uri));
+        }
+        return match resolve_reference(entry.root(), uri) {
+            Ok(r) if r == uri => Ok(None),
+            _ => Err(VerifyError::new(
+                ErrorCode::EscapesRoot,
+                format!("{uri} is not inside the skill directory {}/", entry.root()),
+            )
+            .with_uri(uri)),
+        };
+    }
+    entry
+        .item(uri)
+        .map(Some)
+        .ok_or_else(|| not_in_manifest(entry, uri))
+}
+
+/// Checks `bytes` against `item`: size first, then digest.
+fn check_item(item: &ResourceItem, bytes: &[u8]) -> Result<FileReceipt> {
+    let len = bytes.len() as u64;
+    if len != item.size {
+        return Err(VerifyError::new(
+            ErrorCode::SizeMismatch,
+            format!(
+                "{} is {len} bytes but its entry says {}; the content must not be used",
+                item.uri, item.size
+            ),
+        )
+        .with_uri(item.uri.clone())
+        .with_values(item.size.to_string(), len.to_string()));
+    }
+    let digest = digest_of(bytes);
+    if digest != item.digest {
+        return Err(VerifyError::new(
+            ErrorCode::DigestMismatch,
+            format!(
+                "the SHA-256 of {} differs from its entry's digest; the content must not be used",
+                item.uri
+            ),
+        )
+        .with_uri(item.uri.clone())
+        .with_values(item.digest.clone(), digest));
+    }
+    Ok(FileReceipt {
+        uri: item.uri.clone(),
+        size: len,
+        digest,
+        verified: true,
+    })
+}
+
+fn unverified(uri: &str, bytes: &[u8]) -> FileReceipt {
+    FileReceipt {
+        uri: uri.to_owned(),
+        size: bytes.len() as u64,
+        digest: digest_of(bytes),
+        verified: false,
+    }
+}
+
+/// Verifies a file's raw bytes (for text, its UTF-8 bytes) against the entry: the URI must
+/// be listed, then size, then digest.
+///
+/// ```
+/// use skills_edge::host::{verify_bytes, Entry, ErrorCode, VerifyOptions};
+/// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let opts = VerifyOptions::default();
+/// assert!(verify_bytes(&e, "skill://a/SKILL.md", b"a", opts).is_ok());
+/// assert_eq!(verify_bytes(&e, "skill://a/SKILL.md", b"b", opts).unwrap_err().code, ErrorCode::DigestMismatch);
+/// assert_eq!(verify_bytes(&e, "skill://a/SKILL.md", b"ab", opts).unwrap_err().code, ErrorCode::SizeMismatch);
+/// assert_eq!(verify_bytes(&e, "skill://a/x.md", b"a", opts).unwrap_err().code, ErrorCode::NotInManifest);
+/// ```
+pub fn verify_bytes(
+    entry: &Entry,
+    uri: &str,
+    bytes: &[u8],
+    options: VerifyOptions,
+) -> Result<FileReceipt> {
+    match manifest_item(entry, uri, options)? {
+        Some(item) => check_item(item, bytes),
+        None => Ok(unverified(uri, bytes)),
+    }
+}
+
+fn bad_result(uri: &str, message: impl Into<String>) -> VerifyError {
+    VerifyError::new(ErrorCode::InvalidReadResult, message).with_uri(uri)
+}
+
+/// Extracts the one content item for `uri` from a `resources/read` result (A7, A14):
+/// `resultType` absent (legacy servers) or `"complete"`; exactly one item of `contents` with
+/// this exact `uri` (items for other URIs are ignored); exactly one of `text` (a string) or
+/// `blob` (strict, padded standard base64). When `expected_size` is given, a `blob`'s decoded
+/// length is checked against it before anything is decoded ([`ErrorCode::SizeMismatch`]).
+pub fn read_content(
+    result: &Json,
+    uri: &str,
+    expected_size: Option<u64>,
+) -> Result<(Body, Option<String>)> {
+    let obj = result
+        .as_object()
+        .ok_or_else(|| bad_result(uri, "a resources/read result must be an object"))?;
+    match obj.get("resultType") {
+        None => {}
+        Some(Json::String(s)) if s == "complete" => {}
+        Some(other) => {
+            return Err(bad_result(
+                uri,
+                format!("the resources/read result for {uri} is not complete (resultType {other}); skill files are never read incrementally"),
+            )
+            .with_values("complete", other.to_string()))
+        }
+    }
+    let contents = obj
+        .get("contents")
+        .and_then(Json::as_array)
+        .ok_or_else(|| bad_result(uri, "the resources/read result has no `contents` array"))?;
+    let mut matching = contents
+        .iter()
+        .filter(|c| c.get("uri").and_then(Json::as_str) == Some(uri));
+    let item = matching.next().ok_or_else(|| {
+        bad_result(
+            uri,
+            format!(
+                "the resources/read result has no content item for {uri} ({} item(s) for other URIs)",
+                contents.len()
+            ),
+        )
+        .with_values("1", "0")
+    })?;
+    let extra = matching.count();
+    if extra > 0 {
+        return Err(bad_result(
+            uri,
+            format!(
+                "the resources/read result has {} content items for {uri}; exactly one is allowed",
+                extra + 1
+            ),
+        )
+        .with_values("1", (extra + 1).to_string()));
+    }
+    let mime_type = item
+        .get("mimeType")
+        .and_then(Json::as_str)
+        .map(str::to_owned);
+    match (item.get("text"), item.get("blob")) {
+        (Some(Json::String(text)), None) => Ok((Body::Text(text.clone()), mime_type)),
+        (None, Some(Json::String(blob))) => {
+            let padding = blob.bytes().rev().take_while(|&c| c == b'=').count();
+            if blob.len() % 4 != 0 || padding > 2 {
+                return Err(bad_result(
+                    uri,
+                    format!(
+                        "the blob of {uri} is not valid base64 (its length or padding is wrong)"
+                    ),
+                ));
+            }
+            let decoded_len = base64::decoded_len(blob.len(), padding) as u64;
+            if let Some(size) = expected_size {
+                if decoded_len != size {
+                    return Err(VerifyError::new(
+                        ErrorCode::SizeMismatch,
+                        format!("{uri} is {decoded_len} bytes (base64-decoded) but its entry says {size}; the content must not be used"),
+                    )
+                    .with_uri(uri)
+                    .with_values(size.to_string(), decoded_len.to_string()));
+                }
+            }
+            let bytes = base64::decode(blob).ok_or_else(|| {
+                bad_result(
+                    uri,
+                    format!("the blob of {uri} is not strict base64 (RFC 4648 standard alphabet, padded, no whitespace)"),
+                )
+            })?;
+            Ok((Body::Blob(bytes), mime_type))
+        }
+        (Some(_), Some(_)) => Err(bad_result(
+            uri,
+            format!(
+                "the content item for {uri} has both `text` and `blob`; exactly one is allowed"
+            ),
+        )),
+        _ => Err(bad_result(
+            uri,
+            format!("the content item for {uri} has neither a string `text` nor a string `blob`"),
+        )),
+    }
+}
+
+/// Verifies a `resources/read` result for `uri` against the entry: the URI must be listed
+/// (checked first, as the file should not have been fetched otherwise), then the result's
+/// shape ([`read_content`]), then size and digest of the text's UTF-8 bytes or the decoded
+/// blob.
+pub fn verify_read_result(
+    entry: &Entry,
+    uri: &str,
+    result: &Json,
+    options: VerifyOptions,
+) -> Result<VerifiedContent> {
+    let item = manifest_item(entry, uri, options)?;
+    let (body, mime_type) = read_content(result, uri, item.map(|i| i.size))?;
+    let receipt = match item {
+        Some(item) => check_item(item, body.as_bytes())?,
+        None => unverified(uri, body.as_bytes()),
+    };
+    Ok(VerifiedContent {
+        receipt,
+        body,
+        mime_type,
+    })
+}
+
+/// Verifies content for `uri` in any form ([`Content`]).
+pub fn verify_content(
+    entry: &Entry,
+    uri: &str,
+    content: &Content,
+    options: VerifyOptions,
+) -> Result<VerifiedContent> {
+    let (bytes, body) = match content {
+        Content::ReadResult(result) => return verify_read_result(entry, uri, result, options),
+        Content::Bytes(b) => (b.as_slice(), None),
+        Content::Text(t) => (t.as_bytes(), Some(t)),
+    };
+    let receipt = verify_bytes(entry, uri, bytes, options)?;
+    let body = match body {
+        Some(t) => Body::Text(t.clone()),
+        None => Body::Blob(bytes.to_vec()),
+    };
+    Ok(VerifiedContent {
+        receipt,
+        body,
+        mime_type: None,
+    })
+}
+
+/// Verifies a `SKILL.md` against its entry (H11, H14): size, then digest (skipped only for a
+/// `"dynamic"` entry, which has none), then the frontmatter, read with the same YAML 1.2
+/// reader the compiler uses (lenient fences: an optional BOM, trailing blanks on the closing
+/// fence), compared with the entry's `frontmatter` by content: the same keys at every level,
+/// arrays in order, numbers by value, strings exactly.
+///
+/// A `resources/read` result must carry the `SKILL.md` as `text`.
+///
+/// ```
+/// use skills_edge::host::{verify_skill_md, Content, Entry, ErrorCode};
+/// use skills_edge::skill::digest::digest_of;
+/// let file = "---\nname: a\ndescription: d\n---\nBody\n";
+/// let entry = |desc: &str| Entry::parse(&format!(
+///     r#"{{"uri":"skill://a/SKILL.md","frontmatter":{{"name":"a","description":"{desc}"}},
+///         "resources":[{{"uri":"skill://a/SKILL.md","size":{},"digest":"{}"}}]}}"#,
+///     file.len(), digest_of(file.as_bytes()))).unwrap();
+/// let ok = verify_skill_md(&entry("d"), &Content::Text(file.into())).unwrap();
+/// assert_eq!(ok.body(), "Body\n");
+/// let err = verify_skill_md(&entry("other"), &Content::Text(file.into())).unwrap_err();
+/// assert_eq!((err.code, err.field.as_deref()), (ErrorCode::FrontmatterMismatch, Some("description")));
+/// ```
+pub fn verify_skill_md(entry: &Entry, content: &Content) -> Result<VerifiedSkillMd> {
+    let uri = entry.uri();
+    let item = entry.skill_md_item();
+    let (text, mime_type, receipt) = match content {
+        Content::ReadResult(result) => {
+            let (body, mime) = read_content(result, uri, item.map(|i| i.size))?;
+            let Body::Text(text) = body else {
+                return Err(bad_result(
+                    uri,
+                    format!(
+                        "{uri} came as a `blob`; a SKILL.md is markdown and must come as `text`"
+                    ),
+                ));
+            };
+            let receipt = match item {
+                Some(item) => check_item(item, text.as_bytes())?,
+                None => unverified(uri, text.as_bytes()),
+            };
+            (text, mime, receipt)
+        }
+        Content::Text(t) => {
+            let receipt = match item {
+                Some(item) => check_item(item, t.as_bytes())?,
+                None => unverified(uri, t.as_bytes()),
+            };
+            (t.clone(), None, receipt)
+        }
+        Content::Bytes(b) => {
+            let receipt = match item {
+                Some(item) => check_item(item, b)?,
+                None => unverified(uri, b),
+            };
+            let text = String::from_utf8(b.clone()).map_err(|_| {
+                VerifyError::new(
+                    ErrorCode::FrontmatterInvalid,
+                    format!("{uri} is not UTF-8 text, so it has no readable frontmatter"),
+                )
+                .with_uri(uri)
+            })?;
+            (text, None, receipt)
+        }
+    };
+    let frontmatter = parse_file_lenient(&text).map_err(|e| {
+        VerifyError::new(
+            ErrorCode::FrontmatterInvalid,
+            format!("the frontmatter of {uri} cannot be read: {e}"),
+        )
+        .with_uri(uri)
+        .with_actual(e.kind.rule())
+    })?;
+    compare_frontmatter(uri, entry.frontmatter(), &frontmatter)?;
+    let body_start = split_lenient(&text)
+        .map(|b| b.body_start)
+        .unwrap_or(text.len());
+    Ok(VerifiedSkillMd {
+        receipt,
+        text,
+        body_start,
+        frontmatter,
+        mime_type,
+    })
+}
+
+/// Compares the entry's frontmatter (`expected`) with the file's (`actual`) by content
+/// ([`Value::same_content`]); on a difference, names the first differing field.
+pub fn compare_frontmatter(uri: &str, expected: &Value, actual: &Value) -> Result<()> {
+    if expected.same_content(actual) {
+        return Ok(());
+    }
+    let (path, exp, act) = first_difference(expected, actual, String::new())
+        .unwrap_or_else(|| (String::new(), Some(expected.clone()), Some(actual.clone())));
+    let shown = if path.is_empty() {
+        "frontmatter".to_owned()
+    } else {
+        path.clone()
+    };
+    let message = match (&exp, &act) {
+        (Some(_), None) => format!("the frontmatter of {uri} lacks `{shown}`, which the entry has"),
+        (None, Some(_)) => format!("the frontmatter of {uri} has `{shown}`, which the entry lacks"),
+        _ => format!("`{shown}` in the frontmatter of {uri} differs from the entry"),
+    };
+    let mut err = VerifyError::new(ErrorCode::FrontmatterMismatch, message)
+        .with_uri(uri)
+        .with_field(shown);
+    err.expected = exp.map(|v| v.to_json().into_boxed_str());
+    err.actual = act.map(|v| v.to_json().into_boxed_str());
+    Err(err)
+}
+
+type Difference = (String, Option<Value>, Option<Value>);
+
+/// Appends `key` to a field path: `.key` (bare at the top level) when the key is non-empty and
+/// has no `.`, `[`, `]`, `"`, `\`, whitespace or control character; `["key"]` (a JSON string)
+/// otherwise.
+fn join_key(path: &str, key: &str) -> String {
+    let plain = !key.is_empty()
+        && !key.chars().any(|c| {
+            matches!(c, '.' | '[' | ']' | '"' | '\\') || c.is_whitespace() || c.is_control()
+        });
+    match (path.is_empty(), plain) {
+        (true, true) => key.to_owned(),
+        (false, true) => format!("{path}.{key}"),
+        (_, false) => {
+            let mut s = path.to_owned();
+            s.push('[');
+            crate::skill::value::write_json_string(key, &mut s);
+            s.push(']');
+            s
+        }
+    }
+}
+
+/// The first place where two values differ, as (path, expected part, actual part); `None`
+/// when they have the same content. Depth is bounded by the frontmatter reader's nesting
+/// limit on one side; the recursion stops where the other side's shape differs.
+fn first_difference(expected: &Value, actual: &Value, path: String) -> Option<Difference> {
+    match (expected, actual) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in a {
+                let p = join_key(&path, k);
+                match actual.get(k) {
+                    None => return Some((p, Some(v.clone()), None)),
+                    Some(w) => {
+                        if let Some(d) = first_difference(v, w, p) {
+                            return Some(d);
+                        }
+                    }
+                }
+            }
+            b.iter()
+                .find(|(k, _)| expected.get(k).is_none())
+                .map(|(k, w)| (join_key(&path, k), None, Some(w.clone())))
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .find_map(|(i, (v, w))| first_difference(v, w, format!("{path}[{i}]"))),
+        _ if expected.same_content(actual) => None,
+        _ => Some((path, Some(expected.clone()), Some(actual.clone()))),
+    }
+}
+
+/// Resolves a reference found in a skill (a relative path or an absolute URI) against the
+/// root of the skill whose `SKILL.md` is `skill_uri` (U12, A3): `?query`/`#fragment`
+/// dropped, dot segments removed, and a result outside the root refused with
+/// [`ErrorCode::EscapesRoot`] ([`ErrorCode::InvalidReference`] for an empty reference or one
+/// with a backslash or control character; [`ErrorCode::InvalidArgument`] when `skill_uri`
+/// does not end in `/SKILL.md`).
+///
+/// ```
+/// use skills_edge::host::{resolve, ErrorCode};
+/// assert_eq!(resolve("skill://a/b/SKILL.md", "ref/x.md#top").unwrap(), "skill://a/b/ref/x.md");
+/// assert_eq!(resolve("skill://a/b/SKILL.md", "../c/SKILL.md").unwrap_err().code, ErrorCode::EscapesRoot);
+/// ```
+pub fn resolve(skill_uri: &str, reference: &str) -> Result<String> {
+    let root = skill_root(skill_uri).ok_or_else(|| {
+        VerifyError::new(
+            ErrorCode::InvalidArgument,
+            format!("{skill_uri:?} is not a SKILL.md URI (it must end in `/<name>/SKILL.md`)"),
+        )
+        .with_uri(skill_uri)
+    })?;
+    resolve_in_root(root, reference)
+}
+
+/// [`resolve`] against a skill root (the `SKILL.md` URI without `/SKILL.md`).
+pub fn resolve_in_root(root: &str, reference: &str) -> Result<String> {
+    resolve_reference(root, reference).map_err(|e| {
+        let (code, why) = match e {
+            ResolveError::EscapesRoot => (ErrorCode::EscapesRoot, "climbs above the skill root"),
+            ResolveError::OutsideRoot => (
+                ErrorCode::EscapesRoot,
+                "is an absolute URI outside the skill root",
+            ),
+            ResolveError::Empty => (ErrorCode::InvalidReference, "is empty"),
+            ResolveError::BadChar => (
+                ErrorCode::InvalidReference,
+                "contains a backslash or a control character",
+            ),
+        };
+        VerifyError::new(
+            code,
+            format!("the reference {reference:?} {why} ({root}/); it is not a file of this skill"),
+        )
+        .with_uri(reference)
+        .with_expected(format!("{root}/…"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const SKILL_MD: &str =
+        "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\n---\n\nSkill body.\n";
+    const FORMS: &str = "Supporting content.\n";
+
+    fn entry_for(skill_md: &str, frontmatter: &str) -> Entry {
+        Entry::parse(&format!(
+            r#"{{"uri":"skill://pdf-processing/SKILL.md","frontmatter":{frontmatter},"resources":[
+              {{"uri":"skill://pdf-processing/SKILL.md","digest":"{}","size":{}}},
+              {{"uri":"skill://pdf-processing/references/FORMS.md","digest":"{}","size":{}}},
+              {{"uri":"skill://pdf-processing/assets/x.bin","digest":"{}","size":3}}]}}"#,
+            digest_of(skill_md.as_bytes()),
+            skill_md.len(),
+            digest_of(FORMS.as_bytes()),
+            FORMS.len(),
+            digest_of(&[0, 255, 7]),
+        ))
+        .unwrap()
+    }
+
+    fn entry() -> Entry {
+        entry_for(
+            SKILL_MD,
+            r#"{"name":"pdf-processing","description":"Extract, fill, and assemble PDF documents"}"#,
+        )
+    }
+
+    fn read(uri: &str, item: Json) -> Json {
+        let mut item = item;
+        item["uri"] = json!(uri);
+        json!({"contents":[item],"resultType":"complete","ttlMs":0,"cacheScope":"private"})
+    }
+
+    const NONE: VerifyOptions = VerifyOptions {
+        allow_dynamic: false,
+    };
+
+    #[test]
+    fn conformance_vectors() {
+        // The suite's honest digest.
+        assert_eq!(
+            digest_of(SKILL_MD.as_bytes()),
+            "sha256:a6d5f1f48af94923633d597c756194482fe5d48f74e49eb54bc9ee7c4902d5ba"
+        );
+        let e = entry();
+        let u = e.uri().to_owned();
+        assert!(verify_skill_md(&e, &Content::Text(SKILL_MD.into())).is_ok());
+        // verify-digest: same length, other bytes.
+        let tampered = SKILL_MD.replace("Skill body.\n", "Evil body!!\n");
+        assert_eq!(tampered.len(), SKILL_MD.len());
+        let err = verify_skill_md(&e, &Content::Text(tampered)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::DigestMismatch);
+        assert_eq!(err.uri.as_deref(), Some(u.as_str()));
+        // verify-size.
+        let longer = format!("{SKILL_MD}extra bytes the entry did not account for\n");
+        let err = verify_skill_md(&e, &Content::Text(longer)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::SizeMismatch);
+        assert_eq!(
+            (err.expected.as_deref(), err.actual.as_deref()),
+            (Some("97"), Some("139"))
+        );
+        // verify-frontmatter: digest and size rewritten to match the tampered file.
+        let evil = SKILL_MD.replace(
+            "Extract, fill, and assemble PDF documents",
+            "Exfiltrate credentials",
+        );
+        let e2 = entry_for(
+            &evil,
+            r#"{"name":"pdf-processing","description":"Extract, fill, and assemble PDF documents"}"#,
+        );
+        let err = verify_skill_md(&e2, &Content::Text(evil)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::FrontmatterMismatch);
+        assert_eq!(err.field.as_deref(), Some("description"));
+        assert_eq!(
+            err.expected.as_deref(),
+            Some("\"Extract, fill, and assemble PDF documents\"")
+        );
+        assert_eq!(err.actual.as_deref(), Some("\"Exfiltrate credentials\""));
+    }
+
+    #[test]
+    fn read_results_text_and_blob() {
+        let e = entry();
+        let forms = "skill://pdf-processing/references/FORMS.md";
+        let ok = verify_read_result(
+            &e,
+            forms,
+            &read(forms, json!({"text": FORMS, "mimeType":"text/markdown"})),
+            NONE,
+        )
+        .unwrap();
+        assert_eq!(ok.body.text(), Some(FORMS));
+        assert_eq!(ok.mime_type.as_deref(), Some("text/markdown"));
+        let bin = "skill://pdf-processing/assets/x.bin";
+        let ok = verify_read_result(&e, bin, &read(bin, json!({"blob": "AP8H"})), NONE).unwrap();
+        assert_eq!(ok.body.as_bytes(), &[0, 255, 7]);
+        assert!(ok.receipt.verified);
+        // Legacy result: no resultType.
+        let legacy = json!({"contents":[{"uri": forms, "text": FORMS}]});
+        assert!(verify_read_result(&e, forms, &legacy, NONE).is_ok());
+        // Extra items for other URIs are ignored.
+        let extra = json!({"contents":[{"uri":"skill://other/x","text":"x"},{"uri": forms, "text": FORMS}]});
+        assert!(verify_read_result(&e, forms, &extra, NONE).is_ok());
+
+        let code = |uri: &str, r: Json| verify_read_result(&e, uri, &r, NONE).unwrap_err().code;
+        use ErrorCode::*;
+        assert_eq!(
+            code(bin, read(bin, json!({"blob": "AP8-"}))),
+            InvalidReadResult,
+            "URL-safe alphabet"
+        );
+        assert_eq!(
+            code(bin, read(bin, json!({"blob": "AP8"}))),
+            InvalidReadResult,
+            "bad length"
+        );
+        assert_eq!(
+            code(bin, read(bin, json!({"blob": "AP8HAA=="}))),
+            SizeMismatch,
+            "size before decoding"
+        );
+        assert_eq!(
+            code(bin, read(bin, json!({"blob": "AP8G"}))),
+            DigestMismatch
+        );
+        assert_eq!(
+            code(bin, read(bin, json!({"blob": "AP 8H"}))),
+            InvalidReadResult
+        );
+        assert_eq!(
+            code(forms, read(forms, json!({"text": FORMS, "blob": "AA=="}))),
+            InvalidReadResult
+        );
+        assert_eq!(code(forms, read(forms, json!({}))), InvalidReadResult);
+        assert_eq!(
+            code(forms, read(forms, json!({"text": 5}))),
+            InvalidReadResult
+        );
+        assert_eq!(code(forms, json!({"contents": []})), InvalidReadResult);
+        assert_eq!(
+            code(
+                forms,
+                json!({"contents": [{"uri": forms, "text": FORMS}, {"uri": forms, "text": FORMS}]})
+            ),
+            InvalidReadResult
+        );
+        assert_eq!(
+            code(
+                forms,
+                json!({"resultType":"input_required","contents": [{"uri": forms, "text": FORMS}]})
+            ),
+            InvalidReadResult
+        );
+        assert_eq!(code(forms, json!([1])), InvalidReadResult);
+        assert_eq!(
+            code(forms, read(forms, json!({"text": "Supporting content!\n"}))),
+            DigestMismatch
+        );
+        assert_eq!(
+            code(
+                "skill://pdf-processing/secret.md",
+                read("skill://pdf-processing/secret.md", json!({"text": ""}))
+            ),
+            NotInManifest
+        );
+        // SKILL.md must be text.
+        let blob = read(
+            e.uri(),
+            json!({"blob": base64::encode(SKILL_MD.as_bytes())}),
+        );
+        assert_eq!(
+            verify_skill_md(&e, &Content::ReadResult(blob))
+                .unwrap_err()
+                .code,
+            InvalidReadResult
+        );
+        let text = read(e.uri(), json!({"text": SKILL_MD}));
+        assert_eq!(
+            verify_skill_md(&e, &Content::ReadResult(text))
+                .unwrap()
+                .body(),
+            "\nSkill body.\n"
+        );
+    }
+
+    #[test]
+    fn frontmatter_is_compared_by_content() {
+        let file =
+            "\u{feff}---\nname: a\ndescription: d\nmetadata: {b: 1.0, a: [x, {z: 2}]}\n--- \nBody";
+        let mk = |fm: &str| {
+            Entry::parse(&format!(
+                r#"{{"uri":"skill://a/SKILL.md","frontmatter":{fm},"resources":[{{"uri":"skill://a/SKILL.md","digest":"{}","size":{}}}]}}"#,
+                digest_of(file.as_bytes()),
+                file.len()
+            ))
+            .unwrap()
+        };
+        let check = |fm: &str| verify_skill_md(&mk(fm), &Content::Bytes(file.as_bytes().to_vec()));
+        let ok = check(r#"{"description":"d","name":"a","metadata":{"a":["x",{"z":2.0}],"b":1}}"#)
+            .unwrap();
+        assert_eq!(ok.body(), "Body");
+        let diff = |fm: &str| {
+            let e = check(fm).unwrap_err();
+            assert_eq!(e.code, ErrorCode::FrontmatterMismatch);
+            (
+                e.field.map(String::from).unwrap_or_default(),
+                e.expected.map(String::from),
+                e.actual.map(String::from),
+            )
+        };
+        assert_eq!(
+            diff(r#"{"name":"a","description":"d","metadata":{"b":1,"a":["x",{"z":3}]}}"#),
+            ("metadata.a[1].z".into(), Some("3".into()), Some("2".into()))
+        );
+        assert_eq!(
+            diff(r#"{"name":"a","description":"d"}"#),
+            (
+                "metadata".into(),
+                None,
+                Some(r#"{"b":1,"a":["x",{"z":2}]}"#.into())
+            )
+        );
+        assert_eq!(
+            diff(
+                r#"{"name":"a","description":"d","metadata":{"b":1,"a":["x",{"z":2}]},"license":"MIT"}"#
+            ),
+            ("license".into(), Some("\"MIT\"".into()), None)
+        );
+        assert_eq!(
+            diff(r#"{"name":"a","description":"d","metadata":{"b":1,"a":["x"]}}"#).0,
+            "metadata.a"
+        );
+        assert_eq!(
+            diff(r#"{"name":"a","description":"d","metadata":{"b":null,"a":["x",{"z":2}]}}"#),
+            ("metadata.b".into(), Some("null".into()), Some("1".into()))
+        );
+        assert_eq!(
+            diff(r#"{"name":"a","description":"d","metadata":{"b":1,"a":["x",{"z":2}],"io.x/k":"v"}}"#).0,
+            "metadata[\"io.x/k\"]"
+        );
+    }
+
+    #[test]
+    fn unreadable_frontmatter_is_refused() {
+        for file in [
+            "no fences\n",
+            "---\nname: a\n",
+            "---\nname: a\nname: b\n---\n",
+            "---\n- a\n---\n",
+            "---\nx: yes\n---\n",
+        ] {
+            let e = Entry::parse(&format!(
+                r#"{{"uri":"skill://a/SKILL.md","frontmatter":{{"name":"a","description":"d"}},"resources":[{{"uri":"skill://a/SKILL.md","digest":"{}","size":{}}}]}}"#,
+                digest_of(file.as_bytes()),
+                file.len()
+            ))
+            .unwrap();
+            let err = verify_skill_md(&e, &Content::Text(file.into())).unwrap_err();
+            assert_eq!(err.code, ErrorCode::FrontmatterInvalid, "{file:?}");
+            assert!(err.actual.unwrap().starts_with("frontmatter-"));
+        }
+        let bytes = vec![0xff, 0xfe];
+        let e = Entry::parse(&format!(
+            r#"{{"uri":"skill://a/SKILL.md","frontmatter":{{"name":"a","description":"d"}},"resources":[{{"uri":"skill://a/SKILL.md","digest":"{}","size":2}}]}}"#,
+            digest_of(&bytes)
+        ))
+        .unwrap();
+        assert_eq!(
+            verify_skill_md(&e, &Content::Bytes(bytes))
+                .unwrap_err()
+                .code,
+            ErrorCode::FrontmatterInvalid
+        );
+    }
+
+    #[test]
+    fn dynamic_entries_need_an_opt_in() {
+        let file = "---\nname: d\ndescription: x\n---\n";
+        let e = Entry::parse(r#"{"uri":"skill://r/d/SKILL.md","frontmatter":{"name":"d","description":"x"},"resources":"dynamic"}"#).unwrap();
+        let err = verify_bytes(&e, "skill://r/d/a.md", b"x", NONE).unwrap_err();
+        assert_eq!(err.code, ErrorCode::DynamicNotAllowed);
+        let yes = VerifyOptions {
+            allow_dynamic: true,
+        };
+        let r = verify_bytes(&e, "skill://r/d/a.md", b"x", yes).unwrap();
+        assert!(!r.verified);
+        assert_eq!(
+            verify_bytes(&e, "skill://r/other.md", b"x", yes)
+                .unwrap_err()
+                .code,
+            ErrorCode::EscapesRoot
+        );
+        // The frontmatter is still verified.
+        let ok = verify_skill_md(&e, &Content::Text(file.into())).unwrap();
+        assert!(!ok.receipt.verified);
+        let bad = verify_skill_md(&e, &Content::Text(file.replace("x\n", "w\n"))).unwrap_err();
+        assert_eq!(bad.code, ErrorCode::FrontmatterMismatch);
+    }
+
+    #[test]
+    fn references_resolve_inside_the_root() {
+        let u = "skill://acme/billing/refunds/SKILL.md";
+        assert_eq!(
+            resolve(u, "references/GUIDE.md").unwrap(),
+            "skill://acme/billing/refunds/references/GUIDE.md"
+        );
+        assert_eq!(
+            resolve(u, "./a/../b.md?x#y").unwrap(),
+            "skill://acme/billing/refunds/b.md"
+        );
+        assert_eq!(
+            resolve(u, "skill://acme/billing/refunds/x").unwrap(),
+            "skill://acme/billing/refunds/x"
+        );
+        let code = |r: &str| resolve(u, r).unwrap_err().code;
+        assert_eq!(code("../chargebacks/SKILL.md"), ErrorCode::EscapesRoot);
+        assert_eq!(code("/etc/passwd"), ErrorCode::EscapesRoot);
+        assert_eq!(
+            code("skill://acme/billing/refunds-extra/x"),
+            ErrorCode::EscapesRoot
+        );
+        assert_eq!(code("https://example.com/x"), ErrorCode::EscapesRoot);
+        assert_eq!(code(""), ErrorCode::InvalidReference);
+        assert_eq!(code("a\\b"), ErrorCode::InvalidReference);
+        assert_eq!(
+            resolve("skill://x", "a").unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
+    }
+}
