@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Builds the npm package in pkg/: the release wasm with the `js` feature, the wasm-bindgen
+# glue for Node (pkg/node, CommonJS) and for browsers and bundlers (pkg/web, ES module with an
+# explicit init), and one .wasm for both (pkg/web), shrunk with wasm-opt -Oz (npm binaryen;
+# Debian's is too old).
+# Set NO_WASM_OPT=1 to skip wasm-opt. Prints the .wasm size raw and gzipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen` pin in Cargo.toml
+TARGET=wasm32-unknown-unknown
+TARGET_DIR="${CARGO_TARGET_DIR:-target}"
+WASM="$TARGET_DIR/$TARGET/release/skills_edge.wasm"
+
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  echo "build-pkg: wasm-bindgen $WASM_BINDGEN_VERSION is required (run scripts/setup.sh)" >&2
+  exit 1
+fi
+
+# The library is an rlib; ask for the cdylib wasm-bindgen needs for this build only.
+cargo rustc --release --target "$TARGET" --features js --lib --crate-type cdylib
+
+rm -rf pkg/node pkg/web
+wasm-bindgen --target nodejs --out-dir pkg/node "$WASM"
+wasm-bindgen --target web --out-dir pkg/web "$WASM"
+# The package is "type": "module"; the Node glue is CommonJS.
+printf '{\n  "type": "commonjs"\n}\n' > pkg/node/package.json
+
+# Both targets emit the same .wasm: ship it once, in web/, and point the Node glue at it.
+cmp -s pkg/node/skills_edge_bg.wasm pkg/web/skills_edge_bg.wasm \
+  || { echo "build-pkg: the node and web .wasm files differ" >&2; exit 1; }
+rm pkg/node/skills_edge_bg.wasm
+# The *_bg.wasm.d.ts files describe the raw exports for the bundler target; nothing here uses them.
+rm pkg/node/skills_edge_bg.wasm.d.ts pkg/web/skills_edge_bg.wasm.d.ts
+grep -q '^const wasmPath = `${__dirname}/skills_edge_bg.wasm`;$' pkg/node/skills_edge.js \
+  || { echo "build-pkg: unexpected wasm path in pkg/node/skills_edge.js" >&2; exit 1; }
+sed -i 's|^const wasmPath = `${__dirname}/skills_edge_bg.wasm`;$|const wasmPath = `${__dirname}/../web/skills_edge_bg.wasm`;|' \
+  pkg/node/skills_edge.js
+
+WASM_OPT=node_modules/.bin/wasm-opt
+f=pkg/web/skills_edge_bg.wasm
+if [ -z "${NO_WASM_OPT:-}" ]; then
+  if [ ! -x "$WASM_OPT" ]; then
+    echo "build-pkg: $WASM_OPT is missing (run npm ci)" >&2
+    exit 1
+  fi
+  "$WASM_OPT" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue "$f" -o "$f.tmp"
+  mv "$f.tmp" "$f"
+fi
+
+# The raw wasm exports listed in the web build's `InitOutput` are typed `any` by wasm-bindgen;
+# they are internal (externref values), so declare them `unknown`.
+sed -i -E '/^ *readonly [A-Za-z0-9_]+: \(/ s/\bany\b/unknown/g' pkg/web/skills_edge.d.ts
+# The classes declare `[Symbol.dispose]`; make the declarations self-contained for projects
+# whose `lib` predates explicit resource management.
+for d in pkg/node/skills_edge.d.ts pkg/web/skills_edge.d.ts; do
+  sed -i '1i /// <reference lib="esnext.disposable" />' "$d"
+done
+# A declaration file must never fall back to `any` in the public API.
+for d in pkg/node/skills_edge.d.ts pkg/web/skills_edge.d.ts; do
+  if grep -nE '(:|<|\||\()\s*any\b|\bany\[\]' "$d"; then
+    echo "build-pkg: $d mentions \`any\`" >&2
+    exit 1
+  fi
+done
+
+raw=$(wc -c < pkg/web/skills_edge_bg.wasm)
+gz=$(gzip -9 -c pkg/web/skills_edge_bg.wasm | wc -c)
+echo "build-pkg: pkg/web/skills_edge_bg.wasm $raw bytes, $gz bytes gzip -9" >&2
