@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The npm package (pkg/): build it; run the wasm-bindgen-test suites in Node and in headless
+# Chromium; pack it with `npm pack`, install the tarball into an empty temporary project and run
+# the package tests there (tests/js/pkg, node --test): the server, every verifier function and
+# error code, SkillHost, differential tests against node:crypto and yaml@2, a strict
+# TypeScript check of the declarations, and the conformance suite's host scenarios with
+# tests/conformance-client.mjs; then load the installed package in headless Chromium on
+# plain-http pages (tests/js/browser). Needs scripts/setup.sh (run by scripts/test.sh first).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+
+bash scripts/build-pkg.sh
+
+# wasm-bindgen-test: the same suite (tests/wasm/web.rs, part of the library's test build) in
+# Node, then in Chromium.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+cargo test --target wasm32-unknown-unknown --features js --lib
+WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" \
+  cargo test --target wasm32-unknown-unknown --features js --lib
+unset CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER
+
+# The packed tarball, installed into an empty project, as a user gets it.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/skills-edge-pkg.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+tarball=$(cd pkg && npm pack --silent --pack-destination "$tmp" | tail -n 1)
+app="$tmp/app"
+mkdir -p "$app/test"
+printf '{\n  "name": "skills-edge-consumer",\n  "private": true,\n  "type": "module"\n}\n' > "$app/package.json"
+(cd "$app" && npm install "$tmp/$tarball" --no-audit --no-fund --offline --loglevel=error)
+cp tests/js/pkg/*.mjs tests/js/pkg/*.ts "$app/test/"
+export SKILLS_EDGE_REPO="$repo" SKILLS_EDGE_PKG="$app/node_modules/skills-edge"
+(cd "$app" && node --test --test-reporter=spec test/*.test.mjs)
+# The core suites once more on Node 22 (the npm package `node`).
+(cd "$app" && "$repo/node_modules/.bin/node" --test --test-reporter=dot \
+  test/server.test.mjs test/verifier.test.mjs test/host.test.mjs test/error-codes.test.mjs)
+
+# Headless Chromium on plain-http pages, serving the installed package's web build.
+node --test --test-reporter=spec tests/js/browser/*.test.mjs

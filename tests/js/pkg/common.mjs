@@ -1,0 +1,81 @@
+// What the package tests share. These files are copied into a temporary project that
+// installed the packed tarball, so `skills-edge` resolves exactly as it does for a user.
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { SkillsServer, isSkillsEdgeError } from "skills-edge";
+
+export const MODERN = "2026-07-28";
+export const META = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/** The repository root (for the frontmatter corpus and the development dependencies). */
+export const REPO = process.env.SKILLS_EDGE_REPO ?? "";
+
+export const digestOf = (bytes) => "sha256:" + createHash("sha256").update(bytes).digest("hex");
+
+let nextId = 1;
+
+/** Sends one 2026-07-28 request to an in-page server; returns the result (throws on an error). */
+export function call(server, method, params = {}) {
+  const reply = server.handle({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: META } });
+  assert.ok(reply && "result" in reply, `${method}: ${JSON.stringify(reply)}`);
+  return reply.result;
+}
+
+/** Every entry of skills/list, following nextCursor. */
+export function listAll(server) {
+  const entries = [];
+  let cursor;
+  for (let page = 0; page < 100; page++) {
+    const result = call(server, "skills/list", cursor === undefined ? {} : { cursor });
+    entries.push(...result.skills);
+    cursor = result.nextCursor;
+    if (cursor === undefined) return entries;
+  }
+  throw new Error("skills/list does not terminate");
+}
+
+/** A resources/read result. */
+export const read = (server, uri) => call(server, "resources/read", { uri });
+
+let shared;
+/** One server over the embedded catalog, with small pages so paging is exercised. */
+export function server() {
+  shared ??= new SkillsServer({ pageSize: 2 });
+  return shared;
+}
+
+/** An entry for `files` ([uri, text-or-bytes] pairs); the first file is the SKILL.md. */
+export function entryFor(uri, frontmatter, files) {
+  return {
+    uri,
+    frontmatter,
+    resources: files.map(([u, content]) => {
+      const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+      return { uri: u, digest: digestOf(bytes), size: bytes.length };
+    }),
+  };
+}
+
+/** Runs `fn`, expects a SkillsEdgeError with `code` (and the given properties); returns it. */
+export function refused(fn, code, props = {}) {
+  let error;
+  try {
+    fn();
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error, `expected ${code}, nothing was thrown`);
+  assert.ok(error instanceof Error, "a real Error");
+  assert.ok(isSkillsEdgeError(error), `a SkillsEdgeError: ${error}`);
+  assert.equal(error.name, "SkillsEdgeError");
+  assert.equal(error.code, code, error.message);
+  for (const [k, v] of Object.entries(props)) assert.equal(error[k], v, `${code}.${k}`);
+  codesSeen.add(code);
+  return error;
+}
+
+/** Every code some test in this process has seen thrown. */
+export const codesSeen = new Set();

@@ -1,0 +1,85 @@
+// Type-checked (never run) with `tsc --strict` against the package's Node declarations: every
+// public signature is precise, so misuse is a compile error.
+import {
+  SkillHost, SkillsServer, approvalFingerprint, checkLimits, errorCodes, isSkillsEdgeError,
+  resolveReference, sha256Digest, validateEntry, verifyFile, verifyReadResult, verifySkillMd,
+} from "skills-edge";
+import type {
+  ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult,
+  SkillEntry, SkillSummary, VerifiedContent, VerifiedSkillMd,
+} from "skills-edge";
+
+const server = new SkillsServer({ pageSize: 10, ttlMs: 0, cacheScope: "private", instructions: "" });
+const reply: JsonRpcResponse | undefined = server.handle({ jsonrpc: "2.0", id: 1, method: "skills/list", params: {} });
+if (reply !== undefined && "result" in reply) {
+  const id: string | number = reply.id;
+  void id;
+}
+const text: string | undefined = server.handleText("{}");
+
+const entry: SkillEntry = {
+  uri: "skill://a/SKILL.md",
+  frontmatter: { name: "a", description: "d", license: "MIT" },
+  resources: [{ uri: "skill://a/SKILL.md", digest: "sha256:00", size: 1 }],
+};
+const valid: SkillEntry = validateEntry(entry);
+const limits: LimitReport = checkLimits(valid);
+if (!limits.dynamic) {
+  const n: number = limits.resourceCount + limits.totalSize;
+  void n;
+}
+const receipt: FileReceipt = verifyFile(entry, entry.uri, new Uint8Array(1), { allowDynamic: false });
+const result: ReadResourceResult = { contents: [{ uri: entry.uri, text: "x" }] };
+const content: VerifiedContent = verifyReadResult(entry, entry.uri, result);
+const bytes: Uint8Array = content.bytes;
+const md: VerifiedSkillMd = verifySkillMd(entry, "---\nname: a\n---\n");
+const name: string = md.frontmatter.name;
+const resolved: string = resolveReference(entry.uri, "x.md");
+const fingerprint: string = approvalFingerprint("label", entry);
+const digest: string = sha256Digest("x");
+const codes: ErrorCode[] = errorCodes();
+
+const host = new SkillHost({ allowDynamic: false, requireApproval: true });
+host.addServer("s");
+host.registerListing("s", [entry]);
+host.registerListing("s", { skills: [entry], nextCursor: "c" });
+const summaries: SkillSummary[] = host.skills();
+const loaded: LoadedSkill = host.load("s", entry.uri, result);
+const file: ReadFile = host.read("s", entry.uri, "x.md", "text");
+const origin: string = loaded.serverLabel + file.skillUri;
+const ref = host.lookup("a");
+if (ref !== undefined) {
+  const both: string = ref.serverLabel + ref.uri;
+  void both;
+}
+const stored: number = host.importApprovals(host.exportApprovals());
+
+try {
+  verifyFile(entry, entry.uri, "x");
+} catch (e: unknown) {
+  if (isSkillsEdgeError(e)) {
+    const code: ErrorCode = e.code;
+    const details: [string | undefined, string | undefined, string | undefined] = [e.uri, e.expected, e.actual];
+    void code; void details;
+  }
+}
+
+// Misuse does not compile.
+// @ts-expect-error content is a string or a Uint8Array
+verifyFile(entry, entry.uri, 42);
+// @ts-expect-error an entry needs resources
+validateEntry({ uri: "x", frontmatter: { name: "a", description: "d" } });
+// @ts-expect-error resources is an array or "dynamic"
+validateEntry({ ...entry, resources: "static" });
+// @ts-expect-error unknown option
+new SkillsServer({ pageSise: 5 });
+// @ts-expect-error cacheScope is "public" or "private"
+new SkillsServer({ cacheScope: "shared" });
+// @ts-expect-error the option is a boolean
+new SkillHost({ allowDynamic: "yes" });
+// @ts-expect-error not an error code
+const wrong: ErrorCode = "digest-mismatched";
+// @ts-expect-error the Node build needs no init
+import("skills-edge").then((m) => m.initSync);
+
+void [text, receipt, bytes, name, resolved, fingerprint, digest, codes, summaries, origin, stored, wrong];

@@ -1,0 +1,23 @@
+// Type-checked (never run) with `tsc --strict` against the package's browser declarations
+// (moduleResolution "bundler", DOM lib): the web build is initialised explicitly.
+import init, { initSync, SkillHost, SkillsServer, verifySkillMd } from "skills-edge";
+import type { InitOutput, SkillEntry, VerifiedSkillMd } from "skills-edge";
+
+async function main(): Promise<void> {
+  const output: InitOutput = await init();
+  void output;
+  await init({ module_or_path: new URL("skills_edge_bg.wasm", "https://example.com/") });
+  initSync({ module: new Uint8Array(8) });
+  const server = new SkillsServer();
+  const host = new SkillHost();
+  host.addServer("page");
+  const reply = server.handle('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+  const entry: SkillEntry = { uri: "skill://a/SKILL.md", frontmatter: { name: "a", description: "d" }, resources: "dynamic" };
+  const md: VerifiedSkillMd = verifySkillMd(entry, new Uint8Array(0));
+  void [reply, md];
+  // @ts-expect-error initSync needs the module
+  initSync();
+  // @ts-expect-error the web build's classes are the same as the Node build's
+  new SkillHost({ allowDynamic: 1 });
+}
+void main;

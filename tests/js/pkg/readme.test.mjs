@@ -1,0 +1,35 @@
+// The README's Node example, taken from the installed package's README.md and run as written.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The code block that follows `<!-- example: <kind> -->` in the README. */
+function example(readme, kind) {
+  const m = readme.match(new RegExp(`<!-- example: ${kind} -->\\s*\`\`\`\\w*\\n([\\s\\S]*?)\`\`\``));
+  assert.ok(m, `the README has a ${kind} example`);
+  return m[1];
+}
+
+test("the README's Node example runs", async () => {
+  const pkg = dirname(createRequire(import.meta.url).resolve("skills-edge/package.json"));
+  const readme = readFileSync(join(pkg, "README.md"), "utf8");
+  const file = join(here, "readme-example.mjs");
+  writeFileSync(file, example(readme, "node"));
+  try {
+    const { stdout } = await run(process.execPath, [file], { cwd: here });
+    assert.match(stdout, /^code-review: /m);
+    assert.match(stdout, /\[docs\] code-review\n/);
+    assert.match(stdout, /# Review checklist/);
+    assert.match(stdout, /refused: not-in-manifest skill:\/\/code-review\/references\/secrets\.md/);
+  } finally {
+    rmSync(file, { force: true });
+  }
+});

@@ -1,0 +1,43 @@
+// The package's TypeScript declarations, as a TypeScript user resolves them: `tsc --strict`
+// type-checks a Node consumer (moduleResolution nodenext: the "node" condition) and a browser
+// consumer (moduleResolution bundler: the "browser"/default condition), including lines that
+// must NOT compile (@ts-expect-error), and no declaration mentions `any`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { REPO } from "./common.mjs";
+
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
+const app = dirname(here);
+const TSC = join(REPO, "node_modules", ".bin", "tsc");
+const require = createRequire(import.meta.url);
+const pkg = dirname(require.resolve("skills-edge/package.json"));
+
+async function tsc(name, options, file) {
+  const config = join(app, `tsconfig.${name}.json`);
+  writeFileSync(config, JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, noUnusedLocals: false, target: "es2022", types: [], ...options },
+    files: [join(here, file)],
+  }));
+  const res = await run(TSC, ["-p", config], { cwd: app }).catch((e) => e);
+  assert.equal(res.code ?? 0, 0, `${name}:\n${res.stdout}${res.stderr}`);
+}
+
+test("the Node declarations type-check a strict consumer", { timeout: 120_000 }, () =>
+  tsc("node", { module: "nodenext", moduleResolution: "nodenext", lib: ["es2022"] }, "consumer-node.ts"));
+
+test("the browser declarations type-check a strict consumer", { timeout: 120_000 }, () =>
+  tsc("web", { module: "esnext", moduleResolution: "bundler", lib: ["es2022", "dom"] }, "consumer-web.ts"));
+
+test("no declaration mentions `any`", () => {
+  for (const f of ["node/skills_edge.d.ts", "web/skills_edge.d.ts"]) {
+    const text = readFileSync(join(pkg, f), "utf8").replace(/\/\*\*[\s\S]*?\*\//g, "");
+    assert.doesNotMatch(text, /\bany\b/, f);
+  }
+});
