@@ -1,0 +1,185 @@
+//! The `skills-edge:mcp/skills-http` world: the skills-edge MCP server as a WASI 0.2 HTTP
+//! component (`wasi:http/incoming-handler`), for `wasi:http` 0.2 hosts such as wasmtime,
+//! Spin, Fastly Compute, wasmCloud and `jco serve`.
+//!
+//! Bindings only, the same three steps as the Cloudflare Worker: collect the request head,
+//! ask [`skills_edge::http::Endpoint`] what to do, read at most `limit + 1` body bytes when
+//! told to, and write the endpoint's response back. The configuration comes from the
+//! environment variables named in [`skills_edge::http::VARS`], read once per instance; while
+//! one is invalid, every request is answered 500 with a message naming it.
+
+#![warn(missing_docs)]
+
+mod bindings {
+    wit_bindgen::generate!({
+        path: "../../wit",
+        world: "skills-edge:mcp/skills-http",
+        generate_all,
+    });
+}
+
+use bindings::exports::wasi::http::incoming_handler::Guest;
+use bindings::wasi::http::types::{
+    ErrorCode, Fields, IncomingBody, IncomingRequest, Method, OutgoingBody, OutgoingResponse,
+    ResponseOutparam,
+};
+use bindings::wasi::io::streams::StreamError;
+use skills_edge::http::{Endpoint, Head, Response, Step};
+use std::sync::OnceLock;
+
+/// The component: implements `wasi:http/incoming-handler`.
+struct Component;
+
+bindings::export!(Component with_types_in bindings);
+
+static ENDPOINT: OnceLock<Result<Endpoint, String>> = OnceLock::new();
+
+/// The endpoint of this instance, configured from the environment on first use.
+fn endpoint() -> &'static Result<Endpoint, String> {
+    ENDPOINT.get_or_init(|| {
+        // A value that is not UTF-8 keeps its valid parts, so the error names the variable.
+        Endpoint::embedded_from_vars(|name| {
+            std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
+        })
+    })
+}
+
+impl Guest for Component {
+    fn handle(request: IncomingRequest, out: ResponseOutparam) {
+        let response = match endpoint() {
+            Ok(endpoint) => respond(endpoint, request),
+            Err(message) => {
+                eprintln!("skills-edge: {message}");
+                failure(message.clone())
+            }
+        };
+        send(out, response);
+    }
+}
+
+/// The endpoint's response to one request.
+fn respond(endpoint: &Endpoint, request: IncomingRequest) -> Response {
+    let method = request.method();
+    let path_with_query = request.path_with_query().unwrap_or_default();
+    let path = path_with_query.split('?').next().unwrap_or_default();
+    let headers = joined_headers(&request.headers());
+    let authority = request.authority();
+    let mut head = Head::from_headers(
+        method_name(&method),
+        path,
+        headers.iter().map(|(n, v)| (*n, v.as_str())),
+    );
+    head.host = head.host.or(authority.as_deref());
+    match endpoint.head(&head) {
+        Step::Respond(r) => r,
+        Step::ReadBody { limit } => match read_body(request, limit) {
+            Ok(Some(body)) => endpoint.body(&head, &body),
+            Ok(None) => endpoint.body_too_large(&head),
+            Err(message) => failure(message),
+        },
+    }
+}
+
+/// A 500 response with the reason as text: an invalid configuration variable (also written
+/// to stderr), or a request body the host could not deliver.
+fn failure(message: String) -> Response {
+    Response {
+        status: 500,
+        headers: vec![("content-type", "text/plain; charset=utf-8".to_owned())],
+        body: message.into_bytes(),
+    }
+}
+
+/// The values of each header the HTTP rules read (see [`Head::HEADERS`]), a header sent more
+/// than once joined with `", "` as the Fetch API (and so the Worker) presents it. Bytes that
+/// are not UTF-8 become U+FFFD, so such a value never matches an allow-list.
+fn joined_headers(fields: &Fields) -> Vec<(&'static str, String)> {
+    let entries = fields.entries();
+    Head::HEADERS
+        .iter()
+        .filter_map(|name| {
+            let values: Vec<_> = entries
+                .iter()
+                .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| String::from_utf8_lossy(v))
+                .collect();
+            (!values.is_empty()).then(|| (*name, values.join(", ")))
+        })
+        .collect()
+}
+
+/// The method as it appears on the request line.
+fn method_name(method: &Method) -> &str {
+    match method {
+        Method::Get => "GET",
+        Method::Head => "HEAD",
+        Method::Post => "POST",
+        Method::Put => "PUT",
+        Method::Delete => "DELETE",
+        Method::Connect => "CONNECT",
+        Method::Options => "OPTIONS",
+        Method::Trace => "TRACE",
+        Method::Patch => "PATCH",
+        Method::Other(other) => other,
+    }
+}
+
+/// Reads the body, keeping at most `limit + 1` bytes: `Ok(None)` when it is longer than
+/// `limit`, `Err` when the host cannot deliver it.
+fn read_body(request: IncomingRequest, limit: usize) -> Result<Option<Vec<u8>>, String> {
+    let body = request
+        .consume()
+        .map_err(|()| "the request body was already taken".to_owned())?;
+    let mut buf = Vec::new();
+    {
+        let stream = body
+            .stream()
+            .map_err(|()| "the request body stream was already taken".to_owned())?;
+        loop {
+            let room = (limit + 1).saturating_sub(buf.len()).min(64 * 1024);
+            match stream.blocking_read(room as u64) {
+                Ok(chunk) => {
+                    buf.extend_from_slice(&chunk);
+                    if buf.len() > limit {
+                        return Ok(None);
+                    }
+                }
+                Err(StreamError::Closed) => break,
+                Err(StreamError::LastOperationFailed(e)) => {
+                    return Err(format!(
+                        "reading the request body failed: {}",
+                        e.to_debug_string()
+                    ))
+                }
+            }
+        }
+    }
+    drop(IncomingBody::finish(body));
+    Ok(Some(buf))
+}
+
+/// Writes the response: status, headers, then the body in the 4096-byte writes that
+/// `blocking-write-and-flush` accepts.
+fn send(out: ResponseOutparam, r: Response) {
+    let headers = Fields::new();
+    for (name, value) in &r.headers {
+        // Only fixed, valid header names and values are produced by the rules.
+        let _ = headers.append(name, value.as_bytes());
+    }
+    let response = OutgoingResponse::new(headers);
+    let _ = response.set_status_code(r.status);
+    let Ok(body) = response.body() else {
+        // Unreachable: the body of a new response is taken once.
+        ResponseOutparam::set(out, Err(ErrorCode::InternalError(None)));
+        return;
+    };
+    ResponseOutparam::set(out, Ok(response));
+    if let Ok(stream) = body.write() {
+        for chunk in r.body.chunks(4096) {
+            if stream.blocking_write_and_flush(chunk).is_err() {
+                break;
+            }
+        }
+    }
+    let _ = OutgoingBody::finish(body, None);
+}
