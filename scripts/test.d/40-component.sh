@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The WASI 0.2 components of the WIT worlds in wit/: build both (scripts/build-component.sh),
+# check the binding crates (rustfmt, clippy on wasm32-wasip2, their unit test), then run the
+# components on component runtimes from the npm registry:
+#   - jco transpile: the responder and the verifier called through the WIT interfaces (Node);
+#   - jco serve: the HTTP world on a loopback port, against the MCP conformance suite.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+bash scripts/build-component.sh
+
+crates=(-p skills-edge-component -p skills-edge-http-component)
+(
+  cd component
+  cargo fmt --check "${crates[@]}"
+  cargo clippy --target wasm32-wasip2 --all-targets "${crates[@]}" -- -D warnings
+  cargo test "${crates[@]}"
+)
+
+node --test --test-timeout=300000 \
+  tests/component/worlds.test.mjs \
+  tests/component/responder.test.mjs \
+  tests/component/verifier.test.mjs \
+  tests/component/http.test.mjs
