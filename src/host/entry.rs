@@ -488,7 +488,7 @@ impl<'de> serde::Deserialize<'de> for Fields {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::skill::digest::digest_of;
 

@@ -158,20 +158,7 @@ fn server_serves_and_every_file_verifies() {
 }
 
 fn entry_js(uri: &str, name: &str, files: &[(&str, &[u8])]) -> JsValue {
-    let res: Vec<String> = files
-        .iter()
-        .map(|(u, b)| {
-            format!(
-                r#"{{"uri":"{u}","digest":"{}","size":{}}}"#,
-                digest_of(b),
-                b.len()
-            )
-        })
-        .collect();
-    parse(&format!(
-        r#"{{"uri":"{uri}","frontmatter":{{"name":"{name}","description":"d"}},"resources":[{}]}}"#,
-        res.join(",")
-    ))
+    parse(&crate::host::entry::tests::entry_json(uri, name, files))
 }
 
 #[wasm_bindgen_test]
