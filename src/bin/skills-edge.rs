@@ -5,213 +5,229 @@
 //! * `skills-edge check <dir>` checks a skills folder with the same compiler the build uses and
 //!   prints the entries it would publish as JSON; problems go to stderr and exit status 1.
 
-use skills_edge::catalog::{compile, walk};
-use skills_edge::server::{CacheScope, Config, Responder, Transport};
-use std::io::{self, BufRead, Write};
-use std::path::Path;
-use std::process::ExitCode;
+#[cfg(not(target_family = "wasm"))]
+fn main() -> std::process::ExitCode {
+    native::main()
+}
 
-const USAGE: &str = "\
-skills-edge: serve and verify Agent Skills over MCP
+/// On WebAssembly targets the library is used through the npm package, the Worker or the
+/// component; the command needs a file system and a terminal.
+#[cfg(target_family = "wasm")]
+fn main() {
+    eprintln!("skills-edge: the command runs natively only");
+    std::process::exit(2);
+}
 
-USAGE:
-    skills-edge stdio [--page-size N] [--ttl-ms N] [--cache-scope public|private] [--instructions TEXT]
-        Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
-    skills-edge check <dir>
-        Check a skills folder; print the entries it would publish (JSON) on stdout,
-        problems on stderr; exit status 1 when the folder cannot be published.
-    skills-edge --version | --help
-";
+#[cfg(not(target_family = "wasm"))]
+mod native {
+    use skills_edge::catalog::{compile, walk};
+    use skills_edge::server::{CacheScope, Config, Responder, Transport};
+    use std::io::{self, BufRead, Write};
+    use std::path::Path;
+    use std::process::ExitCode;
 
-/// Largest accepted stdio message (bytes); longer lines are refused and skipped.
-const MAX_LINE: usize = 4 * 1024 * 1024;
+    const USAGE: &str = "\
+    skills-edge: serve and verify Agent Skills over MCP
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("stdio") => stdio(&args[1..]),
-        Some("check") => match &args[1..] {
-            [dir] => check(Path::new(dir)),
-            _ => usage_error("check takes exactly one folder"),
-        },
-        Some("--version" | "-V") => {
-            println!("skills-edge {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
+    USAGE:
+        skills-edge stdio [--page-size N] [--ttl-ms N] [--cache-scope public|private] [--instructions TEXT]
+            Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
+        skills-edge check <dir>
+            Check a skills folder; print the entries it would publish (JSON) on stdout,
+            problems on stderr; exit status 1 when the folder cannot be published.
+        skills-edge --version | --help
+    ";
+
+    /// Largest accepted stdio message (bytes); longer lines are refused and skipped.
+    const MAX_LINE: usize = 4 * 1024 * 1024;
+
+    pub fn main() -> ExitCode {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        match args.first().map(String::as_str) {
+            Some("stdio") => stdio(&args[1..]),
+            Some("check") => match &args[1..] {
+                [dir] => check(Path::new(dir)),
+                _ => usage_error("check takes exactly one folder"),
+            },
+            Some("--version" | "-V") => {
+                println!("skills-edge {}", env!("CARGO_PKG_VERSION"));
+                ExitCode::SUCCESS
+            }
+            Some("--help" | "-h" | "help") => {
+                print!("{USAGE}");
+                ExitCode::SUCCESS
+            }
+            Some(other) => usage_error(&format!("unknown command {other:?}")),
+            None => usage_error("missing command"),
         }
-        Some("--help" | "-h" | "help") => {
-            print!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Some(other) => usage_error(&format!("unknown command {other:?}")),
-        None => usage_error("missing command"),
     }
-}
 
-fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("error: {msg}\n\n{USAGE}");
-    ExitCode::from(2)
-}
+    fn usage_error(msg: &str) -> ExitCode {
+        eprintln!("error: {msg}\n\n{USAGE}");
+        ExitCode::from(2)
+    }
 
-fn parse_config(args: &[String]) -> Result<Config, String> {
-    let mut cfg = Config::default();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || {
-            it.next()
-                .ok_or_else(|| format!("{flag} needs a value"))
-                .cloned()
+    fn parse_config(args: &[String]) -> Result<Config, String> {
+        let mut cfg = Config::default();
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            let mut value = || {
+                it.next()
+                    .ok_or_else(|| format!("{flag} needs a value"))
+                    .cloned()
+            };
+            match flag.as_str() {
+                "--page-size" => {
+                    let v = value()?;
+                    cfg.page_size = v
+                        .parse()
+                        .map_err(|_| format!("--page-size {v:?} is not a number"))?;
+                }
+                "--ttl-ms" => {
+                    let v = value()?;
+                    cfg.ttl_ms = v
+                        .parse()
+                        .map_err(|_| format!("--ttl-ms {v:?} is not a non-negative integer"))?;
+                }
+                "--cache-scope" => {
+                    let v = value()?;
+                    cfg.cache_scope = CacheScope::parse(&v)
+                        .ok_or_else(|| format!("--cache-scope {v:?} must be public or private"))?;
+                }
+                "--instructions" => cfg.instructions = Some(value()?),
+                other => return Err(format!("unknown option {other:?}")),
+            }
+        }
+        cfg.validate().map_err(|e| e.to_string())?;
+        Ok(cfg)
+    }
+
+    fn stdio(args: &[String]) -> ExitCode {
+        let cfg = match parse_config(args) {
+            Ok(c) => c,
+            Err(e) => return usage_error(&e),
         };
-        match flag.as_str() {
-            "--page-size" => {
-                let v = value()?;
-                cfg.page_size = v
-                    .parse()
-                    .map_err(|_| format!("--page-size {v:?} is not a number"))?;
-            }
-            "--ttl-ms" => {
-                let v = value()?;
-                cfg.ttl_ms = v
-                    .parse()
-                    .map_err(|_| format!("--ttl-ms {v:?} is not a non-negative integer"))?;
-            }
-            "--cache-scope" => {
-                let v = value()?;
-                cfg.cache_scope = CacheScope::parse(&v)
-                    .ok_or_else(|| format!("--cache-scope {v:?} must be public or private"))?;
-            }
-            "--instructions" => cfg.instructions = Some(value()?),
-            other => return Err(format!("unknown option {other:?}")),
-        }
-    }
-    cfg.validate().map_err(|e| e.to_string())?;
-    Ok(cfg)
-}
-
-fn stdio(args: &[String]) -> ExitCode {
-    let cfg = match parse_config(args) {
-        Ok(c) => c,
-        Err(e) => return usage_error(&e),
-    };
-    let catalog = match skills_edge::embedded::catalog() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    eprintln!(
-        "skills-edge {}: serving {} skills ({} files) over stdio",
-        env!("CARGO_PKG_VERSION"),
-        catalog.skill_count(),
-        catalog.file_count()
-    );
-    let responder = match Responder::new(catalog, cfg) {
-        Ok(r) => r,
-        Err(e) => return usage_error(&e.to_string()),
-    };
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let (ended, too_long) = match read_line(&mut input, &mut line) {
-            Ok(r) => r,
+        let catalog = match skills_edge::embedded::catalog() {
+            Ok(c) => c,
             Err(e) => {
-                eprintln!("error: reading stdin: {e}");
+                eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
         };
-        let msg = trim_line(&line);
-        let reply = if too_long {
-            eprintln!("warning: refused a message longer than {MAX_LINE} bytes");
-            Some(
-                br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: the message is longer than 4 MiB"}}"#
-                    .to_vec(),
-            )
-        } else if msg.is_empty() {
-            None
-        } else {
-            responder.respond(msg, &Transport::Stream).body
+        eprintln!(
+            "skills-edge {}: serving {} skills ({} files) over stdio",
+            env!("CARGO_PKG_VERSION"),
+            catalog.skill_count(),
+            catalog.file_count()
+        );
+        let responder = match Responder::new(catalog, cfg) {
+            Ok(r) => r,
+            Err(e) => return usage_error(&e.to_string()),
         };
-        if let Some(body) = reply {
-            if out
-                .write_all(&body)
-                .and_then(|_| out.write_all(b"\n"))
-                .and_then(|_| out.flush())
-                .is_err()
-            {
-                // The client closed its end; nothing more can be delivered.
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::new(stdout.lock());
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let (ended, too_long) = match read_line(&mut input, &mut line) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: reading stdin: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let msg = trim_line(&line);
+            let reply = if too_long {
+                eprintln!("warning: refused a message longer than {MAX_LINE} bytes");
+                Some(
+                    br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: the message is longer than 4 MiB"}}"#
+                        .to_vec(),
+                )
+            } else if msg.is_empty() {
+                None
+            } else {
+                responder.respond(msg, &Transport::Stream).body
+            };
+            if let Some(body) = reply {
+                if out
+                    .write_all(&body)
+                    .and_then(|_| out.write_all(b"\n"))
+                    .and_then(|_| out.flush())
+                    .is_err()
+                {
+                    // The client closed its end; nothing more can be delivered.
+                    return ExitCode::SUCCESS;
+                }
+            }
+            if ended {
                 return ExitCode::SUCCESS;
             }
         }
-        if ended {
-            return ExitCode::SUCCESS;
-        }
     }
-}
 
-/// Reads one line (without keeping more than [`MAX_LINE`] bytes). Returns (end of input,
-/// line too long).
-fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<(bool, bool)> {
-    let mut too_long = false;
-    loop {
-        let buf = input.fill_buf()?;
-        if buf.is_empty() {
-            return Ok((true, too_long));
-        }
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        if line.len() + chunk.len() > MAX_LINE {
-            too_long = true;
-            line.clear();
-        } else if !too_long {
-            line.extend_from_slice(chunk);
-        }
-        let consumed = done.unwrap_or(buf.len());
-        input.consume(consumed);
-        if done.is_some() {
-            return Ok((false, too_long));
-        }
-    }
-}
-
-fn trim_line(line: &[u8]) -> &[u8] {
-    let mut l = line;
-    while let [rest @ .., b'\r' | b' ' | b'\t'] = l {
-        l = rest;
-    }
-    l
-}
-
-fn check(dir: &Path) -> ExitCode {
-    let shown = dir.display().to_string();
-    let walked = walk::walk(dir);
-    match compile::compile(walked.tree) {
-        Ok(c) => {
-            for w in &c.warnings {
-                eprintln!("{}", w.render(&shown));
+    /// Reads one line (without keeping more than [`MAX_LINE`] bytes). Returns (end of input,
+    /// line too long).
+    fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<(bool, bool)> {
+        let mut too_long = false;
+        loop {
+            let buf = input.fill_buf()?;
+            if buf.is_empty() {
+                return Ok((true, too_long));
             }
-            let mut out = String::from("[");
-            for (i, s) in c.skills.iter().enumerate() {
-                out.push_str(if i == 0 { "\n  " } else { ",\n  " });
-                out.push_str(&c.entry_json(s));
+            let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], Some(i + 1)),
+                None => (buf, None),
+            };
+            if line.len() + chunk.len() > MAX_LINE {
+                too_long = true;
+                line.clear();
+            } else if !too_long {
+                line.extend_from_slice(chunk);
             }
-            out.push_str(if c.skills.is_empty() { "]\n" } else { "\n]\n" });
-            print!("{out}");
-            eprintln!(
-                "{shown}: {} skills, {} files: ok",
-                c.skills.len(),
-                c.files.len()
-            );
-            ExitCode::SUCCESS
+            let consumed = done.unwrap_or(buf.len());
+            input.consume(consumed);
+            if done.is_some() {
+                return Ok((false, too_long));
+            }
         }
-        Err(e) => {
-            eprintln!("{}", e.render(&shown));
-            ExitCode::FAILURE
+    }
+
+    fn trim_line(line: &[u8]) -> &[u8] {
+        let mut l = line;
+        while let [rest @ .., b'\r' | b' ' | b'\t'] = l {
+            l = rest;
+        }
+        l
+    }
+
+    fn check(dir: &Path) -> ExitCode {
+        let shown = dir.display().to_string();
+        let walked = walk::walk(dir);
+        match compile::compile(walked.tree) {
+            Ok(c) => {
+                for w in &c.warnings {
+                    eprintln!("{}", w.render(&shown));
+                }
+                let mut out = String::from("[");
+                for (i, s) in c.skills.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n  " } else { ",\n  " });
+                    out.push_str(&c.entry_json(s));
+                }
+                out.push_str(if c.skills.is_empty() { "]\n" } else { "\n]\n" });
+                print!("{out}");
+                eprintln!(
+                    "{shown}: {} skills, {} files: ok",
+                    c.skills.len(),
+                    c.files.len()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{}", e.render(&shown));
+                ExitCode::FAILURE
+            }
         }
     }
 }
