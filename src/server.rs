@@ -568,7 +568,7 @@ impl Responder {
             Some(k) if !k.ends_with('/') => k,
             _ => uri.as_ref(),
         };
-        let Some((index, dir)) = self.find_dir(key) else {
+        let Some(dir) = self.catalog.dir(key) else {
             return Err(RpcError::NotADirectory {
                 is_file: self.catalog.file(key).is_some(),
                 uri: uri.into_owned(),
@@ -577,25 +577,11 @@ impl Responder {
         self.list_page(
             params,
             modern,
-            ListKind::Directory(index as u32),
+            ListKind::Directory(dir.index as u32),
             "resources",
             dir.len(),
             |i| dir.child_json(i),
         )
-    }
-
-    fn find_dir(&self, uri: &str) -> Option<(usize, crate::catalog::DirView<'_>)> {
-        let (mut lo, mut hi) = (0, self.catalog.dir_count());
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let d = self.catalog.dir_at(mid)?;
-            match d.uri.cmp(uri) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some((mid, d)),
-            }
-        }
-        None
     }
 }
 

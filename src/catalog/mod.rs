@@ -53,6 +53,8 @@ pub struct SkillView<'a> {
 pub struct DirView<'a> {
     /// Its URI.
     pub uri: &'a str,
+    /// Its position in URI order (stable for one catalog; cursors name directories by it).
+    pub index: usize,
     children: &'a [Span],
     heap: &'a [u8],
 }
@@ -117,6 +119,11 @@ impl Catalog {
         str_at(self.heap(), span)
     }
 
+    /// Binary search of a table sorted by URI.
+    fn find<T>(&self, table: &[T], uri_of: impl Fn(&T) -> Span, uri: &str) -> Option<usize> {
+        table.binary_search_by(|r| self.s(uri_of(r)).cmp(uri)).ok()
+    }
+
     /// The content snapshot id: equal for equal catalogs, different after any change.
     pub fn snapshot(&self) -> u32 {
         self.t.snapshot
@@ -154,12 +161,7 @@ impl Catalog {
 
     /// The skill whose `SKILL.md` URI is exactly `uri`.
     pub fn skill(&self, uri: &str) -> Option<SkillView<'_>> {
-        let i = self
-            .t
-            .skills
-            .binary_search_by(|r| self.s(r.uri).cmp(uri))
-            .ok()?;
-        self.skill_at(i)
+        self.skill_at(self.find(&self.t.skills, |r| r.uri, uri)?)
     }
 
     /// File `i` in URI order.
@@ -183,12 +185,7 @@ impl Catalog {
 
     /// The file whose URI is exactly `uri`.
     pub fn file(&self, uri: &str) -> Option<FileView<'_>> {
-        let i = self
-            .t
-            .files
-            .binary_search_by(|r| self.s(r.uri).cmp(uri))
-            .ok()?;
-        self.file_at(i)
+        self.file_at(self.find(&self.t.files, |r| r.uri, uri)?)
     }
 
     /// Number of directories.
@@ -198,12 +195,7 @@ impl Catalog {
 
     /// The directory whose URI is exactly `uri`.
     pub fn dir(&self, uri: &str) -> Option<DirView<'_>> {
-        let i = self
-            .t
-            .dirs
-            .binary_search_by(|r| self.s(r.uri).cmp(uri))
-            .ok()?;
-        self.dir_at(i)
+        self.dir_at(self.find(&self.t.dirs, |r| r.uri, uri)?)
     }
 
     /// Directory `i` in URI order.
@@ -212,6 +204,7 @@ impl Catalog {
         let start = r.first_child as usize;
         Some(DirView {
             uri: self.s(r.uri),
+            index: i,
             children: self
                 .t
                 .children
