@@ -25,7 +25,7 @@ use crate::skill::digest::digest_of;
 use crate::skill::frontmatter;
 use crate::skill::mime;
 use crate::skill::name::{check_name, MAX_NAME_LEN};
-use crate::skill::uri::{check_segment, SCHEME, SKILL_MD};
+use crate::skill::uri::{check_segment, is_inside, SCHEME, SKILL_MD};
 use crate::skill::value::{write_json_string, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -245,9 +245,8 @@ pub fn compile(tree: SourceTree) -> Result<Compiled, CompileError> {
     }
 
     // Served files: every file inside at least one skill directory.
-    let inside = |path: &str, dir: &str| {
-        path.len() > dir.len() + 1 && path.starts_with(dir) && path.as_bytes()[dir.len()] == b'/'
-    };
+    // `is_inside(dir, path)`: `path` lies under `dir/` (relative paths compare like URIs).
+    let inside = |path: &str, dir: &str| is_inside(dir, path);
     let mut compiled_files: Vec<CompiledFile> = Vec::new();
     for f in files {
         if !skill_dirs.iter().any(|d| inside(&f.path, d)) {
@@ -278,7 +277,7 @@ pub fn compile(tree: SourceTree) -> Result<Compiled, CompileError> {
         for (i, f) in compiled_files.iter().enumerate() {
             if f.uri == skill.uri {
                 self_idx = Some(i);
-            } else if crate::skill::uri::is_inside(&skill.root, &f.uri) {
+            } else if is_inside(&skill.root, &f.uri) {
                 idx.push(i);
             }
         }
