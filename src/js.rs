@@ -10,6 +10,9 @@ use js_sys::{Array, Object, Reflect, Uint8Array, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::catalog::compile::{self, SourceFile, SourceTree};
+use crate::catalog::diag::{Diagnostic, Severity, Unreadable};
+use crate::catalog::{pack, Catalog};
 use crate::host::{
     self, approval_fingerprint, resolve, verify_bytes, verify_read_result, verify_skill_md, Body,
     Content, Entry, ErrorCode, FileReceipt, HostOptions, PlannedRead, RegisterOutcome,
@@ -146,7 +149,9 @@ export type ErrorCode =
   | "not-approved"
   | "unknown-server"
   | "unknown-skill"
-  | "invalid-argument";
+  | "invalid-argument"
+  | "catalog-invalid"
+  | "pack-invalid";
 
 /** Every failure of this package is thrown as an `Error` with these properties. */
 export interface SkillsEdgeError extends Error {
@@ -160,6 +165,70 @@ export interface SkillsEdgeError extends Error {
   actual?: string;
   /** For frontmatter errors, the path of the first differing field (`description`, `metadata.version`). */
   field?: string;
+  /** For `catalog-invalid`: every finding, errors and warnings, in path order. */
+  diagnostics?: CatalogDiagnostic[];
+}
+
+/**
+ * One entry of a skills folder as a reader found it; `path` is relative to the folder and
+ * `/`-separated. Files carry their bytes; directories are listed so empty ones are kept; the
+ * other kinds report what a reader must not publish, so the compiler names them the same way
+ * the native build does.
+ */
+export type SourceEntry =
+  | { path: string; kind?: "file"; bytes: Uint8Array | string }
+  | { path: string; kind: "directory" }
+  | { path: string; kind: "symlink" }
+  | { path: string; kind: "special" }
+  | { path: string; kind: "unreadable"; what: "root" | "directory" | "entry" | "file"; error: string }
+  | { path: string; kind: "bad-name"; name: Uint8Array }
+  /** The folder itself (path "") is not a directory. */
+  | { path: string; kind: "not-a-directory" };
+
+/** Options of `compileCatalog`. */
+export interface CompileOptions {
+  /** How the folder is named in messages (default "skills"). */
+  root?: string;
+  /** Server instructions stored in the pack; default: generated from the catalog. */
+  instructions?: string;
+}
+
+/** A finding of the catalog compiler. */
+export interface CatalogDiagnostic {
+  severity: "error" | "warning";
+  /** The stable rule id, e.g. `name-matches-directory`. */
+  rule: string;
+  /** Relative to the skills folder ("" for the folder itself). */
+  path: string;
+  line?: number;
+  message: string;
+  fix: string;
+  /** The whole finding as the native build prints it, the folder name in front of the path. */
+  rendered: string;
+}
+
+/** A compiled skills folder. */
+export interface CompiledCatalog {
+  /** The pack: load it with `new SkillsServer({ pack })`. */
+  pack: Uint8Array;
+  /** Every skill's entry, as `skills/list` serves it, in URI order. */
+  skills: SkillEntry[];
+  /** Number of served files and their total size. */
+  files: number;
+  bytes: number;
+  /** The content snapshot id (changes with any served byte). */
+  snapshot: number;
+  /** Findings that do not stop publishing. */
+  warnings: CatalogDiagnostic[];
+}
+
+/** What a pack holds, read without serving it. */
+export interface PackSummary {
+  version: number;
+  snapshot: number;
+  skills: SkillEntry[];
+  files: number;
+  bytes: number;
 }
 
 /** Options of `SkillsServer`. */
@@ -170,8 +239,10 @@ export interface SkillsServerOptions {
   ttlMs?: number;
   /** `cacheScope` of cacheable results (default "public"). */
   cacheScope?: "public" | "private";
-  /** Server instructions; default: generated from the catalog; "" sends none. */
+  /** Server instructions; default: the pack's (generated from the catalog); "" sends none. */
   instructions?: string;
+  /** A pack made by `compileCatalog` or `skills-edge pack`; default: the catalog embedded in this package. */
+  pack?: Uint8Array | ArrayBuffer;
 }
 
 /** A JSON-RPC request or notification. */
@@ -614,12 +685,24 @@ pub fn sha256_digest(
     })
 }
 
+/// Codes of the package's own failures, next to the host's [`ErrorCode`]s: a skills folder
+/// that breaks a rule, and a pack that cannot be loaded.
+const CATALOG_INVALID: &str = "catalog-invalid";
+const PACK_INVALID: &str = "pack-invalid";
+
+fn all_codes() -> impl Iterator<Item = &'static str> {
+    ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .chain([CATALOG_INVALID, PACK_INVALID])
+}
+
 /// Every error code this package throws.
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
 pub fn error_codes() -> JsValue {
     let a = Array::new();
-    for c in ErrorCode::ALL {
-        a.push(&JsValue::from_str(c.as_str()));
+    for c in all_codes() {
+        a.push(&JsValue::from_str(c));
     }
     a.into()
 }
@@ -637,7 +720,217 @@ pub fn is_skills_edge_error(
         && Reflect::get(value, &JsValue::from_str("code"))
             .ok()
             .and_then(|c| c.as_string())
-            .is_some_and(|c| ErrorCode::ALL.iter().any(|k| k.as_str() == c))
+            .is_some_and(|c| all_codes().any(|k| k == c))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalog compiler and packs
+// ---------------------------------------------------------------------------------------------
+
+fn diagnostic_js(d: &Diagnostic, root: &str) -> JsValue {
+    let o = object();
+    let severity = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    set(&o, "severity", &JsValue::from_str(severity));
+    set(&o, "rule", &JsValue::from_str(d.rule.id()));
+    set(&o, "path", &JsValue::from_str(&d.path));
+    if let Some(l) = d.line {
+        set(&o, "line", &JsValue::from_f64(l as f64));
+    }
+    set(&o, "message", &JsValue::from_str(&d.message));
+    set(&o, "fix", &JsValue::from_str(&d.fix));
+    set(&o, "rendered", &JsValue::from_str(&d.render(root)));
+    o
+}
+
+fn diagnostics_js<'a>(ds: impl Iterator<Item = &'a Diagnostic>, root: &str) -> JsValue {
+    let a = Array::new();
+    for d in ds {
+        a.push(&diagnostic_js(d, root));
+    }
+    a.into()
+}
+
+fn get(o: &JsValue, key: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Reads `compileCatalog`'s entries into a source tree; `invalid-argument` names the index
+/// of a malformed entry.
+fn source_tree(entries: &JsValue) -> Result<SourceTree, JsValue> {
+    let entries = entries.dyn_ref::<Array>().ok_or_else(|| {
+        fail(
+            ErrorCode::InvalidArgument,
+            "entries must be an array of { path, bytes } objects",
+        )
+    })?;
+    let mut tree = SourceTree::default();
+    for (i, e) in entries.iter().enumerate() {
+        let bad = |what: &str| fail(ErrorCode::InvalidArgument, format!("entries[{i}]: {what}"));
+        if !e.is_object() {
+            return Err(bad("must be an object"));
+        }
+        let path = get(&e, "path")
+            .as_string()
+            .ok_or_else(|| bad("path must be a string"))?;
+        let kind = get(&e, "kind");
+        let kind = if kind.is_undefined() {
+            "file".to_owned()
+        } else {
+            kind.as_string()
+                .ok_or_else(|| bad("kind must be a string"))?
+        };
+        match kind.as_str() {
+            "file" => {
+                let b = get(&e, "bytes");
+                let bytes = if let Some(s) = b.as_string() {
+                    s.into_bytes()
+                } else if let Some(u) = b.dyn_ref::<Uint8Array>() {
+                    u.to_vec()
+                } else {
+                    return Err(bad("bytes must be a Uint8Array or a string"));
+                };
+                tree.files.push(SourceFile { path, bytes });
+            }
+            "directory" => tree.dirs.push(path),
+            "symlink" => tree.diagnostics.push(Diagnostic::symlink(&path)),
+            "special" => tree.diagnostics.push(Diagnostic::special_file(&path)),
+            "not-a-directory" => tree.diagnostics.push(Diagnostic::root_not_a_directory()),
+            "bad-name" => {
+                let name = get(&e, "name");
+                let name = name
+                    .dyn_ref::<Uint8Array>()
+                    .ok_or_else(|| bad("name must be a Uint8Array (the raw bytes of the name)"))?;
+                tree.diagnostics
+                    .push(Diagnostic::name_not_utf8(&path, &name.to_vec()));
+            }
+            "unreadable" => {
+                let what = match get(&e, "what").as_string().as_deref() {
+                    Some("root") => Unreadable::Root,
+                    Some("directory") => Unreadable::Directory,
+                    Some("entry") => Unreadable::Entry,
+                    Some("file") => Unreadable::File,
+                    _ => {
+                        return Err(bad(
+                            "what must be \"root\", \"directory\", \"entry\" or \"file\"",
+                        ))
+                    }
+                };
+                let detail = get(&e, "error")
+                    .as_string()
+                    .ok_or_else(|| bad("error must be a string"))?;
+                tree.diagnostics
+                    .push(Diagnostic::unreadable(&path, what, &detail));
+            }
+            other => {
+                return Err(bad(&format!(
+                    "unknown kind {other:?} (file, directory, symlink, special, unreadable, bad-name or not-a-directory)"
+                )))
+            }
+        }
+    }
+    Ok(tree)
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct JsCompileOptions {
+    root: Option<String>,
+    instructions: Option<String>,
+}
+
+fn entries_js<'a>(entries: impl Iterator<Item = &'a str>) -> Result<JsValue, JsValue> {
+    let a = Array::new();
+    for e in entries {
+        a.push(&json_value(e)?);
+    }
+    Ok(a.into())
+}
+
+/// Compiles a skills folder into a pack, with the same checks, manifests and messages as the
+/// native build (`build.rs`) and `skills-edge check`: the folder's entries in (paths and
+/// bytes, as `skills-edge pack` reads them), the pack and every skill's entry out. Throws
+/// `catalog-invalid` (message: every finding as the build prints it; `diagnostics`: the same
+/// as objects) when a rule is broken, `invalid-argument` for malformed entries.
+#[wasm_bindgen(js_name = compileCatalog, unchecked_return_type = "CompiledCatalog")]
+pub fn compile_catalog(
+    #[wasm_bindgen(unchecked_param_type = "SourceEntry[]")] entries: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CompileOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let o: JsCompileOptions = parse_options(&options, "compile options")?;
+    let root = o.root.unwrap_or_else(|| "skills".to_owned());
+    let tree = source_tree(&entries)?;
+    let compiled = compile::compile(tree).map_err(|e| {
+        let err = js_sys::Error::new(&e.render(&root));
+        err.set_name("SkillsEdgeError");
+        set(err.as_ref(), "code", &JsValue::from_str(CATALOG_INVALID));
+        set(
+            err.as_ref(),
+            "diagnostics",
+            &diagnostics_js(e.diagnostics.iter(), &root),
+        );
+        JsValue::from(err)
+    })?;
+    let packed = pack::encode(&compiled, o.instructions.as_deref());
+    let snapshot = pack::decode(&packed).map_err(|e| pack_error(&e))?.snapshot;
+    let out = object();
+    let entries: Vec<String> = compiled
+        .skills
+        .iter()
+        .map(|s| compiled.entry_json(s))
+        .collect();
+    set(&out, "pack", &Uint8Array::from(&packed[..]).into());
+    set(
+        &out,
+        "skills",
+        &entries_js(entries.iter().map(String::as_str))?,
+    );
+    set(
+        &out,
+        "files",
+        &JsValue::from_f64(compiled.files.len() as f64),
+    );
+    let bytes: u64 = compiled.files.iter().map(|f| f.size).sum();
+    set(&out, "bytes", &JsValue::from_f64(bytes as f64));
+    set(&out, "snapshot", &JsValue::from_f64(snapshot as f64));
+    set(
+        &out,
+        "warnings",
+        &diagnostics_js(compiled.warnings.iter(), &root),
+    );
+    Ok(out)
+}
+
+/// Reads a pack without serving it: its format version, snapshot id, entries and file
+/// totals. Throws `pack-invalid` for a pack that is truncated, corrupted or of another format
+/// version.
+#[wasm_bindgen(js_name = inspectPack, unchecked_return_type = "PackSummary")]
+pub fn inspect_pack(
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] pack: &Uint8Array,
+) -> Result<JsValue, JsValue> {
+    let catalog = Catalog::from_bytes(pack.to_vec()).map_err(|e| pack_error(&e))?;
+    let out = object();
+    set(&out, "version", &JsValue::from_f64(pack::VERSION as f64));
+    set(
+        &out,
+        "snapshot",
+        &JsValue::from_f64(catalog.snapshot() as f64),
+    );
+    set(
+        &out,
+        "skills",
+        &entries_js(catalog.skills().map(|s| s.entry_json))?,
+    );
+    set(
+        &out,
+        "files",
+        &JsValue::from_f64(catalog.file_count() as f64),
+    );
+    let bytes: usize = catalog.files().map(|f| f.bytes.len()).sum();
+    set(&out, "bytes", &JsValue::from_f64(bytes as f64));
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -647,14 +940,48 @@ pub fn is_skills_edge_error(
 #[derive(serde::Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct JsServerOptions {
+    /// Read as bytes separately (see [`take_pack`]); present here only so it is a known key.
+    #[allow(dead_code)]
+    pack: Option<serde::de::IgnoredAny>,
     page_size: Option<f64>,
     ttl_ms: Option<f64>,
     cache_scope: Option<String>,
     instructions: Option<String>,
 }
 
-/// Serves the skills embedded in this package, in-page: JSON-RPC messages in, responses out,
-/// on both protocol eras (2026-07-28 `server/discover` with `_meta`, 2025-11-25 `initialize`).
+/// Splits `pack` off a `SkillsServer` options object: its bytes, and the other options (so a
+/// large pack is never serialised to JSON).
+fn take_pack(o: JsValue) -> Result<(Option<Vec<u8>>, Option<JsValue>), JsValue> {
+    let key = JsValue::from_str("pack");
+    let value = Reflect::get(&o, &key).unwrap_or(JsValue::UNDEFINED);
+    if value.is_undefined() {
+        return Ok((None, Some(o)));
+    }
+    let bytes = if let Some(b) = value.dyn_ref::<Uint8Array>() {
+        b.to_vec()
+    } else if let Some(b) = value.dyn_ref::<js_sys::ArrayBuffer>() {
+        Uint8Array::new(b).to_vec()
+    } else {
+        return Err(fail(
+            ErrorCode::InvalidArgument,
+            "pack must be a Uint8Array or an ArrayBuffer (the bytes of a .pack file)",
+        ));
+    };
+    let rest = Object::assign(&Object::new(), o.unchecked_ref());
+    let _ = Reflect::delete_property(&rest, &key);
+    Ok((Some(bytes), Some(rest.into())))
+}
+
+fn pack_error(e: &pack::PackError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    err.set_name("SkillsEdgeError");
+    set(err.as_ref(), "code", &JsValue::from_str(PACK_INVALID));
+    err.into()
+}
+
+/// Serves a skills catalog in-page: JSON-RPC messages in, responses out, on both protocol
+/// eras (2026-07-28 `server/discover` with `_meta`, 2025-11-25 `initialize`). The catalog is a
+/// pack (`options.pack`) or, by default, the one embedded in this package.
 #[wasm_bindgen]
 pub struct SkillsServer {
     responder: Responder,
@@ -662,14 +989,19 @@ pub struct SkillsServer {
 
 #[wasm_bindgen]
 impl SkillsServer {
-    /// A server over the embedded catalog. Throws `invalid-argument` for an unknown option or
-    /// a value out of range.
+    /// A server over `options.pack`, or over the embedded catalog. Throws `invalid-argument`
+    /// for an unknown option or a value out of range, `pack-invalid` for a pack that is
+    /// truncated, corrupted or of another format version.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "SkillsServerOptions")] options: Option<
             JsValue,
         >,
     ) -> Result<SkillsServer, JsValue> {
+        let (pack, options) = match options {
+            Some(o) if o.is_object() && !Array::is_array(&o) => take_pack(o)?,
+            other => (None, other),
+        };
         let o: JsServerOptions = parse_options(&options, "SkillsServer options")?;
         let bad = |m: String| fail(ErrorCode::InvalidArgument, m);
         let int = |v: f64, what: &str| -> Result<u64, JsValue> {
@@ -696,8 +1028,12 @@ impl SkillsServer {
             })?;
         }
         config.instructions = o.instructions;
-        let catalog = crate::embedded::catalog()
-            .map_err(|e| bad(format!("the embedded catalog cannot be loaded: {}", e.0)))?;
+        let catalog = match pack {
+            Some(bytes) => {
+                std::sync::Arc::new(Catalog::from_bytes(bytes).map_err(|e| pack_error(&e))?)
+            }
+            None => crate::embedded::catalog().map_err(|e| pack_error(&e))?,
+        };
         let responder = Responder::new(catalog, config).map_err(|e| bad(e.0))?;
         Ok(SkillsServer { responder })
     }

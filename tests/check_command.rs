@@ -1,6 +1,7 @@
 //! `skills-edge check <dir>`: on the project's `skills/` folder it exits 0 and prints exactly
 //! the entries `skills/list` serves; on a hostile folder it exits 1, prints nothing on stdout and
-//! the compiler's rendered diagnostics on stderr.
+//! the compiler's rendered diagnostics on stderr. `skills-edge pack <dir> -o <file>` writes
+//! exactly the embedded pack for `skills/`, and refuses a hostile folder the same way.
 
 mod common;
 
@@ -50,9 +51,10 @@ fn check_on_the_skills_folder_prints_what_skills_list_serves() {
     assert_eq!(printed.len(), embedded().skill_count());
     assert!(
         stderr.trim_end().ends_with(&format!(
-            "{} skills, {} files: ok",
+            "{} skills, {} files, {} bytes: ok",
             embedded().skill_count(),
-            embedded().file_count()
+            embedded().file_count(),
+            embedded().files().map(|f| f.bytes.len()).sum::<usize>()
         )),
         "{stderr}"
     );
@@ -128,4 +130,97 @@ fn check_usage_errors() {
         "check without a folder is a usage error"
     );
     assert!(out.stdout.is_empty());
+}
+
+fn run(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skills-edge"))
+        .args(args)
+        .output()
+        .expect("run skills-edge")
+}
+
+#[test]
+fn pack_writes_the_embedded_pack_for_the_skills_folder() {
+    let out_dir = TempDir::new("pack-out");
+    let file = out_dir.path().join("skills.pack");
+    let skills =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(option_env!("SKILLS_DIR").unwrap_or("skills"));
+    let out = run(&[
+        "pack".as_ref(),
+        skills.as_os_str(),
+        "-o".as_ref(),
+        file.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(stderr.contains(": wrote "), "{stderr}");
+    let written = std::fs::read(&file).expect("the pack was written");
+    assert_eq!(
+        written,
+        skills_edge::embedded::PACK,
+        "the command and build.rs make the same pack"
+    );
+
+    // --check prints what check prints and writes nothing.
+    let checked = run(&["pack".as_ref(), skills.as_os_str(), "--check".as_ref()]);
+    let plain = check(&skills);
+    assert_eq!(checked.status.code(), Some(0));
+    assert_eq!(checked.stdout, plain.stdout);
+    assert_eq!(checked.stderr, plain.stderr);
+}
+
+#[test]
+fn pack_refuses_a_hostile_folder_and_writes_nothing() {
+    let t = TempDir::new("pack-hostile");
+    t.write("a/SKILL.md", skill_md("b", ""));
+    let out_dir = TempDir::new("pack-hostile-out");
+    let file = out_dir.path().join("x.pack");
+    let out = run(&[
+        "pack".as_ref(),
+        t.path().as_os_str(),
+        "-o".as_ref(),
+        file.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        !file.exists(),
+        "nothing is written for a folder with errors"
+    );
+    assert_eq!(
+        out.stderr,
+        check(t.path()).stderr,
+        "the same messages as check"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[name-matches-directory]"));
+
+    // An unwritable destination is an error naming the file.
+    let good = TempDir::new("pack-good");
+    good.write("x/SKILL.md", skill_md("x", ""));
+    let nowhere = out_dir.path().join("missing-dir").join("x.pack");
+    let out = run(&[
+        "pack".as_ref(),
+        good.path().as_os_str(),
+        "-o".as_ref(),
+        nowhere.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+}
+
+#[test]
+fn pack_usage_errors() {
+    for args in [
+        vec!["pack"],
+        vec!["pack", "dir"],
+        vec!["pack", "dir", "-o"],
+        vec!["pack", "dir", "-o", "f", "--check"],
+        vec!["pack", "a", "b", "--check"],
+        vec!["pack", "dir", "--frobnicate"],
+    ] {
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?} is a usage error");
+        assert!(out.stdout.is_empty());
+    }
 }

@@ -4,6 +4,10 @@
 //!   newline-delimited JSON-RPC on stdin/stdout, logs on stderr, exit on end of input.
 //! * `skills-edge check <dir>` checks a skills folder with the same compiler the build uses and
 //!   prints the entries it would publish as JSON; problems go to stderr and exit status 1.
+//! * `skills-edge pack <dir> -o <file>` compiles a skills folder into a pack (the format the
+//!   embedded catalog uses, loadable by the npm package's `SkillsServer`); `--check` prints
+//!   the entries instead of writing. The npm package's `skills-edge` command takes the same
+//!   arguments and prints the same messages.
 
 #[cfg(not(target_family = "wasm"))]
 fn main() -> std::process::ExitCode {
@@ -20,7 +24,7 @@ fn main() {
 
 #[cfg(not(target_family = "wasm"))]
 mod native {
-    use skills_edge::catalog::{compile, walk};
+    use skills_edge::catalog::{compile, pack, walk};
     use skills_edge::server::{CacheScope, Config, Responder, Transport};
     use std::io::{self, BufRead, Write};
     use std::path::Path;
@@ -35,6 +39,9 @@ mod native {
         skills-edge check <dir>
             Check a skills folder; print the entries it would publish (JSON) on stdout,
             problems on stderr; exit status 1 when the folder cannot be published.
+        skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT]
+            Compile a skills folder into a pack (served by the npm package's SkillsServer);
+            --check prints the entries instead of writing. Exit status 1 on any error.
         skills-edge --version | --help
     ";
 
@@ -48,6 +55,10 @@ mod native {
             Some("check") => match &args[1..] {
                 [dir] => check(Path::new(dir)),
                 _ => usage_error("check takes exactly one folder"),
+            },
+            Some("pack") => match parse_pack_args(&args[1..]) {
+                Ok(a) => pack_command(&a),
+                Err(e) => usage_error(&e),
             },
             Some("--version" | "-V") => {
                 println!("skills-edge {}", env!("CARGO_PKG_VERSION"));
@@ -203,31 +214,91 @@ mod native {
     }
 
     fn check(dir: &Path) -> ExitCode {
-        let shown = dir.display().to_string();
-        let walked = walk::walk(dir);
-        match compile::compile(walked.tree) {
-            Ok(c) => {
-                for w in &c.warnings {
-                    eprintln!("{}", w.render(&shown));
+        pack_command(&PackArgs {
+            dir: dir.display().to_string(),
+            output: None,
+            instructions: None,
+        })
+    }
+
+    /// Arguments of `pack`; no output means `--check`.
+    struct PackArgs {
+        dir: String,
+        output: Option<String>,
+        instructions: Option<String>,
+    }
+
+    fn parse_pack_args(args: &[String]) -> Result<PackArgs, String> {
+        let mut dir = None;
+        let mut output = None;
+        let mut check = false;
+        let mut instructions = None;
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "-o" | "--output" => {
+                    output = Some(it.next().ok_or("-o needs a file name")?.clone());
                 }
-                let mut out = String::from("[");
-                for (i, s) in c.skills.iter().enumerate() {
-                    out.push_str(if i == 0 { "\n  " } else { ",\n  " });
-                    out.push_str(&c.entry_json(s));
+                "--check" => check = true,
+                "--instructions" => {
+                    instructions = Some(it.next().ok_or("--instructions needs a text")?.clone());
                 }
-                out.push_str(if c.skills.is_empty() { "]\n" } else { "\n]\n" });
-                print!("{out}");
-                eprintln!(
-                    "{shown}: {} skills, {} files: ok",
-                    c.skills.len(),
-                    c.files.len()
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("{}", e.render(&shown));
-                ExitCode::FAILURE
+                s if s.starts_with('-') && s.len() > 1 => {
+                    return Err(format!("unknown option {s:?}"))
+                }
+                _ if dir.is_some() => return Err("pack takes exactly one folder".into()),
+                _ => dir = Some(a.clone()),
             }
         }
+        let dir = dir.ok_or("pack needs a skills folder")?;
+        match (&output, check) {
+            (Some(_), true) => Err("give either -o <file> or --check, not both".into()),
+            (None, false) => Err("pack needs -o <file> (or --check to only check)".into()),
+            _ => Ok(PackArgs {
+                dir,
+                output,
+                instructions,
+            }),
+        }
+    }
+
+    /// `check` and `pack`: compile the folder; print the entries (checking) or write the pack.
+    fn pack_command(a: &PackArgs) -> ExitCode {
+        let walked = walk::walk(Path::new(&a.dir));
+        let c = match compile::compile(walked.tree) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("{}", e.render(&a.dir));
+                return ExitCode::FAILURE;
+            }
+        };
+        for w in &c.warnings {
+            eprintln!("{}", w.render(&a.dir));
+        }
+        let bytes: u64 = c.files.iter().map(|f| f.size).sum();
+        let summary = format!(
+            "{}: {} skills, {} files, {bytes} bytes",
+            a.dir,
+            c.skills.len(),
+            c.files.len()
+        );
+        let Some(output) = &a.output else {
+            let mut out = String::from("[");
+            for (i, s) in c.skills.iter().enumerate() {
+                out.push_str(if i == 0 { "\n  " } else { ",\n  " });
+                out.push_str(&c.entry_json(s));
+            }
+            out.push_str(if c.skills.is_empty() { "]\n" } else { "\n]\n" });
+            print!("{out}");
+            eprintln!("{summary}: ok");
+            return ExitCode::SUCCESS;
+        };
+        let packed = pack::encode(&c, a.instructions.as_deref());
+        if let Err(e) = std::fs::write(output, &packed) {
+            eprintln!("error: cannot write {output}: {e}\n  fix: check that its folder exists and is writable");
+            return ExitCode::FAILURE;
+        }
+        eprintln!("{summary}: wrote {output} ({} bytes)", packed.len());
+        ExitCode::SUCCESS
     }
 }

@@ -191,6 +191,86 @@ impl Diagnostic {
     }
 }
 
+/// What a folder reader found besides regular files and directories. The native walker
+/// (`walk`) and the npm package's reader both report through these constructors, so a folder
+/// fails with the same message whichever tool reads it.
+impl Diagnostic {
+    /// A symbolic link (never followed).
+    pub fn symlink(path: &str) -> Self {
+        Diagnostic::error(
+            Rule::NoSymlinks,
+            path,
+            "this is a symbolic link; links are not followed, so its target would not be published",
+            "replace the link with a copy of the file or directory it points to",
+        )
+    }
+
+    /// A socket, FIFO or device.
+    pub fn special_file(path: &str) -> Self {
+        Diagnostic::error(
+            Rule::RegularFilesOnly,
+            path,
+            "this is neither a regular file nor a directory (a socket, FIFO or device)",
+            "remove it from the skills folder",
+        )
+    }
+
+    /// A directory entry named `name` (raw bytes) in `parent` whose name is not UTF-8.
+    pub fn name_not_utf8(parent: &str, name: &[u8]) -> Self {
+        let mut shown = String::from("\"");
+        for chunk in name.utf8_chunks() {
+            shown.extend(chunk.valid().escape_debug());
+            for b in chunk.invalid() {
+                shown.push_str(&format!("\\x{b:02X}"));
+            }
+        }
+        shown.push('"');
+        Diagnostic::error(
+            Rule::PathUtf8,
+            parent,
+            format!("the name {shown} is not valid UTF-8"),
+            "rename it using only letters, digits and . _ ~ -",
+        )
+    }
+
+    /// An entry that exists but cannot be read; `detail` is the system's reason.
+    pub fn unreadable(path: &str, kind: Unreadable, detail: &str) -> Self {
+        let (message, fix) = match kind {
+            Unreadable::Root => (
+                "cannot read the skills folder",
+                "create the folder or point SKILLS_DIR at an existing one",
+            ),
+            Unreadable::Directory => ("cannot list this directory", "check its permissions"),
+            Unreadable::Entry => ("cannot read it", "check its permissions"),
+            Unreadable::File => ("cannot read the file", "check its permissions"),
+        };
+        Diagnostic::error(Rule::Io, path, format!("{message}: {detail}"), fix)
+    }
+
+    /// The skills folder itself is not a directory.
+    pub fn root_not_a_directory() -> Self {
+        Diagnostic::error(
+            Rule::Io,
+            "",
+            "the skills folder is not a directory",
+            "point SKILLS_DIR (or the check command) at a directory of skills",
+        )
+    }
+}
+
+/// What could not be read (see [`Diagnostic::unreadable`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unreadable {
+    /// The skills folder itself.
+    Root,
+    /// A directory that cannot be listed.
+    Directory,
+    /// An entry whose type cannot be read.
+    Entry,
+    /// A regular file whose bytes cannot be read.
+    File,
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.render(""))

@@ -6,7 +6,8 @@
 //!
 //! Layout (all integers little-endian `u32`; a "range" is `offset, length` into the heap):
 //! ```text
-//! "SKEDPACK"  version(=1)  snapshot  n_files  n_skills  n_dirs  n_children
+//! "SKEDPACK"  version(=2)  total_len  sha256(32 bytes, over every byte after it)
+//! snapshot  n_files  n_skills  n_dirs  n_children
 //! instructions: range
 //! files:    n_files    × { uri: range, mime: range, data: range, flags (bit 0 = text) }
 //! skills:   n_skills   × { uri: range, entry: range, list_item: range }
@@ -14,15 +15,21 @@
 //! children: n_children × { json: range }
 //! heap_len, heap
 //! ```
-//! Decoding checks every range, every UTF-8 string, URI order and JSON well-formedness once,
-//! so a hostile pack is refused with a message instead of causing a panic later.
+//! Decoding first checks the integrity of the whole pack (magic, version, length, then the
+//! SHA-256 of the rest), so a truncated or corrupted pack is refused as such before anything
+//! else is read. It then checks every range, every UTF-8 string, URI order and JSON
+//! well-formedness once, so even a pack with a valid checksum but a hostile structure is refused
+//! with a message instead of causing a panic later. That one digest is the only hashing a load
+//! does: no manifest is recomputed and no YAML is read.
 
 use super::compile::{Compiled, DirChild};
 
 /// The magic bytes at the start of a pack.
 pub const MAGIC: &[u8; 8] = b"SKEDPACK";
 /// The pack format version this build reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// Length of the fixed prefix: magic, version, total length, SHA-256.
+const PREFIX_LEN: usize = 8 + 4 + 4 + 32;
 
 /// A byte range into the heap.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -181,12 +188,13 @@ pub fn encode(c: &Compiled, instructions: Option<&str>) -> Vec<u8> {
     let h = crate::skill::digest::sha256(fingerprint.as_bytes());
     let snapshot = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
 
-    let mut out = Vec::with_capacity(heap.bytes.len() + 64 + files.len() * 28);
+    let mut out = Vec::with_capacity(heap.bytes.len() + PREFIX_LEN + 32 + files.len() * 28);
     out.extend_from_slice(MAGIC);
+    u32s(&mut out, &[VERSION, 0]);
+    out.extend_from_slice(&[0; 32]);
     u32s(
         &mut out,
         &[
-            VERSION,
             snapshot,
             files.len() as u32,
             skills.len() as u32,
@@ -234,7 +242,77 @@ pub fn encode(c: &Compiled, instructions: Option<&str>) -> Vec<u8> {
     }
     u32s(&mut out, &[heap.bytes.len() as u32]);
     out.extend_from_slice(&heap.bytes);
+    seal(&mut out);
     out
+}
+
+/// Writes the total length and the SHA-256 into a pack's prefix, over its current bytes.
+/// [`encode`] does this; it is public so tests can build structurally hostile packs whose
+/// checksum is nevertheless valid. Does nothing to a buffer shorter than the prefix.
+pub fn seal(pack: &mut [u8]) {
+    if pack.len() < PREFIX_LEN {
+        return;
+    }
+    let len = u32::try_from(pack.len()).unwrap_or(u32::MAX);
+    pack[12..16].copy_from_slice(&len.to_le_bytes());
+    let digest = crate::skill::digest::sha256(&pack[PREFIX_LEN..]);
+    pack[16..PREFIX_LEN].copy_from_slice(&digest);
+}
+
+/// Checks magic, version, length and checksum, in that order, so each kind of damage is
+/// named: not a pack at all, a pack of another format version, a truncated (or extended)
+/// pack, a corrupted one.
+fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
+    if pack.len() < 8 || &pack[..8] != MAGIC {
+        return Err(PackError(
+            "it does not start with SKEDPACK: this is not a skills pack (make one with `skills-edge pack <dir> -o <file>`)".into(),
+        ));
+    }
+    let word = |at: usize| {
+        pack.get(at..at + 4)
+            .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    };
+    let version = word(8).ok_or_else(|| {
+        PackError(format!(
+            "truncated: {} bytes, too short for the header",
+            pack.len()
+        ))
+    })?;
+    if version != VERSION {
+        return Err(PackError(format!(
+            "format version {version}; this build reads version {VERSION} (rebuild the pack with this version of skills-edge)"
+        )));
+    }
+    let total = word(12).ok_or_else(|| {
+        PackError(format!(
+            "truncated: {} bytes, too short for the header",
+            pack.len()
+        ))
+    })? as usize;
+    if pack.len() != total {
+        let how = if pack.len() < total {
+            "truncated"
+        } else {
+            "has trailing bytes"
+        };
+        return Err(PackError(format!(
+            "{how}: {} bytes, the header says {total} (copy the whole file, in binary mode)",
+            pack.len()
+        )));
+    }
+    if total < PREFIX_LEN {
+        return Err(PackError(format!(
+            "truncated: {total} bytes, too short for the header"
+        )));
+    }
+    let digest = crate::skill::digest::sha256(&pack[PREFIX_LEN..]);
+    if digest[..] != pack[16..PREFIX_LEN] {
+        return Err(PackError(
+            "checksum mismatch: the pack is corrupted (rebuild it, and copy it in binary mode)"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 struct Reader<'a> {
@@ -269,16 +347,11 @@ impl Reader<'_> {
 /// Decodes and validates a pack. Returns the tables; spans index into
 /// `&pack[tables.heap_start..]`.
 pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
-    if pack.len() < 8 || &pack[..8] != MAGIC {
-        return Err(PackError("missing SKEDPACK magic".into()));
-    }
-    let mut r = Reader { b: pack, pos: 8 };
-    let version = r.u32()?;
-    if version != VERSION {
-        return Err(PackError(format!(
-            "format version {version}; this build reads version {VERSION} (rebuild the pack with this version)"
-        )));
-    }
+    check_integrity(pack)?;
+    let mut r = Reader {
+        b: pack,
+        pos: PREFIX_LEN,
+    };
     let snapshot = r.u32()?;
     let n_files = r.count(28, "file")?;
     let n_skills = r.count(24, "skill")?;

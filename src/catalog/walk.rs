@@ -5,7 +5,7 @@
 //! result does not depend on the file system.
 
 use super::compile::SourceTree;
-use super::diag::{Diagnostic, Rule};
+use super::diag::{Diagnostic, Unreadable};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -27,18 +27,12 @@ pub fn walk(root: &Path) -> Walked {
             w.read.push(root.to_path_buf());
             visit(root, "", &mut w);
         }
-        Ok(_) => w.tree.diagnostics.push(Diagnostic::error(
-            Rule::Io,
-            "",
-            "the skills folder is not a directory",
-            "point SKILLS_DIR (or the check command) at a directory of skills",
-        )),
-        Err(e) => w.tree.diagnostics.push(Diagnostic::error(
-            Rule::Io,
-            "",
-            format!("cannot read the skills folder: {e}"),
-            "create the folder or point SKILLS_DIR at an existing one",
-        )),
+        Ok(_) => w.tree.diagnostics.push(Diagnostic::root_not_a_directory()),
+        Err(e) => {
+            w.tree
+                .diagnostics
+                .push(Diagnostic::unreadable("", Unreadable::Root, &e.to_string()))
+        }
     }
     w
 }
@@ -47,11 +41,10 @@ fn visit(dir: &Path, rel: &str, w: &mut Walked) {
     let entries = match fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) => {
-            w.tree.diagnostics.push(Diagnostic::error(
-                Rule::Io,
+            w.tree.diagnostics.push(Diagnostic::unreadable(
                 rel,
-                format!("cannot list this directory: {e}"),
-                "check its permissions",
+                Unreadable::Directory,
+                &e.to_string(),
             ));
             return;
         }
@@ -60,23 +53,19 @@ fn visit(dir: &Path, rel: &str, w: &mut Walked) {
     for e in entries {
         match e {
             Ok(e) => names.push((e.file_name(), e.path())),
-            Err(e) => w.tree.diagnostics.push(Diagnostic::error(
-                Rule::Io,
+            Err(e) => w.tree.diagnostics.push(Diagnostic::unreadable(
                 rel,
-                format!("cannot read a directory entry: {e}"),
-                "check the directory's permissions",
+                Unreadable::Directory,
+                &e.to_string(),
             )),
         }
     }
     names.sort();
     for (name, path) in names {
         let Some(name) = name.to_str() else {
-            w.tree.diagnostics.push(Diagnostic::error(
-                Rule::PathUtf8,
-                rel,
-                format!("the name {:?} is not valid UTF-8", name),
-                "rename it using only letters, digits and . _ ~ -",
-            ));
+            w.tree
+                .diagnostics
+                .push(Diagnostic::name_not_utf8(rel, name.as_encoded_bytes()));
             continue;
         };
         let child_rel = if rel.is_empty() {
@@ -87,23 +76,17 @@ fn visit(dir: &Path, rel: &str, w: &mut Walked) {
         let meta = match fs::symlink_metadata(&path) {
             Ok(m) => m,
             Err(e) => {
-                w.tree.diagnostics.push(Diagnostic::error(
-                    Rule::Io,
+                w.tree.diagnostics.push(Diagnostic::unreadable(
                     &child_rel,
-                    format!("cannot read it: {e}"),
-                    "check its permissions",
+                    Unreadable::Entry,
+                    &e.to_string(),
                 ));
                 continue;
             }
         };
         let ft = meta.file_type();
         if ft.is_symlink() {
-            w.tree.diagnostics.push(Diagnostic::error(
-                Rule::NoSymlinks,
-                &child_rel,
-                "this is a symbolic link; links are not followed, so its target would not be published",
-                "replace the link with a copy of the file or directory it points to",
-            ));
+            w.tree.diagnostics.push(Diagnostic::symlink(&child_rel));
         } else if ft.is_dir() {
             w.read.push(path.clone());
             w.tree.dirs.push(child_rel.clone());
@@ -115,20 +98,16 @@ fn visit(dir: &Path, rel: &str, w: &mut Walked) {
                     path: child_rel,
                     bytes,
                 }),
-                Err(e) => w.tree.diagnostics.push(Diagnostic::error(
-                    Rule::Io,
+                Err(e) => w.tree.diagnostics.push(Diagnostic::unreadable(
                     &child_rel,
-                    format!("cannot read the file: {e}"),
-                    "check its permissions",
+                    Unreadable::File,
+                    &e.to_string(),
                 )),
             }
         } else {
-            w.tree.diagnostics.push(Diagnostic::error(
-                Rule::RegularFilesOnly,
-                &child_rel,
-                "this is neither a regular file nor a directory (a socket, FIFO or device)",
-                "remove it from the skills folder",
-            ));
+            w.tree
+                .diagnostics
+                .push(Diagnostic::special_file(&child_rel));
         }
     }
 }

@@ -240,7 +240,8 @@ fn errors_carry_code_uri_expected_actual() {
         "skill://a/x.md"
     );
     let codes: Array = js::error_codes().unchecked_into();
-    assert_eq!(codes.length() as usize, ErrorCode::ALL.len());
+    // The host's codes plus catalog-invalid and pack-invalid.
+    assert_eq!(codes.length() as usize, ErrorCode::ALL.len() + 2);
     assert!(!js::is_skills_edge_error(
         &js_sys::Error::new("plain").into()
     ));

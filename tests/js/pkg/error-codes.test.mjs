@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  SkillHost, SkillsServer, checkLimits, errorCodes, isSkillsEdgeError, resolveReference,
+  SkillHost, SkillsServer, checkLimits, compileCatalog, errorCodes, isSkillsEdgeError, resolveReference,
   validateEntry, verifyFile, verifyReadResult, verifySkillMd,
 } from "skills-edge";
 import { entryFor, refused } from "./common.mjs";
@@ -38,11 +38,13 @@ const cases = {
   "unknown-server": [() => host().planLoad("t", U), {}],
   "unknown-skill": [() => host().planLoad("s", "skill://b/SKILL.md"), { uri: "skill://b/SKILL.md" }],
   "invalid-argument": [() => new SkillsServer({ pageSize: -1 }), {}],
+  "catalog-invalid": [() => compileCatalog([{ path: "a/SKILL.md", bytes: "no frontmatter\n" }]), {}],
+  "pack-invalid": [() => new SkillsServer({ pack: new Uint8Array(8) }), {}],
 };
 
 test("the table covers exactly the documented codes", () => {
   assert.deepEqual(Object.keys(cases).sort(), [...errorCodes()].sort());
-  assert.equal(errorCodes().length, 16);
+  assert.equal(errorCodes().length, 18);
 });
 
 for (const [code, [thunk, props]] of Object.entries(cases)) {
