@@ -3,7 +3,9 @@
 # Chromium; pack it with `npm pack`, install the tarball into an empty temporary project and run
 # the package tests there (tests/js/pkg, node --test): the server, every verifier function and
 # error code, SkillHost, differential tests against node:crypto and yaml@2, a strict
-# TypeScript check of the declarations, and the conformance suite's host scenarios with
+# TypeScript check of the declarations, `npx skills-edge pack` against the native command
+# (identical packs, identical refusals of hostile folders, damaged packs refused), and the
+# conformance suite's host scenarios with
 # tests/conformance-client.mjs; then load the installed package in headless Chromium on
 # plain-http pages (tests/js/browser). Needs scripts/setup.sh (run by scripts/test.sh first).
 set -euo pipefail
@@ -11,6 +13,8 @@ cd "$(dirname "$0")/../.."
 repo=$PWD
 
 bash scripts/build-pkg.sh
+# The native command, to compare `npx skills-edge pack` with (tests/js/pkg/pack-cli.test.mjs).
+cargo build --bin skills-edge
 
 # wasm-bindgen-test: the same suite (tests/wasm/web.rs, part of the library's test build) in
 # Node, then in Chromium.
@@ -30,6 +34,7 @@ printf '{\n  "name": "skills-edge-consumer",\n  "private": true,\n  "type": "mod
 (cd "$app" && npm install "$tmp/$tarball" --no-audit --no-fund --offline --loglevel=error)
 cp tests/js/pkg/*.mjs tests/js/pkg/*.ts "$app/test/"
 export SKILLS_EDGE_REPO="$repo" SKILLS_EDGE_PKG="$app/node_modules/skills-edge"
+export SKILLS_EDGE_BIN="${SKILLS_EDGE_BIN:-$(cd "$repo" && realpath -m "${CARGO_TARGET_DIR:-target}/debug/skills-edge")}"
 (cd "$app" && node --test --test-reporter=spec test/*.test.mjs)
 # The core suites once more on Node 22 (the npm package `node`).
 (cd "$app" && "$repo/node_modules/.bin/node" --test --test-reporter=dot \

@@ -10,24 +10,11 @@
 //   not a secure context, so crypto.subtle is genuinely absent, as on any plain-http site.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { createServer } from "node:http";
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, normalize, sep } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { PKG, HOST, TYPES, resultPage, script, webFile, startServer, dump, visit } from "./chromium.mjs";
 
-const run = promisify(execFile);
-const here = dirname(fileURLToPath(import.meta.url));
-const PKG = process.env.SKILLS_EDGE_PKG ?? join(here, "..", "..", "..", "pkg");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const HOST = "skills-edge.test";
-
-const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html; charset=utf-8" };
-const PAGE = `<!doctype html>
-<html><head><meta charset="utf-8"><title>skills-edge in the browser</title></head>
-<body><pre id="result">PENDING</pre><script type="module" src="/page.mjs"></script></body></html>`;
+const PAGE = resultPage("skills-edge in the browser", "/page.mjs");
 
 /** The README's browser example (the HTML block after `<!-- example: browser -->`). */
 function readmeExample() {
@@ -39,73 +26,22 @@ function readmeExample() {
 
 let server;
 let port;
-const requests = [];
+let requests;
 
 before(async () => {
   assert.ok(existsSync(join(PKG, "web", "skills_edge_bg.wasm")), `the web build is in ${PKG}`);
-  server = createServer((req, res) => {
-    const path = new URL(req.url, "http://x").pathname;
-    requests.push(`${req.headers.host} ${path}`);
-    let body;
-    let type;
-    if (path === "/") {
-      [body, type] = [PAGE, TYPES[".html"]];
-    } else if (path === "/readme/") {
-      [body, type] = [readmeExample(), TYPES[".html"]];
-    } else if (path.startsWith("/node_modules/skills-edge/web/")) {
-      const file = normalize(join(PKG, "web", path.slice("/node_modules/skills-edge/web/".length)));
-      if (file.startsWith(join(PKG, "web") + sep) && existsSync(file)) {
-        [body, type] = [readFileSync(file), TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream"];
-      }
-    } else if (path === "/page.mjs") {
-      [body, type] = [readFileSync(join(here, "page.mjs")), TYPES[".mjs"]];
-    } else if (path.startsWith("/pkg/web/")) {
-      const file = normalize(join(PKG, "web", path.slice("/pkg/web/".length)));
-      if (file.startsWith(join(PKG, "web") + sep) && existsSync(file)) {
-        [body, type] = [readFileSync(file), TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream"];
-      }
-    }
-    if (body === undefined) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
+  server = await startServer((path) => {
+    if (path === "/") return [PAGE, TYPES[".html"]];
+    if (path === "/readme/") return [readmeExample(), TYPES[".html"]];
+    if (path === "/page.mjs") return script("page.mjs");
+    return webFile(path, "/node_modules/skills-edge/web/") ?? webFile(path, "/pkg/web/");
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = server.address().port;
+  ({ port, requests } = server);
 });
 
 after(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
-
-/** Loads `url` in headless Chromium (a fresh profile each time) and returns the DOM. */
-async function dump(url) {
-  const profile = mkdtempSync(join(tmpdir(), "skills-edge-chromium-"));
-  try {
-    const { stdout } = await run(CHROMIUM, [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--disable-quic", "--no-first-run", "--no-default-browser-check",
-      `--user-data-dir=${profile}`,
-      `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
-      "--virtual-time-budget=20000", "--dump-dom", url,
-    ], { timeout: 90_000, maxBuffer: 16 << 20 });
-    return stdout;
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
-  }
-}
-
-/** Visits page.mjs's page and returns its JSON outcome. */
-async function visit(url) {
-  const stdout = await dump(url);
-  const m = stdout.match(/<pre id="result">(RESULT|ERROR) ([\s\S]*?)<\/pre>/);
-  assert.ok(m, `no result in the page:\n${stdout.slice(0, 2000)}`);
-  const text = m[2].replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-  assert.equal(m[1], "RESULT", text);
-  return JSON.parse(text);
-}
 
 function checkPage(r) {
   assert.equal(r.declared, true);

@@ -1,11 +1,11 @@
 // Type-checked (never run) with `tsc --strict` against the package's Node declarations: every
 // public signature is precise, so misuse is a compile error.
 import {
-  SkillHost, SkillsServer, approvalFingerprint, checkLimits, errorCodes, isSkillsEdgeError,
-  resolveReference, sha256Digest, validateEntry, verifyFile, verifyReadResult, verifySkillMd,
+  SkillHost, SkillsServer, approvalFingerprint, checkLimits, compileCatalog, errorCodes,
+  inspectPack, isSkillsEdgeError, resolveReference, sha256Digest, validateEntry, verifyFile, verifyReadResult, verifySkillMd,
 } from "skills-edge";
 import type {
-  ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult,
+  CatalogDiagnostic, CompiledCatalog, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult,
   SkillEntry, SkillSummary, VerifiedContent, VerifiedSkillMd,
 } from "skills-edge";
 
@@ -16,6 +16,22 @@ if (reply !== undefined && "result" in reply) {
   void id;
 }
 const text: string | undefined = server.handleText("{}");
+
+const sources: SourceEntry[] = [
+  { path: "a/SKILL.md", bytes: "---\nname: a\ndescription: d\n---\n" },
+  { path: "a/logo.png", bytes: new Uint8Array(4) },
+  { path: "a/empty", kind: "directory" },
+  { path: "a/link", kind: "symlink" },
+  { path: "a", kind: "bad-name", name: new Uint8Array([0xff]) },
+  { path: "a/x", kind: "unreadable", what: "file", error: "Permission denied" },
+];
+const compiled: CompiledCatalog = compileCatalog(sources, { root: "skills", instructions: "" });
+const firstWarning: CatalogDiagnostic | undefined = compiled.warnings[0];
+const packed: Uint8Array = compiled.pack;
+const summary: PackSummary = inspectPack(packed);
+const fromPack = new SkillsServer({ pack: packed, pageSize: 5 });
+const fromBuffer = new SkillsServer({ pack: new ArrayBuffer(0) });
+void firstWarning; void summary; void fromPack; void fromBuffer;
 
 const entry: SkillEntry = {
   uri: "skill://a/SKILL.md",
@@ -77,6 +93,10 @@ new SkillsServer({ pageSise: 5 });
 new SkillsServer({ cacheScope: "shared" });
 // @ts-expect-error the option is a boolean
 new SkillHost({ allowDynamic: "yes" });
+// @ts-expect-error a pack is bytes, not a path
+new SkillsServer({ pack: "skills.pack" });
+// @ts-expect-error an unreadable entry says what could not be read
+compileCatalog([{ path: "a", kind: "unreadable", error: "x" }]);
 // @ts-expect-error not an error code
 const wrong: ErrorCode = "digest-mismatched";
 // @ts-expect-error the Node build needs no init

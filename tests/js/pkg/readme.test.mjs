@@ -33,3 +33,16 @@ test("the README's Node example runs", async () => {
     rmSync(file, { force: true });
   }
 });
+
+test("the README's pack example runs", async () => {
+  const pkg = dirname(createRequire(import.meta.url).resolve("skills-edge/package.json"));
+  const readme = readFileSync(join(pkg, "README.md"), "utf8");
+  const file = join(here, "readme-pack-example.mjs");
+  writeFileSync(file, example(readme, "pack"));
+  try {
+    const { stdout } = await run(process.execPath, [file], { cwd: here });
+    assert.equal(stdout, "greeting: 2 files 0\nHello! Welcome!\n");
+  } finally {
+    rmSync(file, { force: true });
+  }
+});
