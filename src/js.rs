@@ -18,7 +18,7 @@ use crate::host::{
     Content, Entry, ErrorCode, FileReceipt, HostOptions, PlannedRead, RegisterOutcome,
     VerifiedContent, VerifiedSkillMd, VerifyError, VerifyOptions,
 };
-use crate::server::{CacheScope, Config, Responder, Transport};
+use crate::server::{CacheScope, Config, HttpHeaders, Responder, Transport};
 use crate::skill::digest::digest_of;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -243,6 +243,26 @@ export interface SkillsServerOptions {
   instructions?: string;
   /** A pack made by `compileCatalog` or `skills-edge pack`; default: the catalog embedded in this package. */
   pack?: Uint8Array | ArrayBuffer;
+  /** The identity sent in `serverInfo` and in every 2026-07-28 result's `_meta` (default: skills-edge and this package's version), for a server that answers other methods too. */
+  serverInfo?: { name: string; version: string };
+}
+
+/** Anything with the `get` of the Fetch API's `Headers` (which is one). */
+export interface HeaderGetter {
+  get(name: string): string | null;
+}
+
+/** The MCP request headers `handleHttp` reads, by lowercase name (absent: `undefined` or `null`). */
+export interface McpHeaders {
+  "mcp-protocol-version"?: string | null;
+  "mcp-method"?: string | null;
+  "mcp-name"?: string | null;
+}
+
+/** The answer to a Streamable HTTP POST: the status to send and, unless it is 202, the JSON body. */
+export interface HttpReply {
+  status: number;
+  body?: string;
 }
 
 /** A JSON-RPC request or notification. */
@@ -947,6 +967,50 @@ struct JsServerOptions {
     ttl_ms: Option<f64>,
     cache_scope: Option<String>,
     instructions: Option<String>,
+    server_info: Option<JsServerInfo>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsServerInfo {
+    name: String,
+    version: String,
+}
+
+/// The MCP request headers `handleHttp` reads, by their lowercase names.
+const MCP_HEADERS: [&str; 3] = ["mcp-protocol-version", "mcp-method", "mcp-name"];
+
+/// Reads the MCP headers from a `Headers` object (anything with a `get` method) or a plain
+/// record keyed by lowercase names; absent, `null` and `undefined` values are `None`.
+fn mcp_headers(headers: &JsValue) -> Result<[Option<String>; 3], JsValue> {
+    if headers.is_undefined() || headers.is_null() {
+        return Ok([None, None, None]);
+    }
+    if !headers.is_object() {
+        return Err(fail(
+            ErrorCode::InvalidArgument,
+            "headers must be a Headers object or a record of lowercase header names",
+        ));
+    }
+    let getter = get(headers, "get").dyn_into::<js_sys::Function>().ok();
+    let mut out = [None, None, None];
+    for (slot, name) in out.iter_mut().zip(MCP_HEADERS) {
+        let key = JsValue::from_str(name);
+        let v = match &getter {
+            Some(f) => f.call1(headers, &key)?,
+            None => Reflect::get(headers, &key).unwrap_or(JsValue::UNDEFINED),
+        };
+        if v.is_undefined() || v.is_null() {
+            continue;
+        }
+        *slot = Some(v.as_string().ok_or_else(|| {
+            fail(
+                ErrorCode::InvalidArgument,
+                format!("the {name} header must be a string"),
+            )
+        })?);
+    }
+    Ok(out)
 }
 
 /// Splits `pack` off a `SkillsServer` options object: its bytes, and the other options (so a
@@ -1028,6 +1092,7 @@ impl SkillsServer {
             })?;
         }
         config.instructions = o.instructions;
+        config.server_info = o.server_info.map(|i| (i.name, i.version));
         let catalog = match pack {
             Some(bytes) => {
                 std::sync::Arc::new(Catalog::from_bytes(bytes).map_err(|e| pack_error(&e))?)
@@ -1067,6 +1132,40 @@ impl SkillsServer {
             .responder
             .respond(message.as_bytes(), &Transport::Stream);
         reply.body.map(|b| String::from_utf8_lossy(&b).into_owned())
+    }
+
+    /// Answers one message received as a Streamable HTTP POST body, with the request's MCP
+    /// headers: `MCP-Protocol-Version` is checked against the body's `_meta`, `Mcp-Method` and
+    /// `Mcp-Name` against the body (`-32020`), a 2026-07-28 header without `_meta` is refused,
+    /// and the reply carries the HTTP status the transport rules give it (202 and no body for
+    /// a notification, 400 for envelope errors, 404 for an unknown method, 200 otherwise).
+    /// `headers` is the platform's `Headers` or a record keyed by lowercase names. The
+    /// transport-level rules (method, `Accept`, `Content-Type`, `Origin`, body size) stay
+    /// with the caller's HTTP layer.
+    #[wasm_bindgen(js_name = handleHttp, unchecked_return_type = "HttpReply")]
+    pub fn handle_http(
+        &self,
+        message: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "HeaderGetter | McpHeaders")]
+        headers: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let [protocol_version, method, name] = mcp_headers(&headers.unwrap_or(JsValue::UNDEFINED))?;
+        let transport = Transport::Http(HttpHeaders {
+            protocol_version: protocol_version.as_deref(),
+            method: method.as_deref(),
+            name: name.as_deref(),
+        });
+        let reply = self.responder.respond(message.as_bytes(), &transport);
+        let out = object();
+        set(&out, "status", &JsValue::from_f64(f64::from(reply.status)));
+        if let Some(b) = reply.body {
+            set(
+                &out,
+                "body",
+                &JsValue::from_str(&String::from_utf8_lossy(&b)),
+            );
+        }
+        Ok(out)
     }
 }
 

@@ -71,6 +71,10 @@ pub struct Config {
     pub cache_scope: CacheScope,
     /// Server instructions; `None` uses the catalog's own, `Some("")` sends none.
     pub instructions: Option<String>,
+    /// The server identity sent in `serverInfo` (`initialize`) and in every 2026-07-28
+    /// result's `_meta`: `(name, version)`. `None` is skills-edge and this crate's version;
+    /// a server that embeds the responder next to its own methods names itself here.
+    pub server_info: Option<(String, String)>,
 }
 
 impl Default for Config {
@@ -80,6 +84,7 @@ impl Default for Config {
             ttl_ms: 300_000,
             cache_scope: CacheScope::Public,
             instructions: None,
+            server_info: None,
         }
     }
 }
@@ -110,6 +115,13 @@ impl Config {
                 "ttlMs {} is out of range: use 0 to 9007199254740991",
                 self.ttl_ms
             )));
+        }
+        if let Some((name, version)) = &self.server_info {
+            if name.is_empty() || version.is_empty() {
+                return Err(ConfigError(format!(
+                    "serverInfo needs a non-empty name and version, got {name:?} and {version:?}"
+                )));
+            }
         }
         Ok(())
     }
@@ -204,10 +216,14 @@ impl Responder {
     /// A responder over `catalog` with `config` (validated).
     pub fn new(catalog: Arc<Catalog>, config: Config) -> Result<Responder, ConfigError> {
         config.validate()?;
+        let (name, version) = match &config.server_info {
+            Some((n, v)) => (n.as_str(), v.as_str()),
+            None => (SERVER_NAME, SERVER_VERSION),
+        };
         let mut server_info = String::from("{\"name\":");
-        write_json_string(SERVER_NAME, &mut server_info);
+        write_json_string(name, &mut server_info);
         server_info.push_str(",\"version\":");
-        write_json_string(SERVER_VERSION, &mut server_info);
+        write_json_string(version, &mut server_info);
         server_info.push('}');
         let mut meta = String::from(",\"_meta\":{");
         write_json_string(META_SERVER_INFO, &mut meta);

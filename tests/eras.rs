@@ -208,6 +208,7 @@ fn settings_change_the_cache_hints_and_instructions() {
             ttl_ms: 0,
             cache_scope: CacheScope::Private,
             instructions: Some("Use skills/list.".into()),
+            server_info: None,
         },
     )
     .expect("valid");
@@ -268,8 +269,45 @@ fn settings_change_the_cache_hints_and_instructions() {
 }
 
 #[test]
+fn a_server_that_embeds_the_responder_names_itself() {
+    let named = Responder::new(
+        embedded(),
+        Config {
+            server_info: Some(("dice-mcp".into(), "1.2.3".into())),
+            ..Config::default()
+        },
+    )
+    .expect("valid");
+    let want = json!({"name": "dice-mcp", "version": "1.2.3"});
+    for method in ["server/discover", "skills/list", "resources/list"] {
+        let res = ok(&named, &request(Era::Modern, 1, method, json!({})));
+        assert_eq!(
+            res["_meta"]["io.modelcontextprotocol/serverInfo"], want,
+            "{method}"
+        );
+    }
+    let i = ok(
+        &named,
+        &request(
+            Era::Legacy,
+            1,
+            "initialize",
+            json!({"protocolVersion": LEGACY}),
+        ),
+    );
+    assert_eq!(i["serverInfo"], want);
+}
+
+#[test]
 fn out_of_range_settings_are_refused() {
     for (cfg, phrase) in [
+        (
+            Config {
+                server_info: Some((String::new(), "1".into())),
+                ..Config::default()
+            },
+            "serverInfo needs a non-empty name",
+        ),
         (
             Config {
                 page_size: 0,

@@ -28,6 +28,7 @@ impl wit::GuestServer for Server {
                     wit::CacheScope::Private => server::CacheScope::Private,
                 }),
             instructions: config.instructions,
+            server_info: None,
         };
         server::Responder::new(catalog, settings)
             .map(|r| wit::Server::new(Server(r)))

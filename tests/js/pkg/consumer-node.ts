@@ -5,7 +5,7 @@ import {
   inspectPack, isSkillsEdgeError, resolveReference, sha256Digest, validateEntry, verifyFile, verifyReadResult, verifySkillMd,
 } from "skills-edge";
 import type {
-  CatalogDiagnostic, CompiledCatalog, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult,
+  CatalogDiagnostic, CompiledCatalog, HttpReply, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult,
   SkillEntry, SkillSummary, VerifiedContent, VerifiedSkillMd,
 } from "skills-edge";
 
@@ -30,7 +30,13 @@ const firstWarning: CatalogDiagnostic | undefined = compiled.warnings[0];
 const packed: Uint8Array = compiled.pack;
 const summary: PackSummary = inspectPack(packed);
 const fromPack = new SkillsServer({ pack: packed, pageSize: 5 });
-const fromBuffer = new SkillsServer({ pack: new ArrayBuffer(0) });
+const fromBuffer = new SkillsServer({ pack: new ArrayBuffer(0), serverInfo: { name: "mine", version: "1" } });
+const http: HttpReply = fromBuffer.handleHttp("{}", { "mcp-protocol-version": "2026-07-28", "mcp-method": null });
+const status: number = http.status;
+const maybeBody: string | undefined = http.body;
+fromBuffer.handleHttp("{}", { get: (name: string) => (name === "mcp-method" ? "skills/list" : null) });
+fromBuffer.handleHttp("{}");
+void status; void maybeBody;
 void firstWarning; void summary; void fromPack; void fromBuffer;
 
 const entry: SkillEntry = {
@@ -93,6 +99,8 @@ new SkillsServer({ pageSise: 5 });
 new SkillsServer({ cacheScope: "shared" });
 // @ts-expect-error the option is a boolean
 new SkillHost({ allowDynamic: "yes" });
+// @ts-expect-error serverInfo needs a version
+new SkillsServer({ serverInfo: { name: "x" } });
 // @ts-expect-error a pack is bytes, not a path
 new SkillsServer({ pack: "skills.pack" });
 // @ts-expect-error an unreadable entry says what could not be read

@@ -12,6 +12,10 @@ async function main(): Promise<void> {
   const host = new SkillHost();
   host.addServer("page");
   const reply = server.handle('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+  // A Fetch API Request's headers go to handleHttp as they are.
+  const request = new Request("https://example.com/mcp", { method: "POST", body: "{}" });
+  const { status } = server.handleHttp(await request.text(), request.headers);
+  void status;
   const entry: SkillEntry = { uri: "skill://a/SKILL.md", frontmatter: { name: "a", description: "d" }, resources: "dynamic" };
   const md: VerifiedSkillMd = verifySkillMd(entry, new Uint8Array(0));
   void [reply, md];

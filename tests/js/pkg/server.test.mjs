@@ -95,3 +95,51 @@ test("CommonJS require and the web build initialised by hand give the same packa
   assert.ok(new SkillHost());
   assert.equal(require("skills-edge/package.json").name, "skills-edge");
 });
+
+test("handleHttp applies the MCP header rules and gives each reply its HTTP status", () => {
+  const s = new SkillsServer();
+  const uri = "skill://code-review/SKILL.md";
+  const msg = (method, params = {}, id = 1) => JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } });
+  const headers = (method, name) => ({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, "mcp-name": name });
+  const code = (r) => JSON.parse(r.body).error?.code;
+
+  const ok = s.handleHttp(msg("resources/read", { uri }), headers("resources/read", uri));
+  assert.equal(ok.status, 200);
+  assert.equal(JSON.parse(ok.body).result.contents[0].uri, uri);
+  // A platform Headers object works the same (case-insensitive names).
+  const platform = new Headers({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read", "Mcp-Name": `=?base64?${Buffer.from(uri).toString("base64")}?=` });
+  assert.equal(s.handleHttp(msg("resources/read", { uri }), platform).status, 200, "Headers, base64 Mcp-Name");
+
+  const cases = [
+    ["Mcp-Name differs", msg("resources/read", { uri }), headers("resources/read", "skill://x/SKILL.md"), 400, -32020],
+    ["Mcp-Method differs", msg("skills/list"), headers("resources/read"), 400, -32020],
+    ["no MCP-Protocol-Version", msg("skills/list"), { "mcp-method": "skills/list" }, 400, -32020],
+    ["unsupported version", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "skills/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } }), { ...headers("skills/list"), "mcp-protocol-version": "2099-01-01" }, 400, -32022],
+    ["a 2026-07-28 header without _meta", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "skills/list", params: {} }), headers("skills/list"), 400, -32602],
+    ["unknown method", msg("no/such"), headers("no/such"), 404, -32601],
+    ["parse error", "{", {}, 400, -32700],
+    ["unknown skill", msg("skills/get", { uri: "skill://none/SKILL.md" }), headers("skills/get"), 200, -32602],
+  ];
+  for (const [label, body, h, status, rpc] of cases) {
+    const r = s.handleHttp(body, h);
+    assert.deepEqual([r.status, code(r)], [status, rpc], label);
+  }
+  const note = s.handleHttp(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  assert.deepEqual(note, { status: 202 }, "a notification: 202, no body");
+  // Legacy clients send no _meta and a 2025 header (or none).
+  const legacy = s.handleHttp(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "skills/list" }), { "mcp-protocol-version": "2025-11-25" });
+  assert.equal(legacy.status, 200);
+  refused(() => s.handleHttp("{}", 42), "invalid-argument");
+  refused(() => s.handleHttp("{}", { "mcp-method": 7 }), "invalid-argument");
+});
+
+test("serverInfo names the embedding server in every result", () => {
+  const s = new SkillsServer({ serverInfo: { name: "dice-mcp", version: "1.0.0" } });
+  const info = { name: "dice-mcp", version: "1.0.0" };
+  assert.deepEqual(call(s, "server/discover")._meta["io.modelcontextprotocol/serverInfo"], info);
+  assert.deepEqual(call(s, "skills/list")._meta["io.modelcontextprotocol/serverInfo"], info);
+  const init = s.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+  assert.deepEqual(init.result.serverInfo, info);
+  refused(() => new SkillsServer({ serverInfo: { name: "x" } }), "invalid-argument");
+  refused(() => new SkillsServer({ serverInfo: { name: "", version: "1" } }), "invalid-argument");
+});
