@@ -12,11 +12,13 @@ const WRANGLER = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 /**
  * Starts `wrangler dev` with the given Worker vars (`{ NAME: "value" }`, passed as
  * `--var NAME:value`) and waits until the Worker answers.
+ * `config` (a wrangler.toml path relative to the repository) runs another Worker instead of
+ * the repository's own (`-c config`); it must answer 404 with a JSON body on `/` as well.
  * Returns `{ port, url, origin, log, stop() }` (`url` uses `localhost`, `origin` is
  * `http://127.0.0.1:port`).
  */
-export async function startWorker({ vars = {}, readyTimeoutMs = 90_000 } = {}) {
-  if (!existsSync(join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm"))) {
+export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config } = {}) {
+  if (!config && !existsSync(join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm"))) {
     throw new Error("the Worker is not built: run `bash scripts/build-worker.sh` first");
   }
   const port = await freePort();
@@ -33,6 +35,7 @@ export async function startWorker({ vars = {}, readyTimeoutMs = 90_000 } = {}) {
     "--log-level", "info",
     "--show-interactive-dev-session=false",
   ];
+  if (config) args.push("-c", config);
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
   const env = {
     ...process.env,

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The example examples/js-worker/: a hand-written TypeScript MCP Worker that adds skills with
+# the npm package's SkillsServer (tests/e2e/js-worker.test.mjs). It packs skills/ with
+# `skills-edge pack`, type-checks the example, serves it with `wrangler dev` on a free
+# 127.0.0.1 port, and runs the conformance suite's Skills scenarios (2026-07-28), the official
+# SDK client and raw HTTP probes against it; wrangler's process group is stopped afterwards.
+# Needs the npm package built in pkg/ (scripts/build-pkg.sh, run by 20-npm.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true
+
+if [[ ! -f pkg/web/skills_edge_bg.wasm ]]; then
+  echo "35-example.sh: pkg/web/skills_edge_bg.wasm is missing: build the npm package first" \
+    "(bash scripts/build-pkg.sh; scripts/test.d/20-npm.sh does)" >&2
+  exit 1
+fi
+# Node 22 (the npm package `node`): the conformance suite needs it.
+node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec tests/e2e/js-worker.test.mjs
