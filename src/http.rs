@@ -922,6 +922,27 @@ impl Endpoint {
         )
     }
 
+    /// The 400 response for a body the platform could not deliver (the client went away, or
+    /// sent fewer bytes than its `Content-Length`).
+    pub fn body_unreadable(&self, head: &Head<'_>) -> Response {
+        self.refuse(head, 400, "Bad Request: the request body could not be read")
+    }
+
+    /// The 503 response for a request an adapter had to drop while its body was being read
+    /// (too many in progress at once). Its head is gone, so it carries no CORS headers.
+    pub fn overloaded(&self) -> Response {
+        let body = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32603,\"message\":\"Service Unavailable: too many requests in progress; retry\"}}";
+        Response {
+            status: 503,
+            headers: vec![
+                ("vary", "Origin".to_owned()),
+                ("content-type", "application/json".to_owned()),
+                ("retry-after", "1".to_owned()),
+            ],
+            body: body.as_bytes().to_vec(),
+        }
+    }
+
     /// Answers a request whose head passed [`Endpoint::head`] with its body.
     pub fn body(&self, head: &Head<'_>, body: &[u8]) -> Response {
         if body.len() > self.max_body_bytes {
@@ -1298,6 +1319,18 @@ mod tests {
         let r = ep.body(&post(), &[b' '; 101]);
         assert_eq!(r.status, 413);
         assert_eq!(ep.body_too_large(&post()).status, 413);
+    }
+
+    #[test]
+    fn adapters_failures_while_reading_a_body_are_json_rpc_errors() {
+        let ep = endpoint(HttpConfig::default());
+        let r = ep.body_unreadable(&post());
+        assert_eq!((r.status, error_code(&r)), (400, -32600));
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        let r = ep.overloaded();
+        assert_eq!((r.status, error_code(&r)), (503, -32603));
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        assert_eq!(r.header("retry-after"), Some("1"));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 // Benchmark of the Worker on bare workerd (`workerd serve` with a config file; the binary of
-// the npm package `workerd` that wrangler runs), against two baselines that answer every
-// request with a fixed body without reading it: the empty Rust Worker (empty-rs/: workers-rs
-// 0.8.7, built like the project's Worker) and a plain JavaScript Worker (empty-js.mjs).
+// the npm package `workerd` that wrangler runs), against three baselines that answer every
+// request with a fixed body: the empty Rust Worker (empty-rs/: workers-rs 0.8.7, built like
+// the project's Worker) and a plain JavaScript Worker (empty-js.mjs), which do not read the
+// request, and a plain JavaScript Worker that reads the body first (js-read-body.mjs), the
+// floor for any Worker that answers MCP.
 // Prints the Worker's wasm size (raw and gzip) and, for skills/list and a 4 KiB
 // resources/read, from one run each: requests/s, p50/p99 latency and the workerd process's
 // CPU time per request. Each Worker runs alone; nothing goes through wrangler.
@@ -195,6 +197,7 @@ const WORKERS = [
   ["skills-edge", "skills-edge.capnp"],
   ["empty-rs", "empty-rs.capnp"],
   ["empty-js", "empty-js.capnp"],
+  ["js-read-body", "js-read-body.capnp"],
 ];
 for (let round = 1; round <= opts.rounds; round++) {
   for (const [worker, config] of WORKERS) {
@@ -252,17 +255,32 @@ console.log("|---|---|---:|---:|---:|---:|---:|");
 for (const r of results) {
   console.log(`| ${r.worker} | ${r.case} | ${r.reply_bytes} | ${fmt(r.rps)} | ${fmt(r.p50_ms, 3)} | ${fmt(r.p99_ms, 3)} | ${fmt(r.cpu_us_per_request, 1)} |`);
 }
+// Ratios are paired by round (both Workers measured minutes apart under the same load) and
+// the median over the rounds is reported, which is steadier on a shared machine than a ratio
+// of medians.
+const pairedRatio = (worker, base, caseName, key) =>
+  median(Array.from({ length: opts.rounds }, (_, i) => {
+    const a = samples.find((x) => x.round === i + 1 && x.worker === worker && x.case === caseName);
+    const b = samples.find((x) => x.round === i + 1 && x.worker === base && x.case === caseName);
+    return a?.[key] && b?.[key] ? a[key] / b[key] : null;
+  }));
 const ratios = [];
 for (const c of cases) {
-  const ours = results.find((r) => r.worker === "skills-edge" && r.case === c.name);
-  for (const base of ["empty-rs", "empty-js"]) {
-    const b = results.find((r) => r.worker === base && r.case === c.name);
-    ratios.push({ case: c.name, baseline: base, rps: ours.rps / b.rps, cpu: ours.cpu_us_per_request / b.cpu_us_per_request });
+  for (const [worker, base] of [
+    ["skills-edge", "empty-rs"], ["skills-edge", "empty-js"], ["skills-edge", "js-read-body"],
+    ["empty-rs", "empty-js"], ["js-read-body", "empty-js"],
+  ]) {
+    ratios.push({
+      case: c.name, worker, baseline: base,
+      rps: pairedRatio(worker, base, c.name, "rps"),
+      cpu: pairedRatio(worker, base, c.name, "cpu_us_per_request"),
+    });
   }
 }
-console.log("");
+console.log("\nrequests/s and CPU per request relative to a baseline (medians of per-round ratios):");
 for (const r of ratios) {
-  console.log(`${r.case}: skills-edge / ${r.baseline}: requests/s x${r.rps.toFixed(2)} ` +
-    `(target x0.80: ${r.rps >= 0.8 ? "met" : "not met"}), CPU per request x${r.cpu.toFixed(2)}`);
+  const target = r.worker === "skills-edge" ? ` (target x0.80: ${r.rps >= 0.8 ? "met" : "not met"})` : "";
+  console.log(`${r.case}: ${r.worker} / ${r.baseline}: requests/s x${fmt(r.rps, 2)}${target}, ` +
+    `CPU per request x${fmt(r.cpu, 2)}`);
 }
 if (opts.json) writeFileSync(opts.json, JSON.stringify({ sizes, opts, results, ratios, samples }, null, 2));

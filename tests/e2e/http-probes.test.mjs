@@ -209,6 +209,37 @@ test("a body over the limit is 413, by Content-Length and when chunked", async (
     body: padded + " ".repeat(65536 - Buffer.byteLength(padded)),
   });
   assert.equal(ok.status, 200, ok.body + "\n" + worker.logTail(30));
+  // A chunked body within the limit is read chunk by chunk and answered.
+  const text = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "skills/list", params: { _meta: META } });
+  const chunkedOk = await send({
+    headers: {
+      "content-type": "application/json", accept: ACCEPT, "transfer-encoding": "chunked",
+      "mcp-protocol-version": V, "mcp-method": "skills/list",
+    },
+    chunks: [text.slice(0, 10), text.slice(10, 40), text.slice(40)],
+  });
+  assert.equal(chunkedOk.status, 200, chunkedOk.body);
+  assert.equal(chunkedOk.json.id, 4);
+});
+
+test("clients that go away mid-body do not disturb the requests that follow", async () => {
+  // Bodies announced by Content-Length but cut short by the client, several at once.
+  await Promise.all(Array.from({ length: 8 }, () => new Promise((resolve) => {
+    const req = httpRequest({
+      host: "127.0.0.1", port: worker.port, method: "POST", path: "/mcp",
+      headers: { host: `localhost:${worker.port}`, "content-type": "application/json", accept: ACCEPT, "content-length": "1000" },
+    });
+    req.on("error", () => resolve());
+    req.on("response", (res) => { res.resume(); resolve(); });
+    req.write('{"jsonrpc":"2.0",');
+    setTimeout(() => { req.destroy(); resolve(); }, 200);
+  })));
+  // Then many requests in parallel, each answered with its own id.
+  const replies = await Promise.all(Array.from({ length: 32 }, (_, i) => mcp("skills/list", {}, { id: 100 + i })));
+  for (const [i, r] of replies.entries()) {
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json.id, 100 + i);
+  }
 });
 
 test("a notification is 202 with no body", async () => {

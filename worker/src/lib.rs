@@ -6,11 +6,17 @@
 //! 1. `configure(env)` runs once when the Worker starts (from `worker/entry.mjs`): it reads
 //!    the Worker vars (see `skills_edge::http::VARS`) and throws on a bad value, so the
 //!    Worker fails to start instead of failing each request;
-//! 2. `fetch` collects the request head, asks the endpoint what to do, reads the body
-//!    through a `BodyReader` when told to, and writes the endpoint's response back.
+//! 2. `fetch` collects the request head and asks the endpoint what to do. To answer at once,
+//!    it writes the endpoint's response back. To read a body with a `Content-Length` (already
+//!    checked against the limit), it parks the head in a slot and returns the promise of
+//!    `request.arrayBuffer().then(finish)`, where `finish` is one long-lived function: no
+//!    future, waker or closure is made per request, which saves about 20 µs of CPU per
+//!    request (see `benches/worker`). A chunked body is read chunk by chunk through a
+//!    `BodyReader` in the async handler.
 //!
 //! The handler takes and returns the platform's own `Request` and `Response` (the `worker`
-//! crate's event macro accepts both), so a request costs a handful of calls into JavaScript.
+//! crate's event macro accepts both, and the runtime awaits a returned promise), so a request
+//! costs a handful of calls into JavaScript.
 //! On the host this crate is empty: the Worker exists only on wasm32.
 
 #![cfg(target_arch = "wasm32")]
@@ -32,6 +38,119 @@ extern "C" {
     type NamedHeaders;
     #[wasm_bindgen(method, js_name = get)]
     fn get(this: &NamedHeaders, name: &JsValue) -> Option<String>;
+}
+
+#[wasm_bindgen(
+    inline_js = "export function read_then(req, id, f) { return req.arrayBuffer().then((buf) => f(id, buf), () => f(id, null)); }"
+)]
+extern "C" {
+    /// `req.arrayBuffer().then(buf => f(id, buf))`, with `f(id, null)` if the body cannot be
+    /// read: the body read's continuation is one long-lived function, not a future.
+    fn read_then(req: &web_sys::Request, id: u32, f: &JsValue) -> js_sys::Promise;
+}
+
+/// A request whose head passed and whose body is being read: what its continuation needs.
+struct Pending {
+    method: String,
+    url: String,
+    headers: [Option<String>; 8],
+}
+
+impl Pending {
+    fn head(&self) -> Head<'_> {
+        let [host, origin, accept, content_type, content_length, protocol_version, mcp_method, mcp_name] =
+            self.headers.each_ref().map(Option::as_deref);
+        Head {
+            method: &self.method,
+            path: url_path(&self.url),
+            host: host.or(Some(url_authority(&self.url))),
+            origin,
+            accept,
+            content_type,
+            content_length,
+            protocol_version,
+            mcp_method,
+            mcp_name,
+        }
+    }
+}
+
+/// Most requests whose bodies are being read at once, per instance (a power of two). A
+/// request whose body read never settles (the client went away and the runtime dropped the
+/// promise) cannot leak memory: when every slot is taken, a parked request is dropped (round
+/// robin over the slots) and its continuation, should it ever run, answers 503.
+const PARKING_SLOTS: u32 = 4096;
+
+/// Requests waiting for their bodies. A request's id is its slot in the low bits and a
+/// sequence number above them, so a dropped request's id never finds its slot's new holder.
+#[derive(Default)]
+struct Parking {
+    slots: Vec<Option<(u32, Pending)>>,
+    free: Vec<u32>,
+    seq: u32,
+    evict: u32,
+}
+
+thread_local! {
+    static PARKING: std::cell::RefCell<Parking> = std::cell::RefCell::new(Parking::default());
+    /// The continuation of every body read (made once, lives as long as the instance).
+    static FINISH: Closure<dyn Fn(u32, JsValue) -> JsValue> = Closure::new(finish);
+}
+
+fn park(p: Pending) -> u32 {
+    PARKING.with(|cell| {
+        let mut parking = cell.borrow_mut();
+        let slot = match parking.free.pop() {
+            Some(slot) => slot,
+            None if (parking.slots.len() as u32) < PARKING_SLOTS => {
+                parking.slots.push(None);
+                parking.slots.len() as u32 - 1
+            }
+            None => {
+                // Full: drop one parked request, taking the slots in turn.
+                let slot = parking.evict;
+                parking.evict = (slot + 1) % PARKING_SLOTS;
+                slot
+            }
+        };
+        parking.seq = parking.seq.wrapping_add(1);
+        let id = parking.seq.wrapping_mul(PARKING_SLOTS) | slot;
+        parking.slots[slot as usize] = Some((id, p));
+        id
+    })
+}
+
+fn unpark(id: u32) -> Option<Pending> {
+    PARKING.with(|cell| {
+        let mut parking = cell.borrow_mut();
+        let slot = id % PARKING_SLOTS;
+        let held = parking.slots.get_mut(slot as usize)?;
+        if !matches!(held, Some((h, _)) if *h == id) {
+            return None;
+        }
+        let (_, p) = held.take()?;
+        parking.free.push(slot);
+        Some(p)
+    })
+}
+
+/// Answers a parked request with its body (`buf` is `null` when the body could not be read).
+/// A request evicted from its slot (see [`PARKING_SLOTS`]) gets a 503.
+fn finish(id: u32, buf: JsValue) -> JsValue {
+    let Some(endpoint) = ENDPOINT.get() else {
+        return JsValue::NULL;
+    };
+    let Some(p) = unpark(id) else {
+        return into_platform(endpoint.overloaded()).map_or(JsValue::NULL, JsValue::from);
+    };
+    let head = p.head();
+    let response = if buf.is_null() {
+        endpoint.body_unreadable(&head)
+    } else {
+        let body = js_sys::Uint8Array::new(&buf).to_vec();
+        endpoint.body(&head, &body)
+    };
+    into_platform(response).map_or(JsValue::NULL, JsValue::from)
 }
 
 thread_local! {
@@ -148,20 +267,9 @@ fn into_platform(r: Response) -> Result<web_sys::Response> {
     Ok(response)
 }
 
-/// Reads the body: `None` when it is longer than `limit`. With a `Content-Length` (already
-/// checked against the limit, and the platform delivers exactly that many bytes) in one
-/// piece; otherwise chunk by chunk through a [`BodyReader`], which keeps at most
-/// `limit + 1` bytes.
-async fn read_body(
-    req: &web_sys::Request,
-    declared: bool,
-    limit: usize,
-) -> Result<Option<Vec<u8>>> {
-    if declared {
-        let buf = JsFuture::from(req.array_buffer()?).await?;
-        let body = js_sys::Uint8Array::new(&buf).to_vec();
-        return Ok((body.len() <= limit).then_some(body));
-    }
+/// Reads a body sent without `Content-Length` (chunked): `None` when it is longer than
+/// `limit`. Chunk by chunk through a [`BodyReader`], which keeps at most `limit + 1` bytes.
+async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Result<Option<Vec<u8>>> {
     let Some(stream) = req.body() else {
         return Ok(Some(Vec::new()));
     };
@@ -192,32 +300,28 @@ async fn read_body(
 #[event(fetch)]
 async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys::Response> {
     let endpoint = endpoint(&env)?;
-    let method = req.method();
-    let url = req.url();
     let headers = req.headers();
     let h: &NamedHeaders = headers.unchecked_ref();
-    let [host, origin, accept, content_type, content_length, protocol_version, mcp_method, mcp_name] =
-        HEADER_NAMES.with(|names| names.each_ref().map(|n| h.get(n)));
-    let head = Head {
-        method: &method,
-        path: url_path(&url),
-        host: host.as_deref().or(Some(url_authority(&url))),
-        origin: origin.as_deref(),
-        accept: accept.as_deref(),
-        content_type: content_type.as_deref(),
-        content_length: content_length.as_deref(),
-        protocol_version: protocol_version.as_deref(),
-        mcp_method: mcp_method.as_deref(),
-        mcp_name: mcp_name.as_deref(),
+    let pending = Pending {
+        method: req.method(),
+        url: req.url(),
+        headers: HEADER_NAMES.with(|names| names.each_ref().map(|n| h.get(n))),
     };
+    let head = pending.head();
     let response = match endpoint.head(&head) {
         Step::Respond(r) => r,
-        Step::ReadBody { limit } => {
-            match read_body(&req, head.content_length.is_some(), limit).await? {
-                Some(body) => endpoint.body(&head, &body),
-                None => endpoint.body_too_large(&head),
-            }
+        Step::ReadBody { .. } if head.content_length.is_some() => {
+            // The declared length is within the limit (checked by `head`), and the platform
+            // delivers exactly that many bytes: read them in one piece and answer in the
+            // continuation. The promise stands in for the response; the runtime awaits it.
+            let id = park(pending);
+            let promise = FINISH.with(|f| read_then(&req, id, f.as_ref()));
+            return Ok(promise.unchecked_into());
         }
+        Step::ReadBody { limit } => match read_chunked_body(&req, limit).await? {
+            Some(body) => endpoint.body(&head, &body),
+            None => endpoint.body_too_large(&head),
+        },
     };
     into_platform(response)
 }
