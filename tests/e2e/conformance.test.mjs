@@ -11,14 +11,13 @@
 //   warning check must be listed there (with its reason), and a listed one must still fail.
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { startWorker, ROOT } from "./lib/worker.mjs";
+import { counts, runScenario as run } from "./lib/mcp.mjs";
 import { tempDir } from "../lib/processes.mjs";
 
-const CLI = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const EXPECTED = join(ROOT, "tests", "e2e", "expected-failures.yml");
 const SKILLS_SCENARIOS = [
   "sep-2640-skills-enumeration",
@@ -42,37 +41,8 @@ const SKIPPED_BELOW_2026 = {
 
 const outRoot = tempDir("conformance");
 after(() => rmSync(outRoot, { recursive: true, force: true }));
+const runScenario = (url, scenario, version, options = {}) => run(url, scenario, version, { outRoot, ...options });
 
-/** Runs one scenario; returns `{ code, output, checks }`. */
-function runScenario(url, scenario, version, { force = false, expectedFailures } = {}) {
-  const out = join(outRoot, `${scenario}-${version}-${Math.random().toString(36).slice(2)}`);
-  const args = [CLI, "server", "--url", url, "--scenario", scenario, "--spec-version", version, "-o", out];
-  if (force) args.push("--force");
-  if (expectedFailures) args.push("--expected-failures", expectedFailures);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      let checks = null;
-      try {
-        const dirs = readdirSync(out).filter((d) => d.startsWith(`server-${scenario}-`));
-        if (dirs.length === 1) checks = JSON.parse(readFileSync(join(out, dirs[0], "checks.json"), "utf8"));
-      } catch {}
-      resolve({ code, output, checks });
-    });
-  });
-}
-
-function counts(checks) {
-  const n = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 };
-  for (const c of checks) n[c.status] = (n[c.status] ?? 0) + 1;
-  return n;
-}
 
 function describeBad(checks, keep) {
   return checks

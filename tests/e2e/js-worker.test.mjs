@@ -16,7 +16,7 @@
 // Needs the npm package built (pkg/, by scripts/build-pkg.sh). Run with Node 22.
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +25,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startWorker, ROOT } from "./lib/worker.mjs";
+import { contentBytes, runScenario as conformance } from "./lib/mcp.mjs";
 import { tempDir } from "../lib/processes.mjs";
 
 const run = promisify(execFile);
@@ -32,7 +33,6 @@ const EXAMPLE = join(ROOT, "examples", "js-worker");
 const PACK = join(EXAMPLE, "skills.pack");
 const SKILLS_CLI = join(ROOT, "node_modules", ".bin", "skills-edge");
 const TSC = join(ROOT, "node_modules", ".bin", "tsc");
-const CONFORMANCE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const SKILLS = "io.modelcontextprotocol/skills";
 const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 const MODERN = "2026-07-28";
@@ -66,28 +66,7 @@ test("the example type-checks strictly against the package's declarations", { ti
   assert.doesNotMatch(src, /\bany\b/, "no `any` in the example");
 });
 
-/** Runs one conformance scenario; returns `{ code, output, checks }` (as conformance.test.mjs). */
-function runScenario(url, scenario, version) {
-  const out = join(outRoot, `${scenario}-${version}`);
-  const args = [CONFORMANCE, "server", "--url", url, "--scenario", scenario, "--spec-version", version, "--force", "-o", out];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      let checks = null;
-      try {
-        const dirs = readdirSync(out).filter((d) => d.startsWith(`server-${scenario}-`));
-        if (dirs.length === 1) checks = JSON.parse(readFileSync(join(out, dirs[0], "checks.json"), "utf8"));
-      } catch {}
-      resolve({ code, output, checks });
-    });
-  });
-}
+const runScenario = (url, scenario, version) => conformance(url, scenario, version, { outRoot, force: true });
 
 describe("conformance suite, Skills scenarios at 2026-07-28", () => {
   for (const scenario of ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"]) {
@@ -182,15 +161,9 @@ describe("the official SDK client (Streamable HTTP, 2025-11-25)", () => {
         assert.equal(contents.length, 1, file.uri);
         const [content] = contents;
         assert.equal(content.uri, file.uri);
-        let data;
-        if (typeof content.text === "string") {
-          data = Buffer.from(content.text, "utf8");
-          text++;
-        } else {
-          assert.equal(typeof content.blob, "string", `${file.uri} has text or blob`);
-          data = Buffer.from(content.blob, "base64");
-          binary++;
-        }
+        const { data, text: isText } = contentBytes(content);
+        if (isText) text++;
+        else binary++;
         assert.equal(data.length, file.size, `size of ${file.uri}`);
         assert.equal(`sha256:${createHash("sha256").update(data).digest("hex")}`, file.digest, `digest of ${file.uri}`);
       }

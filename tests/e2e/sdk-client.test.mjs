@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { contentBytes } from "./lib/mcp.mjs";
 import { startWorker } from "./lib/worker.mjs";
 
 const SKILLS = "io.modelcontextprotocol/skills";
@@ -76,15 +77,9 @@ test("lists resources, lists and gets skills, and reads every file with matching
       assert.equal(read.contents.length, 1, file.uri);
       const [content] = read.contents;
       assert.equal(content.uri, file.uri);
-      let data;
-      if (typeof content.text === "string") {
-        data = Buffer.from(content.text, "utf8");
-        text++;
-      } else {
-        assert.equal(typeof content.blob, "string", `${file.uri} has text or blob`);
-        data = Buffer.from(content.blob, "base64");
-        binary++;
-      }
+      const { data, text: isText } = contentBytes(content);
+      if (isText) text++;
+      else binary++;
       assert.equal(data.length, file.size, `size of ${file.uri}`);
       const digest = `sha256:${createHash("sha256").update(data).digest("hex")}`;
       assert.equal(digest, file.digest, `digest of ${file.uri}`);
