@@ -894,7 +894,7 @@ pub fn compile_catalog(
         JsValue::from(err)
     })?;
     let packed = pack::encode(&compiled, o.instructions.as_deref());
-    let snapshot = pack::decode(&packed).map_err(|e| pack_error(&e))?.snapshot;
+    let snapshot = pack::snapshot_of(&packed).unwrap_or_default();
     let out = object();
     let entries: Vec<String> = compiled
         .skills
@@ -960,9 +960,6 @@ pub fn inspect_pack(
 #[derive(serde::Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct JsServerOptions {
-    /// Read as bytes separately (see [`take_pack`]); present here only so it is a known key.
-    #[allow(dead_code)]
-    pack: Option<serde::de::IgnoredAny>,
     page_size: Option<f64>,
     ttl_ms: Option<f64>,
     cache_scope: Option<String>,

@@ -58,6 +58,7 @@ fn packs_round_trip_and_the_snapshot_follows_every_byte() {
     let pa = pack::encode(&a, None);
     assert_eq!(pack::encode(&a, None), pa, "encoding is deterministic");
     let ca = Catalog::from_bytes(pa.clone()).expect("loads");
+    assert_eq!(pack::snapshot_of(&pa), Some(ca.snapshot()));
     let cb = Catalog::compile(small_tree("y\n"), None).expect("loads");
     let cc = Catalog::compile(small_tree("x\n"), None).expect("loads");
     assert_eq!(ca.snapshot(), cc.snapshot(), "same content, same snapshot");

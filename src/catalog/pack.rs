@@ -259,6 +259,13 @@ pub fn seal(pack: &mut [u8]) {
     pack[16..PREFIX_LEN].copy_from_slice(&digest);
 }
 
+/// The snapshot id recorded in a pack's header, without decoding the pack (for a pack just
+/// made by [`encode`]; [`decode`] checks it along with everything else).
+pub fn snapshot_of(pack: &[u8]) -> Option<u32> {
+    pack.get(PREFIX_LEN..PREFIX_LEN + 4)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+}
+
 /// Checks magic, version, length and checksum, in that order, so each kind of damage is
 /// named: not a pack at all, a pack of another format version, a truncated (or extended)
 /// pack, a corrupted one.
@@ -268,27 +275,24 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
             "it does not start with SKEDPACK: this is not a skills pack (make one with `skills-edge pack <dir> -o <file>`)".into(),
         ));
     }
-    let word = |at: usize| {
-        pack.get(at..at + 4)
-            .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-    };
-    let version = word(8).ok_or_else(|| {
+    let too_short = || {
         PackError(format!(
             "truncated: {} bytes, too short for the header",
             pack.len()
         ))
-    })?;
+    };
+    let word = |at: usize| {
+        pack.get(at..at + 4)
+            .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+            .ok_or_else(too_short)
+    };
+    let version = word(8)?;
     if version != VERSION {
         return Err(PackError(format!(
             "format version {version}; this build reads version {VERSION} (rebuild the pack with this version of skills-edge)"
         )));
     }
-    let total = word(12).ok_or_else(|| {
-        PackError(format!(
-            "truncated: {} bytes, too short for the header",
-            pack.len()
-        ))
-    })? as usize;
+    let total = word(12)? as usize;
     if pack.len() != total {
         let how = if pack.len() < total {
             "truncated"
@@ -301,9 +305,7 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
         )));
     }
     if total < PREFIX_LEN {
-        return Err(PackError(format!(
-            "truncated: {total} bytes, too short for the header"
-        )));
+        return Err(too_short());
     }
     let digest = crate::skill::digest::sha256(&pack[PREFIX_LEN..]);
     if digest[..] != pack[16..PREFIX_LEN] {
@@ -401,7 +403,10 @@ pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     }
     let heap = &pack[heap_start..];
     let bytes = |s: Span, what: &str| -> Result<&[u8], PackError> {
-        heap.get(s.off as usize..s.off as usize + s.len as usize)
+        let start = s.off as usize;
+        start
+            .checked_add(s.len as usize)
+            .and_then(|end| heap.get(start..end))
             .ok_or_else(|| PackError(format!("{what} lies outside the heap")))
     };
     let text = |s: Span, what: &str| -> Result<&str, PackError> {
@@ -443,8 +448,8 @@ pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
             return Err(PackError(format!("directory URIs are not sorted at {uri}")));
         }
         prev = Some(uri);
-        let end = d.first_child as usize + d.child_count as usize;
-        if end > children.len() {
+        let end = (d.first_child as usize).checked_add(d.child_count as usize);
+        if end.is_none_or(|end| end > children.len()) {
             return Err(PackError(format!(
                 "children of {uri} lie outside the table"
             )));
