@@ -1,25 +1,23 @@
-//! Compiles the skills folder (`SKILLS_DIR`, default `skills/`) into the embedded catalog.
+//! Compiles the skills folder (`SKILLS_DIR`, default `skills/`) into the embedded catalog, when
+//! the `embedded` feature is on (a host-only build compiles no skills).
 //!
-//! The checks and the manifest computation are the library's own modules, compiled into this
-//! build script through `#[path]`, so the build, the `check` command and the host verifier
-//! share one implementation. A folder that breaks a rule stops the build with messages that
-//! name the file, the rule and the fix.
+//! The checks and the manifest computation are those of `skills-edge-catalog`, the crate the
+//! library itself depends on, so the build, the `check` command and the host verifier share
+//! one implementation. A folder that breaks a rule stops the build with messages that name the
+//! file, the rule and the fix.
 
-#![allow(dead_code)]
-
-#[path = "src/catalog/mod.rs"]
-mod catalog;
-#[path = "src/skill/mod.rs"]
-mod skill;
-
+use skills_edge_catalog::{compile, pack, walk};
 use std::path::PathBuf;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=SKILLS_DIR");
+    if std::env::var_os("CARGO_FEATURE_EMBEDDED").is_none() {
+        return;
+    }
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let shown = std::env::var("SKILLS_DIR").unwrap_or_else(|_| "skills".to_owned());
     let root = manifest_dir.join(&shown);
-    let walked = catalog::walk::walk(&root);
+    let walked = walk::walk(&root);
     for p in &walked.read {
         println!("cargo:rerun-if-changed={}", p.display());
     }
@@ -27,7 +25,7 @@ fn main() {
         // Nothing was read (the folder is missing): rebuild once it appears.
         println!("cargo:rerun-if-changed={}", root.display());
     }
-    let compiled = match catalog::compile::compile(walked.tree) {
+    let compiled = match compile::compile(walked.tree) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{}", e.render(&shown));
@@ -39,7 +37,7 @@ fn main() {
             println!("cargo:warning={line}");
         }
     }
-    let pack = catalog::pack::encode(&compiled, None);
+    let pack = pack::encode(&compiled, None);
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("catalog.pack");
     if let Err(e) = std::fs::write(&out, pack) {
         eprintln!("error: cannot write {}: {e}", out.display());

@@ -772,6 +772,7 @@ impl Endpoint {
         })
     }
 
+    #[cfg(feature = "embedded")]
     /// The endpoint every adapter starts: the embedded catalog, configured from named
     /// variables (Worker vars, environment variables; see [`VARS`]). The error names the
     /// variable, its value and the accepted form.

@@ -8,14 +8,14 @@
 //!
 //! | module | what it is |
 //! |---|---|
-//! | [`skill`] | the rules of one skill: names, URIs, frontmatter (YAML → ordered JSON), digests, MIME types; shared with `build.rs` |
-//! | [`catalog`] | compile a skills folder into a checked catalog (build time); look files, skills and directories up by URI (run time) |
+//! | [`skill`] | the rules of one skill: names, URIs, limits, frontmatter (YAML → ordered JSON), digests, MIME types; shared with `build.rs` (crate `skills-edge-catalog`) |
+//! | [`catalog`] | compile a skills folder into a checked catalog (build time); the pack format; look files, skills and directories up by URI (run time) (crate `skills-edge-catalog`) |
 //! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the one error type |
 //! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
 //! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
 //! | [`host`] | the host verifier (entries, sizes, digests, frontmatter, references, approvals) and the `SkillHost` registry |
 //! | `js` | wasm-bindgen exports for the npm package (feature `js`; no logic) |
-//! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`) |
+//! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
 //! | [`base64`] | strict RFC 4648 encoding and decoding |
 //!
 //! ```
@@ -34,7 +34,7 @@
 #![warn(missing_docs)]
 
 pub mod base64;
-pub mod catalog;
+#[cfg(feature = "embedded")]
 pub mod embedded;
 pub mod host;
 pub mod http;
@@ -42,4 +42,15 @@ pub mod http;
 pub mod js;
 pub mod protocol;
 pub mod server;
-pub mod skill;
+
+pub use skills_edge_catalog::skill;
+
+/// Catalogs: compile a skills folder (build time), the pack format, and look things up by URI
+/// (run time). Re-exported from the crate `skills-edge-catalog`, which `build.rs` uses too.
+pub mod catalog {
+    #[cfg(not(target_family = "wasm"))]
+    pub use skills_edge_catalog::walk;
+    pub use skills_edge_catalog::{
+        compile, diag, pack, Catalog, CatalogError, DirView, FileView, SkillView,
+    };
+}

@@ -7,9 +7,10 @@
 mod common;
 
 use common::*;
-use skills_edge::catalog::compile::{self, SourceTree, MAX_BYTES_PER_SKILL};
+use skills_edge::catalog::compile::{self, SourceTree};
 use skills_edge::catalog::diag::{CompileError, Diagnostic, Severity};
 use skills_edge::catalog::Catalog;
+use skills_edge::skill::limits::MAX_BYTES_PER_SKILL;
 
 /// One expected diagnostic: rule id, path, line, and a phrase of its message or fix.
 type Want<'a> = (&'a str, &'a str, Option<usize>, &'a str);

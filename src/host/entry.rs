@@ -12,8 +12,8 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::error::{ErrorCode, Result, VerifyError};
-use crate::catalog::compile::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::digest::is_wire_digest;
+use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::name::check_name;
 use crate::skill::uri::{final_segment, resolve_reference, skill_root};
 use crate::skill::value::{write_json_string, Value, MAX_SAFE_INTEGER};

@@ -20,8 +20,8 @@ use super::verify::{
     manifest_item, resolve_in_root, verify_content, verify_skill_md, Content, VerifiedContent,
     VerifiedSkillMd, VerifyOptions,
 };
-use crate::catalog::compile::MAX_BYTES_PER_SKILL;
 use crate::skill::digest::is_wire_digest;
+use crate::skill::limits::MAX_BYTES_PER_SKILL;
 use crate::skill::value::write_json_string;
 
 /// The longest server label accepted, in bytes.

@@ -23,22 +23,15 @@
 use super::diag::{CompileError, Diagnostic, Rule, Severity};
 use crate::skill::digest::digest_of;
 use crate::skill::frontmatter;
+use crate::skill::limits::{
+    MAX_BYTES_PER_SKILL, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_FILES_PER_SKILL,
+    MAX_NAME_LEN, RESERVED_METADATA_PREFIX,
+};
 use crate::skill::mime;
-use crate::skill::name::{check_name, MAX_NAME_LEN};
+use crate::skill::name::check_name;
 use crate::skill::uri::{check_segment, is_inside, SCHEME, SKILL_MD};
 use crate::skill::value::{write_json_string, Value};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Most files one skill may have, `SKILL.md` and nested skills' files included.
-pub const MAX_FILES_PER_SKILL: usize = 512;
-/// Most bytes one skill may have in total (16 MiB), nested skills' files included.
-pub const MAX_BYTES_PER_SKILL: u64 = 16 * 1024 * 1024;
-/// Longest `description`, in characters.
-pub const MAX_DESCRIPTION_CHARS: usize = 1024;
-/// Longest `compatibility`, in characters.
-pub const MAX_COMPATIBILITY_CHARS: usize = 500;
-/// The reserved `metadata` key prefix (SEP-2640 §Reservations).
-pub const RESERVED_METADATA_PREFIX: &str = "io.modelcontextprotocol/";
 
 /// One file of a skills folder.
 #[derive(Debug, Clone)]

@@ -98,7 +98,7 @@ impl Value {
     /// Compact JSON text, byte for byte what `JSON.stringify` prints for the same value.
     ///
     /// ```
-    /// use skills_edge::skill::value::{Number, Value};
+    /// use skills_edge_catalog::skill::value::{Number, Value};
     /// let v = Value::Object(vec![
     ///     ("b".into(), Value::Number(Number::Float(1.0))),
     ///     ("a".into(), Value::String("é\n".into())),

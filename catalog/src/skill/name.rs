@@ -5,8 +5,7 @@
 //! alphanumeric (`a-z`)"; the conformance suite and the reference SDK use ASCII, and an ASCII
 //! name is always a valid URI path segment and `reg-name`, so this project uses ASCII.
 
-/// The longest name allowed.
-pub const MAX_NAME_LEN: usize = 64;
+use super::limits::MAX_NAME_LEN;
 
 /// Why a name is not a valid skill name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +39,7 @@ impl NameError {
 /// Checks a skill name against `^[a-z0-9]+(-[a-z0-9]+)*$` and the 64-character limit.
 ///
 /// ```
-/// use skills_edge::skill::name::{check_name, NameError};
+/// use skills_edge_catalog::skill::name::{check_name, NameError};
 /// assert!(check_name("pdf-processing").is_ok());
 /// assert_eq!(check_name("pdf--processing"), Err(NameError::BadHyphen));
 /// assert_eq!(check_name("Pdf"), Err(NameError::BadChar));

@@ -37,7 +37,7 @@
 //! different.
 //!
 //! ```
-//! use skills_edge::skill::frontmatter::{parse_file_strict, FrontmatterErrorKind};
+//! use skills_edge_catalog::skill::frontmatter::{parse_file_strict, FrontmatterErrorKind};
 //!
 //! let file = "---\nname: pdf\ndescription: Read PDFs\nmetadata: {b: 1, a: 1.0}\n---\n# Body\n";
 //! let fm = parse_file_strict(file).unwrap();
@@ -289,7 +289,7 @@ type Result<T, E = FrontmatterError> = std::result::Result<T, E>;
 /// fence) are refused.
 ///
 /// ```
-/// use skills_edge::skill::frontmatter::split_strict;
+/// use skills_edge_catalog::skill::frontmatter::split_strict;
 /// let b = split_strict("---\r\nname: x\r\n---\r\nbody").unwrap();
 /// assert_eq!((b.yaml, b.first_line, b.body_start), ("name: x", 2, 19));
 /// ```
@@ -362,7 +362,7 @@ pub fn split_strict(file: &str) -> Result<Block<'_>> {
 /// break before it, so a `---` on line 2 is not a fence (the search goes on to later lines).
 ///
 /// ```
-/// use skills_edge::skill::frontmatter::split_lenient;
+/// use skills_edge_catalog::skill::frontmatter::split_lenient;
 /// let b = split_lenient("\u{feff}---\nname: x\n--- \t\nbody").unwrap();
 /// assert_eq!((b.yaml, &"\u{feff}---\nname: x\n--- \t\nbody"[b.body_start..]), ("name: x", "body"));
 /// ```
@@ -521,7 +521,7 @@ fn parse_block(block: &Block<'_>) -> Result<Value> {
 /// Any root is returned (`null` for an empty text). Line numbers in errors are lines of `yaml`.
 ///
 /// ```
-/// use skills_edge::skill::frontmatter::{parse_yaml, FrontmatterErrorKind};
+/// use skills_edge_catalog::skill::frontmatter::{parse_yaml, FrontmatterErrorKind};
 /// let v = parse_yaml("tools: [Read, 'Bash(git:*)']\nhex: 0x1F\nf: 1.50\nz: ~\n").unwrap();
 /// assert_eq!(v.to_json(), r#"{"tools":["Read","Bash(git:*)"],"hex":31,"f":1.5,"z":null}"#);
 /// let e = parse_yaml("enabled: yes\n").unwrap_err();

@@ -38,7 +38,7 @@ impl SegmentError {
 /// Checks one path segment against `[A-Za-z0-9._~-]+`, excluding `.` and `..`.
 ///
 /// ```
-/// use skills_edge::skill::uri::{check_segment, SegmentError};
+/// use skills_edge_catalog::skill::uri::{check_segment, SegmentError};
 /// assert!(check_segment("eu-invoice_v2.md").is_ok());
 /// assert_eq!(check_segment(".."), Err(SegmentError::Dot));
 /// assert_eq!(check_segment("a b"), Err(SegmentError::BadChar(' ')));
@@ -63,7 +63,7 @@ pub fn check_segment(seg: &str) -> Result<(), SegmentError> {
 /// `None` when `uri` does not end in `/SKILL.md` or nothing precedes it.
 ///
 /// ```
-/// use skills_edge::skill::uri::skill_root;
+/// use skills_edge_catalog::skill::uri::skill_root;
 /// assert_eq!(skill_root("skill://acme/billing/refunds/SKILL.md"), Some("skill://acme/billing/refunds"));
 /// assert_eq!(skill_root("skill://SKILL.md"), None);
 /// ```
@@ -113,7 +113,7 @@ pub enum ResolveError {
 /// it already lies inside the root. Nothing is percent-decoded.
 ///
 /// ```
-/// use skills_edge::skill::uri::{resolve_reference, ResolveError};
+/// use skills_edge_catalog::skill::uri::{resolve_reference, ResolveError};
 /// let root = "skill://acme/billing/refunds";
 /// assert_eq!(resolve_reference(root, "references/GUIDE.md#top").unwrap(),
 ///            "skill://acme/billing/refunds/references/GUIDE.md");

@@ -8,7 +8,7 @@ pub const DIRECTORY: &str = "inode/directory";
 /// get `text/plain` when the bytes are UTF-8 text and `application/octet-stream` otherwise.
 ///
 /// ```
-/// use skills_edge::skill::mime::mime_for;
+/// use skills_edge_catalog::skill::mime::mime_for;
 /// assert_eq!(mime_for("SKILL.md", true), "text/markdown");
 /// assert_eq!(mime_for("logo.PNG", false), "image/png");
 /// assert_eq!(mime_for("LICENSE", true), "text/plain");

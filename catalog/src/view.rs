@@ -1,17 +1,9 @@
-//! Catalogs: compile a skills folder (build time) and look things up by URI (run time).
-//!
-//! * [`compile`] checks a folder and computes every manifest (build time, `check`, tests).
-//! * [`pack`] is the binary form the compiled catalog is embedded in.
-//! * [`Catalog`] is the run-time view over a pack: binary searches over sorted URIs and
-//!   JSON fragments rendered at build time, so lookups allocate nothing.
+//! The run-time view of a catalog: a decoded pack, looked up by URI with binary searches over
+//! sorted tables, and JSON fragments rendered at build time, so lookups allocate nothing.
 
-pub mod compile;
-pub mod diag;
-pub mod pack;
-#[cfg(not(target_family = "wasm"))]
-pub mod walk;
-
-use pack::{PackError, Span, Tables};
+use crate::compile;
+use crate::diag;
+use crate::pack::{self, PackError, Span, Tables};
 
 enum Bytes {
     Static(&'static [u8]),

@@ -1,0 +1,39 @@
+//! # skills-edge-catalog
+//!
+//! The part of [skills-edge](https://github.com/skills-edge/skills-edge) that both its build
+//! script and its runtime need: the rules of one skill, the catalog compiler and the pack
+//! format. `skills-edge`'s `build.rs` uses this crate as a build-dependency to compile the
+//! embedded catalog, and `skills-edge` uses it as a dependency to serve that catalog and to
+//! verify skills on the host side, so what is published and what is checked come from one
+//! implementation. Use it through `skills-edge`, which re-exports what applications need; the
+//! API of this crate follows `skills-edge`'s version.
+//!
+//! | module | what it is |
+//! |---|---|
+//! | [`skill`] | the rules of one skill: names, URIs, limits, frontmatter (YAML → ordered JSON), digests, MIME types |
+//! | [`compile`] | a skills folder in ([`compile::SourceTree`]), a checked catalog out, or every problem found |
+//! | [`diag`] | the compiler's findings: rule ids, paths, lines, fixes |
+//! | `walk` | reading a skills folder from disk (native targets only) |
+//! | [`pack`] | the versioned binary form of a compiled catalog |
+//! | [`Catalog`] | the run-time view of a pack: lookups by URI that allocate nothing |
+//!
+//! ```
+//! use skills_edge_catalog::{compile::SourceTree, Catalog};
+//! let mut tree = SourceTree::default();
+//! tree.add_file("code-review/SKILL.md", "---\nname: code-review\ndescription: Review code using the team's checklist.\n---\n\n# Code review\n\nRead `references/checklist.md`, then review the diff.\n");
+//! let catalog = Catalog::compile(tree, None).unwrap();
+//! let skill = catalog.skill("skill://code-review/SKILL.md").unwrap();
+//! assert!(skill.entry_json.contains("sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160"));
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod compile;
+pub mod diag;
+pub mod pack;
+pub mod skill;
+mod view;
+#[cfg(not(target_family = "wasm"))]
+pub mod walk;
+
+pub use view::{Catalog, CatalogError, DirView, FileView, SkillView};
