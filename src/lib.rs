@@ -16,7 +16,6 @@
 //! | [`host`] | the host verifier (entries, sizes, digests, frontmatter, references, approvals) and the `SkillHost` registry |
 //! | `js` | wasm-bindgen exports for the npm package (feature `js`; no logic) |
 //! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
-//! | [`base64`] | strict RFC 4648 encoding and decoding |
 //!
 //! ```
 //! use skills_edge::server::{Config, Responder, Transport};
@@ -33,7 +32,7 @@
 
 #![warn(missing_docs)]
 
-pub mod base64;
+mod base64;
 #[cfg(feature = "embedded")]
 pub mod embedded;
 pub mod host;

@@ -6,9 +6,10 @@
 
 mod common;
 
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::Engine as _;
 use common::*;
 use serde_json::json;
-use skills_edge::base64;
 use skills_edge::protocol::Era;
 use skills_edge::server::{Responder, Transport};
 
@@ -124,10 +125,13 @@ fn first_cursor(r: &Responder, method: &str, params: serde_json::Value) -> Strin
 /// A cursor with one byte changed (cursors are 14 bytes: version, kind, snapshot, scope,
 /// offset).
 fn tamper(cursor: &str, at: usize, value: u8) -> String {
-    let mut b = base64::decode_url(cursor).expect("a cursor is URL-safe base64");
+    let mut b = URL_SAFE_NO_PAD
+        .decode(cursor)
+        .ok()
+        .expect("a cursor is URL-safe base64");
     assert_eq!(b.len(), 14);
     b[at] = value;
-    base64::encode_url(&b)
+    URL_SAFE_NO_PAD.encode(&b)
 }
 
 fn table(r: &Responder) -> Vec<Row> {
@@ -144,7 +148,7 @@ fn table(r: &Responder) -> Vec<Row> {
         "resources/directory/read",
         json!({"uri": "skill://code-review"}),
     );
-    let b64 = |s: &str| format!("=?base64?{}?=", base64::encode(s.as_bytes()));
+    let b64 = |s: &str| format!("=?base64?{}?=", STANDARD.encode(s.as_bytes()));
     let read_md = modern(
         "1",
         "resources/read",
