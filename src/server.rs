@@ -13,6 +13,11 @@
 use crate::base64;
 use crate::catalog::Catalog;
 use crate::protocol::envelope::{raw_str, Meta};
+pub use crate::protocol::headers::HttpHeaders;
+use crate::protocol::headers::{
+    check_method_headers, check_version_header, era_of, require_version_header,
+};
+use crate::protocol::reply::{envelope, Outcome};
 use crate::protocol::{
     parse_message, Era, Incoming, Params, RawId, RpcError, LEGACY_VERSIONS, META_SERVER_INFO,
     MODERN_VERSIONS, SKILLS_EXTENSION,
@@ -137,15 +142,14 @@ pub enum Transport<'a> {
     Http(HttpHeaders<'a>),
 }
 
-/// The MCP request headers of a Streamable HTTP POST.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct HttpHeaders<'a> {
-    /// `MCP-Protocol-Version`.
-    pub protocol_version: Option<&'a str>,
-    /// `Mcp-Method`.
-    pub method: Option<&'a str>,
-    /// `Mcp-Name` (possibly in the `=?base64?…?=` form).
-    pub name: Option<&'a str>,
+impl<'a> Transport<'a> {
+    /// The MCP headers, over HTTP.
+    fn headers(&self) -> Option<&HttpHeaders<'a>> {
+        match self {
+            Transport::Http(h) => Some(h),
+            Transport::Stream => None,
+        }
+    }
 }
 
 /// The reply to one message.
@@ -275,7 +279,7 @@ impl Responder {
             Err((id, err)) => return error_reply(id, &err),
         };
         let params = Params::parse(params_raw);
-        let era = era_of(params.as_ref().ok(), transport);
+        let era = era_of(params.as_ref().ok(), transport.headers());
         let result = match era {
             Era::Modern => self.modern(&method, params, transport),
             Era::Legacy => params
@@ -285,7 +289,7 @@ impl Responder {
         match result {
             Ok(body) => Reply {
                 status: 200,
-                body: Some(wrap_result(id, &body)),
+                body: Some(envelope(Some(id), Outcome::Result(&body))),
             },
             Err(err) => error_reply(Some(id), &err),
         }
@@ -297,27 +301,14 @@ impl Responder {
         params: Result<Params<'_>, String>,
         transport: &Transport<'_>,
     ) -> Result<String, RpcError> {
-        let headers = match transport {
-            Transport::Http(h) => Some(h),
-            Transport::Stream => None,
-        };
+        let headers = transport.headers();
         if let Some(h) = headers {
-            if h.protocol_version.is_none() {
-                return Err(RpcError::HeaderMismatch(
-                    "the MCP-Protocol-Version header is required".into(),
-                ));
-            }
+            require_version_header(h)?;
         }
         let params = params.map_err(RpcError::InvalidEnvelope)?;
         let version = check_meta(&params)?;
         if let Some(h) = headers {
-            if h.protocol_version != Some(version.as_ref()) {
-                return Err(RpcError::HeaderMismatch(format!(
-                    "the MCP-Protocol-Version header {:?} differs from _meta protocolVersion {:?}",
-                    h.protocol_version.unwrap_or_default(),
-                    version
-                )));
-            }
+            check_version_header(h, &version)?;
         }
         if !MODERN_VERSIONS.contains(&version.as_ref()) {
             return Err(RpcError::UnsupportedVersion {
@@ -624,24 +615,6 @@ fn required_uri<'a>(params: &Params<'a>) -> Result<Cow<'a, str>, RpcError> {
     }
 }
 
-/// Which era serves this request (see the module documentation).
-fn era_of(params: Option<&Params<'_>>, transport: &Transport<'_>) -> Era {
-    let body_modern = params
-        .and_then(|p| p.meta)
-        .and_then(Meta::parse)
-        .is_some_and(|m| m.protocol_version.is_some());
-    if body_modern {
-        return Era::Modern;
-    }
-    match transport {
-        Transport::Http(HttpHeaders {
-            protocol_version: Some(v),
-            ..
-        }) if !LEGACY_VERSIONS.contains(v) => Era::Modern,
-        _ => Era::Legacy,
-    }
-}
-
 /// The required 2026-07-28 `_meta` fields; returns the declared protocol version.
 fn check_meta<'a>(params: &Params<'a>) -> Result<Cow<'a, str>, RpcError> {
     let env = |m: &str| RpcError::InvalidEnvelope(m.to_owned());
@@ -665,88 +638,11 @@ fn check_meta<'a>(params: &Params<'a>) -> Result<Cow<'a, str>, RpcError> {
     }
 }
 
-/// Decodes a header value that may use the `=?base64?…?=` form for non-ASCII text.
-pub fn decode_header_value(v: &str) -> Option<Cow<'_, str>> {
-    match v
-        .strip_prefix("=?base64?")
-        .and_then(|r| r.strip_suffix("?="))
-    {
-        Some(b64) => base64::decode(b64)
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .map(Cow::Owned),
-        None => Some(Cow::Borrowed(v)),
-    }
-}
-
-/// `Mcp-Method` must equal the body's method; `Mcp-Name` must equal `params.uri` on
-/// `resources/read` (2026-07-28 Streamable HTTP, header mirroring).
-fn check_method_headers(
-    h: &HttpHeaders<'_>,
-    method: &str,
-    params: &Params<'_>,
-) -> Result<(), RpcError> {
-    let got = h.method.map(decode_header_value);
-    match got {
-        None => {
-            return Err(RpcError::HeaderMismatch(format!(
-                "the Mcp-Method header is required (expected {method:?})"
-            )))
-        }
-        Some(Some(m)) if m == method => {}
-        Some(_) => {
-            return Err(RpcError::HeaderMismatch(format!(
-                "the Mcp-Method header {:?} differs from the body's method {method:?}",
-                h.method.unwrap_or_default()
-            )))
-        }
-    }
-    if method == "resources/read" {
-        let uri = params.uri.and_then(raw_str);
-        match (h.name.map(decode_header_value), uri) {
-            (None, _) => {
-                return Err(RpcError::HeaderMismatch(
-                    "the Mcp-Name header is required on resources/read (the resource URI)".into(),
-                ))
-            }
-            (Some(Some(n)), Some(u)) if n == u => {}
-            (Some(Some(_)), None) => {} // the missing `uri` is reported as invalid params
-            (Some(_), _) => {
-                return Err(RpcError::HeaderMismatch(format!(
-                    "the Mcp-Name header {:?} differs from params.uri",
-                    h.name.unwrap_or_default()
-                )))
-            }
-        }
-    }
-    Ok(())
-}
-
-fn wrap_result(id: RawId<'_>, result: &str) -> Vec<u8> {
-    let mut out = String::with_capacity(result.len() + 40);
-    out.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
-    out.push_str(id.as_json());
-    out.push_str(",\"result\":");
-    out.push_str(result);
-    out.push('}');
-    out.into_bytes()
-}
-
-/// An error response. When the request id could not be read, the response has no `id` at
-/// all: MCP's schemas (2025-11-25 and 2026-07-28) define `RequestId` as a string or an
-/// integer and make `id` optional on error responses, so JSON-RPC's `"id": null` would not
-/// validate.
+/// An error response (without `id` when the request's id could not be read; see
+/// [`crate::protocol::reply`]).
 fn error_reply(id: Option<RawId<'_>>, err: &RpcError) -> Reply {
-    let mut out = String::from("{\"jsonrpc\":\"2.0\",");
-    if let Some(id) = id {
-        out.push_str("\"id\":");
-        out.push_str(id.as_json());
-        out.push(',');
-    }
-    out.push_str("\"error\":");
-    err.write_json(&mut out);
-    out.push('}');
     Reply {
         status: err.http_status(),
-        body: Some(out.into_bytes()),
+        body: Some(envelope(id, Outcome::Error(err))),
     }
 }

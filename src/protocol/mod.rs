@@ -1,11 +1,25 @@
-//! JSON-RPC 2.0 and MCP wire basics: protocol versions, the one error type every failure
-//! maps through, and the parsing of an incoming message's envelope.
+//! JSON-RPC 2.0 and MCP wire basics: protocol versions, the error types every failure maps
+//! through (the responder's [`RpcError`] and the transport's [`Refusal`]), the parsing of an
+//! incoming message's envelope, the one writer of reply envelopes, and the header rules that
+//! tie a Streamable HTTP request to its body.
+//!
+//! | module | what it is |
+//! |---|---|
+//! | [`envelope`] | one incoming message, parsed without building a value tree |
+//! | [`error`] | [`RpcError`]: code, message, `data` and HTTP status of every responder error |
+//! | [`refusal`] | [`Refusal`]: status, code and message of every transport refusal |
+//! | [`reply`] | the one writer of response envelopes |
+//! | [`headers`] | the era a request belongs to; `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` mirroring |
 
 pub mod envelope;
 pub mod error;
+pub mod headers;
+pub mod refusal;
+pub mod reply;
 
 pub use envelope::{parse_message, Incoming, Params, RawId};
 pub use error::RpcError;
+pub use refusal::Refusal;
 
 /// The protocol revision of the stateless, per-request `_meta` era.
 pub const MODERN_VERSION: &str = "2026-07-28";

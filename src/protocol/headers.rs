@@ -1,0 +1,126 @@
+//! The Streamable HTTP header rules of 2026-07-28 that concern the message itself: which era a
+//! request belongs to, and how `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` must mirror
+//! the body (spec: `basic/transports/streamable-http.mdx`, "Required request headers").
+//!
+//! The transport rules (Origin, Host, Accept, Content-Type, body size) are in [`crate::http`];
+//! these rules need the parsed message, so the responder applies them.
+
+use super::envelope::{raw_str, Meta, Params};
+use super::{Era, RpcError, LEGACY_VERSIONS};
+use std::borrow::Cow;
+
+/// The MCP request headers of a Streamable HTTP POST, as raw values (`None` when absent).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HttpHeaders<'a> {
+    /// `MCP-Protocol-Version`.
+    pub protocol_version: Option<&'a str>,
+    /// `Mcp-Method`.
+    pub method: Option<&'a str>,
+    /// `Mcp-Name` (possibly in the `=?base64?…?=` form).
+    pub name: Option<&'a str>,
+}
+
+/// Decodes a header value that may use the `=?base64?…?=` form for text that is not plain
+/// ASCII (the server MUST decode before comparing). `None` when the form is used but its
+/// content is not base64 of UTF-8 text; other values are returned as they are.
+///
+/// ```
+/// use skills_edge::protocol::headers::decode_header_value;
+/// assert_eq!(decode_header_value("skills/list").as_deref(), Some("skills/list"));
+/// assert_eq!(decode_header_value("=?base64?c2tpbGw6Ly/DqQ==?=").as_deref(), Some("skill://é"));
+/// assert_eq!(decode_header_value("=?base64?not base64?="), None);
+/// ```
+pub fn decode_header_value(v: &str) -> Option<Cow<'_, str>> {
+    match v
+        .strip_prefix("=?base64?")
+        .and_then(|r| r.strip_suffix("?="))
+    {
+        Some(b64) => crate::base64::decode(b64)
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .map(Cow::Owned),
+        None => Some(Cow::Borrowed(v)),
+    }
+}
+
+/// Which era serves a request: 2026-07-28 when its `params._meta` carries
+/// `io.modelcontextprotocol/protocolVersion`, or when it arrives over HTTP with an
+/// `MCP-Protocol-Version` header that is not a legacy revision; 2025-11-25 otherwise
+/// (spec: `basic/versioning.mdx`, dual-era routing).
+pub(crate) fn era_of(params: Option<&Params<'_>>, headers: Option<&HttpHeaders<'_>>) -> Era {
+    let body_modern = params
+        .and_then(|p| p.meta)
+        .and_then(Meta::parse)
+        .is_some_and(|m| m.protocol_version.is_some());
+    if body_modern {
+        return Era::Modern;
+    }
+    match headers.and_then(|h| h.protocol_version) {
+        Some(v) if !LEGACY_VERSIONS.contains(&v) => Era::Modern,
+        _ => Era::Legacy,
+    }
+}
+
+/// A 2026-07-28 request over HTTP must carry `MCP-Protocol-Version` (checked before the body's
+/// `_meta`, as the conformance suite requires).
+pub(crate) fn require_version_header(h: &HttpHeaders<'_>) -> Result<(), RpcError> {
+    match h.protocol_version {
+        Some(_) => Ok(()),
+        None => Err(RpcError::HeaderMismatch(
+            "the MCP-Protocol-Version header is required".into(),
+        )),
+    }
+}
+
+/// `MCP-Protocol-Version` must equal the body's `_meta` protocol version.
+pub(crate) fn check_version_header(h: &HttpHeaders<'_>, version: &str) -> Result<(), RpcError> {
+    if h.protocol_version == Some(version) {
+        return Ok(());
+    }
+    Err(RpcError::HeaderMismatch(format!(
+        "the MCP-Protocol-Version header {:?} differs from _meta protocolVersion {:?}",
+        h.protocol_version.unwrap_or_default(),
+        version
+    )))
+}
+
+/// `Mcp-Method` must equal the body's method; on `resources/read`, `Mcp-Name` must equal
+/// `params.uri`. Both may use the `=?base64?…?=` form. (`tools/call` and `prompts/get` mirror
+/// `params.name` in `Mcp-Name`; a server without tools or prompts answers them `-32601`.)
+pub(crate) fn check_method_headers(
+    h: &HttpHeaders<'_>,
+    method: &str,
+    params: &Params<'_>,
+) -> Result<(), RpcError> {
+    match h.method.map(decode_header_value) {
+        None => {
+            return Err(RpcError::HeaderMismatch(format!(
+                "the Mcp-Method header is required (expected {method:?})"
+            )))
+        }
+        Some(Some(m)) if m == method => {}
+        Some(_) => {
+            return Err(RpcError::HeaderMismatch(format!(
+                "the Mcp-Method header {:?} differs from the body's method {method:?}",
+                h.method.unwrap_or_default()
+            )))
+        }
+    }
+    if method != "resources/read" {
+        return Ok(());
+    }
+    match (
+        h.name.map(decode_header_value),
+        params.uri.and_then(raw_str),
+    ) {
+        (None, _) => Err(RpcError::HeaderMismatch(
+            "the Mcp-Name header is required on resources/read (the resource URI)".into(),
+        )),
+        (Some(Some(n)), Some(u)) if n == u => Ok(()),
+        // A missing or non-string `uri` is reported as invalid params by the method.
+        (Some(Some(_)), None) => Ok(()),
+        (Some(_), _) => Err(RpcError::HeaderMismatch(format!(
+            "the Mcp-Name header {:?} differs from params.uri",
+            h.name.unwrap_or_default()
+        ))),
+    }
+}
