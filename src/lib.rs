@@ -13,6 +13,7 @@
 //! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the one error type |
 //! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
 //! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
+//! | [`settings`] | the one table of settings: Worker vars, environment variables, command-line flags, npm options, WIT config |
 //! | [`host`] | the host verifier (entries, sizes, digests, frontmatter, references, approvals) and the `SkillHost` registry |
 //! | `js` | wasm-bindgen exports for the npm package (feature `js`; no logic) |
 //! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
@@ -41,6 +42,7 @@ pub mod http;
 pub mod js;
 pub mod protocol;
 pub mod server;
+pub mod settings;
 
 pub use skills_edge_catalog::skill;
 

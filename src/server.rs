@@ -62,6 +62,9 @@ impl CacheScope {
 /// Largest page size accepted.
 pub const MAX_PAGE_SIZE: usize = 1000;
 
+/// Largest `ttlMs` accepted: 2^53 − 1, the largest integer every JSON reader keeps exactly.
+pub const MAX_TTL_MS: u64 = crate::skill::value::MAX_SAFE_INTEGER as u64;
+
 /// Responder settings. Defaults: 50 items per page, `ttlMs` 300000 (five minutes),
 /// `cacheScope` `"public"` (a static, embedded catalog is the same for everyone; open point
 /// A17), instructions generated from the catalog (they name every skill's URI).
@@ -115,7 +118,7 @@ impl Config {
                 self.page_size
             )));
         }
-        if self.ttl_ms > crate::skill::value::MAX_SAFE_INTEGER as u64 {
+        if self.ttl_ms > MAX_TTL_MS {
             return Err(ConfigError(format!(
                 "ttlMs {} is out of range: use 0 to 9007199254740991",
                 self.ttl_ms

@@ -25,25 +25,28 @@ fn main() {
 #[cfg(not(target_family = "wasm"))]
 mod native {
     use skills_edge::catalog::{compile, pack, walk};
-    use skills_edge::server::{CacheScope, Config, Responder, Transport};
+    use skills_edge::protocol::{reply, Refusal};
+    use skills_edge::server::{Config, Responder, Transport};
+    use skills_edge::settings::{self, Scope, Setting, Source, SETTINGS};
     use std::io::{self, BufRead, Write};
     use std::path::Path;
     use std::process::ExitCode;
 
-    const USAGE: &str = "\
-    skills-edge: serve and verify Agent Skills over MCP
+    const USAGE: &str = "skills-edge: serve and verify Agent Skills over MCP
 
-    USAGE:
-        skills-edge stdio [--page-size N] [--ttl-ms N] [--cache-scope public|private] [--instructions TEXT]
-            Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
-        skills-edge check <dir>
-            Check a skills folder; print the entries it would publish (JSON) on stdout,
-            problems on stderr; exit status 1 when the folder cannot be published.
-        skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT]
-            Compile a skills folder into a pack (served by the npm package's SkillsServer);
-            --check prints the entries instead of writing. Exit status 1 on any error.
-        skills-edge --version | --help
-    ";
+USAGE:
+    skills-edge stdio [OPTIONS]
+        Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
+        OPTIONS (each at most once):
+{stdio_options}
+    skills-edge check <dir>
+        Check a skills folder; print the entries it would publish (JSON) on stdout,
+        problems on stderr; exit status 1 when the folder cannot be published.
+    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT]
+        Compile a skills folder into a pack (served by the npm package's SkillsServer);
+        --check prints the entries instead of writing. Exit status 1 on any error.
+    skills-edge --version | --help
+";
 
     /// Largest accepted stdio message (bytes); longer lines are refused and skipped.
     const MAX_LINE: usize = 4 * 1024 * 1024;
@@ -65,7 +68,7 @@ mod native {
                 ExitCode::SUCCESS
             }
             Some("--help" | "-h" | "help") => {
-                print!("{USAGE}");
+                print!("{}", usage());
                 ExitCode::SUCCESS
             }
             Some(other) => usage_error(&format!("unknown command {other:?}")),
@@ -74,43 +77,51 @@ mod native {
     }
 
     fn usage_error(msg: &str) -> ExitCode {
-        eprintln!("error: {msg}\n\n{USAGE}");
+        eprintln!("error: {msg}\n\n{}", usage());
         ExitCode::from(2)
     }
 
+    /// The options of `stdio`: the responder's settings, by their flags (see
+    /// `skills_edge::settings`), each at most once.
     fn parse_config(args: &[String]) -> Result<Config, String> {
-        let mut cfg = Config::default();
+        let mut given: Vec<(&'static Setting, String)> = Vec::new();
         let mut it = args.iter();
         while let Some(flag) = it.next() {
-            let mut value = || {
-                it.next()
-                    .ok_or_else(|| format!("{flag} needs a value"))
-                    .cloned()
+            let Some(setting) = SETTINGS
+                .iter()
+                .find(|s| s.scope == Scope::Responder && s.flag == flag)
+            else {
+                return Err(format!("unknown option {flag:?}"));
             };
-            match flag.as_str() {
-                "--page-size" => {
-                    let v = value()?;
-                    cfg.page_size = v
-                        .parse()
-                        .map_err(|_| format!("--page-size {v:?} is not a number"))?;
-                }
-                "--ttl-ms" => {
-                    let v = value()?;
-                    cfg.ttl_ms = v
-                        .parse()
-                        .map_err(|_| format!("--ttl-ms {v:?} is not a non-negative integer"))?;
-                }
-                "--cache-scope" => {
-                    let v = value()?;
-                    cfg.cache_scope = CacheScope::parse(&v)
-                        .ok_or_else(|| format!("--cache-scope {v:?} must be public or private"))?;
-                }
-                "--instructions" => cfg.instructions = Some(value()?),
-                other => return Err(format!("unknown option {other:?}")),
+            let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+            if given.iter().any(|(s, _)| s.flag == setting.flag) {
+                return Err(format!("{flag} is given twice"));
             }
+            given.push((setting, value.clone()));
         }
-        cfg.validate().map_err(|e| e.to_string())?;
-        Ok(cfg)
+        settings::server_config(Source::Flag, |s| {
+            given
+                .iter()
+                .find(|(g, _)| g.flag == s.flag)
+                .map(|(_, v)| v.clone())
+        })
+        .map_err(|e| e.to_string())
+    }
+
+    fn usage() -> String {
+        USAGE.replace("{stdio_options}\n", &stdio_options())
+    }
+
+    /// The `stdio` options for the usage text, from the settings table.
+    fn stdio_options() -> String {
+        let mut out = String::new();
+        for s in SETTINGS.iter().filter(|s| s.scope == Scope::Responder) {
+            out.push_str(&format!(
+                "        {} VALUE\n            {}; default: {}; {}\n",
+                s.flag, s.doc, s.default, s.form
+            ));
+        }
+        out
     }
 
     fn stdio(args: &[String]) -> ExitCode {
@@ -152,10 +163,7 @@ mod native {
             let msg = trim_line(&line);
             let reply = if too_long {
                 eprintln!("warning: refused a message longer than {MAX_LINE} bytes");
-                Some(
-                    br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: the message is longer than 4 MiB"}}"#
-                        .to_vec(),
-                )
+                Some(reply::refusal(&Refusal::TooLarge { limit: MAX_LINE }))
             } else if msg.is_empty() {
                 None
             } else {

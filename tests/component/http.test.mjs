@@ -122,12 +122,18 @@ test("a body over the limit is refused with 413, by Content-Length or while read
   assert.equal(res.status, 413);
 });
 
-test("an invalid configuration variable is named in a 500 answer", async () => {
+test("an invalid configuration variable is named in a 500 answer with a JSON-RPC error", async () => {
   const bad = await serve(componentPath("skills-edge-http"), { scratch: dir, env: { PAGE_SIZE: "0" } });
   try {
     const res = await fetch(bad.url, { method: "POST", signal: AbortSignal.timeout(10_000) });
     assert.equal(res.status, 500);
-    assert.match(await res.text(), /PAGE_SIZE = "0" is invalid/);
+    assert.equal(res.headers.get("content-type"), "application/json");
+    assert.equal(res.headers.get("vary"), "Origin");
+    const body = await res.json();
+    assert.equal(body.jsonrpc, "2.0");
+    assert.ok(!("id" in body), "no id: the request was not read");
+    assert.equal(body.error.code, -32603);
+    assert.match(body.error.message, /configuration variable PAGE_SIZE = "0" is invalid/);
   } finally {
     await bad.stop();
   }

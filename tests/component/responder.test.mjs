@@ -168,9 +168,9 @@ test("the http transport checks the mirrored headers", () => {
 
 test("create refuses settings out of range, naming the setting", () => {
   for (const [config, words] of [
-    [{ pageSize: 0 }, "page size 0"],
-    [{ pageSize: 1001 }, "page size 1001"],
-    [{ ttlMs: 2n ** 53n }, "ttlMs 9007199254740992"],
+    [{ pageSize: 0 }, 'config field page-size = "0" is invalid (out of range)'],
+    [{ pageSize: 1001 }, 'config field page-size = "1001" is invalid (out of range)'],
+    [{ ttlMs: 2n ** 53n }, 'config field ttl-ms = "9007199254740992" is invalid (out of range)'],
   ]) {
     assert.throws(
       () => Server.create(config),

@@ -4,9 +4,12 @@
 //!
 //! Bindings only, the same three steps as the Cloudflare Worker: collect the request head,
 //! ask [`skills_edge::http::Endpoint`] what to do, read at most `limit + 1` body bytes when
-//! told to, and write the endpoint's response back. The configuration comes from the
-//! environment variables named in [`skills_edge::http::VARS`], read once per instance; while
-//! one is invalid, every request is answered 500 with a message naming it.
+//! told to (through the shared [`BodyReader`]), and write the endpoint's response back. The
+//! configuration comes from the environment variables named in
+//! [`skills_edge::settings::SETTINGS`] (the Worker's vars), read once per instance; while one
+//! is invalid, every request is answered 500 with a JSON-RPC error (`-32603`) naming it
+//! ([`Refusal::Misconfigured`]). A body the host cannot deliver is answered 400
+//! ([`Refusal::Unreadable`]), as on the Worker.
 
 #![warn(missing_docs)]
 
@@ -24,7 +27,8 @@ use bindings::wasi::http::types::{
     ResponseOutparam,
 };
 use bindings::wasi::io::streams::StreamError;
-use skills_edge::http::{Endpoint, Head, Response, Step};
+use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
+use skills_edge::protocol::Refusal;
 use std::sync::OnceLock;
 
 /// The component: implements `wasi:http/incoming-handler`.
@@ -50,7 +54,9 @@ impl Guest for Component {
             Ok(endpoint) => respond(endpoint, request),
             Err(message) => {
                 eprintln!("skills-edge: {message}");
-                failure(message.clone())
+                Response::refused(&Refusal::Misconfigured {
+                    message: message.clone(),
+                })
             }
         };
         send(out, response);
@@ -73,20 +79,13 @@ fn respond(endpoint: &Endpoint, request: IncomingRequest) -> Response {
     match endpoint.head(&head) {
         Step::Respond(r) => r,
         Step::ReadBody { limit } => match read_body(request, limit) {
-            Ok(Some(body)) => endpoint.body(&head, &body),
-            Ok(None) => endpoint.body_too_large(&head),
-            Err(message) => failure(message),
+            Body::Complete(body) => endpoint.body(&head, &body),
+            Body::TooLarge => endpoint.body_too_large(&head),
+            Body::Unreadable(message) => {
+                eprintln!("skills-edge: {message}");
+                endpoint.body_unreadable(&head)
+            }
         },
-    }
-}
-
-/// A 500 response with the reason as text: an invalid configuration variable (also written
-/// to stderr), or a request body the host could not deliver.
-fn failure(message: String) -> Response {
-    Response {
-        status: 500,
-        headers: vec![("content-type", "text/plain; charset=utf-8".to_owned())],
-        body: message.into_bytes(),
     }
 }
 
@@ -124,29 +123,42 @@ fn method_name(method: &Method) -> &str {
     }
 }
 
-/// Reads the body, keeping at most `limit + 1` bytes: `Ok(None)` when it is longer than
-/// `limit`, `Err` when the host cannot deliver it.
-fn read_body(request: IncomingRequest, limit: usize) -> Result<Option<Vec<u8>>, String> {
-    let body = request
-        .consume()
-        .map_err(|()| "the request body was already taken".to_owned())?;
-    let mut buf = Vec::new();
+/// A request body, as read.
+enum Body {
+    /// All of it, within the limit.
+    Complete(Vec<u8>),
+    /// Longer than the limit (at most `limit + 1` bytes were kept).
+    TooLarge,
+    /// The host could not deliver it; why.
+    Unreadable(String),
+}
+
+/// Reads the body through a [`BodyReader`]: at most `limit + 1` bytes are kept; an oversized
+/// body is drained (and dropped) up to the reader's bound, then the stream is left.
+fn read_body(request: IncomingRequest, limit: usize) -> Body {
+    let Ok(body) = request.consume() else {
+        return Body::Unreadable("the request body was already taken".into());
+    };
+    let mut reader = BodyReader::new(limit);
     {
-        let stream = body
-            .stream()
-            .map_err(|()| "the request body stream was already taken".to_owned())?;
+        let Ok(stream) = body.stream() else {
+            return Body::Unreadable("the request body stream was already taken".into());
+        };
         loop {
-            let room = (limit + 1).saturating_sub(buf.len()).min(64 * 1024);
-            match stream.blocking_read(room as u64) {
+            // While within the limit, ask for no more than is kept; past it, drain in 64 KiB reads.
+            let want = match reader.room() {
+                0 => 64 * 1024,
+                room => room.min(64 * 1024),
+            };
+            match stream.blocking_read(want as u64) {
                 Ok(chunk) => {
-                    buf.extend_from_slice(&chunk);
-                    if buf.len() > limit {
-                        return Ok(None);
+                    if !reader.push(&chunk) {
+                        break;
                     }
                 }
                 Err(StreamError::Closed) => break,
                 Err(StreamError::LastOperationFailed(e)) => {
-                    return Err(format!(
+                    return Body::Unreadable(format!(
                         "reading the request body failed: {}",
                         e.to_debug_string()
                     ))
@@ -155,7 +167,10 @@ fn read_body(request: IncomingRequest, limit: usize) -> Result<Option<Vec<u8>>, 
         }
     }
     drop(IncomingBody::finish(body));
-    Ok(Some(buf))
+    match reader.finish() {
+        Some(bytes) => Body::Complete(bytes),
+        None => Body::TooLarge,
+    }
 }
 
 /// Writes the response: status, headers, then the body in the 4096-byte writes that

@@ -3,6 +3,7 @@
 use crate::bindings::exports::skills_edge::mcp::responder as wit;
 use crate::Component;
 use skills_edge::server;
+use skills_edge::settings::{self, Source};
 
 impl wit::Guest for Component {
     type Server = Server;
@@ -15,21 +16,22 @@ impl wit::GuestServer for Server {
     fn create(config: wit::Config) -> Result<wit::Server, String> {
         let catalog = skills_edge::embedded::catalog()
             .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
-        let defaults = server::Config::default();
-        let settings = server::Config {
-            page_size: config.page_size.map_or(defaults.page_size, |n| {
-                usize::try_from(n).unwrap_or(usize::MAX)
+        // The typed record goes through the settings table like every other source, so the
+        // ranges and the messages are the ones the Worker and the native command use.
+        let settings = settings::server_config(Source::Wit, |s| match s.wit {
+            "page-size" => config.page_size.map(|n| n.to_string()),
+            "ttl-ms" => config.ttl_ms.map(|n| n.to_string()),
+            "cache-scope" => config.cache_scope.map(|c| {
+                match c {
+                    wit::CacheScope::Public => "public",
+                    wit::CacheScope::Private => "private",
+                }
+                .to_owned()
             }),
-            ttl_ms: config.ttl_ms.unwrap_or(defaults.ttl_ms),
-            cache_scope: config
-                .cache_scope
-                .map_or(defaults.cache_scope, |s| match s {
-                    wit::CacheScope::Public => server::CacheScope::Public,
-                    wit::CacheScope::Private => server::CacheScope::Private,
-                }),
-            instructions: config.instructions,
-            server_info: None,
-        };
+            "instructions" => config.instructions.clone(),
+            _ => None,
+        })
+        .map_err(|e| e.to_string())?;
         server::Responder::new(catalog, settings)
             .map(|r| wit::Server::new(Server(r)))
             .map_err(|e| e.to_string())

@@ -1,0 +1,326 @@
+//! The Streamable HTTP endpoint: the configuration, the responder, and the decisions on one
+//! request (see the table in [`crate::http`]).
+
+use super::body::{DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES};
+use super::head::{accepts, is_json_media_type, Head};
+use super::origin::{HostList, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
+use crate::catalog::Catalog;
+use crate::protocol::{reply, Refusal};
+use crate::server::{Config, ConfigError, Responder};
+use std::sync::Arc;
+
+/// The one MCP endpoint path.
+pub const ENDPOINT_PATH: &str = "/mcp";
+
+/// `Access-Control-Allow-Methods` of the preflight answer.
+pub const ALLOW_METHODS: &str = "POST, OPTIONS";
+
+/// `Access-Control-Allow-Headers` of the preflight answer: every request header an MCP
+/// client sends (and `authorization`, for deployments that put a gateway in front).
+pub const ALLOW_HEADERS: &str =
+    "content-type, accept, mcp-protocol-version, mcp-method, mcp-name, authorization";
+
+/// `Access-Control-Max-Age` of the preflight answer, in seconds (browsers cap it: Chromium
+/// at 7200).
+pub const MAX_AGE_SECONDS: &str = "7200";
+
+/// Everything the HTTP endpoint is configured with (parsed from the settings table,
+/// [`crate::settings`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpConfig {
+    /// The responder's settings (page size, `ttlMs`, `cacheScope`, instructions).
+    pub server: Config,
+    /// Browser origins allowed (`ALLOWED_ORIGINS`). Requests without `Origin` are always
+    /// allowed: they do not come from a web page.
+    pub allowed_origins: OriginList,
+    /// `Host` values accepted (`ALLOWED_HOSTS`).
+    pub allowed_hosts: HostList,
+    /// The largest body read, in bytes (`MAX_BODY_BYTES`).
+    pub max_body_bytes: usize,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            server: Config::default(),
+            allowed_origins: OriginList::parse(DEFAULT_ALLOWED_ORIGINS)
+                .unwrap_or(OriginList::Only(Vec::new())),
+            allowed_hosts: HostList::parse(DEFAULT_ALLOWED_HOSTS)
+                .unwrap_or(HostList::Only(Vec::new())),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+        }
+    }
+}
+
+/// An HTTP response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// The status code.
+    pub status: u16,
+    /// Header names (lower case) and values.
+    pub headers: Vec<(&'static str, String)>,
+    /// The body (empty for 202 and 204).
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    /// The value of header `name` (lower case), if set.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as text (`""` if it is not UTF-8).
+    pub fn body_str(&self) -> &str {
+        std::str::from_utf8(&self.body).unwrap_or("")
+    }
+
+    /// The response to a refusal when no request head is at hand (a request dropped while its
+    /// body was read, a server without a valid configuration): the refusal's status and
+    /// headers, `Vary: Origin`, and its JSON-RPC error body; no CORS headers.
+    ///
+    /// ```
+    /// use skills_edge::http::Response;
+    /// use skills_edge::protocol::Refusal;
+    /// let r = Response::refused(&Refusal::Overloaded);
+    /// assert_eq!((r.status, r.header("retry-after")), (503, Some("1")));
+    /// assert!(r.body_str().contains("-32603"));
+    /// ```
+    pub fn refused(refusal: &Refusal) -> Response {
+        let mut r = Response {
+            status: refusal.status(),
+            headers: vec![("vary", "Origin".to_owned())],
+            body: Vec::new(),
+        };
+        r.set_refusal(refusal);
+        r
+    }
+
+    fn set_refusal(&mut self, refusal: &Refusal) {
+        self.headers
+            .push(("content-type", "application/json".to_owned()));
+        for (name, value) in refusal.headers() {
+            self.headers.push((name, (*value).to_owned()));
+        }
+        self.body = reply::refusal(refusal);
+    }
+}
+
+/// What the adapter does next with a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Send this response; do not read the body.
+    Respond(Response),
+    /// Read the body with a [`super::BodyReader`] of this limit (it keeps at most
+    /// `limit + 1` bytes), then call [`Endpoint::body`] with it, or
+    /// [`Endpoint::body_too_large`] when it was longer.
+    ReadBody {
+        /// The largest acceptable body, in bytes.
+        limit: usize,
+    },
+}
+
+/// The Streamable HTTP endpoint: configuration plus the responder.
+pub struct Endpoint {
+    responder: Responder,
+    allowed_origins: OriginList,
+    allowed_hosts: HostList,
+    max_body_bytes: usize,
+}
+
+impl Endpoint {
+    /// An endpoint serving `catalog` with `config` (checked).
+    pub fn new(catalog: Arc<Catalog>, config: HttpConfig) -> Result<Endpoint, ConfigError> {
+        if !(1..=MAX_MAX_BODY_BYTES).contains(&config.max_body_bytes) {
+            return Err(ConfigError(format!(
+                "body limit {} is out of range: use 1 to {MAX_MAX_BODY_BYTES}",
+                config.max_body_bytes
+            )));
+        }
+        Ok(Endpoint {
+            responder: Responder::new(catalog, config.server)?,
+            allowed_origins: config.allowed_origins,
+            allowed_hosts: config.allowed_hosts,
+            max_body_bytes: config.max_body_bytes,
+        })
+    }
+
+    /// The endpoint every HTTP adapter starts (the Worker, the HTTP component): the embedded
+    /// catalog, configured from named variables (Worker vars, environment variables: the
+    /// [`Setting::var`](crate::settings::Setting::var) names of [`crate::settings::SETTINGS`]).
+    /// The error names the variable, its value and the accepted form.
+    ///
+    /// ```
+    /// use skills_edge::http::Endpoint;
+    /// assert!(Endpoint::embedded_from_vars(|_| None).is_ok());
+    /// let e = Endpoint::embedded_from_vars(|v| (v == "PAGE_SIZE").then(|| "0".into())).err().unwrap();
+    /// assert!(e.starts_with("configuration variable PAGE_SIZE = \"0\" is invalid"));
+    /// ```
+    #[cfg(feature = "embedded")]
+    pub fn embedded_from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Endpoint, String> {
+        let config = crate::settings::http_config(crate::settings::Source::Var, |s| get(s.var))
+            .map_err(|e| e.to_string())?;
+        let catalog = crate::embedded::catalog()
+            .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
+        Endpoint::new(catalog, config).map_err(|e| e.to_string())
+    }
+
+    /// The responder behind the endpoint.
+    pub fn responder(&self) -> &Responder {
+        &self.responder
+    }
+
+    /// The body limit in force.
+    pub fn max_body_bytes(&self) -> usize {
+        self.max_body_bytes
+    }
+
+    /// The echoed origin, if the request has an allowed one.
+    fn cors_origin<'h>(&self, head: &Head<'h>) -> Option<&'h str> {
+        head.origin.filter(|o| self.allowed_origins.allows(o))
+    }
+
+    fn base(&self, head: &Head<'_>, status: u16) -> Response {
+        let mut headers = Vec::with_capacity(4);
+        headers.push(("vary", "Origin".to_owned()));
+        if let Some(o) = self.cors_origin(head) {
+            headers.push(("access-control-allow-origin", o.to_owned()));
+        }
+        Response {
+            status,
+            headers,
+            body: Vec::new(),
+        }
+    }
+
+    /// The response to a refused request: its status and headers, the CORS headers of an
+    /// allowed origin, and a JSON-RPC error body without `id`.
+    pub fn refuse(&self, head: &Head<'_>, refusal: &Refusal) -> Response {
+        let mut r = self.base(head, refusal.status());
+        r.set_refusal(refusal);
+        r
+    }
+
+    /// Decides from the request head alone: an immediate response, or read the body.
+    pub fn head(&self, head: &Head<'_>) -> Step {
+        match self.check_head(head) {
+            Ok(step) => step,
+            Err(refusal) => Step::Respond(self.refuse(head, &refusal)),
+        }
+    }
+
+    fn check_head(&self, head: &Head<'_>) -> Result<Step, Refusal> {
+        if let Some(origin) = head.origin {
+            if !self.allowed_origins.allows(origin) {
+                // `refuse` adds no CORS headers here: the page must not read the refusal.
+                return Err(Refusal::Origin {
+                    origin: origin.to_owned(),
+                });
+            }
+        }
+        if !head.host.is_some_and(|h| self.allowed_hosts.allows(h)) {
+            return Err(Refusal::Host {
+                host: head.host.map(str::to_owned),
+            });
+        }
+        if head.path != ENDPOINT_PATH {
+            return Err(Refusal::Path {
+                endpoint: ENDPOINT_PATH,
+            });
+        }
+        if head.method.eq_ignore_ascii_case("OPTIONS") {
+            return Ok(Step::Respond(self.preflight(head)));
+        }
+        if !head.method.eq_ignore_ascii_case("POST") {
+            return Err(Refusal::Method {
+                method: head.method.to_owned(),
+            });
+        }
+        let accept = head.accept.unwrap_or("*/*");
+        if !accepts(accept, "application", "json") || !accepts(accept, "text", "event-stream") {
+            return Err(Refusal::Accept);
+        }
+        if !head.content_type.is_some_and(is_json_media_type) {
+            return Err(Refusal::MediaType);
+        }
+        if let Some(len) = head.content_length {
+            let t = len.trim();
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(Refusal::Length);
+            }
+            // Too many digits to parse is larger than any limit.
+            let n = t.parse::<u64>().unwrap_or(u64::MAX);
+            if n > self.max_body_bytes as u64 {
+                return Err(self.too_large());
+            }
+        }
+        Ok(Step::ReadBody {
+            limit: self.max_body_bytes,
+        })
+    }
+
+    /// The CORS preflight answer (204; the CORS headers only for an allowed origin).
+    fn preflight(&self, head: &Head<'_>) -> Response {
+        let mut r = self.base(head, 204);
+        if self.cors_origin(head).is_some() {
+            r.headers
+                .push(("access-control-allow-methods", ALLOW_METHODS.to_owned()));
+            r.headers
+                .push(("access-control-allow-headers", ALLOW_HEADERS.to_owned()));
+            r.headers
+                .push(("access-control-max-age", MAX_AGE_SECONDS.to_owned()));
+        }
+        r.headers.push(("allow", ALLOW_METHODS.to_owned()));
+        r
+    }
+
+    fn too_large(&self) -> Refusal {
+        Refusal::TooLarge {
+            limit: self.max_body_bytes,
+        }
+    }
+
+    /// The 413 response for a body longer than the limit.
+    pub fn body_too_large(&self, head: &Head<'_>) -> Response {
+        self.refuse(head, &self.too_large())
+    }
+
+    /// The 400 response for a body the platform could not deliver (the client went away, or
+    /// sent fewer bytes than its `Content-Length`).
+    pub fn body_unreadable(&self, head: &Head<'_>) -> Response {
+        self.refuse(head, &Refusal::Unreadable)
+    }
+
+    /// The 503 response for a request an adapter had to drop while its body was being read
+    /// (too many in progress at once). Its head is gone, so it carries no CORS headers.
+    pub fn overloaded(&self) -> Response {
+        Response::refused(&Refusal::Overloaded)
+    }
+
+    /// Answers a request whose head passed [`Endpoint::head`] with its body.
+    pub fn body(&self, head: &Head<'_>, body: &[u8]) -> Response {
+        if body.len() > self.max_body_bytes {
+            return self.body_too_large(head);
+        }
+        let reply = self.responder.respond(body, &head.transport());
+        let mut r = self.base(head, reply.status);
+        if let Some(b) = reply.body {
+            r.headers
+                .push(("content-type", "application/json".to_owned()));
+            r.body = b;
+        }
+        r
+    }
+
+    /// Both steps at once, for adapters that already hold the whole body (tests, servers
+    /// whose platform enforces the limit): the head's response if it has one, else the
+    /// body's.
+    pub fn handle(&self, head: &Head<'_>, body: &[u8]) -> Response {
+        match self.head(head) {
+            Step::Respond(r) => r,
+            Step::ReadBody { .. } => self.body(head, body),
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Streamable HTTP rules (MCP 2026-07-28, with 2025-11-25 clients on the same endpoint) as
+//! pure functions: no sockets, no platform types. An adapter (the Cloudflare Worker, a
+//! `wasi:http` component, a test) does three things:
+//!
+//! 1. collects the request head into a [`Head`] and asks [`Endpoint::head`] what to do:
+//!    answer at once (preflight, 403, 404, 405, 406, 413, 415) or read the body up to a limit;
+//! 2. reads the body through a [`BodyReader`], which keeps at most `limit + 1` bytes, and
+//!    hands it to [`Endpoint::body`], or calls [`Endpoint::body_too_large`] when the limit was
+//!    crossed;
+//! 3. writes the [`Response`] (status, headers, body) back.
+//!
+//! The rules, in the order they are applied:
+//!
+//! | check | outcome |
+//! |---|---|
+//! | `Origin` present and not allowed ([`HttpConfig::allowed_origins`]) | 403, no CORS headers |
+//! | `Host` not allowed ([`HttpConfig::allowed_hosts`], DNS-rebinding defence) | 403 |
+//! | path other than [`ENDPOINT_PATH`] | 404 |
+//! | `OPTIONS` | 204, the CORS preflight answer (no authentication) |
+//! | method other than `POST` | 405 with `Allow: POST` |
+//! | `Accept` not allowing both `application/json` and `text/event-stream` | 406 |
+//! | `Content-Type` other than `application/json` | 415 |
+//! | `Content-Length` above [`HttpConfig::max_body_bytes`] | 413, body not read |
+//! | body longer than the limit (chunked uploads) | 413; nothing past `limit + 1` bytes is kept (the excess is read and dropped, up to [`DRAIN_BYTES`], then cancelled) |
+//! | the message | the responder's status: 202 without a body for notifications, 200 for results and most errors, 400 for malformed messages, `-32602` envelope errors, `-32020` and `-32022`, 404 for `-32601` |
+//!
+//! Every refusal is a [`crate::protocol::Refusal`], and every error response carries a
+//! JSON-RPC error body (`{"jsonrpc":"2.0","error":{…}}`, without `id` when the request's id is
+//! unknown). Every response carries `Vary: Origin`;
+//! a request from an allowed origin gets `Access-Control-Allow-Origin` echoing it on every
+//! response, errors included. No session id is ever minted or required.
+//!
+//! ```
+//! use skills_edge::http::{Endpoint, Head, HttpConfig, Step};
+//! let endpoint = Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap();
+//! let head = Head {
+//!     method: "POST",
+//!     path: "/mcp",
+//!     host: Some("127.0.0.1:8787"),
+//!     accept: Some("application/json, text/event-stream"),
+//!     content_type: Some("application/json"),
+//!     protocol_version: Some("2026-07-28"),
+//!     mcp_method: Some("skills/list"),
+//!     ..Head::default()
+//! };
+//! let Step::ReadBody { limit } = endpoint.head(&head) else { panic!() };
+//! assert_eq!(limit, 1 << 20);
+//! let response = endpoint.body(&head, br#"{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"_meta":{
+//!     "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+//!     "io.modelcontextprotocol/clientCapabilities":{}}}}"#);
+//! assert_eq!(response.status, 200);
+//! assert_eq!(response.header("content-type"), Some("application/json"));
+//! ```
+
+//!
+//! | module | what it is |
+//! |---|---|
+//! | [`origin`] | the `Origin` and `Host` allow-lists |
+//! | [`head`] | the request head; `Accept` and `Content-Type` matching |
+//! | [`body`] | reading a body within a limit |
+//! | [`endpoint`] | the endpoint: configuration, responder, the decision on each request |
+//!
+//! The configuration comes from the settings table, [`crate::settings`].
+
+pub mod body;
+pub mod endpoint;
+pub mod head;
+pub mod origin;
+
+pub use body::{BodyReader, DEFAULT_MAX_BODY_BYTES, DRAIN_BYTES, MAX_MAX_BODY_BYTES};
+pub use endpoint::{
+    Endpoint, HttpConfig, Response, Step, ALLOW_HEADERS, ALLOW_METHODS, ENDPOINT_PATH,
+    MAX_AGE_SECONDS,
+};
+pub use head::Head;
+pub use origin::{
+    HostList, HostPattern, OriginList, OriginPattern, PortPattern, DEFAULT_ALLOWED_HOSTS,
+    DEFAULT_ALLOWED_ORIGINS,
+};

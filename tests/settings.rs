@@ -1,0 +1,93 @@
+//! The settings table (`skills_edge::settings`): one parser for Worker vars, environment
+//! variables, flags, npm options and the WIT config, with errors naming the setting as each
+//! source spells it.
+
+use skills_edge::http::{Endpoint, HostList, HttpConfig};
+use skills_edge::server::CacheScope;
+use skills_edge::settings::*;
+
+#[test]
+fn config_from_vars() {
+    let c = http_config(Source::Var, |_| None).unwrap();
+    assert_eq!(c, HttpConfig::default());
+    assert_eq!(c.server.page_size, 50);
+    assert_eq!(c.server.ttl_ms, 300_000);
+    assert_eq!(c.server.cache_scope, CacheScope::Public);
+    assert_eq!(c.server.instructions, None);
+    assert_eq!(c.max_body_bytes, 1 << 20);
+
+    let vars = [
+        ("PAGE_SIZE", "2"),
+        ("TTL_MS", "0"),
+        ("CACHE_SCOPE", "private"),
+        ("INSTRUCTIONS", ""),
+        ("ALLOWED_ORIGINS", "https://a.example"),
+        ("ALLOWED_HOSTS", "*"),
+        ("MAX_BODY_BYTES", "4096"),
+    ];
+    let get = |s: &Setting| {
+        vars.iter()
+            .find(|(k, _)| *k == s.var)
+            .map(|(_, v)| v.to_string())
+    };
+    let c = http_config(Source::Var, get).unwrap();
+    assert_eq!(c.server.page_size, 2);
+    assert_eq!(c.server.ttl_ms, 0);
+    assert_eq!(c.server.cache_scope, CacheScope::Private);
+    assert_eq!(c.server.instructions.as_deref(), Some(""));
+    assert!(c.allowed_origins.allows("https://a.example"));
+    assert!(!c.allowed_origins.allows("http://localhost:1"));
+    assert_eq!(c.allowed_hosts, HostList::Any);
+    assert_eq!(c.max_body_bytes, 4096);
+    let catalog = skills_edge::embedded::catalog().unwrap();
+    let ep = Endpoint::new(catalog, c).unwrap();
+    assert!(ep.responder().config().instructions.is_some());
+}
+
+#[test]
+fn bad_vars_are_named_with_value_and_form() {
+    let cases = [
+        ("PAGE_SIZE", "0"),
+        ("PAGE_SIZE", "1001"),
+        ("PAGE_SIZE", "ten"),
+        ("PAGE_SIZE", "-1"),
+        ("PAGE_SIZE", ""),
+        ("TTL_MS", "9007199254740992"),
+        ("TTL_MS", "1.5"),
+        ("CACHE_SCOPE", "shared"),
+        ("ALLOWED_ORIGINS", "localhost:3000"),
+        ("ALLOWED_HOSTS", ""),
+        ("MAX_BODY_BYTES", "0"),
+        ("MAX_BODY_BYTES", "16777217"),
+        ("MAX_BODY_BYTES", "1MiB"),
+    ];
+    for (name, value) in cases {
+        let e =
+            http_config(Source::Var, |s| (s.var == name).then(|| value.to_owned())).unwrap_err();
+        assert_eq!(e.name(), name);
+        assert_eq!(e.value, value);
+        let msg = e.to_string();
+        assert!(msg.contains(name) && msg.contains(e.setting.form), "{msg}");
+        assert!(msg.contains(&format!("{value:?}")), "{msg}");
+    }
+    // Surrounding blanks are tolerated in numbers and lists.
+    let c = http_config(Source::Var, |s| {
+        (s.var == "PAGE_SIZE").then(|| " 7 ".to_owned())
+    })
+    .unwrap();
+    assert_eq!(c.server.page_size, 7);
+}
+
+#[test]
+fn documented_defaults_parse_to_the_defaults() {
+    for s in SETTINGS {
+        // Generated or derived defaults are described in words, not given as values.
+        if [INSTRUCTIONS.var, SERVER_NAME.var, SERVER_VERSION.var].contains(&s.var) {
+            continue;
+        }
+        let c = http_config(Source::Var, |t| {
+            (t.var == s.var).then(|| s.default.to_owned())
+        });
+        assert_eq!(c, Ok(HttpConfig::default()), "{}", s.var);
+    }
+}
