@@ -1,6 +1,9 @@
-//! Skill URIs: skill roots, containment, and resolving relative references inside a skill.
+//! Skill URIs: skill roots, containment, RFC 3986 schemes, and resolving relative references
+//! inside a skill.
 
-use skills_edge_catalog::skill::uri::{is_inside, resolve_reference, skill_root, ResolveError};
+use skills_edge_catalog::skill::uri::{
+    is_inside, is_scheme, resolve_reference, skill_root, ResolveError,
+};
 
 #[test]
 fn roots_and_containment() {
@@ -58,4 +61,41 @@ fn references_resolve_inside_the_root_only() {
     assert_eq!(ok("https://evil.example/x"), Err(ResolveError::OutsideRoot));
     assert_eq!(ok("file:x"), Err(ResolveError::OutsideRoot));
     assert_eq!(ok("c:x").unwrap_err(), ResolveError::OutsideRoot);
+}
+
+#[test]
+fn schemes_start_with_a_letter() {
+    for ok in [
+        "a", "Z", "skill", "https", "git+ssh", "a+-.", "x-1.2+y", "A1",
+    ] {
+        assert!(is_scheme(ok), "{ok:?}");
+    }
+    for bad in [
+        "", "1ab", "0", "9x", "+a", "-a", ".a", "+-.", "a_b", "a b", "a:b", "a/b", "é", "aé",
+        "a\u{0}",
+    ] {
+        assert!(!is_scheme(bad), "{bad:?}");
+    }
+}
+
+#[test]
+fn a_colon_in_the_first_segment_needs_a_scheme_before_it() {
+    let root = "skill://code-review";
+    let r = |reference: &str| resolve_reference(root, reference);
+    // Not a scheme before the colon: neither an absolute URI nor a relative-path reference.
+    assert_eq!(r("1ab:x"), Err(ResolveError::BadChar));
+    assert_eq!(r(":x"), Err(ResolveError::BadChar));
+    assert_eq!(r("+a:x"), Err(ResolveError::BadChar));
+    assert_eq!(r("a b:x"), Err(ResolveError::BadChar));
+    assert_eq!(r("1ab:x/y.md#top"), Err(ResolveError::BadChar));
+    // A scheme with `+ - .` after its first letter: an absolute URI, outside this root.
+    assert_eq!(r("a+-.:x"), Err(ResolveError::OutsideRoot));
+    assert_eq!(r("git+ssh://host/x"), Err(ResolveError::OutsideRoot));
+    // A colon in a later segment is a path character.
+    assert_eq!(r("./1ab:x").unwrap(), "skill://code-review/1ab:x");
+    assert_eq!(r("a/1ab:x").unwrap(), "skill://code-review/a/1ab:x");
+    assert_eq!(r("a/:x").unwrap(), "skill://code-review/a/:x");
+    // A colon only in the query or fragment is dropped with them.
+    assert_eq!(r("x.md?a:b").unwrap(), "skill://code-review/x.md");
+    assert_eq!(r("x.md#1:2").unwrap(), "skill://code-review/x.md");
 }
