@@ -34,7 +34,8 @@ pub enum ErrorCode {
     InvalidReadResult,
     /// A reference that leaves the skill root, or an absolute URI outside it (A3).
     EscapesRoot,
-    /// A reference that cannot be resolved at all (empty, backslash, control character).
+    /// A reference that cannot be resolved at all (empty, backslash, control character, a `:`
+    /// in its first segment without a valid scheme before it).
     InvalidReference,
     /// The entry's `resources` is `"dynamic"` and the operation needs a manifest (content
     /// verification, approval binding), or the host does not accept dynamic skills.

@@ -548,8 +548,9 @@ fn first_difference(expected: &Value, actual: &Value, path: String) -> Option<Di
 /// Resolves a reference found in a skill (a relative path or an absolute URI) against the
 /// root of the skill whose `SKILL.md` is `skill_uri` (U12, A3): `?query`/`#fragment`
 /// dropped, dot segments removed, and a result outside the root refused with
-/// [`ErrorCode::EscapesRoot`] ([`ErrorCode::InvalidReference`] for an empty reference or one
-/// with a backslash or control character; [`ErrorCode::InvalidArgument`] when `skill_uri`
+/// [`ErrorCode::EscapesRoot`] ([`ErrorCode::InvalidReference`] for an empty reference, one
+/// with a backslash or control character, or one whose first segment has a `:` without a
+/// valid scheme before it, such as `1ab:x`; [`ErrorCode::InvalidArgument`] when `skill_uri`
 /// does not end in `/SKILL.md`).
 ///
 /// ```
@@ -580,7 +581,7 @@ pub fn resolve_in_root(root: &str, reference: &str) -> Result<String> {
             ResolveError::Empty => (ErrorCode::InvalidReference, "is empty"),
             ResolveError::BadChar => (
                 ErrorCode::InvalidReference,
-                "contains a backslash or a control character",
+                "contains a backslash or a control character, or a `:` in its first segment that does not end a scheme",
             ),
         };
         VerifyError::new(
@@ -920,6 +921,7 @@ mod tests {
         assert_eq!(code("https://example.com/x"), ErrorCode::EscapesRoot);
         assert_eq!(code(""), ErrorCode::InvalidReference);
         assert_eq!(code("a\\b"), ErrorCode::InvalidReference);
+        assert_eq!(code("1ab:x"), ErrorCode::InvalidReference);
         assert_eq!(
             resolve("skill://x", "a").unwrap_err().code,
             ErrorCode::InvalidArgument

@@ -63,28 +63,3 @@ pub fn check_name(name: &str) -> Result<(), NameError> {
     }
     Ok(())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn conformance_vectors() {
-        for ok in ["a", "a1", "code-review", "x-1-y", &"a".repeat(64)] {
-            assert_eq!(check_name(ok), Ok(()), "{ok}");
-        }
-        let bad: &[(&str, NameError)] = &[
-            ("", NameError::Empty),
-            ("pdf--processing", NameError::BadHyphen),
-            ("-pdf", NameError::BadHyphen),
-            ("pdf-", NameError::BadHyphen),
-            ("PDF", NameError::BadChar),
-            ("pdf_processing", NameError::BadChar),
-            ("café", NameError::BadChar),
-        ];
-        for (name, err) in bad {
-            assert_eq!(check_name(name), Err(*err), "{name}");
-        }
-        assert_eq!(check_name(&"a".repeat(65)), Err(NameError::TooLong));
-    }
-}

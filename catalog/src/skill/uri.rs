@@ -93,6 +93,26 @@ pub fn is_inside(root: &str, uri: &str) -> bool {
     uri.len() > root.len() + 1 && uri.starts_with(root) && uri.as_bytes()[root.len()] == b'/'
 }
 
+/// Whether `s` is a URI scheme as RFC 3986 §3.1 defines it:
+/// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, so a letter first and at least one character.
+/// Only the syntax is checked (schemes compare case-insensitively; none is looked up).
+///
+/// ```
+/// use skills_edge_catalog::skill::uri::is_scheme;
+/// assert!(is_scheme("skill"));
+/// assert!(is_scheme("git+ssh"));
+/// assert!(is_scheme("C"));
+/// assert!(!is_scheme("1ab")); // a digit first
+/// assert!(!is_scheme(""));
+/// assert!(!is_scheme("-x"));
+/// assert!(!is_scheme("a_b"));
+/// ```
+pub fn is_scheme(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+}
+
 /// Why a relative reference cannot be resolved inside a skill.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResolveError {
@@ -102,15 +122,24 @@ pub enum ResolveError {
     OutsideRoot,
     /// `..` segments climb above the skill root, or the reference starts with `/`.
     EscapesRoot,
-    /// The reference contains a backslash or a control character.
+    /// The reference contains a backslash or a control character, or a `:` in its first
+    /// segment that does not end a scheme (`1ab:x`, `:x`), which RFC 3986 §4.2 allows in
+    /// neither an absolute URI nor a relative-path reference.
     BadChar,
 }
 
 /// Resolves a relative reference found in a skill (for example a markdown link in `SKILL.md`)
 /// against the skill root, as a filesystem path would (SEP-2640 §Relative References, A3):
 /// `?query` and `#fragment` are dropped, empty and `.` segments are skipped, `..` climbs one
-/// level, and a result that leaves the root is refused. An absolute URI is accepted only when
-/// it already lies inside the root. Nothing is percent-decoded.
+/// level, and a result that leaves the root is refused. An absolute URI (one that starts with
+/// a scheme, see [`is_scheme`], and `:`) is accepted only when it already lies inside the root.
+/// Nothing is percent-decoded.
+///
+/// A `:` in the first segment of a reference that is not preceded by a valid scheme (`1ab:x`,
+/// `:x`, `a b:x`) is refused as [`ResolveError::BadChar`]: RFC 3986 §4.2 does not allow such a
+/// segment at the start of a relative-path reference either, since readers would take what
+/// precedes the colon for a scheme. Written after a `./` (`./1ab:x`), the colon is in a later
+/// segment and the reference resolves as a path.
 ///
 /// ```
 /// use skills_edge_catalog::skill::uri::{resolve_reference, ResolveError};
@@ -119,6 +148,8 @@ pub enum ResolveError {
 ///            "skill://acme/billing/refunds/references/GUIDE.md");
 /// assert_eq!(resolve_reference(root, "./a/../b.md").unwrap(), "skill://acme/billing/refunds/b.md");
 /// assert_eq!(resolve_reference(root, "../chargebacks/SKILL.md"), Err(ResolveError::EscapesRoot));
+/// assert_eq!(resolve_reference(root, "https://example.com/x"), Err(ResolveError::OutsideRoot));
+/// assert_eq!(resolve_reference(root, "1ab:x"), Err(ResolveError::BadChar));
 /// ```
 pub fn resolve_reference(root: &str, reference: &str) -> Result<String, ResolveError> {
     let cut = reference.find(['?', '#']).unwrap_or(reference.len());
@@ -130,14 +161,13 @@ pub fn resolve_reference(root: &str, reference: &str) -> Result<String, ResolveE
         return Err(ResolveError::BadChar);
     }
     if let Some(colon) = reference.find(':') {
-        // A scheme is letters, digits, `+ - .` before the first `:` and before any `/`.
-        let scheme = &reference[..colon];
-        if !scheme.is_empty()
-            && !scheme.contains('/')
-            && scheme
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        {
+        // A `:` in the first segment: after a scheme it makes an absolute URI; after anything
+        // else it is neither an absolute URI nor a relative-path reference (RFC 3986 §4.2).
+        let before = &reference[..colon];
+        if !before.contains('/') {
+            if !is_scheme(before) {
+                return Err(ResolveError::BadChar);
+            }
             return if is_inside(root, reference) && !has_dot_segments(&reference[root.len()..]) {
                 Ok(reference.to_owned())
             } else {
@@ -173,67 +203,4 @@ fn has_dot_segments(path: &str) -> bool {
     path.split('/')
         .skip(1)
         .any(|s| s.is_empty() || s == "." || s == "..")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn roots_and_containment() {
-        assert_eq!(
-            skill_root("skill://code-review/SKILL.md"),
-            Some("skill://code-review")
-        );
-        assert_eq!(
-            skill_root("github://o/r/skills/refunds/SKILL.md"),
-            Some("github://o/r/skills/refunds")
-        );
-        assert_eq!(skill_root("skill://code-review/skill.md"), None);
-        assert_eq!(skill_root("skill://a//SKILL.md"), None);
-        assert_eq!(skill_root("/SKILL.md"), None);
-        assert!(is_inside("skill://code-review", "skill://code-review/a.md"));
-        assert!(!is_inside(
-            "skill://code-review",
-            "skill://code-review-extra/a.md"
-        ));
-        assert!(!is_inside("skill://code-review", "skill://code-review"));
-        assert!(!is_inside("skill://code-review", "skill://code-review/"));
-    }
-
-    #[test]
-    fn references_resolve_inside_the_root_only() {
-        let root = "skill://code-review";
-        let ok = |r: &str| resolve_reference(root, r);
-        assert_eq!(
-            ok("references/checklist.md").unwrap(),
-            "skill://code-review/references/checklist.md"
-        );
-        assert_eq!(
-            ok("a//b/./c.md?x=1").unwrap(),
-            "skill://code-review/a/b/c.md"
-        );
-        assert_eq!(ok("templates/").unwrap(), "skill://code-review/templates");
-        assert_eq!(ok("a/.."), Ok("skill://code-review".to_owned()));
-        assert_eq!(ok("../x"), Err(ResolveError::EscapesRoot));
-        assert_eq!(ok("a/../../x"), Err(ResolveError::EscapesRoot));
-        assert_eq!(ok("/etc/passwd"), Err(ResolveError::EscapesRoot));
-        assert_eq!(ok("#frag"), Err(ResolveError::Empty));
-        assert_eq!(ok("a\\b"), Err(ResolveError::BadChar));
-        assert_eq!(
-            ok("skill://code-review/references/checklist.md").unwrap(),
-            "skill://code-review/references/checklist.md"
-        );
-        assert_eq!(
-            ok("skill://code-review-extra/x.md"),
-            Err(ResolveError::OutsideRoot)
-        );
-        assert_eq!(
-            ok("skill://code-review/../other/SKILL.md"),
-            Err(ResolveError::OutsideRoot)
-        );
-        assert_eq!(ok("https://evil.example/x"), Err(ResolveError::OutsideRoot));
-        assert_eq!(ok("file:x"), Err(ResolveError::OutsideRoot));
-        assert_eq!(ok("c:x").unwrap_err(), ResolveError::OutsideRoot);
-    }
 }

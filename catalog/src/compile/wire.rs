@@ -1,0 +1,106 @@
+//! The published forms of a compiled catalog: skill entries, `resources/list` items, directory
+//! children and the default server instructions.
+
+use super::{last_segment, Compiled, CompiledSkill, DirChild};
+use crate::skill::mime;
+use crate::skill::value::write_json_string;
+
+impl Compiled {
+    /// The skill entry exactly as `skills/list` and `skills/get` publish it:
+    /// `{"uri","frontmatter","resources":[{"uri","digest","size"}…]}`.
+    pub fn entry_json(&self, skill: &CompiledSkill) -> String {
+        let mut out = String::with_capacity(256 + skill.files.len() * 128);
+        out.push_str("{\"uri\":");
+        write_json_string(&skill.uri, &mut out);
+        out.push_str(",\"frontmatter\":");
+        skill.frontmatter.write_json(&mut out);
+        out.push_str(",\"resources\":[");
+        for (i, &fi) in skill.files.iter().enumerate() {
+            let f = &self.files[fi];
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"uri\":");
+            write_json_string(&f.uri, &mut out);
+            out.push_str(",\"digest\":\"");
+            out.push_str(&f.digest);
+            out.push_str("\",\"size\":");
+            out.push_str(&f.size.to_string());
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
+    }
+
+    /// The `SKILL.md` as a `resources/list` item: name and description from the
+    /// frontmatter, `text/markdown`, and its size (SEP-2640 §Resource Metadata, A22).
+    pub fn list_item_json(&self, skill: &CompiledSkill) -> String {
+        let size = skill
+            .files
+            .first()
+            .map(|&i| self.files[i].size)
+            .unwrap_or(0);
+        let mut out = String::with_capacity(128 + skill.description.len());
+        out.push_str("{\"uri\":");
+        write_json_string(&skill.uri, &mut out);
+        out.push_str(",\"name\":");
+        write_json_string(&skill.name, &mut out);
+        out.push_str(",\"description\":");
+        write_json_string(&skill.description, &mut out);
+        out.push_str(",\"mimeType\":\"text/markdown\",\"size\":");
+        out.push_str(&size.to_string());
+        out.push('}');
+        out
+    }
+
+    /// A directory child as a `resources/directory/read` item.
+    pub fn child_json(&self, child: &DirChild) -> String {
+        let mut out = String::with_capacity(128);
+        let (uri, mime, size) = match child {
+            DirChild::Dir(uri) => (uri.as_str(), mime::DIRECTORY, None),
+            DirChild::File(i) => {
+                let f = &self.files[*i];
+                (f.uri.as_str(), f.mime, Some(f.size))
+            }
+        };
+        out.push_str("{\"uri\":");
+        write_json_string(uri, &mut out);
+        out.push_str(",\"name\":");
+        write_json_string(last_segment(uri), &mut out);
+        out.push_str(",\"mimeType\":");
+        write_json_string(mime, &mut out);
+        if let Some(size) = size {
+            out.push_str(",\"size\":");
+            out.push_str(&size.to_string());
+        }
+        out.push('}');
+        out
+    }
+
+    /// Server instructions naming the skills (SEP-2640 §Pointer from Server Instructions).
+    pub fn default_instructions(&self) -> String {
+        const NAMED: usize = 50;
+        let mut s = String::from(
+            "This server publishes Agent Skills through the io.modelcontextprotocol/skills extension. \
+             List them with skills/list, fetch an entry with skills/get, and read files with resources/read; \
+             verify every file against the size and sha256 digest in its entry before use.",
+        );
+        if !self.skills.is_empty() {
+            s.push_str(" Skills:");
+            for sk in self.skills.iter().take(NAMED) {
+                let mut d: String = sk.description.chars().take(160).collect();
+                if d.len() < sk.description.len() {
+                    d.push('…');
+                }
+                s.push_str(&format!("\n- {} ({}): {}", sk.uri, sk.name, d.trim()));
+            }
+            if self.skills.len() > NAMED {
+                s.push_str(&format!(
+                    "\n- and {} more (see skills/list)",
+                    self.skills.len() - NAMED
+                ));
+            }
+        }
+        s
+    }
+}
