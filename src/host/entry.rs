@@ -15,7 +15,7 @@ use super::error::{ErrorCode, Result, VerifyError};
 use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::name::check_name;
-use crate::skill::uri::{final_segment, resolve_reference, skill_root};
+use crate::skill::uri::{final_segment, is_scheme, resolve_reference, skill_root};
 use crate::skill::value::{write_json_string, Value, MAX_SAFE_INTEGER};
 
 /// The `resources` marker of a skill whose files cannot be enumerated with stable digests.
@@ -414,10 +414,7 @@ fn parse_size(text: &str) -> Option<u64> {
 /// would only make two spellings of one file.
 fn check_uri_text(uri: &str) -> std::result::Result<(), &'static str> {
     let colon = uri.find(':').ok_or("is not an absolute URI (no scheme)")?;
-    let scheme = &uri[..colon];
-    let mut chars = scheme.chars();
-    let scheme_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let scheme_ok = is_scheme(&uri[..colon]);
     if !scheme_ok {
         return Err("is not an absolute URI (no valid scheme)");
     }

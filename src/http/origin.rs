@@ -2,6 +2,8 @@
 //! names it answers for (the DNS-rebinding defence). Parsed once from the `ALLOWED_ORIGINS`
 //! and `ALLOWED_HOSTS` settings, matched per request without allocating.
 
+use crate::skill::uri::is_scheme;
+
 /// Default `ALLOWED_ORIGINS`: browser pages served from this machine, any port.
 pub const DEFAULT_ALLOWED_ORIGINS: &str = "http://localhost:*,http://127.0.0.1:*,http://[::1]:*";
 
@@ -150,11 +152,7 @@ impl OriginPattern {
             .split_once("://")
             .ok_or_else(|| format!("{s:?} is not `scheme://host[:port]`"))?;
         let scheme = scheme.to_ascii_lowercase();
-        if scheme.is_empty()
-            || !scheme
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-        {
+        if !is_scheme(&scheme) {
             return Err(format!("{s:?} has an invalid scheme"));
         }
         if rest.contains('/') {
