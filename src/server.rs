@@ -187,8 +187,6 @@ pub struct Responder {
     config: Config,
     /// `,"ttlMs":…,"cacheScope":…,"_meta":{…}}` closing a cacheable modern result.
     tail_cacheable: String,
-    /// `,"_meta":{…}}` closing a non-cacheable modern result.
-    tail_plain: String,
     /// `"capabilities":{…}` plus `,"instructions":…` when there are instructions.
     capabilities: String,
     /// `{"name":…,"version":…}`.
@@ -237,7 +235,6 @@ impl Responder {
         meta.push(':');
         meta.push_str(&server_info);
         meta.push('}');
-        let tail_plain = format!("{meta}}}");
         let tail_cacheable = format!(
             ",\"ttlMs\":{},\"cacheScope\":\"{}\"{meta}}}",
             config.ttl_ms,
@@ -258,7 +255,6 @@ impl Responder {
             catalog,
             config,
             tail_cacheable,
-            tail_plain,
             capabilities: ci,
             server_info,
         })
@@ -341,9 +337,10 @@ impl Responder {
             "resources/list" => self.resources_list(&params, true).map(cacheable),
             "resources/templates/list" => self.templates_list(&params, true).map(cacheable),
             "resources/read" => self.resources_read(&params, true).map(cacheable),
-            "resources/directory/read" => self
-                .directory_read(&params, true)
-                .map(|b| b + &self.tail_plain),
+            // Not a CacheableResult on the stable spec page, but the official TypeScript SDK
+            // (2.4) requires ttlMs and cacheScope on it at 2026-07-28 (as its server sends
+            // them); clients that follow the page ignore the extra fields.
+            "resources/directory/read" => self.directory_read(&params, true).map(cacheable),
             "initialize"
             | "ping"
             | "logging/setLevel"

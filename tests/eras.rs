@@ -1,7 +1,8 @@
 //! Both protocol eras on one responder. 2026-07-28 results carry `resultType: "complete"`,
-//! `_meta["io.modelcontextprotocol/serverInfo"]`, and `ttlMs`/`cacheScope` exactly on the
-//! cacheable methods (not on `resources/directory/read`); 2025-11-25 results carry none of
-//! those; `initialize` and `server/discover` declare the same capabilities.
+//! `_meta["io.modelcontextprotocol/serverInfo"]`, and `ttlMs`/`cacheScope` on the cacheable
+//! methods and on `resources/directory/read` (the official SDK's schema requires them there);
+//! 2025-11-25 results carry none of those; `initialize` and `server/discover` declare the same
+//! capabilities.
 
 mod common;
 
@@ -29,7 +30,7 @@ fn methods() -> Vec<(&'static str, Json, bool)> {
         (
             "resources/directory/read",
             json!({"uri": "skill://acme/billing/refunds"}),
-            false,
+            true,
         ),
     ]
 }
