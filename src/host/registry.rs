@@ -13,22 +13,17 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::value::RawValue;
 
-use super::approval::approval_fingerprint;
+use super::approval::{approval_fingerprint, ApprovalsExport};
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
 use super::verify::{
     manifest_item, resolve_in_root, verify_content, verify_skill_md, Content, VerifiedContent,
     VerifiedSkillMd, VerifyOptions,
 };
-use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::MAX_BYTES_PER_SKILL;
-use crate::skill::value::write_json_string;
 
 /// The longest server label accepted, in bytes.
 pub const MAX_LABEL_LEN: usize = 128;
-
-/// The `format` tag of exported approvals.
-pub const APPROVALS_FORMAT: &str = "skills-edge/approvals";
 
 /// Host policy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -623,25 +618,13 @@ impl SkillHost {
     }
 
     /// The stored approvals as JSON, for persisting:
-    /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`.
+    /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`
+    /// (see [`super::approval::ApprovalsExport`]).
     pub fn export_approvals(&self) -> String {
-        let mut out = String::from("{\"format\":");
-        write_json_string(APPROVALS_FORMAT, &mut out);
-        out.push_str(",\"version\":1,\"approvals\":[");
-        for (i, ((label, uri), fingerprint)) in self.approvals.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str("{\"server\":");
-            write_json_string(label, &mut out);
-            out.push_str(",\"uri\":");
-            write_json_string(uri, &mut out);
-            out.push_str(",\"fingerprint\":");
-            write_json_string(fingerprint, &mut out);
-            out.push('}');
-        }
-        out.push_str("]}");
-        out
+        ApprovalsExport::of(self.approvals.iter().map(|((server, uri), fingerprint)| {
+            (server.as_str(), uri.as_str(), fingerprint.as_str())
+        }))
+        .to_json()
     }
 
     /// Restores approvals exported by [`SkillHost::export_approvals`] (merged over the stored
@@ -649,37 +632,7 @@ impl SkillHost {
     /// instead of stored. Returns how many were stored. [`ErrorCode::InvalidArgument`] when the
     /// JSON is not such an export (nothing is stored then).
     pub fn import_approvals(&mut self, json: &str) -> Result<usize> {
-        #[derive(serde::Deserialize)]
-        struct Export {
-            format: String,
-            version: u32,
-            approvals: Vec<Approval>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Approval {
-            server: String,
-            uri: String,
-            fingerprint: String,
-        }
-        let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
-        let export: Export = serde_json::from_str(json)
-            .map_err(|e| bad(format!("the approvals cannot be read: {e}")))?;
-        if export.format != APPROVALS_FORMAT || export.version != 1 {
-            return Err(bad(format!(
-                "the approvals are in the format {:?} version {}; expected {APPROVALS_FORMAT:?} version 1",
-                export.format, export.version
-            )));
-        }
-        if let Some(a) = export
-            .approvals
-            .iter()
-            .find(|a| !is_wire_digest(&a.fingerprint))
-        {
-            return Err(bad(format!(
-                "the approval of {} has the malformed fingerprint {:?}",
-                a.uri, a.fingerprint
-            )));
-        }
+        let export = ApprovalsExport::parse(json)?;
         let mut stored = 0;
         for a in export.approvals {
             let current = self
