@@ -288,3 +288,26 @@ impl<'a> Meta<'a> {
         first_byte(raw.get()) == Some(b'{')
     }
 }
+
+/// The required 2026-07-28 `_meta` fields; returns the declared protocol version.
+pub(crate) fn check_meta<'a>(params: &Params<'a>) -> Result<Cow<'a, str>, RpcError> {
+    let env = |m: &str| RpcError::InvalidEnvelope(m.to_owned());
+    if !params.is_object {
+        return Err(env(
+            "`params` with `_meta` is required on every request (protocol revision 2026-07-28)",
+        ));
+    }
+    let meta_raw = params.meta.ok_or_else(|| {
+        env("`params._meta` is required (io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities)")
+    })?;
+    let meta = Meta::parse(meta_raw).ok_or_else(|| env("`params._meta` must be an object"))?;
+    let version = meta.protocol_version.and_then(raw_str).ok_or_else(|| {
+        env("`_meta[\"io.modelcontextprotocol/protocolVersion\"]` (a string) is required")
+    })?;
+    match meta.client_capabilities {
+        Some(c) if Meta::is_object(c) => Ok(version),
+        _ => Err(env(
+            "`_meta[\"io.modelcontextprotocol/clientCapabilities\"]` (an object) is required",
+        )),
+    }
+}

@@ -1,0 +1,156 @@
+//! The methods of the Skills extension and the resources they rest on: `skills/list`,
+//! `skills/get`, `resources/list`, `resources/templates/list`, `resources/read` and
+//! `resources/directory/read`, each assembled from fragments rendered at build time.
+
+use super::paging::ListKind;
+use super::Responder;
+use crate::base64;
+use crate::protocol::envelope::raw_str;
+use crate::protocol::{Params, RpcError};
+use crate::skill::value::write_json_string;
+use std::borrow::Cow;
+
+impl Responder {
+    pub(super) fn skills_list(
+        &self,
+        params: &Params<'_>,
+        modern: bool,
+    ) -> Result<String, RpcError> {
+        let c = &*self.catalog;
+        self.list_page(
+            params,
+            modern,
+            ListKind::Skills,
+            "skills",
+            c.skill_count(),
+            |i| c.skill_at(i).map(|s| s.entry_json),
+        )
+    }
+
+    pub(super) fn skills_get(&self, params: &Params<'_>, modern: bool) -> Result<String, RpcError> {
+        let uri = required_uri(params)?;
+        let skill = self
+            .catalog
+            .skill(&uri)
+            .ok_or_else(|| RpcError::SkillNotFound {
+                uri: uri.clone().into_owned(),
+            })?;
+        let mut b = Self::open(modern, skill.entry_json.len());
+        b.push_str("\"skill\":");
+        b.push_str(skill.entry_json);
+        Ok(b)
+    }
+
+    pub(super) fn resources_list(
+        &self,
+        params: &Params<'_>,
+        modern: bool,
+    ) -> Result<String, RpcError> {
+        let c = &*self.catalog;
+        let total = c.skill_count();
+        self.list_page(
+            params,
+            modern,
+            ListKind::Resources,
+            "resources",
+            total,
+            |i| c.skill_at(i).map(|s| s.list_item_json),
+        )
+    }
+
+    pub(super) fn templates_list(
+        &self,
+        params: &Params<'_>,
+        modern: bool,
+    ) -> Result<String, RpcError> {
+        // One template, so any cursor is one this server never issued.
+        self.page(params, ListKind::Templates, 1)?;
+        let mut b = Self::open(modern, 0);
+        b.push_str(
+            "\"resourceTemplates\":[{\"uriTemplate\":\"skill://{+path}\",\"name\":\"skill-file\",\
+             \"title\":\"Skill file\",\"description\":\"Any file of a served skill, by its skill:// URI. \
+             Each skill's entry (skills/list, skills/get) lists its files with their sha256 digests and sizes.\"}]",
+        );
+        Ok(b)
+    }
+
+    pub(super) fn resources_read(
+        &self,
+        params: &Params<'_>,
+        modern: bool,
+    ) -> Result<String, RpcError> {
+        let uri = required_uri(params)?;
+        let Some(file) = self.catalog.file(&uri) else {
+            let hint = self
+                .catalog
+                .dir(&uri)
+                .map(|_| "it is a directory; list it with resources/directory/read");
+            return Err(RpcError::ResourceNotFound {
+                uri: uri.into_owned(),
+                hint,
+            });
+        };
+        let n = file.bytes.len();
+        let mut b = Self::open(
+            modern,
+            if file.is_text {
+                n + n / 8
+            } else {
+                n / 3 * 4 + 4
+            },
+        );
+        b.push_str("\"contents\":[{\"uri\":");
+        write_json_string(file.uri, &mut b);
+        b.push_str(",\"mimeType\":");
+        write_json_string(file.mime, &mut b);
+        match std::str::from_utf8(file.bytes) {
+            Ok(text) if file.is_text => {
+                b.push_str(",\"text\":");
+                write_json_string(text, &mut b);
+            }
+            _ => {
+                b.push_str(",\"blob\":\"");
+                base64::encode_into(file.bytes, &mut b);
+                b.push('"');
+            }
+        }
+        b.push_str("}]");
+        Ok(b)
+    }
+
+    pub(super) fn directory_read(
+        &self,
+        params: &Params<'_>,
+        modern: bool,
+    ) -> Result<String, RpcError> {
+        let uri = required_uri(params)?;
+        // Accept one trailing slash (open point A4); published URIs never have one.
+        let key = match uri.strip_suffix('/') {
+            Some(k) if !k.ends_with('/') => k,
+            _ => uri.as_ref(),
+        };
+        let Some(dir) = self.catalog.dir(key) else {
+            return Err(RpcError::NotADirectory {
+                is_file: self.catalog.file(key).is_some(),
+                uri: uri.into_owned(),
+            });
+        };
+        self.list_page(
+            params,
+            modern,
+            ListKind::Directory(dir.index as u32),
+            "resources",
+            dir.len(),
+            |i| dir.child_json(i),
+        )
+    }
+}
+
+fn required_uri<'a>(params: &Params<'a>) -> Result<Cow<'a, str>, RpcError> {
+    match params.uri {
+        None => Err(RpcError::InvalidParams("`uri` is required".into())),
+        Some(raw) => {
+            raw_str(raw).ok_or_else(|| RpcError::InvalidParams("`uri` must be a string".into()))
+        }
+    }
+}

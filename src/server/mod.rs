@@ -1,0 +1,277 @@
+//! The responder: one JSON-RPC message and the facts of its transport in, one reply (JSON
+//! bytes or nothing, plus the HTTP status a transport should use) out. No I/O, no clocks, no
+//! hashing, no YAML: replies are assembled from fragments the catalog compiler rendered at
+//! build time, so the work is proportional to the reply.
+//!
+//! Both protocol eras are served on one endpoint, statelessly:
+//! * a request whose `params._meta` carries `io.modelcontextprotocol/protocolVersion`, or
+//!   that arrives over HTTP with a non-legacy `MCP-Protocol-Version` header, follows
+//!   2026-07-28 (`server/discover`, required `_meta`, `resultType`, cache hints);
+//! * anything else follows 2025-11-25 (`initialize`, `ping`, no 2026-only fields). No session
+//!   is kept: `initialize` only negotiates the version, and every request stands alone.
+
+use crate::catalog::Catalog;
+use crate::protocol::envelope::{check_meta, raw_str};
+pub use crate::protocol::headers::HttpHeaders;
+use crate::protocol::headers::{
+    check_method_headers, check_version_header, era_of, require_version_header,
+};
+use crate::protocol::reply::{envelope, Outcome};
+use crate::protocol::{
+    parse_message, Era, Incoming, Params, RawId, RpcError, LEGACY_VERSIONS, META_SERVER_INFO,
+    MODERN_VERSIONS, SKILLS_EXTENSION,
+};
+use crate::skill::value::write_json_string;
+use std::sync::Arc;
+
+mod config;
+mod methods;
+mod paging;
+
+pub use config::{
+    CacheScope, Config, ConfigError, MAX_PAGE_SIZE, MAX_TTL_MS, SERVER_NAME, SERVER_VERSION,
+};
+
+/// What the transport knows about a message beyond its bytes.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Transport<'a> {
+    /// A message stream without headers: stdio, an in-page call, a component call.
+    #[default]
+    Stream,
+    /// Streamable HTTP: the MCP headers of the POST (raw values, `None` when absent).
+    Http(HttpHeaders<'a>),
+}
+
+impl<'a> Transport<'a> {
+    /// The MCP headers, over HTTP.
+    fn headers(&self) -> Option<&HttpHeaders<'a>> {
+        match self {
+            Transport::Http(h) => Some(h),
+            Transport::Stream => None,
+        }
+    }
+}
+
+/// The reply to one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// The HTTP status a transport should use (202 when there is no body).
+    pub status: u16,
+    /// The JSON-RPC response, or `None` for notifications and responses.
+    pub body: Option<Vec<u8>>,
+}
+
+impl Reply {
+    fn none() -> Reply {
+        Reply {
+            status: 202,
+            body: None,
+        }
+    }
+
+    /// The body as text (`""` when there is none).
+    pub fn body_str(&self) -> &str {
+        self.body
+            .as_deref()
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("")
+    }
+}
+
+/// The responder. Cheap to share; holds the catalog and the rendered constant parts of replies.
+pub struct Responder {
+    pub(super) catalog: Arc<Catalog>,
+    pub(super) config: Config,
+    /// `,"ttlMs":…,"cacheScope":…,"_meta":{…}}` closing a cacheable modern result.
+    tail_cacheable: String,
+    /// `"capabilities":{…}` plus `,"instructions":…` when there are instructions.
+    capabilities: String,
+    /// `{"name":…,"version":…}`.
+    server_info: String,
+}
+
+impl Responder {
+    /// A responder over `catalog` with `config` (validated).
+    pub fn new(catalog: Arc<Catalog>, config: Config) -> Result<Responder, ConfigError> {
+        config.validate()?;
+        let (name, version) = match &config.server_info {
+            Some((n, v)) => (n.as_str(), v.as_str()),
+            None => (SERVER_NAME, SERVER_VERSION),
+        };
+        let mut server_info = String::from("{\"name\":");
+        write_json_string(name, &mut server_info);
+        server_info.push_str(",\"version\":");
+        write_json_string(version, &mut server_info);
+        server_info.push('}');
+        let mut meta = String::from(",\"_meta\":{");
+        write_json_string(META_SERVER_INFO, &mut meta);
+        meta.push(':');
+        meta.push_str(&server_info);
+        meta.push('}');
+        let tail_cacheable = format!(
+            ",\"ttlMs\":{},\"cacheScope\":\"{}\"{meta}}}",
+            config.ttl_ms,
+            config.cache_scope.as_str()
+        );
+        let mut ci = String::from("\"capabilities\":{\"resources\":{},\"extensions\":{");
+        write_json_string(SKILLS_EXTENSION, &mut ci);
+        ci.push_str(":{\"directoryRead\":true}}}");
+        let instructions = match &config.instructions {
+            Some(s) => s.as_str(),
+            None => catalog.instructions(),
+        };
+        if !instructions.is_empty() {
+            ci.push_str(",\"instructions\":");
+            write_json_string(instructions, &mut ci);
+        }
+        Ok(Responder {
+            catalog,
+            config,
+            tail_cacheable,
+            capabilities: ci,
+            server_info,
+        })
+    }
+
+    /// The catalog served.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Answers one message.
+    pub fn respond(&self, message: &[u8], transport: &Transport<'_>) -> Reply {
+        let (id, method, params_raw) = match parse_message(message) {
+            Ok(Incoming::Request { id, method, params }) => (id, method, params),
+            Ok(Incoming::Notification { .. }) | Ok(Incoming::Response) => return Reply::none(),
+            Err((id, err)) => return error_reply(id, &err),
+        };
+        let params = Params::parse(params_raw);
+        let era = era_of(params.as_ref().ok(), transport.headers());
+        let result = match era {
+            Era::Modern => self.modern(&method, params, transport),
+            Era::Legacy => params
+                .map_err(RpcError::InvalidParams)
+                .and_then(|p| self.legacy(&method, &p)),
+        };
+        match result {
+            Ok(body) => Reply {
+                status: 200,
+                body: Some(envelope(Some(id), Outcome::Result(&body))),
+            },
+            Err(err) => error_reply(Some(id), &err),
+        }
+    }
+
+    fn modern(
+        &self,
+        method: &str,
+        params: Result<Params<'_>, String>,
+        transport: &Transport<'_>,
+    ) -> Result<String, RpcError> {
+        let headers = transport.headers();
+        if let Some(h) = headers {
+            require_version_header(h)?;
+        }
+        let params = params.map_err(RpcError::InvalidEnvelope)?;
+        let version = check_meta(&params)?;
+        if let Some(h) = headers {
+            check_version_header(h, &version)?;
+        }
+        if !MODERN_VERSIONS.contains(&version.as_ref()) {
+            return Err(RpcError::UnsupportedVersion {
+                requested: version.into_owned(),
+                supported: MODERN_VERSIONS,
+            });
+        }
+        if let Some(h) = headers {
+            check_method_headers(h, method, &params)?;
+        }
+        let cacheable = |body: String| body + &self.tail_cacheable;
+        match method {
+            "server/discover" => {
+                let mut b = String::from("{\"resultType\":\"complete\",\"supportedVersions\":[");
+                for (i, v) in MODERN_VERSIONS.iter().enumerate() {
+                    if i > 0 {
+                        b.push(',');
+                    }
+                    write_json_string(v, &mut b);
+                }
+                b.push_str("],");
+                b.push_str(&self.capabilities);
+                Ok(cacheable(b))
+            }
+            "skills/list" => self.skills_list(&params, true).map(cacheable),
+            "skills/get" => self.skills_get(&params, true).map(cacheable),
+            "resources/list" => self.resources_list(&params, true).map(cacheable),
+            "resources/templates/list" => self.templates_list(&params, true).map(cacheable),
+            "resources/read" => self.resources_read(&params, true).map(cacheable),
+            // Not a CacheableResult on the stable spec page, but the official TypeScript SDK
+            // (2.4) requires ttlMs and cacheScope on it at 2026-07-28 (as its server sends
+            // them); clients that follow the page ignore the extra fields.
+            "resources/directory/read" => self.directory_read(&params, true).map(cacheable),
+            "initialize"
+            | "ping"
+            | "logging/setLevel"
+            | "resources/subscribe"
+            | "resources/unsubscribe" => Err(RpcError::MethodNotFound {
+                method: method.to_owned(),
+                hint: Some("removed in protocol revision 2026-07-28; use server/discover"),
+            }),
+            _ => Err(not_found(method)),
+        }
+    }
+
+    fn legacy(&self, method: &str, params: &Params<'_>) -> Result<String, RpcError> {
+        let close = |b: String| b + "}";
+        match method {
+            "initialize" => {
+                let requested = params.protocol_version.and_then(raw_str).ok_or_else(|| {
+                    RpcError::InvalidParams(
+                        "`protocolVersion` (a string) is required in initialize".into(),
+                    )
+                })?;
+                let chosen = LEGACY_VERSIONS
+                    .iter()
+                    .find(|v| **v == requested)
+                    .unwrap_or(&LEGACY_VERSIONS[0]);
+                let mut b = String::from("{\"protocolVersion\":");
+                write_json_string(chosen, &mut b);
+                b.push(',');
+                b.push_str(&self.capabilities);
+                // 2025-11-25 carries serverInfo in the body; 2026-07-28 only in `_meta`.
+                b.push_str(",\"serverInfo\":");
+                b.push_str(&self.server_info);
+                Ok(close(b))
+            }
+            "ping" => Ok("{}".to_owned()),
+            "skills/list" => self.skills_list(params, false).map(close),
+            "skills/get" => self.skills_get(params, false).map(close),
+            "resources/list" => self.resources_list(params, false).map(close),
+            "resources/templates/list" => self.templates_list(params, false).map(close),
+            "resources/read" => self.resources_read(params, false).map(close),
+            "resources/directory/read" => self.directory_read(params, false).map(close),
+            _ => Err(not_found(method)),
+        }
+    }
+}
+
+fn not_found(method: &str) -> RpcError {
+    RpcError::MethodNotFound {
+        method: method.to_owned(),
+        hint: None,
+    }
+}
+
+/// An error response (without `id` when the request's id could not be read; see
+/// [`crate::protocol::reply`]).
+fn error_reply(id: Option<RawId<'_>>, err: &RpcError) -> Reply {
+    Reply {
+        status: err.http_status(),
+        body: Some(envelope(id, Outcome::Error(err))),
+    }
+}

@@ -1,0 +1,133 @@
+//! Pagination (base protocol `pagination.mdx`; open point A16): opaque cursors naming the list,
+//! the catalog snapshot and the offset, so a cursor from another list or an earlier catalog is
+//! refused with `-32602`, and pages of rendered items.
+
+use super::Responder;
+use crate::base64;
+use crate::protocol::envelope::raw_str;
+use crate::protocol::{Params, RpcError};
+use crate::skill::value::write_json_string;
+
+/// The list a cursor belongs to: its kind, and for directories which one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ListKind {
+    Skills,
+    Resources,
+    Templates,
+    /// A directory, by its index in the catalog.
+    Directory(u32),
+}
+
+impl ListKind {
+    /// (tag, scope) as written into a cursor.
+    fn key(self) -> (u8, u32) {
+        match self {
+            ListKind::Skills => (1, 0),
+            ListKind::Resources => (2, 0),
+            ListKind::Templates => (4, 0),
+            ListKind::Directory(i) => (3, i),
+        }
+    }
+}
+
+const CURSOR_VERSION: u8 = 1;
+
+impl Responder {
+    /// Opens a result object: `{"resultType":"complete",` in the modern era, `{` otherwise.
+    pub(super) fn open(modern: bool, capacity: usize) -> String {
+        let mut b = String::with_capacity(capacity + 256);
+        b.push_str(if modern {
+            "{\"resultType\":\"complete\","
+        } else {
+            "{"
+        });
+        b
+    }
+
+    pub(super) fn page(
+        &self,
+        params: &Params<'_>,
+        kind: ListKind,
+        total: usize,
+    ) -> Result<(usize, usize, Option<String>), RpcError> {
+        let start = match params.cursor {
+            None => 0,
+            Some(raw) if raw.get() == "null" => 0,
+            Some(raw) => {
+                let c = raw_str(raw).ok_or(RpcError::InvalidCursor {
+                    reason: "the cursor must be a string",
+                })?;
+                self.decode_cursor(&c, kind, total)?
+            }
+        };
+        let end = (start + self.config.page_size).min(total);
+        let next = (end < total).then(|| self.encode_cursor(kind, end));
+        Ok((start, end, next))
+    }
+
+    fn encode_cursor(&self, kind: ListKind, offset: usize) -> String {
+        let (tag, scope) = kind.key();
+        let mut b = [0u8; 14];
+        b[0] = CURSOR_VERSION;
+        b[1] = tag;
+        b[2..6].copy_from_slice(&self.catalog.snapshot().to_le_bytes());
+        b[6..10].copy_from_slice(&scope.to_le_bytes());
+        b[10..14].copy_from_slice(&(offset as u32).to_le_bytes());
+        base64::encode_url(&b)
+    }
+
+    fn decode_cursor(&self, cursor: &str, kind: ListKind, total: usize) -> Result<usize, RpcError> {
+        let (tag, scope) = kind.key();
+        let bad = |reason| RpcError::InvalidCursor { reason };
+        let b = base64::decode_url(cursor)
+            .filter(|b| b.len() == 14 && b[0] == CURSOR_VERSION)
+            .ok_or(bad("it was not issued by this server"))?;
+        let u = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        if b[1] != tag || u(6) != scope {
+            return Err(bad("it belongs to a different list"));
+        }
+        if u(2) != self.catalog.snapshot() {
+            return Err(bad(
+                "the catalog has changed since it was issued; list again from the start",
+            ));
+        }
+        let offset = u(10) as usize;
+        if offset == 0 || offset >= total {
+            return Err(bad("it points outside the list"));
+        }
+        Ok(offset)
+    }
+
+    /// One page of a list: `"<field>":[items…]` plus `nextCursor` when more follow.
+    pub(super) fn list_page<'c>(
+        &self,
+        params: &Params<'_>,
+        modern: bool,
+        kind: ListKind,
+        field: &str,
+        total: usize,
+        item: impl Fn(usize) -> Option<&'c str>,
+    ) -> Result<String, RpcError> {
+        let (start, end, next) = self.page(params, kind, total)?;
+        let mut b = Self::open(modern, 0);
+        b.push('"');
+        b.push_str(field);
+        b.push_str("\":[");
+        for (n, json) in (start..end).filter_map(&item).enumerate() {
+            if n > 0 {
+                b.push(',');
+            }
+            b.push_str(json);
+        }
+        b.push(']');
+        push_next(&mut b, next);
+        Ok(b)
+    }
+}
+
+fn push_next(b: &mut String, next: Option<String>) {
+    if let Some(c) = next {
+        b.push_str(",\"nextCursor\":");
+        write_json_string(&c, b);
+    }
+}
