@@ -19,14 +19,17 @@ const EMPTY_DIGEST: &str =
     "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 const A_DIGEST: &str = "sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb";
 
-/// The entry the notes expect for `skill://code-review/SKILL.md`, byte for byte.
+/// The entry the notes expect for `skill://code-review/SKILL.md`, byte for byte, plus this
+/// server's revision of the skill in `_meta` (the Agent Skills Discovery RFC's skill-level
+/// digest of `SKILL.md` and `references/checklist.md`, computed independently:
+/// SHA-256 of `"SKILL.md\0d2489d…\nreferences/checklist.md\0dbab2d…\n"`).
 const ENTRY: &str = concat!(
     r#"{"uri":"skill://code-review/SKILL.md","#,
     r#""frontmatter":{"name":"code-review","description":"Review code using the team's checklist."},"#,
     r#""resources":["#,
     r#"{"uri":"skill://code-review/SKILL.md","digest":"sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160","size":149},"#,
     r#"{"uri":"skill://code-review/references/checklist.md","digest":"sha256:dbab2de7bf7db9cc95cb6ce681c3690b26184db39f75b958a0287ca6d9e24e20","size":65}"#,
-    r#"]}"#
+    r#"],"_meta":{"io.github.skills-edge/revision":"sha256:e970acab7b703b9126893ca0b9c5e3d2b1659e5ab4560c5f96f3e2c3b19eddee"}}"#
 );
 
 #[test]

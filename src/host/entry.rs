@@ -15,6 +15,7 @@ use super::error::{ErrorCode, Result, VerifyError};
 use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::name::check_name;
+use crate::skill::revision::skill_revision;
 use crate::skill::uri::{final_segment, is_scheme, resolve_reference, skill_root};
 use crate::skill::value::{write_json_string, Value, MAX_SAFE_INTEGER};
 
@@ -198,6 +199,37 @@ impl Entry {
     /// The manifest item for `uri`, compared as an exact string.
     pub fn item(&self, uri: &str) -> Option<&ResourceItem> {
         self.items()?.iter().find(|i| i.uri == uri)
+    }
+
+    /// The skill's revision, computed from the entry alone: the Agent Skills Discovery RFC's
+    /// skill-level digest over every `(path relative to the skill root, digest)` of the
+    /// manifest ([`crate::skill::revision`]). It changes whenever any file changes, so a host
+    /// can tell that a skill changed without fetching a file; this server also publishes it in
+    /// each entry's `_meta` under [`REVISION_META_KEY`](crate::skill::revision::REVISION_META_KEY) (non-normative; like every unknown
+    /// entry field it never affects verification, A15). `None` for a dynamic entry.
+    ///
+    /// ```
+    /// use skills_edge::host::Entry;
+    /// let e = Entry::parse(r#"{"uri":"skill://hello/SKILL.md","frontmatter":{"name":"hello","description":"d"},
+    ///   "resources":[{"uri":"skill://hello/SKILL.md","size":8,
+    ///     "digest":"sha256:90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be"},
+    ///   {"uri":"skill://hello/scripts/run.sh","size":10,
+    ///     "digest":"sha256:a8076d3d28d21e02012b20eaf7dbf75409a6277134439025f282e368e3305abf"}]}"#).unwrap();
+    /// assert_eq!(e.revision().as_deref(),
+    ///     Some("sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e"));
+    /// ```
+    pub fn revision(&self) -> Option<String> {
+        let root = self.root();
+        let files = self.items()?.iter().map(|i| {
+            let rel = i
+                .uri
+                .strip_prefix(root)
+                .and_then(|r| r.strip_prefix('/'))
+                .unwrap_or(&i.uri);
+            (rel, i.digest.as_str())
+        });
+        // Entry::parse checked every digest's form.
+        skill_revision(files)
     }
 
     /// The item of the `SKILL.md` itself (`None` for a dynamic entry).

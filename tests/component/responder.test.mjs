@@ -9,14 +9,17 @@ import { componentPath, remove, scratchDir, transpileAndImport } from "./harness
 const SKILL_MD =
   "---\nname: code-review\ndescription: Review code using the team's checklist.\n---\n\n# Code review\n\nRead `references/checklist.md`, then review the diff.\n";
 const CHECKLIST = "# Review checklist\n\nCheck correctness, tests, and compatibility.\n";
-/** The entry the Skills extension notes expect for skill://code-review/SKILL.md, byte for byte. */
+/**
+ * The entry the Skills extension notes expect for skill://code-review/SKILL.md, byte for byte, plus
+ * this server's revision of the skill in `_meta` (the Agent Skills Discovery RFC's skill-level digest).
+ */
 const ENTRY =
   '{"uri":"skill://code-review/SKILL.md",' +
   '"frontmatter":{"name":"code-review","description":"Review code using the team\'s checklist."},' +
   '"resources":[' +
   '{"uri":"skill://code-review/SKILL.md","digest":"sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160","size":149},' +
   '{"uri":"skill://code-review/references/checklist.md","digest":"sha256:dbab2de7bf7db9cc95cb6ce681c3690b26184db39f75b958a0287ca6d9e24e20","size":65}' +
-  "]}";
+  '],"_meta":{"io.github.skills-edge/revision":"sha256:e970acab7b703b9126893ca0b9c5e3d2b1659e5ab4560c5f96f3e2c3b19eddee"}}';
 
 const MODERN = "2026-07-28";
 const META = {

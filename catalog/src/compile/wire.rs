@@ -3,11 +3,31 @@
 
 use super::{last_segment, Compiled, CompiledSkill, DirChild};
 use crate::skill::mime;
+use crate::skill::revision::{skill_revision, REVISION_META_KEY};
 use crate::skill::value::write_json_string;
 
 impl Compiled {
+    /// The skill's revision ([`crate::skill::revision`]): the Agent Skills Discovery RFC's
+    /// skill-level digest over its files, by path relative to the skill root.
+    pub fn revision(&self, skill: &CompiledSkill) -> String {
+        let files = skill.files.iter().filter_map(|&fi| {
+            let f = self.files.get(fi)?;
+            Some((self.relative_path(skill, &f.uri), f.digest.as_str()))
+        });
+        // Every digest was computed by the compiler, so it is in wire form.
+        skill_revision(files).unwrap_or_default()
+    }
+
+    /// A file's path relative to the skill root (`SKILL.md`, `references/a.md`).
+    pub fn relative_path<'a>(&self, skill: &CompiledSkill, file_uri: &'a str) -> &'a str {
+        file_uri
+            .strip_prefix(skill.root.as_str())
+            .and_then(|r| r.strip_prefix('/'))
+            .unwrap_or(file_uri)
+    }
+
     /// The skill entry exactly as `skills/list` and `skills/get` publish it:
-    /// `{"uri","frontmatter","resources":[{"uri","digest","size"}…]}`.
+    /// `{"uri","frontmatter","resources":[{"uri","digest","size"}…],"_meta":{REVISION_META_KEY: revision}}`.
     pub fn entry_json(&self, skill: &CompiledSkill) -> String {
         let mut out = String::with_capacity(256 + skill.files.len() * 128);
         out.push_str("{\"uri\":");
@@ -28,7 +48,11 @@ impl Compiled {
             out.push_str(&f.size.to_string());
             out.push('}');
         }
-        out.push_str("]}");
+        out.push_str("],\"_meta\":{");
+        write_json_string(REVISION_META_KEY, &mut out);
+        out.push_str(":\"");
+        out.push_str(&self.revision(skill));
+        out.push_str("\"}}");
         out
     }
 

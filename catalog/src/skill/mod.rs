@@ -9,5 +9,6 @@ pub mod frontmatter;
 pub mod limits;
 pub mod mime;
 pub mod name;
+pub mod revision;
 pub mod uri;
 pub mod value;
