@@ -948,7 +948,7 @@ pub fn inspect_pack(
         "files",
         &JsValue::from_f64(catalog.file_count() as f64),
     );
-    let bytes: usize = catalog.files().map(|f| f.bytes.len()).sum();
+    let bytes: usize = catalog.files().map(|f| f.size as usize).sum();
     set(&out, "bytes", &JsValue::from_f64(bytes as f64));
     Ok(out)
 }

@@ -46,9 +46,9 @@ fn the_embedded_pack_is_what_the_compiler_makes_of_the_skills_folder() {
     assert_eq!(compiled.files.len(), catalog.file_count());
     for (f, view) in compiled.files.iter().zip(catalog.files()) {
         assert_eq!(f.uri, view.uri);
-        assert_eq!(f.bytes, view.bytes);
-        assert_eq!(f.digest, sha256_wire(view.bytes));
-        assert_eq!(f.size, view.bytes.len() as u64);
+        assert_eq!(Some(&f.bytes[..]), view.bytes());
+        assert_eq!(f.digest, view.digest);
+        assert_eq!(f.size, view.size);
     }
 }
 
@@ -146,7 +146,9 @@ fn exercise(bytes: Vec<u8>) -> bool {
         ));
     }
     for m in msgs {
-        let reply = r.respond(&m, &Transport::Stream);
+        // A pack whose bytes are assets is served with the assets missing: the fault replies
+        // must be well formed too.
+        let reply = assemble(r.respond(&m, &Transport::Stream), |_| None);
         if let Err(e) = check_reply(&reply) {
             panic!(
                 "malformed reply over a loaded pack ({e}): {}",
@@ -185,7 +187,7 @@ fn hostile_packs_are_refused_or_served_without_a_panic() {
     let mut bad = good.clone();
     bad[0] = b'X';
     assert!(refusal(bad).contains("not a skills pack"));
-    for v in [1u8, 3] {
+    for v in [1u8, 2, 4] {
         let mut bad = good.clone();
         bad[8] = v;
         let e = refusal(bad);
@@ -224,6 +226,113 @@ fn hostile_packs_are_refused_or_served_without_a_panic() {
     }
     // Most single-byte changes land in file contents and still load.
     assert!(loaded > 0);
+}
+
+/// A tree with small and large files, text (with characters JSON escapes) and binary, and two
+/// large files with equal bytes.
+fn mixed_tree() -> SourceTree {
+    let mut t = SourceTree::default();
+    t.add_file("big/SKILL.md", skill_md("big", "").into_bytes());
+    t.add_file("big/small.txt", b"tiny\n".to_vec());
+    let text: String = (0..400)
+        .map(|i| {
+            format!(
+                "line {i}: \"quoted\" \\ tab\t é \u{2028} {}\n",
+                "x".repeat(i % 7)
+            )
+        })
+        .collect();
+    t.add_file("big/references/long.md", text.into_bytes());
+    let binary: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 256) as u8).collect();
+    t.add_file("big/assets/one.bin", binary.clone());
+    t.add_file("big/assets/same.bin", binary);
+    t
+}
+
+#[test]
+fn large_files_can_live_outside_the_pack_as_assets_and_read_back_byte_for_byte() {
+    let compiled = compile::compile(mixed_tree()).expect("compiles");
+    let inline = Arc::new(Catalog::from_bytes(pack::encode(&compiled, None)).expect("loads"));
+    let packed = pack::encode_with(
+        &compiled,
+        &pack::PackOptions {
+            instructions: None,
+            assets: Some(pack::AssetPolicy { inline_max: 64 }),
+        },
+    );
+    let external = Arc::new(Catalog::from_bytes(packed.pack.clone()).expect("loads"));
+    assert!(external.has_assets() && !inline.has_assets());
+    assert!(packed.pack.len() < pack::encode(&compiled, None).len());
+    // Two assets per large file, and equal bytes share theirs (one.bin and same.bin).
+    let large: std::collections::BTreeSet<&str> = compiled
+        .files
+        .iter()
+        .filter(|f| f.size > 64)
+        .map(|f| f.digest.as_str())
+        .collect();
+    assert_eq!(large.len(), 3);
+    assert_eq!(packed.assets.len(), 2 * large.len());
+    let asset = |name: &str| {
+        packed
+            .assets
+            .iter()
+            .find(|a| a.name == name)
+            .map(|a| a.bytes.clone())
+    };
+    for f in &compiled.files {
+        let view = external.file(&f.uri).expect("listed");
+        assert_eq!((view.digest, view.size), (f.digest.as_str(), f.size));
+        if f.size > 64 {
+            assert_eq!(view.bytes(), None, "{}", f.uri);
+            assert_eq!(
+                asset(pack::raw_asset_name(&f.digest)),
+                Some(f.bytes.clone())
+            );
+            assert_eq!(
+                asset(&pack::rendered_asset_name(&f.digest)),
+                Some(pack::rendered_content(&f.bytes, f.is_text).into_bytes())
+            );
+        } else {
+            assert_eq!(view.bytes(), Some(&f.bytes[..]), "{}", f.uri);
+        }
+    }
+    // Entries, listings and the snapshot do not depend on where the bytes are.
+    assert_eq!(external.snapshot(), inline.snapshot());
+    for (a, b) in external.skills().zip(inline.skills()) {
+        assert_eq!(a.entry_json, b.entry_json);
+    }
+    // A read spliced around its asset is the very reply the inline pack gives, in both eras.
+    let (ri, re) = (responder_over(inline, 50), responder_over(external, 50));
+    for f in &compiled.files {
+        for era in ERAS {
+            let m = request(era, "r-1", "resources/read", json!({"uri": f.uri}));
+            let whole = ri.respond(&m, &Transport::Stream);
+            let spliced = re.respond(&m, &Transport::Stream);
+            assert_eq!(spliced.splice.is_some(), f.size > 64, "{}", f.uri);
+            assert_eq!(assemble(spliced, asset), whole, "{}", f.uri);
+        }
+    }
+    // A missing or truncated asset is a loud -32603 naming the URI, never other bytes.
+    let big = "skill://big/references/long.md";
+    let m = request(Era::Modern, 7, "resources/read", json!({"uri": big}));
+    for damage in [
+        None,
+        asset(&pack::rendered_asset_name(
+            &compiled.files.iter().find(|f| f.uri == big).unwrap().digest,
+        ))
+        .map(|mut b| {
+            b.pop();
+            b
+        }),
+    ] {
+        let r = assemble(re.respond(&m, &Transport::Stream), |_| damage.clone());
+        let rpc = check_reply(&r).expect("well formed").expect("a body");
+        assert_eq!(rpc.status, 500);
+        assert_eq!(rpc.json["id"], 7);
+        assert_eq!(rpc.json["error"]["code"], -32603);
+        assert_eq!(rpc.json["error"]["data"]["uri"], big);
+        assert!(rpc.json["error"]["message"].as_str().unwrap().contains(big));
+    }
 }
 
 #[test]

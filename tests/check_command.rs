@@ -54,7 +54,7 @@ fn check_on_the_skills_folder_prints_what_skills_list_serves() {
             "{} skills, {} files, {} bytes: ok",
             embedded().skill_count(),
             embedded().file_count(),
-            embedded().files().map(|f| f.bytes.len()).sum::<usize>()
+            embedded().files().map(|f| f.size as usize).sum::<usize>()
         )),
         "{stderr}"
     );

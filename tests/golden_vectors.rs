@@ -66,7 +66,7 @@ fn the_embedded_code_review_files_are_the_golden_bytes() {
         ),
     ] {
         let f = catalog.file(uri).expect("served");
-        assert_eq!(f.bytes, text.as_bytes(), "{uri}");
+        assert_eq!(f.bytes(), Some(text.as_bytes()), "{uri}");
         assert!(f.is_text);
         assert_eq!(f.mime, mime);
     }

@@ -1,39 +1,60 @@
 //! The pack: one versioned binary form of a compiled catalog. `build.rs` writes the embedded
 //! catalog as a pack and the runtime reads it back; a pack made elsewhere by the same compiler
-//! loads the same way. It holds the raw file bytes once, plus every JSON fragment a reply is
-//! made of (entries, `resources/list` items, directory children), rendered at build time so a
-//! request only copies bytes.
+//! (`skills-edge pack`, `compileCatalog`) loads the same way. It holds every JSON fragment a
+//! reply is made of (entries, `resources/list` items, directory children, the mirror's
+//! `index.json`), rendered at build time so a request only copies bytes, and the raw file
+//! bytes once.
+//!
+//! A pack can also leave file bytes out ([`AssetPolicy`]): a file above the policy's size is
+//! then recorded by digest, size and MIME type only, and written as two *assets* named by
+//! content: `{hex}` (the raw bytes, for the HTTP mirror) and `{hex}.json` (the JSON string the
+//! `text` or `blob` of a `resources/read` result carries, escaped or base64-encoded at build
+//! time, so a read is a prefix, an asset and a suffix). The Cloudflare Worker serves such packs
+//! with its assets in Workers Static Assets; every other runtime keeps every byte in the pack.
 //!
 //! Layout (all integers little-endian `u32`; a "range" is `offset, length` into the heap):
 //! ```text
-//! "SKEDPACK"  version(=2)  total_len  sha256(32 bytes, over every byte after it)
-//! snapshot  n_files  n_skills  n_dirs  n_children
-//! instructions: range
-//! files:    n_files    × { uri: range, mime: range, data: range, flags (bit 0 = text) }
-//! skills:   n_skills   × { uri: range, entry: range, list_item: range }
+//! "SKEDPACK"  version(=3)  total_len  sha256(32 bytes, over every byte after it)
+//! snapshot  n_files  n_skills  n_dirs  n_children  n_mirror  n_sections
+//! files:    n_files    × { uri, mime, digest, data: range; size, rendered_len, flags }
+//!                        (flags: bit 0 text, bit 1 external: data is empty, the bytes are assets)
+//! skills:   n_skills   × { uri, entry, list_item, name, revision: range }
 //! dirs:     n_dirs     × { uri: range, first_child, child_count }
 //! children: n_children × { json: range }
+//! mirror:   n_mirror   × { name: range, skill }     (sorted by name; see compile::mirror)
+//! sections: n_sections × { tag, text: range }       (1 instructions, 2 mirror index.json)
 //! heap_len, heap
 //! ```
 //! Decoding first checks the integrity of the whole pack (magic, version, length, then the
 //! SHA-256 of the rest), so a truncated or corrupted pack is refused as such before anything
-//! else is read. It then checks every range, every UTF-8 string, URI order and JSON
+//! else is read. It then checks every range, every UTF-8 string, URI order, digests and JSON
 //! well-formedness once, so even a pack with a valid checksum but a hostile structure is refused
 //! with a message instead of causing a panic later. That one digest is the only hashing a load
 //! does: no manifest is recomputed and no YAML is read.
 
-use super::compile::{Compiled, DirChild};
+use crate::compile::{Compiled, DirChild};
+use crate::skill::digest::is_wire_digest;
+use crate::skill::value::write_json_string;
+use base64::Engine as _;
 
 /// The magic bytes at the start of a pack.
 pub const MAGIC: &[u8; 8] = b"SKEDPACK";
 /// The pack format version this build reads and writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// Length of the fixed prefix: magic, version, total length, SHA-256.
 const PREFIX_LEN: usize = 8 + 4 + 4 + 32;
 
+const FLAG_TEXT: u32 = 1;
+const FLAG_EXTERNAL: u32 = 2;
+
+/// Section tag: the default server instructions.
+const SECTION_INSTRUCTIONS: u32 = 1;
+/// Section tag: the mirror's `index.json`.
+const SECTION_MIRROR_INDEX: u32 = 2;
+
 /// A byte range into the heap.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Span {
+pub(crate) struct Span {
     /// Offset from the start of the heap.
     pub off: u32,
     /// Length in bytes.
@@ -42,54 +63,56 @@ pub struct Span {
 
 /// A served file.
 #[derive(Debug, Clone, Copy)]
-pub struct FileRec {
-    /// URI.
+pub(crate) struct FileRec {
     pub uri: Span,
-    /// MIME type.
     pub mime: Span,
-    /// Raw bytes.
+    /// `sha256:` + 64 lowercase hex.
+    pub digest: Span,
+    /// The raw bytes (empty for an external file).
     pub data: Span,
-    /// Whether the bytes are UTF-8 text.
+    pub size: u32,
+    /// Length of the rendered JSON string asset of an external file (0 when inline).
+    pub rendered_len: u32,
     pub text: bool,
+    pub external: bool,
 }
 
 /// A served skill.
 #[derive(Debug, Clone, Copy)]
-pub struct SkillRec {
-    /// URI of its `SKILL.md`.
+pub(crate) struct SkillRec {
     pub uri: Span,
-    /// The entry JSON.
     pub entry: Span,
-    /// The `resources/list` item JSON.
     pub list_item: Span,
+    pub name: Span,
+    pub revision: Span,
 }
 
 /// A directory of the namespace.
 #[derive(Debug, Clone, Copy)]
-pub struct DirRec {
-    /// URI.
+pub(crate) struct DirRec {
     pub uri: Span,
-    /// Index of its first child in the children table.
     pub first_child: u32,
-    /// Number of children.
     pub child_count: u32,
 }
 
-/// A decoded pack: the tables, with spans into `heap`.
+/// A mirrored skill, by name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MirrorRec {
+    pub name: Span,
+    pub skill: u32,
+}
+
+/// A decoded pack: the tables, with spans into the heap.
 #[derive(Debug, Clone)]
-pub struct Tables {
-    /// Content snapshot id (changes whenever any entry or file changes).
+pub(crate) struct Tables {
     pub snapshot: u32,
-    /// Default server instructions.
     pub instructions: Span,
-    /// Files sorted by URI.
+    pub mirror_index: Span,
     pub files: Vec<FileRec>,
-    /// Skills sorted by URI.
     pub skills: Vec<SkillRec>,
-    /// Directories sorted by URI.
     pub dirs: Vec<DirRec>,
-    /// Directory children JSON, grouped by directory.
     pub children: Vec<Span>,
+    pub mirror: Vec<MirrorRec>,
     /// Offset of the heap in the pack.
     pub heap_start: usize,
 }
@@ -105,6 +128,71 @@ impl std::fmt::Display for PackError {
 }
 
 impl std::error::Error for PackError {}
+
+/// Which files a pack leaves out, as assets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AssetPolicy {
+    /// Files larger than this many bytes are assets; smaller ones stay in the pack.
+    pub inline_max: u64,
+}
+
+/// How to encode a pack.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PackOptions<'a> {
+    /// Server instructions to record instead of the generated ones.
+    pub instructions: Option<&'a str>,
+    /// Leave files out as assets (`None`: every byte in the pack).
+    pub assets: Option<AssetPolicy>,
+}
+
+/// A file written next to a pack: its name (see [`raw_asset_name`], [`rendered_asset_name`])
+/// and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Asset {
+    /// The file name, named by content.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// An encoded pack and the assets it refers to (none unless [`PackOptions::assets`]).
+#[derive(Debug, Clone)]
+pub struct Packed {
+    /// The pack.
+    pub pack: Vec<u8>,
+    /// The assets, each once (files with equal bytes share theirs).
+    pub assets: Vec<Asset>,
+}
+
+/// The asset holding the raw bytes of the file with `digest` (`sha256:…`): its 64 hex digits.
+pub fn raw_asset_name(digest: &str) -> &str {
+    digest.strip_prefix("sha256:").unwrap_or(digest)
+}
+
+/// The asset holding the rendered JSON string (`"…"`, escaped text or base64) that a
+/// `resources/read` result of the file with `digest` carries: `{hex}.json`.
+pub fn rendered_asset_name(digest: &str) -> String {
+    format!("{}.json", raw_asset_name(digest))
+}
+
+/// The JSON string a `resources/read` content item carries for `bytes`: the escaped text when
+/// they are UTF-8 text served as `text`, else the base64 `blob`, quotes included.
+pub fn rendered_content(bytes: &[u8], is_text: bool) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if is_text => {
+            let mut out = String::with_capacity(text.len() + text.len() / 8 + 2);
+            write_json_string(text, &mut out);
+            out
+        }
+        _ => {
+            let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4 + 2);
+            out.push('"');
+            base64::engine::general_purpose::STANDARD.encode_string(bytes, &mut out);
+            out.push('"');
+            out
+        }
+    }
+}
 
 struct Heap {
     bytes: Vec<u8>,
@@ -127,19 +215,62 @@ fn u32s(out: &mut Vec<u8>, vals: &[u32]) {
     }
 }
 
-/// Encodes a compiled catalog as a pack. `instructions` overrides the default instructions.
+/// Encodes a compiled catalog as a pack with every byte inside. `instructions` overrides the
+/// default instructions.
 pub fn encode(c: &Compiled, instructions: Option<&str>) -> Vec<u8> {
+    encode_with(
+        c,
+        &PackOptions {
+            instructions,
+            assets: None,
+        },
+    )
+    .pack
+}
+
+/// Encodes a compiled catalog as a pack, leaving files out as assets when the options say so.
+/// Sizes fit the format's 32-bit fields: the compiler caps a skill at 16 MiB.
+pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     let mut heap = Heap { bytes: Vec::new() };
     let default_instr = c.default_instructions();
-    let instr = heap.put(instructions.unwrap_or(&default_instr).as_bytes());
+    let instr = heap.put(o.instructions.unwrap_or(&default_instr).as_bytes());
+    let mirror_index = heap.put(c.mirror_index_json().as_bytes());
+    let mut assets: Vec<Asset> = Vec::new();
     let files: Vec<FileRec> = c
         .files
         .iter()
-        .map(|f| FileRec {
-            uri: heap.put(f.uri.as_bytes()),
-            mime: heap.put(f.mime.as_bytes()),
-            data: heap.put(&f.bytes),
-            text: f.is_text,
+        .map(|f| {
+            let external = o.assets.is_some_and(|p| f.size > p.inline_max);
+            let mut rendered_len = 0;
+            if external {
+                let rendered = rendered_content(&f.bytes, f.is_text);
+                rendered_len = rendered.len() as u32;
+                let raw = raw_asset_name(&f.digest);
+                if !assets.iter().any(|a| a.name == raw) {
+                    assets.push(Asset {
+                        name: raw.to_owned(),
+                        bytes: f.bytes.clone(),
+                    });
+                    assets.push(Asset {
+                        name: rendered_asset_name(&f.digest),
+                        bytes: rendered.into_bytes(),
+                    });
+                }
+            }
+            FileRec {
+                uri: heap.put(f.uri.as_bytes()),
+                mime: heap.put(f.mime.as_bytes()),
+                digest: heap.put(f.digest.as_bytes()),
+                data: if external {
+                    Span::default()
+                } else {
+                    heap.put(&f.bytes)
+                },
+                size: f.size as u32,
+                rendered_len,
+                text: f.is_text,
+                external,
+            }
         })
         .collect();
     let mut entries = Vec::new();
@@ -152,6 +283,8 @@ pub fn encode(c: &Compiled, instructions: Option<&str>) -> Vec<u8> {
                 uri: heap.put(s.uri.as_bytes()),
                 entry: heap.put(entry.as_bytes()),
                 list_item: heap.put(c.list_item_json(s).as_bytes()),
+                name: heap.put(s.name.as_bytes()),
+                revision: heap.put(c.revision(s).as_bytes()),
             };
             entries.push(entry);
             rec
@@ -173,6 +306,21 @@ pub fn encode(c: &Compiled, instructions: Option<&str>) -> Vec<u8> {
             }
         })
         .collect();
+    let mirror: Vec<MirrorRec> = c
+        .mirrored()
+        .into_iter()
+        .filter_map(|(name, skill)| {
+            let i = c.skills.iter().position(|s| s.uri == skill.uri)?;
+            Some(MirrorRec {
+                name: heap.put(name.as_bytes()),
+                skill: i as u32,
+            })
+        })
+        .collect();
+    let sections = [
+        (SECTION_INSTRUCTIONS, instr),
+        (SECTION_MIRROR_INDEX, mirror_index),
+    ];
     // The snapshot id covers every entry (hence every digest) and the directory shapes.
     let mut fingerprint = entries.join("\n");
     for d in &c.dirs {
@@ -188,7 +336,7 @@ pub fn encode(c: &Compiled, instructions: Option<&str>) -> Vec<u8> {
     let h = crate::skill::digest::sha256(fingerprint.as_bytes());
     let snapshot = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
 
-    let mut out = Vec::with_capacity(heap.bytes.len() + PREFIX_LEN + 32 + files.len() * 28);
+    let mut out = Vec::with_capacity(heap.bytes.len() + PREFIX_LEN + 64 + files.len() * 44);
     out.extend_from_slice(MAGIC);
     u32s(&mut out, &[VERSION, 0]);
     out.extend_from_slice(&[0; 32]);
@@ -200,11 +348,12 @@ pub fn encode(c: &Compiled, instructions: Option<&str>) -> Vec<u8> {
             skills.len() as u32,
             dirs.len() as u32,
             children.len() as u32,
-            instr.off,
-            instr.len,
+            mirror.len() as u32,
+            sections.len() as u32,
         ],
     );
     for f in &files {
+        let flags = if f.text { FLAG_TEXT } else { 0 } | if f.external { FLAG_EXTERNAL } else { 0 };
         u32s(
             &mut out,
             &[
@@ -212,24 +361,20 @@ pub fn encode(c: &Compiled, instructions: Option<&str>) -> Vec<u8> {
                 f.uri.len,
                 f.mime.off,
                 f.mime.len,
+                f.digest.off,
+                f.digest.len,
                 f.data.off,
                 f.data.len,
-                f.text as u32,
+                f.size,
+                f.rendered_len,
+                flags,
             ],
         );
     }
     for s in &skills {
-        u32s(
-            &mut out,
-            &[
-                s.uri.off,
-                s.uri.len,
-                s.entry.off,
-                s.entry.len,
-                s.list_item.off,
-                s.list_item.len,
-            ],
-        );
+        for span in [s.uri, s.entry, s.list_item, s.name, s.revision] {
+            u32s(&mut out, &[span.off, span.len]);
+        }
     }
     for d in &dirs {
         u32s(
@@ -240,10 +385,16 @@ pub fn encode(c: &Compiled, instructions: Option<&str>) -> Vec<u8> {
     for ch in &children {
         u32s(&mut out, &[ch.off, ch.len]);
     }
+    for m in &mirror {
+        u32s(&mut out, &[m.name.off, m.name.len, m.skill]);
+    }
+    for (tag, span) in sections {
+        u32s(&mut out, &[tag, span.off, span.len]);
+    }
     u32s(&mut out, &[heap.bytes.len() as u32]);
     out.extend_from_slice(&heap.bytes);
     seal(&mut out);
-    out
+    Packed { pack: out, assets }
 }
 
 /// Writes the total length and the SHA-256 into a pack's prefix, over its current bytes.
@@ -348,29 +499,37 @@ impl Reader<'_> {
 
 /// Decodes and validates a pack. Returns the tables; spans index into
 /// `&pack[tables.heap_start..]`.
-pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
+pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     check_integrity(pack)?;
     let mut r = Reader {
         b: pack,
         pos: PREFIX_LEN,
     };
     let snapshot = r.u32()?;
-    let n_files = r.count(28, "file")?;
-    let n_skills = r.count(24, "skill")?;
+    let n_files = r.count(44, "file")?;
+    let n_skills = r.count(40, "skill")?;
     let n_dirs = r.count(16, "directory")?;
     let n_children = r.count(8, "child")?;
-    let instructions = r.span()?;
+    let n_mirror = r.count(12, "mirror")?;
+    let n_sections = r.count(12, "section")?;
     let mut files = Vec::with_capacity(n_files);
     for _ in 0..n_files {
         let uri = r.span()?;
         let mime = r.span()?;
+        let digest = r.span()?;
         let data = r.span()?;
+        let size = r.u32()?;
+        let rendered_len = r.u32()?;
         let flags = r.u32()?;
         files.push(FileRec {
             uri,
             mime,
+            digest,
             data,
-            text: flags & 1 == 1,
+            size,
+            rendered_len,
+            text: flags & FLAG_TEXT != 0,
+            external: flags & FLAG_EXTERNAL != 0,
         });
     }
     let mut skills = Vec::with_capacity(n_skills);
@@ -379,6 +538,8 @@ pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
             uri: r.span()?,
             entry: r.span()?,
             list_item: r.span()?,
+            name: r.span()?,
+            revision: r.span()?,
         });
     }
     let mut dirs = Vec::with_capacity(n_dirs);
@@ -392,6 +553,25 @@ pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     let mut children = Vec::with_capacity(n_children);
     for _ in 0..n_children {
         children.push(r.span()?);
+    }
+    let mut mirror = Vec::with_capacity(n_mirror);
+    for _ in 0..n_mirror {
+        mirror.push(MirrorRec {
+            name: r.span()?,
+            skill: r.u32()?,
+        });
+    }
+    let mut instructions = None;
+    let mut mirror_index = None;
+    for _ in 0..n_sections {
+        let tag = r.u32()?;
+        let span = r.span()?;
+        match tag {
+            SECTION_INSTRUCTIONS => instructions = Some(span),
+            SECTION_MIRROR_INDEX => mirror_index = Some(span),
+            // Sections a later minor revision adds are ignored by this reader.
+            _ => {}
+        }
     }
     let heap_len = r.u32()? as usize;
     let heap_start = r.pos;
@@ -417,7 +597,19 @@ pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
             .map(|_| ())
             .map_err(|e| PackError(format!("{what} is not valid JSON: {e}")))
     };
+    let digest = |s: Span, what: &str| -> Result<(), PackError> {
+        if is_wire_digest(text(s, what)?) {
+            Ok(())
+        } else {
+            Err(PackError(format!("{what} is not a sha256 digest")))
+        }
+    };
+    let instructions =
+        instructions.ok_or_else(|| PackError("the instructions section is missing".into()))?;
     text(instructions, "instructions")?;
+    let mirror_index =
+        mirror_index.ok_or_else(|| PackError("the mirror index section is missing".into()))?;
+    json(mirror_index, "mirror index")?;
     let mut prev: Option<&str> = None;
     for f in &files {
         let uri = text(f.uri, "file URI")?;
@@ -426,9 +618,25 @@ pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         }
         prev = Some(uri);
         text(f.mime, "MIME type")?;
+        digest(f.digest, "file digest")?;
         let data = bytes(f.data, "file data")?;
-        if f.text && std::str::from_utf8(data).is_err() {
-            return Err(PackError(format!("{uri} is marked text but is not UTF-8")));
+        if f.external {
+            if !data.is_empty() || f.rendered_len < 2 {
+                return Err(PackError(format!(
+                    "{uri} is external but has inline bytes or no rendered length"
+                )));
+            }
+        } else {
+            if data.len() != f.size as usize || f.rendered_len != 0 {
+                return Err(PackError(format!(
+                    "{uri} has {} bytes, its record says {}",
+                    data.len(),
+                    f.size
+                )));
+            }
+            if f.text && std::str::from_utf8(data).is_err() {
+                return Err(PackError(format!("{uri} is marked text but is not UTF-8")));
+            }
         }
     }
     prev = None;
@@ -440,6 +648,8 @@ pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         prev = Some(uri);
         json(s.entry, "skill entry")?;
         json(s.list_item, "resource list item")?;
+        text(s.name, "skill name")?;
+        digest(s.revision, "skill revision")?;
     }
     prev = None;
     for d in &dirs {
@@ -458,13 +668,30 @@ pub fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     for c in &children {
         json(*c, "directory child")?;
     }
+    prev = None;
+    for m in &mirror {
+        let name = text(m.name, "mirrored name")?;
+        if prev.is_some_and(|p| p >= name) {
+            return Err(PackError(format!(
+                "mirrored names are not sorted at {name}"
+            )));
+        }
+        prev = Some(name);
+        if m.skill as usize >= skills.len() {
+            return Err(PackError(format!(
+                "the mirrored skill {name} lies outside the skills table"
+            )));
+        }
+    }
     Ok(Tables {
         snapshot,
         instructions,
+        mirror_index,
         files,
         skills,
         dirs,
         children,
+        mirror,
         heap_start,
     })
 }

@@ -23,10 +23,38 @@ pub struct FileView<'a> {
     pub uri: &'a str,
     /// Its MIME type.
     pub mime: &'a str,
-    /// Its raw bytes.
-    pub bytes: &'a [u8],
+    /// `sha256:` + 64 lowercase hex of its bytes.
+    pub digest: &'a str,
+    /// The length of its bytes.
+    pub size: u64,
     /// Whether the bytes are UTF-8 (served as `text`; otherwise as base64 `blob`).
     pub is_text: bool,
+    /// Where its bytes are.
+    pub content: Content<'a>,
+}
+
+/// Where a file's bytes are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Content<'a> {
+    /// In the pack.
+    Inline(&'a [u8]),
+    /// Outside it, as two assets named by the digest: the raw bytes
+    /// ([`crate::pack::raw_asset_name`]) and the JSON string of a `resources/read` content
+    /// item ([`crate::pack::rendered_asset_name`]), `rendered_len` bytes long.
+    External {
+        /// The length of the rendered asset.
+        rendered_len: u64,
+    },
+}
+
+impl<'a> FileView<'a> {
+    /// The bytes, when they are in the pack (`None` for an asset).
+    pub fn bytes(&self) -> Option<&'a [u8]> {
+        match self.content {
+            Content::Inline(b) => Some(b),
+            Content::External { .. } => None,
+        }
+    }
 }
 
 /// A served skill.
@@ -34,10 +62,21 @@ pub struct FileView<'a> {
 pub struct SkillView<'a> {
     /// URI of its `SKILL.md`.
     pub uri: &'a str,
+    /// `frontmatter.name`.
+    pub name: &'a str,
+    /// Its revision ([`crate::skill::revision`]).
+    pub revision: &'a str,
     /// The entry, as JSON.
     pub entry_json: &'a str,
     /// The `resources/list` item for its `SKILL.md`, as JSON.
     pub list_item_json: &'a str,
+}
+
+impl<'a> SkillView<'a> {
+    /// The skill root: the URI without `/SKILL.md`.
+    pub fn root(&self) -> &'a str {
+        self.uri.strip_suffix("/SKILL.md").unwrap_or(self.uri)
+    }
 }
 
 /// A directory of the namespace.
@@ -66,11 +105,16 @@ impl<'a> DirView<'a> {
     }
 }
 
+fn bytes_at(heap: &[u8], s: Span) -> &[u8] {
+    // Spans were checked to be in bounds when the pack was decoded.
+    let start = s.off as usize;
+    heap.get(start..start.saturating_add(s.len as usize))
+        .unwrap_or(&[])
+}
+
 fn str_at(heap: &[u8], s: Span) -> &str {
-    // Spans were checked to be in bounds and UTF-8 when the pack was decoded.
-    heap.get(s.off as usize..(s.off + s.len) as usize)
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .unwrap_or("")
+    // Spans were checked to be UTF-8 when the pack was decoded.
+    std::str::from_utf8(bytes_at(heap, s)).unwrap_or("")
 }
 
 impl Catalog {
@@ -126,6 +170,27 @@ impl Catalog {
         self.s(self.t.instructions)
     }
 
+    /// The `/.well-known/agent-skills/index.json` of the catalog (see
+    /// [`crate::compile::mirror`]).
+    pub fn mirror_index(&self) -> &str {
+        self.s(self.t.mirror_index)
+    }
+
+    /// The skill the mirror publishes under `name`, if any.
+    pub fn mirrored_skill(&self, name: &str) -> Option<SkillView<'_>> {
+        let i = self
+            .t
+            .mirror
+            .binary_search_by(|m| self.s(m.name).cmp(name))
+            .ok()?;
+        self.skill_at(self.t.mirror.get(i)?.skill as usize)
+    }
+
+    /// Whether any file of the catalog is an asset (outside the pack).
+    pub fn has_assets(&self) -> bool {
+        self.t.files.iter().any(|f| f.external)
+    }
+
     /// Number of skills.
     pub fn skill_count(&self) -> usize {
         self.t.skills.len()
@@ -141,6 +206,8 @@ impl Catalog {
         let r = self.t.skills.get(i)?;
         Some(SkillView {
             uri: self.s(r.uri),
+            name: self.s(r.name),
+            revision: self.s(r.revision),
             entry_json: self.s(r.entry),
             list_item_json: self.s(r.list_item),
         })
@@ -159,14 +226,19 @@ impl Catalog {
     /// File `i` in URI order.
     pub fn file_at(&self, i: usize) -> Option<FileView<'_>> {
         let r = self.t.files.get(i)?;
-        let heap = self.heap();
         Some(FileView {
             uri: self.s(r.uri),
             mime: self.s(r.mime),
-            bytes: heap
-                .get(r.data.off as usize..(r.data.off + r.data.len) as usize)
-                .unwrap_or(&[]),
+            digest: self.s(r.digest),
+            size: u64::from(r.size),
             is_text: r.text,
+            content: if r.external {
+                Content::External {
+                    rendered_len: u64::from(r.rendered_len),
+                }
+            } else {
+                Content::Inline(bytes_at(self.heap(), r.data))
+            },
         })
     }
 

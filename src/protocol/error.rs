@@ -60,6 +60,12 @@ pub enum RpcError {
     },
     /// `-32020`: HTTP headers missing or not matching the body. HTTP 400.
     HeaderMismatch(String),
+    /// `-32603`: the bytes of a served file are not where the catalog says (an asset is
+    /// missing, or has another length than the manifest). HTTP 500.
+    AssetFault {
+        /// The URI of the file.
+        uri: String,
+    },
     /// `-32022`: the request's protocol version is not supported. HTTP 400.
     UnsupportedVersion {
         /// The version the request declared.
@@ -83,13 +89,14 @@ impl RpcError {
             | RpcError::SkillNotFound { .. }
             | RpcError::NotADirectory { .. } => -32602,
             RpcError::HeaderMismatch(_) => -32020,
+            RpcError::AssetFault { .. } => -32603,
             RpcError::UnsupportedVersion { .. } => -32022,
         }
     }
 
     /// The HTTP status a transport should answer with (Streamable HTTP, 2026-07-28):
     /// 400 for malformed messages, envelope errors, `-32020` and `-32022`; 404 for `-32601`;
-    /// 200 for every other JSON-RPC error.
+    /// 500 for `-32603` (a fault of the server); 200 for every other JSON-RPC error.
     pub fn http_status(&self) -> u16 {
         match self {
             RpcError::Parse(_)
@@ -98,6 +105,7 @@ impl RpcError {
             | RpcError::HeaderMismatch(_)
             | RpcError::UnsupportedVersion { .. } => 400,
             RpcError::MethodNotFound { .. } => 404,
+            RpcError::AssetFault { .. } => 500,
             _ => 200,
         }
     }
@@ -131,6 +139,10 @@ impl RpcError {
                 }
             }
             RpcError::HeaderMismatch(m) => format!("Header mismatch: {m}"),
+            RpcError::AssetFault { uri: u } => format!(
+                "Internal error: the bytes of {} are missing or damaged on this server (its deployment is incomplete); nothing was served",
+                uri(u)
+            ),
             RpcError::UnsupportedVersion { requested, .. } => {
                 format!("Unsupported protocol version: {}", clip(requested))
             }
@@ -146,7 +158,8 @@ impl RpcError {
         match self {
             RpcError::ResourceNotFound { uri, .. }
             | RpcError::SkillNotFound { uri }
-            | RpcError::NotADirectory { uri, .. } => {
+            | RpcError::NotADirectory { uri, .. }
+            | RpcError::AssetFault { uri } => {
                 out.push_str(",\"data\":{\"uri\":");
                 write_json_string(uri, out);
                 out.push('}');

@@ -53,6 +53,16 @@ pub fn envelope(id: Option<RawId<'_>>, outcome: Outcome<'_>) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// A result envelope in two parts, for a result written around something the adapter adds
+/// (an asset): `{"jsonrpc":"2.0","id":<id>,"result":` and `}`. [`envelope`] writes the same.
+pub fn result_envelope(id: RawId<'_>) -> (String, &'static str) {
+    let mut open = String::with_capacity(48);
+    open.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
+    open.push_str(id.as_json());
+    open.push_str(",\"result\":");
+    (open, "}")
+}
+
 /// The response to a refused request: an error without `id` (a refusal happens before the
 /// message is read).
 pub fn refusal(r: &Refusal) -> Vec<u8> {

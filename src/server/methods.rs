@@ -3,8 +3,10 @@
 //! `resources/directory/read`, each assembled from fragments rendered at build time.
 
 use super::paging::ListKind;
-use super::Responder;
+use super::{Rendered, Responder, Split};
 use crate::base64;
+use crate::catalog::pack::rendered_asset_name;
+use crate::catalog::Content;
 use crate::protocol::envelope::raw_str;
 use crate::protocol::{Params, RpcError};
 use crate::skill::value::write_json_string;
@@ -78,7 +80,7 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
-    ) -> Result<String, RpcError> {
+    ) -> Result<Rendered, RpcError> {
         let uri = required_uri(params)?;
         let Some(file) = self.catalog.file(&uri) else {
             let hint = self
@@ -90,32 +92,42 @@ impl Responder {
                 hint,
             });
         };
-        let n = file.bytes.len();
-        let mut b = Self::open(
-            modern,
-            if file.is_text {
-                n + n / 8
-            } else {
-                n / 3 * 4 + 4
-            },
-        );
+        let mut b = Self::open(modern, 128);
         b.push_str("\"contents\":[{\"uri\":");
         write_json_string(file.uri, &mut b);
         b.push_str(",\"mimeType\":");
         write_json_string(file.mime, &mut b);
-        match std::str::from_utf8(file.bytes) {
-            Ok(text) if file.is_text => {
-                b.push_str(",\"text\":");
-                write_json_string(text, &mut b);
+        match file.content {
+            Content::Inline(bytes) => {
+                b.reserve(rendered_len(bytes.len(), file.is_text));
+                match std::str::from_utf8(bytes) {
+                    Ok(text) if file.is_text => {
+                        b.push_str(",\"text\":");
+                        write_json_string(text, &mut b);
+                    }
+                    _ => {
+                        b.push_str(",\"blob\":\"");
+                        base64::encode_into(bytes, &mut b);
+                        b.push('"');
+                    }
+                }
+                b.push_str("}]");
+                Ok(Rendered::Whole(b))
             }
-            _ => {
-                b.push_str(",\"blob\":\"");
-                base64::encode_into(file.bytes, &mut b);
-                b.push('"');
-            }
+            // The asset is the JSON string `pack::rendered_content` made of the bytes, by the
+            // same rule: text for UTF-8 text, base64 otherwise.
+            Content::External { rendered_len } => Ok(Rendered::Split(Split {
+                head: b + if file.is_text {
+                    ",\"text\":"
+                } else {
+                    ",\"blob\":"
+                },
+                asset: rendered_asset_name(file.digest),
+                len: rendered_len,
+                uri: file.uri.to_owned(),
+                tail: "}]".to_owned(),
+            })),
         }
-        b.push_str("}]");
-        Ok(b)
     }
 
     pub(super) fn directory_read(
@@ -152,5 +164,14 @@ fn required_uri<'a>(params: &Params<'a>) -> Result<Cow<'a, str>, RpcError> {
         Some(raw) => {
             raw_str(raw).ok_or_else(|| RpcError::InvalidParams("`uri` must be a string".into()))
         }
+    }
+}
+
+/// About how long the JSON string of `n` bytes of content is (for reserving the reply).
+fn rendered_len(n: usize, is_text: bool) -> usize {
+    if is_text {
+        n + n / 8 + 2
+    } else {
+        n.div_ceil(3) * 4 + 2
     }
 }

@@ -16,7 +16,7 @@ pub use crate::protocol::headers::HttpHeaders;
 use crate::protocol::headers::{
     check_method_headers, check_version_header, era_of, require_version_header,
 };
-use crate::protocol::reply::{envelope, Outcome};
+use crate::protocol::reply::{envelope, result_envelope, Outcome};
 use crate::protocol::{
     parse_message, Era, Incoming, Params, RawId, RpcError, LEGACY_VERSIONS, META_SERVER_INFO,
     MODERN_VERSIONS, SKILLS_EXTENSION,
@@ -57,8 +57,33 @@ impl<'a> Transport<'a> {
 pub struct Reply {
     /// The HTTP status a transport should use (202 when there is no body).
     pub status: u16,
-    /// The JSON-RPC response, or `None` for notifications and responses.
+    /// The JSON-RPC response, or `None` for notifications and responses. With a
+    /// [`Reply::splice`], only its beginning.
     pub body: Option<Vec<u8>>,
+    /// Set only when the catalog keeps a file's bytes outside the pack, as assets (the
+    /// Cloudflare Worker's large files): the reply is [`Reply::body`], then the asset, then
+    /// [`Splice::tail`].
+    pub splice: Option<Splice>,
+}
+
+/// The rest of a reply whose middle is an asset (see [`crate::catalog::pack`]): the adapter
+/// fetches the asset and checks its length before sending anything; if the asset is missing
+/// or has another length it sends [`Splice::fault`] instead, so wrong bytes are never served.
+/// No hashing is needed per request: an asset is named by its content's digest, and its
+/// length was recorded when the pack was made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Splice {
+    /// The asset's name ([`crate::catalog::pack::rendered_asset_name`]).
+    pub asset: String,
+    /// The asset's length in bytes.
+    pub len: u64,
+    /// What follows the asset.
+    pub tail: Vec<u8>,
+    /// The HTTP status of [`Splice::fault`].
+    pub fault_status: u16,
+    /// The whole reply to send instead when the asset is missing or has another length: a
+    /// `-32603` error naming the file's URI.
+    pub fault: Vec<u8>,
 }
 
 impl Reply {
@@ -66,6 +91,7 @@ impl Reply {
         Reply {
             status: 202,
             body: None,
+            splice: None,
         }
     }
 
@@ -159,10 +185,26 @@ impl Responder {
                 .and_then(|p| self.legacy(&method, &p)),
         };
         match result {
-            Ok(body) => Reply {
+            Ok(Rendered::Whole(body)) => Reply {
                 status: 200,
                 body: Some(envelope(Some(id), Outcome::Result(&body))),
+                splice: None,
             },
+            Ok(Rendered::Split(s)) => {
+                let (open, close) = result_envelope(id);
+                let fault = error_reply(Some(id), &RpcError::AssetFault { uri: s.uri });
+                Reply {
+                    status: 200,
+                    body: Some([open.as_bytes(), s.head.as_bytes()].concat()),
+                    splice: Some(Splice {
+                        asset: s.asset,
+                        len: s.len,
+                        tail: [s.tail.as_bytes(), close.as_bytes()].concat(),
+                        fault_status: fault.status,
+                        fault: fault.body.unwrap_or_default(),
+                    }),
+                }
+            }
             Err(err) => error_reply(Some(id), &err),
         }
     }
@@ -172,7 +214,7 @@ impl Responder {
         method: &str,
         params: Result<Params<'_>, String>,
         transport: &Transport<'_>,
-    ) -> Result<String, RpcError> {
+    ) -> Result<Rendered, RpcError> {
         let headers = transport.headers();
         if let Some(h) = headers {
             require_version_header(h)?;
@@ -191,7 +233,7 @@ impl Responder {
         if let Some(h) = headers {
             check_method_headers(h, method, &params)?;
         }
-        let cacheable = |body: String| body + &self.tail_cacheable;
+        let cacheable = |body: Rendered| body.close(&self.tail_cacheable);
         match method {
             "server/discover" => {
                 let mut b = String::from("{\"resultType\":\"complete\",\"supportedVersions\":[");
@@ -203,17 +245,21 @@ impl Responder {
                 }
                 b.push_str("],");
                 b.push_str(&self.capabilities);
-                Ok(cacheable(b))
+                Ok(cacheable(b.into()))
             }
-            "skills/list" => self.skills_list(&params, true).map(cacheable),
-            "skills/get" => self.skills_get(&params, true).map(cacheable),
-            "resources/list" => self.resources_list(&params, true).map(cacheable),
-            "resources/templates/list" => self.templates_list(&params, true).map(cacheable),
+            "skills/list" => self.skills_list(&params, true).map(whole).map(cacheable),
+            "skills/get" => self.skills_get(&params, true).map(whole).map(cacheable),
+            "resources/list" => self.resources_list(&params, true).map(whole).map(cacheable),
+            "resources/templates/list" => {
+                self.templates_list(&params, true).map(whole).map(cacheable)
+            }
             "resources/read" => self.resources_read(&params, true).map(cacheable),
             // Not a CacheableResult on the stable spec page, but the official TypeScript SDK
             // (2.4) requires ttlMs and cacheScope on it at 2026-07-28 (as its server sends
             // them); clients that follow the page ignore the extra fields.
-            "resources/directory/read" => self.directory_read(&params, true).map(cacheable),
+            "resources/directory/read" => {
+                self.directory_read(&params, true).map(whole).map(cacheable)
+            }
             "initialize"
             | "ping"
             | "logging/setLevel"
@@ -226,8 +272,8 @@ impl Responder {
         }
     }
 
-    fn legacy(&self, method: &str, params: &Params<'_>) -> Result<String, RpcError> {
-        let close = |b: String| b + "}";
+    fn legacy(&self, method: &str, params: &Params<'_>) -> Result<Rendered, RpcError> {
+        let close = |b: Rendered| b.close("}");
         match method {
             "initialize" => {
                 let requested = params.protocol_version.and_then(raw_str).ok_or_else(|| {
@@ -246,15 +292,15 @@ impl Responder {
                 // 2025-11-25 carries serverInfo in the body; 2026-07-28 only in `_meta`.
                 b.push_str(",\"serverInfo\":");
                 b.push_str(&self.server_info);
-                Ok(close(b))
+                Ok(close(b.into()))
             }
-            "ping" => Ok("{}".to_owned()),
-            "skills/list" => self.skills_list(params, false).map(close),
-            "skills/get" => self.skills_get(params, false).map(close),
-            "resources/list" => self.resources_list(params, false).map(close),
-            "resources/templates/list" => self.templates_list(params, false).map(close),
+            "ping" => Ok(whole("{}".to_owned())),
+            "skills/list" => self.skills_list(params, false).map(whole).map(close),
+            "skills/get" => self.skills_get(params, false).map(whole).map(close),
+            "resources/list" => self.resources_list(params, false).map(whole).map(close),
+            "resources/templates/list" => self.templates_list(params, false).map(whole).map(close),
             "resources/read" => self.resources_read(params, false).map(close),
-            "resources/directory/read" => self.directory_read(params, false).map(close),
+            "resources/directory/read" => self.directory_read(params, false).map(whole).map(close),
             _ => Err(not_found(method)),
         }
     }
@@ -273,5 +319,55 @@ fn error_reply(id: Option<RawId<'_>>, err: &RpcError) -> Reply {
     Reply {
         status: err.http_status(),
         body: Some(envelope(id, Outcome::Error(err))),
+        splice: None,
+    }
+}
+
+/// A result as a method renders it: whole, or split around the content of a file whose bytes
+/// are an asset.
+pub(super) enum Rendered {
+    /// The whole result.
+    Whole(String),
+    /// The result up to the asset, the asset, and the rest.
+    Split(Split),
+}
+
+/// A result split around an asset (see [`Splice`]).
+pub(super) struct Split {
+    /// The result before the asset.
+    pub(super) head: String,
+    /// The asset's name.
+    pub(super) asset: String,
+    /// Its expected length.
+    pub(super) len: u64,
+    /// The URI of the file it holds.
+    pub(super) uri: String,
+    /// The result after the asset.
+    pub(super) tail: String,
+}
+
+fn whole(body: String) -> Rendered {
+    Rendered::Whole(body)
+}
+
+impl From<String> for Rendered {
+    fn from(body: String) -> Rendered {
+        Rendered::Whole(body)
+    }
+}
+
+impl Rendered {
+    /// Appends the closing part of a result (its cache hints and `_meta`, or `}`).
+    fn close(self, tail: &str) -> Rendered {
+        match self {
+            Rendered::Whole(mut b) => {
+                b.push_str(tail);
+                Rendered::Whole(b)
+            }
+            Rendered::Split(mut s) => {
+                s.tail.push_str(tail);
+                Rendered::Split(s)
+            }
+        }
     }
 }

@@ -142,6 +142,9 @@ impl Rpc {
 /// Parses and checks a reply body. `Ok(None)` for a reply without a body (which must have
 /// status 202); `Err` describes the first way the reply is not a well-formed JSON-RPC response.
 pub fn check_reply(reply: &Reply) -> Result<Option<Rpc>, String> {
+    if reply.splice.is_some() {
+        return Err("a spliced reply: assemble it with its asset first (see `assemble`)".into());
+    }
     let Some(body) = &reply.body else {
         return if reply.status == 202 {
             Ok(None)
@@ -198,7 +201,10 @@ pub fn check_reply(reply: &Reply) -> Result<Option<Rpc>, String> {
             {
                 return Err("unexpected member in error".into());
             }
-            if !matches!(reply.status, 200 | 400 | 404) {
+            let internal = e["code"] == json!(-32603);
+            let expected =
+                matches!(reply.status, 200 | 400 | 404) || (internal && reply.status == 500);
+            if !expected {
                 return Err(format!("error with status {}", reply.status));
             }
         }
@@ -210,6 +216,27 @@ pub fn check_reply(reply: &Reply) -> Result<Option<Rpc>, String> {
         members,
         json,
     }))
+}
+
+/// What an adapter does with a reply whose middle is an asset: fetch the asset with `fetch`,
+/// and send the fault reply instead when it is missing or has another length than the
+/// splice says. Replies without a splice come back unchanged.
+pub fn assemble(reply: Reply, fetch: impl Fn(&str) -> Option<Vec<u8>>) -> Reply {
+    let Some(splice) = reply.splice else {
+        return reply;
+    };
+    match fetch(&splice.asset) {
+        Some(asset) if asset.len() as u64 == splice.len => Reply {
+            status: reply.status,
+            body: Some([reply.body.unwrap_or_default(), asset, splice.tail].concat()),
+            splice: None,
+        },
+        _ => Reply {
+            status: splice.fault_status,
+            body: Some(splice.fault),
+            splice: None,
+        },
+    }
 }
 
 /// Answers `msg` and returns the checked response (panics when there is no body).
