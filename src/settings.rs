@@ -205,6 +205,19 @@ pub const MAX_BODY_BYTES: Setting = Setting {
     scope: Scope::Http,
 };
 
+/// Whether the catalog is also served as the `/.well-known/agent-skills/` mirror.
+pub const MIRROR: Setting = Setting {
+    var: "MIRROR",
+    flag: "--mirror",
+    option: "mirror",
+    wit: "",
+    kind: Kind::Choice(&["on", "off"]),
+    default: "on",
+    form: "`on` or `off`",
+    doc: "serve the catalog under `/.well-known/agent-skills/` too (Agent Skills Discovery RFC 0.2.0: `index.json` and every file), for agents that do not speak MCP",
+    scope: Scope::Http,
+};
+
 /// Every setting, in documentation order.
 pub const SETTINGS: &[Setting] = &[
     PAGE_SIZE,
@@ -216,6 +229,7 @@ pub const SETTINGS: &[Setting] = &[
     ALLOWED_ORIGINS,
     ALLOWED_HOSTS,
     MAX_BODY_BYTES,
+    MIRROR,
 ];
 
 /// Where values come from, which decides how a setting is named in errors.
@@ -358,6 +372,13 @@ fn read(
                 c.allowed_hosts = HostList::parse(&value).map_err(|p| err(Some(p)))?
             }
             "MAX_BODY_BYTES" => c.max_body_bytes = integer(s, &value).map_err(err)? as usize,
+            "MIRROR" => {
+                c.mirror = match value.trim() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(err(None)),
+                }
+            }
             _ => {}
         }
     }

@@ -3,6 +3,7 @@
 
 use super::body::{DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES};
 use super::head::{accepts, is_json_media_type, Head};
+use super::mirror::{Mirror, MIRROR_METHODS, MIRROR_PREFIX};
 use super::origin::{HostList, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
 use crate::catalog::Catalog;
 use crate::protocol::{reply, Refusal};
@@ -37,6 +38,8 @@ pub struct HttpConfig {
     pub allowed_hosts: HostList,
     /// The largest body read, in bytes (`MAX_BODY_BYTES`).
     pub max_body_bytes: usize,
+    /// Whether the catalog is also served under `/.well-known/agent-skills/` (`MIRROR`).
+    pub mirror: bool,
 }
 
 impl Default for HttpConfig {
@@ -48,6 +51,7 @@ impl Default for HttpConfig {
             allowed_hosts: HostList::parse(DEFAULT_ALLOWED_HOSTS)
                 .unwrap_or(HostList::Only(Vec::new())),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            mirror: true,
         }
     }
 }
@@ -59,8 +63,29 @@ pub struct Response {
     pub status: u16,
     /// Header names (lower case) and values.
     pub headers: Vec<(&'static str, String)>,
-    /// The body (empty for 202 and 204).
+    /// The body (empty for 202, 204 and 304). With a [`Response::splice`], only its beginning.
     pub body: Vec<u8>,
+    /// Set when the catalog keeps the bytes this response carries outside the pack, as an
+    /// asset (the Cloudflare Worker's large files): the adapter fetches the asset and checks its
+    /// length before it sends anything, then sends [`Response::body`], the asset and
+    /// [`AssetSplice::tail`] with this status and these headers, or else
+    /// [`AssetSplice::fault`]. Wrong bytes are never served.
+    pub splice: Option<Box<AssetSplice>>,
+}
+
+/// The asset in the middle of a [`Response`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssetSplice {
+    /// The asset's name ([`crate::catalog::pack::raw_asset_name`] or
+    /// [`crate::catalog::pack::rendered_asset_name`]).
+    pub asset: String,
+    /// Its length in bytes.
+    pub len: u64,
+    /// What follows it.
+    pub tail: Vec<u8>,
+    /// The whole response to send instead when the asset is missing or has another length
+    /// (a `-32603` error at `/mcp`, a 500 in the mirror).
+    pub fault: Response,
 }
 
 impl Response {
@@ -93,6 +118,7 @@ impl Response {
             status: refusal.status(),
             headers: vec![("vary", "Origin".to_owned())],
             body: Vec::new(),
+            splice: None,
         };
         r.set_refusal(refusal);
         r
@@ -128,6 +154,7 @@ pub struct Endpoint {
     allowed_origins: OriginList,
     allowed_hosts: HostList,
     max_body_bytes: usize,
+    mirror: Option<Mirror>,
 }
 
 impl Endpoint {
@@ -139,11 +166,13 @@ impl Endpoint {
                 config.max_body_bytes
             )));
         }
+        let mirror = config.mirror.then(|| Mirror::new(&catalog, &config.server));
         Ok(Endpoint {
             responder: Responder::new(catalog, config.server)?,
             allowed_origins: config.allowed_origins,
             allowed_hosts: config.allowed_hosts,
             max_body_bytes: config.max_body_bytes,
+            mirror,
         })
     }
 
@@ -192,7 +221,21 @@ impl Endpoint {
             status,
             headers,
             body: Vec::new(),
+            splice: None,
         }
+    }
+
+    /// `r` with the headers every response carries (`Vary`, the CORS headers of an allowed
+    /// origin) in front of its own.
+    fn framed(&self, head: &Head<'_>, r: Response) -> Response {
+        let mut out = self.base(head, r.status);
+        out.headers.extend(r.headers);
+        out.body = r.body;
+        out.splice = r.splice.map(|s| {
+            let fault = self.framed(head, s.fault);
+            Box::new(AssetSplice { fault, ..*s })
+        });
+        out
     }
 
     /// The response to a refused request: its status and headers, the CORS headers of an
@@ -225,13 +268,24 @@ impl Endpoint {
                 host: head.host.map(str::to_owned),
             });
         }
+        if let Some(mirror) = self
+            .mirror
+            .as_ref()
+            .filter(|_| head.path.starts_with(MIRROR_PREFIX))
+        {
+            return self.mirror_head(mirror, head);
+        }
         if head.path != ENDPOINT_PATH {
             return Err(Refusal::Path {
                 endpoint: ENDPOINT_PATH,
             });
         }
         if head.method.eq_ignore_ascii_case("OPTIONS") {
-            return Ok(Step::Respond(self.preflight(head)));
+            return Ok(Step::Respond(self.preflight(
+                head,
+                ALLOW_METHODS,
+                ALLOW_HEADERS,
+            )));
         }
         if !head.method.eq_ignore_ascii_case("POST") {
             return Err(Refusal::Method {
@@ -261,18 +315,47 @@ impl Endpoint {
         })
     }
 
+    /// A request under the mirror's prefix (the Origin and Host rules have passed).
+    fn mirror_head(&self, mirror: &Mirror, head: &Head<'_>) -> Result<Step, Refusal> {
+        let m = head.method;
+        if m.eq_ignore_ascii_case("OPTIONS") {
+            return Ok(Step::Respond(self.preflight(
+                head,
+                MIRROR_METHODS,
+                "if-none-match",
+            )));
+        }
+        let head_only = m.eq_ignore_ascii_case("HEAD");
+        if !head_only && !m.eq_ignore_ascii_case("GET") {
+            return Err(Refusal::MirrorMethod {
+                method: m.to_owned(),
+            });
+        }
+        let mut r = mirror.get(
+            self.responder.catalog(),
+            head.path,
+            head_only,
+            head.if_none_match,
+        );
+        if self.cors_origin(head).is_some() {
+            r.headers
+                .push(("access-control-expose-headers", "etag".to_owned()));
+        }
+        Ok(Step::Respond(self.framed(head, r)))
+    }
+
     /// The CORS preflight answer (204; the CORS headers only for an allowed origin).
-    fn preflight(&self, head: &Head<'_>) -> Response {
+    fn preflight(&self, head: &Head<'_>, methods: &str, headers: &str) -> Response {
         let mut r = self.base(head, 204);
         if self.cors_origin(head).is_some() {
             r.headers
-                .push(("access-control-allow-methods", ALLOW_METHODS.to_owned()));
+                .push(("access-control-allow-methods", methods.to_owned()));
             r.headers
-                .push(("access-control-allow-headers", ALLOW_HEADERS.to_owned()));
+                .push(("access-control-allow-headers", headers.to_owned()));
             r.headers
                 .push(("access-control-max-age", MAX_AGE_SECONDS.to_owned()));
         }
-        r.headers.push(("allow", ALLOW_METHODS.to_owned()));
+        r.headers.push(("allow", methods.to_owned()));
         r
     }
 
@@ -311,6 +394,19 @@ impl Endpoint {
                 .push(("content-type", "application/json".to_owned()));
             r.body = b;
         }
+        r.splice = reply.splice.map(|s| {
+            let mut fault = self.base(head, s.fault_status);
+            fault
+                .headers
+                .push(("content-type", "application/json".to_owned()));
+            fault.body = s.fault;
+            Box::new(AssetSplice {
+                asset: s.asset,
+                len: s.len,
+                tail: s.tail,
+                fault,
+            })
+        });
         r
     }
 

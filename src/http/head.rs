@@ -29,12 +29,14 @@ pub struct Head<'a> {
     pub mcp_method: Option<&'a str>,
     /// `Mcp-Name`.
     pub mcp_name: Option<&'a str>,
+    /// `If-None-Match` (the skills mirror's conditional `GET`).
+    pub if_none_match: Option<&'a str>,
 }
 
 impl<'a> Head<'a> {
     /// The request headers the rules read, in the order of the fields of [`Head`] after
     /// `path`.
-    pub const HEADERS: [&'static str; 8] = [
+    pub const HEADERS: [&'static str; 9] = [
         "host",
         "origin",
         "accept",
@@ -43,7 +45,28 @@ impl<'a> Head<'a> {
         "mcp-protocol-version",
         "mcp-method",
         "mcp-name",
+        "if-none-match",
     ];
+
+    /// Builds a head from the method, the path and the values of [`Head::HEADERS`], in that
+    /// order (an adapter that looks each header up by name).
+    pub fn with_values(method: &'a str, path: &'a str, values: [Option<&'a str>; 9]) -> Head<'a> {
+        let [host, origin, accept, content_type, content_length, protocol_version, mcp_method, mcp_name, if_none_match] =
+            values;
+        Head {
+            method,
+            path,
+            host,
+            origin,
+            accept,
+            content_type,
+            content_length,
+            protocol_version,
+            mcp_method,
+            mcp_name,
+            if_none_match,
+        }
+    }
 
     /// Builds a head from the method, the path and any list of `(name, value)` headers
     /// (names matched case-insensitively; the first occurrence wins).
@@ -51,28 +74,19 @@ impl<'a> Head<'a> {
     where
         I: IntoIterator<Item = (&'a str, &'a str)>,
     {
-        let mut h = Head {
-            method,
-            path,
-            ..Head::default()
-        };
+        let mut values = [None; 9];
         for (name, value) in headers {
-            let slot = match name.to_ascii_lowercase().as_str() {
-                "host" => &mut h.host,
-                "origin" => &mut h.origin,
-                "accept" => &mut h.accept,
-                "content-type" => &mut h.content_type,
-                "content-length" => &mut h.content_length,
-                "mcp-protocol-version" => &mut h.protocol_version,
-                "mcp-method" => &mut h.mcp_method,
-                "mcp-name" => &mut h.mcp_name,
-                _ => continue,
+            let Some(i) = Head::HEADERS
+                .iter()
+                .position(|h| h.eq_ignore_ascii_case(name))
+            else {
+                continue;
             };
-            if slot.is_none() {
-                *slot = Some(value);
+            if let Some(slot) = values.get_mut(i) {
+                *slot = slot.or(Some(value));
             }
         }
-        h
+        Head::with_values(method, path, values)
     }
 
     pub(crate) fn transport(&self) -> Transport<'a> {

@@ -59,17 +59,19 @@
 //! | [`head`] | the request head; `Accept` and `Content-Type` matching |
 //! | [`body`] | reading a body within a limit |
 //! | [`endpoint`] | the endpoint: configuration, responder, the decision on each request |
+//! | [`mirror`] | the `/.well-known/agent-skills/` mirror of the catalog |
 //!
 //! The configuration comes from the settings table, [`crate::settings`].
 
 pub mod body;
 pub mod endpoint;
 pub mod head;
+pub mod mirror;
 pub mod origin;
 
 pub use body::{BodyReader, DEFAULT_MAX_BODY_BYTES, DRAIN_BYTES, MAX_MAX_BODY_BYTES};
 pub use endpoint::{
-    Endpoint, HttpConfig, Response, Step, ALLOW_HEADERS, ALLOW_METHODS, ENDPOINT_PATH,
+    AssetSplice, Endpoint, HttpConfig, Response, Step, ALLOW_HEADERS, ALLOW_METHODS, ENDPOINT_PATH,
     MAX_AGE_SECONDS,
 };
 pub use head::Head;

@@ -8,6 +8,7 @@
 //! | [`Refusal::Origin`], [`Refusal::Host`] | 403 | `-32600` |
 //! | [`Refusal::Path`] | 404 | `-32600` |
 //! | [`Refusal::Method`] | 405 (with `Allow: POST`) | `-32600` |
+//! | [`Refusal::MirrorMethod`] | 405 (with `Allow: GET, HEAD`) | `-32600` |
 //! | [`Refusal::Accept`] | 406 | `-32600` |
 //! | [`Refusal::MediaType`] | 415 | `-32600` |
 //! | [`Refusal::Length`], [`Refusal::Unreadable`] | 400 | `-32600` |
@@ -45,6 +46,11 @@ pub enum Refusal {
         /// The method of the request.
         method: String,
     },
+    /// An HTTP method other than `GET`, `HEAD` (and `OPTIONS`) under the skills mirror.
+    MirrorMethod {
+        /// The method of the request.
+        method: String,
+    },
     /// `Accept` does not allow both `application/json` and `text/event-stream`.
     Accept,
     /// `Content-Type` is not `application/json`.
@@ -76,7 +82,7 @@ impl Refusal {
         match self {
             Refusal::Origin { .. } | Refusal::Host { .. } => 403,
             Refusal::Path { .. } => 404,
-            Refusal::Method { .. } => 405,
+            Refusal::Method { .. } | Refusal::MirrorMethod { .. } => 405,
             Refusal::Accept => 406,
             Refusal::MediaType => 415,
             Refusal::Length | Refusal::Unreadable => 400,
@@ -99,6 +105,7 @@ impl Refusal {
     pub fn headers(&self) -> &'static [(&'static str, &'static str)] {
         match self {
             Refusal::Method { .. } => &[("allow", "POST")],
+            Refusal::MirrorMethod { .. } => &[("allow", "GET, HEAD")],
             Refusal::Overloaded => &[("retry-after", "1")],
             _ => &[],
         }
@@ -118,6 +125,10 @@ impl Refusal {
             Refusal::Path { endpoint } => format!("Not Found: the MCP endpoint is {endpoint}"),
             Refusal::Method { method } => format!(
                 "Method Not Allowed: {} (this server has no SSE stream and no sessions; send each message with POST)",
+                clip(method)
+            ),
+            Refusal::MirrorMethod { method } => format!(
+                "Method Not Allowed: {} (the skills mirror is read with GET or HEAD)",
                 clip(method)
             ),
             Refusal::Accept => "Not Acceptable: the Accept header must allow both application/json and text/event-stream".into(),

@@ -53,25 +53,18 @@ extern "C" {
 struct Pending {
     method: String,
     url: String,
-    headers: [Option<String>; 8],
+    headers: [Option<String>; Head::HEADERS.len()],
 }
 
 impl Pending {
     fn head(&self) -> Head<'_> {
-        let [host, origin, accept, content_type, content_length, protocol_version, mcp_method, mcp_name] =
-            self.headers.each_ref().map(Option::as_deref);
-        Head {
-            method: &self.method,
-            path: url_path(&self.url),
-            host: host.or(Some(url_authority(&self.url))),
-            origin,
-            accept,
-            content_type,
-            content_length,
-            protocol_version,
-            mcp_method,
-            mcp_name,
-        }
+        let mut head = Head::with_values(
+            &self.method,
+            url_path(&self.url),
+            self.headers.each_ref().map(Option::as_deref),
+        );
+        head.host = head.host.or(Some(url_authority(&self.url)));
+        head
     }
 }
 
@@ -155,7 +148,7 @@ fn finish(id: u32, buf: JsValue) -> JsValue {
 
 thread_local! {
     /// The request header names the endpoint reads, as JavaScript strings (made once).
-    static HEADER_NAMES: [JsValue; 8] = Head::HEADERS.map(JsValue::from_str);
+    static HEADER_NAMES: [JsValue; Head::HEADERS.len()] = Head::HEADERS.map(JsValue::from_str);
     /// `ResponseInit`s of the common responses (status and constant headers only), made
     /// once per status and header count.
     static INITS: std::cell::RefCell<Vec<(u16, usize, web_sys::ResponseInit)>> =

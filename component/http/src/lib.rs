@@ -176,6 +176,12 @@ fn read_body(request: IncomingRequest, limit: usize) -> Body {
 /// Writes the response: status, headers, then the body in the 4096-byte writes that
 /// `blocking-write-and-flush` accepts.
 fn send(out: ResponseOutparam, r: Response) {
+    // The component serves the embedded catalog, which keeps every byte in the pack; a response
+    // that needs an asset (a pack built for Workers Static Assets) gets its fault answer.
+    let r = match r.splice {
+        Some(splice) => splice.fault,
+        None => r,
+    };
     let headers = Fields::new();
     for (name, value) in &r.headers {
         // Only fixed, valid header names and values are produced by the rules.

@@ -1,0 +1,170 @@
+//! The `/.well-known/agent-skills/` mirror: the same catalog as plain HTTP for agents that do
+//! not speak MCP (Agent Skills Discovery RFC, version 0.2.0, the text with `files` and a
+//! skill-level `digest`; see `skills_edge_catalog::compile::mirror` for which skills are
+//! mirrored).
+//!
+//! * `GET /.well-known/agent-skills/index.json`: the index, rendered at build time;
+//! * `GET /.well-known/agent-skills/{name}/{path}`: a file of the skill mirrored as `name`,
+//!   with its MIME type, a strong `ETag` made of its SHA-256 (`"<64 hex>"`), `Cache-Control`
+//!   from the `TTL_MS` and `CACHE_SCOPE` settings, and `304 Not Modified` when
+//!   `If-None-Match` names that tag; a file kept as an asset is the raw asset, spliced in by
+//!   the adapter (a missing or truncated asset answers 500, never other bytes);
+//! * `HEAD` the same without the body; anything else under the prefix is 404.
+//!
+//! The `Host` and `Origin` rules and the CORS headers are the ones of `/mcp`: the endpoint
+//! applies them to every path before routing.
+
+use super::endpoint::{AssetSplice, Response};
+use crate::catalog::{pack, Catalog, Content};
+use crate::server::Config;
+
+/// The path prefix of the mirror.
+pub use crate::catalog::compile::mirror::MIRROR_PREFIX;
+
+/// The path of the index.
+pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
+
+/// The methods the mirror answers.
+pub const MIRROR_METHODS: &str = "GET, HEAD, OPTIONS";
+
+/// What the mirror answers, before the common headers (`Vary`, CORS) are added.
+pub(crate) struct Mirror {
+    cache_control: String,
+    index_etag: String,
+}
+
+impl Mirror {
+    pub(crate) fn new(catalog: &Catalog, config: &Config) -> Mirror {
+        let scope = config.cache_scope.as_str();
+        // The index is hashed once, when the endpoint is made; files carry their digests.
+        let index_digest = crate::skill::digest::digest_of(catalog.mirror_index().as_bytes());
+        Mirror {
+            cache_control: format!("{scope}, max-age={}", config.ttl_ms / 1000),
+            index_etag: etag(&index_digest),
+        }
+    }
+
+    /// The answer to `GET`/`HEAD` of `path` (under [`MIRROR_PREFIX`]).
+    pub(crate) fn get(
+        &self,
+        catalog: &Catalog,
+        path: &str,
+        head_only: bool,
+        if_none_match: Option<&str>,
+    ) -> Response {
+        let rest = path.strip_prefix(MIRROR_PREFIX).unwrap_or_default();
+        if path == INDEX_PATH {
+            let body = catalog.mirror_index().as_bytes().to_vec();
+            return self.ok(
+                "application/json",
+                &self.index_etag,
+                if_none_match,
+                head_only,
+                body,
+            );
+        }
+        let Some((name, file_path)) = rest.split_once('/') else {
+            return not_found(path);
+        };
+        let Some(skill) = catalog.mirrored_skill(name) else {
+            return not_found(path);
+        };
+        let uri = format!("{}/{file_path}", skill.root());
+        let Some(file) = catalog.file(&uri) else {
+            return not_found(path);
+        };
+        let tag = etag(file.digest);
+        let mime = if file.is_text && file.mime.starts_with("text/") {
+            format!("{}; charset=utf-8", file.mime)
+        } else {
+            file.mime.to_owned()
+        };
+        match file.content {
+            Content::Inline(bytes) => {
+                self.ok(&mime, &tag, if_none_match, head_only, bytes.to_vec())
+            }
+            Content::External { .. } => {
+                let mut r = self.ok(&mime, &tag, if_none_match, head_only, Vec::new());
+                if r.status == 200 && !head_only {
+                    r.splice = Some(Box::new(AssetSplice {
+                        asset: pack::raw_asset_name(file.digest).to_owned(),
+                        len: file.size,
+                        tail: Vec::new(),
+                        fault: fault(&uri),
+                    }));
+                }
+                r
+            }
+        }
+    }
+
+    fn ok(
+        &self,
+        mime: &str,
+        tag: &str,
+        if_none_match: Option<&str>,
+        head_only: bool,
+        body: Vec<u8>,
+    ) -> Response {
+        let fresh = if_none_match.is_some_and(|v| matches_etag(v, tag));
+        let mut r = Response {
+            status: if fresh { 304 } else { 200 },
+            headers: vec![
+                ("etag", tag.to_owned()),
+                ("cache-control", self.cache_control.clone()),
+            ],
+            body: Vec::new(),
+            splice: None,
+        };
+        if !fresh {
+            r.headers.push(("content-type", mime.to_owned()));
+            if !head_only {
+                r.body = body;
+            }
+        }
+        r
+    }
+}
+
+/// The strong entity tag of content with `digest`: its 64 hex digits, quoted.
+fn etag(digest: &str) -> String {
+    format!("\"{}\"", pack::raw_asset_name(digest))
+}
+
+/// Whether an `If-None-Match` value matches `tag` (RFC 9110 §13.1.2: `*`, or a list of entity
+/// tags compared weakly, so `W/"…"` matches too).
+fn matches_etag(value: &str, tag: &str) -> bool {
+    value
+        .split(',')
+        .map(str::trim)
+        .any(|t| t == "*" || t == tag || t.strip_prefix("W/") == Some(tag))
+}
+
+fn text_response(status: u16, message: &str) -> Response {
+    Response {
+        status,
+        headers: vec![("content-type", "text/plain; charset=utf-8".to_owned())],
+        body: format!("{message}\n").into_bytes(),
+        splice: None,
+    }
+}
+
+fn not_found(path: &str) -> Response {
+    text_response(
+        404,
+        &format!(
+            "Not Found: {} is not a file of this server's skills mirror (see {INDEX_PATH})",
+            crate::protocol::error::clip(path)
+        ),
+    )
+}
+
+/// The answer when a mirrored file's asset is missing or damaged.
+fn fault(uri: &str) -> Response {
+    text_response(
+        500,
+        &format!(
+            "Internal Server Error: the bytes of {uri} are missing or damaged on this server (its deployment is incomplete); nothing was served"
+        ),
+    )
+}
