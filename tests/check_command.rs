@@ -224,3 +224,222 @@ fn pack_usage_errors() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// A folder with a small text file, a text file above the default inline limit and a binary
+/// file above it.
+fn mixed_folder(tag: &str) -> TempDir {
+    let t = TempDir::new(tag);
+    t.write("big/SKILL.md", skill_md("big", ""));
+    t.write("big/small.md", "small\n");
+    let limit = skills_edge::catalog::pack::DEFAULT_INLINE_MAX as usize;
+    t.write("big/large.md", "line \"quoted\" \\ é\n".repeat(limit / 8));
+    let blob: Vec<u8> = (0..limit + 1)
+        .map(|i| (i * 131 % 251) as u8 | 0x80)
+        .collect();
+    t.write("big/image.png", blob);
+    t
+}
+
+#[test]
+fn pack_with_assets_writes_what_encode_with_makes() {
+    use skills_edge::catalog::{compile, pack, walk, Catalog, Content};
+    let src = mixed_folder("pack-assets");
+    let out = TempDir::new("pack-assets-out");
+    let compiled = compile::compile(walk::walk(src.path()).tree).expect("compiles");
+    for inline_max in [None, Some(0u64), Some(1 << 30)] {
+        let file = out.path().join("x.pack");
+        let assets = out.path().join(format!("assets-{inline_max:?}"));
+        let mut args: Vec<std::ffi::OsString> = vec![
+            "pack".into(),
+            src.path().into(),
+            "--assets".into(),
+            assets.clone().into(),
+            "-o".into(),
+            file.clone().into(),
+        ];
+        if let Some(n) = inline_max {
+            args.extend(["--inline-max".into(), n.to_string().into()]);
+        }
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let run_out = run(&args);
+        let stderr = String::from_utf8_lossy(&run_out.stderr);
+        assert_eq!(run_out.status.code(), Some(0), "{stderr}");
+        let policy = inline_max.map_or_else(pack::AssetPolicy::default, |inline_max| {
+            pack::AssetPolicy { inline_max }
+        });
+        let expected = pack::encode_with(
+            &compiled,
+            &pack::PackOptions {
+                instructions: None,
+                assets: Some(policy),
+            },
+        );
+        assert_eq!(std::fs::read(&file).expect("pack"), expected.pack);
+        let mut names: Vec<String> = std::fs::read_dir(&assets)
+            .expect("the assets folder exists")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut want: Vec<String> = expected.assets.iter().map(|a| a.name.clone()).collect();
+        want.sort();
+        assert_eq!(names, want, "exactly the pack's assets, {inline_max:?}");
+        for a in &expected.assets {
+            assert_eq!(std::fs::read(assets.join(&a.name)).expect("asset"), a.bytes);
+        }
+        // Every file left out has both assets: its bytes and its rendered JSON string.
+        let catalog = Catalog::from_bytes(expected.pack.clone()).expect("loads");
+        let out_files: Vec<_> = catalog
+            .files()
+            .filter(|f| matches!(f.content, Content::External { .. }))
+            .collect();
+        for f in &out_files {
+            let source = compiled
+                .files
+                .iter()
+                .find(|c| c.uri == f.uri)
+                .expect("file");
+            assert_eq!(
+                std::fs::read(assets.join(pack::raw_asset_name(f.digest))).expect("raw"),
+                source.bytes
+            );
+            assert_eq!(
+                std::fs::read(assets.join(pack::rendered_asset_name(f.digest))).expect("json"),
+                pack::rendered_content(&source.bytes, source.is_text).into_bytes()
+            );
+        }
+        let expected_out = match inline_max {
+            None => 2,    // large.md and image.png
+            Some(0) => 4, // every file
+            Some(_) => 0, // none
+        };
+        assert_eq!(out_files.len(), expected_out, "{inline_max:?}");
+        assert!(
+            stderr.contains(&format!(
+                "{} assets ({expected_out} files left out, ",
+                2 * expected_out
+            )),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("; {} files, ", 4 - expected_out)),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn pack_asset_option_errors() {
+    for args in [
+        vec!["pack", "dir", "-o", "f", "--inline-max", "10"],
+        vec![
+            "pack",
+            "dir",
+            "-o",
+            "f",
+            "--assets",
+            "a",
+            "--inline-max",
+            "ten",
+        ],
+        vec![
+            "pack",
+            "dir",
+            "-o",
+            "f",
+            "--assets",
+            "a",
+            "--inline-max",
+            "-1",
+        ],
+        vec![
+            "pack",
+            "dir",
+            "-o",
+            "f",
+            "--assets",
+            "a",
+            "--inline-max",
+            "+1",
+        ],
+        vec!["pack", "dir", "-o", "f", "--assets"],
+        vec!["pack", "dir", "--check", "--assets", "a"],
+    ] {
+        let osargs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        let out = run(&osargs);
+        assert_eq!(out.status.code(), Some(2), "{args:?} is a usage error");
+        assert!(out.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("--inline-max") || stderr.contains("--assets"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn pack_refuses_an_asset_above_the_static_assets_limit() {
+    // A text file of control characters escapes to six bytes a byte: 5 MiB of them render to
+    // 30 MiB of JSON, above the 25 MiB Workers Static Assets take per file.
+    let t = TempDir::new("pack-huge-asset");
+    t.write("huge/SKILL.md", skill_md("huge", ""));
+    t.write("huge/controls.txt", vec![0x01u8; 5 * 1024 * 1024]);
+    let out = TempDir::new("pack-huge-asset-out");
+    let file = out.path().join("x.pack");
+    let assets = out.path().join("assets");
+    let run_out = run(&[
+        "pack".as_ref(),
+        t.path().as_os_str(),
+        "--assets".as_ref(),
+        assets.as_os_str(),
+        "-o".as_ref(),
+        file.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run_out.stderr);
+    assert_eq!(run_out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("skill://huge/controls.txt") && stderr.contains("25 MiB"),
+        "{stderr}"
+    );
+    assert!(!file.exists() && !assets.exists(), "nothing is written");
+}
+
+#[test]
+fn pack_with_assets_warns_when_the_pack_may_exceed_the_free_plan() {
+    // 400 binary files of 8000 bytes: each below the default limit, so all stay in the pack,
+    // which grows past what the free plan's 3 MB compressed upload can take.
+    let t = TempDir::new("pack-fat");
+    t.write("fat/SKILL.md", skill_md("fat", ""));
+    let mut rng = Rng(2640);
+    for i in 0..400 {
+        let bytes: Vec<u8> = (0..8000).map(|_| (rng.next_u64() as u8) | 0x80).collect();
+        t.write(&format!("fat/assets/f{i}.bin"), bytes);
+    }
+    let out = TempDir::new("pack-fat-out");
+    let file = out.path().join("x.pack");
+    let assets = out.path().join("assets");
+    let args: [&std::ffi::OsStr; 6] = [
+        "pack".as_ref(),
+        t.path().as_os_str(),
+        "--assets".as_ref(),
+        assets.as_os_str(),
+        "-o".as_ref(),
+        file.as_os_str(),
+    ];
+    let run_out = run(&args);
+    let stderr = String::from_utf8_lossy(&run_out.stderr);
+    assert_eq!(run_out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("warning: the pack is ") && stderr.contains("lower --inline-max"),
+        "{stderr}"
+    );
+    // With every file out, the pack is small and nothing is said.
+    let args: Vec<&std::ffi::OsStr> = args
+        .iter()
+        .copied()
+        .chain(["--inline-max".as_ref(), "0".as_ref()])
+        .collect();
+    let run_out = run(&args);
+    let stderr = String::from_utf8_lossy(&run_out.stderr);
+    assert_eq!(run_out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+}

@@ -136,6 +136,30 @@ pub struct AssetPolicy {
     pub inline_max: u64,
 }
 
+impl Default for AssetPolicy {
+    /// Files above [`DEFAULT_INLINE_MAX`] are assets.
+    fn default() -> Self {
+        AssetPolicy {
+            inline_max: DEFAULT_INLINE_MAX,
+        }
+    }
+}
+
+/// The default [`AssetPolicy::inline_max`]: files up to 8 KiB stay in the pack, larger ones
+/// become assets (`skills-edge pack --assets DIR` without `--inline-max`).
+///
+/// Chosen from measurements (the README's Performance section has the figures and the
+/// commands). On workerd, a read of a file kept in the pack costs less CPU than a read of the
+/// same file as an asset up to about 64 KiB (an asset read pays for a subrequest to the
+/// binding, whatever its size; a read from the pack copies, and escapes or base64-encodes,
+/// bytes per request), so for CPU alone the limit would be higher. But every byte kept in
+/// the pack is a byte of the Worker's upload, which the Workers plans cap (3 MB compressed on
+/// the free plan): a generated catalog shaped like a real one with a skill at the spec's
+/// limits (512 files, 16 MiB) makes a pack of 0.59 MB gzip at 8 KiB and 1.06 MB at 16 KiB,
+/// so 8 KiB is the largest power of two that keeps such a Worker under 1 MB. Most `SKILL.md`
+/// files, the file every host reads first, are below it.
+pub const DEFAULT_INLINE_MAX: u64 = 8 * 1024;
+
 /// How to encode a pack.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PackOptions<'a> {

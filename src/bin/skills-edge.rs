@@ -8,6 +8,9 @@
 //!   embedded catalog uses, loadable by the npm package's `SkillsServer`); `--check` prints
 //!   the entries instead of writing. The npm package's `skills-edge` command takes the same
 //!   arguments and prints the same messages.
+//! * `skills-edge pack <dir> -o <file> --assets <out> [--inline-max BYTES]` leaves the files
+//!   larger than `BYTES` out of the pack and writes them into `<out>` as assets named by
+//!   content (the Cloudflare Worker's Static Assets; see `skills_edge::catalog::pack`).
 
 #[cfg(not(target_family = "wasm"))]
 fn main() -> std::process::ExitCode {
@@ -43,8 +46,14 @@ USAGE:
         Check a skills folder; print the entries it would publish (JSON) on stdout,
         problems on stderr; exit status 1 when the folder cannot be published.
     skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT]
+                     [--assets DIR [--inline-max BYTES]]
         Compile a skills folder into a pack (served by the npm package's SkillsServer);
         --check prints the entries instead of writing. Exit status 1 on any error.
+        --assets DIR leaves every file larger than BYTES (default {inline_max}) out of the
+        pack and writes it into DIR as two files named by its SHA-256: <hex> (its bytes) and
+        <hex>.json (its resources/read JSON string), for the Cloudflare Worker's Static
+        Assets. DIR is created if missing; files already in it are overwritten or left as
+        they are, so give a fresh folder.
     skills-edge --version | --help
 ";
 
@@ -109,7 +118,9 @@ USAGE:
     }
 
     fn usage() -> String {
-        USAGE.replace("{stdio_options}\n", &stdio_options())
+        USAGE
+            .replace("{stdio_options}\n", &stdio_options())
+            .replace("{inline_max}", &pack::DEFAULT_INLINE_MAX.to_string())
     }
 
     /// The `stdio` options for the usage text, from the settings table.
@@ -226,6 +237,7 @@ USAGE:
             dir: dir.display().to_string(),
             output: None,
             instructions: None,
+            assets: None,
         })
     }
 
@@ -234,18 +246,46 @@ USAGE:
         dir: String,
         output: Option<String>,
         instructions: Option<String>,
+        /// Where the files left out go, and which files those are.
+        assets: Option<(String, pack::AssetPolicy)>,
     }
+
+    /// The largest file Workers Static Assets accept (25 MiB, per file).
+    const MAX_ASSET_BYTES: usize = 25 * 1024 * 1024;
+
+    /// Pack size above which the Worker's upload may exceed the free plan's 3 MB compressed
+    /// limit (a pack of binary files hardly compresses).
+    const MAX_PACK_FREE: usize = 3 * 1000 * 1000 - 200 * 1000;
+
+    /// Most Static Assets files per Worker version on the Workers free plan.
+    const MAX_ASSETS_FREE: usize = 20_000;
 
     fn parse_pack_args(args: &[String]) -> Result<PackArgs, String> {
         let mut dir = None;
         let mut output = None;
         let mut check = false;
         let mut instructions = None;
+        let mut assets_dir = None;
+        let mut inline_max = None;
         let mut it = args.iter();
         while let Some(a) = it.next() {
             match a.as_str() {
                 "-o" | "--output" => {
                     output = Some(it.next().ok_or("-o needs a file name")?.clone());
+                }
+                "--assets" => {
+                    assets_dir = Some(it.next().ok_or("--assets needs a folder")?.clone());
+                }
+                "--inline-max" => {
+                    let v = it.next().ok_or("--inline-max needs a number of bytes")?;
+                    let n = v
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|_| v.bytes().all(|b| b.is_ascii_digit()))
+                        .ok_or_else(|| {
+                            format!("--inline-max {v:?} is not a number of bytes: use a decimal integer such as 16384")
+                        })?;
+                    inline_max = Some(n);
                 }
                 "--check" => check = true,
                 "--instructions" => {
@@ -259,13 +299,29 @@ USAGE:
             }
         }
         let dir = dir.ok_or("pack needs a skills folder")?;
+        let assets = match (assets_dir, inline_max) {
+            (Some(d), n) => Some((
+                d,
+                n.map_or_else(pack::AssetPolicy::default, |inline_max| pack::AssetPolicy {
+                    inline_max,
+                }),
+            )),
+            (None, Some(_)) => {
+                return Err("--inline-max needs --assets DIR (where the files left out go)".into())
+            }
+            (None, None) => None,
+        };
         match (&output, check) {
             (Some(_), true) => Err("give either -o <file> or --check, not both".into()),
             (None, false) => Err("pack needs -o <file> (or --check to only check)".into()),
+            (None, true) if assets.is_some() => {
+                Err("--assets writes files: give -o <file>, not --check".into())
+            }
             _ => Ok(PackArgs {
                 dir,
                 output,
                 instructions,
+                assets,
             }),
         }
     }
@@ -301,12 +357,78 @@ USAGE:
             eprintln!("{summary}: ok");
             return ExitCode::SUCCESS;
         };
-        let packed = pack::encode(&c, a.instructions.as_deref());
-        if let Err(e) = std::fs::write(output, &packed) {
+        let packed = pack::encode_with(
+            &c,
+            &pack::PackOptions {
+                instructions: a.instructions.as_deref(),
+                assets: a.assets.as_ref().map(|(_, policy)| *policy),
+            },
+        );
+        if let Some(big) = packed
+            .assets
+            .iter()
+            .find(|x| x.bytes.len() > MAX_ASSET_BYTES)
+        {
+            let hex = big.name.strip_suffix(".json").unwrap_or(&big.name);
+            let uri = c
+                .files
+                .iter()
+                .find(|f| pack::raw_asset_name(&f.digest) == hex)
+                .map_or("a file", |f| f.uri.as_str());
+            eprintln!(
+                "error: the asset {} of {uri} is {} bytes; Workers Static Assets take files up to {MAX_ASSET_BYTES} bytes (25 MiB)\n  fix: split the file, or store it compressed (a text file with many control characters grows up to six times when escaped as JSON)",
+                big.name,
+                big.bytes.len()
+            );
+            return ExitCode::FAILURE;
+        }
+        if let Err(e) = std::fs::write(output, &packed.pack) {
             eprintln!("error: cannot write {output}: {e}\n  fix: check that its folder exists and is writable");
             return ExitCode::FAILURE;
         }
-        eprintln!("{summary}: wrote {output} ({} bytes)", packed.len());
+        let Some((assets_dir, policy)) = &a.assets else {
+            eprintln!("{summary}: wrote {output} ({} bytes)", packed.pack.len());
+            return ExitCode::SUCCESS;
+        };
+        if let Err(e) = write_assets(Path::new(assets_dir), &packed.assets) {
+            eprintln!("error: cannot write the assets into {assets_dir}: {e}\n  fix: check that the folder can be created and written");
+            return ExitCode::FAILURE;
+        }
+        let out_files: Vec<_> = c
+            .files
+            .iter()
+            .filter(|f| f.size > policy.inline_max)
+            .collect();
+        let inline_bytes = bytes - out_files.iter().map(|f| f.size).sum::<u64>();
+        let asset_bytes: usize = packed.assets.iter().map(|x| x.bytes.len()).sum();
+        eprintln!(
+            "{summary}: wrote {output} ({} bytes; {} files, {inline_bytes} bytes inline); {} assets ({} files left out, {asset_bytes} bytes) in {assets_dir}",
+            packed.pack.len(),
+            c.files.len() - out_files.len(),
+            packed.assets.len(),
+            out_files.len(),
+        );
+        if packed.pack.len() > MAX_PACK_FREE {
+            eprintln!(
+                "warning: the pack is {} bytes: with the Worker's wasm its upload may exceed the Workers free plan's 3 MB compressed limit (`npx wrangler deploy --dry-run` prints the gzip size)\n  fix: lower --inline-max (0 keeps every non-empty file out of the pack)",
+                packed.pack.len()
+            );
+        }
+        if packed.assets.len() > MAX_ASSETS_FREE {
+            eprintln!(
+                "warning: {} assets: a Worker version takes up to {MAX_ASSETS_FREE} Static Assets files on the Workers free plan (100000 on paid plans)\n  fix: raise --inline-max, or deploy on a paid plan",
+                packed.assets.len()
+            );
+        }
         ExitCode::SUCCESS
+    }
+
+    /// Writes each asset into `dir` (created if missing) under its name.
+    fn write_assets(dir: &Path, assets: &[pack::Asset]) -> io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        for x in assets {
+            std::fs::write(dir.join(&x.name), &x.bytes)?;
+        }
+        Ok(())
     }
 }
