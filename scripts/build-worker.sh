@@ -1,15 +1,39 @@
 #!/usr/bin/env bash
-# Builds the Cloudflare Worker into worker/build/: the release wasm of the `skills-edge-worker`
-# crate, its wasm-bindgen glue (--target web, loaded by worker/entry.mjs), then wasm-opt -Oz
-# (binaryen from the npm registry). Needs the tools scripts/setup.sh installs.
-# Usage: scripts/build-worker.sh   (NO_WASM_OPT=1 skips wasm-opt)
+# Builds the Cloudflare Worker into worker/build/:
+#   skills_edge_worker_bg.wasm, skills_edge_worker.js
+#       the release wasm of the `skills-edge-worker` crate (no catalog inside), its
+#       wasm-bindgen glue (--target web, loaded by worker/entry.mjs), then wasm-opt -Oz
+#       (binaryen from the npm registry);
+#   catalog.pack, assets/
+#       the skills folder (SKILLS_DIR, default skills/) packed by the native
+#       `skills-edge pack --assets`: every file larger than the inline limit is left out of the
+#       pack and written into assets/ as two files named by its SHA-256 (wrangler.toml serves
+#       that folder as Workers Static Assets, read only through the Worker).
+# Changing skills rebuilds only the pack and the assets; the wasm does not depend on them.
+# Needs the tools scripts/setup.sh installs.
+# Usage: scripts/build-worker.sh [--inline-max BYTES]
+#   --inline-max BYTES  files up to BYTES stay in the pack (default: skills-edge pack's,
+#                       see `skills-edge --help`); 0 makes every non-empty file an asset
+#   NO_WASM_OPT=1 skips wasm-opt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen` pin in Cargo.toml
 TARGET=wasm32-unknown-unknown
 OUT=worker/build
-WASM=target/$TARGET/release/skills_edge_worker.wasm
+TARGET_DIR="${CARGO_TARGET_DIR:-target}"
+WASM="$TARGET_DIR/$TARGET/release/skills_edge_worker.wasm"
+SKILLS="${SKILLS_DIR:-skills}"
+
+pack_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --inline-max)
+      [ $# -ge 2 ] || { echo "error: --inline-max needs a number of bytes" >&2; exit 2; }
+      pack_args+=(--inline-max "$2"); shift 2 ;;
+    *) echo "error: unknown argument $1 (usage: scripts/build-worker.sh [--inline-max BYTES])" >&2; exit 2 ;;
+  esac
+done
 
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   echo "error: wasm-bindgen $WASM_BINDGEN_VERSION is needed; run: bash scripts/setup.sh --no-browser" >&2
@@ -17,6 +41,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
 fi
 
 cargo build --release --locked --target "$TARGET" -p skills-edge-worker
+# The native command packs the folder. It is built without SKILLS_DIR, so choosing another
+# folder does not rebuild it (its own embedded catalog is always skills/).
+env -u SKILLS_DIR cargo build --release --locked --bin skills-edge
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
 wasm-bindgen --target web --out-dir "$OUT.tmp" --no-typescript "$WASM"
 if [ -z "${NO_WASM_OPT:-}" ]; then
@@ -25,7 +52,13 @@ if [ -z "${NO_WASM_OPT:-}" ]; then
     "$OUT.tmp/skills_edge_worker_bg.wasm" -o "$OUT.tmp/skills_edge_worker_bg.opt.wasm"
   mv "$OUT.tmp/skills_edge_worker_bg.opt.wasm" "$OUT.tmp/skills_edge_worker_bg.wasm"
 fi
+"$TARGET_DIR/release/skills-edge" pack "$SKILLS" --assets "$OUT.tmp/assets" -o "$OUT.tmp/catalog.pack" \
+  ${pack_args[@]+"${pack_args[@]}"}
+# wrangler needs the folder even when every file is in the pack.
+mkdir -p "$OUT.tmp/assets"
 rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
 raw=$(wc -c < "$OUT/skills_edge_worker_bg.wasm")
 gz=$(gzip -9 -c "$OUT/skills_edge_worker_bg.wasm" | wc -c)
-echo "worker: $OUT/skills_edge_worker_bg.wasm $raw bytes ($gz gzipped)" >&2
+packraw=$(wc -c < "$OUT/catalog.pack")
+packgz=$(gzip -9 -c "$OUT/catalog.pack" | wc -c)
+echo "worker: $OUT/skills_edge_worker_bg.wasm $raw bytes ($gz gzipped), $OUT/catalog.pack $packraw bytes ($packgz gzipped)" >&2

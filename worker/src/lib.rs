@@ -1,11 +1,15 @@
-//! The Cloudflare Worker adapter: Streamable HTTP at `/mcp`, serving the embedded skills.
+//! The Cloudflare Worker adapter: Streamable HTTP at `/mcp` (and the
+//! `/.well-known/agent-skills/` mirror), serving a skills pack whose large files are Workers
+//! Static Assets.
 //!
 //! It only moves bytes between the platform and [`skills_edge::http::Endpoint`], where every
 //! HTTP rule lives (and is tested natively):
 //!
-//! 1. `configure(env)` runs once when the Worker starts (from `worker/entry.mjs`): it reads
-//!    the Worker vars (see `skills_edge::http::VARS`) and throws on a bad value, so the
-//!    Worker fails to start instead of failing each request;
+//! 1. `configure(env, pack)` runs once when the Worker starts (from `worker/entry.mjs`, which
+//!    imports the pack `scripts/build-worker.sh` wrote as a Data module): it loads the pack
+//!    (checking it), reads the Worker vars (the settings table, `skills_edge::settings`) and
+//!    throws on a bad pack or value, so the Worker fails to start instead of failing each
+//!    request;
 //! 2. `fetch` collects the request head and asks the endpoint what to do. To answer at once,
 //!    it writes the endpoint's response back. To read a body with a `Content-Length` (already
 //!    checked against the limit), it parks the head in a slot and returns the promise of
@@ -13,6 +17,15 @@
 //!    future, waker or closure is made per request, which saves about 20 µs of CPU per
 //!    request (see `benches/worker`). A chunked body is read chunk by chunk through a
 //!    `BodyReader` in the async handler.
+//! 3. A response whose middle is an asset (a file the pack left out: a `resources/read` at
+//!    `/mcp`, a file of the mirror) is finished in JavaScript, by `splice`: it fetches the
+//!    asset from the `ASSETS` binding, buffers it and compares its length with the one the
+//!    pack recorded *before* anything is sent (the binding gives no `Content-Length` to rely
+//!    on), then answers the endpoint's head, the asset and its tail as one `Blob`, so the
+//!    asset's bytes never pass through wasm memory. A missing asset (404), a failed fetch or a
+//!    length mismatch answers the endpoint's fault instead (`-32603` naming the URI, status
+//!    500; a 500 in the mirror) and logs the reason: wrong bytes are never served, and no
+//!    byte is hashed per request.
 //!
 //! The handler takes and returns the platform's own `Request` and `Response` (the `worker`
 //! crate's event macro accepts both, and the runtime awaits a returned promise), so a request
@@ -21,7 +34,10 @@
 
 #![cfg(target_arch = "wasm32")]
 
+use skills_edge::catalog::Catalog;
 use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
+use skills_edge::settings::{self, Source};
+use std::sync::Arc;
 use std::sync::OnceLock;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -47,6 +63,58 @@ extern "C" {
     /// `req.arrayBuffer().then(buf => f(id, buf))`, with `f(id, null)` if the body cannot be
     /// read: the body read's continuation is one long-lived function, not a future.
     fn read_then(req: &web_sys::Request, id: u32, f: &JsValue) -> js_sys::Promise;
+}
+
+#[wasm_bindgen(inline_js = r#"
+let held;
+export function kept(pack) { if (pack !== undefined) held = pack; return held; }
+const ORIGIN = "https://assets.invalid/";
+export async function splice(assets, name, len, head, tail, init, faultBody, faultInit) {
+  let buf = null;
+  let why;
+  try {
+    if (typeof assets?.fetch !== "function") {
+      why = "the Worker has no ASSETS binding (wrangler.toml: [assets] binding = 'ASSETS')";
+    } else {
+      const r = await assets.fetch(ORIGIN + name);
+      if (r.status === 200) buf = await r.arrayBuffer();
+      else {
+        why = `the binding answered ${r.status}`;
+        await r.body?.cancel();
+      }
+    }
+  } catch (e) {
+    why = `fetching it failed: ${e}`;
+  }
+  if (buf !== null && buf.byteLength !== len) {
+    why = `it is ${buf.byteLength} bytes, the pack says ${len}`;
+    buf = null;
+  }
+  if (buf === null) {
+    console.error(`skills-edge: asset ${name} cannot be served: ${why}; answered the fault instead (redeploy the Worker with its assets: bash scripts/build-worker.sh && npx wrangler deploy)`);
+    return new Response(faultBody, faultInit);
+  }
+  const body = head.byteLength === 0 && tail.byteLength === 0 ? buf : new Blob([head, buf, tail]);
+  return new Response(body, init);
+}
+"#)]
+extern "C" {
+    /// Keeps `pack` in the JavaScript module (unless it is `undefined`) and returns the pack
+    /// kept, so a fresh wasm instance (after an abort) can load it again.
+    fn kept(pack: &JsValue) -> JsValue;
+    /// The response `head + asset + tail` with `init`, or the fault response (`fault_body`
+    /// with `fault_init`; see the module comment).
+    #[allow(clippy::too_many_arguments)]
+    fn splice(
+        assets: &JsValue,
+        name: &str,
+        len: f64,
+        head: &js_sys::Uint8Array,
+        tail: &js_sys::Uint8Array,
+        init: &web_sys::ResponseInit,
+        fault_body: &js_sys::Uint8Array,
+        fault_init: &web_sys::ResponseInit,
+    ) -> js_sys::Promise;
 }
 
 /// A request whose head passed and whose body is being read: what its continuation needs.
@@ -88,6 +156,8 @@ thread_local! {
     static PARKING: std::cell::RefCell<Parking> = std::cell::RefCell::new(Parking::default());
     /// The continuation of every body read (made once, lives as long as the instance).
     static FINISH: Closure<dyn Fn(u32, JsValue) -> JsValue> = Closure::new(finish);
+    /// The `ASSETS` binding (a `Fetcher`), from the `env` given to `configure`.
+    static ASSETS: std::cell::RefCell<JsValue> = const { std::cell::RefCell::new(JsValue::UNDEFINED) };
 }
 
 fn park(p: Pending) -> u32 {
@@ -134,7 +204,7 @@ fn finish(id: u32, buf: JsValue) -> JsValue {
         return JsValue::NULL;
     };
     let Some(p) = unpark(id) else {
-        return into_platform(endpoint.overloaded()).map_or(JsValue::NULL, JsValue::from);
+        return into_platform(endpoint.overloaded()).unwrap_or(JsValue::NULL);
     };
     let head = p.head();
     let response = if buf.is_null() {
@@ -143,7 +213,7 @@ fn finish(id: u32, buf: JsValue) -> JsValue {
         let body = js_sys::Uint8Array::new(&buf).to_vec();
         endpoint.body(&head, &body)
     };
-    into_platform(response).map_or(JsValue::NULL, JsValue::from)
+    into_platform(response).unwrap_or(JsValue::NULL)
 }
 
 thread_local! {
@@ -168,29 +238,48 @@ fn read_var(env: &JsValue, name: &str) -> Option<String> {
     js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string())
 }
 
-fn build(env: &JsValue) -> std::result::Result<Endpoint, String> {
-    Endpoint::embedded_from_vars(|name| read_var(env, name))
+/// The endpoint serving `pack` (an `ArrayBuffer` or `Uint8Array`) with the settings in
+/// `env`'s vars; remembers `env.ASSETS` for the responses spliced around assets.
+fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Endpoint, String> {
+    if !(pack.is_instance_of::<js_sys::ArrayBuffer>()
+        || pack.is_instance_of::<js_sys::Uint8Array>())
+    {
+        return Err("the skills pack was not given: worker/entry.mjs must import the pack scripts/build-worker.sh writes (worker/build/catalog.pack, a Data module) and call configure(env, pack)".into());
+    }
+    let config =
+        settings::http_config(Source::Var, |s| read_var(env, s.var)).map_err(|e| e.to_string())?;
+    let catalog = Catalog::from_bytes(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
+        format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
+    })?;
+    let endpoint = Endpoint::new(Arc::new(catalog), config).map_err(|e| e.to_string())?;
+    let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
+    ASSETS.with(|a| *a.borrow_mut() = assets);
+    Ok(endpoint)
 }
 
-/// Reads and checks the configuration from the Worker's `env` (its vars). Throws an `Error`
-/// naming the variable, its value and the accepted form when a value is invalid.
+/// Loads the skills `pack` (the file `scripts/build-worker.sh` writes, imported as a Data
+/// module: an `ArrayBuffer`) and checks the configuration from the Worker's `env` (its vars;
+/// `env.ASSETS` is the Static Assets binding holding the files the pack left out). Throws an
+/// `Error` naming what is wrong: the pack (truncated, corrupted, another format version) or
+/// the variable, its value and the accepted form.
 #[wasm_bindgen]
-pub fn configure(env: &JsValue) -> std::result::Result<(), JsError> {
+pub fn configure(env: &JsValue, pack: &JsValue) -> std::result::Result<(), JsError> {
     if ENDPOINT.get().is_none() {
-        let endpoint = build(env).map_err(|e| JsError::new(&e))?;
+        let endpoint = build(env, pack).map_err(|e| JsError::new(&e))?;
+        kept(pack);
         let _ = ENDPOINT.set(endpoint);
     }
     Ok(())
 }
 
-/// The endpoint, configured at start; configured now if the entry module did not (after the
-/// wasm instance was reset, or with another entry module).
+/// The endpoint, configured at start; configured again from the kept pack after the wasm
+/// instance was reset (a fresh instance after an abort has empty statics).
 fn endpoint(env: &Env) -> Result<&'static Endpoint> {
     if let Some(e) = ENDPOINT.get() {
         return Ok(e);
     }
     let env: &JsValue = env.as_ref();
-    let endpoint = build(env).map_err(worker::Error::RustError)?;
+    let endpoint = build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
     Ok(ENDPOINT.get_or_init(|| endpoint))
 }
 
@@ -224,7 +313,35 @@ fn make_init(r: &Response) -> Result<web_sys::ResponseInit> {
     Ok(init)
 }
 
-fn into_platform(r: Response) -> Result<web_sys::Response> {
+/// The platform's response to `r`: a `Response`, or the promise of one when `r`'s middle is
+/// an asset (see the module comment).
+fn into_platform(mut r: Response) -> Result<JsValue> {
+    let Some(s) = r.splice.take() else {
+        return Ok(plain_response(r)?.into());
+    };
+    let init = make_init(&r)?;
+    let head = js_sys::Uint8Array::from(r.body.as_slice());
+    let tail = js_sys::Uint8Array::from(s.tail.as_slice());
+    let fault_init = make_init(&s.fault)?;
+    let fault_body = js_sys::Uint8Array::from(s.fault.body.as_slice());
+    let assets = ASSETS.with(|a| a.borrow().clone());
+    // Lengths are at most 16 MiB (a skill's limit), exact in an f64.
+    let len = s.len as f64;
+    Ok(splice(
+        &assets,
+        &s.asset,
+        len,
+        &head,
+        &tail,
+        &init,
+        &fault_body,
+        &fault_init,
+    )
+    .into())
+}
+
+/// The platform's response to `r`, without its splice.
+fn plain_response(r: Response) -> Result<web_sys::Response> {
     // Responses whose headers are the constant `Vary: Origin` plus, with a body,
     // `Content-Type: application/json` (no CORS or other per-request headers) share one
     // init per status and header count.
@@ -316,5 +433,5 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
             None => endpoint.body_too_large(&head),
         },
     };
-    into_platform(response)
+    Ok(into_platform(response)?.unchecked_into())
 }
