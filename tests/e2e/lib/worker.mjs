@@ -1,13 +1,71 @@
 // Runs the Worker on real workerd through `wrangler dev`, on a free 127.0.0.1 port, with
 // telemetry and update checks off. The Worker must be built first (scripts/build-worker.sh).
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort, spawnGroup, tail, tempDir } from "../../lib/processes.mjs";
 
 export const ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 const WRANGLER = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
+const QUIET = {
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  NO_UPDATE_NOTIFIER: "1",
+  CI: "1",
+};
+
+/**
+ * Copies the built Worker into `dest` in the repository's layout (wrangler.toml,
+ * worker/entry.mjs, worker/build/), so it runs with `startWorker({ config })` on files a test
+ * may change. `catalog: false` leaves out the pack and the assets (worker/build/catalog.pack,
+ * worker/build/assets/) for the test to write its own. Returns the config's path.
+ */
+export function copyWorker(dest, { catalog = true } = {}) {
+  const build = join(ROOT, "worker", "build");
+  if (!existsSync(join(build, "skills_edge_worker_bg.wasm"))) {
+    throw new Error("the Worker is not built: run `bash scripts/build-worker.sh` first");
+  }
+  mkdirSync(join(dest, "worker"), { recursive: true });
+  cpSync(join(ROOT, "wrangler.toml"), join(dest, "wrangler.toml"));
+  cpSync(join(ROOT, "worker", "entry.mjs"), join(dest, "worker", "entry.mjs"));
+  cpSync(build, join(dest, "worker", "build"), {
+    recursive: true,
+    filter: (src) => {
+      const rel = relative(build, src);
+      return catalog || !(rel === "catalog.pack" || rel === "assets" || rel.startsWith(`assets${sep}`));
+    },
+  });
+  return join(dest, "wrangler.toml");
+}
+
+/**
+ * `wrangler deploy --dry-run --outdir` of the Worker described by `config` (the repository's
+ * wrangler.toml by default): bundles it for upload without an account. Resolves
+ * `{ kib, gzipKiB, stdout }` from wrangler's "Total Upload: … KiB / gzip: … KiB" line.
+ */
+export async function deployDryRun(config) {
+  const out = tempDir("deploy");
+  try {
+    const args = [WRANGLER, "deploy", "--dry-run", "--outdir", join(out, "dist")];
+    if (config) args.push("-c", config);
+    const stdout = await new Promise((resolveRun, reject) => {
+      execFile(
+        process.execPath,
+        args,
+        { cwd: ROOT, timeout: 300_000, maxBuffer: 16 << 20, env: { ...process.env, ...QUIET, WRANGLER_LOG_PATH: join(out, "logs") } },
+        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolveRun(stdout)),
+      );
+    });
+    const m = stdout.match(/Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/);
+    if (!m) throw new Error(`no "Total Upload" line in wrangler's output:\n${stdout}`);
+    return { kib: Number(m[1]), gzipKiB: Number(m[2]), stdout };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
 
 /**
  * Starts `wrangler dev` with the given Worker vars (`{ NAME: "value" }`, passed as
@@ -41,12 +99,8 @@ export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config }
     ...process.env,
     // Node 22 (the npm package `node`) runs the tests; wrangler runs on the same binary.
     PATH: `${resolve(process.execPath, "..")}:${process.env.PATH ?? ""}`,
-    WRANGLER_SEND_METRICS: "false",
-    CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    WRANGLER_HIDE_BANNER: "true",
+    ...QUIET,
     WRANGLER_LOG_PATH: join(dir, "logs"),
-    NO_UPDATE_NOTIFIER: "1",
-    CI: "1",
   };
   const proc = spawnGroup(process.execPath, args, { cwd: ROOT, env, logFile: log });
   const origin = `http://127.0.0.1:${port}`;
