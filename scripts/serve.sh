@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Serves the embedded skills at http://127.0.0.1:${PORT:-8787}/mcp on real workerd
-# (wrangler dev), with telemetry and update checks off. On a fresh machine it first installs
-# what it needs (scripts/setup.sh --no-browser) and builds the Worker.
+# Serves the skills folder (SKILLS_DIR, default skills/) at http://127.0.0.1:${PORT:-8787}/mcp
+# on real workerd (wrangler dev), with telemetry and update checks off: the Worker's pack, and
+# the larger files as Static Assets (see scripts/build-worker.sh). On a fresh machine it first
+# installs what it needs (scripts/setup.sh --no-browser) and builds the Worker.
 # Extra arguments go to wrangler dev, e.g. `bash scripts/serve.sh --var PAGE_SIZE:10`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
