@@ -431,10 +431,15 @@ pub fn markdown_table(source: Source, scopes: &[Scope]) -> String {
         if !scopes.contains(&s.scope) || !s.in_source(source) {
             continue;
         }
+        // A default described in words is not a value to type.
+        let default = if s.default.contains(' ') {
+            s.default.to_owned()
+        } else {
+            format!("`{}`", s.default)
+        };
         out.push_str(&format!(
-            "| `{}` | `{}` | {} ({}) |\n",
+            "| `{}` | {default} | {}; {} |\n",
             s.name(source),
-            s.default,
             s.doc,
             s.form
         ));

@@ -91,3 +91,47 @@ fn documented_defaults_parse_to_the_defaults() {
         assert_eq!(c, Ok(HttpConfig::default()), "{}", s.var);
     }
 }
+
+/// The README's tables of settings are generated from the table (run the tests with
+/// `SKILLS_EDGE_WRITE_README=1` to rewrite them after changing a setting), so the
+/// documentation cannot drift from what the parser accepts.
+#[test]
+fn the_readme_documents_every_setting_as_the_table_says() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(path).expect("README.md");
+    let mut out = String::new();
+    let mut rest = readme.as_str();
+    let mut sections = 0;
+    while let Some(i) = rest.find("<!-- settings:") {
+        let (before, from) = rest.split_at(i);
+        out.push_str(before);
+        let open_end = from.find(" -->").expect("a closed marker") + 4;
+        let source = match &from["<!-- settings:".len()..open_end - 4] {
+            "var" => Source::Var,
+            "flag" => Source::Flag,
+            "option" => Source::Option,
+            other => panic!("unknown settings section {other:?}"),
+        };
+        let scopes: &[Scope] = match source {
+            Source::Var => &[Scope::Responder, Scope::Http],
+            _ => &[Scope::Responder],
+        };
+        let close = from.find("<!-- /settings -->").expect("a closing marker");
+        out.push_str(&from[..open_end]);
+        out.push('\n');
+        out.push_str(&markdown_table(source, scopes));
+        out.push_str("<!-- /settings -->");
+        rest = &from[close + "<!-- /settings -->".len()..];
+        sections += 1;
+    }
+    out.push_str(rest);
+    assert!(sections > 0, "the README has a settings table");
+    if std::env::var_os("SKILLS_EDGE_WRITE_README").is_some() {
+        std::fs::write(path, &out).expect("README.md written");
+    } else {
+        assert!(
+            out == readme,
+            "the README's settings tables differ from src/settings.rs; rewrite them with SKILLS_EDGE_WRITE_README=1 cargo test --test settings"
+        );
+    }
+}
