@@ -1,7 +1,7 @@
 //! The JavaScript bindings and the host verifier, compiled to wasm32 and run by
 //! wasm-bindgen-test in Node and in headless Chromium (the same tests in both).
 //!
-//! This file is a module of the library's own test build (`src/js.rs` includes it for
+//! This file is a module of the library's own test build (`src/js/mod.rs` includes it for
 //! `cfg(all(test, target_arch = "wasm32"))`), so running it needs no binary target:
 //!
 //! ```text
