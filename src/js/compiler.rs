@@ -1,61 +1,64 @@
 //! The catalog compiler and packs: `compileCatalog` and `inspectPack`.
 
-use js_sys::{Array, Uint8Array};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-use super::convert::{get, json_value, object, parse_options, set};
-use super::{fail, pack_error, CATALOG_INVALID};
+use super::convert::{
+    arg, array_items, bytes_of, get, is_array, json_array, options, to_js, uint8array, Arg,
+};
+use super::{convert, pack_error, CATALOG_INVALID};
 use crate::catalog::compile::{self, SourceFile, SourceTree};
 use crate::catalog::diag::{Diagnostic, Severity, Unreadable};
 use crate::catalog::{pack, Catalog};
 use crate::host::ErrorCode;
 
-pub(super) fn diagnostic_js(d: &Diagnostic, root: &str) -> JsValue {
-    let o = object();
-    let severity = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
-    set(&o, "severity", &JsValue::from_str(severity));
-    set(&o, "rule", &JsValue::from_str(d.rule.id()));
-    set(&o, "path", &JsValue::from_str(&d.path));
-    if let Some(l) = d.line {
-        set(&o, "line", &JsValue::from_f64(l as f64));
-    }
-    set(&o, "message", &JsValue::from_str(&d.message));
-    set(&o, "fix", &JsValue::from_str(&d.fix));
-    set(&o, "rendered", &JsValue::from_str(&d.render(root)));
-    o
+/// `CatalogDiagnostic`.
+#[derive(Serialize)]
+struct DiagnosticJs<'a> {
+    severity: &'static str,
+    rule: &'a str,
+    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    message: &'a str,
+    fix: &'a str,
+    rendered: String,
 }
 
-pub(super) fn diagnostics_js<'a>(ds: impl Iterator<Item = &'a Diagnostic>, root: &str) -> JsValue {
-    let a = Array::new();
-    for d in ds {
-        a.push(&diagnostic_js(d, root));
-    }
-    a.into()
+fn diagnostics<'a>(ds: impl Iterator<Item = &'a Diagnostic>, root: &str) -> Vec<DiagnosticJs<'a>> {
+    ds.map(|d| DiagnosticJs {
+        severity: match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        },
+        rule: d.rule.id(),
+        path: &d.path,
+        line: d.line,
+        message: &d.message,
+        fix: &d.fix,
+        rendered: d.render(root),
+    })
+    .collect()
 }
 
 /// Reads `compileCatalog`'s entries into a source tree; `invalid-argument` names the index
 /// of a malformed entry.
-pub(super) fn source_tree(entries: &JsValue) -> Result<SourceTree, JsValue> {
-    let entries = entries.dyn_ref::<Array>().ok_or_else(|| {
-        fail(
-            ErrorCode::InvalidArgument,
-            "entries must be an array of { path, bytes } objects",
-        )
-    })?;
+fn source_tree(entries: &JsValue, a: Arg) -> Result<SourceTree, JsValue> {
+    let items = array_items(entries, a, "an array of { path, bytes } objects")?;
     let mut tree = SourceTree::default();
-    for (i, e) in entries.iter().enumerate() {
-        let bad = |what: &str| fail(ErrorCode::InvalidArgument, format!("entries[{i}]: {what}"));
-        if !e.is_object() {
-            return Err(bad("must be an object"));
+    for (i, e) in items.iter().enumerate() {
+        let bad = |what: &str| a.error(ErrorCode::InvalidArgument, format_args!("[{i}]: {what}"));
+        if !e.is_object() || is_array(e) {
+            return Err(bad(&format!(
+                "must be an object, got {}",
+                convert::type_name(e)
+            )));
         }
-        let path = get(&e, "path")
+        let field = |key: &str| get(e, key, a);
+        let path = field("path")?
             .as_string()
             .ok_or_else(|| bad("path must be a string"))?;
-        let kind = get(&e, "kind");
+        let kind = field("kind")?;
         let kind = if kind.is_undefined() {
             "file".to_owned()
         } else {
@@ -64,13 +67,11 @@ pub(super) fn source_tree(entries: &JsValue) -> Result<SourceTree, JsValue> {
         };
         match kind.as_str() {
             "file" => {
-                let b = get(&e, "bytes");
-                let bytes = if let Some(s) = b.as_string() {
-                    s.into_bytes()
-                } else if let Some(u) = b.dyn_ref::<Uint8Array>() {
-                    u.to_vec()
-                } else {
-                    return Err(bad("bytes must be a Uint8Array or a string"));
+                let b = field("bytes")?;
+                let bytes = match b.as_string() {
+                    Some(s) => s.into_bytes(),
+                    None => bytes_of(&b, false, a)?
+                        .ok_or_else(|| bad("bytes must be a Uint8Array or a string"))?,
                 };
                 tree.files.push(SourceFile { path, bytes });
             }
@@ -79,15 +80,12 @@ pub(super) fn source_tree(entries: &JsValue) -> Result<SourceTree, JsValue> {
             "special" => tree.diagnostics.push(Diagnostic::special_file(&path)),
             "not-a-directory" => tree.diagnostics.push(Diagnostic::root_not_a_directory()),
             "bad-name" => {
-                let name = get(&e, "name");
-                let name = name
-                    .dyn_ref::<Uint8Array>()
+                let name = bytes_of(&field("name")?, false, a)?
                     .ok_or_else(|| bad("name must be a Uint8Array (the raw bytes of the name)"))?;
-                tree.diagnostics
-                    .push(Diagnostic::name_not_utf8(&path, &name.to_vec()));
+                tree.diagnostics.push(Diagnostic::name_not_utf8(&path, &name));
             }
             "unreadable" => {
-                let what = match get(&e, "what").as_string().as_deref() {
+                let what = match field("what")?.as_string().as_deref() {
                     Some("root") => Unreadable::Root,
                     Some("directory") => Unreadable::Directory,
                     Some("entry") => Unreadable::Entry,
@@ -98,7 +96,7 @@ pub(super) fn source_tree(entries: &JsValue) -> Result<SourceTree, JsValue> {
                         ))
                     }
                 };
-                let detail = get(&e, "error")
+                let detail = field("error")?
                     .as_string()
                     .ok_or_else(|| bad("error must be a string"))?;
                 tree.diagnostics
@@ -115,18 +113,33 @@ pub(super) fn source_tree(entries: &JsValue) -> Result<SourceTree, JsValue> {
 }
 
 #[derive(serde::Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub(super) struct JsCompileOptions {
+struct JsCompileOptions {
     root: Option<String>,
     instructions: Option<String>,
 }
 
-pub(super) fn entries_js<'a>(entries: impl Iterator<Item = &'a str>) -> Result<JsValue, JsValue> {
-    let a = Array::new();
-    for e in entries {
-        a.push(&json_value(e)?);
-    }
-    Ok(a.into())
+/// `CompiledCatalog`.
+#[derive(Serialize)]
+struct CompiledJs<'a> {
+    #[serde(serialize_with = "uint8array")]
+    pack: &'a [u8],
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    skills: JsValue,
+    files: usize,
+    bytes: u64,
+    snapshot: u32,
+    warnings: Vec<DiagnosticJs<'a>>,
+}
+
+/// `PackSummary`.
+#[derive(Serialize)]
+struct PackSummaryJs {
+    version: u32,
+    snapshot: u32,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    skills: JsValue,
+    files: usize,
+    bytes: usize,
 }
 
 /// Compiles a skills folder into a pack, with the same checks, manifests and messages as the
@@ -139,48 +152,33 @@ pub fn compile_catalog(
     #[wasm_bindgen(unchecked_param_type = "SourceEntry[]")] entries: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "CompileOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let o: JsCompileOptions = parse_options(&options, "compile options")?;
+    let a = arg("compileCatalog", "entries");
+    let o: JsCompileOptions =
+        self::options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
     let root = o.root.unwrap_or_else(|| "skills".to_owned());
-    let tree = source_tree(&entries)?;
+    let tree = source_tree(&entries, a)?;
     let compiled = compile::compile(tree).map_err(|e| {
         let err = js_sys::Error::new(&e.render(&root));
         err.set_name("SkillsEdgeError");
-        set(err.as_ref(), "code", &JsValue::from_str(CATALOG_INVALID));
-        set(
-            err.as_ref(),
-            "diagnostics",
-            &diagnostics_js(e.diagnostics.iter(), &root),
-        );
+        let found = to_js(&diagnostics(e.diagnostics.iter(), &root)).unwrap_or_default();
+        super::set(err.as_ref(), "code", &JsValue::from_str(CATALOG_INVALID));
+        super::set(err.as_ref(), "diagnostics", &found);
         JsValue::from(err)
     })?;
     let packed = pack::encode(&compiled, o.instructions.as_deref());
-    let snapshot = pack::snapshot_of(&packed).unwrap_or_default();
-    let out = object();
     let entries: Vec<String> = compiled
         .skills
         .iter()
         .map(|s| compiled.entry_json(s))
         .collect();
-    set(&out, "pack", &Uint8Array::from(&packed[..]).into());
-    set(
-        &out,
-        "skills",
-        &entries_js(entries.iter().map(String::as_str))?,
-    );
-    set(
-        &out,
-        "files",
-        &JsValue::from_f64(compiled.files.len() as f64),
-    );
-    let bytes: u64 = compiled.files.iter().map(|f| f.size).sum();
-    set(&out, "bytes", &JsValue::from_f64(bytes as f64));
-    set(&out, "snapshot", &JsValue::from_f64(snapshot as f64));
-    set(
-        &out,
-        "warnings",
-        &diagnostics_js(compiled.warnings.iter(), &root),
-    );
-    Ok(out)
+    to_js(&CompiledJs {
+        pack: &packed,
+        skills: json_array(entries.iter().map(String::as_str))?,
+        files: compiled.files.len(),
+        bytes: compiled.files.iter().map(|f| f.size).sum(),
+        snapshot: pack::snapshot_of(&packed).unwrap_or_default(),
+        warnings: diagnostics(compiled.warnings.iter(), &root),
+    })
 }
 
 /// Reads a pack without serving it: its format version, snapshot id, entries and file
@@ -188,27 +186,16 @@ pub fn compile_catalog(
 /// version.
 #[wasm_bindgen(js_name = inspectPack, unchecked_return_type = "PackSummary")]
 pub fn inspect_pack(
-    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] pack: &Uint8Array,
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] pack: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let catalog = Catalog::from_bytes(pack.to_vec()).map_err(|e| pack_error(&e))?;
-    let out = object();
-    set(&out, "version", &JsValue::from_f64(pack::VERSION as f64));
-    set(
-        &out,
-        "snapshot",
-        &JsValue::from_f64(catalog.snapshot() as f64),
-    );
-    set(
-        &out,
-        "skills",
-        &entries_js(catalog.skills().map(|s| s.entry_json))?,
-    );
-    set(
-        &out,
-        "files",
-        &JsValue::from_f64(catalog.file_count() as f64),
-    );
-    let bytes: usize = catalog.files().map(|f| f.bytes.len()).sum();
-    set(&out, "bytes", &JsValue::from_f64(bytes as f64));
-    Ok(out)
+    let a = arg("inspectPack", "pack");
+    let bytes = bytes_of(&pack, false, a)?.ok_or_else(|| a.wrong("a Uint8Array", &pack))?;
+    let catalog = Catalog::from_bytes(bytes).map_err(|e| pack_error(&e))?;
+    to_js(&PackSummaryJs {
+        version: pack::VERSION,
+        snapshot: catalog.snapshot(),
+        skills: json_array(catalog.skills().map(|s| s.entry_json))?,
+        files: catalog.file_count(),
+        bytes: catalog.files().map(|f| f.bytes.len()).sum(),
+    })
 }

@@ -36,12 +36,17 @@ pub use verifier::{
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = concat!("\n", include_str!("skills-edge.d.ts"));
 
-/// A thrown `SkillsEdgeError`.
+/// Sets a property of an object this module made (a fresh `Error`), which cannot fail.
+fn set(target: &JsValue, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// A thrown `SkillsEdgeError` for a [`VerifyError`].
 pub(crate) fn js_error(e: &VerifyError) -> JsValue {
     let err = js_sys::Error::new(&e.message);
     err.set_name("SkillsEdgeError");
     let target: &JsValue = err.as_ref();
-    convert::set(target, "code", &e.code.as_str().into());
+    set(target, "code", &e.code.as_str().into());
     for (k, v) in [
         ("uri", &e.uri),
         ("expected", &e.expected),
@@ -49,24 +54,27 @@ pub(crate) fn js_error(e: &VerifyError) -> JsValue {
         ("field", &e.field),
     ] {
         if let Some(v) = v {
-            convert::set(target, k, &JsValue::from_str(v));
+            set(target, k, &JsValue::from_str(v));
         }
     }
     err.into()
 }
 
+/// A thrown `SkillsEdgeError` with `code` and `message`.
 pub(crate) fn fail(code: ErrorCode, message: impl Into<String>) -> JsValue {
     js_error(&VerifyError::new(code, message))
 }
 
+/// A host result with its error as a thrown `SkillsEdgeError`.
 pub(crate) fn throw<T>(r: Result<T, VerifyError>) -> Result<T, JsValue> {
     r.map_err(|e| js_error(&e))
 }
 
+/// A thrown `pack-invalid` error.
 pub(crate) fn pack_error(e: &pack::PackError) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("SkillsEdgeError");
-    convert::set(err.as_ref(), "code", &JsValue::from_str(PACK_INVALID));
+    set(err.as_ref(), "code", &JsValue::from_str(PACK_INVALID));
     err.into()
 }
 
@@ -75,6 +83,7 @@ pub(crate) fn pack_error(e: &pack::PackError) -> JsValue {
 pub(crate) const CATALOG_INVALID: &str = "catalog-invalid";
 pub(crate) const PACK_INVALID: &str = "pack-invalid";
 
+/// Every code this package throws: the host's, then its own.
 pub(crate) fn all_codes() -> impl Iterator<Item = &'static str> {
     ErrorCode::ALL
         .iter()

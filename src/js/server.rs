@@ -1,100 +1,65 @@
 //! `SkillsServer`: the in-page server over a pack or the embedded catalog.
+//!
+//! Messages stay JSON text end to end: an object message is serialised with one
+//! `JSON.stringify` and the reply parsed with one `JSON.parse`, both native and faster than
+//! walking the objects from WebAssembly (`benches/js/handle-bench.mjs`).
 
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use std::borrow::Cow;
+
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::{get, json_text, json_value, object, parse_options, set};
-use super::{fail, pack_error};
+use super::convert::{
+    arg, bytes_of, get, json_arg, json_value, options_except, record, string, to_js, Arg,
+};
+use super::pack_error;
 use crate::catalog::Catalog;
 use crate::host::ErrorCode;
 use crate::server::{CacheScope, Config, HttpHeaders, Responder, Transport};
 
 #[derive(serde::Deserialize, Default)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct JsServerOptions {
+#[serde(rename_all = "camelCase")]
+struct JsServerOptions {
     page_size: Option<f64>,
     ttl_ms: Option<f64>,
     cache_scope: Option<String>,
     instructions: Option<String>,
-    server_info: Option<JsServerInfo>,
+    /// Read as a value of its own (a nested object, checked field by field).
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    server_info: JsValue,
 }
 
 #[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct JsServerInfo {
+struct JsServerInfo {
     name: String,
     version: String,
 }
 
-/// The MCP request headers `handleHttp` reads, by their lowercase names.
-pub(super) const MCP_HEADERS: [&str; 3] = ["mcp-protocol-version", "mcp-method", "mcp-name"];
-
-/// Reads the MCP headers from a `Headers` object (anything with a `get` method) or a plain
-/// record keyed by lowercase names; absent, `null` and `undefined` values are `None`.
-pub(super) fn mcp_headers(headers: &JsValue) -> Result<[Option<String>; 3], JsValue> {
-    if headers.is_undefined() || headers.is_null() {
-        return Ok([None, None, None]);
-    }
-    if !headers.is_object() {
-        return Err(fail(
-            ErrorCode::InvalidArgument,
-            "headers must be a Headers object or a record of lowercase header names",
-        ));
-    }
-    let getter = get(headers, "get").dyn_into::<js_sys::Function>().ok();
-    let mut out = [None, None, None];
-    for (slot, name) in out.iter_mut().zip(MCP_HEADERS) {
-        let key = JsValue::from_str(name);
-        let v = match &getter {
-            Some(f) => f.call1(headers, &key)?,
-            None => Reflect::get(headers, &key).unwrap_or(JsValue::UNDEFINED),
-        };
-        if v.is_undefined() || v.is_null() {
-            continue;
-        }
-        *slot = Some(v.as_string().ok_or_else(|| {
-            fail(
-                ErrorCode::InvalidArgument,
-                format!("the {name} header must be a string"),
-            )
-        })?);
-    }
-    Ok(out)
-}
-
-/// Splits `pack` off a `SkillsServer` options object: its bytes, and the other options (so a
-/// large pack is never serialised to JSON).
-pub(super) fn take_pack(o: JsValue) -> Result<(Option<Vec<u8>>, Option<JsValue>), JsValue> {
-    let key = JsValue::from_str("pack");
-    let value = Reflect::get(&o, &key).unwrap_or(JsValue::UNDEFINED);
-    if value.is_undefined() {
-        return Ok((None, Some(o)));
-    }
-    let bytes = if let Some(b) = value.dyn_ref::<Uint8Array>() {
-        b.to_vec()
-    } else if let Some(b) = value.dyn_ref::<js_sys::ArrayBuffer>() {
-        Uint8Array::new(b).to_vec()
-    } else {
-        return Err(fail(
-            ErrorCode::InvalidArgument,
-            "pack must be a Uint8Array or an ArrayBuffer (the bytes of a .pack file)",
-        ));
-    };
-    let rest = Object::assign(&Object::new(), o.unchecked_ref());
-    let _ = Reflect::delete_property(&rest, &key);
-    Ok((Some(bytes), Some(rest.into())))
-}
-
 /// Every option of `SkillsServer`, read in one place: the responder's [`Config`] and the bytes
-/// of `options.pack`, if any.
-fn server_config(options: Option<JsValue>) -> Result<(Config, Option<Vec<u8>>), JsValue> {
-    let (pack, options) = match options {
-        Some(o) if o.is_object() && !Array::is_array(&o) => take_pack(o)?,
-        other => (None, other),
+/// of `options.pack`, if any. `pack` is read on its own (its bytes are copied once, never
+/// walked as an object); the other options through serde.
+fn server_config(options: &JsValue) -> Result<(Config, Option<Vec<u8>>), JsValue> {
+    let a = arg("new SkillsServer", "options");
+    let o: JsServerOptions = options_except(options, a, &["pack"])?;
+    let pack = if options.is_undefined() || options.is_null() {
+        None
+    } else {
+        let value = get(options, "pack", a)?;
+        if value.is_undefined() {
+            None
+        } else {
+            let p = a.with("options.pack");
+            let bytes = bytes_of(&value, true, p)?.ok_or_else(|| {
+                p.wrong(
+                    "a Uint8Array or an ArrayBuffer (the bytes of a .pack file)",
+                    &value,
+                )
+            })?;
+            Some(bytes)
+        }
     };
-    let o: JsServerOptions = parse_options(&options, "SkillsServer options")?;
-    let bad = |m: String| fail(ErrorCode::InvalidArgument, m);
+    let bad = |m: String| a.error(ErrorCode::InvalidArgument, m);
     let int = |v: f64, what: &str| -> Result<u64, JsValue> {
         if v.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&v) {
             Ok(v as u64)
@@ -119,8 +84,62 @@ fn server_config(options: Option<JsValue>) -> Result<(Config, Option<Vec<u8>>), 
         })?;
     }
     config.instructions = o.instructions;
-    config.server_info = o.server_info.map(|i| (i.name, i.version));
+    if !o.server_info.is_undefined() {
+        let info: JsServerInfo = record(&o.server_info, a.with("options.serverInfo"), &[])?;
+        config.server_info = Some((info.name, info.version));
+    }
     Ok((config, pack))
+}
+
+/// The MCP request headers `handleHttp` reads, by their lowercase names.
+const MCP_HEADERS: [&str; 3] = ["mcp-protocol-version", "mcp-method", "mcp-name"];
+
+/// Reads the MCP headers from a `Headers` object (anything with a `get` method) or a plain
+/// record keyed by lowercase names; absent, `null` and `undefined` values are `None`.
+fn mcp_headers(headers: &JsValue, a: Arg) -> Result<[Option<String>; 3], JsValue> {
+    if headers.is_undefined() || headers.is_null() {
+        return Ok([None, None, None]);
+    }
+    if !headers.is_object() {
+        return Err(a.wrong(
+            "a Headers object or a record of lowercase header names",
+            headers,
+        ));
+    }
+    let getter = get(headers, "get", a)?.dyn_into::<js_sys::Function>().ok();
+    let mut out = [None, None, None];
+    for (slot, name) in out.iter_mut().zip(MCP_HEADERS) {
+        let v = match &getter {
+            Some(f) => f.call1(headers, &JsValue::from_str(name)).map_err(|_| {
+                a.error(
+                    ErrorCode::InvalidArgument,
+                    format_args!("threw from get({name:?})"),
+                )
+            })?,
+            None => get(headers, name, a)?,
+        };
+        if v.is_undefined() || v.is_null() {
+            continue;
+        }
+        *slot = Some(v.as_string().ok_or_else(|| {
+            a.error(
+                ErrorCode::InvalidArgument,
+                format_args!(
+                    "{name} must be a string, got {}",
+                    super::convert::type_name(&v)
+                ),
+            )
+        })?);
+    }
+    Ok(out)
+}
+
+/// `HttpReply`.
+#[derive(Serialize)]
+struct HttpReplyJs<'a> {
+    status: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<Cow<'a, str>>,
 }
 
 /// Serves a skills catalog in-page: JSON-RPC messages in, responses out, on both protocol
@@ -142,15 +161,16 @@ impl SkillsServer {
             JsValue,
         >,
     ) -> Result<SkillsServer, JsValue> {
-        let (config, pack) = server_config(options)?;
+        let (config, pack) = server_config(&options.unwrap_or(JsValue::UNDEFINED))?;
         let catalog = match pack {
             Some(bytes) => {
                 std::sync::Arc::new(Catalog::from_bytes(bytes).map_err(|e| pack_error(&e))?)
             }
             None => crate::embedded::catalog().map_err(|e| pack_error(&e))?,
         };
-        let responder =
-            Responder::new(catalog, config).map_err(|e| fail(ErrorCode::InvalidArgument, e.0))?;
+        let responder = Responder::new(catalog, config).map_err(|e| {
+            arg("new SkillsServer", "options").error(ErrorCode::InvalidArgument, e.0)
+        })?;
         Ok(SkillsServer { responder })
     }
 
@@ -161,28 +181,32 @@ impl SkillsServer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | JsonRpcMessage")] message: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let text = match message.as_string() {
-            Some(s) => s,
-            None => json_text(&message).ok_or_else(|| {
-                fail(
-                    ErrorCode::InvalidArgument,
-                    "the message cannot be serialised as JSON",
-                )
-            })?,
-        };
-        match self.handle_text(&text) {
-            Some(body) => json_value(&body),
+        let text = json_arg(
+            &message,
+            arg("SkillsServer.handle", "message"),
+            ErrorCode::InvalidArgument,
+            "a string or a JSON-RPC message object",
+            true,
+        )?;
+        let reply = self.responder.respond(text.as_bytes(), &Transport::Stream);
+        match reply.body {
+            Some(body) => json_value(&String::from_utf8_lossy(&body)),
             None => Ok(JsValue::UNDEFINED),
         }
     }
 
     /// `handle` on JSON text: the response as JSON text, or `undefined` for a notification.
     #[wasm_bindgen(js_name = handleText)]
-    pub fn handle_text(&self, message: &str) -> Option<String> {
-        let reply = self
-            .responder
-            .respond(message.as_bytes(), &Transport::Stream);
-        reply.body.map(|b| String::from_utf8_lossy(&b).into_owned())
+    pub fn handle_text(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
+    ) -> Result<Option<String>, JsValue> {
+        let text = string(&message, arg("SkillsServer.handleText", "message"))?;
+        let reply = self.responder.respond(text.as_bytes(), &Transport::Stream);
+        Ok(reply.body.map(|b| {
+            String::from_utf8(b)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }))
     }
 
     /// Answers one message received as a Streamable HTTP POST body, with the request's MCP
@@ -196,26 +220,23 @@ impl SkillsServer {
     #[wasm_bindgen(js_name = handleHttp, unchecked_return_type = "HttpReply")]
     pub fn handle_http(
         &self,
-        message: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "HeaderGetter | McpHeaders")]
         headers: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let [protocol_version, method, name] = mcp_headers(&headers.unwrap_or(JsValue::UNDEFINED))?;
+        let a = arg("SkillsServer.handleHttp", "message");
+        let message = string(&message, a)?;
+        let [protocol_version, method, name] =
+            mcp_headers(&headers.unwrap_or(JsValue::UNDEFINED), a.with("headers"))?;
         let transport = Transport::Http(HttpHeaders {
             protocol_version: protocol_version.as_deref(),
             method: method.as_deref(),
             name: name.as_deref(),
         });
         let reply = self.responder.respond(message.as_bytes(), &transport);
-        let out = object();
-        set(&out, "status", &JsValue::from_f64(f64::from(reply.status)));
-        if let Some(b) = reply.body {
-            set(
-                &out,
-                "body",
-                &JsValue::from_str(&String::from_utf8_lossy(&b)),
-            );
-        }
-        Ok(out)
+        to_js(&HttpReplyJs {
+            status: reply.status,
+            body: reply.body.as_deref().map(String::from_utf8_lossy),
+        })
     }
 }

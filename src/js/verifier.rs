@@ -1,16 +1,16 @@
 //! The verifier functions: pure checks of entries and content against each other.
 
-use js_sys::{Array, Reflect};
+use js_sys::Reflect;
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    content_from, content_js, entry_from, json_value, object, receipt_js, set, skill_md_js,
-    verify_options,
+    arg, content_from, entry_from, json_value, read_result, string, to_js, verify_options,
+    ContentJs, ReceiptJs, SkillMdJs,
 };
-use super::{all_codes, fail, throw};
+use super::{all_codes, throw};
 use crate::host::{
     approval_fingerprint, resolve, verify_bytes, verify_read_result, verify_skill_md, Content,
-    ErrorCode,
 };
 use crate::skill::digest::digest_of;
 
@@ -20,7 +20,18 @@ use crate::skill::digest::digest_of;
 pub fn validate_entry(
     #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
 ) -> Result<JsValue, JsValue> {
-    json_value(&entry_from(&entry)?.to_json())
+    json_value(&entry_from(&entry, arg("validateEntry", "entry"))?.to_json())
+}
+
+/// `LimitReport`: `resourceCount` and `totalSize` only for a skill that is not dynamic.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LimitsJs {
+    dynamic: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resource_count: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_size: Option<u64>,
 }
 
 /// Counts a skill's files and sums their sizes from the entry alone. Throws
@@ -29,21 +40,13 @@ pub fn validate_entry(
 pub fn check_limits(
     #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let entry = entry_from(&entry)?;
-    let o = object();
-    match throw(entry.check_limits())? {
-        Some(r) => {
-            set(&o, "dynamic", &JsValue::FALSE);
-            set(
-                &o,
-                "resourceCount",
-                &JsValue::from_f64(r.resource_count as f64),
-            );
-            set(&o, "totalSize", &JsValue::from_f64(r.total_size as f64));
-        }
-        None => set(&o, "dynamic", &JsValue::TRUE),
-    }
-    Ok(o)
+    let entry = entry_from(&entry, arg("checkLimits", "entry"))?;
+    let report = throw(entry.check_limits())?;
+    to_js(&LimitsJs {
+        dynamic: report.is_none(),
+        resource_count: report.as_ref().map(|r| r.resource_count),
+        total_size: report.as_ref().map(|r| r.total_size),
+    })
 }
 
 /// Verifies a file's content (text: its UTF-8 bytes) against the entry: listed, then size,
@@ -52,20 +55,23 @@ pub fn check_limits(
 #[wasm_bindgen(js_name = verifyFile, unchecked_return_type = "FileReceipt")]
 pub fn verify_file(
     #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
-    uri: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     #[wasm_bindgen(unchecked_param_type = "FileContent")] content: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let entry = entry_from(&entry)?;
-    let options = verify_options(&options)?;
-    let receipt = match content_from(&content, false)? {
-        Content::Text(t) => verify_bytes(&entry, uri, t.as_bytes(), options),
-        Content::Bytes(b) => verify_bytes(&entry, uri, &b, options),
-        Content::ReadResult(_) => {
-            return Err(fail(ErrorCode::InvalidArgument, "use verifyReadResult"))
-        }
+    let a = arg("verifyFile", "entry");
+    let entry = entry_from(&entry, a)?;
+    let uri = string(&uri, a.with("uri"))?;
+    let content = content_from(&content, a.with("content"), false)?;
+    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let bytes = match &content {
+        Content::Text(t) => t.as_bytes(),
+        Content::Bytes(b) => b,
+        // content_from gives a result only when asked to.
+        Content::ReadResult(_) => &[],
     };
-    Ok(receipt_js(&throw(receipt)?))
+    let receipt = throw(verify_bytes(&entry, &uri, bytes, options))?;
+    to_js(&ReceiptJs::from(&receipt))
 }
 
 /// Verifies a `resources/read` result for `uri`: listed, exactly one content item for the
@@ -74,24 +80,17 @@ pub fn verify_file(
 #[wasm_bindgen(js_name = verifyReadResult, unchecked_return_type = "VerifiedContent")]
 pub fn verify_read_result_js(
     #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
-    uri: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ReadResourceResult")] result: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let entry = entry_from(&entry)?;
-    let options = verify_options(&options)?;
-    let json = match content_from(&result, true)? {
-        Content::ReadResult(json) => json,
-        _ => {
-            return Err(fail(
-                ErrorCode::InvalidReadResult,
-                "a resources/read result is an object",
-            ))
-        }
-    };
-    Ok(content_js(&throw(verify_read_result(
-        &entry, uri, &json, options,
-    ))?))
+    let a = arg("verifyReadResult", "entry");
+    let entry = entry_from(&entry, a)?;
+    let uri = string(&uri, a.with("uri"))?;
+    let json = read_result(&result, a.with("result"))?;
+    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let content = throw(verify_read_result(&entry, &uri, &json, options))?;
+    to_js(&ContentJs::from(&content))
 }
 
 /// Verifies a SKILL.md (text, bytes or a `resources/read` result) against its entry: size,
@@ -102,19 +101,24 @@ pub fn verify_skill_md_js(
     #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
     #[wasm_bindgen(unchecked_param_type = "FileContent | ReadResourceResult")] content: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let entry = entry_from(&entry)?;
-    let content = content_from(&content, true)?;
-    skill_md_js(&throw(verify_skill_md(&entry, &content))?)
+    let a = arg("verifySkillMd", "entry");
+    let entry = entry_from(&entry, a)?;
+    let content = content_from(&content, a.with("content"), true)?;
+    let verified = throw(verify_skill_md(&entry, &content))?;
+    to_js(&SkillMdJs::new(&verified)?)
 }
 
 /// Resolves a reference found in a skill against the root of the skill whose SKILL.md is
 /// `skillUri`. Throws `escapes-root`, `invalid-reference`, `invalid-argument`.
 #[wasm_bindgen(js_name = resolveReference)]
 pub fn resolve_reference(
-    #[wasm_bindgen(js_name = skillUri)] skill_uri: &str,
-    reference: &str,
+    #[wasm_bindgen(js_name = skillUri, unchecked_param_type = "string")] skill_uri: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
 ) -> Result<String, JsValue> {
-    throw(resolve(skill_uri, reference))
+    let a = arg("resolveReference", "skillUri");
+    let skill_uri = string(&skill_uri, a)?;
+    let reference = string(&reference, a.with("reference"))?;
+    throw(resolve(&skill_uri, &reference))
 }
 
 /// The approval fingerprint of an entry served by the server labelled `serverLabel`:
@@ -122,11 +126,13 @@ pub fn resolve_reference(
 /// `invalid-entry`.
 #[wasm_bindgen(js_name = approvalFingerprint)]
 pub fn approval_fingerprint_js(
-    #[wasm_bindgen(js_name = serverLabel)] server_label: &str,
+    #[wasm_bindgen(js_name = serverLabel, unchecked_param_type = "string")] server_label: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
 ) -> Result<String, JsValue> {
-    let entry = entry_from(&entry)?;
-    throw(approval_fingerprint(server_label, &entry))
+    let a = arg("approvalFingerprint", "serverLabel");
+    let label = string(&server_label, a)?;
+    let entry = entry_from(&entry, a.with("entry"))?;
+    throw(approval_fingerprint(&label, &entry))
 }
 
 /// The SHA-256 of content (text: its UTF-8 bytes) in wire form, `sha256:` + 64 hex.
@@ -134,24 +140,27 @@ pub fn approval_fingerprint_js(
 pub fn sha256_digest(
     #[wasm_bindgen(unchecked_param_type = "FileContent")] content: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(match content_from(&content, false)? {
-        Content::Text(t) => digest_of(t.as_bytes()),
-        Content::Bytes(b) => digest_of(&b),
-        Content::ReadResult(_) => String::new(),
-    })
+    Ok(
+        match content_from(&content, arg("sha256Digest", "content"), false)? {
+            Content::Text(t) => digest_of(t.as_bytes()),
+            Content::Bytes(b) => digest_of(&b),
+            // content_from gives a result only when asked to.
+            Content::ReadResult(_) => digest_of(&[]),
+        },
+    )
 }
 
 /// Every error code this package throws.
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
 pub fn error_codes() -> JsValue {
-    let a = Array::new();
-    for c in all_codes() {
-        a.push(&JsValue::from_str(c));
-    }
-    a.into()
+    all_codes()
+        .map(JsValue::from_str)
+        .collect::<js_sys::Array>()
+        .into()
 }
 
-/// Whether `value` is an error thrown by this package.
+/// Whether `value` is an error thrown by this package. Any value is accepted: `instanceof` and
+/// the property reads catch what a proxy or a getter throws.
 #[wasm_bindgen(js_name = isSkillsEdgeError, unchecked_return_type = "value is SkillsEdgeError")]
 pub fn is_skills_edge_error(
     #[wasm_bindgen(unchecked_param_type = "unknown")] value: &JsValue,
