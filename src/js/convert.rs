@@ -366,6 +366,13 @@ pub(super) fn content_from(value: &JsValue, arg: Arg, result: bool) -> Result<Co
 
 /// A `resources/read` result object as JSON.
 pub(super) fn read_result(value: &JsValue, arg: Arg) -> Result<serde_json::Value, JsValue> {
+    if !is_record(value) {
+        return Err(arg.wrong_with(
+            ErrorCode::InvalidReadResult,
+            "a resources/read result object",
+            value,
+        ));
+    }
     let text = json_arg(
         value,
         arg,
