@@ -10,7 +10,6 @@ use super::{convert, pack_error, CATALOG_INVALID};
 use crate::catalog::compile::{self, SourceFile, SourceTree};
 use crate::catalog::diag::{Diagnostic, Severity, Unreadable};
 use crate::catalog::{pack, Catalog};
-use crate::host::ErrorCode;
 
 /// `CatalogDiagnostic`.
 #[derive(Serialize)]
@@ -47,7 +46,7 @@ fn source_tree(entries: &JsValue, a: Arg) -> Result<SourceTree, JsValue> {
     let items = array_items(entries, a, "an array of { path, bytes } objects")?;
     let mut tree = SourceTree::default();
     for (i, e) in items.iter().enumerate() {
-        let bad = |what: &str| a.error(ErrorCode::InvalidArgument, format_args!("[{i}]: {what}"));
+        let bad = |what: &str| a.at(i, what);
         if !e.is_object() || is_array(e) {
             return Err(bad(&format!(
                 "must be an object, got {}",

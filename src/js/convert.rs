@@ -75,6 +75,15 @@ impl Arg {
         fail(code, format!("{}: {} {what}", self.func, self.param))
     }
 
+    /// `invalid-argument` for item `index` of an array parameter: `entries[3]: path must be a
+    /// string`.
+    pub(super) fn at(self, index: usize, what: impl Display) -> JsValue {
+        fail(
+            ErrorCode::InvalidArgument,
+            format!("{}: {}[{index}]: {what}", self.func, self.param),
+        )
+    }
+
     /// `invalid-argument`: the parameter must be `expected` and is not.
     pub(super) fn wrong(self, expected: &str, got: &JsValue) -> JsValue {
         self.wrong_with(ErrorCode::InvalidArgument, expected, got)
