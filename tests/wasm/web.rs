@@ -1,7 +1,7 @@
 //! The JavaScript bindings and the host verifier, compiled to wasm32 and run by
 //! wasm-bindgen-test in Node and in headless Chromium (the same tests in both).
 //!
-//! This file is a module of the library's own test build (`src/js.rs` includes it for
+//! This file is a module of the library's own test build (`src/js/mod.rs` includes it for
 //! `cfg(all(test, target_arch = "wasm32"))`), so running it needs no binary target:
 //!
 //! ```text
@@ -18,6 +18,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 const META: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+/// A JavaScript string.
+fn s(text: &str) -> JsValue {
+    JsValue::from_str(text)
+}
 
 fn parse(json: &str) -> JsValue {
     JSON::parse(json).expect("test JSON")
@@ -121,11 +126,11 @@ fn server_serves_and_every_file_verifies() {
         let resources: Array = get(entry, "resources").unchecked_into();
         for item in resources.iter() {
             let file = get_str(&item, "uri");
-            let v = js::verify_read_result_js(entry.clone(), &file, read(&server, &file), None)
+            let v = js::verify_read_result_js(entry.clone(), s(&file), read(&server, &file), None)
                 .expect("file verifies");
             assert_eq!(get(&v, "verified"), JsValue::TRUE);
             let bytes: Uint8Array = get(&v, "bytes").unchecked_into();
-            js::verify_file(entry.clone(), &file, bytes.into(), None).expect("bytes verify");
+            js::verify_file(entry.clone(), s(&file), bytes.into(), None).expect("bytes verify");
             files += 1;
         }
     }
@@ -146,7 +151,11 @@ fn server_serves_and_every_file_verifies() {
         get_str(&get(&legacy, "result"), "protocolVersion"),
         "2025-11-25"
     );
-    assert!(server.handle_text("{").unwrap().contains("-32700"));
+    assert!(server
+        .handle_text(s("{"))
+        .unwrap()
+        .unwrap()
+        .contains("-32700"));
     let err = SkillsServer::new(Some(parse(r#"{"pageSize":0}"#)))
         .err()
         .expect("refused");
@@ -174,7 +183,7 @@ fn errors_carry_code_uri_expected_actual() {
     );
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/x.md",
+        s("skill://a/x.md"),
         JsValue::from_str("y"),
         None,
     )
@@ -185,7 +194,7 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "digest-mismatch");
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/x.md",
+        s("skill://a/x.md"),
         JsValue::from_str("xx"),
         None,
     )
@@ -197,7 +206,7 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "size-mismatch");
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/y.md",
+        s("skill://a/y.md"),
         JsValue::from_str("x"),
         None,
     )
@@ -205,7 +214,7 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "not-in-manifest");
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/x.md",
+        s("skill://a/x.md"),
         JsValue::from_f64(1.0),
         None,
     )
@@ -213,7 +222,7 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "invalid-argument");
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/x.md",
+        s("skill://a/x.md"),
         JsValue::from_str("x"),
         Some(parse(r#"{"allowDynamc":true}"#)),
     )
@@ -233,10 +242,10 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "invalid-entry");
     let err = js::validate_entry(JsValue::UNDEFINED).unwrap_err();
     assert_eq!(code_of(err), "invalid-entry");
-    let err = js::resolve_reference("skill://a/SKILL.md", "../b/SKILL.md").unwrap_err();
+    let err = js::resolve_reference(s("skill://a/SKILL.md"), s("../b/SKILL.md")).unwrap_err();
     assert_eq!(code_of(err), "escapes-root");
     assert_eq!(
-        js::resolve_reference("skill://a/SKILL.md", "x.md#y").unwrap(),
+        js::resolve_reference(s("skill://a/SKILL.md"), s("x.md#y")).unwrap(),
         "skill://a/x.md"
     );
     let codes: Array = js::error_codes().unchecked_into();
@@ -251,19 +260,21 @@ fn errors_carry_code_uri_expected_actual() {
 fn skill_host_flow_in_js() {
     let server = SkillsServer::new(None).expect("server");
     let mut host = SkillHost::new(Some(parse(r#"{"requireApproval":true}"#))).expect("host");
-    host.add_server("local").unwrap();
-    host.add_server("mirror").unwrap();
+    host.add_server(s("local")).unwrap();
+    host.add_server(s("mirror")).unwrap();
     let skills = listing(&server);
     let arr = Array::new();
     for s in &skills {
         arr.push(s);
     }
-    let out = host.register_listing("local", arr.clone().into()).unwrap();
+    let out = host
+        .register_listing(s("local"), arr.clone().into())
+        .unwrap();
     let rejected: Array = get(&out, "rejected").unchecked_into();
     assert_eq!(rejected.length(), 0);
-    host.register_listing("mirror", arr.into()).unwrap();
+    host.register_listing(s("mirror"), arr.into()).unwrap();
     // Same URIs on two servers: every display name is unique and none is dropped.
-    let summaries: Array = host.skills().unchecked_into();
+    let summaries: Array = host.skills().unwrap().unchecked_into();
     assert_eq!(summaries.length() as usize, 2 * skills.len());
     let names: Vec<String> = summaries
         .iter()
@@ -279,44 +290,44 @@ fn skill_host_flow_in_js() {
 
     let uri = "skill://code-review/SKILL.md";
     assert_eq!(
-        code_of(host.plan_load("local", uri).unwrap_err()),
+        code_of(host.plan_load(s("local"), s(&uri)).unwrap_err()),
         "not-approved"
     );
-    let fingerprint = host.approve("local", uri).unwrap();
-    let entry = host.entry("local", uri).unwrap();
+    let fingerprint = host.approve(s("local"), s(&uri)).unwrap();
+    let entry = host.entry(s("local"), s(&uri)).unwrap();
     assert_eq!(
-        js::approval_fingerprint_js("local", entry.clone()).unwrap(),
+        js::approval_fingerprint_js(s("local"), entry.clone()).unwrap(),
         fingerprint
     );
-    let plan = host.plan_load("local", uri).unwrap();
+    let plan = host.plan_load(s("local"), s(&uri)).unwrap();
     let loaded = host
-        .load("local", uri, read(&server, &get_str(&plan, "uri")))
+        .load(s("local"), s(&uri), read(&server, &get_str(&plan, "uri")))
         .unwrap();
     assert_eq!(get_str(&loaded, "serverLabel"), "local");
-    assert!(host.is_active("local", uri));
-    assert!(!host.is_active("mirror", uri));
+    assert!(host.is_active(s("local"), s(uri)).unwrap());
+    assert!(!host.is_active(s("mirror"), s(uri)).unwrap());
     let plan = host
-        .plan_read("local", uri, "references/checklist.md")
+        .plan_read(s("local"), s(&uri), s("references/checklist.md"))
         .unwrap();
     let file = host
         .read(
-            "local",
-            uri,
-            "references/checklist.md",
+            s("local"),
+            s(&uri),
+            s("references/checklist.md"),
             read(&server, &get_str(&plan, "uri")),
         )
         .unwrap();
     assert_eq!(get_str(&file, "skillUri"), uri);
     assert_eq!(
         code_of(
-            host.plan_read("local", uri, "references/other.md")
+            host.plan_read(s("local"), s(&uri), s("references/other.md"))
                 .unwrap_err()
         ),
         "not-in-manifest"
     );
     assert_eq!(
         code_of(
-            host.plan_read("mirror", uri, "references/checklist.md")
+            host.plan_read(s("mirror"), s(&uri), s("references/checklist.md"))
                 .unwrap_err()
         ),
         "no-acting-window"
@@ -332,7 +343,7 @@ fn skill_host_flow_in_js() {
         code_of(other.import_approvals(parse("{}")).unwrap_err()),
         "invalid-argument"
     );
-    assert!(host.close_window("local", uri));
+    assert!(host.close_window(s("local"), s(uri)).unwrap());
     assert_eq!(
         code_of(
             SkillHost::new(Some(parse(r#"{"x":1}"#)))

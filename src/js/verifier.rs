@@ -1,0 +1,177 @@
+//! The verifier functions: pure checks of entries and content against each other.
+
+use js_sys::Reflect;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{
+    arg, content_from, entry_from, json_value, read_result, string, to_js, verify_options,
+    ContentJs, ReceiptJs, SkillMdJs,
+};
+use super::{all_codes, throw};
+use crate::host::{
+    approval_fingerprint, resolve, verify_bytes, verify_read_result, verify_skill_md, Content,
+};
+use crate::skill::digest::digest_of;
+
+/// Validates a skill entry and returns it as the host reads it (`uri`, `frontmatter`,
+/// `resources`; unknown fields dropped). Throws `invalid-entry`.
+#[wasm_bindgen(js_name = validateEntry, unchecked_return_type = "SkillEntry")]
+pub fn validate_entry(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+) -> Result<JsValue, JsValue> {
+    json_value(&entry_from(&entry, arg("validateEntry", "entry"))?.to_json())
+}
+
+/// `LimitReport`: `resourceCount` and `totalSize` only for a skill that is not dynamic.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LimitsJs {
+    dynamic: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resource_count: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_size: Option<u64>,
+}
+
+/// Counts a skill's files and sums their sizes from the entry alone. Throws
+/// `limit-exceeded` above 512 files or 16 MiB, `invalid-entry` for an invalid entry.
+#[wasm_bindgen(js_name = checkLimits, unchecked_return_type = "LimitReport")]
+pub fn check_limits(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+) -> Result<JsValue, JsValue> {
+    let entry = entry_from(&entry, arg("checkLimits", "entry"))?;
+    let report = throw(entry.check_limits())?;
+    to_js(&LimitsJs {
+        dynamic: report.is_none(),
+        resource_count: report.as_ref().map(|r| r.resource_count),
+        total_size: report.as_ref().map(|r| r.total_size),
+    })
+}
+
+/// Verifies a file's content (text: its UTF-8 bytes) against the entry: listed, then size,
+/// then digest. Throws `not-in-manifest`, `size-mismatch`, `digest-mismatch`,
+/// `dynamic-not-allowed`, `invalid-entry`.
+#[wasm_bindgen(js_name = verifyFile, unchecked_return_type = "FileReceipt")]
+pub fn verify_file(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FileContent")] content: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let a = arg("verifyFile", "entry");
+    let entry = entry_from(&entry, a)?;
+    let uri = string(&uri, a.with("uri"))?;
+    let content = content_from(&content, a.with("content"), false)?;
+    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let bytes = match &content {
+        Content::Text(t) => t.as_bytes(),
+        Content::Bytes(b) => b,
+        // content_from gives a result only when asked to.
+        Content::ReadResult(_) => &[],
+    };
+    let receipt = throw(verify_bytes(&entry, &uri, bytes, options))?;
+    to_js(&ReceiptJs::from(&receipt))
+}
+
+/// Verifies a `resources/read` result for `uri`: listed, exactly one content item for the
+/// URI with `text` or strict base64 `blob`, then size and digest. Throws
+/// `invalid-read-result` and the codes of `verifyFile`.
+#[wasm_bindgen(js_name = verifyReadResult, unchecked_return_type = "VerifiedContent")]
+pub fn verify_read_result_js(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ReadResourceResult")] result: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let a = arg("verifyReadResult", "entry");
+    let entry = entry_from(&entry, a)?;
+    let uri = string(&uri, a.with("uri"))?;
+    let json = read_result(&result, a.with("result"))?;
+    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let content = throw(verify_read_result(&entry, &uri, &json, options))?;
+    to_js(&ContentJs::from(&content))
+}
+
+/// Verifies a SKILL.md (text, bytes or a `resources/read` result) against its entry: size,
+/// digest, then the frontmatter field by field. Throws `size-mismatch`, `digest-mismatch`,
+/// `frontmatter-mismatch`, `frontmatter-invalid`, `invalid-read-result`, `invalid-entry`.
+#[wasm_bindgen(js_name = verifySkillMd, unchecked_return_type = "VerifiedSkillMd")]
+pub fn verify_skill_md_js(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FileContent | ReadResourceResult")] content: JsValue,
+) -> Result<JsValue, JsValue> {
+    let a = arg("verifySkillMd", "entry");
+    let entry = entry_from(&entry, a)?;
+    let content = content_from(&content, a.with("content"), true)?;
+    let verified = throw(verify_skill_md(&entry, &content))?;
+    to_js(&SkillMdJs::new(&verified)?)
+}
+
+/// Resolves a reference found in a skill against the root of the skill whose SKILL.md is
+/// `skillUri`. Throws `escapes-root`, `invalid-reference`, `invalid-argument`.
+#[wasm_bindgen(js_name = resolveReference)]
+pub fn resolve_reference(
+    #[wasm_bindgen(js_name = skillUri, unchecked_param_type = "string")] skill_uri: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
+) -> Result<String, JsValue> {
+    let a = arg("resolveReference", "skillUri");
+    let skill_uri = string(&skill_uri, a)?;
+    let reference = string(&reference, a.with("reference"))?;
+    throw(resolve(&skill_uri, &reference))
+}
+
+/// The approval fingerprint of an entry served by the server labelled `serverLabel`:
+/// `sha256:` over (label, skill URI, every `{uri, digest}`). Throws `dynamic-not-allowed`,
+/// `invalid-entry`.
+#[wasm_bindgen(js_name = approvalFingerprint)]
+pub fn approval_fingerprint_js(
+    #[wasm_bindgen(js_name = serverLabel, unchecked_param_type = "string")] server_label: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+) -> Result<String, JsValue> {
+    let a = arg("approvalFingerprint", "serverLabel");
+    let label = string(&server_label, a)?;
+    let entry = entry_from(&entry, a.with("entry"))?;
+    throw(approval_fingerprint(&label, &entry))
+}
+
+/// The SHA-256 of content (text: its UTF-8 bytes) in wire form, `sha256:` + 64 hex.
+#[wasm_bindgen(js_name = sha256Digest)]
+pub fn sha256_digest(
+    #[wasm_bindgen(unchecked_param_type = "FileContent")] content: JsValue,
+) -> Result<String, JsValue> {
+    Ok(
+        match content_from(&content, arg("sha256Digest", "content"), false)? {
+            Content::Text(t) => digest_of(t.as_bytes()),
+            Content::Bytes(b) => digest_of(&b),
+            // content_from gives a result only when asked to.
+            Content::ReadResult(_) => digest_of(&[]),
+        },
+    )
+}
+
+/// Every error code this package throws.
+#[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
+pub fn error_codes() -> JsValue {
+    all_codes()
+        .map(JsValue::from_str)
+        .collect::<js_sys::Array>()
+        .into()
+}
+
+/// Whether `value` is an error thrown by this package. Any value is accepted: `instanceof` and
+/// the property reads catch what a proxy or a getter throws.
+#[wasm_bindgen(js_name = isSkillsEdgeError, unchecked_return_type = "value is SkillsEdgeError")]
+pub fn is_skills_edge_error(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] value: &JsValue,
+) -> bool {
+    value.is_instance_of::<js_sys::Error>()
+        && Reflect::get(value, &JsValue::from_str("name"))
+            .ok()
+            .and_then(|n| n.as_string())
+            .is_some_and(|n| n == "SkillsEdgeError")
+        && Reflect::get(value, &JsValue::from_str("code"))
+            .ok()
+            .and_then(|c| c.as_string())
+            .is_some_and(|c| all_codes().any(|k| k == c))
+}
