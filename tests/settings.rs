@@ -96,9 +96,14 @@ fn documented_defaults_parse_to_the_defaults() {
 /// `SKILLS_EDGE_WRITE_README=1` to rewrite them after changing a setting), so the
 /// documentation cannot drift from what the parser accepts.
 #[test]
-fn the_readme_documents_every_setting_as_the_table_says() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let readme = std::fs::read_to_string(path).expect("README.md");
+fn the_readmes_document_every_setting_as_the_table_says() {
+    for readme in ["README.md", "pkg/README.md"] {
+        check_readme(&format!("{}/{readme}", env!("CARGO_MANIFEST_DIR")));
+    }
+}
+
+fn check_readme(path: &str) {
+    let readme = std::fs::read_to_string(path).expect("the README");
     let mut out = String::new();
     let mut rest = readme.as_str();
     let mut sections = 0;
@@ -125,13 +130,13 @@ fn the_readme_documents_every_setting_as_the_table_says() {
         sections += 1;
     }
     out.push_str(rest);
-    assert!(sections > 0, "the README has a settings table");
+    assert!(sections > 0, "{path} has a settings table");
     if std::env::var_os("SKILLS_EDGE_WRITE_README").is_some() {
         std::fs::write(path, &out).expect("README.md written");
     } else {
         assert!(
             out == readme,
-            "the README's settings tables differ from src/settings.rs; rewrite them with SKILLS_EDGE_WRITE_README=1 cargo test --test settings"
+            "the settings tables of {path} differ from src/settings.rs; rewrite them with SKILLS_EDGE_WRITE_README=1 cargo test --test settings"
         );
     }
 }

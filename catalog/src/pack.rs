@@ -411,7 +411,7 @@ pub fn seal(pack: &mut [u8]) {
 }
 
 /// The snapshot id recorded in a pack's header, without decoding the pack (for a pack just
-/// made by [`encode`]; [`decode`] checks it along with everything else).
+/// made by [`encode`]; loading the pack checks it along with everything else).
 pub fn snapshot_of(pack: &[u8]) -> Option<u32> {
     pack.get(PREFIX_LEN..PREFIX_LEN + 4)
         .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))

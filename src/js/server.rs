@@ -16,7 +16,8 @@ use super::convert::{
 use super::pack_error;
 use crate::catalog::Catalog;
 use crate::host::ErrorCode;
-use crate::server::{CacheScope, Config, HttpHeaders, Responder, Transport};
+use crate::server::{Config, HttpHeaders, Responder, Transport};
+use crate::settings::{self, Source};
 
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -59,35 +60,27 @@ fn server_config(options: &JsValue) -> Result<(Config, Option<Vec<u8>>), JsValue
             Some(bytes)
         }
     };
-    let bad = |m: String| a.error(ErrorCode::InvalidArgument, m);
-    let int = |v: f64, what: &str| -> Result<u64, JsValue> {
-        if v.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&v) {
-            Ok(v as u64)
-        } else {
-            Err(bad(format!(
-                "{what} must be a non-negative integer, got {v}"
-            )))
-        }
+    // Every value goes through the one settings table (as text, JavaScript numbers in their
+    // decimal form), so the ranges and the messages are those of the Worker and the command.
+    let server_info = if o.server_info.is_undefined() {
+        None
+    } else {
+        Some(record::<JsServerInfo>(
+            &o.server_info,
+            a.with("options.serverInfo"),
+            &[],
+        )?)
     };
-    let mut config = Config::default();
-    if let Some(p) = o.page_size {
-        config.page_size = usize::try_from(int(p, "pageSize")?).unwrap_or(usize::MAX);
-    }
-    if let Some(t) = o.ttl_ms {
-        config.ttl_ms = int(t, "ttlMs")?;
-    }
-    if let Some(s) = o.cache_scope {
-        config.cache_scope = CacheScope::parse(&s).ok_or_else(|| {
-            bad(format!(
-                "cacheScope must be \"public\" or \"private\", got {s:?}"
-            ))
-        })?;
-    }
-    config.instructions = o.instructions;
-    if !o.server_info.is_undefined() {
-        let info: JsServerInfo = record(&o.server_info, a.with("options.serverInfo"), &[])?;
-        config.server_info = Some((info.name, info.version));
-    }
+    let config = settings::server_config(Source::Option, |s| match s.option {
+        "pageSize" => o.page_size.map(|n| n.to_string()),
+        "ttlMs" => o.ttl_ms.map(|n| n.to_string()),
+        "cacheScope" => o.cache_scope.clone(),
+        "instructions" => o.instructions.clone(),
+        "serverInfo.name" => server_info.as_ref().map(|i| i.name.clone()),
+        "serverInfo.version" => server_info.as_ref().map(|i| i.version.clone()),
+        _ => None,
+    })
+    .map_err(|e| super::fail(ErrorCode::InvalidArgument, format!("new SkillsServer: {e}")))?;
     Ok((config, pack))
 }
 
