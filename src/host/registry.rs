@@ -52,6 +52,9 @@ pub struct SkillSummary {
     pub display_name: String,
     /// Whether its `resources` is `"dynamic"`.
     pub dynamic: bool,
+    /// Its revision ([`Entry::revision`]; `None` when dynamic): compare it with a later
+    /// listing's to tell that the skill changed without fetching a file.
+    pub revision: Option<String>,
     /// Whether a current approval covers its entry.
     pub approved: bool,
     /// Whether an acting window is open for it.
@@ -407,6 +410,7 @@ impl SkillHost {
                 description: entry.description().to_owned(),
                 display_name,
                 dynamic: entry.is_dynamic(),
+                revision: entry.revision(),
                 approved: self.is_approved(label, entry.uri()),
                 active: self.is_active(label, entry.uri()),
             })

@@ -27,6 +27,8 @@ struct SummaryJs<'a> {
     description: &'a str,
     display_name: &'a str,
     dynamic: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revision: Option<&'a str>,
     approved: bool,
     active: bool,
 }
@@ -245,6 +247,7 @@ impl SkillHost {
                 description: &s.description,
                 display_name: &s.display_name,
                 dynamic: s.dynamic,
+                revision: s.revision.as_deref(),
                 approved: s.approved,
                 active: s.active,
             })

@@ -283,6 +283,8 @@ export interface SkillSummary {
   /** Unique among all registered skills: `name`, `name (prefix)`, or `label:name`. */
   displayName: string;
   dynamic: boolean;
+  /** Its revision (see `skillRevision`); absent for a dynamic skill. */
+  revision?: string;
   /** A current approval covers its entry. */
   approved: boolean;
   /** An acting window is open. */

@@ -135,6 +135,18 @@ pub fn approval_fingerprint_js(
     throw(approval_fingerprint(&label, &entry))
 }
 
+/// The revision of a skill from its entry alone: the Agent Skills Discovery RFC's skill-level
+/// digest over every (path relative to the skill root, digest) of the manifest, which
+/// changes whenever any file does (this server also publishes it in each entry's `_meta`
+/// under `io.github.skills-edge/revision`; non-normative). `undefined` for a dynamic entry.
+/// Throws `invalid-entry`.
+#[wasm_bindgen(js_name = skillRevision)]
+pub fn skill_revision(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+) -> Result<Option<String>, JsValue> {
+    Ok(entry_from(&entry, arg("skillRevision", "entry"))?.revision())
+}
+
 /// The SHA-256 of content (text: its UTF-8 bytes) in wire form, `sha256:` + 64 hex.
 #[wasm_bindgen(js_name = sha256Digest)]
 pub fn sha256_digest(

@@ -65,6 +65,10 @@ impl wit::Guest for Component {
         host::approval_fingerprint(&server_label, &entry_from(&entry)?).map_err(error)
     }
 
+    fn skill_revision(entry: String) -> Result<Option<String>> {
+        Ok(entry_from(&entry)?.revision())
+    }
+
     fn sha256_digest(content: Vec<u8>) -> String {
         skills_edge::skill::digest::digest_of(&content)
     }

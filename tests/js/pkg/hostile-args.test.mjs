@@ -51,6 +51,7 @@ const free = {
   verifySkillMd: [["entry", "entry", entry], ["content", "contentOrResult", MD]],
   resolveReference: [["skillUri", "string", U], ["reference", "string", "x.md"]],
   approvalFingerprint: [["serverLabel", "string", "s"], ["entry", "entry", entry]],
+  skillRevision: [["entry", "entry", entry]],
   sha256Digest: [["content", "content", "x"]],
   errorCodes: [],
   isSkillsEdgeError: [["value", "unknown", new Error("x")]],

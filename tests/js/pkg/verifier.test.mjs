@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  approvalFingerprint, checkLimits, resolveReference, sha256Digest, validateEntry,
+  approvalFingerprint, checkLimits, resolveReference, sha256Digest, skillRevision, validateEntry,
   verifyFile, verifyReadResult, verifySkillMd,
 } from "skills-edge";
 import { digestOf, entryFor, listAll, read, refused, server } from "./common.mjs";
@@ -237,4 +237,24 @@ test("sha256Digest hashes text as UTF-8 and bytes as given", () => {
   assert.equal(sha256Digest("é😀"), digestOf(Buffer.from("é😀")));
   assert.equal(sha256Digest(PNG), digestOf(PNG));
   refused(() => sha256Digest({}), "invalid-argument");
+});
+
+test("skillRevision is the Agent Skills Discovery RFC's skill-level digest, from the entry alone", () => {
+  // The RFC's worked example: SKILL.md = "# Hello\n", scripts/run.sh = "#!/bin/sh\n".
+  const U = "skill://hello/SKILL.md";
+  const rfc = {
+    uri: U,
+    frontmatter: { name: "hello", description: "d" },
+    resources: [
+      { uri: "skill://hello/scripts/run.sh", digest: sha256Digest("#!/bin/sh\n"), size: 10 },
+      { uri: U, digest: sha256Digest("# Hello\n"), size: 8 },
+    ],
+  };
+  assert.equal(skillRevision(rfc), "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e");
+  // Any file change changes it; the order of `resources`, sizes and unknown fields do not.
+  assert.equal(skillRevision({ ...rfc, resources: [...rfc.resources].reverse(), _meta: { x: 1 } }), skillRevision(rfc));
+  const changed = { ...rfc, resources: [rfc.resources[0], { ...rfc.resources[1], digest: sha256Digest("# Hi\n") }] };
+  assert.notEqual(skillRevision(changed), skillRevision(rfc));
+  assert.equal(skillRevision({ ...rfc, resources: "dynamic" }), undefined);
+  refused(() => skillRevision({ uri: U }), "invalid-entry");
 });
