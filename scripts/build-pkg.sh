@@ -23,6 +23,42 @@ cargo rustc --release --target "$TARGET" --features js --lib --crate-type cdylib
 rm -rf pkg/node pkg/web
 wasm-bindgen --target nodejs --out-dir pkg/node "$WASM"
 wasm-bindgen --target web --out-dir pkg/web "$WASM"
+# A method called on a freed object (after free() or a `using` block), or with a `this` that is
+# not an instance, would enter the wasm with a null pointer and throw from inside it; exceptions
+# thrown through the wasm frames leave its stack pointer unrestored, and enough of them trap
+# the instance. Check the pointer in JavaScript, before the call, at every method call site.
+for g in pkg/node/skills_edge.js pkg/web/skills_edge.js; do
+  sites=$(grep -cE 'wasm\.[a-z0-9]+_[A-Za-z0-9_]+\(this\.__wbg_ptr[,)]' "$g" || true)
+  sed -i -E 's/(wasm\.([a-z0-9]+)_[A-Za-z0-9_]+)\(this\.__wbg_ptr([,)])/\1(__skillsEdgeLive(this, "\2")\3/g' "$g"
+  # The exported classes, by the lowercase prefix of their wasm functions.
+  classes=$(sed -n -E 's/^(export )?class ([A-Za-z0-9_]+) .*/\2/p' "$g" | awk '{ printf "    %s: () => %s,\n", tolower($0), $0 }')
+  cat >> "$g" <<JS
+
+const __skillsEdgeClasses = {
+$classes
+};
+
+/**
+ * The object's wasm pointer when it is a live instance of the class the method belongs to, or
+ * a SkillsEdgeError (invalid-argument) before any wasm runs.
+ */
+function __skillsEdgeLive(self, prefix) {
+    const cls = __skillsEdgeClasses[prefix] && __skillsEdgeClasses[prefix]();
+    const ptr = self instanceof cls ? self.__wbg_ptr : undefined;
+    if (typeof ptr === "number" && ptr !== 0) return ptr;
+    const what = ptr === 0 ? "this object was freed (free() or the end of a using block); make a new one" : "the method was called on something that is not one";
+    const e = new Error(\`\${cls ? cls.name : prefix}: \${what}\`);
+    e.name = "SkillsEdgeError";
+    e.code = "invalid-argument";
+    throw e;
+}
+JS
+  if [ "$sites" -eq 0 ] || grep -qE 'wasm\.[a-z0-9_]+\(this\.__wbg_ptr[,)]' "$g"; then
+    echo "build-pkg: the freed-object guard did not apply to $g ($sites call sites)" >&2
+    exit 1
+  fi
+done
+
 # The package is "type": "module"; the Node glue is CommonJS.
 printf '{\n  "type": "commonjs"\n}\n' > pkg/node/package.json
 

@@ -272,22 +272,29 @@ test("a caller's code that re-enters the instance while an argument is read gets
   assert.equal(host.isApproved("s", U), true);
 });
 
-// wasm-bindgen's own check of a freed object ("null pointer passed to rust") throws from inside
-// the module, before any code of this package runs; like any exception thrown through the
-// WebAssembly frames it leaves the shadow stack unrestored, so many thousands of such calls
-// still exhaust it. A few hundred are checked here.
-test("a method called on a freed object throws an Error, not a trap", () => {
+// A method called on a freed object, or on something that is not an instance of its class, is
+// refused in JavaScript before any wasm runs (the guard build-pkg.sh puts at every method call
+// site), so no number of such calls can exhaust the module's stack.
+test("a method called on a freed object or a foreign `this` throws invalid-argument, never a trap", () => {
   const server = new SkillsServer();
   const host = populatedHost();
   server.free();
   host.free();
-  for (let i = 0; i < 200; i++) {
-    for (const call of [() => server.handleText("{}"), () => host.servers(), () => host.addServer("t")]) {
-      let error;
-      try { call(); } catch (e) { error = e; }
-      assert.ok(error instanceof Error, "thrown");
-      assert.ok(!(error instanceof WebAssembly.RuntimeError), `trapped: ${error}`);
-    }
+  const calls = [
+    () => server.handleText("{}"),
+    () => host.servers(),
+    () => host.addServer("t"),
+    () => SkillHost.prototype.addServer.call(new SkillsServer(), "t"),
+    () => SkillsServer.prototype.handleText.call({ __wbg_ptr: 8 }, "{}"),
+    () => SkillHost.prototype.servers.call(undefined),
+  ];
+  for (let i = 0; i < 20_000; i++) {
+    const call = calls[i % calls.length];
+    let error;
+    try { call(); } catch (e) { error = e; }
+    assert.ok(!(error instanceof WebAssembly.RuntimeError), `trapped at call ${i}: ${error}`);
+    assert.ok(isSkillsEdgeError(error), `call ${i}: ${error}`);
+    assert.equal(error.code, "invalid-argument");
   }
   const again = new SkillsServer();
   const reply = again.handle({ jsonrpc: "2.0", id: 1, method: "skills/list", params: { _meta: META } });
