@@ -388,7 +388,7 @@ pub fn verify_content(
 /// Verifies a `SKILL.md` against its entry (H11, H14): size, then digest (skipped only for a
 /// `"dynamic"` entry, which has none), then the frontmatter, read with the same YAML 1.2
 /// reader the compiler uses in its host mode
-/// ([`parse_file_host`](crate::skill::frontmatter::parse_file_host): lenient fences, an optional
+/// ([`parse_file_host`]: lenient fences, an optional
 /// BOM and trailing blanks on the closing fence; `yes`, dates, `007`, `0o14`, `1e3` and `<<`
 /// read as `yaml@2` reads them), compared with the entry's `frontmatter` by content: the same
 /// keys at every level, arrays in order, numbers by value, strings exactly. YAML that does not
