@@ -69,6 +69,7 @@ mod fence;
 mod mode;
 mod portable;
 mod scalar;
+pub mod sdk_subset;
 mod tree;
 
 use std::borrow::Cow;
