@@ -38,6 +38,8 @@
 mod constructs;
 mod reader;
 
+use std::collections::HashMap;
+
 use super::Block;
 use crate::skill::value::Value;
 use reader::{Stop, SDK_MAX_DEPTH};
@@ -227,28 +229,32 @@ pub fn check(block: &Block<'_>, published: &Value) -> Vec<SdkFinding> {
 /// JSON. Objects compare by key, arrays in order.
 fn first_difference(ours: &Value, theirs: &Value, path: String) -> (String, String, String) {
     match (ours, theirs) {
-        (Value::Object(a), Value::Object(_)) => {
-            for (k, v) in a {
-                let p = if path.is_empty() {
-                    k.clone()
+        (Value::Object(a), Value::Object(b)) => {
+            let join = |k: &str| {
+                if path.is_empty() {
+                    k.to_owned()
                 } else {
                     format!("{path}.{k}")
-                };
-                match theirs.get(k) {
-                    None => return (p, v.to_json(), "missing".to_owned()),
-                    Some(w) if !v.same_content(w) => return first_difference(v, w, p),
+                }
+            };
+            // Keys are unique: index each side once instead of a scan per key.
+            let index = |pairs: &[(String, Value)]| -> HashMap<String, usize> {
+                pairs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (k, _))| (k.clone(), i))
+                    .collect()
+            };
+            let (in_a, in_b) = (index(a), index(b));
+            for (k, v) in a {
+                match in_b.get(k).and_then(|i| b.get(*i)) {
+                    None => return (join(k), v.to_json(), "missing".to_owned()),
+                    Some((_, w)) if !v.same_content(w) => return first_difference(v, w, join(k)),
                     Some(_) => {}
                 }
             }
-            if let Value::Object(b) = theirs {
-                if let Some((k, w)) = b.iter().find(|(k, _)| ours.get(k).is_none()) {
-                    let p = if path.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{path}.{k}")
-                    };
-                    return (p, "nothing".to_owned(), w.to_json());
-                }
+            if let Some((k, w)) = b.iter().find(|(k, _)| !in_a.contains_key(k)) {
+                return (join(k), "nothing".to_owned(), w.to_json());
             }
             (path, ours.to_json(), theirs.to_json())
         }
@@ -362,6 +368,33 @@ mod tests {
             "{}",
             found[0].message
         );
+    }
+
+    #[test]
+    fn large_frontmatter_is_checked_in_linear_time() {
+        // 20 000 keys: a quadratic scan would take seconds here.
+        let keys: String = (0..20_000).map(|i| format!("k{i}: v{i}\n")).collect();
+        let file = format!("---\nname: a\n{keys}---\n");
+        let published = parse_file_strict(&file).unwrap();
+        let block = split_strict(&file).unwrap();
+        let started = std::time::Instant::now();
+        assert!(check(&block, &published).is_empty());
+        // A different published value is found without a scan per key either.
+        let mut other = published.clone();
+        if let Value::Object(pairs) = &mut other {
+            if let Some((_, v)) = pairs.last_mut() {
+                *v = Value::Null;
+            }
+        }
+        let found = check(&block, &other);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].rule, SdkRule::ReadsDifferently);
+        assert!(
+            found[0].message.contains("`k19999`"),
+            "{}",
+            found[0].message
+        );
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     }
 
     #[test]

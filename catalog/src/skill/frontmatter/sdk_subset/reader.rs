@@ -9,6 +9,8 @@
 //! Text is handled as characters where the original indexes UTF-16 code units; the two agree
 //! on everything the algorithm compares (ASCII indicators and white space).
 
+use std::collections::HashSet;
+
 use crate::skill::value::{Number, Value, MAX_SAFE_INTEGER};
 
 /// The SDK's nesting limit: the root mapping is level 0, each nested collection one more.
@@ -144,6 +146,7 @@ impl Parser {
     fn parse_mapping(&mut self, indent: usize, depth: usize) -> Read<Value> {
         assert_depth(depth, self.current_no())?;
         let mut map: Vec<(String, Value)> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
         while let Some(line) = self.peek()? {
             if line.indent < indent {
                 break;
@@ -157,7 +160,7 @@ impl Parser {
             let Some((key, rest)) = match_key(&line.text, line.no)? else {
                 return refused(line.no, "expected \"key: value\"");
             };
-            if map.iter().any(|(k, _)| *k == key) {
+            if !seen.insert(key.clone()) {
                 return refused(line.no, format!("duplicate key \"{key}\""));
             }
             self.index += 1;
@@ -680,6 +683,7 @@ fn read_flow(text: &[char], start: usize, no: usize, depth: usize) -> Read<(Valu
     let close = if open == Some('[') { ']' } else { '}' };
     let mut list = Vec::new();
     let mut map: Vec<(String, Value)> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let done = |list: Vec<Value>, map: Vec<(String, Value)>| {
         if open == Some('[') {
             Value::Array(list)
@@ -699,7 +703,7 @@ fn read_flow(text: &[char], start: usize, no: usize, depth: usize) -> Read<(Valu
         } else {
             let (key, key_end) = read_flow_key(text, index, no)?;
             let (value, end) = read_flow_value(text, key_end + 1, no, depth)?;
-            if map.iter().any(|(k, _)| *k == key) {
+            if !seen.insert(key.clone()) {
                 return refused(no, format!("duplicate key \"{key}\""));
             }
             map.push((key, value));
