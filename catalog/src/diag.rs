@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::skill::frontmatter::sdk_subset::SdkRule;
+
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -73,6 +75,10 @@ pub enum Rule {
     JunkFile,
     /// Warning: two names in one directory differ only by case.
     CaseCollision,
+    /// Warning (an error in strict mode): frontmatter that the official MCP TypeScript SDK
+    /// 2.4's reader cannot read, or reads differently; the id comes from the lint
+    /// ([`SdkRule::id`]).
+    SdkSubset(SdkRule),
 }
 
 impl Rule {
@@ -107,6 +113,7 @@ impl Rule {
             Rule::FileOutsideSkill => "file-outside-skill",
             Rule::JunkFile => "junk-file",
             Rule::CaseCollision => "case-collision",
+            Rule::SdkSubset(rule) => rule.id(),
         }
     }
 }

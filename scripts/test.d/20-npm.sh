@@ -2,8 +2,13 @@
 # The npm package (pkg/): build it; run the wasm-bindgen-test suites in Node and in headless
 # Chromium; pack it with `npm pack`, install the tarball into an empty temporary project and run
 # the package tests there (tests/js/pkg, node --test): the server, every verifier function and
+<<<<<<< HEAD
 # error code, SkillHost, every export called with wrong-typed and hostile arguments (no trap,
 # state kept), differential tests against node:crypto and yaml@2, a strict
+=======
+# error code, SkillHost (also loading a third-party skill served by @olaservo/ext-skills,
+# tests/js/peers/ext-skills.mjs), differential tests against node:crypto and yaml@2, a strict
+>>>>>>> fmlint
 # TypeScript check of the declarations, `npx skills-edge pack` against the native command
 # (identical packs, identical refusals of hostile folders, damaged packs refused), and the
 # conformance suite's host scenarios with

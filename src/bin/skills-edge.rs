@@ -8,6 +8,9 @@
 //!   embedded catalog uses, loadable by the npm package's `SkillsServer`); `--check` prints
 //!   the entries instead of writing. The npm package's `skills-edge` command takes the same
 //!   arguments and prints the same messages.
+//! * `--strict` (both): frontmatter that the official MCP TypeScript SDK 2.4 cannot read
+//!   (`frontmatter-sdk-*`) is an error instead of a warning, as `SKILLS_STRICT=1` makes it for
+//!   the build.
 
 #[cfg(not(target_family = "wasm"))]
 fn main() -> std::process::ExitCode {
@@ -39,12 +42,14 @@ USAGE:
         Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
         OPTIONS (each at most once):
 {stdio_options}
-    skills-edge check <dir>
+    skills-edge check <dir> [--strict]
         Check a skills folder; print the entries it would publish (JSON) on stdout,
         problems on stderr; exit status 1 when the folder cannot be published.
-    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT]
+    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict]
         Compile a skills folder into a pack (served by the npm package's SkillsServer);
         --check prints the entries instead of writing. Exit status 1 on any error.
+    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
+        (frontmatter-sdk-* warnings) is an error.
     skills-edge --version | --help
 ";
 
@@ -56,8 +61,9 @@ USAGE:
         match args.first().map(String::as_str) {
             Some("stdio") => stdio(&args[1..]),
             Some("check") => match &args[1..] {
-                [dir] => check(Path::new(dir)),
-                _ => usage_error("check takes exactly one folder"),
+                [dir] => check(Path::new(dir), false),
+                [dir, flag] | [flag, dir] if flag == "--strict" => check(Path::new(dir), true),
+                _ => usage_error("check takes exactly one folder (and --strict)"),
             },
             Some("pack") => match parse_pack_args(&args[1..]) {
                 Ok(a) => pack_command(&a),
@@ -221,11 +227,12 @@ USAGE:
         l
     }
 
-    fn check(dir: &Path) -> ExitCode {
+    fn check(dir: &Path, strict: bool) -> ExitCode {
         pack_command(&PackArgs {
             dir: dir.display().to_string(),
             output: None,
             instructions: None,
+            strict,
         })
     }
 
@@ -234,12 +241,15 @@ USAGE:
         dir: String,
         output: Option<String>,
         instructions: Option<String>,
+        /// `--strict`: SDK-unreadable frontmatter is an error.
+        strict: bool,
     }
 
     fn parse_pack_args(args: &[String]) -> Result<PackArgs, String> {
         let mut dir = None;
         let mut output = None;
         let mut check = false;
+        let mut strict = false;
         let mut instructions = None;
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -248,6 +258,7 @@ USAGE:
                     output = Some(it.next().ok_or("-o needs a file name")?.clone());
                 }
                 "--check" => check = true,
+                "--strict" => strict = true,
                 "--instructions" => {
                     instructions = Some(it.next().ok_or("--instructions needs a text")?.clone());
                 }
@@ -266,6 +277,7 @@ USAGE:
                 dir,
                 output,
                 instructions,
+                strict,
             }),
         }
     }
@@ -273,7 +285,8 @@ USAGE:
     /// `check` and `pack`: compile the folder; print the entries (checking) or write the pack.
     fn pack_command(a: &PackArgs) -> ExitCode {
         let walked = walk::walk(Path::new(&a.dir));
-        let c = match compile::compile(walked.tree) {
+        let options = compile::Options { strict: a.strict };
+        let c = match compile::compile_with(walked.tree, options) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("{}", e.render(&a.dir));

@@ -15,7 +15,9 @@
 //!   open point A8 decided as a build error);
 //! * warnings: duplicate names (allowed by the spec), reserved `io.modelcontextprotocol/`
 //!   metadata keys, files outside every skill (not served), OS junk files (not served), names
-//!   that differ only by case.
+//!   that differ only by case, and frontmatter that the official MCP TypeScript SDK 2.4's
+//!   reader cannot read (`frontmatter-sdk-*`, see `skill::frontmatter::sdk_subset`): hosts and
+//!   servers built on that SDK would refuse the skill. [`Options::strict`] makes those errors.
 //!
 //! Every file's digest and size are computed here, once, from the same bytes the catalog
 //! embeds and serves (open point A18: entries and bytes come from one snapshot).
@@ -153,8 +155,34 @@ fn uri_of(path: &str) -> String {
     format!("{SCHEME}{path}")
 }
 
-/// Compiles a skills folder into a catalog, or reports every error found.
+/// How the compiler judges a folder.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Strict mode: frontmatter that the official MCP TypeScript SDK 2.4 cannot read
+    /// (`frontmatter-sdk-*`) is an error instead of a warning, so nothing is published that
+    /// hosts on that SDK would refuse. Off by default. `SKILLS_STRICT=1` turns it on for the
+    /// build, `--strict` for `skills-edge check` and `skills-edge pack`.
+    pub strict: bool,
+}
+
+/// Compiles a skills folder into a catalog, or reports every error found
+/// ([`compile_with`] and the default [`Options`]).
 pub fn compile(tree: SourceTree) -> Result<Compiled, CompileError> {
+    compile_with(tree, Options::default())
+}
+
+/// Compiles a skills folder into a catalog with `options`, or reports every error found.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, compile_with, Options, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("a/SKILL.md", "---\nname: a\ndescription: \"Two\n  lines\"\n---\n");
+/// let ok = compile(tree.clone()).unwrap();
+/// assert_eq!(ok.warnings[0].rule.id(), "frontmatter-sdk-multiline-quoted");
+/// let err = compile_with(tree, Options { strict: true }).unwrap_err();
+/// assert_eq!(err.errors().next().map(|d| d.rule.id()), Some("frontmatter-sdk-multiline-quoted"));
+/// ```
+pub fn compile_with(tree: SourceTree, options: Options) -> Result<Compiled, CompileError> {
     let mut diags = tree.diagnostics;
 
     // Files: drop OS junk (warned), check every path segment.
@@ -227,7 +255,8 @@ pub fn compile(tree: SourceTree) -> Result<Compiled, CompileError> {
         let Some(src) = files.iter().find(|f| f.path == path) else {
             continue;
         };
-        if let Some((fm, name, description)) = check_skill_md(dir, &path, &src.bytes, &mut diags) {
+        let checked = check_skill_md(dir, &path, &src.bytes, options.strict, &mut diags);
+        if let Some((fm, name, description)) = checked {
             skills.push(CompiledSkill {
                 uri: uri_of(&path),
                 root: uri_of(dir),
