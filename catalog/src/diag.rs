@@ -75,6 +75,9 @@ pub enum Rule {
     JunkFile,
     /// Warning: two names in one directory differ only by case.
     CaseCollision,
+    /// Warning: an invalid skill left out of the catalog ([`crate::compile::Options::skip_invalid`]);
+    /// its errors follow as warnings.
+    SkillLeftOut,
     /// Warning (an error in strict mode): frontmatter that the official MCP TypeScript SDK
     /// 2.4's reader cannot read, or reads differently; the id comes from the lint
     /// ([`SdkRule::id`]).
@@ -113,6 +116,7 @@ impl Rule {
             Rule::FileOutsideSkill => "file-outside-skill",
             Rule::JunkFile => "junk-file",
             Rule::CaseCollision => "case-collision",
+            Rule::SkillLeftOut => "skill-left-out",
             Rule::SdkSubset(rule) => rule.id(),
         }
     }

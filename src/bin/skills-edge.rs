@@ -11,6 +11,8 @@
 //! * `--strict` (both): frontmatter that the official MCP TypeScript SDK 2.4 cannot read
 //!   (`frontmatter-sdk-*`) is an error instead of a warning, as `SKILLS_STRICT=1` makes it for
 //!   the build.
+//! * `--skip-invalid` (both): an invalid skill is left out, its errors printed as warnings
+//!   naming it, and the rest is published, as `SKILLS_ON_INVALID=skip` makes it for the build.
 
 #[cfg(not(target_family = "wasm"))]
 fn main() -> std::process::ExitCode {
@@ -42,14 +44,16 @@ USAGE:
         Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
         OPTIONS (each at most once):
 {stdio_options}
-    skills-edge check <dir> [--strict]
+    skills-edge check <dir> [--strict] [--skip-invalid]
         Check a skills folder; print the entries it would publish (JSON) on stdout,
         problems on stderr; exit status 1 when the folder cannot be published.
-    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict]
+    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
         Compile a skills folder into a pack (served by the npm package's SkillsServer);
         --check prints the entries instead of writing. Exit status 1 on any error.
     --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
         (frontmatter-sdk-* warnings) is an error.
+    --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
+        and the other skills are published.
     skills-edge --version | --help
 ";
 
@@ -60,10 +64,9 @@ USAGE:
         let args: Vec<String> = std::env::args().skip(1).collect();
         match args.first().map(String::as_str) {
             Some("stdio") => stdio(&args[1..]),
-            Some("check") => match &args[1..] {
-                [dir] => check(Path::new(dir), false),
-                [dir, flag] | [flag, dir] if flag == "--strict" => check(Path::new(dir), true),
-                _ => usage_error("check takes exactly one folder (and --strict)"),
+            Some("check") => match parse_check_args(&args[1..]) {
+                Ok(a) => pack_command(&a),
+                Err(e) => usage_error(&e),
             },
             Some("pack") => match parse_pack_args(&args[1..]) {
                 Ok(a) => pack_command(&a),
@@ -227,29 +230,44 @@ USAGE:
         l
     }
 
-    fn check(dir: &Path, strict: bool) -> ExitCode {
-        pack_command(&PackArgs {
-            dir: dir.display().to_string(),
-            output: None,
-            instructions: None,
-            strict,
-        })
+    /// `check <dir> [--strict] [--skip-invalid]`: `pack --check` with fewer options.
+    fn parse_check_args(args: &[String]) -> Result<PackArgs, String> {
+        let mut a = PackArgs::default();
+        let mut dir = None;
+        for arg in args {
+            match arg.as_str() {
+                "--strict" => a.options.strict = true,
+                "--skip-invalid" => a.options.skip_invalid = true,
+                s if s.starts_with('-') && s.len() > 1 => {
+                    return Err(format!("unknown option {s:?}"))
+                }
+                _ if dir.is_some() => {
+                    return Err(
+                        "check takes exactly one folder (and --strict, --skip-invalid)".into(),
+                    )
+                }
+                _ => dir = Some(arg.clone()),
+            }
+        }
+        a.dir = dir.ok_or("check takes exactly one folder (and --strict, --skip-invalid)")?;
+        Ok(a)
     }
 
     /// Arguments of `pack`; no output means `--check`.
+    #[derive(Default)]
     struct PackArgs {
         dir: String,
         output: Option<String>,
         instructions: Option<String>,
-        /// `--strict`: SDK-unreadable frontmatter is an error.
-        strict: bool,
+        /// `--strict` and `--skip-invalid`.
+        options: compile::Options,
     }
 
     fn parse_pack_args(args: &[String]) -> Result<PackArgs, String> {
         let mut dir = None;
         let mut output = None;
         let mut check = false;
-        let mut strict = false;
+        let mut options = compile::Options::default();
         let mut instructions = None;
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -258,7 +276,8 @@ USAGE:
                     output = Some(it.next().ok_or("-o needs a file name")?.clone());
                 }
                 "--check" => check = true,
-                "--strict" => strict = true,
+                "--strict" => options.strict = true,
+                "--skip-invalid" => options.skip_invalid = true,
                 "--instructions" => {
                     instructions = Some(it.next().ok_or("--instructions needs a text")?.clone());
                 }
@@ -277,7 +296,7 @@ USAGE:
                 dir,
                 output,
                 instructions,
-                strict,
+                options,
             }),
         }
     }
@@ -285,8 +304,7 @@ USAGE:
     /// `check` and `pack`: compile the folder; print the entries (checking) or write the pack.
     fn pack_command(a: &PackArgs) -> ExitCode {
         let walked = walk::walk(Path::new(&a.dir));
-        let options = compile::Options { strict: a.strict };
-        let c = match compile::compile_with(walked.tree, options) {
+        let c = match compile::compile_with(walked.tree, a.options) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("{}", e.render(&a.dir));
