@@ -3,13 +3,14 @@
 // every entry against SEP-2640 (names, URIs, manifests, digest and size formats), reads every
 // listed file with resources/read and compares its size and SHA-256, and compares each
 // SKILL.md's frontmatter (read with yaml@2) with the entry. It prints one NDJSON report per
-// skill on stdout and exits 0 only when every skill verified.
+// skill on stdout and exits 0 only when every skill verified. The judge also refuses any
+// issue the Inspector reports, warnings included.
 //
 // The judge runs it on Node 22 (the npm package `node`; the Inspector declares
-// `engines.node >=22.19`), with its storage (client config, OAuth state,
-// catalog) redirected into a fresh temporary directory, `--require-digests` (a "dynamic"
-// skill would be a failure, not "unverifiable") and `--stored-auth-only` (never an
-// interactive login), and kills it after a bounded time.
+// `engines.node >=22.19`), with its storage (client config, OAuth state, catalog) redirected
+// into a fresh temporary directory, `--require-digests` (a "dynamic" skill would be a
+// failure, not "unverifiable") and `--stored-auth-only` (never an interactive login), and
+// kills it after a bounded time.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,9 +29,9 @@ const ERAS = ["modern", "legacy"];
  * `{ command, args }` (a stdio server it spawns). `era` is `"modern"` (pinned to 2026-07-28)
  * or `"legacy"` (2025-11-25 `initialize`). Resolves with
  * `{ skills, files, bytes, reports, stderr }` when the run exits 0 and every report's
- * outcome is `verified` with every file `verified`; rejects with an Error naming the skill
- * and file otherwise, or when `expectedSkills` is given and differs from the number of
- * reports.
+ * outcome is `verified`, with every file `verified` and no issue (not even a warning);
+ * rejects with an Error naming the skill and file otherwise, or when `expectedSkills` is
+ * given and differs from the number of reports.
  */
 export async function judgeInspector({ target, era, expectedSkills, timeoutMs = 90_000 }) {
   if (!ERAS.includes(era)) throw new TypeError(`era must be "modern" or "legacy", not ${JSON.stringify(era)}`);
@@ -74,8 +75,9 @@ export async function judgeInspector({ target, era, expectedSkills, timeoutMs = 
   let files = 0;
   let bytes = 0;
   for (const r of reports) {
-    if (r.outcome !== "verified" || r.ok !== true) {
-      const issues = [...(r.conformance ?? []), ...(r.frontmatter ?? [])].map((i) => `${i.severity} ${i.code}: ${i.message}`);
+    // Warnings too: the servers under test publish nothing the Inspector needs to warn about.
+    const issues = [...(r.conformance ?? []), ...(r.frontmatter ?? [])].map((i) => `${i.severity} ${i.code}: ${i.message}`);
+    if (r.outcome !== "verified" || r.ok !== true || issues.length > 0) {
       problems.push(`${r.uri}: outcome ${r.outcome}${issues.length ? ` (${issues.join("; ")})` : ""}`);
     }
     if (!Array.isArray(r.files) || r.files.length === 0) problems.push(`${r.uri}: no files were checked`);

@@ -17,6 +17,11 @@
 //   name, and the files under each skill root reachable by the walk are exactly the entry's
 //   files (nested skills' files included in the enclosing manifest), with the same sizes.
 //
+// SkillsClient reads frontmatter with the SDK's built-in YAML subset, which refuses some YAML
+// 1.2 that skills-edge's compiler publishes (multi-line quoted scalars, block indentation
+// indicators, anchors, multi-line flow collections, mappings in flow sequences);
+// `frontmatter: "yaml"` gives it yaml@2 through its `parseFrontmatter` option instead.
+//
 // Any mismatch throws an Error naming the skill and the file. The result is a summary the
 // tests assert on: counts of skills, files, directories and bytes, the pages walked and the
 // requests sent.
@@ -24,6 +29,7 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { DIRECTORY_MIME_TYPE, SkillsClient } from "@modelcontextprotocol/client/ext/skills";
+import YAML from "yaml";
 
 /** The protocol revision each era negotiates. */
 export const ERAS = Object.freeze({ modern: "2026-07-28", legacy: "2025-11-25" });
@@ -157,13 +163,18 @@ const sha256 = (bytes) => `sha256:${createHash("sha256").update(bytes).digest("h
 
 /**
  * Judges the server behind `transport` (a factory: `() => Transport`) on `era`
- * (`"modern"` or `"legacy"`). Resolves with
+ * (`"modern"` or `"legacy"`), SkillsClient reading frontmatter with the SDK's built-in parser
+ * (`frontmatter: "sdk"`, the default) or with yaml@2 (`"yaml"`). Resolves with
  * `{ era, protocolVersion, serverInfo, skills, files, textFiles, binaryFiles, bytes, dirs,
  *    listPages, directoryPages, requests }`; rejects with an Error naming the skill and file
  * on any mismatch, or after two minutes.
  */
-export async function judgeSdk({ transport, era, timeoutMs = RUN_TIMEOUT_MS }) {
+export async function judgeSdk({ transport, era, frontmatter = "sdk", timeoutMs = RUN_TIMEOUT_MS }) {
   if (!(era in ERAS)) throw new TypeError(`era must be "modern" or "legacy", not ${JSON.stringify(era)}`);
+  if (frontmatter !== "sdk" && frontmatter !== "yaml") {
+    throw new TypeError(`frontmatter must be "sdk" or "yaml", not ${JSON.stringify(frontmatter)}`);
+  }
+  const options = frontmatter === "yaml" ? { parseFrontmatter: (yaml) => YAML.parse(yaml) ?? {} } : {};
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`SDK judge (${era}): no verdict within ${timeoutMs} ms`)), timeoutMs);
@@ -174,20 +185,20 @@ export async function judgeSdk({ transport, era, timeoutMs = RUN_TIMEOUT_MS }) {
   );
   const wire = recording(transport());
   try {
-    return await Promise.race([walk(client, wire, era), timeout]);
+    return await Promise.race([walk(client, wire, era, options), timeout]);
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => {});
   }
 }
 
-async function walk(client, wire, era) {
+async function walk(client, wire, era, skillsOptions) {
   const opts = { timeout: REQUEST_TIMEOUT_MS };
   await at(`connect (${era})`, () => client.connect(wire.transport, opts));
   const protocolVersion = client.getNegotiatedProtocolVersion();
   if (protocolVersion !== ERAS[era]) fail(`connect (${era})`, `negotiated ${protocolVersion}, expected ${ERAS[era]}`);
 
-  const skills = new SkillsClient(client);
+  const skills = new SkillsClient(client, skillsOptions);
   if (!skills.supported) fail("capabilities", "the server does not declare io.modelcontextprotocol/skills");
   if (!skills.directoryRead) fail("capabilities", "the server does not declare directoryRead");
 
