@@ -342,6 +342,20 @@ pub fn read_content(
 /// (checked first, as the file should not have been fetched otherwise), then the result's
 /// shape ([`read_content`]), then size and digest of the text's UTF-8 bytes or the decoded
 /// blob.
+///
+/// ```
+/// use skills_edge::host::{verify_read_result, Entry, ErrorCode, VerifyOptions};
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let ok = serde_json::json!({"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]});
+/// let v = verify_read_result(&entry, "skill://a/SKILL.md", &ok, VerifyOptions::default()).unwrap();
+/// assert_eq!(v.receipt.size, 1);
+/// let mut tampered = ok.clone();
+/// tampered["contents"][0]["text"] = "b".into();
+/// let e = verify_read_result(&entry, "skill://a/SKILL.md", &tampered, VerifyOptions::default());
+/// assert_eq!(e.unwrap_err().code, ErrorCode::DigestMismatch);
+/// ```
 pub fn verify_read_result(
     entry: &Entry,
     uri: &str,
@@ -362,6 +376,19 @@ pub fn verify_read_result(
 }
 
 /// Verifies content for `uri` in any form ([`Content`]).
+///
+/// ```
+/// use skills_edge::host::{verify_content, Content, Entry, ErrorCode, VerifyOptions};
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let o = VerifyOptions::default();
+/// assert!(verify_content(&entry, "skill://a/SKILL.md", &Content::Bytes(b"a".to_vec()), o).is_ok());
+/// let e = verify_content(&entry, "skill://a/SKILL.md", &Content::Text("ab".into()), o);
+/// assert_eq!(e.unwrap_err().code, ErrorCode::SizeMismatch);
+/// let e = verify_content(&entry, "skill://a/other.md", &Content::Text("a".into()), o);
+/// assert_eq!(e.unwrap_err().code, ErrorCode::NotInManifest);
+/// ```
 pub fn verify_content(
     entry: &Entry,
     uri: &str,
@@ -476,6 +503,16 @@ pub fn verify_skill_md(entry: &Entry, content: &Content) -> Result<VerifiedSkill
 
 /// Compares the entry's frontmatter (`expected`) with the file's (`actual`) by content
 /// ([`Value::same_content`]); on a difference, names the first differing field.
+///
+/// ```
+/// use skills_edge::host::{compare_frontmatter, ErrorCode};
+/// use skills_edge::skill::value::Value;
+/// let entry: Value = serde_json::from_str(r#"{"name":"a","description":"d","metadata":{"v":"1"}}"#).unwrap();
+/// let file: Value = serde_json::from_str(r#"{"description":"d","name":"a","metadata":{"v":"2"}}"#).unwrap();
+/// let e = compare_frontmatter("skill://a/SKILL.md", &entry, &file).unwrap_err();
+/// assert_eq!((e.code, e.field.as_deref()), (ErrorCode::FrontmatterMismatch, Some("metadata.v")));
+/// assert!(compare_frontmatter("skill://a/SKILL.md", &entry, &entry).is_ok());
+/// ```
 pub fn compare_frontmatter(uri: &str, expected: &Value, actual: &Value) -> Result<()> {
     if expected.same_content(actual) {
         return Ok(());
