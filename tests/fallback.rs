@@ -746,6 +746,22 @@ fn protocol_errors_for_unknown_tools_and_bad_params() {
             assert_eq!(rpc.code(), Some(-32602), "{params}");
         }
     }
+    // An unknown prompt is named as such, arguments or not.
+    let rpc = err(
+        &r,
+        &request(
+            Era::Modern,
+            1,
+            "prompts/get",
+            json!({"name": "nope", "arguments": {"a": "b"}}),
+        ),
+    );
+    assert_eq!(rpc.json["error"]["data"], json!({"name": "nope"}));
+    assert!(
+        rpc.message().starts_with("Unknown prompt: nope"),
+        "{}",
+        rpc.message()
+    );
     // A repeated `name` is a malformed params object.
     let m = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_skills","name":"read_skill"}}"#;
     assert_eq!(err(&r, m).code(), Some(-32602));

@@ -224,13 +224,6 @@ impl Responder {
         modern: bool,
     ) -> Result<Rendered, RpcError> {
         let (name, args) = named(params, "prompt")?;
-        if let Some(k) = args.keys().next() {
-            return Err(RpcError::InvalidParams(format!(
-                "the prompt {:?} takes no arguments, and `{}` was given",
-                clip(&name),
-                clip(k)
-            )));
-        }
         let f = self.fallback_view("prompts/get")?;
         let unknown = || RpcError::UnknownName {
             kind: "prompt",
@@ -238,6 +231,13 @@ impl Responder {
             hint: PROMPTS_HINT,
         };
         let i = f.prompt(&name).ok_or_else(unknown)?;
+        if let Some(k) = args.keys().next() {
+            return Err(RpcError::InvalidParams(format!(
+                "the prompt {:?} takes no arguments, and `{}` was given",
+                clip(&name),
+                clip(k)
+            )));
+        }
         let (Some(skill), Some(parts)) = (self.catalog.skill_at(i), f.skill(i)) else {
             return Err(unknown());
         };
