@@ -9,6 +9,11 @@
 //!   2026-07-28 (`server/discover`, required `_meta`, `resultType`, cache hints);
 //! * anything else follows 2025-11-25 (`initialize`, `ping`, no 2026-only fields). No session
 //!   is kept: `initialize` only negotiates the version, and every request stands alone.
+//!
+//! The methods are those of the Skills extension and the resources they rest on (`methods`).
+//! With the opt-in tools and prompts fallback ([`Config::fallback`], off by default) the same
+//! catalog is also served as `tools/list`, `tools/call`, `prompts/list` and `prompts/get`
+//! (`fallback`), for clients without the extension; off, those methods are `-32601`.
 
 use crate::catalog::Catalog;
 use crate::protocol::envelope::{check_meta, raw_str};
