@@ -17,7 +17,7 @@
 use libfuzzer_sys::fuzz_target;
 use skills_edge_catalog::skill::frontmatter::{
     parse_file_lenient, parse_file_strict, parse_yaml, split_lenient, split_strict, Block,
-    FrontmatterError, FrontmatterErrorKind, MAX_KEY_UTF16,
+    FrontmatterError, FrontmatterErrorKind, MAX_KEY_UTF16, MAX_YAML_BYTES,
 };
 use skills_edge_catalog::skill::value::Value;
 
@@ -103,8 +103,9 @@ fn check_block(b: &Block<'_>, file: &str, what: &str) {
 /// wherever it appears, so reading the JSON back as YAML may fail with `kind` without any
 /// disagreement: raw characters YAML 1.1 or YAML forbid (JSON leaves U+007F–U+009F and
 /// U+2028/U+2029 unescaped), integers beyond 2^53 and exponents (JSON prints `1e+21` and
-/// `100000000000000000000`, which YAML 1.1 types differently or JavaScript cannot hold), and
-/// keys longer than the key limit once quoted and escaped.
+/// `100000000000000000000`, which YAML 1.1 types differently or JavaScript cannot hold), keys
+/// longer than the key limit once quoted and escaped, and JSON larger than the size limit
+/// (aliases expand).
 fn refusal_explained(v: &Value, json: &str, kind: FrontmatterErrorKind) -> bool {
     use FrontmatterErrorKind as K;
     match kind {
@@ -117,6 +118,8 @@ fn refusal_explained(v: &Value, json: &str, kind: FrontmatterErrorKind) -> bool 
         }),
         K::UnsafeInteger | K::Yaml11Ambiguous => has_big_or_exponent_number(v),
         K::Unportable => has_long_key(v),
+        // Aliases expand: the JSON of a small block can exceed the size limit.
+        K::TooLarge => json.len() > MAX_YAML_BYTES,
         _ => false,
     }
 }

@@ -46,7 +46,7 @@ const SAMPLE_HOSTS: &[&str] = &[
     "a.b.example.com",
 ];
 
-fn field<'a>(f: Option<&'a str>) -> Option<&'a str> {
+fn field(f: Option<&str>) -> Option<&str> {
     f.filter(|v| *v != "~")
 }
 

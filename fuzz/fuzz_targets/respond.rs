@@ -272,7 +272,7 @@ fn escaped(v: &str) -> String {
     out
 }
 
-fn pick<'a>(list: &'a [String], i: usize) -> &'a str {
+fn pick(list: &[String], i: usize) -> &str {
     if list.is_empty() {
         ""
     } else {
