@@ -5,9 +5,10 @@
 # * Installs cargo-fuzz into .tools/ when it is missing (crate registry only).
 # * Builds with optimisations plus debug assertions and overflow checks (`-O -a`), in fuzz/target.
 # * Reads the committed seeds in fuzz/corpus/TARGET and keeps what it finds in
-#   fuzz/target/corpus/TARGET (not committed), so long runs resume where they stopped.
+#   fuzz/target/corpus/TARGET (not committed; FUZZ_WORK_CORPUS names another directory), so
+#   long runs resume where they stopped.
 # * Prints executions, exec/s, coverage (cov, ft) and corpus size from libFuzzer's final
-#   statistics; the whole log is in fuzz/target/logs/TARGET.log.
+#   statistics; the whole log is in fuzz/target/logs/TARGET.log (or FUZZ_LOG).
 # * A crash (a failed property, a panic, a sanitizer report, a timeout) leaves its input in
 #   fuzz/artifacts/TARGET/ and makes the script fail. Reproduce it with
 #   `RUSTC_BOOTSTRAP=1 .tools/bin/cargo-fuzz run -O -a TARGET fuzz/artifacts/TARGET/<file>`.
@@ -58,10 +59,10 @@ esac
 
 cargo fuzz build -O -a "$target"
 
-work="fuzz/target/corpus/$target"
+work="${FUZZ_WORK_CORPUS:-fuzz/target/corpus/$target}"
 logs=fuzz/target/logs
 mkdir -p "$work" "$logs" "fuzz/artifacts/$target"
-log="$logs/$target.log"
+log="${FUZZ_LOG:-$logs/$target.log}"
 before=$(find "$work" -type f | wc -l)
 
 args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
