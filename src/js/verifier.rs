@@ -5,12 +5,13 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, content_from, entry_from, json_value, read_result, string, to_js, verify_options,
-    ContentJs, ReceiptJs, SkillMdJs,
+    arg, content_from, entry_from, file_input, json_value, read_result, string, to_js,
+    verify_options, ContentJs, FileInput, ReceiptJs, SkillMdJs,
 };
 use super::{all_codes, throw};
 use crate::host::{
-    approval_fingerprint, resolve, verify_bytes, verify_read_result, verify_skill_md, Content,
+    approval_fingerprint, resolve, verify_bytes, verify_file_with, verify_read_result,
+    verify_skill_md,
 };
 use crate::skill::digest::digest_of;
 
@@ -51,7 +52,8 @@ pub fn check_limits(
 
 /// Verifies a file's content (text: its UTF-8 bytes) against the entry: listed, then size,
 /// then digest. Throws `not-in-manifest`, `size-mismatch`, `digest-mismatch`,
-/// `dynamic-not-allowed`, `invalid-entry`.
+/// `dynamic-not-allowed`, `invalid-entry`. A `Uint8Array` is hashed where it is, a chunk at a
+/// time, after its size has been checked.
 #[wasm_bindgen(js_name = verifyFile, unchecked_return_type = "FileReceipt")]
 pub fn verify_file(
     #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
@@ -62,15 +64,14 @@ pub fn verify_file(
     let a = arg("verifyFile", "entry");
     let entry = entry_from(&entry, a)?;
     let uri = string(&uri, a.with("uri"))?;
-    let content = content_from(&content, a.with("content"), false)?;
+    let content = file_input(&content, a.with("content"))?;
     let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
-    let bytes = match &content {
-        Content::Text(t) => t.as_bytes(),
-        Content::Bytes(b) => b,
-        // content_from gives a result only when asked to.
-        Content::ReadResult(_) => &[],
-    };
-    let receipt = throw(verify_bytes(&entry, &uri, bytes, options))?;
+    let receipt = throw(match &content {
+        FileInput::Text(t) => verify_bytes(&entry, &uri, t.as_bytes(), options),
+        FileInput::Bytes(b) => {
+            verify_file_with(&entry, &uri, b.len() as u64, || b.digest(), options)
+        }
+    })?;
     to_js(&ReceiptJs::from(&receipt))
 }
 
@@ -147,19 +148,16 @@ pub fn skill_revision(
     Ok(entry_from(&entry, arg("skillRevision", "entry"))?.revision())
 }
 
-/// The SHA-256 of content (text: its UTF-8 bytes) in wire form, `sha256:` + 64 hex.
+/// The SHA-256 of content (text: its UTF-8 bytes) in wire form, `sha256:` + 64 hex. A
+/// `Uint8Array` is hashed where it is, a chunk at a time.
 #[wasm_bindgen(js_name = sha256Digest)]
 pub fn sha256_digest(
     #[wasm_bindgen(unchecked_param_type = "FileContent")] content: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(
-        match content_from(&content, arg("sha256Digest", "content"), false)? {
-            Content::Text(t) => digest_of(t.as_bytes()),
-            Content::Bytes(b) => digest_of(&b),
-            // content_from gives a result only when asked to.
-            Content::ReadResult(_) => digest_of(&[]),
-        },
-    )
+    match file_input(&content, arg("sha256Digest", "content"))? {
+        FileInput::Text(t) => Ok(digest_of(t.as_bytes())),
+        FileInput::Bytes(b) => throw(b.digest()),
+    }
 }
 
 /// Every error code this package throws.
