@@ -2,7 +2,8 @@
 # Builds the npm package in pkg/: the release wasm with the `js` feature, the wasm-bindgen
 # glue for Node (pkg/node, CommonJS) and for browsers and bundlers (pkg/web, ES module with an
 # explicit init), and one .wasm for both (pkg/web), shrunk with wasm-opt -Oz (npm binaryen;
-# Debian's is too old).
+# Debian's is too old). The hand-written ES module entry points in pkg/lib (the async verifier
+# functions) import the glue from there; nothing is copied.
 #
 # The wasm is built with the `simd128` target feature, which every runtime the package supports
 # has: Node >= 20, Chromium, Cloudflare Workers (workerd), and Firefox 89+, Safari 16.4+, Deno and
@@ -73,7 +74,7 @@ for d in pkg/node/skills_edge.d.ts pkg/web/skills_edge.d.ts; do
   sed -i '1i /// <reference lib="esnext.disposable" />' "$d"
 done
 # A declaration file must never fall back to `any` in the public API.
-for d in pkg/node/skills_edge.d.ts pkg/web/skills_edge.d.ts; do
+for d in pkg/node/skills_edge.d.ts pkg/web/skills_edge.d.ts pkg/lib/*.d.ts; do
   if grep -nE '(:|<|\||\()\s*any\b|\bany\[\]' "$d"; then
     echo "build-pkg: $d mentions \`any\`" >&2
     exit 1

@@ -36,7 +36,7 @@ use crate::host::{
     Body, Content, Entry, ErrorCode, FileReceipt, PlannedRead, RegisterOutcome, VerifiedContent,
     VerifiedSkillMd, VerifyError, VerifyOptions,
 };
-use crate::skill::digest::Sha256Stream;
+use crate::skill::digest::{is_wire_digest, Sha256Stream};
 
 #[wasm_bindgen]
 extern "C" {
@@ -392,6 +392,38 @@ pub(super) fn bytes_of(
     js_bytes(value, buffers, arg)?
         .map(|b| b.to_vec())
         .transpose()
+}
+
+/// A byte count argument: a non-negative integer number no larger than 2^53 - 1.
+pub(super) fn byte_count(value: &JsValue, arg: Arg) -> Result<u64, JsValue> {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    match value.as_f64() {
+        Some(n) if n.fract() == 0.0 && (0.0..=MAX_SAFE).contains(&n) => Ok(n as u64),
+        Some(n) => Err(arg.error(
+            ErrorCode::InvalidArgument,
+            format_args!("must be a non-negative integer (a byte count), got {n}"),
+        )),
+        None => Err(arg.wrong("a non-negative integer (a byte count)", value)),
+    }
+}
+
+/// A digest argument in wire form, `sha256:` + 64 lowercase hex characters.
+pub(super) fn wire_digest(value: &JsValue, arg: Arg) -> Result<String, JsValue> {
+    const EXPECTED: &str =
+        "a digest in wire form (`sha256:` followed by 64 lowercase hex characters)";
+    let s = value
+        .as_string()
+        .ok_or_else(|| arg.wrong(EXPECTED, value))?;
+    if !is_wire_digest(&s) {
+        return Err(arg.error(
+            ErrorCode::InvalidArgument,
+            format_args!(
+                "must be {EXPECTED}, got {:?}",
+                s.chars().take(80).collect::<String>()
+            ),
+        ));
+    }
+    Ok(s)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -778,6 +810,30 @@ impl<'a> From<&'a VerifiedContent> for ContentJs<'a> {
             mime_type: c.mime_type.as_deref(),
             server_label: None,
             skill_uri: None,
+        }
+    }
+}
+
+/// `ReadResultContent`: the content item of a `resources/read` result, before its digest is
+/// checked.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct BodyJs<'a> {
+    #[serde(serialize_with = "uint8array")]
+    bytes: &'a [u8],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mime_type: Option<&'a str>,
+}
+
+impl<'a> BodyJs<'a> {
+    /// The body and the item's `mimeType`.
+    pub(super) fn new(body: &'a Body, mime_type: Option<&'a str>) -> Self {
+        BodyJs {
+            bytes: body.as_bytes(),
+            text: body.text(),
+            mime_type,
         }
     }
 }
