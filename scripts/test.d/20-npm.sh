@@ -3,12 +3,15 @@
 # Chromium; pack it with `npm pack`, install the tarball into an empty temporary project and run
 # the package tests there (tests/js/pkg, node --test): the server, every verifier function and
 # error code, SkillHost, every export called with wrong-typed and hostile arguments (no trap,
-# state kept), differential tests against node:crypto and yaml@2, a strict
+# state kept; the async functions reject, never throw), differential tests against node:crypto
+# and yaml@2 and of the async functions (crypto.subtle) against the synchronous ones, a strict
 # TypeScript check of the declarations, `npx skills-edge pack` against the native command
 # (identical packs, identical refusals of hostile folders, damaged packs refused), and the
 # conformance suite's host scenarios with
 # tests/conformance-client.mjs; then load the installed package in headless Chromium on
-# plain-http pages (tests/js/browser). Needs scripts/setup.sh (run by scripts/test.sh first).
+# plain-http pages (tests/js/browser), where the async functions run with crypto.subtle on the
+# loopback origin and fall back to WebAssembly on the other. Needs scripts/setup.sh (run by
+# scripts/test.sh first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
