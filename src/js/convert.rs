@@ -266,8 +266,10 @@ fn read_with(value: &JsValue, pick: impl Fn(&Getters) -> &Function) -> Option<Js
 
 /// A genuine `Uint8Array` left where it is, in JavaScript memory: its length is read once with
 /// the built-in getter; its bytes are copied only when they are read, whole ([`to_vec`]) or a
-/// chunk at a time ([`digest`]). Nothing the caller wrote runs in between, so the array cannot
-/// change while it is read.
+/// chunk at a time ([`digest`]), by built-ins only, so the array cannot change while it is read.
+/// Code of the caller's that runs after it was measured (a getter of a later argument) may
+/// detach or shrink its buffer: reading it then fails with `invalid-argument`, and only the
+/// measured length is ever read.
 ///
 /// [`to_vec`]: JsBytes::to_vec
 /// [`digest`]: JsBytes::digest
@@ -310,6 +312,8 @@ pub(super) fn js_bytes(
 }
 
 const NOT_BYTES: &str = "is not a genuine Uint8Array or ArrayBuffer";
+const CHANGED: &str =
+    "could not be read: its buffer was detached or resized while the call read its other arguments";
 
 impl JsBytes {
     /// The byte length.
@@ -347,8 +351,7 @@ impl JsBytes {
     }
 
     fn digest_through(&self, scratch: &mut Vec<u8>) -> Result<String, VerifyError> {
-        let not_bytes =
-            || VerifyError::new(ErrorCode::InvalidArgument, self.arg.message(NOT_BYTES));
+        let not_bytes = || VerifyError::new(ErrorCode::InvalidArgument, self.arg.message(CHANGED));
         let mut stream = Sha256Stream::new();
         if self.len == 0 {
             return Ok(stream.finish_wire());
@@ -358,12 +361,18 @@ impl JsBytes {
             scratch.resize(room, 0);
         }
         if self.len <= CHUNK {
+            // Still as long as measured, so that `set` copies every byte of `dst`.
+            let now = read_with(&self.view, |g| &g.length).and_then(|n| n.as_f64());
+            if now != Some(self.len as f64) {
+                return Err(not_bytes());
+            }
             let dst = scratch.get_mut(..self.len).ok_or_else(not_bytes)?;
             copy_into(dst, &self.view).map_err(|_| not_bytes())?;
             stream.update(dst);
             return Ok(stream.finish_wire());
         }
-        // Views of successive parts of the array's own buffer.
+        // Views of successive parts of the array's own buffer, each exactly `n` bytes long (the
+        // constructor throws if the buffer no longer holds them).
         let buffer = read_with(&self.view, |g| &g.buffer).ok_or_else(not_bytes)?;
         let start = read_with(&self.view, |g| &g.byte_offset)
             .and_then(|n| n.as_f64())

@@ -333,3 +333,49 @@ test("a method called on a freed object throws an Error, not a trap", () => {
   const reply = again.handle({ jsonrpc: "2.0", id: 1, method: "skills/list", params: { _meta: META } });
   assert.ok(reply.result.skills.length > 0, JSON.stringify(reply));
 });
+
+// Content is measured when its argument is read, and read after the options: an options getter
+// that detaches or shrinks the content's buffer in between makes the call fail. It never gives
+// a verdict over bytes it did not read (the fixed buffer still holds the last file's bytes).
+test("an options getter that detaches or shrinks the content gets an error, never a verdict", async () => {
+  const uri = "skill://a/x.bin";
+  for (const n of [1000, 3 * 65536 + 7]) {
+    const genuine = new Uint8Array(n).fill(7);
+    const tampered = genuine.slice();
+    tampered[n - 1] = 8;
+    const e = { uri: U, frontmatter: { name: "a", description: "d" }, resources: [{ uri: U, digest: MD_DIGEST, size: MD_SIZE }, { uri, digest: digestOf(genuine), size: n }] };
+    const cases = {
+      detached: () => {
+        const c = tampered.slice();
+        return [c, () => structuredClone(c.buffer, { transfer: [c.buffer] })];
+      },
+      "shrunk by 1 byte": () => {
+        const buffer = new ArrayBuffer(n, { maxByteLength: n });
+        const c = new Uint8Array(buffer);
+        c.set(tampered);
+        return [c, () => buffer.resize(n - 1)];
+      },
+    };
+    for (const [what, make] of Object.entries(cases)) {
+      for (const [name, call] of [["verifyFile", (c, o) => verifyFile(e, uri, c, o)], ["verifyFileAsync", (c, o) => forced.verifyFileAsync(e, uri, c, o)]]) {
+        assert.equal(verifyFile(e, uri, genuine).verified, true); // the fixed buffer now holds the genuine bytes
+        const [content, change] = make();
+        const options = { get allowDynamic() { change(); return false; } };
+        let error;
+        try {
+          await call(content, options);
+        } catch (x) {
+          error = x;
+        }
+        assert.ok(isSkillsEdgeError(error), `${name}, ${n} bytes, ${what}: ${error}`);
+        if (name === "verifyFile") {
+          assert.equal(error.code, "invalid-argument", error.message);
+          assert.match(error.message, /^verifyFile: content could not be read: its buffer was detached or resized/);
+        } else {
+          // The async path hashes what crypto.subtle still sees, or falls back: never verified.
+          assert.ok(["invalid-argument", "digest-mismatch"].includes(error.code), `${name}, ${what}: ${error.code} ${error.message}`);
+        }
+      }
+    }
+  }
+});
