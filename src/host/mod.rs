@@ -4,7 +4,7 @@
 //! | module | what it is |
 //! |---|---|
 //! | [`entry`] | validate an entry from `skills/list` / `skills/get`; limits from the entry alone |
-//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry; resolve references |
+//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry (or a byte length and a digest computed elsewhere); resolve references |
 //! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`) |
 //! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals |
 //! | [`error`] | [`VerifyError`] with a stable [`ErrorCode`] |
@@ -37,6 +37,8 @@ pub use registry::{
     SkillHost, SkillSummary,
 };
 pub use verify::{
-    compare_frontmatter, read_content, resolve, verify_bytes, verify_content, verify_read_result,
-    verify_skill_md, Body, Content, FileReceipt, VerifiedContent, VerifiedSkillMd, VerifyOptions,
+    check_file_size, compare_frontmatter, read_content, read_result_content, resolve, verify_bytes,
+    verify_content, verify_file_digest, verify_file_with, verify_read_result, verify_skill_md,
+    verify_skill_md_digest, Body, Content, FileReceipt, VerifiedContent, VerifiedSkillMd,
+    VerifyOptions,
 };

@@ -3,8 +3,11 @@
 //!
 //! Every export takes its arguments as `JsValue`s and checks them here before anything else:
 //! a value of the wrong type is an `invalid-argument` error naming the function, the parameter
-//! and the type it got. Strings are taken as strings only (no coercion); bytes are copied out
-//! of a genuine `Uint8Array` (or `ArrayBuffer`) whose length is read with the built-in getter.
+//! and the type it got. Strings are taken as strings only (no coercion); bytes are read from a
+//! genuine `Uint8Array` (or `ArrayBuffer`) whose length is read with the built-in getter. Bytes
+//! that are only hashed stay in JavaScript memory and go through a fixed 64 KiB buffer in
+//! WebAssembly memory a chunk at a time ([`JsBytes::digest`]), so hashing a large array neither
+//! copies it whole nor grows the memory; bytes the verifier keeps are copied whole.
 //!
 //! Only calls that cannot run the caller's code, or that catch what it throws, touch a
 //! caller's value. A JavaScript exception thrown through the WebAssembly frames leaves them
@@ -26,11 +29,14 @@ use serde_wasm_bindgen::Serializer;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use std::cell::RefCell;
+
 use super::{fail, throw};
 use crate::host::{
     Body, Content, Entry, ErrorCode, FileReceipt, PlannedRead, RegisterOutcome, VerifiedContent,
-    VerifiedSkillMd, VerifyOptions,
+    VerifiedSkillMd, VerifyError, VerifyOptions,
 };
+use crate::skill::digest::{is_wire_digest, Sha256Stream};
 
 #[wasm_bindgen]
 extern "C" {
@@ -42,6 +48,16 @@ extern "C" {
     /// (`dst` must be exactly as long as `src`).
     #[wasm_bindgen(catch, js_namespace = Uint8Array, js_name = "prototype.set.call")]
     fn copy_into(dst: &mut [u8], src: &JsValue) -> Result<(), JsValue>;
+
+    /// A `Uint8Array` made by this module as a view of part of another array's buffer.
+    #[wasm_bindgen(js_name = Uint8Array)]
+    type ByteView;
+
+    /// `new Uint8Array(buffer, byteOffset, length)`: a view that runs none of the caller's code
+    /// (the buffer is a genuine `ArrayBuffer` or `SharedArrayBuffer`, read with the built-in
+    /// getter).
+    #[wasm_bindgen(catch, constructor, js_class = Uint8Array)]
+    fn new(buffer: &JsValue, byte_offset: f64, length: f64) -> Result<ByteView, JsValue>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -70,9 +86,14 @@ impl Arg {
         }
     }
 
+    /// A message that starts with the function and the parameter.
+    fn message(self, what: impl Display) -> String {
+        format!("{}: {} {what}", self.func, self.param)
+    }
+
     /// An error with `code` whose message starts with the function and the parameter.
     pub(super) fn error(self, code: ErrorCode, what: impl Display) -> JsValue {
-        fail(code, format!("{}: {} {what}", self.func, self.param))
+        fail(code, self.message(what))
     }
 
     /// `invalid-argument` for item `index` of an array parameter: `entries[3]: path must be a
@@ -196,16 +217,25 @@ pub(super) fn array_items(
 // Bytes
 // ---------------------------------------------------------------------------------------------
 
-/// The built-in `length` getter of typed arrays and `byteLength` getter of `ArrayBuffer`s,
-/// which an own property of the value cannot shadow.
-struct LengthGetters {
-    typed_array: Function,
+/// The built-in `length`, `buffer` and `byteOffset` getters of typed arrays and `byteLength`
+/// getter of `ArrayBuffer`s, which an own property of the value cannot shadow.
+struct Getters {
+    length: Function,
+    buffer: Function,
+    byte_offset: Function,
     array_buffer: Function,
 }
 
 thread_local! {
-    static LENGTH_GETTERS: Option<LengthGetters> = length_getters();
+    static GETTERS: Option<Getters> = getters();
+    /// The fixed buffer large byte arrays are hashed through: allocated once, up to [`CHUNK`]
+    /// bytes, and reused by every call.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
+
+/// How many bytes of a caller's array are copied into WebAssembly memory at a time to be
+/// hashed.
+pub(super) const CHUNK: usize = 64 * 1024;
 
 fn getter(prototype: &Object, name: &str) -> Option<Function> {
     let descriptor = Object::get_own_property_descriptor(prototype, &JsValue::from_str(name));
@@ -215,25 +245,48 @@ fn getter(prototype: &Object, name: &str) -> Option<Function> {
         .ok()
 }
 
-fn length_getters() -> Option<LengthGetters> {
+fn getters() -> Option<Getters> {
     // Fresh objects of this module: their prototypes are the built-in ones.
     let uint8 = Object::get_prototype_of(&Uint8Array::new_with_length(0));
     let typed = Object::get_prototype_of(&uint8);
     let buffer = Object::get_prototype_of(&ArrayBuffer::new(0));
-    Some(LengthGetters {
-        typed_array: getter(&typed, "length")?,
+    Some(Getters {
+        length: getter(&typed, "length")?,
+        buffer: getter(&typed, "buffer")?,
+        byte_offset: getter(&typed, "byteOffset")?,
         array_buffer: getter(&buffer, "byteLength")?,
     })
 }
 
-/// The bytes of a `Uint8Array` (or, with `buffers`, of an `ArrayBuffer`), copied into
-/// WebAssembly memory; `None` for any other value. A detached buffer has no bytes; a value
-/// that only looks like one (a proxy, an object made from the prototype) is refused.
-pub(super) fn bytes_of(
+/// Calls a built-in getter on `value`; `None` when it throws (the value is not what the getter
+/// reads) or there are no getters.
+fn read_with(value: &JsValue, pick: impl Fn(&Getters) -> &Function) -> Option<JsValue> {
+    GETTERS.with(|g| Reflect::apply(pick(g.as_ref()?), value, &Array::new()).ok())
+}
+
+/// A genuine `Uint8Array` left where it is, in JavaScript memory: its length is read once with
+/// the built-in getter; its bytes are copied only when they are read, whole ([`to_vec`]) or a
+/// chunk at a time ([`digest`]), by built-ins only, so the array cannot change while it is read.
+/// Code of the caller's that runs after it was measured (a getter of a later argument) may
+/// detach or shrink its buffer: reading it then fails with `invalid-argument`, and only the
+/// measured length is ever read.
+///
+/// [`to_vec`]: JsBytes::to_vec
+/// [`digest`]: JsBytes::digest
+pub(super) struct JsBytes {
+    view: JsValue,
+    len: usize,
+    arg: Arg,
+}
+
+/// A `Uint8Array` (or, with `buffers`, an `ArrayBuffer`) argument, measured but not copied;
+/// `None` for any other value. A detached buffer has no bytes; a value that only looks like
+/// one (a proxy, an object made from the prototype) is refused.
+pub(super) fn js_bytes(
     value: &JsValue,
     buffers: bool,
     arg: Arg,
-) -> Result<Option<Vec<u8>>, JsValue> {
+) -> Result<Option<JsBytes>, JsValue> {
     let buffer = if value.is_instance_of::<Uint8Array>() {
         false
     } else if buffers && value.is_instance_of::<ArrayBuffer>() {
@@ -241,40 +294,145 @@ pub(super) fn bytes_of(
     } else {
         return Ok(None);
     };
-    let not_bytes = || {
-        arg.error(
-            ErrorCode::InvalidArgument,
-            "is not a genuine Uint8Array or ArrayBuffer",
-        )
+    let length = if buffer {
+        read_with(value, |g| &g.array_buffer)
+    } else {
+        read_with(value, |g| &g.length)
     };
-    let length = LENGTH_GETTERS.with(|g| {
-        let g = g.as_ref()?;
-        let f = if buffer {
-            &g.array_buffer
-        } else {
-            &g.typed_array
-        };
-        Reflect::apply(f, value, &Array::new()).ok()?.as_f64()
-    });
-    let length = length.ok_or_else(not_bytes)? as usize;
-    let mut out = Vec::new();
-    out.try_reserve_exact(length).map_err(|_| {
-        arg.error(
-            ErrorCode::InvalidArgument,
-            format_args!("has {length} bytes, more than WebAssembly memory can hold"),
-        )
-    })?;
-    out.resize(length, 0);
-    if length > 0 {
-        let source: JsValue = if buffer {
-            // A genuine, attached buffer: the view is made without running any other code.
-            Uint8Array::new(value).into()
-        } else {
-            value.clone()
-        };
-        copy_into(&mut out, &source).map_err(|_| not_bytes())?;
+    let len = length
+        .and_then(|n| n.as_f64())
+        .ok_or_else(|| arg.error(ErrorCode::InvalidArgument, NOT_BYTES))? as usize;
+    let view: JsValue = if buffer && len > 0 {
+        // A genuine, attached buffer: the view is made without running any other code.
+        Uint8Array::new(value).into()
+    } else {
+        value.clone()
+    };
+    Ok(Some(JsBytes { view, len, arg }))
+}
+
+const NOT_BYTES: &str = "is not a genuine Uint8Array or ArrayBuffer";
+const CHANGED: &str =
+    "could not be read: its buffer was detached or resized while the call read its other arguments";
+
+impl JsBytes {
+    /// The byte length.
+    pub(super) fn len(&self) -> usize {
+        self.len
     }
-    Ok(Some(out))
+
+    /// The bytes, copied whole into WebAssembly memory.
+    pub(super) fn to_vec(&self) -> Result<Vec<u8>, JsValue> {
+        let mut out = Vec::new();
+        out.try_reserve_exact(self.len).map_err(|_| {
+            self.arg.error(
+                ErrorCode::InvalidArgument,
+                format_args!(
+                    "has {} bytes, more than WebAssembly memory can hold",
+                    self.len
+                ),
+            )
+        })?;
+        out.resize(self.len, 0);
+        if self.len > 0 {
+            copy_into(&mut out, &self.view)
+                .map_err(|_| self.arg.error(ErrorCode::InvalidArgument, NOT_BYTES))?;
+        }
+        Ok(out)
+    }
+
+    /// The SHA-256 of the bytes in wire form, hashed [`CHUNK`] bytes at a time through the
+    /// fixed buffer (a fresh one if that is in use), so the array is never copied whole.
+    pub(super) fn digest(&self) -> Result<String, VerifyError> {
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.digest_through(&mut scratch),
+            Err(_) => self.digest_through(&mut Vec::new()),
+        })
+    }
+
+    fn digest_through(&self, scratch: &mut Vec<u8>) -> Result<String, VerifyError> {
+        let not_bytes = || VerifyError::new(ErrorCode::InvalidArgument, self.arg.message(CHANGED));
+        let mut stream = Sha256Stream::new();
+        if self.len == 0 {
+            return Ok(stream.finish_wire());
+        }
+        let room = self.len.min(CHUNK);
+        if scratch.len() < room {
+            scratch.resize(room, 0);
+        }
+        if self.len <= CHUNK {
+            // Still as long as measured, so that `set` copies every byte of `dst`.
+            let now = read_with(&self.view, |g| &g.length).and_then(|n| n.as_f64());
+            if now != Some(self.len as f64) {
+                return Err(not_bytes());
+            }
+            let dst = scratch.get_mut(..self.len).ok_or_else(not_bytes)?;
+            copy_into(dst, &self.view).map_err(|_| not_bytes())?;
+            stream.update(dst);
+            return Ok(stream.finish_wire());
+        }
+        // Views of successive parts of the array's own buffer, each exactly `n` bytes long (the
+        // constructor throws if the buffer no longer holds them).
+        let buffer = read_with(&self.view, |g| &g.buffer).ok_or_else(not_bytes)?;
+        let start = read_with(&self.view, |g| &g.byte_offset)
+            .and_then(|n| n.as_f64())
+            .ok_or_else(not_bytes)?;
+        let mut offset = 0;
+        while offset < self.len {
+            let n = (self.len - offset).min(CHUNK);
+            let part =
+                ByteView::new(&buffer, start + offset as f64, n as f64).map_err(|_| not_bytes())?;
+            let dst = scratch.get_mut(..n).ok_or_else(not_bytes)?;
+            copy_into(dst, &part).map_err(|_| not_bytes())?;
+            stream.update(dst);
+            offset += n;
+        }
+        Ok(stream.finish_wire())
+    }
+}
+
+/// The bytes of a `Uint8Array` (or, with `buffers`, of an `ArrayBuffer`), copied into
+/// WebAssembly memory; `None` for any other value ([`js_bytes`]).
+pub(super) fn bytes_of(
+    value: &JsValue,
+    buffers: bool,
+    arg: Arg,
+) -> Result<Option<Vec<u8>>, JsValue> {
+    js_bytes(value, buffers, arg)?
+        .map(|b| b.to_vec())
+        .transpose()
+}
+
+/// A byte count argument: a non-negative integer number no larger than 2^53 - 1.
+pub(super) fn byte_count(value: &JsValue, arg: Arg) -> Result<u64, JsValue> {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    match value.as_f64() {
+        Some(n) if n.fract() == 0.0 && (0.0..=MAX_SAFE).contains(&n) => Ok(n as u64),
+        Some(n) => Err(arg.error(
+            ErrorCode::InvalidArgument,
+            format_args!("must be a non-negative integer (a byte count), got {n}"),
+        )),
+        None => Err(arg.wrong("a non-negative integer (a byte count)", value)),
+    }
+}
+
+/// A digest argument in wire form, `sha256:` + 64 lowercase hex characters.
+pub(super) fn wire_digest(value: &JsValue, arg: Arg) -> Result<String, JsValue> {
+    const EXPECTED: &str =
+        "a digest in wire form (`sha256:` followed by 64 lowercase hex characters)";
+    let s = value
+        .as_string()
+        .ok_or_else(|| arg.wrong(EXPECTED, value))?;
+    if !is_wire_digest(&s) {
+        return Err(arg.error(
+            ErrorCode::InvalidArgument,
+            format_args!(
+                "must be {EXPECTED}, got {:?}",
+                s.chars().take(80).collect::<String>()
+            ),
+        ));
+    }
+    Ok(s)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -349,6 +507,26 @@ pub(super) fn json_arg(
             "cannot be serialised as JSON (a BigInt, a cycle, or a getter or toJSON that throws)",
         )
     })
+}
+
+/// A file's content as the exports that only hash it take it: text, or bytes left in
+/// JavaScript memory.
+pub(super) enum FileInput {
+    /// A string, as its UTF-8 bytes (copied into WebAssembly memory by wasm-bindgen).
+    Text(String),
+    /// A `Uint8Array`, read in chunks.
+    Bytes(JsBytes),
+}
+
+/// `string` → text, `Uint8Array` → bytes left where they are.
+pub(super) fn file_input(value: &JsValue, arg: Arg) -> Result<FileInput, JsValue> {
+    if let Some(s) = value.as_string() {
+        return Ok(FileInput::Text(s));
+    }
+    if let Some(bytes) = js_bytes(value, false, arg)? {
+        return Ok(FileInput::Bytes(bytes));
+    }
+    Err(arg.wrong("a string or a Uint8Array", value))
 }
 
 /// `string` → text, `Uint8Array` → bytes, and (with `result`) an object → a `resources/read`
@@ -641,6 +819,30 @@ impl<'a> From<&'a VerifiedContent> for ContentJs<'a> {
             mime_type: c.mime_type.as_deref(),
             server_label: None,
             skill_uri: None,
+        }
+    }
+}
+
+/// `ReadResultContent`: the content item of a `resources/read` result, before its digest is
+/// checked.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct BodyJs<'a> {
+    #[serde(serialize_with = "uint8array")]
+    bytes: &'a [u8],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mime_type: Option<&'a str>,
+}
+
+impl<'a> BodyJs<'a> {
+    /// The body and the item's `mimeType`.
+    pub(super) fn new(body: &'a Body, mime_type: Option<&'a str>) -> Self {
+        BodyJs {
+            bytes: body.as_bytes(),
+            text: body.text(),
+            mime_type,
         }
     }
 }

@@ -6,7 +6,7 @@
 //! | module | exports |
 //! |---|---|
 //! | `convert` | conversions between JavaScript values and Rust types |
-//! | `verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError` |
+//! | `verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
 //! | `compiler` | `compileCatalog`, `inspectPack` |
 //! | `server` | `SkillsServer` |
 //! | `host` | `SkillHost` |
@@ -29,8 +29,9 @@ pub use compiler::{compile_catalog, inspect_pack};
 pub use host::SkillHost;
 pub use server::SkillsServer;
 pub use verifier::{
-    approval_fingerprint_js, check_limits, error_codes, is_skills_edge_error, resolve_reference,
-    sha256_digest, validate_entry, verify_file, verify_read_result_js, verify_skill_md_js,
+    approval_fingerprint_js, check_file_size_js, check_limits, error_codes, is_skills_edge_error,
+    read_result_content_js, resolve_reference, sha256_digest, validate_entry, verify_file,
+    verify_file_digest_js, verify_read_result_js, verify_skill_md_digest_js, verify_skill_md_js,
 };
 
 #[wasm_bindgen(typescript_custom_section)]

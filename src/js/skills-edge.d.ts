@@ -91,6 +91,15 @@ export interface VerifiedContent extends FileReceipt {
   mimeType?: string;
 }
 
+/** The content item of a `resources/read` result, checked up to its digest (`readResultContent`). */
+export interface ReadResultContent {
+  /** The raw bytes (the UTF-8 encoding for text). */
+  bytes: Uint8Array;
+  /** The text, when the content item is `text`. */
+  text?: string;
+  mimeType?: string;
+}
+
 /** A verified SKILL.md. */
 export interface VerifiedSkillMd extends FileReceipt {
   /** The whole file. */

@@ -5,12 +5,14 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, content_from, entry_from, json_value, read_result, string, to_js, verify_options,
-    ContentJs, ReceiptJs, SkillMdJs,
+    arg, byte_count, content_from, entry_from, file_input, json_value, read_result, string, to_js,
+    verify_options, wire_digest, BodyJs, ContentJs, FileInput, ReceiptJs, SkillMdJs,
 };
 use super::{all_codes, throw};
 use crate::host::{
-    approval_fingerprint, resolve, verify_bytes, verify_read_result, verify_skill_md, Content,
+    approval_fingerprint, check_file_size, read_result_content, resolve, verify_bytes,
+    verify_file_digest, verify_file_with, verify_read_result, verify_skill_md,
+    verify_skill_md_digest,
 };
 use crate::skill::digest::digest_of;
 
@@ -51,7 +53,8 @@ pub fn check_limits(
 
 /// Verifies a file's content (text: its UTF-8 bytes) against the entry: listed, then size,
 /// then digest. Throws `not-in-manifest`, `size-mismatch`, `digest-mismatch`,
-/// `dynamic-not-allowed`, `invalid-entry`.
+/// `dynamic-not-allowed`, `invalid-entry`. A `Uint8Array` is hashed where it is, a chunk at a
+/// time, after its size has been checked.
 #[wasm_bindgen(js_name = verifyFile, unchecked_return_type = "FileReceipt")]
 pub fn verify_file(
     #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
@@ -62,16 +65,77 @@ pub fn verify_file(
     let a = arg("verifyFile", "entry");
     let entry = entry_from(&entry, a)?;
     let uri = string(&uri, a.with("uri"))?;
-    let content = content_from(&content, a.with("content"), false)?;
+    let content = file_input(&content, a.with("content"))?;
     let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
-    let bytes = match &content {
-        Content::Text(t) => t.as_bytes(),
-        Content::Bytes(b) => b,
-        // content_from gives a result only when asked to.
-        Content::ReadResult(_) => &[],
-    };
-    let receipt = throw(verify_bytes(&entry, &uri, bytes, options))?;
+    let receipt = throw(match &content {
+        FileInput::Text(t) => verify_bytes(&entry, &uri, t.as_bytes(), options),
+        FileInput::Bytes(b) => {
+            verify_file_with(&entry, &uri, b.len() as u64, || b.digest(), options)
+        }
+    })?;
     to_js(&ReceiptJs::from(&receipt))
+}
+
+/// Verifies a file from its byte length and its SHA-256 in wire form, computed elsewhere (for
+/// example with `crypto.subtle.digest`): the same checks, order and errors as `verifyFile`
+/// over the bytes they were computed from. Throws the codes of `verifyFile`, and
+/// `invalid-argument` for a `size` that is not a byte count or a `digest` not in wire form.
+#[wasm_bindgen(js_name = verifyFileDigest, unchecked_return_type = "FileReceipt")]
+pub fn verify_file_digest_js(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] size: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] digest: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let a = arg("verifyFileDigest", "entry");
+    let entry = entry_from(&entry, a)?;
+    let uri = string(&uri, a.with("uri"))?;
+    let size = byte_count(&size, a.with("size"))?;
+    let digest = wire_digest(&digest, a.with("digest"))?;
+    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let receipt = throw(verify_file_digest(&entry, &uri, size, &digest, options))?;
+    to_js(&ReceiptJs::from(&receipt))
+}
+
+/// The checks of `verifyFile` that come before hashing: the URI is listed and `size` is its
+/// entry's. Call it before hashing content elsewhere, so that a wrong size is refused without
+/// hashing; then `verifyFileDigest`. Throws `not-in-manifest`, `size-mismatch`,
+/// `dynamic-not-allowed`, `escapes-root`, `invalid-entry`.
+#[wasm_bindgen(js_name = checkFileSize)]
+pub fn check_file_size_js(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] size: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
+) -> Result<(), JsValue> {
+    let a = arg("checkFileSize", "entry");
+    let entry = entry_from(&entry, a)?;
+    let uri = string(&uri, a.with("uri"))?;
+    let size = byte_count(&size, a.with("size"))?;
+    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    throw(check_file_size(&entry, &uri, size, options))
+}
+
+/// The content item for `uri` of a `resources/read` result, after every check of
+/// `verifyReadResult` that comes before hashing (listed, the result's shape, the size): its
+/// bytes (text: its UTF-8 bytes), `text` for a text item and `mimeType` if it has one. Hash
+/// `bytes` elsewhere, then `verifyFileDigest`. Throws `invalid-read-result`,
+/// `not-in-manifest`, `size-mismatch`, `dynamic-not-allowed`, `invalid-entry`.
+#[wasm_bindgen(js_name = readResultContent, unchecked_return_type = "ReadResultContent")]
+pub fn read_result_content_js(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ReadResourceResult")] result: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let a = arg("readResultContent", "entry");
+    let entry = entry_from(&entry, a)?;
+    let uri = string(&uri, a.with("uri"))?;
+    let json = read_result(&result, a.with("result"))?;
+    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let (body, mime_type) = throw(read_result_content(&entry, &uri, &json, options))?;
+    to_js(&BodyJs::new(&body, mime_type.as_deref()))
 }
 
 /// Verifies a `resources/read` result for `uri`: listed, exactly one content item for the
@@ -105,6 +169,24 @@ pub fn verify_skill_md_js(
     let entry = entry_from(&entry, a)?;
     let content = content_from(&content, a.with("content"), true)?;
     let verified = throw(verify_skill_md(&entry, &content))?;
+    to_js(&SkillMdJs::new(&verified)?)
+}
+
+/// `verifySkillMd` with the SHA-256 of the file in wire form computed elsewhere (over the
+/// text's UTF-8 bytes, the bytes, or the text of the result's content item): the same checks,
+/// order and errors. Throws the codes of `verifySkillMd`, and `invalid-argument` for a
+/// `digest` not in wire form.
+#[wasm_bindgen(js_name = verifySkillMdDigest, unchecked_return_type = "VerifiedSkillMd")]
+pub fn verify_skill_md_digest_js(
+    #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FileContent | ReadResourceResult")] content: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] digest: JsValue,
+) -> Result<JsValue, JsValue> {
+    let a = arg("verifySkillMdDigest", "entry");
+    let entry = entry_from(&entry, a)?;
+    let content = content_from(&content, a.with("content"), true)?;
+    let digest = wire_digest(&digest, a.with("digest"))?;
+    let verified = throw(verify_skill_md_digest(&entry, &content, &digest))?;
     to_js(&SkillMdJs::new(&verified)?)
 }
 
@@ -147,19 +229,16 @@ pub fn skill_revision(
     Ok(entry_from(&entry, arg("skillRevision", "entry"))?.revision())
 }
 
-/// The SHA-256 of content (text: its UTF-8 bytes) in wire form, `sha256:` + 64 hex.
+/// The SHA-256 of content (text: its UTF-8 bytes) in wire form, `sha256:` + 64 hex. A
+/// `Uint8Array` is hashed where it is, a chunk at a time.
 #[wasm_bindgen(js_name = sha256Digest)]
 pub fn sha256_digest(
     #[wasm_bindgen(unchecked_param_type = "FileContent")] content: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(
-        match content_from(&content, arg("sha256Digest", "content"), false)? {
-            Content::Text(t) => digest_of(t.as_bytes()),
-            Content::Bytes(b) => digest_of(&b),
-            // content_from gives a result only when asked to.
-            Content::ReadResult(_) => digest_of(&[]),
-        },
-    )
+    match file_input(&content, arg("sha256Digest", "content"))? {
+        FileInput::Text(t) => Ok(digest_of(t.as_bytes())),
+        FileInput::Bytes(b) => throw(b.digest()),
+    }
 }
 
 /// Every error code this package throws.

@@ -104,6 +104,90 @@ fn digests_match_the_golden_vectors() {
     );
 }
 
+/// The byte length of the module's memory.
+fn memory_len() -> f64 {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    get(&memory.buffer(), "byteLength").as_f64().unwrap_or(0.0)
+}
+
+/// A JavaScript array of `n` bytes (byte `i` is `i % 251`), filled from a 1 MiB pattern so
+/// that little WebAssembly memory is used to make it.
+fn js_pattern(n: usize) -> Uint8Array {
+    let pattern: Vec<u8> = (0..1 << 20).map(|i| (i % 251) as u8).collect();
+    let out = Uint8Array::new_with_length(n as u32);
+    let mut at = 0;
+    while at < n {
+        // 1 MiB is a multiple of 251 plus 128, so each copy starts where the pattern stands.
+        let len = (n - at).min(pattern.len() - pattern.len() % 251);
+        out.set(&Uint8Array::from(&pattern[..len]), at as u32);
+        at += len;
+    }
+    out
+}
+
+#[wasm_bindgen_test]
+fn large_arrays_are_hashed_in_chunks_without_growing_memory() {
+    use crate::skill::digest::Sha256Stream;
+    let expected = |n: usize| {
+        let mut s = Sha256Stream::new();
+        let pattern: Vec<u8> = (0..251u32).map(|i| i as u8).collect();
+        let mut left = n;
+        while left > 0 {
+            let take = left.min(pattern.len());
+            s.update(&pattern[..take]);
+            left -= take;
+        }
+        s.finish_wire()
+    };
+    const CHUNK: usize = 64 * 1024;
+    for n in [CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, 3 * CHUNK + 7] {
+        let bytes = js_pattern(n);
+        assert_eq!(
+            js::sha256_digest(bytes.into()).unwrap(),
+            expected(n),
+            "{n} bytes"
+        );
+    }
+    // A view into the middle of a larger buffer: only its own bytes are hashed.
+    let outer = js_pattern(3 * CHUNK + 400);
+    let view = outer.subarray(251, (251 + 3 * CHUNK + 7) as u32);
+    assert_eq!(
+        js::sha256_digest(view.into()).unwrap(),
+        expected(3 * CHUNK + 7)
+    );
+
+    // 8 MiB (128 chunks; 8 MiB keeps the unoptimised test build within the browser runner's
+    // time limit): hashed and verified without being copied whole (a whole copy would grow the
+    // module's memory by the array's size) and, after the first call, with no growth at all.
+    let n = 8 * 1024 * 1024;
+    let big = js_pattern(n);
+    let digest = expected(n);
+    let uri = "skill://big/SKILL.md";
+    let entry = parse(&format!(
+        r#"{{"uri":"{uri}","frontmatter":{{"name":"big","description":"d"}},"resources":[{{"uri":"{uri}","digest":"{digest}","size":{n}}}]}}"#
+    ));
+    let first = memory_len();
+    assert_eq!(js::sha256_digest(big.clone().into()).unwrap(), digest);
+    assert!(
+        memory_len() - first < (n / 2) as f64,
+        "memory grew by {} bytes",
+        memory_len() - first
+    );
+    let before = memory_len();
+    assert_eq!(js::sha256_digest(big.clone().into()).unwrap(), digest);
+    let receipt = js::verify_file(entry.clone(), s(uri), big.clone().into(), None).unwrap();
+    assert_eq!(get_str(&receipt, "digest"), digest);
+    assert_eq!(get(&receipt, "verified").as_bool(), Some(true));
+    assert_eq!(memory_len(), before, "memory grew");
+    // A wrong size is refused before hashing; a changed byte after.
+    let short = big.subarray(0, n as u32 - 1);
+    let err = js::verify_file(entry.clone(), s(uri), short.into(), None).unwrap_err();
+    assert_eq!(code_of(err), "size-mismatch");
+    big.set_index(n as u32 - 1, 0);
+    let err = js::verify_file(entry, s(uri), big.into(), None).unwrap_err();
+    assert_eq!(code_of(err), "digest-mismatch");
+}
+
 #[wasm_bindgen_test]
 fn server_serves_and_every_file_verifies() {
     let server = SkillsServer::new(Some(parse(

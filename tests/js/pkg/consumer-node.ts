@@ -3,9 +3,11 @@
 import {
   SkillHost, SkillsServer, approvalFingerprint, checkLimits, compileCatalog, errorCodes,
   inspectPack, isSkillsEdgeError, resolveReference, sha256Digest, validateEntry, verifyFile, verifyReadResult, verifySkillMd,
+  checkFileSize, readResultContent, verifyFileDigest, verifySkillMdDigest,
+  sha256DigestAsync, verifyFileAsync, verifyReadResultAsync, verifySkillMdAsync,
 } from "skills-edge";
 import type {
-  CatalogDiagnostic, CompiledCatalog, HttpReply, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult,
+  CatalogDiagnostic, CompiledCatalog, HttpReply, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult, ReadResultContent,
   SkillEntry, SkillSummary, VerifiedContent, VerifiedSkillMd,
 } from "skills-edge";
 
@@ -60,6 +62,29 @@ const resolved: string = resolveReference(entry.uri, "x.md");
 const fingerprint: string = approvalFingerprint("label", entry);
 const digest: string = sha256Digest("x");
 const codes: ErrorCode[] = errorCodes();
+
+// Digests computed elsewhere, and the async functions (the ES module layer).
+const measured: FileReceipt = verifyFileDigest(entry, entry.uri, 1, digest, { allowDynamic: false });
+const sized: void = checkFileSize(entry, entry.uri, 1);
+const body: ReadResultContent = readResultContent(entry, entry.uri, result);
+const bodyText: string | undefined = body.text;
+const bodyBytes: Uint8Array = body.bytes;
+const mdMeasured: VerifiedSkillMd = verifySkillMdDigest(entry, result, digest);
+async function verifyAsync(): Promise<void> {
+  const d: string = await sha256DigestAsync(new Uint8Array(1));
+  const r: FileReceipt = await verifyFileAsync(entry, entry.uri, "x", { allowDynamic: true });
+  const c: VerifiedContent = await verifyReadResultAsync(entry, entry.uri, result);
+  const m: VerifiedSkillMd = await verifySkillMdAsync(entry, result);
+  void [d, r, c, m];
+  // @ts-expect-error the async functions return promises
+  const notYet: string = sha256DigestAsync("x");
+  // @ts-expect-error content is a string or a Uint8Array
+  await verifyFileAsync(entry, entry.uri, 42);
+  // @ts-expect-error a size is a number
+  verifyFileDigest(entry, entry.uri, "1", digest);
+  void notYet;
+}
+void [measured, sized, bodyText, bodyBytes, mdMeasured, verifyAsync];
 
 const host = new SkillHost({ allowDynamic: false, requireApproval: true });
 host.addServer("s");

@@ -3,21 +3,26 @@
 // one without an argument table entry fails here) is called with every hostile value in every
 // argument position and with too few arguments. Each call either succeeds (where the value is
 // acceptable) or throws a SkillsEdgeError; a value of the wrong type is refused with a message
-// naming the function and the parameter. Afterwards the same instance still serves, verifies
-// and keeps its registry state. Exotic values (throwing proxies, revoked proxies, fake and
-// detached byte arrays) are repeated past the point where exceptions thrown through the
-// WebAssembly frames used to exhaust its stack.
+// naming the function and the parameter. The async functions never throw: their promise
+// resolves or rejects the same way; they are called as exported and built to hash everything
+// with crypto.subtle (threshold 0), so both of their paths meet every value. Afterwards the
+// same instance still serves, verifies and keeps its registry state. Exotic values (throwing
+// proxies, revoked proxies, fake and detached byte arrays) are repeated past the point where
+// exceptions thrown through the WebAssembly frames used to exhaust its stack.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as pkg from "skills-edge";
 import { SkillHost, SkillsServer, isSkillsEdgeError, compileCatalog, verifyFile } from "skills-edge";
-import { META, entryFor } from "./common.mjs";
+import { META, asyncWith, digestOf, entryFor } from "./common.mjs";
 
 const U = "skill://a/SKILL.md";
 const MD = "---\nname: a\ndescription: d\n---\nbody\n";
 const entry = entryFor(U, { name: "a", description: "d" }, [[U, MD], ["skill://a/x.md", "x"]]);
 const readResult = { contents: [{ uri: U, mimeType: "text/markdown", text: MD }] };
 const { pack } = compileCatalog([{ path: "a/SKILL.md", bytes: MD }]);
+const MD_SIZE = Buffer.byteLength(MD);
+const MD_DIGEST = digestOf(MD);
+const forced = await asyncWith({ threshold: 0 });
 
 // What each parameter accepts, as a JavaScript type (what is refused with invalid-argument,
 // invalid-entry or invalid-read-result before anything else happens).
@@ -39,6 +44,8 @@ const kinds = {
   textOrJson: (v) => typeof v === "string" || (isObject(v) && !isBytes(v)),
   entries: isArray,
   bytes: isBytes,
+  size: (v) => Number.isSafeInteger(v) && v >= 0,
+  digest: (v) => typeof v === "string" && /^sha256:[0-9a-f]{64}$/.test(v),
   unknown: () => true,
 };
 
@@ -53,10 +60,21 @@ const free = {
   approvalFingerprint: [["serverLabel", "string", "s"], ["entry", "entry", entry]],
   skillRevision: [["entry", "entry", entry]],
   sha256Digest: [["content", "content", "x"]],
+  verifyFileDigest: [["entry", "entry", entry], ["uri", "string", U], ["size", "size", MD_SIZE], ["digest", "digest", MD_DIGEST], ["options", "options", {}]],
+  checkFileSize: [["entry", "entry", entry], ["uri", "string", U], ["size", "size", MD_SIZE], ["options", "options", undefined]],
+  readResultContent: [["entry", "entry", entry], ["uri", "string", U], ["result", "result", readResult], ["options", "options", undefined]],
+  verifySkillMdDigest: [["entry", "entry", entry], ["content", "contentOrResult", MD], ["digest", "digest", MD_DIGEST]],
   errorCodes: [],
   isSkillsEdgeError: [["value", "unknown", new Error("x")]],
   compileCatalog: [["entries", "entries", [{ path: "a/SKILL.md", bytes: MD }]], ["options", "options", { root: "r" }]],
   inspectPack: [["pack", "bytes", pack]],
+};
+// The async functions (the ES module layer), with the parameters of their synchronous twins.
+const asyncFree = {
+  sha256DigestAsync: free.sha256Digest,
+  verifyFileAsync: free.verifyFile,
+  verifyReadResultAsync: free.verifyReadResult,
+  verifySkillMdAsync: free.verifySkillMd,
 };
 const ctors = {
   SkillsServer: [["options", "options", { pageSize: 5 }]],
@@ -160,13 +178,26 @@ function populatedHost() {
   return h;
 }
 
-/** Calls `fn(args)` and checks the outcome against the parameter table. */
-function check(label, params, args, fn) {
+/**
+ * Calls `fn(args)` and checks the outcome against the parameter table; with `async`, `fn` must
+ * return a promise and never throw, and its rejection is the outcome.
+ */
+async function check(label, params, args, fn, async) {
   let error;
+  let result;
   try {
-    fn(...args);
+    result = fn(...args);
   } catch (e) {
+    assert.ok(!async, `${label}: threw synchronously: ${e}`);
     error = e;
+  }
+  if (async && error === undefined) {
+    assert.ok(result instanceof Promise, `${label}: did not return a promise`);
+    try {
+      await result;
+    } catch (e) {
+      error = e;
+    }
   }
   const wrong = params.findIndex(([, kind], i) => !kinds[kind](args[i]));
   if (error === undefined) {
@@ -182,21 +213,25 @@ function check(label, params, args, fn) {
   }
 }
 
-/** Every call of the barrage: [label, params, args, fn]. */
+/** Every call of the barrage: [label, params, args, fn, async]. */
 function* calls(values, server, host) {
   const targets = [];
   for (const [name, params] of Object.entries(free)) targets.push([name, params, (...a) => pkg[name](...a)]);
+  for (const [name, params] of Object.entries(asyncFree)) {
+    targets.push([name, params, (...a) => pkg[name](...a), true]);
+    targets.push([`${name} (crypto.subtle at every size)`, params, (...a) => forced[name](...a), true]);
+  }
   for (const [name, params] of Object.entries(ctors)) targets.push([`new ${name}`, params, (...a) => { const o = new pkg[name](...a); o.free(); }]);
   for (const [name, params] of Object.entries(methods.SkillsServer)) targets.push([`SkillsServer.${name}`, params, (...a) => server[name](...a)]);
   for (const [name, params] of Object.entries(methods.SkillHost)) targets.push([`SkillHost.${name}`, params, (...a) => host[name](...a)]);
-  for (const [label, params, fn] of targets) {
+  for (const [label, params, fn, async = false] of targets) {
     const valid = params.map(([, , v]) => v);
-    for (let n = 0; n < params.length; n++) yield [`${label} with ${n} arguments`, params, valid.slice(0, n), fn];
+    for (let n = 0; n < params.length; n++) yield [`${label} with ${n} arguments`, params, valid.slice(0, n), fn, async];
     for (let i = 0; i < params.length; i++) {
       for (const [what, value] of Object.entries(values)) {
         const args = [...valid];
         args[i] = value;
-        yield [`${label}: ${params[i][0]} = ${what}`, params, args, fn];
+        yield [`${label}: ${params[i][0]} = ${what}`, params, args, fn, async];
       }
     }
   }
@@ -205,7 +240,7 @@ function* calls(values, server, host) {
 test("every export, constructor and method has an argument table entry", () => {
   const exported = Object.keys(pkg).filter((k) => typeof pkg[k] === "function");
   const classes = Object.keys(ctors);
-  assert.deepEqual(exported.filter((k) => !classes.includes(k)).sort(), Object.keys(free).sort(), "free functions");
+  assert.deepEqual(exported.filter((k) => !classes.includes(k)).sort(), [...Object.keys(free), ...Object.keys(asyncFree)].sort(), "free functions");
   assert.deepEqual(exported.filter((k) => classes.includes(k)).sort(), classes.sort(), "classes");
   for (const c of classes) {
     const names = Object.getOwnPropertyNames(pkg[c].prototype).filter((k) => !GLUE.has(k));
@@ -214,15 +249,16 @@ test("every export, constructor and method has an argument table entry", () => {
       assert.equal(pkg[c].prototype[name].length, params.length, `${c}.${name} arity`);
     }
   }
-  for (const [name, params] of Object.entries(free)) assert.equal(pkg[name].length, params.length, `${name} arity`);
+  for (const [name, params] of Object.entries({ ...free, ...asyncFree })) assert.equal(pkg[name].length, params.length, `${name} arity`);
+  for (const name of Object.keys(asyncFree)) assert.equal(forced[name].length, pkg[name].length, `${name} arity`);
 });
 
-test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the instance keeps working", () => {
+test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the instance keeps working", async () => {
   const server = new SkillsServer({ pack, pageSize: 5 });
   const host = populatedHost();
   let count = 0;
-  for (const [label, params, args, fn] of calls(hostile, server, host)) {
-    check(label, params, args, fn);
+  for (const [label, params, args, fn, async] of calls(hostile, server, host)) {
+    await check(label, params, args, fn, async);
     count++;
   }
   assert.ok(count > 1500, `${count} calls`);
@@ -235,6 +271,10 @@ test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the 
     pkg.sha256Digest("abc"),
     "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
   );
+  for (const digest of [pkg.sha256DigestAsync, forced.sha256DigestAsync]) {
+    assert.equal(await digest("abc"), "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  }
+  assert.equal((await forced.verifyFileAsync(entry, "skill://a/x.md", "x")).verified, true);
   assert.deepEqual(host.servers(), ["s"]);
   assert.deepEqual(host.entry("s", U), entry);
   assert.equal(host.isApproved("s", U), true);
@@ -242,14 +282,14 @@ test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the 
   assert.equal(host.load("s", U, MD).verified, true);
 });
 
-test("exotic arguments repeated thousands of times do not exhaust the instance", () => {
+test("exotic arguments repeated thousands of times do not exhaust the instance", async () => {
   const server = new SkillsServer();
   const host = populatedHost();
   const exotic = Object.fromEntries(EXOTIC.map((k) => [k, hostile[k]]));
   let count = 0;
   for (let round = 0; round < 8; round++) {
-    for (const [label, params, args, fn] of calls(exotic, server, host)) {
-      check(label, params, args, fn);
+    for (const [label, params, args, fn, async] of calls(exotic, server, host)) {
+      await check(label, params, args, fn, async);
       count++;
     }
   }
@@ -299,4 +339,50 @@ test("a method called on a freed object or a foreign `this` throws invalid-argum
   const again = new SkillsServer();
   const reply = again.handle({ jsonrpc: "2.0", id: 1, method: "skills/list", params: { _meta: META } });
   assert.ok(reply.result.skills.length > 0, JSON.stringify(reply));
+});
+
+// Content is measured when its argument is read, and read after the options: an options getter
+// that detaches or shrinks the content's buffer in between makes the call fail. It never gives
+// a verdict over bytes it did not read (the fixed buffer still holds the last file's bytes).
+test("an options getter that detaches or shrinks the content gets an error, never a verdict", async () => {
+  const uri = "skill://a/x.bin";
+  for (const n of [1000, 3 * 65536 + 7]) {
+    const genuine = new Uint8Array(n).fill(7);
+    const tampered = genuine.slice();
+    tampered[n - 1] = 8;
+    const e = { uri: U, frontmatter: { name: "a", description: "d" }, resources: [{ uri: U, digest: MD_DIGEST, size: MD_SIZE }, { uri, digest: digestOf(genuine), size: n }] };
+    const cases = {
+      detached: () => {
+        const c = tampered.slice();
+        return [c, () => structuredClone(c.buffer, { transfer: [c.buffer] })];
+      },
+      "shrunk by 1 byte": () => {
+        const buffer = new ArrayBuffer(n, { maxByteLength: n });
+        const c = new Uint8Array(buffer);
+        c.set(tampered);
+        return [c, () => buffer.resize(n - 1)];
+      },
+    };
+    for (const [what, make] of Object.entries(cases)) {
+      for (const [name, call] of [["verifyFile", (c, o) => verifyFile(e, uri, c, o)], ["verifyFileAsync", (c, o) => forced.verifyFileAsync(e, uri, c, o)]]) {
+        assert.equal(verifyFile(e, uri, genuine).verified, true); // the fixed buffer now holds the genuine bytes
+        const [content, change] = make();
+        const options = { get allowDynamic() { change(); return false; } };
+        let error;
+        try {
+          await call(content, options);
+        } catch (x) {
+          error = x;
+        }
+        assert.ok(isSkillsEdgeError(error), `${name}, ${n} bytes, ${what}: ${error}`);
+        if (name === "verifyFile") {
+          assert.equal(error.code, "invalid-argument", error.message);
+          assert.match(error.message, /^verifyFile: content could not be read: its buffer was detached or resized/);
+        } else {
+          // The async path hashes what crypto.subtle still sees, or falls back: never verified.
+          assert.ok(["invalid-argument", "digest-mismatch"].includes(error.code), `${name}, ${what}: ${error.code} ${error.message}`);
+        }
+      }
+    }
+  }
 });

@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -42,6 +43,20 @@ test("the README's pack example runs", async () => {
   try {
     const { stdout } = await run(process.execPath, [file], { cwd: here });
     assert.equal(stdout, "greeting: 2 files 0\nHello! Welcome!\n");
+  } finally {
+    rmSync(file, { force: true });
+  }
+});
+
+test("the README's async example runs", async () => {
+  const pkg = dirname(createRequire(import.meta.url).resolve("skills-edge/package.json"));
+  const readme = readFileSync(join(pkg, "README.md"), "utf8");
+  const file = join(here, "readme-async-example.mjs");
+  writeFileSync(file, example(readme, "async"));
+  try {
+    const { stdout } = await run(process.execPath, [file], { cwd: here });
+    const zeros = "sha256:" + createHash("sha256").update(new Uint8Array(1 << 20)).digest("hex");
+    assert.equal(stdout, `skill://code-review/references/checklist.md: 65 bytes, verified true\n${zeros}\nrefused: digest-mismatch\n`);
   } finally {
     rmSync(file, { force: true });
   }

@@ -24,10 +24,11 @@ test("every file of every embedded skill verifies, as text or as blob", () => {
   const s = server();
   let text = 0, blob = 0;
   for (const e of listAll(s)) {
-    // The host keeps uri, frontmatter and resources; unknown fields (this server's _meta revision) are dropped.
-    const { _meta, ...known } = e;
-    assert.ok(_meta, "served entries carry their revision in _meta");
-    assert.deepEqual(validateEntry(e), known);
+    // validateEntry drops what the host does not read: here the server's `_meta`, which holds
+    // the skill's revision.
+    const { _meta, ...fields } = e;
+    assert.deepEqual(validateEntry(e), fields);
+    assert.equal(_meta["io.github.skills-edge/revision"], skillRevision(e));
     const limits = checkLimits(e);
     assert.equal(limits.dynamic, false);
     assert.equal(limits.resourceCount, e.resources.length);
