@@ -125,6 +125,12 @@ export type ErrorCode =
   | "unknown-server"
   | "unknown-skill"
   | "invalid-argument"
+  | "connection-failed"
+  | "http-status"
+  | "protocol-error"
+  | "server-error"
+  | "timeout"
+  | "aborted"
   | "catalog-invalid"
   | "pack-invalid";
 
