@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen` pin in Cargo.toml
 TARGET=wasm32-unknown-unknown
 OUT=worker/build
-WASM=target/$TARGET/release/skills_edge_worker.wasm
+WASM=${CARGO_TARGET_DIR:-target}/$TARGET/release/skills_edge_worker.wasm
 
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   echo "error: wasm-bindgen $WASM_BINDGEN_VERSION is needed; run: bash scripts/setup.sh --no-browser" >&2

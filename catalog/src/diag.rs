@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::skill::frontmatter::sdk_subset::SdkRule;
+
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -73,6 +75,13 @@ pub enum Rule {
     JunkFile,
     /// Warning: two names in one directory differ only by case.
     CaseCollision,
+    /// Warning: an invalid skill left out of the catalog ([`crate::compile::Options::skip_invalid`]);
+    /// its errors follow as warnings.
+    SkillLeftOut,
+    /// Warning (an error in strict mode): frontmatter that the official MCP TypeScript SDK
+    /// 2.4's reader cannot read, or reads differently; the id comes from the lint
+    /// ([`SdkRule::id`]).
+    SdkSubset(SdkRule),
 }
 
 impl Rule {
@@ -107,6 +116,8 @@ impl Rule {
             Rule::FileOutsideSkill => "file-outside-skill",
             Rule::JunkFile => "junk-file",
             Rule::CaseCollision => "case-collision",
+            Rule::SkillLeftOut => "skill-left-out",
+            Rule::SdkSubset(rule) => rule.id(),
         }
     }
 }

@@ -11,6 +11,19 @@ enum Bytes {
 }
 
 /// A loaded catalog (a decoded pack).
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog, Content};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// tree.add_file("hello/references/tone.md", "Be kind.\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// assert_eq!((catalog.skill_count(), catalog.file_count()), (1, 2));
+/// let file = catalog.file("skill://hello/references/tone.md").unwrap();
+/// assert_eq!(file.content, Content::Inline(b"Be kind.\n"));
+/// assert!(catalog.dir("skill://hello/references").is_some());
+/// assert!(catalog.skill("skill://hello").is_none(), "skills are named by their SKILL.md URI");
+/// ```
 pub struct Catalog {
     bytes: Bytes,
     t: Tables,

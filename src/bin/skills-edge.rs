@@ -8,6 +8,11 @@
 //!   embedded catalog uses, loadable by the npm package's `SkillsServer`); `--check` prints
 //!   the entries instead of writing. The npm package's `skills-edge` command takes the same
 //!   arguments and prints the same messages.
+//! * `--strict` (both): frontmatter that the official MCP TypeScript SDK 2.4 cannot read
+//!   (`frontmatter-sdk-*`) is an error instead of a warning, as `SKILLS_STRICT=1` makes it for
+//!   the build.
+//! * `--skip-invalid` (both): an invalid skill is left out, its errors printed as warnings
+//!   naming it, and the rest is published, as `SKILLS_ON_INVALID=skip` makes it for the build.
 //! * `skills-edge verify <url>` lists every skill of an MCP server over Streamable HTTP and
 //!   loads and verifies every file: the run, the table, the JSON lines and the exit status are
 //!   `skills_edge::host::client::report`'s, shared with the npm package's command; this file
@@ -44,12 +49,16 @@ USAGE:
         Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
         OPTIONS (each at most once):
 {stdio_options}
-    skills-edge check <dir>
+    skills-edge check <dir> [--strict] [--skip-invalid]
         Check a skills folder; print the entries it would publish (JSON) on stdout,
         problems on stderr; exit status 1 when the folder cannot be published.
-    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT]
+    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
         Compile a skills folder into a pack (served by the npm package's SkillsServer);
         --check prints the entries instead of writing. Exit status 1 on any error.
+    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
+        (frontmatter-sdk-* warnings) is an error.
+    --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
+        and the other skills are published.
 {verify_usage}    skills-edge --version | --help
 ";
 
@@ -60,9 +69,9 @@ USAGE:
         let args: Vec<String> = std::env::args().skip(1).collect();
         match args.first().map(String::as_str) {
             Some("stdio") => stdio(&args[1..]),
-            Some("check") => match &args[1..] {
-                [dir] => check(Path::new(dir)),
-                _ => usage_error("check takes exactly one folder"),
+            Some("check") => match parse_check_args(&args[1..]) {
+                Ok(a) => pack_command(&a),
+                Err(e) => usage_error(&e),
             },
             Some("pack") => match parse_pack_args(&args[1..]) {
                 Ok(a) => pack_command(&a),
@@ -232,25 +241,44 @@ USAGE:
         l
     }
 
-    fn check(dir: &Path) -> ExitCode {
-        pack_command(&PackArgs {
-            dir: dir.display().to_string(),
-            output: None,
-            instructions: None,
-        })
+    /// `check <dir> [--strict] [--skip-invalid]`: `pack --check` with fewer options.
+    fn parse_check_args(args: &[String]) -> Result<PackArgs, String> {
+        let mut a = PackArgs::default();
+        let mut dir = None;
+        for arg in args {
+            match arg.as_str() {
+                "--strict" => a.options.strict = true,
+                "--skip-invalid" => a.options.skip_invalid = true,
+                s if s.starts_with('-') && s.len() > 1 => {
+                    return Err(format!("unknown option {s:?}"))
+                }
+                _ if dir.is_some() => {
+                    return Err(
+                        "check takes exactly one folder (and --strict, --skip-invalid)".into(),
+                    )
+                }
+                _ => dir = Some(arg.clone()),
+            }
+        }
+        a.dir = dir.ok_or("check takes exactly one folder (and --strict, --skip-invalid)")?;
+        Ok(a)
     }
 
     /// Arguments of `pack`; no output means `--check`.
+    #[derive(Default)]
     struct PackArgs {
         dir: String,
         output: Option<String>,
         instructions: Option<String>,
+        /// `--strict` and `--skip-invalid`.
+        options: compile::Options,
     }
 
     fn parse_pack_args(args: &[String]) -> Result<PackArgs, String> {
         let mut dir = None;
         let mut output = None;
         let mut check = false;
+        let mut options = compile::Options::default();
         let mut instructions = None;
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -259,6 +287,8 @@ USAGE:
                     output = Some(it.next().ok_or("-o needs a file name")?.clone());
                 }
                 "--check" => check = true,
+                "--strict" => options.strict = true,
+                "--skip-invalid" => options.skip_invalid = true,
                 "--instructions" => {
                     instructions = Some(it.next().ok_or("--instructions needs a text")?.clone());
                 }
@@ -277,6 +307,7 @@ USAGE:
                 dir,
                 output,
                 instructions,
+                options,
             }),
         }
     }
@@ -284,7 +315,7 @@ USAGE:
     /// `check` and `pack`: compile the folder; print the entries (checking) or write the pack.
     fn pack_command(a: &PackArgs) -> ExitCode {
         let walked = walk::walk(Path::new(&a.dir));
-        let c = match compile::compile(walked.tree) {
+        let c = match compile::compile_with(walked.tree, a.options) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("{}", e.render(&a.dir));

@@ -994,6 +994,42 @@ mod tests {
     }
 
     #[test]
+    fn third_party_frontmatter_loads_as_yaml2_reads_it() {
+        // What a peer on yaml@2 publishes for values the compiler refuses to publish.
+        let md = "---\nname: r\ndescription: \"Two\n  lines\"\nreviewed: yes\nsince: 2024-01-01\nbuild: 007\n---\n# r\n";
+        let entry = |frontmatter: serde_json::Value| {
+            Entry::parse(
+                &json!({"uri": "skill://r/SKILL.md", "frontmatter": frontmatter,
+                    "resources": [{"uri": "skill://r/SKILL.md", "digest": digest_of(md.as_bytes()), "size": md.len()}]})
+                .to_string(),
+            )
+            .unwrap()
+        };
+        let read = json!({"name": "r", "description": "Two lines", "reviewed": "yes", "since": "2024-01-01", "build": 7});
+        let mut h = host();
+        h.register("work", entry(read.clone())).unwrap();
+        let loaded = h
+            .load("work", "skill://r/SKILL.md", Content::Text(md.into()))
+            .unwrap();
+        assert_eq!(
+            loaded.skill_md.frontmatter.to_json(),
+            r#"{"name":"r","description":"Two lines","reviewed":"yes","since":"2024-01-01","build":7}"#
+        );
+        // A YAML 1.1 reading in the entry is a mismatch, and nothing is loaded.
+        let mut yaml11 = read;
+        yaml11["reviewed"] = json!(true);
+        h.register("home", entry(yaml11)).unwrap();
+        let err = h
+            .load("home", "skill://r/SKILL.md", Content::Text(md.into()))
+            .unwrap_err();
+        assert_eq!(
+            (err.code, err.field.as_deref()),
+            (ErrorCode::FrontmatterMismatch, Some("reviewed"))
+        );
+        assert!(!h.is_active("home", "skill://r/SKILL.md"));
+    }
+
+    #[test]
     fn nested_skill_md_is_ordinary_content() {
         let mut h = host();
         let nested_md = "---\nname: inner\ndescription: about inner\n---\n# inner\n";

@@ -5,7 +5,11 @@
 //! byte length must equal `size` (a mismatch is a failure without hashing), then the SHA-256
 //! must equal `digest`, then, for a `SKILL.md`, the frontmatter must equal the entry's field
 //! by field. The same digest and frontmatter code as the build-time compiler is used, so what
-//! a server built with this crate publishes always verifies here.
+//! a server built with this crate publishes always verifies here. The frontmatter is read in
+//! the reader's host mode ([`Mode::Host`](crate::skill::frontmatter::Mode)): values that are
+//! only ambiguous across YAML versions (`yes`, `2024-01-01`, `007`), which the compiler refuses
+//! to publish, are read as YAML 1.2 exactly as `yaml@2` reads them, so a third-party skill that
+//! uses them verifies when its entry carries that reading.
 
 use serde_json::Value as Json;
 
@@ -13,7 +17,7 @@ use super::entry::{Entry, ResourceItem};
 use super::error::{ErrorCode, Result, VerifyError};
 use crate::base64;
 use crate::skill::digest::digest_of;
-use crate::skill::frontmatter::{parse_file_lenient, split_lenient};
+use crate::skill::frontmatter::{parse_file_host, split_lenient};
 use crate::skill::uri::{resolve_reference, skill_root, ResolveError};
 use crate::skill::value::Value;
 
@@ -338,6 +342,20 @@ pub fn read_content(
 /// (checked first, as the file should not have been fetched otherwise), then the result's
 /// shape ([`read_content`]), then size and digest of the text's UTF-8 bytes or the decoded
 /// blob.
+///
+/// ```
+/// use skills_edge::host::{verify_read_result, Entry, ErrorCode, VerifyOptions};
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let ok = serde_json::json!({"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]});
+/// let v = verify_read_result(&entry, "skill://a/SKILL.md", &ok, VerifyOptions::default()).unwrap();
+/// assert_eq!(v.receipt.size, 1);
+/// let mut tampered = ok.clone();
+/// tampered["contents"][0]["text"] = "b".into();
+/// let e = verify_read_result(&entry, "skill://a/SKILL.md", &tampered, VerifyOptions::default());
+/// assert_eq!(e.unwrap_err().code, ErrorCode::DigestMismatch);
+/// ```
 pub fn verify_read_result(
     entry: &Entry,
     uri: &str,
@@ -358,6 +376,19 @@ pub fn verify_read_result(
 }
 
 /// Verifies content for `uri` in any form ([`Content`]).
+///
+/// ```
+/// use skills_edge::host::{verify_content, Content, Entry, ErrorCode, VerifyOptions};
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let o = VerifyOptions::default();
+/// assert!(verify_content(&entry, "skill://a/SKILL.md", &Content::Bytes(b"a".to_vec()), o).is_ok());
+/// let e = verify_content(&entry, "skill://a/SKILL.md", &Content::Text("ab".into()), o);
+/// assert_eq!(e.unwrap_err().code, ErrorCode::SizeMismatch);
+/// let e = verify_content(&entry, "skill://a/other.md", &Content::Text("a".into()), o);
+/// assert_eq!(e.unwrap_err().code, ErrorCode::NotInManifest);
+/// ```
 pub fn verify_content(
     entry: &Entry,
     uri: &str,
@@ -383,9 +414,14 @@ pub fn verify_content(
 
 /// Verifies a `SKILL.md` against its entry (H11, H14): size, then digest (skipped only for a
 /// `"dynamic"` entry, which has none), then the frontmatter, read with the same YAML 1.2
-/// reader the compiler uses (lenient fences: an optional BOM, trailing blanks on the closing
-/// fence), compared with the entry's `frontmatter` by content: the same keys at every level,
-/// arrays in order, numbers by value, strings exactly.
+/// reader the compiler uses in its host mode
+/// ([`parse_file_host`]: lenient fences, an optional
+/// BOM and trailing blanks on the closing fence; `yes`, dates, `007`, `0o14`, `1e3` and `<<`
+/// read as `yaml@2` reads them), compared with the entry's `frontmatter` by content: the same
+/// keys at every level, arrays in order, numbers by value, strings exactly. YAML that does not
+/// parse, or that no host can compare safely (duplicate keys, tags, non-string keys,
+/// non-finite or unsafe numbers, alias abuse), is [`ErrorCode::FrontmatterInvalid`]; any
+/// difference from the entry is [`ErrorCode::FrontmatterMismatch`].
 ///
 /// A `resources/read` result must carry the `SKILL.md` as `text`.
 ///
@@ -444,7 +480,7 @@ pub fn verify_skill_md(entry: &Entry, content: &Content) -> Result<VerifiedSkill
             (text, None, receipt)
         }
     };
-    let frontmatter = parse_file_lenient(&text).map_err(|e| {
+    let frontmatter = parse_file_host(&text).map_err(|e| {
         VerifyError::new(
             ErrorCode::FrontmatterInvalid,
             format!("the frontmatter of {uri} cannot be read: {e}"),
@@ -467,6 +503,16 @@ pub fn verify_skill_md(entry: &Entry, content: &Content) -> Result<VerifiedSkill
 
 /// Compares the entry's frontmatter (`expected`) with the file's (`actual`) by content
 /// ([`Value::same_content`]); on a difference, names the first differing field.
+///
+/// ```
+/// use skills_edge::host::{compare_frontmatter, ErrorCode};
+/// use skills_edge::skill::value::Value;
+/// let entry: Value = serde_json::from_str(r#"{"name":"a","description":"d","metadata":{"v":"1"}}"#).unwrap();
+/// let file: Value = serde_json::from_str(r#"{"description":"d","name":"a","metadata":{"v":"2"}}"#).unwrap();
+/// let e = compare_frontmatter("skill://a/SKILL.md", &entry, &file).unwrap_err();
+/// assert_eq!((e.code, e.field.as_deref()), (ErrorCode::FrontmatterMismatch, Some("metadata.v")));
+/// assert!(compare_frontmatter("skill://a/SKILL.md", &entry, &entry).is_ok());
+/// ```
 pub fn compare_frontmatter(uri: &str, expected: &Value, actual: &Value) -> Result<()> {
     if expected.same_content(actual) {
         return Ok(());
@@ -846,7 +892,10 @@ mod tests {
             "---\nname: a\n",
             "---\nname: a\nname: b\n---\n",
             "---\n- a\n---\n",
-            "---\nx: yes\n---\n",
+            "---\nname: a\ndescription: d\nx: !!str yes\n---\n",
+            "---\nname: a\ndescription: d\n1: x\n---\n",
+            "---\nname: a\ndescription: d\nx: .inf\n---\n",
+            "---\nname: a\ndescription: d\nx: [a\n---\n",
         ] {
             let e = Entry::parse(&format!(
                 r#"{{"uri":"skill://a/SKILL.md","frontmatter":{{"name":"a","description":"d"}},"resources":[{{"uri":"skill://a/SKILL.md","digest":"{}","size":{}}}]}}"#,
@@ -870,6 +919,40 @@ mod tests {
                 .code,
             ErrorCode::FrontmatterInvalid
         );
+    }
+
+    #[test]
+    fn values_only_ambiguous_across_yaml_versions_verify_as_yaml2_reads_them() {
+        let file = "---\nname: a\ndescription: d\nreviewed: yes\nsince: 2024-01-01\nbuild: 007\nmode: 0o14\nscale: 1e3\n---\nBody\n";
+        let mk = |fm: &str| {
+            Entry::parse(&format!(
+                r#"{{"uri":"skill://a/SKILL.md","frontmatter":{fm},"resources":[{{"uri":"skill://a/SKILL.md","digest":"{}","size":{}}}]}}"#,
+                digest_of(file.as_bytes()),
+                file.len()
+            ))
+            .unwrap()
+        };
+        let yaml2 = r#"{"name":"a","description":"d","reviewed":"yes","since":"2024-01-01","build":7,"mode":12,"scale":1000}"#;
+        let ok = verify_skill_md(&mk(yaml2), &Content::Text(file.into())).unwrap();
+        assert_eq!(ok.frontmatter.to_json(), yaml2);
+        assert_eq!(ok.body(), "Body\n");
+        // Any other reading is a mismatch, naming the field: YAML 1.1's boolean, the string
+        // as written, a YAML 1.1 octal, a date object's JSON form.
+        for (fm, field, actual) in [
+            (yaml2.replace(r#""yes""#, "true"), "reviewed", r#""yes""#),
+            (yaml2.replace(":7,", r#":"007","#), "build", "7"),
+            (yaml2.replace(":12,", ":14,"), "mode", "12"),
+            (
+                yaml2.replace(r#""2024-01-01""#, r#""2024-01-01T00:00:00.000Z""#),
+                "since",
+                r#""2024-01-01""#,
+            ),
+        ] {
+            let err = verify_skill_md(&mk(&fm), &Content::Text(file.into())).unwrap_err();
+            assert_eq!(err.code, ErrorCode::FrontmatterMismatch, "{fm}");
+            assert_eq!(err.field.as_deref(), Some(field), "{fm}");
+            assert_eq!(err.actual.as_deref(), Some(actual), "{fm}");
+        }
     }
 
     #[test]

@@ -115,6 +115,8 @@ fn source_tree(entries: &JsValue, a: Arg) -> Result<SourceTree, JsValue> {
 struct JsCompileOptions {
     root: Option<String>,
     instructions: Option<String>,
+    strict: Option<bool>,
+    skip_invalid: Option<bool>,
 }
 
 /// `CompiledCatalog`.
@@ -156,7 +158,11 @@ pub fn compile_catalog(
         self::options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
     let root = o.root.unwrap_or_else(|| "skills".to_owned());
     let tree = source_tree(&entries, a)?;
-    let compiled = compile::compile(tree).map_err(|e| {
+    let options = compile::Options {
+        strict: o.strict.unwrap_or(false),
+        skip_invalid: o.skip_invalid.unwrap_or(false),
+    };
+    let compiled = compile::compile_with(tree, options).map_err(|e| {
         let err = js_sys::Error::new(&e.render(&root));
         err.set_name("SkillsEdgeError");
         let found = to_js(&diagnostics(e.diagnostics.iter(), &root)).unwrap_or_default();

@@ -172,6 +172,10 @@ export interface CompileOptions {
   root?: string;
   /** Server instructions stored in the pack; default: generated from the catalog. */
   instructions?: string;
+  /** Strict mode: frontmatter the official MCP TypeScript SDK 2.4 cannot read (`frontmatter-sdk-*`) is an error, not a warning (default false; `SKILLS_STRICT=1` for the build). */
+  strict?: boolean;
+  /** Leave each invalid skill out (its errors become warnings naming it, after a `skill-left-out` warning) and publish the rest (default false: any error refuses the folder; `SKILLS_ON_INVALID=skip` for the build). */
+  skipInvalid?: boolean;
 }
 
 /** A finding of the catalog compiler. */

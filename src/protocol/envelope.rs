@@ -72,10 +72,7 @@ pub enum Incoming<'a> {
         params: Option<&'a RawValue>,
     },
     /// A notification: it never gets a reply.
-    Notification {
-        /// The method name.
-        method: Cow<'a, str>,
-    },
+    Notification,
     /// A response (`result` or `error`). This server sends no requests, so there is nothing
     /// to match it to; JSON-RPC forbids replying to it.
     Response,
@@ -106,7 +103,7 @@ fn syntax_or(text: &str, err: RpcError) -> RpcError {
 }
 
 /// Parses one message. On failure returns the error to send, with the request id when it
-/// could be read (`None` means the reply carries `"id": null`).
+/// could be read (`None`: the error reply has no `id` member; see [`super::reply`]).
 pub fn parse_message(bytes: &[u8]) -> Result<Incoming<'_>, (Option<RawId<'_>>, RpcError)> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         (
@@ -193,7 +190,7 @@ pub fn parse_message(bytes: &[u8]) -> Result<Incoming<'_>, (Option<RawId<'_>>, R
             let params = env.params.get();
             match id {
                 Some(id) => Ok(Incoming::Request { id, method, params }),
-                None => Ok(Incoming::Notification { method }),
+                None => Ok(Incoming::Notification),
             }
         }
         None if env.result.get().is_some() || env.error.get().is_some() => Ok(Incoming::Response),

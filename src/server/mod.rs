@@ -105,6 +105,26 @@ impl Reply {
 }
 
 /// The responder. Cheap to share; holds the catalog and the rendered constant parts of replies.
+///
+/// ```
+/// use skills_edge::catalog::{compile::SourceTree, Catalog};
+/// use skills_edge::server::{Config, Responder, Transport};
+/// use std::sync::Arc;
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// let catalog = Arc::new(Catalog::compile(tree, None).unwrap());
+/// let responder = Responder::new(catalog, Config { page_size: 10, ..Config::default() }).unwrap();
+/// // A legacy (2025-11-25) request: no `_meta`.
+/// let reply = responder.respond(
+///     br#"{"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":"skill://hello/SKILL.md"}}"#,
+///     &Transport::Stream,
+/// );
+/// assert_eq!(reply.status, 200);
+/// assert!(reply.body_str().contains(r#""text":"---\nname: hello"#));
+/// // A notification gets no reply.
+/// let none = responder.respond(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, &Transport::Stream);
+/// assert_eq!((none.status, none.body), (202, None));
+/// ```
 pub struct Responder {
     pub(super) catalog: Arc<Catalog>,
     pub(super) config: Config,
@@ -173,7 +193,7 @@ impl Responder {
     pub fn respond(&self, message: &[u8], transport: &Transport<'_>) -> Reply {
         let (id, method, params_raw) = match parse_message(message) {
             Ok(Incoming::Request { id, method, params }) => (id, method, params),
-            Ok(Incoming::Notification { .. }) | Ok(Incoming::Response) => return Reply::none(),
+            Ok(Incoming::Notification) | Ok(Incoming::Response) => return Reply::none(),
             Err((id, err)) => return error_reply(id, &err),
         };
         let params = Params::parse(params_raw);

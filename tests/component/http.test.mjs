@@ -1,13 +1,14 @@
-// The `skills-http` component served by a component runtime (`jco serve`, which runs it on
-// @bytecodealliance/preview2-shim) on a loopback port: the Streamable HTTP rules the Worker
-// follows, then the MCP conformance suite's Skills scenarios at 2026-07-28, every check
-// SUCCESS.
+// The `skills-http` component served by a component runtime on a loopback port (`jco serve`,
+// which runs it on @bytecodealliance/preview2-shim, or `wasmtime serve` with
+// SKILLS_EDGE_COMPONENT_RUNTIME=wasmtime; see harness.mjs): the Streamable HTTP rules the
+// Worker follows, then the MCP conformance suite's Skills scenarios at 2026-07-28, every
+// check SUCCESS.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { componentPath, conformance, remove, scratchDir, serve } from "./harness.mjs";
+import { RUNTIME, RUNTIMES, componentPath, conformance, remove, scratchDir, serve } from "./harness.mjs";
 
 const MODERN = "2026-07-28";
 const META = {
@@ -20,7 +21,7 @@ let dir;
 let server;
 
 before(async () => {
-  dir = scratchDir("http");
+  dir = scratchDir(`http-${RUNTIME}`);
   // PAGE_SIZE=2 makes every list page, so the suite follows cursors through the component.
   server = await serve(componentPath("skills-edge-http"), { scratch: dir, env: { PAGE_SIZE: "2" } });
 });
@@ -140,7 +141,7 @@ test("an invalid configuration variable is named in a 500 answer with a JSON-RPC
 });
 
 for (const scenario of SCENARIOS) {
-  test(`conformance ${scenario} at ${MODERN}: every check SUCCESS`, async (t) => {
+  test(`${RUNTIMES[RUNTIME]}: conformance ${scenario} at ${MODERN}: every check SUCCESS`, async (t) => {
     const out = join(dir, "conformance", scenario);
     mkdirSync(out, { recursive: true });
     const checks = await conformance(server.url, scenario, out);

@@ -196,10 +196,17 @@ test("verifySkillMd: size, digest, then frontmatter field by field, by value", (
   refused(() => verifySkillMd(entry, { contents: [{ uri: U, blob: Buffer.from(MD).toString("base64") }] }), "invalid-read-result");
   const latin1 = Buffer.from("---\nname: pdf-processing\ndescription: caf\xe9\n---\n", "latin1");
   refused(() => verifySkillMd(entryFor(U, FM, [[U, latin1]]), latin1), "frontmatter-invalid");
-  for (const f of ["no frontmatter\n", "---\nname: pdf-processing\nname: x\n---\n", "---\nname: pdf-processing\nenabled: yes\n---\n"]) {
+  for (const f of ["no frontmatter\n", "---\nname: pdf-processing\nname: x\n---\n", "---\nname: pdf-processing\nenabled: !!bool yes\n---\n"]) {
     const e = refused(() => verifySkillMd(entryFor(U, FM, [[U, f]]), f), "frontmatter-invalid", { uri: U });
     assert.match(e.actual, /^frontmatter-/);
   }
+  // Values that are only ambiguous across YAML versions (refused when publishing) verify as
+  // yaml@2 reads them, and any other reading is a mismatch.
+  const third = `---\nname: ${FM.name}\ndescription: ${FM.description}\nreviewed: yes\nsince: 2024-01-01\nbuild: 007\n---\n`;
+  const read = { ...FM, reviewed: "yes", since: "2024-01-01", build: 7 };
+  assert.deepEqual(verifySkillMd(entryFor(U, read, [[U, third]]), third).frontmatter, read);
+  assert.equal(refused(() => verifySkillMd(entryFor(U, { ...read, reviewed: true }, [[U, third]]), third), "frontmatter-mismatch").field, "reviewed");
+  assert.equal(refused(() => verifySkillMd(entryFor(U, { ...read, build: "007" }, [[U, third]]), third), "frontmatter-mismatch").field, "build");
 });
 
 test("resolveReference resolves against the skill root and refuses escapes", () => {
