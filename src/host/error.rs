@@ -198,6 +198,9 @@ pub struct VerifyError {
     /// control characters is written as a JSON string in brackets: `metadata["io.x/k"]`). For
     /// limit errors, what was counted.
     pub field: Option<Box<str>>,
+    /// For frontmatter errors, the path of every differing field, in the order found (the
+    /// first is `field`; at most 32). Empty otherwise.
+    pub differences: Box<[String]>,
     /// What is wrong, in a sentence.
     pub message: String,
 }
@@ -211,6 +214,7 @@ impl VerifyError {
             expected: None,
             actual: None,
             field: None,
+            differences: Box::default(),
             message: message.into(),
         }
     }

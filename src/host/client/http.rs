@@ -711,6 +711,40 @@ mod tests {
     }
 
     #[test]
+    fn frames_carry_the_mcp_headers() {
+        let s = HttpSession::new(ClientInfo::default());
+        let m = json!({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"skill://café/SKILL.md"}});
+        let r = s.frame(Framing::Modern, "resources/read", m).unwrap();
+        let h = |n: &str| {
+            r.headers
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(
+            h("mcp-name"),
+            Some("=?base64?c2tpbGw6Ly9jYWbDqS9TS0lMTC5tZA==?=")
+        );
+        assert_eq!(h("mcp-method"), Some("resources/read"));
+        assert_eq!(h("mcp-protocol-version"), Some("2026-07-28"));
+        let body: Json = serde_json::from_str(&r.body).unwrap();
+        assert_eq!(body["params"]["_meta"][META_PROTOCOL_VERSION], "2026-07-28");
+        assert_eq!(body["params"]["uri"], "skill://café/SKILL.md");
+        let m = json!({"jsonrpc":"2.0","id":2,"method":"skills/list","params":{}});
+        let r = s
+            .frame(Framing::Legacy("2025-06-18"), "skills/list", m)
+            .unwrap();
+        assert_eq!(
+            r.headers
+                .iter()
+                .filter(|(k, _)| k.starts_with("mcp-"))
+                .count(),
+            1
+        );
+        assert!(!r.body.contains("_meta"));
+    }
+
+    #[test]
     fn responses_are_checked() {
         let ok = br#"{"jsonrpc":"2.0","id":7,"result":{"a":1}}"#;
         assert_eq!(

@@ -558,12 +558,24 @@ pub fn why(e: &VerifyError) -> String {
         (ErrorCode::DigestMismatch, Some(x), Some(a)) => {
             format!("{code}: {uri} has digest {a}, its entry says {x}")
         }
-        (ErrorCode::FrontmatterMismatch, _, _) => format!(
-            "{code}: {uri}: `{}` is {} in the entry and {} in SKILL.md",
-            e.field.as_deref().unwrap_or("frontmatter"),
-            exp.unwrap_or("absent"),
-            act.unwrap_or("absent")
-        ),
+        (ErrorCode::FrontmatterMismatch, _, _) => {
+            let mut s = format!(
+                "{code}: {uri}: `{}` is {} in the entry and {} in SKILL.md",
+                e.field.as_deref().unwrap_or("frontmatter"),
+                exp.unwrap_or("absent"),
+                act.unwrap_or("absent")
+            );
+            if e.differences.len() > 1 {
+                let others: Vec<String> = e
+                    .differences
+                    .iter()
+                    .skip(1)
+                    .map(|f| format!("`{f}`"))
+                    .collect();
+                s.push_str(&format!("; {} differ too", others.join(", ")));
+            }
+            s
+        }
         _ => format!("{code}: {}", e.message),
     }
 }
@@ -595,6 +607,8 @@ struct CheckJson<'a> {
     actual: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     field: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    fields: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     why: Option<String>,
 }
@@ -623,7 +637,8 @@ impl SkillReport {
     /// The skill's JSON line (one object, no newline): `skill`, `name`, `description`,
     /// `revision`, `files`, `bytes`, `status`, `code` and `why` (when not verified),
     /// `refreshed`, and `checks` (`uri`, `status`, `size`, `digest`, and for a refusal `code`,
-    /// `expected`, `actual`, `field`, `why`).
+    /// `expected`, `actual`, `field`, `fields` (every differing frontmatter field, when
+    /// there are several), `why`).
     pub fn to_json(&self) -> String {
         let checks = self
             .checks
@@ -639,6 +654,7 @@ impl SkillReport {
                     expected: e.and_then(|e| e.expected.as_deref()),
                     actual: e.and_then(|e| e.actual.as_deref()),
                     field: e.and_then(|e| e.field.as_deref()),
+                    fields: e.map(|e| &*e.differences).unwrap_or_default(),
                     why: e.map(why),
                 }
             })
@@ -739,17 +755,25 @@ impl Report {
         let files: usize = self.skills.iter().map(|s| s.files).sum();
         let bytes: u64 = self.skills.iter().map(|s| s.bytes).sum();
         let n = self.skills.len();
-        let tail = match (count(SkillStatus::Failed), count(SkillStatus::Error)) {
-            (0, 0) if count(SkillStatus::Dynamic) == 0 => "every file verified".to_owned(),
-            (0, 0) => format!(
-                "verified, {} dynamic (frontmatter only)",
-                count(SkillStatus::Dynamic)
-            ),
-            (f, e) => format!(
-                "{} verified, {} dynamic, {f} failed, {e} with errors",
-                count(SkillStatus::Verified),
-                count(SkillStatus::Dynamic)
-            ),
+        let (failed, errors, dynamic) = (
+            count(SkillStatus::Failed),
+            count(SkillStatus::Error),
+            count(SkillStatus::Dynamic),
+        );
+        let tail = if failed + errors + dynamic == 0 {
+            "every file verified".to_owned()
+        } else {
+            let mut parts = vec![format!("{} verified", count(SkillStatus::Verified))];
+            for (k, what) in [
+                (dynamic, "dynamic (frontmatter only)"),
+                (failed, "failed"),
+                (errors, "with errors"),
+            ] {
+                if k > 0 {
+                    parts.push(format!("{k} {what}"));
+                }
+            }
+            parts.join(", ")
         };
         format!("{server}: {n} skills, {files} files, {bytes} bytes: {tail}")
     }
