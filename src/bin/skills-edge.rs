@@ -384,6 +384,10 @@ USAGE:
                     ErrorCode::Timeout,
                     format!("the request did not complete within {timeout_ms} ms"),
                 ),
+                ureq::Error::Io(io) if io.kind() != io::ErrorKind::TimedOut => VerifyError::new(
+                    ErrorCode::ConnectionFailed,
+                    format!("the server could not be reached: {io}"),
+                ),
                 ureq::Error::Io(io) => io_failure(io, timeout_ms),
                 other => VerifyError::new(
                     ErrorCode::ConnectionFailed,

@@ -2,6 +2,7 @@
 // (moduleResolution "bundler", DOM lib): the web build is initialised explicitly.
 import init, { initSync, SkillHost, SkillsServer, verifySkillMd } from "skills-edge";
 import type { InitOutput, SkillEntry, VerifiedSkillMd } from "skills-edge";
+import { SkillsClient } from "skills-edge/client";
 
 async function main(): Promise<void> {
   const output: InitOutput = await init();
@@ -19,6 +20,13 @@ async function main(): Promise<void> {
   const entry: SkillEntry = { uri: "skill://a/SKILL.md", frontmatter: { name: "a", description: "d" }, resources: "dynamic" };
   const md: VerifiedSkillMd = verifySkillMd(entry, new Uint8Array(0));
   void [reply, md];
+  // SkillsClient with the DOM's fetch and AbortSignal.
+  const controller = new AbortController();
+  const client = await SkillsClient.connect("https://example.com/mcp", { fetch, signal: controller.signal });
+  const listing = await client.list({ signal: AbortSignal.timeout(5000) });
+  void listing.skills.map((s) => s.revision);
+  // @ts-expect-error a signal is an AbortSignal
+  await client.list({ signal: "stop" });
   // @ts-expect-error initSync needs the module
   initSync();
   // @ts-expect-error the web build's classes are the same as the Node build's

@@ -39,7 +39,16 @@ const kinds = {
   textOrJson: (v) => typeof v === "string" || (isObject(v) && !isBytes(v)),
   entries: isArray,
   bytes: isBytes,
+  io: (v) => isObject(v),
+  optionalString: (v) => v === undefined || v === null || typeof v === "string",
   unknown: () => true,
+};
+
+// A transport for SkillsClientCore whose every request fails: the core's promises settle
+// (with a SkillsEdgeError, or a command output with exit status 2) without a server.
+const io = {
+  post: async () => { throw { code: "connection-failed", message: "no server in this test" }; },
+  request: async () => { throw { code: "connection-failed", message: "no server in this test" }; },
 };
 
 // name -> [[parameter, kind, a valid value], ...]; `this` for methods comes from `make`.
@@ -57,11 +66,16 @@ const free = {
   isSkillsEdgeError: [["value", "unknown", new Error("x")]],
   compileCatalog: [["entries", "entries", [{ path: "a/SKILL.md", bytes: MD }]], ["options", "options", { root: "r" }]],
   inspectPack: [["pack", "bytes", pack]],
+  parseVerifyArgs: [["args", "entries", ["http://127.0.0.1:1/mcp"]]],
+  verifyUsage: [],
+  runVerifyCommand: [["args", "entries", ["http://127.0.0.1:1/mcp"]], ["io", "io", io]],
 };
 const ctors = {
   SkillsServer: [["options", "options", { pageSize: 5 }]],
   SkillHost: [["options", "options", { allowDynamic: false }]],
+  SkillsClientCore: [["options", "options", { label: "s" }]],
 };
+const IO = ["io", "io", io];
 const L = ["label", "string", "s"];
 const uri = ["uri", "string", U];
 const methods = {
@@ -94,7 +108,34 @@ const methods = {
     exportApprovals: [],
     importApprovals: [["approvals", "textOrJson", '{"format":"skills-edge/approvals","version":1,"approvals":[]}']],
   },
+  SkillsClientCore: {
+    setHeaders: [["headers", "json", [["authorization", "Bearer x"]]]],
+    connect: [IO, ["era", "string", "auto"]],
+    attach: [["facts", "json", { protocolVersion: "2026-07-28", capabilities: {} }]],
+    facts: [],
+    list: [IO],
+    get: [IO, uri],
+    load: [IO, uri],
+    read: [IO, ["skillUri", "string", U], ["reference", "string", "x.md"]],
+    readDirectory: [IO, ["uri", "string", "skill://a"]],
+    verify: [IO, ["url", "string", "http://127.0.0.1:1/mcp"], ["skill", "optionalString", undefined]],
+    skills: [],
+    entry: [uri],
+    approve: [uri],
+    isApproved: [uri],
+    revoke: [uri],
+    isActive: [uri],
+    closeWindow: [uri],
+    exportApprovals: [],
+    importApprovals: [["approvals", "textOrJson", '{"format":"skills-edge/approvals","version":1,"approvals":[]}']],
+  },
 };
+
+/** A call's outcome, with a promise's rejection handled (the barrage checks what is thrown synchronously). */
+function settle(value) {
+  if (value && typeof value.then === "function") value.then(() => {}, () => {});
+  return value;
+}
 // Methods wasm-bindgen adds to every class.
 const GLUE = new Set(["constructor", "free", "__destroy_into_raw"]);
 
@@ -183,12 +224,13 @@ function check(label, params, args, fn) {
 }
 
 /** Every call of the barrage: [label, params, args, fn]. */
-function* calls(values, server, host) {
+function* calls(values, server, host, core) {
   const targets = [];
-  for (const [name, params] of Object.entries(free)) targets.push([name, params, (...a) => pkg[name](...a)]);
+  for (const [name, params] of Object.entries(free)) targets.push([name, params, (...a) => settle(pkg[name](...a))]);
   for (const [name, params] of Object.entries(ctors)) targets.push([`new ${name}`, params, (...a) => { const o = new pkg[name](...a); o.free(); }]);
   for (const [name, params] of Object.entries(methods.SkillsServer)) targets.push([`SkillsServer.${name}`, params, (...a) => server[name](...a)]);
   for (const [name, params] of Object.entries(methods.SkillHost)) targets.push([`SkillHost.${name}`, params, (...a) => host[name](...a)]);
+  for (const [name, params] of Object.entries(methods.SkillsClientCore)) targets.push([`SkillsClientCore.${name}`, params, (...a) => settle(core[name](...a))]);
   for (const [label, params, fn] of targets) {
     const valid = params.map(([, , v]) => v);
     for (let n = 0; n < params.length; n++) yield [`${label} with ${n} arguments`, params, valid.slice(0, n), fn];
@@ -217,11 +259,22 @@ test("every export, constructor and method has an argument table entry", () => {
   for (const [name, params] of Object.entries(free)) assert.equal(pkg[name].length, params.length, `${name} arity`);
 });
 
-test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the instance keeps working", () => {
+/** A SkillsClientCore with a skill registered through an SDK-style transport and approved. */
+async function populatedCore() {
+  const core = new pkg.SkillsClientCore({ label: "s" });
+  core.attach({ protocolVersion: "2026-07-28", capabilities: {} });
+  const listing = { skills: [entry], ttlMs: 0, cacheScope: "private" };
+  await core.list({ request: async () => listing });
+  core.approve(U);
+  return core;
+}
+
+test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the instance keeps working", async () => {
   const server = new SkillsServer({ pack, pageSize: 5 });
   const host = populatedHost();
+  const core = await populatedCore();
   let count = 0;
-  for (const [label, params, args, fn] of calls(hostile, server, host)) {
+  for (const [label, params, args, fn] of calls(hostile, server, host, core)) {
     check(label, params, args, fn);
     count++;
   }
@@ -240,15 +293,20 @@ test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the 
   assert.equal(host.isApproved("s", U), true);
   assert.match(host.exportApprovals(), /"fingerprint":"sha256:/);
   assert.equal(host.load("s", U, MD).verified, true);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(core.isApproved(U), true);
+  assert.deepEqual(core.entry(U), entry);
+  assert.equal(core.facts().protocolVersion, "2026-07-28");
 });
 
-test("exotic arguments repeated thousands of times do not exhaust the instance", () => {
+test("exotic arguments repeated thousands of times do not exhaust the instance", async () => {
   const server = new SkillsServer();
   const host = populatedHost();
+  const core = await populatedCore();
   const exotic = Object.fromEntries(EXOTIC.map((k) => [k, hostile[k]]));
   let count = 0;
   for (let round = 0; round < 8; round++) {
-    for (const [label, params, args, fn] of calls(exotic, server, host)) {
+    for (const [label, params, args, fn] of calls(exotic, server, host, core)) {
       check(label, params, args, fn);
       count++;
     }
@@ -258,6 +316,8 @@ test("exotic arguments repeated thousands of times do not exhaust the instance",
   assert.ok(reply.result.skills.length > 0, JSON.stringify(reply));
   assert.deepEqual(host.servers(), ["s"]);
   assert.equal(host.isApproved("s", U), true);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(core.isApproved(U), true);
 });
 
 test("a caller's code that re-enters the instance while an argument is read gets an error, not a trap", () => {
