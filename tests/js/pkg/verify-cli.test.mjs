@@ -98,6 +98,16 @@ describe("the same servers, the same output", () => {
   }
 });
 
+test("the READMEs' verify output is what both commands print", async () => {
+  const { readFileSync } = await import("node:fs");
+  const table = await both([servers.plain.url]);
+  for (const file of [join(PKG, "README.md"), join(REPO, "README.md")]) {
+    const m = readFileSync(file, "utf8").match(/<!-- example: verify-output -->\s*```text\n([\s\S]*?)```/);
+    assert.ok(m, `${file} has the verify output`);
+    assert.equal(table.stdout, m[1], file);
+  }
+});
+
 test("the tampering proxy: each tampering reported with its own code, exit 1", async () => {
   const url = servers.tampered.url;
   const table = await both([url]);
