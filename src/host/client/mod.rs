@@ -13,8 +13,8 @@
 //! The client performs no I/O itself. Each operation is an `async fn` that takes an [`Rpc`]:
 //! something that sends one JSON-RPC request and returns its result. The npm package passes
 //! one built on `fetch` (or on an official SDK `Client`'s `request`), the native command one
-//! built on a blocking HTTP client (run with [`block_on`]). What is requested, cached,
-//! refreshed and refused is decided here, once, for all of them.
+//! built on a blocking HTTP client (run with `block_on`, on native targets). What is
+//! requested, cached, refreshed and refused is decided here, once, for all of them.
 //!
 //! The rules:
 //!
