@@ -974,8 +974,28 @@ pub fn run_verify_command(
     let a = arg("runVerifyCommand", "args");
     let parsed = parse_args(&args, a)?;
     let io = io_arg(&io, a.with("io"))?;
+    let client = throw(report::command_client(&parsed))?;
     Ok(promise(async move {
-        let out = report::verify_command(&parsed, &io).await;
+        // report::verify_command, over the same Rpc as SkillsClientCore's (one copy of the
+        // client's code in the wasm, not two).
+        let inner = Inner {
+            client,
+            session: HttpSession::new(ClientInfo::default()),
+            mode: Cell::new(Mode::Http),
+        };
+        let out = match inner.session.connect(&io, parsed.era).await {
+            Err(e) => Report::stopped(None, e).render(&parsed),
+            Ok(facts) => {
+                let _ = inner.client.set_facts(facts);
+                let rpc = CallRpc {
+                    inner: &inner,
+                    io: &io,
+                };
+                report::run(&inner.client, &rpc, parsed.skill.as_deref())
+                    .await
+                    .render(&parsed)
+            }
+        };
         to_js(&OutputJs {
             stdout: out.stdout,
             stderr: out.stderr,

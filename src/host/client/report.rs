@@ -355,11 +355,7 @@ pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> 
 }
 
 fn fatal(facts: Option<ServerFacts>, e: VerifyError) -> Report {
-    Report {
-        facts,
-        skills: Vec::new(),
-        fatal: Some(e),
-    }
+    Report::stopped(facts, e)
 }
 
 async fn verify_skill<R: Rpc>(
@@ -677,6 +673,15 @@ impl SkillReport {
 }
 
 impl Report {
+    /// A run stopped before any skill was checked (connecting or listing failed).
+    pub fn stopped(facts: Option<ServerFacts>, error: VerifyError) -> Report {
+        Report {
+            facts,
+            skills: Vec::new(),
+            fatal: Some(error),
+        }
+    }
+
     /// 0, 1 or 2 (see the module documentation).
     pub fn exit_code(&self) -> u8 {
         if self.fatal.is_some() || self.skills.iter().any(|s| s.status == SkillStatus::Error) {
@@ -800,21 +805,29 @@ impl Report {
     }
 }
 
-/// The whole command after its arguments were read: connect (with `args.era`), verify, render.
-/// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part).
-pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, io: &H) -> Output {
-    let session = HttpSession::new(ClientInfo::default());
-    let client = match SkillsClient::new(
+/// The client `verify` runs with: dynamic skills allowed (their frontmatter is checked and they
+/// are reported as `dynamic`), no approval required, the caller's headers as its
+/// authorization context.
+pub fn command_client(args: &VerifyArgs) -> Result<SkillsClient, VerifyError> {
+    let client = SkillsClient::new(
         "server",
         HostOptions {
             allow_dynamic: true,
             require_approval: false,
         },
-    ) {
+    )?;
+    client.set_context(&context_of(&args.headers))?;
+    Ok(client)
+}
+
+/// The whole command after its arguments were read: connect (with `args.era`), verify, render.
+/// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part).
+pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, io: &H) -> Output {
+    let session = HttpSession::new(ClientInfo::default());
+    let client = match command_client(args) {
         Ok(c) => c,
         Err(e) => return fatal(None, e).render(args),
     };
-    let _ = client.set_context(&context_of(&args.headers));
     let facts = match session.connect(io, args.era).await {
         Ok(f) => f,
         Err(e) => return fatal(None, e).render(args),
