@@ -12,6 +12,12 @@ WASMTIME_VERSION=48.0.8
 root="$PWD/.tools"
 bin="$root/bin/wasmtime"
 
+# One install at a time (scripts/test.sh starts one in the background): a second caller waits
+# for the first, then finds the binary in place.
+mkdir -p "$root"
+exec 9>"$root/wasmtime.lock"
+flock 9
+
 if [ "$("$bin" --version 2>/dev/null | awk '{print $2}')" != "$WASMTIME_VERSION" ]; then
   echo "install-wasmtime: building wasmtime-cli $WASMTIME_VERSION into $root (10-15 minutes)" >&2
   # These five features are the smallest set that compiles and serves: without `run` or

@@ -22,7 +22,7 @@ use crate::http::MAX_MAX_BODY_BYTES;
 use crate::http::{
     HostList, HttpConfig, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS,
 };
-use crate::server::{CacheScope, Config, MAX_PAGE_SIZE, MAX_TTL_MS};
+use crate::server::{CacheScope, Config, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS};
 use std::fmt;
 
 /// Where a setting applies.
@@ -46,6 +46,8 @@ pub enum Kind {
     },
     /// One of these words.
     Choice(&'static [&'static str]),
+    /// A comma-separated set of these words, or `none` (or empty) for the empty set.
+    Set(&'static [&'static str]),
     /// Any text.
     Text,
     /// An `Origin` allow-list ([`OriginList::parse`]).
@@ -132,6 +134,20 @@ pub const INSTRUCTIONS: Setting = Setting {
     default: "generated: names every skill's URI",
     form: "any text; the empty string sends no instructions",
     doc: "server instructions",
+    scope: Scope::Responder,
+};
+
+/// The tools and prompts fallback for clients without the Skills extension
+/// ([`crate::server::Fallback`]).
+pub const FALLBACK: Setting = Setting {
+    var: "FALLBACK",
+    flag: "--fallback",
+    option: "fallback",
+    wit: "fallback",
+    kind: Kind::Set(&["tools", "prompts"]),
+    default: "none",
+    form: "`none`, or a comma-separated set of `tools` and `prompts` (e.g. `tools,prompts`); empty is `none`",
+    doc: "also serve the skills as MCP tools (`list_skills`, `read_skill`, `read_skill_resource`) and/or as one prompt per skill, for clients without the Skills extension (not part of the extension)",
     scope: Scope::Responder,
 };
 
@@ -224,6 +240,7 @@ pub const SETTINGS: &[Setting] = &[
     TTL_MS,
     CACHE_SCOPE,
     INSTRUCTIONS,
+    FALLBACK,
     SERVER_NAME,
     SERVER_VERSION,
     ALLOWED_ORIGINS,
@@ -354,6 +371,7 @@ fn read(
                 c.server.cache_scope = CacheScope::parse(value.trim()).ok_or_else(|| err(None))?
             }
             "INSTRUCTIONS" => c.server.instructions = Some(value.clone()),
+            "FALLBACK" => c.server.fallback = Fallback::parse(&value).map_err(|p| err(Some(p)))?,
             "SERVER_NAME" | "SERVER_VERSION" => {
                 if value.is_empty() {
                     return Err(err(Some("empty".into())));

@@ -140,3 +140,86 @@ fn check_readme(path: &str) {
         );
     }
 }
+
+#[test]
+fn the_fallback_setting_is_a_set_of_tools_and_prompts() {
+    use skills_edge::server::Fallback;
+    let get =
+        |value: &'static str| move |s: &Setting| (s.var == "FALLBACK").then(|| value.to_owned());
+    let both = Fallback {
+        tools: true,
+        prompts: true,
+    };
+    for (value, want) in [
+        ("", Fallback::NONE),
+        ("none", Fallback::NONE),
+        (" none ", Fallback::NONE),
+        (
+            "tools",
+            Fallback {
+                tools: true,
+                prompts: false,
+            },
+        ),
+        (
+            "prompts",
+            Fallback {
+                tools: false,
+                prompts: true,
+            },
+        ),
+        ("tools,prompts", both),
+        ("prompts, tools", both),
+    ] {
+        let c = http_config(Source::Var, get(value)).unwrap();
+        assert_eq!(c.server.fallback, want, "{value:?}");
+        assert_eq!(
+            Fallback::parse(want.as_str()),
+            Ok(want),
+            "as_str round-trips"
+        );
+    }
+    for (value, problem) in [
+        ("all", "unknown item \"all\""),
+        ("tools,", "an empty item"),
+        ("tools,tools", "`tools` is given twice"),
+        ("none,tools", "`none` cannot be combined"),
+        ("Tools", "unknown item \"Tools\""),
+    ] {
+        let e = http_config(Source::Var, get(value)).unwrap_err();
+        assert_eq!(e.name(), "FALLBACK");
+        let msg = e.to_string();
+        assert!(
+            msg.contains(problem) && msg.contains(FALLBACK.form),
+            "{msg}"
+        );
+    }
+    // Every source names it its own way, through the same table.
+    assert_eq!(
+        (FALLBACK.flag, FALLBACK.option, FALLBACK.wit),
+        ("--fallback", "fallback", "fallback")
+    );
+    let c = server_config(Source::Flag, |s| {
+        (s.flag == "--fallback").then(|| "tools".into())
+    })
+    .unwrap();
+    assert!(c.fallback.tools && !c.fallback.prompts);
+    let e = server_config(Source::Wit, |s| (s.wit == "fallback").then(|| "x".into())).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("config field fallback = \"x\" is invalid"),
+        "{e}"
+    );
+    let e = server_config(Source::Option, |s| {
+        (s.option == "fallback").then(|| "x".into())
+    })
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("option fallback = \"x\" is invalid"),
+        "{e}"
+    );
+    // A responder setting: the stdio flags and the WIT record have it, like the Worker vars.
+    assert_eq!(FALLBACK.scope, Scope::Responder);
+    assert!(markdown_table(Source::Flag, &[Scope::Responder]).contains("`--fallback`"));
+}

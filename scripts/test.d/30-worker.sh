@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of the Cloudflare Worker on real workerd (wrangler dev): the official MCP
-# conformance suite, the official SDK client, the judges of tests/judges/ (the official SDK 2.4
+# conformance suite (also with the tools and prompts fallback on), the official SDK clients
+# (v1 and v2, also through the fallback), the judges of tests/judges/ (the official SDK 2.4
 # SkillsClient and MCP Inspector 2.12 --verify, on both protocol eras), raw HTTP probes,
 # configuration, and a real browser (headless Chromium). Each test file starts its own
 # `wrangler dev` on a free 127.0.0.1 port and stops its process group afterwards. Needs
@@ -17,5 +18,6 @@ node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/deploy.test.mjs \
   tests/e2e/sdk-client.test.mjs \
   tests/e2e/judges.test.mjs \
+  tests/e2e/fallback.test.mjs \
   tests/e2e/conformance.test.mjs \
   tests/e2e/browser.test.mjs

@@ -7,6 +7,7 @@
 
 use super::envelope::{raw_str, Meta, Params};
 use super::{Era, RpcError, LEGACY_VERSIONS};
+use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// The MCP request headers of a Streamable HTTP POST, as raw values (`None` when absent).
@@ -113,13 +114,25 @@ pub(crate) fn check_version_header(h: &HttpHeaders<'_>, version: &str) -> Result
     )))
 }
 
-/// `Mcp-Method` must equal the body's method; on `resources/read`, `Mcp-Name` must equal
-/// `params.uri`. Both may use the `=?base64?…?=` form. (`tools/call` and `prompts/get` mirror
-/// `params.name` in `Mcp-Name`; a server without tools or prompts answers them `-32601`.)
+/// The body field that `Mcp-Name` mirrors on a method: `params.uri` on `resources/read`,
+/// `params.name` on `tools/call` and `prompts/get` (checked only when the server offers them:
+/// a server without tools or prompts answers those methods `-32601` whatever the headers).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mirror<'a> {
+    /// The field's name (`uri`, `name`).
+    pub field: &'static str,
+    /// What it is, for the message (`the resource URI`).
+    pub what: &'static str,
+    /// Its raw value, when present.
+    pub value: Option<&'a RawValue>,
+}
+
+/// `Mcp-Method` must equal the body's method; where `mirror` says so, `Mcp-Name` must equal
+/// the mirrored field. Both may use the `=?base64?…?=` form.
 pub(crate) fn check_method_headers(
     h: &HttpHeaders<'_>,
     method: &str,
-    params: &Params<'_>,
+    mirror: Option<Mirror<'_>>,
 ) -> Result<(), RpcError> {
     match h.method.map(decode_header_value) {
         None => {
@@ -135,22 +148,24 @@ pub(crate) fn check_method_headers(
             )))
         }
     }
-    if method != "resources/read" {
+    let Some(mirror) = mirror else {
         return Ok(());
-    }
+    };
     match (
         h.name.map(decode_header_value),
-        params.uri.and_then(raw_str),
+        mirror.value.and_then(raw_str),
     ) {
-        (None, _) => Err(RpcError::HeaderMismatch(
-            "the Mcp-Name header is required on resources/read (the resource URI)".into(),
-        )),
+        (None, _) => Err(RpcError::HeaderMismatch(format!(
+            "the Mcp-Name header is required on {method} ({})",
+            mirror.what
+        ))),
         (Some(Some(n)), Some(u)) if n == u => Ok(()),
-        // A missing or non-string `uri` is reported as invalid params by the method.
+        // A missing or non-string field is reported as invalid params by the method.
         (Some(Some(_)), None) => Ok(()),
         (Some(_), _) => Err(RpcError::HeaderMismatch(format!(
-            "the Mcp-Name header {:?} differs from params.uri",
-            h.name.unwrap_or_default()
+            "the Mcp-Name header {:?} differs from params.{}",
+            h.name.unwrap_or_default(),
+            mirror.field
         ))),
     }
 }

@@ -17,7 +17,7 @@ pub mod headers;
 pub mod refusal;
 pub mod reply;
 
-pub(crate) use envelope::{parse_message, Incoming, Params, RawId};
+pub(crate) use envelope::{parse_message, Incoming, NamedParams, Params, RawId};
 pub use error::RpcError;
 pub use refusal::Refusal;
 

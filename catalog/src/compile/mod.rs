@@ -24,6 +24,7 @@
 
 // `skill_md` holds the rules of one SKILL.md (its frontmatter fields), `wire` the published JSON
 // forms of a compiled catalog; this file holds the types and the pipeline over a whole folder.
+pub mod fallback;
 pub mod mirror;
 mod skill_md;
 mod wire;
