@@ -2,7 +2,7 @@
 // WebDriver with the keyboard only, on a plain-http origin where crypto.subtle does not exist
 // (http://skills-edge.test:<port>, resolved to 127.0.0.1), against servers on other origins
 // (so CORS is exercised): the package's SkillsServer behind node:http, where every skill
-// verifies, and the tampering proxy (tests/peers), where each tampering shows with its code
+// verifies, and the tampering proxy (tests/js/peers), where each tampering shows with its code
 // and the expected and actual values. The page's statuses and codes are those of
 // SkillsClient.verify() for the same server. Screenshots of both states (and of the tampered
 // one without styles) are saved under target/screenshots/ (SKILLS_EDGE_SCREENSHOTS overrides).
@@ -16,7 +16,7 @@ import { openBrowser } from "./webdriver.mjs";
 import { SHOTS, expectedOf, inspect, servePackage } from "./inspector-lib.mjs";
 
 const { SkillsServer } = await import(pathToFileURL(join(PKG, "node", "skills_edge.js")).href);
-const { startTamperProxy, standardTamperings, TAMPERINGS } = await import(pathToFileURL(join(REPO, "tests", "peers", "tamper-proxy.mjs")).href);
+const { startTamperProxy, standardTamperings, TAMPERINGS } = await import(pathToFileURL(join(REPO, "tests", "js", "peers", "tamper-proxy.mjs")).href);
 const { startHttpServer } = await import(pathToFileURL(join(REPO, "tests", "js", "pkg", "http-server.mjs")).href);
 
 let site;

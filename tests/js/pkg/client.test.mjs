@@ -1,6 +1,6 @@
 // SkillsClient (`skills-edge/client`), as installed from the tarball, against real servers on
 // 127.0.0.1: the package's SkillsServer behind node:http (JSON and event-stream replies), the
-// official SDK 2.4 server's Skills extension and @olaservo/ext-skills 0.14.0 (tests/peers),
+// official SDK 2.4 server's Skills extension and @olaservo/ext-skills 0.14.0 (tests/js/peers),
 // on both protocol eras; wrapping official SDK clients (v2 and v1); paging, caching by ttlMs
 // and cacheScope (requests counted), the refresh of a stale entry, approvals revoked by it,
 // AbortSignal, timeouts, and the tampering proxy's four tamperings, each refused with its own
@@ -18,7 +18,7 @@ import { SkillsClient } from "skills-edge/client";
 import { REPO } from "./common.mjs";
 import { startHttpServer } from "./http-server.mjs";
 
-const peer = (file) => import(pathToFileURL(join(REPO, "tests", "peers", file)).href);
+const peer = (file) => import(pathToFileURL(join(REPO, "tests", "js", "peers", file)).href);
 const { startTamperProxy, standardTamperings, TAMPERINGS, changeByte, staleEntryOnce } = await peer("tamper-proxy.mjs");
 const { startSdkServer, startOlaServer } = await peer("sdk-servers.mjs");
 const { connectV1, connectV2 } = await peer("sdk-clients.mjs");

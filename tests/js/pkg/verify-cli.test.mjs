@@ -17,7 +17,7 @@ import { REPO } from "./common.mjs";
 import { startHttpServer } from "./http-server.mjs";
 
 const run = promisify(execFile);
-const peer = (file) => import(pathToFileURL(join(REPO, "tests", "peers", file)).href);
+const peer = (file) => import(pathToFileURL(join(REPO, "tests", "js", "peers", file)).href);
 const { startTamperProxy, standardTamperings, TAMPERINGS } = await peer("tamper-proxy.mjs");
 const { startSdkServer, startOlaServer } = await peer("sdk-servers.mjs");
 
