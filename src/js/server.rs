@@ -26,6 +26,7 @@ struct JsServerOptions {
     ttl_ms: Option<f64>,
     cache_scope: Option<String>,
     instructions: Option<String>,
+    fallback: Option<String>,
     /// Read as a value of its own (a nested object, checked field by field).
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     server_info: JsValue,
@@ -76,6 +77,7 @@ fn server_config(options: &JsValue) -> Result<(Config, Option<Vec<u8>>), JsValue
         "ttlMs" => o.ttl_ms.map(|n| n.to_string()),
         "cacheScope" => o.cache_scope.clone(),
         "instructions" => o.instructions.clone(),
+        "fallback" => o.fallback.clone(),
         "serverInfo.name" => server_info.as_ref().map(|i| i.name.clone()),
         "serverInfo.version" => server_info.as_ref().map(|i| i.version.clone()),
         _ => None,

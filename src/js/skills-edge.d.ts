@@ -176,7 +176,7 @@ export interface CompileOptions {
   instructions?: string;
   /** Strict mode: frontmatter the official MCP TypeScript SDK 2.4 cannot read (`frontmatter-sdk-*`) is an error, not a warning (default false; `SKILLS_STRICT=1` for the build). */
   strict?: boolean;
-  /** Leave each invalid skill out (its errors become warnings naming it, after a `skill-left-out` warning) and publish the rest (default false: an error refuses the whole folder; `SKILLS_ON_INVALID=skip` for the build). */
+  /** Leave each invalid skill out (its errors become warnings naming it, after a `skill-left-out` warning) and publish the rest (default false: a single error refuses the whole folder; `SKILLS_ON_INVALID=skip` for the build). */
   skipInvalid?: boolean;
 }
 
@@ -228,6 +228,8 @@ export interface SkillsServerOptions {
   cacheScope?: "public" | "private";
   /** Server instructions; default: the pack's (generated from the catalog); "" sends none. */
   instructions?: string;
+  /** Also serve the skills as tools and/or prompts, for clients without the Skills extension: `"tools"`, `"prompts"`, `"tools,prompts"`, or `"none"` (the default). Not part of the extension. */
+  fallback?: string;
   /** A pack made by `compileCatalog` or `skills-edge pack`; default: the catalog embedded in this package. */
   pack?: Uint8Array | ArrayBuffer;
   /** The identity sent in `serverInfo` and in every 2026-07-28 result's `_meta` (default: skills-edge and this package's version), for a server that answers other methods too. */

@@ -5,10 +5,6 @@
 // resources/read (the repository's tests/lib/fallback-sdk.mjs, which the stdio and Worker tests
 // share). The option is read through the settings table (option `fallback`, the text form of
 // FALLBACK); a bad value is `invalid-argument`.
-//
-// Until the package's SkillsServer accepts the option, constructing one fails with "unknown field
-// `fallback`", and these tests are reported as todo (not passed) with that reason; any other
-// failure fails them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -17,17 +13,6 @@ import { SkillsServer } from "skills-edge";
 import { REPO, refused } from "./common.mjs";
 
 const sdk = await import(pathToFileURL(join(REPO, "tests", "lib", "fallback-sdk.mjs")).href);
-
-let todo = false;
-try {
-  new SkillsServer({ fallback: "tools,prompts" });
-} catch (e) {
-  if (/unknown field `fallback`/.test(String(e?.message))) {
-    todo = `the package's SkillsServer does not take the fallback option yet (${e.message.split("\n")[0]})`;
-  } else {
-    throw e;
-  }
-}
 
 /** A connected SDK client on an in-page server. */
 async function connected(server, kind, era) {
@@ -41,7 +26,7 @@ for (const [kind, era, version] of [
   ["v2", "legacy", sdk.LEGACY],
   ["v2", "modern", sdk.MODERN],
 ]) {
-  test(`in-page SkillsServer({ fallback: "tools,prompts" }) through SDK ${kind} (${version})`, { todo }, async () => {
+  test(`in-page SkillsServer({ fallback: "tools,prompts" }) through SDK ${kind} (${version})`, async () => {
     const client = await connected(new SkillsServer({ fallback: "tools,prompts", pageSize: 2 }), kind, era);
     try {
       if (kind === "v2") assert.equal(client.getNegotiatedProtocolVersion(), version);
@@ -53,7 +38,7 @@ for (const [kind, era, version] of [
   });
 }
 
-test("each half on its own, and off by default", { todo }, async () => {
+test("each half on its own, and off by default", async () => {
   for (const [fallback, tools, prompts] of [
     ["tools", true, false],
     ["prompts", false, true],
@@ -82,7 +67,7 @@ test("each half on its own, and off by default", { todo }, async () => {
   assert.equal(reply.error.code, -32601);
 });
 
-test("a bad fallback value is invalid-argument, in the settings table's words", { todo }, () => {
+test("a bad fallback value is invalid-argument, in the settings table's words", () => {
   const e = refused(() => new SkillsServer({ fallback: "everything" }), "invalid-argument");
   assert.match(e.message, /fallback = "everything" is invalid \(unknown item "everything"\): use `none`, or a comma-separated set of `tools` and `prompts`/);
 });
