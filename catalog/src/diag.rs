@@ -65,6 +65,9 @@ pub enum Rule {
     LimitSize,
     /// The skills folder cannot be read.
     Io,
+    /// A path given twice, or both as a file and as a directory (only a program that builds
+    /// the source tree itself can do this; no file system can).
+    DuplicatePath,
     /// Warning: two skills share a name.
     DuplicateName,
     /// Warning: a `metadata` key uses the reserved `io.modelcontextprotocol/` prefix.
@@ -111,6 +114,7 @@ impl Rule {
             Rule::LimitFiles => "limit-files",
             Rule::LimitSize => "limit-size",
             Rule::Io => "io",
+            Rule::DuplicatePath => "duplicate-path",
             Rule::DuplicateName => "duplicate-name",
             Rule::ReservedMetadataKey => "reserved-metadata-key",
             Rule::FileOutsideSkill => "file-outside-skill",

@@ -37,9 +37,10 @@
 //! Decoding first checks the integrity of the whole pack (magic, version, length, then the
 //! SHA-256 of the rest), so a truncated or corrupted pack is refused as such before anything
 //! else is read. It then checks every range, every UTF-8 string, URI order, digests and JSON
-//! well-formedness once, so even a pack with a valid checksum but a hostile structure is refused
-//! with a message instead of causing a panic later. That one digest is the only hashing a load
-//! does: no manifest is recomputed and no YAML is read.
+//! well-formedness (strings decoded, as strict JSON readers do) once, so even a pack with a
+//! valid checksum but a hostile structure is refused with a message instead of causing a panic
+//! or an unreadable reply later. That one digest is the only hashing a load does: no manifest
+//! is recomputed and no YAML is read.
 
 use crate::compile::{Compiled, DirChild};
 use crate::skill::digest::is_wire_digest;
@@ -569,6 +570,12 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
             "format version {version}; this build reads version {VERSION} (rebuild the pack with this version of skills-edge)"
         )));
     }
+    // Fuzzing builds only (`cargo fuzz` compiles with `--cfg fuzzing`; no other build sets it):
+    // the length and the SHA-256 are not checked, so that mutated packs reach the structure
+    // decoder instead of all stopping at the checksum. Magic and version still are.
+    if cfg!(fuzzing) {
+        return Ok(());
+    }
     let total = word(12)? as usize;
     if pack.len() != total {
         let how = if pack.len() < total {
@@ -592,6 +599,56 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
         ));
     }
     Ok(())
+}
+
+/// A JSON value read only to check it: unlike `serde::de::IgnoredAny`, which skips strings
+/// without decoding their escapes, every string and key is decoded, so a fragment that strict
+/// JSON readers refuse (a lone surrogate escape such as `"\ud800"`) is refused here, instead of
+/// making every reply that embeds it unreadable to them. Nothing is kept.
+struct StrictJson;
+
+impl<'de> serde::Deserialize<'de> for StrictJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictJsonVisitor)
+    }
+}
+
+struct StrictJsonVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
+    type Value = StrictJson;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_unit<E>(self) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<StrictJson, A::Error> {
+        while seq.next_element::<StrictJson>()?.is_some() {}
+        Ok(StrictJson)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<StrictJson, A::Error> {
+        while map.next_key::<StrictJson>()?.is_some() {
+            map.next_value::<StrictJson>()?;
+        }
+        Ok(StrictJson)
+    }
 }
 
 struct Reader<'a> {
@@ -726,7 +783,7 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         std::str::from_utf8(bytes(s, what)?).map_err(|_| PackError(format!("{what} is not UTF-8")))
     };
     let json = |s: Span, what: &str| -> Result<(), PackError> {
-        serde_json::from_str::<serde::de::IgnoredAny>(text(s, what)?)
+        serde_json::from_str::<StrictJson>(text(s, what)?)
             .map(|_| ())
             .map_err(|e| PackError(format!("{what} is not valid JSON: {e}")))
     };

@@ -317,11 +317,43 @@ fn compile_pass(
         }
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
+    // A tree built by a program rather than read from disk (`SourceTree` is public, and the npm
+    // package's `compileCatalog` takes a list of entries) can give a path twice, or use one
+    // path for a file and a directory. No file system can, and a catalog can serve neither.
+    let mut unique: Vec<SourceFile> = Vec::with_capacity(files.len());
+    for f in files {
+        if unique.last().is_some_and(|u| u.path == f.path) {
+            if !diags
+                .iter()
+                .any(|d| d.rule == Rule::DuplicatePath && d.path == f.path)
+            {
+                diags.push(Diagnostic::error(
+                    Rule::DuplicatePath,
+                    &f.path,
+                    "the same path is given more than once",
+                    "give each file once",
+                ));
+            }
+            continue;
+        }
+        unique.push(f);
+    }
+    files = unique;
     for f in &files {
         let mut p = parent_of(&f.path);
         while !p.is_empty() {
             dirs.insert(p.to_owned());
             p = parent_of(p);
+        }
+    }
+    for f in &files {
+        if dirs.contains(&f.path) {
+            diags.push(Diagnostic::error(
+                Rule::DuplicatePath,
+                &f.path,
+                "the path is both a file and a directory",
+                "rename the file or the directory",
+            ));
         }
     }
     warn_case_collisions(&files, &dirs, &mut diags);
