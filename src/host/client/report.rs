@@ -709,23 +709,16 @@ impl Report {
             })
             .collect();
         let head = ["SKILL", "FILES", "BYTES", "STATUS", "WHY"].map(str::to_owned);
-        let width = |i: usize| {
-            rows.iter()
-                .chain(std::iter::once(&head))
-                .map(|r| r[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        };
-        let w = [width(0), width(1), width(2), width(3)];
+        let mut w = [0usize; 4];
+        for row in rows.iter().chain(std::iter::once(&head)) {
+            for (width, cell) in w.iter_mut().zip(row.iter()) {
+                *width = (*width).max(cell.chars().count());
+            }
+        }
         let mut out = String::new();
-        for r in std::iter::once(&head).chain(&rows) {
+        for [skill, files, bytes, status, why] in std::iter::once(&head).chain(&rows) {
             let line = format!(
-                "{:<w0$}  {:>w1$}  {:>w2$}  {:<w3$}  {}",
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                r[4],
+                "{skill:<w0$}  {files:>w1$}  {bytes:>w2$}  {status:<w3$}  {why}",
                 w0 = w[0],
                 w1 = w[1],
                 w2 = w[2],
