@@ -234,6 +234,19 @@ pub const MIRROR: Setting = Setting {
     scope: Scope::Http,
 };
 
+/// Whether the Worker serves the skills inspector page.
+pub const INSPECTOR: Setting = Setting {
+    var: "INSPECTOR",
+    flag: "--inspector",
+    option: "inspector",
+    wit: "",
+    kind: Kind::Choice(&["on", "off"]),
+    default: "off",
+    form: "`on` or `off`",
+    doc: "serve the skills inspector page (the npm package's `inspector/`, from the Worker's static assets) at `/inspector/`: it lists and verifies the skills of the server its form names (this Worker's `/mcp`, or any server that allows the page's origin); `on` also admits requests whose `Origin` is this server's own (the `Host` rule still applies); the HTTP component has no page files and answers 503 there",
+    scope: Scope::Http,
+};
+
 /// Every setting, in documentation order.
 pub const SETTINGS: &[Setting] = &[
     PAGE_SIZE,
@@ -247,6 +260,7 @@ pub const SETTINGS: &[Setting] = &[
     ALLOWED_HOSTS,
     MAX_BODY_BYTES,
     MIRROR,
+    INSPECTOR,
 ];
 
 /// Where values come from, which decides how a setting is named in errors.
@@ -392,6 +406,13 @@ fn read(
             "MAX_BODY_BYTES" => c.max_body_bytes = integer(s, &value).map_err(err)? as usize,
             "MIRROR" => {
                 c.mirror = match value.trim() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(err(None)),
+                }
+            }
+            "INSPECTOR" => {
+                c.inspector = match value.trim() {
                     "on" => true,
                     "off" => false,
                     _ => return Err(err(None)),

@@ -321,6 +321,9 @@ fn run(text: &str) {
             assert_eq!(r.body, reply.body.clone().unwrap_or_default());
             skills_edge_fuzz::reply::check(body.as_bytes(), &reply);
         }
+        Step::Page { file, .. } => {
+            panic!("the inspector page is off here, yet {file} was to be served for {path}")
+        }
     }
 }
 

@@ -9,14 +9,21 @@
 // The folder is read here, without following symbolic links; whatever is not a regular file
 // or a directory is handed to the compiler as such, so it is reported exactly as the native
 // build reports it.
+//
+// `skills-edge verify <url>` lists every skill of an MCP server and loads and verifies every
+// file. Its arguments, run, table, JSON lines and exit status are the WebAssembly core's
+// (parseVerifyArgs, runVerifyCommand: the library's host::client::report, which the native
+// command runs too); this file only supplies fetch (../lib/transport.js).
 import { createRequire } from "node:module";
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
+import { httpIo } from "../lib/transport.js";
 
 const require = createRequire(import.meta.url);
-const { compileCatalog } = require("../node/skills_edge.js");
+const { compileCatalog, parseVerifyArgs, runVerifyCommand, verifyUsage } = require("../node/skills_edge.js");
 
-const USAGE = `skills-edge: compile Agent Skills into a pack for skills-edge's SkillsServer
+const USAGE = `skills-edge: compile Agent Skills into a pack for skills-edge's SkillsServer, and verify
+the skills an MCP server serves
 
 USAGE:
     skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
@@ -29,7 +36,7 @@ USAGE:
         (frontmatter-sdk-* warnings) is an error.
     --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
         and the other skills are published.
-    skills-edge --version | --help
+${verifyUsage()}    skills-edge --version | --help
 `;
 
 function usageError(msg) {
@@ -207,8 +214,25 @@ function packCommand({ dir, output, instructions, options = {} }) {
   return 0;
 }
 
+async function verifyCommand(args) {
+  let parsed;
+  try {
+    parsed = parseVerifyArgs(args);
+  } catch (e) {
+    if (e?.code !== "invalid-argument") throw e;
+    return usageError(e.message);
+  }
+  const io = httpIo({ url: parsed.url, headers: parsed.headers, fetch: globalThis.fetch }, { timeoutMs: parsed.timeoutMs });
+  const out = await runVerifyCommand(args, io);
+  await new Promise((resolve) => process.stdout.write(out.stdout, resolve));
+  process.stderr.write(out.stderr);
+  return out.exitCode;
+}
+
 function main(args) {
   switch (args[0]) {
+    case "verify":
+      return verifyCommand(args.slice(1));
     case "pack": {
       const parsed = parsePackArgs(args.slice(1));
       return parsed.error ? usageError(parsed.error) : packCommand(parsed);
@@ -233,4 +257,4 @@ function main(args) {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

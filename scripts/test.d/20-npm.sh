@@ -9,11 +9,14 @@
 # ones, a strict TypeScript check of the declarations, `npx skills-edge pack` against the native
 # command (identical packs, identical refusals of hostile folders, damaged packs refused), the
 # judges of tests/judges/ against the installed SkillsServer (the official SDK 2.4 SkillsClient
-# in-process, MCP Inspector 2.12 --verify over stdio, on both protocol eras), and the
-# conformance suite's host scenarios with tests/conformance-client.mjs; then load the installed
+# in-process, MCP Inspector 2.12 --verify over stdio, on both protocol eras), the conformance
+# suite's host scenarios with tests/conformance-client.mjs, SkillsClient and `skills-edge
+# verify` (npm and native, identical output) against SkillsServer over node:http, the SDK 2.4
+# server, @olaservo/ext-skills and the tampering proxy (tests/js/peers); then load the installed
 # package in headless Chromium on plain-http pages (tests/js/browser), where the async functions
-# run with crypto.subtle on the loopback origin and fall back to WebAssembly on the other.
-# Needs scripts/setup.sh (run by scripts/test.sh first).
+# run with crypto.subtle on the loopback origin and fall back to WebAssembly on the other, the
+# inspector page included (screenshots in target/screenshots/). Needs scripts/setup.sh (run by
+# scripts/test.sh first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD

@@ -13,6 +13,10 @@
 //!   the build.
 //! * `--skip-invalid` (both): an invalid skill is left out, its errors printed as warnings
 //!   naming it, and the rest is published, as `SKILLS_ON_INVALID=skip` makes it for the build.
+//! * `skills-edge verify <url>` lists every skill of an MCP server over Streamable HTTP and
+//!   loads and verifies every file: the run, the table, the JSON lines and the exit status are
+//!   `skills_edge::host::client::report`'s, shared with the npm package's command; this file
+//!   only supplies the HTTP client (ureq: blocking, rustls for https).
 
 #[cfg(not(target_family = "wasm"))]
 fn main() -> std::process::ExitCode {
@@ -30,6 +34,7 @@ fn main() {
 #[cfg(not(target_family = "wasm"))]
 mod native {
     use skills_edge::catalog::{compile, pack, walk};
+    use skills_edge::host::client::report::{VerifyArgs, VERIFY_USAGE};
     use skills_edge::protocol::{reply, Refusal};
     use skills_edge::server::{Config, Responder, Transport};
     use skills_edge::settings::{self, Scope, Setting, Source, SETTINGS};
@@ -54,7 +59,7 @@ USAGE:
         (frontmatter-sdk-* warnings) is an error.
     --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
         and the other skills are published.
-    skills-edge --version | --help
+{verify_usage}    skills-edge --version | --help
 ";
 
     /// Largest accepted stdio message (bytes); longer lines are refused and skipped.
@@ -70,6 +75,10 @@ USAGE:
             },
             Some("pack") => match parse_pack_args(&args[1..]) {
                 Ok(a) => pack_command(&a),
+                Err(e) => usage_error(&e),
+            },
+            Some("verify") => match VerifyArgs::parse(&args[1..]) {
+                Ok(a) => verify::command(&a),
                 Err(e) => usage_error(&e),
             },
             Some("--version" | "-V") => {
@@ -118,7 +127,9 @@ USAGE:
     }
 
     fn usage() -> String {
-        USAGE.replace("{stdio_options}\n", &stdio_options())
+        USAGE
+            .replace("{stdio_options}\n", &stdio_options())
+            .replace("{verify_usage}", VERIFY_USAGE)
     }
 
     /// The `stdio` options for the usage text, from the settings table.
@@ -339,5 +350,139 @@ USAGE:
         }
         eprintln!("{summary}: wrote {output} ({} bytes)", packed.len());
         ExitCode::SUCCESS
+    }
+
+    /// `verify`: the report's run over a blocking HTTP client.
+    mod verify {
+        use skills_edge::host::client::block_on;
+        use skills_edge::host::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+        use skills_edge::host::client::report::{verify_command, VerifyArgs};
+        use skills_edge::host::{ErrorCode, VerifyError};
+        use std::future::{ready, Future};
+        use std::io::{self, Read, Write};
+        use std::process::ExitCode;
+        use std::time::{Duration, Instant};
+
+        type Result<T> = std::result::Result<T, VerifyError>;
+
+        /// POSTs to the URL with the caller's headers, every request bounded by the timeout
+        /// (body included), redirects not followed (MCP endpoints answer in place; a 3xx is
+        /// reported as `http-status`).
+        struct Ureq {
+            agent: ureq::Agent,
+            url: String,
+            headers: Vec<(String, String)>,
+            started: Instant,
+            timeout_ms: u64,
+        }
+
+        struct Body(ureq::BodyReader<'static>, u64);
+
+        fn failure(e: &ureq::Error, timeout_ms: u64) -> VerifyError {
+            match e {
+                ureq::Error::Timeout(_) => VerifyError::new(
+                    ErrorCode::Timeout,
+                    format!("the request did not complete within {timeout_ms} ms"),
+                ),
+                ureq::Error::Io(io) if io.kind() != io::ErrorKind::TimedOut => VerifyError::new(
+                    ErrorCode::ConnectionFailed,
+                    format!("the server could not be reached: {io}"),
+                ),
+                ureq::Error::Io(io) => io_failure(io, timeout_ms),
+                other => VerifyError::new(
+                    ErrorCode::ConnectionFailed,
+                    format!("the server could not be reached: {other}"),
+                ),
+            }
+        }
+
+        fn io_failure(e: &io::Error, timeout_ms: u64) -> VerifyError {
+            let inner = e.get_ref().and_then(|i| i.downcast_ref::<ureq::Error>());
+            match inner {
+                Some(u) if !matches!(u, ureq::Error::Io(_)) => failure(u, timeout_ms),
+                _ if e.kind() == io::ErrorKind::TimedOut => VerifyError::new(
+                    ErrorCode::Timeout,
+                    format!("the request did not complete within {timeout_ms} ms"),
+                ),
+                _ => VerifyError::new(
+                    ErrorCode::ConnectionFailed,
+                    format!("the connection failed: {e}"),
+                ),
+            }
+        }
+
+        impl ResponseBody for Body {
+            fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>>> {
+                let mut buf = vec![0u8; 64 * 1024];
+                ready(match self.0.read(&mut buf) {
+                    Ok(0) => Ok(None),
+                    Ok(n) => {
+                        buf.truncate(n);
+                        Ok(Some(buf))
+                    }
+                    Err(e) => Err(io_failure(&e, self.1)),
+                })
+            }
+        }
+
+        impl HttpIo for Ureq {
+            type Body = Body;
+
+            fn post(
+                &self,
+                request: HttpRequest,
+            ) -> impl Future<Output = Result<HttpResponse<Body>>> {
+                let mut req = self.agent.post(&self.url);
+                for (k, v) in self.headers.iter().chain(&request.headers) {
+                    req = req.header(k.as_str(), v.as_str());
+                }
+                ready(match req.send(request.body.as_bytes()) {
+                    Ok(resp) => {
+                        let header = |n: &str| {
+                            resp.headers()
+                                .get(n)
+                                .and_then(|v| v.to_str().ok())
+                                .map(str::to_owned)
+                        };
+                        let status = resp.status().as_u16();
+                        let content_type = header("content-type");
+                        let session_id = header("mcp-session-id");
+                        Ok(HttpResponse {
+                            status,
+                            content_type,
+                            session_id,
+                            body: Body(resp.into_body().into_reader(), self.timeout_ms),
+                        })
+                    }
+                    Err(e) => Err(failure(&e, self.timeout_ms)),
+                })
+            }
+
+            fn now_ms(&self) -> f64 {
+                self.started.elapsed().as_secs_f64() * 1000.0
+            }
+        }
+
+        pub fn command(args: &VerifyArgs) -> ExitCode {
+            let config = ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .max_redirects(0)
+                .timeout_global(Some(Duration::from_millis(args.timeout_ms)))
+                .user_agent(concat!("skills-edge/", env!("CARGO_PKG_VERSION")))
+                .build();
+            let io = Ureq {
+                agent: config.into(),
+                url: args.url.clone(),
+                headers: args.headers.clone(),
+                started: Instant::now(),
+                timeout_ms: args.timeout_ms,
+            };
+            let out = block_on(verify_command(args, &io));
+            // A closed stdout (a pipe to `head`) is not an error of the run.
+            let _ = io::stdout().write_all(out.stdout.as_bytes());
+            let _ = io::stdout().flush();
+            let _ = io::stderr().write_all(out.stderr.as_bytes());
+            ExitCode::from(out.exit_code)
+        }
     }
 }

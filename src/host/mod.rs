@@ -8,10 +8,12 @@
 //! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`) |
 //! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals |
 //! | [`error`] | [`VerifyError`] with a stable [`ErrorCode`] |
+//! | [`client`] | [`client::SkillsClient`]: the requests a host makes over a transport it supplies (listing, loading, reading, caching, refreshing), verified by [`SkillHost`]; the `verify` command's run ([`client::report`]) |
 //!
 //! Verification uses the same digest and frontmatter code as the build-time compiler
 //! ([`crate::skill`]), so a server and a host built from this crate agree by construction.
-//! Nothing here performs I/O: callers fetch, this module decides.
+//! Nothing here performs I/O: callers fetch (or hand [`client`] a transport), this module
+//! decides.
 //!
 //! ```
 //! use skills_edge::host::{verify_skill_md, Content, Entry};
@@ -24,6 +26,7 @@
 //! ```
 
 pub mod approval;
+pub mod client;
 pub mod entry;
 pub mod error;
 pub mod registry;

@@ -642,23 +642,36 @@ pub fn compare_frontmatter(uri: &str, expected: &Value, actual: &Value) -> Resul
     if expected.same_content(actual) {
         return Ok(());
     }
-    let (path, exp, act) = first_difference(expected, actual, String::new())
-        .unwrap_or_else(|| (String::new(), Some(expected.clone()), Some(actual.clone())));
-    let shown = if path.is_empty() {
-        "frontmatter".to_owned()
-    } else {
-        path.clone()
+    let mut found = Vec::new();
+    differences(expected, actual, String::new(), &mut found);
+    let shown_path = |p: &str| {
+        if p.is_empty() {
+            "frontmatter".to_owned()
+        } else {
+            p.to_owned()
+        }
     };
-    let message = match (&exp, &act) {
+    let fields: Vec<String> = found.iter().map(|(p, _, _)| shown_path(p)).collect();
+    let (path, exp, act) = found
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| (String::new(), Some(expected.clone()), Some(actual.clone())));
+    let shown = shown_path(&path);
+    let mut message = match (&exp, &act) {
         (Some(_), None) => format!("the frontmatter of {uri} lacks `{shown}`, which the entry has"),
         (None, Some(_)) => format!("the frontmatter of {uri} has `{shown}`, which the entry lacks"),
         _ => format!("`{shown}` in the frontmatter of {uri} differs from the entry"),
     };
+    if fields.len() > 1 {
+        let others: Vec<String> = fields.iter().skip(1).map(|f| format!("`{f}`")).collect();
+        message.push_str(&format!("; so do {}", others.join(", ")));
+    }
     let mut err = VerifyError::new(ErrorCode::FrontmatterMismatch, message)
         .with_uri(uri)
         .with_field(shown);
     err.expected = exp.map(|v| v.to_json().into_boxed_str());
     err.actual = act.map(|v| v.to_json().into_boxed_str());
+    err.differences = fields.into_boxed_slice();
     Err(err)
 }
 
@@ -685,34 +698,43 @@ fn join_key(path: &str, key: &str) -> String {
     }
 }
 
-/// The first place where two values differ, as (path, expected part, actual part); `None`
-/// when they have the same content. Depth is bounded by the frontmatter reader's nesting
-/// limit on one side; the recursion stops where the other side's shape differs.
-fn first_difference(expected: &Value, actual: &Value, path: String) -> Option<Difference> {
+/// Most differing fields one refusal names.
+pub const MAX_DIFFERENCES: usize = 32;
+
+/// Every place where two values differ (at most [`MAX_DIFFERENCES`]), as (path, expected part,
+/// actual part), in the order of the entry's keys, then the keys only the file has. Depth is
+/// bounded by the frontmatter reader's nesting limit on one side; the recursion stops where
+/// the other side's shape differs.
+fn differences(expected: &Value, actual: &Value, path: String, out: &mut Vec<Difference>) {
+    if out.len() >= MAX_DIFFERENCES {
+        return;
+    }
     match (expected, actual) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, v) in a {
                 let p = join_key(&path, k);
                 match actual.get(k) {
-                    None => return Some((p, Some(v.clone()), None)),
-                    Some(w) => {
-                        if let Some(d) = first_difference(v, w, p) {
-                            return Some(d);
-                        }
-                    }
+                    None => out.push((p, Some(v.clone()), None)),
+                    Some(w) => differences(v, w, p, out),
+                }
+                if out.len() >= MAX_DIFFERENCES {
+                    return;
                 }
             }
-            b.iter()
-                .find(|(k, _)| expected.get(k).is_none())
-                .map(|(k, w)| (join_key(&path, k), None, Some(w.clone())))
+            for (k, w) in b.iter().filter(|(k, _)| expected.get(k).is_none()) {
+                if out.len() >= MAX_DIFFERENCES {
+                    return;
+                }
+                out.push((join_key(&path, k), None, Some(w.clone())));
+            }
         }
-        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
-            .iter()
-            .zip(b)
-            .enumerate()
-            .find_map(|(i, (v, w))| first_difference(v, w, format!("{path}[{i}]"))),
-        _ if expected.same_content(actual) => None,
-        _ => Some((path, Some(expected.clone()), Some(actual.clone()))),
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (v, w)) in a.iter().zip(b).enumerate() {
+                differences(v, w, format!("{path}[{i}]"), out);
+            }
+        }
+        _ if expected.same_content(actual) => {}
+        _ => out.push((path, Some(expected.clone()), Some(actual.clone()))),
     }
 }
 
@@ -804,6 +826,37 @@ mod tests {
     const NONE: VerifyOptions = VerifyOptions {
         allow_dynamic: false,
     };
+
+    #[test]
+    fn every_differing_field_is_named() {
+        let entry: Value = serde_json::from_str(
+            r#"{"name":"a","description":"d","license":"MIT","tags":["x","y"]}"#,
+        )
+        .unwrap();
+        let file: Value =
+            serde_json::from_str(r#"{"name":"a","description":"e","tags":["x","z"],"extra":1}"#)
+                .unwrap();
+        let e = compare_frontmatter("skill://a/SKILL.md", &entry, &file).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("description"));
+        assert_eq!(
+            &*e.differences,
+            ["description", "license", "tags[1]", "extra"]
+        );
+        assert!(
+            e.message.ends_with("; so do `license`, `tags[1]`, `extra`"),
+            "{}",
+            e.message
+        );
+        let one: Value = serde_json::from_str(
+            r#"{"name":"a","description":"d","license":"MIT","tags":["x","y"],"z":2}"#,
+        )
+        .unwrap();
+        let e = compare_frontmatter("skill://a/SKILL.md", &entry, &one).unwrap_err();
+        assert_eq!(
+            (&*e.differences, e.field.as_deref()),
+            (&["z".to_owned()][..], Some("z"))
+        );
+    }
 
     #[test]
     fn conformance_vectors() {

@@ -112,6 +112,7 @@ fn source_tree(entries: &JsValue, a: Arg) -> Result<SourceTree, JsValue> {
 }
 
 #[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
 struct JsCompileOptions {
     root: Option<String>,
     instructions: Option<String>,

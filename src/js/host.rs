@@ -20,7 +20,7 @@ struct JsHostOptions {
 /// `SkillSummary`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct SummaryJs<'a> {
+pub(super) struct SummaryJs<'a> {
     server_label: &'a str,
     uri: &'a str,
     name: &'a str,
@@ -31,6 +31,22 @@ struct SummaryJs<'a> {
     revision: Option<&'a str>,
     approved: bool,
     active: bool,
+}
+
+impl<'a> From<&'a host::SkillSummary> for SummaryJs<'a> {
+    fn from(s: &'a host::SkillSummary) -> Self {
+        SummaryJs {
+            server_label: &s.server_label,
+            uri: &s.uri,
+            name: &s.name,
+            description: &s.description,
+            display_name: &s.display_name,
+            dynamic: s.dynamic,
+            revision: s.revision.as_deref(),
+            approved: s.approved,
+            active: s.active,
+        }
+    }
 }
 
 /// `SkillRef`.
@@ -238,20 +254,7 @@ impl SkillHost {
     #[wasm_bindgen(unchecked_return_type = "SkillSummary[]")]
     pub fn skills(&self) -> Result<JsValue, JsValue> {
         let skills = self.inner.skills();
-        let out: Vec<SummaryJs> = skills
-            .iter()
-            .map(|s| SummaryJs {
-                server_label: &s.server_label,
-                uri: &s.uri,
-                name: &s.name,
-                description: &s.description,
-                display_name: &s.display_name,
-                dynamic: s.dynamic,
-                revision: s.revision.as_deref(),
-                approved: s.approved,
-                active: s.active,
-            })
-            .collect();
+        let out: Vec<SummaryJs> = skills.iter().map(SummaryJs::from).collect();
         to_js(&out)
     }
 

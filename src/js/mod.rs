@@ -10,6 +10,7 @@
 //! | `compiler` | `compileCatalog`, `inspectPack` |
 //! | `server` | `SkillsServer` |
 //! | `host` | `SkillHost` |
+//! | `client` | `SkillsClientCore` (the host side of the package's `SkillsClient`), `parseVerifyArgs`, `verifyUsage`, `runVerifyCommand` |
 //!
 //! The TypeScript declarations of every type named in a signature are in `skills-edge.d.ts`,
 //! added to the generated declarations, so the `.d.ts` is precise (no `any`).
@@ -19,12 +20,14 @@ use wasm_bindgen::prelude::*;
 use crate::catalog::pack;
 use crate::host::{ErrorCode, VerifyError};
 
+mod client;
 mod compiler;
 mod convert;
 mod host;
 mod server;
 mod verifier;
 
+pub use client::{parse_verify_args, run_verify_command, verify_usage, SkillsClientCore};
 pub use compiler::{compile_catalog, inspect_pack};
 pub use host::SkillHost;
 pub use server::SkillsServer;
@@ -57,6 +60,13 @@ pub(crate) fn js_error(e: &VerifyError) -> JsValue {
         if let Some(v) = v {
             set(target, k, &JsValue::from_str(v));
         }
+    }
+    if !e.differences.is_empty() {
+        let fields = js_sys::Array::new();
+        for f in e.differences.iter() {
+            fields.push(&JsValue::from_str(f));
+        }
+        set(target, "fields", &fields);
     }
     err.into()
 }

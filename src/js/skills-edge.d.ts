@@ -134,6 +134,12 @@ export type ErrorCode =
   | "unknown-server"
   | "unknown-skill"
   | "invalid-argument"
+  | "connection-failed"
+  | "http-status"
+  | "protocol-error"
+  | "server-error"
+  | "timeout"
+  | "aborted"
   | "catalog-invalid"
   | "pack-invalid";
 
@@ -149,6 +155,8 @@ export interface SkillsEdgeError extends Error {
   actual?: string;
   /** For frontmatter errors, the path of the first differing field (`description`, `metadata.version`). */
   field?: string;
+  /** For `frontmatter-mismatch`, every differing field in the order found (the first is `field`), when there is one. */
+  fields?: string[];
   /** For `catalog-invalid`: every finding, errors and warnings, in path order. */
   diagnostics?: CatalogDiagnostic[];
 }
@@ -355,4 +363,178 @@ export interface ApprovalsExport {
   format: "skills-edge/approvals";
   version: 1;
   approvals: Array<{ server: string; uri: string; fingerprint: string }>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The skills client (SkillsClientCore; the `skills-edge/client` module's SkillsClient)
+// ---------------------------------------------------------------------------------------------
+
+/** Options of `new SkillsClientCore`. */
+export interface SkillsClientCoreOptions {
+  /** The host's name for the server (1–128 bytes, no `:`); default `server`. */
+  label?: string;
+  allowDynamic?: boolean;
+  requireApproval?: boolean;
+  /** `clientInfo.name`; default `skills-edge`. */
+  clientName?: string;
+  /** `clientInfo.version`; default this package's version. */
+  clientVersion?: string;
+}
+
+/** One response as a Streamable HTTP io object hands it to the core. */
+export interface IoResponse {
+  status: number;
+  contentType: string | null;
+  sessionId: string | null;
+  /** The next chunk of the body, or `undefined` at its end. */
+  read(): Promise<Uint8Array | undefined>;
+  /** The core is done with the body (an event stream may stay open). */
+  cancel?(): void;
+}
+
+/** The transport of one operation: `post` (Streamable HTTP) or `request` (an SDK client). */
+export interface SkillsClientIo {
+  post?(body: string, headers: [string, string][]): Promise<IoResponse>;
+  request?(method: string, params: { [key: string]: JsonValue }): Promise<{ [key: string]: JsonValue }>;
+}
+
+/** What a connected server says about itself. */
+export interface ServerFacts {
+  /** `2026-07-28`, or the 2025-era revision `initialize` settled on. */
+  protocolVersion: string;
+  capabilities: { [key: string]: JsonValue };
+  serverInfo?: { name: string; version: string; [key: string]: JsonValue };
+  instructions?: string;
+  /** It declares the `io.modelcontextprotocol/skills` extension. */
+  skills: boolean;
+  /** It declares `directoryRead`. */
+  directoryRead: boolean;
+}
+
+/** What an SDK client negotiated, for `SkillsClientCore.attach`. */
+export interface AttachedFacts {
+  protocolVersion: string;
+  capabilities?: { [key: string]: JsonValue };
+  serverInfo?: { [key: string]: JsonValue };
+  instructions?: string;
+}
+
+/** A skill as a listing or `skills/get` shows it. */
+export interface ListedSkill extends SkillSummary {
+  /** Files in its entry (0 when dynamic). */
+  files: number;
+  /** Their declared total size. */
+  bytes: number;
+  /** The entry as the host reads it. */
+  entry: SkillEntry;
+}
+
+/** Every page of `skills/list`, registered. */
+export interface SkillListing {
+  skills: ListedSkill[];
+  /** Invalid entries (never registered): their index in the listing and why. */
+  rejected: Array<{ index: number; error: SkillsEdgeError }>;
+  ttlMs: number;
+  cacheScope: "public" | "private";
+  pages: number;
+}
+
+/** A `skills/get` result, registered. */
+export interface FetchedSkill {
+  skill: ListedSkill;
+  changed: boolean;
+  approvalRevoked: boolean;
+  ttlMs: number;
+  cacheScope: "public" | "private";
+}
+
+/** A skill loaded by the client. */
+export interface ClientLoadedSkill extends LoadedSkill {
+  /** The entry was refreshed with `skills/get` after a verification failure. */
+  refreshed: boolean;
+  /** Fetching the entry revoked an approval (its files changed). */
+  approvalRevoked: boolean;
+}
+
+/** A supporting file read by the client. */
+export interface ClientReadFile extends ReadFile {
+  refreshed: boolean;
+  approvalRevoked: boolean;
+}
+
+/** One child of a directory. */
+export interface DirectoryChild {
+  uri: string;
+  name?: string;
+  mimeType?: string;
+  size?: number;
+  directory: boolean;
+  /** For a file inside a registered skill: whether its entry lists it. */
+  listed?: boolean;
+}
+
+/** Every page of `resources/directory/read`. */
+export interface DirectoryListing {
+  uri: string;
+  resources: DirectoryChild[];
+  ttlMs: number;
+  cacheScope: "public" | "private";
+  pages: number;
+}
+
+/** One check of `skills-edge verify` (a file, an unlisted file, a directory). */
+export interface VerifyCheck {
+  uri: string;
+  status: "verified" | "failed" | "error" | "unlisted" | "skipped";
+  size?: number;
+  digest?: string;
+  code?: ErrorCode;
+  expected?: string;
+  actual?: string;
+  field?: string;
+  why?: string;
+}
+
+/** One skill of `skills-edge verify --json`. */
+export interface VerifiedSkill {
+  skill: string;
+  name?: string;
+  description?: string;
+  revision?: string;
+  files: number;
+  bytes: number;
+  status: "verified" | "dynamic" | "failed" | "error";
+  code?: ErrorCode;
+  why?: string;
+  refreshed: boolean;
+  checks: VerifyCheck[];
+}
+
+/** The `verify` run. */
+export interface VerifyReport {
+  skills: VerifiedSkill[];
+  /** 0 everything verified, 1 something did not, 2 the server could not be reached or listed. */
+  exitCode: 0 | 1 | 2;
+  table: string;
+  summary: string;
+  /** What stopped the run before any skill was checked. */
+  error?: SkillsEdgeError;
+  protocolVersion?: string;
+}
+
+/** The arguments of `skills-edge verify`, read. */
+export interface VerifyArgs {
+  url: string;
+  era: "auto" | "2026-07-28" | "2025-11-25";
+  headers: [string, string][];
+  skill?: string;
+  json: boolean;
+  timeoutMs: number;
+}
+
+/** What `skills-edge verify` prints and returns. */
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: 0 | 1 | 2;
 }

@@ -43,6 +43,36 @@ pub fn decode_header_value(v: &str) -> Option<Cow<'_, str>> {
     }
 }
 
+/// Encodes a header value for `Mcp-Name` (and any header that mirrors a body value): a value
+/// that is a safe plain-ASCII field value is sent as it is; anything else is sent as
+/// `=?base64?<standard padded base64 of its UTF-8>?=` (spec: "Value encoding"). A value needs
+/// the base64 form when it is empty, starts or ends with whitespace (field parsing would strip
+/// it), contains a character outside visible ASCII, space and tab (non-ASCII text, CR, LF,
+/// other control characters), or already looks like the sentinel form. The inverse is
+/// [`decode_header_value`]; the official SDKs apply the same rule.
+///
+/// ```
+/// use skills_edge::protocol::headers::{decode_header_value, encode_header_value};
+/// assert_eq!(encode_header_value("skill://a/SKILL.md"), "skill://a/SKILL.md");
+/// assert_eq!(encode_header_value("skill://é"), "=?base64?c2tpbGw6Ly/DqQ==?=");
+/// assert_eq!(encode_header_value(" x"), "=?base64?IHg=?=");
+/// for v in ["a\r\nb", "=?base64?eA==?=", "", "tab\tinside", "ü"] {
+///     assert_eq!(decode_header_value(&encode_header_value(v)).as_deref(), Some(v));
+/// }
+/// ```
+pub fn encode_header_value(v: &str) -> Cow<'_, str> {
+    let sentinel = v.starts_with("=?base64?") && v.ends_with("?=");
+    let padded = v.starts_with([' ', '\t']) || v.ends_with([' ', '\t']);
+    let unsafe_char = v.chars().any(|c| !(c == '\t' || (' '..='~').contains(&c)));
+    if !(v.is_empty() || sentinel || padded || unsafe_char) {
+        return Cow::Borrowed(v);
+    }
+    let mut out = String::from("=?base64?");
+    crate::base64::encode_into(v.as_bytes(), &mut out);
+    out.push_str("?=");
+    Cow::Owned(out)
+}
+
 /// Which era serves a request: 2026-07-28 when its `params._meta` carries
 /// `io.modelcontextprotocol/protocolVersion`, or when it arrives over HTTP with an
 /// `MCP-Protocol-Version` header that is not a legacy revision; 2025-11-25 otherwise

@@ -1,5 +1,5 @@
 //! The one writer of JSON-RPC response envelopes. Results, errors of the responder
-//! ([`RpcError`]) and transport refusals ([`Refusal`]) all go out through [`envelope`], so every
+//! ([`RpcError`]) and transport refusals ([`Refusal`]) all go out through one writer (`envelope`), so every
 //! reply has the same shape:
 //!
 //! * `{"jsonrpc":"2.0","id":<id>,"result":<result>}` for a result;

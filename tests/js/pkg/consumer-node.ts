@@ -135,4 +135,28 @@ const wrong: ErrorCode = "digest-mismatched";
 // @ts-expect-error the Node build needs no init
 import("skills-edge").then((m) => m.initSync);
 
-void [text, receipt, bytes, name, resolved, fingerprint, digest, codes, summaries, origin, stored, wrong];
+// SkillsClient, from `skills-edge/client`.
+import { SkillsClient, type VerifyReport, type SkillListing, type ClientLoadedSkill } from "skills-edge/client";
+
+async function client(): Promise<void> {
+  const c = await SkillsClient.connect("http://127.0.0.1:8787/mcp", { era: "auto", headers: { authorization: "Bearer t" }, timeoutMs: 5000 });
+  const listing: SkillListing = await c.list({ timeoutMs: 1000 });
+  const first: string = listing.skills[0].uri;
+  const loaded: ClientLoadedSkill = await c.load(listing.skills[0]);
+  const refreshed: boolean = loaded.refreshed;
+  const file = await c.read(first, "references/x.md");
+  const body: Uint8Array = file.bytes;
+  const report: VerifyReport = await c.verify({ skill: first });
+  const exit: 0 | 1 | 2 = report.exitCode;
+  const code: ErrorCode | undefined = report.skills[0].code;
+  const facts = c.server;
+  const dir = await c.readDirectory("skill://x");
+  void [refreshed, body, exit, code, facts?.protocolVersion, dir.resources[0].listed];
+  // @ts-expect-error era is one of three revisions
+  await SkillsClient.connect("http://x/mcp", { era: "modern" });
+  // @ts-expect-error a reference is a string
+  await c.read(first, 7);
+  c.close();
+}
+
+void [text, receipt, bytes, name, resolved, fingerprint, digest, codes, summaries, origin, stored, wrong, client];

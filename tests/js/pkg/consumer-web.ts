@@ -2,6 +2,7 @@
 // (moduleResolution "bundler", DOM lib): the web build is initialised explicitly.
 import init, { initSync, SkillHost, SkillsServer, sha256DigestAsync, verifyFileAsync, verifySkillMd } from "skills-edge";
 import type { InitOutput, SkillEntry, VerifiedSkillMd } from "skills-edge";
+import { SkillsClient } from "skills-edge/client";
 
 async function main(): Promise<void> {
   const output: InitOutput = await init();
@@ -23,6 +24,13 @@ async function main(): Promise<void> {
   const receipt = await verifyFileAsync(entry, entry.uri, "x", { allowDynamic: true });
   const verified: boolean = receipt.verified;
   void [reply, md, digest, verified];
+  // SkillsClient with the DOM's fetch and AbortSignal.
+  const controller = new AbortController();
+  const client = await SkillsClient.connect("https://example.com/mcp", { fetch, signal: controller.signal });
+  const listing = await client.list({ signal: AbortSignal.timeout(5000) });
+  void listing.skills.map((s) => s.revision);
+  // @ts-expect-error a signal is an AbortSignal
+  await client.list({ signal: "stop" });
   // @ts-expect-error initSync needs the module
   initSync();
   // @ts-expect-error the web build's classes are the same as the Node build's

@@ -46,7 +46,16 @@ const kinds = {
   bytes: isBytes,
   size: (v) => Number.isSafeInteger(v) && v >= 0,
   digest: (v) => typeof v === "string" && /^sha256:[0-9a-f]{64}$/.test(v),
+  io: (v) => isObject(v),
+  optionalString: (v) => v === undefined || v === null || typeof v === "string",
   unknown: () => true,
+};
+
+// A transport for SkillsClientCore whose every request fails: the core's promises settle
+// (with a SkillsEdgeError, or a command output with exit status 2) without a server.
+const io = {
+  post: async () => { throw { code: "connection-failed", message: "no server in this test" }; },
+  request: async () => { throw { code: "connection-failed", message: "no server in this test" }; },
 };
 
 // name -> [[parameter, kind, a valid value], ...]; `this` for methods comes from `make`.
@@ -68,6 +77,9 @@ const free = {
   isSkillsEdgeError: [["value", "unknown", new Error("x")]],
   compileCatalog: [["entries", "entries", [{ path: "a/SKILL.md", bytes: MD }]], ["options", "options", { root: "r" }]],
   inspectPack: [["pack", "bytes", pack]],
+  parseVerifyArgs: [["args", "entries", ["http://127.0.0.1:1/mcp"]]],
+  verifyUsage: [],
+  runVerifyCommand: [["args", "entries", ["http://127.0.0.1:1/mcp"]], ["io", "io", io]],
 };
 // The async functions (the ES module layer), with the parameters of their synchronous twins.
 const asyncFree = {
@@ -79,7 +91,9 @@ const asyncFree = {
 const ctors = {
   SkillsServer: [["options", "options", { pageSize: 5 }]],
   SkillHost: [["options", "options", { allowDynamic: false }]],
+  SkillsClientCore: [["options", "options", { label: "s" }]],
 };
+const IO = ["io", "io", io];
 const L = ["label", "string", "s"];
 const uri = ["uri", "string", U];
 const methods = {
@@ -112,7 +126,34 @@ const methods = {
     exportApprovals: [],
     importApprovals: [["approvals", "textOrJson", '{"format":"skills-edge/approvals","version":1,"approvals":[]}']],
   },
+  SkillsClientCore: {
+    setHeaders: [["headers", "json", [["authorization", "Bearer x"]]]],
+    connect: [IO, ["era", "string", "auto"]],
+    attach: [["facts", "json", { protocolVersion: "2026-07-28", capabilities: {} }]],
+    facts: [],
+    list: [IO],
+    get: [IO, uri],
+    load: [IO, uri],
+    read: [IO, ["skillUri", "string", U], ["reference", "string", "x.md"]],
+    readDirectory: [IO, ["uri", "string", "skill://a"]],
+    verify: [IO, ["url", "string", "http://127.0.0.1:1/mcp"], ["skill", "optionalString", undefined]],
+    skills: [],
+    entry: [uri],
+    approve: [uri],
+    isApproved: [uri],
+    revoke: [uri],
+    isActive: [uri],
+    closeWindow: [uri],
+    exportApprovals: [],
+    importApprovals: [["approvals", "textOrJson", '{"format":"skills-edge/approvals","version":1,"approvals":[]}']],
+  },
 };
+
+/** A call's outcome, with a promise's rejection handled (the barrage checks what is thrown synchronously). */
+function settle(value) {
+  if (value && typeof value.then === "function") value.then(() => {}, () => {});
+  return value;
+}
 // Methods wasm-bindgen adds to every class.
 const GLUE = new Set(["constructor", "free", "__destroy_into_raw"]);
 
@@ -214,9 +255,9 @@ async function check(label, params, args, fn, async) {
 }
 
 /** Every call of the barrage: [label, params, args, fn, async]. */
-function* calls(values, server, host) {
+function* calls(values, server, host, core) {
   const targets = [];
-  for (const [name, params] of Object.entries(free)) targets.push([name, params, (...a) => pkg[name](...a)]);
+  for (const [name, params] of Object.entries(free)) targets.push([name, params, (...a) => settle(pkg[name](...a))]);
   for (const [name, params] of Object.entries(asyncFree)) {
     targets.push([name, params, (...a) => pkg[name](...a), true]);
     targets.push([`${name} (crypto.subtle at every size)`, params, (...a) => forced[name](...a), true]);
@@ -224,6 +265,7 @@ function* calls(values, server, host) {
   for (const [name, params] of Object.entries(ctors)) targets.push([`new ${name}`, params, (...a) => { const o = new pkg[name](...a); o.free(); }]);
   for (const [name, params] of Object.entries(methods.SkillsServer)) targets.push([`SkillsServer.${name}`, params, (...a) => server[name](...a)]);
   for (const [name, params] of Object.entries(methods.SkillHost)) targets.push([`SkillHost.${name}`, params, (...a) => host[name](...a)]);
+  for (const [name, params] of Object.entries(methods.SkillsClientCore)) targets.push([`SkillsClientCore.${name}`, params, (...a) => settle(core[name](...a))]);
   for (const [label, params, fn, async = false] of targets) {
     const valid = params.map(([, , v]) => v);
     for (let n = 0; n < params.length; n++) yield [`${label} with ${n} arguments`, params, valid.slice(0, n), fn, async];
@@ -256,8 +298,9 @@ test("every export, constructor and method has an argument table entry", () => {
 test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the instance keeps working", async () => {
   const server = new SkillsServer({ pack, pageSize: 5 });
   const host = populatedHost();
+  const core = await populatedCore();
   let count = 0;
-  for (const [label, params, args, fn, async] of calls(hostile, server, host)) {
+  for (const [label, params, args, fn, async] of calls(hostile, server, host, core)) {
     await check(label, params, args, fn, async);
     count++;
   }
@@ -280,15 +323,20 @@ test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the 
   assert.equal(host.isApproved("s", U), true);
   assert.match(host.exportApprovals(), /"fingerprint":"sha256:/);
   assert.equal(host.load("s", U, MD).verified, true);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(core.isApproved(U), true);
+  assert.deepEqual(core.entry(U), entry);
+  assert.equal(core.facts().protocolVersion, "2026-07-28");
 });
 
 test("exotic arguments repeated thousands of times do not exhaust the instance", async () => {
   const server = new SkillsServer();
   const host = populatedHost();
+  const core = await populatedCore();
   const exotic = Object.fromEntries(EXOTIC.map((k) => [k, hostile[k]]));
   let count = 0;
   for (let round = 0; round < 8; round++) {
-    for (const [label, params, args, fn, async] of calls(exotic, server, host)) {
+    for (const [label, params, args, fn, async] of calls(exotic, server, host, core)) {
       await check(label, params, args, fn, async);
       count++;
     }
@@ -298,6 +346,8 @@ test("exotic arguments repeated thousands of times do not exhaust the instance",
   assert.ok(reply.result.skills.length > 0, JSON.stringify(reply));
   assert.deepEqual(host.servers(), ["s"]);
   assert.equal(host.isApproved("s", U), true);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(core.isApproved(U), true);
 });
 
 test("a caller's code that re-enters the instance while an argument is read gets an error, not a trap", () => {

@@ -61,3 +61,43 @@ test("the README's async example runs", async () => {
     rmSync(file, { force: true });
   }
 });
+
+test("the README's SkillsClient example runs", async () => {
+  const pkg = dirname(createRequire(import.meta.url).resolve("skills-edge/package.json"));
+  const readme = readFileSync(join(pkg, "README.md"), "utf8");
+  const file = join(here, "readme-client-example.mjs");
+  writeFileSync(file, example(readme, "client"));
+  try {
+    const { stdout } = await run(process.execPath, [file], { cwd: here, timeout: 60_000 });
+    assert.match(stdout, /^protocol 2026-07-28$/m);
+    assert.match(stdout, /^code-review: 2 files, 214 bytes$/m);
+    assert.match(stdout, /^loaded code-review \(149 bytes, verified: true\)$/m);
+    assert.match(stdout, /^# Review checklist$/m);
+    assert.match(stdout, /^refused: not-in-manifest$/m);
+    assert.match(stdout, /^verify: exit 0, 7 skills verified$/m);
+  } finally {
+    rmSync(file, { force: true });
+  }
+});
+
+test("the README's SDK-client example runs", async () => {
+  const pkg = dirname(createRequire(import.meta.url).resolve("skills-edge/package.json"));
+  const readme = readFileSync(join(pkg, "README.md"), "utf8");
+  // The example imports the official SDK client: make the repository's copy resolvable here.
+  const { REPO } = await import("./common.mjs");
+  const { existsSync, symlinkSync } = await import("node:fs");
+  const link = join(dirname(here), "node_modules", "@modelcontextprotocol");
+  if (!existsSync(link)) symlinkSync(join(REPO, "node_modules", "@modelcontextprotocol"), link, "dir");
+  const { SkillsServer } = await import("skills-edge");
+  const { startHttpServer } = await import("./http-server.mjs");
+  const server = await startHttpServer(new SkillsServer());
+  const file = join(here, "readme-wrap-example.mjs");
+  writeFileSync(file, example(readme, "wrap"));
+  try {
+    const { stdout } = await run(process.execPath, [file], { cwd: here, timeout: 60_000, env: { ...process.env, SKILLS_URL: server.url } });
+    assert.equal(stdout, "refunds: verified true over 2026-07-28\n");
+  } finally {
+    rmSync(file, { force: true });
+    await server.close();
+  }
+});
