@@ -8,6 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 W=wasm32-unknown-unknown
+# No merge conflict markers in anything committed.
+if git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.png'; then
+  echo "10-rust.sh: merge conflict markers above; resolve them" >&2
+  exit 1
+fi
 cargo fmt --all -- --check
 bash scripts/check-rust-version.sh
 cargo clippy --workspace --all-targets -- -D warnings
