@@ -4,16 +4,37 @@
 //! The checks and the manifest computation are those of `skills-edge-catalog`, the crate the
 //! library itself depends on, so the build, the `check` command and the host verifier share
 //! one implementation. A folder that breaks a rule stops the build with messages that name the
-//! file, the rule and the fix.
+//! file, the rule and the fix; `SKILLS_ON_INVALID=skip` leaves each invalid skill out instead,
+//! with its errors as warnings, and publishes the rest. `SKILLS_STRICT=1` is strict mode:
+//! frontmatter that the official MCP TypeScript SDK 2.4 cannot read (`frontmatter-sdk-*`)
+//! stops the build instead of warning.
 
 use skills_edge_catalog::{compile, pack, walk};
 use std::path::PathBuf;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=SKILLS_DIR");
+    println!("cargo:rerun-if-env-changed=SKILLS_STRICT");
+    println!("cargo:rerun-if-env-changed=SKILLS_ON_INVALID");
     if std::env::var_os("CARGO_FEATURE_EMBEDDED").is_none() {
         return;
     }
+    let strict = match std::env::var("SKILLS_STRICT").as_deref() {
+        Err(_) | Ok("" | "0") => false,
+        Ok("1") => true,
+        Ok(other) => {
+            eprintln!("error: SKILLS_STRICT is {other:?}\n  fix: set SKILLS_STRICT=1 for strict mode (frontmatter every host can read), or 0 or nothing for the default");
+            std::process::exit(1);
+        }
+    };
+    let skip_invalid = match std::env::var("SKILLS_ON_INVALID").as_deref() {
+        Err(_) | Ok("" | "fail") => false,
+        Ok("skip") => true,
+        Ok(other) => {
+            eprintln!("error: SKILLS_ON_INVALID is {other:?}\n  fix: set SKILLS_ON_INVALID=skip to leave invalid skills out and publish the rest, or fail (or nothing) to stop the build on any error");
+            std::process::exit(1);
+        }
+    };
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let shown = std::env::var("SKILLS_DIR").unwrap_or_else(|_| "skills".to_owned());
     let root = manifest_dir.join(&shown);
@@ -25,7 +46,13 @@ fn main() {
         // Nothing was read (the folder is missing): rebuild once it appears.
         println!("cargo:rerun-if-changed={}", root.display());
     }
-    let compiled = match compile::compile(walked.tree) {
+    let compiled = match compile::compile_with(
+        walked.tree,
+        compile::Options {
+            strict,
+            skip_invalid,
+        },
+    ) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{}", e.render(&shown));

@@ -13,16 +13,18 @@ profile=release
 [ "${1:-}" = "--debug" ] && profile=debug
 rustup target list --installed | grep -qx "$T" || rustup target add "$T"
 
-# component/ is a workspace of its own; its .cargo/config.toml puts artifacts in target/.
+# component/ is a workspace of its own; its .cargo/config.toml puts artifacts in target/
+# (CARGO_TARGET_DIR, when set, overrides that, relative to the repository root).
+target_dir=$(realpath -m "${CARGO_TARGET_DIR:-target}")
 flag=()
 [ "$profile" = release ] && flag=(--release)
-(cd component && cargo build "${flag[@]}" --target "$T")
+(cd component && CARGO_TARGET_DIR="$target_dir" cargo build "${flag[@]}" --target "$T")
 
 out=build/component
 mkdir -p "$out"
 jco=node_modules/.bin/jco
 for pair in skills_edge_component:skills-edge skills_edge_http_component:skills-edge-http; do
-  src="target/$T/$profile/${pair%%:*}.wasm"
+  src="$target_dir/$T/$profile/${pair%%:*}.wasm"
   dst="$out/${pair##*:}.wasm"
   if [ -x "$jco" ] && [ -z "${NO_WASM_OPT:-}" ] && [ "$profile" = release ]; then
     # wasm-opt works on core modules; `jco opt` runs it on each module inside the component

@@ -8,7 +8,10 @@
 #       the skills folder (SKILLS_DIR, default skills/) packed by the native
 #       `skills-edge pack --assets`: every file larger than the inline limit is left out of the
 #       pack and written into assets/ as two files named by its SHA-256 (wrangler.toml serves
-#       that folder as Workers Static Assets, read only through the Worker).
+#       that folder as Workers Static Assets, read only through the Worker);
+#   assets/inspector/
+#       the skills inspector page (served at /inspector/ with INSPECTOR=on), copied from the npm
+#       package's build when there is one.
 # Changing skills rebuilds only the pack and the assets; the wasm does not depend on them.
 # Needs the tools scripts/setup.sh installs.
 # Usage: scripts/build-worker.sh [--inline-max BYTES]
@@ -56,6 +59,22 @@ fi
   ${pack_args[@]+"${pack_args[@]}"}
 # wrangler needs the folder even when every file is in the pack.
 mkdir -p "$OUT.tmp/assets"
+# The skills inspector page (served at /inspector/ with INSPECTOR=on) from the npm package's
+# build: its HTML (the import map pointed at ./lib/), module and styles, SkillsClient and the
+# web build with its wasm. Without the package build the Worker answers 503 there.
+if [ -f pkg/web/skills_edge_bg.wasm ]; then
+  page="$OUT.tmp/assets/inspector"
+  mkdir -p "$page/lib" "$page/web"
+  sed 's#"skills-edge/client": "../lib/client-web.js"#"skills-edge/client": "./lib/client-web.js"#' \
+    pkg/inspector/index.html > "$page/index.html"
+  grep -q '"skills-edge/client": "./lib/client-web.js"' "$page/index.html" \
+    || { echo "build-worker: the inspector page's import map was not found" >&2; exit 1; }
+  cp pkg/inspector/inspector.js pkg/inspector/inspector.css "$page/"
+  cp pkg/lib/client.js pkg/lib/client-web.js pkg/lib/transport.js "$page/lib/"
+  cp pkg/web/skills_edge.js pkg/web/skills_edge_bg.wasm "$page/web/"
+else
+  echo "build-worker: pkg/web is not built (bash scripts/build-pkg.sh); the inspector page is left out" >&2
+fi
 rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
 raw=$(wc -c < "$OUT/skills_edge_worker_bg.wasm")
 gz=$(gzip -9 -c "$OUT/skills_edge_worker_bg.wasm" | wc -c)

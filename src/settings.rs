@@ -22,7 +22,7 @@ use crate::http::MAX_MAX_BODY_BYTES;
 use crate::http::{
     HostList, HttpConfig, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS,
 };
-use crate::server::{CacheScope, Config, MAX_PAGE_SIZE, MAX_TTL_MS};
+use crate::server::{CacheScope, Config, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS};
 use std::fmt;
 
 /// Where a setting applies.
@@ -46,6 +46,8 @@ pub enum Kind {
     },
     /// One of these words.
     Choice(&'static [&'static str]),
+    /// A comma-separated set of these words, or `none` (or empty) for the empty set.
+    Set(&'static [&'static str]),
     /// Any text.
     Text,
     /// An `Origin` allow-list ([`OriginList::parse`]).
@@ -135,6 +137,20 @@ pub const INSTRUCTIONS: Setting = Setting {
     scope: Scope::Responder,
 };
 
+/// The tools and prompts fallback for clients without the Skills extension
+/// ([`crate::server::Fallback`]).
+pub const FALLBACK: Setting = Setting {
+    var: "FALLBACK",
+    flag: "--fallback",
+    option: "fallback",
+    wit: "fallback",
+    kind: Kind::Set(&["tools", "prompts"]),
+    default: "none",
+    form: "`none`, or a comma-separated set of `tools` and `prompts` (e.g. `tools,prompts`); empty is `none`",
+    doc: "also serve the skills as MCP tools (`list_skills`, `read_skill`, `read_skill_resource`) and/or as one prompt per skill, for clients without the Skills extension (not part of the extension)",
+    scope: Scope::Responder,
+};
+
 /// The name this server reports (`serverInfo`).
 pub const SERVER_NAME: Setting = Setting {
     var: "SERVER_NAME",
@@ -218,18 +234,33 @@ pub const MIRROR: Setting = Setting {
     scope: Scope::Http,
 };
 
+/// Whether the Worker serves the skills inspector page.
+pub const INSPECTOR: Setting = Setting {
+    var: "INSPECTOR",
+    flag: "--inspector",
+    option: "inspector",
+    wit: "",
+    kind: Kind::Choice(&["on", "off"]),
+    default: "off",
+    form: "`on` or `off`",
+    doc: "serve the skills inspector page (the npm package's `inspector/`, from the Worker's static assets) at `/inspector/`: it lists and verifies the skills of the server its form names (this Worker's `/mcp`, or any server that allows the page's origin); `on` also admits requests whose `Origin` is this server's own (the `Host` rule still applies); the HTTP component has no page files and answers 503 there",
+    scope: Scope::Http,
+};
+
 /// Every setting, in documentation order.
 pub const SETTINGS: &[Setting] = &[
     PAGE_SIZE,
     TTL_MS,
     CACHE_SCOPE,
     INSTRUCTIONS,
+    FALLBACK,
     SERVER_NAME,
     SERVER_VERSION,
     ALLOWED_ORIGINS,
     ALLOWED_HOSTS,
     MAX_BODY_BYTES,
     MIRROR,
+    INSPECTOR,
 ];
 
 /// Where values come from, which decides how a setting is named in errors.
@@ -354,6 +385,7 @@ fn read(
                 c.server.cache_scope = CacheScope::parse(value.trim()).ok_or_else(|| err(None))?
             }
             "INSTRUCTIONS" => c.server.instructions = Some(value.clone()),
+            "FALLBACK" => c.server.fallback = Fallback::parse(&value).map_err(|p| err(Some(p)))?,
             "SERVER_NAME" | "SERVER_VERSION" => {
                 if value.is_empty() {
                     return Err(err(Some("empty".into())));
@@ -374,6 +406,13 @@ fn read(
             "MAX_BODY_BYTES" => c.max_body_bytes = integer(s, &value).map_err(err)? as usize,
             "MIRROR" => {
                 c.mirror = match value.trim() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(err(None)),
+                }
+            }
+            "INSPECTOR" => {
+                c.inspector = match value.trim() {
                     "on" => true,
                     "off" => false,
                     _ => return Err(err(None)),
@@ -431,10 +470,15 @@ pub fn markdown_table(source: Source, scopes: &[Scope]) -> String {
         if !scopes.contains(&s.scope) || !s.in_source(source) {
             continue;
         }
+        // A default described in words is not a value to type.
+        let default = if s.default.contains(' ') {
+            s.default.to_owned()
+        } else {
+            format!("`{}`", s.default)
+        };
         out.push_str(&format!(
-            "| `{}` | `{}` | {} ({}) |\n",
+            "| `{}` | {default} | {}; {} |\n",
             s.name(source),
-            s.default,
             s.doc,
             s.form
         ));

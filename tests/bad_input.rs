@@ -2,7 +2,9 @@
 //! HTTP status, the JSON-RPC outcome (an error code, a result, or no body at all) and the id the
 //! reply must echo (or must not carry). Then a property-style loop: every prefix of several valid
 //! messages and thousands of seeded byte mutations never panic and always get either no body or
-//! a well-formed, schema-valid JSON-RPC response.
+//! a well-formed, schema-valid JSON-RPC response. The same for the tools and prompts fallback:
+//! a table of tool and prompt misuse (wrong argument types, missing arguments, unknown tools and
+//! prompts, traversal in a path argument, header mismatches) and its own mutation loop.
 
 mod common;
 
@@ -1474,6 +1476,682 @@ fn check_row(s: &mut Schemas, r: &Responder, row: &Row) {
             .contains(r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#);
         assert_eq!(modern_result, declared, "{label}: the era of the result");
     }
+}
+
+/// A tool result that must be a tool error (`isError: true`), not a protocol error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    Ok,
+    Error,
+    /// Not a tool result (a protocol error, or another method).
+    Other,
+}
+
+/// The fallback's bad input: tools/call and prompts/get misuse on a responder with tools and
+/// prompts on. Each row: name, message, transport, status, outcome, and what the tool result
+/// must be.
+fn fallback_table() -> Vec<(Row, Tool)> {
+    use Out::*;
+    let s = || T::Stream;
+    let call = |args: &str| modern("1", "tools/call", args);
+    let read = |args: &str| call(&format!(r#""name":"read_skill","arguments":{{{args}}}"#));
+    let res = |args: &str| {
+        call(&format!(
+            r#""name":"read_skill_resource","arguments":{{{args}}}"#
+        ))
+    };
+    let get = |fields: &str| modern("1", "prompts/get", fields);
+    let b64 = |s: &str| format!("=?base64?{}?=", STANDARD.encode(s.as_bytes()));
+    let hn = |method: &str, name: Option<&str>| h(Some(MODERN), Some(method), name);
+    let r = |name: &str, msg: String, t: T, status: u16, out: Out, tool: Tool| {
+        (row(name, msg, t, status, out, is("1")), tool)
+    };
+    let b64_name = b64("list_skills");
+    vec![
+        // --- tools/call: protocol errors ---------------------------------------------------
+        r(
+            "tools/call without name",
+            call(""),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "tools/call with a numeric name",
+            call(r#""name":3"#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "tools/call with a null name",
+            call(r#""name":null"#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "tools/call of an unknown tool",
+            call(r#""name":"load_skill""#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "tools/call of a conformance fixture tool",
+            call(r#""name":"test_simple_text","arguments":{}"#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "tools/call with string arguments",
+            call(r#""name":"read_skill","arguments":"code-review""#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "tools/call with array arguments",
+            call(r#""name":"read_skill","arguments":["code-review"]"#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "tools/call with numeric arguments",
+            call(r#""name":"list_skills","arguments":0"#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "tools/call with a repeated name",
+            call(r#""name":"list_skills","name":"read_skill""#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "legacy tools/call without params",
+            legacy("1", "tools/call", ""),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        // --- tools/call: tool errors -------------------------------------------------------
+        r(
+            "read_skill without arguments",
+            call(r#""name":"read_skill""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill with empty arguments",
+            read(""),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill with a numeric name",
+            read(r#""name":42"#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill with a boolean uri",
+            read(r#""uri":true"#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill with an object name",
+            read(r#""name":{"name":"code-review"}"#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill with name and uri",
+            read(r#""name":"code-review","uri":"skill://code-review/SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill with an unknown argument",
+            read(r#""skill":"code-review""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill of an unknown skill",
+            read(r#""name":"nope""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill with an empty name",
+            read(r#""name":"""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill of a URI outside the catalog",
+            read(r#""uri":"https://example.com/SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill of a traversing URI",
+            read(r#""uri":"skill://code-review/../diagram-style/SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "list_skills with an argument",
+            call(r#""name":"list_skills","arguments":{"limit":5}"#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource without arguments",
+            res(""),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource with skill only",
+            res(r#""skill":"code-review""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource with path only",
+            res(r#""path":"SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource with uri and path",
+            res(r#""uri":"skill://code-review/SKILL.md","path":"SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource with a numeric uri",
+            res(r#""uri":1"#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource with an array path",
+            res(r#""skill":"code-review","path":["SKILL.md"]"#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: .. in the path",
+            res(r#""skill":"code-review","path":"../diagram-style/SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: .. deeper in the path",
+            res(r#""skill":"code-review","path":"references/../../x""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: absolute path",
+            res(r#""skill":"code-review","path":"/etc/passwd""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: backslash path",
+            res(r#""skill":"code-review","path":"..\\..\\x""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: encoded traversal",
+            res(r#""skill":"code-review","path":"%2e%2e/diagram-style/SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: a URI as the path",
+            res(r#""skill":"code-review","path":"skill://diagram-style/SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: a query in the path",
+            res(r#""skill":"code-review","path":"SKILL.md?x=1""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: a directory path",
+            res(r#""skill":"code-review","path":"references""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: traversal in the uri",
+            res(r#""uri":"skill://code-review/references/../SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: a file: uri",
+            res(r#""uri":"file:///etc/passwd""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: a directory uri",
+            res(r#""uri":"skill://code-review/references""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: an unknown skill",
+            res(r#""skill":"nope","path":"SKILL.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: a file of another skill",
+            res(r#""skill":"code-review","path":"references/palette.md""#),
+            s(),
+            200,
+            Result,
+            Tool::Error,
+        ),
+        r(
+            "read_skill_resource: a real file",
+            res(r#""skill":"diagram-style","path":"assets/palette.png""#),
+            s(),
+            200,
+            Result,
+            Tool::Ok,
+        ),
+        r(
+            "read_skill: null for the other argument",
+            read(r#""name":"code-review","uri":null"#),
+            s(),
+            200,
+            Result,
+            Tool::Ok,
+        ),
+        // --- prompts -------------------------------------------------------------------------
+        r(
+            "prompts/get without name",
+            get(""),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "prompts/get with a numeric name",
+            get(r#""name":1"#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "prompts/get of an unknown prompt",
+            get(r#""name":"nope""#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "prompts/get of a conformance fixture prompt",
+            get(r#""name":"test_simple_prompt""#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "prompts/get with an argument",
+            get(r#""name":"code-review","arguments":{"topic":"x"}"#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "prompts/get with a numeric argument",
+            get(r#""name":"code-review","arguments":{"n":1}"#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "prompts/get with string arguments",
+            get(r#""name":"code-review","arguments":"x""#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "prompts/get with empty arguments",
+            get(r#""name":"code-review","arguments":{}"#),
+            s(),
+            200,
+            Result,
+            Tool::Other,
+        ),
+        r(
+            "prompts/list with a cursor",
+            modern("1", "prompts/list", r#""cursor":"AAAA""#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        r(
+            "tools/list with a cursor",
+            modern("1", "tools/list", r#""cursor":"AAAA""#),
+            s(),
+            200,
+            Error(-32602),
+            Tool::Other,
+        ),
+        // --- Mcp-Name over HTTP --------------------------------------------------------------
+        r(
+            "tools/call without Mcp-Name",
+            call(r#""name":"list_skills""#),
+            hn("tools/call", None),
+            400,
+            Error(-32020),
+            Tool::Other,
+        ),
+        r(
+            "tools/call with another Mcp-Name",
+            call(r#""name":"list_skills""#),
+            hn("tools/call", Some("read_skill")),
+            400,
+            Error(-32020),
+            Tool::Other,
+        ),
+        r(
+            "tools/call with a garbled base64 Mcp-Name",
+            call(r#""name":"list_skills""#),
+            hn("tools/call", Some("=?base64?***?=")),
+            400,
+            Error(-32020),
+            Tool::Other,
+        ),
+        r(
+            "tools/call with a base64 Mcp-Name",
+            call(r#""name":"list_skills""#),
+            hn("tools/call", Some(&b64_name)),
+            200,
+            Result,
+            Tool::Ok,
+        ),
+        r(
+            "tools/call with Mcp-Name",
+            call(r#""name":"list_skills""#),
+            hn("tools/call", Some("list_skills")),
+            200,
+            Result,
+            Tool::Ok,
+        ),
+        r(
+            "prompts/get without Mcp-Name",
+            get(r#""name":"code-review""#),
+            hn("prompts/get", None),
+            400,
+            Error(-32020),
+            Tool::Other,
+        ),
+        r(
+            "prompts/get with another Mcp-Name",
+            get(r#""name":"code-review""#),
+            hn("prompts/get", Some("diagram-style")),
+            400,
+            Error(-32020),
+            Tool::Other,
+        ),
+        r(
+            "prompts/get with Mcp-Name",
+            get(r#""name":"code-review""#),
+            hn("prompts/get", Some("code-review")),
+            200,
+            Result,
+            Tool::Other,
+        ),
+        r(
+            "tools/call under Mcp-Method prompts/get",
+            call(r#""name":"list_skills""#),
+            hn("prompts/get", Some("list_skills")),
+            400,
+            Error(-32020),
+            Tool::Other,
+        ),
+    ]
+}
+
+#[test]
+fn the_fallback_bad_input_table() {
+    let r = fallback_responder();
+    let rows = fallback_table();
+    assert!(rows.len() >= 50, "{} rows", rows.len());
+    let mut s = Schemas::new();
+    for (row, tool) in &rows {
+        check_row(&mut s, &r, row);
+        let rpc = check_reply(&r.respond(&row.msg, &row.t.get()))
+            .expect("well formed")
+            .expect("a body");
+        let is_error = rpc.result().and_then(|res| res.get("isError")).cloned();
+        match tool {
+            Tool::Ok => assert_eq!(is_error, Some(json!(false)), "{}: {}", row.name, rpc.text),
+            Tool::Error => {
+                assert_eq!(is_error, Some(json!(true)), "{}: {}", row.name, rpc.text);
+                let text = rpc.json["result"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap_or("");
+                assert!(
+                    text.len() > 20,
+                    "{}: the error says what exists: {text}",
+                    row.name
+                );
+            }
+            Tool::Other => assert_eq!(is_error, None, "{}: {}", row.name, rpc.text),
+        }
+    }
+    let names: std::collections::BTreeSet<&str> =
+        rows.iter().map(|(r, _)| r.name.as_str()).collect();
+    assert_eq!(names.len(), rows.len(), "row names are unique");
+    // With the fallback off, every one of these is what it was: -32601 (whatever the
+    // headers say), except the one whose Mcp-Method header contradicts the body.
+    let off = responder(1);
+    for (row, _) in &rows {
+        let rpc = check_reply(&off.respond(&row.msg, &row.t.get()))
+            .expect("well formed")
+            .expect("a body");
+        let want = if row.name.contains("under Mcp-Method") {
+            -32020
+        } else {
+            -32601
+        };
+        assert_eq!(
+            rpc.code(),
+            Some(want),
+            "{} with the fallback off: {}",
+            row.name,
+            rpc.text
+        );
+    }
+}
+
+#[test]
+fn fallback_prefixes_and_mutations_never_panic_and_always_get_a_well_formed_reply() {
+    let r = fallback_responder();
+    let mut s = Schemas::new();
+    let seeds: Vec<(String, T)> = vec![
+        (modern("1", "tools/list", ""), T::Stream),
+        (
+            modern(
+                "2",
+                "tools/call",
+                r#""name":"read_skill","arguments":{"name":"code-review"}"#,
+            ),
+            h(Some(MODERN), Some("tools/call"), Some("read_skill")),
+        ),
+        (
+            modern(
+                "3",
+                "tools/call",
+                r#""name":"read_skill_resource","arguments":{"skill":"diagram-style","path":"assets/palette.png"}"#,
+            ),
+            T::Stream,
+        ),
+        (
+            modern(
+                "4",
+                "tools/call",
+                r#""name":"read_skill_resource","arguments":{"uri":"skill://acme/billing/refunds/templates/regional/eu-refund.md"}"#,
+            ),
+            T::Stream,
+        ),
+        (
+            modern("5", "tools/call", r#""name":"list_skills","arguments":{}"#),
+            T::Stream,
+        ),
+        (
+            modern("6", "prompts/get", r#""name":"release-notes""#),
+            h(Some(MODERN), Some("prompts/get"), Some("release-notes")),
+        ),
+        (modern("7", "prompts/list", ""), T::Stream),
+        (
+            legacy(
+                "8",
+                "tools/call",
+                r#""name":"read_skill","arguments":{"uri":"skill://code-review/SKILL.md"}"#,
+            ),
+            T::Stream,
+        ),
+    ];
+    let mut checked = 0usize;
+    for (msg, t) in &seeds {
+        let b = msg.as_bytes();
+        for n in 0..=b.len() {
+            if let Err(e) = probe(&mut s, &r, &b[..n], &t.get()) {
+                panic!("prefix {:?}: {e}", String::from_utf8_lossy(&b[..n]));
+            }
+            checked += 1;
+        }
+    }
+    const SPECIAL: &[u8] = b"{}[]\",:\\ ./0123456789-eEtrufalsn\x00\xc3\xa9\xff";
+    let mut rng = Rng(0xfa11_bac4_0000_0001);
+    for i in 0..3000 {
+        let (msg, t) = &seeds[rng.below(seeds.len())];
+        let mut b = msg.as_bytes().to_vec();
+        for _ in 0..1 + rng.below(3) {
+            let pos = rng.below(b.len() + 1);
+            match rng.below(4) {
+                0 if pos < b.len() => b[pos] = SPECIAL[rng.below(SPECIAL.len())],
+                1 => b.insert(pos, SPECIAL[rng.below(SPECIAL.len())]),
+                2 if pos < b.len() => {
+                    b.remove(pos);
+                }
+                _ => {
+                    let end = (pos + 1 + rng.below(12)).min(b.len());
+                    let chunk = b[pos.min(end)..end].to_vec();
+                    let at = rng.below(b.len() + 1);
+                    b.splice(at..at, chunk);
+                }
+            }
+        }
+        if let Err(e) = probe(&mut s, &r, &b, &t.get()) {
+            panic!(
+                "mutant {i} {:?} over {t:?}: {e}",
+                String::from_utf8_lossy(&b)
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 3500, "{checked} messages checked");
 }
 
 #[test]

@@ -612,6 +612,59 @@ fn paths_that_no_file_system_produces_are_refused_by_the_compiler_too() {
     }
 }
 
+/// Found by the `compile` fuzz target: a source tree that gives one path twice compiled, and
+/// its catalog could not be loaded ("file URIs are not sorted"). A path given twice, or used
+/// for both a file and a directory, is now a build error.
+#[test]
+fn a_path_given_twice_or_as_file_and_directory_is_refused() {
+    type Files<'a> = &'a [(&'a str, &'a str)];
+    let cases: [(Files, &str, &str); 4] = [
+        (
+            &[("good/x.md", "1"), ("good/x.md", "2")],
+            "good/x.md",
+            "more than once",
+        ),
+        (
+            &[("good/x.md", "1"), ("good/x.md", "1"), ("good/x.md", "1")],
+            "good/x.md",
+            "more than once",
+        ),
+        (&[("good/SKILL.md", "")], "good/SKILL.md", "more than once"),
+        (
+            &[("good/x", "1"), ("good/x/y.md", "2")],
+            "good/x",
+            "both a file and a directory",
+        ),
+    ];
+    for (files, path, phrase) in cases {
+        let mut tree = SourceTree::default();
+        tree.add_file("good/SKILL.md", skill_md("good", "").into_bytes());
+        for (p, b) in files {
+            tree.add_file(p, b.as_bytes().to_vec());
+        }
+        let e = compile::compile(tree).expect_err(path);
+        let errs: Vec<&Diagnostic> = e
+            .errors()
+            .filter(|d| d.rule.id() == "duplicate-path")
+            .collect();
+        assert_eq!(errs.len(), 1, "{path}: {}", e.render(""));
+        assert!(
+            errs[0].path == path && errs[0].message.contains(phrase),
+            "{}",
+            e.render("")
+        );
+    }
+    // A file where a directory is listed explicitly (an empty directory entry).
+    let mut tree = SourceTree::default();
+    tree.add_file("good/SKILL.md", skill_md("good", "").into_bytes());
+    tree.add_file("good/e", b"1".to_vec());
+    tree.dirs.push("good/e".to_owned());
+    let e = compile::compile(tree).expect_err("file and directory");
+    assert!(e
+        .errors()
+        .any(|d| d.rule.id() == "duplicate-path" && d.path == "good/e"));
+}
+
 #[cfg(unix)]
 #[test]
 fn symbolic_links_are_errors_whether_they_point_at_files_or_directories() {

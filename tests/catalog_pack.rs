@@ -415,3 +415,43 @@ fn served_bytes_are_exactly_the_source_bytes() {
         "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     );
 }
+
+/// A pack whose JSON fragments hold `needle` (12 bytes) replaced by `with` everywhere, sealed
+/// again (as a hostile producer would).
+fn pack_with(needle: &[u8], with: &[u8]) -> Vec<u8> {
+    assert_eq!(needle.len(), with.len());
+    let desc = String::from_utf8_lossy(needle).into_owned();
+    let mut t = SourceTree::default();
+    t.add_file(
+        "s/SKILL.md",
+        format!("---\nname: s\ndescription: d{desc}\n---\nBody\n").into_bytes(),
+    );
+    let mut b = pack::encode(&compile::compile(t).expect("compiles"), None);
+    let mut at = 0;
+    while let Some(i) = b[at..].windows(needle.len()).position(|w| w == needle) {
+        b[at + i..at + i + with.len()].copy_from_slice(with);
+        at += i + with.len();
+    }
+    assert!(at > 0, "the needle is in the pack");
+    pack::seal(&mut b);
+    b
+}
+
+/// Found by the `pack` fuzz target: a fragment with a lone surrogate escape (`"\ud83d\ud100"`)
+/// passed the JSON check (which skipped strings without decoding them), so every reply that
+/// embeds the entry was unreadable to strict JSON readers. Such a fragment is refused; a valid
+/// surrogate pair still loads.
+#[test]
+fn fragments_with_lone_surrogate_escapes_are_refused() {
+    let lone = pack_with(b"xxxxxxxxxxxx", br"\ud83d\ud100");
+    let e = Catalog::from_bytes(lone)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.contains("is not valid JSON"), "{e}");
+    let pair = pack_with(b"xxxxxxxxxxxx", br"\ud83d\ude00");
+    let c = Catalog::from_bytes(pair).expect("a surrogate pair is valid JSON");
+    let entry: serde_json::Value =
+        serde_json::from_str(c.skill_at(0).expect("one skill").entry_json).expect("strict JSON");
+    assert_eq!(entry["frontmatter"]["description"], "d\u{1f600}");
+}

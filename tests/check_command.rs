@@ -113,6 +113,75 @@ fn check_reports_warnings_on_stderr_and_still_succeeds() {
 }
 
 #[test]
+fn strict_mode_makes_sdk_unreadable_frontmatter_an_error() {
+    let t = TempDir::new("check-strict");
+    t.write(
+        "x/SKILL.md",
+        "---\nname: x\ndescription: \"Reads PDFs.\n  Use for forms.\"\nbase: &b [1]\ncopy: *b\n---\nBody\n",
+    );
+    let dir = t.path().as_os_str();
+    let lenient = run(&["check".as_ref(), dir]);
+    let stderr = String::from_utf8_lossy(&lenient.stderr).into_owned();
+    assert_eq!(lenient.status.code(), Some(0), "{stderr}");
+    let shown = t.path().display().to_string();
+    for (rule, line) in [
+        ("frontmatter-sdk-multiline-quoted", 3),
+        ("frontmatter-sdk-anchor", 5),
+        ("frontmatter-sdk-anchor", 6),
+    ] {
+        let place = format!("warning[{rule}]: {shown}/x/SKILL.md:{line}: ");
+        assert!(stderr.contains(&place), "{place} in {stderr}");
+    }
+    assert!(
+        stderr.contains("  fix: write the value on one line"),
+        "{stderr}"
+    );
+
+    for args in [
+        vec!["check".as_ref(), dir, "--strict".as_ref()],
+        vec!["check".as_ref(), "--strict".as_ref(), dir],
+        vec![
+            "pack".as_ref(),
+            dir,
+            "--check".as_ref(),
+            "--strict".as_ref(),
+        ],
+    ] {
+        let strict = run(&args);
+        let stderr = String::from_utf8_lossy(&strict.stderr).into_owned();
+        assert_eq!(strict.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(strict.stdout.is_empty(), "{args:?}");
+        assert!(
+            stderr.contains(&format!(
+                "error[frontmatter-sdk-multiline-quoted]: {shown}/x/SKILL.md:3: "
+            )),
+            "{stderr}"
+        );
+        assert!(
+            stderr.ends_with("3 errors in the skills folder; nothing was published\n"),
+            "{stderr}"
+        );
+    }
+    let out_dir = TempDir::new("check-strict-out");
+    let file = out_dir.path().join("x.pack");
+    let packed = run(&[
+        "pack".as_ref(),
+        dir,
+        "-o".as_ref(),
+        file.as_os_str(),
+        "--strict".as_ref(),
+    ]);
+    assert_eq!(packed.status.code(), Some(1));
+    assert!(!file.exists(), "nothing is written in strict mode");
+    let packed = run(&["pack".as_ref(), dir, "-o".as_ref(), file.as_os_str()]);
+    assert_eq!(packed.status.code(), Some(0));
+    assert!(
+        file.exists(),
+        "the default mode writes the pack, with the warnings"
+    );
+}
+
+#[test]
 fn check_usage_errors() {
     let missing = TempDir::new("check-missing");
     let out = check(&missing.path().join("nope"));

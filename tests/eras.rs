@@ -9,7 +9,9 @@ mod common;
 use common::*;
 use serde_json::{json, Value as Json};
 use skills_edge::protocol::Era;
-use skills_edge::server::{CacheScope, Config, Responder, Transport, SERVER_NAME, SERVER_VERSION};
+use skills_edge::server::{
+    CacheScope, Config, Fallback, Responder, Transport, SERVER_NAME, SERVER_VERSION,
+};
 
 /// One request per method the responder serves in both eras (besides the handshake).
 fn methods() -> Vec<(&'static str, Json, bool)> {
@@ -210,6 +212,7 @@ fn settings_change_the_cache_hints_and_instructions() {
             cache_scope: CacheScope::Private,
             instructions: Some("Use skills/list.".into()),
             server_info: None,
+            fallback: Fallback::NONE,
         },
     )
     .expect("valid");

@@ -8,19 +8,24 @@
 //! * `tests/frontmatter/expected/NNN-slug.json`: accepted case; `JSON.stringify(YAML.parse(text))`
 //!   from `yaml@2` plus one `\n`, written by the regen script only.
 //! * `tests/frontmatter/expected/NNN-slug.error.json`: refused case; `kind` is the
-//!   `FrontmatterErrorKind` variant the parser must return, `claim` why JS hosts would differ.
+//!   `FrontmatterErrorKind` variant the parser must return, `claim` why JS hosts would differ,
+//!   and `"host": "accepted"` when the host mode (the verifier's reading) accepts it anyway.
+//! * `tests/frontmatter/expected/NNN-slug.host.json`: the host mode's value of a host-accepted
+//!   case, `JSON.stringify(YAML.parse(text))` from `yaml@2` plus one `\n` (regen script only).
 //!
 //! For every accepted case `parse_yaml(text).to_json()` must equal the stored JSON exactly, and
 //! the same text wrapped in `---` fences must read the same through `parse_file_strict` and
 //! `parse_file_lenient` (objects only). For every refused case the error kind must match, carry
-//! a line inside the text, and the fenced file must be refused too.
+//! a line inside the text, and the fenced file must be refused too. The host mode
+//! (`parse_yaml_host`, `parse_file_host`) must read every accepted case the same, every
+//! host-accepted case as its `.host.json`, and refuse every other case with the same kind.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use skills_edge::skill::frontmatter::{
-    parse_file_lenient, parse_file_strict, parse_yaml, split_lenient, split_strict,
-    FrontmatterErrorKind,
+    parse_file_host, parse_file_lenient, parse_file_strict, parse_yaml, parse_yaml_host,
+    split_lenient, split_strict, FrontmatterErrorKind,
 };
 
 fn root() -> PathBuf {
@@ -150,4 +155,83 @@ fn refused_cases_fail_with_the_stored_kind() {
         checked += 1;
     }
     assert!(checked >= 20, "only {checked} refused cases");
+}
+
+/// The `kind` and whether the host mode accepts a refused case, from its `.error.json`.
+fn refusal(name: &str) -> Option<(FrontmatterErrorKind, bool)> {
+    let meta =
+        fs::read_to_string(root().join("expected").join(format!("{name}.error.json"))).ok()?;
+    let meta: serde_json::Value = serde_json::from_str(&meta).expect("valid .error.json");
+    let kind_name = meta["kind"].as_str().expect("`kind` is a string");
+    let kind = FrontmatterErrorKind::from_rule(kind_name)
+        .unwrap_or_else(|| panic!("{name}: unknown kind {kind_name}"));
+    let host = match meta.get("host") {
+        None => false,
+        Some(v) if v == "accepted" => true,
+        Some(v) => panic!("{name}: \"host\" must be \"accepted\" or absent, not {v}"),
+    };
+    Some((kind, host))
+}
+
+#[test]
+fn host_mode_reads_the_corpus_as_yaml2() {
+    let (mut same, mut accepted, mut refused) = (0, 0, 0);
+    for case in cases() {
+        let expected = root().join("expected");
+        let host_json = fs::read_to_string(expected.join(format!("{}.host.json", case.name))).ok();
+        let want = match refusal(&case.name) {
+            None => {
+                assert!(
+                    host_json.is_none(),
+                    "{}: an accepted case has no .host.json",
+                    case.name
+                );
+                same += 1;
+                fs::read_to_string(expected.join(format!("{}.json", case.name)))
+                    .unwrap_or_else(|_| panic!("{}: no .json", case.name))
+            }
+            Some((_, true)) => {
+                accepted += 1;
+                host_json.unwrap_or_else(|| {
+                    panic!(
+                        "{}: host-accepted but no .host.json (run the regen script)",
+                        case.name
+                    )
+                })
+            }
+            Some((kind, false)) => {
+                assert!(
+                    host_json.is_none(),
+                    "{}: a .host.json for a case the host mode refuses",
+                    case.name
+                );
+                match parse_yaml_host(&case.text) {
+                    Ok(v) => panic!("{}: the host mode accepts it as {}", case.name, v.to_json()),
+                    Err(e) => assert_eq!(e.kind, kind, "{}: {e}", case.name),
+                }
+                assert!(
+                    parse_file_host(&wrap(&case.text)).is_err(),
+                    "{}: the fenced file is accepted",
+                    case.name
+                );
+                refused += 1;
+                continue;
+            }
+        };
+        let want = want.strip_suffix('\n').unwrap_or(&want);
+        match parse_yaml_host(&case.text) {
+            Ok(v) => assert_eq!(v.to_json(), want, "{}", case.name),
+            Err(e) => panic!("{}: the host mode refuses it: {e}", case.name),
+        }
+        if want.starts_with('{') {
+            match parse_file_host(&wrap(&case.text)) {
+                Ok(v) => assert_eq!(v.to_json(), want, "{} (fenced)", case.name),
+                Err(e) => panic!("{} (fenced): the host mode refuses it: {e}", case.name),
+            }
+        }
+    }
+    assert!(
+        same >= 50 && accepted >= 30 && refused >= 20,
+        "{same} / {accepted} / {refused}"
+    );
 }

@@ -30,6 +30,7 @@ fn respond(ep: &Endpoint, head: &Head<'_>) -> Response {
         Step::ReadBody { limit } => {
             panic!("expected an immediate response, got ReadBody {limit}")
         }
+        Step::Page { file, .. } => panic!("expected an immediate response, got the page's {file}"),
     }
 }
 
@@ -612,4 +613,137 @@ fn endpoint_rejects_an_out_of_range_limit() {
         ..HttpConfig::default()
     };
     assert!(Endpoint::new(catalog, c).is_err());
+}
+
+fn get<'a>(path: &'a str) -> Head<'a> {
+    Head {
+        method: "GET",
+        path,
+        host: Some("127.0.0.1:8787"),
+        ..Head::default()
+    }
+}
+
+#[test]
+fn the_inspector_page_only_when_switched_on() {
+    let off = endpoint(HttpConfig::default());
+    for path in ["/inspector", "/inspector/", "/inspector/inspector.js"] {
+        let r = respond(&off, &get(path));
+        assert_eq!((r.status, error_code(&r)), (404, -32600), "{path}");
+    }
+    let on = endpoint(HttpConfig {
+        inspector: true,
+        ..HttpConfig::default()
+    });
+    for (file, content_type) in INSPECTOR_FILES {
+        let path = format!("{INSPECTOR_PREFIX}{file}");
+        let Step::Page {
+            file: f,
+            response,
+            missing,
+        } = on.head(&get(&path))
+        else {
+            panic!("{path} is a file of the page");
+        };
+        assert_eq!(&f, file);
+        assert_eq!(response.status, 200);
+        assert_eq!(response.header("content-type"), Some(*content_type));
+        assert_eq!(response.header("x-content-type-options"), Some("nosniff"));
+        assert!(response.body.is_empty());
+        assert_eq!((missing.status, error_code(&missing)), (503, -32603));
+        assert!(missing.body_str().contains("build the npm package"));
+        // An adapter without static files answers `missing`.
+        assert_eq!(on.handle(&get(&path), b""), missing);
+    }
+    let Step::Page { file, .. } = on.head(&get("/inspector/")) else {
+        panic!("the page's index");
+    };
+    assert_eq!(file, "index.html");
+    let r = respond(&on, &get("/inspector"));
+    assert_eq!((r.status, r.header("location")), (308, Some("/inspector/")));
+    let head = respond(
+        &on,
+        &Head {
+            method: "HEAD",
+            ..get("/inspector/web/skills_edge_bg.wasm")
+        },
+    );
+    assert_eq!(
+        (head.status, head.header("content-type")),
+        (200, Some("application/wasm"))
+    );
+    for path in [
+        "/inspector/../wrangler.toml",
+        "/inspector/lib/",
+        "/inspector/nope.js",
+        "/inspector/web/skills_edge_bg.wasm.map",
+    ] {
+        let r = respond(&on, &get(path));
+        assert_eq!((r.status, error_code(&r)), (404, -32600), "{path}");
+    }
+    let r = respond(
+        &on,
+        &Head {
+            method: "POST",
+            ..get("/inspector/")
+        },
+    );
+    assert_eq!((r.status, r.header("allow")), (405, Some("GET, HEAD")));
+    // The Host and Origin rules come first.
+    let r = respond(
+        &on,
+        &Head {
+            host: Some("evil.example"),
+            ..get("/inspector/")
+        },
+    );
+    assert_eq!(r.status, 403);
+    let r = respond(
+        &on,
+        &Head {
+            origin: Some("https://evil.example"),
+            ..get("/inspector/")
+        },
+    );
+    assert_eq!(r.status, 403);
+    // The page calls /mcp from this server's own origin: allowed with the page on, and only
+    // for the very host the request was sent to (and that the Host rule allows).
+    let own = Head {
+        origin: Some("http://127.0.0.1:8787"),
+        ..post()
+    };
+    let only = |inspector| HttpConfig {
+        allowed_origins: OriginList::parse("https://app.example").unwrap(),
+        inspector,
+        ..HttpConfig::default()
+    };
+    assert_eq!(
+        endpoint(only(true)).head(&own),
+        Step::ReadBody { limit: 1 << 20 }
+    );
+    assert_eq!(respond(&endpoint(only(false)), &own).status, 403);
+    let other_port = Head {
+        origin: Some("http://127.0.0.1:9999"),
+        ..post()
+    };
+    assert_eq!(respond(&endpoint(only(true)), &other_port).status, 403);
+    let rebound = Head {
+        origin: Some("http://evil.example"),
+        host: Some("evil.example"),
+        ..post()
+    };
+    assert_eq!(respond(&endpoint(only(true)), &rebound).status, 403);
+    let page = Head {
+        origin: Some("http://127.0.0.1:8787"),
+        ..get("/inspector/inspector.js")
+    };
+    assert!(matches!(
+        endpoint(only(true)).head(&page),
+        Step::Page {
+            file: "inspector.js",
+            ..
+        }
+    ));
+    // The endpoint itself is unchanged.
+    assert_eq!(on.head(&post()), Step::ReadBody { limit: 1 << 20 });
 }

@@ -30,6 +30,7 @@ fn respond(ep: &Endpoint, head: &Head<'_>) -> Response {
     match ep.head(head) {
         Step::Respond(r) => r,
         Step::ReadBody { .. } => panic!("the mirror never reads a body"),
+        Step::Page { file, .. } => panic!("the mirror is not the inspector page ({file})"),
     }
 }
 

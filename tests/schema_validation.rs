@@ -1,7 +1,8 @@
 //! Every reply validated against the official MCP JSON schemas (2026-07-28 and 2025-11-25) and
 //! the extension's own schema (`tests/schema/skills-extension.json`): every page of every list
 //! and every file read of the embedded catalog, in both eras, at several page sizes, plus error
-//! replies. Negative controls prove the validators reject what they should.
+//! replies, and every reply of the tools and prompts fallback. Negative controls prove the
+//! validators reject what they should.
 
 mod common;
 
@@ -393,4 +394,202 @@ fn the_validators_reject_what_they_must() {
     let null_id = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "x"}});
     s.assert_invalid(Doc::Mcp2026, "JSONRPCErrorResponse", &null_id, "null id");
     s.assert_invalid(Doc::Mcp2025, "JSONRPCErrorResponse", &null_id, "null id");
+}
+
+/// Every reply of the tools and prompts fallback, in both eras, against the official MCP
+/// schemas: discovery with the new capabilities, `tools/list`, every `tools/call` (every tool on
+/// every skill and file, and tool errors), `prompts/list` and every `prompts/get`. Each call's
+/// arguments validate against the tool's `inputSchema`, and each `structuredContent` against its
+/// `outputSchema`; misspelt or mistyped arguments do not.
+#[test]
+fn every_fallback_reply_is_schema_valid_in_both_eras() {
+    let mut s = Schemas::new();
+    let r = fallback_responder();
+    let catalog = embedded();
+    let tool_schema = |schema: &Json| {
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .build(schema)
+            .expect("a tool schema compiles")
+    };
+    let mut calls = 0usize;
+    for era in ERAS {
+        let mcp = mcp_doc(era);
+        match era {
+            Era::Modern => {
+                let d = checked(
+                    &mut s,
+                    &r,
+                    era,
+                    "server/discover",
+                    json!({}),
+                    (mcp, "DiscoverRequest"),
+                    (mcp, "DiscoverResult"),
+                );
+                assert!(
+                    d["capabilities"]["tools"].is_object()
+                        && d["capabilities"]["prompts"].is_object()
+                );
+            }
+            Era::Legacy => {
+                let init = json!({
+                    "protocolVersion": LEGACY,
+                    "capabilities": {},
+                    "clientInfo": {"name": "skills-edge-tests", "version": "0"}
+                });
+                checked(
+                    &mut s,
+                    &r,
+                    era,
+                    "initialize",
+                    init,
+                    (mcp, "InitializeRequest"),
+                    (mcp, "InitializeResult"),
+                );
+            }
+        }
+        let list = checked(
+            &mut s,
+            &r,
+            era,
+            "tools/list",
+            json!({}),
+            (mcp, "ListToolsRequest"),
+            (mcp, "ListToolsResult"),
+        );
+        let tools = list["tools"].as_array().expect("tools").clone();
+        let schemas = |name: &str| {
+            let t = tools.iter().find(|t| t["name"] == name).expect("listed");
+            (
+                tool_schema(&t["inputSchema"]),
+                tool_schema(&t["outputSchema"]),
+            )
+        };
+        let mut args: Vec<(&str, Json)> = vec![("list_skills", json!({}))];
+        for sk in catalog.skills() {
+            args.push(("read_skill", json!({ "name": sk.name })));
+            args.push(("read_skill", json!({ "uri": sk.uri })));
+            let root = sk.root();
+            for f in catalog.files_under(&format!("{root}/")) {
+                args.push(("read_skill_resource", json!({ "uri": f.uri })));
+                args.push((
+                    "read_skill_resource",
+                    json!({ "skill": sk.name, "path": &f.uri[root.len() + 1..] }),
+                ));
+            }
+        }
+        for (name, a) in &args {
+            let (input, output) = schemas(name);
+            assert!(input.is_valid(a), "{name} {a} follows its inputSchema");
+            let res = checked(
+                &mut s,
+                &r,
+                era,
+                "tools/call",
+                json!({"name": name, "arguments": a}),
+                (mcp, "CallToolRequest"),
+                (mcp, "CallToolResult"),
+            );
+            assert_eq!(res["isError"], false, "{name} {a}: {res}");
+            let errors: Vec<String> = output
+                .iter_errors(&res["structuredContent"])
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{name} {a}: {errors:?}");
+            calls += 1;
+        }
+        // Tool errors are results too; the inputSchema already refuses what they refuse by type.
+        for (name, a) in [
+            ("read_skill", json!({"name": "no-such-skill"})),
+            ("read_skill", json!({"name": 7})),
+            ("read_skill", json!({"nmae": "code-review"})),
+            ("read_skill_resource", json!({"uri": "file:///etc/passwd"})),
+            (
+                "read_skill_resource",
+                json!({"skill": "code-review", "path": "../x"}),
+            ),
+            ("list_skills", json!({"x": 1})),
+        ] {
+            let res = checked(
+                &mut s,
+                &r,
+                era,
+                "tools/call",
+                json!({"name": name, "arguments": a}),
+                (mcp, "CallToolRequest"),
+                (mcp, "CallToolResult"),
+            );
+            assert_eq!(res["isError"], true, "{name} {a}");
+        }
+        let (input, _) = schemas("read_skill");
+        for bad in [json!({"name": 7}), json!({"nmae": "x"}), json!([])] {
+            assert!(!input.is_valid(&bad), "inputSchema refuses {bad}");
+        }
+        let prompts = checked(
+            &mut s,
+            &r,
+            era,
+            "prompts/list",
+            json!({}),
+            (mcp, "ListPromptsRequest"),
+            (mcp, "ListPromptsResult"),
+        );
+        for p in prompts["prompts"].as_array().expect("prompts") {
+            checked(
+                &mut s,
+                &r,
+                era,
+                "prompts/get",
+                json!({"name": p["name"]}),
+                (mcp, "GetPromptRequest"),
+                (mcp, "GetPromptResult"),
+            );
+            calls += 1;
+        }
+        // Unknown names are error responses of the standard shape.
+        for (method, name) in [
+            ("tools/call", "test_simple_text"),
+            ("prompts/get", "test_simple_prompt"),
+        ] {
+            let rpc = err(&r, &request(era, 1, method, json!({ "name": name })));
+            s.assert_envelope(mcp, &rpc, method);
+        }
+    }
+    assert!(calls > 2 * 2 * catalog.file_count());
+    // Negative controls: a legacy result lacks what 2026-07-28 requires.
+    let legacy = ok(
+        &r,
+        &request(Era::Legacy, 1, "tools/call", json!({"name": "list_skills"})),
+    );
+    s.assert_valid(Doc::Mcp2025, "CallToolResult", &legacy, "legacy call");
+    s.assert_invalid(
+        Doc::Mcp2026,
+        "CallToolResult",
+        &legacy,
+        "legacy call as modern",
+    );
+    let legacy = ok(&r, &request(Era::Legacy, 1, "tools/list", json!({})));
+    s.assert_invalid(
+        Doc::Mcp2026,
+        "ListToolsResult",
+        &legacy,
+        "legacy list as modern",
+    );
+    let mut bad = ok(
+        &r,
+        &request(
+            Era::Modern,
+            1,
+            "prompts/get",
+            json!({"name": "code-review"}),
+        ),
+    );
+    bad["messages"][0]["content"]["type"] = json!("file");
+    s.assert_invalid(
+        Doc::Mcp2026,
+        "GetPromptResult",
+        &bad,
+        "unknown content type",
+    );
 }

@@ -91,3 +91,135 @@ fn documented_defaults_parse_to_the_defaults() {
         assert_eq!(c, Ok(HttpConfig::default()), "{}", s.var);
     }
 }
+
+/// The README's tables of settings are generated from the table (run the tests with
+/// `SKILLS_EDGE_WRITE_README=1` to rewrite them after changing a setting), so the
+/// documentation cannot drift from what the parser accepts.
+#[test]
+fn the_readmes_document_every_setting_as_the_table_says() {
+    for readme in ["README.md", "pkg/README.md"] {
+        check_readme(&format!("{}/{readme}", env!("CARGO_MANIFEST_DIR")));
+    }
+}
+
+fn check_readme(path: &str) {
+    let readme = std::fs::read_to_string(path).expect("the README");
+    let mut out = String::new();
+    let mut rest = readme.as_str();
+    let mut sections = 0;
+    while let Some(i) = rest.find("<!-- settings:") {
+        let (before, from) = rest.split_at(i);
+        out.push_str(before);
+        let open_end = from.find(" -->").expect("a closed marker") + 4;
+        let source = match &from["<!-- settings:".len()..open_end - 4] {
+            "var" => Source::Var,
+            "flag" => Source::Flag,
+            "option" => Source::Option,
+            other => panic!("unknown settings section {other:?}"),
+        };
+        let scopes: &[Scope] = match source {
+            Source::Var => &[Scope::Responder, Scope::Http],
+            _ => &[Scope::Responder],
+        };
+        let close = from.find("<!-- /settings -->").expect("a closing marker");
+        out.push_str(&from[..open_end]);
+        out.push('\n');
+        out.push_str(&markdown_table(source, scopes));
+        out.push_str("<!-- /settings -->");
+        rest = &from[close + "<!-- /settings -->".len()..];
+        sections += 1;
+    }
+    out.push_str(rest);
+    assert!(sections > 0, "{path} has a settings table");
+    if std::env::var_os("SKILLS_EDGE_WRITE_README").is_some() {
+        std::fs::write(path, &out).expect("README.md written");
+    } else {
+        assert!(
+            out == readme,
+            "the settings tables of {path} differ from src/settings.rs; rewrite them with SKILLS_EDGE_WRITE_README=1 cargo test --test settings"
+        );
+    }
+}
+
+#[test]
+fn the_fallback_setting_is_a_set_of_tools_and_prompts() {
+    use skills_edge::server::Fallback;
+    let get =
+        |value: &'static str| move |s: &Setting| (s.var == "FALLBACK").then(|| value.to_owned());
+    let both = Fallback {
+        tools: true,
+        prompts: true,
+    };
+    for (value, want) in [
+        ("", Fallback::NONE),
+        ("none", Fallback::NONE),
+        (" none ", Fallback::NONE),
+        (
+            "tools",
+            Fallback {
+                tools: true,
+                prompts: false,
+            },
+        ),
+        (
+            "prompts",
+            Fallback {
+                tools: false,
+                prompts: true,
+            },
+        ),
+        ("tools,prompts", both),
+        ("prompts, tools", both),
+    ] {
+        let c = http_config(Source::Var, get(value)).unwrap();
+        assert_eq!(c.server.fallback, want, "{value:?}");
+        assert_eq!(
+            Fallback::parse(want.as_str()),
+            Ok(want),
+            "as_str round-trips"
+        );
+    }
+    for (value, problem) in [
+        ("all", "unknown item \"all\""),
+        ("tools,", "an empty item"),
+        ("tools,tools", "`tools` is given twice"),
+        ("none,tools", "`none` cannot be combined"),
+        ("Tools", "unknown item \"Tools\""),
+    ] {
+        let e = http_config(Source::Var, get(value)).unwrap_err();
+        assert_eq!(e.name(), "FALLBACK");
+        let msg = e.to_string();
+        assert!(
+            msg.contains(problem) && msg.contains(FALLBACK.form),
+            "{msg}"
+        );
+    }
+    // Every source names it its own way, through the same table.
+    assert_eq!(
+        (FALLBACK.flag, FALLBACK.option, FALLBACK.wit),
+        ("--fallback", "fallback", "fallback")
+    );
+    let c = server_config(Source::Flag, |s| {
+        (s.flag == "--fallback").then(|| "tools".into())
+    })
+    .unwrap();
+    assert!(c.fallback.tools && !c.fallback.prompts);
+    let e = server_config(Source::Wit, |s| (s.wit == "fallback").then(|| "x".into())).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("config field fallback = \"x\" is invalid"),
+        "{e}"
+    );
+    let e = server_config(Source::Option, |s| {
+        (s.option == "fallback").then(|| "x".into())
+    })
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("option fallback = \"x\" is invalid"),
+        "{e}"
+    );
+    // A responder setting: the stdio flags and the WIT record have it, like the Worker vars.
+    assert_eq!(FALLBACK.scope, Scope::Responder);
+    assert!(markdown_table(Source::Flag, &[Scope::Responder]).contains("`--fallback`"));
+}

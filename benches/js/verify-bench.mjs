@@ -1,21 +1,44 @@
-// Verifier throughput of the npm package in Node: `verifyFile` (SHA-256 in WebAssembly, plus
-// the entry check and the copy into wasm memory) next to node:crypto SHA-256 (OpenSSL) on the
-// same bytes, for 1 KiB, 64 KiB and 16 MiB files; then the size of the package's .wasm, raw
-// and gzip -9.
+// Verifier throughput of the npm package in Node, side by side in one run, for 1 KiB, 64 KiB,
+// 1 MiB and 16 MiB files:
 //
-//   node benches/js/verify-bench.mjs [path/to/pkg]      (default: pkg/ of this repository)
+//   sha256Digest        SHA-256 in WebAssembly (what runs where crypto.subtle is missing)
+//   verifyFile          the same plus the entry check (the entry is validated on every call)
+//   hash-wasm           hash-wasm 4.13's `sha256` (hand-tuned WebAssembly), awaited
+//   node:crypto         createHash("sha256") (OpenSSL, the CPU's SHA extensions)
+//   crypto.subtle       crypto.subtle.digest("SHA-256"), awaited (Node's WebCrypto)
+//   sha256DigestAsync   the package's async digest (crypto.subtle from 16 KiB, else WebAssembly)
+//   verifyFileAsync     the package's async verifyFile (from 32 KiB: checkFileSize, crypto.subtle,
+//                       verifyFileDigest; else verifyFile)
 //
-// Each figure is the best of 5 rounds, each round hashing at least 64 MiB (and at least 3 calls).
+// The machine may be shared and busy: the rounds are interleaved (every function at every size
+// in each round, in a rotating order), each figure is the best of N rounds, and each ratio is
+// taken from the same rounds, as the ratio of the two bests and as the median of the per-round
+// ratios. With --cpu the process's CPU time (every thread: crypto.subtle hashes on the libuv
+// thread pool) is measured instead of the wall clock, which is steadier on a busy machine.
+//
+//   node benches/js/verify-bench.mjs [--rounds N] [--cpu] [path/to/pkg]   (default: pkg/ here, 7 rounds)
+//
+// Every digest is checked against node:crypto first. Then the size of the package's .wasm,
+// raw and gzip -9.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const pkgDir = resolve(process.argv[2] ?? join(here, "..", "..", "pkg"));
-const { verifyFile, sha256Digest } = createRequire(import.meta.url)(join(pkgDir, "node", "skills_edge.js"));
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : args.splice(i, name === "--cpu" ? 1 : 2)[1] ?? true;
+};
+const ROUNDS = Number(flag("--rounds") ?? 7);
+const CPU = flag("--cpu") !== undefined;
+const pkgDir = resolve(args[0] ?? join(here, "..", "..", "pkg"));
+const pkg = await import(pathToFileURL(join(pkgDir, "lib", "node.js")).href);
+const { sha256 } = createRequire(join(here, "..", "..", "package.json"))("hash-wasm");
+const { subtle } = globalThis.crypto;
 
 // Deterministic bytes (xorshift32), so every run hashes the same input.
 function bytes(n, seed) {
@@ -27,34 +50,83 @@ function bytes(n, seed) {
   }
   return out;
 }
+const hex = (digest) => "sha256:" + Buffer.from(digest).toString("hex");
 
-function best(fn, size) {
-  const calls = Math.max(3, Math.ceil((64 * 1024 * 1024) / size));
-  for (let i = 0; i < Math.min(calls, 20); i++) fn(); // warm-up
-  let bestMs = Infinity;
-  for (let round = 0; round < 5; round++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < calls; i++) fn();
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    bestMs = Math.min(bestMs, ms);
-  }
-  return (calls * size) / (1024 * 1024) / (bestMs / 1000);
-}
+const SIZES = [["1 KiB", 1024], ["64 KiB", 64 * 1024], ["1 MiB", 1 << 20], ["16 MiB", 16 << 20]];
+const NAMES = ["sha256Digest", "verifyFile", "hash-wasm", "node:crypto", "crypto.subtle", "sha256DigestAsync", "verifyFileAsync"];
 
-const rows = [];
-for (const [label, size] of [["1 KiB", 1024], ["64 KiB", 64 * 1024], ["16 MiB", 16 * 1024 * 1024]]) {
+/** Per size: the data, how many calls make one measurement, and one async function per name. */
+const cases = [];
+for (const [label, size] of SIZES) {
   const data = bytes(size, size);
   const digest = "sha256:" + createHash("sha256").update(data).digest("hex");
-  if (sha256Digest(data) !== digest) throw new Error(`digest disagreement at ${label}`);
-  const uri = "skill://bench/SKILL.md";
-  const entry = { uri, frontmatter: { name: "bench", description: "benchmark" }, resources: [{ uri, digest, size }] };
-  const wasm = best(() => verifyFile(entry, uri, data), size);
-  const hashOnly = best(() => sha256Digest(data), size);
-  const native = best(() => createHash("sha256").update(data).digest(), size);
-  rows.push({ file: label, "verifyFile MB/s": wasm.toFixed(1), "sha256Digest MB/s": hashOnly.toFixed(1), "node:crypto MB/s": native.toFixed(1) });
+  const uri = "skill://bench/data.bin";
+  const md = "skill://bench/SKILL.md";
+  const entry = {
+    uri: md,
+    frontmatter: { name: "bench", description: "benchmark" },
+    resources: [{ uri: md, digest, size: 1 }, { uri, digest, size }],
+  };
+  const run = {
+    sha256Digest: () => pkg.sha256Digest(data),
+    verifyFile: () => pkg.verifyFile(entry, uri, data).digest,
+    "hash-wasm": async () => "sha256:" + (await sha256(data)),
+    "node:crypto": () => "sha256:" + createHash("sha256").update(data).digest("hex"),
+    "crypto.subtle": async () => hex(await subtle.digest("SHA-256", data)),
+    sha256DigestAsync: () => pkg.sha256DigestAsync(data),
+    verifyFileAsync: async () => (await pkg.verifyFileAsync(entry, uri, data)).digest,
+  };
+  for (const [name, f] of Object.entries(run)) {
+    const got = await f();
+    if (got !== digest) throw new Error(`${name} disagrees with node:crypto at ${label}: ${got}`);
+  }
+  // At least 32 MiB and 3 calls per measurement.
+  const calls = Math.max(3, Math.ceil((32 << 20) / size));
+  cases.push({ label, size, calls, run });
 }
-console.log(`Node ${process.version}, MB = 2^20 bytes, best of 5`);
-console.table(rows);
+
+function clock() {
+  if (!CPU) return performance.now();
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** ms[label][name] = the time of each round. */
+const ms = Object.fromEntries(cases.map((c) => [c.label, Object.fromEntries(NAMES.map((n) => [n, []]))]));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const c of cases) {
+    const order = NAMES.map((_, i) => NAMES[(i + round) % NAMES.length]);
+    for (const name of order) {
+      const f = c.run[name];
+      const t0 = clock();
+      for (let i = 0; i < c.calls; i++) await f();
+      ms[c.label][name].push(clock() - t0);
+    }
+  }
+}
+
+const mbs = (c, t) => (c.calls * c.size) / (1 << 20) / (t / 1000);
+const best = (c, name) => Math.min(...ms[c.label][name]);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+/** Throughput ratio a / b: of the two bests, and the median of the per-round ratios. */
+function ratio(c, a, b) {
+  const perRound = ms[c.label][a].map((t, i) => ms[c.label][b][i] / t);
+  return `${(best(c, b) / best(c, a)).toFixed(2)} (${median(perRound).toFixed(2)})`;
+}
+
+console.log(`Node ${process.version}, ${CPU ? "process CPU time" : "wall clock"}, MB = 2^20 bytes, best of ${ROUNDS} interleaved rounds`);
+console.table(Object.fromEntries(cases.map((c) => [c.label, Object.fromEntries(NAMES.map((n) => [n, `${mbs(c, best(c, n)).toFixed(0)} MB/s`]))])));
+console.log("Ratios: of the best rounds (median of the per-round ratios)");
+console.table(Object.fromEntries(cases.map((c) => [c.label, {
+  "sha256Digest ÷ hash-wasm": ratio(c, "sha256Digest", "hash-wasm"),
+  "verifyFile ÷ hash-wasm": ratio(c, "verifyFile", "hash-wasm"),
+  "sha256DigestAsync ÷ node:crypto": ratio(c, "sha256DigestAsync", "node:crypto"),
+  "verifyFileAsync ÷ node:crypto": ratio(c, "verifyFileAsync", "node:crypto"),
+  "sha256DigestAsync ÷ crypto.subtle": ratio(c, "sha256DigestAsync", "crypto.subtle"),
+}])));
 
 const wasmFile = join(pkgDir, "web", "skills_edge_bg.wasm");
 const raw = readFileSync(wasmFile);

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::skill::frontmatter::sdk_subset::SdkRule;
+
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -63,6 +65,9 @@ pub enum Rule {
     LimitSize,
     /// The skills folder cannot be read.
     Io,
+    /// A path given twice, or both as a file and as a directory (only a program that builds
+    /// the source tree itself can do this; no file system can).
+    DuplicatePath,
     /// Warning: two skills share a name.
     DuplicateName,
     /// Warning: a `metadata` key uses the reserved `io.modelcontextprotocol/` prefix.
@@ -73,6 +78,13 @@ pub enum Rule {
     JunkFile,
     /// Warning: two names in one directory differ only by case.
     CaseCollision,
+    /// Warning: an invalid skill left out of the catalog ([`crate::compile::Options::skip_invalid`]);
+    /// its errors follow as warnings.
+    SkillLeftOut,
+    /// Warning (an error in strict mode): frontmatter that the official MCP TypeScript SDK
+    /// 2.4's reader cannot read, or reads differently; the id comes from the lint
+    /// ([`SdkRule::id`]).
+    SdkSubset(SdkRule),
 }
 
 impl Rule {
@@ -102,11 +114,14 @@ impl Rule {
             Rule::LimitFiles => "limit-files",
             Rule::LimitSize => "limit-size",
             Rule::Io => "io",
+            Rule::DuplicatePath => "duplicate-path",
             Rule::DuplicateName => "duplicate-name",
             Rule::ReservedMetadataKey => "reserved-metadata-key",
             Rule::FileOutsideSkill => "file-outside-skill",
             Rule::JunkFile => "junk-file",
             Rule::CaseCollision => "case-collision",
+            Rule::SkillLeftOut => "skill-left-out",
+            Rule::SdkSubset(rule) => rule.id(),
         }
     }
 }

@@ -36,4 +36,6 @@ mod view;
 #[cfg(not(target_family = "wasm"))]
 pub mod walk;
 
-pub use view::{Catalog, CatalogError, Content, DirView, FileView, SkillView};
+pub use view::{
+    Catalog, CatalogError, Content, DirView, FallbackView, FileView, SkillFallback, SkillView,
+};

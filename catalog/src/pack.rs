@@ -22,15 +22,25 @@
 //! dirs:     n_dirs     × { uri: range, first_child, child_count }
 //! children: n_children × { json: range }
 //! mirror:   n_mirror   × { name: range, skill }     (sorted by name; see compile::mirror)
-//! sections: n_sections × { tag, text: range }       (1 instructions, 2 mirror index.json)
+//! sections: n_sections × { tag, text: range }       (1 instructions, 2 mirror index.json,
+//!                                                     3–9 the tools and prompts fallback)
 //! heap_len, heap
 //! ```
+//! The fallback sections ([`crate::compile::fallback`]) are JSON text (3 the `tools` of
+//! `tools/list`, 4 the `prompts` of `prompts/list`, 5 the members of the `list_skills` result) or
+//! tables of `u32`s in the heap (6 the instructions for tools, prompts and both: 3 ranges;
+//! 7 per skill in skill order: its description as a JSON string, its prompt links as a JSON
+//! array, its `read_skill` text block and structured content as JSON objects: 4 ranges;
+//! 8 the prompts by name: n_skills × { name: range, skill }; 9 the skills by name: n_skills ×
+//! skill). A pack has all of them or none (a pack made before they existed); a reader that
+//! does not know a section ignores it, so adding them kept the format version.
 //! Decoding first checks the integrity of the whole pack (magic, version, length, then the
 //! SHA-256 of the rest), so a truncated or corrupted pack is refused as such before anything
 //! else is read. It then checks every range, every UTF-8 string, URI order, digests and JSON
-//! well-formedness once, so even a pack with a valid checksum but a hostile structure is refused
-//! with a message instead of causing a panic later. That one digest is the only hashing a load
-//! does: no manifest is recomputed and no YAML is read.
+//! well-formedness (strings decoded, as strict JSON readers do) once, so even a pack with a
+//! valid checksum but a hostile structure is refused with a message instead of causing a panic
+//! or an unreadable reply later. That one digest is the only hashing a load does: no manifest
+//! is recomputed and no YAML is read.
 
 use crate::compile::{Compiled, DirChild};
 use crate::skill::digest::is_wire_digest;
@@ -51,6 +61,30 @@ const FLAG_EXTERNAL: u32 = 2;
 const SECTION_INSTRUCTIONS: u32 = 1;
 /// Section tag: the mirror's `index.json`.
 const SECTION_MIRROR_INDEX: u32 = 2;
+/// Section tag: the fallback's `tools` array.
+const SECTION_FALLBACK_TOOLS: u32 = 3;
+/// Section tag: the fallback's `prompts` array.
+const SECTION_FALLBACK_PROMPTS: u32 = 4;
+/// Section tag: the members of the `list_skills` result.
+const SECTION_FALLBACK_LIST_SKILLS: u32 = 5;
+/// Section tag: the fallback's instructions (a table of 3 ranges).
+const SECTION_FALLBACK_INSTRUCTIONS: u32 = 6;
+/// Section tag: the fallback's parts of each skill (a table of 4 ranges per skill).
+const SECTION_FALLBACK_SKILLS: u32 = 7;
+/// Section tag: the prompts by name (a table of `{ name: range, skill }`).
+const SECTION_FALLBACK_PROMPT_INDEX: u32 = 8;
+/// Section tag: the skills by name (a table of skill indices).
+const SECTION_FALLBACK_NAME_INDEX: u32 = 9;
+/// Every fallback section tag.
+const FALLBACK_SECTIONS: [u32; 7] = [
+    SECTION_FALLBACK_TOOLS,
+    SECTION_FALLBACK_PROMPTS,
+    SECTION_FALLBACK_LIST_SKILLS,
+    SECTION_FALLBACK_INSTRUCTIONS,
+    SECTION_FALLBACK_SKILLS,
+    SECTION_FALLBACK_PROMPT_INDEX,
+    SECTION_FALLBACK_NAME_INDEX,
+];
 
 /// A byte range into the heap.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -102,12 +136,50 @@ pub(crate) struct MirrorRec {
     pub skill: u32,
 }
 
+/// The fallback's parts of one skill.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FallbackSkillRec {
+    /// Its description, a JSON string.
+    pub description: Span,
+    /// The resource-link messages of its prompt, a JSON array.
+    pub links: Span,
+    /// The `text` content block of its `read_skill` result, a JSON object.
+    pub read_block: Span,
+    /// The `structuredContent` of its `read_skill` result, a JSON object.
+    pub read_structured: Span,
+}
+
+/// A prompt, by name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PromptRec {
+    pub name: Span,
+    pub skill: u32,
+}
+
+/// The decoded fallback sections.
+#[derive(Debug, Clone)]
+pub(crate) struct FallbackTables {
+    pub tools: Span,
+    pub prompts: Span,
+    pub list_skills: Span,
+    /// Instructions for tools, prompts, both.
+    pub instructions: [Span; 3],
+    /// Per skill, in skill order.
+    pub skills: Vec<FallbackSkillRec>,
+    /// Sorted by name.
+    pub prompts_by_name: Vec<PromptRec>,
+    /// Skill indices sorted by skill name.
+    pub skills_by_name: Vec<u32>,
+}
+
 /// A decoded pack: the tables, with spans into the heap.
 #[derive(Debug, Clone)]
 pub(crate) struct Tables {
     pub snapshot: u32,
     pub instructions: Span,
     pub mirror_index: Span,
+    /// The fallback sections (`None` for a pack made before they existed).
+    pub fallback: Option<FallbackTables>,
     pub files: Vec<FileRec>,
     pub skills: Vec<SkillRec>,
     pub dirs: Vec<DirRec>,
@@ -341,10 +413,11 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
             })
         })
         .collect();
-    let sections = [
+    let mut sections = vec![
         (SECTION_INSTRUCTIONS, instr),
         (SECTION_MIRROR_INDEX, mirror_index),
     ];
+    sections.extend(encode_fallback(c, &mut heap));
     // The snapshot id covers every entry (hence every digest) and the directory shapes.
     let mut fingerprint = entries.join("\n");
     for d in &c.dirs {
@@ -421,6 +494,60 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     Packed { pack: out, assets }
 }
 
+/// The fallback sections ([`crate::compile::fallback`]), their payloads written to the heap.
+fn encode_fallback(c: &Compiled, heap: &mut Heap) -> Vec<(u32, Span)> {
+    let names = c.prompt_names();
+    let tools = heap.put(c.fallback_tools_json().as_bytes());
+    let prompts = heap.put(c.fallback_prompts_json(&names).as_bytes());
+    let list_skills = heap.put(c.list_skills_result_json().as_bytes());
+    let mut table = Vec::new();
+    for (t, p) in [(true, false), (false, true), (true, true)] {
+        let span = heap.put(Compiled::fallback_instructions(t, p).as_bytes());
+        u32s(&mut table, &[span.off, span.len]);
+    }
+    let instructions = heap.put(&table);
+    let mut table = Vec::new();
+    for sk in &c.skills {
+        let mut description = String::new();
+        write_json_string(&sk.description, &mut description);
+        let description = heap.put(description.as_bytes());
+        let links = heap.put(c.prompt_links_json(sk).as_bytes());
+        let (block, structured) = c.read_skill_parts(sk);
+        let block = heap.put(block.as_bytes());
+        let structured = heap.put(structured.as_bytes());
+        for span in [description, links, block, structured] {
+            u32s(&mut table, &[span.off, span.len]);
+        }
+    }
+    let skills = heap.put(&table);
+    let mut by_name: Vec<(&str, usize)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    by_name.sort();
+    let mut table = Vec::new();
+    for (name, i) in by_name {
+        let span = heap.put(name.as_bytes());
+        u32s(&mut table, &[span.off, span.len, i as u32]);
+    }
+    let prompt_index = heap.put(&table);
+    let mut table = Vec::new();
+    for i in c.skills_by_name() {
+        u32s(&mut table, &[i as u32]);
+    }
+    let name_index = heap.put(&table);
+    vec![
+        (SECTION_FALLBACK_TOOLS, tools),
+        (SECTION_FALLBACK_PROMPTS, prompts),
+        (SECTION_FALLBACK_LIST_SKILLS, list_skills),
+        (SECTION_FALLBACK_INSTRUCTIONS, instructions),
+        (SECTION_FALLBACK_SKILLS, skills),
+        (SECTION_FALLBACK_PROMPT_INDEX, prompt_index),
+        (SECTION_FALLBACK_NAME_INDEX, name_index),
+    ]
+}
+
 /// Writes the total length and the SHA-256 into a pack's prefix, over its current bytes.
 /// [`encode`] does this; it is public so tests can build structurally hostile packs whose
 /// checksum is nevertheless valid. Does nothing to a buffer shorter than the prefix.
@@ -435,7 +562,7 @@ pub fn seal(pack: &mut [u8]) {
 }
 
 /// The snapshot id recorded in a pack's header, without decoding the pack (for a pack just
-/// made by [`encode`]; [`decode`] checks it along with everything else).
+/// made by [`encode`]; loading the pack checks it along with everything else).
 pub fn snapshot_of(pack: &[u8]) -> Option<u32> {
     pack.get(PREFIX_LEN..PREFIX_LEN + 4)
         .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
@@ -467,6 +594,12 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
             "format version {version}; this build reads version {VERSION} (rebuild the pack with this version of skills-edge)"
         )));
     }
+    // Fuzzing builds only (`cargo fuzz` compiles with `--cfg fuzzing`; no other build sets it):
+    // the length and the SHA-256 are not checked, so that mutated packs reach the structure
+    // decoder instead of all stopping at the checksum. Magic and version still are.
+    if cfg!(fuzzing) {
+        return Ok(());
+    }
     let total = word(12)? as usize;
     if pack.len() != total {
         let how = if pack.len() < total {
@@ -490,6 +623,56 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
         ));
     }
     Ok(())
+}
+
+/// A JSON value read only to check it: unlike `serde::de::IgnoredAny`, which skips strings
+/// without decoding their escapes, every string and key is decoded, so a fragment that strict
+/// JSON readers refuse (a lone surrogate escape such as `"\ud800"`) is refused here, instead of
+/// making every reply that embeds it unreadable to them. Nothing is kept.
+struct StrictJson;
+
+impl<'de> serde::Deserialize<'de> for StrictJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictJsonVisitor)
+    }
+}
+
+struct StrictJsonVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
+    type Value = StrictJson;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_unit<E>(self) -> Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<StrictJson, A::Error> {
+        while seq.next_element::<StrictJson>()?.is_some() {}
+        Ok(StrictJson)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<StrictJson, A::Error> {
+        while map.next_key::<StrictJson>()?.is_some() {
+            map.next_value::<StrictJson>()?;
+        }
+        Ok(StrictJson)
+    }
 }
 
 struct Reader<'a> {
@@ -587,12 +770,19 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     }
     let mut instructions = None;
     let mut mirror_index = None;
+    let mut fallback: [Option<Span>; 7] = [None; 7];
     for _ in 0..n_sections {
         let tag = r.u32()?;
         let span = r.span()?;
         match tag {
             SECTION_INSTRUCTIONS => instructions = Some(span),
             SECTION_MIRROR_INDEX => mirror_index = Some(span),
+            t if FALLBACK_SECTIONS.contains(&t) => {
+                let slot = (t - SECTION_FALLBACK_TOOLS) as usize;
+                if let Some(s) = fallback.get_mut(slot) {
+                    *s = Some(span);
+                }
+            }
             // Sections a later minor revision adds are ignored by this reader.
             _ => {}
         }
@@ -617,7 +807,7 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         std::str::from_utf8(bytes(s, what)?).map_err(|_| PackError(format!("{what} is not UTF-8")))
     };
     let json = |s: Span, what: &str| -> Result<(), PackError> {
-        serde_json::from_str::<serde::de::IgnoredAny>(text(s, what)?)
+        serde_json::from_str::<StrictJson>(text(s, what)?)
             .map(|_| ())
             .map_err(|e| PackError(format!("{what} is not valid JSON: {e}")))
     };
@@ -707,10 +897,16 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
             )));
         }
     }
+    let skill_names: Vec<&str> = skills
+        .iter()
+        .map(|s| text(s.name, "skill name"))
+        .collect::<Result<_, _>>()?;
+    let fallback = decode_fallback(&fallback, heap, &skill_names)?;
     Ok(Tables {
         snapshot,
         instructions,
         mirror_index,
+        fallback,
         files,
         skills,
         dirs,
@@ -718,4 +914,167 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         mirror,
         heap_start,
     })
+}
+
+/// The `u32`s of a table section, `per` to a record, `n` records expected (`None`: any number).
+fn table_words(
+    payload: &[u8],
+    per: usize,
+    n: Option<usize>,
+    what: &str,
+) -> Result<Vec<u32>, PackError> {
+    let rec = per * 4;
+    let count = payload.len() / rec;
+    if !payload.len().is_multiple_of(rec) || n.is_some_and(|n| n != count) {
+        return Err(PackError(format!(
+            "the {what} table is {} bytes, not {} records of {rec}",
+            payload.len(),
+            n.map_or_else(|| "whole".to_owned(), |n| n.to_string())
+        )));
+    }
+    Ok(payload
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect())
+}
+
+/// Decodes and checks the fallback sections: all or none, every range inside the heap, JSON
+/// where JSON is due, names sorted and unique, skill indices inside the skills table.
+fn decode_fallback(
+    found: &[Option<Span>; 7],
+    heap: &[u8],
+    skill_names: &[&str],
+) -> Result<Option<FallbackTables>, PackError> {
+    let n_skills = skill_names.len();
+    if found.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let [Some(tools), Some(prompts), Some(list_skills), Some(instr), Some(per_skill), Some(prompt_index), Some(name_index)] =
+        *found
+    else {
+        return Err(PackError(
+            "the fallback sections are incomplete (a pack has all of them or none)".into(),
+        ));
+    };
+    let bytes = |s: Span, what: &str| -> Result<&[u8], PackError> {
+        let start = s.off as usize;
+        start
+            .checked_add(s.len as usize)
+            .and_then(|end| heap.get(start..end))
+            .ok_or_else(|| PackError(format!("{what} lies outside the heap")))
+    };
+    let text = |s: Span, what: &str| -> Result<&str, PackError> {
+        std::str::from_utf8(bytes(s, what)?).map_err(|_| PackError(format!("{what} is not UTF-8")))
+    };
+    let json = |s: Span, what: &str, open: u8| -> Result<(), PackError> {
+        let t = text(s, what)?;
+        if t.as_bytes().first() != Some(&open) {
+            return Err(PackError(format!("{what} is not a JSON {}", kind(open))));
+        }
+        serde_json::from_str::<serde::de::IgnoredAny>(t)
+            .map(|_| ())
+            .map_err(|e| PackError(format!("{what} is not valid JSON: {e}")))
+    };
+    fn kind(open: u8) -> &'static str {
+        match open {
+            b'[' => "array",
+            b'{' => "object",
+            _ => "string",
+        }
+    }
+    let span = |w: &[u32], i: usize| Span {
+        off: w.get(i).copied().unwrap_or(0),
+        len: w.get(i + 1).copied().unwrap_or(0),
+    };
+    json(tools, "fallback tools", b'[')?;
+    json(prompts, "fallback prompts", b'[')?;
+    json(list_skills, "fallback list_skills result", b'{')?;
+    let w = table_words(
+        bytes(instr, "fallback instructions")?,
+        6,
+        Some(1),
+        "fallback instructions",
+    )?;
+    let instructions = [span(&w, 0), span(&w, 2), span(&w, 4)];
+    for s in instructions {
+        text(s, "fallback instructions")?;
+    }
+    let w = table_words(
+        bytes(per_skill, "fallback skill table")?,
+        8,
+        Some(n_skills),
+        "fallback skill",
+    )?;
+    let mut skills = Vec::with_capacity(n_skills);
+    for rec in w.chunks_exact(8) {
+        let r = FallbackSkillRec {
+            description: span(rec, 0),
+            links: span(rec, 2),
+            read_block: span(rec, 4),
+            read_structured: span(rec, 6),
+        };
+        json(r.description, "fallback skill description", b'"')?;
+        json(r.links, "fallback prompt links", b'[')?;
+        json(r.read_block, "fallback read_skill block", b'{')?;
+        json(
+            r.read_structured,
+            "fallback read_skill structured content",
+            b'{',
+        )?;
+        skills.push(r);
+    }
+    let w = table_words(
+        bytes(prompt_index, "fallback prompt index")?,
+        3,
+        Some(n_skills),
+        "fallback prompt index",
+    )?;
+    let mut prompts_by_name = Vec::with_capacity(n_skills);
+    let mut prev: Option<&str> = None;
+    for rec in w.chunks_exact(3) {
+        let p = PromptRec {
+            name: span(rec, 0),
+            skill: rec.get(2).copied().unwrap_or(u32::MAX),
+        };
+        let name = text(p.name, "prompt name")?;
+        if prev.is_some_and(|q| q >= name) {
+            return Err(PackError(format!("prompt names are not sorted at {name}")));
+        }
+        prev = Some(name);
+        if p.skill as usize >= n_skills {
+            return Err(PackError(format!(
+                "the prompt {name} names a skill outside the skills table"
+            )));
+        }
+        prompts_by_name.push(p);
+    }
+    let skills_by_name = table_words(
+        bytes(name_index, "fallback name index")?,
+        1,
+        Some(n_skills),
+        "fallback name index",
+    )?;
+    let mut prev: Option<&str> = None;
+    for &i in &skills_by_name {
+        let Some(name) = skill_names.get(i as usize) else {
+            return Err(PackError(
+                "the fallback name index names a skill outside the skills table".into(),
+            ));
+        };
+        if prev.is_some_and(|p| p > *name) {
+            return Err(PackError(format!(
+                "the fallback name index is not sorted at {name}"
+            )));
+        }
+        prev = Some(name);
+    }
+    Ok(Some(FallbackTables {
+        tools,
+        prompts,
+        list_skills,
+        instructions,
+        skills,
+        prompts_by_name,
+        skills_by_name,
+    }))
 }

@@ -3,7 +3,7 @@
 
 use crate::compile;
 use crate::diag;
-use crate::pack::{self, PackError, Span, Tables};
+use crate::pack::{self, FallbackTables, PackError, Span, Tables};
 
 enum Bytes {
     Static(&'static [u8]),
@@ -11,6 +11,19 @@ enum Bytes {
 }
 
 /// A loaded catalog (a decoded pack).
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog, Content};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// tree.add_file("hello/references/tone.md", "Be kind.\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// assert_eq!((catalog.skill_count(), catalog.file_count()), (1, 2));
+/// let file = catalog.file("skill://hello/references/tone.md").unwrap();
+/// assert_eq!(file.content, Content::Inline(b"Be kind.\n"));
+/// assert!(catalog.dir("skill://hello/references").is_some());
+/// assert!(catalog.skill("skill://hello").is_none(), "skills are named by their SKILL.md URI");
+/// ```
 pub struct Catalog {
     bytes: Bytes,
     t: Tables,
@@ -76,6 +89,97 @@ impl<'a> SkillView<'a> {
     /// The skill root: the URI without `/SKILL.md`.
     pub fn root(&self) -> &'a str {
         self.uri.strip_suffix("/SKILL.md").unwrap_or(self.uri)
+    }
+}
+
+/// The tools and prompts fallback of a catalog ([`crate::compile::fallback`]): JSON fragments
+/// rendered at build time, and lookups by prompt name and by skill name.
+#[derive(Debug, Clone, Copy)]
+pub struct FallbackView<'a> {
+    t: &'a FallbackTables,
+    heap: &'a [u8],
+}
+
+/// The fallback's parts of one skill (see [`FallbackView::skill`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SkillFallback<'a> {
+    /// The skill's description, as a JSON string (quotes included).
+    pub description_json: &'a str,
+    /// The messages of its prompt after the `SKILL.md`: a JSON array of resource links.
+    pub links_json: &'a str,
+    /// The `text` content block of its `read_skill` result, a JSON object.
+    pub read_block_json: &'a str,
+    /// The `structuredContent` of its `read_skill` result, a JSON object.
+    pub read_structured_json: &'a str,
+}
+
+impl<'a> FallbackView<'a> {
+    /// The `tools` array of `tools/list`.
+    pub fn tools_json(&self) -> &'a str {
+        str_at(self.heap, self.t.tools)
+    }
+
+    /// The `prompts` array of `prompts/list`.
+    pub fn prompts_json(&self) -> &'a str {
+        str_at(self.heap, self.t.prompts)
+    }
+
+    /// The members of the `list_skills` result, as a JSON object
+    /// (`{"content":[…],"structuredContent":{…}}`).
+    pub fn list_skills_json(&self) -> &'a str {
+        str_at(self.heap, self.t.list_skills)
+    }
+
+    /// The lines the instructions start with for this surface (`""` when neither is on).
+    pub fn instructions(&self, tools: bool, prompts: bool) -> &'a str {
+        let i = match (tools, prompts) {
+            (true, false) => 0,
+            (false, true) => 1,
+            (true, true) => 2,
+            (false, false) => return "",
+        };
+        self.t
+            .instructions
+            .get(i)
+            .map_or("", |s| str_at(self.heap, *s))
+    }
+
+    /// The parts of skill `i` (in skill order, as [`Catalog::skill_at`]).
+    pub fn skill(&self, i: usize) -> Option<SkillFallback<'a>> {
+        let r = self.t.skills.get(i)?;
+        Some(SkillFallback {
+            description_json: str_at(self.heap, r.description),
+            links_json: str_at(self.heap, r.links),
+            read_block_json: str_at(self.heap, r.read_block),
+            read_structured_json: str_at(self.heap, r.read_structured),
+        })
+    }
+
+    /// The skill (its index) whose prompt is named `name`.
+    pub fn prompt(&self, name: &str) -> Option<usize> {
+        let p = &self.t.prompts_by_name;
+        let i = p
+            .binary_search_by(|r| str_at(self.heap, r.name).cmp(name))
+            .ok()?;
+        p.get(i).map(|r| r.skill as usize)
+    }
+
+    /// The name of the prompt of skill `i`.
+    pub fn prompt_name(&self, skill: usize) -> Option<&'a str> {
+        self.t
+            .prompts_by_name
+            .iter()
+            .find(|r| r.skill as usize == skill)
+            .map(|r| str_at(self.heap, r.name))
+    }
+
+    /// The skills (indices, in URI order) whose `name` is `name`, found in the name index
+    /// with `name_of` (the catalog's skill name of an index).
+    fn named<'n>(&self, name: &str, name_of: impl Fn(usize) -> &'n str) -> &'a [u32] {
+        let idx = &self.t.skills_by_name;
+        let start = idx.partition_point(|&i| name_of(i as usize) < name);
+        let end = idx.partition_point(|&i| name_of(i as usize) <= name);
+        idx.get(start..end).unwrap_or(&[])
     }
 }
 
@@ -186,6 +290,36 @@ impl Catalog {
         self.skill_at(self.t.mirror.get(i)?.skill as usize)
     }
 
+    /// The tools and prompts fallback, when the pack has it (a pack made before it existed
+    /// has not).
+    pub fn fallback(&self) -> Option<FallbackView<'_>> {
+        Some(FallbackView {
+            t: self.t.fallback.as_ref()?,
+            heap: self.heap(),
+        })
+    }
+
+    /// The skills (their indices, in URI order) whose frontmatter `name` is `name`: none, one,
+    /// or several (names need not be unique). Uses the fallback's name index; empty for a pack
+    /// without the fallback.
+    pub fn skills_named(&self, name: &str) -> Vec<usize> {
+        let Some(f) = self.fallback() else {
+            return Vec::new();
+        };
+        f.named(name, |i| self.skill_at(i).map_or("", |s| s.name))
+            .iter()
+            .map(|&i| i as usize)
+            .collect()
+    }
+
+    /// The files whose URI starts with `prefix`, in URI order (the files of a skill are those
+    /// under its root and a `/`).
+    pub fn files_under<'p>(&'p self, prefix: &'p str) -> impl Iterator<Item = FileView<'p>> + 'p {
+        let t = &self.t.files;
+        let start = t.partition_point(|r| self.s(r.uri) < prefix);
+        (start..t.len()).map_while(move |i| self.file_at(i).filter(|f| f.uri.starts_with(prefix)))
+    }
+
     /// Whether any file of the catalog is an asset (outside the pack).
     pub fn has_assets(&self) -> bool {
         self.t.files.iter().any(|f| f.external)
@@ -216,6 +350,11 @@ impl Catalog {
     /// All skills in URI order.
     pub fn skills(&self) -> impl Iterator<Item = SkillView<'_>> {
         (0..self.skill_count()).filter_map(|i| self.skill_at(i))
+    }
+
+    /// The index (in URI order) of the skill whose `SKILL.md` URI is exactly `uri`.
+    pub fn skill_index(&self, uri: &str) -> Option<usize> {
+        self.find(&self.t.skills, |r| r.uri, uri)
     }
 
     /// The skill whose `SKILL.md` URI is exactly `uri`.

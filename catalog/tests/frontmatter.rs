@@ -5,8 +5,8 @@
 use std::collections::HashSet;
 
 use skills_edge_catalog::skill::frontmatter::{
-    parse_file_lenient, parse_file_strict, parse_yaml, split_lenient, split_strict,
-    FrontmatterErrorKind, MAX_DEPTH, MAX_YAML_BYTES,
+    parse_file_host, parse_file_lenient, parse_file_strict, parse_yaml, parse_yaml_host,
+    split_lenient, split_strict, FrontmatterErrorKind, MAX_DEPTH, MAX_YAML_BYTES,
 };
 use FrontmatterErrorKind as K;
 
@@ -189,82 +189,84 @@ fn anchors_and_aliases() {
     assert_eq!(kind(&nested), K::AliasLimit);
 }
 
+/// Every refusal of the publishing reader, with its kind.
+const REFUSALS: &[(&str, K)] = &[
+    ("a: 1\na: 2\n", K::DuplicateKey),
+    ("a: 1\n'a': 2\n", K::DuplicateKey),
+    ("a: !!str 1\n", K::Tag),
+    ("a: !foo x\n", K::Tag),
+    ("a: ! x\n", K::Tag),
+    ("a: !!binary aGk=\n", K::Tag),
+    ("a: !!map {}\n", K::Tag),
+    ("a: .inf\n", K::NonFiniteNumber),
+    ("a: -.Inf\n", K::NonFiniteNumber),
+    ("a: .NaN\n", K::NonFiniteNumber),
+    ("a: 1.0e+400\n", K::NonFiniteNumber),
+    ("a: 9007199254740992\n", K::UnsafeInteger),
+    ("a: -9007199254740992\n", K::UnsafeInteger),
+    ("a: 0x20000000000000\n", K::UnsafeInteger),
+    ("a: 99999999999999999999999999\n", K::UnsafeInteger),
+    ("a: 007\n", K::LeadingZeroInteger),
+    ("a: -01\n", K::LeadingZeroInteger),
+    ("a: 00\n", K::LeadingZeroInteger),
+    ("a: yes\n", K::Yaml11Ambiguous),
+    ("a: Off\n", K::Yaml11Ambiguous),
+    ("a: y\n", K::Yaml11Ambiguous),
+    ("a: N\n", K::Yaml11Ambiguous),
+    ("a: 0o14\n", K::Yaml11Ambiguous),
+    ("a: 1e3\n", K::Yaml11Ambiguous),
+    ("a: 1.5e3\n", K::Yaml11Ambiguous),
+    ("a: -.5\n", K::Yaml11Ambiguous),
+    ("a: 1_000\n", K::Yaml11Ambiguous),
+    ("a: 0b101\n", K::Yaml11Ambiguous),
+    ("a: -0x1F\n", K::Yaml11Ambiguous),
+    ("a: 1:20\n", K::Yaml11Ambiguous),
+    ("a: 1:20.5\n", K::Yaml11Ambiguous),
+    ("a: 2024-01-01\n", K::Yaml11Ambiguous),
+    ("a: 2001-12-14t21:59:43.10-05:00\n", K::Yaml11Ambiguous),
+    ("a: 2001-12-14 21:59:43.10 -5\n", K::Yaml11Ambiguous),
+    ("a: =\n", K::Yaml11Ambiguous),
+    ("a: e5\n", K::Yaml11Ambiguous),
+    ("a: 1_0.5\n", K::Yaml11Ambiguous),
+    ("on: 1\n", K::Yaml11Ambiguous),
+    ("<<: {a: 1}\n", K::MergeKey),
+    ("a: <<\n", K::Yaml11Ambiguous),
+    ("1: a\n", K::NonStringKey),
+    ("true: a\n", K::NonStringKey),
+    ("~: a\n", K::NonStringKey),
+    (": a\n", K::NonStringKey),
+    ("1.5: a\n", K::NonStringKey),
+    ("? [a]\n: b\n", K::NonStringKey),
+    ("? {a: 1}\n: b\n", K::NonStringKey),
+    ("x: &n 1\n*n : b\n", K::NonStringKey),
+    ("a: 1\n---\nb: 2\n", K::MultipleDocuments),
+    ("a: 1\n...\nb: 2\n", K::MultipleDocuments),
+    ("--- \na: 1\n", K::DocumentMarker),
+    ("%YAML 1.1\n---\na: yes\n", K::Directive),
+    ("a: b\u{1}c\n", K::ForbiddenCharacter),
+    ("a: b\rc: d\n", K::ForbiddenCharacter),
+    ("a: b\u{2028}c\n", K::ForbiddenCharacter),
+    ("a: b\u{85}c\n", K::ForbiddenCharacter),
+    ("\u{feff}a: 1\n", K::ForbiddenCharacter),
+    ("a:\n  - 'x\n  y'\n", K::Unportable),
+    ("a: [|]\n", K::Unportable),
+    ("a: [?]\n", K::Unportable),
+    ("a: &x[1]\n", K::Unportable),
+    ("a: \"x\\\n\n  y\"\n", K::Unportable),
+    ("e: |2\n\n    x\n  \n   \nf: 1\n", K::Unportable),
+    ("a:\n\t\nb: 1\n", K::Unportable),
+    ("a:\n-\tk: v\n", K::Unportable),
+    ("a: [? x, '\n   k': v]\n", K::Unportable),
+    ("a: >+\n  ", K::Unportable),
+    ("...\nx\n", K::MultipleDocuments),
+    ("a: [\n", K::Syntax),
+    ("a: *nope\n", K::Syntax),
+    ("a: 'x\n", K::Syntax),
+];
+
 #[test]
 fn refusals() {
-    let cases: &[(&str, K)] = &[
-        ("a: 1\na: 2\n", K::DuplicateKey),
-        ("a: 1\n'a': 2\n", K::DuplicateKey),
-        ("a: !!str 1\n", K::Tag),
-        ("a: !foo x\n", K::Tag),
-        ("a: ! x\n", K::Tag),
-        ("a: !!binary aGk=\n", K::Tag),
-        ("a: !!map {}\n", K::Tag),
-        ("a: .inf\n", K::NonFiniteNumber),
-        ("a: -.Inf\n", K::NonFiniteNumber),
-        ("a: .NaN\n", K::NonFiniteNumber),
-        ("a: 1.0e+400\n", K::NonFiniteNumber),
-        ("a: 9007199254740992\n", K::UnsafeInteger),
-        ("a: -9007199254740992\n", K::UnsafeInteger),
-        ("a: 0x20000000000000\n", K::UnsafeInteger),
-        ("a: 99999999999999999999999999\n", K::UnsafeInteger),
-        ("a: 007\n", K::LeadingZeroInteger),
-        ("a: -01\n", K::LeadingZeroInteger),
-        ("a: 00\n", K::LeadingZeroInteger),
-        ("a: yes\n", K::Yaml11Ambiguous),
-        ("a: Off\n", K::Yaml11Ambiguous),
-        ("a: y\n", K::Yaml11Ambiguous),
-        ("a: N\n", K::Yaml11Ambiguous),
-        ("a: 0o14\n", K::Yaml11Ambiguous),
-        ("a: 1e3\n", K::Yaml11Ambiguous),
-        ("a: 1.5e3\n", K::Yaml11Ambiguous),
-        ("a: -.5\n", K::Yaml11Ambiguous),
-        ("a: 1_000\n", K::Yaml11Ambiguous),
-        ("a: 0b101\n", K::Yaml11Ambiguous),
-        ("a: -0x1F\n", K::Yaml11Ambiguous),
-        ("a: 1:20\n", K::Yaml11Ambiguous),
-        ("a: 1:20.5\n", K::Yaml11Ambiguous),
-        ("a: 2024-01-01\n", K::Yaml11Ambiguous),
-        ("a: 2001-12-14t21:59:43.10-05:00\n", K::Yaml11Ambiguous),
-        ("a: 2001-12-14 21:59:43.10 -5\n", K::Yaml11Ambiguous),
-        ("a: =\n", K::Yaml11Ambiguous),
-        ("a: e5\n", K::Yaml11Ambiguous),
-        ("a: 1_0.5\n", K::Yaml11Ambiguous),
-        ("on: 1\n", K::Yaml11Ambiguous),
-        ("<<: {a: 1}\n", K::MergeKey),
-        ("a: <<\n", K::Yaml11Ambiguous),
-        ("1: a\n", K::NonStringKey),
-        ("true: a\n", K::NonStringKey),
-        ("~: a\n", K::NonStringKey),
-        (": a\n", K::NonStringKey),
-        ("1.5: a\n", K::NonStringKey),
-        ("? [a]\n: b\n", K::NonStringKey),
-        ("? {a: 1}\n: b\n", K::NonStringKey),
-        ("x: &n 1\n*n : b\n", K::NonStringKey),
-        ("a: 1\n---\nb: 2\n", K::MultipleDocuments),
-        ("a: 1\n...\nb: 2\n", K::MultipleDocuments),
-        ("--- \na: 1\n", K::DocumentMarker),
-        ("%YAML 1.1\n---\na: yes\n", K::Directive),
-        ("a: b\u{1}c\n", K::ForbiddenCharacter),
-        ("a: b\rc: d\n", K::ForbiddenCharacter),
-        ("a: b\u{2028}c\n", K::ForbiddenCharacter),
-        ("a: b\u{85}c\n", K::ForbiddenCharacter),
-        ("\u{feff}a: 1\n", K::ForbiddenCharacter),
-        ("a:\n  - 'x\n  y'\n", K::Unportable),
-        ("a: [|]\n", K::Unportable),
-        ("a: [?]\n", K::Unportable),
-        ("a: &x[1]\n", K::Unportable),
-        ("a: \"x\\\n\n  y\"\n", K::Unportable),
-        ("e: |2\n\n    x\n  \n   \nf: 1\n", K::Unportable),
-        ("a:\n\t\nb: 1\n", K::Unportable),
-        ("a:\n-\tk: v\n", K::Unportable),
-        ("a: [? x, '\n   k': v]\n", K::Unportable),
-        ("a: >+\n  ", K::Unportable),
-        ("...\nx\n", K::MultipleDocuments),
-        ("a: [\n", K::Syntax),
-        ("a: *nope\n", K::Syntax),
-        ("a: 'x\n", K::Syntax),
-    ];
-    for (yaml, want) in cases {
+    for (yaml, want) in REFUSALS {
         let got = parse_yaml(yaml);
         match got {
             Ok(v) => panic!("{yaml:?} accepted as {}", v.to_json()),
@@ -275,6 +277,118 @@ fn refusals() {
             }
         }
     }
+}
+
+// -- host mode ----------------------------------------------------------------------------
+
+/// The refusals that are only ambiguous across YAML versions, and what the host mode reads
+/// instead: each value is what `yaml@2` 2.9.1 prints (`JSON.stringify(YAML.parse(yaml))`).
+const HOST_ACCEPTED: &[(&str, &str)] = &[
+    ("a: 007\n", r#"{"a":7}"#),
+    ("a: -01\n", r#"{"a":-1}"#),
+    ("a: 00\n", r#"{"a":0}"#),
+    ("a: +007\n", r#"{"a":7}"#),
+    ("a: 0009\n", r#"{"a":9}"#),
+    ("a: yes\n", r#"{"a":"yes"}"#),
+    ("a: Off\n", r#"{"a":"Off"}"#),
+    ("a: y\n", r#"{"a":"y"}"#),
+    ("a: N\n", r#"{"a":"N"}"#),
+    ("a: 0o14\n", r#"{"a":12}"#),
+    ("a: 0o0\n", r#"{"a":0}"#),
+    ("a: 1e3\n", r#"{"a":1000}"#),
+    ("a: 1E+3\n", r#"{"a":1000}"#),
+    ("a: 1.5e3\n", r#"{"a":1500}"#),
+    ("a: -.5\n", r#"{"a":-0.5}"#),
+    ("a: 1_000\n", r#"{"a":"1_000"}"#),
+    ("a: 0b101\n", r#"{"a":"0b101"}"#),
+    ("a: -0x1F\n", r#"{"a":"-0x1F"}"#),
+    ("a: 1:20\n", r#"{"a":"1:20"}"#),
+    ("a: 1:20.5\n", r#"{"a":"1:20.5"}"#),
+    ("a: 2024-01-01\n", r#"{"a":"2024-01-01"}"#),
+    (
+        "a: 2001-12-14t21:59:43.10-05:00\n",
+        r#"{"a":"2001-12-14t21:59:43.10-05:00"}"#,
+    ),
+    (
+        "a: 2001-12-14 21:59:43.10 -5\n",
+        r#"{"a":"2001-12-14 21:59:43.10 -5"}"#,
+    ),
+    ("a: =\n", r#"{"a":"="}"#),
+    ("a: e5\n", r#"{"a":"e5"}"#),
+    ("a: 1_0.5\n", r#"{"a":"1_0.5"}"#),
+    ("on: 1\n", r#"{"on":1}"#),
+    ("{y: n}\n", r#"{"y":"n"}"#),
+    ("<<: {a: 1}\n", r#"{"<<":{"a":1}}"#),
+    ("a: <<\n", r#"{"a":"<<"}"#),
+    ("a: [yes, 007, 0o7]\n", r#"{"a":["yes",7,7]}"#),
+    ("a: b\u{2028}c\n", "{\"a\":\"b\u{2028}c\"}"),
+    ("a: b\u{85}c\n", "{\"a\":\"b\u{85}c\"}"),
+];
+
+#[test]
+fn host_mode_accepts_what_is_only_ambiguous_across_yaml_versions() {
+    for (yaml, want) in HOST_ACCEPTED {
+        assert!(parse_yaml(yaml).is_err(), "{yaml:?}: publishing accepts it");
+        match parse_yaml_host(yaml) {
+            Ok(v) => assert_eq!(v.to_json(), *want, "{yaml:?}"),
+            Err(e) => panic!("{yaml:?} refused by the host mode: {e}"),
+        }
+    }
+    // The verifier's whole-file reading: lenient fences, host typing.
+    let file = "\u{feff}---\nname: a\ndescription: d\nreviewed: yes\nsince: 2024-01-01\nbuild: 007\n--- \nBody";
+    assert_eq!(
+        parse_file_host(file).map(|v| v.to_json()),
+        Ok(
+            r#"{"name":"a","description":"d","reviewed":"yes","since":"2024-01-01","build":7}"#
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        parse_file_lenient(file).unwrap_err().kind,
+        K::Yaml11Ambiguous
+    );
+}
+
+#[test]
+fn host_mode_refuses_everything_else() {
+    let mut refused = 0;
+    for (yaml, want) in REFUSALS {
+        if HOST_ACCEPTED.iter().any(|(y, _)| y == yaml) {
+            continue;
+        }
+        match parse_yaml_host(yaml) {
+            Ok(v) => panic!("{yaml:?} accepted by the host mode as {}", v.to_json()),
+            Err(e) => assert_eq!(e.kind, *want, "{yaml:?}: {e}"),
+        }
+        refused += 1;
+    }
+    assert!(refused >= 40, "only {refused}");
+    // Bounds and the rules around the relaxed scalars stay.
+    let cases: &[(&str, K)] = &[
+        ("x: &b {k: 1}\ny:\n  <<: *b\n  <<: 2\n", K::DuplicateKey),
+        ("yes: 1\n'yes': 2\n", K::DuplicateKey),
+        ("007: a\n", K::NonStringKey),
+        ("0o14: a\n", K::NonStringKey),
+        ("1e3: a\n", K::NonStringKey),
+        ("a: 0o400000000000000000\n", K::UnsafeInteger),
+        ("a: 0009007199254740992\n", K::UnsafeInteger),
+        ("a: 1e400\n", K::NonFiniteNumber),
+        ("a: !!str yes\n", K::Tag),
+        ("%YAML 1.1\n---\na: yes\n", K::Directive),
+        ("a: b\u{2029}\u{1}\n", K::ForbiddenCharacter),
+    ];
+    for (yaml, want) in cases {
+        match parse_yaml_host(yaml) {
+            Ok(v) => panic!("{yaml:?} accepted by the host mode as {}", v.to_json()),
+            Err(e) => assert_eq!(e.kind, *want, "{yaml:?}: {e}"),
+        }
+    }
+    let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+    assert_eq!(parse_yaml_host(&deep).unwrap_err().kind, K::TooDeep);
+    assert_eq!(
+        parse_file_host("---\na: 1\n").unwrap_err().kind,
+        K::MissingClosingFence
+    );
 }
 
 #[test]

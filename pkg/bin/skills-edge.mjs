@@ -9,23 +9,34 @@
 // The folder is read here, without following symbolic links; whatever is not a regular file
 // or a directory is handed to the compiler as such, so it is reported exactly as the native
 // build reports it.
+//
+// `skills-edge verify <url>` lists every skill of an MCP server and loads and verifies every
+// file. Its arguments, run, table, JSON lines and exit status are the WebAssembly core's
+// (parseVerifyArgs, runVerifyCommand: the library's host::client::report, which the native
+// command runs too); this file only supplies fetch (../lib/transport.js).
 import { createRequire } from "node:module";
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
+import { httpIo } from "../lib/transport.js";
 
 const require = createRequire(import.meta.url);
-const { compileCatalog } = require("../node/skills_edge.js");
+const { compileCatalog, parseVerifyArgs, runVerifyCommand, verifyUsage } = require("../node/skills_edge.js");
 
-const USAGE = `skills-edge: compile Agent Skills into a pack for skills-edge's SkillsServer
+const USAGE = `skills-edge: compile Agent Skills into a pack for skills-edge's SkillsServer, and verify
+the skills an MCP server serves
 
 USAGE:
-    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT]
+    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
         Compile a skills folder into a pack (load it with new SkillsServer({ pack }));
         --check prints the entries instead of writing. Exit status 1 on any error.
-    skills-edge check <dir>
+    skills-edge check <dir> [--strict] [--skip-invalid]
         Check a skills folder; print the entries it would publish (JSON) on stdout,
         problems on stderr; exit status 1 when the folder cannot be published.
-    skills-edge --version | --help
+    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
+        (frontmatter-sdk-* warnings) is an error.
+    --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
+        and the other skills are published.
+${verifyUsage()}    skills-edge --version | --help
 `;
 
 function usageError(msg) {
@@ -126,9 +137,14 @@ function parsePackArgs(args) {
   let output;
   let check = false;
   let instructions;
+  const options = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === "-o" || a === "--output") {
+    if (a === "--strict") {
+      options.strict = true;
+    } else if (a === "--skip-invalid") {
+      options.skipInvalid = true;
+    } else if (a === "-o" || a === "--output") {
       if (i + 1 >= args.length) return { error: "-o needs a file name" };
       output = args[++i];
     } else if (a === "--check") {
@@ -147,13 +163,32 @@ function parsePackArgs(args) {
   if (dir === undefined) return { error: "pack needs a skills folder" };
   if (output !== undefined && check) return { error: "give either -o <file> or --check, not both" };
   if (output === undefined && !check) return { error: "pack needs -o <file> (or --check to only check)" };
-  return { dir, output, instructions };
+  return { dir, output, instructions, options };
 }
 
-function packCommand({ dir, output, instructions }) {
+/** `check <dir> [--strict] [--skip-invalid]`: `pack --check` with fewer options. */
+function parseCheckArgs(args) {
+  const usage = "check takes exactly one folder (and --strict, --skip-invalid)";
+  let dir;
+  const options = {};
+  for (const a of args) {
+    if (a === "--strict") options.strict = true;
+    else if (a === "--skip-invalid") options.skipInvalid = true;
+    else if (a.startsWith("-") && a.length > 1) return { error: `unknown option ${JSON.stringify(a)}` };
+    else if (dir !== undefined) return { error: usage };
+    else dir = a;
+  }
+  return dir === undefined ? { error: usage } : { dir, options };
+}
+
+function packCommand({ dir, output, instructions, options = {} }) {
   let compiled;
   try {
-    compiled = compileCatalog(readFolder(dir), { root: dir, ...(instructions !== undefined && { instructions }) });
+    compiled = compileCatalog(readFolder(dir), {
+      root: dir,
+      ...(instructions !== undefined && { instructions }),
+      ...options,
+    });
   } catch (e) {
     if (e?.code !== "catalog-invalid") throw e;
     process.stderr.write(`${e.message}\n`);
@@ -179,14 +214,33 @@ function packCommand({ dir, output, instructions }) {
   return 0;
 }
 
+async function verifyCommand(args) {
+  let parsed;
+  try {
+    parsed = parseVerifyArgs(args);
+  } catch (e) {
+    if (e?.code !== "invalid-argument") throw e;
+    return usageError(e.message);
+  }
+  const io = httpIo({ url: parsed.url, headers: parsed.headers, fetch: globalThis.fetch }, { timeoutMs: parsed.timeoutMs });
+  const out = await runVerifyCommand(args, io);
+  await new Promise((resolve) => process.stdout.write(out.stdout, resolve));
+  process.stderr.write(out.stderr);
+  return out.exitCode;
+}
+
 function main(args) {
   switch (args[0]) {
+    case "verify":
+      return verifyCommand(args.slice(1));
     case "pack": {
       const parsed = parsePackArgs(args.slice(1));
       return parsed.error ? usageError(parsed.error) : packCommand(parsed);
     }
-    case "check":
-      return args.length === 2 ? packCommand({ dir: args[1] }) : usageError("check takes exactly one folder");
+    case "check": {
+      const parsed = parseCheckArgs(args.slice(1));
+      return parsed.error ? usageError(parsed.error) : packCommand(parsed);
+    }
     case "--version":
     case "-V":
       process.stdout.write(`skills-edge ${require("../package.json").version}\n`);
@@ -203,4 +257,4 @@ function main(args) {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,13 +1,30 @@
 #!/usr/bin/env bash
-# The Rust crate and its native command: formatting, lints, a warning-free wasm32 build of the
-# library, every Rust test, then the Node tests that drive the built binary
-# (tests/js/*.test.mjs, official MCP SDK client over stdio).
+# The Rust crates and the native command: formatting, one rust-version, lints with warnings
+# denied on every target (the host; wasm32 with the `js` feature; the Worker; the component
+# crates are linted in 40-component.sh), the documentation with warnings denied, every Rust
+# test, then the Node tests that drive the built binary (tests/js/*.test.mjs: the official
+# MCP SDK client over stdio, frontmatter parity with yaml@2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+W=wasm32-unknown-unknown
+# No merge conflict markers in anything committed.
+if git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.png'; then
+  echo "10-rust.sh: merge conflict markers above; resolve them" >&2
+  exit 1
+fi
 cargo fmt --all -- --check
-cargo clippy --all-targets -- -D warnings
-cargo rustc --lib --target wasm32-unknown-unknown -- -D warnings
-cargo test
+bash scripts/check-rust-version.sh
+cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --lib --target "$W" --features js -- -D warnings
+cargo clippy --target "$W" -p skills-edge-worker -- -D warnings
+# A host-only user of the crate (no embedded catalog) builds and lints too.
+cargo clippy --lib --no-default-features -- -D warnings
+export RUSTDOCFLAGS="-D warnings"
+cargo doc --no-deps --workspace --quiet
+cargo doc --no-deps --lib --target "$W" --features js --quiet
+cargo doc --no-deps --target "$W" -p skills-edge-worker --quiet
+unset RUSTDOCFLAGS
+cargo test --workspace
 cargo build --bin skills-edge
 SKILLS_EDGE_BIN="${SKILLS_EDGE_BIN:-${CARGO_TARGET_DIR:-target}/debug/skills-edge}" node --test tests/js/*.test.mjs

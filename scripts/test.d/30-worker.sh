@@ -1,24 +1,42 @@
 #!/usr/bin/env bash
 # End-to-end tests of the Cloudflare Worker on real workerd (wrangler dev): the official MCP
-# conformance suite, the official SDK client, raw HTTP probes, configuration, a real browser
-# (headless Chromium), file bytes in Static Assets (every file read back, asset paths refused,
-# missing and truncated assets), and a generated catalog at the spec's limits. The Worker is
-# built with `--inline-max 0`: every non-empty file is a Static Asset, so the whole suite runs
-# against the assets-backed Worker. Each test file starts its own `wrangler dev` on a free
-# 127.0.0.1 port and stops its process group afterwards. Needs scripts/setup.sh (run by
-# scripts/test.sh first).
+# conformance suite (also with the tools and prompts fallback on), the official SDK clients
+# (v1 and v2, also through the fallback), the judges of tests/judges/ (the official SDK 2.4
+# SkillsClient and MCP Inspector 2.12 --verify, on both protocol eras), raw HTTP probes,
+# configuration, a real browser (headless Chromium), file bytes in Static Assets (every file
+# read back, asset paths refused, missing and truncated assets), a generated catalog at the
+# spec's limits, and the host side against the Worker: SkillsClient on both eras,
+# `skills-edge verify` (native and npm, identical output) and the inspector page (from another
+# origin through CORS, and served by the Worker with INSPECTOR=on; screenshots in
+# target/screenshots/). The Worker is built with `--inline-max 0`: every non-empty file is a
+# Static Asset, so the whole suite runs against the assets-backed Worker. Each test file
+# starts its own `wrangler dev` on a free 127.0.0.1 port and stops its process group
+# afterwards. Needs scripts/setup.sh (run by scripts/test.sh first) and the npm package built
+# (20-npm.sh): the page's files and SkillsClient come from pkg/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true
 
+if [[ ! -f pkg/web/skills_edge_bg.wasm ]]; then
+  echo "30-worker.sh: pkg/web/skills_edge_bg.wasm is missing: build the npm package first" \
+    "(bash scripts/build-pkg.sh; scripts/test.d/20-npm.sh does)" >&2
+  exit 1
+fi
 bash scripts/build-worker.sh --inline-max 0
+# The native command, to compare `skills-edge verify` with the npm package's.
+cargo build --bin skills-edge
+SKILLS_EDGE_BIN=$(realpath -m "${CARGO_TARGET_DIR:-target}/debug/skills-edge")
+export SKILLS_EDGE_BIN
 # Node 22 (the npm package `node`): the conformance suite needs it.
 node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/http-probes.test.mjs \
   tests/e2e/config.test.mjs \
   tests/e2e/deploy.test.mjs \
   tests/e2e/sdk-client.test.mjs \
+  tests/e2e/judges.test.mjs \
+  tests/e2e/fallback.test.mjs \
   tests/e2e/conformance.test.mjs \
   tests/e2e/browser.test.mjs \
   tests/e2e/assets.test.mjs \
-  tests/e2e/scale.test.mjs
+  tests/e2e/scale.test.mjs \
+  tests/e2e/client.test.mjs

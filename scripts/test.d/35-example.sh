@@ -3,7 +3,9 @@
 # the npm package's SkillsServer (tests/e2e/js-worker.test.mjs). It packs skills/ with
 # `skills-edge pack`, type-checks the example, serves it with `wrangler dev` on a free
 # 127.0.0.1 port, and runs the conformance suite's Skills scenarios (2026-07-28), the official
-# SDK client and raw HTTP probes against it; wrangler's process group is stopped afterwards.
+# SDK client, the judges of tests/judges/ (the official SDK 2.4 SkillsClient and MCP Inspector
+# 2.12 --verify, on both protocol eras) and raw HTTP probes against it; wrangler's process
+# group is stopped afterwards.
 # Needs the npm package built in pkg/ (scripts/build-pkg.sh, run by 20-npm.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

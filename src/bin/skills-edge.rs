@@ -11,6 +11,15 @@
 //! * `skills-edge pack <dir> -o <file> --assets <out> [--inline-max BYTES]` leaves the files
 //!   larger than `BYTES` out of the pack and writes them into `<out>` as assets named by
 //!   content (the Cloudflare Worker's Static Assets; see `skills_edge::catalog::pack`).
+//! * `--strict` (both): frontmatter that the official MCP TypeScript SDK 2.4 cannot read
+//!   (`frontmatter-sdk-*`) is an error instead of a warning, as `SKILLS_STRICT=1` makes it for
+//!   the build.
+//! * `--skip-invalid` (both): an invalid skill is left out, its errors printed as warnings
+//!   naming it, and the rest is published, as `SKILLS_ON_INVALID=skip` makes it for the build.
+//! * `skills-edge verify <url>` lists every skill of an MCP server over Streamable HTTP and
+//!   loads and verifies every file: the run, the table, the JSON lines and the exit status are
+//!   `skills_edge::host::client::report`'s, shared with the npm package's command; this file
+//!   only supplies the HTTP client (ureq: blocking, rustls for https).
 
 #[cfg(not(target_family = "wasm"))]
 fn main() -> std::process::ExitCode {
@@ -28,6 +37,7 @@ fn main() {
 #[cfg(not(target_family = "wasm"))]
 mod native {
     use skills_edge::catalog::{compile, pack, walk};
+    use skills_edge::host::client::report::{VerifyArgs, VERIFY_USAGE};
     use skills_edge::protocol::{reply, Refusal};
     use skills_edge::server::{Config, Responder, Transport};
     use skills_edge::settings::{self, Scope, Setting, Source, SETTINGS};
@@ -42,10 +52,10 @@ USAGE:
         Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
         OPTIONS (each at most once):
 {stdio_options}
-    skills-edge check <dir>
+    skills-edge check <dir> [--strict] [--skip-invalid]
         Check a skills folder; print the entries it would publish (JSON) on stdout,
         problems on stderr; exit status 1 when the folder cannot be published.
-    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT]
+    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
                      [--assets DIR [--inline-max BYTES]]
         Compile a skills folder into a pack (served by the npm package's SkillsServer);
         --check prints the entries instead of writing. Exit status 1 on any error.
@@ -54,7 +64,11 @@ USAGE:
         <hex>.json (its resources/read JSON string), for the Cloudflare Worker's Static
         Assets. DIR is created if missing; files already in it are overwritten or left as
         they are, so give a fresh folder.
-    skills-edge --version | --help
+    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
+        (frontmatter-sdk-* warnings) is an error.
+    --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
+        and the other skills are published.
+{verify_usage}    skills-edge --version | --help
 ";
 
     /// Largest accepted stdio message (bytes); longer lines are refused and skipped.
@@ -64,12 +78,16 @@ USAGE:
         let args: Vec<String> = std::env::args().skip(1).collect();
         match args.first().map(String::as_str) {
             Some("stdio") => stdio(&args[1..]),
-            Some("check") => match &args[1..] {
-                [dir] => check(Path::new(dir)),
-                _ => usage_error("check takes exactly one folder"),
+            Some("check") => match parse_check_args(&args[1..]) {
+                Ok(a) => pack_command(&a),
+                Err(e) => usage_error(&e),
             },
             Some("pack") => match parse_pack_args(&args[1..]) {
                 Ok(a) => pack_command(&a),
+                Err(e) => usage_error(&e),
+            },
+            Some("verify") => match VerifyArgs::parse(&args[1..]) {
+                Ok(a) => verify::command(&a),
                 Err(e) => usage_error(&e),
             },
             Some("--version" | "-V") => {
@@ -121,6 +139,7 @@ USAGE:
         USAGE
             .replace("{stdio_options}\n", &stdio_options())
             .replace("{inline_max}", &pack::DEFAULT_INLINE_MAX.to_string())
+            .replace("{verify_usage}", VERIFY_USAGE)
     }
 
     /// The `stdio` options for the usage text, from the settings table.
@@ -232,22 +251,39 @@ USAGE:
         l
     }
 
-    fn check(dir: &Path) -> ExitCode {
-        pack_command(&PackArgs {
-            dir: dir.display().to_string(),
-            output: None,
-            instructions: None,
-            assets: None,
-        })
+    /// `check <dir> [--strict] [--skip-invalid]`: `pack --check` with fewer options.
+    fn parse_check_args(args: &[String]) -> Result<PackArgs, String> {
+        let mut a = PackArgs::default();
+        let mut dir = None;
+        for arg in args {
+            match arg.as_str() {
+                "--strict" => a.options.strict = true,
+                "--skip-invalid" => a.options.skip_invalid = true,
+                s if s.starts_with('-') && s.len() > 1 => {
+                    return Err(format!("unknown option {s:?}"))
+                }
+                _ if dir.is_some() => {
+                    return Err(
+                        "check takes exactly one folder (and --strict, --skip-invalid)".into(),
+                    )
+                }
+                _ => dir = Some(arg.clone()),
+            }
+        }
+        a.dir = dir.ok_or("check takes exactly one folder (and --strict, --skip-invalid)")?;
+        Ok(a)
     }
 
     /// Arguments of `pack`; no output means `--check`.
+    #[derive(Default)]
     struct PackArgs {
         dir: String,
         output: Option<String>,
         instructions: Option<String>,
         /// Where the files left out go, and which files those are.
         assets: Option<(String, pack::AssetPolicy)>,
+        /// `--strict` and `--skip-invalid`.
+        options: compile::Options,
     }
 
     /// The largest file Workers Static Assets accept (25 MiB, per file).
@@ -264,6 +300,7 @@ USAGE:
         let mut dir = None;
         let mut output = None;
         let mut check = false;
+        let mut options = compile::Options::default();
         let mut instructions = None;
         let mut assets_dir = None;
         let mut inline_max = None;
@@ -288,6 +325,8 @@ USAGE:
                     inline_max = Some(n);
                 }
                 "--check" => check = true,
+                "--strict" => options.strict = true,
+                "--skip-invalid" => options.skip_invalid = true,
                 "--instructions" => {
                     instructions = Some(it.next().ok_or("--instructions needs a text")?.clone());
                 }
@@ -322,6 +361,7 @@ USAGE:
                 output,
                 instructions,
                 assets,
+                options,
             }),
         }
     }
@@ -329,7 +369,7 @@ USAGE:
     /// `check` and `pack`: compile the folder; print the entries (checking) or write the pack.
     fn pack_command(a: &PackArgs) -> ExitCode {
         let walked = walk::walk(Path::new(&a.dir));
-        let c = match compile::compile(walked.tree) {
+        let c = match compile::compile_with(walked.tree, a.options) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("{}", e.render(&a.dir));
@@ -430,5 +470,139 @@ USAGE:
             std::fs::write(dir.join(&x.name), &x.bytes)?;
         }
         Ok(())
+    }
+
+    /// `verify`: the report's run over a blocking HTTP client.
+    mod verify {
+        use skills_edge::host::client::block_on;
+        use skills_edge::host::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+        use skills_edge::host::client::report::{verify_command, VerifyArgs};
+        use skills_edge::host::{ErrorCode, VerifyError};
+        use std::future::{ready, Future};
+        use std::io::{self, Read, Write};
+        use std::process::ExitCode;
+        use std::time::{Duration, Instant};
+
+        type Result<T> = std::result::Result<T, VerifyError>;
+
+        /// POSTs to the URL with the caller's headers, every request bounded by the timeout
+        /// (body included), redirects not followed (MCP endpoints answer in place; a 3xx is
+        /// reported as `http-status`).
+        struct Ureq {
+            agent: ureq::Agent,
+            url: String,
+            headers: Vec<(String, String)>,
+            started: Instant,
+            timeout_ms: u64,
+        }
+
+        struct Body(ureq::BodyReader<'static>, u64);
+
+        fn failure(e: &ureq::Error, timeout_ms: u64) -> VerifyError {
+            match e {
+                ureq::Error::Timeout(_) => VerifyError::new(
+                    ErrorCode::Timeout,
+                    format!("the request did not complete within {timeout_ms} ms"),
+                ),
+                ureq::Error::Io(io) if io.kind() != io::ErrorKind::TimedOut => VerifyError::new(
+                    ErrorCode::ConnectionFailed,
+                    format!("the server could not be reached: {io}"),
+                ),
+                ureq::Error::Io(io) => io_failure(io, timeout_ms),
+                other => VerifyError::new(
+                    ErrorCode::ConnectionFailed,
+                    format!("the server could not be reached: {other}"),
+                ),
+            }
+        }
+
+        fn io_failure(e: &io::Error, timeout_ms: u64) -> VerifyError {
+            let inner = e.get_ref().and_then(|i| i.downcast_ref::<ureq::Error>());
+            match inner {
+                Some(u) if !matches!(u, ureq::Error::Io(_)) => failure(u, timeout_ms),
+                _ if e.kind() == io::ErrorKind::TimedOut => VerifyError::new(
+                    ErrorCode::Timeout,
+                    format!("the request did not complete within {timeout_ms} ms"),
+                ),
+                _ => VerifyError::new(
+                    ErrorCode::ConnectionFailed,
+                    format!("the connection failed: {e}"),
+                ),
+            }
+        }
+
+        impl ResponseBody for Body {
+            fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>>> {
+                let mut buf = vec![0u8; 64 * 1024];
+                ready(match self.0.read(&mut buf) {
+                    Ok(0) => Ok(None),
+                    Ok(n) => {
+                        buf.truncate(n);
+                        Ok(Some(buf))
+                    }
+                    Err(e) => Err(io_failure(&e, self.1)),
+                })
+            }
+        }
+
+        impl HttpIo for Ureq {
+            type Body = Body;
+
+            fn post(
+                &self,
+                request: HttpRequest,
+            ) -> impl Future<Output = Result<HttpResponse<Body>>> {
+                let mut req = self.agent.post(&self.url);
+                for (k, v) in self.headers.iter().chain(&request.headers) {
+                    req = req.header(k.as_str(), v.as_str());
+                }
+                ready(match req.send(request.body.as_bytes()) {
+                    Ok(resp) => {
+                        let header = |n: &str| {
+                            resp.headers()
+                                .get(n)
+                                .and_then(|v| v.to_str().ok())
+                                .map(str::to_owned)
+                        };
+                        let status = resp.status().as_u16();
+                        let content_type = header("content-type");
+                        let session_id = header("mcp-session-id");
+                        Ok(HttpResponse {
+                            status,
+                            content_type,
+                            session_id,
+                            body: Body(resp.into_body().into_reader(), self.timeout_ms),
+                        })
+                    }
+                    Err(e) => Err(failure(&e, self.timeout_ms)),
+                })
+            }
+
+            fn now_ms(&self) -> f64 {
+                self.started.elapsed().as_secs_f64() * 1000.0
+            }
+        }
+
+        pub fn command(args: &VerifyArgs) -> ExitCode {
+            let config = ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .max_redirects(0)
+                .timeout_global(Some(Duration::from_millis(args.timeout_ms)))
+                .user_agent(concat!("skills-edge/", env!("CARGO_PKG_VERSION")))
+                .build();
+            let io = Ureq {
+                agent: config.into(),
+                url: args.url.clone(),
+                headers: args.headers.clone(),
+                started: Instant::now(),
+                timeout_ms: args.timeout_ms,
+            };
+            let out = block_on(verify_command(args, &io));
+            // A closed stdout (a pipe to `head`) is not an error of the run.
+            let _ = io::stdout().write_all(out.stdout.as_bytes());
+            let _ = io::stdout().flush();
+            let _ = io::stderr().write_all(out.stderr.as_bytes());
+            ExitCode::from(out.exit_code)
+        }
     }
 }

@@ -52,11 +52,28 @@ pub enum ErrorCode {
     /// An argument that is not what the function takes (an unknown option, a label already
     /// in use, JSON that cannot be read).
     InvalidArgument,
+    /// A client transport could not reach the server: the connection was refused or reset,
+    /// the name did not resolve, TLS failed, or the body stopped arriving.
+    ConnectionFailed,
+    /// The server answered with an HTTP status the exchange does not allow (401, 403, 500, a
+    /// 404 without a JSON-RPC body, …); `expected` and `actual` hold the statuses.
+    HttpStatus,
+    /// The server's reply is not what the protocol prescribes: not JSON-RPC, another `id`, a
+    /// content type other than JSON or an event stream, a result of the wrong shape, a
+    /// pagination that never ends, or no protocol revision both sides speak.
+    ProtocolError,
+    /// The server answered the request with a JSON-RPC error (`actual` holds its code, for
+    /// example `-32602` for a resource it does not serve).
+    ServerError,
+    /// The request did not complete within the time allowed.
+    Timeout,
+    /// The caller aborted the request (an `AbortSignal`).
+    Aborted,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 16] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::InvalidEntry,
         ErrorCode::LimitExceeded,
         ErrorCode::NotInManifest,
@@ -73,6 +90,12 @@ impl ErrorCode {
         ErrorCode::UnknownServer,
         ErrorCode::UnknownSkill,
         ErrorCode::InvalidArgument,
+        ErrorCode::ConnectionFailed,
+        ErrorCode::HttpStatus,
+        ErrorCode::ProtocolError,
+        ErrorCode::ServerError,
+        ErrorCode::Timeout,
+        ErrorCode::Aborted,
     ];
 
     /// The stable kebab-case code.
@@ -99,6 +122,12 @@ impl ErrorCode {
             ErrorCode::UnknownServer => "unknown-server",
             ErrorCode::UnknownSkill => "unknown-skill",
             ErrorCode::InvalidArgument => "invalid-argument",
+            ErrorCode::ConnectionFailed => "connection-failed",
+            ErrorCode::HttpStatus => "http-status",
+            ErrorCode::ProtocolError => "protocol-error",
+            ErrorCode::ServerError => "server-error",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::Aborted => "aborted",
         }
     }
 
@@ -115,6 +144,33 @@ impl ErrorCode {
                 | ErrorCode::FrontmatterInvalid
                 | ErrorCode::InvalidReadResult
         )
+    }
+}
+
+impl ErrorCode {
+    /// Whether this code is a failure of the exchange with the server rather than of the
+    /// content: the server could not be reached or did not answer as the protocol
+    /// prescribes. Nothing was verified, so nothing may be used; retrying may help.
+    pub fn is_transport_failure(self) -> bool {
+        matches!(
+            self,
+            ErrorCode::ConnectionFailed
+                | ErrorCode::HttpStatus
+                | ErrorCode::ProtocolError
+                | ErrorCode::Timeout
+                | ErrorCode::Aborted
+        )
+    }
+
+    /// The code of its kebab-case name ([`ErrorCode::as_str`]).
+    ///
+    /// ```
+    /// use skills_edge::host::ErrorCode;
+    /// assert_eq!(ErrorCode::from_name("timeout"), Some(ErrorCode::Timeout));
+    /// assert_eq!(ErrorCode::from_name("nope"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.into_iter().find(|c| c.as_str() == name)
     }
 }
 
@@ -142,6 +198,9 @@ pub struct VerifyError {
     /// control characters is written as a JSON string in brackets: `metadata["io.x/k"]`). For
     /// limit errors, what was counted.
     pub field: Option<Box<str>>,
+    /// For frontmatter errors, the path of every differing field, in the order found (the
+    /// first is `field`; at most 32). Empty otherwise.
+    pub differences: Box<[String]>,
     /// What is wrong, in a sentence.
     pub message: String,
 }
@@ -155,6 +214,7 @@ impl VerifyError {
             expected: None,
             actual: None,
             field: None,
+            differences: Box::default(),
             message: message.into(),
         }
     }

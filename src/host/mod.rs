@@ -4,14 +4,16 @@
 //! | module | what it is |
 //! |---|---|
 //! | [`entry`] | validate an entry from `skills/list` / `skills/get`; limits from the entry alone |
-//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry; resolve references |
+//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry (or a byte length and a digest computed elsewhere); resolve references |
 //! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`) |
 //! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals |
 //! | [`error`] | [`VerifyError`] with a stable [`ErrorCode`] |
+//! | [`client`] | [`client::SkillsClient`]: the requests a host makes over a transport it supplies (listing, loading, reading, caching, refreshing), verified by [`SkillHost`]; the `verify` command's run ([`client::report`]) |
 //!
 //! Verification uses the same digest and frontmatter code as the build-time compiler
 //! ([`crate::skill`]), so a server and a host built from this crate agree by construction.
-//! Nothing here performs I/O: callers fetch, this module decides.
+//! Nothing here performs I/O: callers fetch (or hand [`client`] a transport), this module
+//! decides.
 //!
 //! ```
 //! use skills_edge::host::{verify_skill_md, Content, Entry};
@@ -24,6 +26,7 @@
 //! ```
 
 pub mod approval;
+pub mod client;
 pub mod entry;
 pub mod error;
 pub mod registry;
@@ -37,6 +40,8 @@ pub use registry::{
     SkillHost, SkillSummary,
 };
 pub use verify::{
-    compare_frontmatter, read_content, resolve, verify_bytes, verify_content, verify_read_result,
-    verify_skill_md, Body, Content, FileReceipt, VerifiedContent, VerifiedSkillMd, VerifyOptions,
+    check_file_size, compare_frontmatter, read_content, read_result_content, resolve, verify_bytes,
+    verify_content, verify_file_digest, verify_file_with, verify_read_result, verify_skill_md,
+    verify_skill_md_digest, Body, Content, FileReceipt, VerifiedContent, VerifiedSkillMd,
+    VerifyOptions,
 };

@@ -52,6 +52,9 @@ pub struct SkillSummary {
     pub display_name: String,
     /// Whether its `resources` is `"dynamic"`.
     pub dynamic: bool,
+    /// Its revision ([`Entry::revision`]; `None` when dynamic): compare it with a later
+    /// listing's to tell that the skill changed without fetching a file.
+    pub revision: Option<String>,
     /// Whether a current approval covers its entry.
     pub approved: bool,
     /// Whether an acting window is open for it.
@@ -407,6 +410,7 @@ impl SkillHost {
                 description: entry.description().to_owned(),
                 display_name,
                 dynamic: entry.is_dynamic(),
+                revision: entry.revision(),
                 approved: self.is_approved(label, entry.uri()),
                 active: self.is_active(label, entry.uri()),
             })
@@ -987,6 +991,42 @@ mod tests {
             h.load("nope", &s.uri, s.read_result()).unwrap_err().code,
             ErrorCode::UnknownServer
         );
+    }
+
+    #[test]
+    fn third_party_frontmatter_loads_as_yaml2_reads_it() {
+        // What a peer on yaml@2 publishes for values the compiler refuses to publish.
+        let md = "---\nname: r\ndescription: \"Two\n  lines\"\nreviewed: yes\nsince: 2024-01-01\nbuild: 007\n---\n# r\n";
+        let entry = |frontmatter: serde_json::Value| {
+            Entry::parse(
+                &json!({"uri": "skill://r/SKILL.md", "frontmatter": frontmatter,
+                    "resources": [{"uri": "skill://r/SKILL.md", "digest": digest_of(md.as_bytes()), "size": md.len()}]})
+                .to_string(),
+            )
+            .unwrap()
+        };
+        let read = json!({"name": "r", "description": "Two lines", "reviewed": "yes", "since": "2024-01-01", "build": 7});
+        let mut h = host();
+        h.register("work", entry(read.clone())).unwrap();
+        let loaded = h
+            .load("work", "skill://r/SKILL.md", Content::Text(md.into()))
+            .unwrap();
+        assert_eq!(
+            loaded.skill_md.frontmatter.to_json(),
+            r#"{"name":"r","description":"Two lines","reviewed":"yes","since":"2024-01-01","build":7}"#
+        );
+        // A YAML 1.1 reading in the entry is a mismatch, and nothing is loaded.
+        let mut yaml11 = read;
+        yaml11["reviewed"] = json!(true);
+        h.register("home", entry(yaml11)).unwrap();
+        let err = h
+            .load("home", "skill://r/SKILL.md", Content::Text(md.into()))
+            .unwrap_err();
+        assert_eq!(
+            (err.code, err.field.as_deref()),
+            (ErrorCode::FrontmatterMismatch, Some("reviewed"))
+        );
+        assert!(!h.is_active("home", "skill://r/SKILL.md"));
     }
 
     #[test]

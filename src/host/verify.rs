@@ -5,15 +5,19 @@
 //! byte length must equal `size` (a mismatch is a failure without hashing), then the SHA-256
 //! must equal `digest`, then, for a `SKILL.md`, the frontmatter must equal the entry's field
 //! by field. The same digest and frontmatter code as the build-time compiler is used, so what
-//! a server built with this crate publishes always verifies here.
+//! a server built with this crate publishes always verifies here. The frontmatter is read in
+//! the reader's host mode ([`Mode::Host`](crate::skill::frontmatter::Mode)): values that are
+//! only ambiguous across YAML versions (`yes`, `2024-01-01`, `007`), which the compiler refuses
+//! to publish, are read as YAML 1.2 exactly as `yaml@2` reads them, so a third-party skill that
+//! uses them verifies when its entry carries that reading.
 
 use serde_json::Value as Json;
 
 use super::entry::{Entry, ResourceItem};
 use super::error::{ErrorCode, Result, VerifyError};
 use crate::base64;
-use crate::skill::digest::digest_of;
-use crate::skill::frontmatter::{parse_file_lenient, split_lenient};
+use crate::skill::digest::{digest_of, is_wire_digest};
+use crate::skill::frontmatter::{parse_file_host, split_lenient};
 use crate::skill::uri::{resolve_reference, skill_root, ResolveError};
 use crate::skill::value::Value;
 
@@ -161,21 +165,31 @@ pub fn manifest_item<'e>(
         .ok_or_else(|| not_in_manifest(entry, uri))
 }
 
-/// Checks `bytes` against `item`: size first, then digest.
-fn check_item(item: &ResourceItem, bytes: &[u8]) -> Result<FileReceipt> {
-    let len = bytes.len() as u64;
-    if len != item.size {
+/// Checks a byte length against `item` (the check that comes before any hashing).
+fn check_size(item: &ResourceItem, size: u64) -> Result<()> {
+    if size != item.size {
         return Err(VerifyError::new(
             ErrorCode::SizeMismatch,
             format!(
-                "{} is {len} bytes but its entry says {}; the content must not be used",
+                "{} is {size} bytes but its entry says {}; the content must not be used",
                 item.uri, item.size
             ),
         )
         .with_uri(item.uri.clone())
-        .with_values(item.size.to_string(), len.to_string()));
+        .with_values(item.size.to_string(), size.to_string()));
     }
-    let digest = digest_of(bytes);
+    Ok(())
+}
+
+/// Checks content of `size` bytes against `item`: size first (a wrong size is refused without
+/// calling `digest`), then the digest `digest` computes.
+fn check_item_with(
+    item: &ResourceItem,
+    size: u64,
+    digest: impl FnOnce() -> Result<String>,
+) -> Result<FileReceipt> {
+    check_size(item, size)?;
+    let digest = digest()?;
     if digest != item.digest {
         return Err(VerifyError::new(
             ErrorCode::DigestMismatch,
@@ -189,19 +203,100 @@ fn check_item(item: &ResourceItem, bytes: &[u8]) -> Result<FileReceipt> {
     }
     Ok(FileReceipt {
         uri: item.uri.clone(),
-        size: len,
+        size,
         digest,
         verified: true,
     })
 }
 
-fn unverified(uri: &str, bytes: &[u8]) -> FileReceipt {
-    FileReceipt {
+/// The receipt of content accepted without a manifest item (a dynamic entry).
+fn unverified_with(
+    uri: &str,
+    size: u64,
+    digest: impl FnOnce() -> Result<String>,
+) -> Result<FileReceipt> {
+    Ok(FileReceipt {
         uri: uri.to_owned(),
-        size: bytes.len() as u64,
-        digest: digest_of(bytes),
+        size,
+        digest: digest()?,
         verified: false,
+    })
+}
+
+/// A digest computed by the caller must be in wire form.
+fn wire_digest(digest: &str) -> Result<()> {
+    if is_wire_digest(digest) {
+        return Ok(());
     }
+    Err(VerifyError::new(
+        ErrorCode::InvalidArgument,
+        format!("the digest {digest:?} is not `sha256:` followed by 64 lowercase hex characters"),
+    ))
+}
+
+/// The checks of [`verify_bytes`] that come before hashing: the URI must be listed (or, for a
+/// dynamic entry accepted by `options`, inside the skill root), then `size` must equal its
+/// item's. A caller that hashes content elsewhere calls this first, so that a wrong size is
+/// refused without hashing, then [`verify_file_digest`].
+///
+/// ```
+/// use skills_edge::host::{check_file_size, Entry, ErrorCode, VerifyOptions};
+/// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let opts = VerifyOptions::default();
+/// assert!(check_file_size(&e, "skill://a/SKILL.md", 1, opts).is_ok());
+/// assert_eq!(check_file_size(&e, "skill://a/SKILL.md", 2, opts).unwrap_err().code, ErrorCode::SizeMismatch);
+/// ```
+pub fn check_file_size(entry: &Entry, uri: &str, size: u64, options: VerifyOptions) -> Result<()> {
+    match manifest_item(entry, uri, options)? {
+        Some(item) => check_size(item, size),
+        None => Ok(()),
+    }
+}
+
+/// Verifies a file known by its byte length, whose SHA-256 `digest` computes (from bytes held
+/// elsewhere, hashed in pieces): the URI must be listed, then `size` must equal its item's
+/// (a wrong size is refused without calling `digest`), then the digest. An error `digest`
+/// returns is returned as it is. [`verify_bytes`] is this function over a slice.
+pub fn verify_file_with(
+    entry: &Entry,
+    uri: &str,
+    size: u64,
+    digest: impl FnOnce() -> Result<String>,
+    options: VerifyOptions,
+) -> Result<FileReceipt> {
+    match manifest_item(entry, uri, options)? {
+        Some(item) => check_item_with(item, size, digest),
+        None => unverified_with(uri, size, digest),
+    }
+}
+
+/// Verifies a file from its byte length and its SHA-256 in wire form, computed by the caller
+/// (for example with a platform digest such as WebCrypto's): the same checks, in the same
+/// order and with the same errors, as [`verify_bytes`] over the bytes they were computed from.
+/// A `digest` not in wire form is [`ErrorCode::InvalidArgument`].
+///
+/// ```
+/// use skills_edge::host::{verify_bytes, verify_file_digest, Entry, VerifyOptions};
+/// use skills_edge::skill::digest::digest_of;
+/// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let opts = VerifyOptions::default();
+/// let u = "skill://a/SKILL.md";
+/// assert_eq!(verify_file_digest(&e, u, 1, &digest_of(b"a"), opts), verify_bytes(&e, u, b"a", opts));
+/// assert_eq!(verify_file_digest(&e, u, 1, &digest_of(b"b"), opts), verify_bytes(&e, u, b"b", opts));
+/// ```
+pub fn verify_file_digest(
+    entry: &Entry,
+    uri: &str,
+    size: u64,
+    digest: &str,
+    options: VerifyOptions,
+) -> Result<FileReceipt> {
+    wire_digest(digest)?;
+    verify_file_with(entry, uri, size, || Ok(digest.to_owned()), options)
 }
 
 /// Verifies a file's raw bytes (for text, its UTF-8 bytes) against the entry: the URI must
@@ -224,10 +319,13 @@ pub fn verify_bytes(
     bytes: &[u8],
     options: VerifyOptions,
 ) -> Result<FileReceipt> {
-    match manifest_item(entry, uri, options)? {
-        Some(item) => check_item(item, bytes),
-        None => Ok(unverified(uri, bytes)),
-    }
+    verify_file_with(
+        entry,
+        uri,
+        bytes.len() as u64,
+        || Ok(digest_of(bytes)),
+        options,
+    )
 }
 
 fn bad_result(uri: &str, message: impl Into<String>) -> VerifyError {
@@ -334,22 +432,50 @@ pub fn read_content(
     }
 }
 
+/// The content item of a `resources/read` result for `uri` after every check of
+/// [`verify_read_result`] that comes before hashing: the URI must be listed, the result
+/// well-formed ([`read_content`]), and the content's byte length equal to its item's. A
+/// caller that hashes the content elsewhere then calls [`verify_file_digest`].
+pub fn read_result_content(
+    entry: &Entry,
+    uri: &str,
+    result: &Json,
+    options: VerifyOptions,
+) -> Result<(Body, Option<String>)> {
+    let item = manifest_item(entry, uri, options)?;
+    let (body, mime_type) = read_content(result, uri, item.map(|i| i.size))?;
+    if let Some(item) = item {
+        check_size(item, body.as_bytes().len() as u64)?;
+    }
+    Ok((body, mime_type))
+}
+
 /// Verifies a `resources/read` result for `uri` against the entry: the URI must be listed
 /// (checked first, as the file should not have been fetched otherwise), then the result's
 /// shape ([`read_content`]), then size and digest of the text's UTF-8 bytes or the decoded
 /// blob.
+///
+/// ```
+/// use skills_edge::host::{verify_read_result, Entry, ErrorCode, VerifyOptions};
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let ok = serde_json::json!({"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]});
+/// let v = verify_read_result(&entry, "skill://a/SKILL.md", &ok, VerifyOptions::default()).unwrap();
+/// assert_eq!(v.receipt.size, 1);
+/// let mut tampered = ok.clone();
+/// tampered["contents"][0]["text"] = "b".into();
+/// let e = verify_read_result(&entry, "skill://a/SKILL.md", &tampered, VerifyOptions::default());
+/// assert_eq!(e.unwrap_err().code, ErrorCode::DigestMismatch);
+/// ```
 pub fn verify_read_result(
     entry: &Entry,
     uri: &str,
     result: &Json,
     options: VerifyOptions,
 ) -> Result<VerifiedContent> {
-    let item = manifest_item(entry, uri, options)?;
-    let (body, mime_type) = read_content(result, uri, item.map(|i| i.size))?;
-    let receipt = match item {
-        Some(item) => check_item(item, body.as_bytes())?,
-        None => unverified(uri, body.as_bytes()),
-    };
+    let (body, mime_type) = read_result_content(entry, uri, result, options)?;
+    let receipt = verify_bytes(entry, uri, body.as_bytes(), options)?;
     Ok(VerifiedContent {
         receipt,
         body,
@@ -358,6 +484,19 @@ pub fn verify_read_result(
 }
 
 /// Verifies content for `uri` in any form ([`Content`]).
+///
+/// ```
+/// use skills_edge::host::{verify_content, Content, Entry, ErrorCode, VerifyOptions};
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let o = VerifyOptions::default();
+/// assert!(verify_content(&entry, "skill://a/SKILL.md", &Content::Bytes(b"a".to_vec()), o).is_ok());
+/// let e = verify_content(&entry, "skill://a/SKILL.md", &Content::Text("ab".into()), o);
+/// assert_eq!(e.unwrap_err().code, ErrorCode::SizeMismatch);
+/// let e = verify_content(&entry, "skill://a/other.md", &Content::Text("a".into()), o);
+/// assert_eq!(e.unwrap_err().code, ErrorCode::NotInManifest);
+/// ```
 pub fn verify_content(
     entry: &Entry,
     uri: &str,
@@ -383,9 +522,14 @@ pub fn verify_content(
 
 /// Verifies a `SKILL.md` against its entry (H11, H14): size, then digest (skipped only for a
 /// `"dynamic"` entry, which has none), then the frontmatter, read with the same YAML 1.2
-/// reader the compiler uses (lenient fences: an optional BOM, trailing blanks on the closing
-/// fence), compared with the entry's `frontmatter` by content: the same keys at every level,
-/// arrays in order, numbers by value, strings exactly.
+/// reader the compiler uses in its host mode
+/// ([`parse_file_host`]: lenient fences, an optional
+/// BOM and trailing blanks on the closing fence; `yes`, dates, `007`, `0o14`, `1e3` and `<<`
+/// read as `yaml@2` reads them), compared with the entry's `frontmatter` by content: the same
+/// keys at every level, arrays in order, numbers by value, strings exactly. YAML that does not
+/// parse, or that no host can compare safely (duplicate keys, tags, non-string keys,
+/// non-finite or unsafe numbers, alias abuse), is [`ErrorCode::FrontmatterInvalid`]; any
+/// difference from the entry is [`ErrorCode::FrontmatterMismatch`].
 ///
 /// A `resources/read` result must carry the `SKILL.md` as `text`.
 ///
@@ -403,8 +547,34 @@ pub fn verify_content(
 /// assert_eq!((err.code, err.field.as_deref()), (ErrorCode::FrontmatterMismatch, Some("description")));
 /// ```
 pub fn verify_skill_md(entry: &Entry, content: &Content) -> Result<VerifiedSkillMd> {
+    skill_md(entry, content, None)
+}
+
+/// [`verify_skill_md`] with the SHA-256 of the file's bytes (the text's UTF-8 bytes, the bytes,
+/// or the text of the result's content item) computed by the caller, in wire form: the same
+/// checks, in the same order and with the same errors. A `digest` not in wire form is
+/// [`ErrorCode::InvalidArgument`].
+pub fn verify_skill_md_digest(
+    entry: &Entry,
+    content: &Content,
+    digest: &str,
+) -> Result<VerifiedSkillMd> {
+    wire_digest(digest)?;
+    skill_md(entry, content, Some(digest))
+}
+
+/// [`verify_skill_md`], hashing the file unless its digest is given.
+fn skill_md(entry: &Entry, content: &Content, digest: Option<&str>) -> Result<VerifiedSkillMd> {
     let uri = entry.uri();
     let item = entry.skill_md_item();
+    let receipt_of = |bytes: &[u8]| {
+        let size = bytes.len() as u64;
+        let digest = || Ok(digest.map_or_else(|| digest_of(bytes), str::to_owned));
+        match item {
+            Some(item) => check_item_with(item, size, digest),
+            None => unverified_with(uri, size, digest),
+        }
+    };
     let (text, mime_type, receipt) = match content {
         Content::ReadResult(result) => {
             let (body, mime) = read_content(result, uri, item.map(|i| i.size))?;
@@ -416,24 +586,15 @@ pub fn verify_skill_md(entry: &Entry, content: &Content) -> Result<VerifiedSkill
                     ),
                 ));
             };
-            let receipt = match item {
-                Some(item) => check_item(item, text.as_bytes())?,
-                None => unverified(uri, text.as_bytes()),
-            };
+            let receipt = receipt_of(text.as_bytes())?;
             (text, mime, receipt)
         }
         Content::Text(t) => {
-            let receipt = match item {
-                Some(item) => check_item(item, t.as_bytes())?,
-                None => unverified(uri, t.as_bytes()),
-            };
+            let receipt = receipt_of(t.as_bytes())?;
             (t.clone(), None, receipt)
         }
         Content::Bytes(b) => {
-            let receipt = match item {
-                Some(item) => check_item(item, b)?,
-                None => unverified(uri, b),
-            };
+            let receipt = receipt_of(b)?;
             let text = String::from_utf8(b.clone()).map_err(|_| {
                 VerifyError::new(
                     ErrorCode::FrontmatterInvalid,
@@ -444,7 +605,7 @@ pub fn verify_skill_md(entry: &Entry, content: &Content) -> Result<VerifiedSkill
             (text, None, receipt)
         }
     };
-    let frontmatter = parse_file_lenient(&text).map_err(|e| {
+    let frontmatter = parse_file_host(&text).map_err(|e| {
         VerifyError::new(
             ErrorCode::FrontmatterInvalid,
             format!("the frontmatter of {uri} cannot be read: {e}"),
@@ -467,27 +628,50 @@ pub fn verify_skill_md(entry: &Entry, content: &Content) -> Result<VerifiedSkill
 
 /// Compares the entry's frontmatter (`expected`) with the file's (`actual`) by content
 /// ([`Value::same_content`]); on a difference, names the first differing field.
+///
+/// ```
+/// use skills_edge::host::{compare_frontmatter, ErrorCode};
+/// use skills_edge::skill::value::Value;
+/// let entry: Value = serde_json::from_str(r#"{"name":"a","description":"d","metadata":{"v":"1"}}"#).unwrap();
+/// let file: Value = serde_json::from_str(r#"{"description":"d","name":"a","metadata":{"v":"2"}}"#).unwrap();
+/// let e = compare_frontmatter("skill://a/SKILL.md", &entry, &file).unwrap_err();
+/// assert_eq!((e.code, e.field.as_deref()), (ErrorCode::FrontmatterMismatch, Some("metadata.v")));
+/// assert!(compare_frontmatter("skill://a/SKILL.md", &entry, &entry).is_ok());
+/// ```
 pub fn compare_frontmatter(uri: &str, expected: &Value, actual: &Value) -> Result<()> {
     if expected.same_content(actual) {
         return Ok(());
     }
-    let (path, exp, act) = first_difference(expected, actual, String::new())
-        .unwrap_or_else(|| (String::new(), Some(expected.clone()), Some(actual.clone())));
-    let shown = if path.is_empty() {
-        "frontmatter".to_owned()
-    } else {
-        path.clone()
+    let mut found = Vec::new();
+    differences(expected, actual, String::new(), &mut found);
+    let shown_path = |p: &str| {
+        if p.is_empty() {
+            "frontmatter".to_owned()
+        } else {
+            p.to_owned()
+        }
     };
-    let message = match (&exp, &act) {
+    let fields: Vec<String> = found.iter().map(|(p, _, _)| shown_path(p)).collect();
+    let (path, exp, act) = found
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| (String::new(), Some(expected.clone()), Some(actual.clone())));
+    let shown = shown_path(&path);
+    let mut message = match (&exp, &act) {
         (Some(_), None) => format!("the frontmatter of {uri} lacks `{shown}`, which the entry has"),
         (None, Some(_)) => format!("the frontmatter of {uri} has `{shown}`, which the entry lacks"),
         _ => format!("`{shown}` in the frontmatter of {uri} differs from the entry"),
     };
+    if fields.len() > 1 {
+        let others: Vec<String> = fields.iter().skip(1).map(|f| format!("`{f}`")).collect();
+        message.push_str(&format!("; so do {}", others.join(", ")));
+    }
     let mut err = VerifyError::new(ErrorCode::FrontmatterMismatch, message)
         .with_uri(uri)
         .with_field(shown);
     err.expected = exp.map(|v| v.to_json().into_boxed_str());
     err.actual = act.map(|v| v.to_json().into_boxed_str());
+    err.differences = fields.into_boxed_slice();
     Err(err)
 }
 
@@ -514,34 +698,43 @@ fn join_key(path: &str, key: &str) -> String {
     }
 }
 
-/// The first place where two values differ, as (path, expected part, actual part); `None`
-/// when they have the same content. Depth is bounded by the frontmatter reader's nesting
-/// limit on one side; the recursion stops where the other side's shape differs.
-fn first_difference(expected: &Value, actual: &Value, path: String) -> Option<Difference> {
+/// Most differing fields one refusal names.
+pub const MAX_DIFFERENCES: usize = 32;
+
+/// Every place where two values differ (at most [`MAX_DIFFERENCES`]), as (path, expected part,
+/// actual part), in the order of the entry's keys, then the keys only the file has. Depth is
+/// bounded by the frontmatter reader's nesting limit on one side; the recursion stops where
+/// the other side's shape differs.
+fn differences(expected: &Value, actual: &Value, path: String, out: &mut Vec<Difference>) {
+    if out.len() >= MAX_DIFFERENCES {
+        return;
+    }
     match (expected, actual) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, v) in a {
                 let p = join_key(&path, k);
                 match actual.get(k) {
-                    None => return Some((p, Some(v.clone()), None)),
-                    Some(w) => {
-                        if let Some(d) = first_difference(v, w, p) {
-                            return Some(d);
-                        }
-                    }
+                    None => out.push((p, Some(v.clone()), None)),
+                    Some(w) => differences(v, w, p, out),
+                }
+                if out.len() >= MAX_DIFFERENCES {
+                    return;
                 }
             }
-            b.iter()
-                .find(|(k, _)| expected.get(k).is_none())
-                .map(|(k, w)| (join_key(&path, k), None, Some(w.clone())))
+            for (k, w) in b.iter().filter(|(k, _)| expected.get(k).is_none()) {
+                if out.len() >= MAX_DIFFERENCES {
+                    return;
+                }
+                out.push((join_key(&path, k), None, Some(w.clone())));
+            }
         }
-        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
-            .iter()
-            .zip(b)
-            .enumerate()
-            .find_map(|(i, (v, w))| first_difference(v, w, format!("{path}[{i}]"))),
-        _ if expected.same_content(actual) => None,
-        _ => Some((path, Some(expected.clone()), Some(actual.clone()))),
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (v, w)) in a.iter().zip(b).enumerate() {
+                differences(v, w, format!("{path}[{i}]"), out);
+            }
+        }
+        _ if expected.same_content(actual) => {}
+        _ => out.push((path, Some(expected.clone()), Some(actual.clone()))),
     }
 }
 
@@ -633,6 +826,37 @@ mod tests {
     const NONE: VerifyOptions = VerifyOptions {
         allow_dynamic: false,
     };
+
+    #[test]
+    fn every_differing_field_is_named() {
+        let entry: Value = serde_json::from_str(
+            r#"{"name":"a","description":"d","license":"MIT","tags":["x","y"]}"#,
+        )
+        .unwrap();
+        let file: Value =
+            serde_json::from_str(r#"{"name":"a","description":"e","tags":["x","z"],"extra":1}"#)
+                .unwrap();
+        let e = compare_frontmatter("skill://a/SKILL.md", &entry, &file).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("description"));
+        assert_eq!(
+            &*e.differences,
+            ["description", "license", "tags[1]", "extra"]
+        );
+        assert!(
+            e.message.ends_with("; so do `license`, `tags[1]`, `extra`"),
+            "{}",
+            e.message
+        );
+        let one: Value = serde_json::from_str(
+            r#"{"name":"a","description":"d","license":"MIT","tags":["x","y"],"z":2}"#,
+        )
+        .unwrap();
+        let e = compare_frontmatter("skill://a/SKILL.md", &entry, &one).unwrap_err();
+        assert_eq!(
+            (&*e.differences, e.field.as_deref()),
+            (&["z".to_owned()][..], Some("z"))
+        );
+    }
 
     #[test]
     fn conformance_vectors() {
@@ -846,7 +1070,10 @@ mod tests {
             "---\nname: a\n",
             "---\nname: a\nname: b\n---\n",
             "---\n- a\n---\n",
-            "---\nx: yes\n---\n",
+            "---\nname: a\ndescription: d\nx: !!str yes\n---\n",
+            "---\nname: a\ndescription: d\n1: x\n---\n",
+            "---\nname: a\ndescription: d\nx: .inf\n---\n",
+            "---\nname: a\ndescription: d\nx: [a\n---\n",
         ] {
             let e = Entry::parse(&format!(
                 r#"{{"uri":"skill://a/SKILL.md","frontmatter":{{"name":"a","description":"d"}},"resources":[{{"uri":"skill://a/SKILL.md","digest":"{}","size":{}}}]}}"#,
@@ -873,6 +1100,40 @@ mod tests {
     }
 
     #[test]
+    fn values_only_ambiguous_across_yaml_versions_verify_as_yaml2_reads_them() {
+        let file = "---\nname: a\ndescription: d\nreviewed: yes\nsince: 2024-01-01\nbuild: 007\nmode: 0o14\nscale: 1e3\n---\nBody\n";
+        let mk = |fm: &str| {
+            Entry::parse(&format!(
+                r#"{{"uri":"skill://a/SKILL.md","frontmatter":{fm},"resources":[{{"uri":"skill://a/SKILL.md","digest":"{}","size":{}}}]}}"#,
+                digest_of(file.as_bytes()),
+                file.len()
+            ))
+            .unwrap()
+        };
+        let yaml2 = r#"{"name":"a","description":"d","reviewed":"yes","since":"2024-01-01","build":7,"mode":12,"scale":1000}"#;
+        let ok = verify_skill_md(&mk(yaml2), &Content::Text(file.into())).unwrap();
+        assert_eq!(ok.frontmatter.to_json(), yaml2);
+        assert_eq!(ok.body(), "Body\n");
+        // Any other reading is a mismatch, naming the field: YAML 1.1's boolean, the string
+        // as written, a YAML 1.1 octal, a date object's JSON form.
+        for (fm, field, actual) in [
+            (yaml2.replace(r#""yes""#, "true"), "reviewed", r#""yes""#),
+            (yaml2.replace(":7,", r#":"007","#), "build", "7"),
+            (yaml2.replace(":12,", ":14,"), "mode", "12"),
+            (
+                yaml2.replace(r#""2024-01-01""#, r#""2024-01-01T00:00:00.000Z""#),
+                "since",
+                r#""2024-01-01""#,
+            ),
+        ] {
+            let err = verify_skill_md(&mk(&fm), &Content::Text(file.into())).unwrap_err();
+            assert_eq!(err.code, ErrorCode::FrontmatterMismatch, "{fm}");
+            assert_eq!(err.field.as_deref(), Some(field), "{fm}");
+            assert_eq!(err.actual.as_deref(), Some(actual), "{fm}");
+        }
+    }
+
+    #[test]
     fn dynamic_entries_need_an_opt_in() {
         let file = "---\nname: d\ndescription: x\n---\n";
         let e = Entry::parse(r#"{"uri":"skill://r/d/SKILL.md","frontmatter":{"name":"d","description":"x"},"resources":"dynamic"}"#).unwrap();
@@ -894,6 +1155,165 @@ mod tests {
         assert!(!ok.receipt.verified);
         let bad = verify_skill_md(&e, &Content::Text(file.replace("x\n", "w\n"))).unwrap_err();
         assert_eq!(bad.code, ErrorCode::FrontmatterMismatch);
+    }
+
+    /// The precomputed-digest functions give exactly what the hashing ones give (receipts and
+    /// errors, fields included), and check the size before they need the digest.
+    #[test]
+    fn precomputed_digests_verify_like_bytes() {
+        let e = entry();
+        let dynamic = Entry::parse(r#"{"uri":"skill://r/d/SKILL.md","frontmatter":{"name":"d","description":"x"},"resources":"dynamic"}"#).unwrap();
+        let yes = VerifyOptions {
+            allow_dynamic: true,
+        };
+        let forms = "skill://pdf-processing/references/FORMS.md";
+        let cases: Vec<(&Entry, &str, Vec<u8>, VerifyOptions)> = vec![
+            (&e, forms, FORMS.as_bytes().to_vec(), NONE),
+            (&e, forms, b"Supporting content!\n".to_vec(), NONE),
+            (&e, forms, b"short".to_vec(), NONE),
+            (&e, "skill://pdf-processing/secret.md", b"x".to_vec(), NONE),
+            (
+                &e,
+                "skill://pdf-processing/assets/x.bin",
+                vec![0, 255, 7],
+                NONE,
+            ),
+            (&dynamic, "skill://r/d/a.md", b"x".to_vec(), NONE),
+            (&dynamic, "skill://r/d/a.md", b"x".to_vec(), yes),
+            (&dynamic, "skill://r/other.md", b"x".to_vec(), yes),
+        ];
+        for (entry, uri, bytes, opts) in cases {
+            let size = bytes.len() as u64;
+            let expected = verify_bytes(entry, uri, &bytes, opts);
+            assert_eq!(
+                verify_file_digest(entry, uri, size, &digest_of(&bytes), opts),
+                expected,
+                "{uri}"
+            );
+            let mut hashed = false;
+            let with = verify_file_with(
+                entry,
+                uri,
+                size,
+                || {
+                    hashed = true;
+                    Ok(digest_of(&bytes))
+                },
+                opts,
+            );
+            assert_eq!(with, expected, "{uri}");
+            // The digest is computed only when listing and size pass.
+            let pre = check_file_size(entry, uri, size, opts);
+            assert_eq!(hashed, pre.is_ok(), "{uri}");
+            match (&pre, &expected) {
+                (Ok(()), _) => {}
+                (Err(p), Err(x)) => assert_eq!(p, x, "{uri}"),
+                (Err(p), Ok(_)) => panic!("{uri}: refused before hashing: {p:?}"),
+            }
+        }
+        // A wrong size is refused whatever the digest says, without calling for it.
+        let err = verify_file_with(&e, forms, 1, || panic!("hashed despite a wrong size"), NONE)
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::SizeMismatch);
+        // A digest that is not in wire form is an argument error.
+        for bad in ["", "sha256:", &digest_of(b"x").to_uppercase(), "md5:00"] {
+            let err = verify_file_digest(&e, forms, FORMS.len() as u64, bad, NONE).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidArgument, "{bad:?}");
+            let err = verify_skill_md_digest(&e, &Content::Text(SKILL_MD.into()), bad).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidArgument, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn read_result_content_checks_everything_before_the_digest() {
+        let e = entry();
+        let forms = "skill://pdf-processing/references/FORMS.md";
+        let bin = "skill://pdf-processing/assets/x.bin";
+        let (body, mime) = read_result_content(
+            &e,
+            forms,
+            &read(forms, json!({"text": FORMS, "mimeType": "text/markdown"})),
+            NONE,
+        )
+        .unwrap();
+        assert_eq!(body.text(), Some(FORMS));
+        assert_eq!(mime.as_deref(), Some("text/markdown"));
+        // A wrong digest is not its business; a wrong size, an unlisted file and a bad
+        // result are.
+        let (body, _) =
+            read_result_content(&e, bin, &read(bin, json!({"blob": "AP8G"})), NONE).unwrap();
+        assert_eq!(body.as_bytes(), &[0, 255, 6]);
+        let code = |uri: &str, r: Json| read_result_content(&e, uri, &r, NONE).unwrap_err().code;
+        assert_eq!(
+            code(forms, read(forms, json!({"text": "short"}))),
+            ErrorCode::SizeMismatch
+        );
+        assert_eq!(
+            code(bin, read(bin, json!({"blob": "AP8HAA=="}))),
+            ErrorCode::SizeMismatch
+        );
+        assert_eq!(
+            code(forms, json!({"contents": []})),
+            ErrorCode::InvalidReadResult
+        );
+        assert_eq!(
+            code("skill://pdf-processing/secret.md", json!({"contents": []})),
+            ErrorCode::NotInManifest
+        );
+    }
+
+    #[test]
+    fn skill_md_with_a_precomputed_digest_verifies_like_hashing() {
+        let e = entry();
+        let tampered = SKILL_MD.replace("Skill body.\n", "Evil body!!\n");
+        let longer = format!("{SKILL_MD}x");
+        let dynamic = Entry::parse(r#"{"uri":"skill://r/d/SKILL.md","frontmatter":{"name":"d","description":"x"},"resources":"dynamic"}"#).unwrap();
+        let dyn_md = "---\nname: d\ndescription: x\n---\n";
+        let cases: Vec<(&Entry, Content)> = vec![
+            (&e, Content::Text(SKILL_MD.into())),
+            (&e, Content::Bytes(SKILL_MD.as_bytes().to_vec())),
+            (&e, Content::Text(tampered.clone())),
+            (&e, Content::Text(longer.clone())),
+            (&e, Content::Bytes(vec![0xff; SKILL_MD.len()])),
+            (
+                &e,
+                Content::ReadResult(read(
+                    e.uri(),
+                    json!({"text": SKILL_MD, "mimeType": "text/markdown"}),
+                )),
+            ),
+            (
+                &e,
+                Content::ReadResult(read(e.uri(), json!({"text": tampered}))),
+            ),
+            (&dynamic, Content::Text(dyn_md.into())),
+            (&dynamic, Content::Text(dyn_md.replace("x\n", "w\n"))),
+        ];
+        for (entry, content) in cases {
+            let bytes: Vec<u8> = match &content {
+                Content::Text(t) => t.as_bytes().to_vec(),
+                Content::Bytes(b) => b.clone(),
+                Content::ReadResult(r) => r["contents"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .as_bytes()
+                    .to_vec(),
+            };
+            let expected = verify_skill_md(entry, &content);
+            let got = verify_skill_md_digest(entry, &content, &digest_of(&bytes));
+            match (expected, got) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.receipt, b.receipt);
+                    assert_eq!(
+                        (a.text, a.body_start, a.mime_type),
+                        (b.text, b.body_start, b.mime_type)
+                    );
+                    assert!(a.frontmatter.same_content(&b.frontmatter));
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                (a, b) => panic!("{:?} vs {:?}", a.map(|v| v.receipt), b.map(|v| v.receipt)),
+            }
+        }
     }
 
     #[test]

@@ -67,7 +67,7 @@ impl BodyReader {
     }
 
     /// The body, or `None` when it was longer than the limit (answer
-    /// [`Endpoint::body_too_large`]).
+    /// [`Endpoint::body_too_large`](super::Endpoint::body_too_large)).
     pub fn finish(self) -> Option<Vec<u8>> {
         (!self.is_over()).then_some(self.buf)
     }

@@ -25,6 +25,24 @@ pub const ALLOW_HEADERS: &str =
 /// at 7200).
 pub const MAX_AGE_SECONDS: &str = "7200";
 
+/// The path prefix of the skills inspector page (served when [`HttpConfig::inspector`] is on).
+pub const INSPECTOR_PREFIX: &str = "/inspector/";
+
+/// The inspector page's files, as paths below [`INSPECTOR_PREFIX`] and in the adapter's static
+/// files below `inspector/` (the npm package's `inspector/`, `lib/` and `web/` files, with
+/// the page's import map pointing at `./lib/`), with their content types. Nothing else is
+/// served under the prefix.
+pub const INSPECTOR_FILES: &[(&str, &str)] = &[
+    ("index.html", "text/html; charset=utf-8"),
+    ("inspector.js", "text/javascript; charset=utf-8"),
+    ("inspector.css", "text/css; charset=utf-8"),
+    ("lib/client.js", "text/javascript; charset=utf-8"),
+    ("lib/client-web.js", "text/javascript; charset=utf-8"),
+    ("lib/transport.js", "text/javascript; charset=utf-8"),
+    ("web/skills_edge.js", "text/javascript; charset=utf-8"),
+    ("web/skills_edge_bg.wasm", "application/wasm"),
+];
+
 /// Everything the HTTP endpoint is configured with (parsed from the settings table,
 /// [`crate::settings`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +58,8 @@ pub struct HttpConfig {
     pub max_body_bytes: usize,
     /// Whether the catalog is also served under `/.well-known/agent-skills/` (`MIRROR`).
     pub mirror: bool,
+    /// Whether the skills inspector page is served under [`INSPECTOR_PREFIX`] (`INSPECTOR`).
+    pub inspector: bool,
 }
 
 impl Default for HttpConfig {
@@ -52,6 +72,7 @@ impl Default for HttpConfig {
                 .unwrap_or(HostList::Only(Vec::new())),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             mirror: true,
+            inspector: false,
         }
     }
 }
@@ -146,6 +167,17 @@ pub enum Step {
         /// The largest acceptable body, in bytes.
         limit: usize,
     },
+    /// Send `response` with the adapter's static file `inspector/<file>` as its body (a file of
+    /// the inspector page, [`INSPECTOR_FILES`]); an adapter that has no such file sends
+    /// `missing` instead (503, `-32603`: the page is switched on but not deployed).
+    Page {
+        /// The file, a path from [`INSPECTOR_FILES`].
+        file: &'static str,
+        /// Its status and headers (the body is the file).
+        response: Response,
+        /// What to send when the adapter has no such file.
+        missing: Response,
+    },
 }
 
 /// The Streamable HTTP endpoint: configuration plus the responder.
@@ -155,6 +187,7 @@ pub struct Endpoint {
     allowed_hosts: HostList,
     max_body_bytes: usize,
     mirror: Option<Mirror>,
+    inspector: bool,
 }
 
 impl Endpoint {
@@ -173,6 +206,7 @@ impl Endpoint {
             allowed_hosts: config.allowed_hosts,
             max_body_bytes: config.max_body_bytes,
             mirror,
+            inspector: config.inspector,
         })
     }
 
@@ -256,7 +290,7 @@ impl Endpoint {
 
     fn check_head(&self, head: &Head<'_>) -> Result<Step, Refusal> {
         if let Some(origin) = head.origin {
-            if !self.allowed_origins.allows(origin) {
+            if !self.allowed_origins.allows(origin) && !self.own_page_origin(head, origin) {
                 // `refuse` adds no CORS headers here: the page must not read the refusal.
                 return Err(Refusal::Origin {
                     origin: origin.to_owned(),
@@ -274,6 +308,10 @@ impl Endpoint {
             .filter(|_| head.path.starts_with(MIRROR_PREFIX))
         {
             return self.mirror_head(mirror, head);
+        }
+        if self.inspector && (head.path == "/inspector" || head.path.starts_with(INSPECTOR_PREFIX))
+        {
+            return self.page_head(head);
         }
         if head.path != ENDPOINT_PATH {
             return Err(Refusal::Path {
@@ -312,6 +350,58 @@ impl Endpoint {
         }
         Ok(Step::ReadBody {
             limit: self.max_body_bytes,
+        })
+    }
+
+    /// With the inspector page on, a request from a page of this server itself: its `Origin`
+    /// names the host it was sent to (the `Host` rule, checked next, must allow that host, so
+    /// a rebound DNS name is still refused). The page loads its modules and calls `/mcp`
+    /// from there.
+    fn own_page_origin(&self, head: &Head<'_>, origin: &str) -> bool {
+        let authority = origin
+            .strip_prefix("https://")
+            .or_else(|| origin.strip_prefix("http://"));
+        self.inspector
+            && matches!((authority, head.host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h))
+    }
+
+    /// A request for the inspector page (the Origin and Host rules have passed): `GET` or
+    /// `HEAD` of one of [`INSPECTOR_FILES`]; `/inspector` is redirected to `/inspector/`.
+    fn page_head(&self, head: &Head<'_>) -> Result<Step, Refusal> {
+        let m = head.method;
+        let head_only = m.eq_ignore_ascii_case("HEAD");
+        if !head_only && !m.eq_ignore_ascii_case("GET") {
+            return Err(Refusal::PageMethod {
+                method: m.to_owned(),
+            });
+        }
+        if head.path == "/inspector" {
+            let mut r = self.base(head, 308);
+            r.headers.push(("location", INSPECTOR_PREFIX.to_owned()));
+            return Ok(Step::Respond(r));
+        }
+        let rest = head.path.get(INSPECTOR_PREFIX.len()..).unwrap_or("");
+        let rest = if rest.is_empty() { "index.html" } else { rest };
+        let Some(&(file, content_type)) = INSPECTOR_FILES.iter().find(|(f, _)| *f == rest) else {
+            return Err(Refusal::PageFile {
+                path: head.path.to_owned(),
+            });
+        };
+        let mut r = self.base(head, 200);
+        r.headers.extend([
+            ("content-type", content_type.to_owned()),
+            ("cache-control", "no-cache".to_owned()),
+            ("x-content-type-options", "nosniff".to_owned()),
+            ("referrer-policy", "no-referrer".to_owned()),
+            ("x-frame-options", "DENY".to_owned()),
+        ]);
+        if head_only {
+            return Ok(Step::Respond(r));
+        }
+        Ok(Step::Page {
+            file,
+            response: r,
+            missing: self.refuse(head, &Refusal::PageUnavailable),
         })
     }
 
@@ -412,11 +502,13 @@ impl Endpoint {
 
     /// Both steps at once, for adapters that already hold the whole body (tests, servers
     /// whose platform enforces the limit): the head's response if it has one, else the
-    /// body's.
+    /// body's. A page file comes back as its `missing` response (this function has no static
+    /// files).
     pub fn handle(&self, head: &Head<'_>, body: &[u8]) -> Response {
         match self.head(head) {
             Step::Respond(r) => r,
             Step::ReadBody { .. } => self.body(head, body),
+            Step::Page { missing, .. } => missing,
         }
     }
 }

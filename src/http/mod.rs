@@ -13,8 +13,9 @@
 //!
 //! | check | outcome |
 //! |---|---|
-//! | `Origin` present and not allowed ([`HttpConfig::allowed_origins`]) | 403, no CORS headers |
+//! | `Origin` present and not allowed ([`HttpConfig::allowed_origins`]; with [`HttpConfig::inspector`], also allowed when it names the request's own `Host`) | 403, no CORS headers |
 //! | `Host` not allowed ([`HttpConfig::allowed_hosts`], DNS-rebinding defence) | 403 |
+//! | with [`HttpConfig::inspector`]: a path under [`INSPECTOR_PREFIX`] (or `/inspector`) | `GET`/`HEAD` of one of [`INSPECTOR_FILES`]: [`Step::Page`] (the adapter sends its static file; 503 when it has none); `/inspector`: 308 to `/inspector/`; another file: 404; another method: 405 with `Allow: GET, HEAD` |
 //! | path other than [`ENDPOINT_PATH`] | 404 |
 //! | `OPTIONS` | 204, the CORS preflight answer (no authentication) |
 //! | method other than `POST` | 405 with `Allow: POST` |
@@ -72,7 +73,7 @@ pub mod origin;
 pub use body::{BodyReader, DEFAULT_MAX_BODY_BYTES, DRAIN_BYTES, MAX_MAX_BODY_BYTES};
 pub use endpoint::{
     AssetSplice, Endpoint, HttpConfig, Response, Step, ALLOW_HEADERS, ALLOW_METHODS, ENDPOINT_PATH,
-    MAX_AGE_SECONDS,
+    INSPECTOR_FILES, INSPECTOR_PREFIX, MAX_AGE_SECONDS,
 };
 pub use head::Head;
 pub use origin::{

@@ -72,10 +72,7 @@ pub enum Incoming<'a> {
         params: Option<&'a RawValue>,
     },
     /// A notification: it never gets a reply.
-    Notification {
-        /// The method name.
-        method: Cow<'a, str>,
-    },
+    Notification,
     /// A response (`result` or `error`). This server sends no requests, so there is nothing
     /// to match it to; JSON-RPC forbids replying to it.
     Response,
@@ -106,7 +103,7 @@ fn syntax_or(text: &str, err: RpcError) -> RpcError {
 }
 
 /// Parses one message. On failure returns the error to send, with the request id when it
-/// could be read (`None` means the reply carries `"id": null`).
+/// could be read (`None`: the error reply has no `id` member; see [`super::reply`]).
 pub fn parse_message(bytes: &[u8]) -> Result<Incoming<'_>, (Option<RawId<'_>>, RpcError)> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         (
@@ -193,7 +190,7 @@ pub fn parse_message(bytes: &[u8]) -> Result<Incoming<'_>, (Option<RawId<'_>>, R
             let params = env.params.get();
             match id {
                 Some(id) => Ok(Incoming::Request { id, method, params }),
-                None => Ok(Incoming::Notification { method }),
+                None => Ok(Incoming::Notification),
             }
         }
         None if env.result.get().is_some() || env.error.get().is_some() => Ok(Incoming::Response),
@@ -229,6 +226,9 @@ pub struct Params<'a> {
     pub uri: Option<&'a RawValue>,
     /// `protocolVersion` (legacy `initialize`).
     pub protocol_version: Option<&'a RawValue>,
+    /// The whole `params` object, for the methods that read other fields
+    /// ([`NamedParams`]).
+    pub raw: Option<&'a RawValue>,
 }
 
 impl<'a> Params<'a> {
@@ -249,6 +249,42 @@ impl<'a> Params<'a> {
             cursor: f.cursor.get(),
             uri: f.uri.get(),
             protocol_version: f.protocol_version.get(),
+            raw: Some(raw),
+        })
+    }
+}
+
+#[derive(Deserialize, Default)]
+struct NamedFields<'a> {
+    #[serde(default, borrow)]
+    name: Field<'a>,
+    #[serde(default, borrow)]
+    arguments: Field<'a>,
+}
+
+/// The `params` fields of `tools/call` and `prompts/get`, still raw. They are read only for
+/// those methods (when the server offers them), so the other methods see `params` exactly as
+/// before.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NamedParams<'a> {
+    /// `name`: the tool's or the prompt's name.
+    pub name: Option<&'a RawValue>,
+    /// `arguments`.
+    pub arguments: Option<&'a RawValue>,
+}
+
+impl<'a> NamedParams<'a> {
+    /// Reads `name` and `arguments` of a `params` object ([`Params::raw`]). `Err` when a
+    /// field is repeated.
+    pub fn parse(raw: Option<&'a RawValue>) -> Result<NamedParams<'a>, String> {
+        let Some(raw) = raw else {
+            return Ok(NamedParams::default());
+        };
+        let f: NamedFields =
+            serde_json::from_str(raw.get()).map_err(|e| format!("`params`: {e}"))?;
+        Ok(NamedParams {
+            name: f.name.get(),
+            arguments: f.arguments.get(),
         })
     }
 }

@@ -58,6 +58,15 @@ pub enum RpcError {
         /// Whether the URI names a file (as opposed to nothing at all).
         is_file: bool,
     },
+    /// `-32602`: `tools/call` or `prompts/get` of a name this server does not offer. HTTP 200.
+    UnknownName {
+        /// `tool` or `prompt`.
+        kind: &'static str,
+        /// The name asked for.
+        name: String,
+        /// What does exist.
+        hint: &'static str,
+    },
     /// `-32020`: HTTP headers missing or not matching the body. HTTP 400.
     HeaderMismatch(String),
     /// `-32603`: the bytes of a served file are not where the catalog says (an asset is
@@ -87,7 +96,8 @@ impl RpcError {
             | RpcError::InvalidCursor { .. }
             | RpcError::ResourceNotFound { .. }
             | RpcError::SkillNotFound { .. }
-            | RpcError::NotADirectory { .. } => -32602,
+            | RpcError::NotADirectory { .. }
+            | RpcError::UnknownName { .. } => -32602,
             RpcError::HeaderMismatch(_) => -32020,
             RpcError::AssetFault { .. } => -32603,
             RpcError::UnsupportedVersion { .. } => -32022,
@@ -138,6 +148,9 @@ impl RpcError {
                     format!("No directory resource at {}", uri(u))
                 }
             }
+            RpcError::UnknownName { kind, name, hint } => {
+                format!("Unknown {kind}: {} ({hint})", clip(name))
+            }
             RpcError::HeaderMismatch(m) => format!("Header mismatch: {m}"),
             RpcError::AssetFault { uri: u } => format!(
                 "Internal error: the bytes of {} are missing or damaged on this server (its deployment is incomplete); nothing was served",
@@ -162,6 +175,11 @@ impl RpcError {
             | RpcError::AssetFault { uri } => {
                 out.push_str(",\"data\":{\"uri\":");
                 write_json_string(uri, out);
+                out.push('}');
+            }
+            RpcError::UnknownName { name, .. } => {
+                out.push_str(",\"data\":{\"name\":");
+                write_json_string(name, out);
                 out.push('}');
             }
             RpcError::MethodNotFound { method, .. } => {

@@ -7,6 +7,7 @@
 
 use super::envelope::{raw_str, Meta, Params};
 use super::{Era, RpcError, LEGACY_VERSIONS};
+use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// The MCP request headers of a Streamable HTTP POST, as raw values (`None` when absent).
@@ -40,6 +41,36 @@ pub fn decode_header_value(v: &str) -> Option<Cow<'_, str>> {
             .map(Cow::Owned),
         None => Some(Cow::Borrowed(v)),
     }
+}
+
+/// Encodes a header value for `Mcp-Name` (and any header that mirrors a body value): a value
+/// that is a safe plain-ASCII field value is sent as it is; anything else is sent as
+/// `=?base64?<standard padded base64 of its UTF-8>?=` (spec: "Value encoding"). A value needs
+/// the base64 form when it is empty, starts or ends with whitespace (field parsing would strip
+/// it), contains a character outside visible ASCII, space and tab (non-ASCII text, CR, LF,
+/// other control characters), or already looks like the sentinel form. The inverse is
+/// [`decode_header_value`]; the official SDKs apply the same rule.
+///
+/// ```
+/// use skills_edge::protocol::headers::{decode_header_value, encode_header_value};
+/// assert_eq!(encode_header_value("skill://a/SKILL.md"), "skill://a/SKILL.md");
+/// assert_eq!(encode_header_value("skill://é"), "=?base64?c2tpbGw6Ly/DqQ==?=");
+/// assert_eq!(encode_header_value(" x"), "=?base64?IHg=?=");
+/// for v in ["a\r\nb", "=?base64?eA==?=", "", "tab\tinside", "ü"] {
+///     assert_eq!(decode_header_value(&encode_header_value(v)).as_deref(), Some(v));
+/// }
+/// ```
+pub fn encode_header_value(v: &str) -> Cow<'_, str> {
+    let sentinel = v.starts_with("=?base64?") && v.ends_with("?=");
+    let padded = v.starts_with([' ', '\t']) || v.ends_with([' ', '\t']);
+    let unsafe_char = v.chars().any(|c| !(c == '\t' || (' '..='~').contains(&c)));
+    if !(v.is_empty() || sentinel || padded || unsafe_char) {
+        return Cow::Borrowed(v);
+    }
+    let mut out = String::from("=?base64?");
+    crate::base64::encode_into(v.as_bytes(), &mut out);
+    out.push_str("?=");
+    Cow::Owned(out)
 }
 
 /// Which era serves a request: 2026-07-28 when its `params._meta` carries
@@ -83,13 +114,25 @@ pub(crate) fn check_version_header(h: &HttpHeaders<'_>, version: &str) -> Result
     )))
 }
 
-/// `Mcp-Method` must equal the body's method; on `resources/read`, `Mcp-Name` must equal
-/// `params.uri`. Both may use the `=?base64?…?=` form. (`tools/call` and `prompts/get` mirror
-/// `params.name` in `Mcp-Name`; a server without tools or prompts answers them `-32601`.)
+/// The body field that `Mcp-Name` mirrors on a method: `params.uri` on `resources/read`,
+/// `params.name` on `tools/call` and `prompts/get` (checked only when the server offers them:
+/// a server without tools or prompts answers those methods `-32601` whatever the headers).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mirror<'a> {
+    /// The field's name (`uri`, `name`).
+    pub field: &'static str,
+    /// What it is, for the message (`the resource URI`).
+    pub what: &'static str,
+    /// Its raw value, when present.
+    pub value: Option<&'a RawValue>,
+}
+
+/// `Mcp-Method` must equal the body's method; where `mirror` says so, `Mcp-Name` must equal
+/// the mirrored field. Both may use the `=?base64?…?=` form.
 pub(crate) fn check_method_headers(
     h: &HttpHeaders<'_>,
     method: &str,
-    params: &Params<'_>,
+    mirror: Option<Mirror<'_>>,
 ) -> Result<(), RpcError> {
     match h.method.map(decode_header_value) {
         None => {
@@ -105,22 +148,24 @@ pub(crate) fn check_method_headers(
             )))
         }
     }
-    if method != "resources/read" {
+    let Some(mirror) = mirror else {
         return Ok(());
-    }
+    };
     match (
         h.name.map(decode_header_value),
-        params.uri.and_then(raw_str),
+        mirror.value.and_then(raw_str),
     ) {
-        (None, _) => Err(RpcError::HeaderMismatch(
-            "the Mcp-Name header is required on resources/read (the resource URI)".into(),
-        )),
+        (None, _) => Err(RpcError::HeaderMismatch(format!(
+            "the Mcp-Name header is required on {method} ({})",
+            mirror.what
+        ))),
         (Some(Some(n)), Some(u)) if n == u => Ok(()),
-        // A missing or non-string `uri` is reported as invalid params by the method.
+        // A missing or non-string field is reported as invalid params by the method.
         (Some(Some(_)), None) => Ok(()),
         (Some(_), _) => Err(RpcError::HeaderMismatch(format!(
-            "the Mcp-Name header {:?} differs from params.uri",
-            h.name.unwrap_or_default()
+            "the Mcp-Name header {:?} differs from params.{}",
+            h.name.unwrap_or_default(),
+            mirror.field
         ))),
     }
 }

@@ -5,19 +5,19 @@
 //!
 //! | module | what it is |
 //! |---|---|
-//! | [`envelope`] | one incoming message, parsed without building a value tree |
+//! | `envelope` | one incoming message, parsed without building a value tree (crate-private) |
 //! | [`error`] | [`RpcError`]: code, message, `data` and HTTP status of every responder error |
 //! | [`refusal`] | [`Refusal`]: status, code and message of every transport refusal |
-//! | [`reply`] | the one writer of response envelopes |
+//! | [`reply`] | the one writer of response envelopes ([`reply::refusal`] for adapters) |
 //! | [`headers`] | the era a request belongs to; `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` mirroring |
 
-pub mod envelope;
+pub(crate) mod envelope;
 pub mod error;
 pub mod headers;
 pub mod refusal;
 pub mod reply;
 
-pub use envelope::{parse_message, Incoming, Params, RawId};
+pub(crate) use envelope::{parse_message, Incoming, NamedParams, Params, RawId};
 pub use error::RpcError;
 pub use refusal::Refusal;
 

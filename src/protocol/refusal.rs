@@ -8,7 +8,9 @@
 //! | [`Refusal::Origin`], [`Refusal::Host`] | 403 | `-32600` |
 //! | [`Refusal::Path`] | 404 | `-32600` |
 //! | [`Refusal::Method`] | 405 (with `Allow: POST`) | `-32600` |
-//! | [`Refusal::MirrorMethod`] | 405 (with `Allow: GET, HEAD`) | `-32600` |
+//! | [`Refusal::MirrorMethod`], [`Refusal::PageMethod`] | 405 (with `Allow: GET, HEAD`) | `-32600` |
+//! | [`Refusal::PageFile`] | 404 | `-32600` |
+//! | [`Refusal::PageUnavailable`] | 503 | `-32603` |
 //! | [`Refusal::Accept`] | 406 | `-32600` |
 //! | [`Refusal::MediaType`] | 415 | `-32600` |
 //! | [`Refusal::Length`], [`Refusal::Unreadable`] | 400 | `-32600` |
@@ -51,6 +53,18 @@ pub enum Refusal {
         /// The method of the request.
         method: String,
     },
+    /// An HTTP method other than `GET` or `HEAD` for the inspector page.
+    PageMethod {
+        /// The method of the request.
+        method: String,
+    },
+    /// A path under the inspector page's prefix that is not one of its files.
+    PageFile {
+        /// The path of the request.
+        path: String,
+    },
+    /// The inspector page is switched on but its files are not part of this build.
+    PageUnavailable,
     /// `Accept` does not allow both `application/json` and `text/event-stream`.
     Accept,
     /// `Content-Type` is not `application/json`.
@@ -81,8 +95,11 @@ impl Refusal {
     pub fn status(&self) -> u16 {
         match self {
             Refusal::Origin { .. } | Refusal::Host { .. } => 403,
-            Refusal::Path { .. } => 404,
-            Refusal::Method { .. } | Refusal::MirrorMethod { .. } => 405,
+            Refusal::Path { .. } | Refusal::PageFile { .. } => 404,
+            Refusal::Method { .. } | Refusal::MirrorMethod { .. } | Refusal::PageMethod { .. } => {
+                405
+            }
+            Refusal::PageUnavailable => 503,
             Refusal::Accept => 406,
             Refusal::MediaType => 415,
             Refusal::Length | Refusal::Unreadable => 400,
@@ -96,7 +113,9 @@ impl Refusal {
     /// take, `-32603` (Internal error) when the fault is the server's.
     pub fn code(&self) -> i32 {
         match self {
-            Refusal::Overloaded | Refusal::Misconfigured { .. } => -32603,
+            Refusal::Overloaded | Refusal::Misconfigured { .. } | Refusal::PageUnavailable => {
+                -32603
+            }
             _ => -32600,
         }
     }
@@ -105,7 +124,7 @@ impl Refusal {
     pub fn headers(&self) -> &'static [(&'static str, &'static str)] {
         match self {
             Refusal::Method { .. } => &[("allow", "POST")],
-            Refusal::MirrorMethod { .. } => &[("allow", "GET, HEAD")],
+            Refusal::MirrorMethod { .. } | Refusal::PageMethod { .. } => &[("allow", "GET, HEAD")],
             Refusal::Overloaded => &[("retry-after", "1")],
             _ => &[],
         }
@@ -131,6 +150,15 @@ impl Refusal {
                 "Method Not Allowed: {} (the skills mirror is read with GET or HEAD)",
                 clip(method)
             ),
+            Refusal::PageMethod { method } => format!(
+                "Method Not Allowed: {} (the inspector page is read with GET or HEAD)",
+                clip(method)
+            ),
+            Refusal::PageFile { path } => format!(
+                "Not Found: {} is not a file of the inspector page",
+                clip(path)
+            ),
+            Refusal::PageUnavailable => "Service Unavailable: the inspector page is switched on but its files are not part of this deployment; build the npm package (bash scripts/build-pkg.sh), then the Worker (bash scripts/build-worker.sh), and deploy again".into(),
             Refusal::Accept => "Not Acceptable: the Accept header must allow both application/json and text/event-stream".into(),
             Refusal::MediaType => "Unsupported Media Type: the body must be one JSON-RPC message with Content-Type: application/json".into(),
             Refusal::Length => "Bad Request: Content-Length is not a number".into(),

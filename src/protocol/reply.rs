@@ -1,5 +1,5 @@
 //! The one writer of JSON-RPC response envelopes. Results, errors of the responder
-//! ([`RpcError`]) and transport refusals ([`Refusal`]) all go out through [`envelope`], so every
+//! ([`RpcError`]) and transport refusals ([`Refusal`]) all go out through one writer (`envelope`), so every
 //! reply has the same shape:
 //!
 //! * `{"jsonrpc":"2.0","id":<id>,"result":<result>}` for a result;
@@ -13,7 +13,7 @@ use super::{Refusal, RpcError};
 
 /// What a response carries.
 #[derive(Debug, Clone, Copy)]
-pub enum Outcome<'a> {
+pub(crate) enum Outcome<'a> {
     /// A result object, as JSON text.
     Result(&'a str),
     /// An error of the responder.
@@ -23,7 +23,7 @@ pub enum Outcome<'a> {
 }
 
 /// The response envelope for `id` (absent when the request's id could not be read).
-pub fn envelope(id: Option<RawId<'_>>, outcome: Outcome<'_>) -> Vec<u8> {
+pub(crate) fn envelope(id: Option<RawId<'_>>, outcome: Outcome<'_>) -> Vec<u8> {
     let size = match outcome {
         Outcome::Result(r) => r.len(),
         _ => 160,
@@ -55,7 +55,7 @@ pub fn envelope(id: Option<RawId<'_>>, outcome: Outcome<'_>) -> Vec<u8> {
 
 /// A result envelope in two parts, for a result written around something the adapter adds
 /// (an asset): `{"jsonrpc":"2.0","id":<id>,"result":` and `}`. [`envelope`] writes the same.
-pub fn result_envelope(id: RawId<'_>) -> (String, &'static str) {
+pub(crate) fn result_envelope(id: RawId<'_>) -> (String, &'static str) {
     let mut open = String::with_capacity(48);
     open.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
     open.push_str(id.as_json());

@@ -6,7 +6,7 @@ use super::paging::ListKind;
 use super::{Rendered, Responder, Split};
 use crate::base64;
 use crate::catalog::pack::rendered_asset_name;
-use crate::catalog::Content;
+use crate::catalog::{Content, FileView};
 use crate::protocol::envelope::raw_str;
 use crate::protocol::{Params, RpcError};
 use crate::skill::value::write_json_string;
@@ -92,42 +92,16 @@ impl Responder {
                 hint,
             });
         };
+        let content = FileContent::of(&file);
         let mut b = Self::open(modern, 128);
         b.push_str("\"contents\":[{\"uri\":");
         write_json_string(file.uri, &mut b);
         b.push_str(",\"mimeType\":");
         write_json_string(file.mime, &mut b);
-        match file.content {
-            Content::Inline(bytes) => {
-                b.reserve(rendered_len(bytes.len(), file.is_text));
-                match std::str::from_utf8(bytes) {
-                    Ok(text) if file.is_text => {
-                        b.push_str(",\"text\":");
-                        write_json_string(text, &mut b);
-                    }
-                    _ => {
-                        b.push_str(",\"blob\":\"");
-                        base64::encode_into(bytes, &mut b);
-                        b.push('"');
-                    }
-                }
-                b.push_str("}]");
-                Ok(Rendered::Whole(b))
-            }
-            // The asset is the JSON string `pack::rendered_content` made of the bytes, by the
-            // same rule: text for UTF-8 text, base64 otherwise.
-            Content::External { rendered_len } => Ok(Rendered::Split(Split {
-                head: b + if file.is_text {
-                    ",\"text\":"
-                } else {
-                    ",\"blob\":"
-                },
-                asset: rendered_asset_name(file.digest),
-                len: rendered_len,
-                uri: file.uri.to_owned(),
-                tail: "}]".to_owned(),
-            })),
-        }
+        b.push_str(",\"");
+        b.push_str(content.key);
+        b.push_str("\":");
+        Ok(content.after(b).close("}]"))
     }
 
     pub(super) fn directory_read(
@@ -158,11 +132,86 @@ impl Responder {
     }
 }
 
-fn required_uri<'a>(params: &Params<'a>) -> Result<Cow<'a, str>, RpcError> {
+pub(super) fn required_uri<'a>(params: &Params<'a>) -> Result<Cow<'a, str>, RpcError> {
     match params.uri {
         None => Err(RpcError::InvalidParams("`uri` is required".into())),
         Some(raw) => {
             raw_str(raw).ok_or_else(|| RpcError::InvalidParams("`uri` must be a string".into()))
+        }
+    }
+}
+
+/// A file's content as a reply carries it: under `text` (UTF-8 text, escaped) or `blob`
+/// (base64), inline or as the asset the catalog rendered at build time. `resources/read`, the
+/// fallback's read tools and its prompts all write file contents through this, so a file reads
+/// the same, byte for byte, whichever way it is asked for.
+pub(super) struct FileContent<'a> {
+    /// `text` or `blob`: the member the JSON string goes under.
+    pub(super) key: &'static str,
+    src: Src<'a>,
+    uri: &'a str,
+    digest: &'a str,
+}
+
+enum Src<'a> {
+    Text(&'a str),
+    Bytes(&'a [u8]),
+    /// The asset `pack::rendered_content` made of the bytes, by the same rule: text for UTF-8
+    /// text, base64 otherwise.
+    Asset {
+        rendered_len: u64,
+    },
+}
+
+impl<'a> FileContent<'a> {
+    /// The content of `file`.
+    pub(super) fn of(file: &FileView<'a>) -> FileContent<'a> {
+        let (key, src) = match file.content {
+            Content::Inline(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) if file.is_text => ("text", Src::Text(text)),
+                _ => ("blob", Src::Bytes(bytes)),
+            },
+            Content::External { rendered_len } => (
+                if file.is_text { "text" } else { "blob" },
+                Src::Asset { rendered_len },
+            ),
+        };
+        FileContent {
+            key,
+            src,
+            uri: file.uri,
+            digest: file.digest,
+        }
+    }
+
+    /// Whether the content goes out as `text`.
+    pub(super) fn is_text(&self) -> bool {
+        self.key == "text"
+    }
+
+    /// `head` followed by the content's JSON string: a whole result, or a result split around
+    /// the asset. What [`Rendered::close`] appends comes after the string.
+    pub(super) fn after(self, mut head: String) -> Rendered {
+        match self.src {
+            Src::Text(text) => {
+                head.reserve(rendered_len(text.len(), true));
+                write_json_string(text, &mut head);
+                Rendered::Whole(head)
+            }
+            Src::Bytes(bytes) => {
+                head.reserve(rendered_len(bytes.len(), false));
+                head.push('"');
+                base64::encode_into(bytes, &mut head);
+                head.push('"');
+                Rendered::Whole(head)
+            }
+            Src::Asset { rendered_len } => Rendered::Split(Split {
+                head,
+                asset: rendered_asset_name(self.digest),
+                len: rendered_len,
+                uri: self.uri.to_owned(),
+                tail: String::new(),
+            }),
         }
     }
 }

@@ -9,27 +9,34 @@
 //!   2026-07-28 (`server/discover`, required `_meta`, `resultType`, cache hints);
 //! * anything else follows 2025-11-25 (`initialize`, `ping`, no 2026-only fields). No session
 //!   is kept: `initialize` only negotiates the version, and every request stands alone.
+//!
+//! The methods are those of the Skills extension and the resources they rest on (`methods`).
+//! With the opt-in tools and prompts fallback ([`Config::fallback`], off by default) the same
+//! catalog is also served as `tools/list`, `tools/call`, `prompts/list` and `prompts/get`
+//! (`fallback`), for clients without the extension; off, those methods are `-32601`.
 
 use crate::catalog::Catalog;
 use crate::protocol::envelope::{check_meta, raw_str};
 pub use crate::protocol::headers::HttpHeaders;
 use crate::protocol::headers::{
-    check_method_headers, check_version_header, era_of, require_version_header,
+    check_method_headers, check_version_header, era_of, require_version_header, Mirror,
 };
 use crate::protocol::reply::{envelope, result_envelope, Outcome};
 use crate::protocol::{
-    parse_message, Era, Incoming, Params, RawId, RpcError, LEGACY_VERSIONS, META_SERVER_INFO,
-    MODERN_VERSIONS, SKILLS_EXTENSION,
+    parse_message, Era, Incoming, NamedParams, Params, RawId, RpcError, LEGACY_VERSIONS,
+    META_SERVER_INFO, MODERN_VERSIONS, SKILLS_EXTENSION,
 };
 use crate::skill::value::write_json_string;
 use std::sync::Arc;
 
 mod config;
+mod fallback;
 mod methods;
 mod paging;
 
 pub use config::{
-    CacheScope, Config, ConfigError, MAX_PAGE_SIZE, MAX_TTL_MS, SERVER_NAME, SERVER_VERSION,
+    CacheScope, Config, ConfigError, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS, SERVER_NAME,
+    SERVER_VERSION,
 };
 
 /// What the transport knows about a message beyond its bytes.
@@ -105,11 +112,34 @@ impl Reply {
 }
 
 /// The responder. Cheap to share; holds the catalog and the rendered constant parts of replies.
+///
+/// ```
+/// use skills_edge::catalog::{compile::SourceTree, Catalog};
+/// use skills_edge::server::{Config, Responder, Transport};
+/// use std::sync::Arc;
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// let catalog = Arc::new(Catalog::compile(tree, None).unwrap());
+/// let responder = Responder::new(catalog, Config { page_size: 10, ..Config::default() }).unwrap();
+/// // A legacy (2025-11-25) request: no `_meta`.
+/// let reply = responder.respond(
+///     br#"{"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":"skill://hello/SKILL.md"}}"#,
+///     &Transport::Stream,
+/// );
+/// assert_eq!(reply.status, 200);
+/// assert!(reply.body_str().contains(r#""text":"---\nname: hello"#));
+/// // A notification gets no reply.
+/// let none = responder.respond(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, &Transport::Stream);
+/// assert_eq!((none.status, none.body), (202, None));
+/// ```
 pub struct Responder {
     pub(super) catalog: Arc<Catalog>,
     pub(super) config: Config,
     /// `,"ttlMs":…,"cacheScope":…,"_meta":{…}}` closing a cacheable modern result.
     tail_cacheable: String,
+    /// `,"_meta":{…}}` closing a modern result that is not cacheable (`tools/call`,
+    /// `prompts/get`).
+    tail_meta: String,
     /// `"capabilities":{…}` plus `,"instructions":…` when there are instructions.
     capabilities: String,
     /// `{"name":…,"version":…}`.
@@ -139,21 +169,46 @@ impl Responder {
             config.ttl_ms,
             config.cache_scope.as_str()
         );
-        let mut ci = String::from("\"capabilities\":{\"resources\":{},\"extensions\":{");
+        let tail_meta = format!("{meta}}}");
+        let fallback = config.fallback;
+        let fallback_lines = match catalog.fallback() {
+            Some(f) => f.instructions(fallback.tools, fallback.prompts),
+            None if fallback.is_on() => {
+                return Err(ConfigError(format!(
+                    "fallback {:?} needs a pack with the fallback sections, and this pack was made without them: rebuild it with this version (`skills-edge pack`), or leave the fallback off",
+                    fallback.as_str()
+                )))
+            }
+            None => "",
+        };
+        let mut ci = String::from("\"capabilities\":{\"resources\":{}");
+        if fallback.tools {
+            ci.push_str(",\"tools\":{}");
+        }
+        if fallback.prompts {
+            ci.push_str(",\"prompts\":{}");
+        }
+        ci.push_str(",\"extensions\":{");
         write_json_string(SKILLS_EXTENSION, &mut ci);
         ci.push_str(":{\"directoryRead\":true}}}");
+        // Settings-given instructions are sent as given; the catalog's own start with how to
+        // use the fallback when it is on, so clients that keep only the first 2,048
+        // characters still have those lines.
         let instructions = match &config.instructions {
-            Some(s) => s.as_str(),
-            None => catalog.instructions(),
+            Some(s) => std::borrow::Cow::Borrowed(s.as_str()),
+            None if fallback_lines.is_empty() => catalog.instructions().into(),
+            None if catalog.instructions().is_empty() => fallback_lines.into(),
+            None => format!("{fallback_lines}\n\n{}", catalog.instructions()).into(),
         };
         if !instructions.is_empty() {
             ci.push_str(",\"instructions\":");
-            write_json_string(instructions, &mut ci);
+            write_json_string(&instructions, &mut ci);
         }
         Ok(Responder {
             catalog,
             config,
             tail_cacheable,
+            tail_meta,
             capabilities: ci,
             server_info,
         })
@@ -173,7 +228,7 @@ impl Responder {
     pub fn respond(&self, message: &[u8], transport: &Transport<'_>) -> Reply {
         let (id, method, params_raw) = match parse_message(message) {
             Ok(Incoming::Request { id, method, params }) => (id, method, params),
-            Ok(Incoming::Notification { .. }) | Ok(Incoming::Response) => return Reply::none(),
+            Ok(Incoming::Notification) | Ok(Incoming::Response) => return Reply::none(),
             Err((id, err)) => return error_reply(id, &err),
         };
         let params = Params::parse(params_raw);
@@ -231,9 +286,11 @@ impl Responder {
             });
         }
         if let Some(h) = headers {
-            check_method_headers(h, method, &params)?;
+            check_method_headers(h, method, self.mirror(method, &params))?;
         }
         let cacheable = |body: Rendered| body.close(&self.tail_cacheable);
+        let plain = |body: Rendered| body.close(&self.tail_meta);
+        let fallback = self.config.fallback;
         match method {
             "server/discover" => {
                 let mut b = String::from("{\"resultType\":\"complete\",\"supportedVersions\":[");
@@ -260,6 +317,10 @@ impl Responder {
             "resources/directory/read" => {
                 self.directory_read(&params, true).map(whole).map(cacheable)
             }
+            "tools/list" if fallback.tools => self.tools_list(&params, true).map(cacheable),
+            "tools/call" if fallback.tools => self.tools_call(&params, true).map(plain),
+            "prompts/list" if fallback.prompts => self.prompts_list(&params, true).map(cacheable),
+            "prompts/get" if fallback.prompts => self.prompts_get(&params, true).map(plain),
             "initialize"
             | "ping"
             | "logging/setLevel"
@@ -274,6 +335,7 @@ impl Responder {
 
     fn legacy(&self, method: &str, params: &Params<'_>) -> Result<Rendered, RpcError> {
         let close = |b: Rendered| b.close("}");
+        let fallback = self.config.fallback;
         match method {
             "initialize" => {
                 let requested = params.protocol_version.and_then(raw_str).ok_or_else(|| {
@@ -301,7 +363,37 @@ impl Responder {
             "resources/templates/list" => self.templates_list(params, false).map(whole).map(close),
             "resources/read" => self.resources_read(params, false).map(close),
             "resources/directory/read" => self.directory_read(params, false).map(whole).map(close),
+            "tools/list" if fallback.tools => self.tools_list(params, false).map(close),
+            "tools/call" if fallback.tools => self.tools_call(params, false).map(close),
+            "prompts/list" if fallback.prompts => self.prompts_list(params, false).map(close),
+            "prompts/get" if fallback.prompts => self.prompts_get(params, false).map(close),
             _ => Err(not_found(method)),
+        }
+    }
+
+    /// The body field `Mcp-Name` must mirror on `method` over HTTP: the URI of
+    /// `resources/read`, and the name of `tools/call` and `prompts/get` when this server offers
+    /// them (otherwise those methods are `-32601`, whatever the headers).
+    fn mirror<'p>(&self, method: &str, params: &Params<'p>) -> Option<Mirror<'p>> {
+        let name = || NamedParams::parse(params.raw).ok().and_then(|n| n.name);
+        let f = self.config.fallback;
+        match method {
+            "resources/read" => Some(Mirror {
+                field: "uri",
+                what: "the resource URI",
+                value: params.uri,
+            }),
+            "tools/call" if f.tools => Some(Mirror {
+                field: "name",
+                what: "the tool name",
+                value: name(),
+            }),
+            "prompts/get" if f.prompts => Some(Mirror {
+                field: "name",
+                what: "the prompt name",
+                value: name(),
+            }),
+            _ => None,
         }
     }
 }

@@ -16,6 +16,10 @@ pub(super) enum ListKind {
     Templates,
     /// A directory, by its index in the catalog.
     Directory(u32),
+    /// `tools/list` of the fallback (one page).
+    Tools,
+    /// `prompts/list` of the fallback (one page).
+    Prompts,
 }
 
 impl ListKind {
@@ -26,6 +30,8 @@ impl ListKind {
             ListKind::Resources => (2, 0),
             ListKind::Templates => (4, 0),
             ListKind::Directory(i) => (3, i),
+            ListKind::Tools => (5, 0),
+            ListKind::Prompts => (6, 0),
         }
     }
 }

@@ -10,7 +10,7 @@ use skills_edge::catalog::compile::{self, Compiled};
 use skills_edge::catalog::diag::CompileError;
 use skills_edge::catalog::{walk, Catalog};
 use skills_edge::protocol::Era;
-use skills_edge::server::{Config, HttpHeaders, Reply, Responder, Transport};
+use skills_edge::server::{Config, Fallback, HttpHeaders, Reply, Responder, Transport};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -52,6 +52,24 @@ pub fn responder_over(catalog: Arc<Catalog>, page_size: usize) -> Responder {
 /// A responder over the embedded catalog.
 pub fn responder(page_size: usize) -> Responder {
     responder_over(embedded(), page_size)
+}
+
+/// A responder over `catalog` with the tools and prompts fallback `fallback` and default
+/// settings otherwise.
+pub fn fallback_over(catalog: Arc<Catalog>, fallback: Fallback) -> Responder {
+    Responder::new(
+        catalog,
+        Config {
+            fallback,
+            ..Config::default()
+        },
+    )
+    .expect("valid config")
+}
+
+/// A responder over the embedded catalog with tools and prompts on.
+pub fn fallback_responder() -> Responder {
+    fallback_over(embedded(), Fallback::ALL)
 }
 
 /// The 2026-07-28 request `_meta`.

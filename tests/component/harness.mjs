@@ -1,5 +1,6 @@
 // Shared helpers of the component tests: where the built components are, transpiling one
-// with jco, serving the HTTP world with `jco serve` on a loopback port, and running the MCP
+// with jco, serving the HTTP world on a loopback port with a component runtime (`jco serve`
+// or `wasmtime serve`, chosen by SKILLS_EDGE_COMPONENT_RUNTIME), and running the MCP
 // conformance suite against it. Every wait is bounded and every process is stopped.
 
 import { spawn, execFile } from "node:child_process";
@@ -67,20 +68,55 @@ export async function transpileAndImport(wasmPath, outDir, name) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The component runtimes the HTTP world is served on. */
+export const RUNTIMES = Object.freeze({
+  /** `jco serve`: the component transpiled to JS, on Node with @bytecodealliance/preview2-shim. */
+  jco: "jco serve",
+  /** `wasmtime serve` (wasmtime-cli 48.0.8, scripts/install-wasmtime.sh), the runtime edge platforms build on. */
+  wasmtime: "wasmtime serve",
+});
+
+/** The runtime of this test run: SKILLS_EDGE_COMPONENT_RUNTIME (`jco` or `wasmtime`; default `jco`). */
+export const RUNTIME = process.env.SKILLS_EDGE_COMPONENT_RUNTIME ?? "jco";
+if (!(RUNTIME in RUNTIMES)) {
+  throw new Error(`SKILLS_EDGE_COMPONENT_RUNTIME=${RUNTIME}: use one of ${Object.keys(RUNTIMES).join(", ")}`);
+}
+
+/** The wasmtime binary (override: WASMTIME); scripts/install-wasmtime.sh puts it in .tools/. */
+export const WASMTIME = process.env.WASMTIME ?? join(ROOT, ".tools", "bin", "wasmtime");
+
 /**
- * Serves a `wasi:http` component with `jco serve` on 127.0.0.1 (a free port) in its own
- * process group, and waits (bounded) until it answers. Resolves with `{ port, url, stop }`;
- * `stop()` ends the whole process group and waits for it.
+ * The command serving `wasmPath` on 127.0.0.1:`port` with `runtime`, the component's
+ * environment being exactly `env` for wasmtime (`-S cli=y` and one `--env` per variable) and
+ * the test's environment plus `env` for jco (preview2-shim hands the process environment to
+ * the component).
  */
-export async function serve(wasmPath, { env = {}, scratch, readyMs = 30_000 } = {}) {
+function serveCommand(runtime, wasmPath, port, env, scratch) {
+  if (runtime === "wasmtime") {
+    if (!existsSync(WASMTIME)) {
+      throw new Error(`${WASMTIME} is missing: install it with scripts/install-wasmtime.sh (or set WASMTIME)`);
+    }
+    const vars = Object.entries(env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+    // The pooling allocator is compiled out of the installed build (see install-wasmtime.sh).
+    const args = ["serve", "-O", "pooling-allocator=n", "-S", "cli=y", ...vars, "--addr", `127.0.0.1:${port}`, wasmPath];
+    return { cmd: WASMTIME, args, env: process.env };
+  }
+  const args = ["serve", "--host", "127.0.0.1", "--port", String(port), "--jco-dir", join(scratch, `serve-${port}`), wasmPath];
+  return { cmd: JCO, args, env: { ...process.env, ...env } };
+}
+
+/**
+ * Serves a `wasi:http` component with `runtime` (a key of RUNTIMES; default RUNTIME) on
+ * 127.0.0.1 (a free port) in its own process group, and waits (bounded) until it answers.
+ * Resolves with `{ port, url, runtime, stop, log }`; `stop()` ends the whole process group
+ * and waits for it.
+ */
+export async function serve(wasmPath, { env = {}, scratch, readyMs = 30_000, runtime = RUNTIME } = {}) {
   let lastError;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const child = spawn(
-      JCO,
-      ["serve", "--host", "127.0.0.1", "--port", String(port), "--jco-dir", join(scratch, `serve-${port}`), wasmPath],
-      { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
-    );
+    const { cmd, args, env: childEnv } = serveCommand(runtime, wasmPath, port, env, scratch);
+    const child = spawn(cmd, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnv });
     let log = "";
     child.stdout.on("data", (d) => (log += d));
     child.stderr.on("data", (d) => (log += d));
@@ -115,13 +151,13 @@ export async function serve(wasmPath, { env = {}, scratch, readyMs = 30_000 } = 
     while (!done && Date.now() < deadline) {
       try {
         await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) });
-        return { port, url: `http://127.0.0.1:${port}/mcp`, stop, log: () => log };
+        return { port, url: `http://127.0.0.1:${port}/mcp`, runtime, stop, log: () => log };
       } catch {
         await sleep(200);
       }
     }
     await stop();
-    lastError = new Error(`jco serve did not answer on port ${port} within ${readyMs} ms:\n${log}`);
+    lastError = new Error(`${RUNTIMES[runtime]} did not answer on port ${port} within ${readyMs} ms:\n${log}`);
   }
   throw lastError;
 }

@@ -1,13 +1,14 @@
-// The `skills-http` component served by a component runtime (`jco serve`, which runs it on
-// @bytecodealliance/preview2-shim) on a loopback port: the Streamable HTTP rules the Worker
-// follows, then the MCP conformance suite's Skills scenarios at 2026-07-28, every check
-// SUCCESS.
+// The `skills-http` component served by a component runtime on a loopback port (`jco serve`,
+// which runs it on @bytecodealliance/preview2-shim, or `wasmtime serve` with
+// SKILLS_EDGE_COMPONENT_RUNTIME=wasmtime; see harness.mjs): the Streamable HTTP rules the
+// Worker follows, then the MCP conformance suite's Skills scenarios at 2026-07-28, every
+// check SUCCESS.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { componentPath, conformance, remove, scratchDir, serve } from "./harness.mjs";
+import { RUNTIME, RUNTIMES, componentPath, conformance, remove, scratchDir, serve } from "./harness.mjs";
 
 const MODERN = "2026-07-28";
 const META = {
@@ -20,7 +21,7 @@ let dir;
 let server;
 
 before(async () => {
-  dir = scratchDir("http");
+  dir = scratchDir(`http-${RUNTIME}`);
   // PAGE_SIZE=2 makes every list page, so the suite follows cursors through the component.
   server = await serve(componentPath("skills-edge-http"), { scratch: dir, env: { PAGE_SIZE: "2" } });
 });
@@ -140,7 +141,7 @@ test("an invalid configuration variable is named in a 500 answer with a JSON-RPC
 });
 
 for (const scenario of SCENARIOS) {
-  test(`conformance ${scenario} at ${MODERN}: every check SUCCESS`, async (t) => {
+  test(`${RUNTIMES[RUNTIME]}: conformance ${scenario} at ${MODERN}: every check SUCCESS`, async (t) => {
     const out = join(dir, "conformance", scenario);
     mkdirSync(out, { recursive: true });
     const checks = await conformance(server.url, scenario, out);
@@ -155,3 +156,41 @@ for (const scenario of SCENARIOS) {
     t.diagnostic(`${scenario}: ${checks.length}/${checks.length} checks SUCCESS`);
   });
 }
+
+test("FALLBACK from the environment turns on the tools and prompts fallback", async () => {
+  const sub = scratchDir("http-fallback");
+  const fb = await serve(componentPath("skills-edge-http"), { scratch: sub, env: { FALLBACK: "tools,prompts" } });
+  try {
+    const rpc = async (method, params, headers) =>
+      (
+        await fetch(fb.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": MODERN,
+            "mcp-method": method,
+            ...headers,
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: META } }),
+          signal: AbortSignal.timeout(10_000),
+        })
+      ).json();
+    const d = await rpc("server/discover", {});
+    assert.deepEqual([d.result.capabilities.tools, d.result.capabilities.prompts], [{}, {}]);
+    const call = await rpc(
+      "tools/call",
+      { name: "read_skill_resource", arguments: { uri: "skill://code-review/references/checklist.md" } },
+      { "mcp-name": "read_skill_resource" },
+    );
+    assert.equal(call.result.structuredContent.digest, "sha256:dbab2de7bf7db9cc95cb6ce681c3690b26184db39f75b958a0287ca6d9e24e20");
+    const p = await rpc("prompts/get", { name: "code-review" }, { "mcp-name": "code-review" });
+    assert.equal(p.result.messages[0].content.resource.uri, "skill://code-review/SKILL.md");
+    // The default server (no FALLBACK) still answers -32601.
+    const off = await (await post("tools/list")).json();
+    assert.equal(off.error.code, -32601);
+  } finally {
+    await fb.stop();
+    remove(sub);
+  }
+});

@@ -182,3 +182,41 @@ test("create refuses settings out of range, naming the setting", () => {
     );
   }
 });
+
+test("the fallback record field turns on tools and prompts; left out, nothing changes", () => {
+  const off = Server.create({});
+  let r = call(off, request(true, 1, "server/discover"));
+  let caps = JSON.parse(r.text).result.capabilities;
+  assert.equal(caps.tools, undefined);
+  assert.equal(caps.prompts, undefined);
+  assert.equal(call(Server.create({ fallback: { tools: false, prompts: false } }), request(true, 2, "tools/list")).status, 404);
+
+  const on = Server.create({ fallback: { tools: true, prompts: true } });
+  r = call(on, request(true, 3, "server/discover"));
+  const result = JSON.parse(r.text).result;
+  assert.deepEqual([result.capabilities.tools, result.capabilities.prompts], [{}, {}]);
+  assert.match(result.instructions, /^For clients without the io\.modelcontextprotocol\/skills extension/);
+  r = call(on, request(true, 4, "tools/list"));
+  assert.deepEqual(JSON.parse(r.text).result.tools.map((t) => t.name), ["list_skills", "read_skill", "read_skill_resource"]);
+  r = call(on, request(true, 5, "tools/call", { name: "read_skill", arguments: { name: "code-review" } }));
+  const read = JSON.parse(r.text).result;
+  assert.equal(read.isError, false);
+  assert.equal(read.content[0].text, SKILL_MD);
+  r = call(on, request(true, 6, "tools/call", { name: "read_skill_resource", arguments: { skill: "code-review", path: "references/checklist.md" } }));
+  assert.equal(JSON.parse(r.text).result.content[0].text, CHECKLIST);
+  r = call(on, request(false, 7, "prompts/get", { name: "code-review" }));
+  const prompt = JSON.parse(r.text).result;
+  assert.equal(prompt.messages[0].content.resource.text, SKILL_MD);
+  assert.equal(prompt.messages[1].content.uri, "skill://code-review/references/checklist.md");
+  // Over HTTP, Mcp-Name mirrors the tool's name.
+  const msg = request(true, 8, "tools/call", { name: "list_skills" });
+  r = call(on, msg, { tag: "http", val: { protocolVersion: MODERN, method: "tools/call" } });
+  assert.deepEqual([r.status, JSON.parse(r.text).error.code], [400, -32020]);
+  r = call(on, msg, { tag: "http", val: { protocolVersion: MODERN, method: "tools/call", name: "list_skills" } });
+  assert.equal(r.status, 200);
+
+  const tools = Server.create({ fallback: { tools: true } });
+  caps = JSON.parse(call(tools, request(true, 9, "server/discover")).text).result.capabilities;
+  assert.deepEqual([caps.tools, caps.prompts], [{}, undefined]);
+  assert.equal(call(tools, request(true, 10, "prompts/list")).status, 404);
+});

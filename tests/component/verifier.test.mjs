@@ -46,6 +46,12 @@ const NPM_CODES = [
   "unknown-server",
   "unknown-skill",
   "invalid-argument",
+  "connection-failed",
+  "http-status",
+  "protocol-error",
+  "server-error",
+  "timeout",
+  "aborted",
 ];
 
 const enc = new TextEncoder();

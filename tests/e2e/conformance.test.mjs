@@ -9,6 +9,10 @@
 //   2026-07-28 (they are reported SKIPPED "not applicable on negotiated protocol").
 // * The core scenarios run at 2026-07-28 against the expected-failures file: a failing or
 //   warning check must be listed there (with its reason), and a listed one must still fail.
+// * With FALLBACK=tools,prompts (the tools and prompts fallback), the core scenarios and every
+//   scenario of the 2026-07-28 requirement set that needs tools or prompts run again, against
+//   a second file (expected-failures-fallback.yml) that lists only what needs the suite's own
+//   `test_*` fixtures; tools-list, prompts-list and the tools/prompts cache hints must pass.
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
@@ -19,6 +23,7 @@ import { counts, runScenario as run } from "./lib/mcp.mjs";
 import { tempDir } from "../lib/processes.mjs";
 
 const EXPECTED = join(ROOT, "tests", "e2e", "expected-failures.yml");
+const EXPECTED_FALLBACK = join(ROOT, "tests", "e2e", "expected-failures-fallback.yml");
 const SKILLS_SCENARIOS = [
   "sep-2640-skills-enumeration",
   "sep-2640-skills-manifest",
@@ -30,6 +35,39 @@ const CORE_SCENARIOS = [
   "dns-rebinding-protection",
   "sep-2164-resource-not-found",
   "resources-list",
+];
+// The scenarios of the 2026-07-28 requirement set that need tools or prompts, rerun with the
+// fallback on (completion-complete needs completions, which the fallback does not offer).
+const FALLBACK_SCENARIOS = [
+  ...CORE_SCENARIOS,
+  "tools-list",
+  "prompts-list",
+  "server-sse-multiple-streams",
+  "tools-call-simple-text",
+  "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
+  "tools-call-error",
+  "tools-call-with-progress",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
+  "input-required-result-basic-elicitation",
+  "input-required-result-basic-sampling",
+  "input-required-result-basic-list-roots",
+  "input-required-result-request-state",
+  "input-required-result-multiple-input-requests",
+  "input-required-result-multi-round",
+  "input-required-result-missing-input-response",
+  "input-required-result-non-tool-request",
+  "input-required-result-result-type",
+  "input-required-result-unsupported-methods",
+  "input-required-result-tampered-state",
+  "input-required-result-capability-check",
+  "input-required-result-ignore-extra-params",
+  "input-required-result-validate-input",
 ];
 // Checks the suite skips by protocol version: defined only from 2026-07-28.
 const SKIPPED_BELOW_2026 = {
@@ -115,9 +153,9 @@ for (const [label, vars] of [
   });
 }
 
-/** The expected-failures file, with the reason of each entry. */
-function readExpected() {
-  const doc = parseDocument(readFileSync(EXPECTED, "utf8"));
+/** An expected-failures file, with the reason of each entry. */
+function readExpected(file = EXPECTED) {
+  const doc = parseDocument(readFileSync(file, "utf8"));
   assert.deepEqual(doc.errors, []);
   const items = doc.get("server")?.items ?? [];
   return items.map((item) => ({ entry: String(item.value), reason: (item.comment ?? "").trim() }));
@@ -134,40 +172,70 @@ test("every expected failure names a check and a reason (tools, prompts or compl
   }
 });
 
-describe("core scenarios at 2026-07-28 (against the expected failures)", () => {
-  let worker;
-  before(async () => {
-    worker = await startWorker();
-  });
-  after(async () => {
-    await worker?.stop();
-  });
-  for (const scenario of CORE_SCENARIOS) {
-    test(scenario, async () => {
-      const expected = new Set(
-        readExpected()
-          .map((e) => e.entry)
-          .filter((e) => e.startsWith(`${scenario}:`))
-          .map((e) => e.slice(scenario.length + 1)),
-      );
-      const result = await runScenario(worker.url, scenario, "2026-07-28", { expectedFailures: EXPECTED });
-      assert.ok(result.checks?.length > 0, `${scenario}: no checks (exit ${result.code})\n${result.output}`);
-      // Worst status per check id (server-stateless reports one id three times).
-      const rank = { FAILURE: 3, WARNING: 2, SUCCESS: 1, SKIPPED: 0, INFO: 0 };
-      const worst = new Map();
-      for (const c of result.checks) {
-        const prev = worst.get(c.id);
-        if (!prev || rank[c.status] > rank[prev.status]) worst.set(c.id, c);
-      }
-      const failing = [...worst.values()].filter((c) => c.status === "FAILURE" || c.status === "WARNING");
-      const unexpected = failing.filter((c) => !expected.has(c.id));
-      assert.equal(describeBad(unexpected, () => true), "", `${scenario}: unexpected failures`);
-      const stale = [...expected].filter((id) => !failing.some((c) => c.id === id));
-      assert.deepEqual(stale, [], `${scenario}: listed as expected failures but not failing (stale)`);
-      // The suite's own baseline comparison agrees.
-      assert.equal(result.code, 0, result.output);
-      const n = counts(result.checks);
-      summary.push(`${scenario} @2026-07-28: ${n.SUCCESS}/${n.FAILURE}/${n.WARNING}/${n.SKIPPED} (expected failures: ${expected.size})`);
-    });
+test("with the fallback on, every expected failure names a conformance fixture", () => {
+  const entries = readExpected(EXPECTED_FALLBACK);
+  assert.ok(entries.length > 0);
+  for (const { entry, reason } of entries) {
+    const [scenario, check] = entry.split(":");
+    assert.ok(FALLBACK_SCENARIOS.includes(scenario), `${entry}: not a scenario run with the fallback`);
+    assert.ok(check, `${entry}: list single checks, not whole scenarios`);
+    assert.match(
+      reason,
+      /^needs the conformance fixture (tool|prompt) `test_[a-z_]+`/,
+      `${entry}: the reason must name the fixture it needs`,
+    );
   }
+  // What the fallback is for no longer fails.
+  const listed = entries.map((e) => e.entry).join("\n");
+  assert.doesNotMatch(listed, /tools-list|prompts-list|caching:/);
 });
+
+/** Runs `scenarios` at 2026-07-28 on a Worker with `vars`, against `file`. */
+function againstExpected(title, vars, scenarios, file) {
+  describe(title, () => {
+    let worker;
+    before(async () => {
+      worker = await startWorker({ vars });
+    });
+    after(async () => {
+      await worker?.stop();
+    });
+    for (const scenario of scenarios) {
+      test(scenario, async () => {
+        const expected = new Set(
+          readExpected(file)
+            .map((e) => e.entry)
+            .filter((e) => e.startsWith(`${scenario}:`))
+            .map((e) => e.slice(scenario.length + 1)),
+        );
+        const result = await runScenario(worker.url, scenario, "2026-07-28", { expectedFailures: file });
+        assert.ok(result.checks?.length > 0, `${scenario}: no checks (exit ${result.code})\n${result.output}`);
+        // Worst status per check id (server-stateless reports one id three times).
+        const rank = { FAILURE: 3, WARNING: 2, SUCCESS: 1, SKIPPED: 0, INFO: 0 };
+        const worst = new Map();
+        for (const c of result.checks) {
+          const prev = worst.get(c.id);
+          if (!prev || rank[c.status] > rank[prev.status]) worst.set(c.id, c);
+        }
+        const failing = [...worst.values()].filter((c) => c.status === "FAILURE" || c.status === "WARNING");
+        const unexpected = failing.filter((c) => !expected.has(c.id));
+        assert.equal(describeBad(unexpected, () => true), "", `${scenario}: unexpected failures`);
+        const stale = [...expected].filter((id) => !failing.some((c) => c.id === id));
+        assert.deepEqual(stale, [], `${scenario}: listed as expected failures but not failing (stale)`);
+        // The suite's own baseline comparison agrees.
+        assert.equal(result.code, 0, result.output);
+        const n = counts(result.checks);
+        const tag = Object.keys(vars).length ? ` [${Object.entries(vars).map(([k, v]) => `${k}=${v}`).join(" ")}]` : "";
+        summary.push(`${scenario} @2026-07-28${tag}: ${n.SUCCESS}/${n.FAILURE}/${n.WARNING}/${n.SKIPPED} (expected failures: ${expected.size})`);
+      });
+    }
+  });
+}
+
+againstExpected("core scenarios at 2026-07-28 (against the expected failures)", {}, CORE_SCENARIOS, EXPECTED);
+againstExpected(
+  "scenarios that need tools or prompts, FALLBACK=tools,prompts (against expected-failures-fallback.yml)",
+  { FALLBACK: "tools,prompts" },
+  FALLBACK_SCENARIOS,
+  EXPECTED_FALLBACK,
+);

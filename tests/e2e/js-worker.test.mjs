@@ -11,6 +11,9 @@
 // * the official SDK client (2025-11-25 `initialize`): the capabilities hold both `tools` and
 //   the Skills extension, the Worker's own tool is listed and called, skills/list and
 //   skills/get answer, and every file of every skill is read and checked (size, SHA-256);
+// * the judges of tests/judges/ on both eras (2026-07-28 pinned, 2025-11-25 legacy): the
+//   official SDK client 2.4 (SkillsClient over Streamable HTTP: every page, entry, file and
+//   directory) and MCP Inspector 2.12 `--cli URL --method skills/list --verify`;
 // * raw 2026-07-28 POSTs: `server/discover` with the merged capabilities, and the HTTP rules
 //   the example implements (403, 405, 406, 415, 202, -32700, -32601, -32602, -32020, -32022).
 // Needs the npm package built (pkg/, by scripts/build-pkg.sh). Run with Node 22.
@@ -27,6 +30,8 @@ import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startWorker, ROOT } from "./lib/worker.mjs";
 import { contentBytes, runScenario as conformance } from "./lib/mcp.mjs";
 import { tempDir } from "../lib/processes.mjs";
+import { httpTransport } from "../judges/sdk.mjs";
+import { judgeTests } from "../judges/suite.mjs";
 
 const run = promisify(execFile);
 const EXAMPLE = join(ROOT, "examples", "js-worker");
@@ -172,6 +177,11 @@ describe("the official SDK client (Streamable HTTP, 2025-11-25)", () => {
     console.log(`read ${text} text and ${binary} binary files of ${entries.length} skills`);
     await assert.rejects(rpc("skills/get", { uri: "skill://no-such-skill/SKILL.md" }), (e) => e.code === -32602);
   });
+});
+
+judgeTests("examples/js-worker on wrangler dev", {
+  sdkTransport: () => httpTransport(worker.url),
+  inspectorTarget: () => worker.url,
 });
 
 /** A raw POST to the example; `headers` replace the defaults (null removes one). */

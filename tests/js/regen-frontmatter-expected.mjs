@@ -14,10 +14,16 @@
 //   tests/frontmatter/expected/NNN-slug.error.json refused case (hand-written): `kind` (the
 //                                                 FrontmatterErrorKind variant) and `claim` (why a
 //                                                 JS host would read it differently; checked by
-//                                                 yaml-parity.test.mjs), plus claim data.
+//                                                 yaml-parity.test.mjs), plus claim data, and
+//                                                 `"host": "accepted"` when the host mode
+//                                                 (`parse_yaml_host`, the verifier's reading)
+//                                                 accepts the text all the same.
+//   tests/frontmatter/expected/NNN-slug.host.json the host mode's value of a refused case marked
+//                                                 `"host": "accepted"`: `JSON.stringify(YAML.parse(
+//                                                 text))` plus one "\n". WRITTEN BY THIS SCRIPT ONLY.
 //
-// A case is accepted unless it has an `.error.json`. An accepted case that yaml@2 refuses stops
-// the script: fix the case or make it a refused one.
+// A case is accepted unless it has an `.error.json`. An accepted case (or a host-accepted one)
+// that yaml@2 refuses stops the script: fix the case or make it a refused one.
 
 import YAML from "yaml";
 import { readdirSync, readFileSync, writeFileSync, existsSync, unlinkSync } from "node:fs";
@@ -42,34 +48,46 @@ const files = readdirSync(corpusDir).filter((f) => f.endsWith(".yaml")).sort();
 const bases = new Set(files.map(caseBase));
 let changed = 0;
 let failed = 0;
-for (const file of files) {
-  const base = caseBase(file);
-  const out = join(expectedDir, `${base}.json`);
-  if (existsSync(join(expectedDir, `${base}.error.json`))) {
-    if (existsSync(out)) {
-      changed++;
-      if (!check) unlinkSync(out);
-      console.log(`${check ? "stale" : "removed"} ${base}.json (the case is refused)`);
-    }
-    continue;
-  }
+/** Removes `name` (a file that must not exist), reporting it. */
+function drop(name, why) {
+  if (!existsSync(join(expectedDir, name))) return;
+  changed++;
+  if (!check) unlinkSync(join(expectedDir, name));
+  console.log(`${check ? "stale" : "removed"} ${name} (${why})`);
+}
+/** Writes yaml@2's JSON of the case `file` to `name`, unless it is already there. */
+function write(file, name, what) {
   let json;
   try {
     json = JSON.stringify(YAML.parse(readCase(file)));
   } catch (e) {
     failed++;
-    console.error(`yaml@2 refuses accepted case ${file}: ${e.message.split("\n")[0]}`);
-    continue;
+    console.error(`yaml@2 refuses ${what} case ${file}: ${e.message.split("\n")[0]}`);
+    return;
   }
   const want = `${json}\n`;
+  const out = join(expectedDir, name);
   if (!existsSync(out) || readFileSync(out, "utf8") !== want) {
     changed++;
     if (!check) writeFileSync(out, want);
-    console.log(`${check ? "differs" : "wrote"} ${base}.json`);
+    console.log(`${check ? "differs" : "wrote"} ${name}`);
   }
 }
+for (const file of files) {
+  const base = caseBase(file);
+  const errorFile = join(expectedDir, `${base}.error.json`);
+  if (existsSync(errorFile)) {
+    drop(`${base}.json`, "the case is refused");
+    const meta = JSON.parse(readFileSync(errorFile, "utf8"));
+    if (meta.host === "accepted") write(file, `${base}.host.json`, "host-accepted");
+    else drop(`${base}.host.json`, "the host mode refuses the case");
+    continue;
+  }
+  drop(`${base}.host.json`, "the case is accepted in both modes");
+  write(file, `${base}.json`, "accepted");
+}
 for (const f of readdirSync(expectedDir)) {
-  const base = f.replace(/(\.error)?\.json$/, "");
+  const base = f.replace(/(\.error|\.host)?\.json$/, "");
   if (!bases.has(base) && f.endsWith(".json") && !f.endsWith(".error.json")) {
     changed++;
     if (!check) unlinkSync(join(expectedDir, f));

@@ -12,6 +12,10 @@
 // * refused cases: `expected/<case>.error.json` names the Rust error kind and a `claim`: why a
 //   JS host (or a YAML 1.1 reader, or JSON) would read the text differently. Each claim is
 //   checked below against yaml@2.
+// * host-accepted cases: refused cases marked `"host": "accepted"` (only ambiguous across YAML
+//   versions), which the verifier's host mode reads all the same: `expected/<case>.host.json`
+//   must equal `JSON.stringify(YAML.parse(text))` byte for byte, and the Rust host mode
+//   (`parse_yaml_host`) must print the same file.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -178,7 +182,7 @@ test("the corpus is large enough and every case has exactly one expectation", ()
     assert.ok(ok !== err, `${f}: needs exactly one of .json / .error.json`);
   }
   for (const f of readdirSync(expectedDir)) {
-    assert.ok(bases.has(f.replace(/(\.error)?\.json$/, "")), `orphan expectation ${f}`);
+    assert.ok(bases.has(f.replace(/(\.error|\.host)?\.json$/, "")), `orphan expectation ${f}`);
   }
 });
 
@@ -194,8 +198,18 @@ for (const file of files) {
       assert.ok(claim, `unknown claim ${meta.claim}`);
       claim(text, meta);
     });
+    const hostFile = join(expectedDir, `${name}.host.json`);
+    assert.ok([undefined, "accepted"].includes(meta.host), `${name}: "host" must be "accepted" or absent`);
+    test(`host mode ${meta.host === "accepted" ? "accepts" : "refuses"} ${name}`, () => {
+      assert.equal(existsSync(hostFile), meta.host === "accepted", "a .host.json exactly for host-accepted cases");
+      if (meta.host !== "accepted") return;
+      const expected = readFileSync(hostFile, "utf8");
+      assert.ok(expected.endsWith("\n"));
+      assert.equal(yaml2(text), expected.slice(0, -1), "yaml@2 disagrees with the stored host-mode expectation");
+    });
   } else {
     test(`accepted ${name}`, () => {
+      assert.ok(!existsSync(join(expectedDir, `${name}.host.json`)), "an accepted case has no .host.json");
       const expected = readFileSync(join(expectedDir, `${name}.json`), "utf8");
       assert.ok(expected.endsWith("\n"));
       const want = expected.slice(0, -1);

@@ -1,7 +1,7 @@
 //! The JavaScript bindings and the host verifier, compiled to wasm32 and run by
 //! wasm-bindgen-test in Node and in headless Chromium (the same tests in both).
 //!
-//! This file is a module of the library's own test build (`src/js.rs` includes it for
+//! This file is a module of the library's own test build (`src/js/mod.rs` includes it for
 //! `cfg(all(test, target_arch = "wasm32"))`), so running it needs no binary target:
 //!
 //! ```text
@@ -18,6 +18,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 const META: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+/// A JavaScript string.
+fn s(text: &str) -> JsValue {
+    JsValue::from_str(text)
+}
 
 fn parse(json: &str) -> JsValue {
     JSON::parse(json).expect("test JSON")
@@ -99,6 +104,90 @@ fn digests_match_the_golden_vectors() {
     );
 }
 
+/// The byte length of the module's memory.
+fn memory_len() -> f64 {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    get(&memory.buffer(), "byteLength").as_f64().unwrap_or(0.0)
+}
+
+/// A JavaScript array of `n` bytes (byte `i` is `i % 251`), filled from a 1 MiB pattern so
+/// that little WebAssembly memory is used to make it.
+fn js_pattern(n: usize) -> Uint8Array {
+    let pattern: Vec<u8> = (0..1 << 20).map(|i| (i % 251) as u8).collect();
+    let out = Uint8Array::new_with_length(n as u32);
+    let mut at = 0;
+    while at < n {
+        // 1 MiB is a multiple of 251 plus 128, so each copy starts where the pattern stands.
+        let len = (n - at).min(pattern.len() - pattern.len() % 251);
+        out.set(&Uint8Array::from(&pattern[..len]), at as u32);
+        at += len;
+    }
+    out
+}
+
+#[wasm_bindgen_test]
+fn large_arrays_are_hashed_in_chunks_without_growing_memory() {
+    use crate::skill::digest::Sha256Stream;
+    let expected = |n: usize| {
+        let mut s = Sha256Stream::new();
+        let pattern: Vec<u8> = (0..251u32).map(|i| i as u8).collect();
+        let mut left = n;
+        while left > 0 {
+            let take = left.min(pattern.len());
+            s.update(&pattern[..take]);
+            left -= take;
+        }
+        s.finish_wire()
+    };
+    const CHUNK: usize = 64 * 1024;
+    for n in [CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, 3 * CHUNK + 7] {
+        let bytes = js_pattern(n);
+        assert_eq!(
+            js::sha256_digest(bytes.into()).unwrap(),
+            expected(n),
+            "{n} bytes"
+        );
+    }
+    // A view into the middle of a larger buffer: only its own bytes are hashed.
+    let outer = js_pattern(3 * CHUNK + 400);
+    let view = outer.subarray(251, (251 + 3 * CHUNK + 7) as u32);
+    assert_eq!(
+        js::sha256_digest(view.into()).unwrap(),
+        expected(3 * CHUNK + 7)
+    );
+
+    // 8 MiB (128 chunks; 8 MiB keeps the unoptimised test build within the browser runner's
+    // time limit): hashed and verified without being copied whole (a whole copy would grow the
+    // module's memory by the array's size) and, after the first call, with no growth at all.
+    let n = 8 * 1024 * 1024;
+    let big = js_pattern(n);
+    let digest = expected(n);
+    let uri = "skill://big/SKILL.md";
+    let entry = parse(&format!(
+        r#"{{"uri":"{uri}","frontmatter":{{"name":"big","description":"d"}},"resources":[{{"uri":"{uri}","digest":"{digest}","size":{n}}}]}}"#
+    ));
+    let first = memory_len();
+    assert_eq!(js::sha256_digest(big.clone().into()).unwrap(), digest);
+    assert!(
+        memory_len() - first < (n / 2) as f64,
+        "memory grew by {} bytes",
+        memory_len() - first
+    );
+    let before = memory_len();
+    assert_eq!(js::sha256_digest(big.clone().into()).unwrap(), digest);
+    let receipt = js::verify_file(entry.clone(), s(uri), big.clone().into(), None).unwrap();
+    assert_eq!(get_str(&receipt, "digest"), digest);
+    assert_eq!(get(&receipt, "verified").as_bool(), Some(true));
+    assert_eq!(memory_len(), before, "memory grew");
+    // A wrong size is refused before hashing; a changed byte after.
+    let short = big.subarray(0, n as u32 - 1);
+    let err = js::verify_file(entry.clone(), s(uri), short.into(), None).unwrap_err();
+    assert_eq!(code_of(err), "size-mismatch");
+    big.set_index(n as u32 - 1, 0);
+    let err = js::verify_file(entry, s(uri), big.into(), None).unwrap_err();
+    assert_eq!(code_of(err), "digest-mismatch");
+}
+
 #[wasm_bindgen_test]
 fn server_serves_and_every_file_verifies() {
     let server = SkillsServer::new(Some(parse(
@@ -121,11 +210,11 @@ fn server_serves_and_every_file_verifies() {
         let resources: Array = get(entry, "resources").unchecked_into();
         for item in resources.iter() {
             let file = get_str(&item, "uri");
-            let v = js::verify_read_result_js(entry.clone(), &file, read(&server, &file), None)
+            let v = js::verify_read_result_js(entry.clone(), s(&file), read(&server, &file), None)
                 .expect("file verifies");
             assert_eq!(get(&v, "verified"), JsValue::TRUE);
             let bytes: Uint8Array = get(&v, "bytes").unchecked_into();
-            js::verify_file(entry.clone(), &file, bytes.into(), None).expect("bytes verify");
+            js::verify_file(entry.clone(), s(&file), bytes.into(), None).expect("bytes verify");
             files += 1;
         }
     }
@@ -146,7 +235,11 @@ fn server_serves_and_every_file_verifies() {
         get_str(&get(&legacy, "result"), "protocolVersion"),
         "2025-11-25"
     );
-    assert!(server.handle_text("{").unwrap().contains("-32700"));
+    assert!(server
+        .handle_text(s("{"))
+        .unwrap()
+        .unwrap()
+        .contains("-32700"));
     let err = SkillsServer::new(Some(parse(r#"{"pageSize":0}"#)))
         .err()
         .expect("refused");
@@ -174,7 +267,7 @@ fn errors_carry_code_uri_expected_actual() {
     );
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/x.md",
+        s("skill://a/x.md"),
         JsValue::from_str("y"),
         None,
     )
@@ -185,7 +278,7 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "digest-mismatch");
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/x.md",
+        s("skill://a/x.md"),
         JsValue::from_str("xx"),
         None,
     )
@@ -197,7 +290,7 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "size-mismatch");
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/y.md",
+        s("skill://a/y.md"),
         JsValue::from_str("x"),
         None,
     )
@@ -205,7 +298,7 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "not-in-manifest");
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/x.md",
+        s("skill://a/x.md"),
         JsValue::from_f64(1.0),
         None,
     )
@@ -213,7 +306,7 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "invalid-argument");
     let err = js::verify_file(
         entry.clone(),
-        "skill://a/x.md",
+        s("skill://a/x.md"),
         JsValue::from_str("x"),
         Some(parse(r#"{"allowDynamc":true}"#)),
     )
@@ -233,10 +326,10 @@ fn errors_carry_code_uri_expected_actual() {
     assert_eq!(code_of(err), "invalid-entry");
     let err = js::validate_entry(JsValue::UNDEFINED).unwrap_err();
     assert_eq!(code_of(err), "invalid-entry");
-    let err = js::resolve_reference("skill://a/SKILL.md", "../b/SKILL.md").unwrap_err();
+    let err = js::resolve_reference(s("skill://a/SKILL.md"), s("../b/SKILL.md")).unwrap_err();
     assert_eq!(code_of(err), "escapes-root");
     assert_eq!(
-        js::resolve_reference("skill://a/SKILL.md", "x.md#y").unwrap(),
+        js::resolve_reference(s("skill://a/SKILL.md"), s("x.md#y")).unwrap(),
         "skill://a/x.md"
     );
     let codes: Array = js::error_codes().unchecked_into();
@@ -251,19 +344,21 @@ fn errors_carry_code_uri_expected_actual() {
 fn skill_host_flow_in_js() {
     let server = SkillsServer::new(None).expect("server");
     let mut host = SkillHost::new(Some(parse(r#"{"requireApproval":true}"#))).expect("host");
-    host.add_server("local").unwrap();
-    host.add_server("mirror").unwrap();
+    host.add_server(s("local")).unwrap();
+    host.add_server(s("mirror")).unwrap();
     let skills = listing(&server);
     let arr = Array::new();
     for s in &skills {
         arr.push(s);
     }
-    let out = host.register_listing("local", arr.clone().into()).unwrap();
+    let out = host
+        .register_listing(s("local"), arr.clone().into())
+        .unwrap();
     let rejected: Array = get(&out, "rejected").unchecked_into();
     assert_eq!(rejected.length(), 0);
-    host.register_listing("mirror", arr.into()).unwrap();
+    host.register_listing(s("mirror"), arr.into()).unwrap();
     // Same URIs on two servers: every display name is unique and none is dropped.
-    let summaries: Array = host.skills().unchecked_into();
+    let summaries: Array = host.skills().unwrap().unchecked_into();
     assert_eq!(summaries.length() as usize, 2 * skills.len());
     let names: Vec<String> = summaries
         .iter()
@@ -279,44 +374,44 @@ fn skill_host_flow_in_js() {
 
     let uri = "skill://code-review/SKILL.md";
     assert_eq!(
-        code_of(host.plan_load("local", uri).unwrap_err()),
+        code_of(host.plan_load(s("local"), s(&uri)).unwrap_err()),
         "not-approved"
     );
-    let fingerprint = host.approve("local", uri).unwrap();
-    let entry = host.entry("local", uri).unwrap();
+    let fingerprint = host.approve(s("local"), s(&uri)).unwrap();
+    let entry = host.entry(s("local"), s(&uri)).unwrap();
     assert_eq!(
-        js::approval_fingerprint_js("local", entry.clone()).unwrap(),
+        js::approval_fingerprint_js(s("local"), entry.clone()).unwrap(),
         fingerprint
     );
-    let plan = host.plan_load("local", uri).unwrap();
+    let plan = host.plan_load(s("local"), s(&uri)).unwrap();
     let loaded = host
-        .load("local", uri, read(&server, &get_str(&plan, "uri")))
+        .load(s("local"), s(&uri), read(&server, &get_str(&plan, "uri")))
         .unwrap();
     assert_eq!(get_str(&loaded, "serverLabel"), "local");
-    assert!(host.is_active("local", uri));
-    assert!(!host.is_active("mirror", uri));
+    assert!(host.is_active(s("local"), s(uri)).unwrap());
+    assert!(!host.is_active(s("mirror"), s(uri)).unwrap());
     let plan = host
-        .plan_read("local", uri, "references/checklist.md")
+        .plan_read(s("local"), s(&uri), s("references/checklist.md"))
         .unwrap();
     let file = host
         .read(
-            "local",
-            uri,
-            "references/checklist.md",
+            s("local"),
+            s(&uri),
+            s("references/checklist.md"),
             read(&server, &get_str(&plan, "uri")),
         )
         .unwrap();
     assert_eq!(get_str(&file, "skillUri"), uri);
     assert_eq!(
         code_of(
-            host.plan_read("local", uri, "references/other.md")
+            host.plan_read(s("local"), s(&uri), s("references/other.md"))
                 .unwrap_err()
         ),
         "not-in-manifest"
     );
     assert_eq!(
         code_of(
-            host.plan_read("mirror", uri, "references/checklist.md")
+            host.plan_read(s("mirror"), s(&uri), s("references/checklist.md"))
                 .unwrap_err()
         ),
         "no-acting-window"
@@ -332,7 +427,7 @@ fn skill_host_flow_in_js() {
         code_of(other.import_approvals(parse("{}")).unwrap_err()),
         "invalid-argument"
     );
-    assert!(host.close_window("local", uri));
+    assert!(host.close_window(s("local"), s(uri)).unwrap());
     assert_eq!(
         code_of(
             SkillHost::new(Some(parse(r#"{"x":1}"#)))

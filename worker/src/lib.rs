@@ -27,6 +27,10 @@
 //!    500; a 500 in the mirror) and logs the reason: wrong bytes are never served, and no
 //!    byte is hashed per request.
 //!
+//! With `INSPECTOR=on`, the files of the skills inspector page (`/inspector/…`, decided by the
+//! endpoint) are the Worker's static assets under `inspector/` (`env.ASSETS`; see
+//! `scripts/build-worker.sh`), sent with the endpoint's headers.
+//!
 //! The handler takes and returns the platform's own `Request` and `Response` (the `worker`
 //! crate's event macro accepts both, and the runtime awaits a returned promise), so a request
 //! costs a handful of calls into JavaScript.
@@ -97,6 +101,18 @@ export async function splice(assets, name, len, head, tail, init, faultBody, fau
   const body = head.byteLength === 0 && tail.byteLength === 0 ? buf : new Blob([head, buf, tail]);
   return new Response(body, init);
 }
+export async function page(assets, file, init, missingBody, missingInit) {
+  try {
+    if (assets && typeof assets.fetch === "function") {
+      const r = await assets.fetch("https://assets.invalid/inspector/" + file);
+      if (r.ok) return new Response(r.body, init);
+      if (r.body) await r.body.cancel();
+    }
+  } catch (e) {
+    console.error(`skills-edge: the inspector page's ${file} could not be read: ${e && e.message}`);
+  }
+  return new Response(missingBody, missingInit);
+}
 "#)]
 extern "C" {
     /// Keeps `pack` in the JavaScript module (unless it is `undefined`) and returns the pack
@@ -114,6 +130,16 @@ extern "C" {
         init: &web_sys::ResponseInit,
         fault_body: &js_sys::Uint8Array,
         fault_init: &web_sys::ResponseInit,
+    ) -> js_sys::Promise;
+    /// The response `init` with the static file `inspector/<file>` of the `ASSETS` binding as
+    /// its body, or the `missing` response when the binding has no such file (the page is
+    /// switched on but was not built into the Worker's assets).
+    fn page(
+        assets: &JsValue,
+        file: &str,
+        init: &web_sys::ResponseInit,
+        missing_body: &js_sys::Uint8Array,
+        missing_init: &web_sys::ResponseInit,
     ) -> js_sys::Promise;
 }
 
@@ -420,6 +446,20 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
     let head = pending.head();
     let response = match endpoint.head(&head) {
         Step::Respond(r) => r,
+        Step::Page {
+            file,
+            response,
+            missing,
+        } => {
+            let assets = js_sys::Reflect::get(env.as_ref(), &JsValue::from_str("ASSETS"))
+                .unwrap_or(JsValue::UNDEFINED);
+            let init = make_init(&response)?;
+            let missing_init = make_init(&missing)?;
+            // A copy the promise owns (a view of wasm memory would not outlive the call).
+            let body = js_sys::Uint8Array::from(missing.body.as_slice());
+            let promise = page(&assets, file, &init, &body, &missing_init);
+            return Ok(promise.unchecked_into());
+        }
         Step::ReadBody { .. } if head.content_length.is_some() => {
             // The declared length is within the limit (checked by `head`), and the platform
             // delivers exactly that many bytes: read them in one piece and answer in the

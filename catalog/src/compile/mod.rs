@@ -15,13 +15,16 @@
 //!   open point A8 decided as a build error);
 //! * warnings: duplicate names (allowed by the spec), reserved `io.modelcontextprotocol/`
 //!   metadata keys, files outside every skill (not served), OS junk files (not served), names
-//!   that differ only by case.
+//!   that differ only by case, and frontmatter that the official MCP TypeScript SDK 2.4's
+//!   reader cannot read (`frontmatter-sdk-*`, see `skill::frontmatter::sdk_subset`): hosts and
+//!   servers built on that SDK would refuse the skill. [`Options::strict`] makes those errors.
 //!
 //! Every file's digest and size are computed here, once, from the same bytes the catalog
 //! embeds and serves (open point A18: entries and bytes come from one snapshot).
 
 // `skill_md` holds the rules of one SKILL.md (its frontmatter fields), `wire` the published JSON
 // forms of a compiled catalog; this file holds the types and the pipeline over a whole folder.
+pub mod fallback;
 pub mod mirror;
 mod skill_md;
 mod wire;
@@ -153,8 +156,141 @@ fn uri_of(path: &str) -> String {
     format!("{SCHEME}{path}")
 }
 
-/// Compiles a skills folder into a catalog, or reports every error found.
+/// How the compiler judges a folder.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Strict mode: frontmatter that the official MCP TypeScript SDK 2.4 cannot read
+    /// (`frontmatter-sdk-*`) is an error instead of a warning, so nothing is published that
+    /// hosts on that SDK would refuse. Off by default. `SKILLS_STRICT=1` turns it on for the
+    /// build, `--strict` for `skills-edge check` and `skills-edge pack`.
+    pub strict: bool,
+    /// Leave invalid skills out instead of failing: each skill an error belongs to (the
+    /// innermost skill directory holding the file it names) is left out, its errors reported
+    /// as warnings naming it, and the rest is published. A nested skill that is left out stays
+    /// a plain directory of the skill around it, so that skill's manifest does not change.
+    /// Errors that belong to no skill (the folder itself, files outside every skill) still
+    /// fail. Off by default. `SKILLS_ON_INVALID=skip` turns it on for the build,
+    /// `--skip-invalid` for `skills-edge check` and `skills-edge pack`.
+    pub skip_invalid: bool,
+}
+
+/// Compiles a skills folder into a catalog, or reports every error found
+/// ([`compile_with`] and the default [`Options`]).
 pub fn compile(tree: SourceTree) -> Result<Compiled, CompileError> {
+    compile_with(tree, Options::default())
+}
+
+/// Compiles a skills folder into a catalog with `options`, or reports every error found.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, compile_with, Options, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("a/SKILL.md", "---\nname: a\ndescription: \"Two\n  lines\"\n---\n");
+/// let ok = compile(tree.clone()).unwrap();
+/// assert_eq!(ok.warnings[0].rule.id(), "frontmatter-sdk-multiline-quoted");
+/// let err = compile_with(tree, Options { strict: true, ..Options::default() }).unwrap_err();
+/// assert_eq!(err.errors().next().map(|d| d.rule.id()), Some("frontmatter-sdk-multiline-quoted"));
+/// ```
+pub fn compile_with(tree: SourceTree, options: Options) -> Result<Compiled, CompileError> {
+    if !options.skip_invalid {
+        return compile_pass(tree, options, &BTreeSet::new());
+    }
+    let mut tree = tree;
+    // Skill directories whose SKILL.md is no longer a skill (left-out nested skills).
+    let mut demoted: BTreeSet<String> = BTreeSet::new();
+    let mut left_out: Vec<Diagnostic> = Vec::new();
+    loop {
+        let err = match compile_pass(tree.clone(), options, &demoted) {
+            Ok(mut compiled) => {
+                compiled.warnings.append(&mut left_out);
+                compiled
+                    .warnings
+                    .sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+                return Ok(compiled);
+            }
+            Err(e) => e,
+        };
+        let skills: Vec<String> = tree
+            .files
+            .iter()
+            .filter_map(|f| f.path.strip_suffix("/SKILL.md"))
+            .filter(|d| !demoted.contains(*d) && check_path_quiet(d))
+            .map(str::to_owned)
+            .collect();
+        let mut invalid: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        let mut unowned = false;
+        for d in err.errors() {
+            let owner = skills
+                .iter()
+                .filter(|s| d.path == **s || is_inside(s, &d.path))
+                .max_by_key(|s| s.len());
+            match owner {
+                Some(s) => invalid.entry(s.clone()).or_default().push(d.clone()),
+                None => unowned = true,
+            }
+        }
+        if unowned || invalid.is_empty() {
+            // An error of the folder itself: nothing to leave out.
+            let mut diagnostics = err.diagnostics;
+            diagnostics.append(&mut left_out);
+            diagnostics.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+            return Err(CompileError { diagnostics });
+        }
+        for (dir, errors) in &invalid {
+            left_out.push(Diagnostic::warning(
+                Rule::SkillLeftOut,
+                dir,
+                format!(
+                    "the skill {dir} is left out of the catalog: {} error{} (below, as warnings)",
+                    errors.len(),
+                    if errors.len() == 1 { "" } else { "s" }
+                ),
+                "fix the errors to publish it; the other skills are published",
+            ));
+            for e in errors {
+                left_out.push(Diagnostic {
+                    severity: Severity::Warning,
+                    message: format!("{} (skill {dir} left out)", e.message),
+                    ..e.clone()
+                });
+            }
+        }
+        // The skills that stay: their files and directories are kept whatever happens around them.
+        let kept: Vec<&String> = skills
+            .iter()
+            .filter(|s| !invalid.contains_key(*s))
+            .collect();
+        let in_kept = |p: &str| kept.iter().any(|k| p == k.as_str() || is_inside(k, p));
+        let above_kept = |p: &str| kept.iter().any(|k| is_inside(p, k));
+        for dir in invalid.into_keys() {
+            if kept.iter().any(|k| is_inside(k, &dir)) {
+                // Nested in a skill that stays: its SKILL.md is a file of that skill.
+                demoted.insert(dir);
+                continue;
+            }
+            // Not served by any skill that stays: take its files out, except those of the
+            // skills nested in it that stay.
+            let gone = |p: &str| (p == dir || is_inside(&dir, p)) && !in_kept(p);
+            tree.files.retain(|f| !gone(&f.path));
+            tree.dirs.retain(|d| !gone(d) || above_kept(d));
+            tree.diagnostics.retain(|d| !gone(&d.path));
+            demoted.insert(dir);
+        }
+    }
+}
+
+/// Whether every segment of a relative path can be published (no diagnostics).
+fn check_path_quiet(path: &str) -> bool {
+    path.split('/').all(|seg| check_segment(seg).is_ok())
+}
+
+/// One compilation of `tree`; the directories in `demoted` hold a `SKILL.md` that is not a
+/// skill (see [`Options::skip_invalid`]).
+fn compile_pass(
+    tree: SourceTree,
+    options: Options,
+    demoted: &BTreeSet<String>,
+) -> Result<Compiled, CompileError> {
     let mut diags = tree.diagnostics;
 
     // Files: drop OS junk (warned), check every path segment.
@@ -181,11 +317,43 @@ pub fn compile(tree: SourceTree) -> Result<Compiled, CompileError> {
         }
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
+    // A tree built by a program rather than read from disk (`SourceTree` is public, and the npm
+    // package's `compileCatalog` takes a list of entries) can give a path twice, or use one
+    // path for a file and a directory. No file system can, and a catalog can serve neither.
+    let mut unique: Vec<SourceFile> = Vec::with_capacity(files.len());
+    for f in files {
+        if unique.last().is_some_and(|u| u.path == f.path) {
+            if !diags
+                .iter()
+                .any(|d| d.rule == Rule::DuplicatePath && d.path == f.path)
+            {
+                diags.push(Diagnostic::error(
+                    Rule::DuplicatePath,
+                    &f.path,
+                    "the same path is given more than once",
+                    "give each file once",
+                ));
+            }
+            continue;
+        }
+        unique.push(f);
+    }
+    files = unique;
     for f in &files {
         let mut p = parent_of(&f.path);
         while !p.is_empty() {
             dirs.insert(p.to_owned());
             p = parent_of(p);
+        }
+    }
+    for f in &files {
+        if dirs.contains(&f.path) {
+            diags.push(Diagnostic::error(
+                Rule::DuplicatePath,
+                &f.path,
+                "the path is both a file and a directory",
+                "rename the file or the directory",
+            ));
         }
     }
     warn_case_collisions(&files, &dirs, &mut diags);
@@ -195,7 +363,9 @@ pub fn compile(tree: SourceTree) -> Result<Compiled, CompileError> {
     for f in &files {
         let leaf = last_segment(&f.path);
         let dir = parent_of(&f.path);
-        if leaf == SKILL_MD {
+        if leaf == SKILL_MD && demoted.contains(dir) {
+            // A nested skill left out: its SKILL.md is a file of the skill around it.
+        } else if leaf == SKILL_MD {
             if dir.is_empty() {
                 diags.push(Diagnostic::error(
                     Rule::SkillAtRoot,
@@ -227,7 +397,8 @@ pub fn compile(tree: SourceTree) -> Result<Compiled, CompileError> {
         let Some(src) = files.iter().find(|f| f.path == path) else {
             continue;
         };
-        if let Some((fm, name, description)) = check_skill_md(dir, &path, &src.bytes, &mut diags) {
+        let checked = check_skill_md(dir, &path, &src.bytes, options.strict, &mut diags);
+        if let Some((fm, name, description)) = checked {
             skills.push(CompiledSkill {
                 uri: uri_of(&path),
                 root: uri_of(dir),

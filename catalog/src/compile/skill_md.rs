@@ -1,10 +1,11 @@
 //! The rules of one `SKILL.md`: UTF-8, its frontmatter (strict delimiters, portable YAML, a
-//! mapping), and the Agent Skills fields `name`, `description`, `compatibility`, `license`,
-//! `metadata` and `allowed-tools`.
+//! mapping, readable by the official TypeScript SDK 2.4), and the Agent Skills fields `name`,
+//! `description`, `compatibility`, `license`, `metadata` and `allowed-tools`.
 
 use super::last_segment;
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::skill::frontmatter;
+use crate::skill::frontmatter::sdk_subset;
 use crate::skill::limits::{
     MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_LEN, RESERVED_METADATA_PREFIX,
 };
@@ -12,10 +13,12 @@ use crate::skill::name::check_name;
 use crate::skill::value::Value;
 
 /// Parses and checks one `SKILL.md`; returns (frontmatter, name, description) when valid.
+/// `strict`: what the official TypeScript SDK 2.4 cannot read is an error, not a warning.
 pub(super) fn check_skill_md(
     dir: &str,
     path: &str,
     bytes: &[u8],
+    strict: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Value, String, String)> {
     let text = match std::str::from_utf8(bytes) {
@@ -41,6 +44,16 @@ pub(super) fn check_skill_md(
         }
     };
     let before = diags.len();
+    if let Ok(block) = frontmatter::split_strict(text) {
+        for f in sdk_subset::check(&block, &fm) {
+            let make = if strict {
+                Diagnostic::error
+            } else {
+                Diagnostic::warning
+            };
+            diags.push(make(Rule::SdkSubset(f.rule), path, f.message, f.fix).at_line(f.line));
+        }
+    }
     let dir_name = last_segment(dir);
     let err = |rule: Rule, msg: String, fix: &str| Diagnostic::error(rule, path, msg, fix);
 

@@ -157,9 +157,19 @@ impl Value {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_content(y))
             }
             (Value::Object(a), Value::Object(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .all(|(k, v)| other.get(k).is_some_and(|w| v.same_content(w)))
+                if a.len() != b.len() {
+                    return false;
+                }
+                if b.len() <= 16 {
+                    return a
+                        .iter()
+                        .all(|(k, v)| other.get(k).is_some_and(|w| v.same_content(w)));
+                }
+                // Keys are unique: index the other side once instead of a scan per key.
+                let index: std::collections::HashMap<&str, &Value> =
+                    b.iter().map(|(k, v)| (k.as_str(), v)).collect();
+                a.iter()
+                    .all(|(k, v)| index.get(k.as_str()).is_some_and(|w| v.same_content(w)))
             }
             _ => false,
         }

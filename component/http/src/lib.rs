@@ -78,6 +78,8 @@ fn respond(endpoint: &Endpoint, request: IncomingRequest) -> Response {
     head.host = head.host.or(authority.as_deref());
     match endpoint.head(&head) {
         Step::Respond(r) => r,
+        // The component has no static files: the inspector page is the Worker's.
+        Step::Page { missing, .. } => missing,
         Step::ReadBody { limit } => match read_body(request, limit) {
             Body::Complete(body) => endpoint.body(&head, &body),
             Body::TooLarge => endpoint.body_too_large(&head),

@@ -29,6 +29,14 @@ impl wit::GuestServer for Server {
                 .to_owned()
             }),
             "instructions" => config.instructions.clone(),
+            "fallback" => config.fallback.map(|f| {
+                let has = |flag: wit::FallbackSurface| (f & flag) == flag;
+                let tools = has(wit::FallbackSurface::TOOLS);
+                let prompts = has(wit::FallbackSurface::PROMPTS);
+                skills_edge::server::Fallback { tools, prompts }
+                    .as_str()
+                    .to_owned()
+            }),
             _ => None,
         })
         .map_err(|e| e.to_string())?;

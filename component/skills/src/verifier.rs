@@ -65,6 +65,10 @@ impl wit::Guest for Component {
         host::approval_fingerprint(&server_label, &entry_from(&entry)?).map_err(error)
     }
 
+    fn skill_revision(entry: String) -> Result<Option<String>> {
+        Ok(entry_from(&entry)?.revision())
+    }
+
     fn sha256_digest(content: Vec<u8>) -> String {
         skills_edge::skill::digest::digest_of(&content)
     }
@@ -301,6 +305,12 @@ fn code(c: ErrorCode) -> wit::ErrorCode {
         ErrorCode::UnknownServer => wit::ErrorCode::UnknownServer,
         ErrorCode::UnknownSkill => wit::ErrorCode::UnknownSkill,
         ErrorCode::InvalidArgument => wit::ErrorCode::InvalidArgument,
+        ErrorCode::ConnectionFailed => wit::ErrorCode::ConnectionFailed,
+        ErrorCode::HttpStatus => wit::ErrorCode::HttpStatus,
+        ErrorCode::ProtocolError => wit::ErrorCode::ProtocolError,
+        ErrorCode::ServerError => wit::ErrorCode::ServerError,
+        ErrorCode::Timeout => wit::ErrorCode::Timeout,
+        ErrorCode::Aborted => wit::ErrorCode::Aborted,
         // `ErrorCode` is non-exhaustive; `every_code_has_its_wit_case` fails when a code is
         // added to the library without a case here and in wit/skills-edge.wit.
         _ => wit::ErrorCode::InvalidArgument,

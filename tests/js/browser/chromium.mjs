@@ -42,13 +42,14 @@ export function script(name) {
 }
 
 /**
- * The file of the package's web build that `path` names below `prefix` (e.g.
- * "/pkg/web/"), as a route body, or `undefined` when there is none (or it is outside it).
+ * The file of the package's folder `dir` (default: the web build, `web`) that `path` names
+ * below `prefix` (e.g. "/pkg/web/"), as a route body, or `undefined` when there is none (or it
+ * is outside it).
  */
-export function webFile(path, prefix) {
+export function webFile(path, prefix, dir = "web") {
   if (!path.startsWith(prefix)) return undefined;
-  const file = normalize(join(PKG, "web", path.slice(prefix.length)));
-  if (!file.startsWith(join(PKG, "web") + sep) || !existsSync(file)) return undefined;
+  const file = normalize(join(PKG, dir, path.slice(prefix.length)));
+  if (!file.startsWith(join(PKG, dir) + sep) || !existsSync(file)) return undefined;
   return [readFileSync(file), TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream"];
 }
 

@@ -2,6 +2,9 @@
 // installed the packed tarball, so `skills-edge` resolves exactly as it does for a user.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { SkillsServer, isSkillsEdgeError } from "skills-edge";
 
 export const MODERN = "2026-07-28";
@@ -67,6 +70,28 @@ export function refused(fn, code, props = {}) {
   } catch (e) {
     error = e;
   }
+  return checkRefusal(error, code, props);
+}
+
+/** `refused` for an async function: the promise must reject (never throw synchronously). */
+export async function rejected(fn, code, props = {}) {
+  let promise;
+  try {
+    promise = fn();
+  } catch (e) {
+    assert.fail(`threw synchronously instead of rejecting: ${e}`);
+  }
+  assert.ok(promise instanceof Promise, "returns a promise");
+  let error;
+  try {
+    await promise;
+  } catch (e) {
+    error = e;
+  }
+  return checkRefusal(error, code, props);
+}
+
+function checkRefusal(error, code, props) {
   assert.ok(error, `expected ${code}, nothing was thrown`);
   assert.ok(error instanceof Error, "a real Error");
   assert.ok(isSkillsEdgeError(error), `a SkillsEdgeError: ${error}`);
@@ -79,3 +104,17 @@ export function refused(fn, code, props = {}) {
 
 /** Every code some test in this process has seen thrown. */
 export const codesSeen = new Set();
+
+/** The installed package's folder. */
+export const PKG_DIR = dirname(createRequire(import.meta.url).resolve("skills-edge/package.json"));
+
+/**
+ * The async verifier functions of the installed package built with other settings (layer.js,
+ * over the same instance of the Node glue): `{ threshold: 0 }` hashes everything with
+ * crypto.subtle, `{ subtle: () => undefined }` nothing (the WebAssembly fallback of a
+ * plain-http page).
+ */
+export async function asyncWith(settings) {
+  const { asyncVerifier } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
+  return asyncVerifier(createRequire(import.meta.url)("skills-edge"), settings);
+}

@@ -3,9 +3,11 @@
 import {
   SkillHost, SkillsServer, approvalFingerprint, checkLimits, compileCatalog, errorCodes,
   inspectPack, isSkillsEdgeError, resolveReference, sha256Digest, validateEntry, verifyFile, verifyReadResult, verifySkillMd,
+  checkFileSize, readResultContent, verifyFileDigest, verifySkillMdDigest,
+  sha256DigestAsync, verifyFileAsync, verifyReadResultAsync, verifySkillMdAsync,
 } from "skills-edge";
 import type {
-  CatalogDiagnostic, CompiledCatalog, HttpReply, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult,
+  CatalogDiagnostic, CompiledCatalog, HttpReply, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult, ReadResultContent,
   SkillEntry, SkillSummary, VerifiedContent, VerifiedSkillMd,
 } from "skills-edge";
 
@@ -61,6 +63,29 @@ const fingerprint: string = approvalFingerprint("label", entry);
 const digest: string = sha256Digest("x");
 const codes: ErrorCode[] = errorCodes();
 
+// Digests computed elsewhere, and the async functions (the ES module layer).
+const measured: FileReceipt = verifyFileDigest(entry, entry.uri, 1, digest, { allowDynamic: false });
+const sized: void = checkFileSize(entry, entry.uri, 1);
+const body: ReadResultContent = readResultContent(entry, entry.uri, result);
+const bodyText: string | undefined = body.text;
+const bodyBytes: Uint8Array = body.bytes;
+const mdMeasured: VerifiedSkillMd = verifySkillMdDigest(entry, result, digest);
+async function verifyAsync(): Promise<void> {
+  const d: string = await sha256DigestAsync(new Uint8Array(1));
+  const r: FileReceipt = await verifyFileAsync(entry, entry.uri, "x", { allowDynamic: true });
+  const c: VerifiedContent = await verifyReadResultAsync(entry, entry.uri, result);
+  const m: VerifiedSkillMd = await verifySkillMdAsync(entry, result);
+  void [d, r, c, m];
+  // @ts-expect-error the async functions return promises
+  const notYet: string = sha256DigestAsync("x");
+  // @ts-expect-error content is a string or a Uint8Array
+  await verifyFileAsync(entry, entry.uri, 42);
+  // @ts-expect-error a size is a number
+  verifyFileDigest(entry, entry.uri, "1", digest);
+  void notYet;
+}
+void [measured, sized, bodyText, bodyBytes, mdMeasured, verifyAsync];
+
 const host = new SkillHost({ allowDynamic: false, requireApproval: true });
 host.addServer("s");
 host.registerListing("s", [entry]);
@@ -110,4 +135,28 @@ const wrong: ErrorCode = "digest-mismatched";
 // @ts-expect-error the Node build needs no init
 import("skills-edge").then((m) => m.initSync);
 
-void [text, receipt, bytes, name, resolved, fingerprint, digest, codes, summaries, origin, stored, wrong];
+// SkillsClient, from `skills-edge/client`.
+import { SkillsClient, type VerifyReport, type SkillListing, type ClientLoadedSkill } from "skills-edge/client";
+
+async function client(): Promise<void> {
+  const c = await SkillsClient.connect("http://127.0.0.1:8787/mcp", { era: "auto", headers: { authorization: "Bearer t" }, timeoutMs: 5000 });
+  const listing: SkillListing = await c.list({ timeoutMs: 1000 });
+  const first: string = listing.skills[0].uri;
+  const loaded: ClientLoadedSkill = await c.load(listing.skills[0]);
+  const refreshed: boolean = loaded.refreshed;
+  const file = await c.read(first, "references/x.md");
+  const body: Uint8Array = file.bytes;
+  const report: VerifyReport = await c.verify({ skill: first });
+  const exit: 0 | 1 | 2 = report.exitCode;
+  const code: ErrorCode | undefined = report.skills[0].code;
+  const facts = c.server;
+  const dir = await c.readDirectory("skill://x");
+  void [refreshed, body, exit, code, facts?.protocolVersion, dir.resources[0].listed];
+  // @ts-expect-error era is one of three revisions
+  await SkillsClient.connect("http://x/mcp", { era: "modern" });
+  // @ts-expect-error a reference is a string
+  await c.read(first, 7);
+  c.close();
+}
+
+void [text, receipt, bytes, name, resolved, fingerprint, digest, codes, summaries, origin, stored, wrong, client];

@@ -1,7 +1,8 @@
 // Type-checked (never run) with `tsc --strict` against the package's browser declarations
 // (moduleResolution "bundler", DOM lib): the web build is initialised explicitly.
-import init, { initSync, SkillHost, SkillsServer, verifySkillMd } from "skills-edge";
+import init, { initSync, SkillHost, SkillsServer, sha256DigestAsync, verifyFileAsync, verifySkillMd } from "skills-edge";
 import type { InitOutput, SkillEntry, VerifiedSkillMd } from "skills-edge";
+import { SkillsClient } from "skills-edge/client";
 
 async function main(): Promise<void> {
   const output: InitOutput = await init();
@@ -18,7 +19,18 @@ async function main(): Promise<void> {
   void status;
   const entry: SkillEntry = { uri: "skill://a/SKILL.md", frontmatter: { name: "a", description: "d" }, resources: "dynamic" };
   const md: VerifiedSkillMd = verifySkillMd(entry, new Uint8Array(0));
-  void [reply, md];
+  // The async functions of the ES module layer (crypto.subtle where the page has it).
+  const digest: string = await sha256DigestAsync(new Uint8Array(0));
+  const receipt = await verifyFileAsync(entry, entry.uri, "x", { allowDynamic: true });
+  const verified: boolean = receipt.verified;
+  void [reply, md, digest, verified];
+  // SkillsClient with the DOM's fetch and AbortSignal.
+  const controller = new AbortController();
+  const client = await SkillsClient.connect("https://example.com/mcp", { fetch, signal: controller.signal });
+  const listing = await client.list({ signal: AbortSignal.timeout(5000) });
+  void listing.skills.map((s) => s.revision);
+  // @ts-expect-error a signal is an AbortSignal
+  await client.list({ signal: "stop" });
   // @ts-expect-error initSync needs the module
   initSync();
   // @ts-expect-error the web build's classes are the same as the Node build's

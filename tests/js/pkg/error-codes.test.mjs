@@ -1,7 +1,9 @@
 // Every error code the package documents is thrown somewhere, as a real Error with the stable
 // code, and with the URI and the expected and actual values where the code has them.
-import { test } from "node:test";
+import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { SkillsClient } from "skills-edge/client";
 import {
   SkillHost, SkillsServer, checkLimits, compileCatalog, errorCodes, isSkillsEdgeError, resolveReference,
   validateEntry, verifyFile, verifyReadResult, verifySkillMd,
@@ -42,10 +44,60 @@ const cases = {
   "pack-invalid": [() => new SkillsServer({ pack: new Uint8Array(8) }), {}],
 };
 
-test("the table covers exactly the documented codes", () => {
-  assert.deepEqual(Object.keys(cases).sort(), [...errorCodes()].sort());
-  assert.equal(errorCodes().length, 18);
+// The transport codes, from SkillsClient against servers on 127.0.0.1 (a test server answers
+// by path: /slow after 2 s, /401 with 401, /html with a web page, anything else as a skills
+// server over the package's SkillsServer).
+let web;
+let base;
+before(async () => {
+  const skills = new SkillsServer();
+  web = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    if (req.url === "/slow") await new Promise((r) => setTimeout(r, 2000));
+    if (req.url === "/401") return res.writeHead(401, { "content-type": "text/plain" }).end("no");
+    if (req.url === "/html") return res.writeHead(200, { "content-type": "text/html" }).end("<html>");
+    const reply = skills.handleHttp(Buffer.concat(chunks).toString("utf8"), req.headers);
+    res.writeHead(reply.status, reply.body === undefined ? {} : { "content-type": "application/json" }).end(reply.body);
+  });
+  await new Promise((r) => web.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${web.address().port}`;
 });
+after(() => {
+  web.closeAllConnections();
+  web.close();
+});
+
+// code -> [async thunk, properties the error must carry]
+const asyncCases = {
+  "connection-failed": [() => SkillsClient.connect("http://127.0.0.1:1/mcp"), {}],
+  "http-status": [() => SkillsClient.connect(`${base}/401`), { expected: "200", actual: "401" }],
+  "protocol-error": [() => SkillsClient.connect(`${base}/html`), {}],
+  "server-error": [async () => (await SkillsClient.connect(`${base}/mcp`)).get("skill://nope/SKILL.md"), { actual: "-32602" }],
+  timeout: [() => SkillsClient.connect(`${base}/slow`, { timeoutMs: 100 }), {}],
+  aborted: [() => SkillsClient.connect(`${base}/mcp`, { signal: AbortSignal.abort() }), {}],
+};
+
+test("the table covers exactly the documented codes", () => {
+  assert.deepEqual([...Object.keys(cases), ...Object.keys(asyncCases)].sort(), [...errorCodes()].sort());
+  assert.equal(errorCodes().length, 24);
+});
+
+for (const [code, [thunk, props]] of Object.entries(asyncCases)) {
+  test(`${code} is thrown with its details`, async () => {
+    let error;
+    try {
+      await thunk();
+    } catch (e) {
+      error = e;
+    }
+    assert.ok(error instanceof Error, `${code}: ${error}`);
+    assert.ok(isSkillsEdgeError(error), `a SkillsEdgeError: ${error?.stack ?? error}`);
+    assert.equal(error.code, code, error.message);
+    for (const [k, v] of Object.entries(props)) assert.equal(error[k], v, `${code}.${k}`);
+    assert.ok(error.message.length > 0);
+  });
+}
 
 for (const [code, [thunk, props]] of Object.entries(cases)) {
   test(`${code} is thrown with its details`, () => {

@@ -2,7 +2,7 @@
 // skills and approvals, driven against in-page servers exactly as a web host would.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SkillHost, SkillsServer, approvalFingerprint } from "skills-edge";
+import { SkillHost, SkillsServer, approvalFingerprint, skillRevision } from "skills-edge";
 import { call, digestOf, entryFor, listAll, read, refused, server } from "./common.mjs";
 
 const md = (name) => `---\nname: ${name}\ndescription: about ${name}\n---\n# ${name}\n`;
@@ -215,5 +215,19 @@ test("the embedded catalog fetched from two in-page servers loads under both lab
       assert.equal(file.digest, r.digest);
       assert.equal(digestOf(file.bytes), r.digest);
     }
+  }
+});
+
+test("every served entry publishes its revision, which SkillHost and skillRevision compute alike", () => {
+  const entries = listAll(new SkillsServer());
+  const host = new SkillHost();
+  host.addServer("s");
+  host.registerListing("s", entries);
+  const byUri = new Map(host.skills().map((s) => [s.uri, s]));
+  for (const e of entries) {
+    const published = e._meta?.["io.github.skills-edge/revision"];
+    assert.match(published, /^sha256:[0-9a-f]{64}$/, e.uri);
+    assert.equal(skillRevision(e), published, e.uri);
+    assert.equal(byUri.get(e.uri).revision, published, e.uri);
   }
 });

@@ -195,13 +195,42 @@ for (const [label, files, rules] of HOSTILE) {
   });
 }
 
+test("--strict and --skip-invalid behave alike in both commands, for check and pack", () => {
+  const dir = folder({
+    "good/SKILL.md": skillMd("good"),
+    // The official SDK 2.4 reader refuses a quoted value over two lines: a warning, an error with --strict.
+    "wrapped/SKILL.md": `---\nname: wrapped\ndescription: "two\n  lines"\n---\n`,
+    // A description over 1024 characters: an error, or the skill left out with --skip-invalid.
+    "long/SKILL.md": skillMd("long").replace("A skill used by the tests.", "x".repeat(1068)),
+  });
+  const expect = {
+    "": [1, /error\[description-length\]/],
+    "--skip-invalid": [0, /warning\[skill-left-out\][\s\S]*: 2 skills,/],
+    "--strict": [1, /error\[frontmatter-sdk-multiline-quoted\]/],
+    "--strict --skip-invalid": [0, /: 1 skills,/],
+  };
+  for (const [flags, [status, pattern]] of Object.entries(expect)) {
+    const f = flags ? flags.split(" ") : [];
+    for (const args of [["check", dir, ...f], ["check", ...f, dir], ["pack", dir, "--check", ...f]]) {
+      const a = native(args);
+      const b = npx(args);
+      assert.equal(a.status, status, `${args}: ${a.stderr}`);
+      assert.deepEqual(b, a, `${args}: the same status, stdout and stderr`);
+      assert.match(a.stderr, pattern, `${args}`);
+    }
+    const packed = packBoth(dir, f);
+    assert.equal(packed.status, status);
+    if (status === 0) assert.deepEqual(packed.pack, packed.nativePack, "the same pack bytes");
+  }
+});
+
 test("a missing folder, a file instead of a folder, and usage errors match the native command", () => {
   for (const dir of [join(tmp, "does-not-exist"), join(REPO, "README.md")]) {
     const r = packBoth(dir);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^error\[io\]: /);
   }
-  for (const args of [["pack"], ["pack", "d"], ["pack", "d", "-o"], ["pack", "d", "-o", "f", "--check"], ["pack", "a", "b", "--check"], ["pack", "d", "--nope"], ["frobnicate"], []]) {
+  for (const args of [["pack"], ["pack", "d"], ["pack", "d", "-o"], ["pack", "d", "-o", "f", "--check"], ["pack", "a", "b", "--check"], ["pack", "d", "--nope"], ["check"], ["check", "a", "b"], ["check", "d", "--nope"], ["frobnicate"], []]) {
     const a = native(args);
     const b = npx(args);
     assert.equal(a.status, 2, `${args}`);

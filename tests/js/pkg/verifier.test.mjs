@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  approvalFingerprint, checkLimits, resolveReference, sha256Digest, validateEntry,
+  approvalFingerprint, checkLimits, resolveReference, sha256Digest, skillRevision, validateEntry,
   verifyFile, verifyReadResult, verifySkillMd,
 } from "skills-edge";
 import { digestOf, entryFor, listAll, read, refused, server } from "./common.mjs";
@@ -24,7 +24,11 @@ test("every file of every embedded skill verifies, as text or as blob", () => {
   const s = server();
   let text = 0, blob = 0;
   for (const e of listAll(s)) {
-    assert.deepEqual(validateEntry(e), e);
+    // validateEntry drops what the host does not read: here the server's `_meta`, which holds
+    // the skill's revision.
+    const { _meta, ...fields } = e;
+    assert.deepEqual(validateEntry(e), fields);
+    assert.equal(_meta["io.github.skills-edge/revision"], skillRevision(e));
     const limits = checkLimits(e);
     assert.equal(limits.dynamic, false);
     assert.equal(limits.resourceCount, e.resources.length);
@@ -196,10 +200,17 @@ test("verifySkillMd: size, digest, then frontmatter field by field, by value", (
   refused(() => verifySkillMd(entry, { contents: [{ uri: U, blob: Buffer.from(MD).toString("base64") }] }), "invalid-read-result");
   const latin1 = Buffer.from("---\nname: pdf-processing\ndescription: caf\xe9\n---\n", "latin1");
   refused(() => verifySkillMd(entryFor(U, FM, [[U, latin1]]), latin1), "frontmatter-invalid");
-  for (const f of ["no frontmatter\n", "---\nname: pdf-processing\nname: x\n---\n", "---\nname: pdf-processing\nenabled: yes\n---\n"]) {
+  for (const f of ["no frontmatter\n", "---\nname: pdf-processing\nname: x\n---\n", "---\nname: pdf-processing\nenabled: !!bool yes\n---\n"]) {
     const e = refused(() => verifySkillMd(entryFor(U, FM, [[U, f]]), f), "frontmatter-invalid", { uri: U });
     assert.match(e.actual, /^frontmatter-/);
   }
+  // Values that are only ambiguous across YAML versions (refused when publishing) verify as
+  // yaml@2 reads them, and any other reading is a mismatch.
+  const third = `---\nname: ${FM.name}\ndescription: ${FM.description}\nreviewed: yes\nsince: 2024-01-01\nbuild: 007\n---\n`;
+  const read = { ...FM, reviewed: "yes", since: "2024-01-01", build: 7 };
+  assert.deepEqual(verifySkillMd(entryFor(U, read, [[U, third]]), third).frontmatter, read);
+  assert.equal(refused(() => verifySkillMd(entryFor(U, { ...read, reviewed: true }, [[U, third]]), third), "frontmatter-mismatch").field, "reviewed");
+  assert.equal(refused(() => verifySkillMd(entryFor(U, { ...read, build: "007" }, [[U, third]]), third), "frontmatter-mismatch").field, "build");
 });
 
 test("resolveReference resolves against the skill root and refuses escapes", () => {
@@ -237,4 +248,24 @@ test("sha256Digest hashes text as UTF-8 and bytes as given", () => {
   assert.equal(sha256Digest("é😀"), digestOf(Buffer.from("é😀")));
   assert.equal(sha256Digest(PNG), digestOf(PNG));
   refused(() => sha256Digest({}), "invalid-argument");
+});
+
+test("skillRevision is the Agent Skills Discovery RFC's skill-level digest, from the entry alone", () => {
+  // The RFC's worked example: SKILL.md = "# Hello\n", scripts/run.sh = "#!/bin/sh\n".
+  const U = "skill://hello/SKILL.md";
+  const rfc = {
+    uri: U,
+    frontmatter: { name: "hello", description: "d" },
+    resources: [
+      { uri: "skill://hello/scripts/run.sh", digest: sha256Digest("#!/bin/sh\n"), size: 10 },
+      { uri: U, digest: sha256Digest("# Hello\n"), size: 8 },
+    ],
+  };
+  assert.equal(skillRevision(rfc), "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e");
+  // Any file change changes it; the order of `resources`, sizes and unknown fields do not.
+  assert.equal(skillRevision({ ...rfc, resources: [...rfc.resources].reverse(), _meta: { x: 1 } }), skillRevision(rfc));
+  const changed = { ...rfc, resources: [rfc.resources[0], { ...rfc.resources[1], digest: sha256Digest("# Hi\n") }] };
+  assert.notEqual(skillRevision(changed), skillRevision(rfc));
+  assert.equal(skillRevision({ ...rfc, resources: "dynamic" }), undefined);
+  refused(() => skillRevision({ uri: U }), "invalid-entry");
 });

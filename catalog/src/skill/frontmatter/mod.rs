@@ -25,6 +25,13 @@
 //! document, `---`/`%` markers inside the block, raw control characters and the YAML 1.1 line
 //! breaks U+0085/U+2028/U+2029, alias abuse and nesting deeper than [`MAX_DEPTH`].
 //!
+//! That is the publishing reading ([`Mode::Publish`]: [`parse_file_strict`], [`parse_yaml`]).
+//! The host verifier checks skills that others published, where the only question is whether
+//! the file matches its entry; its reading ([`Mode::Host`]: [`parse_file_host`],
+//! [`parse_yaml_host`]) accepts, with exactly `yaml@2`'s values, what is only ambiguous across
+//! YAML versions (`yes`, `2024-01-01`, `007`, `0o14`, `1e3`, `<<`, …) and refuses everything
+//! else the publishing reading refuses. [`Mode`] lists both sides.
+//!
 //! The YAML events come from `saphyr-parser`, which follows the YAML 1.2 spec more closely than
 //! `yaml@2`'s lexer does. Where the two disagree on well-formed-looking text, the construct is
 //! refused as [`FrontmatterErrorKind::Unportable`]: continuation lines not indented past their
@@ -59,8 +66,10 @@
 mod builder;
 mod error;
 mod fence;
+mod mode;
 mod portable;
 mod scalar;
+pub mod sdk_subset;
 mod tree;
 
 use std::borrow::Cow;
@@ -73,6 +82,7 @@ use tree::Tree;
 
 pub use error::{FrontmatterError, FrontmatterErrorKind};
 pub use fence::{split_lenient, split_strict, Block};
+pub use mode::Mode;
 
 /// Deepest nesting of sequences and mappings accepted (the root mapping is level 1), also after
 /// alias expansion. Bounds every recursion over a parsed value.
@@ -103,20 +113,38 @@ pub const MAX_KEY_UTF16: usize = 1000;
 /// lines of the FILE.
 pub fn parse_file_strict(file: &str) -> Result<Value> {
     let block = split_strict(file)?;
-    parse_block(&block)
+    parse_block(&block, Mode::Publish)
 }
 
 /// [`split_lenient`] + [`parse_yaml`] + the root must be a mapping. Line numbers in errors are
 /// lines of the FILE.
 pub fn parse_file_lenient(file: &str) -> Result<Value> {
     let block = split_lenient(file)?;
-    parse_block(&block)
+    parse_block(&block, Mode::Publish)
 }
 
-/// Parses the YAML of `block` (line numbers of the file) and requires a mapping at its root.
-fn parse_block(block: &Block<'_>) -> Result<Value> {
+/// The host verifier's reading: [`split_lenient`] + [`parse_yaml_host`] + the root must be a
+/// mapping. Line numbers in errors are lines of the FILE.
+///
+/// ```
+/// use skills_edge_catalog::skill::frontmatter::{parse_file_host, parse_file_strict};
+/// let file = "---\nname: a\ndescription: d\nreviewed: yes\nsince: 2024-01-01\nbuild: 007\n---\n";
+/// assert_eq!(
+///     parse_file_host(file).unwrap().to_json(),
+///     r#"{"name":"a","description":"d","reviewed":"yes","since":"2024-01-01","build":7}"#
+/// );
+/// assert!(parse_file_strict(file).is_err());
+/// ```
+pub fn parse_file_host(file: &str) -> Result<Value> {
+    let block = split_lenient(file)?;
+    parse_block(&block, Mode::Host)
+}
+
+/// Parses the YAML of `block` (line numbers of the file) in `mode` and requires a mapping at
+/// its root.
+fn parse_block(block: &Block<'_>, mode: Mode) -> Result<Value> {
     let offset = block.first_line.saturating_sub(1);
-    let value = parse_yaml_at(block.yaml, offset)?;
+    let value = parse_yaml_at(block.yaml, offset, mode)?;
     match value {
         Value::Object(_) => Ok(value),
         other => {
@@ -147,11 +175,25 @@ fn parse_block(block: &Block<'_>) -> Result<Value> {
 /// assert_eq!(e.kind, FrontmatterErrorKind::Yaml11Ambiguous);
 /// ```
 pub fn parse_yaml(yaml: &str) -> Result<Value> {
-    parse_yaml_at(yaml, 0)
+    parse_yaml_at(yaml, 0, Mode::Publish)
 }
 
-/// [`parse_yaml`] with `offset` added to every line number.
-fn parse_yaml_at(yaml: &str, offset: usize) -> Result<Value> {
+/// [`parse_yaml`] in [`Mode::Host`]: YAML 1.2 core exactly as `yaml@2` reads it, accepting the
+/// plain scalars that only YAML 1.1 readers type differently (see [`Mode`] for the list).
+///
+/// ```
+/// use skills_edge_catalog::skill::frontmatter::{parse_yaml_host, FrontmatterErrorKind};
+/// let v = parse_yaml_host("on: yes\nv: 0o14\nf: 1e3\n<<: x\n").unwrap();
+/// assert_eq!(v.to_json(), r#"{"on":"yes","v":12,"f":1000,"<<":"x"}"#);
+/// let e = parse_yaml_host("a: 1\na: 2\n").unwrap_err();
+/// assert_eq!(e.kind, FrontmatterErrorKind::DuplicateKey);
+/// ```
+pub fn parse_yaml_host(yaml: &str) -> Result<Value> {
+    parse_yaml_at(yaml, 0, Mode::Host)
+}
+
+/// [`parse_yaml`] in `mode`, with `offset` added to every line number.
+fn parse_yaml_at(yaml: &str, offset: usize, mode: Mode) -> Result<Value> {
     if yaml.len() > MAX_YAML_BYTES {
         return Err(FrontmatterError::new(
             FrontmatterErrorKind::TooLarge,
@@ -163,7 +205,7 @@ fn parse_yaml_at(yaml: &str, offset: usize) -> Result<Value> {
             "keep the frontmatter to metadata; move long text into the SKILL.md body or a reference file",
         ));
     }
-    check_characters(yaml, offset)?;
+    check_characters(yaml, offset, mode)?;
     // YAML normalises line breaks. `yaml@2` reads a text without a final line break as if it
     // had one (`|+` keeps it) and ignores a last line of spaces, so give the event parser the
     // same.
@@ -189,7 +231,7 @@ fn parse_yaml_at(yaml: &str, offset: usize) -> Result<Value> {
         }
     }
     let last_line = yaml.split('\n').count().max(1) + offset;
-    let tree = Tree::read(&text, yaml, offset, last_line, tail)?;
+    let tree = Tree::read(&text, yaml, offset, last_line, tail, mode)?;
     match tree.root {
         None => Ok(Value::Null),
         Some(root) => Builder::new(&tree.nodes).build_root(root),

@@ -8,12 +8,13 @@
 use saphyr_parser::{ScalarStyle, Span};
 
 use super::error::{truncate, FrontmatterError, FrontmatterErrorKind, Result};
-use super::MAX_KEY_UTF16;
+use super::{Mode, MAX_KEY_UTF16};
 
 /// Refuses raw characters that YAML forbids (C0/C1 controls other than tab and line breaks,
 /// DEL, U+FFFE/U+FFFF), a carriage return not followed by a line feed, the byte order mark
-/// inside the block, and U+0085/U+2028/U+2029 (line breaks in YAML 1.1, content in 1.2).
-pub(super) fn check_characters(yaml: &str, offset: usize) -> Result<()> {
+/// inside the block, and U+0085/U+2028/U+2029 (line breaks in YAML 1.1, content in 1.2; accepted
+/// as content in [`Mode::Host`]).
+pub(super) fn check_characters(yaml: &str, offset: usize, mode: Mode) -> Result<()> {
     let mut line = 1 + offset;
     let mut chars = yaml.chars().peekable();
     while let Some(c) = chars.next() {
@@ -32,6 +33,7 @@ pub(super) fn check_characters(yaml: &str, offset: usize) -> Result<()> {
                     "use LF or CRLF line endings only".to_string(),
                 ))
             }
+            '\u{85}' | '\u{2028}' | '\u{2029}' if mode == Mode::Host => continue,
             '\u{85}' | '\u{2028}' | '\u{2029}' => Some((
                 format!("the raw character U+{:04X}, which YAML 1.1 readers treat as a line break and YAML 1.2 readers as text", c as u32),
                 format!("remove it, or write it as an escape inside a double-quoted string (\"\\{}\")", match c { '\u{85}' => 'N', '\u{2028}' => 'L', _ => 'P' }),

@@ -6,6 +6,7 @@
 //! Quoted and block scalars are always strings and never come here.
 
 use super::error::{truncate, FrontmatterError, FrontmatterErrorKind, Result};
+use super::Mode;
 use crate::skill::value::{write_number, Number, Value, MAX_SAFE_INTEGER};
 
 /// The YAML 1.2 core-schema type of a plain scalar, tested in `yaml@2`'s order
@@ -82,13 +83,15 @@ fn core_float(s: &str) -> bool {
 /// A refused scalar: the rule, the message and the fix (the caller adds the line).
 type Refusal = (FrontmatterErrorKind, String, String);
 
-/// Resolves a plain scalar to a value, or refuses it.
-pub(super) fn resolve_plain(s: &str, is_key: bool, line: usize) -> Result<Value> {
-    resolve_plain_inner(s, is_key)
+/// Resolves a plain scalar to a value, or refuses it. [`Mode::Host`] skips the YAML 1.1
+/// cross-check (leading zeros, `0o` octals, floats and strings a YAML 1.1 reader types
+/// differently, the merge key); every other refusal stays.
+pub(super) fn resolve_plain(s: &str, is_key: bool, line: usize, mode: Mode) -> Result<Value> {
+    resolve_plain_inner(s, is_key, mode == Mode::Host)
         .map_err(|(kind, message, fix)| FrontmatterError::new(kind, Some(line), message, fix))
 }
 
-fn resolve_plain_inner(s: &str, is_key: bool) -> Result<Value, Refusal> {
+fn resolve_plain_inner(s: &str, is_key: bool, yaml12_only: bool) -> Result<Value, Refusal> {
     use FrontmatterErrorKind as K;
     let core = core_type(s);
     let shown = truncate(s, 60);
@@ -112,6 +115,10 @@ fn resolve_plain_inner(s: &str, is_key: bool) -> Result<Value, Refusal> {
     match core {
         Core::Null => Ok(Value::Null),
         Core::Bool(b) => Ok(Value::Bool(b)),
+        Core::IntOct if yaml12_only => match s.strip_prefix("0o").and_then(|d| parse_radix(d, 8)) {
+            Some(n) if n <= MAX_SAFE_INTEGER as u64 => Ok(Value::Number(Number::Int(n as i64))),
+            _ => Err(unsafe_integer(&shown)),
+        },
         Core::IntOct => Err((
             K::Yaml11Ambiguous,
             format!(
@@ -124,7 +131,7 @@ fn resolve_plain_inner(s: &str, is_key: bool) -> Result<Value, Refusal> {
         )),
         Core::IntDec => {
             let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
-            if digits.len() > 1 && digits.starts_with('0') {
+            if !yaml12_only && digits.len() > 1 && digits.starts_with('0') {
                 return Err((
                     K::LeadingZeroInteger,
                     format!("the integer `{shown}` has a leading zero: YAML 1.2 reads {}, YAML 1.1 reads an octal number or a string", digits.trim_start_matches('0').parse::<u128>().map(|n| n.to_string()).unwrap_or_else(|_| "a decimal number".into())),
@@ -153,7 +160,7 @@ fn resolve_plain_inner(s: &str, is_key: bool) -> Result<Value, Refusal> {
             if !f.is_finite() {
                 return Err(non_finite(&shown));
             }
-            if let Some(why) = float_yaml11_problem(s) {
+            if let Some(why) = float_yaml11_problem(s).filter(|_| !yaml12_only) {
                 return Err((
                     K::Yaml11Ambiguous,
                     format!("`{shown}` is a number in YAML 1.2 but YAML 1.1 readers read it differently ({why})"),
@@ -163,7 +170,7 @@ fn resolve_plain_inner(s: &str, is_key: bool) -> Result<Value, Refusal> {
             Ok(Value::Number(Number::Float(f)))
         }
         Core::Str => {
-            if let Some((kind, why)) = yaml11_typed(s) {
+            if let Some((kind, why)) = yaml11_typed(s).filter(|_| !yaml12_only) {
                 let (kind, fix) = if s == "<<" && is_key {
                     (
                         K::MergeKey,

@@ -10,7 +10,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 use super::error::{FrontmatterError, FrontmatterErrorKind, Result};
 use super::portable::Source;
 use super::scalar::resolve_plain;
-use super::MAX_DEPTH;
+use super::{Mode, MAX_DEPTH};
 use crate::skill::value::Value;
 
 /// A node of the document as written (aliases not expanded).
@@ -74,13 +74,14 @@ impl Tree {
     /// `text` is what the event parser reads (line breaks normalised, a final one added);
     /// `original` is the YAML as written, `offset` is added to every line number and
     /// `last_line` caps them; `tail` is a last line of spaces removed from `text` (its file line
-    /// and length), for the portability checks.
+    /// and length), for the portability checks; `mode` decides how plain scalars are typed.
     pub(super) fn read(
         text: &str,
         original: &str,
         offset: usize,
         last_line: usize,
         tail: Option<(usize, usize)>,
+        mode: Mode,
     ) -> Result<Tree> {
         use FrontmatterErrorKind as K;
         let mut nodes: Vec<Node> = Vec::new();
@@ -153,7 +154,7 @@ impl Tree {
                         src.check_key_length(&span, offset)?;
                     }
                     let value = match style {
-                        ScalarStyle::Plain => resolve_plain(&text, is_key, line)?,
+                        ScalarStyle::Plain => resolve_plain(&text, is_key, line, mode)?,
                         _ => Value::String(text.into_owned()),
                     };
                     let idx = push_node(&mut nodes, NodeKind::Scalar(value), line, anchor != 0);

@@ -1,0 +1,623 @@
+//! The host verifier: `Entry::parse` on fuzzed JSON, then on a valid entry every verifier
+//! operation on fuzzed contents and references, and the `SkillHost` registry flow.
+//!
+//! Input: a flag byte, then the case.
+//! * flag bit 0 = 0: NUL-separated fields: the entry JSON, then contents (each tried for every
+//!   URI), then references, then a server label (seeds: real entries with their `SKILL.md`).
+//! * flag bit 0 = 1: `arbitrary` builds an entry (URI, frontmatter, manifest items whose digests
+//!   and sizes are right or wrong on purpose), a matching `SKILL.md`, contents (the right bytes,
+//!   one byte changed, anything) and references.
+//!   Flag bits 1–2: host options (`allow_dynamic`, `require_approval`).
+//!
+//! Properties: a refused entry is `InvalidEntry`; a valid entry survives `to_json` and parsing
+//! again (same URI, manifest, frontmatter content, fingerprint); `check_limits` counts and sums
+//! exactly; a content that verifies (bytes, text, `resources/read` result, `SKILL.md`) has
+//! exactly the entry's size and digest for that URI (recomputed with `digest_of`), and the
+//! forms agree with each other; a resolved reference lies inside the skill root (or is the
+//! root) with no dot or empty segments; fingerprints are deterministic and bound to the label;
+//! the registry loads only what `verify_skill_md` accepts, reads only listed files inside the
+//! root with their manifest size and digest, and `approve` stores the entry's fingerprint.
+
+#![no_main]
+
+use arbitrary::{Arbitrary, Unstructured};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use libfuzzer_sys::fuzz_target;
+use serde_json::{json, Value as Json};
+use skills_edge::host::{
+    approval_fingerprint, compare_frontmatter, resolve, verify_bytes, verify_content,
+    verify_read_result, verify_skill_md, Content, Entry, ErrorCode, HostOptions, SkillHost,
+    VerifyOptions,
+};
+use skills_edge::skill::digest::digest_of;
+use skills_edge::skill::frontmatter::parse_file_lenient;
+use skills_edge::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
+use skills_edge::skill::uri::is_inside;
+
+// ---------------------------------------------------------------------------------------------
+// Structured cases
+// ---------------------------------------------------------------------------------------------
+
+const SEGMENTS: &[&str] = &[
+    "a",
+    "pdf",
+    "code-review",
+    "acme",
+    "billing",
+    "refs",
+    "x.md",
+    "SKILL.md",
+    "..",
+    ".",
+    "",
+    "A",
+    "a b",
+];
+
+#[derive(Arbitrary, Debug)]
+enum Leaf {
+    Str(String),
+    Int(i32),
+    Float(u16),
+    Bool(bool),
+    Null,
+    List(Vec<String>),
+    Map(Vec<(String, String)>),
+}
+
+impl Leaf {
+    fn json(&self) -> Json {
+        match self {
+            Leaf::Str(s) => json!(s),
+            Leaf::Int(i) => json!(i),
+            Leaf::Float(f) => json!(*f as f64 / 8.0),
+            Leaf::Bool(b) => json!(b),
+            Leaf::Null => Json::Null,
+            Leaf::List(l) => json!(l),
+            Leaf::Map(m) => Json::Object(m.iter().map(|(k, v)| (k.clone(), json!(v))).collect()),
+        }
+    }
+}
+
+#[derive(Arbitrary, Debug)]
+enum Digest {
+    Right,
+    Upper,
+    Other(u8),
+    Short,
+    NotAString,
+}
+
+#[derive(Arbitrary, Debug)]
+enum Size {
+    Right,
+    Plus(u8),
+    Huge,
+    Negative,
+    Float,
+    Text,
+}
+
+#[derive(Arbitrary, Debug)]
+enum ItemUri {
+    Relative(Vec<u8>),
+    Custom(String),
+    OtherSkill,
+    Dots,
+}
+
+#[derive(Arbitrary, Debug)]
+struct Item {
+    uri: ItemUri,
+    content: Vec<u8>,
+    digest: Digest,
+    size: Size,
+}
+
+#[derive(Arbitrary, Debug)]
+enum SkillMdItem {
+    Right,
+    Missing,
+    Wrong(Digest, Size),
+}
+
+#[derive(Arbitrary, Debug)]
+enum Resources {
+    Files {
+        skill_md: SkillMdItem,
+        items: Vec<Item>,
+        duplicate: bool,
+    },
+    Dynamic,
+    Missing,
+    NotAList,
+}
+
+#[derive(Arbitrary, Debug)]
+enum Name {
+    Segment,
+    Other(String),
+    Missing,
+}
+
+#[derive(Arbitrary, Debug)]
+struct Case {
+    path: Vec<u8>,
+    name: Name,
+    description: String,
+    extras: Vec<(String, Leaf)>,
+    body: String,
+    file_differs: Option<(String, Leaf)>,
+    resources: Resources,
+    contents: Vec<Vec<u8>>,
+    flips: Vec<(u8, u16, u8)>,
+    references: Vec<String>,
+    label: String,
+    entry_fields: bool,
+}
+
+fn seg(i: u8) -> &'static str {
+    SEGMENTS[i as usize % SEGMENTS.len()]
+}
+
+fn digest(d: &Digest, bytes: &[u8]) -> Json {
+    let right = digest_of(bytes);
+    match d {
+        Digest::Right => json!(right),
+        Digest::Upper => json!(right.to_uppercase()),
+        Digest::Other(b) => json!(digest_of(&[*b])),
+        Digest::Short => json!(&right[..right.len() - 1]),
+        Digest::NotAString => json!(1),
+    }
+}
+
+fn size(s: &Size, bytes: &[u8]) -> Json {
+    let n = bytes.len() as u64;
+    match s {
+        Size::Right => json!(n),
+        Size::Plus(k) => json!(n + *k as u64),
+        Size::Huge => json!(MAX_BYTES_PER_SKILL + 1),
+        Size::Negative => json!(-1),
+        Size::Float => json!(n as f64 + 0.5),
+        Size::Text => json!(n.to_string()),
+    }
+}
+
+/// The entry JSON, the contents to try (each item's bytes, then the case's), the references.
+fn build(c: &Case) -> (String, Vec<Vec<u8>>, Vec<String>, String) {
+    let segs: Vec<&str> = c.path.iter().take(4).map(|b| seg(*b)).collect();
+    let last = segs.last().copied().unwrap_or("a");
+    let root = if segs.is_empty() {
+        "skill://a".to_owned()
+    } else {
+        format!("skill://{}", segs.join("/"))
+    };
+    let uri = format!("{root}/SKILL.md");
+    let name = match &c.name {
+        Name::Segment => Some(last.to_owned()),
+        Name::Other(n) => Some(n.clone()),
+        Name::Missing => None,
+    };
+    let mut fm = serde_json::Map::new();
+    let mut yaml = String::new();
+    if let Some(n) = &name {
+        fm.insert("name".into(), json!(n));
+        yaml.push_str(&format!("name: {}\n", json!(n)));
+    }
+    fm.insert("description".into(), json!(c.description));
+    yaml.push_str(&format!("description: {}\n", json!(c.description)));
+    for (k, v) in &c.extras {
+        fm.insert(k.clone(), v.json());
+        yaml.push_str(&format!("{}: {}\n", json!(k), v.json()));
+    }
+    if let Some((k, v)) = &c.file_differs {
+        yaml.push_str(&format!("{}: {}\n", json!(k), v.json()));
+    }
+    let md = format!("---\n{yaml}---\n{}", c.body).into_bytes();
+    let mut contents = vec![md.clone()];
+    let mut refs = Vec::new();
+    let resources = match &c.resources {
+        Resources::Dynamic => json!("dynamic"),
+        Resources::Missing => Json::Null,
+        Resources::NotAList => json!({"uri": uri}),
+        Resources::Files {
+            skill_md,
+            items,
+            duplicate,
+        } => {
+            let mut list = Vec::new();
+            match skill_md {
+                SkillMdItem::Right => {
+                    list.push(json!({"uri": uri, "digest": digest_of(&md), "size": md.len()}))
+                }
+                SkillMdItem::Missing => {}
+                SkillMdItem::Wrong(d, s) => {
+                    list.push(json!({"uri": uri, "digest": digest(d, &md), "size": size(s, &md)}))
+                }
+            }
+            for it in items {
+                let u = match &it.uri {
+                    ItemUri::Relative(p) => {
+                        let rel: Vec<&str> = p.iter().take(3).map(|b| seg(*b)).collect();
+                        refs.push(rel.join("/"));
+                        format!("{root}/{}", rel.join("/"))
+                    }
+                    ItemUri::Custom(s) => s.clone(),
+                    ItemUri::OtherSkill => "skill://other/x.md".to_owned(),
+                    ItemUri::Dots => format!("{root}/../x.md"),
+                };
+                list.push(json!({"uri": u, "digest": digest(&it.digest, &it.content), "size": size(&it.size, &it.content)}));
+                contents.push(it.content.clone());
+            }
+            if *duplicate {
+                if let Some(first) = list.first().cloned() {
+                    list.push(first);
+                }
+            }
+            Json::Array(list)
+        }
+    };
+    for (which, at, bit) in &c.flips {
+        let i = *which as usize % contents.len();
+        let mut b = contents[i].clone();
+        if b.is_empty() {
+            b.push(*bit);
+        } else {
+            let k = *at as usize % b.len();
+            b[k] ^= 1 << (bit % 8);
+        }
+        contents.push(b);
+    }
+    contents.extend(c.contents.iter().cloned());
+    refs.extend(c.references.iter().cloned());
+    let mut entry = json!({"uri": uri, "frontmatter": fm});
+    if !matches!(c.resources, Resources::Missing) {
+        entry["resources"] = resources;
+    }
+    if c.entry_fields {
+        entry["_meta"] = json!({"x": 1});
+        entry["vendor"] = json!([1, 2]);
+    }
+    (entry.to_string(), contents, refs, c.label.clone())
+}
+
+fn raw(data: &[u8]) -> (String, Vec<Vec<u8>>, Vec<String>, String) {
+    let mut fields = data.split(|b| *b == 0);
+    let entry = String::from_utf8_lossy(fields.next().unwrap_or(&[])).into_owned();
+    let mut contents = Vec::new();
+    let mut refs = Vec::new();
+    let mut label = "server".to_owned();
+    for (i, f) in fields.enumerate() {
+        match i % 3 {
+            0 => contents.push(f.to_vec()),
+            1 => refs.push(String::from_utf8_lossy(f).into_owned()),
+            _ => label = String::from_utf8_lossy(f).into_owned(),
+        }
+    }
+    (entry, contents, refs, label)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------------------------
+
+/// A receipt for `uri` that verified must carry exactly the entry's size and digest, and those
+/// of the bytes.
+fn assert_matches_item(entry: &Entry, uri: &str, bytes: &[u8], what: &str) {
+    let item = entry
+        .item(uri)
+        .unwrap_or_else(|| panic!("{what}: {uri} verified but is not in the manifest"));
+    assert_eq!(
+        item.size,
+        bytes.len() as u64,
+        "{what}: {uri} verified with another size"
+    );
+    assert_eq!(
+        item.digest,
+        digest_of(bytes),
+        "{what}: {uri} verified with another digest"
+    );
+}
+
+fn no_dot_segments(root: &str, uri: &str) -> bool {
+    uri == root
+        || uri[root.len() + 1..]
+            .split('/')
+            .all(|s| !s.is_empty() && s != "." && s != "..")
+}
+
+fn read_result(uri: &str, bytes: &[u8], as_text: bool) -> Json {
+    let item = match (as_text, std::str::from_utf8(bytes)) {
+        (true, Ok(t)) => json!({"uri": uri, "text": t}),
+        _ => json!({"uri": uri, "blob": STANDARD.encode(bytes)}),
+    };
+    json!({"contents": [item], "resultType": "complete"})
+}
+
+fn verify_all(
+    entry: &Entry,
+    contents: &[Vec<u8>],
+    refs: &[String],
+    label: &str,
+    options: HostOptions,
+) {
+    let root = entry.root().to_owned();
+    let uri = entry.uri().to_owned();
+    assert_eq!(uri, format!("{root}/SKILL.md"));
+
+    // to_json and back.
+    let again = Entry::parse(&entry.to_json())
+        .unwrap_or_else(|e| panic!("to_json of a valid entry is refused: {e:?}"));
+    assert_eq!(again.uri(), entry.uri());
+    assert_eq!(again.resources(), entry.resources());
+    assert!(again.frontmatter().same_content(entry.frontmatter()));
+
+    // Limits.
+    match entry.check_limits() {
+        Ok(Some(r)) => {
+            let items = entry.items().expect("a report means a manifest");
+            assert_eq!(r.resource_count, items.len());
+            assert_eq!(r.total_size, items.iter().map(|i| i.size).sum::<u64>());
+            assert!(r.resource_count <= MAX_FILES_PER_SKILL && r.total_size <= MAX_BYTES_PER_SKILL);
+        }
+        Ok(None) => assert!(entry.is_dynamic()),
+        Err(e) => {
+            assert_eq!(e.code, ErrorCode::LimitExceeded);
+            let items = entry.items().expect("only a manifest exceeds limits");
+            let total = items.iter().fold(0u64, |a, i| a.saturating_add(i.size));
+            assert!(items.len() > MAX_FILES_PER_SKILL || total > MAX_BYTES_PER_SKILL);
+        }
+    }
+
+    // Fingerprints.
+    for l in [label, "other"] {
+        match (
+            approval_fingerprint(l, entry),
+            approval_fingerprint(l, entry),
+            approval_fingerprint(l, &again),
+        ) {
+            (Ok(a), Ok(b), Ok(c)) => {
+                assert!(a == b && b == c, "fingerprints are not deterministic");
+                assert!(a.starts_with("sha256:") && a.len() == 71);
+                assert!(!entry.is_dynamic());
+            }
+            (Err(a), Err(_), Err(_)) => {
+                assert_eq!(a.code, ErrorCode::DynamicNotAllowed);
+                assert!(entry.is_dynamic());
+            }
+            _ => panic!("fingerprints are not deterministic"),
+        }
+    }
+    if label != "other" && !entry.is_dynamic() {
+        assert_ne!(
+            approval_fingerprint(label, entry).ok(),
+            approval_fingerprint("other", entry).ok(),
+            "a fingerprint must bind the label"
+        );
+    }
+
+    // References.
+    let mut uris: Vec<String> = vec![uri.clone()];
+    uris.extend(
+        entry
+            .items()
+            .unwrap_or_default()
+            .iter()
+            .filter(|i| i.uri != uri)
+            .map(|i| i.uri.clone()),
+    );
+    for r in refs {
+        match resolve(&uri, r) {
+            Ok(x) => {
+                assert!(
+                    x == root || is_inside(&root, &x),
+                    "{r:?} resolved to {x:?}, outside {root}"
+                );
+                assert!(
+                    no_dot_segments(&root, &x),
+                    "{r:?} resolved to {x:?} with dot or empty segments"
+                );
+                uris.push(x);
+            }
+            Err(e) => assert!(
+                matches!(e.code, ErrorCode::EscapesRoot | ErrorCode::InvalidReference),
+                "{e:?}"
+            ),
+        }
+        uris.push(r.clone());
+    }
+
+    // Contents against URIs: content i (in a structured case, the bytes of manifest item i)
+    // against URI i and one other, in every form, with dynamic entries allowed as the host's
+    // options say. (Every pair would make the target quadratic.)
+    let opts = VerifyOptions {
+        allow_dynamic: options.allow_dynamic,
+    };
+    for (i, bytes) in contents.iter().enumerate() {
+        let others = [i, i.wrapping_mul(7).wrapping_add(bytes.len())];
+        for u in others.iter().map(|k| &uris[k % uris.len()]) {
+            let b = verify_bytes(entry, u, bytes, opts);
+            if let Ok(r) = &b {
+                assert_eq!(r.size, bytes.len() as u64);
+                assert_eq!(r.digest, digest_of(bytes));
+                if entry.is_dynamic() {
+                    assert!(opts.allow_dynamic && !r.verified);
+                    assert!(is_inside(&root, u), "a dynamic read outside the root: {u}");
+                } else {
+                    assert!(r.verified);
+                    assert_matches_item(entry, u, bytes, "verify_bytes");
+                }
+            }
+            let as_bytes = verify_content(entry, u, &Content::Bytes(bytes.clone()), opts);
+            assert_eq!(
+                as_bytes.as_ref().map(|v| &v.receipt).ok(),
+                b.as_ref().ok(),
+                "Content::Bytes and verify_bytes disagree"
+            );
+            if let Ok(t) = std::str::from_utf8(bytes) {
+                let as_text = verify_content(entry, u, &Content::Text(t.to_owned()), opts);
+                assert_eq!(
+                    as_text.as_ref().map(|v| &v.receipt).ok(),
+                    b.as_ref().ok(),
+                    "Content::Text and verify_bytes disagree"
+                );
+            }
+            let res = read_result(u, bytes, i % 2 == 0);
+            let via = verify_read_result(entry, u, &res, opts);
+            assert_eq!(
+                via.as_ref().map(|v| &v.receipt).ok(),
+                b.as_ref().ok(),
+                "verify_read_result and verify_bytes disagree for {u}"
+            );
+            if let Ok(v) = via {
+                assert_eq!(v.body.as_bytes(), &bytes[..]);
+            }
+        }
+    }
+
+    // SKILL.md.
+    for bytes in contents {
+        let Ok(v) = verify_skill_md(entry, &Content::Bytes(bytes.clone())) else {
+            continue;
+        };
+        if entry.is_dynamic() {
+            assert!(!v.receipt.verified);
+        } else {
+            assert!(v.receipt.verified);
+            assert_matches_item(entry, &uri, bytes, "verify_skill_md");
+        }
+        let text = std::str::from_utf8(bytes).expect("a verified SKILL.md is UTF-8");
+        let fm = parse_file_lenient(text).expect("a verified SKILL.md has frontmatter");
+        assert!(
+            fm.same_content(entry.frontmatter()),
+            "verify_skill_md accepted other frontmatter"
+        );
+        compare_frontmatter(&uri, entry.frontmatter(), &fm).expect("compare_frontmatter agrees");
+        assert!(v.body_start <= text.len() && text.is_char_boundary(v.body_start));
+    }
+
+    registry(entry, contents, refs, label, options);
+}
+
+fn registry(
+    entry: &Entry,
+    contents: &[Vec<u8>],
+    refs: &[String],
+    label: &str,
+    options: HostOptions,
+) {
+    let uri = entry.uri();
+    let mut host = SkillHost::new(options);
+    if host.add_server(label).is_err() {
+        return;
+    }
+    let out = host
+        .register(label, entry.clone())
+        .expect("a valid entry registers");
+    assert!(out.added && !out.changed && !out.approval_revoked);
+    if let Ok(f) = host.approve(label, uri) {
+        assert_eq!(Some(f), approval_fingerprint(label, entry).ok());
+        assert!(host.is_approved(label, uri));
+        let again = host
+            .register(label, entry.clone())
+            .expect("registers again");
+        assert!(
+            !again.added && !again.changed && !again.approval_revoked,
+            "the same entry revoked its approval"
+        );
+        assert!(host.is_approved(label, uri));
+    } else {
+        assert!(entry.is_dynamic());
+    }
+    let plan = host.plan_load(label, uri);
+    if let Ok(p) = &plan {
+        assert_eq!(p.uri, uri);
+        if let Some(item) = entry.skill_md_item() {
+            assert_eq!(
+                (p.size, p.digest.as_deref()),
+                (Some(item.size), Some(item.digest.as_str()))
+            );
+        }
+    }
+    let mut loaded = false;
+    for bytes in contents {
+        let direct = verify_skill_md(entry, &Content::Bytes(bytes.clone()));
+        match host.load(label, uri, Content::Bytes(bytes.clone())) {
+            Ok(l) => {
+                assert!(plan.is_ok(), "loaded what plan_load refuses");
+                let d = direct.unwrap_or_else(|e| {
+                    panic!("the host loaded a SKILL.md that does not verify: {e:?}")
+                });
+                assert_eq!(l.skill_md.receipt, d.receipt);
+                loaded = true;
+            }
+            Err(_) => assert!(!loaded || host.is_active(label, uri)),
+        }
+    }
+    if !loaded {
+        assert!(!host.is_active(label, uri));
+        for r in refs {
+            assert!(
+                host.plan_read(label, uri, r).is_err(),
+                "a read planned without a loaded skill"
+            );
+        }
+        return;
+    }
+    for (k, r) in refs.iter().enumerate() {
+        let Ok(p) = host.plan_read(label, uri, r) else {
+            continue;
+        };
+        assert!(
+            is_inside(entry.root(), &p.uri) || p.uri == entry.root(),
+            "a planned read outside the root: {}",
+            p.uri
+        );
+        if !entry.is_dynamic() {
+            let item = entry
+                .item(&p.uri)
+                .unwrap_or_else(|| panic!("a planned read of an unlisted file {}", p.uri));
+            assert_eq!(
+                (p.size, p.digest.as_deref()),
+                (Some(item.size), Some(item.digest.as_str()))
+            );
+        }
+        let tries = [(k + 1) % contents.len().max(1), k % contents.len().max(1)];
+        for bytes in tries.iter().filter_map(|t| contents.get(*t)) {
+            if let Ok(f) = host.read(label, uri, r, Content::Bytes(bytes.clone())) {
+                assert_eq!(f.content.receipt.uri, p.uri);
+                assert_eq!(f.content.body.as_bytes(), &bytes[..]);
+                if !entry.is_dynamic() {
+                    assert_matches_item(entry, &p.uri, bytes, "SkillHost::read");
+                }
+            }
+        }
+    }
+}
+
+fn run(data: &[u8]) {
+    let (flags, rest) = skills_edge_fuzz::split_flags::<1>(data);
+    let (json, contents, refs, label) = if flags[0] & 1 == 0 {
+        raw(rest)
+    } else {
+        match Case::arbitrary(&mut Unstructured::new(rest)) {
+            Ok(c) => build(&c),
+            Err(_) => return,
+        }
+    };
+    let (contents, refs) = (
+        &contents[..contents.len().min(8)],
+        &refs[..refs.len().min(8)],
+    );
+    let options = HostOptions {
+        allow_dynamic: flags[0] & 2 != 0,
+        require_approval: flags[0] & 4 != 0,
+    };
+    match Entry::parse(&json) {
+        Ok(entry) => verify_all(&entry, contents, refs, &label, options),
+        Err(e) => assert_eq!(e.code, ErrorCode::InvalidEntry, "{e:?}"),
+    }
+}
+
+fuzz_target!(|data: &[u8]| run(data));

@@ -1,0 +1,209 @@
+//! Pack decoding: `Catalog::from_bytes` on arbitrary bytes. Under `cfg(fuzzing)` the pack's length and SHA-256 are not checked (magic and version
+//! still are; see `check_integrity` in `catalog/src/pack.rs`), so mutations reach the structure
+//! decoder instead of stopping at the checksum.
+//!
+//! Properties: a pack that loads can be served: every file,
+//! skill and directory is found by its own URI, every JSON fragment parses (strictly), text
+//! files are UTF-8, and answering `server/discover`, `initialize`, every page of `skills/list`,
+//! `resources/list` and `resources/directory/read`, `skills/get` of every skill and
+//! `resources/read` of every file gives well-formed JSON-RPC replies (both eras) serving the
+//! pack's bytes (a file kept as an asset: a splice of its announced length, or its fault).
+
+#![no_main]
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use libfuzzer_sys::fuzz_target;
+use serde_json::{json, Value as Json};
+use skills_edge::catalog::Catalog;
+use skills_edge::server::{Config, Responder, Transport};
+use skills_edge_fuzz::json::strict;
+use skills_edge_fuzz::reply::{check, Checked};
+use std::sync::Arc;
+
+fn request(modern: bool, method: &str, mut params: Json) -> Vec<u8> {
+    if modern {
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}
+        });
+    }
+    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params}))
+        .unwrap_or_default()
+}
+
+fn ask(r: &Responder, modern: bool, method: &str, params: Json) -> Json {
+    let msg = request(modern, method, params);
+    let reply = r.respond(&msg, &Transport::Stream);
+    match check(&msg, &reply) {
+        Checked::Result(v) => v,
+        Checked::Error(code) => panic!(
+            "{method} of a loaded pack failed with {code}: {}",
+            reply.body_str()
+        ),
+        Checked::NoBody => panic!("{method} got no reply"),
+    }
+}
+
+/// Every page of a list; the items in order.
+fn all_pages(
+    r: &Responder,
+    modern: bool,
+    method: &str,
+    field: &str,
+    params: Json,
+    total: usize,
+) -> Vec<Json> {
+    let mut items = Vec::new();
+    let mut p = params;
+    for _ in 0..=total + 1 {
+        let res = ask(r, modern, method, p.clone());
+        items.extend(res[field].as_array().cloned().unwrap_or_default());
+        match res["nextCursor"].as_str() {
+            Some(c) => p["cursor"] = json!(c),
+            None => return items,
+        }
+    }
+    panic!("{method} has more pages than items");
+}
+
+fn run(data: &[u8]) {
+    let Ok(c) = Catalog::from_bytes(data.to_vec()) else {
+        return;
+    };
+    let c = Arc::new(c);
+    let _ = c.instructions();
+
+    for i in 0..c.file_count() {
+        let f = c.file_at(i).expect("file_at within file_count");
+        let g = c
+            .file(f.uri)
+            .unwrap_or_else(|| panic!("file {:?} not found by its URI", f.uri));
+        assert_eq!(
+            (g.uri, g.content, g.mime, g.is_text, g.digest, g.size),
+            (f.uri, f.content, f.mime, f.is_text, f.digest, f.size)
+        );
+        if let (true, Some(bytes)) = (f.is_text, f.bytes()) {
+            assert!(
+                std::str::from_utf8(bytes).is_ok(),
+                "{} is text but not UTF-8",
+                f.uri
+            );
+        }
+    }
+    for (i, s) in c.skills().enumerate() {
+        let t = c
+            .skill(s.uri)
+            .unwrap_or_else(|| panic!("skill {:?} not found by its URI", s.uri));
+        assert_eq!(t.entry_json, s.entry_json);
+        assert_eq!(c.skill_at(i).map(|x| x.uri), Some(s.uri));
+        strict(s.entry_json, "a skill entry");
+        strict(s.list_item_json, "a resource list item");
+    }
+    for i in 0..c.dir_count() {
+        let d = c.dir_at(i).expect("dir_at within dir_count");
+        let e = c
+            .dir(d.uri)
+            .unwrap_or_else(|| panic!("directory {:?} not found by its URI", d.uri));
+        assert_eq!(e.index, i);
+        for k in 0..d.len() {
+            strict(
+                d.child_json(k).expect("child within len"),
+                "a directory child",
+            );
+        }
+    }
+
+    let page_size = data.len() % 3 + 1;
+    let r = Responder::new(
+        c.clone(),
+        Config {
+            page_size,
+            ..Config::default()
+        },
+    )
+    .expect("valid settings");
+    for modern in [true, false] {
+        if modern {
+            ask(&r, true, "server/discover", json!({}));
+        } else {
+            ask(
+                &r,
+                false,
+                "initialize",
+                json!({"protocolVersion": "2025-11-25"}),
+            );
+        }
+        let skills = all_pages(
+            &r,
+            modern,
+            "skills/list",
+            "skills",
+            json!({}),
+            c.skill_count(),
+        );
+        assert_eq!(
+            skills.len(),
+            c.skill_count(),
+            "skills/list lists every skill once"
+        );
+        let listed = all_pages(
+            &r,
+            modern,
+            "resources/list",
+            "resources",
+            json!({}),
+            c.skill_count(),
+        );
+        assert_eq!(listed.len(), c.skill_count());
+        for s in c.skills() {
+            let res = ask(&r, modern, "skills/get", json!({"uri": s.uri}));
+            assert_eq!(res["skill"], strict(s.entry_json, "an entry"));
+        }
+        for f in c.files() {
+            let Some(bytes) = f.bytes() else {
+                // An asset: the reply is a splice, checked by `ask` both ways.
+                ask(&r, modern, "resources/read", json!({"uri": f.uri}));
+                continue;
+            };
+            let res = ask(&r, modern, "resources/read", json!({"uri": f.uri}));
+            let item = &res["contents"][0];
+            assert_eq!(item["uri"], f.uri);
+            let served = match (item["text"].as_str(), item["blob"].as_str()) {
+                (Some(t), None) => t.as_bytes().to_vec(),
+                (None, Some(b)) => STANDARD.decode(b).expect("a blob is strict base64"),
+                _ => panic!("a content item needs exactly one of text and blob"),
+            };
+            assert_eq!(
+                served, bytes,
+                "resources/read served other bytes for {}",
+                f.uri
+            );
+        }
+        for i in 0..c.dir_count() {
+            let d = c.dir_at(i).expect("dir_at within dir_count");
+            // resources/directory/read takes one trailing slash as the directory without it
+            // (open point A4), so a hostile pack's directory URI ending in one slash is read as
+            // another directory. The compiler never writes such a URI.
+            if d.uri.ends_with('/') && !d.uri.ends_with("//") {
+                continue;
+            }
+            let children = all_pages(
+                &r,
+                modern,
+                "resources/directory/read",
+                "resources",
+                json!({"uri": d.uri}),
+                d.len(),
+            );
+            assert_eq!(
+                children.len(),
+                d.len(),
+                "directory/read lists every child of {}",
+                d.uri
+            );
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| run(data));

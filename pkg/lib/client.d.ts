@@ -1,0 +1,118 @@
+// `skills-edge/client`: SkillsClient, a host's client of one skills server, verified by the
+// package's WebAssembly SkillHost (no crypto.subtle needed).
+import type {
+  ApprovalsExport,
+  ClientLoadedSkill,
+  ClientReadFile,
+  DirectoryListing,
+  FetchedSkill,
+  ServerFacts,
+  SkillEntry,
+  SkillListing,
+  SkillSummary,
+  VerifyReport,
+} from "../node/skills_edge.js";
+
+export type {
+  ClientLoadedSkill,
+  ClientReadFile,
+  DirectoryChild,
+  DirectoryListing,
+  FetchedSkill,
+  ListedSkill,
+  ServerFacts,
+  SkillListing,
+  VerifiedSkill,
+  VerifyCheck,
+  VerifyReport,
+} from "../node/skills_edge.js";
+
+/** An `AbortSignal` (the DOM's, Node's or a worker runtime's). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** A `fetch` (the runtime's own, or a wrapper of it). */
+export type FetchLike = (input: string, init: never) => Promise<unknown>;
+
+/** Options of each operation. */
+export interface CallOptions {
+  /** Aborts the operation's requests (rejects with `aborted`). */
+  signal?: AbortSignalLike;
+  /** The time allowed for each request, in milliseconds (rejects with `timeout`); default the client's. */
+  timeoutMs?: number;
+}
+
+/** Options of `SkillsClient.connect`. */
+export interface ConnectOptions {
+  /** `auto` (default: 2026-07-28, else 2025-11-25), `2026-07-28` or `2025-11-25`. */
+  era?: "auto" | "2026-07-28" | "2025-11-25";
+  /** Sent on every request (authorization); names must not be the transport's own. */
+  headers?: Record<string, string> | [string, string][];
+  /** The fetch to use; default `globalThis.fetch`. */
+  fetch?: FetchLike;
+  /** The time allowed for each request, in milliseconds; default 30000. */
+  timeoutMs?: number;
+  /** Aborts connecting. */
+  signal?: AbortSignalLike;
+  /** The host's name for the server (1–128 bytes, no `:`); default `server`. */
+  label?: string;
+  /** Load skills whose `resources` is `"dynamic"` (frontmatter verified, files cannot be). */
+  allowDynamic?: boolean;
+  /** Refuse to load a skill without a current approval (`not-approved`). */
+  requireApproval?: boolean;
+  /** `clientInfo`; default `skills-edge` and this package's version. */
+  clientInfo?: { name?: string; version?: string };
+}
+
+/** Options of `SkillsClient.wrap`. */
+export interface WrapOptions {
+  timeoutMs?: number;
+  label?: string;
+  allowDynamic?: boolean;
+  requireApproval?: boolean;
+}
+
+/** What `SkillsClient.wrap` needs of an SDK client (v2 `Client` or v1 `Client`). */
+export interface SdkClientLike {
+  request(request: { method: string; params?: object }, schema: object, options?: object): Promise<unknown>;
+  getNegotiatedProtocolVersion?(): string | undefined;
+  getServerCapabilities?(): object | undefined;
+  getServerVersion?(): object | undefined;
+  getInstructions?(): string | undefined;
+}
+
+/** A skill argument: its SKILL.md URI, or a listed or loaded skill. */
+export type SkillArg = string | { uri: string };
+
+export declare class SkillsClient {
+  private constructor();
+  /** Connects over Streamable HTTP with fetch (see `ConnectOptions`). */
+  static connect(url: string, options?: ConnectOptions): Promise<SkillsClient>;
+  /** Wraps an SDK client that is already connected. */
+  static wrap(client: SdkClientLike, options?: WrapOptions): Promise<SkillsClient>;
+  /** What the server says about itself. */
+  readonly server: ServerFacts | undefined;
+  /** Replaces the headers sent on every request (drops private cached results). */
+  setHeaders(headers: Record<string, string> | [string, string][]): void;
+  list(options?: CallOptions): Promise<SkillListing>;
+  get(uri: string, options?: CallOptions): Promise<FetchedSkill>;
+  load(skill: SkillArg, options?: CallOptions): Promise<ClientLoadedSkill>;
+  read(skill: SkillArg, reference: string, options?: CallOptions): Promise<ClientReadFile>;
+  readDirectory(uri: string, options?: CallOptions): Promise<DirectoryListing>;
+  verify(options?: CallOptions & { skill?: string }): Promise<VerifyReport>;
+  skills(): SkillSummary[];
+  entry(uri: string): SkillEntry | undefined;
+  approve(uri: string): string;
+  isApproved(uri: string): boolean;
+  revoke(uri: string): boolean;
+  isActive(uri: string): boolean;
+  closeWindow(uri: string): boolean;
+  exportApprovals(): string;
+  importApprovals(approvals: string | ApprovalsExport): number;
+  /** Releases the WebAssembly state. */
+  close(): void;
+}

@@ -1,0 +1,332 @@
+// SkillsClient: a host's client of one skills server, over the package's SkillHost (the one
+// verifier, in WebAssembly: no crypto.subtle, so it runs on plain-http pages too).
+//
+// Everything that decides is in the WebAssembly core (SkillsClientCore): the requests, the
+// era negotiation, the reading of JSON and event-stream replies, the cache, the refresh of a
+// stale entry, the verification and the errors. This file checks arguments and hands the core
+// an `io` object per operation (./transport.js), so each call can carry its own AbortSignal
+// and timeout.
+import { DEFAULT_TIMEOUT_MS, httpIo, sdkIo } from "./transport.js";
+
+const CONNECT_OPTIONS = ["era", "headers", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo"];
+const WRAP_OPTIONS = ["timeoutMs", "label", "allowDynamic", "requireApproval"];
+const CALL_OPTIONS = ["signal", "timeoutMs"];
+const VERIFY_OPTIONS = ["signal", "timeoutMs", "skill"];
+
+function invalid(where, message) {
+  const e = new Error(`${where}: ${message}`);
+  e.name = "SkillsEdgeError";
+  e.code = "invalid-argument";
+  return e;
+}
+
+function typeName(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  return typeof v;
+}
+
+/** Reads an options object: only `allowed` keys, read once (getters run here, not later). */
+function readOptions(where, value, allowed) {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw invalid(where, `options must be an object, got ${typeName(value)}`);
+  }
+  const out = {};
+  let keys;
+  try {
+    keys = Object.keys(value);
+  } catch (e) {
+    throw invalid(where, `options could not be read (${e?.message ?? e})`);
+  }
+  for (const k of keys) {
+    if (!allowed.includes(k)) {
+      throw invalid(where, `options has an unknown property ${JSON.stringify(k)} (known: ${[...allowed].sort().join(", ")})`);
+    }
+    try {
+      out[k] = value[k];
+    } catch (e) {
+      throw invalid(where, `options could not be read (${k}: ${e?.message ?? e})`);
+    }
+  }
+  return out;
+}
+
+function checkTimeout(where, ms) {
+  if (ms === undefined) return undefined;
+  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 1 || ms > 3_600_000) {
+    throw invalid(where, `timeoutMs must be an integer from 1 to 3600000 (milliseconds), got ${typeof ms === "number" ? ms : typeName(ms)}`);
+  }
+  return ms;
+}
+
+function checkSignal(where, signal) {
+  if (signal === undefined) return undefined;
+  if (typeof AbortSignal === "undefined" || !(signal instanceof AbortSignal)) {
+    throw invalid(where, `signal must be an AbortSignal, got ${typeName(signal)}`);
+  }
+  return signal;
+}
+
+function checkString(where, name, v) {
+  if (typeof v !== "string") throw invalid(where, `${name} must be a string, got ${typeName(v)}`);
+  return v;
+}
+
+function callOptions(where, options, defaults, allowed = CALL_OPTIONS) {
+  const o = readOptions(where, options, allowed);
+  return {
+    ...o,
+    signal: checkSignal(where, o.signal),
+    timeoutMs: checkTimeout(where, o.timeoutMs) ?? defaults.timeoutMs,
+  };
+}
+
+/** The SKILL.md URI of a `skill` argument: a URI, or an object with one (a listed or loaded skill). */
+function skillUri(where, skill) {
+  if (typeof skill === "string") return skill;
+  if (skill !== null && typeof skill === "object") {
+    let uri;
+    try {
+      uri = skill.uri;
+    } catch (e) {
+      throw invalid(where, `skill could not be read (${e?.message ?? e})`);
+    }
+    if (typeof uri === "string") return uri;
+  }
+  throw invalid(where, `skill must be a SKILL.md URI or an object with a string uri, got ${typeName(skill)}`);
+}
+
+/**
+ * The SkillsClient class over a binding (`glue`: the Node or web build of the package) and a
+ * function that makes sure its WebAssembly is initialized.
+ */
+export function makeSkillsClient(glue, ready) {
+  const { SkillsClientCore } = glue;
+
+  class SkillsClient {
+    #core;
+    #io;
+    #defaults;
+    #url;
+
+    constructor(token, core, io, defaults, url) {
+      if (token !== PRIVATE) throw invalid("new SkillsClient", "use SkillsClient.connect(url, options) or SkillsClient.wrap(client, options)");
+      this.#core = core;
+      this.#io = io;
+      this.#defaults = defaults;
+      this.#url = url;
+    }
+
+    /**
+     * Connects to a skills server over Streamable HTTP with fetch: `server/discover` at
+     * 2026-07-28, falling back to a 2025-11-25 `initialize` (`era`: "auto", "2026-07-28" or
+     * "2025-11-25"). Options: `headers` (sent on every request, e.g. authorization), `fetch`,
+     * `timeoutMs` (per request, default 30000), `signal` (for the connection), `label` (the
+     * host's name for the server, default "server"), `allowDynamic`, `requireApproval`,
+     * `clientInfo` ({ name, version }).
+     */
+    static async connect(url, options) {
+      const where = "SkillsClient.connect";
+      let target;
+      try {
+        target = new URL(checkString(where, "url", url));
+      } catch (e) {
+        if (e?.code === "invalid-argument") throw e;
+        throw invalid(where, `url ${JSON.stringify(url)} is not a URL`);
+      }
+      if (target.protocol !== "http:" && target.protocol !== "https:") {
+        throw invalid(where, `url must be http:// or https://, got ${target.protocol}`);
+      }
+      const o = readOptions(where, options, CONNECT_OPTIONS);
+      const era = o.era === undefined ? "auto" : checkString(where, "era", o.era);
+      const fetchFn = o.fetch ?? globalThis.fetch;
+      if (typeof fetchFn !== "function") throw invalid(where, `fetch must be a function, got ${typeName(fetchFn)}`);
+      const timeoutMs = checkTimeout(where, o.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+      const signal = checkSignal(where, o.signal);
+      const info = readOptions(`${where}: clientInfo`, o.clientInfo, ["name", "version"]);
+      await ready();
+      const core = new SkillsClientCore({
+        ...(o.label !== undefined && { label: o.label }),
+        ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }),
+        ...(o.requireApproval !== undefined && { requireApproval: o.requireApproval }),
+        ...(info.name !== undefined && { clientName: info.name }),
+        ...(info.version !== undefined && { clientVersion: info.version }),
+      });
+      try {
+        const headers = core.setHeaders(o.headers ?? []);
+        const state = { url: target.href, headers, fetch: fetchFn };
+        const io = (call) => httpIo(state, call);
+        await core.connect(io({ signal, timeoutMs }), era);
+        return new SkillsClient(PRIVATE, core, io, { timeoutMs, state }, target.href);
+      } catch (e) {
+        core.free();
+        throw e;
+      }
+    }
+
+    /**
+     * Wraps an official SDK Client that is already connected (v2 `@modelcontextprotocol/client`,
+     * or v1 `@modelcontextprotocol/sdk`, which speaks 2025-11-25): requests go through its
+     * `request()`, with its transport, era and headers. Options: `timeoutMs`, `label`,
+     * `allowDynamic`, `requireApproval`.
+     */
+    static async wrap(client, options) {
+      const where = "SkillsClient.wrap";
+      if (client === null || typeof client !== "object" || typeof client.request !== "function") {
+        throw invalid(where, `client must be a connected SDK Client (with request()), got ${typeName(client)}`);
+      }
+      const o = readOptions(where, options, WRAP_OPTIONS);
+      const timeoutMs = checkTimeout(where, o.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+      const version =
+        (typeof client.getNegotiatedProtocolVersion === "function" && client.getNegotiatedProtocolVersion()) ||
+        client.transport?.protocolVersion ||
+        "2025-11-25";
+      const capabilities = client.getServerCapabilities?.() ?? {};
+      const serverInfo = client.getServerVersion?.();
+      const instructions = client.getInstructions?.();
+      await ready();
+      const core = new SkillsClientCore({
+        ...(o.label !== undefined && { label: o.label }),
+        ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }),
+        ...(o.requireApproval !== undefined && { requireApproval: o.requireApproval }),
+      });
+      try {
+        core.attach({
+          protocolVersion: version,
+          capabilities: JSON.parse(JSON.stringify(capabilities)),
+          ...(serverInfo && { serverInfo: JSON.parse(JSON.stringify(serverInfo)) }),
+          ...(typeof instructions === "string" && { instructions }),
+        });
+        return new SkillsClient(PRIVATE, core, (call) => sdkIo(client, call), { timeoutMs }, "sdk-client");
+      } catch (e) {
+        core.free();
+        throw e;
+      }
+    }
+
+    /** What the server says about itself: `{ protocolVersion, capabilities, serverInfo?, instructions?, skills, directoryRead }`. */
+    get server() {
+      return this.#core.facts();
+    }
+
+    /**
+     * Replaces the headers sent on every request (a new token, another user). Private cached
+     * results of the previous headers are dropped: they are never shared across
+     * authorization contexts. Only for a client made with `connect`.
+     */
+    setHeaders(headers) {
+      if (!this.#defaults.state) throw invalid("SkillsClient.setHeaders", "a wrapped SDK client keeps its own headers");
+      this.#defaults.state.headers = this.#core.setHeaders(headers);
+    }
+
+    #call(where, options, allowed) {
+      return this.#io(callOptions(where, options, this.#defaults, allowed));
+    }
+
+    /** Every page of `skills/list`, registered: `{ skills, rejected, ttlMs, cacheScope, pages }`. */
+    list(options) {
+      return this.#core.list(this.#call("SkillsClient.list", options));
+    }
+
+    /** `skills/get` for a SKILL.md URI, registered: `{ skill, changed, approvalRevoked, ttlMs, cacheScope }`. */
+    get(uri, options) {
+      const where = "SkillsClient.get";
+      return this.#core.get(this.#call(where, options), checkString(where, "uri", uri));
+    }
+
+    /**
+     * Loads a skill (a SKILL.md URI or a listed skill): its entry (fetched again when no
+     * longer current), the limit and policy checks, then its SKILL.md fetched and verified
+     * (size, SHA-256, frontmatter); the acting window opens. A verification failure refreshes
+     * the entry once with `skills/get` and verifies again; a second one throws.
+     */
+    load(skill, options) {
+      const where = "SkillsClient.load";
+      return this.#core.load(this.#call(where, options), skillUri(where, skill));
+    }
+
+    /**
+     * Reads a file of a loaded skill: `reference` is relative to the skill root (or an
+     * absolute URI) and must be a file the held entry lists (else `not-in-manifest` or
+     * `escapes-root`, and nothing is fetched). Verified like `load`, with the same refresh.
+     */
+    read(skill, reference, options) {
+      const where = "SkillsClient.read";
+      const uri = skillUri(where, skill);
+      return this.#core.read(this.#call(where, options), uri, checkString(where, "reference", reference));
+    }
+
+    /** Every page of `resources/directory/read` for a directory URI (e.g. `skill://code-review`). */
+    readDirectory(uri, options) {
+      const where = "SkillsClient.readDirectory";
+      return this.#core.readDirectory(this.#call(where, options), checkString(where, "uri", uri));
+    }
+
+    /**
+     * Lists, loads and verifies every skill (or only `options.skill`), exactly as
+     * `skills-edge verify` does: `{ skills, exitCode, table, summary }`, where `skills` are
+     * the objects `skills-edge verify --json` prints.
+     */
+    verify(options) {
+      const where = "SkillsClient.verify";
+      const o = callOptions(where, options, this.#defaults, VERIFY_OPTIONS);
+      const skill = o.skill === undefined ? undefined : checkString(where, "skill", o.skill);
+      return this.#core.verify(this.#io(o), this.#url, skill);
+    }
+
+    /** The skills registered so far, with display names. */
+    skills() {
+      return this.#core.skills();
+    }
+
+    /** The registered entry of a skill, or `undefined`. */
+    entry(uri) {
+      return this.#core.entry(uri);
+    }
+
+    /** Approves a skill as its entry stands; returns the fingerprint. */
+    approve(uri) {
+      return this.#core.approve(uri);
+    }
+
+    /** Whether a stored approval matches the skill's current entry. */
+    isApproved(uri) {
+      return this.#core.isApproved(uri);
+    }
+
+    /** Withdraws an approval. */
+    revoke(uri) {
+      return this.#core.revoke(uri);
+    }
+
+    /** Whether an acting window is open for the skill. */
+    isActive(uri) {
+      return this.#core.isActive(uri);
+    }
+
+    /** Closes the skill's acting window. */
+    closeWindow(uri) {
+      return this.#core.closeWindow(uri);
+    }
+
+    /** The approvals as JSON text, for storage. */
+    exportApprovals() {
+      return this.#core.exportApprovals();
+    }
+
+    /** Restores exported approvals. */
+    importApprovals(approvals) {
+      return this.#core.importApprovals(approvals);
+    }
+
+    /** Releases the WebAssembly state. The client cannot be used afterwards. */
+    close() {
+      this.#core.free();
+    }
+  }
+
+  return SkillsClient;
+}
+
+const PRIVATE = Symbol("SkillsClient");

@@ -1,0 +1,154 @@
+// The async verifier functions of the ES module entry points (index.js for browsers, bundlers and
+// workers, node.js for Node), over either build of the wasm-bindgen glue.
+//
+// Where the platform has crypto.subtle (secure pages, Node, workers) and the content is large
+// enough for it to pay, the content is hashed there, off the calling thread, and the WebAssembly
+// verifier decides with that digest (checkFileSize before hashing, so a wrong size is refused
+// without hashing; then verifyFileDigest, readResultContent or verifySkillMdDigest). Everywhere
+// else (plain-http pages, small content, values that are not a string or a genuine Uint8Array,
+// a digest call that fails) the synchronous WebAssembly functions do everything. Both ways give
+// the same results and the same errors: this file computes digests and moves values, and the
+// one verifier in WebAssembly makes every decision.
+
+/**
+ * Below this many bytes the WebAssembly SHA-256 is faster than a round trip to crypto.subtle
+ * (Node 20, CPU time: the two meet at about 11 KiB). verifyFileAsync uses twice as much, as its
+ * crypto.subtle path checks the entry twice (checkFileSize, verifyFileDigest): the two meet at
+ * about 24 KiB.
+ */
+export const SUBTLE_THRESHOLD = 16 * 1024;
+
+const encoder = new TextEncoder();
+// The built-in `length` getter of typed arrays, which an own property cannot shadow and which
+// throws for anything that is not a genuine typed array (a proxy, an object made from the
+// prototype).
+const typedArrayLength = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Uint8Array.prototype),
+  "length",
+).get;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+// The exports whose argument errors start with their own name.
+const INNER = /^(sha256Digest|verifyFile|verifyFileDigest|checkFileSize|readResultContent|verifyReadResult|verifySkillMd|verifySkillMdDigest): /;
+
+/** The platform's SubtleCrypto, or undefined where there is none (a getter that throws counts as none). */
+export function platformSubtle() {
+  try {
+    const subtle = globalThis.crypto?.subtle;
+    return typeof subtle?.digest === "function" ? subtle : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The length of a genuine Uint8Array, or undefined for any other value. */
+function uint8Length(value) {
+  try {
+    return value instanceof Uint8Array ? Reflect.apply(typedArrayLength, value, []) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `sha256:` + 64 lowercase hex characters of a 32-byte digest. */
+function wire(digest) {
+  let out = "sha256:";
+  for (const b of new Uint8Array(digest)) out += HEX[b];
+  return out;
+}
+
+/**
+ * The async verifier functions over the glue module `glue`. `subtle()` gives the SubtleCrypto
+ * to use at each call (undefined: WebAssembly only); content of fewer than `threshold` bytes
+ * (`2 * threshold` for verifyFileAsync) is hashed in WebAssembly.
+ */
+export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTLE_THRESHOLD } = {}) {
+  /**
+   * `{ bytes, size }` to hand to crypto.subtle for `content` (text: its UTF-8 bytes; with
+   * `copy`, a private copy of a Uint8Array, so that what is hashed is what is verified
+   * afterwards; `size` read with the built-in getter, never from the value's own properties), or
+   * undefined when the WebAssembly path should take it: fewer than `least` bytes, or a value
+   * that is not a string or a genuine Uint8Array (which the WebAssembly path refuses).
+   */
+  function measurable(content, copy, least = threshold) {
+    if (typeof content === "string") {
+      if (content.length * 3 < least) return undefined;
+      const bytes = encoder.encode(content);
+      return bytes.length >= least ? { bytes, size: bytes.length } : undefined;
+    }
+    const size = uint8Length(content);
+    if (size === undefined || size < least) return undefined;
+    if (!copy) return { bytes: content, size };
+    const bytes = new Uint8Array(size);
+    try {
+      if (size > 0) bytes.set(content);
+    } catch {
+      return undefined;
+    }
+    return { bytes, size };
+  }
+
+  /** The wire digest of `bytes` from crypto.subtle, or undefined if it refuses them (the WebAssembly path then decides). */
+  async function subtleDigest(platform, bytes) {
+    try {
+      return wire(await platform.digest("SHA-256", bytes));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The digest of bytes the verifier handed out: crypto.subtle from `threshold` bytes, else WebAssembly. */
+  async function digestOf(platform, bytes) {
+    const digest = bytes.length >= threshold ? await subtleDigest(platform, bytes) : undefined;
+    return digest ?? glue.sha256Digest(bytes);
+  }
+
+  /** Runs `body`; argument errors of the exports it calls are renamed after `name`, the function called. */
+  async function named(name, body) {
+    try {
+      return await body();
+    } catch (e) {
+      if (glue.isSkillsEdgeError(e) && INNER.test(e.message)) e.message = e.message.replace(INNER, `${name}: `);
+      throw e;
+    }
+  }
+
+  return {
+    sha256DigestAsync: (content) =>
+      named("sha256DigestAsync", async () => {
+        const platform = subtle();
+        const measured = platform && measurable(content, false);
+        const digest = measured && (await subtleDigest(platform, measured.bytes));
+        return digest ?? glue.sha256Digest(content);
+      }),
+
+    verifyFileAsync: (entry, uri, content, options) =>
+      named("verifyFileAsync", async () => {
+        const platform = subtle();
+        const measured = platform && measurable(content, false, 2 * threshold);
+        if (measured) {
+          glue.checkFileSize(entry, uri, measured.size, options);
+          const digest = await subtleDigest(platform, measured.bytes);
+          if (digest !== undefined) return glue.verifyFileDigest(entry, uri, measured.size, digest, options);
+        }
+        return glue.verifyFile(entry, uri, content, options);
+      }),
+
+    verifyReadResultAsync: (entry, uri, result, options) =>
+      named("verifyReadResultAsync", async () => {
+        const platform = subtle();
+        if (!platform) return glue.verifyReadResult(entry, uri, result, options);
+        const body = glue.readResultContent(entry, uri, result, options);
+        const digest = await digestOf(platform, body.bytes);
+        return { ...glue.verifyFileDigest(entry, uri, body.bytes.length, digest, options), ...body };
+      }),
+
+    verifySkillMdAsync: (entry, content) =>
+      named("verifySkillMdAsync", async () => {
+        const platform = subtle();
+        const measured = platform && measurable(content, true);
+        const digest = measured && (await subtleDigest(platform, measured.bytes));
+        if (digest === undefined) return glue.verifySkillMd(entry, content);
+        return glue.verifySkillMdDigest(entry, typeof content === "string" ? content : measured.bytes, digest);
+      }),
+  };
+}

@@ -1,0 +1,145 @@
+// The transports of SkillsClient and `skills-edge verify`: they only move bytes. What to send,
+// how to read the reply and what it means is decided in the WebAssembly core
+// (SkillsClientCore, the library's host::client); these functions build the `io` objects it
+// calls, one per operation, so each carries that operation's AbortSignal and timeout.
+//
+// * `httpIo` POSTs with fetch: the core's headers (Content-Type, Accept, MCP-Protocol-Version,
+//   Mcp-Method, Mcp-Name, Mcp-Session-Id) over the caller's own, the body as given, redirects
+//   not followed (`redirect: "manual"`), and the body handed back chunk by chunk so an event
+//   stream can be left as soon as the response arrived.
+// * `sdkIo` sends through an official SDK Client's `request()` (v2 @modelcontextprotocol/client
+//   or v1 @modelcontextprotocol/sdk), which owns the connection, its era and its headers.
+//
+// Failures are rejected as plain objects with a transport `code` (connection-failed, timeout,
+// aborted, server-error) and a `message`, which the core turns into SkillsEdgeErrors.
+
+/** The default time allowed for each request, in milliseconds (the native command's too). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+function failure(code, message, extra = {}) {
+  return { code, message, ...extra };
+}
+
+function describe(e) {
+  const cause = e?.cause;
+  const inner = cause ? ` (${cause.code ?? cause.name ?? "cause"}: ${cause.message ?? cause})` : "";
+  return `${e?.message ?? String(e)}${inner}`;
+}
+
+function abortedBy(signal) {
+  const r = signal?.reason;
+  const why = r === undefined ? "" : `: ${r?.message ?? String(r)}`;
+  return failure("aborted", `the request was aborted${why}`);
+}
+
+function timedOut(ms) {
+  return failure("timeout", `the request did not complete within ${ms} ms`);
+}
+
+/**
+ * An io object for one operation over Streamable HTTP.
+ * `target`: `{ url, headers: [name, value][], fetch }`; `call`: `{ signal?, timeoutMs }`.
+ * Each POST, its body included, must finish within `timeoutMs`.
+ */
+export function httpIo(target, { signal, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+  return {
+    async post(body, mcpHeaders) {
+      if (signal?.aborted) throw abortedBy(signal);
+      const controller = new AbortController();
+      let expired = false;
+      const timer = setTimeout(() => {
+        expired = true;
+        controller.abort();
+      }, timeoutMs);
+      const onAbort = () => controller.abort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      let done = false;
+      const cleanup = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const why = (e) => (expired ? timedOut(timeoutMs) : signal?.aborted ? abortedBy(signal) : null) ??
+        failure("connection-failed", `the server could not be reached: ${describe(e)}`);
+      const headers = new Headers();
+      for (const [k, v] of target.headers) headers.set(k, v);
+      for (const [k, v] of mcpHeaders) headers.set(k, v);
+      let res;
+      // Called unbound: a browser's fetch refuses any `this` but the global.
+      const doFetch = target.fetch;
+      try {
+        res = await doFetch(target.url, {
+          method: "POST",
+          headers,
+          body,
+          signal: controller.signal,
+          redirect: "manual",
+          cache: "no-store",
+        });
+      } catch (e) {
+        cleanup();
+        throw why(e);
+      }
+      const reader = res.body ? res.body.getReader() : undefined;
+      return {
+        status: res.status,
+        contentType: res.headers.get("content-type"),
+        sessionId: res.headers.get("mcp-session-id"),
+        async read() {
+          if (!reader) {
+            cleanup();
+            return undefined;
+          }
+          try {
+            const { done: end, value } = await reader.read();
+            if (end) {
+              cleanup();
+              return undefined;
+            }
+            return value;
+          } catch (e) {
+            cleanup();
+            throw why(e);
+          }
+        },
+        // Called when the core is done with the body (an event stream may stay open).
+        cancel() {
+          cleanup();
+          reader?.cancel().catch(() => {});
+        },
+      };
+    },
+  };
+}
+
+/** Accepts any result: the core checks results itself (Standard Schema for v2, safeParse for v1). */
+const PASSTHROUGH = Object.freeze({
+  "~standard": Object.freeze({ version: 1, vendor: "skills-edge", validate: (value) => ({ value }) }),
+  safeParse: (data) => ({ success: true, data }),
+  parse: (data) => data,
+});
+
+function sdkFailure(e, signal, timeoutMs) {
+  if (signal?.aborted) return abortedBy(signal);
+  const code = e?.code;
+  if (code === "REQUEST_TIMEOUT" || code === -32001) return timedOut(timeoutMs);
+  if (typeof code === "number" && Number.isInteger(code)) {
+    return failure("server-error", `the server answered with JSON-RPC error ${code}: ${e.message}`, { actual: String(code) });
+  }
+  return failure("connection-failed", `the SDK client failed: ${describe(e)}`);
+}
+
+/** An io object for one operation over an SDK Client (`request({ method, params }, schema, options)`). */
+export function sdkIo(client, { signal, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+  return {
+    async request(method, params) {
+      if (signal?.aborted) throw abortedBy(signal);
+      try {
+        return await client.request({ method, params }, PASSTHROUGH, { signal, timeout: timeoutMs });
+      } catch (e) {
+        throw sdkFailure(e, signal, timeoutMs);
+      }
+    },
+  };
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The HTTP world's component (build/component/skills-edge-http.wasm, built by
+# 40-component.sh) on `wasmtime serve`, the runtime edge platforms build on: wasmtime-cli
+# 48.0.8 is installed into .tools/ from the crate registry (scripts/install-wasmtime.sh;
+# 10-15 minutes the first time, nothing afterwards), then the tests 40-component.sh runs on
+# `jco serve` run again on it (tests/component/harness.mjs, SKILLS_EDGE_COMPONENT_RUNTIME):
+# the Streamable HTTP rules, the conformance suite's three Skills scenarios at 2026-07-28
+# (every check SUCCESS), and the judges of tests/judges/ (the official SDK 2.4 SkillsClient
+# and MCP Inspector 2.12 --verify, on both protocol eras).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [[ ! -f build/component/skills-edge-http.wasm ]]; then
+  echo "45-wasmtime.sh: build/component/skills-edge-http.wasm is missing: build it first" \
+    "(bash scripts/build-component.sh; scripts/test.d/40-component.sh does)" >&2
+  exit 1
+fi
+WASMTIME=$(bash scripts/install-wasmtime.sh)
+export WASMTIME SKILLS_EDGE_COMPONENT_RUNTIME=wasmtime
+
+node --test --test-timeout=300000 --test-reporter=spec \
+  tests/component/http.test.mjs \
+  tests/component/judges.test.mjs

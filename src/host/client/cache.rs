@@ -1,0 +1,307 @@
+//! The client's result cache (MCP `server/utilities/caching`; spec notes H10, H34).
+//!
+//! * The key is the method and its parameters (`uri`, `cursor`), as the base protocol says.
+//! * A result is kept for its `ttlMs`; `0`, a missing value (legacy servers) or anything that
+//!   is not a non-negative integer means "immediately stale": it is not stored at all.
+//! * A `"private"` result (and one without a valid `cacheScope`) is stored under the
+//!   authorization context too (a digest of the custom headers the request carried), so it
+//!   is never reused for another context; a `"public"` one is shared by every context.
+//! * Only results are stored, never errors, and only once the caller has checked them
+//!   ([`Cache::store`] is called after verification): a file that failed verification is
+//!   evicted, not kept.
+//! * The cache is bounded ([`MAX_ENTRIES`], [`MAX_BYTES`]); when full, the entries closest to
+//!   expiry go first.
+//!
+//! Cached bytes are verified again on every use, exactly like fresh ones: the cache saves
+//! round trips, never checks.
+
+use std::collections::HashMap;
+
+use serde_json::Value as Json;
+
+use crate::server::CacheScope;
+
+/// Most results held at once.
+pub const MAX_ENTRIES: usize = 4096;
+/// Most result bytes (as JSON text) held at once.
+pub const MAX_BYTES: usize = 64 << 20;
+
+/// The caching hints of a result, read as a client must: `ttlMs` missing, negative, fractional
+/// or not a number is `0`; `cacheScope` missing or unknown is `"private"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hints {
+    /// How long the result may be reused, in milliseconds.
+    pub ttl_ms: u64,
+    /// Who may share it.
+    pub scope: CacheScope,
+}
+
+impl Hints {
+    /// The hints of a result object.
+    ///
+    /// ```
+    /// use skills_edge::host::client::cache::Hints;
+    /// use skills_edge::server::CacheScope;
+    /// let h = Hints::of(&serde_json::json!({"ttlMs": 5000, "cacheScope": "public"}));
+    /// assert_eq!((h.ttl_ms, h.scope), (5000, CacheScope::Public));
+    /// let legacy = Hints::of(&serde_json::json!({"skills": []}));
+    /// assert_eq!((legacy.ttl_ms, legacy.scope), (0, CacheScope::Private));
+    /// ```
+    pub fn of(result: &Json) -> Hints {
+        let ttl_ms = result.get("ttlMs").and_then(Json::as_u64).unwrap_or(0);
+        let scope = result
+            .get("cacheScope")
+            .and_then(Json::as_str)
+            .and_then(CacheScope::parse)
+            .unwrap_or(CacheScope::Private);
+        Hints { ttl_ms, scope }
+    }
+}
+
+/// The cache key of a request: its method and parameters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Key {
+    method: String,
+    params: String,
+}
+
+impl Key {
+    /// The key of `method` with `params` (an object; its JSON text is the key).
+    pub fn new(method: &str, params: &Json) -> Key {
+        Key {
+            method: method.to_owned(),
+            params: params.to_string(),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Held {
+    result: Json,
+    expires_at: f64,
+    bytes: usize,
+}
+
+/// Results by key, public ones shared and private ones per authorization context.
+#[derive(Debug, Default)]
+pub struct Cache {
+    public: HashMap<Key, Held>,
+    private: HashMap<(Key, String), Held>,
+    bytes: usize,
+}
+
+impl Cache {
+    /// An empty cache.
+    pub fn new() -> Cache {
+        Cache::default()
+    }
+
+    /// A still-fresh result for `key` usable in `context` at `now` (milliseconds).
+    pub fn get(&self, key: &Key, context: &str, now: f64) -> Option<&Json> {
+        let fresh = |h: &&Held| h.expires_at > now;
+        if let Some(h) = self.public.get(key).filter(fresh) {
+            return Some(&h.result);
+        }
+        self.private
+            .get(&(key.clone(), context.to_owned()))
+            .filter(fresh)
+            .map(|h| &h.result)
+    }
+
+    /// Stores a checked result under its own hints (not at all when its `ttlMs` is 0).
+    /// Returns whether it was stored.
+    pub fn store(&mut self, key: Key, context: &str, result: Json, now: f64) -> bool {
+        let hints = Hints::of(&result);
+        if hints.ttl_ms == 0 {
+            self.evict(&key, context);
+            return false;
+        }
+        let bytes = result.to_string().len();
+        if bytes > MAX_BYTES / 4 {
+            self.evict(&key, context);
+            return false;
+        }
+        self.evict(&key, context);
+        self.purge(now);
+        while self.len() >= MAX_ENTRIES || self.bytes + bytes > MAX_BYTES {
+            if !self.drop_soonest() {
+                break;
+            }
+        }
+        let held = Held {
+            result,
+            expires_at: now + hints.ttl_ms as f64,
+            bytes,
+        };
+        self.bytes += bytes;
+        match hints.scope {
+            CacheScope::Public => {
+                self.public.insert(key, held);
+            }
+            CacheScope::Private => {
+                self.private.insert((key, context.to_owned()), held);
+            }
+        }
+        true
+    }
+
+    /// Forgets `key` (public, and private in `context`).
+    pub fn evict(&mut self, key: &Key, context: &str) {
+        if let Some(h) = self.public.remove(key) {
+            self.bytes -= h.bytes;
+        }
+        if let Some(h) = self.private.remove(&(key.clone(), context.to_owned())) {
+            self.bytes -= h.bytes;
+        }
+    }
+
+    /// Forgets every private result of contexts other than `context` (after the
+    /// authorization changed, they can never be used again).
+    pub fn retain_context(&mut self, context: &str) {
+        let mut freed = 0;
+        self.private.retain(|(_, c), h| {
+            let keep = c == context;
+            if !keep {
+                freed += h.bytes;
+            }
+            keep
+        });
+        self.bytes -= freed;
+    }
+
+    /// Number of results held.
+    pub fn len(&self) -> usize {
+        self.public.len() + self.private.len()
+    }
+
+    /// Whether nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn purge(&mut self, now: f64) {
+        let mut freed = 0;
+        self.public.retain(|_, h| {
+            let keep = h.expires_at > now;
+            if !keep {
+                freed += h.bytes;
+            }
+            keep
+        });
+        self.private.retain(|_, h| {
+            let keep = h.expires_at > now;
+            if !keep {
+                freed += h.bytes;
+            }
+            keep
+        });
+        self.bytes -= freed;
+    }
+
+    fn drop_soonest(&mut self) -> bool {
+        let public = self
+            .public
+            .iter()
+            .map(|(k, h)| (h.expires_at, k))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(t, k)| (t, k.clone()));
+        let private = self
+            .private
+            .iter()
+            .map(|(k, h)| (h.expires_at, k))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(t, k)| (t, k.clone()));
+        let freed = match (public, private) {
+            (Some((tp, kp)), Some((tq, _))) if tp <= tq => self.public.remove(&kp),
+            (_, Some((_, kq))) => self.private.remove(&kq),
+            (Some((_, kp)), None) => self.public.remove(&kp),
+            (None, None) => None,
+        };
+        match freed {
+            Some(h) => {
+                self.bytes -= h.bytes;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn key(uri: &str) -> Key {
+        Key::new("resources/read", &json!({ "uri": uri }))
+    }
+
+    #[test]
+    fn ttl_and_scope() {
+        let mut c = Cache::new();
+        assert!(!c.store(
+            key("a"),
+            "ctx",
+            json!({"ttlMs":0,"cacheScope":"public"}),
+            0.0
+        ));
+        assert!(!c.store(key("a"), "ctx", json!({"contents":[]}), 0.0));
+        assert!(!c.store(
+            key("a"),
+            "ctx",
+            json!({"ttlMs":-5,"cacheScope":"public"}),
+            0.0
+        ));
+        assert!(c.is_empty());
+        assert!(c.store(
+            key("a"),
+            "ctx",
+            json!({"ttlMs":100,"cacheScope":"public"}),
+            0.0
+        ));
+        assert!(c.get(&key("a"), "other", 99.0).is_some());
+        assert!(c.get(&key("a"), "other", 100.0).is_none());
+        assert!(c.store(
+            key("b"),
+            "ctx",
+            json!({"ttlMs":100,"cacheScope":"private"}),
+            0.0
+        ));
+        assert!(c.get(&key("b"), "ctx", 1.0).is_some());
+        assert!(c.get(&key("b"), "other", 1.0).is_none());
+        // An unknown scope is private.
+        assert!(c.store(
+            key("c"),
+            "ctx",
+            json!({"ttlMs":100,"cacheScope":"shared"}),
+            0.0
+        ));
+        assert!(c.get(&key("c"), "other", 1.0).is_none());
+        c.retain_context("other");
+        assert!(c.get(&key("b"), "ctx", 1.0).is_none());
+        assert!(c.get(&key("a"), "ctx", 1.0).is_some());
+        c.evict(&key("a"), "ctx");
+        assert!(c.is_empty());
+        assert_eq!(c.bytes, 0);
+    }
+
+    #[test]
+    fn bounded() {
+        let mut c = Cache::new();
+        for i in 0..(MAX_ENTRIES + 10) {
+            let ttl = 1000 + i;
+            c.store(
+                key(&i.to_string()),
+                "x",
+                json!({"ttlMs":ttl,"cacheScope":"public"}),
+                0.0,
+            );
+        }
+        assert_eq!(c.len(), MAX_ENTRIES);
+        // The soonest to expire went first.
+        assert!(c.get(&key("0"), "x", 1.0).is_none());
+        assert!(c
+            .get(&key(&(MAX_ENTRIES + 9).to_string()), "x", 1.0)
+            .is_some());
+    }
+}

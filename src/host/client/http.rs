@@ -1,0 +1,774 @@
+//! Streamable HTTP for the client, without the I/O: what to POST (body and MCP headers), how
+//! to read what comes back (a JSON body or a request-scoped event stream), and how to find a
+//! protocol revision both sides speak. The caller's [`HttpIo`] only moves bytes: `fetch` in
+//! the npm package, an HTTP client in the native command.
+//!
+//! Era negotiation ([`HttpSession::connect`]), with [`EraChoice::Auto`]:
+//!
+//! 1. `server/discover` at 2026-07-28 (per-request `_meta`, `MCP-Protocol-Version`,
+//!    `Mcp-Method`). A result whose `supportedVersions` lists 2026-07-28 settles it.
+//! 2. Anything that says "not this revision" — a JSON-RPC error (`-32601`, `-32022`, …), HTTP
+//!    400, 404, 405, 406, 415 or 422 without one, or a result without 2026-07-28 — falls back
+//!    to `initialize` at 2025-11-25 (no version header), then `notifications/initialized`;
+//!    later requests carry `MCP-Protocol-Version` with the version the server chose and its
+//!    `Mcp-Session-Id` when it gave one.
+//! 3. A failure of the exchange itself (no connection, a timeout, an abort, HTTP 401, 403 or
+//!    5xx) is reported as it is: falling back would only hide it.
+//!
+//! [`EraChoice::Modern`] stops after step 1 (anything else is `protocol-error`);
+//! [`EraChoice::Legacy`] starts at step 2.
+//!
+//! Headers of every request: `Content-Type: application/json`, `Accept: application/json,
+//! text/event-stream`; at 2026-07-28 `MCP-Protocol-Version`, `Mcp-Method` and, on
+//! `resources/read`, `Mcp-Name` with the URI, each in the `=?base64?…?=` form when the value
+//! is not plain ASCII ([`encode_header_value`]). The caller adds its own headers
+//! (authorization), checked by [`super::check_headers`] so they never replace these.
+//!
+//! Replies: a 2xx with `application/json` is one JSON-RPC response; with `text/event-stream`
+//! the events are read until the response with the request's `id` arrives (notifications and
+//! anything else are skipped, the rest of the stream is not waited for). A non-2xx status with
+//! a JSON-RPC error body is that error (`server-error`); without one it is `http-status`.
+//! Replies are capped at [`MAX_REPLY_BYTES`].
+
+use std::cell::RefCell;
+use std::future::Future;
+
+use serde_json::{json, Map, Value as Json};
+
+use super::{ClientInfo, EraChoice, Rpc, ServerFacts};
+use crate::host::error::{ErrorCode, Result, VerifyError};
+use crate::protocol::headers::encode_header_value;
+use crate::protocol::{
+    Era, LEGACY_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, MODERN_VERSION,
+};
+
+/// The largest reply read, in bytes (a 16 MiB file in base64 with its JSON-RPC envelope fits
+/// with room to spare).
+pub const MAX_REPLY_BYTES: usize = 64 << 20;
+
+/// The `_meta` key of the client's identity.
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+
+/// The legacy revision this client asks for in `initialize`.
+pub const LEGACY_VERSION: &str = "2025-11-25";
+
+/// One POST to the MCP endpoint: the JSON body and the MCP headers (lowercase names). The
+/// caller adds its own headers and sends it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// The JSON-RPC message.
+    pub body: String,
+    /// `content-type`, `accept`, and the MCP headers of this request.
+    pub headers: Vec<(String, String)>,
+}
+
+/// What came back: the status, the two headers the client reads, and the body as a stream.
+#[derive(Debug)]
+pub struct HttpResponse<B> {
+    /// The HTTP status.
+    pub status: u16,
+    /// `Content-Type`, if any.
+    pub content_type: Option<String>,
+    /// `Mcp-Session-Id`, if any (2025-11-25 servers that keep sessions).
+    pub session_id: Option<String>,
+    /// The body.
+    pub body: B,
+}
+
+/// A response body, read chunk by chunk (an event stream may stay open after the response;
+/// it is dropped as soon as the response is read).
+pub trait ResponseBody {
+    /// The next chunk, or `None` at the end. Failures are `connection-failed`, `timeout` or
+    /// `aborted`.
+    fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>>>;
+}
+
+/// The bytes-only part of a Streamable HTTP client: POST a request to the endpoint, hand the
+/// response back.
+pub trait HttpIo {
+    /// The body type of responses.
+    type Body: ResponseBody;
+    /// POSTs `request` (with the caller's own headers added) to the endpoint. Failures are
+    /// `connection-failed`, `timeout` or `aborted`; any status is a response.
+    fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Self::Body>>>;
+    /// Milliseconds on a clock that does not go backwards (for cache expiry).
+    fn now_ms(&self) -> f64;
+}
+
+/// A JSON-RPC answer: a result, or the server's error.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// The `result` object.
+    Result(Json),
+    /// The `error` object's fields.
+    Error {
+        /// Its `code`.
+        code: i64,
+        /// Its `message`.
+        message: String,
+        /// Its `data`, if any.
+        data: Option<Json>,
+    },
+}
+
+/// How a request is framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Framing<'a> {
+    /// 2026-07-28: `_meta` envelope and the MCP headers.
+    Modern,
+    /// `initialize`: no `MCP-Protocol-Version` header.
+    Initialize,
+    /// After `initialize`: `MCP-Protocol-Version` with the negotiated version.
+    Legacy(&'a str),
+}
+
+#[derive(Debug, Default)]
+struct SessionState {
+    facts: Option<ServerFacts>,
+    session_id: Option<String>,
+    next_id: u64,
+}
+
+/// One client's connection state over Streamable HTTP: the negotiated revision, the server's
+/// facts, the legacy session id and the request ids. Requests go through [`HttpSession::rpc`].
+#[derive(Debug)]
+pub struct HttpSession {
+    info: ClientInfo,
+    state: RefCell<SessionState>,
+}
+
+/// [`Rpc`] over an [`HttpSession`] and the caller's [`HttpIo`].
+pub struct HttpRpc<'a, H> {
+    session: &'a HttpSession,
+    io: &'a H,
+}
+
+impl<H: HttpIo> Rpc for HttpRpc<'_, H> {
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>> {
+        self.session.call(self.io, method, params)
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.io.now_ms()
+    }
+}
+
+fn protocol(message: impl Into<String>) -> VerifyError {
+    VerifyError::new(ErrorCode::ProtocolError, message)
+}
+
+fn state_busy() -> VerifyError {
+    protocol("internal: the session state is in use")
+}
+
+impl HttpSession {
+    /// A session that identifies itself as `info`.
+    pub fn new(info: ClientInfo) -> HttpSession {
+        HttpSession {
+            info,
+            state: RefCell::new(SessionState::default()),
+        }
+    }
+
+    /// The facts of the connected server (`None` before [`HttpSession::connect`]).
+    pub fn facts(&self) -> Option<ServerFacts> {
+        self.state.try_borrow().ok()?.facts.clone()
+    }
+
+    /// An [`Rpc`] for one operation, over `io`.
+    pub fn rpc<'a, H: HttpIo>(&'a self, io: &'a H) -> HttpRpc<'a, H> {
+        HttpRpc { session: self, io }
+    }
+
+    fn next_id(&self) -> Result<u64> {
+        let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
+        s.next_id += 1;
+        Ok(s.next_id)
+    }
+
+    /// Finds a revision both sides speak (see the module documentation) and returns what the
+    /// server says about itself. Connecting again starts over.
+    pub async fn connect<H: HttpIo>(&self, io: &H, choice: EraChoice) -> Result<ServerFacts> {
+        {
+            let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
+            s.facts = None;
+            s.session_id = None;
+        }
+        let facts = match choice {
+            EraChoice::Legacy => self.initialize(io).await?,
+            EraChoice::Modern | EraChoice::Auto => match self.discover(io).await? {
+                Ok(facts) => facts,
+                Err(why) if choice == EraChoice::Auto => self.initialize(io).await.map_err(|e| {
+                    let message = format!(
+                        "{} (server/discover at 2026-07-28 was refused first: {why})",
+                        e.message
+                    );
+                    VerifyError { message, ..e }
+                })?,
+                Err(why) => {
+                    return Err(protocol(format!(
+                        "the server does not speak protocol revision 2026-07-28: {why}; try --era 2025-11-25 or auto"
+                    ))
+                    .with_values(MODERN_VERSION, why))
+                }
+            },
+        };
+        let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
+        s.facts = Some(facts.clone());
+        Ok(facts)
+    }
+
+    /// `server/discover`: `Ok(Ok(facts))` at 2026-07-28, `Ok(Err(why))` when the server
+    /// does not speak it, `Err` when the exchange itself failed.
+    async fn discover<H: HttpIo>(
+        &self,
+        io: &H,
+    ) -> Result<std::result::Result<ServerFacts, String>> {
+        let answer = match self
+            .exchange(io, Framing::Modern, "server/discover", json!({}))
+            .await
+        {
+            Ok(a) => a,
+            Err(e) if e.code == ErrorCode::HttpStatus && falls_back(e.actual.as_deref()) => {
+                return Ok(Err(format!(
+                    "HTTP {}",
+                    e.actual.as_deref().unwrap_or_default()
+                )))
+            }
+            Err(e) => return Err(e),
+        };
+        let result = match answer {
+            Answer::Result(r) => r,
+            Answer::Error { code, message, .. } => {
+                return Ok(Err(format!("JSON-RPC error {code}: {message}")))
+            }
+        };
+        let versions: Vec<&str> = result
+            .get("supportedVersions")
+            .and_then(Json::as_array)
+            .map(|a| a.iter().filter_map(Json::as_str).collect())
+            .unwrap_or_default();
+        if !versions.contains(&MODERN_VERSION) {
+            return Ok(Err(format!(
+                "its server/discover result lists supportedVersions {versions:?}"
+            )));
+        }
+        Ok(Ok(ServerFacts::from_result(
+            Era::Modern,
+            MODERN_VERSION,
+            &result,
+        )))
+    }
+
+    async fn initialize<H: HttpIo>(&self, io: &H) -> Result<ServerFacts> {
+        let params = json!({
+            "protocolVersion": LEGACY_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": self.info.name, "version": self.info.version},
+        });
+        let answer = self
+            .exchange(io, Framing::Initialize, "initialize", params)
+            .await?;
+        let result = rpc_result("initialize", None, answer)?;
+        let version = result
+            .get("protocolVersion")
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        if !LEGACY_VERSIONS.contains(&version.as_str()) {
+            return Err(protocol(format!(
+                "the server answered initialize with protocol version {version:?}, which this client does not speak (it speaks 2026-07-28 and {})",
+                LEGACY_VERSIONS.join(", ")
+            ))
+            .with_values(LEGACY_VERSION, version));
+        }
+        let facts = ServerFacts::from_result(Era::Legacy, &version, &result);
+        {
+            let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
+            s.facts = Some(facts.clone());
+        }
+        // The notification needs no answer; a server that refuses it will refuse the requests
+        // that follow, with a clearer message.
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let request = self.frame(Framing::Legacy(&version), "notifications/initialized", note)?;
+        let mut response = io.post(request).await?;
+        while response.body.next_chunk().await?.is_some() {}
+        Ok(facts)
+    }
+
+    /// One request of an operation, framed for the negotiated era.
+    async fn call<H: HttpIo>(&self, io: &H, method: &str, params: Json) -> Result<Json> {
+        let facts = self.facts().ok_or_else(|| {
+            VerifyError::new(
+                ErrorCode::InvalidArgument,
+                format!("{method}: the client is not connected; connect first"),
+            )
+        })?;
+        let uri = params.get("uri").and_then(Json::as_str).map(str::to_owned);
+        let answer = match facts.era {
+            Era::Modern => self.exchange(io, Framing::Modern, method, params).await?,
+            Era::Legacy => {
+                let version = facts.protocol_version.clone();
+                self.exchange(io, Framing::Legacy(&version), method, params)
+                    .await?
+            }
+        };
+        rpc_result(method, uri.as_deref(), answer)
+    }
+
+    /// The body and MCP headers of a message (`message` is the whole JSON-RPC object; a
+    /// request's `params` get the `_meta` envelope at 2026-07-28).
+    fn frame(&self, framing: Framing<'_>, method: &str, mut message: Json) -> Result<HttpRequest> {
+        let mut headers = vec![
+            ("content-type".to_owned(), "application/json".to_owned()),
+            (
+                "accept".to_owned(),
+                "application/json, text/event-stream".to_owned(),
+            ),
+        ];
+        match framing {
+            Framing::Modern => {
+                let meta = json!({
+                    META_PROTOCOL_VERSION: MODERN_VERSION,
+                    META_CLIENT_INFO: {"name": self.info.name, "version": self.info.version},
+                    META_CLIENT_CAPABILITIES: {},
+                });
+                if let Some(params) = message.get_mut("params").and_then(Json::as_object_mut) {
+                    params.insert("_meta".to_owned(), meta);
+                }
+                headers.push(("mcp-protocol-version".into(), MODERN_VERSION.into()));
+                headers.push((
+                    "mcp-method".into(),
+                    encode_header_value(method).into_owned(),
+                ));
+                if method == "resources/read" {
+                    if let Some(uri) = message.pointer("/params/uri").and_then(Json::as_str) {
+                        headers.push(("mcp-name".into(), encode_header_value(uri).into_owned()));
+                    }
+                }
+            }
+            Framing::Initialize => {}
+            Framing::Legacy(version) => {
+                headers.push(("mcp-protocol-version".into(), version.to_owned()));
+                let s = self.state.try_borrow().map_err(|_| state_busy())?;
+                if let Some(id) = &s.session_id {
+                    headers.push(("mcp-session-id".into(), id.clone()));
+                }
+            }
+        }
+        Ok(HttpRequest {
+            body: message.to_string(),
+            headers,
+        })
+    }
+
+    /// POSTs one request and reads its answer.
+    async fn exchange<H: HttpIo>(
+        &self,
+        io: &H,
+        framing: Framing<'_>,
+        method: &str,
+        params: Json,
+    ) -> Result<Answer> {
+        let id = self.next_id()?;
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let request = self.frame(framing, method, message)?;
+        let response = io.post(request).await?;
+        if framing == Framing::Initialize {
+            if let Some(sid) = response.session_id.clone().filter(|s| !s.is_empty()) {
+                let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
+                s.session_id = Some(sid);
+            }
+        }
+        read_answer(response, id, method).await
+    }
+}
+
+/// Whether an HTTP status answering `server/discover` means "not this revision" (rather than
+/// a failure that falling back would hide).
+fn falls_back(status: Option<&str>) -> bool {
+    matches!(status, Some("400" | "404" | "405" | "406" | "415" | "422"))
+}
+
+/// The result of an answer, or its error as `server-error` (`actual` is the JSON-RPC code).
+pub(crate) fn rpc_result(method: &str, uri: Option<&str>, answer: Answer) -> Result<Json> {
+    match answer {
+        Answer::Result(r) => Ok(r),
+        Answer::Error { code, message, .. } => {
+            let about = uri.map(|u| format!(" for {u}")).unwrap_or_default();
+            let mut e = VerifyError::new(
+                ErrorCode::ServerError,
+                format!(
+                    "the server answered {method}{about} with JSON-RPC error {code}: {message}"
+                ),
+            )
+            .with_actual(code.to_string());
+            if let Some(u) = uri {
+                e = e.with_uri(u);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// The essence of a content type (`application/json`), lowercase.
+fn essence(content_type: Option<&str>) -> String {
+    content_type
+        .and_then(|c| c.split(';').next())
+        .map(|c| c.trim().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+async fn read_all<B: ResponseBody>(body: &mut B, method: &str) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    while let Some(chunk) = body.next_chunk().await? {
+        if out.len() + chunk.len() > MAX_REPLY_BYTES {
+            return Err(too_large(method));
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
+}
+
+fn too_large(method: &str) -> VerifyError {
+    protocol(format!(
+        "the reply to {method} is larger than {MAX_REPLY_BYTES} bytes; it was not read"
+    ))
+}
+
+/// Reads the answer to request `id` from a response (see the module documentation).
+pub async fn read_answer<B: ResponseBody>(
+    mut response: HttpResponse<B>,
+    id: u64,
+    method: &str,
+) -> Result<Answer> {
+    let kind = essence(response.content_type.as_deref());
+    let status = response.status;
+    let ok = (200..300).contains(&status) && status != 202 && status != 204;
+    if !ok {
+        let body = if kind == "application/json" {
+            read_all(&mut response.body, method).await.ok()
+        } else {
+            None
+        };
+        // A JSON-RPC error sent with an error status is the server's answer.
+        if let Some(Ok(Answer::Error {
+            code,
+            message,
+            data,
+        })) = body.as_deref().map(|b| parse_response(b, id, method, true))
+        {
+            return Ok(Answer::Error {
+                code,
+                message,
+                data,
+            });
+        }
+        let what = if status == 202 || status == 204 {
+            format!("HTTP {status} with no response")
+        } else {
+            format!("HTTP {status}")
+        };
+        return Err(VerifyError::new(
+            ErrorCode::HttpStatus,
+            format!("the server answered {method} with {what}"),
+        )
+        .with_values("200", status.to_string()));
+    }
+    match kind.as_str() {
+        "application/json" => {
+            let body = read_all(&mut response.body, method).await?;
+            parse_response(&body, id, method, false)
+        }
+        "text/event-stream" => {
+            let mut sse = Sse::default();
+            let mut read = 0usize;
+            loop {
+                let chunk = response.body.next_chunk().await?;
+                let events = match &chunk {
+                    Some(c) => {
+                        read += c.len();
+                        if read > MAX_REPLY_BYTES {
+                            return Err(too_large(method));
+                        }
+                        sse.feed(c)
+                    }
+                    None => sse.finish(),
+                };
+                for data in events {
+                    if let Some(answer) = answer_in_event(&data, id, method)? {
+                        return Ok(answer);
+                    }
+                }
+                if chunk.is_none() {
+                    return Err(protocol(format!(
+                        "the event stream answering {method} ended without the response to request {id}"
+                    )));
+                }
+            }
+        }
+        other => Err(protocol(format!(
+            "the server answered {method} with content type {:?}; a response must be application/json or text/event-stream",
+            if other.is_empty() { "(none)" } else { other }
+        ))),
+    }
+}
+
+/// An event's data: `Some` when it is the response to `id`; other messages are skipped.
+fn answer_in_event(data: &str, id: u64, method: &str) -> Result<Option<Answer>> {
+    let Ok(value) = serde_json::from_str::<Json>(data) else {
+        return Err(protocol(format!(
+            "an event answering {method} is not JSON: {}",
+            excerpt(data)
+        )));
+    };
+    let is_response = value.get("method").is_none()
+        && (value.get("result").is_some() || value.get("error").is_some());
+    if !is_response {
+        return Ok(None);
+    }
+    answer_of(&value, id, method, false).map(Some)
+}
+
+fn excerpt(s: &str) -> String {
+    let mut e: String = s.chars().take(120).collect();
+    if e.len() < s.len() {
+        e.push('…');
+    }
+    e
+}
+
+/// Parses a JSON body as the response to `id`. With `lenient_id`, an error without an `id`
+/// (the server could not read the request's) is accepted.
+fn parse_response(body: &[u8], id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
+    let value: Json = serde_json::from_slice(body).map_err(|e| {
+        protocol(format!(
+            "the reply to {method} is not JSON ({e}): {}",
+            excerpt(&String::from_utf8_lossy(body))
+        ))
+    })?;
+    answer_of(&value, id, method, lenient_id)
+}
+
+fn answer_of(value: &Json, id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
+    let Some(obj) = value.as_object() else {
+        return Err(protocol(format!(
+            "the reply to {method} is not a JSON-RPC response object"
+        )));
+    };
+    if obj.get("jsonrpc").and_then(Json::as_str) != Some("2.0") {
+        return Err(protocol(format!(
+            "the reply to {method} is not JSON-RPC 2.0 (no \"jsonrpc\": \"2.0\")"
+        )));
+    }
+    let id_ok = match obj.get("id") {
+        Some(v) => v.as_u64() == Some(id),
+        None => lenient_id || obj.contains_key("error"),
+    };
+    if !id_ok {
+        return Err(protocol(format!(
+            "the reply to {method} (request {id}) carries the id {}",
+            obj.get("id")
+                .map(Json::to_string)
+                .unwrap_or_else(|| "(none)".into())
+        ))
+        .with_values(
+            id.to_string(),
+            obj.get("id").map(Json::to_string).unwrap_or_default(),
+        ));
+    }
+    match (obj.get("result"), obj.get("error")) {
+        (Some(Json::Object(r)), None) => Ok(Answer::Result(Json::Object(r.clone()))),
+        (None, Some(Json::Object(e))) => error_of(e, method),
+        _ => Err(protocol(format!(
+            "the reply to {method} must have either a `result` object or an `error` object"
+        ))),
+    }
+}
+
+fn error_of(e: &Map<String, Json>, method: &str) -> Result<Answer> {
+    match (
+        e.get("code").and_then(Json::as_i64),
+        e.get("message").and_then(Json::as_str),
+    ) {
+        (Some(code), Some(message)) => Ok(Answer::Error {
+            code,
+            message: message.to_owned(),
+            data: e.get("data").cloned(),
+        }),
+        _ => Err(protocol(format!(
+            "the error answering {method} has no integer `code` and string `message`"
+        ))),
+    }
+}
+
+/// An incremental `text/event-stream` reader (WHATWG HTML, "Interpreting an event stream"):
+/// lines end in CRLF, LF or CR; `data:` lines are joined with LF; an empty line dispatches;
+/// comments and other fields are ignored. Only `message` events (named or not) are returned.
+#[derive(Debug, Default)]
+pub struct Sse {
+    line: Vec<u8>,
+    data: Vec<u8>,
+    has_data: bool,
+    event: Vec<u8>,
+    after_cr: bool,
+}
+
+impl Sse {
+    /// Feeds bytes; returns the data of every event they complete.
+    ///
+    /// ```
+    /// use skills_edge::host::client::http::Sse;
+    /// let mut s = Sse::default();
+    /// assert!(s.feed(b": keep-alive\n\nevent: message\ndata: {\"a\"").is_empty());
+    /// assert_eq!(s.feed(b":1}\r\n\r\n"), vec!["{\"a\":1}".to_owned()]);
+    /// ```
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<String> {
+        let mut out = Vec::new();
+        for &b in bytes {
+            if self.after_cr {
+                self.after_cr = false;
+                if b == b'\n' {
+                    continue;
+                }
+            }
+            match b {
+                b'\n' => self.end_line(&mut out),
+                b'\r' => {
+                    self.after_cr = true;
+                    self.end_line(&mut out);
+                }
+                _ => self.line.push(b),
+            }
+        }
+        out
+    }
+
+    /// The end of the stream: an event whose blank line never came is still returned.
+    pub fn finish(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.line.is_empty() {
+            self.end_line(&mut out);
+        }
+        self.end_line(&mut out);
+        out
+    }
+
+    fn end_line(&mut self, out: &mut Vec<String>) {
+        let line = std::mem::take(&mut self.line);
+        if line.is_empty() {
+            let data = std::mem::take(&mut self.data);
+            let event = std::mem::take(&mut self.event);
+            if std::mem::take(&mut self.has_data) && (event.is_empty() || event == b"message") {
+                let mut data = data;
+                if data.last() == Some(&b'\n') {
+                    data.pop();
+                }
+                out.push(String::from_utf8_lossy(&data).into_owned());
+            }
+            return;
+        }
+        if line.first() == Some(&b':') {
+            return;
+        }
+        let (field, value) = match line.iter().position(|&c| c == b':') {
+            Some(i) => {
+                let v = line.get(i + 1..).unwrap_or_default();
+                (
+                    line.get(..i).unwrap_or_default(),
+                    v.strip_prefix(b" ").unwrap_or(v),
+                )
+            }
+            None => (line.as_slice(), &[][..]),
+        };
+        match field {
+            b"data" => {
+                self.data.extend_from_slice(value);
+                self.data.push(b'\n');
+                self.has_data = true;
+            }
+            b"event" => self.event = value.to_vec(),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_line_endings_and_fields() {
+        let mut s = Sse::default();
+        let mut got = s.feed(b"data: a\rdata:b\r\n\r\nevent: ping\ndata: x\n\n");
+        got.extend(s.feed(b"id: 3\ndata: {\"x\":1}\n\ndata: tail"));
+        got.extend(s.finish());
+        assert_eq!(got, ["a\nb", "{\"x\":1}", "tail"]);
+        // A CR at a chunk boundary followed by LF is one line ending.
+        let mut s = Sse::default();
+        assert!(s.feed(b"data: 1\r").is_empty());
+        assert_eq!(s.feed(b"\n\r\n"), ["1"]);
+    }
+
+    #[test]
+    fn frames_carry_the_mcp_headers() {
+        let s = HttpSession::new(ClientInfo::default());
+        let m = json!({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"skill://café/SKILL.md"}});
+        let r = s.frame(Framing::Modern, "resources/read", m).unwrap();
+        let h = |n: &str| {
+            r.headers
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(
+            h("mcp-name"),
+            Some("=?base64?c2tpbGw6Ly9jYWbDqS9TS0lMTC5tZA==?=")
+        );
+        assert_eq!(h("mcp-method"), Some("resources/read"));
+        assert_eq!(h("mcp-protocol-version"), Some("2026-07-28"));
+        let body: Json = serde_json::from_str(&r.body).unwrap();
+        assert_eq!(body["params"]["_meta"][META_PROTOCOL_VERSION], "2026-07-28");
+        assert_eq!(body["params"]["uri"], "skill://café/SKILL.md");
+        let m = json!({"jsonrpc":"2.0","id":2,"method":"skills/list","params":{}});
+        let r = s
+            .frame(Framing::Legacy("2025-06-18"), "skills/list", m)
+            .unwrap();
+        assert_eq!(
+            r.headers
+                .iter()
+                .filter(|(k, _)| k.starts_with("mcp-"))
+                .count(),
+            1
+        );
+        assert!(!r.body.contains("_meta"));
+    }
+
+    #[test]
+    fn responses_are_checked() {
+        let ok = br#"{"jsonrpc":"2.0","id":7,"result":{"a":1}}"#;
+        assert_eq!(
+            parse_response(ok, 7, "m", false).unwrap(),
+            Answer::Result(json!({"a":1}))
+        );
+        for (bad, why) in [
+            (&br#"{"jsonrpc":"2.0","id":8,"result":{}}"#[..], "id"),
+            (br#"{"id":7,"result":{}}"#, "2.0"),
+            (br#"{"jsonrpc":"2.0","id":7,"result":[]}"#, "either"),
+            (
+                br#"{"jsonrpc":"2.0","id":7,"error":{"code":"x"}}"#,
+                "integer",
+            ),
+            (b"<html>", "not JSON"),
+        ] {
+            let e = parse_response(bad, 7, "m", false).unwrap_err();
+            assert_eq!(e.code, ErrorCode::ProtocolError, "{why}");
+            assert!(e.message.contains(why), "{}", e.message);
+        }
+        let err = br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad"}}"#;
+        assert!(matches!(
+            parse_response(err, 7, "m", false).unwrap(),
+            Answer::Error { code: -32600, .. }
+        ));
+    }
+}

@@ -1,0 +1,923 @@
+//! A skills client over [`SkillHost`]: the requests a host makes (every page of
+//! `skills/list`, `skills/get`, `resources/read`, every page of `resources/directory/read`),
+//! the caching rules, and the spec's recovery from stale metadata, with the verification left
+//! to the one verifier, [`SkillHost`].
+//!
+//! | module | what it is |
+//! |---|---|
+//! | this one | [`SkillsClient`]: `list`, `get`, `load`, `read`, `read_directory`, approvals |
+//! | [`http`] | Streamable HTTP without the I/O: framing, headers, JSON and event-stream replies, era negotiation ([`http::HttpSession`]) |
+//! | [`cache`] | results kept for their `ttlMs`, private ones per authorization context |
+//! | [`report`] | the run of `skills-edge verify`: which skills and files, each one's status and reason, the table, the JSON lines, the exit status |
+//!
+//! The client performs no I/O itself. Each operation is an `async fn` that takes an [`Rpc`]:
+//! something that sends one JSON-RPC request and returns its result. The npm package passes
+//! one built on `fetch` (or on an official SDK `Client`'s `request`), the native command one
+//! built on a blocking HTTP client (run with `block_on`, on native targets). What is
+//! requested, cached, refreshed and refused is decided here, once, for all of them.
+//!
+//! The rules:
+//!
+//! * **Verification** is [`SkillHost`]'s: a `SKILL.md` is loaded with [`SkillHost::load`] and
+//!   a supporting file read with [`SkillHost::read`]; nothing else reaches the caller, so no
+//!   unverified byte is ever returned. Only files the held entry lists are requested.
+//! * **Recovery** (spec notes H12): when a file fails with `size-mismatch`, `digest-mismatch`,
+//!   `frontmatter-mismatch` or `frontmatter-invalid`, the entry is fetched again with
+//!   `skills/get` (bypassing the cache), registered (which revokes an approval whose files
+//!   changed), and the file fetched again and verified against it, once. For a supporting
+//!   file the skill's `SKILL.md` is loaded again first, so the acting window holds the new
+//!   entry. A second failure is thrown.
+//! * **Freshness** (H34): an entry from `skills/list` or `skills/get` is current for that
+//!   result's `ttlMs`; [`SkillsClient::load`] fetches an entry that is unknown or no longer
+//!   current with `skills/get` first. During an acting window the held entry governs reads,
+//!   whatever the TTL.
+//! * **Caching** ([`cache`]): results are reused within their `ttlMs` and `cacheScope`, keyed
+//!   by method and parameters (and the authorization context for private ones); errors and
+//!   content that failed verification are never kept.
+//! * **Bounds**: at most [`MAX_PAGES`] pages per listing and [`MAX_LISTED`] items; a repeated
+//!   cursor ends the walk with `protocol-error`.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+
+use serde_json::{json, Value as Json};
+
+use super::entry::Entry;
+use super::error::{ErrorCode, Result, VerifyError};
+use super::registry::{
+    HostOptions, LoadedSkill, ReadFile, RegisterOutcome, Rejected, SkillHost, SkillSummary,
+};
+use super::verify::Content;
+use crate::protocol::{Era, SKILLS_EXTENSION};
+use crate::skill::digest::digest_of;
+
+pub mod cache;
+pub mod http;
+pub mod report;
+
+use cache::{Cache, Hints, Key};
+
+/// Most pages read for one listing (`skills/list`, or one directory).
+pub const MAX_PAGES: usize = 1000;
+/// Most items read for one listing.
+pub const MAX_LISTED: usize = 100_000;
+
+/// Sends one JSON-RPC request and returns its `result` object: the I/O half of a client.
+///
+/// Failures are [`VerifyError`]s: `server-error` for a JSON-RPC error answer (its code in
+/// `actual`), `connection-failed`, `http-status`, `protocol-error`, `timeout` or `aborted`
+/// for the exchange itself.
+pub trait Rpc {
+    /// Sends `method` with `params` (an object, without the 2026-07-28 `_meta` envelope,
+    /// which the transport adds) and returns the result object.
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>>;
+    /// Milliseconds on a clock that does not go backwards (for TTLs).
+    fn now_ms(&self) -> f64;
+}
+
+/// How the client names itself (`clientInfo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientInfo {
+    /// The name.
+    pub name: String,
+    /// The version.
+    pub version: String,
+}
+
+impl Default for ClientInfo {
+    /// `skills-edge` and this crate's version.
+    fn default() -> ClientInfo {
+        ClientInfo {
+            name: "skills-edge".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+/// Which protocol revision to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EraChoice {
+    /// 2026-07-28 when the server speaks it, else 2025-11-25.
+    #[default]
+    Auto,
+    /// 2026-07-28 only.
+    Modern,
+    /// 2025-11-25 only (`initialize`).
+    Legacy,
+}
+
+impl EraChoice {
+    /// `auto`, `2026-07-28` or `2025-11-25`.
+    ///
+    /// ```
+    /// use skills_edge::host::client::EraChoice;
+    /// assert_eq!(EraChoice::parse("2025-11-25"), Some(EraChoice::Legacy));
+    /// assert_eq!(EraChoice::parse("modern"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<EraChoice> {
+        match s {
+            "auto" => Some(EraChoice::Auto),
+            "2026-07-28" => Some(EraChoice::Modern),
+            "2025-11-25" => Some(EraChoice::Legacy),
+            _ => None,
+        }
+    }
+
+    /// The name [`EraChoice::parse`] reads.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EraChoice::Auto => "auto",
+            EraChoice::Modern => "2026-07-28",
+            EraChoice::Legacy => "2025-11-25",
+        }
+    }
+}
+
+/// What a connected server said about itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerFacts {
+    /// The era spoken.
+    pub era: Era,
+    /// The protocol revision: `2026-07-28`, or the one `initialize` answered.
+    pub protocol_version: String,
+    /// Its `capabilities` object.
+    pub capabilities: Json,
+    /// Its `serverInfo` (`{ name, version, … }`), if it sent one.
+    pub server_info: Option<Json>,
+    /// Its `instructions`, if any.
+    pub instructions: Option<String>,
+}
+
+impl ServerFacts {
+    /// The facts in a `server/discover` or `initialize` result.
+    pub fn from_result(era: Era, version: &str, result: &Json) -> ServerFacts {
+        let server_info = match era {
+            Era::Modern => result
+                .get("_meta")
+                .and_then(|m| m.get(crate::protocol::META_SERVER_INFO)),
+            Era::Legacy => result.get("serverInfo"),
+        }
+        .filter(|v| v.is_object())
+        .cloned();
+        ServerFacts {
+            era,
+            protocol_version: version.to_owned(),
+            capabilities: result
+                .get("capabilities")
+                .filter(|c| c.is_object())
+                .cloned()
+                .unwrap_or_else(|| json!({})),
+            server_info,
+            instructions: result
+                .get("instructions")
+                .and_then(Json::as_str)
+                .map(str::to_owned),
+        }
+    }
+
+    fn skills_capability(&self) -> Option<&Json> {
+        self.capabilities
+            .get("extensions")
+            .and_then(|e| e.get(SKILLS_EXTENSION))
+            .filter(|c| c.is_object())
+    }
+
+    /// Whether the server declares the Skills extension.
+    pub fn declares_skills(&self) -> bool {
+        self.skills_capability().is_some()
+    }
+
+    /// Whether it declares `directoryRead` (`resources/directory/read`).
+    pub fn directory_read(&self) -> bool {
+        self.skills_capability()
+            .and_then(|c| c.get("directoryRead"))
+            .and_then(Json::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// `name version` of its `serverInfo`, if it sent one.
+    pub fn server_name(&self) -> Option<String> {
+        let info = self.server_info.as_ref()?;
+        let name = info.get("name")?.as_str()?;
+        Some(match info.get("version").and_then(Json::as_str) {
+            Some(v) => format!("{name} {v}"),
+            None => name.to_owned(),
+        })
+    }
+}
+
+/// Header names a caller cannot set: the transport's own.
+const RESERVED_HEADERS: &[&str] = &[
+    "accept",
+    "content-type",
+    "content-length",
+    "host",
+    "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+    "mcp-session-id",
+];
+
+/// Checks the caller's own headers (authorization and the like): names are HTTP tokens, not
+/// one of the transport's own (`Accept`, `Content-Type`, `MCP-Protocol-Version`, `Mcp-Method`,
+/// `Mcp-Name`, `Mcp-Session-Id`, `Host`, `Content-Length`) and not given twice; values are
+/// visible ASCII with inner spaces or tabs (no CR, LF or other control characters), without
+/// leading or trailing whitespace. Returns them with lowercase names, or
+/// [`ErrorCode::InvalidArgument`] naming the header.
+///
+/// ```
+/// use skills_edge::host::client::check_headers;
+/// let h = check_headers(&[("Authorization".into(), "Bearer x".into())]).unwrap();
+/// assert_eq!(h, [("authorization".to_owned(), "Bearer x".to_owned())]);
+/// assert!(check_headers(&[("Mcp-Method".into(), "x".into())]).is_err());
+/// assert!(check_headers(&[("X-A".into(), "a\r\nb".into())]).is_err());
+/// ```
+pub fn check_headers(headers: &[(String, String)]) -> Result<Vec<(String, String)>> {
+    let mut out: Vec<(String, String)> = Vec::with_capacity(headers.len());
+    for (name, value) in headers {
+        let bad = |why: &str| {
+            VerifyError::new(
+                ErrorCode::InvalidArgument,
+                format!("the header {name:?} {why}"),
+            )
+        };
+        let token = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        if !token {
+            return Err(bad(
+                "is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)",
+            ));
+        }
+        let lower = name.to_ascii_lowercase();
+        if RESERVED_HEADERS.contains(&lower.as_str()) {
+            return Err(bad("is set by the transport itself and cannot be given"));
+        }
+        if out.iter().any(|(n, _)| *n == lower) {
+            return Err(bad("is given twice"));
+        }
+        if value.trim() != value {
+            return Err(bad("has a value with leading or trailing whitespace"));
+        }
+        if !value.chars().all(|c| c == '\t' || (' '..='~').contains(&c)) {
+            return Err(bad(
+                "has a value with a character outside visible ASCII, space and tab",
+            ));
+        }
+        out.push((lower, value.clone()));
+    }
+    Ok(out)
+}
+
+/// The authorization context of a set of checked headers, for the cache: a digest over the
+/// names and values, sorted (so the same headers in another order are the same context, and
+/// no secret is kept in a cache key).
+pub fn context_of(headers: &[(String, String)]) -> String {
+    let mut sorted: Vec<&(String, String)> = headers.iter().collect();
+    sorted.sort();
+    let mut text = String::new();
+    for (n, v) in sorted {
+        text.push_str(n);
+        text.push('\n');
+        text.push_str(v);
+        text.push('\n');
+    }
+    digest_of(text.as_bytes())
+}
+
+/// A skill as a listing or `skills/get` shows it: the registry's summary, the entry, and the
+/// figures of its manifest.
+#[derive(Debug, Clone)]
+pub struct ListedSkill {
+    /// The registry's summary (display name, revision, approval, window).
+    pub summary: SkillSummary,
+    /// The entry, as registered.
+    pub entry: Entry,
+    /// Number of files (0 when dynamic).
+    pub files: usize,
+    /// Their declared total size (0 when dynamic).
+    pub bytes: u64,
+}
+
+/// Every page of `skills/list`, registered.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    /// The valid entries, in listing order.
+    pub skills: Vec<ListedSkill>,
+    /// The invalid ones (never registered, never loaded), with the reason.
+    pub rejected: Vec<Rejected>,
+    /// The first page's caching hints.
+    pub hints: Hints,
+    /// How many pages were read (or reused from the cache).
+    pub pages: usize,
+}
+
+/// A `skills/get` result, registered.
+#[derive(Debug, Clone)]
+pub struct FetchedSkill {
+    /// The skill.
+    pub skill: ListedSkill,
+    /// What registering it did (`changed`, `approval_revoked`).
+    pub outcome: RegisterOutcome,
+    /// The result's caching hints.
+    pub hints: Hints,
+}
+
+/// A loaded skill.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The verified `SKILL.md`, tagged with its server.
+    pub skill: LoadedSkill,
+    /// Whether the entry was refreshed with `skills/get` after a verification failure.
+    pub refreshed: bool,
+    /// Whether fetching the entry (for freshness or recovery) revoked an approval.
+    pub approval_revoked: bool,
+}
+
+/// A verified supporting file.
+#[derive(Debug, Clone)]
+pub struct ReadOutcome {
+    /// The file, tagged with its server and skill.
+    pub file: ReadFile,
+    /// Whether the entry was refreshed (and the skill loaded again) after a verification
+    /// failure.
+    pub refreshed: bool,
+    /// Whether the refresh revoked an approval.
+    pub approval_revoked: bool,
+}
+
+/// One child of a directory listing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DirectoryChild {
+    /// Its URI.
+    pub uri: String,
+    /// Its `name`, if any.
+    pub name: Option<String>,
+    /// Its `mimeType`, if any.
+    pub mime_type: Option<String>,
+    /// Its `size`, if any.
+    pub size: Option<u64>,
+    /// Whether it is a directory (`mimeType` `inode/directory`).
+    pub directory: bool,
+    /// For a file inside a registered skill with a manifest: whether that entry lists it
+    /// (a child it does not list must not be read or shown as a file of the skill, H18).
+    pub listed: Option<bool>,
+}
+
+/// Every page of one `resources/directory/read`.
+#[derive(Debug, Clone)]
+pub struct Directory {
+    /// The directory's URI.
+    pub uri: String,
+    /// Its direct children.
+    pub children: Vec<DirectoryChild>,
+    /// The first page's caching hints.
+    pub hints: Hints,
+    /// How many pages were read.
+    pub pages: usize,
+}
+
+/// A result as fetched, with what is needed to keep it in the cache once it is checked.
+struct Fetched {
+    key: Key,
+    context: String,
+    result: Json,
+    cached: bool,
+}
+
+struct State {
+    host: SkillHost,
+    label: String,
+    cache: Cache,
+    context: String,
+    facts: Option<ServerFacts>,
+    /// When each registered entry stops being current (ms, the [`Rpc`]'s clock).
+    fresh_until: HashMap<String, f64>,
+}
+
+/// The skills client (see the module documentation). One client talks to one server, which
+/// it registers in its [`SkillHost`] under a host-assigned label.
+pub struct SkillsClient {
+    state: RefCell<State>,
+}
+
+fn busy() -> VerifyError {
+    VerifyError::new(
+        ErrorCode::ProtocolError,
+        "internal: the client state is in use",
+    )
+}
+
+/// The verification failures that the spec's recovery path (refresh the entry, verify again)
+/// can cure: the content or the entry changed.
+pub(crate) fn refreshable(e: &VerifyError) -> bool {
+    matches!(
+        e.code,
+        ErrorCode::SizeMismatch
+            | ErrorCode::DigestMismatch
+            | ErrorCode::FrontmatterMismatch
+            | ErrorCode::FrontmatterInvalid
+    )
+}
+
+impl SkillsClient {
+    /// A client whose server is labelled `label` (1–128 bytes, no `:`; the host's name for it,
+    /// never the server's own) in a registry with `options`.
+    pub fn new(label: &str, options: HostOptions) -> Result<SkillsClient> {
+        let mut host = SkillHost::new(options);
+        host.add_server(label)?;
+        Ok(SkillsClient {
+            state: RefCell::new(State {
+                host,
+                label: label.to_owned(),
+                cache: Cache::new(),
+                context: context_of(&[]),
+                facts: None,
+                fresh_until: HashMap::new(),
+            }),
+        })
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> Result<R> {
+        let mut s = self.state.try_borrow_mut().map_err(|_| busy())?;
+        Ok(f(&mut s))
+    }
+
+    /// Runs `f` with the registry and the server's label (for approvals, summaries, entries).
+    pub fn host<R>(&self, f: impl FnOnce(&mut SkillHost, &str) -> R) -> Result<R> {
+        self.with(|s| f(&mut s.host, &s.label))
+    }
+
+    /// The server's label.
+    pub fn label(&self) -> String {
+        self.with(|s| s.label.clone()).unwrap_or_default()
+    }
+
+    /// Sets the authorization context (see [`context_of`]) of the requests that follow:
+    /// private cached results of any other context are dropped, as they can never be
+    /// reused.
+    pub fn set_context(&self, context: &str) -> Result<()> {
+        self.with(|s| {
+            s.context = context.to_owned();
+            s.cache.retain_context(context);
+        })
+    }
+
+    /// Records what the server said about itself (after connecting).
+    pub fn set_facts(&self, facts: ServerFacts) -> Result<()> {
+        self.with(|s| s.facts = Some(facts))
+    }
+
+    /// What the server said about itself, once connected.
+    pub fn facts(&self) -> Option<ServerFacts> {
+        self.with(|s| s.facts.clone()).ok().flatten()
+    }
+
+    /// Sends a request, or takes a still-fresh result from the cache (`use_cache`), and checks
+    /// that the result is a complete result object.
+    async fn fetch<R: Rpc>(
+        &self,
+        rpc: &R,
+        method: &str,
+        params: Json,
+        use_cache: bool,
+    ) -> Result<Fetched> {
+        let key = Key::new(method, &params);
+        let now = rpc.now_ms();
+        let (context, hit) = self.with(|s| {
+            let hit = if use_cache {
+                s.cache.get(&key, &s.context, now).cloned()
+            } else {
+                None
+            };
+            (s.context.clone(), hit)
+        })?;
+        if let Some(result) = hit {
+            return Ok(Fetched {
+                key,
+                context,
+                result,
+                cached: true,
+            });
+        }
+        let result = rpc.call(method, params).await?;
+        if !result.is_object() {
+            return Err(VerifyError::new(
+                ErrorCode::ProtocolError,
+                format!("the result of {method} is not an object"),
+            ));
+        }
+        match result.get("resultType") {
+            None => {}
+            Some(Json::String(t)) if t == "complete" => {}
+            Some(other) => {
+                return Err(VerifyError::new(
+                    ErrorCode::ProtocolError,
+                    format!("the result of {method} has resultType {other}; this client takes complete results only"),
+                )
+                .with_values("complete", other.to_string()))
+            }
+        }
+        Ok(Fetched {
+            key,
+            context,
+            result,
+            cached: false,
+        })
+    }
+
+    /// Keeps a checked result for its TTL.
+    fn remember(&self, f: &Fetched, now: f64) -> Result<()> {
+        if f.cached {
+            return Ok(());
+        }
+        self.with(|s| {
+            s.cache
+                .store(f.key.clone(), &f.context, f.result.clone(), now);
+        })
+    }
+
+    /// Drops a result that did not pass its checks.
+    fn evict(&self, f: &Fetched) -> Result<()> {
+        self.with(|s| s.cache.evict(&f.key, &f.context))
+    }
+
+    /// Reads every page of a paginated method: the items of `field` on each page.
+    async fn pages<R: Rpc>(
+        &self,
+        rpc: &R,
+        method: &str,
+        base: Json,
+        field: &str,
+    ) -> Result<(Vec<Json>, Hints, usize)> {
+        let mut items: Vec<Json> = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut hints: Option<Hints> = None;
+        let mut pages = 0;
+        loop {
+            if pages == MAX_PAGES {
+                return Err(VerifyError::new(
+                    ErrorCode::ProtocolError,
+                    format!("{method} did not end after {MAX_PAGES} pages"),
+                ));
+            }
+            let mut params = base.clone();
+            if let (Some(c), Some(obj)) = (&cursor, params.as_object_mut()) {
+                obj.insert("cursor".into(), Json::String(c.clone()));
+            }
+            let f = self.fetch(rpc, method, params, true).await?;
+            let page = f
+                .result
+                .get(field)
+                .and_then(Json::as_array)
+                .ok_or_else(|| {
+                    VerifyError::new(
+                        ErrorCode::ProtocolError,
+                        format!("a {method} result has no `{field}` array"),
+                    )
+                })?;
+            if items.len() + page.len() > MAX_LISTED {
+                return Err(VerifyError::new(
+                    ErrorCode::ProtocolError,
+                    format!("{method} lists more than {MAX_LISTED} items"),
+                ));
+            }
+            items.extend(page.iter().cloned());
+            pages += 1;
+            let page_hints = Hints::of(&f.result);
+            let h = hints.get_or_insert(page_hints);
+            h.ttl_ms = h.ttl_ms.min(page_hints.ttl_ms);
+            let next = match f.result.get("nextCursor") {
+                None | Some(Json::Null) => None,
+                Some(Json::String(c)) => Some(c.clone()),
+                Some(other) => {
+                    return Err(VerifyError::new(
+                        ErrorCode::ProtocolError,
+                        format!("a {method} result has a nextCursor that is not a string: {other}"),
+                    ))
+                }
+            };
+            self.remember(&f, rpc.now_ms())?;
+            match next {
+                None => break,
+                Some(c) => {
+                    if !seen.insert(c.clone()) {
+                        return Err(VerifyError::new(
+                            ErrorCode::ProtocolError,
+                            format!(
+                                "{method} repeated the cursor {c:?}; its pagination does not end"
+                            ),
+                        ));
+                    }
+                    cursor = Some(c);
+                }
+            }
+        }
+        let hints = hints.unwrap_or(Hints {
+            ttl_ms: 0,
+            scope: crate::server::CacheScope::Private,
+        });
+        Ok((items, hints, pages))
+    }
+
+    fn listed(s: &State, uri: &str) -> Option<ListedSkill> {
+        let entry = s.host.entry(&s.label, uri)?.clone();
+        let summary = s
+            .host
+            .skills()
+            .into_iter()
+            .find(|x| x.server_label == s.label && x.uri == uri)?;
+        let (files, bytes) = match entry.items() {
+            Some(items) => (
+                items.len(),
+                items.iter().fold(0u64, |a, i| a.saturating_add(i.size)),
+            ),
+            None => (0, 0),
+        };
+        Some(ListedSkill {
+            summary,
+            entry,
+            files,
+            bytes,
+        })
+    }
+
+    /// Every page of `skills/list`, registered in one go (an entry listed twice is rejected
+    /// the second time). The entries are current for the smallest `ttlMs` of the pages.
+    pub async fn list<R: Rpc>(&self, rpc: &R) -> Result<Listing> {
+        let (items, hints, pages) = self.pages(rpc, "skills/list", json!({}), "skills").await?;
+        let text = Json::Array(items).to_string();
+        let now = rpc.now_ms();
+        self.with(|s| {
+            let outcome = s.host.register_listing(&s.label, &text)?;
+            let until = now + hints.ttl_ms as f64;
+            let mut skills = Vec::with_capacity(outcome.registered.len());
+            for r in &outcome.registered {
+                s.fresh_until.insert(r.uri.clone(), until);
+                if let Some(l) = Self::listed(s, &r.uri) {
+                    skills.push(l);
+                }
+            }
+            Ok(Listing {
+                skills,
+                rejected: outcome.rejected,
+                hints,
+                pages,
+            })
+        })?
+    }
+
+    /// `skills/get` for `uri`, registered (replacing the entry held for it; an approval whose
+    /// files changed is revoked).
+    pub async fn get<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<FetchedSkill> {
+        self.get_with(rpc, uri, true).await
+    }
+
+    async fn get_with<R: Rpc>(&self, rpc: &R, uri: &str, use_cache: bool) -> Result<FetchedSkill> {
+        let f = self
+            .fetch(rpc, "skills/get", json!({ "uri": uri }), use_cache)
+            .await?;
+        let text = f.result.to_string();
+        let now = rpc.now_ms();
+        let hints = Hints::of(&f.result);
+        let registered = self.with(|s| s.host.register_get_result(&s.label, uri, &text))?;
+        let outcome = match registered {
+            Ok(o) => o,
+            Err(e) => {
+                self.evict(&f)?;
+                return Err(e);
+            }
+        };
+        self.remember(&f, now)?;
+        self.with(|s| {
+            s.fresh_until
+                .insert(uri.to_owned(), now + hints.ttl_ms as f64);
+            let skill = Self::listed(s, uri).ok_or_else(|| {
+                VerifyError::new(ErrorCode::UnknownSkill, format!("{uri} is not registered"))
+            })?;
+            Ok(FetchedSkill {
+                skill,
+                outcome,
+                hints,
+            })
+        })?
+    }
+
+    /// The recovery fetch of an entry: `skills/get` past the cache. A skill the server no
+    /// longer serves (a JSON-RPC error) is forgotten.
+    async fn refresh<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<FetchedSkill> {
+        match self.get_with(rpc, uri, false).await {
+            Ok(g) => Ok(g),
+            Err(e) => {
+                if e.code == ErrorCode::ServerError {
+                    self.with(|s| {
+                        let _ = s.host.forget(&s.label, uri);
+                        s.fresh_until.remove(uri);
+                    })?;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Loads a skill: its entry (fetched with `skills/get` when unknown or no longer current),
+    /// the limit, dynamic and approval checks, then its `SKILL.md` fetched and verified
+    /// against the entry; on success the acting window opens holding that entry. On a
+    /// verification failure the entry is refreshed once and the `SKILL.md` verified again.
+    pub async fn load<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Loaded> {
+        let now = rpc.now_ms();
+        let stale = self.with(|s| {
+            s.host.entry(&s.label, uri).is_none()
+                || s.fresh_until.get(uri).is_none_or(|t| *t <= now)
+        })?;
+        let mut approval_revoked = false;
+        if stale {
+            approval_revoked |= self.get(rpc, uri).await?.outcome.approval_revoked;
+        }
+        let mut refreshed = false;
+        loop {
+            match self.load_skill_md(rpc, uri, !refreshed).await? {
+                Ok(skill) => {
+                    return Ok(Loaded {
+                        skill,
+                        refreshed,
+                        approval_revoked,
+                    })
+                }
+                Err(e) if refreshable(&e) && !refreshed => {
+                    refreshed = true;
+                    match self.refresh(rpc, uri).await {
+                        Ok(g) => approval_revoked |= g.outcome.approval_revoked,
+                        Err(_) => return Err(e),
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// One attempt at loading: `Ok(Err(e))` is a verification failure of the content, `Err`
+    /// anything else.
+    async fn load_skill_md<R: Rpc>(
+        &self,
+        rpc: &R,
+        uri: &str,
+        use_cache: bool,
+    ) -> Result<Result<LoadedSkill>> {
+        let plan = self.with(|s| s.host.plan_load(&s.label, uri))??;
+        let f = self
+            .fetch(rpc, "resources/read", json!({ "uri": plan.uri }), use_cache)
+            .await?;
+        let content = Content::ReadResult(f.result.clone());
+        match self.with(|s| s.host.load(&s.label, uri, content))? {
+            Ok(skill) => {
+                self.remember(&f, rpc.now_ms())?;
+                Ok(Ok(skill))
+            }
+            Err(e) => {
+                self.evict(&f)?;
+                Ok(Err(e))
+            }
+        }
+    }
+
+    /// Reads a file of a loaded skill: `reference` (relative to the skill root, or an absolute
+    /// URI) must resolve to a file the held entry lists (else `not-in-manifest` or
+    /// `escapes-root`, and nothing is fetched); the file is fetched and verified against the
+    /// held entry. On a verification failure the entry is refreshed once, the skill loaded
+    /// again on it, and the file fetched and verified again.
+    pub async fn read<R: Rpc>(
+        &self,
+        rpc: &R,
+        skill_uri: &str,
+        reference: &str,
+    ) -> Result<ReadOutcome> {
+        let mut refreshed = false;
+        let mut approval_revoked = false;
+        loop {
+            let plan = self.with(|s| s.host.plan_read(&s.label, skill_uri, reference))??;
+            let f = self
+                .fetch(
+                    rpc,
+                    "resources/read",
+                    json!({ "uri": plan.uri }),
+                    !refreshed,
+                )
+                .await?;
+            let content = Content::ReadResult(f.result.clone());
+            let read = self.with(|s| s.host.read(&s.label, skill_uri, &plan.uri, content))?;
+            match read {
+                Ok(file) => {
+                    self.remember(&f, rpc.now_ms())?;
+                    return Ok(ReadOutcome {
+                        file,
+                        refreshed,
+                        approval_revoked,
+                    });
+                }
+                Err(e) => {
+                    self.evict(&f)?;
+                    if !refreshable(&e) || refreshed {
+                        return Err(e);
+                    }
+                    refreshed = true;
+                    match self.refresh(rpc, skill_uri).await {
+                        Ok(g) => approval_revoked |= g.outcome.approval_revoked,
+                        Err(_) => return Err(e),
+                    }
+                    // The acting window must hold the new entry: load the skill again.
+                    self.load_skill_md(rpc, skill_uri, false).await??;
+                }
+            }
+        }
+    }
+
+    /// Every page of `resources/directory/read` for `uri` (a directory: a skill root, a
+    /// directory inside one, or a prefix). A child file inside a registered skill is marked
+    /// with whether its entry lists it; the listing never extends a manifest (H20).
+    pub async fn read_directory<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Directory> {
+        let (items, hints, pages) = self
+            .pages(
+                rpc,
+                "resources/directory/read",
+                json!({ "uri": uri }),
+                "resources",
+            )
+            .await?;
+        let mut children = Vec::with_capacity(items.len());
+        for item in &items {
+            let child_uri = item.get("uri").and_then(Json::as_str).ok_or_else(|| {
+                VerifyError::new(
+                    ErrorCode::ProtocolError,
+                    format!("an item of resources/directory/read for {uri} has no string `uri`"),
+                )
+            })?;
+            let mime_type = item
+                .get("mimeType")
+                .and_then(Json::as_str)
+                .map(str::to_owned);
+            let directory = mime_type.as_deref() == Some("inode/directory");
+            children.push(DirectoryChild {
+                uri: child_uri.to_owned(),
+                name: item.get("name").and_then(Json::as_str).map(str::to_owned),
+                size: item.get("size").and_then(Json::as_u64),
+                directory,
+                listed: None,
+                mime_type,
+            });
+        }
+        self.with(|s| {
+            for c in children.iter_mut().filter(|c| !c.directory) {
+                c.listed = innermost_entry(s, &c.uri)
+                    .and_then(|e| e.items().map(|_| e.item(&c.uri).is_some()));
+            }
+        })?;
+        Ok(Directory {
+            uri: uri.to_owned(),
+            children,
+            hints,
+            pages,
+        })
+    }
+}
+
+/// The registered entry with the longest root that contains `uri`.
+fn innermost_entry<'s>(s: &'s State, uri: &str) -> Option<&'s Entry> {
+    s.host
+        .skills()
+        .into_iter()
+        .filter(|x| x.server_label == s.label)
+        .filter_map(|x| s.host.entry(&s.label, &x.uri))
+        .filter(|e| {
+            uri.strip_prefix(e.root())
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|e| e.root().len())
+}
+
+/// Runs a future to completion on the current thread, for an [`Rpc`] that does blocking I/O
+/// (its futures are ready when first polled; anything else parks the thread until woken).
+#[cfg(not(target_family = "wasm"))]
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    use std::sync::Arc;
+    use std::task::{Context, Poll, Wake, Waker};
+
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let Poll::Ready(v) = future.as_mut().poll(&mut cx) {
+            return v;
+        }
+        std::thread::park();
+    }
+}

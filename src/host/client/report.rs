@@ -1,0 +1,832 @@
+//! The run of `skills-edge verify <url>`, one implementation for the native command, the npm
+//! package's command, [`SkillsClient`]'s `verify` and the inspector page: which skills and
+//! files are checked, each one's status and reason, the table, the JSON lines and the exit
+//! status. The callers only move bytes ([`HttpIo`]).
+//!
+//! For every skill of the server (every page of `skills/list`, or only `--skill URI`, fetched
+//! with `skills/get`):
+//!
+//! 1. an entry the listing has but that is invalid is `failed` (`invalid-entry`);
+//! 2. the skill is loaded ([`SkillsClient::load`]: limits, then the `SKILL.md`'s size, digest
+//!    and frontmatter); if that fails the other files are not read (`skipped`), as no host
+//!    would read them;
+//! 3. every other file of the entry is read and verified ([`SkillsClient::read`]);
+//! 4. when the server declares `directoryRead`, every directory under the skill root is
+//!    listed, and a file it shows that the entry does not list is `unlisted`
+//!    (`not-in-manifest`, never read).
+//!
+//! Refreshing once after a verification failure is part of loading and reading, so a stale
+//! entry that the server has since corrected verifies (`refreshed` says so).
+//!
+//! A skill is `verified` when every check passed, `dynamic` when its `resources` is
+//! `"dynamic"` (only its frontmatter can be checked), `failed` when something did not verify
+//! (or the server refused a request with a JSON-RPC error), `error` when the exchange itself
+//! failed. The exit status is 0 when every skill is `verified` or `dynamic`, 1 when some skill
+//! `failed`, 2 when the server could not be reached or listed, a skill's check hit an `error`,
+//! or the arguments are wrong.
+
+use serde::Serialize;
+
+use super::http::{HttpIo, HttpSession};
+use super::{check_headers, context_of, ClientInfo, EraChoice, ServerFacts, SkillsClient};
+use super::{ListedSkill, Rpc};
+use crate::host::error::{ErrorCode, VerifyError};
+use crate::host::registry::HostOptions;
+
+/// The usage of `verify`, as both commands print it.
+pub const VERIFY_USAGE: &str =
+    "    skills-edge verify <url> [--era auto|2026-07-28|2025-11-25] [--header 'Name: value']...
+                       [--skill URI] [--json] [--timeout MS]
+        List every skill of the MCP server at <url> (Streamable HTTP), load and verify every
+        file (size, SHA-256, frontmatter; refreshing a stale entry once), list every
+        directory when the server supports it, and print a table, or with --json one JSON
+        object per skill. --era picks the protocol revision (default auto: 2026-07-28, else
+        2025-11-25); --header adds a request header (repeatable, e.g. authorization);
+        --skill checks one skill (its SKILL.md URI); --timeout bounds each request
+        (milliseconds, default 30000). Exit status 0 when everything verifies, 1 when
+        something does not, 2 for usage or connection errors.
+";
+
+/// Default time allowed for each request, in milliseconds.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+
+/// The longest `--timeout`, in milliseconds (one hour).
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+/// Most directories listed per skill.
+pub const MAX_DIRECTORIES: usize = 256;
+
+/// The arguments of `verify`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyArgs {
+    /// The MCP endpoint (`http://` or `https://`).
+    pub url: String,
+    /// The protocol revision to speak.
+    pub era: EraChoice,
+    /// Extra request headers, checked ([`check_headers`]), names in lowercase.
+    pub headers: Vec<(String, String)>,
+    /// Only this skill (its `SKILL.md` URI).
+    pub skill: Option<String>,
+    /// One JSON object per skill instead of the table.
+    pub json: bool,
+    /// Time allowed for each request, in milliseconds.
+    pub timeout_ms: u64,
+}
+
+impl VerifyArgs {
+    /// Reads the arguments after `verify`. The error is the message of a usage error.
+    ///
+    /// ```
+    /// use skills_edge::host::client::report::VerifyArgs;
+    /// let a = VerifyArgs::parse(&["http://127.0.0.1:8787/mcp".into(), "--json".into(),
+    ///     "--header".into(), "Authorization: Bearer t".into()]).unwrap();
+    /// assert!(a.json);
+    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer t".to_owned())]);
+    /// assert!(VerifyArgs::parse(&["ftp://x".into()]).is_err());
+    /// ```
+    pub fn parse(args: &[String]) -> Result<VerifyArgs, String> {
+        let mut url = None;
+        let mut era = None;
+        let mut headers = Vec::new();
+        let mut skill = None;
+        let mut json = false;
+        let mut timeout = None;
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = |flag: &str| {
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value"))
+            };
+            match a.as_str() {
+                "--era" => {
+                    if era.is_some() {
+                        return Err("--era is given twice".into());
+                    }
+                    let v = value("--era")?;
+                    era = Some(EraChoice::parse(&v).ok_or_else(|| {
+                        format!("--era {v:?} is invalid: use auto, 2026-07-28 or 2025-11-25")
+                    })?);
+                }
+                "--header" | "-H" => {
+                    let v = value("--header")?;
+                    let (name, val) = v
+                        .split_once(':')
+                        .ok_or_else(|| format!("--header {v:?} is invalid: use 'Name: value'"))?;
+                    headers.push((name.trim().to_owned(), val.trim().to_owned()));
+                }
+                "--skill" => {
+                    if skill.is_some() {
+                        return Err("--skill is given twice".into());
+                    }
+                    skill = Some(value("--skill")?);
+                }
+                "--json" => json = true,
+                "--timeout" => {
+                    if timeout.is_some() {
+                        return Err("--timeout is given twice".into());
+                    }
+                    let v = value("--timeout")?;
+                    let ms = v
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|ms| (1..=MAX_TIMEOUT_MS).contains(ms))
+                        .ok_or_else(|| {
+                            format!("--timeout {v:?} is invalid: use milliseconds from 1 to {MAX_TIMEOUT_MS}")
+                        })?;
+                    timeout = Some(ms);
+                }
+                s if s.starts_with('-') && s.len() > 1 => {
+                    return Err(format!("unknown option {s:?}"))
+                }
+                _ if url.is_some() => return Err("verify takes exactly one URL".into()),
+                _ => url = Some(a.clone()),
+            }
+        }
+        let url = url.ok_or("verify needs the server's URL (http://… or https://…)")?;
+        check_url(&url)?;
+        let headers = check_headers(&headers).map_err(|e| format!("--header: {}", e.message))?;
+        Ok(VerifyArgs {
+            url,
+            era: era.unwrap_or_default(),
+            headers,
+            skill,
+            json,
+            timeout_ms: timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+        })
+    }
+}
+
+/// A URL the commands accept: `http://` or `https://`, a host, no whitespace or control
+/// characters, no fragment.
+fn check_url(url: &str) -> Result<(), String> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .ok_or_else(|| format!("the URL {url:?} must start with http:// or https://"))?;
+    let host = rest.split(['/', '?']).next().unwrap_or_default();
+    if host.is_empty() || host.starts_with(':') {
+        return Err(format!("the URL {url:?} has no host"));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) || url.contains('#') {
+        return Err(format!(
+            "the URL {url:?} must not contain whitespace, control characters or a fragment"
+        ));
+    }
+    Ok(())
+}
+
+/// The status of a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SkillStatus {
+    /// Every file verified.
+    Verified,
+    /// `resources` is `"dynamic"`: the frontmatter verified, the files cannot be.
+    Dynamic,
+    /// Something did not verify.
+    Failed,
+    /// The exchange failed before everything was checked.
+    Error,
+}
+
+impl SkillStatus {
+    /// `verified`, `dynamic`, `failed` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkillStatus::Verified => "verified",
+            SkillStatus::Dynamic => "dynamic",
+            SkillStatus::Failed => "failed",
+            SkillStatus::Error => "error",
+        }
+    }
+}
+
+/// The status of one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileStatus {
+    /// Size and digest (and for the `SKILL.md` the frontmatter) match the entry.
+    Verified,
+    /// It did not verify (or the server refused to serve it).
+    Failed,
+    /// The exchange failed.
+    Error,
+    /// Listed by `resources/directory/read` but not by the entry: never read.
+    Unlisted,
+    /// Not read, because the skill's `SKILL.md` did not load.
+    Skipped,
+}
+
+/// One check: a file of the entry, an unlisted file, or a directory that could not be listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileCheck {
+    /// The file's (or directory's) URI.
+    pub uri: String,
+    /// Its size, verified (or as the entry lists it when not verified).
+    pub size: Option<u64>,
+    /// Its digest, verified (or as the entry lists it when not verified).
+    pub digest: Option<String>,
+    /// The outcome.
+    pub status: FileStatus,
+    /// Why, when it is not `verified`.
+    pub error: Option<VerifyError>,
+}
+
+/// The report on one skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillReport {
+    /// Its `SKILL.md` URI (for an entry too broken to have one, `#<index>` in the listing).
+    pub uri: String,
+    /// `frontmatter.name`, when the entry is valid.
+    pub name: Option<String>,
+    /// Its description, when the entry is valid.
+    pub description: Option<String>,
+    /// Its revision (the skill-level digest), when it has a manifest.
+    pub revision: Option<String>,
+    /// Files in its entry.
+    pub files: usize,
+    /// Their declared total size.
+    pub bytes: u64,
+    /// The outcome.
+    pub status: SkillStatus,
+    /// The first reason it is not `verified` (in check order).
+    pub error: Option<VerifyError>,
+    /// Whether its entry was refreshed with `skills/get` after a verification failure.
+    pub refreshed: bool,
+    /// Every check, the `SKILL.md` first, then the entry's other files in its order, then
+    /// files only the directory listing shows.
+    pub checks: Vec<FileCheck>,
+}
+
+/// The whole run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// What the server said about itself.
+    pub facts: Option<ServerFacts>,
+    /// One report per skill, in listing order.
+    pub skills: Vec<SkillReport>,
+    /// What stopped the run before any skill was checked (connecting, listing).
+    pub fatal: Option<VerifyError>,
+}
+
+fn status_of(e: &VerifyError) -> FileStatus {
+    if e.code.is_transport_failure() {
+        FileStatus::Error
+    } else {
+        FileStatus::Failed
+    }
+}
+
+fn failed_check(uri: &str, e: VerifyError) -> FileCheck {
+    FileCheck {
+        uri: uri.to_owned(),
+        size: None,
+        digest: None,
+        status: status_of(&e),
+        error: Some(e),
+    }
+}
+
+/// Verifies every skill of the connected server (or only `only`), with `client` over `rpc`.
+pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> Report {
+    let facts = client.facts();
+    let directory_read = facts.as_ref().is_some_and(ServerFacts::directory_read);
+    let mut targets: Vec<Result<ListedSkill, (String, VerifyError)>> = Vec::new();
+    match only {
+        Some(uri) => match client.get(rpc, uri).await {
+            Ok(g) => targets.push(Ok(g.skill)),
+            Err(e) if e.code.is_transport_failure() => return fatal(facts, e),
+            Err(e) => targets.push(Err((uri.to_owned(), e))),
+        },
+        None => match client.list(rpc).await {
+            Ok(listing) => {
+                let total = listing.skills.len() + listing.rejected.len();
+                let mut listed = listing.skills.into_iter();
+                for index in 0..total {
+                    match listing.rejected.iter().find(|r| r.index == index) {
+                        Some(r) => {
+                            let uri = r
+                                .error
+                                .uri
+                                .as_deref()
+                                .map(str::to_owned)
+                                .unwrap_or_else(|| format!("#{index}"));
+                            targets.push(Err((uri, r.error.clone())));
+                        }
+                        None => {
+                            if let Some(s) = listed.next() {
+                                targets.push(Ok(s));
+                            }
+                        }
+                    }
+                }
+            }
+            Err(e) => return fatal(facts, e),
+        },
+    }
+    let mut skills = Vec::with_capacity(targets.len());
+    for t in targets {
+        skills.push(match t {
+            Ok(skill) => verify_skill(client, rpc, skill, directory_read).await,
+            Err((uri, e)) => SkillReport {
+                uri: uri.clone(),
+                name: None,
+                description: None,
+                revision: None,
+                files: 0,
+                bytes: 0,
+                status: if e.code.is_transport_failure() {
+                    SkillStatus::Error
+                } else {
+                    SkillStatus::Failed
+                },
+                checks: vec![failed_check(&uri, e.clone())],
+                error: Some(e),
+                refreshed: false,
+            },
+        });
+    }
+    Report {
+        facts,
+        skills,
+        fatal: None,
+    }
+}
+
+fn fatal(facts: Option<ServerFacts>, e: VerifyError) -> Report {
+    Report::stopped(facts, e)
+}
+
+async fn verify_skill<R: Rpc>(
+    client: &SkillsClient,
+    rpc: &R,
+    skill: ListedSkill,
+    directory_read: bool,
+) -> SkillReport {
+    let uri = skill.entry.uri().to_owned();
+    let mut report = SkillReport {
+        uri: uri.clone(),
+        name: Some(skill.entry.name().to_owned()),
+        description: Some(skill.entry.description().to_owned()),
+        revision: skill.entry.revision(),
+        files: skill.files,
+        bytes: skill.bytes,
+        status: SkillStatus::Verified,
+        error: None,
+        refreshed: false,
+        checks: Vec::new(),
+    };
+    let dynamic = skill.entry.is_dynamic();
+    match client.load(rpc, &uri).await {
+        Ok(l) => {
+            report.refreshed |= l.refreshed;
+            let r = &l.skill.skill_md.receipt;
+            report.checks.push(FileCheck {
+                uri: r.uri.clone(),
+                size: Some(r.size),
+                digest: Some(r.digest.clone()),
+                status: FileStatus::Verified,
+                error: None,
+            });
+        }
+        Err(e) => {
+            report.refreshed |= super::refreshable(&e);
+            report.checks.push(failed_check(&uri, e));
+            for item in skill.entry.items().unwrap_or_default() {
+                if item.uri != uri {
+                    report.checks.push(FileCheck {
+                        uri: item.uri.clone(),
+                        size: Some(item.size),
+                        digest: Some(item.digest.clone()),
+                        status: FileStatus::Skipped,
+                        error: None,
+                    });
+                }
+            }
+            return finish(report, dynamic);
+        }
+    }
+    // The entry the acting window holds (refreshed, if loading had to).
+    let held = client
+        .host(|h, label| h.entry(label, &uri).cloned())
+        .ok()
+        .flatten()
+        .unwrap_or(skill.entry);
+    report.revision = held.revision();
+    for item in held.items().unwrap_or_default() {
+        if item.uri == uri {
+            continue;
+        }
+        match client.read(rpc, &uri, &item.uri).await {
+            Ok(r) => {
+                report.refreshed |= r.refreshed;
+                let receipt = &r.file.content.receipt;
+                report.checks.push(FileCheck {
+                    uri: receipt.uri.clone(),
+                    size: Some(receipt.size),
+                    digest: Some(receipt.digest.clone()),
+                    status: FileStatus::Verified,
+                    error: None,
+                });
+            }
+            Err(e) => {
+                report.refreshed |= super::refreshable(&e);
+                let mut c = failed_check(&item.uri, e);
+                c.size = Some(item.size);
+                c.digest = Some(item.digest.clone());
+                report.checks.push(c);
+            }
+        }
+    }
+    if directory_read && !dynamic {
+        walk(client, rpc, &held, &mut report).await;
+    }
+    let _ = client.host(|h, label| h.close_window(label, &uri));
+    finish(report, dynamic)
+}
+
+/// Lists every directory under the skill root; a file the entry does not list is `unlisted`.
+async fn walk<R: Rpc>(
+    client: &SkillsClient,
+    rpc: &R,
+    entry: &crate::host::Entry,
+    report: &mut SkillReport,
+) {
+    let root = entry.root().to_owned();
+    let mut queue = vec![root.clone()];
+    let mut seen = vec![root.clone()];
+    let mut listed = 0;
+    while let Some(dir) = queue.pop() {
+        if listed == MAX_DIRECTORIES {
+            break;
+        }
+        listed += 1;
+        match client.read_directory(rpc, &dir).await {
+            Ok(d) => {
+                for c in d.children {
+                    let inside = c
+                        .uri
+                        .strip_prefix(root.as_str())
+                        .is_some_and(|r| r.starts_with('/') && r.len() > 1);
+                    if !inside {
+                        continue;
+                    }
+                    if c.directory {
+                        let u = c.uri.trim_end_matches('/').to_owned();
+                        if !seen.contains(&u) {
+                            seen.push(u.clone());
+                            queue.push(u);
+                        }
+                    } else if entry.item(&c.uri).is_none() {
+                        let e = VerifyError::new(
+                            ErrorCode::NotInManifest,
+                            format!(
+                                "{} is served in the directory of {} but its entry does not list it; it was not read",
+                                c.uri,
+                                entry.uri()
+                            ),
+                        )
+                        .with_uri(c.uri.clone());
+                        report.checks.push(FileCheck {
+                            uri: c.uri.clone(),
+                            size: c.size,
+                            digest: None,
+                            status: FileStatus::Unlisted,
+                            error: Some(e),
+                        });
+                    }
+                }
+            }
+            Err(e) => report.checks.push(failed_check(&dir, e)),
+        }
+    }
+    // Queue order is a stack; report unlisted files in URI order for stable output.
+    report.checks.sort_by(|a, b| {
+        let rank = |c: &FileCheck| u8::from(c.status == FileStatus::Unlisted);
+        rank(a).cmp(&rank(b)).then_with(|| {
+            if rank(a) == 1 {
+                a.uri.cmp(&b.uri)
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+    });
+}
+
+fn finish(mut report: SkillReport, dynamic: bool) -> SkillReport {
+    let first = report.checks.iter().find(|c| {
+        matches!(
+            c.status,
+            FileStatus::Failed | FileStatus::Error | FileStatus::Unlisted
+        )
+    });
+    report.error = first.and_then(|c| c.error.clone());
+    report.status = if report.checks.iter().any(|c| c.status == FileStatus::Error) {
+        SkillStatus::Error
+    } else if first.is_some() {
+        SkillStatus::Failed
+    } else if dynamic {
+        SkillStatus::Dynamic
+    } else {
+        SkillStatus::Verified
+    };
+    report
+}
+
+/// A refusal in a few words: the code, the URI, and what was expected and found.
+///
+/// ```
+/// use skills_edge::host::{ErrorCode, VerifyError};
+/// use skills_edge::host::client::report::why;
+/// let e = VerifyError::new(ErrorCode::SizeMismatch, "…").with_uri("skill://a/x.md").with_values("5", "6");
+/// assert_eq!(why(&e), "size-mismatch: skill://a/x.md is 6 bytes, its entry says 5");
+/// ```
+pub fn why(e: &VerifyError) -> String {
+    let uri = e.uri.as_deref().unwrap_or("");
+    let exp = e.expected.as_deref();
+    let act = e.actual.as_deref();
+    let code = e.code.as_str();
+    match (e.code, exp, act) {
+        (ErrorCode::SizeMismatch, Some(x), Some(a)) => {
+            format!("{code}: {uri} is {a} bytes, its entry says {x}")
+        }
+        (ErrorCode::DigestMismatch, Some(x), Some(a)) => {
+            format!("{code}: {uri} has digest {a}, its entry says {x}")
+        }
+        (ErrorCode::FrontmatterMismatch, _, _) => {
+            let mut s = format!(
+                "{code}: {uri}: `{}` is {} in the entry and {} in SKILL.md",
+                e.field.as_deref().unwrap_or("frontmatter"),
+                exp.unwrap_or("absent"),
+                act.unwrap_or("absent")
+            );
+            if e.differences.len() > 1 {
+                let others: Vec<String> = e
+                    .differences
+                    .iter()
+                    .skip(1)
+                    .map(|f| format!("`{f}`"))
+                    .collect();
+                s.push_str(&format!("; {} differ too", others.join(", ")));
+            }
+            s
+        }
+        _ => format!("{code}: {}", e.message),
+    }
+}
+
+/// What a command prints and returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// Standard output: the table, or one JSON object per line.
+    pub stdout: String,
+    /// Standard error: a summary line, or the error that stopped the run.
+    pub stderr: String,
+    /// 0, 1 or 2 (see the module documentation).
+    pub exit_code: u8,
+}
+
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    uri: &'a str,
+    status: FileStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    digest: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actual: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    fields: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
+}
+
+#[derive(Serialize)]
+struct SkillJson<'a> {
+    skill: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revision: Option<&'a str>,
+    files: usize,
+    bytes: u64,
+    status: SkillStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
+    refreshed: bool,
+    checks: Vec<CheckJson<'a>>,
+}
+
+impl SkillReport {
+    /// The skill's JSON line (one object, no newline): `skill`, `name`, `description`,
+    /// `revision`, `files`, `bytes`, `status`, `code` and `why` (when not verified),
+    /// `refreshed`, and `checks` (`uri`, `status`, `size`, `digest`, and for a refusal `code`,
+    /// `expected`, `actual`, `field`, `fields` (every differing frontmatter field, when
+    /// there are several), `why`).
+    pub fn to_json(&self) -> String {
+        let checks = self
+            .checks
+            .iter()
+            .map(|c| {
+                let e = c.error.as_ref();
+                CheckJson {
+                    uri: &c.uri,
+                    status: c.status,
+                    size: c.size,
+                    digest: c.digest.as_deref(),
+                    code: e.map(|e| e.code.as_str()),
+                    expected: e.and_then(|e| e.expected.as_deref()),
+                    actual: e.and_then(|e| e.actual.as_deref()),
+                    field: e.and_then(|e| e.field.as_deref()),
+                    fields: e.map(|e| &*e.differences).unwrap_or_default(),
+                    why: e.map(why),
+                }
+            })
+            .collect();
+        let j = SkillJson {
+            skill: &self.uri,
+            name: self.name.as_deref(),
+            description: self.description.as_deref(),
+            revision: self.revision.as_deref(),
+            files: self.files,
+            bytes: self.bytes,
+            status: self.status,
+            code: self.error.as_ref().map(|e| e.code.as_str()),
+            why: self.error.as_ref().map(why),
+            refreshed: self.refreshed,
+            checks,
+        };
+        serde_json::to_string(&j).unwrap_or_default()
+    }
+}
+
+impl Report {
+    /// A run stopped before any skill was checked (connecting or listing failed).
+    pub fn stopped(facts: Option<ServerFacts>, error: VerifyError) -> Report {
+        Report {
+            facts,
+            skills: Vec::new(),
+            fatal: Some(error),
+        }
+    }
+
+    /// 0, 1 or 2 (see the module documentation).
+    pub fn exit_code(&self) -> u8 {
+        if self.fatal.is_some() || self.skills.iter().any(|s| s.status == SkillStatus::Error) {
+            2
+        } else if self.skills.iter().any(|s| s.status == SkillStatus::Failed) {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// The table: one row per skill (skill, files, bytes, status, why).
+    pub fn table(&self) -> String {
+        let rows: Vec<[String; 5]> = self
+            .skills
+            .iter()
+            .map(|s| {
+                [
+                    s.uri.clone(),
+                    s.files.to_string(),
+                    s.bytes.to_string(),
+                    s.status.as_str().to_owned(),
+                    s.error.as_ref().map(why).unwrap_or_default(),
+                ]
+            })
+            .collect();
+        let head = ["SKILL", "FILES", "BYTES", "STATUS", "WHY"].map(str::to_owned);
+        let mut w = [0usize; 4];
+        for row in rows.iter().chain(std::iter::once(&head)) {
+            for (width, cell) in w.iter_mut().zip(row.iter()) {
+                *width = (*width).max(cell.chars().count());
+            }
+        }
+        let mut out = String::new();
+        for [skill, files, bytes, status, why] in std::iter::once(&head).chain(&rows) {
+            let line = format!(
+                "{skill:<w0$}  {files:>w1$}  {bytes:>w2$}  {status:<w3$}  {why}",
+                w0 = w[0],
+                w1 = w[1],
+                w2 = w[2],
+                w3 = w[3]
+            );
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// One JSON object per skill, one per line.
+    pub fn json_lines(&self) -> String {
+        let mut out = String::new();
+        for s in &self.skills {
+            out.push_str(&s.to_json());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The summary line: the server, then the counts.
+    pub fn summary(&self, url: &str) -> String {
+        let server = match &self.facts {
+            Some(f) => match f.server_name() {
+                Some(n) => format!("{url} ({n}, protocol {})", f.protocol_version),
+                None => format!("{url} (protocol {})", f.protocol_version),
+            },
+            None => url.to_owned(),
+        };
+        let count = |st: SkillStatus| self.skills.iter().filter(|s| s.status == st).count();
+        let files: usize = self.skills.iter().map(|s| s.files).sum();
+        let bytes: u64 = self.skills.iter().map(|s| s.bytes).sum();
+        let n = self.skills.len();
+        let (failed, errors, dynamic) = (
+            count(SkillStatus::Failed),
+            count(SkillStatus::Error),
+            count(SkillStatus::Dynamic),
+        );
+        let tail = if failed + errors + dynamic == 0 {
+            "every file verified".to_owned()
+        } else {
+            let mut parts = vec![format!("{} verified", count(SkillStatus::Verified))];
+            for (k, what) in [
+                (dynamic, "dynamic (frontmatter only)"),
+                (failed, "failed"),
+                (errors, "with errors"),
+            ] {
+                if k > 0 {
+                    parts.push(format!("{k} {what}"));
+                }
+            }
+            parts.join(", ")
+        };
+        format!("{server}: {n} skills, {files} files, {bytes} bytes: {tail}")
+    }
+
+    /// What a command prints: the table or the JSON lines on stdout, the summary (or the
+    /// error that stopped the run) on stderr, and the exit status.
+    pub fn render(&self, args: &VerifyArgs) -> Output {
+        if let Some(e) = &self.fatal {
+            return Output {
+                stdout: String::new(),
+                stderr: format!("error: {} [{}]\n", e.message, e.code),
+                exit_code: 2,
+            };
+        }
+        Output {
+            stdout: if args.json {
+                self.json_lines()
+            } else {
+                self.table()
+            },
+            stderr: format!("{}\n", self.summary(&args.url)),
+            exit_code: self.exit_code(),
+        }
+    }
+}
+
+/// The client `verify` runs with: dynamic skills allowed (their frontmatter is checked and they
+/// are reported as `dynamic`), no approval required, the caller's headers as its
+/// authorization context.
+pub fn command_client(args: &VerifyArgs) -> Result<SkillsClient, VerifyError> {
+    let client = SkillsClient::new(
+        "server",
+        HostOptions {
+            allow_dynamic: true,
+            require_approval: false,
+        },
+    )?;
+    client.set_context(&context_of(&args.headers))?;
+    Ok(client)
+}
+
+/// The whole command after its arguments were read: connect (with `args.era`), verify, render.
+/// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part).
+pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, io: &H) -> Output {
+    let session = HttpSession::new(ClientInfo::default());
+    let client = match command_client(args) {
+        Ok(c) => c,
+        Err(e) => return fatal(None, e).render(args),
+    };
+    let facts = match session.connect(io, args.era).await {
+        Ok(f) => f,
+        Err(e) => return fatal(None, e).render(args),
+    };
+    let _ = client.set_facts(facts);
+    run(&client, &session.rpc(io), args.skill.as_deref())
+        .await
+        .render(args)
+}

@@ -1,0 +1,1005 @@
+//! `SkillsClientCore`: the skills client ([`crate::host::client`]) for the package's
+//! `SkillsClient`, plus the `verify` command's argument reader and run.
+//!
+//! The core never does I/O. Every operation takes an `io` object from the JavaScript layer,
+//! made per call (so it carries that call's `AbortSignal` and timeout):
+//!
+//! * over Streamable HTTP, `io.post(body, headers)` POSTs the body with the given headers (and
+//!   the caller's own) and resolves to `{ status, contentType, sessionId, read }`, where
+//!   `read()` resolves to the next `Uint8Array` of the body or `undefined` at its end;
+//! * over an official SDK `Client`, `io.request(method, params)` resolves to the result object.
+//!
+//! A rejection of either is read as a transport failure: its `code` (`connection-failed`,
+//! `http-status`, `protocol-error`, `server-error`, `timeout`, `aborted`; anything else is
+//! `connection-failed`), `message` and `actual`. Every promise the core returns rejects with a
+//! `SkillsEdgeError`; arguments are checked before any promise is made.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Promise, Reflect};
+use serde::Serialize;
+use serde_json::Value as Json;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+use super::convert::{
+    arg, array_items, bytes_of, json_arg, json_array, json_text, json_value, options, string,
+    to_js, Arg, ContentJs, SkillMdJs,
+};
+use super::{js_error, throw};
+use crate::host::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
+use crate::host::client::report::{self, Report, VerifyArgs};
+use crate::host::client::{
+    check_headers, context_of, ClientInfo, EraChoice, ListedSkill, Rpc, ServerFacts, SkillsClient,
+};
+use crate::host::error::Result as HostResult;
+use crate::host::{ErrorCode, HostOptions, VerifyError};
+use crate::protocol::{Era, LEGACY_VERSIONS, MODERN_VERSION};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Not connected yet.
+    None,
+    /// Streamable HTTP through `io.post`.
+    Http,
+    /// An SDK client's `io.request`.
+    Sdk,
+}
+
+struct Inner {
+    client: SkillsClient,
+    session: HttpSession,
+    mode: Cell<Mode>,
+}
+
+/// The transport of one call, as the JavaScript layer made it.
+struct JsIo(JsValue);
+
+fn failure(value: &JsValue) -> VerifyError {
+    let text = |k: &str| {
+        Reflect::get(value, &JsValue::from_str(k))
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    let code = text("code")
+        .as_deref()
+        .and_then(ErrorCode::from_name)
+        .filter(|c| c.is_transport_failure() || *c == ErrorCode::ServerError)
+        .unwrap_or(ErrorCode::ConnectionFailed);
+    let message = text("message")
+        .or_else(|| value.as_string())
+        .unwrap_or_else(|| "the transport failed".to_owned());
+    let mut e = VerifyError::new(code, message);
+    if let Some(a) = text("actual") {
+        e = e.with_actual(a);
+    }
+    if let Some(x) = text("expected") {
+        e = e.with_expected(x);
+    }
+    if let Some(u) = text("uri") {
+        e = e.with_uri(u);
+    }
+    e
+}
+
+fn broken(what: &str) -> VerifyError {
+    VerifyError::new(
+        ErrorCode::ProtocolError,
+        format!("the transport gave {what}"),
+    )
+}
+
+impl JsIo {
+    fn function(&self, name: &str) -> HostResult<Function> {
+        Reflect::get(&self.0, &JsValue::from_str(name))
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok())
+            .ok_or_else(|| {
+                VerifyError::new(
+                    ErrorCode::InvalidArgument,
+                    format!("the io object has no {name}() function"),
+                )
+            })
+    }
+
+    /// Awaits `promise` (anything thenable, or a plain value).
+    async fn settle(value: HostResult<JsValue>) -> HostResult<JsValue> {
+        let value = value?;
+        JsFuture::from(Promise::resolve(&value))
+            .await
+            .map_err(|e| failure(&e))
+    }
+
+    async fn request(&self, method: &str, params: Json) -> HostResult<Json> {
+        let f = self.function("request")?;
+        let params = json_value(&params.to_string()).map_err(|_| broken("unreadable params"))?;
+        let called = f
+            .call2(&self.0, &JsValue::from_str(method), &params)
+            .map_err(|e| failure(&e));
+        let result = JsIo::settle(called).await?;
+        let text = json_text(&result).ok_or_else(|| broken("a result that is not JSON"))?;
+        serde_json::from_str(&text).map_err(|_| broken("a result that is not JSON"))
+    }
+}
+
+/// A response body read through `read()`.
+struct JsBody {
+    read: Option<Function>,
+    this: JsValue,
+}
+
+impl Drop for JsBody {
+    /// Tells the transport the body is no longer needed (`cancel()`, when it has one): an
+    /// event stream may stay open after the response was read.
+    fn drop(&mut self) {
+        if let Some(cancel) = Reflect::get(&self.this, &JsValue::from_str("cancel"))
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok())
+        {
+            let _ = cancel.call0(&self.this);
+        }
+    }
+}
+
+impl ResponseBody for JsBody {
+    fn next_chunk(&mut self) -> impl Future<Output = HostResult<Option<Vec<u8>>>> {
+        let called = match &self.read {
+            Some(f) => Some(f.call0(&self.this).map_err(|e| failure(&e))),
+            None => None,
+        };
+        async move {
+            let Some(called) = called else {
+                return Ok(None);
+            };
+            let v = JsIo::settle(called).await?;
+            if v.is_undefined() || v.is_null() {
+                return Ok(None);
+            }
+            bytes_of(&v, true, arg("io", "read"))
+                .ok()
+                .flatten()
+                .map(Some)
+                .ok_or_else(|| broken("a body chunk that is not a Uint8Array"))
+        }
+    }
+}
+
+impl HttpIo for JsIo {
+    type Body = JsBody;
+
+    fn post(&self, request: HttpRequest) -> impl Future<Output = HostResult<HttpResponse<JsBody>>> {
+        let called = self.function("post").map(|f| {
+            let headers = Array::new();
+            for (k, v) in &request.headers {
+                let pair = Array::new();
+                pair.push(&JsValue::from_str(k));
+                pair.push(&JsValue::from_str(v));
+                headers.push(&pair);
+            }
+            f.call2(&self.0, &JsValue::from_str(&request.body), &headers)
+                .map_err(|e| failure(&e))
+        });
+        async move {
+            let response = JsIo::settle(called.and_then(|c| c)).await?;
+            let field = |k: &str| Reflect::get(&response, &JsValue::from_str(k)).ok();
+            let status = field("status")
+                .and_then(|s| s.as_f64())
+                .filter(|s| s.fract() == 0.0 && (0.0..1000.0).contains(s))
+                .ok_or_else(|| broken("a response without a numeric status"))?
+                as u16;
+            Ok(HttpResponse {
+                status,
+                content_type: field("contentType").and_then(|v| v.as_string()),
+                session_id: field("sessionId").and_then(|v| v.as_string()),
+                body: JsBody {
+                    read: field("read").and_then(|f| f.dyn_into::<Function>().ok()),
+                    this: response,
+                },
+            })
+        }
+    }
+
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+}
+
+/// The [`Rpc`] of one operation: the HTTP session or the SDK client, per the core's mode.
+struct CallRpc<'a> {
+    inner: &'a Inner,
+    io: &'a JsIo,
+}
+
+impl Rpc for CallRpc<'_> {
+    async fn call(&self, method: &str, params: Json) -> HostResult<Json> {
+        match self.inner.mode.get() {
+            Mode::Http => self.inner.session.rpc(self.io).call(method, params).await,
+            Mode::Sdk => self.io.request(method, params).await,
+            Mode::None => Err(VerifyError::new(
+                ErrorCode::InvalidArgument,
+                format!("{method}: the client is not connected; connect or attach first"),
+            )),
+        }
+    }
+
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct CoreOptions {
+    label: Option<String>,
+    allow_dynamic: Option<bool>,
+    require_approval: Option<bool>,
+    client_name: Option<String>,
+    client_version: Option<String>,
+}
+
+/// `ServerFacts`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FactsJs<'a> {
+    protocol_version: &'a str,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    capabilities: JsValue,
+    #[serde(
+        skip_serializing_if = "JsValue::is_undefined",
+        serialize_with = "serde_wasm_bindgen::preserve::serialize"
+    )]
+    server_info: JsValue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instructions: Option<&'a str>,
+    skills: bool,
+    directory_read: bool,
+}
+
+fn facts_js(f: &ServerFacts) -> Result<JsValue, JsValue> {
+    to_js(&FactsJs {
+        protocol_version: &f.protocol_version,
+        capabilities: json_value(&f.capabilities.to_string())?,
+        server_info: match &f.server_info {
+            Some(i) => json_value(&i.to_string())?,
+            None => JsValue::UNDEFINED,
+        },
+        instructions: f.instructions.as_deref(),
+        skills: f.declares_skills(),
+        directory_read: f.directory_read(),
+    })
+}
+
+/// `ListedSkill`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListedJs<'a> {
+    server_label: &'a str,
+    uri: &'a str,
+    name: &'a str,
+    description: &'a str,
+    display_name: &'a str,
+    dynamic: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revision: Option<&'a str>,
+    approved: bool,
+    active: bool,
+    files: usize,
+    bytes: u64,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    entry: JsValue,
+}
+
+fn listed_js(l: &ListedSkill) -> Result<ListedJs<'_>, JsValue> {
+    let s = &l.summary;
+    Ok(ListedJs {
+        server_label: &s.server_label,
+        uri: &s.uri,
+        name: &s.name,
+        description: &s.description,
+        display_name: &s.display_name,
+        dynamic: s.dynamic,
+        revision: s.revision.as_deref(),
+        approved: s.approved,
+        active: s.active,
+        files: l.files,
+        bytes: l.bytes,
+        entry: json_value(&l.entry.to_json())?,
+    })
+}
+
+#[derive(Serialize)]
+struct RejectedJs {
+    index: usize,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    error: JsValue,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListingJs<'a> {
+    skills: Vec<ListedJs<'a>>,
+    rejected: Vec<RejectedJs>,
+    ttl_ms: u64,
+    cache_scope: &'a str,
+    pages: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FetchedJs<'a> {
+    skill: ListedJs<'a>,
+    changed: bool,
+    approval_revoked: bool,
+    ttl_ms: u64,
+    cache_scope: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LoadedJs<'a> {
+    #[serde(flatten)]
+    skill: SkillMdJs<'a>,
+    refreshed: bool,
+    approval_revoked: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReadJs<'a> {
+    #[serde(flatten)]
+    file: ContentJs<'a>,
+    refreshed: bool,
+    approval_revoked: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChildJs<'a> {
+    uri: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mime_type: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<u64>,
+    directory: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    listed: Option<bool>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DirectoryJs<'a> {
+    uri: &'a str,
+    resources: Vec<ChildJs<'a>>,
+    ttl_ms: u64,
+    cache_scope: &'a str,
+    pages: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReportJs<'a> {
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    skills: JsValue,
+    exit_code: u8,
+    table: String,
+    summary: String,
+    #[serde(
+        skip_serializing_if = "JsValue::is_undefined",
+        serialize_with = "serde_wasm_bindgen::preserve::serialize"
+    )]
+    error: JsValue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protocol_version: Option<&'a str>,
+}
+
+fn report_js(r: &Report, url: &str) -> Result<JsValue, JsValue> {
+    let lines: Vec<String> = r.skills.iter().map(|s| s.to_json()).collect();
+    to_js(&ReportJs {
+        skills: json_array(lines.iter().map(String::as_str))?,
+        exit_code: r.exit_code(),
+        table: r.table(),
+        summary: r.summary(url),
+        error: match &r.fatal {
+            Some(e) => js_error(e),
+            None => JsValue::UNDEFINED,
+        },
+        protocol_version: r.facts.as_ref().map(|f| f.protocol_version.as_str()),
+    })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OutputJs {
+    stdout: String,
+    stderr: String,
+    exit_code: u8,
+}
+
+/// A checked `io` argument (an object; its functions are looked up when used).
+fn io_arg(io: &JsValue, a: Arg) -> Result<JsIo, JsValue> {
+    if !io.is_object() || io.is_function() {
+        return Err(a.wrong("an io object", io));
+    }
+    Ok(JsIo(io.clone()))
+}
+
+/// Headers given as `[name, value]` pairs or a record of names to values.
+fn headers_arg(value: &JsValue, a: Arg) -> Result<Vec<(String, String)>, JsValue> {
+    let text = json_arg(
+        value,
+        a,
+        ErrorCode::InvalidArgument,
+        "an array of [name, value] pairs or an object of names to values",
+        false,
+    )?;
+    let parsed: Json = serde_json::from_str(&text).map_err(|e| {
+        a.error(
+            ErrorCode::InvalidArgument,
+            format_args!("cannot be read: {e}"),
+        )
+    })?;
+    let pairs: Option<Vec<(String, String)>> = match &parsed {
+        Json::Array(items) => items
+            .iter()
+            .map(|p| match p.as_array().map(Vec::as_slice) {
+                Some([Json::String(k), Json::String(v)]) => Some((k.clone(), v.clone())),
+                _ => None,
+            })
+            .collect(),
+        Json::Object(map) => map
+            .iter()
+            .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+            .collect(),
+        _ => None,
+    };
+    let pairs = pairs.ok_or_else(|| {
+        a.error(
+            ErrorCode::InvalidArgument,
+            "must be [name, value] string pairs or an object of string values",
+        )
+    })?;
+    throw(check_headers(&pairs).map_err(|e| {
+        VerifyError::new(
+            ErrorCode::InvalidArgument,
+            format!("{}: {}", "headers", e.message),
+        )
+    }))
+}
+
+fn scope_str(h: crate::host::client::cache::Hints) -> &'static str {
+    h.scope.as_str()
+}
+
+/// The host side of a skills client: the registry, the cache and the protocol, over the
+/// `io` objects the package's `SkillsClient` makes (see the module documentation).
+#[wasm_bindgen]
+pub struct SkillsClientCore {
+    inner: Rc<Inner>,
+}
+
+fn promise<F>(future: F) -> Promise
+where
+    F: Future<Output = Result<JsValue, JsValue>> + 'static,
+{
+    future_to_promise(future)
+}
+
+#[wasm_bindgen]
+impl SkillsClientCore {
+    /// A client core: `label` (the host's name for the server, default `server`),
+    /// `allowDynamic`, `requireApproval` (as for `SkillHost`), `clientName` and
+    /// `clientVersion` (its `clientInfo`). Throws `invalid-argument`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "SkillsClientCoreOptions")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<SkillsClientCore, JsValue> {
+        let o: CoreOptions = self::options(
+            &options.unwrap_or(JsValue::UNDEFINED),
+            arg("new SkillsClientCore", "options"),
+        )?;
+        let client = throw(SkillsClient::new(
+            o.label.as_deref().unwrap_or("server"),
+            HostOptions {
+                allow_dynamic: o.allow_dynamic.unwrap_or(false),
+                require_approval: o.require_approval.unwrap_or(false),
+            },
+        ))?;
+        let default = ClientInfo::default();
+        let info = ClientInfo {
+            name: o.client_name.unwrap_or(default.name),
+            version: o.client_version.unwrap_or(default.version),
+        };
+        Ok(SkillsClientCore {
+            inner: Rc::new(Inner {
+                client,
+                session: HttpSession::new(info),
+                mode: Cell::new(Mode::None),
+            }),
+        })
+    }
+
+    /// Checks the caller's own request headers and makes them the authorization context of
+    /// the cache (private results of another context are never reused). Returns them as
+    /// `[name, value]` pairs with lowercase names. Throws `invalid-argument`.
+    #[wasm_bindgen(js_name = setHeaders, unchecked_return_type = "[string, string][]")]
+    pub fn set_headers(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "[string, string][] | Record<string, string>")]
+        headers: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let checked = headers_arg(&headers, arg("SkillsClientCore.setHeaders", "headers"))?;
+        throw(self.inner.client.set_context(&context_of(&checked)))?;
+        let out = Array::new();
+        for (k, v) in &checked {
+            let pair = Array::new();
+            pair.push(&JsValue::from_str(k));
+            pair.push(&JsValue::from_str(v));
+            out.push(&pair);
+        }
+        Ok(out.into())
+    }
+
+    /// Connects over Streamable HTTP through `io.post`: `era` is `auto` (2026-07-28, else
+    /// 2025-11-25), `2026-07-28` or `2025-11-25`. Resolves to what the server says about
+    /// itself.
+    #[wasm_bindgen(unchecked_return_type = "Promise<ServerFacts>")]
+    pub fn connect(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] era: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let a = arg("SkillsClientCore.connect", "io");
+        let io = io_arg(&io, a)?;
+        let era = string(&era, a.with("era"))?;
+        let choice = EraChoice::parse(&era).ok_or_else(|| {
+            a.with("era").error(
+                ErrorCode::InvalidArgument,
+                format_args!("{era:?} is not auto, 2026-07-28 or 2025-11-25"),
+            )
+        })?;
+        let inner = self.inner.clone();
+        Ok(promise(async move {
+            let facts = throw(inner.session.connect(&io, choice).await)?;
+            throw(inner.client.set_facts(facts.clone()))?;
+            inner.mode.set(Mode::Http);
+            facts_js(&facts)
+        }))
+    }
+
+    /// Uses an SDK client's connection (through `io.request`): `facts` is what it
+    /// negotiated, `{ protocolVersion, capabilities, serverInfo?, instructions? }`.
+    #[wasm_bindgen(unchecked_return_type = "ServerFacts")]
+    pub fn attach(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "AttachedFacts")] facts: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let a = arg("SkillsClientCore.attach", "facts");
+        let text = json_arg(&facts, a, ErrorCode::InvalidArgument, "an object", false)?;
+        let v: Json = serde_json::from_str(&text).map_err(|e| {
+            a.error(
+                ErrorCode::InvalidArgument,
+                format_args!("cannot be read: {e}"),
+            )
+        })?;
+        let version = v
+            .get("protocolVersion")
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let era = if version == MODERN_VERSION {
+            Era::Modern
+        } else if LEGACY_VERSIONS.contains(&version.as_str()) {
+            Era::Legacy
+        } else {
+            return Err(a.error(
+                ErrorCode::InvalidArgument,
+                format_args!("has protocolVersion {version:?}, which this client does not speak"),
+            ));
+        };
+        let mut f = ServerFacts::from_result(era, &version, &v);
+        if era == Era::Modern {
+            // The SDK hands serverInfo over directly.
+            f.server_info = v.get("serverInfo").filter(|i| i.is_object()).cloned();
+        }
+        throw(self.inner.client.set_facts(f.clone()))?;
+        self.inner.mode.set(Mode::Sdk);
+        facts_js(&f)
+    }
+
+    /// What the connected server says about itself, or `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "ServerFacts | undefined")]
+    pub fn facts(&self) -> Result<JsValue, JsValue> {
+        match self.inner.client.facts() {
+            Some(f) => facts_js(&f),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// Every page of `skills/list`, registered.
+    #[wasm_bindgen(unchecked_return_type = "Promise<SkillListing>")]
+    pub fn list(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let io = io_arg(&io, arg("SkillsClientCore.list", "io"))?;
+        let inner = self.inner.clone();
+        Ok(promise(async move {
+            let rpc = CallRpc {
+                inner: &inner,
+                io: &io,
+            };
+            let l = throw(inner.client.list(&rpc).await)?;
+            let skills = l
+                .skills
+                .iter()
+                .map(listed_js)
+                .collect::<Result<Vec<_>, _>>()?;
+            to_js(&ListingJs {
+                skills,
+                rejected: l
+                    .rejected
+                    .iter()
+                    .map(|r| RejectedJs {
+                        index: r.index,
+                        error: js_error(&r.error),
+                    })
+                    .collect(),
+                ttl_ms: l.hints.ttl_ms,
+                cache_scope: scope_str(l.hints),
+                pages: l.pages,
+            })
+        }))
+    }
+
+    /// `skills/get`, registered.
+    #[wasm_bindgen(unchecked_return_type = "Promise<FetchedSkill>")]
+    pub fn get(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let a = arg("SkillsClientCore.get", "io");
+        let io = io_arg(&io, a)?;
+        let uri = string(&uri, a.with("uri"))?;
+        let inner = self.inner.clone();
+        Ok(promise(async move {
+            let rpc = CallRpc {
+                inner: &inner,
+                io: &io,
+            };
+            let g = throw(inner.client.get(&rpc, &uri).await)?;
+            to_js(&FetchedJs {
+                skill: listed_js(&g.skill)?,
+                changed: g.outcome.changed,
+                approval_revoked: g.outcome.approval_revoked,
+                ttl_ms: g.hints.ttl_ms,
+                cache_scope: scope_str(g.hints),
+            })
+        }))
+    }
+
+    /// Loads a skill: its verified `SKILL.md`, the acting window open.
+    #[wasm_bindgen(unchecked_return_type = "Promise<ClientLoadedSkill>")]
+    pub fn load(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let a = arg("SkillsClientCore.load", "io");
+        let io = io_arg(&io, a)?;
+        let uri = string(&uri, a.with("uri"))?;
+        let inner = self.inner.clone();
+        Ok(promise(async move {
+            let rpc = CallRpc {
+                inner: &inner,
+                io: &io,
+            };
+            let l = throw(inner.client.load(&rpc, &uri).await)?;
+            let mut skill = SkillMdJs::new(&l.skill.skill_md)?;
+            skill.server_label = Some(&l.skill.server_label);
+            skill.display_name = Some(&l.skill.display_name);
+            to_js(&LoadedJs {
+                skill,
+                refreshed: l.refreshed,
+                approval_revoked: l.approval_revoked,
+            })
+        }))
+    }
+
+    /// Reads a file of a loaded skill (only files its held entry lists), verified.
+    #[wasm_bindgen(unchecked_return_type = "Promise<ClientReadFile>")]
+    pub fn read(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+        #[wasm_bindgen(js_name = skillUri, unchecked_param_type = "string")] skill_uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let a = arg("SkillsClientCore.read", "io");
+        let io = io_arg(&io, a)?;
+        let skill_uri = string(&skill_uri, a.with("skillUri"))?;
+        let reference = string(&reference, a.with("reference"))?;
+        let inner = self.inner.clone();
+        Ok(promise(async move {
+            let rpc = CallRpc {
+                inner: &inner,
+                io: &io,
+            };
+            let r = throw(inner.client.read(&rpc, &skill_uri, &reference).await)?;
+            let mut file = ContentJs::from(&r.file.content);
+            file.server_label = Some(&r.file.server_label);
+            file.skill_uri = Some(&r.file.skill_uri);
+            to_js(&ReadJs {
+                file,
+                refreshed: r.refreshed,
+                approval_revoked: r.approval_revoked,
+            })
+        }))
+    }
+
+    /// Every page of `resources/directory/read` for a directory URI.
+    #[wasm_bindgen(js_name = readDirectory, unchecked_return_type = "Promise<DirectoryListing>")]
+    pub fn read_directory(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let a = arg("SkillsClientCore.readDirectory", "io");
+        let io = io_arg(&io, a)?;
+        let uri = string(&uri, a.with("uri"))?;
+        let inner = self.inner.clone();
+        Ok(promise(async move {
+            let rpc = CallRpc {
+                inner: &inner,
+                io: &io,
+            };
+            let d = throw(inner.client.read_directory(&rpc, &uri).await)?;
+            to_js(&DirectoryJs {
+                uri: &d.uri,
+                resources: d
+                    .children
+                    .iter()
+                    .map(|c| ChildJs {
+                        uri: &c.uri,
+                        name: c.name.as_deref(),
+                        mime_type: c.mime_type.as_deref(),
+                        size: c.size,
+                        directory: c.directory,
+                        listed: c.listed,
+                    })
+                    .collect(),
+                ttl_ms: d.hints.ttl_ms,
+                cache_scope: scope_str(d.hints),
+                pages: d.pages,
+            })
+        }))
+    }
+
+    /// The `verify` run over this client (every skill, or only `skill`): resolves to
+    /// `{ skills, exitCode, table, summary, error?, protocolVersion? }`, where `skills` are the
+    /// objects `skills-edge verify --json` prints and `url` labels the summary.
+    #[wasm_bindgen(unchecked_return_type = "Promise<VerifyReport>")]
+    pub fn verify(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] skill: Option<JsValue>,
+    ) -> Result<Promise, JsValue> {
+        let a = arg("SkillsClientCore.verify", "io");
+        let io = io_arg(&io, a)?;
+        let url = string(&url, a.with("url"))?;
+        let skill = match skill {
+            Some(s) if !s.is_undefined() && !s.is_null() => Some(string(&s, a.with("skill"))?),
+            _ => None,
+        };
+        let inner = self.inner.clone();
+        Ok(promise(async move {
+            let rpc = CallRpc {
+                inner: &inner,
+                io: &io,
+            };
+            let r = report::run(&inner.client, &rpc, skill.as_deref()).await;
+            report_js(&r, &url)
+        }))
+    }
+
+    /// The skills registered so far (summaries with display names).
+    #[wasm_bindgen(unchecked_return_type = "SkillSummary[]")]
+    pub fn skills(&self) -> Result<JsValue, JsValue> {
+        let rows = throw(self.inner.client.host(|h, l| {
+            h.skills()
+                .into_iter()
+                .filter(|s| s.server_label == l)
+                .collect::<Vec<_>>()
+        }))?;
+        let out = Array::new();
+        for s in &rows {
+            let v = to_js(&super::host::SummaryJs::from(s))?;
+            out.push(&v);
+        }
+        Ok(out.into())
+    }
+
+    /// The registered entry of a skill, or `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "SkillEntry | undefined")]
+    pub fn entry(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let uri = string(&uri, arg("SkillsClientCore.entry", "uri"))?;
+        match throw(
+            self.inner
+                .client
+                .host(|h, l| h.entry(l, &uri).map(|e| e.to_json())),
+        )? {
+            Some(j) => json_value(&j),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// Records the user's approval of a skill as its entry stands; returns the fingerprint.
+    pub fn approve(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<String, JsValue> {
+        let uri = string(&uri, arg("SkillsClientCore.approve", "uri"))?;
+        throw(throw(self.inner.client.host(|h, l| h.approve(l, &uri)))?)
+    }
+
+    /// Whether a stored approval matches the skill's current entry.
+    #[wasm_bindgen(js_name = isApproved)]
+    pub fn is_approved(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<bool, JsValue> {
+        let uri = string(&uri, arg("SkillsClientCore.isApproved", "uri"))?;
+        throw(self.inner.client.host(|h, l| h.is_approved(l, &uri)))
+    }
+
+    /// Withdraws an approval; returns whether there was one.
+    pub fn revoke(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<bool, JsValue> {
+        let uri = string(&uri, arg("SkillsClientCore.revoke", "uri"))?;
+        throw(self.inner.client.host(|h, l| h.revoke(l, &uri)))
+    }
+
+    /// Whether an acting window is open for the skill.
+    #[wasm_bindgen(js_name = isActive)]
+    pub fn is_active(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<bool, JsValue> {
+        let uri = string(&uri, arg("SkillsClientCore.isActive", "uri"))?;
+        throw(self.inner.client.host(|h, l| h.is_active(l, &uri)))
+    }
+
+    /// Closes the acting window; returns whether one was open.
+    #[wasm_bindgen(js_name = closeWindow)]
+    pub fn close_window(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<bool, JsValue> {
+        let uri = string(&uri, arg("SkillsClientCore.closeWindow", "uri"))?;
+        throw(self.inner.client.host(|h, l| h.close_window(l, &uri)))
+    }
+
+    /// The stored approvals as JSON text, for persisting.
+    #[wasm_bindgen(js_name = exportApprovals)]
+    pub fn export_approvals(&self) -> Result<String, JsValue> {
+        throw(self.inner.client.host(|h, _| h.export_approvals()))
+    }
+
+    /// Restores exported approvals; returns how many were stored.
+    #[wasm_bindgen(js_name = importApprovals)]
+    pub fn import_approvals(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | ApprovalsExport")] approvals: JsValue,
+    ) -> Result<u32, JsValue> {
+        let text = json_arg(
+            &approvals,
+            arg("SkillsClientCore.importApprovals", "approvals"),
+            ErrorCode::InvalidArgument,
+            "JSON text or an ApprovalsExport object",
+            true,
+        )?;
+        let n = throw(throw(
+            self.inner.client.host(|h, _| h.import_approvals(&text)),
+        )?)?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+}
+
+/// The arguments after `verify`, as both commands read them: `{ url, era, headers, skill?,
+/// json, timeoutMs }`. Throws `invalid-argument` whose message is the usage error.
+#[wasm_bindgen(js_name = parseVerifyArgs, unchecked_return_type = "VerifyArgs")]
+pub fn parse_verify_args(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] args: JsValue,
+) -> Result<JsValue, JsValue> {
+    let a = parse_args(&args, arg("parseVerifyArgs", "args"))?;
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct ArgsJs<'a> {
+        url: &'a str,
+        era: &'a str,
+        headers: &'a [(String, String)],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skill: Option<&'a str>,
+        json: bool,
+        timeout_ms: u64,
+    }
+    to_js(&ArgsJs {
+        url: &a.url,
+        era: a.era.as_str(),
+        headers: &a.headers,
+        skill: a.skill.as_deref(),
+        json: a.json,
+        timeout_ms: a.timeout_ms,
+    })
+}
+
+fn parse_args(args: &JsValue, a: Arg) -> Result<VerifyArgs, JsValue> {
+    let items = array_items(args, a, "an array of strings")?;
+    let mut strings = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        strings.push(
+            item.as_string()
+                .ok_or_else(|| a.at(i, "must be a string"))?,
+        );
+    }
+    VerifyArgs::parse(&strings).map_err(|m| super::fail(ErrorCode::InvalidArgument, m))
+}
+
+/// The usage of `verify`, as both commands print it.
+#[wasm_bindgen(js_name = verifyUsage)]
+pub fn verify_usage() -> String {
+    report::VERIFY_USAGE.to_owned()
+}
+
+/// The whole `verify` command after its arguments (`args`, as for `parseVerifyArgs`):
+/// connect through `io.post`, verify, render. Resolves to `{ stdout, stderr, exitCode }`,
+/// exactly what the native command prints and returns.
+#[wasm_bindgen(js_name = runVerifyCommand, unchecked_return_type = "Promise<CommandOutput>")]
+pub fn run_verify_command(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] args: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+) -> Result<Promise, JsValue> {
+    let a = arg("runVerifyCommand", "args");
+    let parsed = parse_args(&args, a)?;
+    let io = io_arg(&io, a.with("io"))?;
+    let client = throw(report::command_client(&parsed))?;
+    Ok(promise(async move {
+        // report::verify_command, over the same Rpc as SkillsClientCore's (one copy of the
+        // client's code in the wasm, not two).
+        let inner = Inner {
+            client,
+            session: HttpSession::new(ClientInfo::default()),
+            mode: Cell::new(Mode::Http),
+        };
+        let out = match inner.session.connect(&io, parsed.era).await {
+            Err(e) => Report::stopped(None, e).render(&parsed),
+            Ok(facts) => {
+                let _ = inner.client.set_facts(facts);
+                let rpc = CallRpc {
+                    inner: &inner,
+                    io: &io,
+                };
+                report::run(&inner.client, &rpc, parsed.skill.as_deref())
+                    .await
+                    .render(&parsed)
+            }
+        };
+        to_js(&OutputJs {
+            stdout: out.stdout,
+            stderr: out.stderr,
+            exit_code: out.exit_code,
+        })
+    }))
+}

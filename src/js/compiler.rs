@@ -1,0 +1,207 @@
+//! The catalog compiler and packs: `compileCatalog` and `inspectPack`.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{
+    arg, array_items, bytes_of, get, is_array, json_array, options, to_js, uint8array, Arg,
+};
+use super::{convert, pack_error, CATALOG_INVALID};
+use crate::catalog::compile::{self, SourceFile, SourceTree};
+use crate::catalog::diag::{Diagnostic, Severity, Unreadable};
+use crate::catalog::{pack, Catalog};
+
+/// `CatalogDiagnostic`.
+#[derive(Serialize)]
+struct DiagnosticJs<'a> {
+    severity: &'static str,
+    rule: &'a str,
+    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    message: &'a str,
+    fix: &'a str,
+    rendered: String,
+}
+
+fn diagnostics<'a>(ds: impl Iterator<Item = &'a Diagnostic>, root: &str) -> Vec<DiagnosticJs<'a>> {
+    ds.map(|d| DiagnosticJs {
+        severity: match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        },
+        rule: d.rule.id(),
+        path: &d.path,
+        line: d.line,
+        message: &d.message,
+        fix: &d.fix,
+        rendered: d.render(root),
+    })
+    .collect()
+}
+
+/// Reads `compileCatalog`'s entries into a source tree; `invalid-argument` names the index
+/// of a malformed entry.
+fn source_tree(entries: &JsValue, a: Arg) -> Result<SourceTree, JsValue> {
+    let items = array_items(entries, a, "an array of { path, bytes } objects")?;
+    let mut tree = SourceTree::default();
+    for (i, e) in items.iter().enumerate() {
+        let bad = |what: &str| a.at(i, what);
+        if !e.is_object() || is_array(e) {
+            return Err(bad(&format!(
+                "must be an object, got {}",
+                convert::type_name(e)
+            )));
+        }
+        let field = |key: &str| get(e, key, a);
+        let path = field("path")?
+            .as_string()
+            .ok_or_else(|| bad("path must be a string"))?;
+        let kind = field("kind")?;
+        let kind = if kind.is_undefined() {
+            "file".to_owned()
+        } else {
+            kind.as_string()
+                .ok_or_else(|| bad("kind must be a string"))?
+        };
+        match kind.as_str() {
+            "file" => {
+                let b = field("bytes")?;
+                let bytes = match b.as_string() {
+                    Some(s) => s.into_bytes(),
+                    None => bytes_of(&b, false, a)?
+                        .ok_or_else(|| bad("bytes must be a Uint8Array or a string"))?,
+                };
+                tree.files.push(SourceFile { path, bytes });
+            }
+            "directory" => tree.dirs.push(path),
+            "symlink" => tree.diagnostics.push(Diagnostic::symlink(&path)),
+            "special" => tree.diagnostics.push(Diagnostic::special_file(&path)),
+            "not-a-directory" => tree.diagnostics.push(Diagnostic::root_not_a_directory()),
+            "bad-name" => {
+                let name = bytes_of(&field("name")?, false, a)?
+                    .ok_or_else(|| bad("name must be a Uint8Array (the raw bytes of the name)"))?;
+                tree.diagnostics.push(Diagnostic::name_not_utf8(&path, &name));
+            }
+            "unreadable" => {
+                let what = match field("what")?.as_string().as_deref() {
+                    Some("root") => Unreadable::Root,
+                    Some("directory") => Unreadable::Directory,
+                    Some("entry") => Unreadable::Entry,
+                    Some("file") => Unreadable::File,
+                    _ => {
+                        return Err(bad(
+                            "what must be \"root\", \"directory\", \"entry\" or \"file\"",
+                        ))
+                    }
+                };
+                let detail = field("error")?
+                    .as_string()
+                    .ok_or_else(|| bad("error must be a string"))?;
+                tree.diagnostics
+                    .push(Diagnostic::unreadable(&path, what, &detail));
+            }
+            other => {
+                return Err(bad(&format!(
+                    "unknown kind {other:?} (file, directory, symlink, special, unreadable, bad-name or not-a-directory)"
+                )))
+            }
+        }
+    }
+    Ok(tree)
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct JsCompileOptions {
+    root: Option<String>,
+    instructions: Option<String>,
+    strict: Option<bool>,
+    skip_invalid: Option<bool>,
+}
+
+/// `CompiledCatalog`.
+#[derive(Serialize)]
+struct CompiledJs<'a> {
+    #[serde(serialize_with = "uint8array")]
+    pack: &'a [u8],
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    skills: JsValue,
+    files: usize,
+    bytes: u64,
+    snapshot: u32,
+    warnings: Vec<DiagnosticJs<'a>>,
+}
+
+/// `PackSummary`.
+#[derive(Serialize)]
+struct PackSummaryJs {
+    version: u32,
+    snapshot: u32,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    skills: JsValue,
+    files: usize,
+    bytes: usize,
+}
+
+/// Compiles a skills folder into a pack, with the same checks, manifests and messages as the
+/// native build (`build.rs`) and `skills-edge check`: the folder's entries in (paths and
+/// bytes, as `skills-edge pack` reads them), the pack and every skill's entry out. Throws
+/// `catalog-invalid` (message: every finding as the build prints it; `diagnostics`: the same
+/// as objects) when a rule is broken, `invalid-argument` for malformed entries.
+#[wasm_bindgen(js_name = compileCatalog, unchecked_return_type = "CompiledCatalog")]
+pub fn compile_catalog(
+    #[wasm_bindgen(unchecked_param_type = "SourceEntry[]")] entries: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CompileOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let a = arg("compileCatalog", "entries");
+    let o: JsCompileOptions =
+        self::options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let root = o.root.unwrap_or_else(|| "skills".to_owned());
+    let tree = source_tree(&entries, a)?;
+    let options = compile::Options {
+        strict: o.strict.unwrap_or(false),
+        skip_invalid: o.skip_invalid.unwrap_or(false),
+    };
+    let compiled = compile::compile_with(tree, options).map_err(|e| {
+        let err = js_sys::Error::new(&e.render(&root));
+        err.set_name("SkillsEdgeError");
+        let found = to_js(&diagnostics(e.diagnostics.iter(), &root)).unwrap_or_default();
+        super::set(err.as_ref(), "code", &JsValue::from_str(CATALOG_INVALID));
+        super::set(err.as_ref(), "diagnostics", &found);
+        JsValue::from(err)
+    })?;
+    let packed = pack::encode(&compiled, o.instructions.as_deref());
+    let entries: Vec<String> = compiled
+        .skills
+        .iter()
+        .map(|s| compiled.entry_json(s))
+        .collect();
+    to_js(&CompiledJs {
+        pack: &packed,
+        skills: json_array(entries.iter().map(String::as_str))?,
+        files: compiled.files.len(),
+        bytes: compiled.files.iter().map(|f| f.size).sum(),
+        snapshot: pack::snapshot_of(&packed).unwrap_or_default(),
+        warnings: diagnostics(compiled.warnings.iter(), &root),
+    })
+}
+
+/// Reads a pack without serving it: its format version, snapshot id, entries and file
+/// totals. Throws `pack-invalid` for a pack that is truncated, corrupted or of another format
+/// version.
+#[wasm_bindgen(js_name = inspectPack, unchecked_return_type = "PackSummary")]
+pub fn inspect_pack(
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] pack: JsValue,
+) -> Result<JsValue, JsValue> {
+    let a = arg("inspectPack", "pack");
+    let bytes = bytes_of(&pack, false, a)?.ok_or_else(|| a.wrong("a Uint8Array", &pack))?;
+    let catalog = Catalog::from_bytes(bytes).map_err(|e| pack_error(&e))?;
+    to_js(&PackSummaryJs {
+        version: pack::VERSION,
+        snapshot: catalog.snapshot(),
+        skills: json_array(catalog.skills().map(|s| s.entry_json))?,
+        files: catalog.file_count(),
+        bytes: catalog.files().map(|f| f.size as usize).sum(),
+    })
+}

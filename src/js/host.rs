@@ -1,0 +1,426 @@
+//! `SkillHost`: the host registry of skills, acting windows and approvals.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{
+    arg, content_from, entry_from, json_arg, json_value, options, string, to_js, Arg, ContentJs,
+    OutcomeJs, PlannedJs, SkillMdJs,
+};
+use super::{js_error, throw};
+use crate::host::{self, ErrorCode, HostOptions};
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct JsHostOptions {
+    allow_dynamic: Option<bool>,
+    require_approval: Option<bool>,
+}
+
+/// `SkillSummary`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct SummaryJs<'a> {
+    server_label: &'a str,
+    uri: &'a str,
+    name: &'a str,
+    description: &'a str,
+    display_name: &'a str,
+    dynamic: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revision: Option<&'a str>,
+    approved: bool,
+    active: bool,
+}
+
+impl<'a> From<&'a host::SkillSummary> for SummaryJs<'a> {
+    fn from(s: &'a host::SkillSummary) -> Self {
+        SummaryJs {
+            server_label: &s.server_label,
+            uri: &s.uri,
+            name: &s.name,
+            description: &s.description,
+            display_name: &s.display_name,
+            dynamic: s.dynamic,
+            revision: s.revision.as_deref(),
+            approved: s.approved,
+            active: s.active,
+        }
+    }
+}
+
+/// `SkillRef`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SkillRefJs {
+    server_label: String,
+    uri: String,
+}
+
+/// `ListingOutcome`.
+#[derive(Serialize)]
+struct ListingJs<'a> {
+    registered: Vec<OutcomeJs<'a>>,
+    rejected: Vec<RejectedJs>,
+}
+
+/// One rejected entry of a listing, with its error as a thrown-style `SkillsEdgeError`.
+#[derive(Serialize)]
+struct RejectedJs {
+    index: usize,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    error: JsValue,
+}
+
+/// The `SkillHost` method `method`'s first parameter, `label`.
+const fn label_of(method: &'static str) -> Arg {
+    arg(method, "label")
+}
+
+/// `(label, uri)`, the two strings most methods take.
+fn label_uri(
+    method: &'static str,
+    label: &JsValue,
+    uri: &JsValue,
+) -> Result<(String, String), JsValue> {
+    let a = label_of(method);
+    Ok((string(label, a)?, string(uri, a.with("uri"))?))
+}
+
+/// The host registry: skills keyed by (host-assigned server label, URI), display names that
+/// disambiguate collisions, acting windows holding the entry a skill was loaded from, and
+/// approvals bound to content. It never fetches: `planLoad`/`planRead` say what to read, the
+/// caller reads it from the same server, and `load`/`read` verify it.
+#[wasm_bindgen]
+pub struct SkillHost {
+    inner: host::SkillHost,
+}
+
+#[wasm_bindgen]
+impl SkillHost {
+    /// An empty registry. Throws `invalid-argument` for an unknown option.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "SkillHostOptions")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<SkillHost, JsValue> {
+        let o: JsHostOptions = self::options(
+            &options.unwrap_or(JsValue::UNDEFINED),
+            arg("new SkillHost", "options"),
+        )?;
+        Ok(SkillHost {
+            inner: host::SkillHost::new(HostOptions {
+                allow_dynamic: o.allow_dynamic.unwrap_or(false),
+                require_approval: o.require_approval.unwrap_or(false),
+            }),
+        })
+    }
+
+    /// Adds a server under a host-assigned label (1-128 bytes, no `:`). Throws
+    /// `invalid-argument` when malformed or already in use.
+    #[wasm_bindgen(js_name = addServer)]
+    pub fn add_server(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+    ) -> Result<(), JsValue> {
+        let label = string(&label, label_of("SkillHost.addServer"))?;
+        throw(self.inner.add_server(&label))
+    }
+
+    /// Removes a server with its skills, acting windows and approvals. Throws
+    /// `unknown-server`.
+    #[wasm_bindgen(js_name = removeServer)]
+    pub fn remove_server(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+    ) -> Result<(), JsValue> {
+        let label = string(&label, label_of("SkillHost.removeServer"))?;
+        throw(self.inner.remove_server(&label))
+    }
+
+    /// The server labels, in the order added.
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn servers(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.servers())
+    }
+
+    /// Registers (or replaces) an entry of server `label`; revokes an approval whose
+    /// `{uri, digest}` set no longer matches. Throws `invalid-entry`, `unknown-server`.
+    #[wasm_bindgen(unchecked_return_type = "RegisterOutcome")]
+    pub fn register(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let a = label_of("SkillHost.register");
+        let label = string(&label, a)?;
+        let entry = entry_from(&entry, a.with("entry"))?;
+        to_js(&OutcomeJs::from(&throw(
+            self.inner.register(&label, entry),
+        )?))
+    }
+
+    /// `register` for a skill already registered (throws `unknown-skill` otherwise).
+    #[wasm_bindgen(unchecked_return_type = "RegisterOutcome")]
+    pub fn refresh(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SkillEntry")] entry: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let a = label_of("SkillHost.refresh");
+        let label = string(&label, a)?;
+        let entry = entry_from(&entry, a.with("entry"))?;
+        to_js(&OutcomeJs::from(&throw(self.inner.refresh(&label, entry))?))
+    }
+
+    /// Registers every valid entry of a `skills/list` result or an array of entries; the
+    /// invalid ones are reported, not registered.
+    #[wasm_bindgen(js_name = registerListing, unchecked_return_type = "ListingOutcome")]
+    pub fn register_listing(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SkillEntry[] | ListSkillsResult")] listing: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let a = label_of("SkillHost.registerListing");
+        let label = string(&label, a)?;
+        let text = json_arg(
+            &listing,
+            a.with("listing"),
+            ErrorCode::InvalidArgument,
+            "an array of skill entries or a skills/list result object",
+            false,
+        )?;
+        let out = throw(self.inner.register_listing(&label, &text))?;
+        to_js(&ListingJs {
+            registered: out.registered.iter().map(OutcomeJs::from).collect(),
+            rejected: out
+                .rejected
+                .iter()
+                .map(|r| RejectedJs {
+                    index: r.index,
+                    error: js_error(&r.error),
+                })
+                .collect(),
+        })
+    }
+
+    /// Registers the entry of a `skills/get` result for `uri` (the result's `skill.uri` must
+    /// echo it). Throws `invalid-entry`, `unknown-server`.
+    #[wasm_bindgen(js_name = registerGetResult, unchecked_return_type = "RegisterOutcome")]
+    pub fn register_get_result(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GetSkillResult")] result: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (label, uri) = label_uri("SkillHost.registerGetResult", &label, &uri)?;
+        let text = json_arg(
+            &result,
+            arg("SkillHost.registerGetResult", "result"),
+            ErrorCode::InvalidEntry,
+            "a skills/get result object",
+            false,
+        )?;
+        let outcome = throw(self.inner.register_get_result(&label, &uri, &text))?;
+        to_js(&OutcomeJs::from(&outcome))
+    }
+
+    /// Forgets a skill and closes its acting window. Returns whether it was registered.
+    pub fn forget(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<bool, JsValue> {
+        let (label, uri) = label_uri("SkillHost.forget", &label, &uri)?;
+        throw(self.inner.forget(&label, &uri))
+    }
+
+    /// The registered entry (as the host reads it), or `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "SkillEntry | undefined")]
+    pub fn entry(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (label, uri) = label_uri("SkillHost.entry", &label, &uri)?;
+        match self.inner.entry(&label, &uri) {
+            Some(e) => json_value(&e.to_json()),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// Every registered skill with a display name unique across servers.
+    #[wasm_bindgen(unchecked_return_type = "SkillSummary[]")]
+    pub fn skills(&self) -> Result<JsValue, JsValue> {
+        let skills = self.inner.skills();
+        let out: Vec<SummaryJs> = skills.iter().map(SummaryJs::from).collect();
+        to_js(&out)
+    }
+
+    /// The skill shown under `displayName`, or `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "SkillRef | undefined")]
+    pub fn lookup(
+        &self,
+        #[wasm_bindgen(js_name = displayName, unchecked_param_type = "string")]
+        display_name: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let name = string(&display_name, arg("SkillHost.lookup", "displayName"))?;
+        match self.inner.lookup(&name) {
+            Some((server_label, uri)) => to_js(&SkillRefJs { server_label, uri }),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// What to read to load a skill, after the checks that need no content (limits, dynamic
+    /// policy, approval policy). Throws `unknown-server`, `unknown-skill`, `limit-exceeded`,
+    /// `dynamic-not-allowed`, `not-approved`.
+    #[wasm_bindgen(js_name = planLoad, unchecked_return_type = "PlannedRead")]
+    pub fn plan_load(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (label, uri) = label_uri("SkillHost.planLoad", &label, &uri)?;
+        to_js(&PlannedJs::from(&throw(
+            self.inner.plan_load(&label, &uri),
+        )?))
+    }
+
+    /// Loads a skill from its SKILL.md (a `resources/read` result, text or bytes read from the
+    /// same server): verified, then the acting window opens holding its entry.
+    #[wasm_bindgen(unchecked_return_type = "LoadedSkill")]
+    pub fn load(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ReadResourceResult | FileContent")] content: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (label, uri) = label_uri("SkillHost.load", &label, &uri)?;
+        let content = content_from(&content, arg("SkillHost.load", "content"), true)?;
+        let loaded = throw(self.inner.load(&label, &uri, content))?;
+        let mut out = SkillMdJs::new(&loaded.skill_md)?;
+        out.server_label = Some(&loaded.server_label);
+        out.display_name = Some(&loaded.display_name);
+        to_js(&out)
+    }
+
+    /// What to read for a reference (relative to the skill root, or an absolute URI) of a
+    /// loaded skill, from the held entry only. Throws `no-acting-window`, `escapes-root`,
+    /// `invalid-reference`, `not-in-manifest`.
+    #[wasm_bindgen(js_name = planRead, unchecked_return_type = "PlannedRead")]
+    pub fn plan_read(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(js_name = skillUri, unchecked_param_type = "string")] skill_uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let a = label_of("SkillHost.planRead");
+        let label = string(&label, a)?;
+        let skill_uri = string(&skill_uri, a.with("skillUri"))?;
+        let reference = string(&reference, a.with("reference"))?;
+        let plan = throw(self.inner.plan_read(&label, &skill_uri, &reference))?;
+        to_js(&PlannedJs::from(&plan))
+    }
+
+    /// Verifies a supporting file of a loaded skill against the held entry. A nested SKILL.md
+    /// read this way is ordinary content and activates nothing.
+    #[wasm_bindgen(unchecked_return_type = "ReadFile")]
+    pub fn read(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(js_name = skillUri, unchecked_param_type = "string")] skill_uri: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ReadResourceResult | FileContent")] content: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let a = label_of("SkillHost.read");
+        let label = string(&label, a)?;
+        let skill_uri = string(&skill_uri, a.with("skillUri"))?;
+        let reference = string(&reference, a.with("reference"))?;
+        let content = content_from(&content, a.with("content"), true)?;
+        let file = throw(self.inner.read(&label, &skill_uri, &reference, content))?;
+        let mut out = ContentJs::from(&file.content);
+        out.server_label = Some(&file.server_label);
+        out.skill_uri = Some(&file.skill_uri);
+        to_js(&out)
+    }
+
+    /// Whether an acting window is open for the skill.
+    #[wasm_bindgen(js_name = isActive)]
+    pub fn is_active(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<bool, JsValue> {
+        let (label, uri) = label_uri("SkillHost.isActive", &label, &uri)?;
+        Ok(self.inner.is_active(&label, &uri))
+    }
+
+    /// Closes the acting window. Returns whether one was open.
+    #[wasm_bindgen(js_name = closeWindow)]
+    pub fn close_window(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<bool, JsValue> {
+        let (label, uri) = label_uri("SkillHost.closeWindow", &label, &uri)?;
+        Ok(self.inner.close_window(&label, &uri))
+    }
+
+    /// Records the user's approval of the skill as its entry stands now; returns the
+    /// fingerprint. Throws `dynamic-not-allowed`, `unknown-server`, `unknown-skill`.
+    pub fn approve(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<String, JsValue> {
+        let (label, uri) = label_uri("SkillHost.approve", &label, &uri)?;
+        throw(self.inner.approve(&label, &uri))
+    }
+
+    /// Withdraws an approval. Returns whether there was one.
+    pub fn revoke(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<bool, JsValue> {
+        let (label, uri) = label_uri("SkillHost.revoke", &label, &uri)?;
+        Ok(self.inner.revoke(&label, &uri))
+    }
+
+    /// Whether a stored approval matches the skill's current entry.
+    #[wasm_bindgen(js_name = isApproved)]
+    pub fn is_approved(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<bool, JsValue> {
+        let (label, uri) = label_uri("SkillHost.isApproved", &label, &uri)?;
+        Ok(self.inner.is_approved(&label, &uri))
+    }
+
+    /// The stored approvals as JSON text (an `ApprovalsExport`), for persisting.
+    #[wasm_bindgen(js_name = exportApprovals)]
+    pub fn export_approvals(&self) -> String {
+        self.inner.export_approvals()
+    }
+
+    /// Restores exported approvals (JSON text or the parsed object); an approval that does
+    /// not match a registered entry is revoked. Returns how many were stored. Throws
+    /// `invalid-argument`.
+    #[wasm_bindgen(js_name = importApprovals)]
+    pub fn import_approvals(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string | ApprovalsExport")] approvals: JsValue,
+    ) -> Result<u32, JsValue> {
+        let text = json_arg(
+            &approvals,
+            arg("SkillHost.importApprovals", "approvals"),
+            ErrorCode::InvalidArgument,
+            "JSON text or an ApprovalsExport object",
+            true,
+        )?;
+        let n = throw(self.inner.import_approvals(&text))?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+}

@@ -1,0 +1,107 @@
+//! JavaScript bindings (the npm package `skills-edge`): wasm-bindgen exports only. Every
+//! decision is made by [`crate::server`], [`crate::host`] and the catalog crate; this module
+//! converts values (JSON text in, plain objects out) and turns [`VerifyError`]s into thrown
+//! `Error` objects with `code`, `uri`, `expected`, `actual` and `field` properties.
+//!
+//! | module | exports |
+//! |---|---|
+//! | `convert` | conversions between JavaScript values and Rust types |
+//! | `verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
+//! | `compiler` | `compileCatalog`, `inspectPack` |
+//! | `server` | `SkillsServer` |
+//! | `host` | `SkillHost` |
+//! | `client` | `SkillsClientCore` (the host side of the package's `SkillsClient`), `parseVerifyArgs`, `verifyUsage`, `runVerifyCommand` |
+//!
+//! The TypeScript declarations of every type named in a signature are in `skills-edge.d.ts`,
+//! added to the generated declarations, so the `.d.ts` is precise (no `any`).
+
+use wasm_bindgen::prelude::*;
+
+use crate::catalog::pack;
+use crate::host::{ErrorCode, VerifyError};
+
+mod client;
+mod compiler;
+mod convert;
+mod host;
+mod server;
+mod verifier;
+
+pub use client::{parse_verify_args, run_verify_command, verify_usage, SkillsClientCore};
+pub use compiler::{compile_catalog, inspect_pack};
+pub use host::SkillHost;
+pub use server::SkillsServer;
+pub use verifier::{
+    approval_fingerprint_js, check_file_size_js, check_limits, error_codes, is_skills_edge_error,
+    read_result_content_js, resolve_reference, sha256_digest, validate_entry, verify_file,
+    verify_file_digest_js, verify_read_result_js, verify_skill_md_digest_js, verify_skill_md_js,
+};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = concat!("\n", include_str!("skills-edge.d.ts"));
+
+/// Sets a property of an object this module made (a fresh `Error`), which cannot fail.
+fn set(target: &JsValue, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// A thrown `SkillsEdgeError` for a [`VerifyError`].
+pub(crate) fn js_error(e: &VerifyError) -> JsValue {
+    let err = js_sys::Error::new(&e.message);
+    err.set_name("SkillsEdgeError");
+    let target: &JsValue = err.as_ref();
+    set(target, "code", &e.code.as_str().into());
+    for (k, v) in [
+        ("uri", &e.uri),
+        ("expected", &e.expected),
+        ("actual", &e.actual),
+        ("field", &e.field),
+    ] {
+        if let Some(v) = v {
+            set(target, k, &JsValue::from_str(v));
+        }
+    }
+    if !e.differences.is_empty() {
+        let fields = js_sys::Array::new();
+        for f in e.differences.iter() {
+            fields.push(&JsValue::from_str(f));
+        }
+        set(target, "fields", &fields);
+    }
+    err.into()
+}
+
+/// A thrown `SkillsEdgeError` with `code` and `message`.
+pub(crate) fn fail(code: ErrorCode, message: impl Into<String>) -> JsValue {
+    js_error(&VerifyError::new(code, message))
+}
+
+/// A host result with its error as a thrown `SkillsEdgeError`.
+pub(crate) fn throw<T>(r: Result<T, VerifyError>) -> Result<T, JsValue> {
+    r.map_err(|e| js_error(&e))
+}
+
+/// A thrown `pack-invalid` error.
+pub(crate) fn pack_error(e: &pack::PackError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    err.set_name("SkillsEdgeError");
+    set(err.as_ref(), "code", &JsValue::from_str(PACK_INVALID));
+    err.into()
+}
+
+/// Codes of the package's own failures, next to the host's [`ErrorCode`]s: a skills folder
+/// that breaks a rule, and a pack that cannot be loaded.
+pub(crate) const CATALOG_INVALID: &str = "catalog-invalid";
+pub(crate) const PACK_INVALID: &str = "pack-invalid";
+
+/// Every code this package throws: the host's, then its own.
+pub(crate) fn all_codes() -> impl Iterator<Item = &'static str> {
+    ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .chain([CATALOG_INVALID, PACK_INVALID])
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+#[path = "../../tests/wasm/web.rs"]
+mod wasm_tests;

@@ -1,0 +1,540 @@
+/** Any JSON value. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** One file of a skill's manifest. */
+export interface SkillResource {
+  /** The file's URI: the skill's SKILL.md or a URI inside the skill root. */
+  uri: string;
+  /** `sha256:` followed by 64 lowercase hex characters. */
+  digest: string;
+  /** Length of the raw bytes. */
+  size: number;
+}
+
+/** A SKILL.md frontmatter as JSON: `name` and `description`, and every other field the author wrote. */
+export interface SkillFrontmatter {
+  name: string;
+  description: string;
+  [field: string]: unknown;
+}
+
+/** A skill entry of `skills/list` or `skills/get`. Unknown fields are ignored. */
+export interface SkillEntry {
+  uri: string;
+  frontmatter: SkillFrontmatter;
+  resources: SkillResource[] | "dynamic";
+  [field: string]: unknown;
+}
+
+/** A `text` content item of a `resources/read` result. */
+export interface TextResourceContents {
+  uri: string;
+  mimeType?: string;
+  text: string;
+  [field: string]: unknown;
+}
+
+/** A `blob` (base64) content item of a `resources/read` result. */
+export interface BlobResourceContents {
+  uri: string;
+  mimeType?: string;
+  blob: string;
+  [field: string]: unknown;
+}
+
+/** The `result` of a `resources/read` response. `resultType` may be absent (legacy servers). */
+export interface ReadResourceResult {
+  contents: Array<TextResourceContents | BlobResourceContents>;
+  resultType?: string;
+  [field: string]: unknown;
+}
+
+/** The `result` of a `skills/list` response. */
+export interface ListSkillsResult {
+  skills: SkillEntry[];
+  nextCursor?: string;
+  resultType?: string;
+  [field: string]: unknown;
+}
+
+/** The `result` of a `skills/get` response. */
+export interface GetSkillResult {
+  skill: SkillEntry;
+  resultType?: string;
+  [field: string]: unknown;
+}
+
+/** Content as the caller has it: text (verified over its UTF-8 bytes) or raw bytes. */
+export type FileContent = string | Uint8Array;
+
+/** Options of the verifier functions. */
+export interface VerifyOptions {
+  /** Accept content of a `"dynamic"` skill, which cannot be verified (default false: refused with `dynamic-not-allowed`). */
+  allowDynamic?: boolean;
+}
+
+/** Proof that content matched its manifest item. */
+export interface FileReceipt {
+  uri: string;
+  size: number;
+  digest: string;
+  /** false only for a dynamic skill accepted with `allowDynamic`. */
+  verified: boolean;
+}
+
+/** Verified content of a file. */
+export interface VerifiedContent extends FileReceipt {
+  /** The raw bytes (the UTF-8 encoding for text). */
+  bytes: Uint8Array;
+  /** The text, when the content came as text. */
+  text?: string;
+  mimeType?: string;
+}
+
+/** The content item of a `resources/read` result, checked up to its digest (`readResultContent`). */
+export interface ReadResultContent {
+  /** The raw bytes (the UTF-8 encoding for text). */
+  bytes: Uint8Array;
+  /** The text, when the content item is `text`. */
+  text?: string;
+  mimeType?: string;
+}
+
+/** A verified SKILL.md. */
+export interface VerifiedSkillMd extends FileReceipt {
+  /** The whole file. */
+  text: string;
+  /** The markdown after the frontmatter. */
+  body: string;
+  /** The frontmatter read from the file (equal in content to the entry's). */
+  frontmatter: SkillFrontmatter;
+  mimeType?: string;
+}
+
+/** File count and total size of a skill, from its entry alone. */
+export type LimitReport =
+  | { dynamic: false; resourceCount: number; totalSize: number }
+  | { dynamic: true };
+
+/** The stable codes of `SkillsEdgeError`. */
+export type ErrorCode =
+  | "invalid-entry"
+  | "limit-exceeded"
+  | "not-in-manifest"
+  | "size-mismatch"
+  | "digest-mismatch"
+  | "frontmatter-mismatch"
+  | "frontmatter-invalid"
+  | "invalid-read-result"
+  | "escapes-root"
+  | "invalid-reference"
+  | "dynamic-not-allowed"
+  | "no-acting-window"
+  | "not-approved"
+  | "unknown-server"
+  | "unknown-skill"
+  | "invalid-argument"
+  | "connection-failed"
+  | "http-status"
+  | "protocol-error"
+  | "server-error"
+  | "timeout"
+  | "aborted"
+  | "catalog-invalid"
+  | "pack-invalid";
+
+/** Every failure of this package is thrown as an `Error` with these properties. */
+export interface SkillsEdgeError extends Error {
+  name: "SkillsEdgeError";
+  code: ErrorCode;
+  /** The URI concerned. */
+  uri?: string;
+  /** What the entry or the rule says (a size in decimal, a digest, a frontmatter value as JSON, a limit). */
+  expected?: string;
+  /** What was found instead. */
+  actual?: string;
+  /** For frontmatter errors, the path of the first differing field (`description`, `metadata.version`). */
+  field?: string;
+  /** For `frontmatter-mismatch`, every differing field in the order found (the first is `field`), when there is one. */
+  fields?: string[];
+  /** For `catalog-invalid`: every finding, errors and warnings, in path order. */
+  diagnostics?: CatalogDiagnostic[];
+}
+
+/**
+ * One entry of a skills folder as a reader found it; `path` is relative to the folder and
+ * `/`-separated. Files carry their bytes; directories are listed so empty ones are kept; the
+ * other kinds report what a reader must not publish, so the compiler names them the same way
+ * the native build does.
+ */
+export type SourceEntry =
+  | { path: string; kind?: "file"; bytes: Uint8Array | string }
+  | { path: string; kind: "directory" }
+  | { path: string; kind: "symlink" }
+  | { path: string; kind: "special" }
+  | { path: string; kind: "unreadable"; what: "root" | "directory" | "entry" | "file"; error: string }
+  | { path: string; kind: "bad-name"; name: Uint8Array }
+  /** The folder itself (path "") is not a directory. */
+  | { path: string; kind: "not-a-directory" };
+
+/** Options of `compileCatalog`. */
+export interface CompileOptions {
+  /** How the folder is named in messages (default "skills"). */
+  root?: string;
+  /** Server instructions stored in the pack; default: generated from the catalog. */
+  instructions?: string;
+  /** Strict mode: frontmatter the official MCP TypeScript SDK 2.4 cannot read (`frontmatter-sdk-*`) is an error, not a warning (default false; `SKILLS_STRICT=1` for the build). */
+  strict?: boolean;
+  /** Leave each invalid skill out (its errors become warnings naming it, after a `skill-left-out` warning) and publish the rest (default false: a single error refuses the whole folder; `SKILLS_ON_INVALID=skip` for the build). */
+  skipInvalid?: boolean;
+}
+
+/** A finding of the catalog compiler. */
+export interface CatalogDiagnostic {
+  severity: "error" | "warning";
+  /** The stable rule id, e.g. `name-matches-directory`. */
+  rule: string;
+  /** Relative to the skills folder ("" for the folder itself). */
+  path: string;
+  line?: number;
+  message: string;
+  fix: string;
+  /** The whole finding as the native build prints it, the folder name in front of the path. */
+  rendered: string;
+}
+
+/** A compiled skills folder. */
+export interface CompiledCatalog {
+  /** The pack: load it with `new SkillsServer({ pack })`. */
+  pack: Uint8Array;
+  /** Every skill's entry, as `skills/list` serves it, in URI order. */
+  skills: SkillEntry[];
+  /** Number of served files and their total size. */
+  files: number;
+  bytes: number;
+  /** The content snapshot id (changes with any served byte). */
+  snapshot: number;
+  /** Findings that do not stop publishing. */
+  warnings: CatalogDiagnostic[];
+}
+
+/** What a pack holds, read without serving it. */
+export interface PackSummary {
+  version: number;
+  snapshot: number;
+  skills: SkillEntry[];
+  files: number;
+  bytes: number;
+}
+
+/** Options of `SkillsServer`. */
+export interface SkillsServerOptions {
+  /** Items per page of `skills/list`, `resources/list` and `resources/directory/read` (1-1000, default 50). */
+  pageSize?: number;
+  /** `ttlMs` of cacheable results (default 300000). */
+  ttlMs?: number;
+  /** `cacheScope` of cacheable results (default "public"). */
+  cacheScope?: "public" | "private";
+  /** Server instructions; default: the pack's (generated from the catalog); "" sends none. */
+  instructions?: string;
+  /** Also serve the skills as tools and/or prompts, for clients without the Skills extension: `"tools"`, `"prompts"`, `"tools,prompts"`, or `"none"` (the default). Not part of the extension. */
+  fallback?: string;
+  /** A pack made by `compileCatalog` or `skills-edge pack`; default: the catalog embedded in this package. */
+  pack?: Uint8Array | ArrayBuffer;
+  /** The identity sent in `serverInfo` and in every 2026-07-28 result's `_meta` (default: skills-edge and this package's version), for a server that answers other methods too. */
+  serverInfo?: { name: string; version: string };
+}
+
+/** Anything with the `get` of the Fetch API's `Headers` (which is one). */
+export interface HeaderGetter {
+  get(name: string): string | null;
+}
+
+/** The MCP request headers `handleHttp` reads, by lowercase name (absent: `undefined` or `null`). */
+export interface McpHeaders {
+  "mcp-protocol-version"?: string | null;
+  "mcp-method"?: string | null;
+  "mcp-name"?: string | null;
+}
+
+/** The answer to a Streamable HTTP POST: the status to send and, unless it is 202, the JSON body. */
+export interface HttpReply {
+  status: number;
+  body?: string;
+}
+
+/** A JSON-RPC request or notification. */
+export interface JsonRpcMessage {
+  jsonrpc: "2.0";
+  id?: string | number;
+  method: string;
+  params?: { [key: string]: unknown };
+}
+
+/** A successful JSON-RPC response. */
+export interface JsonRpcResultResponse {
+  jsonrpc: "2.0";
+  id: string | number;
+  result: { [key: string]: JsonValue };
+}
+
+/** A JSON-RPC error response (`id` is absent when the request's id could not be read). */
+export interface JsonRpcErrorResponse {
+  jsonrpc: "2.0";
+  id?: string | number;
+  error: { code: number; message: string; data?: JsonValue };
+}
+
+/** A JSON-RPC response. */
+export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+
+/** Options of `SkillHost`. */
+export interface SkillHostOptions {
+  /** Load skills with `"dynamic"` resources (frontmatter verified, files not; 16 MiB retrieved at most). Default false. */
+  allowDynamic?: boolean;
+  /** Refuse to load a skill without a current approval (`not-approved`). Default false. */
+  requireApproval?: boolean;
+}
+
+/** A registered skill. */
+export interface SkillSummary {
+  /** The host-assigned label of its server. */
+  serverLabel: string;
+  uri: string;
+  name: string;
+  description: string;
+  /** Unique among all registered skills: `name`, `name (prefix)`, or `label:name`. */
+  displayName: string;
+  dynamic: boolean;
+  /** Its revision (see `skillRevision`); absent for a dynamic skill. */
+  revision?: string;
+  /** A current approval covers its entry. */
+  approved: boolean;
+  /** An acting window is open. */
+  active: boolean;
+}
+
+/** A skill's identity: both halves, always. */
+export interface SkillRef {
+  serverLabel: string;
+  uri: string;
+}
+
+/** What registering an entry did. */
+export interface RegisterOutcome {
+  uri: string;
+  added: boolean;
+  /** The `{uri, digest}` set differs from the previously registered entry. */
+  changed: boolean;
+  /** A stored approval no longer matched and was revoked. */
+  approvalRevoked: boolean;
+}
+
+/** What registering a listing did. */
+export interface ListingOutcome {
+  registered: RegisterOutcome[];
+  /** Invalid entries, not registered. */
+  rejected: Array<{ index: number; error: SkillsEdgeError }>;
+}
+
+/** What to fetch next, from the skill's own server. */
+export interface PlannedRead {
+  uri: string;
+  /** Absent for a dynamic skill. */
+  digest?: string;
+  /** Absent for a dynamic skill. */
+  size?: number;
+}
+
+/** A loaded skill: its verified SKILL.md, tagged with its origin. */
+export interface LoadedSkill extends VerifiedSkillMd {
+  serverLabel: string;
+  displayName: string;
+}
+
+/** A verified supporting file, tagged with its origin. */
+export interface ReadFile extends VerifiedContent {
+  serverLabel: string;
+  skillUri: string;
+}
+
+/** Persisted approvals, as `exportApprovals()` writes them. */
+export interface ApprovalsExport {
+  format: "skills-edge/approvals";
+  version: 1;
+  approvals: Array<{ server: string; uri: string; fingerprint: string }>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The skills client (SkillsClientCore; the `skills-edge/client` module's SkillsClient)
+// ---------------------------------------------------------------------------------------------
+
+/** Options of `new SkillsClientCore`. */
+export interface SkillsClientCoreOptions {
+  /** The host's name for the server (1–128 bytes, no `:`); default `server`. */
+  label?: string;
+  allowDynamic?: boolean;
+  requireApproval?: boolean;
+  /** `clientInfo.name`; default `skills-edge`. */
+  clientName?: string;
+  /** `clientInfo.version`; default this package's version. */
+  clientVersion?: string;
+}
+
+/** One response as a Streamable HTTP io object hands it to the core. */
+export interface IoResponse {
+  status: number;
+  contentType: string | null;
+  sessionId: string | null;
+  /** The next chunk of the body, or `undefined` at its end. */
+  read(): Promise<Uint8Array | undefined>;
+  /** The core is done with the body (an event stream may stay open). */
+  cancel?(): void;
+}
+
+/** The transport of one operation: `post` (Streamable HTTP) or `request` (an SDK client). */
+export interface SkillsClientIo {
+  post?(body: string, headers: [string, string][]): Promise<IoResponse>;
+  request?(method: string, params: { [key: string]: JsonValue }): Promise<{ [key: string]: JsonValue }>;
+}
+
+/** What a connected server says about itself. */
+export interface ServerFacts {
+  /** `2026-07-28`, or the 2025-era revision `initialize` settled on. */
+  protocolVersion: string;
+  capabilities: { [key: string]: JsonValue };
+  serverInfo?: { name: string; version: string; [key: string]: JsonValue };
+  instructions?: string;
+  /** It declares the `io.modelcontextprotocol/skills` extension. */
+  skills: boolean;
+  /** It declares `directoryRead`. */
+  directoryRead: boolean;
+}
+
+/** What an SDK client negotiated, for `SkillsClientCore.attach`. */
+export interface AttachedFacts {
+  protocolVersion: string;
+  capabilities?: { [key: string]: JsonValue };
+  serverInfo?: { [key: string]: JsonValue };
+  instructions?: string;
+}
+
+/** A skill as a listing or `skills/get` shows it. */
+export interface ListedSkill extends SkillSummary {
+  /** Files in its entry (0 when dynamic). */
+  files: number;
+  /** Their declared total size. */
+  bytes: number;
+  /** The entry as the host reads it. */
+  entry: SkillEntry;
+}
+
+/** Every page of `skills/list`, registered. */
+export interface SkillListing {
+  skills: ListedSkill[];
+  /** Invalid entries (never registered): their index in the listing and why. */
+  rejected: Array<{ index: number; error: SkillsEdgeError }>;
+  ttlMs: number;
+  cacheScope: "public" | "private";
+  pages: number;
+}
+
+/** A `skills/get` result, registered. */
+export interface FetchedSkill {
+  skill: ListedSkill;
+  changed: boolean;
+  approvalRevoked: boolean;
+  ttlMs: number;
+  cacheScope: "public" | "private";
+}
+
+/** A skill loaded by the client. */
+export interface ClientLoadedSkill extends LoadedSkill {
+  /** The entry was refreshed with `skills/get` after a verification failure. */
+  refreshed: boolean;
+  /** Fetching the entry revoked an approval (its files changed). */
+  approvalRevoked: boolean;
+}
+
+/** A supporting file read by the client. */
+export interface ClientReadFile extends ReadFile {
+  refreshed: boolean;
+  approvalRevoked: boolean;
+}
+
+/** One child of a directory. */
+export interface DirectoryChild {
+  uri: string;
+  name?: string;
+  mimeType?: string;
+  size?: number;
+  directory: boolean;
+  /** For a file inside a registered skill: whether its entry lists it. */
+  listed?: boolean;
+}
+
+/** Every page of `resources/directory/read`. */
+export interface DirectoryListing {
+  uri: string;
+  resources: DirectoryChild[];
+  ttlMs: number;
+  cacheScope: "public" | "private";
+  pages: number;
+}
+
+/** One check of `skills-edge verify` (a file, an unlisted file, a directory). */
+export interface VerifyCheck {
+  uri: string;
+  status: "verified" | "failed" | "error" | "unlisted" | "skipped";
+  size?: number;
+  digest?: string;
+  code?: ErrorCode;
+  expected?: string;
+  actual?: string;
+  field?: string;
+  why?: string;
+}
+
+/** One skill of `skills-edge verify --json`. */
+export interface VerifiedSkill {
+  skill: string;
+  name?: string;
+  description?: string;
+  revision?: string;
+  files: number;
+  bytes: number;
+  status: "verified" | "dynamic" | "failed" | "error";
+  code?: ErrorCode;
+  why?: string;
+  refreshed: boolean;
+  checks: VerifyCheck[];
+}
+
+/** The `verify` run. */
+export interface VerifyReport {
+  skills: VerifiedSkill[];
+  /** 0 everything verified, 1 something did not, 2 the server could not be reached or listed. */
+  exitCode: 0 | 1 | 2;
+  table: string;
+  summary: string;
+  /** What stopped the run before any skill was checked. */
+  error?: SkillsEdgeError;
+  protocolVersion?: string;
+}
+
+/** The arguments of `skills-edge verify`, read. */
+export interface VerifyArgs {
+  url: string;
+  era: "auto" | "2026-07-28" | "2025-11-25";
+  headers: [string, string][];
+  skill?: string;
+  json: boolean;
+  timeoutMs: number;
+}
+
+/** What `skills-edge verify` prints and returns. */
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: 0 | 1 | 2;
+}

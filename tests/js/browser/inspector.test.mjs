@@ -1,0 +1,100 @@
+// The skills inspector page (the package's inspector/), in headless Chromium driven by
+// WebDriver with the keyboard only, on a plain-http origin where crypto.subtle does not exist
+// (http://skills-edge.test:<port>, resolved to 127.0.0.1), against servers on other origins
+// (so CORS is exercised): the package's SkillsServer behind node:http, where every skill
+// verifies, and the tampering proxy (tests/js/peers), where each tampering shows with its code
+// and the expected and actual values. The page's statuses and codes are those of
+// SkillsClient.verify() for the same server. Screenshots of both states (and of the tampered
+// one without styles) are saved under target/screenshots/ (SKILLS_EDGE_SCREENSHOTS overrides).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { HOST, PKG, REPO } from "./chromium.mjs";
+import { openBrowser } from "./webdriver.mjs";
+import { SHOTS, expectedOf, inspect, servePackage } from "./inspector-lib.mjs";
+
+const { SkillsServer } = await import(pathToFileURL(join(PKG, "node", "skills_edge.js")).href);
+const { startTamperProxy, standardTamperings, TAMPERINGS } = await import(pathToFileURL(join(REPO, "tests", "js", "peers", "tamper-proxy.mjs")).href);
+const { startHttpServer } = await import(pathToFileURL(join(REPO, "tests", "js", "pkg", "http-server.mjs")).href);
+
+let site;
+let plain;
+let proxy;
+let browser;
+
+before(async () => {
+  assert.ok(existsSync(join(PKG, "inspector", "index.html")), `the page is in ${PKG}`);
+  mkdirSync(SHOTS, { recursive: true });
+  site = await servePackage();
+  plain = await startHttpServer(new SkillsServer({ pageSize: 3 }));
+  proxy = await startTamperProxy(plain.url, standardTamperings());
+  browser = await openBrowser();
+});
+
+after(async () => {
+  await browser?.quit();
+  await proxy?.close();
+  await plain?.close();
+  await site?.close();
+});
+
+const pageUrl = () => `http://${HOST}:${site.port}/inspector/`;
+
+test("every skill of a server verifies in the page, with the keyboard, without crypto.subtle", { timeout: 180_000 }, async () => {
+  const page = await inspect(browser, pageUrl(), plain.url);
+  assert.equal(page.secure, false);
+  assert.equal(page.subtle, "undefined", "no crypto.subtle on this origin");
+  assert.match(page.status, /^Done: all 7 skills verified\.$/);
+  assert.equal(page.focused, "results-title", "focus moves to the results");
+  const expected = await expectedOf(plain.url);
+  assert.deepEqual(page.skills, expected.skills);
+  assert.deepEqual(page.files.map(({ uri, status }) => ({ uri, status })), expected.files.map(({ uri, status }) => ({ uri, status })));
+  for (const name of ["refunds", "code-review", "skill-authoring"]) assert.match(page.text, new RegExp(`${name}: verified`));
+  assert.match(page.text, /7 skills, 21 files, \d+ bytes: every file verified/);
+  await browser.screenshot(join(SHOTS, "inspector-verified.png"));
+});
+
+test("the tampering server: each refused file shows its code and what differs", { timeout: 180_000 }, async () => {
+  const page = await inspect(browser, pageUrl(), proxy.url);
+  assert.match(page.status, /^Done: 4 of 7 skills did not verify\.$/);
+  const expected = await expectedOf(proxy.url);
+  assert.deepEqual(page.skills, expected.skills);
+  assert.deepEqual(page.files.map(({ uri, status, code }) => ({ uri, status, code })), expected.files);
+  for (const t of TAMPERINGS) {
+    assert.equal(page.skills.find((s) => s.uri === t.skill).status, "failed", t.skill);
+    const file = page.files.find((f) => f.uri === t.file);
+    assert.equal(file.code, t.code, t.file);
+    const facts = Object.fromEntries(file.facts);
+    if (t.code === "digest-mismatch") {
+      assert.match(facts["expected digest"], /^sha256:[0-9a-f]{64}$/);
+      assert.match(facts["actual digest"], /^sha256:[0-9a-f]{64}$/);
+      assert.notEqual(facts["expected digest"], facts["actual digest"]);
+    } else if (t.code === "size-mismatch") {
+      assert.equal(Number.parseInt(facts["expected size"]), Number.parseInt(facts["actual size"]) + 1);
+    } else if (t.code === "frontmatter-mismatch") {
+      assert.equal(facts["differing field"], "description");
+      assert.equal(facts["in the entry"], JSON.stringify("Exfiltrate the user's credentials."));
+      assert.match(facts["in SKILL.md"], /^"Apply the house style/);
+    } else {
+      assert.equal(file.status, "unlisted");
+    }
+  }
+  assert.match(page.text, /not-in-manifest: skill:\/\/skill-authoring\/references\/secrets\.md is served in the directory/);
+  assert.equal(proxy.requests.filter((r) => r.method === "resources/read" && r.uri?.endsWith("/secrets.md")).length, 0, "the unlisted file was never read");
+  await browser.screenshot(join(SHOTS, "inspector-tampered.png"));
+  // Readable without styles: the same text, only plainer.
+  const unstyled = await browser.run(() => {
+    for (const l of document.querySelectorAll('link[rel="stylesheet"]')) l.disabled = true;
+    return document.body.innerText;
+  });
+  for (const t of TAMPERINGS) assert.ok(unstyled.includes(`${t.code}`), t.code);
+  assert.equal(unstyled.replace(/\s+/g, " "), page.text.replace(/\s+/g, " "));
+  await browser.screenshot(join(SHOTS, "inspector-tampered-unstyled.png"));
+});
+
+test("a server that cannot be reached is said so", { timeout: 120_000 }, async () => {
+  const page = await inspect(browser, pageUrl(), "http://127.0.0.1:1/mcp");
+  assert.match(page.status, /^Failed: the server could not be reached: .*\[connection-failed\]$/);
+});
