@@ -1,0 +1,149 @@
+//! `skills-edge stdio [options]`: the embedded catalog over MCP's stdio transport
+//! (newline-delimited JSON-RPC on stdin/stdout, logs on stderr, exit on end of input).
+
+use crate::native::usage_error;
+use skills_edge::protocol::{reply, Refusal};
+use skills_edge::server::{Config, Responder, Transport};
+use skills_edge::settings::{self, Scope, Setting, Source, SETTINGS};
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+
+/// Largest accepted stdio message (bytes); longer lines are refused and skipped.
+const MAX_LINE: usize = 4 * 1024 * 1024;
+
+/// The options of `stdio`: the responder's settings, by their flags (see
+/// `skills_edge::settings`), each at most once.
+fn parse_config(args: &[String]) -> Result<Config, String> {
+    let mut given: Vec<(&'static Setting, String)> = Vec::new();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let Some(setting) = SETTINGS
+            .iter()
+            .find(|s| s.scope == Scope::Responder && s.flag == flag)
+        else {
+            return Err(format!("unknown option {flag:?}"));
+        };
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        if given.iter().any(|(s, _)| s.flag == setting.flag) {
+            return Err(format!("{flag} is given twice"));
+        }
+        given.push((setting, value.clone()));
+    }
+    settings::server_config(Source::Flag, |s| {
+        given
+            .iter()
+            .find(|(g, _)| g.flag == s.flag)
+            .map(|(_, v)| v.clone())
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// The `stdio` options for the usage text, from the settings table.
+pub(crate) fn stdio_options() -> String {
+    let mut out = String::new();
+    for s in SETTINGS.iter().filter(|s| s.scope == Scope::Responder) {
+        out.push_str(&format!(
+            "        {} VALUE\n            {}; default: {}; {}\n",
+            s.flag, s.doc, s.default, s.form
+        ));
+    }
+    out
+}
+
+/// Serves stdin to stdout until end of input.
+pub(crate) fn stdio(args: &[String]) -> ExitCode {
+    let cfg = match parse_config(args) {
+        Ok(c) => c,
+        Err(e) => return usage_error(&e),
+    };
+    let catalog = match skills_edge::embedded::catalog() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    eprintln!(
+        "skills-edge {}: serving {} skills ({} files) over stdio",
+        env!("CARGO_PKG_VERSION"),
+        catalog.skill_count(),
+        catalog.file_count()
+    );
+    let responder = match Responder::new(catalog, cfg) {
+        Ok(r) => r,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let (ended, too_long) = match read_line(&mut input, &mut line) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: reading stdin: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let msg = trim_line(&line);
+        let reply = if too_long {
+            eprintln!("warning: refused a message longer than {MAX_LINE} bytes");
+            Some(reply::refusal(&Refusal::TooLarge { limit: MAX_LINE }))
+        } else if msg.is_empty() {
+            None
+        } else {
+            responder.respond(msg, &Transport::Stream).body
+        };
+        if let Some(body) = reply {
+            if out
+                .write_all(&body)
+                .and_then(|_| out.write_all(b"\n"))
+                .and_then(|_| out.flush())
+                .is_err()
+            {
+                // The client closed its end; nothing more can be delivered.
+                return ExitCode::SUCCESS;
+            }
+        }
+        if ended {
+            return ExitCode::SUCCESS;
+        }
+    }
+}
+
+/// Reads one line (without keeping more than [`MAX_LINE`] bytes). Returns (end of input,
+/// line too long).
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<(bool, bool)> {
+    let mut too_long = false;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((true, too_long));
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if line.len() + chunk.len() > MAX_LINE {
+            too_long = true;
+            line.clear();
+        } else if !too_long {
+            line.extend_from_slice(chunk);
+        }
+        let consumed = done.unwrap_or(buf.len());
+        input.consume(consumed);
+        if done.is_some() {
+            return Ok((false, too_long));
+        }
+    }
+}
+
+fn trim_line(line: &[u8]) -> &[u8] {
+    let mut l = line;
+    while let [rest @ .., b'\r' | b' ' | b'\t'] = l {
+        l = rest;
+    }
+    l
+}

@@ -1,0 +1,131 @@
+//! `skills-edge verify <url>`: the report's run (`skills_edge::host::client::report`, shared
+//! with the npm package's command) over a blocking HTTP client (ureq: rustls for https).
+
+use skills_edge::host::client::block_on;
+use skills_edge::host::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+use skills_edge::host::client::report::{verify_command, VerifyArgs};
+use skills_edge::host::{ErrorCode, VerifyError};
+use std::future::{ready, Future};
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+type Result<T> = std::result::Result<T, VerifyError>;
+
+/// POSTs to the URL with the caller's headers, every request bounded by the timeout
+/// (body included), redirects not followed (MCP endpoints answer in place; a 3xx is
+/// reported as `http-status`).
+struct Ureq {
+    agent: ureq::Agent,
+    url: String,
+    headers: Vec<(String, String)>,
+    started: Instant,
+    timeout_ms: u64,
+}
+
+struct Body(ureq::BodyReader<'static>, u64);
+
+fn failure(e: &ureq::Error, timeout_ms: u64) -> VerifyError {
+    match e {
+        ureq::Error::Timeout(_) => VerifyError::new(
+            ErrorCode::Timeout,
+            format!("the request did not complete within {timeout_ms} ms"),
+        ),
+        ureq::Error::Io(io) if io.kind() != io::ErrorKind::TimedOut => VerifyError::new(
+            ErrorCode::ConnectionFailed,
+            format!("the server could not be reached: {io}"),
+        ),
+        ureq::Error::Io(io) => io_failure(io, timeout_ms),
+        other => VerifyError::new(
+            ErrorCode::ConnectionFailed,
+            format!("the server could not be reached: {other}"),
+        ),
+    }
+}
+
+fn io_failure(e: &io::Error, timeout_ms: u64) -> VerifyError {
+    let inner = e.get_ref().and_then(|i| i.downcast_ref::<ureq::Error>());
+    match inner {
+        Some(u) if !matches!(u, ureq::Error::Io(_)) => failure(u, timeout_ms),
+        _ if e.kind() == io::ErrorKind::TimedOut => VerifyError::new(
+            ErrorCode::Timeout,
+            format!("the request did not complete within {timeout_ms} ms"),
+        ),
+        _ => VerifyError::new(
+            ErrorCode::ConnectionFailed,
+            format!("the connection failed: {e}"),
+        ),
+    }
+}
+
+impl ResponseBody for Body {
+    fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>>> {
+        let mut buf = vec![0u8; 64 * 1024];
+        ready(match self.0.read(&mut buf) {
+            Ok(0) => Ok(None),
+            Ok(n) => {
+                buf.truncate(n);
+                Ok(Some(buf))
+            }
+            Err(e) => Err(io_failure(&e, self.1)),
+        })
+    }
+}
+
+impl HttpIo for Ureq {
+    type Body = Body;
+
+    fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Body>>> {
+        let mut req = self.agent.post(&self.url);
+        for (k, v) in self.headers.iter().chain(&request.headers) {
+            req = req.header(k.as_str(), v.as_str());
+        }
+        ready(match req.send(request.body.as_bytes()) {
+            Ok(resp) => {
+                let header = |n: &str| {
+                    resp.headers()
+                        .get(n)
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_owned)
+                };
+                let status = resp.status().as_u16();
+                let content_type = header("content-type");
+                let session_id = header("mcp-session-id");
+                Ok(HttpResponse {
+                    status,
+                    content_type,
+                    session_id,
+                    body: Body(resp.into_body().into_reader(), self.timeout_ms),
+                })
+            }
+            Err(e) => Err(failure(&e, self.timeout_ms)),
+        })
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.started.elapsed().as_secs_f64() * 1000.0
+    }
+}
+
+/// Runs `verify` with `args` and prints its output; the exit status is the report's.
+pub(crate) fn command(args: &VerifyArgs) -> ExitCode {
+    let config = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(Duration::from_millis(args.timeout_ms)))
+        .user_agent(concat!("skills-edge/", env!("CARGO_PKG_VERSION")))
+        .build();
+    let io = Ureq {
+        agent: config.into(),
+        url: args.url.clone(),
+        headers: args.headers.clone(),
+        started: Instant::now(),
+        timeout_ms: args.timeout_ms,
+    };
+    let out = block_on(verify_command(args, &io));
+    // A closed stdout (a pipe to `head`) is not an error of the run.
+    let _ = io::stdout().write_all(out.stdout.as_bytes());
+    let _ = io::stdout().flush();
+    let _ = io::stderr().write_all(out.stderr.as_bytes());
+    ExitCode::from(out.exit_code)
+}
