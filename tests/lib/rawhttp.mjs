@@ -173,3 +173,17 @@ export async function pool(fns, limit) {
   );
   return results;
 }
+
+/**
+ * The exact JSON-RPC error bodies of the refusals the fault tests provoke, with a body limit
+ * of 65536 bytes: every adapter of the shared HTTP rules (the Worker, the HTTP component)
+ * must answer these bytes.
+ */
+export const REFUSALS = Object.freeze({
+  /** 413: a body over the limit (by Content-Length, or read chunk by chunk). */
+  tooLarge: '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Content Too Large: a message may have at most 65536 bytes"}}',
+  /** 400: the 10 bytes `{"jsonrpc"` a Content-Length of 10 cuts a message to. */
+  cutToTen: '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: EOF while parsing an object at line 1 column 10"}}',
+  /** 400: a body the platform could not deliver. */
+  unreadable: '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request: the request body could not be read"}}',
+});
