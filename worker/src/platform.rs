@@ -332,16 +332,31 @@ fn plain_response(r: Response) -> Result<web_sys::Response> {
     Ok(response)
 }
 
-/// Reads a body sent without `Content-Length` (chunked): `None` when it is longer than
-/// `limit`. Chunk by chunk through a [`BodyReader`], which keeps at most `limit + 1` bytes.
-async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Result<Option<Vec<u8>>> {
+/// A body sent without `Content-Length` (chunked), as read.
+enum Chunked {
+    /// All of it, within the limit.
+    Complete(Vec<u8>),
+    /// Longer than the limit (at most `limit + 1` bytes were kept).
+    TooLarge,
+    /// The platform could not deliver it (the client went away, or ended the stream before
+    /// the last chunk).
+    Unreadable,
+}
+
+/// Reads a body sent without `Content-Length` (chunked), chunk by chunk through a
+/// [`BodyReader`], which keeps at most `limit + 1` bytes.
+async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Chunked {
     let Some(stream) = req.body() else {
-        return Ok(Some(Vec::new()));
+        return Chunked::Complete(Vec::new());
     };
     let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
     let mut body = BodyReader::new(limit);
     loop {
-        let step: ReadableStreamReadResult = JsFuture::from(reader.read()).await?.unchecked_into();
+        // A failed read is the client's fault, not the Worker's: answered 400, never 500.
+        let Ok(step) = JsFuture::from(reader.read()).await else {
+            return Chunked::Unreadable;
+        };
+        let step: ReadableStreamReadResult = step.unchecked_into();
         if step.get_done().unwrap_or(true) {
             break;
         }
@@ -359,7 +374,10 @@ async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Result<Optio
             break;
         }
     }
-    Ok(body.finish())
+    match body.finish() {
+        Some(bytes) => Chunked::Complete(bytes),
+        None => Chunked::TooLarge,
+    }
 }
 
 #[event(fetch)]
@@ -397,9 +415,10 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
             let promise = FINISH.with(|f| read_then(&req, id, f.as_ref()));
             return Ok(promise.unchecked_into());
         }
-        Step::ReadBody { limit } => match read_chunked_body(&req, limit).await? {
-            Some(body) => endpoint.body(&head, &body),
-            None => endpoint.body_too_large(&head),
+        Step::ReadBody { limit } => match read_chunked_body(&req, limit).await {
+            Chunked::Complete(body) => endpoint.body(&head, &body),
+            Chunked::TooLarge => endpoint.body_too_large(&head),
+            Chunked::Unreadable => endpoint.body_unreadable(&head),
         },
     };
     Ok(into_platform(response)?.unchecked_into())
