@@ -4,9 +4,9 @@
 # (v1 and v2, also through the fallback), the judges of tests/judges/ (the official SDK 2.4
 # SkillsClient and MCP Inspector 2.12 --verify, on both protocol eras), raw HTTP probes,
 # faults (clients that go away mid-body, slow and mis-sized bodies, 1000 requests in flight,
-# very large headers, the parking ring's overflow), configuration, a real browser (headless
-# Chromium), file bytes in Static Assets (every file read back, asset paths refused, missing
-# and truncated assets), a generated catalog at the
+# very large headers, the parking ring's overflow; also on bare `workerd serve`),
+# configuration, a real browser (headless Chromium), file bytes in Static Assets (every file
+# read back, asset paths refused, missing and truncated assets), a generated catalog at the
 # spec's limits, and the host side against the Worker: SkillsClient on both eras,
 # `skills-edge verify` (native and npm, identical output) and the inspector page (from another
 # origin through CORS, and served by the Worker with INSPECTOR=on; screenshots in
