@@ -99,8 +99,8 @@ function parseResponse(buf, { closed }) {
  * `"reset"` (the connection ended without a whole response) or `"timeout"` (nothing whole
  * before `timeoutMs`; the socket is destroyed). `abortAfterMs` destroys the socket that long
  * after the last part is written and resolves `"aborted"` (a client going away mid-body).
- * `socket` is handed to `onSocket` (to destroy it from outside; the outcome is then
- * `"aborted"`).
+ * `onSocket(socket, abort)` is called at once: `socket` to write more later, `abort()` to go
+ * away from outside (the outcome is then `"aborted"`).
  */
 export function exchange(port, parts, { halfClose = false, timeoutMs = 20_000, abortAfterMs, onSocket } = {}) {
   const started = Date.now();
@@ -157,21 +157,6 @@ export function dribble(text, gapMs) {
   const parts = [];
   for (const byte of Buffer.from(text)) parts.push(gapMs, Buffer.from([byte]));
   return parts;
-}
-
-/** Runs `fns` (functions returning promises) with at most `limit` running at once. */
-export async function pool(fns, limit) {
-  const results = new Array(fns.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, fns.length) }, async () => {
-      while (next < fns.length) {
-        const i = next++;
-        results[i] = await fns[i]();
-      }
-    }),
-  );
-  return results;
 }
 
 /**
