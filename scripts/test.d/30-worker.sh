@@ -3,6 +3,8 @@
 # conformance suite (also with the tools and prompts fallback on), the official SDK clients
 # (v1 and v2, also through the fallback), the judges of tests/judges/ (the official SDK 2.4
 # SkillsClient and MCP Inspector 2.12 --verify, on both protocol eras), raw HTTP probes,
+# faults (clients that go away mid-body, slow and mis-sized bodies, 1000 requests in flight,
+# very large headers, the parking ring's overflow; also on bare `workerd serve`),
 # configuration, a real browser (headless Chromium), file bytes in Static Assets (every file
 # read back, asset paths refused, missing and truncated assets), a generated catalog at the
 # spec's limits, and the host side against the Worker: SkillsClient on both eras,
@@ -30,6 +32,7 @@ export SKILLS_EDGE_BIN
 # Node 22 (the npm package `node`): the conformance suite needs it.
 node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/http-probes.test.mjs \
+  tests/e2e/faults.test.mjs \
   tests/e2e/config.test.mjs \
   tests/e2e/deploy.test.mjs \
   tests/e2e/sdk-client.test.mjs \

@@ -3,9 +3,10 @@
 # check the binding crates (rustfmt, clippy on wasm32-wasip2, their unit test), then run the
 # components on component runtimes from the npm registry:
 #   - jco transpile: the responder and the verifier called through the WIT interfaces (Node);
-#   - jco serve: the HTTP world on a loopback port, against the MCP conformance suite and the
-#     judges of tests/judges/ (the official SDK 2.4 SkillsClient and MCP Inspector 2.12
-#     --verify, on both protocol eras).
+#   - jco serve: the HTTP world on a loopback port, against the MCP conformance suite, the
+#     fault tests (tests/component/faults.test.mjs: the Worker's faults, its refusal statuses
+#     and bodies) and the judges of tests/judges/ (the official SDK 2.4 SkillsClient and MCP
+#     Inspector 2.12 --verify, on both protocol eras).
 # scripts/test.d/45-wasmtime.sh runs the HTTP tests again on `wasmtime serve`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,4 +26,5 @@ node --test --test-timeout=300000 \
   tests/component/responder.test.mjs \
   tests/component/verifier.test.mjs \
   tests/component/http.test.mjs \
+  tests/component/faults.test.mjs \
   tests/component/judges.test.mjs

@@ -4,9 +4,10 @@
 # 48.0.8 is installed into .tools/ from the crate registry (scripts/install-wasmtime.sh;
 # 10-15 minutes the first time, nothing afterwards), then the tests 40-component.sh runs on
 # `jco serve` run again on it (tests/component/harness.mjs, SKILLS_EDGE_COMPONENT_RUNTIME):
-# the Streamable HTTP rules, the conformance suite's three Skills scenarios at 2026-07-28
-# (every check SUCCESS), and the judges of tests/judges/ (the official SDK 2.4 SkillsClient
-# and MCP Inspector 2.12 --verify, on both protocol eras).
+# the Streamable HTTP rules, the fault tests (tests/component/faults.test.mjs), the
+# conformance suite's three Skills scenarios at 2026-07-28 (every check SUCCESS), and the
+# judges of tests/judges/ (the official SDK 2.4 SkillsClient and MCP Inspector 2.12 --verify,
+# on both protocol eras).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -20,4 +21,5 @@ export WASMTIME SKILLS_EDGE_COMPONENT_RUNTIME=wasmtime
 
 node --test --test-timeout=300000 --test-reporter=spec \
   tests/component/http.test.mjs \
+  tests/component/faults.test.mjs \
   tests/component/judges.test.mjs

@@ -1,7 +1,7 @@
 // Runs the Worker on real workerd through `wrangler dev`, on a free 127.0.0.1 port, with
 // telemetry and update checks off. The Worker must be built first (scripts/build-worker.sh).
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -130,5 +130,99 @@ export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config }
     log,
     logTail: (n) => tail(log, n),
     stop: () => proc.stop(),
+  };
+}
+
+const WORKERD = join(ROOT, "node_modules", "workerd", "bin", "workerd");
+const ESBUILD = join(ROOT, "node_modules", ".bin", "esbuild");
+
+/**
+ * Runs the built Worker on bare workerd (`workerd serve`, the binary wrangler runs, with no
+ * wrangler in front) on a free 127.0.0.1 port: worker/entry.mjs bundled with its glue as
+ * wrangler bundles it, the pack as a Data module, and the assets as a read-only workerd `disk`
+ * service bound as ASSETS (bare workerd has no Static Assets; benches/worker does the same).
+ * `vars` are text bindings, plus wrangler.toml's ALLOWED_HOSTS. Waits until the Worker
+ * answers; returns `{ port, origin, url, log, logTail(n), stop() }`.
+ */
+export async function startWorkerd({ vars = {}, readyTimeoutMs = 60_000 } = {}) {
+  const build = join(ROOT, "worker", "build");
+  if (!existsSync(join(build, "skills_edge_worker_bg.wasm"))) {
+    throw new Error("the Worker is not built: run `bash scripts/build-worker.sh` first");
+  }
+  const dir = tempDir("workerd");
+  await new Promise((resolveRun, reject) => {
+    const args = [
+      join(ROOT, "worker", "entry.mjs"), "--bundle", "--format=esm", "--platform=browser",
+      "--conditions=workerd,worker,browser", "--external:cloudflare:workers", "--external:*.wasm",
+      "--external:*.pack", "--log-level=warning", `--outfile=${join(dir, "worker.mjs")}`,
+    ];
+    execFile(ESBUILD, args, { cwd: ROOT, timeout: 60_000 }, (err, _out, stderr) =>
+      err ? reject(new Error(`bundling worker/entry.mjs failed: ${err.message}\n${stderr}`)) : resolveRun(),
+    );
+  });
+  cpSync(join(build, "skills_edge_worker_bg.wasm"), join(dir, "skills_edge_worker_bg.wasm"));
+  cpSync(join(build, "catalog.pack"), join(dir, "catalog.pack"));
+  cpSync(join(build, "assets"), join(dir, "assets"), { recursive: true });
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+  const hosts = /^ALLOWED_HOSTS\s*=\s*"([^"]*)"/m.exec(toml)?.[1];
+  if (!date) throw new Error("wrangler.toml has no compatibility_date");
+  const all = { ...(hosts === undefined ? {} : { ALLOWED_HOSTS: hosts }), ...vars };
+  const bindings = [
+    '(name = "ASSETS", service = "assets")',
+    ...Object.entries(all).map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(String(value))})`),
+  ];
+  const port = await freePort();
+  const config = join(dir, "worker.capnp");
+  writeFileSync(
+    config,
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .skillsEdge),
+    (name = "assets", disk = (path = "assets", writable = false, allowDotfiles = false)),
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const skillsEdge :Workerd.Worker = (
+  compatibilityDate = ${JSON.stringify(date)},
+  modules = [
+    (name = "worker.mjs", esModule = embed "worker.mjs"),
+    (name = "build/skills_edge_worker_bg.wasm", wasm = embed "skills_edge_worker_bg.wasm"),
+    (name = "build/catalog.pack", data = embed "catalog.pack"),
+  ],
+  bindings = [${bindings.join(", ")}],
+);
+`,
+  );
+  const log = join(dir, "workerd.log");
+  const proc = spawnGroup(WORKERD, ["serve", config], { cwd: dir, logFile: log });
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + readyTimeoutMs;
+  let exited = null;
+  proc.exited.then((e) => (exited = e));
+  for (;;) {
+    if (exited) throw new Error(`workerd exited (${JSON.stringify(exited)}) before answering:\n${tail(log)}`);
+    try {
+      const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      if (res.status === 404 && (res.headers.get("content-type") ?? "").includes("application/json")) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      await proc.stop();
+      throw new Error(`workerd did not answer within ${readyTimeoutMs} ms:\n${tail(log)}`);
+    }
+    await sleep(100);
+  }
+  return {
+    port,
+    origin,
+    url: `http://localhost:${port}/mcp`,
+    log,
+    logTail: (n) => tail(log, n),
+    stop: async () => {
+      await proc.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -1,0 +1,425 @@
+//! The Worker on wasm32: the `fetch` handler, `configure`, the body reads and the splice of
+//! assets (see the crate documentation).
+
+use crate::parking::Parking;
+use skills_edge::catalog::Catalog;
+use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
+use skills_edge::settings::{self, Source};
+use std::sync::Arc;
+use std::sync::OnceLock;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
+use worker::{event, Context, Env, Result};
+
+static ENDPOINT: OnceLock<Endpoint> = OnceLock::new();
+
+#[wasm_bindgen]
+extern "C" {
+    /// The platform's `Headers`, with `get` taking the name as a JavaScript string made once.
+    #[wasm_bindgen(js_name = Headers)]
+    type NamedHeaders;
+    #[wasm_bindgen(method, js_name = get)]
+    fn get(this: &NamedHeaders, name: &JsValue) -> Option<String>;
+}
+
+#[wasm_bindgen(
+    inline_js = "export function read_then(req, id, f) { return req.arrayBuffer().then((buf) => f(id, buf), () => f(id, null)); }"
+)]
+extern "C" {
+    /// `req.arrayBuffer().then(buf => f(id, buf))`, with `f(id, null)` if the body cannot be
+    /// read: the body read's continuation is one long-lived function, not a future.
+    fn read_then(req: &web_sys::Request, id: u32, f: &JsValue) -> js_sys::Promise;
+}
+
+#[wasm_bindgen(inline_js = r#"
+let held;
+export function kept(pack) { if (pack !== undefined) held = pack; return held; }
+const ORIGIN = "https://assets.invalid/";
+export async function splice(assets, name, len, head, tail, init, faultBody, faultInit) {
+  let buf = null;
+  let why;
+  try {
+    if (typeof assets?.fetch !== "function") {
+      why = "the Worker has no ASSETS binding (wrangler.toml: [assets] binding = 'ASSETS')";
+    } else {
+      const r = await assets.fetch(ORIGIN + name);
+      if (r.status === 200) buf = await r.arrayBuffer();
+      else {
+        why = `the binding answered ${r.status}`;
+        await r.body?.cancel();
+      }
+    }
+  } catch (e) {
+    why = `fetching it failed: ${e}`;
+  }
+  if (buf !== null && buf.byteLength !== len) {
+    why = `it is ${buf.byteLength} bytes, the pack says ${len}`;
+    buf = null;
+  }
+  if (buf === null) {
+    console.error(`skills-edge: asset ${name} cannot be served: ${why}; answered the fault instead (redeploy the Worker with its assets: bash scripts/build-worker.sh && npx wrangler deploy)`);
+    return new Response(faultBody, faultInit);
+  }
+  const body = head.byteLength === 0 && tail.byteLength === 0 ? buf : new Blob([head, buf, tail]);
+  return new Response(body, init);
+}
+export async function page(assets, file, init, missingBody, missingInit) {
+  try {
+    if (assets && typeof assets.fetch === "function") {
+      const r = await assets.fetch("https://assets.invalid/inspector/" + file);
+      if (r.ok) return new Response(r.body, init);
+      if (r.body) await r.body.cancel();
+    }
+  } catch (e) {
+    console.error(`skills-edge: the inspector page's ${file} could not be read: ${e && e.message}`);
+  }
+  return new Response(missingBody, missingInit);
+}
+"#)]
+extern "C" {
+    /// Keeps `pack` in the JavaScript module (unless it is `undefined`) and returns the pack
+    /// kept, so a fresh wasm instance (after an abort) can load it again.
+    fn kept(pack: &JsValue) -> JsValue;
+    /// The response `head + asset + tail` with `init`, or the fault response (`fault_body`
+    /// with `fault_init`; see the module comment).
+    #[allow(clippy::too_many_arguments)]
+    fn splice(
+        assets: &JsValue,
+        name: &str,
+        len: f64,
+        head: &js_sys::Uint8Array,
+        tail: &js_sys::Uint8Array,
+        init: &web_sys::ResponseInit,
+        fault_body: &js_sys::Uint8Array,
+        fault_init: &web_sys::ResponseInit,
+    ) -> js_sys::Promise;
+    /// The response `init` with the static file `inspector/<file>` of the `ASSETS` binding as
+    /// its body, or the `missing` response when the binding has no such file (the page is
+    /// switched on but was not built into the Worker's assets).
+    fn page(
+        assets: &JsValue,
+        file: &str,
+        init: &web_sys::ResponseInit,
+        missing_body: &js_sys::Uint8Array,
+        missing_init: &web_sys::ResponseInit,
+    ) -> js_sys::Promise;
+}
+
+/// A request whose head passed and whose body is being read: what its continuation needs.
+struct Pending {
+    method: String,
+    url: String,
+    headers: [Option<String>; Head::HEADERS.len()],
+}
+
+impl Pending {
+    fn head(&self) -> Head<'_> {
+        let mut head = Head::with_values(
+            &self.method,
+            url_path(&self.url),
+            self.headers.each_ref().map(Option::as_deref),
+        );
+        head.host = head.host.or(Some(url_authority(&self.url)));
+        head
+    }
+}
+
+/// Most requests whose bodies are being read at once, per instance (a power of two). When
+/// every slot is taken, one more request drops a parked one (see [`Parking`]), whose
+/// continuation, should it ever run, answers 503 (`Retry-After: 1`).
+const PARKING_SLOTS: u32 = 4096;
+
+thread_local! {
+    /// Requests waiting for their bodies.
+    static PARKING: std::cell::RefCell<Parking<Pending, PARKING_SLOTS>> =
+        const { std::cell::RefCell::new(Parking::new()) };
+    /// The continuation of every body read (made once, lives as long as the instance).
+    static FINISH: Closure<dyn Fn(u32, JsValue) -> JsValue> = Closure::new(finish);
+    /// The `ASSETS` binding (a `Fetcher`), from the `env` given to `configure`.
+    static ASSETS: std::cell::RefCell<JsValue> = const { std::cell::RefCell::new(JsValue::UNDEFINED) };
+}
+
+/// Parks a request whose body is being read; returns its id. A request it displaces is
+/// dropped here: its body read's continuation finds nothing and answers 503.
+fn park(p: Pending) -> u32 {
+    PARKING.with(|cell| cell.borrow_mut().park(p).0)
+}
+
+/// The parked request `id`, taken out of the ring; `None` when it was displaced.
+fn unpark(id: u32) -> Option<Pending> {
+    PARKING.with(|cell| cell.borrow_mut().unpark(id))
+}
+
+/// Answers a parked request with its body (`buf` is `null` when the body could not be read).
+/// A request evicted from its slot (see [`PARKING_SLOTS`]) gets a 503.
+fn finish(id: u32, buf: JsValue) -> JsValue {
+    let Some(endpoint) = ENDPOINT.get() else {
+        return JsValue::NULL;
+    };
+    let Some(p) = unpark(id) else {
+        return into_platform(endpoint.overloaded()).unwrap_or(JsValue::NULL);
+    };
+    let head = p.head();
+    let response = if buf.is_null() {
+        endpoint.body_unreadable(&head)
+    } else {
+        let body = js_sys::Uint8Array::new(&buf).to_vec();
+        endpoint.body(&head, &body)
+    };
+    into_platform(response).unwrap_or(JsValue::NULL)
+}
+
+thread_local! {
+    /// The request header names the endpoint reads, as JavaScript strings (made once).
+    static HEADER_NAMES: [JsValue; Head::HEADERS.len()] = Head::HEADERS.map(JsValue::from_str);
+    /// `ResponseInit`s of the common responses (status and constant headers only), made
+    /// once per status and header count.
+    static INITS: std::cell::RefCell<Vec<(u16, usize, web_sys::ResponseInit)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Reads a Worker var: strings as they are, other JSON values (numbers from
+/// `wrangler.toml`) as their JSON text; `None` when unset.
+fn read_var(env: &JsValue, name: &str) -> Option<String> {
+    let v = js_sys::Reflect::get(env, &JsValue::from_str(name)).ok()?;
+    if v.is_undefined() || v.is_null() {
+        return None;
+    }
+    if let Some(s) = v.as_string() {
+        return Some(s);
+    }
+    js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string())
+}
+
+/// The endpoint serving `pack` (an `ArrayBuffer` or `Uint8Array`) with the settings in
+/// `env`'s vars; remembers `env.ASSETS` for the responses spliced around assets.
+fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Endpoint, String> {
+    if !(pack.is_instance_of::<js_sys::ArrayBuffer>()
+        || pack.is_instance_of::<js_sys::Uint8Array>())
+    {
+        return Err("the skills pack was not given: worker/entry.mjs must import the pack scripts/build-worker.sh writes (worker/build/catalog.pack, a Data module) and call configure(env, pack)".into());
+    }
+    let config =
+        settings::http_config(Source::Var, |s| read_var(env, s.var)).map_err(|e| e.to_string())?;
+    let catalog = Catalog::from_bytes(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
+        format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
+    })?;
+    let endpoint = Endpoint::new(Arc::new(catalog), config).map_err(|e| e.to_string())?;
+    let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
+    ASSETS.with(|a| *a.borrow_mut() = assets);
+    Ok(endpoint)
+}
+
+/// Loads the skills `pack` (the file `scripts/build-worker.sh` writes, imported as a Data
+/// module: an `ArrayBuffer`) and checks the configuration from the Worker's `env` (its vars;
+/// `env.ASSETS` is the Static Assets binding holding the files the pack left out). Throws an
+/// `Error` naming what is wrong: the pack (truncated, corrupted, another format version) or
+/// the variable, its value and the accepted form.
+#[wasm_bindgen]
+pub fn configure(env: &JsValue, pack: &JsValue) -> std::result::Result<(), JsError> {
+    if ENDPOINT.get().is_none() {
+        let endpoint = build(env, pack).map_err(|e| JsError::new(&e))?;
+        kept(pack);
+        let _ = ENDPOINT.set(endpoint);
+    }
+    Ok(())
+}
+
+/// The endpoint, configured at start; configured again from the kept pack after the wasm
+/// instance was reset (a fresh instance after an abort has empty statics).
+fn endpoint(env: &Env) -> Result<&'static Endpoint> {
+    if let Some(e) = ENDPOINT.get() {
+        return Ok(e);
+    }
+    let env: &JsValue = env.as_ref();
+    let endpoint = build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
+    Ok(ENDPOINT.get_or_init(|| endpoint))
+}
+
+/// The path of a request URL (`scheme://authority/path?query`), without the query.
+fn url_path(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = rest.find('/').map_or("", |i| rest.get(i..).unwrap_or(""));
+    path.split(['?', '#']).next().unwrap_or("")
+}
+
+/// The authority of a request URL (used when the platform gives no `Host` header).
+fn url_authority(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    rest.split(['/', '?', '#']).next().unwrap_or("")
+}
+
+/// A `ResponseInit` with the status and the headers as a plain record (which the `Response`
+/// constructor copies, so an init can be used again).
+fn make_init(r: &Response) -> Result<web_sys::ResponseInit> {
+    let headers = js_sys::Object::new();
+    for (name, value) in &r.headers {
+        js_sys::Reflect::set(
+            &headers,
+            &JsValue::from_str(name),
+            &JsValue::from_str(value),
+        )?;
+    }
+    let init = web_sys::ResponseInit::new();
+    init.set_status(r.status);
+    init.set_headers(&headers);
+    Ok(init)
+}
+
+/// The platform's response to `r`: a `Response`, or the promise of one when `r`'s middle is
+/// an asset (see the module comment).
+fn into_platform(mut r: Response) -> Result<JsValue> {
+    let Some(s) = r.splice.take() else {
+        return Ok(plain_response(r)?.into());
+    };
+    let init = make_init(&r)?;
+    let head = js_sys::Uint8Array::from(r.body.as_slice());
+    let tail = js_sys::Uint8Array::from(s.tail.as_slice());
+    let fault_init = make_init(&s.fault)?;
+    let fault_body = js_sys::Uint8Array::from(s.fault.body.as_slice());
+    let assets = ASSETS.with(|a| a.borrow().clone());
+    // Lengths are at most 16 MiB (a skill's limit), exact in an f64.
+    let len = s.len as f64;
+    Ok(splice(
+        &assets,
+        &s.asset,
+        len,
+        &head,
+        &tail,
+        &init,
+        &fault_body,
+        &fault_init,
+    )
+    .into())
+}
+
+/// The platform's response to `r`, without its splice.
+fn plain_response(r: Response) -> Result<web_sys::Response> {
+    // Responses whose headers are the constant `Vary: Origin` plus, with a body,
+    // `Content-Type: application/json` (no CORS or other per-request headers) share one
+    // init per status and header count.
+    let plain = r.header("vary") == Some("Origin")
+        && r.headers.iter().all(|(name, value)| {
+            *name == "vary" || (*name == "content-type" && value == "application/json")
+        });
+    let init = if plain {
+        let key = (r.status, r.headers.len());
+        let cached = INITS.with(|c| {
+            c.borrow()
+                .iter()
+                .find(|(s, t, _)| (*s, *t) == key)
+                .map(|(_, _, i)| i.clone())
+        });
+        match cached {
+            Some(init) => init,
+            None => {
+                let init = make_init(&r)?;
+                INITS.with(|c| c.borrow_mut().push((key.0, key.1, init.clone())));
+                init
+            }
+        }
+    } else {
+        make_init(&r)?
+    };
+    let mut body = r.body;
+    let response = if body.is_empty() {
+        web_sys::Response::new_with_opt_str_and_init(None, &init)?
+    } else {
+        web_sys::Response::new_with_opt_u8_array_and_init(Some(&mut body), &init)?
+    };
+    Ok(response)
+}
+
+/// A body sent without `Content-Length` (chunked), as read.
+enum Chunked {
+    /// All of it, within the limit.
+    Complete(Vec<u8>),
+    /// Longer than the limit (at most `limit + 1` bytes were kept).
+    TooLarge,
+    /// The platform could not deliver it (the client went away, or ended the stream before
+    /// the last chunk).
+    Unreadable,
+}
+
+/// Reads a body sent without `Content-Length` (chunked), chunk by chunk through a
+/// [`BodyReader`], which keeps at most `limit + 1` bytes.
+async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Chunked {
+    let Some(stream) = req.body() else {
+        return Chunked::Complete(Vec::new());
+    };
+    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut body = BodyReader::new(limit);
+    loop {
+        // A failed read is the client's fault, not the Worker's: answered 400, never 500.
+        let Ok(step) = JsFuture::from(reader.read()).await else {
+            return Chunked::Unreadable;
+        };
+        let step: ReadableStreamReadResult = step.unchecked_into();
+        if step.get_done().unwrap_or(true) {
+            break;
+        }
+        let chunk = js_sys::Uint8Array::new(&step.get_value());
+        let len = chunk.length() as usize;
+        // Copy only the bytes that are kept.
+        let take = body.room().min(len);
+        let kept = if take > 0 {
+            chunk.subarray(0, take as u32).to_vec()
+        } else {
+            Vec::new()
+        };
+        if !body.push_kept(&kept, len) {
+            let _ = reader.cancel();
+            break;
+        }
+    }
+    match body.finish() {
+        Some(bytes) => Chunked::Complete(bytes),
+        None => Chunked::TooLarge,
+    }
+}
+
+#[event(fetch)]
+async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys::Response> {
+    let endpoint = endpoint(&env)?;
+    let headers = req.headers();
+    let h: &NamedHeaders = headers.unchecked_ref();
+    let pending = Pending {
+        method: req.method(),
+        url: req.url(),
+        headers: HEADER_NAMES.with(|names| names.each_ref().map(|n| h.get(n))),
+    };
+    let head = pending.head();
+    let response = match endpoint.head(&head) {
+        Step::Respond(r) => r,
+        Step::Page {
+            file,
+            response,
+            missing,
+        } => {
+            let assets = js_sys::Reflect::get(env.as_ref(), &JsValue::from_str("ASSETS"))
+                .unwrap_or(JsValue::UNDEFINED);
+            let init = make_init(&response)?;
+            let missing_init = make_init(&missing)?;
+            // A copy the promise owns (a view of wasm memory would not outlive the call).
+            let body = js_sys::Uint8Array::from(missing.body.as_slice());
+            let promise = page(&assets, file, &init, &body, &missing_init);
+            return Ok(promise.unchecked_into());
+        }
+        Step::ReadBody { .. } if head.content_length.is_some() => {
+            // The declared length is within the limit (checked by `head`), and the platform
+            // delivers exactly that many bytes: read them in one piece and answer in the
+            // continuation. The promise stands in for the response; the runtime awaits it.
+            let id = park(pending);
+            let promise = FINISH.with(|f| read_then(&req, id, f.as_ref()));
+            return Ok(promise.unchecked_into());
+        }
+        Step::ReadBody { limit } => match read_chunked_body(&req, limit).await {
+            Chunked::Complete(body) => endpoint.body(&head, &body),
+            Chunked::TooLarge => endpoint.body_too_large(&head),
+            Chunked::Unreadable => endpoint.body_unreadable(&head),
+        },
+    };
+    Ok(into_platform(response)?.unchecked_into())
+}
