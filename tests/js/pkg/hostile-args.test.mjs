@@ -295,6 +295,16 @@ test("every export, constructor and method has an argument table entry", () => {
   for (const name of Object.keys(asyncFree)) assert.equal(forced[name].length, pkg[name].length, `${name} arity`);
 });
 
+/** A SkillsClientCore with a skill registered through an SDK-style transport and approved. */
+async function populatedCore() {
+  const core = new pkg.SkillsClientCore({ label: "s" });
+  core.attach({ protocolVersion: "2026-07-28", capabilities: {} });
+  const listing = { skills: [entry], ttlMs: 0, cacheScope: "private" };
+  await core.list({ request: async () => listing });
+  core.approve(U);
+  return core;
+}
+
 test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the instance keeps working", async () => {
   const server = new SkillsServer({ pack, pageSize: 5 });
   const host = populatedHost();
