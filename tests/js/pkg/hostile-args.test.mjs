@@ -219,6 +219,16 @@ function populatedHost() {
   return h;
 }
 
+/** A SkillsClientCore with a skill registered through an SDK-style transport and approved. */
+async function populatedCore() {
+  const core = new pkg.SkillsClientCore({ label: "s" });
+  core.attach({ protocolVersion: "2026-07-28", capabilities: {} });
+  const listing = { skills: [entry], ttlMs: 0, cacheScope: "private" };
+  await core.list({ request: async () => listing });
+  core.approve(U);
+  return core;
+}
+
 /**
  * Calls `fn(args)` and checks the outcome against the parameter table; with `async`, `fn` must
  * return a promise and never throw, and its rejection is the outcome.
