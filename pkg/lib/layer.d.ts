@@ -24,6 +24,19 @@ export interface Digester {
 /** The platform's `crypto.subtle`, or `undefined` where there is none (plain-http pages). */
 export declare function platformSubtle(): Digester | undefined;
 
+/** What a SkillsClientCore io object carries of a platform digest (see `SkillsClientIo`). */
+export interface IoDigest {
+  digestThreshold: number;
+  digest(bytes: Uint8Array): Promise<string | undefined>;
+}
+
+/**
+ * The `digest` and `digestThreshold` of a SkillsClientCore io object over `platform`, or
+ * `undefined` where there is none: fetched content of `threshold` bytes (default 16 KiB) or more
+ * is hashed with it, and the WebAssembly verifier decides with that digest.
+ */
+export declare function ioDigest(platform: Digester | undefined, threshold?: number): IoDigest | undefined;
+
 /** What the async functions use of the glue. */
 export type GlueModule = Pick<
   typeof Glue,

@@ -118,3 +118,24 @@ export async function asyncWith(settings) {
   const { asyncVerifier } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
   return asyncVerifier(createRequire(import.meta.url)("skills-edge"), settings);
 }
+
+/**
+ * node:crypto's SHA-256 as the installed package hands it to the async verifier functions and
+ * to SkillsClient in Node (lib/node-digest.js), and `ioDigest` (lib/layer.js), which makes the
+ * `digest` and `digestThreshold` of a SkillsClientCore io object from it.
+ */
+export async function platformDigests() {
+  const { nodeCrypto, NODE_DIGEST_THRESHOLD } = await import(pathToFileURL(join(PKG_DIR, "lib", "node-digest.js")).href);
+  const { ioDigest } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
+  return { nodeCrypto, NODE_DIGEST_THRESHOLD, ioDigest };
+}
+
+/**
+ * SkillsClient of the installed package over the same instance of the Node glue, with
+ * `platformDigest()` giving each operation's digest (lib/client.js makeSkillsClient;
+ * `() => undefined`: WebAssembly only, as on a plain-http page).
+ */
+export async function clientWith(platformDigest) {
+  const { makeSkillsClient } = await import(pathToFileURL(join(PKG_DIR, "lib", "client.js")).href);
+  return makeSkillsClient(createRequire(import.meta.url)("skills-edge"), async () => {}, platformDigest);
+}
