@@ -14,12 +14,11 @@
 // file. Its arguments, run, table, JSON lines and exit status are the WebAssembly core's
 // (parseVerifyArgs, runVerifyCommand: the library's host::client::report, which the native
 // command runs too); this file only supplies fetch (../lib/transport.js) and node:crypto's
-// SHA-256 for fetched content of 1 KiB or more (../lib/node-digest.js).
+// SHA-256 for fetched content of 8 KiB or more (../lib/node-digest.js).
 import { createRequire } from "node:module";
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
-import { ioDigest } from "../lib/layer.js";
-import { NODE_DIGEST_THRESHOLD, nodeCrypto } from "../lib/node-digest.js";
+import { nodeIoDigest } from "../lib/node-digest.js";
 import { httpIo } from "../lib/transport.js";
 
 const require = createRequire(import.meta.url);
@@ -225,10 +224,10 @@ async function verifyCommand(args) {
     if (e?.code !== "invalid-argument") throw e;
     return usageError(e.message);
   }
-  // Fetched content of 1 KiB or more is hashed with node:crypto; the verifier decides.
+  // Fetched content of 8 KiB or more is hashed with node:crypto; the verifier decides.
   const io = Object.assign(
     httpIo({ url: parsed.url, headers: parsed.headers, fetch: globalThis.fetch }, { timeoutMs: parsed.timeoutMs }),
-    ioDigest(nodeCrypto, NODE_DIGEST_THRESHOLD),
+    nodeIoDigest,
   );
   const out = await runVerifyCommand(args, io);
   await new Promise((resolve) => process.stdout.write(out.stdout, resolve));

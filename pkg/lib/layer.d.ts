@@ -24,15 +24,18 @@ export interface Digester {
 /** The platform's `crypto.subtle`, or `undefined` where there is none (plain-http pages). */
 export declare function platformSubtle(): Digester | undefined;
 
+/** From this many bytes SkillsClient has crypto.subtle hash fetched content (`ioDigest`'s default): 32 KiB. */
+export declare const CLIENT_SUBTLE_THRESHOLD: number;
+
 /** What a SkillsClientCore io object carries of a platform digest (see `SkillsClientIo`). */
 export interface IoDigest {
   digestThreshold: number;
-  digest(bytes: Uint8Array): Promise<string | undefined>;
+  digest(bytes: Uint8Array): Promise<string | undefined> | string;
 }
 
 /**
  * The `digest` and `digestThreshold` of a SkillsClientCore io object over `platform`, or
- * `undefined` where there is none: fetched content of `threshold` bytes (default 16 KiB) or more
+ * `undefined` where there is none: fetched content of `threshold` bytes (default 32 KiB) or more
  * is hashed with it, and the WebAssembly verifier decides with that digest.
  */
 export declare function ioDigest(platform: Digester | undefined, threshold?: number): IoDigest | undefined;

@@ -20,6 +20,15 @@
  */
 export const SUBTLE_THRESHOLD = 16 * 1024;
 
+/**
+ * From this many bytes SkillsClient has crypto.subtle hash fetched content (ioDigest's
+ * default). Twice SUBTLE_THRESHOLD, as the WebAssembly core awaits the digest: per
+ * SkillsClient read of a text file with Node's crypto.subtle (Node 20, CPU time, best of 5),
+ * WebAssembly / crypto.subtle took 16 KiB 226 / 246 us, 24 KiB 316 / 323 us, 32 KiB 382 / 376
+ * us, 64 KiB 734 / 665 us.
+ */
+export const CLIENT_SUBTLE_THRESHOLD = 32 * 1024;
+
 const encoder = new TextEncoder();
 // The built-in `length` getter of typed arrays, which an own property cannot shadow and which
 // throws for anything that is not a genuine typed array (a proxy, an object made from the
@@ -73,7 +82,7 @@ async function platformDigest(platform, bytes) {
  * undefined where there is none (plain-http pages): the core has the platform hash fetched
  * content of `threshold` bytes or more, and the WebAssembly verifier decides with that digest.
  */
-export function ioDigest(platform, threshold = SUBTLE_THRESHOLD) {
+export function ioDigest(platform, threshold = CLIENT_SUBTLE_THRESHOLD) {
   if (!platform) return undefined;
   return { digestThreshold: threshold, digest: (bytes) => platformDigest(platform, bytes) };
 }

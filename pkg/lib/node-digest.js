@@ -1,5 +1,6 @@
-// Node's own SHA-256 (node:crypto createHash) in the shape of SubtleCrypto's digest, for the
-// async verifier functions of node.js and for SkillsClient in Node (client-node.js).
+// Node's own SHA-256 (node:crypto createHash): in the shape of SubtleCrypto's digest for the
+// async verifier functions of node.js, and as the io digest of SkillsClient in Node
+// (client-node.js) and of the npm `skills-edge verify`.
 //
 // Node's crypto.subtle copies the data and hashes it on the libuv thread pool, which costs a
 // round trip and reaches only 0.56-0.81x createHash; createHash hashes on the calling thread
@@ -22,3 +23,21 @@ export const nodeCrypto = {
     return d.buffer.slice(d.byteOffset, d.byteOffset + d.byteLength);
   },
 };
+
+/**
+ * From this many bytes SkillsClient in Node has node:crypto hash fetched content. Higher than
+ * NODE_DIGEST_THRESHOLD, as the WebAssembly core awaits the digest (a promise round trip of
+ * about 10 us): per SkillsClient read of a text file (benches/js/verify-bench.mjs'
+ * clientReader, Node 20, CPU time, best of 5), WebAssembly / node:crypto took 1 KiB 37 / 48
+ * us, 4 KiB 71 / 70 us, 8 KiB 116 / 113 us, 16 KiB 205 / 174 us, 64 KiB 742 / 627 us.
+ */
+export const NODE_CLIENT_THRESHOLD = 8 * 1024;
+
+/**
+ * The `digest` and `digestThreshold` of a SkillsClientCore io object in Node: createHash,
+ * synchronously (the core awaits whatever it returns), from NODE_CLIENT_THRESHOLD bytes.
+ */
+export const nodeIoDigest = Object.freeze({
+  digestThreshold: NODE_CLIENT_THRESHOLD,
+  digest: (bytes) => "sha256:" + createHash("sha256").update(bytes).digest("hex"),
+});

@@ -429,8 +429,8 @@ describe("the tampering proxy", () => {
   });
 });
 
-// The platform digest. SkillsClient hashes fetched content with node:crypto (from 1 KiB in
-// Node; crypto.subtle on secure pages and in workers, from 16 KiB) and in WebAssembly
+// The platform digest. SkillsClient hashes fetched content with node:crypto (from 8 KiB in
+// Node; crypto.subtle on secure pages and in workers, from 32 KiB) and in WebAssembly
 // otherwise; the verifier in WebAssembly checks the listing and the size, compares the digest
 // and names every failure either way. Every variant below must give the very same results and
 // errors: WebAssembly only (a plain-http page), node:crypto at every size, as exported, and a
@@ -515,12 +515,14 @@ describe("the platform digest gives the results and errors of WebAssembly", () =
   }
 
   test("tampered byte, wrong size, changed frontmatter, unlisted file: the same outcome every way", { timeout: 300_000 }, async () => {
-    const { nodeCrypto, ioDigest } = digests;
+    const { nodeCrypto, nodeIoDigest, ioDigest } = digests;
     const sizes = [];
     const spy = { digest: (alg, bytes) => (sizes.push(bytes.length), nodeCrypto.digest(alg, bytes)) };
     const variants = {
       "WebAssembly only": await clientWith(() => undefined),
       "node:crypto at every size": await clientWith(() => ioDigest(spy, 0)),
+      "node:crypto as in Node, at every size": await clientWith(() => ({ ...nodeIoDigest, digestThreshold: 0 })),
+      "crypto.subtle at every size": await clientWith(() => ioDigest(globalThis.crypto.subtle, 0)),
       "as exported": SkillsClient,
       "a digest that throws": await clientWith(() => ({ digestThreshold: 0, digest: () => { throw new Error("unavailable"); } })),
       "a digest that rejects": await clientWith(() => ioDigest({ digest: async () => { throw new Error("unavailable"); } }, 0)),

@@ -120,14 +120,15 @@ export async function asyncWith(settings) {
 }
 
 /**
- * node:crypto's SHA-256 as the installed package hands it to the async verifier functions and
- * to SkillsClient in Node (lib/node-digest.js), and `ioDigest` (lib/layer.js), which makes the
- * `digest` and `digestThreshold` of a SkillsClientCore io object from it.
+ * node:crypto's SHA-256 as the installed package hands it to the async verifier functions
+ * (nodeCrypto) and to SkillsClient in Node (nodeIoDigest, the `digest` and `digestThreshold` of
+ * a SkillsClientCore io object; lib/node-digest.js), and `ioDigest` (lib/layer.js), which makes
+ * those of a SubtleCrypto-like digest.
  */
 export async function platformDigests() {
-  const { nodeCrypto, NODE_DIGEST_THRESHOLD } = await import(pathToFileURL(join(PKG_DIR, "lib", "node-digest.js")).href);
+  const { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD } = await import(pathToFileURL(join(PKG_DIR, "lib", "node-digest.js")).href);
   const { ioDigest } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
-  return { nodeCrypto, NODE_DIGEST_THRESHOLD, ioDigest };
+  return { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, ioDigest };
 }
 
 /**
