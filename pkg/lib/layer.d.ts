@@ -85,10 +85,10 @@ export interface AsyncVerifier {
 
 /**
  * The async verifier functions over `glue`; `subtle()` gives the digest to use at each call
- * (`undefined`: WebAssembly only), and content of fewer than `threshold` bytes (`2 * threshold`
- * for `verifyFileAsync`) is hashed in WebAssembly.
+ * (`undefined`: WebAssembly only), and content of fewer than `threshold` bytes (`fileThreshold`,
+ * default `2 * threshold`, for `verifyFileAsync`) is hashed in WebAssembly.
  */
 export declare function asyncVerifier(
   glue: GlueModule,
-  settings?: { subtle?: () => Digester | undefined; threshold?: number },
+  settings?: { subtle?: () => Digester | undefined; threshold?: number; fileThreshold?: number },
 ): AsyncVerifier;

@@ -90,9 +90,10 @@ export function ioDigest(platform, threshold = CLIENT_SUBTLE_THRESHOLD) {
 /**
  * The async verifier functions over the glue module `glue`. `subtle()` gives the SubtleCrypto
  * to use at each call (undefined: WebAssembly only); content of fewer than `threshold` bytes
- * (`2 * threshold` for verifyFileAsync) is hashed in WebAssembly.
+ * (`fileThreshold` for verifyFileAsync, whose platform path checks the entry twice; default
+ * `2 * threshold`) is hashed in WebAssembly.
  */
-export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTLE_THRESHOLD } = {}) {
+export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTLE_THRESHOLD, fileThreshold = 2 * threshold } = {}) {
   /**
    * `{ bytes, size }` to hand to crypto.subtle for `content` (text: its UTF-8 bytes; with
    * `copy`, a private copy of a Uint8Array, so that what is hashed is what is verified
@@ -146,7 +147,7 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
     verifyFileAsync: (entry, uri, content, options) =>
       named("verifyFileAsync", async () => {
         const platform = subtle();
-        const measured = platform && measurable(content, false, 2 * threshold);
+        const measured = platform && measurable(content, false, fileThreshold);
         if (measured) {
           glue.checkFileSize(entry, uri, measured.size, options);
           const digest = await platformDigest(platform, measured.bytes);

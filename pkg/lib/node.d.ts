@@ -6,7 +6,7 @@ import type { AsyncVerifier } from "./layer.js";
 
 /** `sha256Digest`, asynchronously, with node:crypto's `createHash` from 1 KiB (`AsyncVerifier`). */
 export declare const sha256DigestAsync: AsyncVerifier["sha256DigestAsync"];
-/** `verifyFile`, asynchronously, with node:crypto's `createHash` from 1 KiB (`AsyncVerifier`). */
+/** `verifyFile`, asynchronously, with node:crypto's `createHash` from 8 KiB (`AsyncVerifier`). */
 export declare const verifyFileAsync: AsyncVerifier["verifyFileAsync"];
 /** `verifyReadResult`, asynchronously, with node:crypto's `createHash` from 1 KiB (`AsyncVerifier`). */
 export declare const verifyReadResultAsync: AsyncVerifier["verifyReadResultAsync"];

@@ -126,9 +126,10 @@ export async function asyncWith(settings) {
  * those of a SubtleCrypto-like digest.
  */
 export async function platformDigests() {
-  const { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD } = await import(pathToFileURL(join(PKG_DIR, "lib", "node-digest.js")).href);
+  const digests = await import(pathToFileURL(join(PKG_DIR, "lib", "node-digest.js")).href);
+  const { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, NODE_FILE_THRESHOLD } = digests;
   const { ioDigest } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
-  return { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, ioDigest };
+  return { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, NODE_FILE_THRESHOLD, ioDigest };
 }
 
 /**

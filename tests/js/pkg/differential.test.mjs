@@ -5,7 +5,7 @@
 // * The async functions (a platform digest, then the WebAssembly verifier with that digest) give
 //   exactly the results and errors (code, uri, expected, actual, field, message) of the
 //   synchronous ones (WebAssembly only), as exported in Node (node:crypto's createHash from
-//   1 KiB), with node:crypto and with crypto.subtle at every size, and with no platform digest
+//   1 KiB, 8 KiB for verifyFileAsync), with node:crypto and with crypto.subtle at every size, and with no platform digest
 //   (a plain-http page's fallback): sizes 0, 1, 55, 56, 63, 64, 65, the node:crypto and
 //   crypto.subtle thresholds and the 64 KiB chunk +-1, 1 MiB and 16 MiB, as text and as bytes.
 // * Frontmatter equality agrees with yaml@2 (what the reference SDK and the conformance suite
@@ -202,10 +202,11 @@ const exported = { sha256DigestAsync, verifyFileAsync, verifyReadResultAsync, ve
 const KiB = 1024;
 const CHUNK = 64 * KiB;
 const THRESHOLD = 16 * KiB; // crypto.subtle's; twice that for verifyFileAsync
-const NODE_THRESHOLD = KiB; // node:crypto's (Node's exports); twice that for verifyFileAsync
+const NODE_THRESHOLD = KiB; // node:crypto's (Node's exports)
+const NODE_FILE_THRESHOLD = 8 * KiB; // node:crypto's for verifyFileAsync
 const SIZES = [
-  0, 1, 55, 56, 63, 64, 65, NODE_THRESHOLD - 1, NODE_THRESHOLD, NODE_THRESHOLD + 1, 2 * NODE_THRESHOLD - 1, 2 * NODE_THRESHOLD,
-  THRESHOLD - 1, THRESHOLD, THRESHOLD + 1, 2 * THRESHOLD - 1, 2 * THRESHOLD, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK + 1, 1 << 20, 16 << 20,
+  0, 1, 55, 56, 63, 64, 65, NODE_THRESHOLD - 1, NODE_THRESHOLD, NODE_THRESHOLD + 1, 2 * NODE_THRESHOLD,
+  NODE_FILE_THRESHOLD - 1, NODE_FILE_THRESHOLD, NODE_FILE_THRESHOLD + 1, THRESHOLD - 1, THRESHOLD, THRESHOLD + 1, 2 * THRESHOLD - 1, 2 * THRESHOLD, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK + 1, 1 << 20, 16 << 20,
 ];
 
 /** What a call gave: its value, or its error's name, code, fields and message. */
@@ -313,8 +314,8 @@ async function agreeOn(variant, label, file, deep) {
 
 test("the async functions give the synchronous results and errors, with node:crypto, crypto.subtle and neither", { timeout: 600_000 }, async () => {
   assert.equal(typeof globalThis.crypto?.subtle?.digest, "function", "Node has crypto.subtle");
-  const { nodeCrypto, NODE_DIGEST_THRESHOLD } = await platformDigests();
-  assert.equal(NODE_DIGEST_THRESHOLD, NODE_THRESHOLD);
+  const { nodeCrypto, NODE_DIGEST_THRESHOLD, NODE_FILE_THRESHOLD: fileThreshold } = await platformDigests();
+  assert.deepEqual([NODE_DIGEST_THRESHOLD, fileThreshold], [NODE_THRESHOLD, NODE_FILE_THRESHOLD]);
   const variants = {
     exported,
     "node:crypto at every size": await asyncWith({ subtle: () => nodeCrypto, threshold: 0 }),
