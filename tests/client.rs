@@ -15,10 +15,11 @@ use skills_edge::host::client::http::{
     HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody,
 };
 use skills_edge::host::client::report::{self, FileStatus, SkillStatus, VerifyArgs};
-use skills_edge::host::client::{block_on, ClientInfo, EraChoice, SkillsClient};
-use skills_edge::host::{ErrorCode, HostOptions};
+use skills_edge::host::client::{block_on, ClientInfo, EraChoice, Rpc, SkillsClient};
+use skills_edge::host::{ErrorCode, HostOptions, VerifyError};
 use skills_edge::protocol::Era;
 use skills_edge::server::{CacheScope, Config, HttpHeaders, Responder, Transport};
+use skills_edge::skill::digest::digest_of;
 
 type Tamper = Box<dyn Fn(&str, &Json, &mut Json)>;
 /// A request as the server saw it: the method and the headers.
@@ -498,19 +499,15 @@ fn verify_reports_every_skill() {
     }
 }
 
-#[test]
-fn verify_reports_each_tampering_with_its_code() {
-    let server = Server::paged(50, 300_000, CacheScope::Public);
+/// Tampers with four skills of `server`: a flipped byte in the first's `SKILL.md`, a wrong
+/// size in the second's entry, a changed description in the third's, an unlisted file in the
+/// fourth's directory listing. Returns the URIs of every skill, in catalog order.
+fn tamper_four(server: &Server) -> Vec<String> {
     let catalog = catalog();
     let uris: Vec<String> = catalog.skills().map(|s| s.uri.to_owned()).collect();
-    let (byte, size, front, extra) = (
-        uris[0].clone(),
-        uris[1].clone(),
-        uris[2].clone(),
-        uris[3].clone(),
-    );
+    let (byte, size, front, extra) = (&uris[0], &uris[1], &uris[2], &uris[3]);
     let root = |u: &str| u.trim_end_matches("/SKILL.md").to_owned();
-    let (b2, s2, f2, x2) = (byte.clone(), size.clone(), front.clone(), root(&extra));
+    let (b2, s2, f2, x2) = (byte.clone(), size.clone(), front.clone(), root(extra));
     server.set_tamper(move |method, params, result| match method {
         "resources/read" if params["uri"] == b2.as_str() => {
             let t = result["contents"][0]["text"].as_str().unwrap().to_owned();
@@ -541,6 +538,20 @@ fn verify_reports_each_tampering_with_its_code() {
         }
         _ => {}
     });
+    uris
+}
+
+#[test]
+fn verify_reports_each_tampering_with_its_code() {
+    let server = Server::paged(50, 300_000, CacheScope::Public);
+    let uris = tamper_four(&server);
+    let root = |u: &str| u.trim_end_matches("/SKILL.md").to_owned();
+    let (byte, size, front, extra) = (
+        uris[0].clone(),
+        uris[1].clone(),
+        uris[2].clone(),
+        uris[3].clone(),
+    );
     let out = verify(&server, true);
     assert_eq!(out.exit_code, 1, "{}", out.stderr);
     let reports: Vec<Json> = out
@@ -617,6 +628,93 @@ fn verify_reports_each_tampering_with_its_code() {
     assert_eq!((one.exit_code, one.stdout.lines().count()), (1, 1));
     let _ = FileStatus::Verified;
     let _ = SkillStatus::Verified;
+}
+
+/// An [`Rpc`] whose `digest` is a platform digest stand-in: `digest_of` itself, a digest of
+/// other bytes, or one that is not in wire form; it counts the calls.
+struct Digesting<'a, R> {
+    rpc: &'a R,
+    give: fn(&[u8]) -> String,
+    calls: Cell<usize>,
+}
+
+impl<R: Rpc> Rpc for Digesting<'_, R> {
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json, VerifyError>> {
+        self.rpc.call(method, params)
+    }
+    fn now_ms(&self) -> f64 {
+        self.rpc.now_ms()
+    }
+    fn digest(&self, bytes: &[u8]) -> impl Future<Output = Option<String>> {
+        self.calls.set(self.calls.get() + 1);
+        ready(Some((self.give)(bytes)))
+    }
+}
+
+/// The `verify` run over a fresh connection, with `rpc` made from the session's.
+fn run_with(server: &Server, give: Option<fn(&[u8]) -> String>) -> (Vec<String>, usize) {
+    let (session, client) = connect(server, EraChoice::Auto);
+    let plain = session.rpc(server);
+    match give {
+        None => {
+            let r = block_on(report::run(&client, &plain, None));
+            (r.skills.iter().map(|s| s.to_json()).collect(), 0)
+        }
+        Some(give) => {
+            let rpc = Digesting {
+                rpc: &plain,
+                give,
+                calls: Cell::new(0),
+            };
+            let r = block_on(report::run(&client, &rpc, None));
+            (
+                r.skills.iter().map(|s| s.to_json()).collect(),
+                rpc.calls.get(),
+            )
+        }
+    }
+}
+
+#[test]
+fn a_platform_digest_gives_the_same_reports_and_errors() {
+    let server = Server::paged(50, 300_000, CacheScope::Public);
+    let uris = tamper_four(&server);
+    let (hashed, _) = run_with(&server, None);
+    let (given, calls) = run_with(&server, Some(digest_of));
+    assert_eq!(hashed, given);
+    // Every fetched file of the right size went through the platform digest: not the one
+    // whose entry has the wrong size, nor the unlisted file, which is never fetched.
+    assert!(calls >= uris.len(), "{calls}");
+    let codes: Vec<Json> = given
+        .iter()
+        .take(4)
+        .map(|l| serde_json::from_str::<Json>(l).unwrap()["code"].clone())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "digest-mismatch",
+            "size-mismatch",
+            "frontmatter-mismatch",
+            "not-in-manifest"
+        ]
+    );
+    // The digest is the platform's: one of other bytes fails every skill whose size is right,
+    // as a digest mismatch named by the verifier.
+    let (lied, _) = run_with(&server, Some(|b| digest_of(&[b, b"x"].concat())));
+    for (line, uri) in lied.iter().zip(&uris) {
+        let r: Json = serde_json::from_str(line).unwrap();
+        let expected = if uri == &uris[1] {
+            "size-mismatch"
+        } else {
+            "digest-mismatch"
+        };
+        assert_eq!(r["code"], expected, "{line}");
+    }
+    // One not in wire form is refused, never compared.
+    let (odd, _) = run_with(&server, Some(|_| "sha256:XYZ".to_owned()));
+    let r: Json = serde_json::from_str(&odd[4]).unwrap();
+    assert_eq!(r["code"], "invalid-argument", "{}", odd[4]);
 }
 
 #[test]

@@ -6,9 +6,19 @@
 //   hash-wasm           hash-wasm 4.13's `sha256` (hand-tuned WebAssembly), awaited
 //   node:crypto         createHash("sha256") (OpenSSL, the CPU's SHA extensions)
 //   crypto.subtle       crypto.subtle.digest("SHA-256"), awaited (Node's WebCrypto)
-//   sha256DigestAsync   the package's async digest (crypto.subtle from 16 KiB, else WebAssembly)
-//   verifyFileAsync     the package's async verifyFile (from 32 KiB: checkFileSize, crypto.subtle,
-//                       verifyFileDigest; else verifyFile)
+//   sha256DigestAsync   the package's async digest in Node (node:crypto from 1 KiB, else
+//                       WebAssembly)
+//   verifyFileAsync     the package's async verifyFile in Node (from 2 KiB: checkFileSize,
+//                       node:crypto, verifyFileDigest; else verifyFile)
+//   client (wasm)       SkillsClient's read of a text file (SkillsClientCore.read over an SDK-style
+//                       io that hands back a ready resources/read result): the result read into
+//                       the core, the content item read out, size and digest verified, the
+//                       verified file handed back; hashed in WebAssembly, as on a plain-http page
+//   client (platform)   the same with the platform digest SkillsClient uses in Node (node:crypto
+//                       from 8 KiB, through io.digest)
+//
+// The client rows read files of the size less the bench skill's SKILL.md (a skill is at most
+// 16 MiB in all), so their 16 MiB is 16 MiB less 45 bytes.
 //
 // The machine may be shared and busy: the rounds are interleaved (every function at every size
 // in each round, in a rotating order), each figure is the best of N rounds, and each ratio is
@@ -37,6 +47,7 @@ const ROUNDS = Number(flag("--rounds") ?? 7);
 const CPU = flag("--cpu") !== undefined;
 const pkgDir = resolve(args[0] ?? join(here, "..", "..", "pkg"));
 const pkg = await import(pathToFileURL(join(pkgDir, "lib", "node.js")).href);
+const { nodeIoDigest } = await import(pathToFileURL(join(pkgDir, "lib", "node-digest.js")).href);
 const { sha256 } = createRequire(join(here, "..", "..", "package.json"))("hash-wasm");
 const { subtle } = globalThis.crypto;
 
@@ -53,7 +64,39 @@ function bytes(n, seed) {
 const hex = (digest) => "sha256:" + Buffer.from(digest).toString("hex");
 
 const SIZES = [["1 KiB", 1024], ["64 KiB", 64 * 1024], ["1 MiB", 1 << 20], ["16 MiB", 16 << 20]];
-const NAMES = ["sha256Digest", "verifyFile", "hash-wasm", "node:crypto", "crypto.subtle", "sha256DigestAsync", "verifyFileAsync"];
+const NAMES = ["sha256Digest", "verifyFile", "hash-wasm", "node:crypto", "crypto.subtle", "sha256DigestAsync", "verifyFileAsync", "client (wasm)", "client (platform)"];
+
+const SKILL_MD = "---\nname: bench\ndescription: benchmark\n---\n";
+const sha = (data) => "sha256:" + createHash("sha256").update(data).digest("hex");
+
+/**
+ * `read()` of a SkillsClientCore that holds a loaded skill with one text file of `size` bytes
+ * (`text`), over an SDK-style io, with or without the platform digest: resolves to the file's
+ * digest as verified.
+ */
+async function clientReader(text, size, platform) {
+  const md = "skill://bench/SKILL.md";
+  const uri = "skill://bench/data.md";
+  const entry = {
+    uri: md,
+    frontmatter: { name: "bench", description: "benchmark" },
+    resources: [{ uri: md, digest: sha(SKILL_MD), size: SKILL_MD.length }, { uri, digest: sha(text), size }],
+  };
+  const results = {
+    "skills/list": { skills: [entry], ttlMs: 300_000, cacheScope: "public" },
+    [md]: { contents: [{ uri: md, mimeType: "text/markdown", text: SKILL_MD }] },
+    [uri]: { contents: [{ uri, mimeType: "text/markdown", text }] },
+  };
+  const io = {
+    request: async (method, params) => results[method === "resources/read" ? params.uri : method],
+    ...(platform && nodeIoDigest),
+  };
+  const core = new pkg.SkillsClientCore({ label: "bench" });
+  core.attach({ protocolVersion: "2026-07-28", capabilities: {} });
+  await core.list(io);
+  await core.load(io, md);
+  return async () => (await core.read(io, md, "data.md")).digest;
+}
 
 /** Per size: the data, how many calls make one measurement, and one async function per name. */
 const cases = [];
@@ -76,9 +119,15 @@ for (const [label, size] of SIZES) {
     sha256DigestAsync: () => pkg.sha256DigestAsync(data),
     verifyFileAsync: async () => (await pkg.verifyFileAsync(entry, uri, data)).digest,
   };
+  // Printable ASCII text of the same bytes, for the client rows.
+  const clientSize = Math.min(size, (16 << 20) - SKILL_MD.length);
+  const text = Buffer.from(data.subarray(0, clientSize).map((b) => 32 + (b % 95))).toString("latin1");
+  run["client (wasm)"] = await clientReader(text, clientSize, false);
+  run["client (platform)"] = await clientReader(text, clientSize, true);
   for (const [name, f] of Object.entries(run)) {
     const got = await f();
-    if (got !== digest) throw new Error(`${name} disagrees with node:crypto at ${label}: ${got}`);
+    const want = name.startsWith("client") ? sha(text) : digest;
+    if (got !== want) throw new Error(`${name} disagrees with node:crypto at ${label}: ${got}`);
   }
   // At least 32 MiB and 3 calls per measurement.
   const calls = Math.max(3, Math.ceil((32 << 20) / size));
@@ -126,6 +175,7 @@ console.table(Object.fromEntries(cases.map((c) => [c.label, {
   "sha256DigestAsync ÷ node:crypto": ratio(c, "sha256DigestAsync", "node:crypto"),
   "verifyFileAsync ÷ node:crypto": ratio(c, "verifyFileAsync", "node:crypto"),
   "sha256DigestAsync ÷ crypto.subtle": ratio(c, "sha256DigestAsync", "crypto.subtle"),
+  "client: platform ÷ wasm": ratio(c, "client (platform)", "client (wasm)"),
 }])));
 
 const wasmFile = join(pkgDir, "web", "skills_edge_bg.wasm");

@@ -13,10 +13,12 @@
 // `skills-edge verify <url>` lists every skill of an MCP server and loads and verifies every
 // file. Its arguments, run, table, JSON lines and exit status are the WebAssembly core's
 // (parseVerifyArgs, runVerifyCommand: the library's host::client::report, which the native
-// command runs too); this file only supplies fetch (../lib/transport.js).
+// command runs too); this file only supplies fetch (../lib/transport.js) and node:crypto's
+// SHA-256 for fetched content of 8 KiB or more (../lib/node-digest.js).
 import { createRequire } from "node:module";
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
+import { nodeIoDigest } from "../lib/node-digest.js";
 import { httpIo } from "../lib/transport.js";
 
 const require = createRequire(import.meta.url);
@@ -222,7 +224,11 @@ async function verifyCommand(args) {
     if (e?.code !== "invalid-argument") throw e;
     return usageError(e.message);
   }
-  const io = httpIo({ url: parsed.url, headers: parsed.headers, fetch: globalThis.fetch }, { timeoutMs: parsed.timeoutMs });
+  // Fetched content of 8 KiB or more is hashed with node:crypto; the verifier decides.
+  const io = Object.assign(
+    httpIo({ url: parsed.url, headers: parsed.headers, fetch: globalThis.fetch }, { timeoutMs: parsed.timeoutMs }),
+    nodeIoDigest,
+  );
   const out = await runVerifyCommand(args, io);
   await new Promise((resolve) => process.stdout.write(out.stdout, resolve));
   process.stderr.write(out.stderr);

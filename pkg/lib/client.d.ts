@@ -1,5 +1,6 @@
 // `skills-edge/client`: SkillsClient, a host's client of one skills server, verified by the
-// package's WebAssembly SkillHost (no crypto.subtle needed).
+// package's WebAssembly SkillHost (no crypto.subtle needed; where the platform has node:crypto
+// or crypto.subtle, large files are hashed with it and the verifier judges that digest).
 import type {
   ApprovalsExport,
   ClientLoadedSkill,

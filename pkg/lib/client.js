@@ -1,11 +1,14 @@
 // SkillsClient: a host's client of one skills server, over the package's SkillHost (the one
-// verifier, in WebAssembly: no crypto.subtle, so it runs on plain-http pages too).
+// verifier, in WebAssembly, so it runs on plain-http pages too).
 //
 // Everything that decides is in the WebAssembly core (SkillsClientCore): the requests, the
 // era negotiation, the reading of JSON and event-stream replies, the cache, the refresh of a
 // stale entry, the verification and the errors. This file checks arguments and hands the core
 // an `io` object per operation (./transport.js), so each call can carry its own AbortSignal
-// and timeout.
+// and timeout. Where the platform has a faster SHA-256 (node:crypto in Node, crypto.subtle on
+// secure pages and in workers), the io object also carries it (`digest`, `digestThreshold`;
+// layer.js ioDigest): the core has it hash fetched content from the threshold up, and the
+// verifier still checks the listing and the size, compares the digest and names any failure.
 import { DEFAULT_TIMEOUT_MS, httpIo, sdkIo } from "./transport.js";
 
 const CONNECT_OPTIONS = ["era", "headers", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo"];
@@ -98,11 +101,14 @@ function skillUri(where, skill) {
 }
 
 /**
- * The SkillsClient class over a binding (`glue`: the Node or web build of the package) and a
- * function that makes sure its WebAssembly is initialized.
+ * The SkillsClient class over a binding (`glue`: the Node or web build of the package), a
+ * function that makes sure its WebAssembly is initialized, and one that gives the platform
+ * digest for each operation's io object (layer.js ioDigest; undefined: WebAssembly only).
  */
-export function makeSkillsClient(glue, ready) {
+export function makeSkillsClient(glue, ready, platformDigest = () => undefined) {
   const { SkillsClientCore } = glue;
+  /** `io` with the platform digest, where there is one. */
+  const withDigest = (io) => Object.assign(io, platformDigest());
 
   class SkillsClient {
     #core;
@@ -156,7 +162,7 @@ export function makeSkillsClient(glue, ready) {
       try {
         const headers = core.setHeaders(o.headers ?? []);
         const state = { url: target.href, headers, fetch: fetchFn };
-        const io = (call) => httpIo(state, call);
+        const io = (call) => withDigest(httpIo(state, call));
         await core.connect(io({ signal, timeoutMs }), era);
         return new SkillsClient(PRIVATE, core, io, { timeoutMs, state }, target.href);
       } catch (e) {
@@ -198,7 +204,7 @@ export function makeSkillsClient(glue, ready) {
           ...(serverInfo && { serverInfo: JSON.parse(JSON.stringify(serverInfo)) }),
           ...(typeof instructions === "string" && { instructions }),
         });
-        return new SkillsClient(PRIVATE, core, (call) => sdkIo(client, call), { timeoutMs }, "sdk-client");
+        return new SkillsClient(PRIVATE, core, (call) => withDigest(sdkIo(client, call)), { timeoutMs }, "sdk-client");
       } catch (e) {
         core.free();
         throw e;

@@ -24,6 +24,22 @@ export interface Digester {
 /** The platform's `crypto.subtle`, or `undefined` where there is none (plain-http pages). */
 export declare function platformSubtle(): Digester | undefined;
 
+/** From this many bytes SkillsClient has crypto.subtle hash fetched content (`ioDigest`'s default): 32 KiB. */
+export declare const CLIENT_SUBTLE_THRESHOLD: number;
+
+/** What a SkillsClientCore io object carries of a platform digest (see `SkillsClientIo`). */
+export interface IoDigest {
+  digestThreshold: number;
+  digest(bytes: Uint8Array): Promise<string | undefined> | string;
+}
+
+/**
+ * The `digest` and `digestThreshold` of a SkillsClientCore io object over `platform`, or
+ * `undefined` where there is none: fetched content of `threshold` bytes (default 32 KiB) or more
+ * is hashed with it, and the WebAssembly verifier decides with that digest.
+ */
+export declare function ioDigest(platform: Digester | undefined, threshold?: number): IoDigest | undefined;
+
 /** What the async functions use of the glue. */
 export type GlueModule = Pick<
   typeof Glue,
@@ -69,10 +85,10 @@ export interface AsyncVerifier {
 
 /**
  * The async verifier functions over `glue`; `subtle()` gives the digest to use at each call
- * (`undefined`: WebAssembly only), and content of fewer than `threshold` bytes (`2 * threshold`
- * for `verifyFileAsync`) is hashed in WebAssembly.
+ * (`undefined`: WebAssembly only), and content of fewer than `threshold` bytes (`fileThreshold`,
+ * default `2 * threshold`, for `verifyFileAsync`) is hashed in WebAssembly.
  */
 export declare function asyncVerifier(
   glue: GlueModule,
-  settings?: { subtle?: () => Digester | undefined; threshold?: number },
+  settings?: { subtle?: () => Digester | undefined; threshold?: number; fileThreshold?: number },
 ): AsyncVerifier;

@@ -1,22 +1,33 @@
 // The async verifier functions of the ES module entry points (index.js for browsers, bundlers and
 // workers, node.js for Node), over either build of the wasm-bindgen glue.
 //
-// Where the platform has crypto.subtle (secure pages, Node, workers) and the content is large
-// enough for it to pay, the content is hashed there, off the calling thread, and the WebAssembly
-// verifier decides with that digest (checkFileSize before hashing, so a wrong size is refused
-// without hashing; then verifyFileDigest, readResultContent or verifySkillMdDigest). Everywhere
-// else (plain-http pages, small content, values that are not a string or a genuine Uint8Array,
+// Where the platform has a faster digest (crypto.subtle on secure pages and in workers, off the
+// calling thread; node:crypto's createHash in Node, node-digest.js, as Node's crypto.subtle
+// reaches only 0.56-0.81x of it) and the content is large enough for it to pay, the content is
+// hashed there, and the WebAssembly verifier decides with that digest (checkFileSize before
+// hashing, so a wrong size is refused without hashing; then verifyFileDigest,
+// readResultContent or verifySkillMdDigest). SkillsClient hands the same digest to its core
+// (ioDigest). Everywhere else (plain-http pages, small content, values that are not a string or a genuine Uint8Array,
 // a digest call that fails) the synchronous WebAssembly functions do everything. Both ways give
 // the same results and the same errors: this file computes digests and moves values, and the
 // one verifier in WebAssembly makes every decision.
 
 /**
  * Below this many bytes the WebAssembly SHA-256 is faster than a round trip to crypto.subtle
- * (Node 20, CPU time: the two meet at about 11 KiB). verifyFileAsync uses twice as much, as its
+ * (measured in Node 20, CPU time: the two meet at about 11 KiB). verifyFileAsync uses twice as much, as its
  * crypto.subtle path checks the entry twice (checkFileSize, verifyFileDigest): the two meet at
  * about 24 KiB.
  */
 export const SUBTLE_THRESHOLD = 16 * 1024;
+
+/**
+ * From this many bytes SkillsClient has crypto.subtle hash fetched content (ioDigest's
+ * default). Twice SUBTLE_THRESHOLD, as the WebAssembly core awaits the digest: per
+ * SkillsClient read of a text file with Node's crypto.subtle (Node 20, CPU time, best of 5),
+ * WebAssembly / crypto.subtle took 16 KiB 226 / 246 us, 24 KiB 316 / 323 us, 32 KiB 382 / 376
+ * us, 64 KiB 734 / 665 us.
+ */
+export const CLIENT_SUBTLE_THRESHOLD = 32 * 1024;
 
 const encoder = new TextEncoder();
 // The built-in `length` getter of typed arrays, which an own property cannot shadow and which
@@ -56,12 +67,33 @@ function wire(digest) {
   return out;
 }
 
+/** The wire digest of `bytes` from `platform` (a SubtleCrypto, or anything with its `digest`), or undefined if it refuses them (the WebAssembly verifier then hashes). */
+async function platformDigest(platform, bytes) {
+  try {
+    return wire(await platform.digest("SHA-256", bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `digest` and `digestThreshold` of a SkillsClientCore io object over `platform` (what
+ * `subtle` gives asyncVerifier: a SubtleCrypto, or Node's createHash in its shape), or
+ * undefined where there is none (plain-http pages): the core has the platform hash fetched
+ * content of `threshold` bytes or more, and the WebAssembly verifier decides with that digest.
+ */
+export function ioDigest(platform, threshold = CLIENT_SUBTLE_THRESHOLD) {
+  if (!platform) return undefined;
+  return { digestThreshold: threshold, digest: (bytes) => platformDigest(platform, bytes) };
+}
+
 /**
  * The async verifier functions over the glue module `glue`. `subtle()` gives the SubtleCrypto
  * to use at each call (undefined: WebAssembly only); content of fewer than `threshold` bytes
- * (`2 * threshold` for verifyFileAsync) is hashed in WebAssembly.
+ * (`fileThreshold` for verifyFileAsync, whose platform path checks the entry twice; default
+ * `2 * threshold`) is hashed in WebAssembly.
  */
-export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTLE_THRESHOLD } = {}) {
+export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTLE_THRESHOLD, fileThreshold = 2 * threshold } = {}) {
   /**
    * `{ bytes, size }` to hand to crypto.subtle for `content` (text: its UTF-8 bytes; with
    * `copy`, a private copy of a Uint8Array, so that what is hashed is what is verified
@@ -87,18 +119,9 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
     return { bytes, size };
   }
 
-  /** The wire digest of `bytes` from crypto.subtle, or undefined if it refuses them (the WebAssembly path then decides). */
-  async function subtleDigest(platform, bytes) {
-    try {
-      return wire(await platform.digest("SHA-256", bytes));
-    } catch {
-      return undefined;
-    }
-  }
-
   /** The digest of bytes the verifier handed out: crypto.subtle from `threshold` bytes, else WebAssembly. */
   async function digestOf(platform, bytes) {
-    const digest = bytes.length >= threshold ? await subtleDigest(platform, bytes) : undefined;
+    const digest = bytes.length >= threshold ? await platformDigest(platform, bytes) : undefined;
     return digest ?? glue.sha256Digest(bytes);
   }
 
@@ -117,17 +140,17 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
       named("sha256DigestAsync", async () => {
         const platform = subtle();
         const measured = platform && measurable(content, false);
-        const digest = measured && (await subtleDigest(platform, measured.bytes));
+        const digest = measured && (await platformDigest(platform, measured.bytes));
         return digest ?? glue.sha256Digest(content);
       }),
 
     verifyFileAsync: (entry, uri, content, options) =>
       named("verifyFileAsync", async () => {
         const platform = subtle();
-        const measured = platform && measurable(content, false, 2 * threshold);
+        const measured = platform && measurable(content, false, fileThreshold);
         if (measured) {
           glue.checkFileSize(entry, uri, measured.size, options);
-          const digest = await subtleDigest(platform, measured.bytes);
+          const digest = await platformDigest(platform, measured.bytes);
           if (digest !== undefined) return glue.verifyFileDigest(entry, uri, measured.size, digest, options);
         }
         return glue.verifyFile(entry, uri, content, options);
@@ -146,7 +169,7 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
       named("verifySkillMdAsync", async () => {
         const platform = subtle();
         const measured = platform && measurable(content, true);
-        const digest = measured && (await subtleDigest(platform, measured.bytes));
+        const digest = measured && (await platformDigest(platform, measured.bytes));
         if (digest === undefined) return glue.verifySkillMd(entry, content);
         return glue.verifySkillMdDigest(entry, typeof content === "string" ? content : measured.bytes, digest);
       }),

@@ -5,17 +5,18 @@
 # error code, SkillHost (also loading a third-party skill served by @olaservo/ext-skills,
 # tests/js/peers/ext-skills.mjs), every export called with wrong-typed and hostile arguments (no
 # trap, state kept; the async functions reject, never throw), differential tests against
-# node:crypto and yaml@2 and of the async functions (crypto.subtle) against the synchronous
-# ones, a strict TypeScript check of the declarations, `npx skills-edge pack` against the native
+# node:crypto and yaml@2 and of the async functions (node:crypto, crypto.subtle) against the
+# synchronous ones, a strict TypeScript check of the declarations, `npx skills-edge pack` against the native
 # command (identical packs, identical refusals of hostile folders, damaged packs refused), the
 # judges of tests/judges/ against the installed SkillsServer (the official SDK 2.4 SkillsClient
 # in-process, MCP Inspector 2.12 --verify over stdio, on both protocol eras), the conformance
 # suite's host scenarios with tests/conformance-client.mjs, SkillsClient and `skills-edge
 # verify` (npm and native, identical output) against SkillsServer over node:http, the SDK 2.4
-# server, @olaservo/ext-skills and the tampering proxy (tests/js/peers); then load the installed
+# server, @olaservo/ext-skills and the tampering proxy (tests/js/peers), SkillsClient with the
+# same results hashing in WebAssembly or with the platform digest; then load the installed
 # package in headless Chromium on plain-http pages (tests/js/browser), where the async functions
-# run with crypto.subtle on the loopback origin and fall back to WebAssembly on the other, the
-# inspector page included (screenshots in target/screenshots/). Needs scripts/setup.sh (run by
+# and SkillsClient run with crypto.subtle on the loopback origin and fall back to WebAssembly
+# on the other, the inspector page included (screenshots in target/screenshots/). Needs scripts/setup.sh (run by
 # scripts/test.sh first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

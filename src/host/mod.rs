@@ -41,7 +41,7 @@ pub use registry::{
 };
 pub use verify::{
     check_file_size, compare_frontmatter, read_content, read_result_content, resolve, verify_bytes,
-    verify_content, verify_file_digest, verify_file_with, verify_read_result, verify_skill_md,
-    verify_skill_md_digest, Body, Content, FileReceipt, VerifiedContent, VerifiedSkillMd,
-    VerifyOptions,
+    verify_content, verify_content_digest, verify_file_digest, verify_file_with,
+    verify_read_result, verify_skill_md, verify_skill_md_digest, Body, Content, FileReceipt,
+    VerifiedContent, VerifiedSkillMd, VerifyOptions,
 };

@@ -17,8 +17,8 @@ use super::approval::{approval_fingerprint, ApprovalsExport};
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
 use super::verify::{
-    manifest_item, resolve_in_root, verify_content, verify_skill_md, Content, VerifiedContent,
-    VerifiedSkillMd, VerifyOptions,
+    manifest_item, resolve_in_root, verify_content, verify_content_digest, verify_skill_md,
+    verify_skill_md_digest, Content, VerifiedContent, VerifiedSkillMd, VerifyOptions,
 };
 use crate::skill::limits::MAX_BYTES_PER_SKILL;
 
@@ -506,9 +506,26 @@ impl SkillHost {
     /// frontmatter). On success the acting window opens (or is reopened) holding that entry
     /// (H15); on failure nothing changes and the content must not be used.
     pub fn load(&mut self, label: &str, uri: &str, content: Content) -> Result<LoadedSkill> {
+        self.load_with_digest(label, uri, content, None)
+    }
+
+    /// [`SkillHost::load`] with the SHA-256 of the `SKILL.md`'s bytes computed by the caller
+    /// (in wire form; `None`: hashed here), for a caller that hashes with a platform digest:
+    /// the same checks in the same order, with the same errors
+    /// ([`verify_skill_md_digest`]).
+    pub fn load_with_digest(
+        &mut self,
+        label: &str,
+        uri: &str,
+        content: Content,
+        digest: Option<&str>,
+    ) -> Result<LoadedSkill> {
         self.plan_load(label, uri)?;
         let entry = self.entry_or_err(label, uri)?.clone();
-        let skill_md = verify_skill_md(&entry, &content)?;
+        let skill_md = match digest {
+            Some(d) => verify_skill_md_digest(&entry, &content, d)?,
+            None => verify_skill_md(&entry, &content)?,
+        };
         let retrieved = skill_md.receipt.size;
         if entry.is_dynamic() && retrieved > MAX_BYTES_PER_SKILL {
             return Err(dynamic_limit(uri, retrieved));
@@ -570,13 +587,30 @@ impl SkillHost {
         reference: &str,
         content: Content,
     ) -> Result<ReadFile> {
+        self.read_with_digest(label, skill_uri, reference, content, None)
+    }
+
+    /// [`SkillHost::read`] with the SHA-256 of the file's bytes computed by the caller (in
+    /// wire form; `None`: hashed here): the same checks in the same order, with the same
+    /// errors ([`verify_content_digest`]).
+    pub fn read_with_digest(
+        &mut self,
+        label: &str,
+        skill_uri: &str,
+        reference: &str,
+        content: Content,
+        digest: Option<&str>,
+    ) -> Result<ReadFile> {
         let plan = self.plan_read(label, skill_uri, reference)?;
         let options = self.verify_options();
         let window = self
             .windows
             .get_mut(&key(label, skill_uri))
             .ok_or_else(|| VerifyError::new(ErrorCode::NoActingWindow, "no acting window"))?;
-        let verified = verify_content(&window.entry, &plan.uri, &content, options)?;
+        let verified = match digest {
+            Some(d) => verify_content_digest(&window.entry, &plan.uri, &content, d, options)?,
+            None => verify_content(&window.entry, &plan.uri, &content, options)?,
+        };
         if window.entry.is_dynamic() {
             let total = window.retrieved.saturating_add(verified.receipt.size);
             if total > MAX_BYTES_PER_SKILL {

@@ -67,6 +67,16 @@ pub enum Content {
     Text(String),
     /// A `resources/read` result, checked with [`read_content`].
     ReadResult(Json),
+    /// The content item of a `resources/read` result as [`read_content`] extracted it (the
+    /// result's shape, and a `blob`'s decoded length, already checked there): verified exactly
+    /// as that result is, its `mimeType` kept. A caller that hashes the content elsewhere reads
+    /// the result once this way, hashes [`Body::as_bytes`], and hands both over.
+    Item {
+        /// The text or decoded bytes.
+        body: Body,
+        /// The item's `mimeType`, if it had one.
+        mime_type: Option<String>,
+    },
 }
 
 /// Proof that content matched its manifest item.
@@ -503,20 +513,64 @@ pub fn verify_content(
     content: &Content,
     options: VerifyOptions,
 ) -> Result<VerifiedContent> {
-    let (bytes, body) = match content {
-        Content::ReadResult(result) => return verify_read_result(entry, uri, result, options),
-        Content::Bytes(b) => (b.as_slice(), None),
-        Content::Text(t) => (t.as_bytes(), Some(t)),
+    content_with(entry, uri, content, None, options)
+}
+
+/// [`verify_content`] with the SHA-256 of the content's bytes (the bytes, the text's UTF-8
+/// bytes, or the text or decoded blob of the result's content item) computed by the caller,
+/// in wire form: the same checks, in the same order and with the same errors; only the
+/// hashing is the caller's. A `digest` not in wire form is [`ErrorCode::InvalidArgument`].
+///
+/// ```
+/// use skills_edge::host::{verify_content, verify_content_digest, Content, Entry, VerifyOptions};
+/// use skills_edge::skill::digest::digest_of;
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let (u, o) = ("skill://a/SKILL.md", VerifyOptions::default());
+/// for text in ["a", "b", "ab"] {
+///     let content = Content::Text(text.into());
+///     let given = verify_content_digest(&entry, u, &content, &digest_of(text.as_bytes()), o);
+///     assert_eq!(given, verify_content(&entry, u, &content, o));
+/// }
+/// ```
+pub fn verify_content_digest(
+    entry: &Entry,
+    uri: &str,
+    content: &Content,
+    digest: &str,
+    options: VerifyOptions,
+) -> Result<VerifiedContent> {
+    wire_digest(digest)?;
+    content_with(entry, uri, content, Some(digest), options)
+}
+
+/// [`verify_content`], hashing the content unless its digest is given.
+fn content_with(
+    entry: &Entry,
+    uri: &str,
+    content: &Content,
+    digest: Option<&str>,
+    options: VerifyOptions,
+) -> Result<VerifiedContent> {
+    let (body, mime_type) = match content {
+        Content::ReadResult(result) => read_result_content(entry, uri, result, options)?,
+        Content::Item { body, mime_type } => (body.clone(), mime_type.clone()),
+        Content::Bytes(b) => (Body::Blob(b.clone()), None),
+        Content::Text(t) => (Body::Text(t.clone()), None),
     };
-    let receipt = verify_bytes(entry, uri, bytes, options)?;
-    let body = match body {
-        Some(t) => Body::Text(t.clone()),
-        None => Body::Blob(bytes.to_vec()),
-    };
+    let bytes = body.as_bytes();
+    let receipt = verify_file_with(
+        entry,
+        uri,
+        bytes.len() as u64,
+        || Ok(digest.map_or_else(|| digest_of(bytes), str::to_owned)),
+        options,
+    )?;
     Ok(VerifiedContent {
         receipt,
         body,
-        mime_type: None,
+        mime_type,
     })
 }
 
@@ -575,17 +629,23 @@ fn skill_md(entry: &Entry, content: &Content, digest: Option<&str>) -> Result<Ve
             None => unverified_with(uri, size, digest),
         }
     };
+    // A content item must be text.
+    let item_text = |body: Body, mime: Option<String>| match body {
+        Body::Text(text) => Ok((text, mime)),
+        Body::Blob(_) => Err(bad_result(
+            uri,
+            format!("{uri} came as a `blob`; a SKILL.md is markdown and must come as `text`"),
+        )),
+    };
     let (text, mime_type, receipt) = match content {
         Content::ReadResult(result) => {
             let (body, mime) = read_content(result, uri, item.map(|i| i.size))?;
-            let Body::Text(text) = body else {
-                return Err(bad_result(
-                    uri,
-                    format!(
-                        "{uri} came as a `blob`; a SKILL.md is markdown and must come as `text`"
-                    ),
-                ));
-            };
+            let (text, mime) = item_text(body, mime)?;
+            let receipt = receipt_of(text.as_bytes())?;
+            (text, mime, receipt)
+        }
+        Content::Item { body, mime_type } => {
+            let (text, mime) = item_text(body.clone(), mime_type.clone())?;
             let receipt = receipt_of(text.as_bytes())?;
             (text, mime, receipt)
         }
@@ -1288,6 +1348,20 @@ mod tests {
             ),
             (&dynamic, Content::Text(dyn_md.into())),
             (&dynamic, Content::Text(dyn_md.replace("x\n", "w\n"))),
+            (
+                &e,
+                Content::Item {
+                    body: Body::Text(tampered.clone()),
+                    mime_type: None,
+                },
+            ),
+            (
+                &e,
+                Content::Item {
+                    body: Body::Blob(SKILL_MD.as_bytes().to_vec()),
+                    mime_type: None,
+                },
+            ),
         ];
         for (entry, content) in cases {
             let bytes: Vec<u8> = match &content {
@@ -1298,6 +1372,7 @@ mod tests {
                     .unwrap()
                     .as_bytes()
                     .to_vec(),
+                Content::Item { body, .. } => body.as_bytes().to_vec(),
             };
             let expected = verify_skill_md(entry, &content);
             let got = verify_skill_md_digest(entry, &content, &digest_of(&bytes));
@@ -1314,6 +1389,76 @@ mod tests {
                 (a, b) => panic!("{:?} vs {:?}", a.map(|v| v.receipt), b.map(|v| v.receipt)),
             }
         }
+    }
+
+    /// Every `resources/read` result as a whole and as the content item [`read_content`]
+    /// extracts, hashed here and with the digest given: the same outcome all four ways.
+    #[test]
+    fn content_items_and_given_digests_verify_like_read_results() {
+        let e = entry();
+        let forms = "skill://pdf-processing/references/FORMS.md";
+        let bin = "skill://pdf-processing/assets/x.bin";
+        let tampered = FORMS.replacen('a', "b", 1);
+        let cases = [
+            (
+                forms,
+                read(forms, json!({"text": FORMS, "mimeType": "text/markdown"})),
+            ),
+            (forms, read(forms, json!({"text": tampered}))),
+            (forms, read(forms, json!({"text": format!("{FORMS}x")}))),
+            (
+                bin,
+                read(
+                    bin,
+                    json!({"blob": "AP8H", "mimeType": "application/octet-stream"}),
+                ),
+            ),
+            (bin, read(bin, json!({"blob": "AP8G"}))),
+            (bin, read(bin, json!({"blob": "AP8HAA=="}))),
+            (e.uri(), read(e.uri(), json!({"text": SKILL_MD}))),
+        ];
+        for (uri, result) in cases {
+            let expected = verify_content(&e, uri, &Content::ReadResult(result.clone()), NONE);
+            // As the client reads it: with the size its plan expects, and when that fails the
+            // whole result goes to the verifier.
+            let size = e.item(uri).map(|i| i.size);
+            let item = match read_content(&result, uri, size) {
+                Ok((body, mime_type)) => Content::Item { body, mime_type },
+                Err(err) => {
+                    assert_eq!(Err(err), expected, "{uri}");
+                    continue;
+                }
+            };
+            let Content::Item { body, .. } = &item else {
+                panic!("not an item");
+            };
+            let digest = digest_of(body.as_bytes());
+            assert_eq!(verify_content(&e, uri, &item, NONE), expected, "{uri}");
+            assert_eq!(
+                verify_content_digest(&e, uri, &item, &digest, NONE),
+                expected,
+                "{uri}"
+            );
+            assert_eq!(
+                verify_content_digest(&e, uri, &Content::ReadResult(result), &digest, NONE),
+                expected,
+                "{uri}"
+            );
+        }
+        // The digest is the caller's: one of other bytes is a digest mismatch, one not in
+        // wire form is refused before anything is compared.
+        let item = Content::Item {
+            body: Body::Text(FORMS.into()),
+            mime_type: None,
+        };
+        let other = digest_of(b"other");
+        let err = verify_content_digest(&e, forms, &item, &other, NONE).unwrap_err();
+        assert_eq!(
+            (err.code, err.actual.as_deref()),
+            (ErrorCode::DigestMismatch, Some(other.as_str()))
+        );
+        let err = verify_content_digest(&e, forms, &item, "sha256:x", NONE).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidArgument);
     }
 
     #[test]

@@ -7,7 +7,12 @@
 //! * over Streamable HTTP, `io.post(body, headers)` POSTs the body with the given headers (and
 //!   the caller's own) and resolves to `{ status, contentType, sessionId, read }`, where
 //!   `read()` resolves to the next `Uint8Array` of the body or `undefined` at its end;
-//! * over an official SDK `Client`, `io.request(method, params)` resolves to the result object.
+//! * over an official SDK `Client`, `io.request(method, params)` resolves to the result object;
+//! * either way, an optional `io.digest(bytes)` resolves to the SHA-256 of `bytes` in wire form
+//!   from the platform (node:crypto, crypto.subtle), for fetched content of at least
+//!   `io.digestThreshold` bytes that the verifier would otherwise hash in WebAssembly; the
+//!   verifier still checks everything else and makes every decision, and any other outcome of
+//!   the call (absent, thrown, rejected, not a wire digest) leaves the hashing to it.
 //!
 //! A rejection of either is read as a transport failure: its `code` (`connection-failed`,
 //! `http-status`, `protocol-error`, `server-error`, `timeout`, `aborted`; anything else is
@@ -38,6 +43,7 @@ use crate::host::client::{
 use crate::host::error::Result as HostResult;
 use crate::host::{ErrorCode, HostOptions, VerifyError};
 use crate::protocol::{Era, LEGACY_VERSIONS, MODERN_VERSION};
+use crate::skill::digest::is_wire_digest;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -111,6 +117,27 @@ impl JsIo {
         JsFuture::from(Promise::resolve(&value))
             .await
             .map_err(|e| failure(&e))
+    }
+
+    /// `io.digest(bytes)` for content of at least `io.digestThreshold` bytes (0 when absent):
+    /// the wire digest it resolves to, or `None` (the verifier then hashes) when the io object
+    /// has no such function, the content is smaller, or the call throws, rejects or gives
+    /// anything but a wire digest.
+    async fn digest(&self, bytes: &[u8]) -> Option<String> {
+        let f = self.function("digest").ok()?;
+        let threshold = match Reflect::get(&self.0, &JsValue::from_str("digestThreshold")) {
+            Ok(v) if v.is_undefined() => 0.0,
+            Ok(v) => v.as_f64().filter(|t| *t >= 0.0)?,
+            Err(_) => return None,
+        };
+        if (bytes.len() as f64) < threshold {
+            return None;
+        }
+        let called = f
+            .call1(&self.0, &js_sys::Uint8Array::from(bytes))
+            .map_err(|e| failure(&e));
+        let digest = JsIo::settle(called).await.ok()?.as_string()?;
+        is_wire_digest(&digest).then_some(digest)
     }
 
     async fn request(&self, method: &str, params: Json) -> HostResult<Json> {
@@ -227,6 +254,10 @@ impl Rpc for CallRpc<'_> {
 
     fn now_ms(&self) -> f64 {
         js_sys::Date::now()
+    }
+
+    async fn digest(&self, bytes: &[u8]) -> Option<String> {
+        self.io.digest(bytes).await
     }
 }
 

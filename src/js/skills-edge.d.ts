@@ -396,6 +396,14 @@ export interface IoResponse {
 export interface SkillsClientIo {
   post?(body: string, headers: [string, string][]): Promise<IoResponse>;
   request?(method: string, params: { [key: string]: JsonValue }): Promise<{ [key: string]: JsonValue }>;
+  /**
+   * The SHA-256 of fetched content in wire form (`sha256:` + 64 lowercase hex), from a platform
+   * digest; anything else (undefined, a rejection) leaves the hashing to WebAssembly. The
+   * verifier still checks the listing and the size and compares the digest with the entry's.
+   */
+  digest?(bytes: Uint8Array): Promise<string | undefined> | string | undefined;
+  /** The least content length, in bytes, for which `digest` is called (default 0). */
+  digestThreshold?: number;
 }
 
 /** What a connected server says about itself. */

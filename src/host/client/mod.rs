@@ -46,9 +46,10 @@ use serde_json::{json, Value as Json};
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
 use super::registry::{
-    HostOptions, LoadedSkill, ReadFile, RegisterOutcome, Rejected, SkillHost, SkillSummary,
+    HostOptions, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected, SkillHost,
+    SkillSummary,
 };
-use super::verify::Content;
+use super::verify::{read_content, Content};
 use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
 
@@ -74,6 +75,15 @@ pub trait Rpc {
     fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>>;
     /// Milliseconds on a clock that does not go backwards (for TTLs).
     fn now_ms(&self) -> f64;
+    /// The SHA-256 of `bytes` in wire form (`sha256:` and 64 lowercase hex characters) from a
+    /// platform digest, or `None` to have the verifier hash them (the default; also for
+    /// content too small for the platform's digest to pay). The verifier still checks the
+    /// listing and the size, compares this digest with the entry's and names any failure; a
+    /// digest that is not in wire form is refused as `invalid-argument`.
+    fn digest(&self, bytes: &[u8]) -> impl Future<Output = Option<String>> {
+        let _ = bytes;
+        std::future::ready(None)
+    }
 }
 
 /// How the client names itself (`clientInfo`).
@@ -420,6 +430,24 @@ pub(crate) fn refreshable(e: &VerifyError) -> bool {
             | ErrorCode::FrontmatterMismatch
             | ErrorCode::FrontmatterInvalid
     )
+}
+
+/// The content of a fetched `resources/read` result for the verifier, and the platform's
+/// digest of its bytes ([`Rpc::digest`]) when the verifier will hash them: the result's content
+/// item is read once ([`read_content`]; when that fails, the whole result goes to the verifier,
+/// which names the failure), and hashed only when its length is the planned size (a wrong
+/// size is refused without hashing).
+async fn prepared<R: Rpc>(rpc: &R, result: &Json, plan: &PlannedRead) -> (Content, Option<String>) {
+    let Ok((body, mime_type)) = read_content(result, &plan.uri, plan.size) else {
+        return (Content::ReadResult(result.clone()), None);
+    };
+    let bytes = body.as_bytes();
+    let digest = if plan.size.is_none_or(|s| s == bytes.len() as u64) {
+        rpc.digest(bytes).await
+    } else {
+        None
+    };
+    (Content::Item { body, mime_type }, digest)
 }
 
 impl SkillsClient {
@@ -771,8 +799,11 @@ impl SkillsClient {
         let f = self
             .fetch(rpc, "resources/read", json!({ "uri": plan.uri }), use_cache)
             .await?;
-        let content = Content::ReadResult(f.result.clone());
-        match self.with(|s| s.host.load(&s.label, uri, content))? {
+        let (content, digest) = prepared(rpc, &f.result, &plan).await;
+        match self.with(|s| {
+            s.host
+                .load_with_digest(&s.label, uri, content, digest.as_deref())
+        })? {
             Ok(skill) => {
                 self.remember(&f, rpc.now_ms())?;
                 Ok(Ok(skill))
@@ -807,8 +838,11 @@ impl SkillsClient {
                     !refreshed,
                 )
                 .await?;
-            let content = Content::ReadResult(f.result.clone());
-            let read = self.with(|s| s.host.read(&s.label, skill_uri, &plan.uri, content))?;
+            let (content, digest) = prepared(rpc, &f.result, &plan).await;
+            let read = self.with(|s| {
+                s.host
+                    .read_with_digest(&s.label, skill_uri, &plan.uri, content, digest.as_deref())
+            })?;
             match read {
                 Ok(file) => {
                     self.remember(&f, rpc.now_ms())?;

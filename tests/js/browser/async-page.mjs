@@ -124,6 +124,74 @@ try {
     }
   }
 
+  // SkillsClient of the web build (client-web.js: crypto.subtle from 32 KiB where the page has
+  // it) and one forced to crypto.subtle at every size, against one hashing in WebAssembly only,
+  // over an in-page SkillsServer behind a fake SDK client that changes a byte of one file and
+  // the size of another: every load and read gives the same result or error.
+  const { SkillsClient } = await import("/pkg/lib/client-web.js");
+  const { makeSkillsClient } = await import("/pkg/lib/client.js");
+  const { ioDigest, platformSubtle } = await import("/pkg/lib/layer.js");
+  const KiB = 1024;
+  const lines = (n, seed) => {
+    let t = "";
+    while (t.length < n) t += `${seed} ${t.length} ${"0123456789".repeat(4)}\n`;
+    return t.slice(0, n - 1) + "\n";
+  };
+  const skillMd = (name, n) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\n${lines(n, name)}`;
+  const files = [
+    { path: "big/SKILL.md", bytes: skillMd("big", 40 * KiB) },
+    { path: "big/small.md", bytes: lines(500, "small") },
+    { path: "big/64k.md", bytes: lines(64 * KiB, "64k") },
+    { path: "big/1m.md", bytes: lines(1024 * KiB, "1m") },
+    { path: "big/blob.bin", bytes: randomBytes(300 * KiB, 9) },
+    { path: "big/changed.md", bytes: lines(48 * KiB, "changed") },
+    { path: "big/resized.md", bytes: lines(36 * KiB, "resized") },
+  ];
+  const server = new pkg.SkillsServer({ pack: pkg.compileCatalog(files).pack });
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  let id = 0;
+  const sdk = {
+    getNegotiatedProtocolVersion: () => "2026-07-28",
+    async request({ method, params }) {
+      const reply = server.handle({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: meta } });
+      if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+      const r = reply.result;
+      for (const e of [...(r.skills ?? []), ...(r.skill ? [r.skill] : [])]) {
+        for (const f of e.resources ?? []) if (f.uri.endsWith("/resized.md")) f.size += 1;
+      }
+      for (const c of r.contents ?? []) if (c.uri.endsWith("/changed.md")) c.text = c.text.replace("changed", "CHANGED");
+      return r;
+    },
+  };
+  let subtleDuring = out.subtleCalls;
+  const walk = async (Client) => {
+    const c = await Client.wrap(sdk);
+    const steps = [];
+    try {
+      const listing = await c.list();
+      for (const s of listing.skills) {
+        steps.push(await outcomeAsync(() => c.load(s.uri)));
+        for (const f of s.entry.resources) if (f.uri !== s.uri) steps.push(await outcomeAsync(() => c.read(s, f.uri)));
+      }
+    } finally {
+      c.close();
+    }
+    return steps;
+  };
+  const wasmOnly = await walk(makeSkillsClient(pkg, async () => {}, () => undefined));
+  subtleDuring = out.subtleCalls - subtleDuring;
+  out.client = {
+    wasmOnlySubtleCalls: subtleDuring,
+    codes: wasmOnly.map((o) => o.error?.code ?? (o.value?.verified ? "verified" : "?")).sort(),
+    mismatches: [],
+  };
+  const subtleBefore = out.subtleCalls;
+  for (const [name, Client] of [["as exported", SkillsClient], ["crypto.subtle at every size", makeSkillsClient(pkg, async () => {}, () => ioDigest(platformSubtle(), 0))]]) {
+    const got = await walk(Client);
+    if (!equal(got, wasmOnly)) out.client.mismatches.push(`${name}: ${brief(got)} != ${brief(wasmOnly)}`);
+  }
+  out.client.subtleCalls = out.subtleCalls - subtleBefore;
+
   result.textContent = "RESULT " + JSON.stringify(out);
 } catch (e) {
   result.textContent = "ERROR " + (e && e.stack ? e.stack : String(e)) + " " + JSON.stringify(out);

@@ -5,7 +5,8 @@
 // * http://skills-edge.test:<port>/: plain http, no crypto.subtle: the WebAssembly fallback.
 // Either way every async result and error equals the synchronous one, every digest equals
 // node:crypto's over the same bytes, and hashing 16 MiB leaves the module's memory as it was
-// (and smaller than the array).
+// (and smaller than the array); and SkillsClient of the web build, as exported and with
+// crypto.subtle at every size, gives the results and errors of one hashing in WebAssembly.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -49,6 +50,10 @@ function expectedDigests() {
 
 function checkPage(r) {
   assert.deepEqual(r.mismatches, []);
+  // SkillsClient (web build): the same outcome with and without the platform digest.
+  assert.deepEqual(r.client.mismatches, []);
+  assert.deepEqual(r.client.codes, ["digest-mismatch", "size-mismatch", "verified", "verified", "verified", "verified", "verified"]);
+  assert.equal(r.client.wasmOnlySubtleCalls, 0);
   assert.ok(r.checked > 400, `${r.checked} comparisons`);
   assert.deepEqual(r.digests, expectedDigests());
   assert.equal(r.memory.after, r.memory.before, "hashing 16 MiB grew the memory");
@@ -59,9 +64,12 @@ test("http://127.0.0.1 (crypto.subtle present): the async functions hash with it
   const r = await visit(`http://127.0.0.1:${port}/`);
   assert.equal(r.isSecureContext, true);
   assert.equal(r.subtle, "object");
-  t.diagnostic(`${r.checked} comparisons; crypto.subtle.digest called ${r.subtleCalls} times`);
+  t.diagnostic(`${r.checked} comparisons; crypto.subtle.digest called ${r.subtleCalls} times, ${r.client.subtleCalls} of them by SkillsClient`);
   checkPage(r);
   assert.ok(r.subtleCalls > 50, `crypto.subtle.digest was called ${r.subtleCalls} times`);
+  // As exported: the SKILL.md, 64k, 1m, blob and changed files (each from 32 KiB; resized.md is
+  // refused for its size before hashing), then every fetched file when forced.
+  assert.ok(r.client.subtleCalls >= 10, `SkillsClient called crypto.subtle.digest ${r.client.subtleCalls} times`);
   assert.ok(requests.includes(`127.0.0.1:${port} /pkg/lib/layer.js`), requests.join("\n"));
 });
 
@@ -72,4 +80,5 @@ test("plain http (no crypto.subtle): the async functions fall back to WebAssembl
   t.diagnostic(`${r.checked} comparisons`);
   checkPage(r);
   assert.equal(r.subtleCalls, 0);
+  assert.equal(r.client.subtleCalls, 0);
 });

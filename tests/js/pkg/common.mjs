@@ -118,3 +118,26 @@ export async function asyncWith(settings) {
   const { asyncVerifier } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
   return asyncVerifier(createRequire(import.meta.url)("skills-edge"), settings);
 }
+
+/**
+ * node:crypto's SHA-256 as the installed package hands it to the async verifier functions
+ * (nodeCrypto) and to SkillsClient in Node (nodeIoDigest, the `digest` and `digestThreshold` of
+ * a SkillsClientCore io object; lib/node-digest.js), and `ioDigest` (lib/layer.js), which makes
+ * those of a SubtleCrypto-like digest.
+ */
+export async function platformDigests() {
+  const digests = await import(pathToFileURL(join(PKG_DIR, "lib", "node-digest.js")).href);
+  const { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, NODE_FILE_THRESHOLD } = digests;
+  const { ioDigest } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
+  return { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, NODE_FILE_THRESHOLD, ioDigest };
+}
+
+/**
+ * SkillsClient of the installed package over the same instance of the Node glue, with
+ * `platformDigest()` giving each operation's digest (lib/client.js makeSkillsClient;
+ * `() => undefined`: WebAssembly only, as on a plain-http page).
+ */
+export async function clientWith(platformDigest) {
+  const { makeSkillsClient } = await import(pathToFileURL(join(PKG_DIR, "lib", "client.js")).href);
+  return makeSkillsClient(createRequire(import.meta.url)("skills-edge"), async () => {}, platformDigest);
+}

@@ -2,10 +2,11 @@
 // against each other.
 // * Digests equal node:crypto (OpenSSL) SHA-256 on pseudo-random buffers of many sizes up to
 //   16 MiB (a seeded generator, so every run uses the same bytes).
-// * The async functions (crypto.subtle, then the WebAssembly verifier with that digest) give
+// * The async functions (a platform digest, then the WebAssembly verifier with that digest) give
 //   exactly the results and errors (code, uri, expected, actual, field, message) of the
-//   synchronous ones (WebAssembly only), as exported, with crypto.subtle at every size, and with
-//   no crypto.subtle (a plain-http page's fallback): sizes 0, 1, 55, 56, 63, 64, 65, the
+//   synchronous ones (WebAssembly only), as exported in Node (node:crypto's createHash from
+//   1 KiB, 8 KiB for verifyFileAsync), with node:crypto and with crypto.subtle at every size, and with no platform digest
+//   (a plain-http page's fallback): sizes 0, 1, 55, 56, 63, 64, 65, the node:crypto and
 //   crypto.subtle thresholds and the 64 KiB chunk +-1, 1 MiB and 16 MiB, as text and as bytes.
 // * Frontmatter equality agrees with yaml@2 (what the reference SDK and the conformance suite
 //   use): for every accepted case of the frontmatter corpus (tests/frontmatter/), a SKILL.md
@@ -23,7 +24,7 @@ import {
   sha256Digest, sha256DigestAsync, validateEntry, verifyFile, verifyFileAsync, verifyReadResult,
   verifyReadResultAsync, verifySkillMd, verifySkillMdAsync,
 } from "skills-edge";
-import { REPO, asyncWith, entryFor } from "./common.mjs";
+import { REPO, asyncWith, entryFor, platformDigests } from "./common.mjs";
 
 const YAML = createRequire(join(REPO, "package.json"))("yaml");
 
@@ -200,8 +201,13 @@ test("frontmatter equality agrees with yaml@2 on the built-in cases", () => {
 const exported = { sha256DigestAsync, verifyFileAsync, verifyReadResultAsync, verifySkillMdAsync };
 const KiB = 1024;
 const CHUNK = 64 * KiB;
-const THRESHOLD = 16 * KiB; // and twice that for verifyFileAsync
-const SIZES = [0, 1, 55, 56, 63, 64, 65, THRESHOLD - 1, THRESHOLD, THRESHOLD + 1, 2 * THRESHOLD - 1, 2 * THRESHOLD, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK + 1, 1 << 20, 16 << 20];
+const THRESHOLD = 16 * KiB; // crypto.subtle's; twice that for verifyFileAsync
+const NODE_THRESHOLD = KiB; // node:crypto's (Node's exports)
+const NODE_FILE_THRESHOLD = 8 * KiB; // node:crypto's for verifyFileAsync
+const SIZES = [
+  0, 1, 55, 56, 63, 64, 65, NODE_THRESHOLD - 1, NODE_THRESHOLD, NODE_THRESHOLD + 1, 2 * NODE_THRESHOLD,
+  NODE_FILE_THRESHOLD - 1, NODE_FILE_THRESHOLD, NODE_FILE_THRESHOLD + 1, THRESHOLD - 1, THRESHOLD, THRESHOLD + 1, 2 * THRESHOLD - 1, 2 * THRESHOLD, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK + 1, 1 << 20, 16 << 20,
+];
 
 /** What a call gave: its value, or its error's name, code, fields and message. */
 function outcomeOf(run) {
@@ -306,12 +312,15 @@ async function agreeOn(variant, label, file, deep) {
   }
 }
 
-test("the async functions give the synchronous results and errors, with crypto.subtle and without", { timeout: 600_000 }, async () => {
+test("the async functions give the synchronous results and errors, with node:crypto, crypto.subtle and neither", { timeout: 600_000 }, async () => {
   assert.equal(typeof globalThis.crypto?.subtle?.digest, "function", "Node has crypto.subtle");
+  const { nodeCrypto, NODE_DIGEST_THRESHOLD, NODE_FILE_THRESHOLD: fileThreshold } = await platformDigests();
+  assert.deepEqual([NODE_DIGEST_THRESHOLD, fileThreshold], [NODE_THRESHOLD, NODE_FILE_THRESHOLD]);
   const variants = {
     exported,
+    "node:crypto at every size": await asyncWith({ subtle: () => nodeCrypto, threshold: 0 }),
     "crypto.subtle at every size": await asyncWith({ threshold: 0 }),
-    "no crypto.subtle": await asyncWith({ subtle: () => undefined }),
+    "no platform digest": await asyncWith({ subtle: () => undefined }),
   };
   let seed = 100;
   for (const n of SIZES) {
@@ -319,7 +328,7 @@ test("the async functions give the synchronous results and errors, with crypto.s
     const text = textOf(n, seed++);
     assert.equal(Buffer.byteLength(text), n);
     for (const [name, variant] of Object.entries(variants)) {
-      // From 1 MiB on, the exported functions take the crypto.subtle path like the forced
+      // From 1 MiB on, the exported functions take the node:crypto path like the forced
       // ones: read results and SKILL.md files of that size are checked once, through them.
       const deep = n < 1 << 20 || variant === exported;
       await agreeOn(variant, `${name}, bytes`, bytes, deep);
@@ -328,8 +337,10 @@ test("the async functions give the synchronous results and errors, with crypto.s
   }
 });
 
-test("byte arrays of every kind hash alike on both paths", async () => {
-  const forced = await asyncWith({ threshold: 0 });
+test("byte arrays of every kind hash alike on every path", async () => {
+  const { nodeCrypto } = await platformDigests();
+  const subtle = await asyncWith({ threshold: 0 });
+  const node = await asyncWith({ subtle: () => nodeCrypto, threshold: 0 });
   const base = randomBytes(3 * CHUNK + 100, 7);
   const shared = new Uint8Array(new SharedArrayBuffer(CHUNK + 3));
   shared.set(base.subarray(0, CHUNK + 3));
@@ -337,7 +348,7 @@ test("byte arrays of every kind hash alike on both paths", async () => {
     "a view into the middle of a buffer": base.subarray(37, 37 + 2 * CHUNK + 5),
     "a pooled Buffer (non-zero byteOffset)": Buffer.from(base.subarray(0, 100)),
     "a Buffer over the whole array": Buffer.from(base.buffer, base.byteOffset, base.length),
-    "a SharedArrayBuffer view (crypto.subtle refuses it; WebAssembly hashes it)": shared,
+    "a SharedArrayBuffer view (crypto.subtle refuses it; WebAssembly or node:crypto hashes it)": shared,
     "a Uint8Array with a lying own length": Object.defineProperty(base.slice(0, CHUNK + 1), "length", { value: 1 }),
     "lone surrogates in text": "\ud800a\udfffb\ud83d",
   };
@@ -345,17 +356,21 @@ test("byte arrays of every kind hash alike on both paths", async () => {
     const real = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
     const expected = sha(real);
     assert.equal(sha256Digest(content), expected, what);
-    assert.equal(await forced.sha256DigestAsync(content), expected, what);
     assert.equal(await sha256DigestAsync(content), expected, what);
     const uri = "skill://k/x";
     const entry = { uri: "skill://k/SKILL.md", frontmatter: { name: "k", description: "d" }, resources: [{ uri: "skill://k/SKILL.md", digest: expected, size: 1 }, { uri, digest: expected, size: real.length }] };
-    assert.deepEqual(await forced.verifyFileAsync(entry, uri, content), verifyFile(entry, uri, content), what);
+    for (const forced of [subtle, node]) {
+      assert.equal(await forced.sha256DigestAsync(content), expected, what);
+      assert.deepEqual(await forced.verifyFileAsync(entry, uri, content), verifyFile(entry, uri, content), what);
+    }
   }
 });
 
-test("the async functions refuse a wrong size or an unlisted file before hashing, and fall back when crypto.subtle fails", async () => {
+for (const platform of ["crypto.subtle", "node:crypto"]) test(`the async functions refuse a wrong size or an unlisted file before hashing, and fall back when ${platform} fails`, async () => {
+  const { nodeCrypto } = await platformDigests();
+  const digester = platform === "node:crypto" ? nodeCrypto : globalThis.crypto.subtle;
   let calls = 0;
-  const spy = { digest: (alg, data) => { calls++; return globalThis.crypto.subtle.digest(alg, data); } };
+  const spy = { digest: (alg, data) => { calls++; return digester.digest(alg, data); } };
   const counted = await asyncWith({ threshold: 0, subtle: () => spy });
   const bytes = randomBytes(CHUNK + 1, 3);
   const uri = "skill://s/x";
@@ -364,7 +379,7 @@ test("the async functions refuse a wrong size or an unlisted file before hashing
   await assert.rejects(counted.verifyFileAsync(entry, "skill://s/y", bytes), (e) => e.code === "not-in-manifest");
   await assert.rejects(counted.verifyFileAsync({ uri: 1 }, uri, bytes), (e) => e.code === "invalid-entry");
   await assert.rejects(counted.verifyReadResultAsync(entry, uri, { contents: [{ uri, blob: toBase64(bytes.subarray(1)) }] }), (e) => e.code === "size-mismatch");
-  assert.equal(calls, 0, "crypto.subtle was called");
+  assert.equal(calls, 0, `${platform} was called`);
   assert.equal((await counted.verifyFileAsync(entry, uri, bytes)).verified, true);
   assert.equal(calls, 1);
   // A digest that fails is no verdict: the WebAssembly path decides.

@@ -219,6 +219,16 @@ function populatedHost() {
   return h;
 }
 
+/** A SkillsClientCore with a skill registered through an SDK-style transport and approved. */
+async function populatedCore() {
+  const core = new pkg.SkillsClientCore({ label: "s" });
+  core.attach({ protocolVersion: "2026-07-28", capabilities: {} });
+  const listing = { skills: [entry], ttlMs: 0, cacheScope: "private" };
+  await core.list({ request: async () => listing });
+  core.approve(U);
+  return core;
+}
+
 /**
  * Calls `fn(args)` and checks the outcome against the parameter table; with `async`, `fn` must
  * return a promise and never throw, and its rejection is the outcome.
@@ -295,16 +305,6 @@ test("every export, constructor and method has an argument table entry", () => {
   for (const name of Object.keys(asyncFree)) assert.equal(forced[name].length, pkg[name].length, `${name} arity`);
 });
 
-/** A SkillsClientCore with a skill registered through an SDK-style transport and approved. */
-async function populatedCore() {
-  const core = new pkg.SkillsClientCore({ label: "s" });
-  core.attach({ protocolVersion: "2026-07-28", capabilities: {} });
-  const listing = { skills: [entry], ttlMs: 0, cacheScope: "private" };
-  await core.list({ request: async () => listing });
-  core.approve(U);
-  return core;
-}
-
 test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the instance keeps working", async () => {
   const server = new SkillsServer({ pack, pageSize: 5 });
   const host = populatedHost();
@@ -337,6 +337,43 @@ test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the 
   assert.equal(core.isApproved(U), true);
   assert.deepEqual(core.entry(U), entry);
   assert.equal(core.facts().protocolVersion, "2026-07-28");
+});
+
+test("a hostile platform digest on the io object changes no outcome: the verifier hashes instead", async () => {
+  const core = await populatedCore();
+  const read = { contents: [{ uri: U, mimeType: "text/markdown", text: MD }] };
+  const tampered = { contents: [{ uri: U, text: MD.replace("body", "evil") }] };
+  const sdk = (result) => ({ request: async (method) => (method === "resources/read" ? result : { skill: entry, ttlMs: 0, cacheScope: "private" }) });
+  const expected = await core.load(sdk(read), U);
+  const refused = await core.load(sdk(tampered), U).then(() => assert.fail("tampered content loaded"), (e) => e);
+  assert.equal(refused.code, "digest-mismatch");
+  const ios = (result) => [
+    ...Object.entries(hostile).map(([what, value]) => [`digest ${what}`, { ...sdk(result), digest: value }]),
+    ...Object.entries(hostile).map(([what, value]) => [`digest giving ${what}`, { ...sdk(result), digest: () => value }]),
+    ...Object.entries(hostile).map(([what, value]) => [`digest resolving to ${what}`, { ...sdk(result), digest: async () => value }]),
+    ...Object.entries(hostile).map(([what, value]) => [`digestThreshold ${what}`, { ...sdk(result), digestThreshold: value, digest: () => "sha256:" + "0".repeat(64) }]),
+    ["a throwing digest getter", Object.defineProperty(sdk(result), "digest", { get() { throw new Error("no"); } })],
+    ["a digest that throws", { ...sdk(result), digest: () => { throw new Error("no"); } }],
+    ["an uppercase digest", { ...sdk(result), digest: () => MD_DIGEST.toUpperCase() }],
+  ];
+  // A threshold the core can use (a number from 0 to the file's size; absent is 0) hands the
+  // all-zero digest over, which the verifier compares and refuses; any other leaves the
+  // hashing to WebAssembly.
+  const usable = (v) => v === undefined || (typeof v === "number" && v >= 0 && v <= MD_SIZE);
+  for (const [what, io] of ios(read)) {
+    const got = await core.load(io, U).catch((e) => e);
+    if (what.startsWith("digestThreshold") && usable(io.digestThreshold)) {
+      assert.equal(got.code, "digest-mismatch", `${what}: ${got.message}`);
+    } else {
+      assert.deepEqual(got, expected, what);
+    }
+  }
+  for (const [what, io] of ios(tampered)) {
+    const got = await core.load(io, U).then(() => assert.fail(`${what}: tampered content loaded`), (e) => e);
+    assert.equal(got.code, "digest-mismatch", what);
+    assert.equal(got.message, refused.message, what);
+  }
+  assert.equal(core.isApproved(U), true);
 });
 
 test("exotic arguments repeated thousands of times do not exhaust the instance", async () => {
