@@ -70,7 +70,7 @@ if [ -f pkg/web/skills_edge_bg.wasm ]; then
   grep -q '"skills-edge/client": "./lib/client-web.js"' "$page/index.html" \
     || { echo "build-worker: the inspector page's import map was not found" >&2; exit 1; }
   cp pkg/inspector/inspector.js pkg/inspector/inspector.css "$page/"
-  cp pkg/lib/client.js pkg/lib/client-web.js pkg/lib/transport.js "$page/lib/"
+  cp pkg/lib/client.js pkg/lib/client-web.js pkg/lib/layer.js pkg/lib/transport.js "$page/lib/"
   cp pkg/web/skills_edge.js pkg/web/skills_edge_bg.wasm "$page/web/"
 else
   echo "build-worker: pkg/web is not built (bash scripts/build-pkg.sh); the inspector page is left out" >&2

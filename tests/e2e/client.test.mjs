@@ -116,7 +116,7 @@ test("INSPECTOR=on: the Worker serves the page at /inspector/", { timeout: 180_0
   for (const [file, type] of [
     ["", "text/html; charset=utf-8"], ["index.html", "text/html; charset=utf-8"], ["inspector.js", "text/javascript; charset=utf-8"],
     ["inspector.css", "text/css; charset=utf-8"], ["lib/client.js", "text/javascript; charset=utf-8"],
-    ["lib/client-web.js", "text/javascript; charset=utf-8"], ["lib/transport.js", "text/javascript; charset=utf-8"],
+    ["lib/client-web.js", "text/javascript; charset=utf-8"], ["lib/layer.js", "text/javascript; charset=utf-8"], ["lib/transport.js", "text/javascript; charset=utf-8"],
     ["web/skills_edge.js", "text/javascript; charset=utf-8"], ["web/skills_edge_bg.wasm", "application/wasm"],
   ]) {
     const res = await fetch(`${worker.origin}/inspector/${file}`);
