@@ -109,7 +109,9 @@ export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config }
   proc.exited.then((e) => (exited = e));
   for (;;) {
     if (exited) {
-      throw new Error(`wrangler dev exited (${JSON.stringify(exited)}) before answering:\n${tail(log)}`);
+      // The whole log (a single start's): the reason is often above a long trace that the
+      // bundler's helper process prints when wrangler exits under it.
+      throw new Error(`wrangler dev exited (${JSON.stringify(exited)}) before answering:\n${tail(log, 5000)}`);
     }
     try {
       const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) });
