@@ -19,6 +19,7 @@
 //! `connection-failed`), `message` and `actual`. Every promise the core returns rejects with a
 //! `SkillsEdgeError`; arguments are checked before any promise is made.
 
+use crate::host::SkillHost;
 use std::cell::Cell;
 use std::future::Future;
 use std::rc::Rc;
@@ -889,8 +890,9 @@ impl SkillsClientCore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     ) -> Result<bool, JsValue> {
-        let uri = string(&uri, arg("SkillsClientCore.isApproved", "uri"))?;
-        throw(self.inner.client.host(|h, l| h.is_approved(l, &uri)))
+        self.on_skill("SkillsClientCore.isApproved", &uri, |h, l, u| {
+            h.is_approved(l, u)
+        })
     }
 
     /// Withdraws an approval; returns whether there was one.
@@ -898,8 +900,7 @@ impl SkillsClientCore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     ) -> Result<bool, JsValue> {
-        let uri = string(&uri, arg("SkillsClientCore.revoke", "uri"))?;
-        throw(self.inner.client.host(|h, l| h.revoke(l, &uri)))
+        self.on_skill("SkillsClientCore.revoke", &uri, |h, l, u| h.revoke(l, u))
     }
 
     /// Whether an acting window is open for the skill.
@@ -908,8 +909,9 @@ impl SkillsClientCore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     ) -> Result<bool, JsValue> {
-        let uri = string(&uri, arg("SkillsClientCore.isActive", "uri"))?;
-        throw(self.inner.client.host(|h, l| h.is_active(l, &uri)))
+        self.on_skill("SkillsClientCore.isActive", &uri, |h, l, u| {
+            h.is_active(l, u)
+        })
     }
 
     /// Closes the acting window; returns whether one was open.
@@ -918,8 +920,9 @@ impl SkillsClientCore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     ) -> Result<bool, JsValue> {
-        let uri = string(&uri, arg("SkillsClientCore.closeWindow", "uri"))?;
-        throw(self.inner.client.host(|h, l| h.close_window(l, &uri)))
+        self.on_skill("SkillsClientCore.closeWindow", &uri, |h, l, u| {
+            h.close_window(l, u)
+        })
     }
 
     /// The stored approvals as JSON text, for persisting.
@@ -1033,4 +1036,18 @@ pub fn run_verify_command(
             exit_code: out.exit_code,
         })
     }))
+}
+
+impl SkillsClientCore {
+    /// `op(uri)` on the client's registry for a skill of this server, `uri` checked and named
+    /// after `method`, the JavaScript method called: the shape of the registry queries above.
+    fn on_skill(
+        &self,
+        method: &'static str,
+        uri: &JsValue,
+        op: impl FnOnce(&mut SkillHost, &str, &str) -> bool,
+    ) -> Result<bool, JsValue> {
+        let uri = string(uri, arg(method, "uri"))?;
+        throw(self.inner.client.host(|h, l| op(h, l, &uri)))
+    }
 }
