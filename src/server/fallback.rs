@@ -539,13 +539,8 @@ fn file_block(mut head: String, file: &FileView<'_>) -> Rendered {
         head.push_str("{\"type\":\"text\",\"text\":");
         content.after(head).close("}")
     } else {
-        head.push_str("{\"type\":\"resource\",\"resource\":{\"uri\":");
-        write_json_string(file.uri, &mut head);
-        head.push_str(",\"mimeType\":");
-        write_json_string(file.mime, &mut head);
-        head.push_str(",\"");
-        head.push_str(content.key);
-        head.push_str("\":");
+        head.push_str("{\"type\":\"resource\",\"resource\":{");
+        content.push_resource_head(file, &mut head);
         content.after(head).close("}}")
     }
 }

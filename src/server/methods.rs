@@ -94,13 +94,8 @@ impl Responder {
         };
         let content = FileContent::of(&file);
         let mut b = Self::open(modern, 128);
-        b.push_str("\"contents\":[{\"uri\":");
-        write_json_string(file.uri, &mut b);
-        b.push_str(",\"mimeType\":");
-        write_json_string(file.mime, &mut b);
-        b.push_str(",\"");
-        b.push_str(content.key);
-        b.push_str("\":");
+        b.push_str("\"contents\":[{");
+        content.push_resource_head(&file, &mut b);
         Ok(content.after(b).close("}]"))
     }
 
@@ -164,6 +159,18 @@ enum Src<'a> {
 }
 
 impl<'a> FileContent<'a> {
+    /// Appends the members of a resource-contents object before its content:
+    /// `"uri":…,"mimeType":…,"<text or blob>":` (the content follows, from [`Self::after`]).
+    pub(super) fn push_resource_head(&self, file: &FileView<'_>, out: &mut String) {
+        out.push_str("\"uri\":");
+        write_json_string(file.uri, out);
+        out.push_str(",\"mimeType\":");
+        write_json_string(file.mime, out);
+        out.push_str(",\"");
+        out.push_str(self.key);
+        out.push_str("\":");
+    }
+
     /// The content of `file`.
     pub(super) fn of(file: &FileView<'a>) -> FileContent<'a> {
         let (key, src) = match file.content {
