@@ -1,5 +1,7 @@
 //! `SkillHost`: the host registry of skills, acting windows and approvals.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -157,7 +159,7 @@ impl SkillHost {
         let label = string(&label, a)?;
         let entry = entry_from(&entry, a.with("entry"))?;
         to_js(&OutcomeJs::from(&throw(
-            self.inner.register(&label, entry),
+            self.inner.register(&label, Rc::unwrap_or_clone(entry)),
         )?))
     }
 
@@ -171,7 +173,9 @@ impl SkillHost {
         let a = label_of("SkillHost.refresh");
         let label = string(&label, a)?;
         let entry = entry_from(&entry, a.with("entry"))?;
-        to_js(&OutcomeJs::from(&throw(self.inner.refresh(&label, entry))?))
+        to_js(&OutcomeJs::from(&throw(
+            self.inner.refresh(&label, Rc::unwrap_or_clone(entry)),
+        )?))
     }
 
     /// Registers every valid entry of a `skills/list` result or an array of entries; the

@@ -6,7 +6,8 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{
     arg, byte_count, content_from, entry_from, file_input, json_value, read_result, string, to_js,
-    verify_options, wire_digest, BodyJs, ContentJs, FileInput, ReceiptJs, SkillMdJs,
+    to_js_via_json, verify_options, wire_digest, BodyJs, ContentJs, FileInput, ReceiptJs,
+    SkillMdJs,
 };
 use super::{all_codes, throw};
 use crate::host::{
@@ -73,7 +74,7 @@ pub fn verify_file(
             verify_file_with(&entry, &uri, b.len() as u64, || b.digest(), options)
         }
     })?;
-    to_js(&ReceiptJs::from(&receipt))
+    to_js_via_json(&ReceiptJs::from(&receipt))
 }
 
 /// Verifies a file from its byte length and its SHA-256 in wire form, computed elsewhere (for
@@ -95,7 +96,7 @@ pub fn verify_file_digest_js(
     let digest = wire_digest(&digest, a.with("digest"))?;
     let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
     let receipt = throw(verify_file_digest(&entry, &uri, size, &digest, options))?;
-    to_js(&ReceiptJs::from(&receipt))
+    to_js_via_json(&ReceiptJs::from(&receipt))
 }
 
 /// The checks of `verifyFile` that come before hashing: the URI is listed and `size` is its

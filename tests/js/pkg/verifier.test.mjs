@@ -114,6 +114,31 @@ test("verifyFile: listed, then size, then digest; text is hashed as UTF-8 bytes"
   refused(() => verifyFile(entry, FORMS_U, FORMS, { allowDynamc: true }), "invalid-argument");
 });
 
+test("an entry changed between calls is read anew: the verifier keeps only the last entry's text", () => {
+  // One object, changed in place after each call: every call sees the entry as it is then.
+  const e = structuredClone(entry);
+  assert.equal(verifyFile(e, FORMS_U, FORMS).verified, true);
+  e.resources[1].size += 1;
+  refused(() => verifyFile(e, FORMS_U, FORMS), "size-mismatch", { uri: FORMS_U, expected: "21", actual: "20" });
+  e.resources[1].size -= 1;
+  e.resources[1].digest = digestOf("other");
+  refused(() => verifyFile(e, FORMS_U, FORMS), "digest-mismatch", { uri: FORMS_U, expected: digestOf("other") });
+  e.resources[1].digest = digestOf(FORMS);
+  assert.equal(verifyFile(e, FORMS_U, FORMS).verified, true);
+  // A file removed from the manifest, then an entry made invalid, then the same text again.
+  e.resources.splice(1, 1);
+  refused(() => verifyFile(e, FORMS_U, FORMS), "not-in-manifest", { uri: FORMS_U });
+  e.frontmatter.name = "Other";
+  refused(() => verifyFile(e, FORMS_U, FORMS), "invalid-entry");
+  refused(() => validateEntry(e), "invalid-entry");
+  assert.equal(verifyFile(entry, FORMS_U, FORMS).verified, true);
+  assert.equal(verifyFile(structuredClone(entry), FORMS_U, FORMS).verified, true);
+  // What validateEntry gives back for the kept entry is a fresh object every time.
+  const a = validateEntry(entry);
+  a.resources.length = 0;
+  assert.equal(validateEntry(entry).resources.length, 3);
+});
+
 test("dynamic entries are refused unless allowed, and then only inside the root", () => {
   const dyn = { uri: U, frontmatter: FM, resources: "dynamic" };
   refused(() => verifyFile(dyn, FORMS_U, FORMS), "dynamic-not-allowed", { uri: FORMS_U });
