@@ -8,8 +8,8 @@
 //   crypto.subtle       crypto.subtle.digest("SHA-256"), awaited (Node's WebCrypto)
 //   sha256DigestAsync   the package's async digest in Node (node:crypto from 1 KiB, else
 //                       WebAssembly)
-//   verifyFileAsync     the package's async verifyFile in Node (from 2 KiB: checkFileSize,
-//                       node:crypto, verifyFileDigest; else verifyFile)
+//   verifyFileAsync     the package's async verifyFile in Node (from 1 KiB: node:crypto, then
+//                       verifyFileDigest, with checkFileSize first from 1 MiB; else verifyFile)
 //   client (wasm)       SkillsClient's read of a text file (SkillsClientCore.read over an SDK-style
 //                       io that hands back a ready resources/read result): the result read into
 //                       the core, the content item read out, size and digest verified, the

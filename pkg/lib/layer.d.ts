@@ -13,12 +13,20 @@ import type {
 } from "../node/skills_edge.js";
 import type * as Glue from "../node/skills_edge.js";
 
-/** Below this many bytes (twice as many for `verifyFileAsync`) content is hashed in WebAssembly even where crypto.subtle exists: 16 KiB. */
+/** Below this many bytes content is hashed in WebAssembly even where crypto.subtle exists: 16 KiB. */
 export declare const SUBTLE_THRESHOLD: number;
 
-/** What the async functions use of SubtleCrypto. */
+/** From this many bytes `verifyFileAsync` checks the size (`checkFileSize`) before hashing elsewhere: 1 MiB. */
+export declare const PRECHECK_THRESHOLD: number;
+
+/**
+ * What the async functions use of SubtleCrypto: `digest` gives (or resolves to) the 32-byte
+ * digest, or the digest in wire form (`sha256:` and 64 lowercase hex characters, as the Node
+ * entry point's createHash gives it at once); anything else, a throw or a rejection makes the
+ * WebAssembly verifier hash instead.
+ */
 export interface Digester {
-  digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer>;
+  digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer | string> | ArrayBuffer | string;
 }
 
 /** The platform's `crypto.subtle`, or `undefined` where there is none (plain-http pages). */
@@ -58,7 +66,7 @@ export type GlueModule = Pick<
  * The async verifier functions. Each gives exactly the result or the error of its synchronous
  * twin (argument errors name the async function); a promise is returned in every case, and an
  * error is a rejection, never a synchronous throw. Where `crypto.subtle` exists, content of 16 KiB
- * or more (32 KiB for `verifyFileAsync`) is hashed with it, off the calling thread, and the
+ * or more is hashed with it, off the calling thread, and the
  * WebAssembly verifier decides with that digest; below, WebAssembly is faster. Elsewhere
  * (plain-http pages) the WebAssembly functions do everything.
  */
@@ -66,8 +74,9 @@ export interface AsyncVerifier {
   /** `sha256Digest`: the SHA-256 of content (text: its UTF-8 bytes) in wire form. Rejects with `invalid-argument`. */
   sha256DigestAsync(content: FileContent): Promise<string>;
   /**
-   * `verifyFile`: the URI must be listed, then the size must match (refused before any
-   * hashing), then the digest (`checkFileSize`, then `verifyFileDigest`).
+   * `verifyFile`: the URI must be listed, then the size must match, then the digest
+   * (`verifyFileDigest` over the platform's digest; from 1 MiB, `checkFileSize` first, so that a
+   * wrong size is refused without hashing).
    */
   verifyFileAsync(entry: SkillEntry, uri: string, content: FileContent, options?: VerifyOptions): Promise<FileReceipt>;
   /**
@@ -85,10 +94,11 @@ export interface AsyncVerifier {
 
 /**
  * The async verifier functions over `glue`; `subtle()` gives the digest to use at each call
- * (`undefined`: WebAssembly only), and content of fewer than `threshold` bytes (`fileThreshold`,
- * default `2 * threshold`, for `verifyFileAsync`) is hashed in WebAssembly.
+ * (`undefined`: WebAssembly only), content of fewer than `threshold` bytes is hashed in
+ * WebAssembly, and `verifyFileAsync` checks the size before hashing elsewhere from `precheck`
+ * bytes (default 1 MiB).
  */
 export declare function asyncVerifier(
   glue: GlueModule,
-  settings?: { subtle?: () => Digester | undefined; threshold?: number; fileThreshold?: number },
+  settings?: { subtle?: () => Digester | undefined; threshold?: number; precheck?: number },
 ): AsyncVerifier;

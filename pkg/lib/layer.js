@@ -4,9 +4,9 @@
 // Where the platform has a faster digest (crypto.subtle on secure pages and in workers, off the
 // calling thread; node:crypto's createHash in Node, node-digest.js, as Node's crypto.subtle
 // reaches only 0.56-0.81x of it) and the content is large enough for it to pay, the content is
-// hashed there, and the WebAssembly verifier decides with that digest (checkFileSize before
-// hashing, so a wrong size is refused without hashing; then verifyFileDigest,
-// readResultContent or verifySkillMdDigest). SkillsClient hands the same digest to its core
+// hashed there, and the WebAssembly verifier decides with that digest (verifyFileDigest, after
+// readResultContent, or verifySkillMdDigest; for a file of PRECHECK_THRESHOLD bytes or more,
+// checkFileSize first, so a wrong size is refused without hashing). SkillsClient hands the same digest to its core
 // (ioDigest). Everywhere else (plain-http pages, small content, values that are not a string or a genuine Uint8Array,
 // a digest call that fails) the synchronous WebAssembly functions do everything. Both ways give
 // the same results and the same errors: this file computes digests and moves values, and the
@@ -14,11 +14,18 @@
 
 /**
  * Below this many bytes the WebAssembly SHA-256 is faster than a round trip to crypto.subtle
- * (measured in Node 20, CPU time: the two meet at about 11 KiB). verifyFileAsync uses twice as much, as its
- * crypto.subtle path checks the entry twice (checkFileSize, verifyFileDigest): the two meet at
- * about 24 KiB.
+ * (measured in Node 20, CPU time: the two meet at about 11 KiB).
  */
 export const SUBTLE_THRESHOLD = 16 * 1024;
+
+/**
+ * From this many bytes verifyFileAsync checks the entry and the size (checkFileSize) before
+ * hashing elsewhere, so that a file of the wrong size is refused without being hashed. Below it
+ * the platform hashes first and verifyFileDigest makes every check once: a second reading of the
+ * entry (about 6 us in Node 20) costs more than hashing a smaller file whose size is wrong saves
+ * (node:crypto hashes 1 MiB in about 0.8 ms), and wrong sizes are the exception.
+ */
+export const PRECHECK_THRESHOLD = 1 << 20;
 
 /**
  * From this many bytes SkillsClient has crypto.subtle hash fetched content (ioDigest's
@@ -60,17 +67,39 @@ function uint8Length(value) {
   }
 }
 
-/** `sha256:` + 64 lowercase hex characters of a 32-byte digest. */
+/** `sha256:` + 64 lowercase hex characters of a 32-byte digest, or undefined for any other value. */
 function wire(digest) {
+  const bytes = new Uint8Array(digest);
+  if (bytes.length !== 32) return undefined;
   let out = "sha256:";
-  for (const b of new Uint8Array(digest)) out += HEX[b];
+  for (const b of bytes) out += HEX[b];
   return out;
 }
 
-/** The wire digest of `bytes` from `platform` (a SubtleCrypto, or anything with its `digest`), or undefined if it refuses them (the WebAssembly verifier then hashes). */
-async function platformDigest(platform, bytes) {
+const WIRE = /^sha256:[0-9a-f]{64}$/;
+
+/** The wire digest of what a platform's `digest` resolved to (bytes, or already in wire form), or undefined for anything else. */
+function wireOf(digest) {
+  if (typeof digest === "string") return WIRE.test(digest) ? digest : undefined;
+  return wire(digest);
+}
+
+/** A rejected or failed platform digest: no verdict (the WebAssembly verifier then hashes). */
+const none = () => undefined;
+
+/**
+ * The wire digest of `bytes` from `platform` (a SubtleCrypto, or anything with its `digest`,
+ * which may give the digest's bytes or the digest in wire form, as node-digest.js does, and may
+ * give it at once rather than as a promise), or undefined if it refuses them or gives anything
+ * else (the WebAssembly verifier then hashes). A digest given at once is returned at once, so
+ * the caller's `await` is the only promise step (node:crypto hashes a 64 KiB file in about 45
+ * us; every step more costs about a microsecond).
+ */
+function platformDigest(platform, bytes) {
   try {
-    return wire(await platform.digest("SHA-256", bytes));
+    const digest = platform.digest("SHA-256", bytes);
+    if (typeof digest?.then !== "function") return wireOf(digest);
+    return Promise.resolve(digest).then(wireOf, none);
   } catch {
     return undefined;
   }
@@ -89,26 +118,26 @@ export function ioDigest(platform, threshold = CLIENT_SUBTLE_THRESHOLD) {
 
 /**
  * The async verifier functions over the glue module `glue`. `subtle()` gives the SubtleCrypto
- * to use at each call (undefined: WebAssembly only); content of fewer than `threshold` bytes
- * (`fileThreshold` for verifyFileAsync, whose platform path checks the entry twice; default
- * `2 * threshold`) is hashed in WebAssembly.
+ * to use at each call (undefined: WebAssembly only); content of fewer than `threshold` bytes is
+ * hashed in WebAssembly; verifyFileAsync checks the size before hashing elsewhere from
+ * `precheck` bytes.
  */
-export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTLE_THRESHOLD, fileThreshold = 2 * threshold } = {}) {
+export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTLE_THRESHOLD, precheck = PRECHECK_THRESHOLD } = {}) {
   /**
    * `{ bytes, size }` to hand to crypto.subtle for `content` (text: its UTF-8 bytes; with
    * `copy`, a private copy of a Uint8Array, so that what is hashed is what is verified
    * afterwards; `size` read with the built-in getter, never from the value's own properties), or
-   * undefined when the WebAssembly path should take it: fewer than `least` bytes, or a value
+   * undefined when the WebAssembly path should take it: fewer than `threshold` bytes, or a value
    * that is not a string or a genuine Uint8Array (which the WebAssembly path refuses).
    */
-  function measurable(content, copy, least = threshold) {
+  function measurable(content, copy) {
     if (typeof content === "string") {
-      if (content.length * 3 < least) return undefined;
+      if (content.length * 3 < threshold) return undefined;
       const bytes = encoder.encode(content);
-      return bytes.length >= least ? { bytes, size: bytes.length } : undefined;
+      return bytes.length >= threshold ? { bytes, size: bytes.length } : undefined;
     }
     const size = uint8Length(content);
-    if (size === undefined || size < least) return undefined;
+    if (size === undefined || size < threshold) return undefined;
     if (!copy) return { bytes: content, size };
     const bytes = new Uint8Array(size);
     try {
@@ -125,53 +154,62 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
     return digest ?? glue.sha256Digest(bytes);
   }
 
-  /** Runs `body`; argument errors of the exports it calls are renamed after `name`, the function called. */
-  async function named(name, body) {
-    try {
-      return await body();
-    } catch (e) {
-      if (glue.isSkillsEdgeError(e) && INNER.test(e.message)) e.message = e.message.replace(INNER, `${name}: `);
-      throw e;
-    }
+  /** `e`, an error thrown by an export called for `name`, with its argument error renamed after `name`. */
+  function renamed(name, e) {
+    if (glue.isSkillsEdgeError(e) && INNER.test(e.message)) e.message = e.message.replace(INNER, `${name}: `);
+    return e;
   }
 
+  // Each function is one async function with its own try, so that a call costs one promise.
   return {
-    sha256DigestAsync: (content) =>
-      named("sha256DigestAsync", async () => {
+    async sha256DigestAsync(content) {
+      try {
         const platform = subtle();
         const measured = platform && measurable(content, false);
         const digest = measured && (await platformDigest(platform, measured.bytes));
         return digest ?? glue.sha256Digest(content);
-      }),
+      } catch (e) {
+        throw renamed("sha256DigestAsync", e);
+      }
+    },
 
-    verifyFileAsync: (entry, uri, content, options) =>
-      named("verifyFileAsync", async () => {
+    async verifyFileAsync(entry, uri, content, options) {
+      try {
         const platform = subtle();
-        const measured = platform && measurable(content, false, fileThreshold);
+        const measured = platform && measurable(content, false);
         if (measured) {
-          glue.checkFileSize(entry, uri, measured.size, options);
+          if (measured.size >= precheck) glue.checkFileSize(entry, uri, measured.size, options);
           const digest = await platformDigest(platform, measured.bytes);
           if (digest !== undefined) return glue.verifyFileDigest(entry, uri, measured.size, digest, options);
         }
         return glue.verifyFile(entry, uri, content, options);
-      }),
+      } catch (e) {
+        throw renamed("verifyFileAsync", e);
+      }
+    },
 
-    verifyReadResultAsync: (entry, uri, result, options) =>
-      named("verifyReadResultAsync", async () => {
+    async verifyReadResultAsync(entry, uri, result, options) {
+      try {
         const platform = subtle();
         if (!platform) return glue.verifyReadResult(entry, uri, result, options);
         const body = glue.readResultContent(entry, uri, result, options);
         const digest = await digestOf(platform, body.bytes);
         return { ...glue.verifyFileDigest(entry, uri, body.bytes.length, digest, options), ...body };
-      }),
+      } catch (e) {
+        throw renamed("verifyReadResultAsync", e);
+      }
+    },
 
-    verifySkillMdAsync: (entry, content) =>
-      named("verifySkillMdAsync", async () => {
+    async verifySkillMdAsync(entry, content) {
+      try {
         const platform = subtle();
         const measured = platform && measurable(content, true);
         const digest = measured && (await platformDigest(platform, measured.bytes));
         if (digest === undefined) return glue.verifySkillMd(entry, content);
         return glue.verifySkillMdDigest(entry, typeof content === "string" ? content : measured.bytes, digest);
-      }),
+      } catch (e) {
+        throw renamed("verifySkillMdAsync", e);
+      }
+    },
   };
 }

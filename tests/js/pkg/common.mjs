@@ -122,14 +122,15 @@ export async function asyncWith(settings) {
 /**
  * node:crypto's SHA-256 as the installed package hands it to the async verifier functions
  * (nodeCrypto) and to SkillsClient in Node (nodeIoDigest, the `digest` and `digestThreshold` of
- * a SkillsClientCore io object; lib/node-digest.js), and `ioDigest` (lib/layer.js), which makes
- * those of a SubtleCrypto-like digest.
+ * a SkillsClientCore io object; lib/node-digest.js), `ioDigest` (lib/layer.js), which makes
+ * those of a SubtleCrypto-like digest, and PRECHECK_THRESHOLD (lib/layer.js), from which
+ * verifyFileAsync checks the size before hashing.
  */
 export async function platformDigests() {
   const digests = await import(pathToFileURL(join(PKG_DIR, "lib", "node-digest.js")).href);
-  const { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, NODE_FILE_THRESHOLD } = digests;
-  const { ioDigest } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
-  return { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, NODE_FILE_THRESHOLD, ioDigest };
+  const { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD } = digests;
+  const { ioDigest, PRECHECK_THRESHOLD } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
+  return { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, PRECHECK_THRESHOLD, ioDigest };
 }
 
 /**

@@ -201,12 +201,12 @@ test("frontmatter equality agrees with yaml@2 on the built-in cases", () => {
 const exported = { sha256DigestAsync, verifyFileAsync, verifyReadResultAsync, verifySkillMdAsync };
 const KiB = 1024;
 const CHUNK = 64 * KiB;
-const THRESHOLD = 16 * KiB; // crypto.subtle's; twice that for verifyFileAsync
+const THRESHOLD = 16 * KiB; // crypto.subtle's
 const NODE_THRESHOLD = KiB; // node:crypto's (Node's exports)
-const NODE_FILE_THRESHOLD = 8 * KiB; // node:crypto's for verifyFileAsync
+const PRECHECK = 1 << 20; // verifyFileAsync checks the size before hashing from here
 const SIZES = [
   0, 1, 55, 56, 63, 64, 65, NODE_THRESHOLD - 1, NODE_THRESHOLD, NODE_THRESHOLD + 1, 2 * NODE_THRESHOLD,
-  NODE_FILE_THRESHOLD - 1, NODE_FILE_THRESHOLD, NODE_FILE_THRESHOLD + 1, THRESHOLD - 1, THRESHOLD, THRESHOLD + 1, 2 * THRESHOLD - 1, 2 * THRESHOLD, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK + 1, 1 << 20, 16 << 20,
+  THRESHOLD - 1, THRESHOLD, THRESHOLD + 1, 2 * THRESHOLD, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK + 1, PRECHECK - 1, PRECHECK, 16 << 20,
 ];
 
 /** What a call gave: its value, or its error's name, code, fields and message. */
@@ -314,11 +314,12 @@ async function agreeOn(variant, label, file, deep) {
 
 test("the async functions give the synchronous results and errors, with node:crypto, crypto.subtle and neither", { timeout: 600_000 }, async () => {
   assert.equal(typeof globalThis.crypto?.subtle?.digest, "function", "Node has crypto.subtle");
-  const { nodeCrypto, NODE_DIGEST_THRESHOLD, NODE_FILE_THRESHOLD: fileThreshold } = await platformDigests();
-  assert.deepEqual([NODE_DIGEST_THRESHOLD, fileThreshold], [NODE_THRESHOLD, NODE_FILE_THRESHOLD]);
+  const { nodeCrypto, NODE_DIGEST_THRESHOLD, PRECHECK_THRESHOLD } = await platformDigests();
+  assert.deepEqual([NODE_DIGEST_THRESHOLD, PRECHECK_THRESHOLD], [NODE_THRESHOLD, PRECHECK]);
   const variants = {
     exported,
     "node:crypto at every size": await asyncWith({ subtle: () => nodeCrypto, threshold: 0 }),
+    "node:crypto, size checked first, at every size": await asyncWith({ subtle: () => nodeCrypto, threshold: 0, precheck: 0 }),
     "crypto.subtle at every size": await asyncWith({ threshold: 0 }),
     "no platform digest": await asyncWith({ subtle: () => undefined }),
   };
@@ -328,9 +329,9 @@ test("the async functions give the synchronous results and errors, with node:cry
     const text = textOf(n, seed++);
     assert.equal(Buffer.byteLength(text), n);
     for (const [name, variant] of Object.entries(variants)) {
-      // From 1 MiB on, the exported functions take the node:crypto path like the forced
-      // ones: read results and SKILL.md files of that size are checked once, through them.
-      const deep = n < 1 << 20 || variant === exported;
+      // From 1 MiB less a byte on, the exported functions take the node:crypto path like the
+      // forced ones: read results and SKILL.md files of that size are checked once, through them.
+      const deep = n < PRECHECK - 1 || variant === exported;
       await agreeOn(variant, `${name}, bytes`, bytes, deep);
       await agreeOn(variant, `${name}, text`, text, deep);
     }
@@ -366,22 +367,29 @@ test("byte arrays of every kind hash alike on every path", async () => {
   }
 });
 
-for (const platform of ["crypto.subtle", "node:crypto"]) test(`the async functions refuse a wrong size or an unlisted file before hashing, and fall back when ${platform} fails`, async () => {
+for (const platform of ["crypto.subtle", "node:crypto"]) test(`the async functions refuse a wrong size or an unlisted file before hashing (verifyFileAsync from its precheck size), and fall back when ${platform} fails`, async () => {
   const { nodeCrypto } = await platformDigests();
   const digester = platform === "node:crypto" ? nodeCrypto : globalThis.crypto.subtle;
   let calls = 0;
   const spy = { digest: (alg, data) => { calls++; return digester.digest(alg, data); } };
-  const counted = await asyncWith({ threshold: 0, subtle: () => spy });
+  const counted = await asyncWith({ threshold: 0, precheck: CHUNK, subtle: () => spy });
   const bytes = randomBytes(CHUNK + 1, 3);
   const uri = "skill://s/x";
   const entry = { uri: "skill://s/SKILL.md", frontmatter: { name: "s", description: "d" }, resources: [{ uri: "skill://s/SKILL.md", digest: sha(bytes), size: 1 }, { uri, digest: sha(bytes), size: bytes.length }] };
-  await assert.rejects(counted.verifyFileAsync(entry, uri, bytes.subarray(1)), (e) => e.code === "size-mismatch");
-  await assert.rejects(counted.verifyFileAsync(entry, "skill://s/y", bytes), (e) => e.code === "not-in-manifest");
-  await assert.rejects(counted.verifyFileAsync({ uri: 1 }, uri, bytes), (e) => e.code === "invalid-entry");
+  const refusals = async (verifier, content) => {
+    await assert.rejects(verifier.verifyFileAsync(entry, uri, content), (e) => e.code === "size-mismatch");
+    await assert.rejects(verifier.verifyFileAsync(entry, "skill://s/y", content), (e) => e.code === "not-in-manifest");
+    await assert.rejects(verifier.verifyFileAsync({ uri: 1 }, uri, content), (e) => e.code === "invalid-entry");
+  };
+  await refusals(counted, bytes.subarray(1)); // CHUNK bytes: at the precheck size
   await assert.rejects(counted.verifyReadResultAsync(entry, uri, { contents: [{ uri, blob: toBase64(bytes.subarray(1)) }] }), (e) => e.code === "size-mismatch");
   assert.equal(calls, 0, `${platform} was called`);
   assert.equal((await counted.verifyFileAsync(entry, uri, bytes)).verified, true);
   assert.equal(calls, 1);
+  // Below the precheck size the platform hashes first, and the same errors follow.
+  calls = 0;
+  await refusals(counted, bytes.subarray(2));
+  assert.equal(calls, 3);
   // A digest that fails is no verdict: the WebAssembly path decides.
   const failing = await asyncWith({ threshold: 0, subtle: () => ({ digest: async () => { throw new Error("unavailable"); } }) });
   assert.deepEqual(await failing.verifyFileAsync(entry, uri, bytes), verifyFile(entry, uri, bytes));
