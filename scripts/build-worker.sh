@@ -60,18 +60,29 @@ fi
 # wrangler needs the folder even when every file is in the pack.
 mkdir -p "$OUT.tmp/assets"
 # The skills inspector page (served at /inspector/ with INSPECTOR=on) from the npm package's
-# build: its HTML (the import map pointed at ./lib/), module and styles, SkillsClient and the
-# web build with its wasm. Without the package build the Worker answers 503 there.
+# build: every file of INSPECTOR_FILES (src/http/endpoint.rs, the one list of what the Worker
+# serves there), which are its HTML (the import map pointed at ./lib/), module and styles
+# (pkg/inspector/), SkillsClient (pkg/lib/) and the web build with its wasm (pkg/web/). Without
+# the package build the Worker answers 503 there.
 if [ -f pkg/web/skills_edge_bg.wasm ]; then
   page="$OUT.tmp/assets/inspector"
-  mkdir -p "$page/lib" "$page/web"
-  sed 's#"skills-edge/client": "../lib/client-web.js"#"skills-edge/client": "./lib/client-web.js"#' \
-    pkg/inspector/index.html > "$page/index.html"
-  grep -q '"skills-edge/client": "./lib/client-web.js"' "$page/index.html" \
-    || { echo "build-worker: the inspector page's import map was not found" >&2; exit 1; }
-  cp pkg/inspector/inspector.js pkg/inspector/inspector.css "$page/"
-  cp pkg/lib/client.js pkg/lib/client-web.js pkg/lib/layer.js pkg/lib/transport.js "$page/lib/"
-  cp pkg/web/skills_edge.js pkg/web/skills_edge_bg.wasm "$page/web/"
+  files=$(sed -n '/^pub const INSPECTOR_FILES/,/^];/p' src/http/endpoint.rs | sed -n 's/^ *("\([^"]*\)", ".*/\1/p')
+  case "$files" in
+    *index.html*) ;;
+    *) echo "build-worker: INSPECTOR_FILES was not found in src/http/endpoint.rs" >&2; exit 1 ;;
+  esac
+  for f in $files; do
+    mkdir -p "$(dirname "$page/$f")"
+    case "$f" in
+      index.html)
+        sed 's#"skills-edge/client": "../lib/client-web.js"#"skills-edge/client": "./lib/client-web.js"#' \
+          pkg/inspector/index.html > "$page/index.html"
+        grep -q '"skills-edge/client": "./lib/client-web.js"' "$page/index.html" \
+          || { echo "build-worker: the inspector page's import map was not found" >&2; exit 1; } ;;
+      lib/* | web/*) cp "pkg/$f" "$page/$f" ;;
+      *) cp "pkg/inspector/$f" "$page/$f" ;;
+    esac
+  done
 else
   echo "build-worker: pkg/web is not built (bash scripts/build-pkg.sh); the inspector page is left out" >&2
 fi
