@@ -6,8 +6,8 @@
 // reaches only 0.56-0.81x of it) and the content is large enough for it to pay, the content is
 // hashed there, and the WebAssembly verifier decides with that digest (verifyFileDigest, after
 // readResultContent, or verifySkillMdDigest; for a file of PRECHECK_THRESHOLD bytes or more,
-// checkFileSize first, so a wrong size is refused without hashing). SkillsClient hands the same digest to its core
-// (ioDigest). Everywhere else (plain-http pages, small content, values that are not a string or a genuine Uint8Array,
+// checkFileSize first, so a wrong size is refused without hashing). SkillsClient hands the same
+// digest to its core (ioDigest). Everywhere else (plain-http pages, small content, values that are not a string or a genuine Uint8Array,
 // a digest call that fails) the synchronous WebAssembly functions do everything. Both ways give
 // the same results and the same errors: this file computes digests and moves values, and the
 // one verifier in WebAssembly makes every decision.
@@ -67,8 +67,14 @@ function uint8Length(value) {
   }
 }
 
-/** `sha256:` + 64 lowercase hex characters of a 32-byte digest, or undefined for any other value. */
+const WIRE = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * The wire form (`sha256:` + 64 lowercase hex characters) of what a platform's `digest` gave:
+ * 32 bytes, or a digest already in wire form (node-digest.js); undefined for anything else.
+ */
 function wire(digest) {
+  if (typeof digest === "string") return WIRE.test(digest) ? digest : undefined;
   const bytes = new Uint8Array(digest);
   if (bytes.length !== 32) return undefined;
   let out = "sha256:";
@@ -76,30 +82,14 @@ function wire(digest) {
   return out;
 }
 
-const WIRE = /^sha256:[0-9a-f]{64}$/;
-
-/** The wire digest of what a platform's `digest` resolved to (bytes, or already in wire form), or undefined for anything else. */
-function wireOf(digest) {
-  if (typeof digest === "string") return WIRE.test(digest) ? digest : undefined;
-  return wire(digest);
-}
-
-/** A rejected or failed platform digest: no verdict (the WebAssembly verifier then hashes). */
-const none = () => undefined;
-
 /**
  * The wire digest of `bytes` from `platform` (a SubtleCrypto, or anything with its `digest`,
- * which may give the digest's bytes or the digest in wire form, as node-digest.js does, and may
- * give it at once rather than as a promise), or undefined if it refuses them or gives anything
- * else (the WebAssembly verifier then hashes). A digest given at once is returned at once, so
- * the caller's `await` is the only promise step (node:crypto hashes a 64 KiB file in about 45
- * us; every step more costs about a microsecond).
+ * which may give its result at once and in wire form, as node-digest.js does), or undefined if
+ * it refuses them or gives anything else (the WebAssembly verifier then hashes).
  */
-function platformDigest(platform, bytes) {
+async function platformDigest(platform, bytes) {
   try {
-    const digest = platform.digest("SHA-256", bytes);
-    if (typeof digest?.then !== "function") return wireOf(digest);
-    return Promise.resolve(digest).then(wireOf, none);
+    return wire(await platform.digest("SHA-256", bytes));
   } catch {
     return undefined;
   }
@@ -154,27 +144,27 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
     return digest ?? glue.sha256Digest(bytes);
   }
 
-  /** `e`, an error thrown by an export called for `name`, with its argument error renamed after `name`. */
-  function renamed(name, e) {
-    if (glue.isSkillsEdgeError(e) && INNER.test(e.message)) e.message = e.message.replace(INNER, `${name}: `);
-    return e;
+  /** Runs `body`; argument errors of the exports it calls are renamed after `name`, the function called. */
+  async function named(name, body) {
+    try {
+      return await body();
+    } catch (e) {
+      if (glue.isSkillsEdgeError(e) && INNER.test(e.message)) e.message = e.message.replace(INNER, `${name}: `);
+      throw e;
+    }
   }
 
-  // Each function is one async function with its own try, so that a call costs one promise.
   return {
-    async sha256DigestAsync(content) {
-      try {
+    sha256DigestAsync: (content) =>
+      named("sha256DigestAsync", async () => {
         const platform = subtle();
         const measured = platform && measurable(content, false);
         const digest = measured && (await platformDigest(platform, measured.bytes));
         return digest ?? glue.sha256Digest(content);
-      } catch (e) {
-        throw renamed("sha256DigestAsync", e);
-      }
-    },
+      }),
 
-    async verifyFileAsync(entry, uri, content, options) {
-      try {
+    verifyFileAsync: (entry, uri, content, options) =>
+      named("verifyFileAsync", async () => {
         const platform = subtle();
         const measured = platform && measurable(content, false);
         if (measured) {
@@ -183,33 +173,24 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
           if (digest !== undefined) return glue.verifyFileDigest(entry, uri, measured.size, digest, options);
         }
         return glue.verifyFile(entry, uri, content, options);
-      } catch (e) {
-        throw renamed("verifyFileAsync", e);
-      }
-    },
+      }),
 
-    async verifyReadResultAsync(entry, uri, result, options) {
-      try {
+    verifyReadResultAsync: (entry, uri, result, options) =>
+      named("verifyReadResultAsync", async () => {
         const platform = subtle();
         if (!platform) return glue.verifyReadResult(entry, uri, result, options);
         const body = glue.readResultContent(entry, uri, result, options);
         const digest = await digestOf(platform, body.bytes);
         return { ...glue.verifyFileDigest(entry, uri, body.bytes.length, digest, options), ...body };
-      } catch (e) {
-        throw renamed("verifyReadResultAsync", e);
-      }
-    },
+      }),
 
-    async verifySkillMdAsync(entry, content) {
-      try {
+    verifySkillMdAsync: (entry, content) =>
+      named("verifySkillMdAsync", async () => {
         const platform = subtle();
         const measured = platform && measurable(content, true);
         const digest = measured && (await platformDigest(platform, measured.bytes));
         if (digest === undefined) return glue.verifySkillMd(entry, content);
         return glue.verifySkillMdDigest(entry, typeof content === "string" ? content : measured.bytes, digest);
-      } catch (e) {
-        throw renamed("verifySkillMdAsync", e);
-      }
-    },
+      }),
   };
 }
