@@ -53,7 +53,7 @@ export type GlueModule = Pick<
   typeof Glue,
   | "sha256Digest"
   | "verifyFile"
-  | "verifyFileDigest"
+  | "checkFileDigest"
   | "checkFileSize"
   | "readResultContent"
   | "verifyReadResult"
@@ -75,13 +75,13 @@ export interface AsyncVerifier {
   sha256DigestAsync(content: FileContent): Promise<string>;
   /**
    * `verifyFile`: the URI must be listed, then the size must match, then the digest
-   * (`verifyFileDigest` over the platform's digest; from 1 MiB, `checkFileSize` first, so that a
+   * (`checkFileDigest` over the platform's digest; from 1 MiB, `checkFileSize` first, so that a
    * wrong size is refused without hashing).
    */
   verifyFileAsync(entry: SkillEntry, uri: string, content: FileContent, options?: VerifyOptions): Promise<FileReceipt>;
   /**
    * `verifyReadResult`: the result is checked up to the digest in WebAssembly
-   * (`readResultContent`), its content hashed, and the digest judged (`verifyFileDigest`).
+   * (`readResultContent`), its content hashed, and the digest judged (`checkFileDigest`).
    */
   verifyReadResultAsync(entry: SkillEntry, uri: string, result: ReadResourceResult, options?: VerifyOptions): Promise<VerifiedContent>;
   /**

@@ -4,7 +4,7 @@
 // Where the platform has a faster digest (crypto.subtle on secure pages and in workers, off the
 // calling thread; node:crypto's createHash in Node, node-digest.js, as Node's crypto.subtle
 // reaches only 0.56-0.81x of it) and the content is large enough for it to pay, the content is
-// hashed there, and the WebAssembly verifier decides with that digest (verifyFileDigest, after
+// hashed there, and the WebAssembly verifier decides with that digest (checkFileDigest, after
 // readResultContent, or verifySkillMdDigest; for a file of PRECHECK_THRESHOLD bytes or more,
 // checkFileSize first, so a wrong size is refused without hashing). SkillsClient hands the same
 // digest to its core (ioDigest). Everywhere else (plain-http pages, small content, values that are not a string or a genuine Uint8Array,
@@ -21,7 +21,7 @@ export const SUBTLE_THRESHOLD = 16 * 1024;
 /**
  * From this many bytes verifyFileAsync checks the entry and the size (checkFileSize) before
  * hashing elsewhere, so that a file of the wrong size is refused without being hashed. Below it
- * the platform hashes first and verifyFileDigest makes every check once: a second reading of the
+ * the platform hashes first and checkFileDigest makes every check once: a second reading of the
  * entry (about 6 us in Node 20) costs more than hashing a smaller file whose size is wrong saves
  * (node:crypto hashes 1 MiB in about 0.8 ms), and wrong sizes are the exception.
  */
@@ -46,7 +46,7 @@ const typedArrayLength = Object.getOwnPropertyDescriptor(
 ).get;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 // The exports whose argument errors start with their own name.
-const INNER = /^(sha256Digest|verifyFile|verifyFileDigest|checkFileSize|readResultContent|verifyReadResult|verifySkillMd|verifySkillMdDigest): /;
+const INNER = /^(sha256Digest|verifyFile|checkFileDigest|checkFileSize|readResultContent|verifyReadResult|verifySkillMd|verifySkillMdDigest): /;
 
 /** The platform's SubtleCrypto, or undefined where there is none (a getter that throws counts as none). */
 export function platformSubtle() {
@@ -144,6 +144,16 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
     return digest ?? glue.sha256Digest(bytes);
   }
 
+  /**
+   * The receipt of a file of `size` bytes whose digest the platform computed: checkFileDigest
+   * makes every check of verifyFileDigest and says whether the file was verified; the receipt is
+   * made of what it was given, as verifyFileDigest would make it.
+   */
+  function receipt(entry, uri, size, digest, options) {
+    const verified = glue.checkFileDigest(entry, uri, size, digest, options);
+    return { uri, size, digest, verified };
+  }
+
   /** Runs `body`; argument errors of the exports it calls are renamed after `name`, the function called. */
   async function named(name, body) {
     try {
@@ -170,7 +180,7 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
         if (measured) {
           if (measured.size >= precheck) glue.checkFileSize(entry, uri, measured.size, options);
           const digest = await platformDigest(platform, measured.bytes);
-          if (digest !== undefined) return glue.verifyFileDigest(entry, uri, measured.size, digest, options);
+          if (digest !== undefined) return receipt(entry, uri, measured.size, digest, options);
         }
         return glue.verifyFile(entry, uri, content, options);
       }),
@@ -181,7 +191,7 @@ export function asyncVerifier(glue, { subtle = platformSubtle, threshold = SUBTL
         if (!platform) return glue.verifyReadResult(entry, uri, result, options);
         const body = glue.readResultContent(entry, uri, result, options);
         const digest = await digestOf(platform, body.bytes);
-        return { ...glue.verifyFileDigest(entry, uri, body.bytes.length, digest, options), ...body };
+        return { ...receipt(entry, uri, body.bytes.length, digest, options), ...body };
       }),
 
     verifySkillMdAsync: (entry, content) =>

@@ -22,7 +22,7 @@
 
 use std::fmt::Display;
 
-use js_sys::{Array, ArrayBuffer, Function, Object, Reflect, Uint8Array, JSON};
+use js_sys::{Array, ArrayBuffer, Function, Object, Reflect, Uint8Array, WeakSet, JSON};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_wasm_bindgen::Serializer;
@@ -232,8 +232,10 @@ thread_local! {
     /// The fixed buffer large byte arrays are hashed through: allocated once, up to [`CHUNK`]
     /// bytes, and reused by every call.
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// The last entry [`entry_from`] read, with its JSON text.
-    static LAST_ENTRY: RefCell<Option<(String, Rc<Entry>)>> = const { RefCell::new(None) };
+    /// The last entry [`entry_from`] read.
+    static LAST_ENTRY: RefCell<Option<Kept>> = const { RefCell::new(None) };
+    /// Every object [`frozen_entry`] made (frozen all the way down, so it cannot change).
+    static FROZEN: WeakSet = WeakSet::new();
 }
 
 /// How many bytes of a caller's array are copied into WebAssembly memory at a time to be
@@ -473,40 +475,105 @@ pub(super) fn json_array<'a>(items: impl Iterator<Item = &'a str>) -> Result<JsV
     json_value(&text)
 }
 
+/// The last entry [`entry_from`] read: the JSON text of the argument (a JavaScript string),
+/// the frozen copy `validateEntry` gave back for it, if any, and the entry.
+struct Kept {
+    text: JsValue,
+    frozen: Option<JsValue>,
+    entry: Rc<Entry>,
+}
+
 /// A skill entry argument, validated by [`Entry::parse`]. A value that is not an object is an
 /// invalid entry (`invalid-entry`), as entries come from servers.
 ///
-/// The last entry read is kept with its JSON text, and an argument with the same text is not
-/// read again: a host verifies every file of a skill against one entry, and reading it (5 to 8
-/// us for a two-file entry in Node 20, more than hashing a 1 KiB file) would otherwise be
-/// repeated with every file. The text is compared in full, so a changed entry is always read
-/// anew; only valid entries are kept, one at a time (the largest a skill can have is a few
-/// hundred kilobytes of JSON).
+/// The last entry read is kept, and an argument that is the same entry is not read again: a
+/// host verifies every file of a skill against one entry, and reading it (5 to 8 us for a
+/// two-file entry in Node 20, more than hashing a 1 KiB file) would otherwise be repeated with
+/// every file. The same entry is
+/// * a deeply frozen object [`frozen_entry`] made (`validateEntry`'s result), which cannot
+///   change: once read, it is recognised by identity alone, until another entry is read; or
+/// * any object with the same JSON text, compared in full, so that a changed entry is always
+///   read anew. The kept text stays a JavaScript string and is compared there (`===`); an
+///   argument's text is copied into WebAssembly memory only when it differs.
+///
+/// Only valid entries are kept, one at a time (the largest a skill can have is a few hundred
+/// kilobytes of JSON).
 pub(super) fn entry_from(value: &JsValue, arg: Arg) -> Result<Rc<Entry>, JsValue> {
+    let same_object = LAST_ENTRY.with(|last| {
+        let last = last.try_borrow().ok()?;
+        let kept = last.as_ref()?;
+        (kept.frozen.as_ref()? == value).then(|| Rc::clone(&kept.entry))
+    });
+    if let Some(entry) = same_object {
+        return Ok(entry);
+    }
     if !is_record(value) {
         return Err(arg.wrong_with(ErrorCode::InvalidEntry, "a skill entry object", value));
     }
-    let text = json_text(value).ok_or_else(|| {
+    let not_json = || {
         arg.error(
             ErrorCode::InvalidEntry,
             "is not a JSON object (JSON.stringify cannot serialise it)",
         )
-    })?;
-    let kept = LAST_ENTRY.with(|last| {
-        let last = last.try_borrow().ok()?;
-        let (kept_text, entry) = last.as_ref()?;
-        (*kept_text == text).then(|| Rc::clone(entry))
+    };
+    let text = JsValue::from(JSON::stringify(value).map_err(|_| not_json())?);
+    if !text.is_string() {
+        return Err(not_json());
+    }
+    let frozen = value
+        .dyn_ref::<Object>()
+        .filter(|o| FROZEN.with(|f| f.has(o)))
+        .map(|_| value.clone());
+    let same_text = LAST_ENTRY.with(|last| {
+        let mut last = last.try_borrow_mut().ok()?;
+        let kept = last.as_mut().filter(|k| k.text == text)?;
+        if frozen.is_some() {
+            kept.frozen = frozen.clone();
+        }
+        Some(Rc::clone(&kept.entry))
     });
-    if let Some(entry) = kept {
+    if let Some(entry) = same_text {
         return Ok(entry);
     }
-    let entry = Rc::new(throw(Entry::parse(&text))?);
+    let json = text.as_string().ok_or_else(not_json)?;
+    let entry = Rc::new(throw(Entry::parse(&json))?);
     LAST_ENTRY.with(|last| {
         if let Ok(mut last) = last.try_borrow_mut() {
-            *last = Some((text, Rc::clone(&entry)));
+            *last = Some(Kept {
+                text,
+                frozen,
+                entry: Rc::clone(&entry),
+            });
         }
     });
     Ok(entry)
+}
+
+/// The entry as the host reads it ([`Entry::to_json`]), as a new, deeply frozen object, which
+/// [`entry_from`] recognises by identity once it has read it. When `entry` is the kept one (it
+/// is, right after [`entry_from`] gave it), the object is kept with it at once.
+pub(super) fn frozen_entry(entry: &Rc<Entry>) -> Result<JsValue, JsValue> {
+    let object = json_value(&entry.to_json())?;
+    deep_freeze(&object);
+    FROZEN.with(|f| f.add(object.unchecked_ref()));
+    LAST_ENTRY.with(|last| {
+        if let Ok(mut last) = last.try_borrow_mut() {
+            if let Some(kept) = last.as_mut().filter(|k| Rc::ptr_eq(&k.entry, entry)) {
+                kept.frozen = Some(object.clone());
+            }
+        }
+    });
+    Ok(object)
+}
+
+/// `Object.freeze` on a value made by `JSON.parse` and on every object and array in it.
+fn deep_freeze(value: &JsValue) {
+    if let Some(object) = value.dyn_ref::<Object>() {
+        for inner in Object::values(object).iter() {
+            deep_freeze(&inner);
+        }
+        Object::freeze(object);
+    }
 }
 
 /// A JSON argument given as an object (or, with `text`, as JSON text), as JSON text.

@@ -6,7 +6,7 @@
 //! | module | exports |
 //! |---|---|
 //! | `convert` | conversions between JavaScript values and Rust types |
-//! | `verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
+//! | `verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
 //! | `compiler` | `compileCatalog`, `inspectPack` |
 //! | `server` | `SkillsServer` |
 //! | `host` | `SkillHost` |

@@ -285,6 +285,8 @@ async function agreeOn(variant, label, file, deep) {
   const ok = await same("sha256Digest", () => sha256Digest(file), () => variant.sha256DigestAsync(file));
   assert.equal(ok.value, digest, `${label}, ${n} bytes: the digest is node:crypto's`);
   assert.equal((await same("verifyFile", () => verifyFile(right, uri, file), () => variant.verifyFileAsync(right, uri, file))).value?.verified, true);
+  await same("verifyFile, the entry validateEntry gave", () => verifyFile(right, uri, file), () => variant.verifyFileAsync(validateEntry(right), uri, file));
+  await same("verifyFile, wrong size, the entry validateEntry gave", () => verifyFile(wrongSize, uri, file), () => variant.verifyFileAsync(validateEntry(wrongSize), uri, file));
   for (const [what, entry, options] of [
     ["digest-mismatch", wrongDigest], ["size-mismatch", wrongSize], ["not-in-manifest", right],
     ["dynamic-not-allowed", dynamic], ["allowDynamic", dynamic, { allowDynamic: true }],

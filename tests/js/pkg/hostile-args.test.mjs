@@ -70,6 +70,7 @@ const free = {
   skillRevision: [["entry", "entry", entry]],
   sha256Digest: [["content", "content", "x"]],
   verifyFileDigest: [["entry", "entry", entry], ["uri", "string", U], ["size", "size", MD_SIZE], ["digest", "digest", MD_DIGEST], ["options", "options", {}]],
+  checkFileDigest: [["entry", "entry", entry], ["uri", "string", U], ["size", "size", MD_SIZE], ["digest", "digest", MD_DIGEST], ["options", "options", {}]],
   checkFileSize: [["entry", "entry", entry], ["uri", "string", U], ["size", "size", MD_SIZE], ["options", "options", undefined]],
   readResultContent: [["entry", "entry", entry], ["uri", "string", U], ["result", "result", readResult], ["options", "options", undefined]],
   verifySkillMdDigest: [["entry", "entry", entry], ["content", "contentOrResult", MD], ["digest", "digest", MD_DIGEST]],

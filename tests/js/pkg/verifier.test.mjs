@@ -1,11 +1,12 @@
 // The pure verifier functions, against the embedded catalog served in-page and against
 // hand-made entries: validateEntry, checkLimits, verifyFile, verifyReadResult, verifySkillMd,
-// resolveReference, approvalFingerprint, sha256Digest.
+// resolveReference, approvalFingerprint, sha256Digest, and for digests computed elsewhere
+// verifyFileDigest, checkFileDigest and checkFileSize.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  approvalFingerprint, checkLimits, resolveReference, sha256Digest, skillRevision, validateEntry,
-  verifyFile, verifyReadResult, verifySkillMd,
+  approvalFingerprint, checkFileDigest, checkFileSize, checkLimits, resolveReference, sha256Digest,
+  skillRevision, validateEntry, verifyFile, verifyFileDigest, verifyReadResult, verifySkillMd,
 } from "skills-edge";
 import { digestOf, entryFor, listAll, read, refused, server } from "./common.mjs";
 
@@ -133,10 +134,64 @@ test("an entry changed between calls is read anew: the verifier keeps only the l
   refused(() => validateEntry(e), "invalid-entry");
   assert.equal(verifyFile(entry, FORMS_U, FORMS).verified, true);
   assert.equal(verifyFile(structuredClone(entry), FORMS_U, FORMS).verified, true);
-  // What validateEntry gives back for the kept entry is a fresh object every time.
+  // What validateEntry gives back is a new object every time, frozen all the way down, and it
+  // verifies like the entry it came from.
   const a = validateEntry(entry);
-  a.resources.length = 0;
+  assert.notEqual(a, validateEntry(entry));
+  assert.throws(() => { a.resources.length = 0; }, TypeError);
+  assert.throws(() => { a.resources[1].size = 1; }, TypeError);
+  assert.throws(() => { a.frontmatter.name = "other"; }, TypeError);
+  assert.throws(() => { a.extra = 1; }, TypeError);
   assert.equal(validateEntry(entry).resources.length, 3);
+  assert.equal(verifyFile(a, FORMS_U, FORMS).verified, true);
+  refused(() => verifyFile(a, FORMS_U, FORMS + "x"), "size-mismatch");
+  // Another entry read in between, then the frozen one again.
+  refused(() => verifyFile(e, FORMS_U, FORMS), "invalid-entry");
+  assert.equal(verifyFile(a, FORMS_U, FORMS).verified, true);
+  const other = validateEntry({ ...entry, resources: entry.resources.slice(0, 1) });
+  refused(() => verifyFile(other, FORMS_U, FORMS), "not-in-manifest");
+  assert.equal(verifyFile(a, FORMS_U, FORMS).verified, true);
+  refused(() => verifyFile(other, FORMS_U, FORMS), "not-in-manifest");
+});
+
+test("verifyFileDigest, checkFileDigest and checkFileSize make verifyFile's checks with a digest given", () => {
+  const dyn = { uri: U, frontmatter: FM, resources: "dynamic" };
+  const tampered = FORMS.replace(" ", "_");
+  // [entry, uri, bytes, options]: every outcome of verifyFile, and the same with the bytes'
+  // size and digest given.
+  const cases = [
+    [entry, FORMS_U, FORMS],
+    [validateEntry(entry), FORMS_U, FORMS],
+    [entry, FORMS_U, tampered],
+    [entry, FORMS_U, FORMS + "x"],
+    [entry, "skill://pdf-processing/references/SECRET.md", FORMS],
+    [dyn, FORMS_U, FORMS],
+    [dyn, FORMS_U, FORMS, { allowDynamic: true }],
+    [dyn, "skill://other/x.md", FORMS, { allowDynamic: true }],
+  ];
+  const outcome = (f) => {
+    try {
+      return { value: f() };
+    } catch (e) {
+      return { code: e.code, message: e.message.replace(/^\w+: /, ""), uri: e.uri, expected: e.expected, actual: e.actual };
+    }
+  };
+  const codes = new Set();
+  for (const [e, uri, bytes, options] of cases) {
+    const [size, digest] = [Buffer.byteLength(bytes), digestOf(bytes)];
+    const what = `${uri} ${JSON.stringify(bytes)} ${JSON.stringify(options)}`;
+    const direct = outcome(() => verifyFile(e, uri, bytes, options));
+    codes.add(direct.code ?? String(direct.value.verified));
+    assert.deepEqual(outcome(() => verifyFileDigest(e, uri, size, digest, options)), direct, what);
+    const check = outcome(() => checkFileDigest(e, uri, size, digest, options));
+    assert.deepEqual(check, direct.value ? { value: direct.value.verified } : direct, what);
+    if (direct.code !== "digest-mismatch") {
+      assert.deepEqual(outcome(() => checkFileSize(e, uri, size, options)), direct.value ? { value: undefined } : direct, what);
+    }
+  }
+  assert.deepEqual([...codes].sort(), ["digest-mismatch", "dynamic-not-allowed", "escapes-root", "false", "not-in-manifest", "size-mismatch", "true"]);
+  refused(() => checkFileDigest(entry, FORMS_U, FORMS.length, digestOf(FORMS).toUpperCase()), "invalid-argument");
+  refused(() => checkFileDigest(entry, FORMS_U, -1, digestOf(FORMS)), "invalid-argument");
 });
 
 test("dynamic entries are refused unless allowed, and then only inside the root", () => {
