@@ -28,7 +28,7 @@ use serde_json::{json, Value as Json};
 use skills_edge::host::{
     approval_fingerprint, compare_frontmatter, resolve, verify_bytes, verify_content,
     verify_read_result, verify_skill_md, Content, Entry, ErrorCode, HostOptions, SkillHost,
-    VerifyOptions,
+    VerifiedSkillMd, VerifyError, VerifyOptions,
 };
 use skills_edge::skill::digest::digest_of;
 use skills_edge::skill::frontmatter::parse_file_lenient;
@@ -476,9 +476,14 @@ fn verify_all(
         }
     }
 
-    // SKILL.md.
-    for bytes in contents {
-        let Ok(v) = verify_skill_md(entry, &Content::Bytes(bytes.clone())) else {
+    // SKILL.md. The results are kept for the registry, which must load exactly these (the
+    // same call again would only double the target's cost: YAML reading dominates it).
+    let direct: Vec<_> = contents
+        .iter()
+        .map(|bytes| verify_skill_md(entry, &Content::Bytes(bytes.clone())))
+        .collect();
+    for (bytes, v) in contents.iter().zip(&direct) {
+        let Ok(v) = v else {
             continue;
         };
         if entry.is_dynamic() {
@@ -497,12 +502,14 @@ fn verify_all(
         assert!(v.body_start <= text.len() && text.is_char_boundary(v.body_start));
     }
 
-    registry(entry, contents, refs, label, options);
+    registry(entry, contents, &direct, refs, label, options);
 }
 
+/// `direct[i]`: what `verify_skill_md` gave for `contents[i]`.
 fn registry(
     entry: &Entry,
     contents: &[Vec<u8>],
+    direct: &[Result<VerifiedSkillMd, VerifyError>],
     refs: &[String],
     label: &str,
     options: HostOptions,
@@ -541,12 +548,11 @@ fn registry(
         }
     }
     let mut loaded = false;
-    for bytes in contents {
-        let direct = verify_skill_md(entry, &Content::Bytes(bytes.clone()));
+    for (bytes, direct) in contents.iter().zip(direct) {
         match host.load(label, uri, Content::Bytes(bytes.clone())) {
             Ok(l) => {
                 assert!(plan.is_ok(), "loaded what plan_load refuses");
-                let d = direct.unwrap_or_else(|e| {
+                let d = direct.as_ref().unwrap_or_else(|e| {
                     panic!("the host loaded a SKILL.md that does not verify: {e:?}")
                 });
                 assert_eq!(l.skill_md.receipt, d.receipt);
