@@ -887,6 +887,24 @@ mod tests {
         allow_dynamic: false,
     };
 
+    /// Found by the `host` fuzz target (its property read the file back in the compiler's
+    /// lenient mode): a raw U+2029 in a value is only ambiguous across YAML versions, so the
+    /// host reads it as text, as yaml@2 does, and verifies the file; the compiler refuses to
+    /// publish it.
+    #[test]
+    fn a_raw_paragraph_separator_in_a_value_verifies_in_host_mode() {
+        let md = "---\nname: pdf-processing\ndescription: \"Extract\"\nnote: a\u{2029}b\n---\n";
+        let e = entry_for(
+            md,
+            r#"{"name":"pdf-processing","description":"Extract","note":"a\u2029b"}"#,
+        );
+        let v = verify_skill_md(&e, &Content::Text(md.to_owned())).expect("verifies");
+        assert!(v.receipt.verified);
+        let fm = parse_file_host(md).expect("host mode reads it");
+        assert!(fm.same_content(e.frontmatter()));
+        assert!(crate::skill::frontmatter::parse_file_lenient(md).is_err());
+    }
+
     #[test]
     fn every_differing_field_is_named() {
         let entry: Value = serde_json::from_str(
