@@ -13,7 +13,7 @@ use super::{all_codes, throw};
 use crate::host::{
     approval_fingerprint, check_file_size, read_result_content, resolve, verify_bytes,
     verify_file_digest, verify_file_with, verify_read_result, verify_skill_md,
-    verify_skill_md_digest,
+    verify_skill_md_digest, FileReceipt,
 };
 use crate::skill::digest::digest_of;
 
@@ -91,14 +91,27 @@ pub fn verify_file_digest_js(
     #[wasm_bindgen(unchecked_param_type = "string")] digest: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let a = arg("verifyFileDigest", "entry");
-    let entry = entry_from(&entry, a)?;
-    let uri = string(&uri, a.with("uri"))?;
-    let size = byte_count(&size, a.with("size"))?;
-    let digest = wire_digest(&digest, a.with("digest"))?;
-    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
-    let receipt = throw(verify_file_digest(&entry, &uri, size, &digest, options))?;
+    let receipt = file_digest("verifyFileDigest", &entry, &uri, &size, &digest, options)?;
     to_js_via_json(&ReceiptJs::from(&receipt))
+}
+
+/// The arguments of `verifyFileDigest` and `checkFileDigest` (errors named after `name`), and
+/// the receipt of `verify_file_digest` over them.
+fn file_digest(
+    name: &'static str,
+    entry: &JsValue,
+    uri: &JsValue,
+    size: &JsValue,
+    digest: &JsValue,
+    options: Option<JsValue>,
+) -> Result<FileReceipt, JsValue> {
+    let a = arg(name, "entry");
+    let entry = entry_from(entry, a)?;
+    let uri = string(uri, a.with("uri"))?;
+    let size = byte_count(size, a.with("size"))?;
+    let digest = wire_digest(digest, a.with("digest"))?;
+    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    throw(verify_file_digest(&entry, &uri, size, &digest, options))
 }
 
 /// `verifyFileDigest` without the receipt, for callers that already hold its fields (the
@@ -114,13 +127,7 @@ pub fn check_file_digest_js(
     #[wasm_bindgen(unchecked_param_type = "string")] digest: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
 ) -> Result<bool, JsValue> {
-    let a = arg("checkFileDigest", "entry");
-    let entry = entry_from(&entry, a)?;
-    let uri = string(&uri, a.with("uri"))?;
-    let size = byte_count(&size, a.with("size"))?;
-    let digest = wire_digest(&digest, a.with("digest"))?;
-    let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
-    Ok(throw(verify_file_digest(&entry, &uri, size, &digest, options))?.verified)
+    Ok(file_digest("checkFileDigest", &entry, &uri, &size, &digest, options)?.verified)
 }
 
 /// The checks of `verifyFile` that come before hashing: the URI is listed and `size` is its
