@@ -18,6 +18,11 @@
 # FUZZ_SANITIZER=none builds without AddressSanitizer (cargo-fuzz's `-s none`), two to four
 # times faster; the code under test is safe Rust, so the sanitizer mostly guards the C++ of
 # libFuzzer itself. The smoke step keeps the default, `address`.
+#
+# FUZZ_TRACE_COMPARES=0 builds without comparison tracing (cargo-fuzz's `--no-trace-compares`),
+# in fuzz/target/ntc so the default build stays: about twice the rate where the comparison
+# callbacks dominate (the `host` target), at the cost of libFuzzer's guidance past exact
+# comparisons. The smoke step keeps comparison tracing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,8 +66,11 @@ case "$target" in
   *) dict= ;;
 esac
 
-sanitizer=(-s "${FUZZ_SANITIZER:-address}")
-cargo fuzz build -O -a "${sanitizer[@]}" "$target"
+build=(-O -a -s "${FUZZ_SANITIZER:-address}")
+if [ "${FUZZ_TRACE_COMPARES:-1}" = 0 ]; then
+  build+=(--no-trace-compares --target-dir fuzz/target/ntc)
+fi
+cargo fuzz build "${build[@]}" "$target"
 
 work="${FUZZ_WORK_CORPUS:-fuzz/target/corpus/$target}"
 logs=fuzz/target/logs
@@ -74,7 +82,7 @@ args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_sta
 [ -n "$dict" ] && args+=(-dict="$dict")
 start=$SECONDS
 status=0
-cargo fuzz run -O -a "${sanitizer[@]}" "$target" "$work" "fuzz/corpus/$target" -- "${args[@]}" "$@" >"$log" 2>&1 || status=$?
+cargo fuzz run "${build[@]}" "$target" "$work" "fuzz/corpus/$target" -- "${args[@]}" "$@" >"$log" 2>&1 || status=$?
 elapsed=$((SECONDS - start))
 
 done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
@@ -86,7 +94,7 @@ ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$done_line")
 corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9a-zA-Z]*\).*/\1/p' <<<"$done_line")
 after=$(find "$work" -type f | wc -l)
 
-echo "fuzz $target (sanitizer ${FUZZ_SANITIZER:-address}): ${runs:-?} executions in ${elapsed} s (${rate:-?} exec/s), cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?} (${after} kept in $work, ${before} before)"
+echo "fuzz $target (sanitizer ${FUZZ_SANITIZER:-address}, trace compares ${FUZZ_TRACE_COMPARES:-1}): ${runs:-?} executions in ${elapsed} s (${rate:-?} exec/s), cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?} (${after} kept in $work, ${before} before)"
 if [ "$status" -ne 0 ]; then
   echo "fuzz $target FAILED (exit $status); the log's last lines:" >&2
   grep -E "panicked|ERROR|SUMMARY|assert|Test unit written" "$log" | head -20 >&2 || true
