@@ -18,12 +18,36 @@
 //! Refreshing once after a verification failure is part of loading and reading, so a stale
 //! entry that the server has since corrected verifies (`refreshed` says so).
 //!
-//! A skill is `verified` when every check passed, `dynamic` when its `resources` is
-//! `"dynamic"` (only its frontmatter can be checked), `failed` when something did not verify
-//! (or the server refused a request with a JSON-RPC error), `error` when the exchange itself
-//! failed. The exit status is 0 when every skill is `verified` or `dynamic`, 1 when some skill
-//! `failed`, 2 when the server could not be reached or listed, a skill's check hit an `error`,
-//! or the arguments are wrong.
+//! **What the host holds.** Every status comes from the receipt of a read
+//! ([`FileReceipt::verified`](crate::host::FileReceipt::verified)) and from the entry the client
+//! holds at the end of the skill's check, never from the listing: the figures (`files`,
+//! `bytes`, `revision`) are that entry's. When the entry held at the end differs from the one
+//! the check started on (a refresh during a read replaced it), the check starts again on the
+//! new entry, at most [`MAX_ENTRY_RESTARTS`] times; after that the skill is `changed`, and
+//! each of its checks is settled against the entry then held (a file verified against a
+//! replaced entry whose item differs is `changed`, a file only the new entry lists is
+//! `skipped`).
+//!
+//! A skill is `verified` when every check is `verified`, `dynamic` when the entry held is
+//! `"dynamic"` (only its frontmatter can be checked; its `SKILL.md` is `dynamic` too, never
+//! `verified`), `changed` when its entry kept changing during its check, `failed` when
+//! something did not verify (or the server refused a request with a JSON-RPC error), `error`
+//! when the exchange itself failed. The exit status follows from the statuses alone: 0 when
+//! every skill is `verified` or `dynamic`, 1 when some skill is `failed` or `changed`, 2 when
+//! the server could not be reached or listed, a skill's check hit an `error`, or the
+//! arguments are wrong.
+//!
+//! **Terminal output.** Everything a server says (its name and version, URIs, error
+//! messages, excerpts of its replies) reaches the table, the summary and the error line
+//! through [`escape_for_terminal`], so no control character or bidirectional override a
+//! server sends can act on the user's terminal. The JSON lines are JSON: serde escapes C0
+//! controls there, but C1 controls, DEL and bidirectional controls stay as the server sent
+//! them (they are valid JSON string content); a consumer that prints those strings to a
+//! terminal escapes them itself (`escape_for_terminal` is public for that).
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 
 use serde::Serialize;
 
@@ -55,6 +79,54 @@ pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
 /// Most directories listed per skill.
 pub const MAX_DIRECTORIES: usize = 256;
+
+/// How many times a skill's check starts again when the entry held at its end is not the one
+/// it started on (a refresh during a read replaced it). Past this the skill is `changed`: a
+/// server that replaces the entry on every refresh cannot keep the run going.
+pub const MAX_ENTRY_RESTARTS: usize = 2;
+
+/// Whether a terminal may act on `c`: C0 controls (tab and newline included), DEL, C1
+/// controls, the bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
+/// U+2066–U+2069) and the line and paragraph separators (U+2028, U+2029).
+fn acts_on_terminal(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{1f}'
+        | '\u{7f}'..='\u{9f}'
+        | '\u{61c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{2028}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` made safe for a terminal: every C0 control (tab and newline included, so a table
+/// cell stays one cell on one line), DEL, C1 control, bidirectional control (U+061C,
+/// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and line or paragraph separator (U+2028,
+/// U+2029) is replaced by a visible escape in Rust's form, `\u{1b}`; everything else is kept
+/// (a backslash too, so a server can print something that looks like an escape, but nothing
+/// a terminal acts on). Every human-readable output of `verify` passes the server's text
+/// through this one function.
+///
+/// ```
+/// use skills_edge::host::client::report::escape_for_terminal;
+/// assert_eq!(escape_for_terminal("a\u{1b}]0;x\u{7}b"), r"a\u{1b}]0;x\u{7}b");
+/// assert_eq!(escape_for_terminal("\u{202e}txt.exe\t1"), r"\u{202e}txt.exe\u{9}1");
+/// assert_eq!(escape_for_terminal("plain, é"), "plain, é");
+/// ```
+pub fn escape_for_terminal(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(acts_on_terminal) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if acts_on_terminal(c) {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// The arguments of `verify`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,8 +254,11 @@ fn check_url(url: &str) -> Result<(), String> {
 pub enum SkillStatus {
     /// Every file verified.
     Verified,
-    /// `resources` is `"dynamic"`: the frontmatter verified, the files cannot be.
+    /// The entry held is `"dynamic"`: the frontmatter verified, the files cannot be.
     Dynamic,
+    /// The entry kept changing during the skill's check ([`MAX_ENTRY_RESTARTS`]): what was
+    /// read was not all verified against the entry now held.
+    Changed,
     /// Something did not verify.
     Failed,
     /// The exchange failed before everything was checked.
@@ -191,11 +266,12 @@ pub enum SkillStatus {
 }
 
 impl SkillStatus {
-    /// `verified`, `dynamic`, `failed` or `error`.
+    /// `verified`, `dynamic`, `changed`, `failed` or `error`.
     pub fn as_str(self) -> &'static str {
         match self {
             SkillStatus::Verified => "verified",
             SkillStatus::Dynamic => "dynamic",
+            SkillStatus::Changed => "changed",
             SkillStatus::Failed => "failed",
             SkillStatus::Error => "error",
         }
@@ -206,16 +282,35 @@ impl SkillStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FileStatus {
-    /// Size and digest (and for the `SKILL.md` the frontmatter) match the entry.
+    /// Size and digest (and for the `SKILL.md` the frontmatter) match the entry held.
     Verified,
+    /// Read from a `"dynamic"` skill: only a `SKILL.md`'s frontmatter could be checked, its
+    /// bytes match no manifest.
+    Dynamic,
+    /// Verified against an entry that was then replaced, and the entry held lists it
+    /// differently (or not at all).
+    Changed,
     /// It did not verify (or the server refused to serve it).
     Failed,
     /// The exchange failed.
     Error,
     /// Listed by `resources/directory/read` but not by the entry: never read.
     Unlisted,
-    /// Not read, because the skill's `SKILL.md` did not load.
+    /// Not read: the skill's `SKILL.md` did not load, or the file is listed only by an entry
+    /// that replaced the one the skill's last check ran on.
     Skipped,
+}
+
+impl FileStatus {
+    /// The status of a read whose receipt is `receipt`: `verified` only when it was checked
+    /// against a manifest item.
+    fn of(receipt: &crate::host::FileReceipt) -> FileStatus {
+        if receipt.verified {
+            FileStatus::Verified
+        } else {
+            FileStatus::Dynamic
+        }
+    }
 }
 
 /// One check: a file of the entry, an unlisted file, or a directory that could not be listed.
@@ -242,9 +337,9 @@ pub struct SkillReport {
     pub name: Option<String>,
     /// Its description, when the entry is valid.
     pub description: Option<String>,
-    /// Its revision (the skill-level digest), when it has a manifest.
+    /// Its revision (the skill-level digest), when the entry held has a manifest.
     pub revision: Option<String>,
-    /// Files in its entry.
+    /// Files in the entry held.
     pub files: usize,
     /// Their declared total size.
     pub bytes: u64,
@@ -303,8 +398,10 @@ pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> 
             Ok(listing) => {
                 let total = listing.skills.len() + listing.rejected.len();
                 let mut listed = listing.skills.into_iter();
+                let rejected: HashMap<usize, &crate::host::Rejected> =
+                    listing.rejected.iter().map(|r| (r.index, r)).collect();
                 for index in 0..total {
-                    match listing.rejected.iter().find(|r| r.index == index) {
+                    match rejected.get(&index) {
                         Some(r) => {
                             let uri = r
                                 .error
@@ -358,6 +455,9 @@ fn fatal(facts: Option<ServerFacts>, e: VerifyError) -> Report {
     Report::stopped(facts, e)
 }
 
+/// Checks one skill: [`check_skill`] until the entry held at the end of a check is the one it
+/// started on (at most [`MAX_ENTRY_RESTARTS`] restarts), then settles every status against the
+/// entry held.
 async fn verify_skill<R: Rpc>(
     client: &SkillsClient,
     rpc: &R,
@@ -365,19 +465,65 @@ async fn verify_skill<R: Rpc>(
     directory_read: bool,
 ) -> SkillReport {
     let uri = skill.entry.uri().to_owned();
+    let mut refreshed = false;
+    let mut restarts = 0;
+    let (mut report, held) = loop {
+        let (report, started) = check_skill(client, rpc, &skill.entry, directory_read).await;
+        refreshed |= report.refreshed;
+        let held = held_entry(client, &uri);
+        let changed = match (&started, &held) {
+            (Some(a), Some(b)) => a != b,
+            // The load failed (no check ran on an entry) or the skill was forgotten.
+            _ => false,
+        };
+        if !changed {
+            break (report, held);
+        }
+        if restarts == MAX_ENTRY_RESTARTS {
+            let mut report = report;
+            report.status = SkillStatus::Changed;
+            break (report, held);
+        }
+        restarts += 1;
+    };
+    report.refreshed = refreshed;
+    let _ = client.host(|h, label| h.close_window(label, &uri));
+    let entry = held.unwrap_or(skill.entry);
+    settle(&mut report, &entry);
+    let changed = report.status == SkillStatus::Changed;
+    finish(report, &entry, changed.then_some(restarts))
+}
+
+/// The entry the client holds for `uri`.
+fn held_entry(client: &SkillsClient, uri: &str) -> Option<crate::host::Entry> {
+    client
+        .host(|h, label| h.entry(label, uri).cloned())
+        .ok()
+        .flatten()
+}
+
+/// One check of a skill: load it, then read every file of the entry held after loading, then
+/// (with `directory_read`) walk its directories. Returns the checks and the entry the reads
+/// started on (`None` when the `SKILL.md` did not load).
+async fn check_skill<R: Rpc>(
+    client: &SkillsClient,
+    rpc: &R,
+    listed: &crate::host::Entry,
+    directory_read: bool,
+) -> (SkillReport, Option<crate::host::Entry>) {
+    let uri = listed.uri().to_owned();
     let mut report = SkillReport {
         uri: uri.clone(),
-        name: Some(skill.entry.name().to_owned()),
-        description: Some(skill.entry.description().to_owned()),
-        revision: skill.entry.revision(),
-        files: skill.files,
-        bytes: skill.bytes,
+        name: Some(listed.name().to_owned()),
+        description: Some(listed.description().to_owned()),
+        revision: None,
+        files: 0,
+        bytes: 0,
         status: SkillStatus::Verified,
         error: None,
         refreshed: false,
         checks: Vec::new(),
     };
-    let dynamic = skill.entry.is_dynamic();
     match client.load(rpc, &uri).await {
         Ok(l) => {
             report.refreshed |= l.refreshed;
@@ -386,35 +532,22 @@ async fn verify_skill<R: Rpc>(
                 uri: r.uri.clone(),
                 size: Some(r.size),
                 digest: Some(r.digest.clone()),
-                status: FileStatus::Verified,
+                status: FileStatus::of(r),
                 error: None,
             });
         }
         Err(e) => {
             report.refreshed |= super::refreshable(&e);
             report.checks.push(failed_check(&uri, e));
-            for item in skill.entry.items().unwrap_or_default() {
-                if item.uri != uri {
-                    report.checks.push(FileCheck {
-                        uri: item.uri.clone(),
-                        size: Some(item.size),
-                        digest: Some(item.digest.clone()),
-                        status: FileStatus::Skipped,
-                        error: None,
-                    });
-                }
-            }
-            return finish(report, dynamic);
+            // The other files are `skipped` (settle lists those of the entry held).
+            return (report, None);
         }
     }
     // The entry the acting window holds (refreshed, if loading had to).
-    let held = client
-        .host(|h, label| h.entry(label, &uri).cloned())
-        .ok()
-        .flatten()
-        .unwrap_or(skill.entry);
-    report.revision = held.revision();
-    for item in held.items().unwrap_or_default() {
+    let Some(started) = held_entry(client, &uri) else {
+        return (report, None);
+    };
+    for item in started.items().unwrap_or_default() {
         if item.uri == uri {
             continue;
         }
@@ -426,7 +559,7 @@ async fn verify_skill<R: Rpc>(
                     uri: receipt.uri.clone(),
                     size: Some(receipt.size),
                     digest: Some(receipt.digest.clone()),
-                    status: FileStatus::Verified,
+                    status: FileStatus::of(receipt),
                     error: None,
                 });
             }
@@ -439,11 +572,79 @@ async fn verify_skill<R: Rpc>(
             }
         }
     }
-    if directory_read && !dynamic {
-        walk(client, rpc, &held, &mut report).await;
+    if directory_read && !started.is_dynamic() {
+        walk(client, rpc, &started, &mut report).await;
     }
-    let _ = client.host(|h, label| h.close_window(label, &uri));
-    finish(report, dynamic)
+    (report, Some(started))
+}
+
+/// Settles every check against `held`, the entry held at the end: a `verified` check whose
+/// item `held` lists with another size or digest (or does not list) is `changed`; a
+/// `dynamic` one is `changed` when `held` is not dynamic; every file of `held` that no check
+/// covers is `skipped`. After a check that ended on the entry it started on, this changes
+/// nothing.
+fn settle(report: &mut SkillReport, held: &crate::host::Entry) {
+    let items: HashMap<&str, &crate::host::ResourceItem> = held
+        .items()
+        .unwrap_or_default()
+        .iter()
+        .map(|i| (i.uri.as_str(), i))
+        .collect();
+    for c in &mut report.checks {
+        let item = items.get(c.uri.as_str());
+        let differs = match c.status {
+            FileStatus::Verified => {
+                item.is_none_or(|i| Some(i.size) != c.size || Some(&i.digest) != c.digest.as_ref())
+            }
+            FileStatus::Dynamic => !held.is_dynamic(),
+            _ => false,
+        };
+        if !differs {
+            continue;
+        }
+        c.status = FileStatus::Changed;
+        c.error = Some(match item {
+            Some(i) if Some(i.size) != c.size => VerifyError::new(
+                ErrorCode::SizeMismatch,
+                format!(
+                    "{} was verified against an entry of {} that the server then replaced; the entry held gives another size",
+                    c.uri,
+                    held.uri()
+                ),
+            )
+            .with_values(i.size.to_string(), c.size.map(|s| s.to_string()).unwrap_or_default()),
+            Some(i) => VerifyError::new(
+                ErrorCode::DigestMismatch,
+                format!(
+                    "{} was verified against an entry of {} that the server then replaced; the entry held gives another digest",
+                    c.uri,
+                    held.uri()
+                ),
+            )
+            .with_values(i.digest.clone(), c.digest.clone().unwrap_or_default()),
+            None => VerifyError::new(
+                ErrorCode::NotInManifest,
+                format!(
+                    "{} was read for an entry of {} that the server then replaced; the entry held does not list it",
+                    c.uri,
+                    held.uri()
+                ),
+            ),
+        }
+        .with_uri(c.uri.clone()));
+    }
+    let checked: HashSet<String> = report.checks.iter().map(|c| c.uri.clone()).collect();
+    for item in held.items().unwrap_or_default() {
+        if !checked.contains(&item.uri) {
+            report.checks.push(FileCheck {
+                uri: item.uri.clone(),
+                size: Some(item.size),
+                digest: Some(item.digest.clone()),
+                status: FileStatus::Skipped,
+                error: None,
+            });
+        }
+    }
 }
 
 /// Lists every directory under the skill root; a file the entry does not list is `unlisted`.
@@ -455,7 +656,13 @@ async fn walk<R: Rpc>(
 ) {
     let root = entry.root().to_owned();
     let mut queue = vec![root.clone()];
-    let mut seen = vec![root.clone()];
+    let mut seen: HashSet<String> = HashSet::from([root.clone()]);
+    let files: HashSet<&str> = entry
+        .items()
+        .unwrap_or_default()
+        .iter()
+        .map(|i| i.uri.as_str())
+        .collect();
     let mut listed = 0;
     while let Some(dir) = queue.pop() {
         if listed == MAX_DIRECTORIES {
@@ -474,11 +681,10 @@ async fn walk<R: Rpc>(
                     }
                     if c.directory {
                         let u = c.uri.trim_end_matches('/').to_owned();
-                        if !seen.contains(&u) {
-                            seen.push(u.clone());
+                        if seen.insert(u.clone()) {
                             queue.push(u);
                         }
-                    } else if entry.item(&c.uri).is_none() {
+                    } else if !files.contains(c.uri.as_str()) {
                         let e = VerifyError::new(
                             ErrorCode::NotInManifest,
                             format!(
@@ -514,19 +720,51 @@ async fn walk<R: Rpc>(
     });
 }
 
-fn finish(mut report: SkillReport, dynamic: bool) -> SkillReport {
+/// The skill's figures from `held` (the entry held at the end), its first reason and its
+/// status from the checks alone (`restarts` is `Some` when the entry kept changing).
+fn finish(
+    mut report: SkillReport,
+    held: &crate::host::Entry,
+    restarts: Option<usize>,
+) -> SkillReport {
+    report.name = Some(held.name().to_owned());
+    report.description = Some(held.description().to_owned());
+    report.revision = held.revision();
+    let items = held.items().unwrap_or_default();
+    report.files = items.len();
+    report.bytes = items.iter().fold(0u64, |a, i| a.saturating_add(i.size));
     let first = report.checks.iter().find(|c| {
         matches!(
             c.status,
-            FileStatus::Failed | FileStatus::Error | FileStatus::Unlisted
+            FileStatus::Failed | FileStatus::Error | FileStatus::Unlisted | FileStatus::Changed
         )
     });
+    let failed = first.is_some();
     report.error = first.and_then(|c| c.error.clone());
-    report.status = if report.checks.iter().any(|c| c.status == FileStatus::Error) {
+    let has = |st: FileStatus| report.checks.iter().any(|c| c.status == st);
+    let (error, skipped, dynamic) = (
+        has(FileStatus::Error),
+        has(FileStatus::Skipped),
+        has(FileStatus::Dynamic),
+    );
+    report.status = if error {
         SkillStatus::Error
-    } else if first.is_some() {
+    } else if let Some(n) = restarts {
+        report.error = Some(
+            VerifyError::new(
+                ErrorCode::ProtocolError,
+                format!(
+                    "the entry of {} changed during each of {} checks (the check restarts at most {MAX_ENTRY_RESTARTS} times); its files are not all verified against the entry now held",
+                    held.uri(),
+                    n + 1
+                ),
+            )
+            .with_uri(held.uri()),
+        );
+        SkillStatus::Changed
+    } else if failed || skipped {
         SkillStatus::Failed
-    } else if dynamic {
+    } else if held.is_dynamic() || dynamic {
         SkillStatus::Dynamic
     } else {
         SkillStatus::Verified
@@ -682,29 +920,38 @@ impl Report {
         }
     }
 
-    /// 0, 1 or 2 (see the module documentation).
+    /// 0, 1 or 2 (see the module documentation), from the statuses alone: 2 when the run
+    /// stopped or a skill is `error`, 1 when one is `failed` or `changed`, else 0.
     pub fn exit_code(&self) -> u8 {
         if self.fatal.is_some() || self.skills.iter().any(|s| s.status == SkillStatus::Error) {
             2
-        } else if self.skills.iter().any(|s| s.status == SkillStatus::Failed) {
+        } else if self
+            .skills
+            .iter()
+            .any(|s| matches!(s.status, SkillStatus::Failed | SkillStatus::Changed))
+        {
             1
         } else {
             0
         }
     }
 
-    /// The table: one row per skill (skill, files, bytes, status, why).
+    /// The table: one row per skill (skill, files, bytes, status, why), every cell the
+    /// server controls passed through [`escape_for_terminal`] (so a row is one line).
     pub fn table(&self) -> String {
         let rows: Vec<[String; 5]> = self
             .skills
             .iter()
             .map(|s| {
                 [
-                    s.uri.clone(),
+                    escape_for_terminal(&s.uri).into_owned(),
                     s.files.to_string(),
                     s.bytes.to_string(),
                     s.status.as_str().to_owned(),
-                    s.error.as_ref().map(why).unwrap_or_default(),
+                    s.error
+                        .as_ref()
+                        .map(|e| escape_for_terminal(&why(e)).into_owned())
+                        .unwrap_or_default(),
                 ]
             })
             .collect();
@@ -740,8 +987,14 @@ impl Report {
         out
     }
 
-    /// The summary line: the server, then the counts.
+    /// The summary line: the server, then the counts, passed through
+    /// [`escape_for_terminal`] (the server's name and version are its own text).
     pub fn summary(&self, url: &str) -> String {
+        let line = self.summary_text(url);
+        escape_for_terminal(&line).into_owned()
+    }
+
+    fn summary_text(&self, url: &str) -> String {
         let server = match &self.facts {
             Some(f) => match f.server_name() {
                 Some(n) => format!("{url} ({n}, protocol {})", f.protocol_version),
@@ -753,17 +1006,19 @@ impl Report {
         let files: usize = self.skills.iter().map(|s| s.files).sum();
         let bytes: u64 = self.skills.iter().map(|s| s.bytes).sum();
         let n = self.skills.len();
-        let (failed, errors, dynamic) = (
+        let (failed, errors, dynamic, changed) = (
             count(SkillStatus::Failed),
             count(SkillStatus::Error),
             count(SkillStatus::Dynamic),
+            count(SkillStatus::Changed),
         );
-        let tail = if failed + errors + dynamic == 0 {
+        let tail = if failed + errors + dynamic + changed == 0 {
             "every file verified".to_owned()
         } else {
             let mut parts = vec![format!("{} verified", count(SkillStatus::Verified))];
             for (k, what) in [
                 (dynamic, "dynamic (frontmatter only)"),
+                (changed, "changed during the check"),
                 (failed, "failed"),
                 (errors, "with errors"),
             ] {
@@ -777,12 +1032,14 @@ impl Report {
     }
 
     /// What a command prints: the table or the JSON lines on stdout, the summary (or the
-    /// error that stopped the run) on stderr, and the exit status.
+    /// error that stopped the run) on stderr, and the exit status. The table, the summary and
+    /// the error line are escaped for a terminal ([`escape_for_terminal`]); the JSON lines are
+    /// JSON (see the module documentation).
     pub fn render(&self, args: &VerifyArgs) -> Output {
         if let Some(e) = &self.fatal {
             return Output {
                 stdout: String::new(),
-                stderr: format!("error: {} [{}]\n", e.message, e.code),
+                stderr: format!("error: {} [{}]\n", escape_for_terminal(&e.message), e.code),
                 exit_code: 2,
             };
         }
