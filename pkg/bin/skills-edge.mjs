@@ -14,7 +14,9 @@
 // file. Its arguments, run, table, JSON lines and exit status are the WebAssembly core's
 // (parseVerifyArgs, runVerifyCommand: the library's host::client::report, which the native
 // command runs too); this file only supplies fetch (../lib/transport.js) and node:crypto's
-// SHA-256 for fetched content of 8 KiB or more (../lib/node-digest.js).
+// SHA-256 for fetched content of 8 KiB or more (../lib/node-digest.js). It prints only the
+// core's output, in which the table, the summary and the error line already have every control
+// and bidirectional character the server sent escaped (report::escape_for_terminal).
 import { createRequire } from "node:module";
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";

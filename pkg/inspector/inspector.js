@@ -94,6 +94,7 @@ function details(r) {
   section.append(el("h3", { id: `${slug(r.skill)}-h` }, `${r.name ?? r.skill}: ${r.status}`));
   section.append(el("p", { class: "uri" }, r.skill));
   if (r.refreshed) section.append(el("p", {}, "The entry was fetched again with skills/get after a verification failure (the spec's recovery), then verified again."));
+  if (r.status === "changed") section.append(el("p", {}, `The entry changed while it was checked, each time the check started again: ${r.why ?? ""}`));
   const table = el("table", {}, el("caption", {}, `Files of ${r.name ?? r.skill}`));
   table.append(
     el("thead", {}, el("tr", {}, ...["File", "Size", "Digest", "Status", "Reason"].map((h) => el("th", { scope: "col" }, h)))),

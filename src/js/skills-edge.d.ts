@@ -493,7 +493,9 @@ export interface DirectoryListing {
 /** One check of `skills-edge verify` (a file, an unlisted file, a directory). */
 export interface VerifyCheck {
   uri: string;
-  status: "verified" | "failed" | "error" | "unlisted" | "skipped";
+  /** `verified` only when size and digest match the entry held; `dynamic` for a file of a
+   * `"dynamic"` skill; `changed` when verified against an entry the server then replaced. */
+  status: "verified" | "dynamic" | "changed" | "failed" | "error" | "unlisted" | "skipped";
   size?: number;
   digest?: string;
   code?: ErrorCode;
@@ -511,7 +513,8 @@ export interface VerifiedSkill {
   revision?: string;
   files: number;
   bytes: number;
-  status: "verified" | "dynamic" | "failed" | "error";
+  /** `changed`: the entry kept changing during the skill's check. */
+  status: "verified" | "dynamic" | "changed" | "failed" | "error";
   code?: ErrorCode;
   why?: string;
   refreshed: boolean;
@@ -521,9 +524,12 @@ export interface VerifiedSkill {
 /** The `verify` run. */
 export interface VerifyReport {
   skills: VerifiedSkill[];
-  /** 0 everything verified, 1 something did not, 2 the server could not be reached or listed. */
+  /** From the statuses alone: 0 every skill `verified` or `dynamic`, 1 one `failed` or
+   * `changed`, 2 the server could not be reached or listed, or a skill is `error`. */
   exitCode: 0 | 1 | 2;
+  /** The table, escaped for a terminal (control and bidirectional characters as `\u{1b}`). */
   table: string;
+  /** The summary line, escaped the same way. */
   summary: string;
   /** What stopped the run before any skill was checked. */
   error?: SkillsEdgeError;

@@ -1,5 +1,8 @@
 //! `skills-edge verify <url>`: the report's run (`skills_edge::host::client::report`, shared
 //! with the npm package's command) over a blocking HTTP client (ureq: rustls for https).
+//! Only the report's output is printed: its table, summary and error line, where everything
+//! the server said is already escaped for the terminal (`report::escape_for_terminal`), or
+//! its JSON lines.
 
 use skills_edge::host::client::block_on;
 use skills_edge::host::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
