@@ -8,6 +8,7 @@ use std::cell::{Cell, RefCell};
 use std::future::{ready, Future};
 
 use serde_json::{json, Value as Json};
+use skills_edge::host::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
 use skills_edge::host::client::report::{
     self, escape_for_terminal, FileStatus, Report, SkillStatus, VerifyArgs, MAX_DIRECTORIES,
     MAX_ENTRY_RESTARTS,
@@ -494,4 +495,55 @@ fn server_with_more_directories_than_the_bound_is_listed_up_to_it() {
     let r = run(&server, true);
     assert_eq!(server.count("resources/directory/read"), MAX_DIRECTORIES);
     assert_eq!(r.skills[0].status, SkillStatus::Verified);
+}
+
+/// A server that answers every POST with a JSON content type and a body that is not JSON.
+struct NotJson;
+
+struct Once(Option<Vec<u8>>);
+
+impl ResponseBody for Once {
+    fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>, VerifyError>> {
+        ready(Ok(self.0.take()))
+    }
+}
+
+impl HttpIo for NotJson {
+    type Body = Once;
+    fn post(
+        &self,
+        _: HttpRequest,
+    ) -> impl Future<Output = Result<HttpResponse<Once>, VerifyError>> {
+        ready(Ok(HttpResponse {
+            status: 200,
+            content_type: Some("application/json".into()),
+            session_id: None,
+            body: Once(Some(format!("<html>{HOSTILE}</html>").into_bytes())),
+        }))
+    }
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+}
+
+#[test]
+fn server_replies_not_json_with_escape_sequences_the_excerpt_is_escaped() {
+    // The whole command, as the native and npm commands run it: the excerpt of the reply in
+    // the error line is escaped.
+    let a = VerifyArgs::parse(&[
+        "http://127.0.0.1:1/mcp".to_owned(),
+        "--era".into(),
+        "2026-07-28".into(),
+    ])
+    .unwrap();
+    let out = block_on(report::verify_command(&a, &NotJson));
+    assert_eq!(out.exit_code, 2);
+    assert_eq!(out.stdout, "");
+    let line = out.stderr.strip_suffix('\n').unwrap();
+    assert!(!line.chars().any(is_dangerous), "{line:?}");
+    assert!(
+        line.contains(r"<html>\u{1b}]0;owned\u{7}\u{1b}[2J"),
+        "{line}"
+    );
+    assert!(line.ends_with("[protocol-error]"), "{line}");
 }

@@ -287,8 +287,8 @@ pub enum FileStatus {
     /// Read from a `"dynamic"` skill: only a `SKILL.md`'s frontmatter could be checked, its
     /// bytes match no manifest.
     Dynamic,
-    /// Verified against an entry that was then replaced, and the entry held lists it
-    /// differently (or not at all).
+    /// Read for an entry that was then replaced, and the entry held lists it differently (or
+    /// not at all), or has a manifest where the entry read for was `"dynamic"`.
     Changed,
     /// It did not verify (or the server refused to serve it).
     Failed,
@@ -602,36 +602,34 @@ fn settle(report: &mut SkillReport, held: &crate::host::Entry) {
         if !differs {
             continue;
         }
-        c.status = FileStatus::Changed;
-        c.error = Some(match item {
-            Some(i) if Some(i.size) != c.size => VerifyError::new(
-                ErrorCode::SizeMismatch,
-                format!(
-                    "{} was verified against an entry of {} that the server then replaced; the entry held gives another size",
-                    c.uri,
-                    held.uri()
-                ),
+        let why = |what: &str| {
+            format!(
+                "{} was read for an entry of {} that the server then replaced; the entry held {what}",
+                c.uri,
+                held.uri()
             )
-            .with_values(i.size.to_string(), c.size.map(|s| s.to_string()).unwrap_or_default()),
-            Some(i) => VerifyError::new(
-                ErrorCode::DigestMismatch,
-                format!(
-                    "{} was verified against an entry of {} that the server then replaced; the entry held gives another digest",
-                    c.uri,
-                    held.uri()
-                ),
-            )
-            .with_values(i.digest.clone(), c.digest.clone().unwrap_or_default()),
-            None => VerifyError::new(
-                ErrorCode::NotInManifest,
-                format!(
-                    "{} was read for an entry of {} that the server then replaced; the entry held does not list it",
-                    c.uri,
-                    held.uri()
-                ),
+        };
+        let error = match item {
+            Some(i) if Some(i.size) != c.size => {
+                VerifyError::new(ErrorCode::SizeMismatch, why("gives another size")).with_values(
+                    i.size.to_string(),
+                    c.size.map(|s| s.to_string()).unwrap_or_default(),
+                )
+            }
+            Some(i) if Some(&i.digest) != c.digest.as_ref() => {
+                VerifyError::new(ErrorCode::DigestMismatch, why("gives another digest"))
+                    .with_values(i.digest.clone(), c.digest.clone().unwrap_or_default())
+            }
+            // Read (unverified) while the entry was dynamic; the entry held has a manifest.
+            Some(_) => VerifyError::new(
+                ErrorCode::DynamicNotAllowed,
+                why("has a manifest, and the file was read without one, unverified"),
             ),
+            None => VerifyError::new(ErrorCode::NotInManifest, why("does not list it")),
         }
-        .with_uri(c.uri.clone()));
+        .with_uri(c.uri.clone());
+        c.status = FileStatus::Changed;
+        c.error = Some(error);
     }
     let checked: HashSet<String> = report.checks.iter().map(|c| c.uri.clone()).collect();
     for item in held.items().unwrap_or_default() {
@@ -1086,4 +1084,124 @@ pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, io: &H) -> Output {
     run(&client, &session.rpc(io), args.skill.as_deref())
         .await
         .render(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::Entry;
+    use crate::skill::digest::digest_of;
+
+    fn entry(files: &[(&str, &str)]) -> Entry {
+        let items: Vec<serde_json::Value> = files
+            .iter()
+            .map(|(path, text)| {
+                serde_json::json!({ "uri": format!("skill://s/{path}"), "size": text.len(),
+                    "digest": digest_of(text.as_bytes()) })
+            })
+            .collect();
+        let e = serde_json::json!({ "uri": "skill://s/SKILL.md",
+            "frontmatter": { "name": "s", "description": "d" }, "resources": items });
+        Entry::parse(&e.to_string()).unwrap()
+    }
+
+    fn verified(path: &str, text: &str) -> FileCheck {
+        FileCheck {
+            uri: format!("skill://s/{path}"),
+            size: Some(text.len() as u64),
+            digest: Some(digest_of(text.as_bytes())),
+            status: FileStatus::Verified,
+            error: None,
+        }
+    }
+
+    fn report(checks: Vec<FileCheck>) -> SkillReport {
+        SkillReport {
+            uri: "skill://s/SKILL.md".into(),
+            name: None,
+            description: None,
+            revision: None,
+            files: 0,
+            bytes: 0,
+            status: SkillStatus::Verified,
+            error: None,
+            refreshed: false,
+            checks,
+        }
+    }
+
+    #[test]
+    fn settle_marks_what_the_held_entry_lists_otherwise() {
+        let held = entry(&[
+            ("SKILL.md", "md"),
+            ("a.md", "a, new"),
+            ("b.md", "b"),
+            ("n.md", "n"),
+        ]);
+        let mut r = report(vec![
+            verified("SKILL.md", "md"),
+            verified("a.md", "a, old"),
+            verified("b.md", "b"),
+            verified("gone.md", "gone"),
+        ]);
+        settle(&mut r, &held);
+        let status: Vec<(&str, FileStatus)> = r
+            .checks
+            .iter()
+            .map(|c| (c.uri.trim_start_matches("skill://s/"), c.status))
+            .collect();
+        assert_eq!(
+            status,
+            [
+                ("SKILL.md", FileStatus::Verified),
+                ("a.md", FileStatus::Changed),
+                ("b.md", FileStatus::Verified),
+                ("gone.md", FileStatus::Changed),
+                ("n.md", FileStatus::Skipped),
+            ]
+        );
+        let code = |i: usize| r.checks[i].error.as_ref().map(|e| e.code);
+        assert_eq!(code(1), Some(ErrorCode::DigestMismatch));
+        assert_eq!(code(3), Some(ErrorCode::NotInManifest));
+        let done = finish(r, &held, None);
+        assert_eq!(done.status, SkillStatus::Failed);
+        assert_eq!((done.files, done.bytes), (4, 10));
+        assert_eq!(done.revision, held.revision());
+    }
+
+    #[test]
+    fn settle_changes_nothing_when_the_entry_held_is_the_one_checked() {
+        let held = entry(&[("SKILL.md", "md"), ("a.md", "a")]);
+        let checks = vec![verified("SKILL.md", "md"), verified("a.md", "a")];
+        let mut r = report(checks.clone());
+        settle(&mut r, &held);
+        assert_eq!(r.checks, checks);
+        assert_eq!(finish(r, &held, None).status, SkillStatus::Verified);
+    }
+
+    #[test]
+    fn a_verified_check_against_a_dynamic_entry_is_changed() {
+        let held = Entry::parse(
+            r#"{"uri":"skill://s/SKILL.md","frontmatter":{"name":"s","description":"d"},"resources":"dynamic"}"#,
+        )
+        .unwrap();
+        let mut r = report(vec![verified("SKILL.md", "md")]);
+        settle(&mut r, &held);
+        assert_eq!(r.checks[0].status, FileStatus::Changed);
+        // A dynamic read whose bytes the entry held now lists is still not verified.
+        let listed = entry(&[("SKILL.md", "md")]);
+        let mut d = report(vec![FileCheck {
+            status: FileStatus::Dynamic,
+            ..verified("SKILL.md", "md")
+        }]);
+        settle(&mut d, &listed);
+        assert_eq!(d.checks[0].status, FileStatus::Changed);
+        assert_eq!(
+            d.checks[0].error.as_ref().map(|e| e.code),
+            Some(ErrorCode::DynamicNotAllowed)
+        );
+        let after_restarts = finish(r.clone(), &held, Some(MAX_ENTRY_RESTARTS));
+        assert_eq!(after_restarts.status, SkillStatus::Changed);
+        assert_eq!(finish(r, &held, None).status, SkillStatus::Failed);
+    }
 }
