@@ -6,6 +6,9 @@
 # serving a wasi:http component needs are built (no pooling allocator, so serve it with
 # `-O pooling-allocator=n`); a build from clean takes 10-15 minutes on two cores.
 # Usage: scripts/install-wasmtime.sh   (prints the binary's path on stdout)
+#   WASMTIME_OPT_LEVEL=N builds wasmtime with that opt-level (cargo's release default is 3; a
+#   lower one compiles faster and runs slower, with the same behaviour); it is part of the
+#   cache key, so each level is built once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,8 +16,15 @@ WASMTIME_VERSION=48.0.8
 
 # These five features are the smallest set that compiles and serves: without `run` or
 # `component-model-async` the build fails.
+opt=()
+if [ -n "${WASMTIME_OPT_LEVEL:-}" ]; then
+  [[ "$WASMTIME_OPT_LEVEL" =~ ^[0-3]$ ]] \
+    || { echo "install-wasmtime: WASMTIME_OPT_LEVEL must be 0, 1, 2 or 3, not '$WASMTIME_OPT_LEVEL'" >&2; exit 2; }
+  opt=(--config "profile.release.opt-level=$WASMTIME_OPT_LEVEL")
+fi
 bin=$(bash scripts/install-tool.sh wasmtime-cli "$WASMTIME_VERSION" wasmtime \
-  --no-default-features --features run,serve,cranelift,component-model,component-model-async)
+  --no-default-features --features run,serve,cranelift,component-model,component-model-async \
+  ${opt[@]+"${opt[@]}"})
 
 version=$("$bin" --version)
 case "$version" in
