@@ -6,9 +6,10 @@
 #       (binaryen from the npm registry);
 #   catalog.pack, assets/
 #       the skills folder (SKILLS_DIR, default skills/) packed by the native
-#       `skills-edge pack --assets`: every file larger than the inline limit is left out of the
-#       pack and written into assets/ as two files named by its SHA-256 (wrangler.toml serves
-#       that folder as Workers Static Assets, read only through the Worker);
+#       `skills-edge pack --assets` (SKILLS_EDGE_BIN, or the debug build): every file larger
+#       than the inline limit is left out of the pack and written into assets/ as two files
+#       named by its SHA-256 (wrangler.toml serves that folder as Workers Static Assets, read
+#       only through the Worker);
 #   assets/inspector/
 #       the skills inspector page (served at /inspector/ with INSPECTOR=on), copied from the npm
 #       package's build when there is one.
@@ -44,9 +45,16 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
 fi
 
 cargo build --release --locked --target "$TARGET" -p skills-edge-worker
-# The native command packs the folder. It is built without SKILLS_DIR, so choosing another
-# folder does not rebuild it (its own embedded catalog is always skills/).
-env -u SKILLS_DIR cargo build --release --locked --bin skills-edge
+# The native command packs the folder: SKILLS_EDGE_BIN when set (the tests pass the binary
+# their Rust step built), else the debug build (packing needs no optimised build, and the
+# debug one is what `cargo test` and `cargo build` already made). It is built without
+# SKILLS_DIR, so choosing another folder does not rebuild it (its own embedded catalog is
+# always skills/).
+packer=${SKILLS_EDGE_BIN:-}
+if [ -z "$packer" ]; then
+  env -u SKILLS_DIR cargo build --locked --bin skills-edge
+  packer="$TARGET_DIR/debug/skills-edge"
+fi
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
 wasm-bindgen --target web --out-dir "$OUT.tmp" --no-typescript "$WASM"
 if [ -z "${NO_WASM_OPT:-}" ]; then
@@ -55,7 +63,7 @@ if [ -z "${NO_WASM_OPT:-}" ]; then
     "$OUT.tmp/skills_edge_worker_bg.wasm" -o "$OUT.tmp/skills_edge_worker_bg.opt.wasm"
   mv "$OUT.tmp/skills_edge_worker_bg.opt.wasm" "$OUT.tmp/skills_edge_worker_bg.wasm"
 fi
-"$TARGET_DIR/release/skills-edge" pack "$SKILLS" --assets "$OUT.tmp/assets" -o "$OUT.tmp/catalog.pack" \
+"$packer" pack "$SKILLS" --assets "$OUT.tmp/assets" -o "$OUT.tmp/catalog.pack" \
   ${pack_args[@]+"${pack_args[@]}"}
 # wrangler needs the folder even when every file is in the pack.
 mkdir -p "$OUT.tmp/assets"

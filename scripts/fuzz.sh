@@ -2,7 +2,8 @@
 # Runs one fuzz target (fuzz/fuzz_targets/TARGET.rs) for SECONDS seconds with libFuzzer and
 # AddressSanitizer, on the stable toolchain. Usage: scripts/fuzz.sh TARGET SECONDS [LIBFUZZER ARGS…]
 #
-# * Installs cargo-fuzz into .tools/ when it is missing (crate registry only).
+# * Installs cargo-fuzz when it is missing (crate registry only; scripts/install-tool.sh: built
+#   once per machine into a shared cache, linked as .tools/bin/cargo-fuzz).
 # * Builds with optimisations plus debug assertions and overflow checks (`-O -a`), in fuzz/target.
 # * Reads the committed seeds in fuzz/corpus/TARGET and keeps what it finds in
 #   fuzz/target/corpus/TARGET (not committed; FUZZ_WORK_CORPUS names another directory), so
@@ -13,7 +14,8 @@
 #   fuzz/artifacts/TARGET/ and makes the script fail. Reproduce it with
 #   `RUSTC_BOOTSTRAP=1 .tools/bin/cargo-fuzz run -O -a TARGET fuzz/artifacts/TARGET/<file>`.
 #
-# `scripts/fuzz.sh --build` only installs cargo-fuzz and builds every target.
+# `scripts/fuzz.sh --build` only installs cargo-fuzz and builds every target;
+# `scripts/fuzz.sh --install` only installs cargo-fuzz.
 #
 # FUZZ_SANITIZER=none builds without AddressSanitizer (cargo-fuzz's `-s none`), two to four
 # times faster; the code under test is safe Rust, so the sanitizer mostly guards the C++ of
@@ -28,8 +30,9 @@ cd "$(dirname "$0")/.."
 
 CARGO_FUZZ_VERSION=0.13.2
 
-build_only=0
+build_only=0 install_only=0
 [ "${1:-}" = "--build" ] && build_only=1
+[ "${1:-}" = "--install" ] && install_only=1 build_only=1
 if [ "$build_only" = 0 ] && [ $# -lt 2 ]; then
   echo "usage: scripts/fuzz.sh TARGET SECONDS [LIBFUZZER ARGS...]" >&2
   echo "targets: $(cd fuzz/fuzz_targets && ls ./*.rs | sed 's|^\./||; s|\.rs$||' | tr '\n' ' ')" >&2
@@ -43,12 +46,13 @@ if [ "$build_only" = 0 ] && [ ! -f "fuzz/fuzz_targets/$target.rs" ]; then
   exit 2
 fi
 
-tools="$PWD/.tools"
-if [ "$("$tools/bin/cargo-fuzz" --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
-  echo "installing cargo-fuzz $CARGO_FUZZ_VERSION into .tools/" >&2
-  cargo install --root "$tools" cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
+cargo_fuzz=$(bash scripts/install-tool.sh cargo-fuzz "$CARGO_FUZZ_VERSION" cargo-fuzz --locked)
+if [ "$("$cargo_fuzz" --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
+  echo "scripts/fuzz.sh: $cargo_fuzz is not cargo-fuzz $CARGO_FUZZ_VERSION" >&2
+  exit 1
 fi
-export PATH="$tools/bin:$PATH"
+export PATH="$(dirname "$cargo_fuzz"):$PATH"
+[ "$install_only" = 1 ] && exit 0
 # cargo-fuzz needs nightly flags (-Zsanitizer); the stable compiler accepts them with this.
 export RUSTC_BOOTSTRAP=1
 # The fuzz crate builds in its own target dir (fuzz/target), never in the library's.

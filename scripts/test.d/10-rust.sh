@@ -26,5 +26,5 @@ cargo doc --no-deps --lib --target "$W" --features js --quiet
 cargo doc --no-deps --target "$W" -p skills-edge-worker --quiet
 unset RUSTDOCFLAGS
 cargo test --workspace
-cargo build --bin skills-edge
-SKILLS_EDGE_BIN="${SKILLS_EDGE_BIN:-${CARGO_TARGET_DIR:-target}/debug/skills-edge}" node --test tests/js/*.test.mjs
+# The binary the Rust tests built (scripts/native-bin.sh finds it fresh).
+SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node --test tests/js/*.test.mjs

@@ -24,7 +24,7 @@ repo=$PWD
 
 bash scripts/build-pkg.sh
 # The native command, to compare `npx skills-edge pack` with (tests/js/pkg/pack-cli.test.mjs).
-cargo build --bin skills-edge
+SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh)
 
 # wasm-bindgen-test: the same suite (tests/wasm/web.rs, part of the library's test build) in
 # Node, then in Chromium.
@@ -44,7 +44,7 @@ printf '{\n  "name": "skills-edge-consumer",\n  "private": true,\n  "type": "mod
 (cd "$app" && npm install "$tmp/$tarball" --no-audit --no-fund --offline --loglevel=error)
 cp tests/js/pkg/*.mjs tests/js/pkg/*.ts "$app/test/"
 export SKILLS_EDGE_REPO="$repo" SKILLS_EDGE_PKG="$app/node_modules/skills-edge"
-export SKILLS_EDGE_BIN="${SKILLS_EDGE_BIN:-$(cd "$repo" && realpath -m "${CARGO_TARGET_DIR:-target}/debug/skills-edge")}"
+export SKILLS_EDGE_BIN
 (cd "$app" && node --test --test-reporter=spec test/*.test.mjs)
 # The core suites once more on Node 22 (the npm package `node`).
 (cd "$app" && "$repo/node_modules/.bin/node" --test --test-reporter=dot \

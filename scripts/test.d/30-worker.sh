@@ -24,11 +24,11 @@ if [[ ! -f pkg/web/skills_edge_bg.wasm ]]; then
     "(bash scripts/build-pkg.sh; scripts/test.d/20-npm.sh does)" >&2
   exit 1
 fi
-bash scripts/build-worker.sh --inline-max 0
-# The native command, to compare `skills-edge verify` with the npm package's.
-cargo build --bin skills-edge
-SKILLS_EDGE_BIN=$(realpath -m "${CARGO_TARGET_DIR:-target}/debug/skills-edge")
+# The native command: it packs the skills folder for the Worker (build-worker.sh), and its
+# `skills-edge verify` is compared with the npm package's.
+SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh)
 export SKILLS_EDGE_BIN
+bash scripts/build-worker.sh --inline-max 0
 # Node 22 (the npm package `node`): the conformance suite needs it.
 node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/http-probes.test.mjs \

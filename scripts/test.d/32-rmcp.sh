@@ -18,8 +18,7 @@ if [[ ! -f worker/build/skills_edge_worker_bg.wasm ]]; then
 fi
 
 target=${CARGO_TARGET_DIR:-target}
-cargo build --bin skills-edge
-bin=$(realpath -m "$target/debug/skills-edge")
+bin=$(bash scripts/native-bin.sh)
 
 # The judge's own target directory, so its dependencies (tokio, reqwest, rmcp) never share or
 # invalidate the library's build.
