@@ -1,6 +1,7 @@
 // The docs' size markers: the parser of tests/lib/doc-figures.mjs, and the markers the docs
 // carry (each known by a test that measures it). The measuring happens where the build is:
-// the Worker's step (tests/e2e/deploy.test.mjs, tests/e2e/scale.test.mjs).
+// the Worker's step (tests/e2e/deploy.test.mjs, tests/e2e/scale.test.mjs) and the package's
+// (tests/js/pkg/sizes.test.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +10,14 @@ import { join } from "node:path";
 import { allDocFigures, assertDocFigure, docFigures, figuresIn } from "../lib/doc-figures.mjs";
 
 /** The figures some test measures; a marker with another name would never be checked. */
-const MEASURED = ["worker-wasm-raw", "worker-wasm-gzip", "worker-glue-gzip", "scale-upload-gzip"];
+const MEASURED = [
+  "worker-wasm-raw", // tests/e2e/deploy.test.mjs
+  "worker-wasm-gzip",
+  "worker-glue-gzip",
+  "scale-upload-gzip", // tests/e2e/scale.test.mjs
+  "npm-wasm-raw", // tests/js/pkg/sizes.test.mjs
+  "npm-wasm-gzip",
+];
 
 test("a marker gives the figure as written and in bytes", () => {
   const text = "a <!-- figure: a -->126 KB, <!-- figure: b -->791 KiB and <!-- figure: c -->1,065 KB, <!-- figure: d -->1.5 MB";

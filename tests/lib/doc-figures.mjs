@@ -15,12 +15,12 @@ export const TOLERANCE = 0.03;
 const UNITS = { KB: 1000, KiB: 1024, MB: 1000 * 1000, MiB: 1024 * 1024 };
 const MARKER = /<!-- figure: ([a-z0-9-]+) -->([\d,]+(?:\.\d+)?) ?(KB|KiB|MB|MiB)\b/g;
 
-/** The Markdown files that may carry figures: README.md and docs/*.md. */
+/** The Markdown files that may carry figures: README.md, pkg/README.md and docs/*.md. */
 export function docFiles(root = ROOT) {
   const docs = readdirSync(join(root, "docs"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => join(root, "docs", f));
-  return [join(root, "README.md"), ...docs];
+  return [join(root, "README.md"), join(root, "pkg", "README.md"), ...docs];
 }
 
 /** Every marked figure of `text`: `{ name, text, bytes }`, `text` as written (`126 KB`). */
@@ -50,7 +50,7 @@ export function docFigures(name, files = docFiles()) {
  */
 export function assertDocFigure(name, bytes, files = docFiles()) {
   const found = docFigures(name, files);
-  assert.ok(found.length > 0, `no <!-- figure: ${name} --> in README.md or docs/`);
+  assert.ok(found.length > 0, `no <!-- figure: ${name} --> in README.md, pkg/README.md or docs/`);
   for (const f of found) {
     const drift = Math.abs(f.bytes - bytes) / bytes;
     assert.ok(
