@@ -457,7 +457,8 @@ fn integer(s: &Setting, value: &str) -> Result<u64, Option<String>> {
 }
 
 /// The settings of `scope` as a Markdown table for `source` (name, default, meaning): the
-/// README's configuration tables are these, and a test keeps them equal.
+/// configuration tables of docs/settings.md and pkg/README.md are these, and a test keeps them
+/// equal.
 pub fn markdown_table(source: Source, scopes: &[Scope]) -> String {
     let head = match source {
         Source::Var => "var",

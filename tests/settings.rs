@@ -92,18 +92,18 @@ fn documented_defaults_parse_to_the_defaults() {
     }
 }
 
-/// The README's tables of settings are generated from the table (run the tests with
-/// `SKILLS_EDGE_WRITE_README=1` to rewrite them after changing a setting), so the
-/// documentation cannot drift from what the parser accepts.
+/// The tables of settings in docs/settings.md and pkg/README.md are generated from the table
+/// (run the tests with `SKILLS_EDGE_WRITE_README=1` to rewrite them after changing a setting),
+/// so the documentation cannot drift from what the parser accepts.
 #[test]
-fn the_readmes_document_every_setting_as_the_table_says() {
-    for readme in ["README.md", "pkg/README.md"] {
+fn the_docs_document_every_setting_as_the_table_says() {
+    for readme in ["docs/settings.md", "pkg/README.md"] {
         check_readme(&format!("{}/{readme}", env!("CARGO_MANIFEST_DIR")));
     }
 }
 
 fn check_readme(path: &str) {
-    let readme = std::fs::read_to_string(path).expect("the README");
+    let readme = std::fs::read_to_string(path).expect("the settings document");
     let mut out = String::new();
     let mut rest = readme.as_str();
     let mut sections = 0;
@@ -132,7 +132,7 @@ fn check_readme(path: &str) {
     out.push_str(rest);
     assert!(sections > 0, "{path} has a settings table");
     if std::env::var_os("SKILLS_EDGE_WRITE_README").is_some() {
-        std::fs::write(path, &out).expect("README.md written");
+        std::fs::write(path, &out).expect("the settings document written");
     } else {
         assert!(
             out == readme,

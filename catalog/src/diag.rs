@@ -15,7 +15,7 @@ pub enum Severity {
 }
 
 /// Every rule the catalog compiler enforces. [`Rule::id`] is stable and documented in the
-/// README ("What each build error means").
+/// docs/build-errors.md ("What each build error means").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
     /// A frontmatter problem (delimiters, YAML syntax, a construct hosts would read

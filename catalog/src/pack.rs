@@ -220,9 +220,9 @@ impl Default for AssetPolicy {
 /// The default [`AssetPolicy::inline_max`]: files up to 8 KiB stay in the pack, larger ones
 /// become assets (`skills-edge pack --assets DIR` without `--inline-max`).
 ///
-/// Chosen from measurements (the README's Performance section has the figures and the
-/// commands). On workerd, a read of a file kept in the pack costs less CPU than a read of the
-/// same file as an asset up to about 64 KiB (an asset read pays for a subrequest to the
+/// Chosen from measurements (docs/performance.md has the figures and the commands). On
+/// workerd, a read of a file kept in the pack costs less CPU than a read of the same file as
+/// an asset up to about 64 KiB (an asset read pays for a subrequest to the
 /// binding, whatever its size; a read from the pack copies, and escapes or base64-encodes,
 /// bytes per request), so for CPU alone the limit would be higher. But every byte kept in
 /// the pack is a byte of the Worker's upload, which the Workers plans cap (3 MB compressed on

@@ -3,11 +3,27 @@
 // part of it) stays well inside the free plan's 3 MB compressed limit.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deployDryRun } from "./lib/worker.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { ROOT, deployDryRun } from "./lib/worker.mjs";
+import { assertDocFigure } from "../lib/doc-figures.mjs";
 
 test("wrangler deploy --dry-run bundles the Worker, far below 3 MB gzip", async () => {
   const { kib, gzipKiB, stdout } = await deployDryRun();
   console.log(`upload: ${kib} KiB, gzip ${gzipKiB} KiB`);
   assert.match(stdout, /env\.ASSETS\s+Assets/, "the Static Assets binding is part of the deployment");
   assert.ok(gzipKiB < 1024, `gzip upload ${gzipKiB} KiB (free plan limit: 3 MB)`);
+});
+
+test("the docs' figures of the Worker's wasm and glue are the sizes the build wrote", () => {
+  const build = join(ROOT, "worker", "build");
+  const wasm = readFileSync(join(build, "skills_edge_worker_bg.wasm"));
+  const glue = readFileSync(join(build, "skills_edge_worker.js"));
+  // gzip -9, as scripts/build-worker.sh prints them.
+  const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+  console.log(`wasm ${wasm.length} bytes (${gz(wasm)} gzipped), glue ${glue.length} bytes (${gz(glue)} gzipped)`);
+  assertDocFigure("worker-wasm-raw", wasm.length);
+  assertDocFigure("worker-wasm-gzip", gz(wasm));
+  assertDocFigure("worker-glue-gzip", gz(glue));
 });

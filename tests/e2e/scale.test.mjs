@@ -4,7 +4,8 @@
 // and 16 MiB. It is packed with the native `skills-edge pack --assets` at its default inline
 // limit, next to the Worker scripts/build-worker.sh built (the wasm does not depend on the
 // catalog). Then:
-//   * `wrangler deploy --dry-run` reports the Worker's upload under 1 MB gzip;
+//   * `wrangler deploy --dry-run` reports the Worker's upload under 1 MB gzip, the size the
+//     docs state;
 //   * every file reads back byte-exact through /mcp and through the mirror;
 //   * the official SDK's SkillsClient verifies every file (size, digest, frontmatter).
 import { test, before, after } from "node:test";
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { ROOT, copyWorker, deployDryRun, startWorker } from "./lib/worker.mjs";
 import { allSkills, mirrorEveryFile, readEveryFile, verifyWithSdk } from "./lib/skills.mjs";
 import { tempDir } from "../lib/processes.mjs";
+import { assertDocFigure } from "../lib/doc-figures.mjs";
 import { generateCatalog, MAX_BYTES, MAX_FILES } from "../../scripts/gen-catalog.mjs";
 
 const NATIVE = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "skills-edge");
@@ -62,6 +64,8 @@ test("wrangler deploy --dry-run reports the Worker under 1 MB gzip", async () =>
   console.log(`upload: ${kib} KiB, gzip ${gzipKiB} KiB; ${assets} assets`);
   assert.ok(gzipKiB < 1024, `gzip upload ${gzipKiB} KiB`);
   assert.ok(assets > 0);
+  // The docs state this upload (docs/serving.md, docs/performance.md).
+  assertDocFigure("scale-upload-gzip", gzipKiB * 1024);
 });
 
 test("every file reads back byte-exact through /mcp and through the mirror", async () => {

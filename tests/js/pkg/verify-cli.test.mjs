@@ -98,10 +98,10 @@ describe("the same servers, the same output", () => {
   }
 });
 
-test("the READMEs' verify output is what both commands print", async () => {
+test("the docs' verify output is what both commands print", async () => {
   const { readFileSync } = await import("node:fs");
   const table = await both([servers.plain.url]);
-  for (const file of [join(PKG, "README.md"), join(REPO, "README.md")]) {
+  for (const file of [join(PKG, "README.md"), join(REPO, "docs", "verifying.md")]) {
     const m = readFileSync(file, "utf8").match(/<!-- example: verify-output -->\s*```text\n([\s\S]*?)```/);
     assert.ok(m, `${file} has the verify output`);
     assert.equal(table.stdout, m[1], file);
