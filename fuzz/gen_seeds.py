@@ -165,3 +165,8 @@ regression("client", "server-turns-entry-dynamic-on-get",
 regression("client", "server-refreshes-to-new-entry-mid-read",
            client(0, page([(0, SKILL_MD | A_MD, 0, 0)]), read(0, 1, 1),
                   get(0, 0, (SKILL_MD | A_MD | EVIL_MD, A_MD, 0)), read(0, 1, 1)))
+# A read fails, the refresh answers an entry without sub/c.md whose SKILL.md the server no
+# longer serves; the audit goes on with the superseded entry's files and reports sub/c.md
+# `verified`, though the entry held at the end does not list it.
+regression("client", "server-refresh-drops-file-mid-read",
+           client(0, read(0, 1, 1), get(0, 0, (SKILL_MD | A_MD | EVIL_MD, SKILL_MD | EVIL_MD, 0))))
