@@ -29,9 +29,9 @@
 //! `files` is a bit mask over the four files (`SKILL.md` is always listed), `versions` says
 //! which are listed at `v1`, bit 0 of `dynamic` turns the entry `"dynamic"`.
 //!
-//! Properties (in `check_audit` and `check_agreement`):
-//! * no `resources/read` is requested for a URI that the entry the client holds at that moment
-//!   does not list (unless that entry is dynamic);
+//! Properties (in `check_requested`, `check_audit` and `check_agreement`):
+//! * no `resources/read` is requested for a URI that the entries the client holds at that
+//!   moment (the registered one, and the acting window's) do not list, unless dynamic;
 //! * a file the audit reports `verified` is listed by the entry the client holds at the end
 //!   with the reported size and digest, and the server served exactly such bytes for it
 //!   (SHA-256 recomputed here with `sha2`); a skill reported `verified` has a manifest in the
@@ -39,7 +39,8 @@
 //!   way. Any other status (`failed`, `dynamic`, …) asserts nothing, so new statuses fit;
 //! * the audit agrees with `SkillsClient`'s own operations: a second client on the same
 //!   answers lists, loads each skill and reads every file of the entry it holds; for every
-//!   skill whose entry no `skills/get` answer changed, a file is `verified` in the audit
+//!   skill the server showed with one entry only (in listings and `skills/get`, in both runs,
+//!   with no refused `skills/get`), a file is `verified` in the audit
 //!   exactly when that read succeeded with a verified receipt, and a `verified` skill had
 //!   every read verified.
 
@@ -771,7 +772,7 @@ fuzz_target!(|data: &[u8]| {
     changed.extend(own_server.log.borrow().changed.iter().copied());
     check_agreement(&report, &own, &changed);
 
-    // The rendering of any report stays within what was checked.
+    // Rendering any report does not panic, and the exit status is one of the documented three.
     let out = report
         .render(&VerifyArgs::parse(&["http://127.0.0.1/mcp".to_owned()]).expect("fixed arguments"));
     assert!(out.exit_code <= 2);
