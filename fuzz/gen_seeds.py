@@ -67,6 +67,7 @@ seed("reply", "sse-notification-then-response", reply(SSE, S200, 4, 9,
 seed("reply", "sse-no-response", reply(SSE_CASE, S200, 2, 3, b": ping\n\n"))
 seed("reply", "status-202", reply(JSON, S202, 1, 0, b""))
 seed("reply", "html", reply(HTML, S200, 1, 0, b"<html>"))
+seed("reply", "escaped-jsonrpc", reply(JSON, S200, 1, 0, b'{"jsonrpc":"\\u0032.0","id":1,"result":{}}'))
 seed("reply", "string-id", reply(JSON, S200, 1, 0, b'{"jsonrpc":"2.0","id":"1","result":{}}'))
 # Two `id` members: serde_json keeps the last, so this answers request 1.
 regression("reply", "duplicate-id-json",

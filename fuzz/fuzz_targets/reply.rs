@@ -22,7 +22,7 @@ use serde_json::Value as Json;
 use skills_edge::host::client::block_on;
 use skills_edge::host::client::http::{read_answer, Answer, HttpResponse, ResponseBody};
 use skills_edge::host::error::Result;
-use skills_edge_fuzz::json::Members;
+use skills_edge_fuzz::json::{as_string, Members};
 use skills_edge_fuzz::split_flags;
 
 const CONTENT_TYPES: &[Option<&str>] = &[
@@ -80,7 +80,7 @@ fn carries(message: &str, id: u64, answer: &Answer) -> bool {
     {
         return false;
     }
-    if m.get("jsonrpc").map(|r| r.get()) != Some("\"2.0\"") {
+    if m.get("jsonrpc").and_then(as_string).as_deref() != Some("2.0") {
         return false;
     }
     let id_raw = m.get("id").map(|r| r.get());
