@@ -67,6 +67,7 @@ case "$target" in
   frontmatter | compile) dict=fuzz/dict/yaml.dict ;;
   host) dict=fuzz/dict/jsonrpc.dict ;;
   http_head | headers | uri) dict=fuzz/dict/http.dict ;;
+  sse | reply) dict=fuzz/dict/client.dict ;;
   *) dict= ;;
 esac
 
