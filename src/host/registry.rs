@@ -9,7 +9,10 @@
 //! [`SkillHost::read`]). Nothing is ever read ahead of need (H9) because nothing is read here
 //! at all, and an unlisted file is refused before anyone fetches it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::cell::OnceCell;
+use std::collections::hash_map::RandomState;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::BuildHasher;
 
 use serde_json::value::RawValue;
 
@@ -129,6 +132,8 @@ pub struct ReadFile {
 struct Server {
     label: String,
     skills: BTreeMap<String, Entry>,
+    /// The skills' URIs by the [`path_hash`] of their root, for [`SkillHost::innermost_entry`].
+    roots: HashMap<u64, Vec<String>>,
 }
 
 struct Window {
@@ -166,6 +171,11 @@ pub struct SkillHost {
     servers: Vec<Server>,
     windows: BTreeMap<Key, Window>,
     approvals: BTreeMap<Key, String>,
+    /// The display names of [`SkillHost::display_table`], built once after the set of
+    /// registered skills last changed (a skill added or forgotten, a server added or removed).
+    names: OnceCell<HashMap<Key, String>>,
+    /// The keys of [`path_hash`] (random per registry, so a server cannot choose collisions).
+    hasher: RandomState,
 }
 
 fn key(label: &str, uri: &str) -> Key {
@@ -188,6 +198,8 @@ impl SkillHost {
             servers: Vec::new(),
             windows: BTreeMap::new(),
             approvals: BTreeMap::new(),
+            names: OnceCell::new(),
+            hasher: RandomState::new(),
         }
     }
 
@@ -221,7 +233,9 @@ impl SkillHost {
         self.servers.push(Server {
             label: label.to_owned(),
             skills: BTreeMap::new(),
+            roots: HashMap::new(),
         });
+        self.names.take();
         Ok(())
     }
 
@@ -232,6 +246,7 @@ impl SkillHost {
         self.servers.retain(|s| s.label != label);
         self.windows.retain(|(l, _), _| l != label);
         self.approvals.retain(|(l, _), _| l != label);
+        self.names.take();
         Ok(())
     }
 
@@ -271,12 +286,17 @@ impl SkillHost {
             Some(stored) => approval_fingerprint(label, &entry).ok().as_ref() != Some(stored),
             None => false,
         };
+        let root_hash = path_hash(&self.hasher, entry.root());
         let server = self.server_mut(label)?;
         let previous = server.skills.insert(uri.clone(), entry);
         let changed = match (&previous, server.skills.get(&uri)) {
             (Some(p), Some(n)) => !p.same_file_set(n),
             _ => false,
         };
+        if previous.is_none() {
+            server.roots.entry(root_hash).or_default().push(uri.clone());
+            self.names.take();
+        }
         if revoke {
             self.approvals.remove(&k);
         }
@@ -306,10 +326,22 @@ impl SkillHost {
     pub fn register_listing(&mut self, label: &str, json: &str) -> Result<ListingOutcome> {
         self.server(label)?;
         let raw = listing_entries(json)?;
+        self.register_entries(label, raw.iter().map(|r| r.get()))
+    }
+
+    /// [`SkillHost::register_listing`] for entries given one by one (each the JSON text of
+    /// one entry, in listing order), so a caller holding a listing's items never joins them
+    /// into one text.
+    pub fn register_entries<I>(&mut self, label: &str, entries: I) -> Result<ListingOutcome>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        self.server(label)?;
         let mut out = ListingOutcome::default();
         let mut seen: HashMap<String, usize> = HashMap::new();
-        for (index, raw_entry) in raw.iter().enumerate() {
-            match Entry::parse(raw_entry.get()) {
+        for (index, raw_entry) in entries.into_iter().enumerate() {
+            match Entry::parse(raw_entry.as_ref()) {
                 Ok(entry) => {
                     if let Some(first) = seen.get(entry.uri()) {
                         let error = VerifyError::new(
@@ -377,9 +409,20 @@ impl SkillHost {
     /// closes its acting window. Its approval stays stored and still only counts for an
     /// identical entry. Returns whether it was registered.
     pub fn forget(&mut self, label: &str, uri: &str) -> Result<bool> {
-        let removed = self.server_mut(label)?.skills.remove(uri).is_some();
+        let removed = self.server_mut(label)?.skills.remove(uri);
+        if let Some(entry) = &removed {
+            let h = path_hash(&self.hasher, entry.root());
+            let server = self.server_mut(label)?;
+            if let Some(uris) = server.roots.get_mut(&h) {
+                uris.retain(|u| u != uri);
+                if uris.is_empty() {
+                    server.roots.remove(&h);
+                }
+            }
+            self.names.take();
+        }
         self.windows.remove(&key(label, uri));
-        Ok(removed)
+        Ok(removed.is_some())
     }
 
     /// The registered entry of a skill.
@@ -403,22 +446,38 @@ impl SkillHost {
     pub fn skills(&self) -> Vec<SkillSummary> {
         self.display_table()
             .into_iter()
-            .map(|(label, entry, display_name)| SkillSummary {
-                server_label: label.to_owned(),
-                uri: entry.uri().to_owned(),
-                name: entry.name().to_owned(),
-                description: entry.description().to_owned(),
-                display_name,
-                dynamic: entry.is_dynamic(),
-                revision: entry.revision(),
-                approved: self.is_approved(label, entry.uri()),
-                active: self.is_active(label, entry.uri()),
-            })
+            .map(|(label, entry, display_name)| self.summary_of(label, entry, display_name))
             .collect()
     }
 
-    /// Every registered skill with its display name (see [`SkillHost::skills`]).
+    /// The summary of one registered skill, as [`SkillHost::skills`] shows it. The display
+    /// names are worked out once after the set of registered skills changes and then looked
+    /// up, so asking for every skill of a listing in turn stays linear in the listing.
+    pub fn summary(&self, label: &str, uri: &str) -> Option<SkillSummary> {
+        let entry = self.entry(label, uri)?;
+        let display_name = self.display_name(label, uri);
+        Some(self.summary_of(label, entry, display_name))
+    }
+
+    fn summary_of(&self, label: &str, entry: &Entry, display_name: String) -> SkillSummary {
+        SkillSummary {
+            server_label: label.to_owned(),
+            uri: entry.uri().to_owned(),
+            name: entry.name().to_owned(),
+            description: entry.description().to_owned(),
+            display_name,
+            dynamic: entry.is_dynamic(),
+            revision: entry.revision(),
+            approved: self.is_approved(label, entry.uri()),
+            active: self.is_active(label, entry.uri()),
+        }
+    }
+
+    /// Every registered skill with its display name (see [`SkillHost::skills`]), in
+    /// O(skills) (the names are grouped with maps).
     fn display_table(&self) -> Vec<(&str, &Entry, String)> {
+        #[cfg(test)]
+        tests::TABLE_BUILDS.with(|c| c.set(c.get() + 1));
         let locals: Vec<Vec<String>> = self.servers.iter().map(local_display_names).collect();
         let mut local_count: HashMap<&str, usize> = HashMap::new();
         for n in locals.iter().flatten() {
@@ -448,20 +507,55 @@ impl SkillHost {
         out
     }
 
+    /// The display names by (label, URI), built from [`SkillHost::display_table`] once per
+    /// change of the registered set.
+    fn names(&self) -> &HashMap<Key, String> {
+        self.names.get_or_init(|| {
+            self.display_table()
+                .into_iter()
+                .map(|(label, entry, name)| (key(label, entry.uri()), name))
+                .collect()
+        })
+    }
+
     /// The `(server label, URI)` of the skill shown as `display_name`.
     pub fn lookup(&self, display_name: &str) -> Option<(String, String)> {
-        self.display_table()
-            .into_iter()
-            .find(|(_, _, name)| name == display_name)
-            .map(|(label, entry, _)| (label.to_owned(), entry.uri().to_owned()))
+        self.names()
+            .iter()
+            .find(|(_, name)| *name == display_name)
+            .map(|(k, _)| k.clone())
     }
 
     fn display_name(&self, label: &str, uri: &str) -> String {
-        self.display_table()
-            .into_iter()
-            .find(|(l, e, _)| *l == label && e.uri() == uri)
-            .map(|(_, _, name)| name)
+        self.names()
+            .get(&key(label, uri))
+            .cloned()
             .unwrap_or_default()
+    }
+
+    /// The registered entry of server `label` with the longest root that contains `uri` (a
+    /// URI that starts with the root and a `/`), in O(length of `uri`): the URI's
+    /// prefixes up to each `/` are hashed segment by segment and looked up among the roots,
+    /// longest first, so no skill is scanned.
+    pub fn innermost_entry(&self, label: &str, uri: &str) -> Option<&Entry> {
+        let server = self.server(label).ok()?;
+        let mut prefixes: Vec<(usize, u64)> = Vec::new();
+        let mut h = 0u64;
+        let mut start = 0usize;
+        for (i, _) in uri.match_indices('/') {
+            h = chain_hash(&self.hasher, h, uri.get(start..i).unwrap_or_default());
+            prefixes.push((i, h));
+            start = i + 1;
+        }
+        prefixes.iter().rev().find_map(|(end, h)| {
+            let prefix = uri.get(..*end)?;
+            server
+                .roots
+                .get(h)?
+                .iter()
+                .filter_map(|u| server.skills.get(u))
+                .find(|e| e.root() == prefix)
+        })
     }
 
     /// Checks everything that can be checked before the `SKILL.md` is fetched (H8, H30):
@@ -734,25 +828,26 @@ fn local_display_names(server: &Server) -> Vec<String> {
     for e in server.skills.values() {
         by_name.entry(e.name()).or_default().push(e);
     }
+    // Per name shared by several skills: whether their prefixes tell them apart (each group is
+    // looked at once, with a set).
+    let distinct: HashMap<&str, bool> = by_name
+        .iter()
+        .filter(|(_, group)| group.len() > 1)
+        .map(|(name, group)| {
+            let mut prefixes = HashSet::with_capacity(group.len());
+            let ok = group
+                .iter()
+                .all(|g| !prefix_of(g).is_empty() && prefixes.insert(prefix_of(g)));
+            (*name, ok)
+        })
+        .collect();
     server
         .skills
         .values()
-        .map(|e| {
-            let group = by_name.get(e.name()).map(Vec::as_slice).unwrap_or_default();
-            if group.len() <= 1 {
-                return e.name().to_owned();
-            }
-            let prefixes: Vec<&str> = group.iter().map(|g| prefix_of(g)).collect();
-            let distinct = prefixes.iter().all(|p| !p.is_empty())
-                && prefixes
-                    .iter()
-                    .enumerate()
-                    .all(|(i, p)| !prefixes[..i].contains(p));
-            if distinct {
-                format!("{} ({})", e.name(), prefix_of(e))
-            } else {
-                format!("{} ({})", e.name(), e.root())
-            }
+        .map(|e| match distinct.get(e.name()) {
+            None => e.name().to_owned(),
+            Some(true) => format!("{} ({})", e.name(), prefix_of(e)),
+            Some(false) => format!("{} ({})", e.name(), e.root()),
         })
         .collect()
 }
@@ -768,11 +863,33 @@ fn prefix_of(entry: &Entry) -> &str {
     }
 }
 
+/// One step of [`path_hash`]: the hash of a path extended by one `/`-separated segment.
+fn chain_hash(hasher: &RandomState, previous: u64, segment: &str) -> u64 {
+    hasher.hash_one((previous, segment))
+}
+
+/// A hash of a URI's `/`-separated segments, built one segment at a time, so the hashes of
+/// every prefix of a URI come out of one pass over it ([`SkillHost::innermost_entry`]).
+fn path_hash(hasher: &RandomState, path: &str) -> u64 {
+    path.split('/')
+        .fold(0, |h, segment| chain_hash(hasher, h, segment))
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::skill::digest::digest_of;
     use serde_json::json;
+
+    thread_local! {
+        /// How often [`SkillHost::display_table`] ran on this thread.
+        pub(crate) static TABLE_BUILDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// How often the display table was built on this thread so far.
+    pub(crate) fn table_builds() -> usize {
+        TABLE_BUILDS.with(|c| c.get())
+    }
 
     struct Skill {
         uri: String,
@@ -826,6 +943,93 @@ mod tests {
         h.add_server("work").unwrap();
         h.add_server("home").unwrap();
         h
+    }
+
+    #[test]
+    fn innermost_entry_is_the_longest_root() {
+        let mut h = host();
+        let outer = Skill::new("skill://outer/SKILL.md", &[("skill://outer/a.md", "A")]);
+        let inner = Skill::new("skill://outer/inner/SKILL.md", &[]);
+        let sibling = Skill::new("skill://outer2/SKILL.md", &[]);
+        for s in [&outer, &inner, &sibling] {
+            h.register("work", s.entry()).unwrap();
+        }
+        let innermost = |h: &SkillHost, label: &str, uri: &str| {
+            h.innermost_entry(label, uri).map(|e| e.uri().to_owned())
+        };
+        for (uri, want) in [
+            ("skill://outer/a.md", Some(&outer.uri)),
+            ("skill://outer/inner/x/y.md", Some(&inner.uri)),
+            ("skill://outer/inner", Some(&outer.uri)),
+            ("skill://outer/inner/", Some(&inner.uri)),
+            ("skill://outer2/a.md", Some(&sibling.uri)),
+            ("skill://outer2x/a.md", None),
+            ("skill://outer", None),
+            ("skill://out/a.md", None),
+            ("", None),
+            ("/", None),
+        ] {
+            assert_eq!(innermost(&h, "work", uri).as_ref(), want, "{uri}");
+        }
+        assert_eq!(innermost(&h, "home", "skill://outer/a.md"), None);
+        assert_eq!(innermost(&h, "nope", "skill://outer/a.md"), None);
+        // Forgetting the inner skill hands its files back to the outer one.
+        h.forget("work", &inner.uri).unwrap();
+        assert_eq!(
+            innermost(&h, "work", "skill://outer/inner/x/y.md").as_ref(),
+            Some(&outer.uri)
+        );
+        h.remove_server("work").unwrap();
+        assert_eq!(innermost(&h, "work", "skill://outer/a.md"), None);
+    }
+
+    #[test]
+    fn display_names_are_worked_out_once_per_change() {
+        let mut h = host();
+        let skills: Vec<Skill> = (0..200)
+            .map(|i| Skill::new(&format!("skill://p{i}/same/SKILL.md"), &[]))
+            .collect();
+        for s in &skills {
+            h.register("work", s.entry()).unwrap();
+        }
+        let all = h.skills();
+        let before = table_builds();
+        for s in &skills {
+            let from_all = all.iter().find(|x| x.uri == s.uri);
+            assert_eq!(h.summary("work", &s.uri).as_ref(), from_all);
+        }
+        assert_eq!(table_builds() - before, 1);
+        assert_eq!(
+            h.summary("work", &skills[7].uri).unwrap().display_name,
+            "same (p7)"
+        );
+        // Registering an entry again, loading and looking up change no name.
+        h.register("work", skills[3].entry()).unwrap();
+        h.load("work", &skills[3].uri, skills[3].read_result())
+            .unwrap();
+        assert!(h.lookup("same (p3)").is_some());
+        assert_eq!(table_builds() - before, 1);
+        // A new skill of the same name, and a forgotten one, do.
+        let more = Skill::new("skill://p7/x/same/SKILL.md", &[]);
+        h.register("work", more.entry()).unwrap();
+        assert_eq!(
+            h.summary("work", &more.uri).unwrap().display_name,
+            "same (p7/x)"
+        );
+        h.forget("work", &more.uri).unwrap();
+        assert!(h.summary("work", &more.uri).is_none());
+        assert_eq!(
+            h.summary("work", &skills[7].uri).unwrap().display_name,
+            "same (p7)"
+        );
+        assert_eq!(table_builds() - before, 3);
+        // Under another server, where it is the only `same`, it keeps its plain name.
+        h.register("home", skills[0].entry()).unwrap();
+        assert_eq!(
+            h.summary("home", &skills[0].uri).unwrap().display_name,
+            "same"
+        );
+        assert_eq!(table_builds() - before, 4);
     }
 
     #[test]

@@ -28,7 +28,23 @@
 //! the events are read until the response with the request's `id` arrives (notifications and
 //! anything else are skipped, the rest of the stream is not waited for). A non-2xx status with
 //! a JSON-RPC error body is that error (`server-error`); without one it is `http-status`.
-//! Replies are capped at [`MAX_REPLY_BYTES`].
+//! Replies are capped at [`MAX_REPLY_BYTES`]; the reply to `notifications/initialized`, which
+//! carries nothing the client reads, at [`MAX_NOTIFICATION_REPLY_BYTES`] (the rest is not read).
+//!
+//! Strictness of replies:
+//!
+//! * A response object that has a member twice (`{"id":0,"id":1,…}`) is refused
+//!   (`protocol-error`): readers that keep the first and the last would see different answers.
+//! * An error whose `id` is `null` (or absent) is the server saying it could not read the
+//!   request's `id` (JSON-RPC 2.0 §5). Each POST carries exactly one request, so it can only be
+//!   about that request: it is taken as that request's error answer. A `result` must carry the
+//!   request's own `id`.
+//! * An event stream may start with one UTF-8 byte order mark, which is skipped (WHATWG HTML,
+//!   "Interpreting an event stream").
+//! * An `Mcp-Session-Id` that is not visible ASCII (0x21–0x7E, as the 2025-11-25 transport
+//!   requires) is dropped, never echoed: the requests that follow go without one, and a server
+//!   that needs it says so.
+//! * A failed [`HttpSession::connect`] leaves no facts and no session id behind.
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -45,6 +61,10 @@ use crate::protocol::{
 /// The largest reply read, in bytes (a 16 MiB file in base64 with its JSON-RPC envelope fits
 /// with room to spare).
 pub const MAX_REPLY_BYTES: usize = 64 << 20;
+
+/// The most bytes read of the reply to `notifications/initialized` (a notification has no
+/// answer; a server may still send a body, which is read this far and then dropped).
+pub const MAX_NOTIFICATION_REPLY_BYTES: usize = 64 << 10;
 
 /// The `_meta` key of the client's identity.
 pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
@@ -188,12 +208,32 @@ impl HttpSession {
 
     /// Finds a revision both sides speak (see the module documentation) and returns what the
     /// server says about itself. Connecting again starts over.
+    /// A failed connect leaves the session unconnected ([`HttpSession::facts`] is `None`).
     pub async fn connect<H: HttpIo>(&self, io: &H, choice: EraChoice) -> Result<ServerFacts> {
-        {
-            let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
-            s.facts = None;
-            s.session_id = None;
+        self.reset()?;
+        match self.negotiate(io, choice).await {
+            Ok(facts) => {
+                let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
+                s.facts = Some(facts.clone());
+                Ok(facts)
+            }
+            Err(e) => {
+                self.reset()?;
+                Err(e)
+            }
         }
+    }
+
+    /// Forgets the facts and the session id.
+    fn reset(&self) -> Result<()> {
+        let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
+        s.facts = None;
+        s.session_id = None;
+        Ok(())
+    }
+
+    /// The negotiation of [`HttpSession::connect`].
+    async fn negotiate<H: HttpIo>(&self, io: &H, choice: EraChoice) -> Result<ServerFacts> {
         let facts = match choice {
             EraChoice::Legacy => self.initialize(io).await?,
             EraChoice::Modern | EraChoice::Auto => match self.discover(io).await? {
@@ -213,8 +253,6 @@ impl HttpSession {
                 }
             },
         };
-        let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
-        s.facts = Some(facts.clone());
         Ok(facts)
     }
 
@@ -283,16 +321,19 @@ impl HttpSession {
             .with_values(LEGACY_VERSION, version));
         }
         let facts = ServerFacts::from_result(Era::Legacy, &version, &result);
-        {
-            let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
-            s.facts = Some(facts.clone());
-        }
         // The notification needs no answer; a server that refuses it will refuse the requests
-        // that follow, with a clearer message.
+        // that follow, with a clearer message. Whatever body comes back is read up to a small
+        // cap and dropped.
         let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
         let request = self.frame(Framing::Legacy(&version), "notifications/initialized", note)?;
         let mut response = io.post(request).await?;
-        while response.body.next_chunk().await?.is_some() {}
+        let mut read = 0usize;
+        while read <= MAX_NOTIFICATION_REPLY_BYTES {
+            match response.body.next_chunk().await? {
+                Some(chunk) => read = read.saturating_add(chunk.len()),
+                None => break,
+            }
+        }
         Ok(facts)
     }
 
@@ -375,7 +416,11 @@ impl HttpSession {
         let request = self.frame(framing, method, message)?;
         let response = io.post(request).await?;
         if framing == Framing::Initialize {
-            if let Some(sid) = response.session_id.clone().filter(|s| !s.is_empty()) {
+            if let Some(sid) = response
+                .session_id
+                .clone()
+                .filter(|s| !s.is_empty() && s.bytes().all(|b| (0x21..=0x7e).contains(&b)))
+            {
                 let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
                 s.session_id = Some(sid);
             }
@@ -516,18 +561,101 @@ pub async fn read_answer<B: ResponseBody>(
 
 /// An event's data: `Some` when it is the response to `id`; other messages are skipped.
 fn answer_in_event(data: &str, id: u64, method: &str) -> Result<Option<Answer>> {
-    let Ok(value) = serde_json::from_str::<Json>(data) else {
-        return Err(protocol(format!(
-            "an event answering {method} is not JSON: {}",
-            excerpt(data)
-        )));
+    let envelope = match serde_json::from_str::<Envelope>(data) {
+        Ok(e) => e,
+        Err(e) if e.is_data() && e.to_string().starts_with(DUPLICATE) => {
+            return Err(duplicate(method, &e))
+        }
+        Err(_) => {
+            return Err(protocol(format!(
+                "an event answering {method} is not JSON: {}",
+                excerpt(data)
+            )))
+        }
     };
-    let is_response = value.get("method").is_none()
-        && (value.get("result").is_some() || value.get("error").is_some());
+    let is_response = match &envelope {
+        Envelope::Object(obj) => {
+            obj.get("method").is_none() && (obj.contains_key("result") || obj.contains_key("error"))
+        }
+        Envelope::Other => false,
+    };
     if !is_response {
         return Ok(None);
     }
-    answer_of(&value, id, method, false).map(Some)
+    answer_of(envelope, id, method, false).map(Some)
+}
+
+/// The start of the message of a duplicate member (see [`Envelope`]).
+const DUPLICATE: &str = "duplicate member";
+
+fn duplicate(method: &str, e: &serde_json::Error) -> VerifyError {
+    let what = e.to_string();
+    let what = what.split(" at line ").next().unwrap_or_default();
+    protocol(format!(
+        "the reply to {method} is not a valid JSON-RPC response: it has a {what}; a response names each member once"
+    ))
+}
+
+/// A reply read as JSON: an object whose members are all distinct (a member given twice is a
+/// [`DUPLICATE`] error while reading, so the reply is never read on one of its spellings), or
+/// anything else.
+enum Envelope {
+    Object(Map<String, Json>),
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Envelope {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Envelope, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Envelope;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Envelope, A::Error> {
+                let mut out = Map::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if out.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format_args!(
+                            "{DUPLICATE} {key:?}"
+                        )));
+                    }
+                    let value: Json = map.next_value()?;
+                    out.insert(key, value);
+                }
+                Ok(Envelope::Object(out))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<Envelope, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Envelope::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> std::result::Result<Envelope, E> {
+                Ok(Envelope::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> std::result::Result<Envelope, E> {
+                Ok(Envelope::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> std::result::Result<Envelope, E> {
+                Ok(Envelope::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> std::result::Result<Envelope, E> {
+                Ok(Envelope::Other)
+            }
+            fn visit_str<E>(self, _: &str) -> std::result::Result<Envelope, E> {
+                Ok(Envelope::Other)
+            }
+            fn visit_unit<E>(self) -> std::result::Result<Envelope, E> {
+                Ok(Envelope::Other)
+            }
+        }
+        d.deserialize_any(Visit)
+    }
 }
 
 fn excerpt(s: &str) -> String {
@@ -541,17 +669,20 @@ fn excerpt(s: &str) -> String {
 /// Parses a JSON body as the response to `id`. With `lenient_id`, an error without an `id`
 /// (the server could not read the request's) is accepted.
 fn parse_response(body: &[u8], id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
-    let value: Json = serde_json::from_slice(body).map_err(|e| {
+    let envelope: Envelope = serde_json::from_slice(body).map_err(|e| {
+        if e.is_data() && e.to_string().starts_with(DUPLICATE) {
+            return duplicate(method, &e);
+        }
         protocol(format!(
             "the reply to {method} is not JSON ({e}): {}",
             excerpt(&String::from_utf8_lossy(body))
         ))
     })?;
-    answer_of(&value, id, method, lenient_id)
+    answer_of(envelope, id, method, lenient_id)
 }
 
-fn answer_of(value: &Json, id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
-    let Some(obj) = value.as_object() else {
+fn answer_of(envelope: Envelope, id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
+    let Envelope::Object(obj) = envelope else {
         return Err(protocol(format!(
             "the reply to {method} is not a JSON-RPC response object"
         )));
@@ -561,9 +692,10 @@ fn answer_of(value: &Json, id: u64, method: &str, lenient_id: bool) -> Result<An
             "the reply to {method} is not JSON-RPC 2.0 (no \"jsonrpc\": \"2.0\")"
         )));
     }
+    // JSON-RPC 2.0 §5: an error about a request whose id could not be read has `"id": null`.
     let id_ok = match obj.get("id") {
+        Some(Json::Null) | None => lenient_id || obj.contains_key("error"),
         Some(v) => v.as_u64() == Some(id),
-        None => lenient_id || obj.contains_key("error"),
     };
     if !id_ok {
         return Err(protocol(format!(
@@ -577,8 +709,9 @@ fn answer_of(value: &Json, id: u64, method: &str, lenient_id: bool) -> Result<An
             obj.get("id").map(Json::to_string).unwrap_or_default(),
         ));
     }
-    match (obj.get("result"), obj.get("error")) {
-        (Some(Json::Object(r)), None) => Ok(Answer::Result(Json::Object(r.clone()))),
+    let mut obj = obj;
+    match (obj.remove("result"), obj.get("error")) {
+        (Some(r @ Json::Object(_)), None) => Ok(Answer::Result(r)),
         (None, Some(Json::Object(e))) => error_of(e, method),
         _ => Err(protocol(format!(
             "the reply to {method} must have either a `result` object or an `error` object"
@@ -605,6 +738,8 @@ fn error_of(e: &Map<String, Json>, method: &str) -> Result<Answer> {
 /// An incremental `text/event-stream` reader (WHATWG HTML, "Interpreting an event stream"):
 /// lines end in CRLF, LF or CR; `data:` lines are joined with LF; an empty line dispatches;
 /// comments and other fields are ignored. Only `message` events (named or not) are returned.
+///
+/// One leading UTF-8 byte order mark is skipped, even when it arrives split over chunks.
 #[derive(Debug, Default)]
 pub struct Sse {
     line: Vec<u8>,
@@ -612,7 +747,14 @@ pub struct Sse {
     has_data: bool,
     event: Vec<u8>,
     after_cr: bool,
+    /// Past the start of the stream (where a byte order mark may be).
+    started: bool,
+    /// How many bytes of a byte order mark the stream started with so far.
+    bom: usize,
 }
+
+/// The UTF-8 byte order mark, U+FEFF.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl Sse {
     /// Feeds bytes; returns the data of every event they complete.
@@ -626,27 +768,52 @@ impl Sse {
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<String> {
         let mut out = Vec::new();
         for &b in bytes {
-            if self.after_cr {
-                self.after_cr = false;
-                if b == b'\n' {
+            if !self.started {
+                if BOM.get(self.bom) == Some(&b) {
+                    self.bom += 1;
+                    self.started = self.bom == BOM.len();
                     continue;
                 }
+                self.replay_partial_bom(&mut out);
             }
-            match b {
-                b'\n' => self.end_line(&mut out),
-                b'\r' => {
-                    self.after_cr = true;
-                    self.end_line(&mut out);
-                }
-                _ => self.line.push(b),
-            }
+            self.byte(b, &mut out);
         }
         out
+    }
+
+    /// The start of a stream that began like a byte order mark but was not one: its bytes
+    /// are ordinary bytes.
+    fn replay_partial_bom(&mut self, out: &mut Vec<String>) {
+        self.started = true;
+        let n = std::mem::take(&mut self.bom);
+        for &b in BOM.get(..n).unwrap_or_default() {
+            self.byte(b, out);
+        }
+    }
+
+    fn byte(&mut self, b: u8, out: &mut Vec<String>) {
+        if self.after_cr {
+            self.after_cr = false;
+            if b == b'\n' {
+                return;
+            }
+        }
+        match b {
+            b'\n' => self.end_line(out),
+            b'\r' => {
+                self.after_cr = true;
+                self.end_line(out);
+            }
+            _ => self.line.push(b),
+        }
     }
 
     /// The end of the stream: an event whose blank line never came is still returned.
     pub fn finish(&mut self) -> Vec<String> {
         let mut out = Vec::new();
+        if !self.started {
+            self.replay_partial_bom(&mut out);
+        }
         if !self.line.is_empty() {
             self.end_line(&mut out);
         }
@@ -711,6 +878,32 @@ mod tests {
     }
 
     #[test]
+    fn sse_skips_one_leading_byte_order_mark_however_split() {
+        let stream = b"\xEF\xBB\xBFdata: a\n\ndata: b\n\n";
+        for i in 0..=stream.len() {
+            for j in i..=stream.len() {
+                let mut s = Sse::default();
+                let mut got = s.feed(&stream[..i]);
+                got.extend(s.feed(&stream[i..j]));
+                got.extend(s.feed(&stream[j..]));
+                got.extend(s.finish());
+                assert_eq!(got, ["a", "b"], "split at {i}, {j}");
+            }
+        }
+        // Only one: a second mark is part of the first field's name.
+        let mut s = Sse::default();
+        assert!(s.feed(b"\xEF\xBB\xBF\xEF\xBB\xBFdata: a\n\n").is_empty());
+        // A stream that only starts like a mark keeps its bytes.
+        let mut s = Sse::default();
+        assert!(s.feed(b"\xEF\xBB").is_empty());
+        assert!(s.feed(b"data: a\n\n").is_empty());
+        let mut s = Sse::default();
+        assert!(s.feed(b"\xEF").is_empty());
+        assert_eq!(s.finish(), Vec::<String>::new());
+        assert!(s.line.is_empty() && s.data.is_empty());
+    }
+
+    #[test]
     fn frames_carry_the_mcp_headers() {
         let s = HttpSession::new(ClientInfo::default());
         let m = json!({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"skill://café/SKILL.md"}});
@@ -765,6 +958,20 @@ mod tests {
             assert_eq!(e.code, ErrorCode::ProtocolError, "{why}");
             assert!(e.message.contains(why), "{}", e.message);
         }
+        for dup in [
+            &br#"{"jsonrpc":"2.0","id":0,"id":7,"result":{}}"#[..],
+            br#"{"jsonrpc":"2.0","id":7,"result":{},"result":{}}"#,
+            br#"{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"},"error":{"code":1,"message":"m"}}"#,
+            br#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":7,"result":{}}"#,
+        ] {
+            let e = parse_response(dup, 7, "m", false).unwrap_err();
+            assert!(e.message.contains("duplicate member"), "{}", e.message);
+        }
+        let null = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#;
+        assert!(matches!(
+            parse_response(null, 7, "m", false).unwrap(),
+            Answer::Error { code: -32700, .. }
+        ));
         let err = br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad"}}"#;
         assert!(matches!(
             parse_response(err, 7, "m", false).unwrap(),

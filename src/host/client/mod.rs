@@ -35,7 +35,19 @@
 //!   by method and parameters (and the authorization context for private ones); errors and
 //!   content that failed verification are never kept.
 //! * **Bounds**: at most [`MAX_PAGES`] pages per listing and [`MAX_LISTED`] items; a repeated
-//!   cursor ends the walk with `protocol-error`.
+//!   cursor ends the walk with `protocol-error`. Every page of one listing (`skills/list`) or
+//!   one directory read counts against one byte budget, the listing budget
+//!   ([`DEFAULT_LISTING_BUDGET`], 256 MiB, unless [`SkillsClient::set_listing_budget`] says
+//!   otherwise): the bytes of each page's result as JSON text, cached pages included. A walk
+//!   over many directories shares one budget when it is opened with
+//!   [`SkillsClient::begin_walk`]. Past the budget the listing fails with `protocol-error`,
+//!   naming the budget and how to raise it. Each reply is capped on its own as well
+//!   ([`http::MAX_REPLY_BYTES`]).
+//! * **Cost**: registering a listing, the summaries of its skills, a load and the marking of
+//!   a directory's children are linear in what the server sent: display names are worked out
+//!   once per change of the registered set ([`SkillHost::summary`]), and a child's skill is
+//!   found from its URI's prefixes ([`SkillHost::innermost_entry`]), never by scanning every
+//!   skill.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -63,6 +75,10 @@ use cache::{Cache, Hints, Key};
 pub const MAX_PAGES: usize = 1000;
 /// Most items read for one listing.
 pub const MAX_LISTED: usize = 100_000;
+/// The default listing budget: the most result bytes (as JSON text) read for one listing,
+/// one directory, or one walk opened with [`SkillsClient::begin_walk`] (256 MiB). Change it
+/// with [`SkillsClient::set_listing_budget`].
+pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 
 /// Sends one JSON-RPC request and returns its `result` object: the I/O half of a client.
 ///
@@ -405,6 +421,13 @@ struct State {
     facts: Option<ServerFacts>,
     /// When each registered entry stops being current (ms, the [`Rpc`]'s clock).
     fresh_until: HashMap<String, f64>,
+    /// The listing budget in bytes.
+    budget: u64,
+    /// Bytes counted against it in the current listing or walk.
+    spent: u64,
+    /// Whether a walk is open ([`SkillsClient::begin_walk`]): listings do not start a budget
+    /// of their own.
+    walking: bool,
 }
 
 /// The skills client (see the module documentation). One client talks to one server, which
@@ -464,8 +487,76 @@ impl SkillsClient {
                 context: context_of(&[]),
                 facts: None,
                 fresh_until: HashMap::new(),
+                budget: DEFAULT_LISTING_BUDGET,
+                spent: 0,
+                walking: false,
             }),
         })
+    }
+
+    /// Sets the listing budget: the most result bytes (as JSON text) that one listing, one
+    /// directory, or one walk ([`SkillsClient::begin_walk`]) may read, over all its pages
+    /// ([`DEFAULT_LISTING_BUDGET`] until set). Past it the listing fails with `protocol-error`.
+    pub fn set_listing_budget(&self, bytes: u64) -> Result<()> {
+        self.with(|s| s.budget = bytes)
+    }
+
+    /// The listing budget in force, in bytes.
+    pub fn listing_budget(&self) -> u64 {
+        self.with(|s| s.budget).unwrap_or(DEFAULT_LISTING_BUDGET)
+    }
+
+    /// The bytes read so far in the current listing, directory or walk.
+    pub fn listing_bytes(&self) -> u64 {
+        self.with(|s| s.spent).unwrap_or(0)
+    }
+
+    /// Opens a walk: until [`SkillsClient::end_walk`], every listing and directory read
+    /// counts against one listing budget, starting from zero now (a walk over a skill's
+    /// directories is bounded as a whole, not per directory).
+    pub fn begin_walk(&self) -> Result<()> {
+        self.with(|s| {
+            s.walking = true;
+            s.spent = 0;
+        })
+    }
+
+    /// Closes the walk opened by [`SkillsClient::begin_walk`] and returns the bytes it read;
+    /// each listing counts on its own again.
+    pub fn end_walk(&self) -> Result<u64> {
+        self.with(|s| {
+            s.walking = false;
+            s.spent
+        })
+    }
+
+    /// Starts the budget of one listing (unless a walk is open).
+    fn begin_listing(&self) -> Result<()> {
+        self.with(|s| {
+            if !s.walking {
+                s.spent = 0;
+            }
+        })
+    }
+
+    /// Counts a page's result against the listing budget.
+    fn spend(&self, method: &str, result: &Json) -> Result<()> {
+        let bytes = json_len(result);
+        self.with(|s| {
+            s.spent = s.spent.saturating_add(bytes);
+            if s.spent <= s.budget {
+                return Ok(());
+            }
+            let what = if s.walking { "this walk" } else { "this listing" };
+            Err(VerifyError::new(
+                ErrorCode::ProtocolError,
+                format!(
+                    "the replies to {method} in {what} reached {} bytes, past the listing budget of {} bytes; nothing more was read (raise the budget with SkillsClient::set_listing_budget if the server is meant to send this much)",
+                    s.spent, s.budget
+                ),
+            )
+            .with_values(s.budget.to_string(), s.spent.to_string()))
+        })?
     }
 
     fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> Result<R> {
@@ -496,6 +587,12 @@ impl SkillsClient {
     /// Records what the server said about itself (after connecting).
     pub fn set_facts(&self, facts: ServerFacts) -> Result<()> {
         self.with(|s| s.facts = Some(facts))
+    }
+
+    /// Forgets what the server said about itself (when connecting again failed: the old
+    /// facts describe no connection any more).
+    pub fn clear_facts(&self) -> Result<()> {
+        self.with(|s| s.facts = None)
     }
 
     /// What the server said about itself, once connected.
@@ -596,24 +693,25 @@ impl SkillsClient {
             if let (Some(c), Some(obj)) = (&cursor, params.as_object_mut()) {
                 obj.insert("cursor".into(), Json::String(c.clone()));
             }
-            let f = self.fetch(rpc, method, params, true).await?;
-            let page = f
+            let mut f = self.fetch(rpc, method, params, true).await?;
+            self.spend(method, &f.result)?;
+            let count = f
                 .result
                 .get(field)
                 .and_then(Json::as_array)
+                .map(Vec::len)
                 .ok_or_else(|| {
                     VerifyError::new(
                         ErrorCode::ProtocolError,
                         format!("a {method} result has no `{field}` array"),
                     )
                 })?;
-            if items.len() + page.len() > MAX_LISTED {
+            if items.len() + count > MAX_LISTED {
                 return Err(VerifyError::new(
                     ErrorCode::ProtocolError,
                     format!("{method} lists more than {MAX_LISTED} items"),
                 ));
             }
-            items.extend(page.iter().cloned());
             pages += 1;
             let page_hints = Hints::of(&f.result);
             let h = hints.get_or_insert(page_hints);
@@ -629,6 +727,10 @@ impl SkillsClient {
                 }
             };
             self.remember(&f, rpc.now_ms())?;
+            // The cache holds its own copy: the page's items move, not copied.
+            if let Some(Json::Array(page)) = f.result.get_mut(field).map(Json::take) {
+                items.extend(page);
+            }
             match next {
                 None => break,
                 Some(c) => {
@@ -653,11 +755,7 @@ impl SkillsClient {
 
     fn listed(s: &State, uri: &str) -> Option<ListedSkill> {
         let entry = s.host.entry(&s.label, uri)?.clone();
-        let summary = s
-            .host
-            .skills()
-            .into_iter()
-            .find(|x| x.server_label == s.label && x.uri == uri)?;
+        let summary = s.host.summary(&s.label, uri)?;
         let (files, bytes) = match entry.items() {
             Some(items) => (
                 items.len(),
@@ -676,11 +774,13 @@ impl SkillsClient {
     /// Every page of `skills/list`, registered in one go (an entry listed twice is rejected
     /// the second time). The entries are current for the smallest `ttlMs` of the pages.
     pub async fn list<R: Rpc>(&self, rpc: &R) -> Result<Listing> {
+        self.begin_listing()?;
         let (items, hints, pages) = self.pages(rpc, "skills/list", json!({}), "skills").await?;
-        let text = Json::Array(items).to_string();
         let now = rpc.now_ms();
         self.with(|s| {
-            let outcome = s.host.register_listing(&s.label, &text)?;
+            let outcome = s
+                .host
+                .register_entries(&s.label, items.iter().map(Json::to_string))?;
             let until = now + hints.ttl_ms as f64;
             let mut skills = Vec::with_capacity(outcome.registered.len());
             for r in &outcome.registered {
@@ -873,6 +973,7 @@ impl SkillsClient {
     /// directory inside one, or a prefix). A child file inside a registered skill is marked
     /// with whether its entry lists it; the listing never extends a manifest (H20).
     pub async fn read_directory<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Directory> {
+        self.begin_listing()?;
         let (items, hints, pages) = self
             .pages(
                 rpc,
@@ -904,9 +1005,19 @@ impl SkillsClient {
             });
         }
         self.with(|s| {
+            // The files each skill lists, as a set, built once per skill met in this directory.
+            let mut listed: HashMap<&str, HashSet<&str>> = HashMap::new();
             for c in children.iter_mut().filter(|c| !c.directory) {
-                c.listed = innermost_entry(s, &c.uri)
-                    .and_then(|e| e.items().map(|_| e.item(&c.uri).is_some()));
+                let Some(entry) = s.host.innermost_entry(&s.label, &c.uri) else {
+                    continue;
+                };
+                let Some(items) = entry.items() else {
+                    continue;
+                };
+                let files = listed
+                    .entry(entry.uri())
+                    .or_insert_with(|| items.iter().map(|i| i.uri.as_str()).collect());
+                c.listed = Some(files.contains(c.uri.as_str()));
             }
         })?;
         Ok(Directory {
@@ -918,18 +1029,22 @@ impl SkillsClient {
     }
 }
 
-/// The registered entry with the longest root that contains `uri`.
-fn innermost_entry<'s>(s: &'s State, uri: &str) -> Option<&'s Entry> {
-    s.host
-        .skills()
-        .into_iter()
-        .filter(|x| x.server_label == s.label)
-        .filter_map(|x| s.host.entry(&s.label, &x.uri))
-        .filter(|e| {
-            uri.strip_prefix(e.root())
-                .is_some_and(|rest| rest.starts_with('/'))
-        })
-        .max_by_key(|e| e.root().len())
+/// The length of a value's JSON text, without writing it anywhere.
+fn json_len(value: &Json) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(buf.len() as u64);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing to a counter cannot fail, and a `Value` always serialises.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// Runs a future to completion on the current thread, for an [`Rpc`] that does blocking I/O
@@ -953,5 +1068,103 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
             return v;
         }
         std::thread::park();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::registry::tests::table_builds;
+
+    /// An [`Rpc`] over a fixed listing of `n` skills (pages of 100) and one directory of
+    /// every skill's files.
+    struct Many(usize);
+
+    fn entry(i: usize) -> Json {
+        let root = format!("skill://s{i}");
+        let digest = digest_of(b"x");
+        json!({
+            "uri": format!("{root}/SKILL.md"),
+            "frontmatter": {"name": format!("s{i}"), "description": "d"},
+            "resources": [
+                {"uri": format!("{root}/SKILL.md"), "digest": digest, "size": 1},
+                {"uri": format!("{root}/a.md"), "digest": digest, "size": 1},
+            ],
+        })
+    }
+
+    impl Rpc for Many {
+        fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>> {
+            let page: usize = params["cursor"]
+                .as_str()
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(0);
+            let result = match method {
+                "skills/list" => {
+                    let skills: Vec<Json> = (page * 100..(page * 100 + 100).min(self.0))
+                        .map(entry)
+                        .collect();
+                    let mut r = json!({ "skills": skills });
+                    if (page + 1) * 100 < self.0 {
+                        r["nextCursor"] = json!((page + 1).to_string());
+                    }
+                    r
+                }
+                "skills/get" => {
+                    let uri = params["uri"].as_str().unwrap_or_default();
+                    let i: usize = uri
+                        .trim_start_matches("skill://s")
+                        .trim_end_matches("/SKILL.md")
+                        .parse()
+                        .unwrap_or(0);
+                    json!({ "skill": entry(i) })
+                }
+                _ => {
+                    let files: Vec<Json> = (0..self.0)
+                        .flat_map(|i| {
+                            [
+                                json!({"uri": format!("skill://s{i}/a.md")}),
+                                json!({"uri": format!("skill://s{i}/b.md")}),
+                            ]
+                        })
+                        .collect();
+                    json!({ "resources": files })
+                }
+            };
+            std::future::ready(Ok(result))
+        }
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+    }
+
+    #[test]
+    fn server_lists_many_skills_the_display_table_is_built_once() {
+        let rpc = Many(1000);
+        let c = SkillsClient::new("docs", HostOptions::default()).unwrap();
+        let before = table_builds();
+        let listing = block_on(c.list(&rpc)).unwrap();
+        assert_eq!((listing.skills.len(), listing.pages), (1000, 10));
+        assert_eq!(listing.skills[5].summary.display_name, "s5");
+        assert_eq!(table_builds() - before, 1);
+        // Fetching a known entry again changes no name.
+        let got = block_on(c.get(&rpc, "skill://s7/SKILL.md")).unwrap();
+        assert_eq!(got.skill.summary.display_name, "s7");
+        assert_eq!(table_builds() - before, 1);
+    }
+
+    #[test]
+    fn server_lists_a_directory_of_every_skill_without_scanning_skills() {
+        let rpc = Many(1000);
+        let c = SkillsClient::new("docs", HostOptions::default()).unwrap();
+        block_on(c.list(&rpc)).unwrap();
+        let before = table_builds();
+        let d = block_on(c.read_directory(&rpc, "skill://")).unwrap();
+        assert_eq!(d.children.len(), 2000);
+        assert!(d
+            .children
+            .iter()
+            .all(|ch| ch.listed == Some(ch.uri.ends_with("/a.md"))));
+        assert_eq!(table_builds() - before, 0);
     }
 }

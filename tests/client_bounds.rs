@@ -1,0 +1,511 @@
+//! The skills client against servers that try to exhaust it or confuse its reading of
+//! replies: listings and walks past the byte budget, replies with a member twice, errors with
+//! a `null` id, an endless reply to `notifications/initialized`, session ids with control
+//! characters, event streams that start with a byte order mark, and connects that fail
+//! halfway. Each test is named after what the server did.
+
+use std::cell::{Cell, RefCell};
+use std::future::{ready, Future};
+use std::rc::Rc;
+
+use serde_json::{json, Value as Json};
+use skills_edge::host::client::http::{
+    read_answer, Answer, HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody,
+    MAX_NOTIFICATION_REPLY_BYTES,
+};
+use skills_edge::host::client::{
+    block_on, ClientInfo, EraChoice, Rpc, SkillsClient, DEFAULT_LISTING_BUDGET,
+};
+use skills_edge::host::error::Result;
+use skills_edge::host::{ErrorCode, HostOptions, VerifyError};
+use skills_edge::skill::digest::digest_of;
+
+/// An [`Rpc`] that answers from a function of (method, params) and counts the calls.
+struct Fake<F> {
+    answer: F,
+    calls: Cell<usize>,
+}
+
+impl<F: Fn(&str, &Json) -> Json> Fake<F> {
+    fn new(answer: F) -> Fake<F> {
+        Fake {
+            answer,
+            calls: Cell::new(0),
+        }
+    }
+}
+
+impl<F: Fn(&str, &Json) -> Json> Rpc for Fake<F> {
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>> {
+        self.calls.set(self.calls.get() + 1);
+        ready(Ok((self.answer)(method, &params)))
+    }
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+}
+
+/// The page number a request's cursor asks for (`None`: the first page).
+fn page_of(params: &Json) -> usize {
+    params["cursor"]
+        .as_str()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A result of `pages` pages, page `n` holding one item padded to `pad` bytes.
+fn padded_page(field: &str, params: &Json, pages: usize, pad: usize) -> Json {
+    let n = page_of(params);
+    let mut result = json!({
+        field: [{"uri": format!("skill://p{n}/x.md"), "pad": "x".repeat(pad)}],
+        "ttlMs": 0,
+    });
+    if n + 1 < pages {
+        result["nextCursor"] = json!((n + 1).to_string());
+    }
+    result
+}
+
+fn client() -> SkillsClient {
+    SkillsClient::new("docs", HostOptions::default()).unwrap()
+}
+
+#[test]
+fn server_lists_pages_of_large_items_past_the_budget() {
+    let rpc = Fake::new(|_: &str, p: &Json| padded_page("skills", p, 40, 256 << 10));
+    let c = client();
+    assert_eq!(DEFAULT_LISTING_BUDGET, 256 << 20);
+    assert_eq!(c.listing_budget(), DEFAULT_LISTING_BUDGET);
+    // Under the default budget the 40 pages are read (their items are not entries).
+    let listing = block_on(c.list(&rpc)).unwrap();
+    assert_eq!((listing.pages, listing.rejected.len()), (40, 40));
+    assert!(c.listing_bytes() > 10 << 20);
+    // Under 2 MiB the listing stops at the page that passes it.
+    c.set_listing_budget(2 << 20).unwrap();
+    rpc.calls.set(0);
+    let e = block_on(c.list(&rpc)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::ProtocolError);
+    assert!(
+        e.message.contains("listing budget of 2097152 bytes"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("set_listing_budget"), "{}", e.message);
+    assert_eq!(e.expected.as_deref(), Some("2097152"));
+    assert_eq!(rpc.calls.get(), 8);
+    // Each listing starts a budget of its own.
+    let small = Fake::new(|_: &str, p: &Json| padded_page("skills", p, 1, 1 << 20));
+    block_on(c.list(&small)).unwrap();
+    block_on(c.list(&small)).unwrap();
+}
+
+#[test]
+fn server_sends_directories_past_the_budget_of_one_walk() {
+    let rpc = Fake::new(|_: &str, p: &Json| padded_page("resources", p, 1, 256 << 10));
+    let c = client();
+    c.set_listing_budget(768 << 10).unwrap();
+    // One directory at a time, each fits.
+    for _ in 0..5 {
+        block_on(c.read_directory(&rpc, "skill://p0")).unwrap();
+    }
+    // In one walk, the third directory passes the budget.
+    c.begin_walk().unwrap();
+    block_on(c.read_directory(&rpc, "skill://p0")).unwrap();
+    block_on(c.read_directory(&rpc, "skill://p0")).unwrap();
+    let e = block_on(c.read_directory(&rpc, "skill://p0")).unwrap_err();
+    assert_eq!(e.code, ErrorCode::ProtocolError);
+    assert!(e.message.contains("in this walk"), "{}", e.message);
+    assert!(c.end_walk().unwrap() > 768 << 10);
+    block_on(c.read_directory(&rpc, "skill://p0")).unwrap();
+}
+
+/// An entry of a skill `name` at `skill://<prefix>/<name>` with the files `files`.
+fn entry(prefix: &str, name: &str, files: &[&str]) -> Json {
+    let root = if prefix.is_empty() {
+        format!("skill://{name}")
+    } else {
+        format!("skill://{prefix}/{name}")
+    };
+    let digest = digest_of(b"x");
+    let mut resources =
+        vec![json!({"uri": format!("{root}/SKILL.md"), "digest": digest, "size": 1})];
+    for f in files {
+        resources.push(json!({"uri": format!("{root}/{f}"), "digest": digest, "size": 1}));
+    }
+    json!({
+        "uri": format!("{root}/SKILL.md"),
+        "frontmatter": {"name": name, "description": "d"},
+        "resources": resources,
+    })
+}
+
+#[test]
+fn server_lists_many_skills_of_one_name() {
+    // 300 skills named `same` under distinct prefixes, and 300 more under one prefix's
+    // nested paths: every display name is unique and the listing keeps its order.
+    let mut skills: Vec<Json> = (0..300)
+        .map(|i| entry(&format!("o{i}"), "same", &[]))
+        .collect();
+    skills.push(entry("", "solo", &[]));
+    let listed = skills.clone();
+    let rpc = Fake::new(move |_: &str, _: &Json| json!({"skills": listed.clone(), "ttlMs": 0}));
+    let c = client();
+    let listing = block_on(c.list(&rpc)).unwrap();
+    assert_eq!(listing.skills.len(), 301);
+    let names: std::collections::HashSet<&str> = listing
+        .skills
+        .iter()
+        .map(|s| s.summary.display_name.as_str())
+        .collect();
+    assert_eq!(names.len(), 301);
+    assert!(names.contains("same (o7)") && names.contains("solo"));
+    let from_host = c.host(|h, _| h.skills()).unwrap();
+    for s in &listing.skills {
+        assert!(from_host.contains(&s.summary));
+    }
+}
+
+#[test]
+fn server_lists_a_directory_across_nested_skills() {
+    let skills = vec![
+        entry("", "outer", &["a.md", "inner/notes.md"]),
+        entry("outer", "inner", &["b.md"]),
+        entry("", "outer2", &["a.md"]),
+    ];
+    let rpc = Fake::new(move |method: &str, _: &Json| match method {
+        "skills/list" => json!({"skills": skills.clone(), "ttlMs": 0}),
+        _ => json!({"resources": [
+            {"uri": "skill://outer/a.md"},
+            {"uri": "skill://outer/evil.md"},
+            {"uri": "skill://outer/inner/b.md"},
+            {"uri": "skill://outer/inner/notes.md"},
+            {"uri": "skill://outer2/a.md"},
+            {"uri": "skill://outer2x/a.md"},
+            {"uri": "skill://outer/inner", "mimeType": "inode/directory"},
+        ], "ttlMs": 0}),
+    });
+    let c = client();
+    block_on(c.list(&rpc)).unwrap();
+    let d = block_on(c.read_directory(&rpc, "skill://outer")).unwrap();
+    let listed: Vec<Option<bool>> = d.children.iter().map(|c| c.listed).collect();
+    // The inner skill governs its own files: it does not list notes.md, which only the outer
+    // entry does.
+    assert_eq!(
+        listed,
+        [
+            Some(true),
+            Some(false),
+            Some(true),
+            Some(false),
+            Some(true),
+            None,
+            None
+        ]
+    );
+}
+
+/// A response body handed out chunk by chunk; `read` counts the bytes taken.
+struct Chunks {
+    chunks: std::vec::IntoIter<Vec<u8>>,
+    /// Hand out this many more bytes of `x` after the chunks (an endless body, for practical
+    /// purposes).
+    endless: usize,
+    read: Rc<Cell<usize>>,
+}
+
+impl ResponseBody for Chunks {
+    fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>>> {
+        let next = match self.chunks.next() {
+            Some(c) => Some(c),
+            None if self.endless > 0 => {
+                let n = self.endless.min(4096);
+                self.endless -= n;
+                Some(vec![b'x'; n])
+            }
+            None => None,
+        };
+        if let Some(c) = &next {
+            self.read.set(self.read.get() + c.len());
+        }
+        ready(Ok(next))
+    }
+}
+
+/// What a scripted server sends back.
+struct Reply {
+    status: u16,
+    content_type: &'static str,
+    session_id: Option<String>,
+    chunks: Vec<Vec<u8>>,
+    endless: usize,
+}
+
+impl Reply {
+    fn json(body: Json) -> Reply {
+        Reply {
+            status: 200,
+            content_type: "application/json",
+            session_id: None,
+            chunks: vec![body.to_string().into_bytes()],
+            endless: 0,
+        }
+    }
+}
+
+type Script = Box<dyn Fn(&str, &Json) -> Result<Reply>>;
+/// A request as the server saw it: the method and the headers.
+type Logged = (String, Vec<(String, String)>);
+
+/// An [`HttpIo`] whose replies come from a script of (method, request); it logs every
+/// request's method and headers.
+struct Wire {
+    script: RefCell<Script>,
+    log: RefCell<Vec<Logged>>,
+    read: Rc<Cell<usize>>,
+}
+
+impl Wire {
+    fn new(script: impl Fn(&str, &Json) -> Result<Reply> + 'static) -> Wire {
+        Wire {
+            script: RefCell::new(Box::new(script)),
+            log: RefCell::new(Vec::new()),
+            read: Rc::new(Cell::new(0)),
+        }
+    }
+    fn headers_of(&self, method: &str) -> Vec<Vec<(String, String)>> {
+        self.log
+            .borrow()
+            .iter()
+            .filter(|(m, _)| m == method)
+            .map(|(_, h)| h.clone())
+            .collect()
+    }
+}
+
+impl HttpIo for Wire {
+    type Body = Chunks;
+    fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Chunks>>> {
+        let msg: Json = serde_json::from_str(&request.body).unwrap();
+        let method = msg["method"].as_str().unwrap_or_default().to_owned();
+        self.log
+            .borrow_mut()
+            .push((method.clone(), request.headers.clone()));
+        let reply = (self.script.borrow())(&method, &msg).map(|r| HttpResponse {
+            status: r.status,
+            content_type: Some(r.content_type.into()),
+            session_id: r.session_id,
+            body: Chunks {
+                chunks: r.chunks.into_iter(),
+                endless: r.endless,
+                read: self.read.clone(),
+            },
+        });
+        ready(reply)
+    }
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+}
+
+/// A 2025-11-25 server: `server/discover` is 404, `initialize` answers with `session_id`,
+/// `notifications/initialized` with `note`, anything else with an empty listing.
+fn legacy(session_id: Option<&'static str>, note: fn() -> Result<Reply>) -> Wire {
+    Wire::new(move |method, msg| match method {
+        "server/discover" => Ok(Reply {
+            status: 404,
+            content_type: "text/plain",
+            ..Reply::json(json!({}))
+        }),
+        "initialize" => Ok(Reply {
+            session_id: session_id.map(str::to_owned),
+            ..Reply::json(json!({"jsonrpc": "2.0", "id": msg["id"], "result": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}},
+                "serverInfo": {"name": "s", "version": "1"},
+            }}))
+        }),
+        "notifications/initialized" => note(),
+        _ => Ok(Reply::json(
+            json!({"jsonrpc": "2.0", "id": msg["id"], "result": {"skills": []}}),
+        )),
+    })
+}
+
+fn accepted() -> Result<Reply> {
+    Ok(Reply {
+        status: 202,
+        content_type: "text/plain",
+        chunks: Vec::new(),
+        ..Reply::json(json!({}))
+    })
+}
+
+#[test]
+fn server_answers_initialized_with_an_endless_body() {
+    let wire = legacy(None, || {
+        Ok(Reply {
+            status: 200,
+            content_type: "text/event-stream",
+            chunks: Vec::new(),
+            endless: 1 << 30,
+            ..Reply::json(json!({}))
+        })
+    });
+    let session = HttpSession::new(ClientInfo::default());
+    let facts = block_on(session.connect(&wire, EraChoice::Auto)).unwrap();
+    assert_eq!(facts.protocol_version, "2025-11-25");
+    // What was read: the reply to initialize, and the notification's up to the cap and one
+    // chunk.
+    let read = wire.read.get();
+    assert!(
+        read <= MAX_NOTIFICATION_REPLY_BYTES + 4096 + 1024,
+        "{read} bytes of the reply to notifications/initialized were read"
+    );
+}
+
+#[test]
+fn server_sets_a_session_id_with_cr_lf() {
+    let wire = legacy(Some("abc\r\nx-injected: 1"), accepted);
+    let session = HttpSession::new(ClientInfo::default());
+    let facts = block_on(session.connect(&wire, EraChoice::Legacy)).unwrap();
+    let c = client();
+    c.set_facts(facts).unwrap();
+    block_on(c.list(&session.rpc(&wire))).unwrap();
+    for h in wire.headers_of("skills/list") {
+        assert!(h.iter().all(|(n, _)| n != "mcp-session-id"), "{h:?}");
+    }
+    // A visible-ASCII id is echoed as it came.
+    let wire = legacy(Some("abc-123_~!"), accepted);
+    let facts = block_on(session.connect(&wire, EraChoice::Legacy)).unwrap();
+    c.set_facts(facts).unwrap();
+    block_on(c.list(&session.rpc(&wire))).unwrap();
+    let h = wire.headers_of("skills/list");
+    assert!(h[0]
+        .iter()
+        .any(|(n, v)| n == "mcp-session-id" && v == "abc-123_~!"));
+}
+
+#[test]
+fn server_drops_the_connection_after_initialize() {
+    let session = HttpSession::new(ClientInfo::default());
+    // Connected once.
+    let good = legacy(Some("s1"), accepted);
+    block_on(session.connect(&good, EraChoice::Legacy)).unwrap();
+    assert!(session.facts().is_some());
+    // Connecting again: initialize answers, then the notification's POST fails.
+    let failing = legacy(Some("s2"), || {
+        Err(VerifyError::new(ErrorCode::ConnectionFailed, "reset"))
+    });
+    let e = block_on(session.connect(&failing, EraChoice::Legacy)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::ConnectionFailed);
+    assert!(session.facts().is_none());
+    // Nothing can be sent on the failed session.
+    let e = block_on(session.rpc(&failing).call("skills/list", json!({}))).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    // A client that held the old facts forgets them too.
+    let c = client();
+    c.set_facts(block_on(session.connect(&good, EraChoice::Legacy)).unwrap())
+        .unwrap();
+    c.clear_facts().unwrap();
+    assert!(c.facts().is_none());
+}
+
+fn response(content_type: &'static str, chunks: Vec<Vec<u8>>) -> HttpResponse<Chunks> {
+    HttpResponse {
+        status: 200,
+        content_type: Some(content_type.into()),
+        session_id: None,
+        body: Chunks {
+            chunks: chunks.into_iter(),
+            endless: 0,
+            read: Rc::new(Cell::new(0)),
+        },
+    }
+}
+
+fn answer_to(body: &str, id: u64) -> Result<Answer> {
+    block_on(read_answer(
+        response("application/json", vec![body.as_bytes().to_vec()]),
+        id,
+        "skills/list",
+    ))
+}
+
+fn event_answer_to(body: &str, id: u64) -> Result<Answer> {
+    let stream = format!("data: {body}\n\n");
+    block_on(read_answer(
+        response("text/event-stream", vec![stream.into_bytes()]),
+        id,
+        "skills/list",
+    ))
+}
+
+#[test]
+fn server_sends_a_reply_with_two_ids() {
+    for body in [
+        r#"{"jsonrpc":"2.0","id":0,"id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"a":1},"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"},"error":{"code":2,"message":"n"}}"#,
+        r#"{"jsonrpc":"1.0","jsonrpc":"2.0","id":1,"result":{}}"#,
+    ] {
+        for e in [answer_to(body, 1), event_answer_to(body, 1)] {
+            let e = e.unwrap_err();
+            assert_eq!(e.code, ErrorCode::ProtocolError, "{body}");
+            assert!(e.message.contains("duplicate member"), "{}", e.message);
+            assert!(
+                e.message.contains("names each member once"),
+                "{}",
+                e.message
+            );
+        }
+    }
+    // Members inside the result are the result's business; the envelope is fine.
+    assert_eq!(
+        answer_to(r#"{"jsonrpc":"2.0","id":1,"result":{"a":1}}"#, 1).unwrap(),
+        Answer::Result(json!({"a": 1}))
+    );
+}
+
+#[test]
+fn server_answers_an_unreadable_request_with_a_null_id() {
+    let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+    for a in [answer_to(body, 4), event_answer_to(body, 4)] {
+        assert_eq!(
+            a.unwrap(),
+            Answer::Error {
+                code: -32700,
+                message: "Parse error".into(),
+                data: None
+            }
+        );
+    }
+    // A result must carry the request's own id.
+    let e = answer_to(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#, 4).unwrap_err();
+    assert_eq!(e.code, ErrorCode::ProtocolError);
+    // An error for another request is still not this one's.
+    let other = r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"Parse error"}}"#;
+    assert_eq!(
+        answer_to(other, 4).unwrap_err().code,
+        ErrorCode::ProtocolError
+    );
+}
+
+#[test]
+fn server_starts_its_event_stream_with_a_byte_order_mark() {
+    let body = br#"{"jsonrpc":"2.0","id":2,"result":{"ok":true}}"#;
+    let mut stream = b"\xEF\xBB\xBFdata: ".to_vec();
+    stream.extend_from_slice(body);
+    stream.extend_from_slice(b"\n\n");
+    // Whole, and with the mark split over chunks.
+    for split in [0, 1, 2, 3, 5] {
+        let (a, b) = stream.split_at(split);
+        let r = response("text/event-stream", vec![a.to_vec(), b.to_vec()]);
+        let answer = block_on(read_answer(r, 2, "skills/list")).unwrap();
+        assert_eq!(
+            answer,
+            Answer::Result(json!({"ok": true})),
+            "split at {split}"
+        );
+    }
+}
