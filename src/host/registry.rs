@@ -10,9 +10,7 @@
 //! at all, and an unlisted file is refused before anyone fetches it.
 
 use std::cell::OnceCell;
-use std::collections::hash_map::RandomState;
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::BuildHasher;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::value::RawValue;
 
@@ -132,8 +130,10 @@ pub struct ReadFile {
 struct Server {
     label: String,
     skills: BTreeMap<String, Entry>,
-    /// The skills' URIs by the [`path_hash`] of their root, for [`SkillHost::innermost_entry`].
-    roots: HashMap<u64, Vec<String>>,
+    /// The skills' URIs by their root, for [`SkillHost::innermost_entry`]. Ordered maps here
+    /// and below, not hash maps: on `wasm32-unknown-unknown` the standard hasher's keys are
+    /// fixed, so a server could choose URIs that collide and make every lookup a scan.
+    roots: BTreeMap<String, Vec<String>>,
 }
 
 struct Window {
@@ -173,9 +173,7 @@ pub struct SkillHost {
     approvals: BTreeMap<Key, String>,
     /// The display names of [`SkillHost::display_table`], built once after the set of
     /// registered skills last changed (a skill added or forgotten, a server added or removed).
-    names: OnceCell<HashMap<Key, String>>,
-    /// The keys of [`path_hash`] (random per registry, so a server cannot choose collisions).
-    hasher: RandomState,
+    names: OnceCell<BTreeMap<Key, String>>,
 }
 
 fn key(label: &str, uri: &str) -> Key {
@@ -199,7 +197,6 @@ impl SkillHost {
             windows: BTreeMap::new(),
             approvals: BTreeMap::new(),
             names: OnceCell::new(),
-            hasher: RandomState::new(),
         }
     }
 
@@ -233,7 +230,7 @@ impl SkillHost {
         self.servers.push(Server {
             label: label.to_owned(),
             skills: BTreeMap::new(),
-            roots: HashMap::new(),
+            roots: BTreeMap::new(),
         });
         self.names.take();
         Ok(())
@@ -286,7 +283,7 @@ impl SkillHost {
             Some(stored) => approval_fingerprint(label, &entry).ok().as_ref() != Some(stored),
             None => false,
         };
-        let root_hash = path_hash(&self.hasher, entry.root());
+        let root = entry.root().to_owned();
         let server = self.server_mut(label)?;
         let previous = server.skills.insert(uri.clone(), entry);
         let changed = match (&previous, server.skills.get(&uri)) {
@@ -294,7 +291,7 @@ impl SkillHost {
             _ => false,
         };
         if previous.is_none() {
-            server.roots.entry(root_hash).or_default().push(uri.clone());
+            server.roots.entry(root).or_default().push(uri.clone());
             self.names.take();
         }
         if revoke {
@@ -339,7 +336,7 @@ impl SkillHost {
     {
         self.server(label)?;
         let mut out = ListingOutcome::default();
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         for (index, raw_entry) in entries.into_iter().enumerate() {
             match Entry::parse(raw_entry.as_ref()) {
                 Ok(entry) => {
@@ -411,12 +408,11 @@ impl SkillHost {
     pub fn forget(&mut self, label: &str, uri: &str) -> Result<bool> {
         let removed = self.server_mut(label)?.skills.remove(uri);
         if let Some(entry) = &removed {
-            let h = path_hash(&self.hasher, entry.root());
             let server = self.server_mut(label)?;
-            if let Some(uris) = server.roots.get_mut(&h) {
+            if let Some(uris) = server.roots.get_mut(entry.root()) {
                 uris.retain(|u| u != uri);
                 if uris.is_empty() {
-                    server.roots.remove(&h);
+                    server.roots.remove(entry.root());
                 }
             }
             self.names.take();
@@ -479,7 +475,7 @@ impl SkillHost {
         #[cfg(test)]
         tests::TABLE_BUILDS.with(|c| c.set(c.get() + 1));
         let locals: Vec<Vec<String>> = self.servers.iter().map(local_display_names).collect();
-        let mut local_count: HashMap<&str, usize> = HashMap::new();
+        let mut local_count: BTreeMap<&str, usize> = BTreeMap::new();
         for n in locals.iter().flatten() {
             *local_count.entry(n.as_str()).or_default() += 1;
         }
@@ -495,7 +491,7 @@ impl SkillHost {
             }
         }
         // A last guard: should two display names still coincide, spell both out in full.
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         for (_, _, name) in &out {
             *seen.entry(name.clone()).or_default() += 1;
         }
@@ -509,7 +505,7 @@ impl SkillHost {
 
     /// The display names by (label, URI), built from [`SkillHost::display_table`] once per
     /// change of the registered set.
-    fn names(&self) -> &HashMap<Key, String> {
+    fn names(&self) -> &BTreeMap<Key, String> {
         self.names.get_or_init(|| {
             self.display_table()
                 .into_iter()
@@ -534,24 +530,16 @@ impl SkillHost {
     }
 
     /// The registered entry of server `label` with the longest root that contains `uri` (a
-    /// URI that starts with the root and a `/`), in O(length of `uri`): the URI's
-    /// prefixes up to each `/` are hashed segment by segment and looked up among the roots,
-    /// longest first, so no skill is scanned.
+    /// URI that starts with the root and a `/`): each prefix of `uri` up to a `/` is looked up
+    /// among the roots, longest first, so no skill is scanned (O(depth × log skills)).
     pub fn innermost_entry(&self, label: &str, uri: &str) -> Option<&Entry> {
         let server = self.server(label).ok()?;
-        let mut prefixes: Vec<(usize, u64)> = Vec::new();
-        let mut h = 0u64;
-        let mut start = 0usize;
-        for (i, _) in uri.match_indices('/') {
-            h = chain_hash(&self.hasher, h, uri.get(start..i).unwrap_or_default());
-            prefixes.push((i, h));
-            start = i + 1;
-        }
-        prefixes.iter().rev().find_map(|(end, h)| {
+        let ends: Vec<usize> = uri.match_indices('/').map(|(i, _)| i).collect();
+        ends.iter().rev().find_map(|end| {
             let prefix = uri.get(..*end)?;
             server
                 .roots
-                .get(h)?
+                .get(prefix)?
                 .iter()
                 .filter_map(|u| server.skills.get(u))
                 .find(|e| e.root() == prefix)
@@ -824,17 +812,17 @@ fn listing_entries(json: &str) -> Result<Vec<Box<RawValue>>> {
 /// server, else `name (prefix)` when the colliding skills' prefixes are distinct and
 /// non-empty, else `name (root URI)`.
 fn local_display_names(server: &Server) -> Vec<String> {
-    let mut by_name: HashMap<&str, Vec<&Entry>> = HashMap::new();
+    let mut by_name: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
     for e in server.skills.values() {
         by_name.entry(e.name()).or_default().push(e);
     }
     // Per name shared by several skills: whether their prefixes tell them apart (each group is
     // looked at once, with a set).
-    let distinct: HashMap<&str, bool> = by_name
+    let distinct: BTreeMap<&str, bool> = by_name
         .iter()
         .filter(|(_, group)| group.len() > 1)
         .map(|(name, group)| {
-            let mut prefixes = HashSet::with_capacity(group.len());
+            let mut prefixes = BTreeSet::new();
             let ok = group
                 .iter()
                 .all(|g| !prefix_of(g).is_empty() && prefixes.insert(prefix_of(g)));
@@ -861,18 +849,6 @@ fn prefix_of(entry: &Entry) -> &str {
         Some(i) => &path[..i],
         None => "",
     }
-}
-
-/// One step of [`path_hash`]: the hash of a path extended by one `/`-separated segment.
-fn chain_hash(hasher: &RandomState, previous: u64, segment: &str) -> u64 {
-    hasher.hash_one((previous, segment))
-}
-
-/// A hash of a URI's `/`-separated segments, built one segment at a time, so the hashes of
-/// every prefix of a URI come out of one pass over it ([`SkillHost::innermost_entry`]).
-fn path_hash(hasher: &RandomState, path: &str) -> u64 {
-    path.split('/')
-        .fold(0, |h, segment| chain_hash(hasher, h, segment))
 }
 
 #[cfg(test)]

@@ -598,7 +598,14 @@ impl SkillsClientCore {
         })?;
         let inner = self.inner.clone();
         Ok(promise(async move {
-            let facts = throw(inner.session.connect(&io, choice).await)?;
+            let facts = match inner.session.connect(&io, choice).await {
+                Ok(f) => f,
+                Err(e) => {
+                    // The facts of an earlier connection describe no connection any more.
+                    let _ = inner.client.clear_facts();
+                    return throw(Err(e));
+                }
+            };
             throw(inner.client.set_facts(facts.clone()))?;
             inner.mode.set(Mode::Http);
             facts_js(&facts)

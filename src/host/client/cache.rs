@@ -15,7 +15,7 @@
 //! Cached bytes are verified again on every use, exactly like fresh ones: the cache saves
 //! round trips, never checks.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
 
@@ -59,7 +59,7 @@ impl Hints {
 }
 
 /// The cache key of a request: its method and parameters.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Key {
     method: String,
     params: String,
@@ -85,8 +85,8 @@ struct Held {
 /// Results by key, public ones shared and private ones per authorization context.
 #[derive(Debug, Default)]
 pub struct Cache {
-    public: HashMap<Key, Held>,
-    private: HashMap<(Key, String), Held>,
+    public: BTreeMap<Key, Held>,
+    private: BTreeMap<(Key, String), Held>,
     bytes: usize,
 }
 

@@ -50,7 +50,7 @@
 //!   skill.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 
 use serde_json::{json, Value as Json};
@@ -420,7 +420,7 @@ struct State {
     context: String,
     facts: Option<ServerFacts>,
     /// When each registered entry stops being current (ms, the [`Rpc`]'s clock).
-    fresh_until: HashMap<String, f64>,
+    fresh_until: BTreeMap<String, f64>,
     /// The listing budget in bytes.
     budget: u64,
     /// Bytes counted against it in the current listing or walk.
@@ -486,7 +486,7 @@ impl SkillsClient {
                 cache: Cache::new(),
                 context: context_of(&[]),
                 facts: None,
-                fresh_until: HashMap::new(),
+                fresh_until: BTreeMap::new(),
                 budget: DEFAULT_LISTING_BUDGET,
                 spent: 0,
                 walking: false,
@@ -679,7 +679,7 @@ impl SkillsClient {
     ) -> Result<(Vec<Json>, Hints, usize)> {
         let mut items: Vec<Json> = Vec::new();
         let mut cursor: Option<String> = None;
-        let mut seen: HashSet<String> = HashSet::new();
+        let mut seen: BTreeSet<String> = BTreeSet::new();
         let mut hints: Option<Hints> = None;
         let mut pages = 0;
         loop {
@@ -1006,7 +1006,7 @@ impl SkillsClient {
         }
         self.with(|s| {
             // The files each skill lists, as a set, built once per skill met in this directory.
-            let mut listed: HashMap<&str, HashSet<&str>> = HashMap::new();
+            let mut listed: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
             for c in children.iter_mut().filter(|c| !c.directory) {
                 let Some(entry) = s.host.innermost_entry(&s.label, &c.uri) else {
                     continue;

@@ -46,7 +46,7 @@
 //! terminal escapes them itself (`escape_for_terminal` is public for that).
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -398,7 +398,7 @@ pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> 
             Ok(listing) => {
                 let total = listing.skills.len() + listing.rejected.len();
                 let mut listed = listing.skills.into_iter();
-                let rejected: HashMap<usize, &crate::host::Rejected> =
+                let rejected: BTreeMap<usize, &crate::host::Rejected> =
                     listing.rejected.iter().map(|r| (r.index, r)).collect();
                 for index in 0..total {
                     match rejected.get(&index) {
@@ -584,7 +584,7 @@ async fn check_skill<R: Rpc>(
 /// covers is `skipped`. After a check that ended on the entry it started on, this changes
 /// nothing.
 fn settle(report: &mut SkillReport, held: &crate::host::Entry) {
-    let items: HashMap<&str, &crate::host::ResourceItem> = held
+    let items: BTreeMap<&str, &crate::host::ResourceItem> = held
         .items()
         .unwrap_or_default()
         .iter()
@@ -631,7 +631,7 @@ fn settle(report: &mut SkillReport, held: &crate::host::Entry) {
         c.status = FileStatus::Changed;
         c.error = Some(error);
     }
-    let checked: HashSet<String> = report.checks.iter().map(|c| c.uri.clone()).collect();
+    let checked: BTreeSet<String> = report.checks.iter().map(|c| c.uri.clone()).collect();
     for item in held.items().unwrap_or_default() {
         if !checked.contains(&item.uri) {
             report.checks.push(FileCheck {
@@ -654,14 +654,16 @@ async fn walk<R: Rpc>(
 ) {
     let root = entry.root().to_owned();
     let mut queue = vec![root.clone()];
-    let mut seen: HashSet<String> = HashSet::from([root.clone()]);
-    let files: HashSet<&str> = entry
+    let mut seen: BTreeSet<String> = BTreeSet::from([root.clone()]);
+    let files: BTreeSet<&str> = entry
         .items()
         .unwrap_or_default()
         .iter()
         .map(|i| i.uri.as_str())
         .collect();
     let mut listed = 0;
+    // One listing budget covers the whole walk, not each directory on its own.
+    let _ = client.begin_walk();
     while let Some(dir) = queue.pop() {
         if listed == MAX_DIRECTORIES {
             break;
@@ -702,9 +704,17 @@ async fn walk<R: Rpc>(
                     }
                 }
             }
-            Err(e) => report.checks.push(failed_check(&dir, e)),
+            Err(e) => {
+                // Past the walk's budget every further directory would fail the same way.
+                let spent = client.listing_bytes() >= client.listing_budget();
+                report.checks.push(failed_check(&dir, e));
+                if spent {
+                    break;
+                }
+            }
         }
     }
+    let _ = client.end_walk();
     // Queue order is a stack; report unlisted files in URI order for stable output.
     report.checks.sort_by(|a, b| {
         let rank = |c: &FileCheck| u8::from(c.status == FileStatus::Unlisted);
