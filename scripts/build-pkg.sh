@@ -80,6 +80,9 @@ JS
   fi
 done
 
+# The license texts, from the repository's root (npm publishes only files inside pkg/).
+cp LICENSE-MIT LICENSE-APACHE pkg/
+
 # The package is "type": "module"; the Node glue is CommonJS.
 printf '{\n  "type": "commonjs"\n}\n' > pkg/node/package.json
 
