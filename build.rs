@@ -9,29 +9,21 @@
 //! frontmatter that the official MCP TypeScript SDK 2.4 cannot read (`frontmatter-sdk-*`)
 //! stops the build instead of warning.
 
-use skills_edge_catalog::{compile, pack, walk};
+use skills_edge_catalog::{compile, options, pack, walk};
 use std::path::PathBuf;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=SKILLS_DIR");
-    println!("cargo:rerun-if-env-changed=SKILLS_STRICT");
-    println!("cargo:rerun-if-env-changed=SKILLS_ON_INVALID");
+    println!("cargo:rerun-if-env-changed={}", options::STRICT);
+    println!("cargo:rerun-if-env-changed={}", options::ON_INVALID);
     if std::env::var_os("CARGO_FEATURE_EMBEDDED").is_none() {
         return;
     }
-    let strict = match std::env::var("SKILLS_STRICT").as_deref() {
-        Err(_) | Ok("" | "0") => false,
-        Ok("1") => true,
-        Ok(other) => {
-            eprintln!("error: SKILLS_STRICT is {other:?}\n  fix: set SKILLS_STRICT=1 for strict mode (frontmatter every host can read), or 0 or nothing for the default");
-            std::process::exit(1);
-        }
-    };
-    let skip_invalid = match std::env::var("SKILLS_ON_INVALID").as_deref() {
-        Err(_) | Ok("" | "fail") => false,
-        Ok("skip") => true,
-        Ok(other) => {
-            eprintln!("error: SKILLS_ON_INVALID is {other:?}\n  fix: set SKILLS_ON_INVALID=skip to leave invalid skills out and publish the rest, or fail (or nothing) to stop the build on any error");
+    // The options as every build reads them (skills_edge_catalog::options).
+    let options = match options::from_env(|v| std::env::var(v).ok()) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
             std::process::exit(1);
         }
     };
@@ -46,13 +38,7 @@ fn main() {
         // Nothing was read (the folder is missing): rebuild once it appears.
         println!("cargo:rerun-if-changed={}", root.display());
     }
-    let compiled = match compile::compile_with(
-        walked.tree,
-        compile::Options {
-            strict,
-            skip_invalid,
-        },
-    ) {
+    let compiled = match compile::compile_with(walked.tree, options) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{}", e.render(&shown));

@@ -2,7 +2,8 @@
 # Builds the npm package in pkg/: the release wasm with the `js` feature, the wasm-bindgen
 # glue for Node (pkg/node, CommonJS) and for browsers and bundlers (pkg/web, ES module with an
 # explicit init), and one .wasm for both (pkg/web), shrunk with wasm-opt -Oz (npm binaryen;
-# Debian's is too old). The hand-written ES module entry points in pkg/lib (the async verifier
+# Debian's is too old). Then the prebuilt Worker for `skills-edge worker` (pkg/worker/), built
+# by scripts/build-worker.sh --runtime, the one recipe of the Worker's wasm. The hand-written ES module entry points in pkg/lib (the async verifier
 # functions) import the glue from there; nothing is copied.
 #
 # The wasm is built with the `simd128` target feature, which every runtime the package supports
@@ -29,6 +30,11 @@ fi
 if [ -n "${RUSTFLAGS:-}" ]; then
   echo "build-pkg: RUSTFLAGS is set and would drop the simd128 target feature; unset it" >&2
   exit 1
+fi
+# The caller's own wasm flags, for the Worker's build at the end (unset stays unset).
+worker_env=(env -u CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS)
+if [ -n "${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS+set}" ]; then
+  worker_env=(env "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=$CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS")
 fi
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 ${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-}"
 
@@ -73,6 +79,9 @@ JS
     exit 1
   fi
 done
+
+# The license texts, from the repository's root (npm publishes only files inside pkg/).
+cp LICENSE-MIT LICENSE-APACHE pkg/
 
 # The package is "type": "module"; the Node glue is CommonJS.
 printf '{\n  "type": "commonjs"\n}\n' > pkg/node/package.json
@@ -120,3 +129,7 @@ done
 raw=$(wc -c < pkg/web/skills_edge_bg.wasm)
 gz=$(gzip -9 -c pkg/web/skills_edge_bg.wasm | wc -c)
 echo "build-pkg: pkg/web/skills_edge_bg.wasm $raw bytes, $gz bytes gzip -9" >&2
+
+# The prebuilt Worker (`npx skills-edge worker`), with the caller's wasm flags: the Worker's
+# wasm is the one scripts/build-worker.sh builds, so cargo builds it once for both.
+"${worker_env[@]}" bash scripts/build-worker.sh --runtime pkg/worker

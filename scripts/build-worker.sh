@@ -15,9 +15,19 @@
 #       package's build when there is one.
 # Changing skills rebuilds only the pack and the assets; the wasm does not depend on them.
 # Needs the tools scripts/setup.sh installs.
-# Usage: scripts/build-worker.sh [--inline-max BYTES]
+# Usage: scripts/build-worker.sh [--inline-max BYTES] [--strict] [--skip-invalid]
+#        scripts/build-worker.sh --runtime DIR
 #   --inline-max BYTES  files up to BYTES stay in the pack (default: skills-edge pack's,
 #                       see `skills-edge --help`); 0 makes every non-empty file an asset
+#   --strict, --skip-invalid, and SKILLS_STRICT=1, SKILLS_ON_INVALID=skip in the environment:
+#                       as for the build (build.rs); `skills-edge pack` reads them, from the
+#                       one place every build reads them (skills_edge_catalog::options)
+#   --runtime DIR       only the Worker without a catalog, for the npm package's
+#                       `skills-edge worker` (scripts/build-pkg.sh): DIR/entry.mjs,
+#                       DIR/build/ (the wasm and its glue), DIR/wrangler.toml (this
+#                       repository's, the template of the projects it writes) and
+#                       DIR/versions.json (the wrangler version those projects pin: the
+#                       one package-lock.json installs here)
 #   NO_WASM_OPT=1 skips wasm-opt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,14 +40,23 @@ WASM="$TARGET_DIR/$TARGET/release/skills_edge_worker.wasm"
 SKILLS="${SKILLS_DIR:-skills}"
 
 pack_args=()
+runtime=
+usage="usage: scripts/build-worker.sh [--inline-max BYTES] [--strict] [--skip-invalid] | --runtime DIR"
 while [ $# -gt 0 ]; do
   case "$1" in
     --inline-max)
       [ $# -ge 2 ] || { echo "error: --inline-max needs a number of bytes" >&2; exit 2; }
       pack_args+=(--inline-max "$2"); shift 2 ;;
-    *) echo "error: unknown argument $1 (usage: scripts/build-worker.sh [--inline-max BYTES])" >&2; exit 2 ;;
+    --strict | --skip-invalid) pack_args+=("$1"); shift ;;
+    --runtime)
+      [ $# -ge 2 ] || { echo "error: --runtime needs a folder" >&2; exit 2; }
+      runtime=$2; shift 2 ;;
+    *) echo "error: unknown argument $1 ($usage)" >&2; exit 2 ;;
   esac
 done
+if [ -n "$runtime" ] && [ ${#pack_args[@]} -gt 0 ]; then
+  echo "error: --runtime builds no catalog: give it alone ($usage)" >&2; exit 2
+fi
 
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   echo "error: wasm-bindgen $WASM_BINDGEN_VERSION is needed; run: bash scripts/setup.sh --no-browser" >&2
@@ -45,15 +64,20 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
 fi
 
 cargo build --release --locked --target "$TARGET" -p skills-edge-worker
-# The native command packs the folder: SKILLS_EDGE_BIN when set (the tests pass the binary
-# their Rust step built), else the debug build (packing needs no optimised build, and the
-# debug one is what `cargo test` and `cargo build` already made). It is built without
-# SKILLS_DIR, so choosing another folder does not rebuild it (its own embedded catalog is
-# always skills/).
-packer=${SKILLS_EDGE_BIN:-}
-if [ -z "$packer" ]; then
-  env -u SKILLS_DIR cargo build --locked --bin skills-edge
-  packer="$TARGET_DIR/debug/skills-edge"
+if [ -n "$runtime" ]; then
+  OUT=$runtime/build
+else
+  # The native command packs the folder: SKILLS_EDGE_BIN when set (the tests pass the binary
+  # their Rust step built), else the debug build (packing needs no optimised build, and the
+  # debug one is what `cargo test` and `cargo build` already made). It is built without
+  # SKILLS_DIR and the build options, so choosing another folder or option does not rebuild
+  # it (its own embedded catalog is always skills/, compiled with the defaults); the pack
+  # command reads them.
+  packer=${SKILLS_EDGE_BIN:-}
+  if [ -z "$packer" ]; then
+    env -u SKILLS_DIR -u SKILLS_STRICT -u SKILLS_ON_INVALID cargo build --locked --bin skills-edge
+    packer="$TARGET_DIR/debug/skills-edge"
+  fi
 fi
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
 wasm-bindgen --target web --out-dir "$OUT.tmp" --no-typescript "$WASM"
@@ -62,6 +86,17 @@ if [ -z "${NO_WASM_OPT:-}" ]; then
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$OUT.tmp/skills_edge_worker_bg.wasm" -o "$OUT.tmp/skills_edge_worker_bg.opt.wasm"
   mv "$OUT.tmp/skills_edge_worker_bg.opt.wasm" "$OUT.tmp/skills_edge_worker_bg.wasm"
+fi
+if [ -n "$runtime" ]; then
+  rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
+  cp worker/entry.mjs "$runtime/entry.mjs"
+  cp wrangler.toml "$runtime/wrangler.toml"
+  wrangler_version=$(node -p 'require("./node_modules/wrangler/package.json").version')
+  printf '{\n  "wrangler": "%s"\n}\n' "$wrangler_version" > "$runtime/versions.json"
+  raw=$(wc -c < "$OUT/skills_edge_worker_bg.wasm")
+  gz=$(gzip -9 -c "$OUT/skills_edge_worker_bg.wasm" | wc -c)
+  echo "worker: $OUT/skills_edge_worker_bg.wasm $raw bytes ($gz gzipped), no catalog (wrangler $wrangler_version)" >&2
+  exit 0
 fi
 "$packer" pack "$SKILLS" --assets "$OUT.tmp/assets" -o "$OUT.tmp/catalog.pack" \
   ${pack_args[@]+"${pack_args[@]}"}

@@ -52,7 +52,7 @@ pub mod catalog {
     #[cfg(not(target_family = "wasm"))]
     pub use skills_edge_catalog::walk;
     pub use skills_edge_catalog::{
-        compile, diag, pack, Catalog, CatalogError, Content, DirView, FallbackView, FileView,
-        SkillFallback, SkillView,
+        compile, diag, options, pack, Catalog, CatalogError, Content, DirView, FallbackView,
+        FileView, SkillFallback, SkillView,
     };
 }

@@ -30,6 +30,7 @@
 
 pub mod compile;
 pub mod diag;
+pub mod options;
 pub mod pack;
 pub mod skill;
 mod view;

@@ -260,6 +260,51 @@ pub struct Packed {
     pub assets: Vec<Asset>,
 }
 
+/// The largest file Workers Static Assets accept (25 MiB, per file).
+pub const MAX_ASSET_BYTES: usize = 25 * 1024 * 1024;
+
+/// Pack size above which the Worker's upload may exceed the Workers free plan's 3 MB
+/// compressed limit (a pack of binary files hardly compresses).
+pub const MAX_PACK_FREE: usize = 3 * 1000 * 1000 - 200 * 1000;
+
+/// Most Static Assets files per Worker version on the Workers free plan.
+pub const MAX_ASSETS_FREE: usize = 20_000;
+
+/// Checks a pack made for a Worker (with assets) against the Workers limits: an asset larger
+/// than [`MAX_ASSET_BYTES`] is an error naming the file and the fix (the deployment would be
+/// refused); a pack above [`MAX_PACK_FREE`] or more than [`MAX_ASSETS_FREE`] assets are
+/// warnings (the free plan may refuse it, a paid one takes it). Every command that writes a
+/// Worker's pack (`skills-edge pack --assets`, the npm `skills-edge worker`) reports these.
+pub fn workers_limits(c: &Compiled, p: &Packed) -> Result<Vec<String>, String> {
+    if let Some(big) = p.assets.iter().find(|x| x.bytes.len() > MAX_ASSET_BYTES) {
+        let hex = big.name.strip_suffix(".json").unwrap_or(&big.name);
+        let uri = c
+            .files
+            .iter()
+            .find(|f| raw_asset_name(&f.digest) == hex)
+            .map_or("a file", |f| f.uri.as_str());
+        return Err(format!(
+            "error: the asset {} of {uri} is {} bytes; Workers Static Assets take files up to {MAX_ASSET_BYTES} bytes (25 MiB)\n  fix: split the file, or store it compressed (a text file with many control characters grows up to six times when escaped as JSON)",
+            big.name,
+            big.bytes.len()
+        ));
+    }
+    let mut warnings = Vec::new();
+    if p.pack.len() > MAX_PACK_FREE {
+        warnings.push(format!(
+            "warning: the pack is {} bytes: with the Worker's wasm its upload may exceed the Workers free plan's 3 MB compressed limit (`npx wrangler deploy --dry-run` prints the gzip size)\n  fix: lower --inline-max (0 keeps every non-empty file out of the pack)",
+            p.pack.len()
+        ));
+    }
+    if p.assets.len() > MAX_ASSETS_FREE {
+        warnings.push(format!(
+            "warning: {} assets: a Worker version takes up to {MAX_ASSETS_FREE} Static Assets files on the Workers free plan (100000 on paid plans)\n  fix: raise --inline-max, or deploy on a paid plan",
+            p.assets.len()
+        ));
+    }
+    Ok(warnings)
+}
+
 /// The asset holding the raw bytes of the file with `digest` (`sha256:…`): its 64 hex digits.
 pub fn raw_asset_name(digest: &str) -> &str {
     digest.strip_prefix("sha256:").unwrap_or(digest)

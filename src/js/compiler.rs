@@ -4,12 +4,14 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, array_items, bytes_of, get, is_array, json_array, options, to_js, uint8array, Arg,
+    arg, array_items, bytes_of, get, is_array, is_record, json_array, options, to_js, uint8array,
+    Arg,
 };
 use super::{convert, pack_error, CATALOG_INVALID};
 use crate::catalog::compile::{self, SourceFile, SourceTree};
 use crate::catalog::diag::{Diagnostic, Severity, Unreadable};
-use crate::catalog::{pack, Catalog};
+use crate::catalog::{options, pack, Catalog};
+use crate::host::ErrorCode;
 
 /// `CatalogDiagnostic`.
 #[derive(Serialize)]
@@ -118,6 +120,15 @@ struct JsCompileOptions {
     instructions: Option<String>,
     strict: Option<bool>,
     skip_invalid: Option<bool>,
+    inline_max: Option<u64>,
+}
+
+/// An asset of `CompiledCatalog`.
+#[derive(Serialize)]
+struct AssetJs<'a> {
+    name: &'a str,
+    #[serde(serialize_with = "uint8array")]
+    bytes: &'a [u8],
 }
 
 /// `CompiledCatalog`.
@@ -131,6 +142,10 @@ struct CompiledJs<'a> {
     bytes: u64,
     snapshot: u32,
     warnings: Vec<DiagnosticJs<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assets: Option<Vec<AssetJs<'a>>>,
+    #[serde(rename = "uploadWarnings", skip_serializing_if = "Option::is_none")]
+    upload_warnings: Option<Vec<String>>,
 }
 
 /// `PackSummary`.
@@ -149,6 +164,12 @@ struct PackSummaryJs {
 /// bytes, as `skills-edge pack` reads them), the pack and every skill's entry out. Throws
 /// `catalog-invalid` (message: every finding as the build prints it; `diagnostics`: the same
 /// as objects) when a rule is broken, `invalid-argument` for malformed entries.
+///
+/// With `inlineMax`, every file larger than that many bytes is left out of the pack and
+/// returned in `assets` (named as `skills-edge pack --assets` names them), for the Worker's
+/// Static Assets; an asset above the Workers limit throws `catalog-invalid`, and
+/// `uploadWarnings` holds the free plan's limits the Worker would pass
+/// ([`pack::workers_limits`]).
 #[wasm_bindgen(js_name = compileCatalog, unchecked_return_type = "CompiledCatalog")]
 pub fn compile_catalog(
     #[wasm_bindgen(unchecked_param_type = "SourceEntry[]")] entries: JsValue,
@@ -171,19 +192,104 @@ pub fn compile_catalog(
         super::set(err.as_ref(), "diagnostics", &found);
         JsValue::from(err)
     })?;
-    let packed = pack::encode(&compiled, o.instructions.as_deref());
+    let packed = pack::encode_with(
+        &compiled,
+        &pack::PackOptions {
+            instructions: o.instructions.as_deref(),
+            assets: o
+                .inline_max
+                .map(|inline_max| pack::AssetPolicy { inline_max }),
+        },
+    );
+    let upload_warnings = match o.inline_max {
+        Some(_) => Some(pack::workers_limits(&compiled, &packed).map_err(|m| {
+            let err = js_sys::Error::new(&m);
+            err.set_name("SkillsEdgeError");
+            super::set(err.as_ref(), "code", &JsValue::from_str(CATALOG_INVALID));
+            JsValue::from(err)
+        })?),
+        None => None,
+    };
     let entries: Vec<String> = compiled
         .skills
         .iter()
         .map(|s| compiled.entry_json(s))
         .collect();
     to_js(&CompiledJs {
-        pack: &packed,
+        pack: &packed.pack,
         skills: json_array(entries.iter().map(String::as_str))?,
         files: compiled.files.len(),
         bytes: compiled.files.iter().map(|f| f.size).sum(),
-        snapshot: pack::snapshot_of(&packed).unwrap_or_default(),
+        snapshot: pack::snapshot_of(&packed.pack).unwrap_or_default(),
         warnings: diagnostics(compiled.warnings.iter(), &root),
+        assets: o.inline_max.map(|_| {
+            packed
+                .assets
+                .iter()
+                .map(|x| AssetJs {
+                    name: &x.name,
+                    bytes: &x.bytes,
+                })
+                .collect()
+        }),
+        upload_warnings,
+    })
+}
+
+/// `BuildOptions`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BuildOptionsJs {
+    strict: bool,
+    skip_invalid: bool,
+    inline_max: u64,
+}
+
+/// The build options as every build reads them (the catalog crate's `options`): `env`'s
+/// `SKILLS_STRICT` and `SKILLS_ON_INVALID` (e.g. `process.env`) give `strict` and
+/// `skipInvalid`, and `inlineMax`, the text of `--inline-max`, a number of bytes (default:
+/// `skills-edge pack --assets`'s, [`pack::DEFAULT_INLINE_MAX`]). Throws
+/// `invalid-argument` with the build's message for a value it does not accept.
+#[wasm_bindgen(js_name = buildOptions, unchecked_return_type = "BuildOptions")]
+pub fn build_options(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, string | undefined>")] env: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] inline_max: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let a = arg("buildOptions", "env");
+    if !is_record(&env) {
+        return Err(a.wrong("an object of environment variables", &env));
+    }
+    let mut vars = Vec::new();
+    for name in [options::STRICT, options::ON_INVALID] {
+        let v = get(&env, name, a)?;
+        if v.is_undefined() || v.is_null() {
+            continue;
+        }
+        let text = v.as_string().ok_or_else(|| {
+            a.error(
+                ErrorCode::InvalidArgument,
+                format!("{name} must be a string"),
+            )
+        })?;
+        vars.push((name, text));
+    }
+    let invalid = |m: String| super::fail(ErrorCode::InvalidArgument, m);
+    let compile = options::from_env(|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone()))
+        .map_err(invalid)?;
+    let inline_max = match inline_max {
+        None => pack::DEFAULT_INLINE_MAX,
+        Some(v) if v.is_undefined() || v.is_null() => pack::DEFAULT_INLINE_MAX,
+        Some(v) => {
+            let text = v.as_string().ok_or_else(|| {
+                arg("buildOptions", "inlineMax").wrong("a string (the text of --inline-max)", &v)
+            })?;
+            options::inline_max("--inline-max", &text).map_err(invalid)?
+        }
+    };
+    to_js(&BuildOptionsJs {
+        strict: compile.strict,
+        skip_invalid: compile.skip_invalid,
+        inline_max,
     })
 }
 

@@ -126,7 +126,7 @@ pub(super) fn is_array(value: &JsValue) -> bool {
 }
 
 /// A plain object in the broad sense: an object that is neither an array nor bytes.
-fn is_record(value: &JsValue) -> bool {
+pub(super) fn is_record(value: &JsValue) -> bool {
     value.is_object()
         && !is_array(value)
         && !value.is_instance_of::<Uint8Array>()

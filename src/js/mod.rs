@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `convert` | conversions between JavaScript values and Rust types |
 //! | `verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
-//! | `compiler` | `compileCatalog`, `inspectPack` |
+//! | `compiler` | `compileCatalog`, `inspectPack`, `buildOptions` |
 //! | `server` | `SkillsServer` |
 //! | `host` | `SkillHost` |
 //! | `client` | `SkillsClientCore` (the host side of the package's `SkillsClient`), `parseVerifyArgs`, `verifyUsage`, `runVerifyCommand` |
@@ -28,7 +28,7 @@ mod server;
 mod verifier;
 
 pub use client::{parse_verify_args, run_verify_command, verify_usage, SkillsClientCore};
-pub use compiler::{compile_catalog, inspect_pack};
+pub use compiler::{build_options, compile_catalog, inspect_pack};
 pub use host::SkillHost;
 pub use server::SkillsServer;
 pub use verifier::{

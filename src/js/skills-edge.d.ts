@@ -187,6 +187,25 @@ export interface CompileOptions {
   strict?: boolean;
   /** Leave each invalid skill out (its errors become warnings naming it, after a `skill-left-out` warning) and publish the rest (default false: a single error refuses the whole folder; `SKILLS_ON_INVALID=skip` for the build). */
   skipInvalid?: boolean;
+  /** Leave every file larger than this many bytes out of the pack and return it in `assets`, for the Worker's Static Assets (`skills-edge pack --assets DIR --inline-max BYTES`); default: every byte in the pack, no `assets`. */
+  inlineMax?: number;
+}
+
+/** The build options read as every build reads them (`buildOptions`). */
+export interface BuildOptions {
+  /** `SKILLS_STRICT=1`. */
+  strict: boolean;
+  /** `SKILLS_ON_INVALID=skip`. */
+  skipInvalid: boolean;
+  /** `--inline-max` when given, else the default of `skills-edge pack --assets` (8192). */
+  inlineMax: number;
+}
+
+/** A file a pack leaves out (`CompiledCatalog.assets`). */
+export interface CompiledAsset {
+  /** Named by content: `<hex>` holds the file's bytes, `<hex>.json` its `resources/read` JSON string. */
+  name: string;
+  bytes: Uint8Array;
 }
 
 /** A finding of the catalog compiler. */
@@ -216,6 +235,10 @@ export interface CompiledCatalog {
   snapshot: number;
   /** Findings that do not stop publishing. */
   warnings: CatalogDiagnostic[];
+  /** With `inlineMax`: the files left out of the pack, to write into the Worker's Static Assets folder. */
+  assets?: CompiledAsset[];
+  /** With `inlineMax`: the Workers free plan's limits the Worker would exceed (pack size, number of assets), as printed. */
+  uploadWarnings?: string[];
 }
 
 /** What a pack holds, read without serving it. */

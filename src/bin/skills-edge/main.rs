@@ -74,6 +74,8 @@ USAGE:
         (frontmatter-sdk-* warnings) is an error.
     --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
         and the other skills are published.
+    SKILLS_STRICT=1 and SKILLS_ON_INVALID=skip in the environment turn --strict and
+        --skip-invalid on for check and pack, as they do for the build.
 {verify_usage}    skills-edge --version | --help
 ";
 

@@ -2,14 +2,24 @@
 //! the build uses; print its entries, or write the pack (and, with `--assets`, the files left
 //! out of it).
 
-use skills_edge::catalog::{compile, pack, walk};
+use skills_edge::catalog::{compile, options, pack, walk};
 use std::io;
 use std::path::Path;
 use std::process::ExitCode;
 
+/// The defaults of `--strict` and `--skip-invalid`: `SKILLS_STRICT` and `SKILLS_ON_INVALID`,
+/// read as the build reads them ([`options::from_env`]), so `scripts/build-worker.sh` and
+/// `scripts/serve.sh`, which run `pack`, honour them.
+fn build_options_from_env() -> Result<compile::Options, String> {
+    options::from_env(|v| std::env::var(v).ok())
+}
+
 /// `check <dir> [--strict] [--skip-invalid]`: `pack --check` with fewer options.
 pub(crate) fn parse_check_args(args: &[String]) -> Result<PackArgs, String> {
-    let mut a = PackArgs::default();
+    let mut a = PackArgs {
+        options: build_options_from_env()?,
+        ..PackArgs::default()
+    };
     let mut dir = None;
     for arg in args {
         match arg.as_str() {
@@ -38,21 +48,11 @@ pub(crate) struct PackArgs {
     options: compile::Options,
 }
 
-/// The largest file Workers Static Assets accept (25 MiB, per file).
-const MAX_ASSET_BYTES: usize = 25 * 1024 * 1024;
-
-/// Pack size above which the Worker's upload may exceed the free plan's 3 MB compressed
-/// limit (a pack of binary files hardly compresses).
-const MAX_PACK_FREE: usize = 3 * 1000 * 1000 - 200 * 1000;
-
-/// Most Static Assets files per Worker version on the Workers free plan.
-const MAX_ASSETS_FREE: usize = 20_000;
-
 pub(crate) fn parse_pack_args(args: &[String]) -> Result<PackArgs, String> {
     let mut dir = None;
     let mut output = None;
     let mut check = false;
-    let mut options = compile::Options::default();
+    let mut options = build_options_from_env()?;
     let mut instructions = None;
     let mut assets_dir = None;
     let mut inline_max = None;
@@ -67,14 +67,7 @@ pub(crate) fn parse_pack_args(args: &[String]) -> Result<PackArgs, String> {
             }
             "--inline-max" => {
                 let v = it.next().ok_or("--inline-max needs a number of bytes")?;
-                let n = v
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|_| v.bytes().all(|b| b.is_ascii_digit()))
-                    .ok_or_else(|| {
-                        format!("--inline-max {v:?} is not a number of bytes: use a decimal integer such as 16384")
-                    })?;
-                inline_max = Some(n);
+                inline_max = Some(options::inline_max("--inline-max", v)?);
             }
             "--check" => check = true,
             "--strict" => options.strict = true,
@@ -154,24 +147,16 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
             assets: a.assets.as_ref().map(|(_, policy)| *policy),
         },
     );
-    if let Some(big) = packed
-        .assets
-        .iter()
-        .find(|x| x.bytes.len() > MAX_ASSET_BYTES)
-    {
-        let hex = big.name.strip_suffix(".json").unwrap_or(&big.name);
-        let uri = c
-            .files
-            .iter()
-            .find(|f| pack::raw_asset_name(&f.digest) == hex)
-            .map_or("a file", |f| f.uri.as_str());
-        eprintln!(
-            "error: the asset {} of {uri} is {} bytes; Workers Static Assets take files up to {MAX_ASSET_BYTES} bytes (25 MiB)\n  fix: split the file, or store it compressed (a text file with many control characters grows up to six times when escaped as JSON)",
-            big.name,
-            big.bytes.len()
-        );
-        return ExitCode::FAILURE;
-    }
+    let warnings = match a.assets {
+        Some(_) => match pack::workers_limits(&c, &packed) {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => Vec::new(),
+    };
     if let Err(e) = std::fs::write(output, &packed.pack) {
         eprintln!("error: cannot write {output}: {e}\n  fix: check that its folder exists and is writable");
         return ExitCode::FAILURE;
@@ -198,17 +183,8 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         packed.assets.len(),
         out_files.len(),
     );
-    if packed.pack.len() > MAX_PACK_FREE {
-        eprintln!(
-            "warning: the pack is {} bytes: with the Worker's wasm its upload may exceed the Workers free plan's 3 MB compressed limit (`npx wrangler deploy --dry-run` prints the gzip size)\n  fix: lower --inline-max (0 keeps every non-empty file out of the pack)",
-            packed.pack.len()
-        );
-    }
-    if packed.assets.len() > MAX_ASSETS_FREE {
-        eprintln!(
-            "warning: {} assets: a Worker version takes up to {MAX_ASSETS_FREE} Static Assets files on the Workers free plan (100000 on paid plans)\n  fix: raise --inline-max, or deploy on a paid plan",
-            packed.assets.len()
-        );
+    for w in warnings {
+        eprintln!("{w}");
     }
     ExitCode::SUCCESS
 }

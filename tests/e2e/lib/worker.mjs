@@ -45,8 +45,9 @@ export function copyWorker(dest, { catalog = true } = {}) {
  * `wrangler deploy --dry-run --outdir` of the Worker described by `config` (the repository's
  * wrangler.toml by default): bundles it for upload without an account. Resolves
  * `{ kib, gzipKiB, stdout }` from wrangler's "Total Upload: … KiB / gzip: … KiB" line.
+ * `env` adds to (or replaces) wrangler's environment, e.g. a PATH without cargo.
  */
-export async function deployDryRun(config) {
+export async function deployDryRun(config, { env = {} } = {}) {
   const out = tempDir("deploy");
   try {
     const args = [WRANGLER, "deploy", "--dry-run", "--outdir", join(out, "dist")];
@@ -55,7 +56,7 @@ export async function deployDryRun(config) {
       execFile(
         process.execPath,
         args,
-        { cwd: ROOT, timeout: 300_000, maxBuffer: 16 << 20, env: { ...process.env, ...QUIET, WRANGLER_LOG_PATH: join(out, "logs") } },
+        { cwd: ROOT, timeout: 300_000, maxBuffer: 16 << 20, env: { ...process.env, ...QUIET, WRANGLER_LOG_PATH: join(out, "logs"), ...env } },
         (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolveRun(stdout)),
       );
     });
@@ -72,10 +73,11 @@ export async function deployDryRun(config) {
  * `--var NAME:value`) and waits until the Worker answers.
  * `config` (a wrangler.toml path relative to the repository) runs another Worker instead of
  * the repository's own (`-c config`); it must answer 404 with a JSON body on `/` as well.
+ * `env` adds to (or replaces) wrangler's environment, e.g. a PATH without cargo.
  * Returns `{ port, url, origin, log, stop() }` (`url` uses `localhost`, `origin` is
  * `http://127.0.0.1:port`).
  */
-export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config } = {}) {
+export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config, env: extraEnv = {} } = {}) {
   if (!config && !existsSync(join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm"))) {
     throw new Error("the Worker is not built: run `bash scripts/build-worker.sh` first");
   }
@@ -101,6 +103,7 @@ export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config }
     PATH: `${resolve(process.execPath, "..")}:${process.env.PATH ?? ""}`,
     ...QUIET,
     WRANGLER_LOG_PATH: join(dir, "logs"),
+    ...extraEnv,
   };
   const proc = spawnGroup(process.execPath, args, { cwd: ROOT, env, logFile: log });
   const origin = `http://127.0.0.1:${port}`;

@@ -1,13 +1,13 @@
 // Type-checked (never run) with `tsc --strict` against the package's Node declarations: every
 // public signature is precise, so misuse is a compile error.
 import {
-  SkillHost, SkillsServer, approvalFingerprint, checkLimits, compileCatalog, errorCodes,
+  SkillHost, SkillsServer, approvalFingerprint, buildOptions, checkLimits, compileCatalog, errorCodes,
   inspectPack, isSkillsEdgeError, resolveReference, sha256Digest, validateEntry, verifyFile, verifyReadResult, verifySkillMd,
   checkFileSize, readResultContent, verifyFileDigest, verifySkillMdDigest,
   sha256DigestAsync, verifyFileAsync, verifyReadResultAsync, verifySkillMdAsync,
 } from "skills-edge";
 import type {
-  CatalogDiagnostic, CompiledCatalog, HttpReply, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult, ReadResultContent,
+  BuildOptions, CatalogDiagnostic, CompiledAsset, CompiledCatalog, HttpReply, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult, ReadResultContent,
   SkillEntry, SkillSummary, VerifiedContent, VerifiedSkillMd,
 } from "skills-edge";
 
@@ -31,6 +31,11 @@ const compiled: CompiledCatalog = compileCatalog(sources, { root: "skills", inst
 const firstWarning: CatalogDiagnostic | undefined = compiled.warnings[0];
 const packed: Uint8Array = compiled.pack;
 const summary: PackSummary = inspectPack(packed);
+const build: BuildOptions = buildOptions({ SKILLS_STRICT: "1", SKILLS_ON_INVALID: undefined }, "0");
+const forWorker = compileCatalog(sources, { strict: build.strict, skipInvalid: build.skipInvalid, inlineMax: build.inlineMax });
+const firstAsset: CompiledAsset | undefined = forWorker.assets?.[0];
+const assetBytes: Uint8Array | undefined = firstAsset?.bytes;
+const uploadWarnings: string[] | undefined = forWorker.uploadWarnings;
 const fromPack = new SkillsServer({ pack: packed, pageSize: 5 });
 const fromBuffer = new SkillsServer({ pack: new ArrayBuffer(0), serverInfo: { name: "mine", version: "1" } });
 const http: HttpReply = fromBuffer.handleHttp("{}", { "mcp-protocol-version": "2026-07-28", "mcp-method": null });
@@ -39,7 +44,7 @@ const maybeBody: string | undefined = http.body;
 fromBuffer.handleHttp("{}", { get: (name: string) => (name === "mcp-method" ? "skills/list" : null) });
 fromBuffer.handleHttp("{}");
 void status; void maybeBody;
-void firstWarning; void summary; void fromPack; void fromBuffer;
+void firstWarning; void summary; void fromPack; void fromBuffer; void assetBytes; void uploadWarnings;
 
 const entry: SkillEntry = {
   uri: "skill://a/SKILL.md",

@@ -78,6 +78,7 @@ const free = {
   isSkillsEdgeError: [["value", "unknown", new Error("x")]],
   compileCatalog: [["entries", "entries", [{ path: "a/SKILL.md", bytes: MD }]], ["options", "options", { root: "r" }]],
   inspectPack: [["pack", "bytes", pack]],
+  buildOptions: [["env", "entry", { SKILLS_STRICT: "1" }], ["inlineMax", "optionalString", "100"]],
   parseVerifyArgs: [["args", "entries", ["http://127.0.0.1:1/mcp"]]],
   verifyUsage: [],
   runVerifyCommand: [["args", "entries", ["http://127.0.0.1:1/mcp"]], ["io", "io", io]],

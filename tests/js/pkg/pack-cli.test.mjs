@@ -31,13 +31,13 @@ before(() => {
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Runs a command; returns { status, stdout, stderr } (stdout/stderr as strings). */
-function run(cmd, args, cwd = process.cwd()) {
-  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", timeout: 60_000 });
+function run(cmd, args, cwd = process.cwd(), env = process.env) {
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", timeout: 60_000, env });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-const npx = (args, cwd) => run("npx", ["--no-install", "skills-edge", ...args], cwd);
-const native = (args, cwd) => run(NATIVE, args, cwd);
+const npx = (args, cwd, env) => run("npx", ["--no-install", "skills-edge", ...args], cwd, env);
+const native = (args, cwd, env) => run(NATIVE, args, cwd, env);
 
 const skillMd = (name, extra = "") =>
   `---\nname: ${name}\ndescription: A skill used by the tests.\n${extra}---\n\n# ${name}\n\nBody.\n`;
@@ -221,6 +221,61 @@ test("--strict and --skip-invalid behave alike in both commands, for check and p
     const packed = packBoth(dir, f);
     assert.equal(packed.status, status);
     if (status === 0) assert.deepEqual(packed.pack, packed.nativePack, "the same pack bytes");
+  }
+});
+
+test("SKILLS_STRICT and SKILLS_ON_INVALID mean --strict and --skip-invalid in both commands, and bad values are refused alike", () => {
+  const dir = folder({
+    "good/SKILL.md": skillMd("good"),
+    "wrapped/SKILL.md": `---\nname: wrapped\ndescription: "two\n  lines"\n---\n`,
+    "long/SKILL.md": skillMd("long").replace("A skill used by the tests.", "x".repeat(1068)),
+  });
+  const cases = [
+    [{ SKILLS_ON_INVALID: "skip" }, ["--skip-invalid"]],
+    [{ SKILLS_ON_INVALID: "fail" }, []],
+    [{ SKILLS_STRICT: "1", SKILLS_ON_INVALID: "skip" }, ["--strict", "--skip-invalid"]],
+    [{ SKILLS_STRICT: "0", SKILLS_ON_INVALID: "" }, []],
+  ];
+  for (const [vars, flags] of cases) {
+    const env = { ...process.env, ...vars };
+    for (const cmd of [native, npx]) {
+      const viaEnv = cmd(["check", dir], undefined, env);
+      const viaFlags = cmd(["check", dir, ...flags]);
+      assert.deepEqual(viaEnv, viaFlags, `${JSON.stringify(vars)} is ${flags.join(" ") || "no flag"}`);
+    }
+    assert.deepEqual(npx(["check", dir], undefined, env), native(["check", dir], undefined, env));
+  }
+  for (const [name, value, fix] of [["SKILLS_STRICT", "yes", "SKILLS_STRICT=1"], ["SKILLS_ON_INVALID", "ignore", "SKILLS_ON_INVALID=skip"]]) {
+    const env = { ...process.env, [name]: value };
+    for (const args of [["check", dir], ["pack", dir, "--check"], ["worker", dir, "--out", join(tmp, "never")]]) {
+      const b = npx(args, undefined, env);
+      assert.equal(b.status, 2, `${name}=${value} ${args}: ${b.stderr}`);
+      assert.equal(b.stderr.split("\n")[0], `error: ${name} is ${JSON.stringify(value)}`);
+      assert.ok(b.stderr.includes(`fix: set ${fix}`), b.stderr);
+      if (args[0] !== "worker") assert.equal(b.stderr.split("\n").slice(0, 2).join("\n"), native(args, undefined, env).stderr.split("\n").slice(0, 2).join("\n"));
+    }
+    assert.ok(!existsSync(join(tmp, "never")), "nothing is written");
+  }
+});
+
+test("npx skills-edge worker writes the pack and the assets of native skills-edge pack --assets", () => {
+  for (const inlineMax of ["0", "100", undefined]) {
+    const flags = inlineMax === undefined ? [] : ["--inline-max", inlineMax];
+    const assets = join(tmp, `native-assets-${n}`);
+    const pack = join(tmp, `native-${n}.pack`);
+    const out = join(tmp, `worker-${n++}`);
+    const a = native(["pack", join(REPO, "skills"), "-o", pack, "--assets", assets, ...flags]);
+    const b = npx(["worker", join(REPO, "skills"), "--out", out, ...flags]);
+    assert.equal(a.status, 0, a.stderr);
+    assert.equal(b.status, 0, b.stderr);
+    const build = join(out, "worker", "build");
+    assert.ok(readFileSync(join(build, "catalog.pack")).equals(readFileSync(pack)), `--inline-max ${inlineMax}: byte-identical packs`);
+    const names = readdirSync(assets).sort();
+    assert.deepEqual(readdirSync(join(build, "assets")).sort(), names, "the same asset names");
+    for (const name of names) {
+      assert.ok(readFileSync(join(build, "assets", name)).equals(readFileSync(join(assets, name))), `${name}: the same bytes`);
+    }
+    if (inlineMax === "0") assert.ok(names.length > 0);
   }
 });
 
