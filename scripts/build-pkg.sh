@@ -9,8 +9,8 @@
 # The wasm is built with the `simd128` target feature, which every runtime the package supports
 # has: Node >= 20, Chromium, Cloudflare Workers (workerd), and Firefox 89+, Safari 16.4+, Deno and
 # Bun. sha2 then compiles its WebAssembly SIMD SHA-256, 1.4x its scalar one (and 1.4x
-# hash-wasm), and the module is 13 KB smaller without the unrolled scalar rounds (README,
-# Performance). The feature is given for this target only, through
+# hash-wasm), and the module is 13 KB smaller without the unrolled scalar rounds
+# (docs/performance.md). The feature is given for this target only, through
 # CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS; a RUSTFLAGS of the caller would replace it, so
 # it is refused.
 # Set NO_WASM_OPT=1 to skip wasm-opt. Prints the .wasm size raw and gzipped.

@@ -223,3 +223,19 @@ fn the_fallback_setting_is_a_set_of_tools_and_prompts() {
     assert_eq!(FALLBACK.scope, Scope::Responder);
     assert!(markdown_table(Source::Flag, &[Scope::Responder]).contains("`--fallback`"));
 }
+
+/// `wrangler.toml` (copied into every project `skills-edge worker` writes) lists the default
+/// of every Worker var in its comments.
+#[test]
+fn wrangler_toml_lists_every_var() {
+    let toml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/wrangler.toml"))
+        .expect("wrangler.toml");
+    for s in skills_edge::settings::SETTINGS {
+        let line = format!("#   {:<15} =", s.var);
+        assert!(
+            toml.contains(&line),
+            "wrangler.toml's list of var defaults lacks {} (a line starting {line:?})",
+            s.var
+        );
+    }
+}
