@@ -63,6 +63,8 @@ pub enum Rule {
     LimitFiles,
     /// More than 16 MiB in one skill (nested skills' files included).
     LimitSize,
+    /// A skill's `.tar.gz` for the mirror is over 25 MiB (the Static Assets file limit).
+    LimitArchive,
     /// The skills folder cannot be read.
     Io,
     /// A path given twice, or both as a file and as a directory (only a program that builds
@@ -113,6 +115,7 @@ impl Rule {
             Rule::SkillAtRoot => "skill-at-root",
             Rule::LimitFiles => "limit-files",
             Rule::LimitSize => "limit-size",
+            Rule::LimitArchive => "limit-archive",
             Rule::Io => "io",
             Rule::DuplicatePath => "duplicate-path",
             Rule::DuplicateName => "duplicate-name",

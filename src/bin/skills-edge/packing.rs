@@ -160,11 +160,18 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         .find(|x| x.bytes.len() > MAX_ASSET_BYTES)
     {
         let hex = big.name.strip_suffix(".json").unwrap_or(&big.name);
+        let archive = c.skills.iter().find(|s| {
+            s.archive
+                .as_ref()
+                .is_some_and(|a| pack::raw_asset_name(&a.digest) == hex)
+        });
         let uri = c
             .files
             .iter()
             .find(|f| pack::raw_asset_name(&f.digest) == hex)
-            .map_or("a file", |f| f.uri.as_str());
+            .map(|f| f.uri.clone())
+            .or_else(|| archive.map(|s| format!("the mirror's archive of {}", s.uri)))
+            .unwrap_or_else(|| "a file".to_owned());
         eprintln!(
             "error: the asset {} of {uri} is {} bytes; Workers Static Assets take files up to {MAX_ASSET_BYTES} bytes (25 MiB)\n  fix: split the file, or store it compressed (a text file with many control characters grows up to six times when escaped as JSON)",
             big.name,
@@ -191,12 +198,19 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         .collect();
     let inline_bytes = bytes - out_files.iter().map(|f| f.size).sum::<u64>();
     let asset_bytes: usize = packed.assets.iter().map(|x| x.bytes.len()).sum();
+    let out_archives = c
+        .skills
+        .iter()
+        .filter_map(|s| s.archive.as_ref())
+        .filter(|a| a.size > policy.inline_max)
+        .count();
     eprintln!(
-        "{summary}: wrote {output} ({} bytes; {} files, {inline_bytes} bytes inline); {} assets ({} files left out, {asset_bytes} bytes) in {assets_dir}",
+        "{summary}: wrote {output} ({} bytes; {} files, {inline_bytes} bytes inline); {} assets ({} files and {out_archives} mirror archive{} left out, {asset_bytes} bytes) in {assets_dir}",
         packed.pack.len(),
         c.files.len() - out_files.len(),
         packed.assets.len(),
         out_files.len(),
+        if out_archives == 1 { "" } else { "s" },
     );
     if packed.pack.len() > MAX_PACK_FREE {
         eprintln!(
