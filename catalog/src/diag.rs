@@ -80,6 +80,9 @@ pub enum Rule {
     JunkFile,
     /// Warning: two names in one directory differ only by case.
     CaseCollision,
+    /// Warning: a path too long for a plain ustar header in the skill's mirror archive (it is
+    /// written with a GNU long-name entry, which ustar-only readers skip).
+    ArchiveLongPath,
     /// Warning: an invalid skill left out of the catalog ([`crate::compile::Options::skip_invalid`]);
     /// its errors follow as warnings.
     SkillLeftOut,
@@ -124,6 +127,7 @@ impl Rule {
             Rule::JunkFile => "junk-file",
             Rule::CaseCollision => "case-collision",
             Rule::SkillLeftOut => "skill-left-out",
+            Rule::ArchiveLongPath => "archive-long-path",
             Rule::SdkSubset(rule) => rule.id(),
         }
     }

@@ -41,6 +41,19 @@ pub const GZIP_LEVEL: u32 = 6;
 /// every archive below it; the check names the skill if that ever stops being so.
 pub const MAX_ARCHIVE_BYTES: u64 = 25 * 1024 * 1024;
 
+/// Whether `path` fits a plain ustar header (a name of up to 100 bytes, or a prefix of up to
+/// 155 bytes and a name of up to 100 split at a `/`). A longer path is written with a GNU
+/// long-name entry, which tar readers that know only ustar (the `skills` installer 1.7.4's own
+/// reader among them) skip, keeping the truncated name (the compiler warns:
+/// `archive-long-path`).
+pub fn fits_ustar(path: &str) -> bool {
+    let b = path.as_bytes();
+    b.len() <= 100
+        || b.iter()
+            .enumerate()
+            .any(|(i, &c)| c == b'/' && i <= 155 && (1..=100).contains(&(b.len() - i - 1)))
+}
+
 /// A skill's archive, as published.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompiledArchive {
@@ -138,6 +151,33 @@ mod tests {
         assert_eq!(&tar[512..517], b"hello");
         assert_eq!(&tar[1024..1032], b"a/b.txt\0");
         assert!(tar[1536..].iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn ustar_fits_paths_up_to_its_name_and_prefix_fields() {
+        assert!(fits_ustar(&"n".repeat(100)));
+        assert!(!fits_ustar(&"n".repeat(101)));
+        assert!(fits_ustar(&format!(
+            "{}/{}",
+            "p".repeat(155),
+            "n".repeat(100)
+        )));
+        assert!(!fits_ustar(&format!(
+            "{}/{}",
+            "p".repeat(156),
+            "n".repeat(100)
+        )));
+        assert!(!fits_ustar(&format!(
+            "{}/{}",
+            "p".repeat(10),
+            "n".repeat(101)
+        )));
+        assert!(fits_ustar(&format!(
+            "{}/{}/{}",
+            "a".repeat(100),
+            "b".repeat(50),
+            "n".repeat(90)
+        )));
     }
 
     #[test]

@@ -518,6 +518,25 @@ fn compile_pass(
             continue;
         }
         let rel = &skill.root[SCHEME.len()..];
+        for &i in &skill.files {
+            let Some(f) = compiled_files.get(i) else {
+                continue;
+            };
+            let path = f.uri.get(skill.root.len() + 1..).unwrap_or_default();
+            if !archive::fits_ustar(path) {
+                diags.push(Diagnostic::warning(
+                    Rule::ArchiveLongPath,
+                    &f.uri[SCHEME.len()..],
+                    format!(
+                        "the path {path:?} is too long for a ustar header ({} bytes; 100, or 155 + 100 split at a /) in the mirror's {}{}; it is written with a GNU long-name entry, which tar readers that know only ustar (the skills installer 1.7.4) read as a truncated name",
+                        path.len(),
+                        skill.name,
+                        archive::ARCHIVE_SUFFIX
+                    ),
+                    "shorten the path (directory names up to 155 bytes in all, file names up to 100)",
+                ));
+            }
+        }
         let members = skill.files.iter().filter_map(|&i| {
             let f = compiled_files.get(i)?;
             let path = f.uri.strip_prefix(skill.root.as_str())?.strip_prefix('/')?;
@@ -681,5 +700,26 @@ mod tests {
             .map(|s| s.root.as_str())
             .collect();
         assert_eq!(archived, ["skill://full"]);
+    }
+
+    #[test]
+    fn a_path_too_long_for_ustar_is_warned_and_still_archived_whole() {
+        let mut t = SourceTree::default();
+        t.add_file(
+            "long/SKILL.md",
+            "---\nname: long\ndescription: Long paths.\n---\n",
+        );
+        let name = format!("references/{}.md", "n".repeat(120));
+        t.add_file(&format!("long/{name}"), "x");
+        let c = compile(t).expect("a warning, not an error");
+        let w: Vec<(&str, &str)> = c
+            .warnings
+            .iter()
+            .map(|d| (d.rule.id(), d.path.as_str()))
+            .collect();
+        let path = format!("long/{name}");
+        assert_eq!(w, [("archive-long-path", path.as_str())]);
+        assert!(c.warnings[0].message.contains("long.tar.gz"));
+        assert!(c.skills[0].archive.is_some());
     }
 }
