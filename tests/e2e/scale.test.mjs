@@ -71,7 +71,7 @@ test("every file reads back byte-exact through /mcp and through the mirror", asy
   const viaMirror = await mirrorEveryFile(worker.port, SKILLS, skills);
   assert.equal(viaMirror.files, generated.files, "every skill is mirrored");
   assert.equal(viaMirror.bytes, generated.bytes);
-  console.log(`read ${viaMcp.files} files (${viaMcp.bytes} bytes) through /mcp and the mirror`);
+  console.log(`read ${viaMcp.files} files (${viaMcp.bytes} bytes) through /mcp and the mirror; ${viaMirror.archives} archives of ${viaMirror.skills} skills, ${viaMirror.archiveBytes} bytes`);
 });
 
 test("the official SDK's SkillsClient verifies every file", async () => {
