@@ -54,11 +54,14 @@ function filesUnder(dir) {
 }
 
 let worker;
+let site;
 let index;
 let entries;
 let scratch;
 before(async () => {
   worker = await startWorker();
+  // The site's origin: the installer finds /.well-known/agent-skills/index.json below it.
+  site = `http://localhost:${worker.port}`;
   const res = await send(worker.port, { path: "/.well-known/agent-skills/index.json" });
   assert.equal(res.status, 200);
   index = JSON.parse(res.body.toString("utf8"));
@@ -77,7 +80,7 @@ test("the installer's version is the pinned one", () => {
 
 test("skills add --list lists every mirrored skill", async () => {
   assert.ok(index.skills.length > 0);
-  const { stdout, stderr } = await skillsCli(["add", worker.url, "--list"], scratch, scratch);
+  const { stdout, stderr } = await skillsCli(["add", site, "--list"], scratch, scratch);
   for (const s of index.skills) {
     assert.ok(stdout.includes(s.name), `${s.name} is listed:\n${stdout}\n${stderr}`);
   }
@@ -90,7 +93,7 @@ test("skills add installs every mirrored skill, each file byte-equal to the skil
     rmSync(d, { recursive: true, force: true });
     mkdirSync(d, { recursive: true });
   }
-  await skillsCli(["add", worker.url, "--skill", "*", "--agent", "claude-code", "-y", "--copy"], project, home);
+  await skillsCli(["add", site, "--skill", "*", "--agent", "claude-code", "-y", "--copy"], project, home);
   const installed = join(project, ".claude", "skills");
   const names = readdirSync(installed).sort();
   assert.deepEqual(names, index.skills.map((s) => s.name).sort(), "one folder per mirrored skill");
