@@ -230,7 +230,7 @@ pub const MIRROR: Setting = Setting {
     kind: Kind::Choice(&["on", "off"]),
     default: "on",
     form: "`on` or `off`",
-    doc: "serve the catalog under `/.well-known/agent-skills/` too (Agent Skills Discovery RFC 0.2.0: `index.json` and every file), for agents that do not speak MCP",
+    doc: "serve the catalog under `/.well-known/agent-skills/` too (Agent Skills Discovery RFC v0.2.0: `index.json`, each skill's archive and every file), for agents that do not speak MCP",
     scope: Scope::Http,
 };
 

@@ -187,12 +187,22 @@ fn hostile_packs_are_refused_or_served_without_a_panic() {
     let mut bad = good.clone();
     bad[0] = b'X';
     assert!(refusal(bad).contains("not a skills pack"));
-    for v in [1u8, 2, 4] {
+    // Every other version, the previous ones included (version 3 had no mirror archives), is
+    // refused by name, with the fix.
+    for v in [1u8, 2, 3, 5] {
         let mut bad = good.clone();
         bad[8] = v;
         let e = refusal(bad);
-        assert!(e.contains(&format!("format version {v}")), "{e}");
+        assert!(
+            e.contains(&format!(
+                "format version {v}; this build reads version {}",
+                pack::VERSION
+            )),
+            "{e}"
+        );
+        assert!(e.contains("rebuild the pack"), "{e}");
     }
+    assert_eq!(pack::VERSION, 4);
     // Every flipped bit after the header is caught by the checksum.
     for at in 16..good.len() {
         let mut b = good.clone();
@@ -271,7 +281,20 @@ fn large_files_can_live_outside_the_pack_as_assets_and_read_back_byte_for_byte()
         .map(|f| f.digest.as_str())
         .collect();
     assert_eq!(large.len(), 3);
-    assert_eq!(packed.assets.len(), 2 * large.len());
+    // And one for the mirror's archive of the skill, above the limit too (raw bytes only: no
+    // MCP read carries it).
+    let archive = compiled.skills[0].archive.as_ref().expect("an archive");
+    assert!(archive.size > 64);
+    assert_eq!(packed.assets.len(), 2 * large.len() + 1);
+    let view = external.mirrored_archive("big").expect("mirrored");
+    assert_eq!(
+        (view.digest, view.size, view.bytes),
+        (archive.digest.as_str(), archive.size, None)
+    );
+    assert_eq!(
+        inline.mirrored_archive("big").and_then(|v| v.bytes),
+        Some(&archive.bytes[..])
+    );
     let asset = |name: &str| {
         packed
             .assets

@@ -382,10 +382,28 @@ fn pack_with_assets_writes_what_encode_with_makes() {
             Some(_) => 0, // none
         };
         assert_eq!(out_files.len(), expected_out, "{inline_max:?}");
+        // The skill's archive for the mirror follows the same rule.
+        let archive = compiled.skills[0].archive.as_ref().expect("an archive");
+        let archive_out = usize::from(policy.inline_max < archive.size);
+        let archive_view = catalog
+            .mirrored_archive(&compiled.skills[0].name)
+            .expect("mirrored");
+        assert_eq!(
+            archive_view.bytes.is_none(),
+            archive_out == 1,
+            "{inline_max:?}"
+        );
+        if archive_out == 1 {
+            assert_eq!(
+                std::fs::read(assets.join(pack::raw_asset_name(&archive.digest))).expect("archive"),
+                archive.bytes
+            );
+        }
         assert!(
             stderr.contains(&format!(
-                "{} assets ({expected_out} files left out, ",
-                2 * expected_out
+                "{} assets ({expected_out} files and {archive_out} mirror archive{} left out, ",
+                2 * expected_out + archive_out,
+                if archive_out == 1 { "" } else { "s" }
             )),
             "{stderr}"
         );

@@ -63,6 +63,8 @@ pub enum Rule {
     LimitFiles,
     /// More than 16 MiB in one skill (nested skills' files included).
     LimitSize,
+    /// A skill's `.tar.gz` for the mirror is over 25 MiB (the Static Assets file limit).
+    LimitArchive,
     /// The skills folder cannot be read.
     Io,
     /// A path given twice, or both as a file and as a directory (only a program that builds
@@ -78,6 +80,9 @@ pub enum Rule {
     JunkFile,
     /// Warning: two names in one directory differ only by case.
     CaseCollision,
+    /// Warning: a path too long for a plain ustar header in the skill's mirror archive (it is
+    /// written with a GNU long-name entry, which ustar-only readers skip).
+    ArchiveLongPath,
     /// Warning: an invalid skill left out of the catalog ([`crate::compile::Options::skip_invalid`]);
     /// its errors follow as warnings.
     SkillLeftOut,
@@ -113,6 +118,7 @@ impl Rule {
             Rule::SkillAtRoot => "skill-at-root",
             Rule::LimitFiles => "limit-files",
             Rule::LimitSize => "limit-size",
+            Rule::LimitArchive => "limit-archive",
             Rule::Io => "io",
             Rule::DuplicatePath => "duplicate-path",
             Rule::DuplicateName => "duplicate-name",
@@ -121,6 +127,7 @@ impl Rule {
             Rule::JunkFile => "junk-file",
             Rule::CaseCollision => "case-collision",
             Rule::SkillLeftOut => "skill-left-out",
+            Rule::ArchiveLongPath => "archive-long-path",
             Rule::SdkSubset(rule) => rule.id(),
         }
     }

@@ -38,5 +38,6 @@ mod view;
 pub mod walk;
 
 pub use view::{
-    Catalog, CatalogError, Content, DirView, FallbackView, FileView, SkillFallback, SkillView,
+    ArchiveView, Catalog, CatalogError, Content, DirView, FallbackView, FileView, SkillFallback,
+    SkillView,
 };

@@ -14,14 +14,18 @@
 //!
 //! Layout (all integers little-endian `u32`; a "range" is `offset, length` into the heap):
 //! ```text
-//! "SKEDPACK"  version(=3)  total_len  sha256(32 bytes, over every byte after it)
+//! "SKEDPACK"  version(=4)  total_len  sha256(32 bytes, over every byte after it)
 //! snapshot  n_files  n_skills  n_dirs  n_children  n_mirror  n_sections
 //! files:    n_files    × { uri, mime, digest, data: range; size, rendered_len, flags }
 //!                        (flags: bit 0 text, bit 1 external: data is empty, the bytes are assets)
 //! skills:   n_skills   × { uri, entry, list_item, name, revision: range }
 //! dirs:     n_dirs     × { uri: range, first_child, child_count }
 //! children: n_children × { json: range }
-//! mirror:   n_mirror   × { name: range, skill }     (sorted by name; see compile::mirror)
+//! mirror:   n_mirror   × { name: range, skill, archive_digest: range, archive_data: range;
+//!                          archive_size, archive_flags }
+//!                        (sorted by name; see compile::mirror. A skill-md skill has no
+//!                        archive: empty ranges, size 0, flags 0; archive_flags bit 1 external:
+//!                        data is empty, the bytes are the asset `{hex}`)
 //! sections: n_sections × { tag, text: range }       (1 instructions, 2 mirror index.json,
 //!                                                     3–9 the tools and prompts fallback)
 //! heap_len, heap
@@ -33,7 +37,9 @@
 //! array, its `read_skill` text block and structured content as JSON objects: 4 ranges;
 //! 8 the prompts by name: n_skills × { name: range, skill }; 9 the skills by name: n_skills ×
 //! skill). A pack has all of them or none (a pack made before they existed); a reader that
-//! does not know a section ignores it, so adding them kept the format version.
+//! does not know a section ignores it, so adding them kept the format version. Version 4 added
+//! the archives to the mirror records (version 3 had `{ name, skill }`): a reader refuses every
+//! version but its own, naming both.
 //! Decoding first checks the integrity of the whole pack (magic, version, length, then the
 //! SHA-256 of the rest), so a truncated or corrupted pack is refused as such before anything
 //! else is read. It then checks every range, every UTF-8 string, URI order, digests and JSON
@@ -50,7 +56,7 @@ use base64::Engine as _;
 /// The magic bytes at the start of a pack.
 pub const MAGIC: &[u8; 8] = b"SKEDPACK";
 /// The pack format version this build reads and writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// Length of the fixed prefix: magic, version, total length, SHA-256.
 const PREFIX_LEN: usize = 8 + 4 + 4 + 32;
 
@@ -129,11 +135,17 @@ pub(crate) struct DirRec {
     pub child_count: u32,
 }
 
-/// A mirrored skill, by name.
+/// A mirrored skill, by name, with its archive (if it has one).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct MirrorRec {
     pub name: Span,
     pub skill: u32,
+    /// `sha256:` + 64 lowercase hex of the archive; empty for a skill-md skill.
+    pub archive_digest: Span,
+    /// The archive's bytes (empty when it is an asset or there is none).
+    pub archive_data: Span,
+    pub archive_size: u32,
+    pub archive_external: bool,
 }
 
 /// The fallback's parts of one skill.
@@ -278,11 +290,18 @@ pub const MAX_ASSETS_FREE: usize = 20_000;
 pub fn workers_limits(c: &Compiled, p: &Packed) -> Result<Vec<String>, String> {
     if let Some(big) = p.assets.iter().find(|x| x.bytes.len() > MAX_ASSET_BYTES) {
         let hex = big.name.strip_suffix(".json").unwrap_or(&big.name);
+        let archive = c.skills.iter().find(|s| {
+            s.archive
+                .as_ref()
+                .is_some_and(|a| raw_asset_name(&a.digest) == hex)
+        });
         let uri = c
             .files
             .iter()
             .find(|f| raw_asset_name(&f.digest) == hex)
-            .map_or("a file", |f| f.uri.as_str());
+            .map(|f| f.uri.clone())
+            .or_else(|| archive.map(|s| format!("the mirror's archive of {}", s.uri)))
+            .unwrap_or_else(|| "a file".to_owned());
         return Err(format!(
             "error: the asset {} of {uri} is {} bytes; Workers Static Assets take files up to {MAX_ASSET_BYTES} bytes (25 MiB)\n  fix: split the file, or store it compressed (a text file with many control characters grows up to six times when escaped as JSON)",
             big.name,
@@ -452,10 +471,32 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         .into_iter()
         .filter_map(|(name, skill)| {
             let i = c.skills.iter().position(|s| s.uri == skill.uri)?;
-            Some(MirrorRec {
+            let mut rec = MirrorRec {
                 name: heap.put(name.as_bytes()),
                 skill: i as u32,
-            })
+                archive_digest: Span::default(),
+                archive_data: Span::default(),
+                archive_size: 0,
+                archive_external: false,
+            };
+            if let Some(a) = &skill.archive {
+                // The same rule as files: above the policy's size, the archive is an asset.
+                rec.archive_external = o.assets.is_some_and(|p| a.size > p.inline_max);
+                rec.archive_digest = heap.put(a.digest.as_bytes());
+                rec.archive_size = a.size as u32;
+                if rec.archive_external {
+                    let raw = raw_asset_name(&a.digest);
+                    if !assets.iter().any(|x| x.name == raw) {
+                        assets.push(Asset {
+                            name: raw.to_owned(),
+                            bytes: a.bytes.clone(),
+                        });
+                    }
+                } else {
+                    rec.archive_data = heap.put(&a.bytes);
+                }
+            }
+            Some(rec)
         })
         .collect();
     let mut sections = vec![
@@ -528,7 +569,20 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         u32s(&mut out, &[ch.off, ch.len]);
     }
     for m in &mirror {
-        u32s(&mut out, &[m.name.off, m.name.len, m.skill]);
+        u32s(
+            &mut out,
+            &[
+                m.name.off,
+                m.name.len,
+                m.skill,
+                m.archive_digest.off,
+                m.archive_digest.len,
+                m.archive_data.off,
+                m.archive_data.len,
+                m.archive_size,
+                if m.archive_external { FLAG_EXTERNAL } else { 0 },
+            ],
+        );
     }
     for (tag, span) in sections {
         u32s(&mut out, &[tag, span.off, span.len]);
@@ -762,7 +816,7 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     let n_skills = r.count(40, "skill")?;
     let n_dirs = r.count(16, "directory")?;
     let n_children = r.count(8, "child")?;
-    let n_mirror = r.count(12, "mirror")?;
+    let n_mirror = r.count(36, "mirror")?;
     let n_sections = r.count(12, "section")?;
     let mut files = Vec::with_capacity(n_files);
     for _ in 0..n_files {
@@ -811,6 +865,10 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         mirror.push(MirrorRec {
             name: r.span()?,
             skill: r.u32()?,
+            archive_digest: r.span()?,
+            archive_data: r.span()?,
+            archive_size: r.u32()?,
+            archive_external: r.u32()? & FLAG_EXTERNAL != 0,
         });
     }
     let mut instructions = None;
@@ -940,6 +998,30 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
             return Err(PackError(format!(
                 "the mirrored skill {name} lies outside the skills table"
             )));
+        }
+        let data = bytes(m.archive_data, "archive data")?;
+        if m.archive_digest.len == 0 {
+            if m.archive_size != 0 || !data.is_empty() || m.archive_external {
+                return Err(PackError(format!(
+                    "the mirrored skill {name} has archive bytes but no archive digest"
+                )));
+            }
+        } else {
+            digest(m.archive_digest, "archive digest")?;
+            let inline_ok = !m.archive_external && data.len() == m.archive_size as usize;
+            let external_ok = m.archive_external && data.is_empty();
+            if m.archive_size == 0 || !(inline_ok || external_ok) {
+                return Err(PackError(format!(
+                    "the archive of {name} has {} bytes in the pack, its record says {}{}",
+                    data.len(),
+                    m.archive_size,
+                    if m.archive_external {
+                        " and that it is an asset"
+                    } else {
+                        ""
+                    }
+                )));
+            }
         }
     }
     let skill_names: Vec<&str> = skills

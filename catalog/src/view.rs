@@ -70,6 +70,18 @@ impl<'a> FileView<'a> {
     }
 }
 
+/// The mirror's archive of a skill (`{name}.tar.gz`, see [`crate::compile::archive`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArchiveView<'a> {
+    /// `sha256:` + 64 lowercase hex of its bytes.
+    pub digest: &'a str,
+    /// The length of its bytes.
+    pub size: u64,
+    /// Its bytes when they are in the pack; `None` when they are the asset named
+    /// [`crate::pack::raw_asset_name`] of the digest.
+    pub bytes: Option<&'a [u8]>,
+}
+
 /// A served skill.
 #[derive(Debug, Clone, Copy)]
 pub struct SkillView<'a> {
@@ -282,12 +294,32 @@ impl Catalog {
 
     /// The skill the mirror publishes under `name`, if any.
     pub fn mirrored_skill(&self, name: &str) -> Option<SkillView<'_>> {
+        self.skill_at(self.mirror_rec(name)?.skill as usize)
+    }
+
+    /// The mirror record of `name` (the table is sorted by name).
+    fn mirror_rec(&self, name: &str) -> Option<&pack::MirrorRec> {
         let i = self
             .t
             .mirror
             .binary_search_by(|m| self.s(m.name).cmp(name))
             .ok()?;
-        self.skill_at(self.t.mirror.get(i)?.skill as usize)
+        self.t.mirror.get(i)
+    }
+
+    /// The archive the mirror publishes for the skill mirrored under `name`: `None` when no
+    /// skill is mirrored under it, or when that skill is only a `SKILL.md` (`type:
+    /// "skill-md"`).
+    pub fn mirrored_archive(&self, name: &str) -> Option<ArchiveView<'_>> {
+        let m = self.mirror_rec(name)?;
+        if m.archive_digest.len == 0 {
+            return None;
+        }
+        Some(ArchiveView {
+            digest: self.s(m.archive_digest),
+            size: u64::from(m.archive_size),
+            bytes: (!m.archive_external).then(|| bytes_at(self.heap(), m.archive_data)),
+        })
     }
 
     /// The tools and prompts fallback, when the pack has it (a pack made before it existed
@@ -320,9 +352,9 @@ impl Catalog {
         (start..t.len()).map_while(move |i| self.file_at(i).filter(|f| f.uri.starts_with(prefix)))
     }
 
-    /// Whether any file of the catalog is an asset (outside the pack).
+    /// Whether any file or mirror archive of the catalog is an asset (outside the pack).
     pub fn has_assets(&self) -> bool {
-        self.t.files.iter().any(|f| f.external)
+        self.t.files.iter().any(|f| f.external) || self.t.mirror.iter().any(|m| m.archive_external)
     }
 
     /// Number of skills.

@@ -7,8 +7,9 @@
 # very large headers, the parking ring's overflow; also on bare `workerd serve`),
 # configuration, a real browser (headless Chromium), file bytes in Static Assets (every file
 # read back, asset paths refused, missing and truncated assets), a generated catalog at the
-# spec's limits, and the host side against the Worker: SkillsClient on both eras,
-# `skills-edge verify` (native and npm, identical output) and the inspector page (from another
+# spec's limits, the npm `skills` installer installing every mirrored skill byte-exact, and
+# the host side against the Worker: SkillsClient on both eras, `skills-edge verify` (native
+# and npm, identical output) and the inspector page (from another
 # origin through CORS, and served by the Worker with INSPECTOR=on; screenshots in
 # target/screenshots/). The Worker is built with `--inline-max 0`: every non-empty file is a
 # Static Asset, so the whole suite runs against the assets-backed Worker. Each test file
@@ -41,5 +42,6 @@ node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/conformance.test.mjs \
   tests/e2e/browser.test.mjs \
   tests/e2e/assets.test.mjs \
+  tests/e2e/mirror-installer.test.mjs \
   tests/e2e/scale.test.mjs \
   tests/e2e/client.test.mjs

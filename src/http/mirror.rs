@@ -1,20 +1,25 @@
 //! The `/.well-known/agent-skills/` mirror: the same catalog as plain HTTP for agents that do
-//! not speak MCP (Agent Skills Discovery RFC, version 0.2.0, the text with `files` and a
-//! skill-level `digest`; see `skills_edge_catalog::compile::mirror` for which skills are
-//! mirrored).
+//! not speak MCP (Agent Skills Discovery RFC v0.2.0; see
+//! `skills_edge_catalog::compile::mirror` for the index and which skills are mirrored, and
+//! `skills_edge_catalog::compile::archive` for the archives).
 //!
 //! * `GET /.well-known/agent-skills/index.json`: the index, rendered at build time;
+//! * `GET /.well-known/agent-skills/{name}.tar.gz`: the archive of the skill mirrored as
+//!   `name` (`type: "archive"` in the index), `Content-Type: application/gzip` (the RFC's HTTP
+//!   rules; never a `Content-Encoding`: the gzip bytes are the artifact its digest covers);
 //! * `GET /.well-known/agent-skills/{name}/{path}`: a file of the skill mirrored as `name`,
-//!   with its MIME type, a strong `ETag` made of its SHA-256 (`"<64 hex>"`), `Cache-Control`
-//!   from the `TTL_MS` and `CACHE_SCOPE` settings, and `304 Not Modified` when
-//!   `If-None-Match` names that tag; a file kept as an asset is the raw asset, spliced in by
-//!   the adapter (a missing or truncated asset answers 500, never other bytes);
+//!   with its MIME type;
+//! * each with a strong `ETag` made of its SHA-256 (`"<64 hex>"`), `Cache-Control` from the
+//!   `TTL_MS` and `CACHE_SCOPE` settings, and `304 Not Modified` when `If-None-Match` names
+//!   that tag; bytes kept as an asset are the raw asset, spliced in by the adapter (a missing or
+//!   truncated asset answers 500, never other bytes);
 //! * `HEAD` the same without the body; anything else under the prefix is 404.
 //!
 //! The `Host` and `Origin` rules and the CORS headers are the ones of `/mcp`: the endpoint
 //! applies them to every path before routing.
 
 use super::endpoint::{AssetSplice, Response};
+use crate::catalog::compile::archive::{ARCHIVE_MIME, ARCHIVE_SUFFIX};
 use crate::catalog::{pack, Catalog, Content};
 use crate::server::Config;
 
@@ -26,6 +31,16 @@ pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
 
 /// The methods the mirror answers.
 pub const MIRROR_METHODS: &str = "GET, HEAD, OPTIONS";
+
+/// Bytes the mirror serves: a file or an archive.
+struct Artifact<'a> {
+    mime: &'a str,
+    /// `sha256:` + 64 lowercase hex.
+    digest: &'a str,
+    size: u64,
+    /// The bytes, when the pack has them (else they are the raw asset of the digest).
+    inline: Option<&'a [u8]>,
+}
 
 /// What the mirror answers, before the common headers (`Vary`, CORS) are added.
 pub(crate) struct Mirror {
@@ -64,7 +79,20 @@ impl Mirror {
             );
         }
         let Some((name, file_path)) = rest.split_once('/') else {
-            return not_found(path);
+            let archive = rest
+                .strip_suffix(ARCHIVE_SUFFIX)
+                .and_then(|name| Some((name, catalog.mirrored_archive(name)?)));
+            let Some((name, a)) = archive else {
+                return not_found(path);
+            };
+            let what = format!("the archive of the skill {name} ({path})");
+            let artifact = Artifact {
+                mime: ARCHIVE_MIME,
+                digest: a.digest,
+                size: a.size,
+                inline: a.bytes,
+            };
+            return self.serve(&artifact, &what, head_only, if_none_match);
         };
         let Some(skill) = catalog.mirrored_skill(name) else {
             return not_found(path);
@@ -73,24 +101,45 @@ impl Mirror {
         let Some(file) = catalog.file(&uri) else {
             return not_found(path);
         };
-        let tag = etag(file.digest);
         let mime = if file.is_text && file.mime.starts_with("text/") {
             format!("{}; charset=utf-8", file.mime)
         } else {
             file.mime.to_owned()
         };
-        match file.content {
-            Content::Inline(bytes) => {
-                self.ok(&mime, &tag, if_none_match, head_only, bytes.to_vec())
-            }
-            Content::External { .. } => {
-                let mut r = self.ok(&mime, &tag, if_none_match, head_only, Vec::new());
+        let inline = match file.content {
+            Content::Inline(bytes) => Some(bytes),
+            Content::External { .. } => None,
+        };
+        let artifact = Artifact {
+            mime: &mime,
+            digest: file.digest,
+            size: file.size,
+            inline,
+        };
+        self.serve(&artifact, &uri, head_only, if_none_match)
+    }
+
+    /// The answer for `a`: its bytes when the pack has them, else the raw asset of its digest
+    /// spliced in by the adapter (`what` names them in the fault).
+    fn serve(
+        &self,
+        a: &Artifact<'_>,
+        what: &str,
+        head_only: bool,
+        if_none_match: Option<&str>,
+    ) -> Response {
+        let (mime, digest, size) = (a.mime, a.digest, a.size);
+        let tag = etag(digest);
+        match a.inline {
+            Some(bytes) => self.ok(mime, &tag, if_none_match, head_only, bytes.to_vec()),
+            None => {
+                let mut r = self.ok(mime, &tag, if_none_match, head_only, Vec::new());
                 if r.status == 200 && !head_only {
                     r.splice = Some(Box::new(AssetSplice {
-                        asset: pack::raw_asset_name(file.digest).to_owned(),
-                        len: file.size,
+                        asset: pack::raw_asset_name(digest).to_owned(),
+                        len: size,
                         tail: Vec::new(),
-                        fault: fault(&uri),
+                        fault: fault(what),
                     }));
                 }
                 r
@@ -159,7 +208,7 @@ fn not_found(path: &str) -> Response {
     )
 }
 
-/// The answer when a mirrored file's asset is missing or damaged.
+/// The answer when a mirrored file's or archive's asset is missing or damaged.
 fn fault(uri: &str) -> Response {
     text_response(
         500,

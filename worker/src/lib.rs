@@ -17,11 +17,11 @@
 //!    future, waker or closure is made per request, which saves about 20 µs of CPU per
 //!    request (see `benches/worker`). A chunked body is read chunk by chunk through a
 //!    `BodyReader` in the async handler.
-//! 3. A response whose middle is an asset (a file the pack left out: a `resources/read` at
-//!    `/mcp`, a file of the mirror) is finished in JavaScript, by `splice`: it fetches the
-//!    asset from the `ASSETS` binding, buffers it and compares its length with the one the
-//!    pack recorded *before* anything is sent (the binding gives no `Content-Length` to rely
-//!    on), then answers the endpoint's head, the asset and its tail as one `Blob`, so the
+//! 3. A response whose middle is an asset (bytes the pack left out: a `resources/read` at
+//!    `/mcp`, a file or an archive of the mirror) is finished in JavaScript, by `splice`: it
+//!    fetches the asset from the `ASSETS` binding, buffers it and compares its length with the
+//!    one the pack recorded *before* anything is sent (the binding gives no `Content-Length`
+//!    to rely on), then answers the endpoint's head, the asset and its tail as one `Blob`, so the
 //!    asset's bytes never pass through wasm memory. A missing asset (404), a failed fetch or a
 //!    length mismatch answers the endpoint's fault instead (`-32603` naming the URI, status
 //!    500; a 500 in the mirror) and logs the reason: wrong bytes are never served, and no

@@ -1,20 +1,29 @@
-//! The `/.well-known/agent-skills/` mirror of a compiled catalog (Agent Skills Discovery RFC,
-//! version 0.2.0, the text that lists each skill's `files` with per-file digests and a
-//! skill-level `digest`).
+//! The `/.well-known/agent-skills/` mirror of a compiled catalog, as the Agent Skills Discovery
+//! RFC v0.2.0 publishes it (`cloudflare/agent-skills-discovery-rfc`, main branch: the flat
+//! single-artifact index with `$schema`).
 //!
-//! The RFC addresses a skill by its name alone (`/.well-known/agent-skills/{name}/{path}`, the
-//! name equal to the skill's directory), while MCP tells skills apart by URI. The rule: a skill
-//! is mirrored under its frontmatter `name` when no other skill of the catalog has that name;
-//! skills that share a name (possible with organisational prefixes and nested skills, and
+//! Each mirrored skill is one artifact: a skill that is only a `SKILL.md` is `type: "skill-md"`
+//! with `url` at `/.well-known/agent-skills/{name}/SKILL.md`; a skill with supporting files is
+//! `type: "archive"` with `url` at `/.well-known/agent-skills/{name}.tar.gz` (see [`super::archive`]).
+//! `digest` is the SHA-256 of the artifact's raw bytes. Every file also stays at
+//! `/.well-known/agent-skills/{name}/{path}`, for progressive disclosure and v0.1.0 clients.
+//!
+//! The RFC addresses a skill by its name alone, while MCP tells skills apart by URI. The rule: a
+//! skill is mirrored under its frontmatter `name` when no other skill of the catalog has that
+//! name; skills that share a name (possible with organisational prefixes and nested skills, and
 //! allowed by SEP-2640) are all left out of the mirror, none preferred over the others. The
 //! compiler's `duplicate-name` warning names them; MCP serves every one of them.
 
+use super::archive::ARCHIVE_SUFFIX;
 use super::{Compiled, CompiledSkill};
+use crate::skill::revision::REVISION_META_KEY;
+use crate::skill::uri::SKILL_MD;
 use crate::skill::value::write_json_string;
 use std::collections::BTreeMap;
 
-/// The version the index declares.
-pub const MIRROR_VERSION: &str = "0.2.0";
+/// The `$schema` of the index: the RFC's identifier of its v0.2.0 format (an opaque URI that
+/// clients match; an index without it is read as v0.1.0).
+pub const MIRROR_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
 /// The path prefix of the mirror.
 pub const MIRROR_PREFIX: &str = "/.well-known/agent-skills/";
@@ -33,40 +42,52 @@ impl Compiled {
             .collect()
     }
 
-    /// `index.json` of the mirror: `{"version":"0.2.0","skills":[{"name","description",
-    /// "digest","files":[{"path","digest"}…]}…]}`, skills sorted by name, each skill's
-    /// `SKILL.md` first and its other files in URI order; `digest` is the skill's revision.
+    /// `index.json` of the mirror: `{"$schema":MIRROR_SCHEMA,"skills":[{"name","type",
+    /// "description","url","digest","_meta":{REVISION_META_KEY:revision}}…]}`, skills sorted
+    /// by name; `url` is path-absolute (resolved against the index's origin, as in the RFC's
+    /// examples). The RFC has no extension point but says clients MUST ignore fields they do
+    /// not know, so the skill's revision ([`crate::skill::revision`], the value of the MCP
+    /// entry's `_meta`) goes under a `_meta` object of the same shape, keyed by this project's
+    /// own prefix.
     pub fn mirror_index_json(&self) -> String {
-        let mut out = String::from("{\"version\":");
-        write_json_string(MIRROR_VERSION, &mut out);
+        let mut out = String::from("{\"$schema\":");
+        write_json_string(MIRROR_SCHEMA, &mut out);
         out.push_str(",\"skills\":[");
         for (i, (name, skill)) in self.mirrored().into_iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
+            let (kind, url, digest) = match &skill.archive {
+                Some(a) => (
+                    "archive",
+                    format!("{MIRROR_PREFIX}{name}{ARCHIVE_SUFFIX}"),
+                    a.digest.as_str(),
+                ),
+                None => (
+                    "skill-md",
+                    format!("{MIRROR_PREFIX}{name}/{SKILL_MD}"),
+                    skill
+                        .files
+                        .first()
+                        .and_then(|&fi| self.files.get(fi))
+                        .map_or("", |f| f.digest.as_str()),
+                ),
+            };
             out.push_str("{\"name\":");
             write_json_string(name, &mut out);
+            out.push_str(",\"type\":");
+            write_json_string(kind, &mut out);
             out.push_str(",\"description\":");
             write_json_string(&skill.description, &mut out);
-            out.push_str(",\"digest\":\"");
-            out.push_str(&self.revision(skill));
-            out.push_str("\",\"files\":[");
-            for (j, f) in skill
-                .files
-                .iter()
-                .filter_map(|&fi| self.files.get(fi))
-                .enumerate()
-            {
-                if j > 0 {
-                    out.push(',');
-                }
-                out.push_str("{\"path\":");
-                write_json_string(self.relative_path(skill, &f.uri), &mut out);
-                out.push_str(",\"digest\":\"");
-                out.push_str(&f.digest);
-                out.push_str("\"}");
-            }
-            out.push_str("]}");
+            out.push_str(",\"url\":");
+            write_json_string(&url, &mut out);
+            out.push_str(",\"digest\":");
+            write_json_string(digest, &mut out);
+            out.push_str(",\"_meta\":{");
+            write_json_string(REVISION_META_KEY, &mut out);
+            out.push(':');
+            write_json_string(&self.revision(skill), &mut out);
+            out.push_str("}}");
         }
         out.push_str("]}");
         out

@@ -24,6 +24,7 @@
 
 // `skill_md` holds the rules of one SKILL.md (its frontmatter fields), `wire` the published JSON
 // forms of a compiled catalog; this file holds the types and the pipeline over a whole folder.
+pub mod archive;
 pub mod fallback;
 pub mod mirror;
 mod skill_md;
@@ -35,6 +36,7 @@ use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::mime;
 use crate::skill::uri::{check_segment, is_inside, SCHEME, SKILL_MD};
 use crate::skill::value::Value;
+use archive::{CompiledArchive, MAX_ARCHIVE_BYTES};
 use skill_md::check_skill_md;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -108,6 +110,10 @@ pub struct CompiledSkill {
     /// Indices into [`Compiled::files`]: `SKILL.md` first, then every other file under the
     /// root (nested skills' files included) in URI order.
     pub files: Vec<usize>,
+    /// Its `{name}.tar.gz` in the mirror ([`archive`]): for a skill the mirror publishes
+    /// (its name is unique, see [`mirror`]) that has files besides `SKILL.md`; `None` for
+    /// every other skill.
+    pub archive: Option<CompiledArchive>,
 }
 
 /// A child in a directory listing.
@@ -406,6 +412,7 @@ fn compile_pass(
                 description,
                 frontmatter: fm,
                 files: Vec::new(),
+                archive: None,
             });
         }
     }
@@ -477,14 +484,21 @@ fn compile_pass(
     }
 
     // Duplicate names: allowed by the spec (names are labels), but confusing.
-    let mut by_name: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut by_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for s in &skills {
-        by_name.entry(&s.name).or_default().push(&s.uri);
+        by_name
+            .entry(s.name.clone())
+            .or_default()
+            .push(s.uri.clone());
     }
     for (name, uris) in &by_name {
         if uris.len() > 1 {
             for uri in uris {
-                let others: Vec<&str> = uris.iter().filter(|u| u != &uri).copied().collect();
+                let others: Vec<&str> = uris
+                    .iter()
+                    .filter(|u| u != &uri)
+                    .map(String::as_str)
+                    .collect();
                 diags.push(Diagnostic::warning(
                     Rule::DuplicateName,
                     &uri[SCHEME.len()..],
@@ -495,6 +509,52 @@ fn compile_pass(
                     "give each skill a distinct name unless the duplication is intended",
                 ));
             }
+        }
+    }
+
+    // Archives of the mirror: every skill it publishes with files besides SKILL.md.
+    for skill in &mut skills {
+        if skill.files.len() < 2 || by_name.get(skill.name.as_str()).map(Vec::len) != Some(1) {
+            continue;
+        }
+        let rel = &skill.root[SCHEME.len()..];
+        for &i in &skill.files {
+            let Some(f) = compiled_files.get(i) else {
+                continue;
+            };
+            let path = f.uri.get(skill.root.len() + 1..).unwrap_or_default();
+            if !archive::fits_ustar(path) {
+                diags.push(Diagnostic::warning(
+                    Rule::ArchiveLongPath,
+                    &f.uri[SCHEME.len()..],
+                    format!(
+                        "the path {path:?} is too long for a ustar header ({} bytes; 100, or 155 + 100 split at a /) in the mirror's {}{}; it is written with a GNU long-name entry, which tar readers that know only ustar (the skills installer 1.7.4) read as a truncated name",
+                        path.len(),
+                        skill.name,
+                        archive::ARCHIVE_SUFFIX
+                    ),
+                    "shorten the path (directory names up to 155 bytes in all, file names up to 100)",
+                ));
+            }
+        }
+        let members = skill.files.iter().filter_map(|&i| {
+            let f = compiled_files.get(i)?;
+            let path = f.uri.strip_prefix(skill.root.as_str())?.strip_prefix('/')?;
+            Some((path, f.bytes.as_slice()))
+        });
+        match CompiledArchive::build(members) {
+            Ok(a) => {
+                if let Some(d) = archive_too_large(rel, &skill.name, a.size, MAX_ARCHIVE_BYTES) {
+                    diags.push(d);
+                }
+                skill.archive = Some(a);
+            }
+            Err(e) => diags.push(Diagnostic::error(
+                Rule::LimitArchive,
+                rel,
+                format!("the skill's archive for the mirror cannot be written: {e}"),
+                "shorten the skill's file paths",
+            )),
         }
     }
 
@@ -544,6 +604,22 @@ fn compile_pass(
     })
 }
 
+/// The `limit-archive` error of the skill at `rel` (named `name`) when its archive of `size`
+/// bytes is over `limit`.
+fn archive_too_large(rel: &str, name: &str, size: u64, limit: u64) -> Option<Diagnostic> {
+    (size > limit).then(|| {
+        Diagnostic::error(
+            Rule::LimitArchive,
+            rel,
+            format!(
+                "the mirror's archive of the skill {name} ({name}{}) is {size} bytes; the limit is {limit} (25 MiB, the largest file Workers Static Assets take)",
+                archive::ARCHIVE_SUFFIX
+            ),
+            "move large assets out of the skill or split it into smaller skills",
+        )
+    })
+}
+
 /// Checks every segment of a relative path; reports the first bad one.
 fn check_path(path: &str, diags: &mut Vec<Diagnostic>) -> bool {
     for seg in path.split('/') {
@@ -584,5 +660,66 @@ fn warn_case_collisions(
         } else {
             seen.insert(key, p);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_archive_over_the_limit_is_a_build_error_naming_the_skill() {
+        // The spec's 16 MiB per skill keeps real archives far below 25 MiB, so the check is
+        // exercised with a lower limit.
+        assert_eq!(archive_too_large("tools/big", "big", 100, 100), None);
+        let d = archive_too_large("tools/big", "big", 101, 100).expect("over the limit");
+        assert_eq!(
+            (d.rule.id(), d.severity, d.path.as_str()),
+            ("limit-archive", Severity::Error, "tools/big")
+        );
+        assert!(d.message.contains("big.tar.gz") && d.message.contains("101 bytes"));
+        assert!(d.fix.contains("split"), "{}", d.fix);
+    }
+
+    #[test]
+    fn only_mirrored_skills_with_supporting_files_get_an_archive() {
+        let mut t = SourceTree::default();
+        let md = |n: &str| format!("---\nname: {n}\ndescription: Skill {n}.\n---\n");
+        t.add_file("solo/SKILL.md", md("solo"));
+        t.add_file("full/SKILL.md", md("full"));
+        t.add_file("full/references/a.md", "a");
+        t.add_file("x/twin/SKILL.md", md("twin"));
+        t.add_file("x/twin/a.md", "a");
+        t.add_file("y/twin/SKILL.md", md("twin"));
+        t.add_file("y/twin/a.md", "a");
+        let c = compile(t).expect("compiles");
+        let archived: Vec<&str> = c
+            .skills
+            .iter()
+            .filter(|s| s.archive.is_some())
+            .map(|s| s.root.as_str())
+            .collect();
+        assert_eq!(archived, ["skill://full"]);
+    }
+
+    #[test]
+    fn a_path_too_long_for_ustar_is_warned_and_still_archived_whole() {
+        let mut t = SourceTree::default();
+        t.add_file(
+            "long/SKILL.md",
+            "---\nname: long\ndescription: Long paths.\n---\n",
+        );
+        let name = format!("references/{}.md", "n".repeat(120));
+        t.add_file(&format!("long/{name}"), "x");
+        let c = compile(t).expect("a warning, not an error");
+        let w: Vec<(&str, &str)> = c
+            .warnings
+            .iter()
+            .map(|d| (d.rule.id(), d.path.as_str()))
+            .collect();
+        let path = format!("long/{name}");
+        assert_eq!(w, [("archive-long-path", path.as_str())]);
+        assert!(c.warnings[0].message.contains("long.tar.gz"));
+        assert!(c.skills[0].archive.is_some());
     }
 }

@@ -7,8 +7,8 @@ use crate::skill::revision::{skill_revision, REVISION_META_KEY};
 use crate::skill::value::write_json_string;
 
 impl Compiled {
-    /// The skill's revision ([`crate::skill::revision`]): the Agent Skills Discovery RFC's
-    /// skill-level digest over its files, by path relative to the skill root.
+    /// The skill's revision ([`crate::skill::revision`]): the skill-level digest of a
+    /// draft of the Agent Skills Discovery RFC, over its files, by path relative to the skill root.
     pub fn revision(&self, skill: &CompiledSkill) -> String {
         let files = skill.files.iter().filter_map(|&fi| {
             let f = self.files.get(fi)?;

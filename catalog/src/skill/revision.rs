@@ -1,8 +1,10 @@
 //! Skill revisions: one digest that changes whenever any file of a skill changes, so one value
 //! tracks a skill across MCP, the `/.well-known/agent-skills/` mirror and hosts.
 //!
-//! The value is the skill-level digest of the Agent Skills Discovery RFC, version 0.2.0 (the
-//! text of `cloudflare/agent-skills-discovery-rfc` that lists `files` with per-file digests):
+//! The value is the skill-level digest of a draft of the Agent Skills Discovery RFC (commit
+//! d484812 of `cloudflare/agent-skills-discovery-rfc`, whose index listed `files` with per-file
+//! digests; the published v0.2.0 replaced it with one digest per artifact, see
+//! `compile::mirror`):
 //!
 //! 1. take every file of the skill as `(path relative to the skill root, digest)`;
 //! 2. sort them by path, bytewise;
@@ -24,7 +26,7 @@ pub const REVISION_META_KEY: &str = "io.github.skills-edge/revision";
 /// The revision of a skill from its files: `(path relative to the skill root, wire digest)`
 /// pairs in any order. `None` when a digest is not in wire form (`sha256:` + 64 lowercase hex).
 ///
-/// The RFC's worked example:
+/// The draft's worked example:
 /// ```
 /// use skills_edge_catalog::skill::{digest::digest_of, revision::skill_revision};
 /// let files = [

@@ -176,12 +176,19 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         .collect();
     let inline_bytes = bytes - out_files.iter().map(|f| f.size).sum::<u64>();
     let asset_bytes: usize = packed.assets.iter().map(|x| x.bytes.len()).sum();
+    let out_archives = c
+        .skills
+        .iter()
+        .filter_map(|s| s.archive.as_ref())
+        .filter(|a| a.size > policy.inline_max)
+        .count();
     eprintln!(
-        "{summary}: wrote {output} ({} bytes; {} files, {inline_bytes} bytes inline); {} assets ({} files left out, {asset_bytes} bytes) in {assets_dir}",
+        "{summary}: wrote {output} ({} bytes; {} files, {inline_bytes} bytes inline); {} assets ({} files and {out_archives} mirror archive{} left out, {asset_bytes} bytes) in {assets_dir}",
         packed.pack.len(),
         c.files.len() - out_files.len(),
         packed.assets.len(),
         out_files.len(),
+        if out_archives == 1 { "" } else { "s" },
     );
     for w in warnings {
         eprintln!("{w}");

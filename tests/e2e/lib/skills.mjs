@@ -1,9 +1,11 @@
 // What the tests of the assets-backed Worker share: raw requests with exact headers (node:http,
 // so Host is what the test says), walking a catalog through skills/list and reading every
-// file through /mcp and through the /.well-known/agent-skills/ mirror, comparing bytes with
-// the source folder, and verifying every file with the official SDK's SkillsClient
-// (@modelcontextprotocol/client 2.4: sizes, digests and frontmatter against the entries).
+// file through /mcp and through the /.well-known/agent-skills/ mirror (each skill's artifact
+// under its digest, and every file), comparing bytes with the source folder, and verifying
+// every file with the official SDK's SkillsClient (@modelcontextprotocol/client 2.4: sizes,
+// digests and frontmatter against the entries).
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -104,33 +106,53 @@ export async function readEveryFile(port, folder, skills) {
 }
 
 /**
- * Reads every file of every mirrored skill through /.well-known/agent-skills/ and compares its
- * bytes with the source folder (the index names each skill and lists its files). Returns
- * `{ skills, files, bytes }`.
+ * Reads the mirror (/.well-known/agent-skills/, Agent Skills Discovery RFC v0.2.0): for each
+ * skill of the index, its artifact at `url` (a SKILL.md or a `.tar.gz`) under its `digest`
+ * (SHA-256 of the raw bytes) and strong ETag, then every file of its MCP entry at
+ * `/{name}/{path}`, byte-exact against the source folder. Returns
+ * `{ skills, archives, archiveBytes, files, bytes }`.
  */
 export async function mirrorEveryFile(port, folder, entries) {
   const res = await send(port, { path: "/.well-known/agent-skills/index.json" });
   assert.equal(res.status, 200);
   const index = JSON.parse(res.body.toString("utf8"));
+  assert.equal(index.$schema, "https://schemas.agentskills.io/discovery/0.2.0/schema.json");
   const byName = new Map(entries.map((e) => [e.frontmatter.name, e]));
   let files = 0;
   let bytes = 0;
+  let archives = 0;
+  let archiveBytes = 0;
   for (const skill of index.skills) {
     const entry = byName.get(skill.name);
     assert.ok(entry, `${skill.name} is a served skill`);
+    const artifact = await send(port, { path: new URL(skill.url, "http://x/.well-known/agent-skills/index.json").pathname });
+    assert.equal(artifact.status, 200, `${skill.url}: ${artifact.body.toString().slice(0, 300)}`);
+    const hex = createHash("sha256").update(artifact.body).digest("hex");
+    assert.equal(`sha256:${hex}`, skill.digest, `${skill.url} has the index's digest`);
+    assert.equal(artifact.headers.etag, `"${hex}"`);
+    assert.equal(Number(artifact.headers["content-length"]), artifact.body.length);
+    if (skill.type === "archive") {
+      assert.equal(artifact.headers["content-type"], "application/gzip");
+      archives++;
+      archiveBytes += artifact.body.length;
+    } else {
+      assert.equal(skill.type, "skill-md");
+      assert.equal(entry.resources.length, 1, `${skill.name} is only a SKILL.md`);
+    }
     const root = entry.uri.slice(0, -"SKILL.md".length);
-    for (const f of skill.files) {
-      const got = await send(port, { path: `/.well-known/agent-skills/${skill.name}/${f.path}` });
-      assert.equal(got.status, 200, `${skill.name}/${f.path}: ${got.body.toString().slice(0, 300)}`);
-      const want = sourceOf(folder, root + f.path);
-      assert.ok(got.body.equals(want), `${skill.name}/${f.path} is byte-exact through the mirror`);
-      assert.equal(got.headers.etag, `"${f.digest.slice("sha256:".length)}"`);
+    for (const r of entry.resources) {
+      const path = r.uri.slice(root.length);
+      const got = await send(port, { path: `/.well-known/agent-skills/${skill.name}/${path}` });
+      assert.equal(got.status, 200, `${skill.name}/${path}: ${got.body.toString().slice(0, 300)}`);
+      const want = sourceOf(folder, r.uri);
+      assert.ok(got.body.equals(want), `${skill.name}/${path} is byte-exact through the mirror`);
+      assert.equal(got.headers.etag, `"${r.digest.slice("sha256:".length)}"`);
       assert.equal(Number(got.headers["content-length"]), want.length);
       files++;
       bytes += want.length;
     }
   }
-  return { skills: index.skills.length, files, bytes };
+  return { skills: index.skills.length, archives, archiveBytes, files, bytes };
 }
 
 /**

@@ -1,0 +1,118 @@
+// The mirror judged by the most-used Agent Skills installer: the npm `skills` CLI (pinned in
+// package.json), which reads /.well-known/agent-skills/index.json (Agent Skills Discovery RFC
+// v0.2.0 and v0.1.0), verifies each artifact's digest and unpacks archives with its own tar
+// reader. On the Worker under wrangler dev (built by scripts/test.d/30-worker.sh with
+// `--inline-max 0`, so every archive is a Static Asset):
+//   * `skills add <url> --list` lists every mirrored skill;
+//   * `skills add <url> --skill '*' --agent claude-code -y --copy` installs every one of them,
+//     and the installed folder of each holds exactly the files of its MCP entry, each
+//     byte-equal to the skills folder.
+// The CLI runs with Node 22 (this test's own `process.execPath` under 30-worker.sh), a scratch
+// HOME and working directory, and DO_NOT_TRACK=1 (no telemetry).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join, relative } from "node:path";
+import { ROOT, startWorker } from "./lib/worker.mjs";
+import { allSkills, send, sourceOf } from "./lib/skills.mjs";
+import { tempDir } from "../lib/processes.mjs";
+
+const SKILLS = join(ROOT, process.env.SKILLS_DIR ?? "skills");
+const CLI = join(ROOT, "node_modules", "skills", "dist", "cli.mjs");
+
+/** Runs the `skills` CLI with `args` in `cwd`; resolves `{ stdout, stderr }`, rejects on a failure. */
+function skillsCli(args, cwd, home) {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      {
+        cwd,
+        timeout: 180_000,
+        maxBuffer: 16 << 20,
+        env: { PATH: process.env.PATH, HOME: home, DO_NOT_TRACK: "1", CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" },
+      },
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`skills ${args.join(" ")}: ${err.message}\n${stdout}\n${stderr}`)) : resolve({ stdout, stderr }),
+    );
+  });
+}
+
+/** Every file under `dir`, as paths relative to it (`/`-separated), sorted. */
+function filesUnder(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(relative(dir, p).split("\\").join("/"));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+let worker;
+let site;
+let index;
+let entries;
+let scratch;
+before(async () => {
+  worker = await startWorker();
+  // The site's origin: the installer finds /.well-known/agent-skills/index.json below it.
+  site = `http://localhost:${worker.port}`;
+  const res = await send(worker.port, { path: "/.well-known/agent-skills/index.json" });
+  assert.equal(res.status, 200);
+  index = JSON.parse(res.body.toString("utf8"));
+  entries = new Map((await allSkills(worker.port)).map((e) => [e.frontmatter.name, e]));
+  scratch = tempDir("installer");
+});
+after(async () => {
+  await worker?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+test("the installer's version is the pinned one", () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "node_modules", "skills", "package.json"), "utf8"));
+  assert.equal(pkg.version, "1.7.4");
+});
+
+test("skills add --list lists every mirrored skill", async () => {
+  assert.ok(index.skills.length > 0);
+  const { stdout, stderr } = await skillsCli(["add", site, "--list"], scratch, scratch);
+  for (const s of index.skills) {
+    assert.ok(stdout.includes(s.name), `${s.name} is listed:\n${stdout}\n${stderr}`);
+  }
+});
+
+test("skills add installs every mirrored skill, each file byte-equal to the skills folder", async () => {
+  const project = join(scratch, "project");
+  const home = join(scratch, "home");
+  for (const d of [project, home]) {
+    rmSync(d, { recursive: true, force: true });
+    mkdirSync(d, { recursive: true });
+  }
+  await skillsCli(["add", site, "--skill", "*", "--agent", "claude-code", "-y", "--copy"], project, home);
+  const installed = join(project, ".claude", "skills");
+  const names = readdirSync(installed).sort();
+  assert.deepEqual(names, index.skills.map((s) => s.name).sort(), "one folder per mirrored skill");
+  let files = 0;
+  let archives = 0;
+  for (const s of index.skills) {
+    const entry = entries.get(s.name);
+    assert.ok(entry, `${s.name} is served over MCP`);
+    const root = entry.uri.slice(0, -"SKILL.md".length);
+    const want = entry.resources.map((r) => r.uri.slice(root.length)).sort();
+    const dir = join(installed, s.name);
+    assert.deepEqual(filesUnder(dir), want, `${s.name}: exactly the files of its entry`);
+    for (const r of entry.resources) {
+      const got = readFileSync(join(dir, r.uri.slice(root.length)));
+      assert.ok(got.equals(sourceOf(SKILLS, r.uri)), `${r.uri} is installed byte-exact`);
+      files++;
+    }
+    if (s.type === "archive") archives++;
+  }
+  console.log(`installed ${index.skills.length} skills (${archives} from archives), ${files} files`);
+  assert.ok(archives > 0, "archives were unpacked");
+});
