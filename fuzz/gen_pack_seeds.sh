@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Writes the seeds of the `pack` fuzz target (fuzz/corpus/pack/): packs made by the native
+# `skills-edge pack` of the project's skills folder (whole, inline and with every non-empty file
+# an asset) and of each of its skills alone. Run it again whenever the pack format changes (the
+# decoder refuses other versions at once, so stale seeds only exercise that check).
+# Usage: fuzz/gen_pack_seeds.sh [SKILLS_EDGE_BIN]   (default: the debug build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-$(bash scripts/native-bin.sh)}
+out=fuzz/corpus/pack
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/skills-edge-pack-seeds.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+rm -rf "$out" && mkdir -p "$out"
+seed() { # NAME DIR [PACK ARGS...]
+  local name=$1 dir=$2; shift 2
+  "$bin" pack "$dir" -o "$out/$name" "$@" 2>/dev/null
+}
+seed skills skills
+seed skills-assets skills --assets "$tmp/assets-all" --inline-max 0
+seed skills-assets-1k skills --assets "$tmp/assets-1k" --inline-max 1024
+while IFS= read -r md; do
+  skill=$(dirname "$md")
+  rel=${skill#skills/}
+  name=$(printf '%s' "$rel" | tr '/' '-')
+  mkdir -p "$tmp/one-$name/$(dirname "$rel")"
+  cp -R "$skill" "$tmp/one-$name/$rel"
+  seed "one-$name" "$tmp/one-$name"
+done < <(find skills -name SKILL.md | sort)
+ls "$out" | wc -l | xargs -I{} echo "gen_pack_seeds: {} packs in $out" >&2
