@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seeds of the client's fuzz targets (`sse`, `reply`, `client`) into
-fuzz/corpus/<target>/, and the inputs that reproduce known defects of the client into
-fuzz/regressions/<target>/ (kept out of the smoke run's seeds until the client handles them).
+fuzz/corpus/<target>/, among them the inputs that reproduced defects of the client these targets
+found (`regression`, named after what the server did), so that the smoke run keeps checking them.
 The input formats are described at the top of each file in fuzz_targets/. Run from anywhere:
 `python3 fuzz/gen_seeds.py`; it rewrites only the files named here."""
 
@@ -22,7 +22,8 @@ def seed(target, name, data):
 
 
 def regression(target, name, data):
-    write("regressions", target, name, data)
+    """An input that reproduced a defect of the client, kept among the seeds."""
+    write("corpus", target, name, data)
 
 
 # --- sse: [n] [n % 8 chunk lengths] stream ---------------------------------------------------
