@@ -239,13 +239,15 @@ fn entry(index_url: &str, version: IndexVersion, index: usize, item: &Json) -> R
             match kind {
                 "skill-md" => Artifact::SkillMd { url, digest },
                 "archive" => Artifact::Archive { url, digest },
-                other => return Err(bad(
-                    index,
-                    "type",
-                    format!(
+                other => {
+                    return Err(bad(
+                        index,
+                        "type",
+                        format!(
                         "{other:?} is not \"skill-md\" or \"archive\"; RFC clients skip this skill"
                     ),
-                )),
+                    ))
+                }
             }
         }
         IndexVersion::V0_1_0 => {
