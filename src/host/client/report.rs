@@ -861,24 +861,31 @@ pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, io: &H) -> Output {
     if args.well_known {
         return run_well_known(io, &args.url).await.render(args);
     }
-    let mut report = mcp_report(args, io).await;
-    if args.cross_check && report.fatal.is_none() {
-        let index = origin_of(&args.url).map(|o| format!("{o}{INDEX_PATH}"));
-        let mut mirror = match index {
-            Some(i) => run_well_known(io, &i).await,
-            None => Report::stopped(
-                None,
-                VerifyError::new(ErrorCode::InvalidArgument, "the URL has no origin"),
-            ),
-        };
-        if let Some(e) = mirror.fatal.take() {
-            report.fatal = Some(e);
-        } else {
-            cross_check(&report, &mut mirror);
-            report.skills.append(&mut mirror.skills);
-        }
+    let report = mcp_report(args, io).await;
+    with_well_known(args, io, report).await.render(args)
+}
+
+/// The rest of the command after the MCP run `report`: with `--cross-check`, the index of the
+/// same origin verified and compared ([`cross_check`]), its skills after the MCP ones.
+pub async fn with_well_known<H: HttpIo>(args: &VerifyArgs, io: &H, mut report: Report) -> Report {
+    if !args.cross_check || report.fatal.is_some() {
+        return report;
     }
-    report.render(args)
+    let index = origin_of(&args.url).map(|o| format!("{o}{INDEX_PATH}"));
+    let mut mirror = match index {
+        Some(i) => run_well_known(io, &i).await,
+        None => Report::stopped(
+            None,
+            VerifyError::new(ErrorCode::InvalidArgument, "the URL has no origin"),
+        ),
+    };
+    if let Some(e) = mirror.fatal.take() {
+        report.fatal = Some(e);
+    } else {
+        cross_check(&report, &mut mirror);
+        report.skills.append(&mut mirror.skills);
+    }
+    report
 }
 
 /// The MCP part of the command: connect, verify.
