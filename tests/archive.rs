@@ -527,3 +527,25 @@ for comp, tag in ((zipfile.ZIP_STORED, 'stored'), (zipfile.ZIP_DEFLATED, 'deflat
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn overlapping_zip_members_are_refused() {
+    // A stored member whose data is another member's local header and data, and a central
+    // directory entry pointing into it: the same bytes read twice (the overlap of non-recursive
+    // zip bombs).
+    let inner = zip(&[("b.md", 0o100644, b"b", false)]);
+    let inner_cd = u32::from_le_bytes(inner[inner.len() - 6..inner.len() - 2].try_into().unwrap()) as usize;
+    let local_b = inner[..inner_cd].to_vec();
+    let mut central_b = inner[inner_cd..inner.len() - 22].to_vec();
+    let mut z = zip(&[("SKILL.md", 0o100644, SKILL, false), ("a.md", 0o100644, &local_b, false)]);
+    let b_offset = (30 + 8 + SKILL.len() + 30 + 4) as u32;
+    central_b[42..46].copy_from_slice(&b_offset.to_le_bytes());
+    let eocd = z.len() - 22;
+    z.splice(eocd..eocd, central_b.iter().copied());
+    let n = z.len();
+    z[n - 14..n - 12].copy_from_slice(&3u16.to_le_bytes());
+    z[n - 12..n - 10].copy_from_slice(&3u16.to_le_bytes());
+    let size = u32::from_le_bytes(z[n - 10..n - 6].try_into().unwrap()) + central_b.len() as u32;
+    z[n - 10..n - 6].copy_from_slice(&size.to_le_bytes());
+    assert_eq!(zip_refusal(&z), (Unsafe, "overlap".to_owned()));
+}
