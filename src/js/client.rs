@@ -230,27 +230,23 @@ impl HttpIo for JsIo {
 impl JsIo {
     /// The response object `io.post` or `io.get` resolved to: `{ status, contentType,
     /// sessionId, read }`.
-    fn response(
-        called: HostResult<JsValue>,
-    ) -> impl Future<Output = HostResult<HttpResponse<JsBody>>> {
-        async move {
-            let response = JsIo::settle(called).await?;
-            let field = |k: &str| Reflect::get(&response, &JsValue::from_str(k)).ok();
-            let status = field("status")
-                .and_then(|s| s.as_f64())
-                .filter(|s| s.fract() == 0.0 && (0.0..1000.0).contains(s))
-                .ok_or_else(|| broken("a response without a numeric status"))?
-                as u16;
-            Ok(HttpResponse {
-                status,
-                content_type: field("contentType").and_then(|v| v.as_string()),
-                session_id: field("sessionId").and_then(|v| v.as_string()),
-                body: JsBody {
-                    read: field("read").and_then(|f| f.dyn_into::<Function>().ok()),
-                    this: response,
-                },
-            })
-        }
+    async fn response(called: HostResult<JsValue>) -> HostResult<HttpResponse<JsBody>> {
+        let response = JsIo::settle(called).await?;
+        let field = |k: &str| Reflect::get(&response, &JsValue::from_str(k)).ok();
+        let status = field("status")
+            .and_then(|s| s.as_f64())
+            .filter(|s| s.fract() == 0.0 && (0.0..1000.0).contains(s))
+            .ok_or_else(|| broken("a response without a numeric status"))?
+            as u16;
+        Ok(HttpResponse {
+            status,
+            content_type: field("contentType").and_then(|v| v.as_string()),
+            session_id: field("sessionId").and_then(|v| v.as_string()),
+            body: JsBody {
+                read: field("read").and_then(|f| f.dyn_into::<Function>().ok()),
+                this: response,
+            },
+        })
     }
 }
 
