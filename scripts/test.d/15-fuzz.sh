@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds="${FUZZ_SECONDS:-20}"
-targets=(respond frontmatter host pack compile uri headers http_head)
+targets=(respond frontmatter host pack compile uri headers http_head archive index)
 
 # Every target must be in the list above.
 for f in fuzz/fuzz_targets/*.rs; do
