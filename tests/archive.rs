@@ -534,10 +534,14 @@ fn overlapping_zip_members_are_refused() {
     // directory entry pointing into it: the same bytes read twice (the overlap of non-recursive
     // zip bombs).
     let inner = zip(&[("b.md", 0o100644, b"b", false)]);
-    let inner_cd = u32::from_le_bytes(inner[inner.len() - 6..inner.len() - 2].try_into().unwrap()) as usize;
+    let inner_cd =
+        u32::from_le_bytes(inner[inner.len() - 6..inner.len() - 2].try_into().unwrap()) as usize;
     let local_b = inner[..inner_cd].to_vec();
     let mut central_b = inner[inner_cd..inner.len() - 22].to_vec();
-    let mut z = zip(&[("SKILL.md", 0o100644, SKILL, false), ("a.md", 0o100644, &local_b, false)]);
+    let mut z = zip(&[
+        ("SKILL.md", 0o100644, SKILL, false),
+        ("a.md", 0o100644, &local_b, false),
+    ]);
     let b_offset = (30 + 8 + SKILL.len() + 30 + 4) as u32;
     central_b[42..46].copy_from_slice(&b_offset.to_le_bytes());
     let eocd = z.len() - 22;
