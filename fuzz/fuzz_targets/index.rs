@@ -18,13 +18,22 @@ const BASE: &str = "https://h.example/.well-known/agent-skills/index.json";
 
 fn url_ok(u: &str) {
     let lower = u.to_ascii_lowercase();
-    assert!(lower.starts_with("http://") || lower.starts_with("https://"), "{u:?} is not http(s)");
+    assert!(
+        lower.starts_with("http://") || lower.starts_with("https://"),
+        "{u:?} is not http(s)"
+    );
     assert!(!u.contains('#'), "{u:?} kept a fragment");
-    assert_eq!(resolve_url(BASE, u).as_deref(), Ok(u), "{u:?} does not resolve to itself");
+    assert_eq!(
+        resolve_url(BASE, u).as_deref(),
+        Ok(u),
+        "{u:?} does not resolve to itself"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(index) = parse_index(BASE, data) else { return };
+    let Ok(index) = parse_index(BASE, data) else {
+        return;
+    };
     let mut names = Vec::new();
     let mut written = Vec::new();
     for s in index.skills.iter().flatten() {
@@ -32,12 +41,19 @@ fuzz_target!(|data: &[u8]| {
         assert!(!names.contains(&s.name), "name {:?} accepted twice", s.name);
         names.push(s.name.clone());
         let chars = s.description.chars().count();
-        assert!((1..=1024).contains(&chars), "description of {chars} characters");
+        assert!(
+            (1..=1024).contains(&chars),
+            "description of {chars} characters"
+        );
         match &s.artifact {
             Artifact::SkillMd { url, digest } | Artifact::Archive { url, digest } => {
                 url_ok(url);
                 assert!(is_wire_digest(digest));
-                let kind = if matches!(s.artifact, Artifact::SkillMd { .. }) { "skill-md" } else { "archive" };
+                let kind = if matches!(s.artifact, Artifact::SkillMd { .. }) {
+                    "skill-md"
+                } else {
+                    "archive"
+                };
                 written.push(json!({"name": s.name, "type": kind, "description": s.description, "url": url, "digest": digest}));
             }
             Artifact::Files(files) => {
@@ -51,8 +67,18 @@ fuzz_target!(|data: &[u8]| {
     if index.version == IndexVersion::V0_2_0 {
         let again = json!({"$schema": SCHEMA_V0_2_0, "skills": written}).to_string();
         let back = parse_index(BASE, again.as_bytes()).expect("a written index reads back");
-        let a: Vec<_> = index.skills.iter().flatten().map(|s| (&s.name, &s.description, &s.artifact)).collect();
-        let b: Vec<_> = back.skills.iter().flatten().map(|s| (&s.name, &s.description, &s.artifact)).collect();
+        let a: Vec<_> = index
+            .skills
+            .iter()
+            .flatten()
+            .map(|s| (&s.name, &s.description, &s.artifact))
+            .collect();
+        let b: Vec<_> = back
+            .skills
+            .iter()
+            .flatten()
+            .map(|s| (&s.name, &s.description, &s.artifact))
+            .collect();
         assert_eq!(a, b, "the index does not round-trip");
     }
 });
