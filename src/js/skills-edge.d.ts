@@ -140,6 +140,9 @@ export type ErrorCode =
   | "server-error"
   | "timeout"
   | "aborted"
+  | "archive-invalid"
+  | "archive-unsafe"
+  | "unknown-schema"
   | "catalog-invalid"
   | "pack-invalid";
 
