@@ -465,6 +465,8 @@ fn verify(server: &Server, json: bool) -> report::Output {
         skill: None,
         json,
         timeout_ms: 1000,
+        well_known: false,
+        cross_check: false,
     };
     block_on(report::verify_command(&args, server))
 }

@@ -5,6 +5,7 @@
 //!
 //! Every check panics with a message naming the property, which libFuzzer reports as a crash.
 
+pub mod archive;
 pub mod json;
 pub mod reply;
 pub mod sse;

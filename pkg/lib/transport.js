@@ -39,77 +39,76 @@ function timedOut(ms) {
 /**
  * An io object for one operation over Streamable HTTP.
  * `target`: `{ url, headers: [name, value][], fetch }`; `call`: `{ signal?, timeoutMs }`.
- * Each POST, its body included, must finish within `timeoutMs`.
+ * Each POST (an MCP request) and GET (a well-known index or artifact), its body included, must
+ * finish within `timeoutMs`.
  */
 export function httpIo(target, { signal, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
-  return {
-    async post(body, mcpHeaders) {
-      if (signal?.aborted) throw abortedBy(signal);
-      const controller = new AbortController();
-      let expired = false;
-      const timer = setTimeout(() => {
-        expired = true;
-        controller.abort();
-      }, timeoutMs);
-      const onAbort = () => controller.abort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      let done = false;
-      const cleanup = () => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const why = (e) => (expired ? timedOut(timeoutMs) : signal?.aborted ? abortedBy(signal) : null) ??
-        failure("connection-failed", `the server could not be reached: ${describe(e)}`);
-      const headers = new Headers();
-      for (const [k, v] of target.headers) headers.set(k, v);
-      for (const [k, v] of mcpHeaders) headers.set(k, v);
-      let res;
-      // Called unbound: a browser's fetch refuses any `this` but the global.
-      const doFetch = target.fetch;
-      try {
-        res = await doFetch(target.url, {
-          method: "POST",
-          headers,
-          body,
-          signal: controller.signal,
-          redirect: "manual",
-          cache: "no-store",
-        });
-      } catch (e) {
-        cleanup();
-        throw why(e);
-      }
-      const reader = res.body ? res.body.getReader() : undefined;
-      return {
-        status: res.status,
-        contentType: res.headers.get("content-type"),
-        sessionId: res.headers.get("mcp-session-id"),
-        async read() {
-          if (!reader) {
+  // One request, its body included, within `timeoutMs`: `init` adds method, body and redirect.
+  async function send(url, extraHeaders, init) {
+    if (signal?.aborted) throw abortedBy(signal);
+    const controller = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let done = false;
+    const cleanup = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const why = (e) => (expired ? timedOut(timeoutMs) : signal?.aborted ? abortedBy(signal) : null) ??
+      failure("connection-failed", `the server could not be reached: ${describe(e)}`);
+    const headers = new Headers();
+    for (const [k, v] of target.headers) headers.set(k, v);
+    for (const [k, v] of extraHeaders) headers.set(k, v);
+    let res;
+    // Called unbound: a browser's fetch refuses any `this` but the global.
+    const doFetch = target.fetch;
+    try {
+      res = await doFetch(url, { ...init, headers, signal: controller.signal, cache: "no-store" });
+    } catch (e) {
+      cleanup();
+      throw why(e);
+    }
+    const reader = res.body ? res.body.getReader() : undefined;
+    return {
+      status: res.status,
+      contentType: res.headers.get("content-type"),
+      sessionId: res.headers.get("mcp-session-id"),
+      async read() {
+        if (!reader) {
+          cleanup();
+          return undefined;
+        }
+        try {
+          const { done: end, value } = await reader.read();
+          if (end) {
             cleanup();
             return undefined;
           }
-          try {
-            const { done: end, value } = await reader.read();
-            if (end) {
-              cleanup();
-              return undefined;
-            }
-            return value;
-          } catch (e) {
-            cleanup();
-            throw why(e);
-          }
-        },
-        // Called when the core is done with the body (an event stream may stay open).
-        cancel() {
+          return value;
+        } catch (e) {
           cleanup();
-          reader?.cancel().catch(() => {});
-        },
-      };
-    },
+          throw why(e);
+        }
+      },
+      // Called when the core is done with the body (an event stream may stay open).
+      cancel() {
+        cleanup();
+        reader?.cancel().catch(() => {});
+      },
+    };
+  }
+  return {
+    // MCP endpoints answer in place: a 3xx is the core's `http-status`.
+    post: (body, mcpHeaders) => send(target.url, mcpHeaders, { method: "POST", body, redirect: "manual" }),
+    // A well-known index or artifact: redirects followed, as the Discovery RFC asks of clients.
+    get: (url) => send(url, [], { method: "GET", redirect: "follow" }),
   };
 }
 

@@ -69,11 +69,23 @@ pub enum ErrorCode {
     Timeout,
     /// The caller aborted the request (an `AbortSignal`).
     Aborted,
+    /// A skill archive of a well-known source that is not a well-formed `.tar.gz` or `.zip`
+    /// this reader accepts (a bad header, checksum or CRC-32, truncation, data after the end, an
+    /// unknown entry type or method, a member name the compiler would refuse, no `SKILL.md` at
+    /// the root). `field` names the member, `actual` the rule broken.
+    ArchiveInvalid,
+    /// A skill archive with something no client may unpack (Agent Skills Discovery RFC v0.2.0
+    /// §Archive Safety): `..`, an absolute path, a link, a device, a path given twice,
+    /// overlapping zip members. `field` names the member, `actual` the rule broken.
+    ArchiveUnsafe,
+    /// A well-known index whose `$schema` is not one this reader knows: it is not read (RFC
+    /// v0.2.0 §Versioning: warn and do not process).
+    UnknownSchema,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 25] = [
         ErrorCode::InvalidEntry,
         ErrorCode::LimitExceeded,
         ErrorCode::NotInManifest,
@@ -96,6 +108,9 @@ impl ErrorCode {
         ErrorCode::ServerError,
         ErrorCode::Timeout,
         ErrorCode::Aborted,
+        ErrorCode::ArchiveInvalid,
+        ErrorCode::ArchiveUnsafe,
+        ErrorCode::UnknownSchema,
     ];
 
     /// The stable kebab-case code.
@@ -128,6 +143,9 @@ impl ErrorCode {
             ErrorCode::ServerError => "server-error",
             ErrorCode::Timeout => "timeout",
             ErrorCode::Aborted => "aborted",
+            ErrorCode::ArchiveInvalid => "archive-invalid",
+            ErrorCode::ArchiveUnsafe => "archive-unsafe",
+            ErrorCode::UnknownSchema => "unknown-schema",
         }
     }
 

@@ -7,6 +7,8 @@
 //! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry (or a byte length and a digest computed elsewhere); resolve references |
 //! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`) |
 //! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals |
+//! | [`index`] | read a well-known source's `index.json` (Agent Skills Discovery RFC v0.2.0, and v0.1.0 without `$schema`); resolve its URLs (RFC 3986) |
+//! | [`archive`] | unpack a skill's `.tar.gz` or `.zip` in memory, refusing anything unsafe, within the skill limits |
 //! | [`error`] | [`VerifyError`] with a stable [`ErrorCode`] |
 //! | [`client`] | [`client::SkillsClient`]: the requests a host makes over a transport it supplies (listing, loading, reading, caching, refreshing), verified by [`SkillHost`]; the `verify` command's run ([`client::report`]) |
 //!
@@ -26,9 +28,11 @@
 //! ```
 
 pub mod approval;
+pub mod archive;
 pub mod client;
 pub mod entry;
 pub mod error;
+pub mod index;
 pub mod registry;
 pub mod verify;
 

@@ -38,6 +38,7 @@ use super::convert::{
 use super::{js_error, throw};
 use crate::host::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
 use crate::host::client::report::{self, Report, VerifyArgs};
+use crate::host::client::wellknown::run_well_known;
 use crate::host::client::{
     check_headers, context_of, ClientInfo, EraChoice, ListedSkill, Rpc, ServerFacts, SkillsClient,
 };
@@ -210,28 +211,42 @@ impl HttpIo for JsIo {
             f.call2(&self.0, &JsValue::from_str(&request.body), &headers)
                 .map_err(|e| failure(&e))
         });
-        async move {
-            let response = JsIo::settle(called.and_then(|c| c)).await?;
-            let field = |k: &str| Reflect::get(&response, &JsValue::from_str(k)).ok();
-            let status = field("status")
-                .and_then(|s| s.as_f64())
-                .filter(|s| s.fract() == 0.0 && (0.0..1000.0).contains(s))
-                .ok_or_else(|| broken("a response without a numeric status"))?
-                as u16;
-            Ok(HttpResponse {
-                status,
-                content_type: field("contentType").and_then(|v| v.as_string()),
-                session_id: field("sessionId").and_then(|v| v.as_string()),
-                body: JsBody {
-                    read: field("read").and_then(|f| f.dyn_into::<Function>().ok()),
-                    this: response,
-                },
-            })
-        }
+        JsIo::response(called.and_then(|c| c))
+    }
+
+    fn get(&self, url: &str) -> impl Future<Output = HostResult<HttpResponse<JsBody>>> {
+        let called = self.function("get").map(|f| {
+            f.call1(&self.0, &JsValue::from_str(url))
+                .map_err(|e| failure(&e))
+        });
+        JsIo::response(called.and_then(|c| c))
     }
 
     fn now_ms(&self) -> f64 {
         js_sys::Date::now()
+    }
+}
+
+impl JsIo {
+    /// The response object `io.post` or `io.get` resolved to: `{ status, contentType,
+    /// sessionId, read }`.
+    async fn response(called: HostResult<JsValue>) -> HostResult<HttpResponse<JsBody>> {
+        let response = JsIo::settle(called).await?;
+        let field = |k: &str| Reflect::get(&response, &JsValue::from_str(k)).ok();
+        let status = field("status")
+            .and_then(|s| s.as_f64())
+            .filter(|s| s.fract() == 0.0 && (0.0..1000.0).contains(s))
+            .ok_or_else(|| broken("a response without a numeric status"))?
+            as u16;
+        Ok(HttpResponse {
+            status,
+            content_type: field("contentType").and_then(|v| v.as_string()),
+            session_id: field("sessionId").and_then(|v| v.as_string()),
+            body: JsBody {
+                read: field("read").and_then(|f| f.dyn_into::<Function>().ok()),
+                this: response,
+            },
+        })
     }
 }
 
@@ -959,7 +974,7 @@ impl SkillsClientCore {
 }
 
 /// The arguments after `verify`, as both commands read them: `{ url, era, headers, skill?,
-/// json, timeoutMs }`. Throws `invalid-argument` whose message is the usage error.
+/// json, timeoutMs, wellKnown, crossCheck }`. Throws `invalid-argument` whose message is the usage error.
 #[wasm_bindgen(js_name = parseVerifyArgs, unchecked_return_type = "VerifyArgs")]
 pub fn parse_verify_args(
     #[wasm_bindgen(unchecked_param_type = "string[]")] args: JsValue,
@@ -975,6 +990,8 @@ pub fn parse_verify_args(
         skill: Option<&'a str>,
         json: bool,
         timeout_ms: u64,
+        well_known: bool,
+        cross_check: bool,
     }
     to_js(&ArgsJs {
         url: &a.url,
@@ -983,6 +1000,8 @@ pub fn parse_verify_args(
         skill: a.skill.as_deref(),
         json: a.json,
         timeout_ms: a.timeout_ms,
+        well_known: a.well_known,
+        cross_check: a.cross_check,
     })
 }
 
@@ -1024,17 +1043,22 @@ pub fn run_verify_command(
             session: HttpSession::new(ClientInfo::default()),
             mode: Cell::new(Mode::Http),
         };
-        let out = match inner.session.connect(&io, parsed.era).await {
-            Err(e) => Report::stopped(None, e).render(&parsed),
-            Ok(facts) => {
-                let _ = inner.client.set_facts(facts);
-                let rpc = CallRpc {
-                    inner: &inner,
-                    io: &io,
-                };
-                report::run(&inner.client, &rpc, parsed.skill.as_deref())
-                    .await
-                    .render(&parsed)
+        let out = if parsed.well_known {
+            run_well_known(&io, &parsed.url).await.render(&parsed)
+        } else {
+            match inner.session.connect(&io, parsed.era).await {
+                Err(e) => Report::stopped(None, e).render(&parsed),
+                Ok(facts) => {
+                    let _ = inner.client.set_facts(facts);
+                    let rpc = CallRpc {
+                        inner: &inner,
+                        io: &io,
+                    };
+                    let mcp = report::run(&inner.client, &rpc, parsed.skill.as_deref()).await;
+                    report::with_well_known(&parsed, &io, mcp)
+                        .await
+                        .render(&parsed)
+                }
             }
         };
         to_js(&OutputJs {

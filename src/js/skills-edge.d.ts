@@ -140,6 +140,9 @@ export type ErrorCode =
   | "server-error"
   | "timeout"
   | "aborted"
+  | "archive-invalid"
+  | "archive-unsafe"
+  | "unknown-schema"
   | "catalog-invalid"
   | "pack-invalid";
 
@@ -418,6 +421,8 @@ export interface IoResponse {
 /** The transport of one operation: `post` (Streamable HTTP) or `request` (an SDK client). */
 export interface SkillsClientIo {
   post?(body: string, headers: [string, string][]): Promise<IoResponse>;
+  /** GETs a well-known index or artifact (redirects followed); the same response shape. */
+  get?(url: string): Promise<IoResponse>;
   request?(method: string, params: { [key: string]: JsonValue }): Promise<{ [key: string]: JsonValue }>;
   /**
    * The SHA-256 of fetched content in wire form (`sha256:` + 64 lowercase hex), from a platform
@@ -567,6 +572,10 @@ export interface VerifyArgs {
   skill?: string;
   json: boolean;
   timeoutMs: number;
+  /** `url` is a well-known index (`…/.well-known/agent-skills/index.json`, or `--well-known`). */
+  wellKnown: boolean;
+  /** `--cross-check`: the MCP server, then the same origin's index, compared. */
+  crossCheck: boolean;
 }
 
 /** What `skills-edge verify` prints and returns. */

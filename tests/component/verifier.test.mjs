@@ -52,6 +52,9 @@ const NPM_CODES = [
   "server-error",
   "timeout",
   "aborted",
+  "archive-invalid",
+  "archive-unsafe",
+  "unknown-schema",
 ];
 
 const enc = new TextEncoder();

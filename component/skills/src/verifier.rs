@@ -311,6 +311,9 @@ fn code(c: ErrorCode) -> wit::ErrorCode {
         ErrorCode::ServerError => wit::ErrorCode::ServerError,
         ErrorCode::Timeout => wit::ErrorCode::Timeout,
         ErrorCode::Aborted => wit::ErrorCode::Aborted,
+        ErrorCode::ArchiveInvalid => wit::ErrorCode::ArchiveInvalid,
+        ErrorCode::ArchiveUnsafe => wit::ErrorCode::ArchiveUnsafe,
+        ErrorCode::UnknownSchema => wit::ErrorCode::UnknownSchema,
         // `ErrorCode` is non-exhaustive; `every_code_has_its_wit_case` fails when a code is
         // added to the library without a case here and in wit/skills-edge.wit.
         _ => wit::ErrorCode::InvalidArgument,

@@ -17,9 +17,11 @@ type Result<T> = std::result::Result<T, VerifyError>;
 
 /// POSTs to the URL with the caller's headers, every request bounded by the timeout
 /// (body included), redirects not followed (MCP endpoints answer in place; a 3xx is
-/// reported as `http-status`).
+/// reported as `http-status`). GETs (a well-known index and its artifacts) follow up to five
+/// redirects, as the Agent Skills Discovery RFC asks of clients.
 struct Ureq {
     agent: ureq::Agent,
+    get_agent: ureq::Agent,
     url: String,
     headers: Vec<(String, String)>,
     started: Instant,
@@ -105,6 +107,26 @@ impl HttpIo for Ureq {
         })
     }
 
+    fn get(&self, url: &str) -> impl Future<Output = Result<HttpResponse<Body>>> {
+        let mut req = self.get_agent.get(url);
+        for (k, v) in &self.headers {
+            req = req.header(k.as_str(), v.as_str());
+        }
+        ready(match req.call() {
+            Ok(resp) => Ok(HttpResponse {
+                status: resp.status().as_u16(),
+                content_type: resp
+                    .headers()
+                    .get("content-type")
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned),
+                session_id: None,
+                body: Body(resp.into_body().into_reader(), self.timeout_ms),
+            }),
+            Err(e) => Err(failure(&e, self.timeout_ms)),
+        })
+    }
+
     fn now_ms(&self) -> f64 {
         self.started.elapsed().as_secs_f64() * 1000.0
     }
@@ -112,14 +134,17 @@ impl HttpIo for Ureq {
 
 /// Runs `verify` with `args` and prints its output; the exit status is the report's.
 pub(crate) fn command(args: &VerifyArgs) -> ExitCode {
-    let config = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .timeout_global(Some(Duration::from_millis(args.timeout_ms)))
-        .user_agent(concat!("skills-edge/", env!("CARGO_PKG_VERSION")))
-        .build();
+    let config = |redirects: u32| {
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(redirects)
+            .timeout_global(Some(Duration::from_millis(args.timeout_ms)))
+            .user_agent(concat!("skills-edge/", env!("CARGO_PKG_VERSION")))
+            .build()
+    };
     let io = Ureq {
-        agent: config.into(),
+        agent: config(0).into(),
+        get_agent: config(5).into(),
         url: args.url.clone(),
         headers: args.headers.clone(),
         started: Instant::now(),

@@ -111,6 +111,16 @@ pub trait HttpIo {
     /// POSTs `request` (with the caller's own headers added) to the endpoint. Failures are
     /// `connection-failed`, `timeout` or `aborted`; any status is a response.
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Self::Body>>>;
+    /// GETs `url` (with the caller's own headers added), following redirects: the index and
+    /// artifacts of a well-known skills source ([`super::wellknown`]). Failures as for
+    /// [`HttpIo::post`]. The default refuses (`invalid-argument`), so a transport that only
+    /// speaks MCP needs nothing more.
+    fn get(&self, url: &str) -> impl Future<Output = Result<HttpResponse<Self::Body>>> {
+        std::future::ready(Err(VerifyError::new(
+            ErrorCode::InvalidArgument,
+            format!("this transport cannot GET {url}; it only POSTs to an MCP endpoint"),
+        )))
+    }
     /// Milliseconds on a clock that does not go backwards (for cache expiry).
     fn now_ms(&self) -> f64;
 }

@@ -68,6 +68,7 @@ use crate::skill::digest::digest_of;
 pub mod cache;
 pub mod http;
 pub mod report;
+pub mod wellknown;
 
 use cache::{Cache, Hints, Key};
 

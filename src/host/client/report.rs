@@ -52,9 +52,11 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::http::{HttpIo, HttpSession};
+use super::wellknown::{cross_check, run_well_known};
 use super::{check_headers, context_of, ClientInfo, EraChoice, ServerFacts, SkillsClient};
 use super::{ListedSkill, Rpc};
 use crate::host::error::{ErrorCode, VerifyError};
+use crate::host::index::{index_url_of_origin, origin_of, INDEX_PATH};
 use crate::host::registry::HostOptions;
 
 /// The usage of `verify`, as both commands print it.
@@ -69,6 +71,15 @@ pub const VERIFY_USAGE: &str =
         --skill checks one skill (its SKILL.md URI); --timeout bounds each request
         (milliseconds, default 30000). Exit status 0 when everything verifies, 1 when
         something does not, 2 for usage or connection errors.
+    skills-edge verify <url>/.well-known/agent-skills/index.json [--json] [--header …] [--timeout MS]
+    skills-edge verify --well-known <origin> [--json] [--header …] [--timeout MS]
+        Read the Agent Skills Discovery index (RFC v0.2.0, or v0.1.0 without $schema) instead
+        of speaking MCP: check every artifact's SHA-256, unpack archives safely, run the
+        compiler's checks on every file and compare the index's name and description with the
+        frontmatter. --well-known takes an origin (https://host) and reads its index.
+    skills-edge verify <mcp url> --cross-check [...]
+        Verify the MCP server, then the index of the same origin, and check that both publish
+        the same bytes (every archived file's digest equals the MCP entry's).
 ";
 
 /// Default time allowed for each request, in milliseconds.
@@ -143,6 +154,11 @@ pub struct VerifyArgs {
     pub json: bool,
     /// Time allowed for each request, in milliseconds.
     pub timeout_ms: u64,
+    /// `url` is a well-known index (it ends in `/.well-known/agent-skills/index.json`, or
+    /// `--well-known` turned an origin into one): read it instead of speaking MCP.
+    pub well_known: bool,
+    /// `--cross-check`: after the MCP run, verify the index of the same origin and compare.
+    pub cross_check: bool,
 }
 
 impl VerifyArgs {
@@ -163,6 +179,8 @@ impl VerifyArgs {
         let mut skill = None;
         let mut json = false;
         let mut timeout = None;
+        let mut origin = false;
+        let mut cross_check = false;
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let mut value = |flag: &str| {
@@ -194,6 +212,8 @@ impl VerifyArgs {
                     skill = Some(value("--skill")?);
                 }
                 "--json" => json = true,
+                "--well-known" => origin = true,
+                "--cross-check" => cross_check = true,
                 "--timeout" => {
                     if timeout.is_some() {
                         return Err("--timeout is given twice".into());
@@ -215,8 +235,23 @@ impl VerifyArgs {
                 _ => url = Some(a.clone()),
             }
         }
-        let url = url.ok_or("verify needs the server's URL (http://… or https://…)")?;
+        let mut url = url.ok_or("verify needs the server's URL (http://… or https://…)")?;
         check_url(&url)?;
+        if origin {
+            url = index_url_of_origin(&url).ok_or_else(|| {
+                format!("--well-known takes an origin (https://host[:port]), not {url:?}")
+            })?;
+        }
+        let well_known = url
+            .split('?')
+            .next()
+            .is_some_and(|p| p.ends_with(INDEX_PATH));
+        if well_known && (cross_check || skill.is_some() || era.is_some()) {
+            return Err(
+                "--cross-check, --skill and --era apply to an MCP server, not to a well-known index"
+                    .into(),
+            );
+        }
         let headers = check_headers(&headers).map_err(|e| format!("--header: {}", e.message))?;
         Ok(VerifyArgs {
             url,
@@ -225,6 +260,8 @@ impl VerifyArgs {
             skill,
             json,
             timeout_ms: timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+            well_known,
+            cross_check,
         })
     }
 }
@@ -741,6 +778,33 @@ fn finish(
     let items = held.items().unwrap_or_default();
     report.files = items.len();
     report.bytes = items.iter().fold(0u64, |a, i| a.saturating_add(i.size));
+    let changed = restarts.map(|n| {
+        VerifyError::new(
+            ErrorCode::ProtocolError,
+            format!(
+                "the entry of {} changed during each of {} checks (the check restarts at most {MAX_ENTRY_RESTARTS} times); its files are not all verified against the entry now held",
+                held.uri(),
+                n + 1
+            ),
+        )
+        .with_uri(held.uri())
+    });
+    status_from_checks(report, held.is_dynamic(), changed)
+}
+
+/// A skill's status and first error from its checks alone, `dynamic` when what it was checked
+/// against has no manifest (shared with [`super::wellknown`]).
+pub(crate) fn finish_skill(report: SkillReport, dynamic: bool) -> SkillReport {
+    status_from_checks(report, dynamic, None)
+}
+
+/// The status of a skill from its checks: `error` before everything, then `changed` (with
+/// `changed` as its reason), `failed`, `dynamic`, and `verified` only when every check is.
+fn status_from_checks(
+    mut report: SkillReport,
+    dynamic_entry: bool,
+    changed: Option<VerifyError>,
+) -> SkillReport {
     let first = report.checks.iter().find(|c| {
         matches!(
             c.status,
@@ -757,22 +821,12 @@ fn finish(
     );
     report.status = if error {
         SkillStatus::Error
-    } else if let Some(n) = restarts {
-        report.error = Some(
-            VerifyError::new(
-                ErrorCode::ProtocolError,
-                format!(
-                    "the entry of {} changed during each of {} checks (the check restarts at most {MAX_ENTRY_RESTARTS} times); its files are not all verified against the entry now held",
-                    held.uri(),
-                    n + 1
-                ),
-            )
-            .with_uri(held.uri()),
-        );
+    } else if let Some(e) = changed {
+        report.error = Some(e);
         SkillStatus::Changed
     } else if failed || skipped {
         SkillStatus::Failed
-    } else if held.is_dynamic() || dynamic {
+    } else if dynamic_entry || dynamic {
         SkillStatus::Dynamic
     } else {
         SkillStatus::Verified
@@ -1081,19 +1135,49 @@ pub fn command_client(args: &VerifyArgs) -> Result<SkillsClient, VerifyError> {
 /// The whole command after its arguments were read: connect (with `args.era`), verify, render.
 /// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part).
 pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, io: &H) -> Output {
+    if args.well_known {
+        return run_well_known(io, &args.url).await.render(args);
+    }
+    let report = mcp_report(args, io).await;
+    with_well_known(args, io, report).await.render(args)
+}
+
+/// The rest of the command after the MCP run `report`: with `--cross-check`, the index of the
+/// same origin verified and compared ([`cross_check`]), its skills after the MCP ones.
+pub async fn with_well_known<H: HttpIo>(args: &VerifyArgs, io: &H, mut report: Report) -> Report {
+    if !args.cross_check || report.fatal.is_some() {
+        return report;
+    }
+    let index = origin_of(&args.url).map(|o| format!("{o}{INDEX_PATH}"));
+    let mut mirror = match index {
+        Some(i) => run_well_known(io, &i).await,
+        None => Report::stopped(
+            None,
+            VerifyError::new(ErrorCode::InvalidArgument, "the URL has no origin"),
+        ),
+    };
+    if let Some(e) = mirror.fatal.take() {
+        report.fatal = Some(e);
+    } else {
+        cross_check(&report, &mut mirror);
+        report.skills.append(&mut mirror.skills);
+    }
+    report
+}
+
+/// The MCP part of the command: connect, verify.
+async fn mcp_report<H: HttpIo>(args: &VerifyArgs, io: &H) -> Report {
     let session = HttpSession::new(ClientInfo::default());
     let client = match command_client(args) {
         Ok(c) => c,
-        Err(e) => return fatal(None, e).render(args),
+        Err(e) => return fatal(None, e),
     };
     let facts = match session.connect(io, args.era).await {
         Ok(f) => f,
-        Err(e) => return fatal(None, e).render(args),
+        Err(e) => return fatal(None, e),
     };
     let _ = client.set_facts(facts);
-    run(&client, &session.rpc(io), args.skill.as_deref())
-        .await
-        .render(args)
+    run(&client, &session.rpc(io), args.skill.as_deref()).await
 }
 
 #[cfg(test)]

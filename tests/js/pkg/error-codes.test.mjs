@@ -78,9 +78,14 @@ const asyncCases = {
   aborted: [() => SkillsClient.connect(`${base}/mcp`, { signal: AbortSignal.abort() }), {}],
 };
 
+// The codes of a well-known source's refusals, which `skills-edge verify` reports per skill (or
+// as the error that stopped the run) and no function throws; verify-wellknown.test.mjs checks
+// each in both commands' output.
+const reportedCodes = ["archive-invalid", "archive-unsafe", "unknown-schema"];
+
 test("the table covers exactly the documented codes", () => {
-  assert.deepEqual([...Object.keys(cases), ...Object.keys(asyncCases)].sort(), [...errorCodes()].sort());
-  assert.equal(errorCodes().length, 24);
+  assert.deepEqual([...Object.keys(cases), ...Object.keys(asyncCases), ...reportedCodes].sort(), [...errorCodes()].sort());
+  assert.equal(errorCodes().length, 27);
 });
 
 for (const [code, [thunk, props]] of Object.entries(asyncCases)) {

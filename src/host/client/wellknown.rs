@@ -1,0 +1,492 @@
+//! Verifying a well-known skills source (Agent Skills Discovery RFC v0.2.0, §Client
+//! Implementation, §Integrity and Verification, §Archive Safety): the run of `skills-edge
+//! verify` on an index URL, reported in the same [`Report`] as an MCP server's.
+//!
+//! 1. `GET` the index and read it ([`parse_index`]): an unknown `$schema` stops the run
+//!    (`unknown-schema`, exit 2), as does an index that cannot be read; a bad entry is a
+//!    `failed` skill (`invalid-entry`).
+//! 2. For each skill, `GET` its artifact and check its SHA-256 against `digest` before anything
+//!    else (`digest-mismatch`: nothing of it is unpacked or read).
+//! 3. A `skill-md` artifact is the `SKILL.md`; an `archive` is unpacked in memory by its
+//!    `Content-Type`, then its URL's extension ([`crate::host::archive`]).
+//! 4. The files go through the very checks the catalog compiler runs on a skills folder
+//!    ([`compile`]: path segments, frontmatter, `name` equal to the directory, limits), the
+//!    directory being the index's `name`, and the index's `description` must equal the
+//!    frontmatter's (`frontmatter-mismatch`; the RFC says SHOULD, a verifier reports it).
+//!
+//! Each skill's report: `uri` is the artifact's URL, `revision` the skill-level digest of its
+//! files (the value MCP entries of this project carry, so both can be compared), `checks` the
+//! artifact first, then each file as `{artifact URL}#{path}` with its size and digest (for a
+//! `skill-md` the artifact is the one check). A v0.1.0 index (no `$schema`) has no digests: its
+//! files are fetched one by one from `{index directory}/{name}/{path}` and checked by the
+//! compiler's rules, and the skill is `dynamic` (nothing could be compared).
+//!
+//! [`cross_check`] compares such a report with an MCP server's: every file of an archive must
+//! have the digest the MCP entry of the same skill lists, and every MCP file must be in it.
+
+use super::http::{HttpIo, ResponseBody, MAX_REPLY_BYTES};
+use super::report::{finish_skill, FileCheck, FileStatus, Report, SkillReport, SkillStatus};
+use crate::catalog::compile::{compile, SourceTree};
+use crate::catalog::diag::Severity;
+use crate::host::archive::{unpack, ArchiveFormat, Member};
+use crate::host::error::{ErrorCode, Result, VerifyError};
+use crate::host::index::{parse_index, Artifact, IndexSkill, IndexVersion, RejectedEntry};
+use crate::skill::digest::digest_of;
+use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
+use crate::skill::revision::skill_revision;
+use crate::skill::uri::{skill_root, SKILL_MD};
+
+/// What a `GET` brought back: the `Content-Type` and the whole body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fetched {
+    /// `Content-Type`, if any.
+    pub content_type: Option<String>,
+    /// The body.
+    pub bytes: Vec<u8>,
+}
+
+/// `GET`s `url` through `io` and reads the body (at most [`MAX_REPLY_BYTES`]); any status but
+/// 200 is `http-status`.
+pub async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
+    let mut response = io.get(url).await?;
+    if response.status != 200 {
+        return Err(VerifyError::new(
+            ErrorCode::HttpStatus,
+            format!("GET {url} answered HTTP {}", response.status),
+        )
+        .with_uri(url)
+        .with_values("200", response.status.to_string()));
+    }
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.body.next_chunk().await? {
+        if bytes.len() + chunk.len() > MAX_REPLY_BYTES {
+            return Err(VerifyError::new(
+                ErrorCode::ProtocolError,
+                format!("GET {url} sent more than {MAX_REPLY_BYTES} bytes; it was not read"),
+            )
+            .with_uri(url));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(Fetched {
+        content_type: response.content_type,
+        bytes,
+    })
+}
+
+/// Verifies every skill of the well-known index at `index_url` (see the module
+/// documentation).
+pub async fn run_well_known<H: HttpIo>(io: &H, index_url: &str) -> Report {
+    let index = match fetch(io, index_url).await {
+        Ok(f) => match parse_index(index_url, &f.bytes) {
+            Ok(i) => i,
+            Err(e) => return Report::stopped(None, e),
+        },
+        Err(e) => return Report::stopped(None, e),
+    };
+    let mut skills = Vec::with_capacity(index.skills.len());
+    for entry in index.skills {
+        skills.push(match entry {
+            Ok(skill) => verify_skill(io, index.version, skill).await,
+            Err(rejected) => rejected_report(index_url, rejected),
+        });
+    }
+    Report {
+        facts: None,
+        skills,
+        fatal: None,
+    }
+}
+
+fn rejected_report(index_url: &str, r: RejectedEntry) -> SkillReport {
+    let uri = format!("{index_url}#skills[{}]", r.index);
+    let report = SkillReport {
+        uri: uri.clone(),
+        name: r.name,
+        description: None,
+        revision: None,
+        files: 0,
+        bytes: 0,
+        status: SkillStatus::Failed,
+        error: None,
+        refreshed: false,
+        checks: vec![check_failed(&uri, r.error.with_uri(uri.clone()))],
+    };
+    finish_skill(report, false)
+}
+
+fn check_failed(uri: &str, e: VerifyError) -> FileCheck {
+    FileCheck {
+        uri: uri.to_owned(),
+        size: None,
+        digest: None,
+        status: if e.code.is_transport_failure() {
+            FileStatus::Error
+        } else {
+            FileStatus::Failed
+        },
+        error: Some(e),
+    }
+}
+
+fn verified(uri: String, bytes: &[u8]) -> FileCheck {
+    FileCheck {
+        uri,
+        size: Some(bytes.len() as u64),
+        digest: Some(digest_of(bytes)),
+        status: FileStatus::Verified,
+        error: None,
+    }
+}
+
+async fn verify_skill<H: HttpIo>(io: &H, version: IndexVersion, skill: IndexSkill) -> SkillReport {
+    let (uri, members, dynamic) = match &skill.artifact {
+        Artifact::SkillMd { url, .. } | Artifact::Archive { url, .. } => (url.clone(), None, false),
+        Artifact::Files(files) => {
+            let uri = files
+                .iter()
+                .find(|(p, _)| p == SKILL_MD)
+                .map(|(_, u)| u.clone())
+                .unwrap_or_else(|| files.first().map(|(_, u)| u.clone()).unwrap_or_default());
+            (uri, Some(files.clone()), true)
+        }
+    };
+    debug_assert_eq!(dynamic, version == IndexVersion::V0_1_0);
+    let mut report = SkillReport {
+        uri: uri.clone(),
+        name: Some(skill.name.clone()),
+        description: Some(skill.description.clone()),
+        revision: None,
+        files: 0,
+        bytes: 0,
+        status: SkillStatus::Verified,
+        error: None,
+        refreshed: false,
+        checks: Vec::new(),
+    };
+    let files = match members {
+        None => match artifact_members(io, &skill, &mut report).await {
+            Some(m) => m,
+            None => return finish_skill(report, false),
+        },
+        Some(list) => match listed_members(io, &list, &mut report).await {
+            Some(m) => m,
+            None => return finish_skill(report, true),
+        },
+    };
+    report.files = files.len();
+    report.bytes = files.iter().map(|m| m.bytes.len() as u64).sum();
+    let digests: Vec<(String, String)> = files
+        .iter()
+        .map(|m| (m.path.clone(), digest_of(&m.bytes)))
+        .collect();
+    report.revision = skill_revision(digests.iter().map(|(p, d)| (p.as_str(), d.as_str())));
+    let problems = compiler_checks(&skill, &files);
+    let is_skill_md = matches!(skill.artifact, Artifact::SkillMd { .. });
+    for m in &files {
+        let file_uri = if is_skill_md {
+            uri.clone()
+        } else if dynamic {
+            member_url(&skill, &m.path).unwrap_or_else(|| format!("{uri}#{}", m.path))
+        } else {
+            format!("{uri}#{}", m.path)
+        };
+        let mut check = verified(file_uri.clone(), &m.bytes);
+        if let Some(e) = problems
+            .iter()
+            .find(|(p, _)| *p == m.path)
+            .map(|(_, e)| e.clone())
+        {
+            check.status = FileStatus::Failed;
+            check.error = Some(e.with_uri(file_uri));
+        }
+        if is_skill_md {
+            // The artifact's check is this file's: keep one row.
+            if let (Some(first), Some(e)) = (report.checks.first_mut(), check.error) {
+                first.status = FileStatus::Failed;
+                first.error = Some(e);
+            }
+            continue;
+        }
+        report.checks.push(check);
+    }
+    for (path, e) in problems
+        .iter()
+        .filter(|(p, _)| !files.iter().any(|m| m.path == *p))
+    {
+        report
+            .checks
+            .push(check_failed(&format!("{uri}#{path}"), e.clone()));
+    }
+    finish_skill(report, dynamic)
+}
+
+fn member_url(skill: &IndexSkill, path: &str) -> Option<String> {
+    match &skill.artifact {
+        Artifact::Files(files) => files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, u)| u.clone()),
+        _ => None,
+    }
+}
+
+/// Fetches a v0.2.0 artifact, checks its digest, and unpacks it. `None` when a check failed
+/// (recorded in `report`).
+async fn artifact_members<H: HttpIo>(
+    io: &H,
+    skill: &IndexSkill,
+    report: &mut SkillReport,
+) -> Option<Vec<Member>> {
+    let (url, digest, archive) = match &skill.artifact {
+        Artifact::SkillMd { url, digest } => (url, digest, false),
+        Artifact::Archive { url, digest } => (url, digest, true),
+        Artifact::Files(_) => return None,
+    };
+    let fetched = match fetch(io, url).await {
+        Ok(f) => f,
+        Err(e) => {
+            report.checks.push(check_failed(url, e));
+            return None;
+        }
+    };
+    let actual = digest_of(&fetched.bytes);
+    let mut check = verified(url.clone(), &fetched.bytes);
+    if actual != *digest {
+        let e = VerifyError::new(
+            ErrorCode::DigestMismatch,
+            format!(
+                "{url} has digest {actual} but the index says {digest}; it was not unpacked or read"
+            ),
+        )
+        .with_uri(url.clone())
+        .with_values(digest.clone(), actual);
+        check.status = FileStatus::Failed;
+        check.error = Some(e);
+        report.checks.push(check);
+        return None;
+    }
+    report.checks.push(check);
+    if !archive {
+        return Some(vec![Member {
+            path: SKILL_MD.to_owned(),
+            bytes: fetched.bytes,
+        }]);
+    }
+    let unpacked = ArchiveFormat::detect(fetched.content_type.as_deref(), url)
+        .ok_or_else(|| {
+            VerifyError::new(
+                ErrorCode::ArchiveInvalid,
+                format!(
+                    "{url} is served as {:?} and its name ends in neither .tar.gz, .tgz nor .zip, so its format is unknown",
+                    fetched.content_type.as_deref().unwrap_or("(no Content-Type)")
+                ),
+            )
+            .with_uri(url.clone())
+            .with_actual("unsupported")
+        })
+        .and_then(|format| unpack(format, &fetched.bytes, url));
+    match unpacked {
+        Ok(m) => Some(m),
+        Err(e) => {
+            if let Some(first) = report.checks.first_mut() {
+                first.status = FileStatus::Failed;
+                first.error = Some(e);
+            }
+            None
+        }
+    }
+}
+
+/// Fetches the files of a v0.1.0 entry one by one (no digests to check), within the skill
+/// limits. `None` when one could not be fetched (recorded in `report`).
+async fn listed_members<H: HttpIo>(
+    io: &H,
+    files: &[(String, String)],
+    report: &mut SkillReport,
+) -> Option<Vec<Member>> {
+    if files.len() > MAX_FILES_PER_SKILL {
+        let e = VerifyError::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "the entry lists {} files; a skill has at most {MAX_FILES_PER_SKILL}",
+                files.len()
+            ),
+        )
+        .with_values(MAX_FILES_PER_SKILL.to_string(), files.len().to_string());
+        report.checks.push(check_failed(&report.uri.clone(), e));
+        return None;
+    }
+    let mut out: Vec<Member> = Vec::with_capacity(files.len());
+    let mut total = 0u64;
+    for (path, url) in files {
+        match fetch(io, url).await {
+            Ok(f) => {
+                total += f.bytes.len() as u64;
+                if total > MAX_BYTES_PER_SKILL {
+                    let e = VerifyError::new(
+                        ErrorCode::LimitExceeded,
+                        format!("the files add up to more than {MAX_BYTES_PER_SKILL} bytes, the most a skill may have"),
+                    )
+                    .with_uri(url.clone());
+                    report.checks.push(check_failed(url, e));
+                    return None;
+                }
+                out.push(Member {
+                    path: path.clone(),
+                    bytes: f.bytes,
+                });
+            }
+            Err(e) => {
+                report.checks.push(check_failed(url, e));
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The compiler's checks on the skill's files, laid out as `{name}/{path}`, and the index's
+/// name and description against the frontmatter: `(path, error)` for each error found.
+fn compiler_checks(skill: &IndexSkill, files: &[Member]) -> Vec<(String, VerifyError)> {
+    let mut tree = SourceTree::default();
+    for m in files {
+        tree.add_file(&format!("{}/{}", skill.name, m.path), m.bytes.clone());
+    }
+    let prefix = format!("{}/", skill.name);
+    let mut out = Vec::new();
+    match compile(tree) {
+        Err(err) => {
+            for d in err
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+            {
+                let path = d.path.strip_prefix(&prefix).unwrap_or(&d.path).to_owned();
+                let code = if path == SKILL_MD {
+                    ErrorCode::FrontmatterInvalid
+                } else {
+                    ErrorCode::ArchiveInvalid
+                };
+                let e = VerifyError::new(
+                    code,
+                    format!("{path}: {} ({}; fix: {})", d.message, d.rule.id(), d.fix),
+                )
+                .with_field(path.clone())
+                .with_actual(d.rule.id());
+                out.push((path, e));
+            }
+        }
+        Ok(compiled) => {
+            let root = compiled.skills.iter().find(|s| {
+                skill_root(&s.uri).is_some_and(|r| r.ends_with(&format!("//{}", skill.name)))
+            });
+            if let Some(s) = root {
+                if s.description != skill.description {
+                    let e = VerifyError::new(
+                        ErrorCode::FrontmatterMismatch,
+                        format!(
+                            "the index describes {} as {:?} but its SKILL.md says {:?}",
+                            skill.name, skill.description, s.description
+                        ),
+                    )
+                    .with_field("description")
+                    .with_values(
+                        serde_json::Value::from(skill.description.as_str()).to_string(),
+                        serde_json::Value::from(s.description.as_str()).to_string(),
+                    );
+                    out.push((SKILL_MD.to_owned(), e));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Adds to `well_known` the comparison with `mcp` (the same server's MCP run): for every
+/// well-known skill that one MCP skill has the name of, each of its files must carry the digest
+/// the MCP entry lists, and each MCP file must be among them (`digest-mismatch`,
+/// `not-in-manifest`). Skills only one side has are left as they are.
+pub fn cross_check(mcp: &Report, well_known: &mut Report) {
+    for s in &mut well_known.skills {
+        let Some(name) = s.name.clone() else { continue };
+        let mut same = mcp
+            .skills
+            .iter()
+            .filter(|m| m.name.as_deref() == Some(&name));
+        let (Some(m), None) = (same.next(), same.next()) else {
+            continue;
+        };
+        let Some(root) = skill_root(&m.uri).map(|r| format!("{r}/")) else {
+            continue;
+        };
+        let mcp_files: Vec<(&str, Option<&str>)> = m
+            .checks
+            .iter()
+            .filter_map(|c| Some((c.uri.strip_prefix(&root)?, c.digest.as_deref())))
+            .collect();
+        let artifact = s.uri.clone();
+        let mut ours: Vec<(String, Option<String>)> = s
+            .checks
+            .iter()
+            .filter_map(|c| {
+                let path = match c.uri.split_once('#') {
+                    Some((_, p)) => p.to_owned(),
+                    None if c.uri == artifact && s.files == 1 => SKILL_MD.to_owned(),
+                    None => return None,
+                };
+                Some((path, c.digest.clone()))
+            })
+            .collect();
+        if ours.is_empty() {
+            continue;
+        }
+        let mut added = Vec::new();
+        for (path, digest) in &ours {
+            match mcp_files.iter().find(|(p, _)| p == path) {
+                Some((_, Some(d))) if Some(*d) == digest.as_deref() => {}
+                Some((_, d)) => added.push(check_failed(
+                    &format!("{artifact}#{path}"),
+                    VerifyError::new(
+                        ErrorCode::DigestMismatch,
+                        format!(
+                            "{path} of {name} has digest {} in the well-known archive and {} over MCP; the two publish different bytes",
+                            digest.as_deref().unwrap_or("(none)"),
+                            d.unwrap_or("(none)")
+                        ),
+                    )
+                    .with_uri(format!("{root}{path}"))
+                    .with_values(d.unwrap_or_default(), digest.clone().unwrap_or_default()),
+                )),
+                None => added.push(check_failed(
+                    &format!("{artifact}#{path}"),
+                    VerifyError::new(
+                        ErrorCode::NotInManifest,
+                        format!("{path} is in the well-known copy of {name} but not in its MCP entry"),
+                    )
+                    .with_uri(format!("{root}{path}")),
+                )),
+            }
+        }
+        ours.sort();
+        for (path, _) in &mcp_files {
+            if !ours.iter().any(|(p, _)| p == path) {
+                added.push(check_failed(
+                    &format!("{root}{path}"),
+                    VerifyError::new(
+                        ErrorCode::NotInManifest,
+                        format!(
+                            "{path} is in the MCP entry of {name} but not in its well-known copy"
+                        ),
+                    )
+                    .with_uri(format!("{root}{path}")),
+                ));
+            }
+        }
+        if !added.is_empty() {
+            s.checks.extend(added);
+            let dynamic = s.status == SkillStatus::Dynamic;
+            *s = finish_skill(s.clone(), dynamic);
+        }
+    }
+}

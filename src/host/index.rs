@@ -1,0 +1,680 @@
+//! Reading the index of a well-known skills source, `/.well-known/agent-skills/index.json`
+//! (Agent Skills Discovery RFC v0.2.0, §Discovery Index, §URL Resolution, §Backward
+//! Compatibility), without I/O.
+//!
+//! * `$schema` is matched as an opaque string: [`SCHEMA_V0_2_0`] is read as v0.2.0; an index
+//!   without `$schema` is read as v0.1.0 (each skill's `files` a list of path strings, served
+//!   at `{index directory}/{name}/{path}`, no digests); any other value is refused with
+//!   `unknown-schema` and the index is not read (the RFC's "warn and do not process").
+//! * Fields this reader does not know are ignored, at every level.
+//! * Each skill entry is checked on its own, so one bad entry does not hide the others: `name`
+//!   by the Agent Skills rules (the compiler's [`check_name`]), unique in the index;
+//!   `description` a string of 1–1024 characters; `type` `"skill-md"` or `"archive"` (any
+//!   other type is refused for this entry: the RFC lets clients skip it, a verifier reports
+//!   it); `url` a string resolved against the index URL per RFC 3986 §5 ([`resolve_url`]) to
+//!   an `http`/`https` URL; `digest` `sha256:` and 64 lowercase hex digits.
+//!
+//! An index that is not a JSON object with a `skills` array is a `protocol-error` (nothing
+//! can be read); a bad entry is `invalid-entry`, naming the entry and the field.
+
+use serde_json::Value as Json;
+
+use super::error::{ErrorCode, Result, VerifyError};
+use crate::skill::digest::is_wire_digest;
+use crate::skill::limits::MAX_DESCRIPTION_CHARS;
+use crate::skill::name::check_name;
+use crate::skill::uri::check_segment;
+
+/// The `$schema` of a v0.2.0 index.
+pub const SCHEMA_V0_2_0: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+
+/// The path of the index under an origin.
+pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
+
+/// Most skill entries read from one index.
+pub const MAX_INDEX_SKILLS: usize = 4096;
+
+/// Which rules the index was read by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexVersion {
+    /// No `$schema`: `files` lists paths, nothing carries a digest.
+    V0_1_0,
+    /// `$schema` is [`SCHEMA_V0_2_0`]: one artifact per skill, with its digest.
+    V0_2_0,
+}
+
+impl IndexVersion {
+    /// `0.1.0` or `0.2.0`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IndexVersion::V0_1_0 => "0.1.0",
+            IndexVersion::V0_2_0 => "0.2.0",
+        }
+    }
+}
+
+/// What a skill entry points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Artifact {
+    /// `type: "skill-md"`: the `SKILL.md` itself.
+    SkillMd {
+        /// The resolved URL.
+        url: String,
+        /// `sha256:…` of the file's bytes.
+        digest: String,
+    },
+    /// `type: "archive"`: a `.tar.gz` or `.zip` of the skill directory.
+    Archive {
+        /// The resolved URL.
+        url: String,
+        /// `sha256:…` of the archive's bytes.
+        digest: String,
+    },
+    /// A v0.1.0 entry: the files, each by path and resolved URL, without digests.
+    Files(Vec<(String, String)>),
+}
+
+/// A readable skill entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexSkill {
+    /// Its position in `skills`.
+    pub index: usize,
+    /// `name`.
+    pub name: String,
+    /// `description`.
+    pub description: String,
+    /// Where its content is.
+    pub artifact: Artifact,
+}
+
+/// An entry that cannot be read, with why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RejectedEntry {
+    /// Its position in `skills`.
+    pub index: usize,
+    /// Its `name`, when it is a string.
+    pub name: Option<String>,
+    /// Why (`invalid-entry`).
+    pub error: VerifyError,
+}
+
+/// A read index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Index {
+    /// The rules it was read by.
+    pub version: IndexVersion,
+    /// Every entry, in index order.
+    pub skills: Vec<std::result::Result<IndexSkill, RejectedEntry>>,
+}
+
+fn protocol(url: &str, what: impl Into<String>) -> VerifyError {
+    VerifyError::new(
+        ErrorCode::ProtocolError,
+        format!("the index {url} {}", what.into()),
+    )
+    .with_uri(url)
+}
+
+/// Reads an index fetched from `index_url` (see the module documentation).
+///
+/// ```
+/// use skills_edge::host::index::{parse_index, Artifact, IndexVersion};
+/// let body = br#"{"$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json","skills":[
+///   {"name":"a","type":"skill-md","description":"A.","url":"a/SKILL.md","x":1,
+///    "digest":"sha256:0000000000000000000000000000000000000000000000000000000000000000"}]}"#;
+/// let index = parse_index("https://h/.well-known/agent-skills/index.json", body).unwrap();
+/// assert_eq!(index.version, IndexVersion::V0_2_0);
+/// let skill = index.skills[0].as_ref().unwrap();
+/// assert!(matches!(&skill.artifact, Artifact::SkillMd { url, .. }
+///     if url == "https://h/.well-known/agent-skills/a/SKILL.md"));
+/// ```
+pub fn parse_index(index_url: &str, body: &[u8]) -> Result<Index> {
+    let json: Json = serde_json::from_slice(body)
+        .map_err(|e| protocol(index_url, format!("is not JSON ({e})")))?;
+    let Some(top) = json.as_object() else {
+        return Err(protocol(index_url, "is not a JSON object"));
+    };
+    let version = match top.get("$schema") {
+        None => IndexVersion::V0_1_0,
+        Some(Json::String(s)) if s == SCHEMA_V0_2_0 => IndexVersion::V0_2_0,
+        Some(other) => {
+            return Err(VerifyError::new(
+                ErrorCode::UnknownSchema,
+                format!(
+                    "the index {index_url} declares $schema {other}, which this reader does not know (it reads {SCHEMA_V0_2_0} and, without $schema, v0.1.0); it was not read"
+                ),
+            )
+            .with_uri(index_url)
+            .with_values(SCHEMA_V0_2_0, other.to_string()))
+        }
+    };
+    let Some(list) = top.get("skills").and_then(Json::as_array) else {
+        return Err(protocol(index_url, "has no `skills` array"));
+    };
+    if list.len() > MAX_INDEX_SKILLS {
+        return Err(protocol(
+            index_url,
+            format!(
+                "lists {} skills, more than the {MAX_INDEX_SKILLS} this reader reads",
+                list.len()
+            ),
+        ));
+    }
+    let mut names: Vec<&str> = Vec::new();
+    let mut skills = Vec::with_capacity(list.len());
+    for (index, item) in list.iter().enumerate() {
+        let name = item.get("name").and_then(Json::as_str);
+        let read = entry(index_url, version, index, item).and_then(|s| {
+            if names.contains(&s.name.as_str()) {
+                return Err(bad(index, "name", format!("the name {:?} is given to an earlier entry too; a client cannot tell them apart", s.name)));
+            }
+            Ok(s)
+        });
+        if let Ok(s) = &read {
+            names.push(list_name(list, s.index));
+        }
+        skills.push(read.map_err(|error| RejectedEntry {
+            index,
+            name: name.map(str::to_owned),
+            error,
+        }));
+    }
+    Ok(Index { version, skills })
+}
+
+fn list_name(list: &[Json], index: usize) -> &str {
+    list.get(index)
+        .and_then(|i| i.get("name"))
+        .and_then(Json::as_str)
+        .unwrap_or_default()
+}
+
+fn bad(index: usize, field: &str, what: String) -> VerifyError {
+    let path = if field.is_empty() {
+        format!("skills[{index}]")
+    } else {
+        format!("skills[{index}].{field}")
+    };
+    VerifyError::new(ErrorCode::InvalidEntry, format!("{path}: {what}")).with_field(path)
+}
+
+fn string<'a>(item: &'a Json, index: usize, field: &str) -> Result<&'a str> {
+    match item.get(field) {
+        Some(Json::String(s)) => Ok(s),
+        Some(other) => Err(bad(index, field, format!("must be a string, not {other}"))),
+        None => Err(bad(index, field, "is missing".into())),
+    }
+}
+
+fn entry(index_url: &str, version: IndexVersion, index: usize, item: &Json) -> Result<IndexSkill> {
+    if !item.is_object() {
+        return Err(bad(index, "", "a skill entry must be a JSON object".into()));
+    }
+    let name = string(item, index, "name")?;
+    check_name(name).map_err(|e| bad(index, "name", format!("{name:?}: {}", e.describe())))?;
+    let description = string(item, index, "description")?;
+    let chars = description.chars().count();
+    if chars == 0 || chars > MAX_DESCRIPTION_CHARS {
+        return Err(bad(
+            index,
+            "description",
+            format!("has {chars} characters; it must have 1 to {MAX_DESCRIPTION_CHARS}"),
+        ));
+    }
+    let artifact = match version {
+        IndexVersion::V0_2_0 => {
+            let kind = string(item, index, "type")?;
+            let url = string(item, index, "url")?;
+            let url = resolve_url(index_url, url)
+                .map_err(|why| bad(index, "url", format!("{url:?} {why}")))?;
+            let digest = string(item, index, "digest")?;
+            if !is_wire_digest(digest) {
+                return Err(bad(
+                    index,
+                    "digest",
+                    format!("{digest:?} is not `sha256:` and 64 lowercase hex digits"),
+                ));
+            }
+            let digest = digest.to_owned();
+            match kind {
+                "skill-md" => Artifact::SkillMd { url, digest },
+                "archive" => Artifact::Archive { url, digest },
+                other => {
+                    return Err(bad(
+                        index,
+                        "type",
+                        format!(
+                        "{other:?} is not \"skill-md\" or \"archive\"; RFC clients skip this skill"
+                    ),
+                    ))
+                }
+            }
+        }
+        IndexVersion::V0_1_0 => {
+            let Some(files) = item.get("files").and_then(Json::as_array) else {
+                return Err(bad(
+                    index,
+                    "files",
+                    "a v0.1.0 entry needs a `files` array of paths".into(),
+                ));
+            };
+            let mut out = Vec::with_capacity(files.len());
+            for (i, f) in files.iter().enumerate() {
+                let Some(path) = f.as_str() else {
+                    return Err(bad(index, &format!("files[{i}]"), format!("must be a path string in a v0.1.0 index (an index with objects here needs $schema), not {f}")));
+                };
+                if let Some(e) = path.split('/').find_map(|s| check_segment(s).err()) {
+                    return Err(bad(
+                        index,
+                        &format!("files[{i}]"),
+                        format!("{path:?}: {}", e.describe()),
+                    ));
+                }
+                let url = resolve_url(index_url, &format!("{name}/{path}"))
+                    .map_err(|why| bad(index, &format!("files[{i}]"), format!("{path:?} {why}")))?;
+                out.push((path.to_owned(), url));
+            }
+            Artifact::Files(out)
+        }
+    };
+    Ok(IndexSkill {
+        index,
+        name: name.to_owned(),
+        description: description.to_owned(),
+        artifact,
+    })
+}
+
+/// A URI reference split into its five parts (RFC 3986 §3, Appendix B).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Parts<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+fn is_scheme(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+}
+
+fn split(uri: &str) -> Parts<'_> {
+    let mut p = Parts::default();
+    let mut rest = uri;
+    if let Some((before, after)) = rest.split_once('#') {
+        p.fragment = Some(after);
+        rest = before;
+    }
+    if let Some((before, after)) = rest.split_once('?') {
+        p.query = Some(after);
+        rest = before;
+    }
+    if let Some(colon) = rest.find(':') {
+        let scheme = rest.get(..colon).unwrap_or_default();
+        if is_scheme(scheme) {
+            p.scheme = Some(scheme);
+            rest = rest.get(colon + 1..).unwrap_or_default();
+        }
+    }
+    if let Some(after) = rest.strip_prefix("//") {
+        let end = after.find('/').unwrap_or(after.len());
+        p.authority = after.get(..end);
+        rest = after.get(end..).unwrap_or_default();
+    }
+    p.path = rest;
+    p
+}
+
+/// RFC 3986 §5.2.4.
+fn remove_dot_segments(path: &str) -> String {
+    let mut input = path;
+    let mut out = String::with_capacity(path.len());
+    while !input.is_empty() {
+        if let Some(r) = input
+            .strip_prefix("../")
+            .or_else(|| input.strip_prefix("./"))
+        {
+            input = r;
+        } else if input.starts_with("/./") {
+            input = input.get(2..).unwrap_or_default();
+        } else if input == "/." {
+            input = "/";
+        } else if input.starts_with("/../") || input == "/.." {
+            input = if input == "/.." {
+                "/"
+            } else {
+                input.get(3..).unwrap_or_default()
+            };
+            let cut = out.rfind('/').unwrap_or(0);
+            out.truncate(cut);
+        } else if input == "." || input == ".." {
+            input = "";
+        } else {
+            let start = usize::from(input.starts_with('/'));
+            let end = input
+                .get(start..)
+                .and_then(|r| r.find('/'))
+                .map_or(input.len(), |i| i + start);
+            out.push_str(input.get(..end).unwrap_or_default());
+            input = input.get(end..).unwrap_or_default();
+        }
+    }
+    out
+}
+
+/// Resolves `reference` against `base` (RFC 3986 §5.2.2, strict), and recomposes it
+/// (§5.3).
+///
+/// ```
+/// use skills_edge::host::index::resolve_reference_uri;
+/// assert_eq!(resolve_reference_uri("http://a/b/c/d;p?q", "../g"), "http://a/b/g");
+/// ```
+pub fn resolve_reference_uri(base: &str, reference: &str) -> String {
+    let b = split(base);
+    let r = split(reference);
+    let (scheme, authority, path, query);
+    if r.scheme.is_some() {
+        scheme = r.scheme;
+        authority = r.authority;
+        path = remove_dot_segments(r.path);
+        query = r.query;
+    } else {
+        scheme = b.scheme;
+        if r.authority.is_some() {
+            authority = r.authority;
+            path = remove_dot_segments(r.path);
+            query = r.query;
+        } else {
+            authority = b.authority;
+            if r.path.is_empty() {
+                path = b.path.to_owned();
+                query = r.query.or(b.query);
+            } else {
+                path = if r.path.starts_with('/') {
+                    remove_dot_segments(r.path)
+                } else {
+                    let merged = if b.authority.is_some() && b.path.is_empty() {
+                        format!("/{}", r.path)
+                    } else {
+                        let dir = b
+                            .path
+                            .rfind('/')
+                            .map_or("", |i| b.path.get(..=i).unwrap_or_default());
+                        format!("{dir}{}", r.path)
+                    };
+                    remove_dot_segments(&merged)
+                };
+                query = r.query;
+            }
+        }
+    }
+    let mut out = String::new();
+    if let Some(s) = scheme {
+        out.push_str(s);
+        out.push(':');
+    }
+    if let Some(a) = authority {
+        out.push_str("//");
+        out.push_str(a);
+    }
+    out.push_str(&path);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    if let Some(f) = r.fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+/// Resolves an entry's `url` against the index URL and checks that the result can be
+/// fetched: `http` or `https` with a host, no whitespace or control characters. The fragment
+/// is dropped (it is never sent). The error completes a sentence about the value.
+pub fn resolve_url(index_url: &str, url: &str) -> std::result::Result<String, String> {
+    if url.is_empty() {
+        return Err("is empty".into());
+    }
+    if url
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || c == '\\')
+    {
+        return Err("contains whitespace, a control character or a backslash".into());
+    }
+    let resolved = resolve_reference_uri(index_url, url);
+    let resolved = resolved.split('#').next().unwrap_or_default().to_owned();
+    let p = split(&resolved);
+    let scheme = p.scheme.map(str::to_ascii_lowercase);
+    if !matches!(scheme.as_deref(), Some("http" | "https")) {
+        return Err(format!(
+            "resolves to {resolved:?}, which is not an http or https URL"
+        ));
+    }
+    if p.authority.is_none_or(|a| a.is_empty()) {
+        return Err(format!("resolves to {resolved:?}, which has no host"));
+    }
+    Ok(resolved)
+}
+
+/// The index URL of an origin (`https://host[:port]`, a trailing `/` allowed):
+/// `{origin}/.well-known/agent-skills/index.json`. `None` when `origin` has a path, query or
+/// fragment.
+///
+/// ```
+/// use skills_edge::host::index::index_url_of_origin;
+/// assert_eq!(index_url_of_origin("https://h:8787/").as_deref(),
+///     Some("https://h:8787/.well-known/agent-skills/index.json"));
+/// assert_eq!(index_url_of_origin("https://h/mcp"), None);
+/// ```
+pub fn index_url_of_origin(origin: &str) -> Option<String> {
+    let p = split(origin);
+    if p.scheme.is_none()
+        || p.authority.is_none_or(str::is_empty)
+        || !matches!(p.path, "" | "/")
+        || p.query.is_some()
+        || p.fragment.is_some()
+    {
+        return None;
+    }
+    Some(format!("{}{INDEX_PATH}", origin.trim_end_matches('/')))
+}
+
+/// The origin of a URL (`scheme://authority`).
+pub fn origin_of(url: &str) -> Option<String> {
+    let p = split(url);
+    Some(format!("{}://{}", p.scheme?, p.authority?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "http://a/b/c/d;p?q";
+
+    #[test]
+    fn rfc3986_normal_examples() {
+        for (r, t) in [
+            ("g:h", "g:h"),
+            ("g", "http://a/b/c/g"),
+            ("./g", "http://a/b/c/g"),
+            ("g/", "http://a/b/c/g/"),
+            ("/g", "http://a/g"),
+            ("//g", "http://g"),
+            ("?y", "http://a/b/c/d;p?y"),
+            ("g?y", "http://a/b/c/g?y"),
+            ("#s", "http://a/b/c/d;p?q#s"),
+            ("g#s", "http://a/b/c/g#s"),
+            ("g?y#s", "http://a/b/c/g?y#s"),
+            (";x", "http://a/b/c/;x"),
+            ("g;x", "http://a/b/c/g;x"),
+            ("g;x?y#s", "http://a/b/c/g;x?y#s"),
+            ("", "http://a/b/c/d;p?q"),
+            (".", "http://a/b/c/"),
+            ("./", "http://a/b/c/"),
+            ("..", "http://a/b/"),
+            ("../", "http://a/b/"),
+            ("../g", "http://a/b/g"),
+            ("../..", "http://a/"),
+            ("../../", "http://a/"),
+            ("../../g", "http://a/g"),
+        ] {
+            assert_eq!(resolve_reference_uri(BASE, r), t, "{r}");
+        }
+    }
+
+    #[test]
+    fn rfc3986_abnormal_examples() {
+        for (r, t) in [
+            ("../../../g", "http://a/g"),
+            ("../../../../g", "http://a/g"),
+            ("/./g", "http://a/g"),
+            ("/../g", "http://a/g"),
+            ("g.", "http://a/b/c/g."),
+            (".g", "http://a/b/c/.g"),
+            ("g..", "http://a/b/c/g.."),
+            ("..g", "http://a/b/c/..g"),
+            ("./../g", "http://a/b/g"),
+            ("./g/.", "http://a/b/c/g/"),
+            ("g/./h", "http://a/b/c/g/h"),
+            ("g/../h", "http://a/b/c/h"),
+            ("g;x=1/./y", "http://a/b/c/g;x=1/y"),
+            ("g;x=1/../y", "http://a/b/c/y"),
+            ("g?y/./x", "http://a/b/c/g?y/./x"),
+            ("g?y/../x", "http://a/b/c/g?y/../x"),
+            ("g#s/./x", "http://a/b/c/g#s/./x"),
+            ("g#s/../x", "http://a/b/c/g#s/../x"),
+            ("http:g", "http:g"),
+        ] {
+            assert_eq!(resolve_reference_uri(BASE, r), t, "{r}");
+        }
+    }
+
+    #[test]
+    fn resolve_url_for_an_index() {
+        let base = "https://h/.well-known/agent-skills/index.json";
+        assert_eq!(
+            resolve_url(base, "/x/a.tar.gz").unwrap(),
+            "https://h/x/a.tar.gz"
+        );
+        assert_eq!(
+            resolve_url(base, "a/SKILL.md#f").unwrap(),
+            "https://h/.well-known/agent-skills/a/SKILL.md"
+        );
+        assert_eq!(
+            resolve_url(base, "https://cdn.example/v2/a.zip").unwrap(),
+            "https://cdn.example/v2/a.zip"
+        );
+        assert!(resolve_url(base, "file:///etc/passwd").is_err());
+        assert!(resolve_url(base, "http:g").is_err());
+        assert!(resolve_url(base, "a b").is_err());
+        assert!(resolve_url(base, "").is_err());
+    }
+
+    fn v2(skills: &str) -> String {
+        format!(r#"{{"$schema":"{SCHEMA_V0_2_0}","extra":true,"skills":[{skills}]}}"#)
+    }
+
+    const D: &str = "sha256:0000000000000000000000000000000000000000000000000000000000000000";
+    const URL: &str = "https://h/.well-known/agent-skills/index.json";
+
+    #[test]
+    fn schema_rules() {
+        let e = parse_index(URL, br#"{"$schema":"https://schemas.agentskills.io/discovery/0.3.0/schema.json","skills":[]}"#).unwrap_err();
+        assert_eq!(e.code, ErrorCode::UnknownSchema);
+        let e = parse_index(URL, br#"{"$schema":7,"skills":[]}"#).unwrap_err();
+        assert_eq!(e.code, ErrorCode::UnknownSchema);
+        assert_eq!(
+            parse_index(URL, b"[]").unwrap_err().code,
+            ErrorCode::ProtocolError
+        );
+        assert_eq!(
+            parse_index(URL, b"{").unwrap_err().code,
+            ErrorCode::ProtocolError
+        );
+        assert_eq!(
+            parse_index(URL, br#"{"skills":{}}"#).unwrap_err().code,
+            ErrorCode::ProtocolError
+        );
+        let old = parse_index(URL, br#"{"skills":[{"name":"a","description":"A.","files":["SKILL.md","references/x.md"]}]}"#).unwrap();
+        assert_eq!(old.version, IndexVersion::V0_1_0);
+        let Ok(IndexSkill {
+            artifact: Artifact::Files(files),
+            ..
+        }) = &old.skills[0]
+        else {
+            panic!("{old:?}")
+        };
+        assert_eq!(
+            files[1].1,
+            "https://h/.well-known/agent-skills/a/references/x.md"
+        );
+        // A v0.2.0 entry read without $schema: its files are not path strings.
+        let wrong = parse_index(
+            URL,
+            br#"{"skills":[{"name":"a","description":"A.","files":[{"path":"SKILL.md"}]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            wrong.skills[0].as_ref().unwrap_err().error.field.as_deref(),
+            Some("skills[0].files[0]")
+        );
+        let up = parse_index(
+            URL,
+            br#"{"skills":[{"name":"a","description":"A.","files":["../x"]}]}"#,
+        )
+        .unwrap();
+        assert!(up.skills[0].is_err());
+    }
+
+    #[test]
+    fn entries_are_checked_one_by_one() {
+        let body = v2(&[
+            format!(r#"{{"name":"ok","type":"archive","description":"Fine.","url":"/ok.tar.gz","digest":"{D}","_meta":{{"x":1}}}}"#),
+            format!(r#"{{"name":"Bad","type":"skill-md","description":"D.","url":"b","digest":"{D}"}}"#),
+            format!(r#"{{"name":"long","type":"skill-md","description":"{}","url":"b","digest":"{D}"}}"#, "x".repeat(1025)),
+            format!(r#"{{"name":"ty","type":"tarball","description":"D.","url":"b","digest":"{D}"}}"#),
+            r#"{"name":"dg","type":"skill-md","description":"D.","url":"b","digest":"sha256:ABC"}"#.to_owned(),
+            format!(r#"{{"name":"ok","type":"skill-md","description":"Again.","url":"c","digest":"{D}"}}"#),
+            format!(r#"{{"name":"u","type":"skill-md","description":"D.","url":"ftp://x/y","digest":"{D}"}}"#),
+            "7".to_owned(),
+        ].join(","));
+        let index = parse_index(URL, body.as_bytes()).unwrap();
+        assert!(index.skills[0].is_ok());
+        let fields: Vec<Option<&str>> = index.skills[1..]
+            .iter()
+            .map(|s| s.as_ref().unwrap_err().error.field.as_deref())
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                Some("skills[1].name"),
+                Some("skills[2].description"),
+                Some("skills[3].type"),
+                Some("skills[4].digest"),
+                Some("skills[5].name"),
+                Some("skills[6].url"),
+                Some("skills[7]")
+            ]
+        );
+        for s in &index.skills[1..] {
+            assert_eq!(s.as_ref().unwrap_err().error.code, ErrorCode::InvalidEntry);
+        }
+    }
+
+    #[test]
+    fn origins() {
+        assert_eq!(
+            index_url_of_origin("http://127.0.0.1:8787").as_deref(),
+            Some("http://127.0.0.1:8787/.well-known/agent-skills/index.json")
+        );
+        assert_eq!(index_url_of_origin("http://h?x"), None);
+        assert_eq!(
+            origin_of("https://h:1/mcp?x").as_deref(),
+            Some("https://h:1")
+        );
+    }
+}
