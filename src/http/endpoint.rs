@@ -134,26 +134,6 @@ impl Endpoint {
         })
     }
 
-    /// The endpoint every HTTP adapter starts (the Worker, the HTTP component): the embedded
-    /// catalog, configured from named variables (Worker vars, environment variables: the
-    /// [`Setting::var`](crate::settings::Setting::var) names of [`crate::settings::SETTINGS`]).
-    /// The error names the variable, its value and the accepted form.
-    ///
-    /// ```
-    /// use skills_edge::http::Endpoint;
-    /// assert!(Endpoint::embedded_from_vars(|_| None).is_ok());
-    /// let e = Endpoint::embedded_from_vars(|v| (v == "PAGE_SIZE").then(|| "0".into())).err().unwrap();
-    /// assert!(e.starts_with("configuration variable PAGE_SIZE = \"0\" is invalid"));
-    /// ```
-    #[cfg(feature = "embedded")]
-    pub fn embedded_from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Endpoint, String> {
-        let config = crate::settings::http_config(crate::settings::Source::Var, |s| get(s.var))
-            .map_err(|e| e.to_string())?;
-        let catalog = crate::embedded::catalog()
-            .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
-        Endpoint::new(catalog, config).map_err(|e| e.to_string())
-    }
-
     /// The responder behind the endpoint.
     pub fn responder(&self) -> &Responder {
         &self.responder
