@@ -164,8 +164,9 @@ impl Endpoint {
     }
 
     /// `r` with the headers every response carries (`Vary`, the CORS headers of an allowed
-    /// origin) in front of its own.
-    fn framed(&self, head: &Head<'_>, r: Response) -> Response {
+    /// origin) in front of its own: for an adapter that answers some messages itself (its own
+    /// methods, after the head passed [`Endpoint::head`]).
+    pub fn framed(&self, head: &Head<'_>, r: Response) -> Response {
         let mut out = self.base(head, r.status);
         out.headers.extend(r.headers);
         out.body = r.body;
