@@ -309,6 +309,22 @@ fn own_reply(own: &Function, body: &[u8], a: Arg) -> Result<Option<Response>, Js
     Ok(Some(r))
 }
 
+/// The files of the skills inspector page, `[path, content type]`, as the Worker serves them
+/// below `/inspector/` and finds them in the npm package (`inspector/`, `lib/`, `web/`): the
+/// one list ([`crate::http::INSPECTOR_FILES`]) for the Worker's build and its tests.
+#[wasm_bindgen(js_name = inspectorFiles, unchecked_return_type = "Array<[string, string]>")]
+pub fn inspector_files() -> Array {
+    crate::http::INSPECTOR_FILES
+        .iter()
+        .map(|(file, content_type)| {
+            JsValue::from(Array::of2(
+                &JsValue::from_str(file),
+                &JsValue::from_str(content_type),
+            ))
+        })
+        .collect()
+}
+
 /// `HttpReply`.
 #[derive(Serialize)]
 struct HttpReplyJs<'a> {

@@ -62,6 +62,7 @@ const io = {
 
 // name -> [[parameter, kind, a valid value], ...]; `this` for methods comes from `make`.
 const free = {
+  inspectorFiles: [],
   validateEntry: [["entry", "entry", entry]],
   checkLimits: [["entry", "entry", entry]],
   verifyFile: [["entry", "entry", entry], ["uri", "string", U], ["content", "content", MD], ["options", "options", {}]],
