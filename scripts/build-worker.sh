@@ -103,16 +103,17 @@ fi
 # wrangler needs the folder even when every file is in the pack.
 mkdir -p "$OUT.tmp/assets"
 # The skills inspector page (served at /inspector/ with INSPECTOR=on) from the npm package's
-# build: every file of INSPECTOR_FILES (src/http/endpoint.rs, the one list of what the Worker
-# serves there), which are its HTML (the import map pointed at ./lib/), module and styles
+# build: every file of the package's `inspectorFiles()` (INSPECTOR_FILES of src/http/endpoint.rs,
+# the one list of what the Worker serves there), which are its HTML (the import map pointed at ./lib/), module and styles
 # (pkg/inspector/), SkillsClient (pkg/lib/) and the web build with its wasm (pkg/web/). Without
 # the package build the Worker answers 503 there.
 if [ -f pkg/web/skills_edge_bg.wasm ]; then
   page="$OUT.tmp/assets/inspector"
-  files=$(sed -n '/^pub const INSPECTOR_FILES/,/^];/p' src/http/endpoint.rs | sed -n 's/^ *("\([^"]*\)", ".*/\1/p')
+  files=$(node --input-type=module \
+    -e 'import { inspectorFiles } from "skills-edge"; for (const [f] of inspectorFiles()) console.log(f);')
   case "$files" in
     *index.html*) ;;
-    *) echo "build-worker: INSPECTOR_FILES was not found in src/http/endpoint.rs" >&2; exit 1 ;;
+    *) echo "build-worker: the npm package's inspectorFiles() does not list index.html" >&2; exit 1 ;;
   esac
   for f in $files; do
     mkdir -p "$(dirname "$page/$f")"

@@ -22,7 +22,8 @@ use crate::http::MAX_MAX_BODY_BYTES;
 use crate::http::{
     HostList, HttpConfig, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS,
 };
-use crate::server::{CacheScope, Config, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS};
+use crate::protocol::CacheScope;
+use crate::server::{Config, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS};
 use std::fmt;
 
 /// Where a setting applies.

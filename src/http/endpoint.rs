@@ -5,8 +5,9 @@ use super::body::{DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES};
 use super::head::{accepts, is_json_media_type, Head};
 use super::mirror::{Mirror, MIRROR_METHODS, MIRROR_PREFIX};
 use super::origin::{HostList, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
+use super::response::{AssetSplice, Response};
 use crate::catalog::Catalog;
-use crate::protocol::{reply, Refusal};
+use crate::protocol::Refusal;
 use crate::server::{Config, ConfigError, Responder};
 use std::sync::Arc;
 
@@ -78,84 +79,6 @@ impl Default for HttpConfig {
     }
 }
 
-/// An HTTP response.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Response {
-    /// The status code.
-    pub status: u16,
-    /// Header names (lower case) and values.
-    pub headers: Vec<(&'static str, String)>,
-    /// The body (empty for 202, 204 and 304). With a [`Response::splice`], only its beginning.
-    pub body: Vec<u8>,
-    /// Set when the catalog keeps the bytes this response carries outside the pack, as an
-    /// asset (the Cloudflare Worker's large files): the adapter fetches the asset and checks its
-    /// length before it sends anything, then sends [`Response::body`], the asset and
-    /// [`AssetSplice::tail`] with this status and these headers, or else
-    /// [`AssetSplice::fault`]. Wrong bytes are never served.
-    pub splice: Option<Box<AssetSplice>>,
-}
-
-/// The asset in the middle of a [`Response`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AssetSplice {
-    /// The asset's name ([`crate::catalog::pack::raw_asset_name`] or
-    /// [`crate::catalog::pack::rendered_asset_name`]).
-    pub asset: String,
-    /// Its length in bytes.
-    pub len: u64,
-    /// What follows it.
-    pub tail: Vec<u8>,
-    /// The whole response to send instead when the asset is missing or has another length
-    /// (a `-32603` error at `/mcp`, a 500 in the mirror).
-    pub fault: Response,
-}
-
-impl Response {
-    /// The value of header `name` (lower case), if set.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The body as text (`""` if it is not UTF-8).
-    pub fn body_str(&self) -> &str {
-        std::str::from_utf8(&self.body).unwrap_or("")
-    }
-
-    /// The response to a refusal when no request head is at hand (a request dropped while its
-    /// body was read, a server without a valid configuration): the refusal's status and
-    /// headers, `Vary: Origin`, and its JSON-RPC error body; no CORS headers.
-    ///
-    /// ```
-    /// use skills_edge::http::Response;
-    /// use skills_edge::protocol::Refusal;
-    /// let r = Response::refused(&Refusal::Overloaded);
-    /// assert_eq!((r.status, r.header("retry-after")), (503, Some("1")));
-    /// assert!(r.body_str().contains("-32603"));
-    /// ```
-    pub fn refused(refusal: &Refusal) -> Response {
-        let mut r = Response {
-            status: refusal.status(),
-            headers: vec![("vary", "Origin".to_owned())],
-            body: Vec::new(),
-            splice: None,
-        };
-        r.set_refusal(refusal);
-        r
-    }
-
-    fn set_refusal(&mut self, refusal: &Refusal) {
-        self.headers
-            .push(("content-type", "application/json".to_owned()));
-        for (name, value) in refusal.headers() {
-            self.headers.push((name, (*value).to_owned()));
-        }
-        self.body = reply::refusal(refusal);
-    }
-}
-
 /// What the adapter does next with a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
@@ -211,26 +134,6 @@ impl Endpoint {
         })
     }
 
-    /// The endpoint every HTTP adapter starts (the Worker, the HTTP component): the embedded
-    /// catalog, configured from named variables (Worker vars, environment variables: the
-    /// [`Setting::var`](crate::settings::Setting::var) names of [`crate::settings::SETTINGS`]).
-    /// The error names the variable, its value and the accepted form.
-    ///
-    /// ```
-    /// use skills_edge::http::Endpoint;
-    /// assert!(Endpoint::embedded_from_vars(|_| None).is_ok());
-    /// let e = Endpoint::embedded_from_vars(|v| (v == "PAGE_SIZE").then(|| "0".into())).err().unwrap();
-    /// assert!(e.starts_with("configuration variable PAGE_SIZE = \"0\" is invalid"));
-    /// ```
-    #[cfg(feature = "embedded")]
-    pub fn embedded_from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Endpoint, String> {
-        let config = crate::settings::http_config(crate::settings::Source::Var, |s| get(s.var))
-            .map_err(|e| e.to_string())?;
-        let catalog = crate::embedded::catalog()
-            .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
-        Endpoint::new(catalog, config).map_err(|e| e.to_string())
-    }
-
     /// The responder behind the endpoint.
     pub fn responder(&self) -> &Responder {
         &self.responder
@@ -261,8 +164,9 @@ impl Endpoint {
     }
 
     /// `r` with the headers every response carries (`Vary`, the CORS headers of an allowed
-    /// origin) in front of its own.
-    fn framed(&self, head: &Head<'_>, r: Response) -> Response {
+    /// origin) in front of its own: for an adapter that answers some messages itself (its own
+    /// methods, after the head passed [`Endpoint::head`]).
+    pub fn framed(&self, head: &Head<'_>, r: Response) -> Response {
         let mut out = self.base(head, r.status);
         out.headers.extend(r.headers);
         out.body = r.body;

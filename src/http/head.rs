@@ -68,6 +68,25 @@ impl<'a> Head<'a> {
         }
     }
 
+    /// Builds a head from a Fetch API request: its method, its URL (the path; the authority
+    /// stands in for `Host` when the platform gives no such header) and the values of
+    /// [`Head::HEADERS`], in that order.
+    ///
+    /// ```
+    /// use skills_edge::http::Head;
+    /// let head = Head::from_url("POST", "https://a.example:8443/mcp?x#y", [None; 9]);
+    /// assert_eq!((head.path, head.host), ("/mcp", Some("a.example:8443")));
+    /// ```
+    pub fn from_url(method: &'a str, url: &'a str, values: [Option<&'a str>; 9]) -> Head<'a> {
+        let rest = url.split_once("://").map_or(url, |(_, r)| r);
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        let path = rest.find('/').map_or("", |i| rest.get(i..).unwrap_or(""));
+        let path = path.split(['?', '#']).next().unwrap_or("");
+        let mut head = Head::with_values(method, path, values);
+        head.host = head.host.or(Some(authority));
+        head
+    }
+
     /// Builds a head from the method, the path and any list of `(name, value)` headers
     /// (names matched case-insensitively; the first occurrence wins).
     pub fn from_headers<I>(method: &'a str, path: &'a str, headers: I) -> Head<'a>

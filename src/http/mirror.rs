@@ -18,7 +18,7 @@
 //! The `Host` and `Origin` rules and the CORS headers are the ones of `/mcp`: the endpoint
 //! applies them to every path before routing.
 
-use super::endpoint::{AssetSplice, Response};
+use super::response::{AssetSplice, Response};
 use crate::catalog::compile::archive::{ARCHIVE_MIME, ARCHIVE_SUFFIX};
 use crate::catalog::{pack, Catalog, Content};
 use crate::server::Config;

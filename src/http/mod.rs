@@ -59,6 +59,7 @@
 //! | [`origin`] | the `Origin` and `Host` allow-lists |
 //! | [`head`] | the request head; `Accept` and `Content-Type` matching |
 //! | [`body`] | reading a body within a limit |
+//! | [`response`] | the response an adapter writes back, and an asset spliced into it |
 //! | [`endpoint`] | the endpoint: configuration, responder, the decision on each request |
 //! | [`mirror`] | the `/.well-known/agent-skills/` mirror of the catalog |
 //!
@@ -69,14 +70,16 @@ pub mod endpoint;
 pub mod head;
 pub mod mirror;
 pub mod origin;
+pub mod response;
 
 pub use body::{BodyReader, DEFAULT_MAX_BODY_BYTES, DRAIN_BYTES, MAX_MAX_BODY_BYTES};
 pub use endpoint::{
-    AssetSplice, Endpoint, HttpConfig, Response, Step, ALLOW_HEADERS, ALLOW_METHODS, ENDPOINT_PATH,
-    INSPECTOR_FILES, INSPECTOR_PREFIX, MAX_AGE_SECONDS,
+    Endpoint, HttpConfig, Step, ALLOW_HEADERS, ALLOW_METHODS, ENDPOINT_PATH, INSPECTOR_FILES,
+    INSPECTOR_PREFIX, MAX_AGE_SECONDS,
 };
 pub use head::Head;
 pub use origin::{
     HostList, HostPattern, OriginList, OriginPattern, PortPattern, DEFAULT_ALLOWED_HOSTS,
     DEFAULT_ALLOWED_ORIGINS,
 };
+pub use response::{AssetSplice, Response};

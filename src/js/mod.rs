@@ -30,7 +30,7 @@ mod verifier;
 pub use client::{parse_verify_args, run_verify_command, verify_usage, SkillsClientCore};
 pub use compiler::{build_options, compile_catalog, inspect_pack};
 pub use host::SkillHost;
-pub use server::SkillsServer;
+pub use server::{inspector_files, SkillsServer};
 pub use verifier::{
     approval_fingerprint_js, check_file_size_js, check_limits, error_codes, is_skills_edge_error,
     read_result_content_js, resolve_reference, sha256_digest, validate_entry, verify_file,

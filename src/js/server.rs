@@ -5,10 +5,13 @@
 //! walking the objects from WebAssembly (`benches/js/handle-bench.mjs`).
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::convert::{
     arg, bytes_of, get, json_arg, json_value, options_except, record, string, to_js, Arg,
@@ -16,7 +19,8 @@ use super::convert::{
 use super::pack_error;
 use crate::catalog::Catalog;
 use crate::host::ErrorCode;
-use crate::server::{Config, HttpHeaders, Responder, Transport};
+use crate::http::{Endpoint, Head, HttpConfig, Response, Step};
+use crate::server::{HttpHeaders, Responder, Transport};
 use crate::settings::{self, Source};
 
 #[derive(serde::Deserialize, Default)]
@@ -27,6 +31,10 @@ struct JsServerOptions {
     cache_scope: Option<String>,
     instructions: Option<String>,
     fallback: Option<String>,
+    allowed_origins: Option<String>,
+    allowed_hosts: Option<String>,
+    max_body_bytes: Option<f64>,
+    mirror: Option<String>,
     /// Read as a value of its own (a nested object, checked field by field).
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     server_info: JsValue,
@@ -38,10 +46,10 @@ struct JsServerInfo {
     version: String,
 }
 
-/// Every option of `SkillsServer`, read in one place: the responder's [`Config`] and the bytes
-/// of `options.pack`, if any. `pack` is read on its own (its bytes are copied once, never
+/// Every option of `SkillsServer`, read in one place: the endpoint's [`HttpConfig`] (the
+/// responder's settings and the HTTP rules of `fetch`) and the bytes of `options.pack`, if any. `pack` is read on its own (its bytes are copied once, never
 /// walked as an object); the other options through serde.
-fn server_config(options: &JsValue) -> Result<(Config, Option<Vec<u8>>), JsValue> {
+fn server_config(options: &JsValue) -> Result<(HttpConfig, Option<Vec<u8>>), JsValue> {
     let a = arg("new SkillsServer", "options");
     let o: JsServerOptions = options_except(options, a, &["pack"])?;
     let pack = if options.is_undefined() || options.is_null() {
@@ -72,7 +80,9 @@ fn server_config(options: &JsValue) -> Result<(Config, Option<Vec<u8>>), JsValue
             &[],
         )?)
     };
-    let config = settings::server_config(Source::Option, |s| match s.option {
+    // The inspector page is the Worker's (this server has no static files): `inspector` is
+    // not an option, and stays off.
+    let config = settings::http_config(Source::Option, |s| match s.option {
         "pageSize" => o.page_size.map(|n| n.to_string()),
         "ttlMs" => o.ttl_ms.map(|n| n.to_string()),
         "cacheScope" => o.cache_scope.clone(),
@@ -80,6 +90,10 @@ fn server_config(options: &JsValue) -> Result<(Config, Option<Vec<u8>>), JsValue
         "fallback" => o.fallback.clone(),
         "serverInfo.name" => server_info.as_ref().map(|i| i.name.clone()),
         "serverInfo.version" => server_info.as_ref().map(|i| i.version.clone()),
+        "allowedOrigins" => o.allowed_origins.clone(),
+        "allowedHosts" => o.allowed_hosts.clone(),
+        "maxBodyBytes" => o.max_body_bytes.map(|n| n.to_string()),
+        "mirror" => o.mirror.clone(),
         _ => None,
     })
     .map_err(|e| super::fail(ErrorCode::InvalidArgument, format!("new SkillsServer: {e}")))?;
@@ -89,11 +103,16 @@ fn server_config(options: &JsValue) -> Result<(Config, Option<Vec<u8>>), JsValue
 /// The MCP request headers `handleHttp` reads, by their lowercase names.
 const MCP_HEADERS: [&str; 3] = ["mcp-protocol-version", "mcp-method", "mcp-name"];
 
-/// Reads the MCP headers from a `Headers` object (anything with a `get` method) or a plain
-/// record keyed by lowercase names; absent, `null` and `undefined` values are `None`.
-fn mcp_headers(headers: &JsValue, a: Arg) -> Result<[Option<String>; 3], JsValue> {
+/// Reads the headers `names` from a `Headers` object (anything with a `get` method) or a
+/// plain record keyed by lowercase names; absent, `null` and `undefined` values are `None`.
+fn header_values<const N: usize>(
+    headers: &JsValue,
+    names: [&str; N],
+    a: Arg,
+) -> Result<[Option<String>; N], JsValue> {
+    let mut out = [const { None }; N];
     if headers.is_undefined() || headers.is_null() {
-        return Ok([None, None, None]);
+        return Ok(out);
     }
     if !headers.is_object() {
         return Err(a.wrong(
@@ -101,9 +120,8 @@ fn mcp_headers(headers: &JsValue, a: Arg) -> Result<[Option<String>; 3], JsValue
             headers,
         ));
     }
-    let getter = get(headers, "get", a)?.dyn_into::<js_sys::Function>().ok();
-    let mut out = [None, None, None];
-    for (slot, name) in out.iter_mut().zip(MCP_HEADERS) {
+    let getter = get(headers, "get", a)?.dyn_into::<Function>().ok();
+    for (slot, name) in out.iter_mut().zip(names) {
         let v = match &getter {
             Some(f) => f.call1(headers, &JsValue::from_str(name)).map_err(|_| {
                 a.error(
@@ -129,6 +147,184 @@ fn mcp_headers(headers: &JsValue, a: Arg) -> Result<[Option<String>; 3], JsValue
     Ok(out)
 }
 
+/// The head of a Fetch API `Request`, read once (its method, URL and the headers the HTTP
+/// rules read, [`Head::HEADERS`]), kept while the body is read.
+struct FetchHead {
+    method: String,
+    url: String,
+    headers: [Option<String>; Head::HEADERS.len()],
+}
+
+impl FetchHead {
+    fn read(request: &JsValue, a: Arg) -> Result<FetchHead, JsValue> {
+        let expected = "a Request (the Fetch API's, with method, url and headers)";
+        if !request.is_object() {
+            return Err(a.wrong(expected, request));
+        }
+        let text = |key: &str| -> Result<String, JsValue> {
+            get(request, key, a)?
+                .as_string()
+                .ok_or_else(|| a.wrong(expected, request))
+        };
+        let method = text("method")?;
+        let url = text("url")?;
+        let headers = get(request, "headers", a)?;
+        if !headers.is_object() {
+            return Err(a.wrong(expected, request));
+        }
+        let headers = header_values(&headers, Head::HEADERS, a.with("request.headers"))?;
+        Ok(FetchHead {
+            method,
+            url,
+            headers,
+        })
+    }
+
+    fn head(&self) -> Head<'_> {
+        Head::from_url(
+            &self.method,
+            &self.url,
+            self.headers.each_ref().map(Option::as_deref),
+        )
+    }
+}
+
+/// What reading a request body gave.
+enum FetchBody {
+    /// All of it, within the limit.
+    Complete(Vec<u8>),
+    /// Longer than the limit: reading stopped there and the stream was cancelled.
+    TooLarge,
+    /// The platform could not deliver it (the client went away, the body was used already).
+    Unreadable,
+}
+
+/// Reads `request.body` (a `ReadableStream` of bytes, or `null` for no body), keeping at most
+/// `limit` bytes.
+async fn read_body(request: JsValue, limit: usize) -> FetchBody {
+    let Ok(stream) = Reflect::get(&request, &JsValue::from_str("body")) else {
+        return FetchBody::Unreadable;
+    };
+    if stream.is_null() || stream.is_undefined() {
+        return FetchBody::Complete(Vec::new());
+    }
+    let reader = Reflect::get(&stream, &JsValue::from_str("getReader"))
+        .and_then(|f| f.dyn_into::<Function>())
+        .and_then(|f| f.call0(&stream));
+    let Ok(reader) = reader else {
+        return FetchBody::Unreadable;
+    };
+    let method = |name: &str| {
+        Reflect::get(&reader, &JsValue::from_str(name))
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok())
+    };
+    let (Some(read), Some(cancel)) = (method("read"), method("cancel")) else {
+        return FetchBody::Unreadable;
+    };
+    let mut body = Vec::new();
+    loop {
+        let chunk = match read
+            .call0(&reader)
+            .map(|p| JsFuture::from(Promise::from(p)))
+        {
+            Ok(next) => next.await,
+            Err(e) => Err(e),
+        };
+        let Ok(chunk) = chunk else {
+            return FetchBody::Unreadable;
+        };
+        let done = Reflect::get(&chunk, &JsValue::from_str("done")).unwrap_or(JsValue::TRUE);
+        if done.is_truthy() {
+            return FetchBody::Complete(body);
+        }
+        let value = Reflect::get(&chunk, &JsValue::from_str("value")).unwrap_or_default();
+        let Some(bytes) = value.dyn_ref::<Uint8Array>() else {
+            return FetchBody::Unreadable;
+        };
+        if body.len() + bytes.length() as usize > limit {
+            // Nothing more is read; the platform closes the stream.
+            let _ = cancel.call0(&reader);
+            return FetchBody::TooLarge;
+        }
+        let at = body.len();
+        body.resize(at + bytes.length() as usize, 0);
+        bytes.copy_to(&mut body[at..]);
+    }
+}
+
+/// The platform's `Response` for `r` (status, headers, body; no body when it is empty). A
+/// response whose middle is an asset gets its fault answer: this server has no assets.
+fn platform_response(r: Response) -> Result<JsValue, JsValue> {
+    let r = match r.splice {
+        Some(splice) => splice.fault,
+        None => r,
+    };
+    let headers = Array::new();
+    for (name, value) in &r.headers {
+        headers.push(&Array::of2(
+            &JsValue::from_str(name),
+            &JsValue::from_str(value),
+        ));
+    }
+    let init = Object::new();
+    Reflect::set(&init, &"status".into(), &r.status.into())?;
+    Reflect::set(&init, &"headers".into(), &headers)?;
+    let body: JsValue = if r.body.is_empty() {
+        JsValue::NULL
+    } else {
+        Uint8Array::from(r.body.as_slice()).into()
+    };
+    let ctor = Reflect::get(&js_sys::global(), &"Response".into())?.dyn_into::<Function>()?;
+    Reflect::construct(&ctor, &Array::of2(&body, &init))
+}
+
+/// The caller's own answer to a message, from `own(text)`: `undefined` (or `null`) leaves the
+/// message to this server; an `HttpReply` (`status`, and `body`, JSON text, unless it is 202)
+/// is sent with the headers every response carries.
+fn own_reply(own: &Function, body: &[u8], a: Arg) -> Result<Option<Response>, JsValue> {
+    let text = String::from_utf8_lossy(body);
+    let reply = own.call1(&JsValue::NULL, &JsValue::from_str(&text))?;
+    if reply.is_undefined() || reply.is_null() {
+        return Ok(None);
+    }
+    let expected = "an HttpReply ({ status, body? }) or undefined";
+    let status = get(&reply, "status", a)?
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && (200.0..=599.0).contains(n))
+        .ok_or_else(|| a.wrong(expected, &reply))? as u16;
+    let body = get(&reply, "body", a)?;
+    let mut r = Response {
+        status,
+        headers: Vec::new(),
+        body: Vec::new(),
+        splice: None,
+    };
+    if !body.is_undefined() {
+        let text = body.as_string().ok_or_else(|| a.wrong(expected, &reply))?;
+        r.headers
+            .push(("content-type", "application/json".to_owned()));
+        r.body = text.into_bytes();
+    }
+    Ok(Some(r))
+}
+
+/// The files of the skills inspector page, `[path, content type]`, as the Worker serves them
+/// below `/inspector/` and finds them in the npm package (`inspector/`, `lib/`, `web/`): the
+/// one list ([`crate::http::INSPECTOR_FILES`]) for the Worker's build and its tests.
+#[wasm_bindgen(js_name = inspectorFiles, unchecked_return_type = "Array<[string, string]>")]
+pub fn inspector_files() -> Array {
+    crate::http::INSPECTOR_FILES
+        .iter()
+        .map(|(file, content_type)| {
+            JsValue::from(Array::of2(
+                &JsValue::from_str(file),
+                &JsValue::from_str(content_type),
+            ))
+        })
+        .collect()
+}
+
 /// `HttpReply`.
 #[derive(Serialize)]
 struct HttpReplyJs<'a> {
@@ -142,7 +338,14 @@ struct HttpReplyJs<'a> {
 /// pack (`options.pack`) or, by default, the one embedded in this package.
 #[wasm_bindgen]
 pub struct SkillsServer {
-    responder: Responder,
+    /// Shared with the promises of `fetch`, which outlive the call.
+    endpoint: Rc<Endpoint>,
+}
+
+impl SkillsServer {
+    fn responder(&self) -> &Responder {
+        self.endpoint.responder()
+    }
 }
 
 #[wasm_bindgen]
@@ -163,10 +366,12 @@ impl SkillsServer {
             }
             None => crate::embedded::catalog().map_err(|e| pack_error(&e))?,
         };
-        let responder = Responder::new(catalog, config).map_err(|e| {
+        let endpoint = Endpoint::new(catalog, config).map_err(|e| {
             arg("new SkillsServer", "options").error(ErrorCode::InvalidArgument, e.0)
         })?;
-        Ok(SkillsServer { responder })
+        Ok(SkillsServer {
+            endpoint: Rc::new(endpoint),
+        })
     }
 
     /// Answers one JSON-RPC message (a string, or an object that is serialised with
@@ -183,7 +388,9 @@ impl SkillsServer {
             "a string or a JSON-RPC message object",
             true,
         )?;
-        let reply = self.responder.respond(text.as_bytes(), &Transport::Stream);
+        let reply = self
+            .responder()
+            .respond(text.as_bytes(), &Transport::Stream);
         match reply.body {
             Some(body) => json_value(&String::from_utf8_lossy(&body)),
             None => Ok(JsValue::UNDEFINED),
@@ -197,7 +404,9 @@ impl SkillsServer {
         #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
     ) -> Result<Option<String>, JsValue> {
         let text = string(&message, arg("SkillsServer.handleText", "message"))?;
-        let reply = self.responder.respond(text.as_bytes(), &Transport::Stream);
+        let reply = self
+            .responder()
+            .respond(text.as_bytes(), &Transport::Stream);
         Ok(reply.body.map(|b| {
             String::from_utf8(b)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -210,8 +419,9 @@ impl SkillsServer {
     /// and the reply carries the HTTP status the transport rules give it (202 and no body for
     /// a notification, 400 for envelope errors, 404 for an unknown method, 200 otherwise).
     /// `headers` is the platform's `Headers` or a record keyed by lowercase names. The
-    /// transport-level rules (method, `Accept`, `Content-Type`, `Origin`, body size) stay
-    /// with the caller's HTTP layer.
+    /// transport-level rules (`Host`, `Origin`, CORS, method, `Accept`, `Content-Type`, body
+    /// size) are [`SkillsServer::fetch`]'s; this is the message step for a caller whose own
+    /// HTTP layer applies them.
     #[wasm_bindgen(js_name = handleHttp, unchecked_return_type = "HttpReply")]
     pub fn handle_http(
         &self,
@@ -221,17 +431,77 @@ impl SkillsServer {
     ) -> Result<JsValue, JsValue> {
         let a = arg("SkillsServer.handleHttp", "message");
         let message = string(&message, a)?;
-        let [protocol_version, method, name] =
-            mcp_headers(&headers.unwrap_or(JsValue::UNDEFINED), a.with("headers"))?;
+        let [protocol_version, method, name] = header_values(
+            &headers.unwrap_or(JsValue::UNDEFINED),
+            MCP_HEADERS,
+            a.with("headers"),
+        )?;
         let transport = Transport::Http(HttpHeaders {
             protocol_version: protocol_version.as_deref(),
             method: method.as_deref(),
             name: name.as_deref(),
         });
-        let reply = self.responder.respond(message.as_bytes(), &transport);
+        let reply = self.responder().respond(message.as_bytes(), &transport);
         to_js(&HttpReplyJs {
             status: reply.status,
             body: reply.body.as_deref().map(String::from_utf8_lossy),
         })
+    }
+    /// Answers a Fetch API `Request` with a `Response`, applying the Streamable HTTP rules
+    /// of the Worker (`skills_edge::http`) with this server's options (`allowedOrigins`,
+    /// `allowedHosts`, `maxBodyBytes`, `mirror`, from the same settings table): `Origin` and
+    /// `Host` (403), the path (404), the CORS preflight (204), the method (405), `Accept`
+    /// (406), `Content-Type` (415), the body limit (413, the body read no further), then the
+    /// message. Every response carries `Vary: Origin`, and the CORS headers for an allowed
+    /// origin. `own`, if given, is called with the text of each message that passed those
+    /// rules: an `HttpReply` it returns is sent (with the same headers), `undefined` leaves
+    /// the message to this server. Throws `invalid-argument` when `request` is not a
+    /// request; the promise rejects with what `own` throws.
+    #[wasm_bindgen(unchecked_return_type = "Promise<PlatformResponse>")]
+    pub fn fetch(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "FetchRequest")] request: JsValue,
+        #[wasm_bindgen(
+            unchecked_optional_param_type = "(message: string) => HttpReply | undefined"
+        )]
+        own: Option<JsValue>,
+    ) -> Result<Promise, JsValue> {
+        let a = arg("SkillsServer.fetch", "request");
+        let fetched = FetchHead::read(&request, a)?;
+        let own = match own {
+            Some(f) if !f.is_undefined() && !f.is_null() => Some(
+                f.dyn_into::<Function>()
+                    .map_err(|f| a.with("own").wrong("a function", &f))?,
+            ),
+            _ => None,
+        };
+        let endpoint = Rc::clone(&self.endpoint);
+        let limit = match endpoint.head(&fetched.head()) {
+            Step::Respond(r) => return Ok(Promise::resolve(&platform_response(r)?)),
+            // No static files here: the inspector page is the Worker's.
+            Step::Page { missing, .. } => {
+                return Ok(Promise::resolve(&platform_response(missing)?))
+            }
+            Step::ReadBody { limit } => limit,
+        };
+        let a = a.with("own");
+        Ok(future_to_promise(async move {
+            let head = fetched.head();
+            let response = match read_body(request, limit).await {
+                FetchBody::TooLarge => endpoint.body_too_large(&head),
+                FetchBody::Unreadable => endpoint.body_unreadable(&head),
+                FetchBody::Complete(body) => {
+                    let mine = match &own {
+                        Some(f) => own_reply(f, &body, a)?,
+                        None => None,
+                    };
+                    match mine {
+                        Some(r) => endpoint.framed(&head, r),
+                        None => endpoint.body(&head, &body),
+                    }
+                }
+            };
+            platform_response(response)
+        }))
     }
 }

@@ -269,12 +269,42 @@ export interface SkillsServerOptions {
   pack?: Uint8Array | ArrayBuffer;
   /** The identity sent in `serverInfo` and in every 2026-07-28 result's `_meta` (default: skills-edge and this package's version), for a server that answers other methods too. */
   serverInfo?: { name: string; version: string };
+  /** `fetch` only: the browser origins allowed, as the Worker's `ALLOWED_ORIGINS` (default: local pages on any port). */
+  allowedOrigins?: string;
+  /** `fetch` only: the `Host` values accepted, as the Worker's `ALLOWED_HOSTS` (default: loopback names on any port). */
+  allowedHosts?: string;
+  /** `fetch` only: the largest body read, in bytes, as the Worker's `MAX_BODY_BYTES` (default 1048576). */
+  maxBodyBytes?: number;
+  /** `fetch` only: `"on"` (the default) serves the catalog under `/.well-known/agent-skills/` too, as the Worker's `MIRROR`. */
+  mirror?: "on" | "off";
 }
 
 /** Anything with the `get` of the Fetch API's `Headers` (which is one). */
 export interface HeaderGetter {
   get(name: string): string | null;
 }
+
+/** The request `SkillsServer.fetch` answers: the Fetch API's `Request` is one. */
+export interface FetchRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: HeaderGetter;
+  /** A `ReadableStream` of bytes, or `null` when the request has no body. */
+  readonly body: unknown;
+}
+
+/** What `SkillsServer.fetch` answers where the TypeScript `lib` declares no Fetch API. */
+export interface FetchResponse {
+  readonly status: number;
+  readonly headers: HeaderGetter;
+  text(): Promise<string>;
+}
+
+/** The platform's `Response` (the Fetch API's, where the `lib` declares it; else `FetchResponse`). */
+export type PlatformResponse = typeof globalThis extends { Response: new (...args: never[]) => infer R } ? R : FetchResponse;
+
+/** The caller's own answer to a message in `SkillsServer.fetch`: an `HttpReply`, or `undefined` to leave it to the server. */
+export type OwnMethods = (message: string) => HttpReply | undefined;
 
 /** The MCP request headers `handleHttp` reads, by lowercase name (absent: `undefined` or `null`). */
 export interface McpHeaders {

@@ -1,7 +1,8 @@
 //! JSON-RPC 2.0 and MCP wire basics: protocol versions, the error types every failure maps
 //! through (the responder's [`RpcError`] and the transport's [`Refusal`]), the parsing of an
 //! incoming message's envelope, the one writer of reply envelopes, and the header rules that
-//! tie a Streamable HTTP request to its body.
+//! tie a Streamable HTTP request to its body; the `cacheScope` of a cacheable result
+//! ([`CacheScope`]), which the server sets and a host reads.
 //!
 //! | module | what it is |
 //! |---|---|
@@ -52,4 +53,33 @@ pub enum Era {
     Modern,
     /// 2025-11-25 and earlier: `initialize` handshake (served statelessly here).
     Legacy,
+}
+
+/// `cacheScope` of a cacheable result (MCP 2026-07-28): who may keep it for its `ttlMs`. The
+/// server sets it (its configuration's `cache_scope`); a host reads it from a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheScope {
+    /// Any cache may share the result (the embedded catalog is the same for every caller).
+    Public,
+    /// Only the requesting client may cache it (use when content depends on authorization).
+    Private,
+}
+
+impl CacheScope {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheScope::Public => "public",
+            CacheScope::Private => "private",
+        }
+    }
+
+    /// Parses `"public"` or `"private"`.
+    pub fn parse(s: &str) -> Option<CacheScope> {
+        match s {
+            "public" => Some(CacheScope::Public),
+            "private" => Some(CacheScope::Private),
+            _ => None,
+        }
+    }
 }

@@ -2,38 +2,12 @@
 //! opt-in tools and prompts fallback, with their ranges (the settings table,
 //! [`crate::settings`], parses them from every source).
 
+use crate::protocol::CacheScope;
+
 /// The name this server reports in `serverInfo`.
 pub const SERVER_NAME: &str = "skills-edge";
 /// The version this server reports in `serverInfo`.
 pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// `cacheScope` of cacheable results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CacheScope {
-    /// Any cache may share the result (the embedded catalog is the same for every caller).
-    Public,
-    /// Only the requesting client may cache it (use when content depends on authorization).
-    Private,
-}
-
-impl CacheScope {
-    /// The wire value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CacheScope::Public => "public",
-            CacheScope::Private => "private",
-        }
-    }
-
-    /// Parses `"public"` or `"private"`.
-    pub fn parse(s: &str) -> Option<CacheScope> {
-        match s {
-            "public" => Some(CacheScope::Public),
-            "private" => Some(CacheScope::Private),
-            _ => None,
-        }
-    }
-}
 
 /// The opt-in surface for clients without the Skills extension: the catalog also served as
 /// MCP tools (`list_skills`, `read_skill`, `read_skill_resource`) and/or as one prompt per

@@ -34,9 +34,9 @@ mod fallback;
 mod methods;
 mod paging;
 
+pub use crate::protocol::CacheScope;
 pub use config::{
-    CacheScope, Config, ConfigError, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS, SERVER_NAME,
-    SERVER_VERSION,
+    Config, ConfigError, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS, SERVER_NAME, SERVER_VERSION,
 };
 
 /// What the transport knows about a message beyond its bytes.

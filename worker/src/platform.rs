@@ -116,13 +116,11 @@ struct Pending {
 
 impl Pending {
     fn head(&self) -> Head<'_> {
-        let mut head = Head::with_values(
+        Head::from_url(
             &self.method,
-            url_path(&self.url),
+            &self.url,
             self.headers.each_ref().map(Option::as_deref),
-        );
-        head.host = head.host.or(Some(url_authority(&self.url)));
-        head
+        )
     }
 }
 
@@ -236,19 +234,6 @@ fn endpoint(env: &Env) -> Result<&'static Endpoint> {
     let env: &JsValue = env.as_ref();
     let endpoint = build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
     Ok(ENDPOINT.get_or_init(|| endpoint))
-}
-
-/// The path of a request URL (`scheme://authority/path?query`), without the query.
-fn url_path(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let path = rest.find('/').map_or("", |i| rest.get(i..).unwrap_or(""));
-    path.split(['?', '#']).next().unwrap_or("")
-}
-
-/// The authority of a request URL (used when the platform gives no `Host` header).
-fn url_authority(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    rest.split(['/', '?', '#']).next().unwrap_or("")
 }
 
 /// A `ResponseInit` with the status and the headers as a plain record (which the `Response`

@@ -29,6 +29,7 @@ use bindings::wasi::http::types::{
 use bindings::wasi::io::streams::StreamError;
 use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
 use skills_edge::protocol::Refusal;
+use skills_edge::settings::{self, Source};
 use std::sync::OnceLock;
 
 /// The component: implements `wasi:http/incoming-handler`.
@@ -42,10 +43,19 @@ static ENDPOINT: OnceLock<Result<Endpoint, String>> = OnceLock::new();
 fn endpoint() -> &'static Result<Endpoint, String> {
     ENDPOINT.get_or_init(|| {
         // A value that is not UTF-8 keeps its valid parts, so the error names the variable.
-        Endpoint::embedded_from_vars(|name| {
-            std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
-        })
+        endpoint_from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
     })
+}
+
+/// The endpoint over the embedded catalog, configured from named variables (the
+/// [`Setting::var`](skills_edge::settings::Setting::var) names of
+/// [`skills_edge::settings::SETTINGS`], the Worker's vars). The error names the variable, its
+/// value and the accepted form.
+fn endpoint_from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Endpoint, String> {
+    let config = settings::http_config(Source::Var, |s| get(s.var)).map_err(|e| e.to_string())?;
+    let catalog = skills_edge::embedded::catalog()
+        .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
+    Endpoint::new(catalog, config).map_err(|e| e.to_string())
 }
 
 impl Guest for Component {

@@ -3,14 +3,18 @@
 // (2026-07-28: `server/discover` and per-request `_meta`; 2025-11-25: `initialize`).
 // The parts marked SKILLS are all it takes to serve Agent Skills too
 // (io.modelcontextprotocol/skills, SEP-2640) with skills-edge's SkillsServer: load a pack,
-// pass the skill methods through, merge its `server/discover`/`initialize` answer with ours.
+// let it apply the Streamable HTTP rules and answer the skill methods, merge its
+// `server/discover`/`initialize` answer with ours.
 import { initSync, SkillsServer } from "skills-edge";
-import type { JsonRpcMessage, JsonRpcResponse, JsonValue } from "skills-edge";
+import type { HttpReply, JsonRpcMessage, JsonRpcResponse, JsonValue } from "skills-edge";
 import wasm from "skills-edge/skills_edge_bg.wasm";
 import pack from "../skills.pack"; // made by `npx skills-edge pack skills -o skills.pack`
 
 // SKILLS: one server per isolate, built once when the module loads. It names this server in
-// every result it makes (`serverInfo`, and `_meta` of 2026-07-28 results).
+// every result it makes (`serverInfo`, and `_meta` of 2026-07-28 results), and applies the
+// Worker's HTTP rules to every request (Host and Origin allow-lists against DNS rebinding,
+// CORS, POST only, Accept and Content-Type, a body limit). The defaults admit loopback hosts
+// and local pages; deployed, list your host: `allowedHosts: "dice-mcp.example.workers.dev"`.
 const SERVER_INFO = { name: "dice-mcp", version: "1.0.0" };
 initSync({ module: wasm });
 const skills = new SkillsServer({ pack, serverInfo: SERVER_INFO });
@@ -25,10 +29,6 @@ const OWN_METHODS = new Set(["tools/list", "tools/call"]);
 type Json = { [key: string]: JsonValue };
 type Id = string | number | undefined;
 const INFO_KEY = "io.modelcontextprotocol/serverInfo";
-// Browser pages allowed to call this server: local ones (any port) and those listed here. MCP
-// clients that are not browsers send no Origin. Refusing other origins defeats DNS rebinding.
-const ALLOWED_ORIGINS = new Set<string>([]);
-const LOCAL_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 const MODERN = ["2026-07-28"]; // SkillsServer's `supportedVersions`
 const TOOLS: JsonValue = [{
   name: "roll_dice",
@@ -39,23 +39,18 @@ const TOOLS: JsonValue = [{
 const isObject = (v: unknown): v is { [key: string]: unknown } =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-function reply(status: number, body?: string, headers: Record<string, string> = {}): Response {
-  if (body !== undefined) headers["content-type"] = "application/json";
-  return new Response(body ?? null, { status, headers });
-}
-
-function error(id: Id, code: number, message: string, data?: JsonValue, status = 400): Response {
-  return reply(status, JSON.stringify({ jsonrpc: "2.0", id, error: { code, message, data } }));
+function error(id: Id, code: number, message: string, data?: JsonValue, status = 400): HttpReply {
+  return { status, body: JSON.stringify({ jsonrpc: "2.0", id, error: { code, message, data } }) };
 }
 
 /** Our own results; 2026-07-28 ones carry `resultType`, caching hints and our identity. */
-function result(id: Id, modern: boolean, body: Json, cacheable = false): Response {
+function result(id: Id, modern: boolean, body: Json, cacheable = false): HttpReply {
   if (modern) {
     body.resultType = "complete";
     if (cacheable) Object.assign(body, { ttlMs: 300_000, cacheScope: "public" });
     body._meta = { [INFO_KEY]: SERVER_INFO };
   }
-  return reply(200, JSON.stringify({ jsonrpc: "2.0", id, result: body }));
+  return { status: 200, body: JSON.stringify({ jsonrpc: "2.0", id, result: body }) };
 }
 
 /** SKILLS: SkillsServer's `server/discover` or `initialize` result, plus our tools. */
@@ -65,7 +60,7 @@ function withTools(body: string): string {
   return JSON.stringify(res);
 }
 
-function rollDice(id: Id, modern: boolean, params: JsonRpcMessage["params"]): Response {
+function rollDice(id: Id, modern: boolean, params: JsonRpcMessage["params"]): HttpReply {
   if (params?.name !== "roll_dice") return error(id, -32602, `Unknown tool: ${String(params?.name)}`, undefined, 200);
   const sides = isObject(params.arguments) ? params.arguments.sides ?? 6 : 6;
   if (typeof sides !== "number" || !Number.isInteger(sides) || sides < 2 || sides > 1000) {
@@ -91,14 +86,6 @@ function isOwnRequest(m: { [key: string]: unknown } | undefined): m is JsonRpcMe
     (typeof m.id === "string" || Number.isInteger(m.id)) && (m.params === undefined || isObject(m.params));
 }
 
-/** Whether an Accept header allows a media type (absent: anything). */
-function allows(accept: string | null, type: string): boolean {
-  return (accept ?? "*/*").split(",").some((range) => {
-    const r = range.split(";")[0].trim().toLowerCase();
-    return r === type || r === "*/*" || r === `${type.split("/")[0]}/*`;
-  });
-}
-
 /** A header value, decoding the `=?base64?…?=` form used for non-ASCII values. */
 function header(request: Request, name: string): string | null {
   const v = request.headers.get(name);
@@ -112,7 +99,7 @@ function header(request: Request, name: string): string | null {
 }
 
 /** 2026-07-28 checks of one of our requests: the per-request `_meta` and the mirrored headers. */
-function checkModern(request: Request, { id, method, params }: JsonRpcMessage): Response | undefined {
+function checkModern(request: Request, { id, method, params }: JsonRpcMessage): HttpReply | undefined {
   const version = header(request, "mcp-protocol-version");
   if (version === null) return error(id, -32020, "The MCP-Protocol-Version header is required");
   const meta = isObject(params?._meta) ? params._meta : {};
@@ -131,44 +118,29 @@ function checkModern(request: Request, { id, method, params }: JsonRpcMessage): 
   return undefined;
 }
 
+/** Our answer to a message that passed the HTTP rules, or `undefined` to leave it to SkillsServer. */
+function own(request: Request, text: string): HttpReply | undefined {
+  const m = parse(text);
+  if (m?.method === "server/discover" || m?.method === "initialize") {
+    // SKILLS: SkillsServer's answer (it checks the message, its `_meta` and the MCP headers),
+    // with our tools merged in.
+    const { status, body } = skills.handleHttp(text, request.headers);
+    return { status, body: status === 200 && body !== undefined ? withTools(body) : body };
+  }
+  if (!isOwnRequest(m)) return undefined;
+  // Ours: 2026-07-28 when the body's `_meta` or a modern header says so; 2025-11-25 otherwise.
+  const meta = m.params?._meta;
+  const versionHeader = request.headers.get("mcp-protocol-version");
+  const modern = (isObject(meta) && "io.modelcontextprotocol/protocolVersion" in meta) ||
+    (versionHeader !== null && MODERN.includes(versionHeader));
+  const invalid = modern ? checkModern(request, m) : undefined;
+  if (invalid) return invalid;
+  if (m.method === "tools/list") return result(m.id, modern, { tools: TOOLS }, true);
+  return rollDice(m.id, modern, m.params);
+}
+
 export default {
-  async fetch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const refuse = (status: number, message: string, headers?: Record<string, string>) =>
-      reply(status, JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message } }), headers);
-    const origin = request.headers.get("origin");
-    if (origin !== null && !ALLOWED_ORIGINS.has(origin) && !LOCAL_ORIGIN.test(origin)) {
-      return refuse(403, `Origin not allowed: ${origin}`);
-    }
-    if (url.pathname !== "/mcp") return refuse(404, "Not Found: the MCP endpoint is /mcp");
-    // No SSE stream, no sessions: nothing to GET or DELETE.
-    if (request.method !== "POST") return refuse(405, "Method Not Allowed: POST each message", { allow: "POST" });
-    const accept = request.headers.get("accept");
-    if (!allows(accept, "application/json") || !allows(accept, "text/event-stream")) {
-      return refuse(406, "Not Acceptable: Accept must allow application/json and text/event-stream");
-    }
-    if (request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() !== "application/json") {
-      return refuse(415, "Unsupported Media Type: send application/json");
-    }
-    const text = await request.text();
-
-    const own = parse(text);
-    if (!isOwnRequest(own)) {
-      // SKILLS: SkillsServer checks the message, its `_meta` and the MCP headers, and says
-      // which HTTP status its reply takes (202 with no body for a notification).
-      const { status, body } = skills.handleHttp(text, request.headers);
-      const discovery = own?.method === "server/discover" || own?.method === "initialize";
-      return reply(status, status === 200 && discovery && body !== undefined ? withTools(body) : body);
-    }
-
-    // Ours: 2026-07-28 when the body's `_meta` or a modern header says so; 2025-11-25 otherwise.
-    const meta = own.params?._meta;
-    const versionHeader = request.headers.get("mcp-protocol-version");
-    const modern = (isObject(meta) && "io.modelcontextprotocol/protocolVersion" in meta) ||
-      (versionHeader !== null && MODERN.includes(versionHeader));
-    const invalid = modern ? checkModern(request, own) : undefined;
-    if (invalid) return invalid;
-    if (own.method === "tools/list") return result(own.id, modern, { tools: TOOLS }, true);
-    return rollDice(own.id, modern, own.params);
-  },
+  // SKILLS: SkillsServer applies the HTTP rules, hands each admitted message to `own`, and
+  // answers the rest (skills/*, resources/*, notifications, malformed messages, unknown methods).
+  fetch: (request: Request): Promise<Response> => skills.fetch(request, (text) => own(request, text)),
 };

@@ -82,7 +82,7 @@ USAGE:
     pub fn main() -> ExitCode {
         let args: Vec<String> = std::env::args().skip(1).collect();
         match args.first().map(String::as_str) {
-            Some("stdio") => stdio(&args[1..]),
+            Some("stdio") => stdio(&args[1..]).unwrap_or_else(|e| usage_error(&e)),
             Some("check") => match parse_check_args(&args[1..]) {
                 Ok(a) => pack_command(&a),
                 Err(e) => usage_error(&e),
@@ -109,7 +109,7 @@ USAGE:
     }
 
     /// Prints `msg` and the usage text; exit status 2.
-    pub(crate) fn usage_error(msg: &str) -> ExitCode {
+    fn usage_error(msg: &str) -> ExitCode {
         eprintln!("error: {msg}\n\n{}", usage());
         ExitCode::from(2)
     }

@@ -1,7 +1,6 @@
 //! `skills-edge stdio [options]`: the embedded catalog over MCP's stdio transport
 //! (newline-delimited JSON-RPC on stdin/stdout, logs on stderr, exit on end of input).
 
-use crate::native::usage_error;
 use skills_edge::protocol::{reply, Refusal};
 use skills_edge::server::{Config, Responder, Transport};
 use skills_edge::settings::{self, Scope, Setting, Source, SETTINGS};
@@ -50,17 +49,16 @@ pub(crate) fn stdio_options() -> String {
     out
 }
 
-/// Serves stdin to stdout until end of input.
-pub(crate) fn stdio(args: &[String]) -> ExitCode {
-    let cfg = match parse_config(args) {
-        Ok(c) => c,
-        Err(e) => return usage_error(&e),
-    };
+/// Serves stdin to stdout until end of input. A usage error (a bad option, a configuration
+/// the responder refuses) comes back as `Err` with its message, for the caller to print with
+/// the usage text.
+pub(crate) fn stdio(args: &[String]) -> Result<ExitCode, String> {
+    let cfg = parse_config(args)?;
     let catalog = match skills_edge::embedded::catalog() {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::FAILURE;
+            return Ok(ExitCode::FAILURE);
         }
     };
     eprintln!(
@@ -69,10 +67,7 @@ pub(crate) fn stdio(args: &[String]) -> ExitCode {
         catalog.skill_count(),
         catalog.file_count()
     );
-    let responder = match Responder::new(catalog, cfg) {
-        Ok(r) => r,
-        Err(e) => return usage_error(&e.to_string()),
-    };
+    let responder = Responder::new(catalog, cfg).map_err(|e| e.to_string())?;
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
@@ -84,7 +79,7 @@ pub(crate) fn stdio(args: &[String]) -> ExitCode {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("error: reading stdin: {e}");
-                return ExitCode::FAILURE;
+                return Ok(ExitCode::FAILURE);
             }
         };
         let msg = trim_line(&line);
@@ -104,11 +99,11 @@ pub(crate) fn stdio(args: &[String]) -> ExitCode {
                 .is_err()
             {
                 // The client closed its end; nothing more can be delivered.
-                return ExitCode::SUCCESS;
+                return Ok(ExitCode::SUCCESS);
             }
         }
         if ended {
-            return ExitCode::SUCCESS;
+            return Ok(ExitCode::SUCCESS);
         }
     }
 }

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
 
-use crate::server::CacheScope;
+use crate::protocol::CacheScope;
 
 /// Most results held at once.
 pub const MAX_ENTRIES: usize = 4096;
@@ -41,7 +41,7 @@ impl Hints {
     ///
     /// ```
     /// use skills_edge::host::client::cache::Hints;
-    /// use skills_edge::server::CacheScope;
+    /// use skills_edge::protocol::CacheScope;
     /// let h = Hints::of(&serde_json::json!({"ttlMs": 5000, "cacheScope": "public"}));
     /// assert_eq!((h.ttl_ms, h.scope), (5000, CacheScope::Public));
     /// let legacy = Hints::of(&serde_json::json!({"skills": []}));

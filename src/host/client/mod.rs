@@ -749,7 +749,7 @@ impl SkillsClient {
         }
         let hints = hints.unwrap_or(Hints {
             ttl_ms: 0,
-            scope: crate::server::CacheScope::Private,
+            scope: crate::protocol::CacheScope::Private,
         });
         Ok((items, hints, pages))
     }

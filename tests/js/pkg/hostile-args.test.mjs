@@ -48,6 +48,8 @@ const kinds = {
   digest: (v) => typeof v === "string" && /^sha256:[0-9a-f]{64}$/.test(v),
   io: (v) => isObject(v),
   optionalString: (v) => v === undefined || v === null || typeof v === "string",
+  request: (v) => inst(v, Request),
+  optionalFunction: (v) => v === undefined || v === null || typeof v === "function",
   unknown: () => true,
 };
 
@@ -60,6 +62,7 @@ const io = {
 
 // name -> [[parameter, kind, a valid value], ...]; `this` for methods comes from `make`.
 const free = {
+  inspectorFiles: [],
   validateEntry: [["entry", "entry", entry]],
   checkLimits: [["entry", "entry", entry]],
   verifyFile: [["entry", "entry", entry], ["uri", "string", U], ["content", "content", MD], ["options", "options", {}]],
@@ -103,6 +106,8 @@ const methods = {
     handle: [["message", "message", { jsonrpc: "2.0", id: 1, method: "ping" }]],
     handleText: [["message", "string", '{"jsonrpc":"2.0","id":1,"method":"ping"}']],
     handleHttp: [["message", "string", '{"jsonrpc":"2.0","id":1,"method":"ping"}'], ["headers", "headers", {}]],
+    // A GET: answered from its head (405), so one request serves every call.
+    fetch: [["request", "request", new Request("http://127.0.0.1/mcp")], ["own", "optionalFunction", undefined]],
   },
   SkillHost: {
     addServer: [L],
