@@ -468,7 +468,9 @@ fn verify(server: &Server, json: bool) -> report::Output {
         well_known: false,
         cross_check: false,
     };
-    block_on(report::verify_command(&args, server))
+    block_on(skills_edge::host::client::command::verify_command(
+        &args, server,
+    ))
 }
 
 #[test]
@@ -626,7 +628,9 @@ fn verify_reports_each_tampering_with_its_code() {
         "--json".into(),
     ])
     .unwrap();
-    let one = block_on(report::verify_command(&args, &server));
+    let one = block_on(skills_edge::host::client::command::verify_command(
+        &args, &server,
+    ));
     assert_eq!((one.exit_code, one.stdout.lines().count()), (1, 1));
     let _ = FileStatus::Verified;
     let _ = SkillStatus::Verified;
@@ -746,7 +750,9 @@ fn verify_exit_statuses_for_connection_errors() {
         }
     }
     let args = VerifyArgs::parse(&["http://127.0.0.1:9/mcp".into()]).unwrap();
-    let out = block_on(report::verify_command(&args, &Down));
+    let out = block_on(skills_edge::host::client::command::verify_command(
+        &args, &Down,
+    ));
     assert_eq!(out.exit_code, 2);
     assert_eq!(out.stdout, "");
     assert_eq!(

@@ -536,7 +536,9 @@ fn server_replies_not_json_with_escape_sequences_the_excerpt_is_escaped() {
         "2026-07-28".into(),
     ])
     .unwrap();
-    let out = block_on(report::verify_command(&a, &NotJson));
+    let out = block_on(skills_edge::host::client::command::verify_command(
+        &a, &NotJson,
+    ));
     assert_eq!(out.exit_code, 2);
     assert_eq!(out.stdout, "");
     let line = out.stderr.strip_suffix('\n').unwrap();

@@ -16,8 +16,9 @@ use serde_json::{json, Value as Json};
 use skills_edge::catalog::compile::{compile, Compiled};
 use skills_edge::catalog::walk::walk;
 use skills_edge::host::client::block_on;
+use skills_edge::host::client::command::verify_command;
 use skills_edge::host::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
-use skills_edge::host::client::report::{verify_command, Output, VerifyArgs};
+use skills_edge::host::client::report::{Output, VerifyArgs};
 use skills_edge::host::error::Result;
 use skills_edge::host::index::SCHEMA_V0_2_0;
 use skills_edge::server::{Config, HttpHeaders, Responder, Transport};
@@ -429,6 +430,12 @@ fn a_v0_1_0_index_is_read_without_digests() {
     let l = &lines(&out)[0];
     assert_eq!(l["status"], "dynamic", "{l}");
     assert_eq!(l["revision"], c.revision(s));
+    // Nothing was compared with a digest, so no file is `verified` either.
+    let checks = l["checks"].as_array().expect("checks");
+    assert!(!checks.is_empty(), "{l}");
+    for check in checks {
+        assert_eq!(check["status"], "dynamic", "{check}");
+    }
 }
 
 #[test]

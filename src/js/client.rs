@@ -1036,7 +1036,7 @@ pub fn run_verify_command(
     let io = io_arg(&io, a.with("io"))?;
     let client = throw(report::command_client(&parsed))?;
     Ok(promise(async move {
-        // report::verify_command, over the same Rpc as SkillsClientCore's (one copy of the
+        // command::verify_command, over the same Rpc as SkillsClientCore's (one copy of the
         // client's code in the wasm, not two).
         let inner = Inner {
             client,
@@ -1055,7 +1055,7 @@ pub fn run_verify_command(
                         io: &io,
                     };
                     let mcp = report::run(&inner.client, &rpc, parsed.skill.as_deref()).await;
-                    report::with_well_known(&parsed, &io, mcp)
+                    crate::host::client::command::with_well_known(&parsed, &io, mcp)
                         .await
                         .render(&parsed)
                 }

@@ -5,8 +5,9 @@
 //! its JSON lines.
 
 use skills_edge::host::client::block_on;
+use skills_edge::host::client::command::verify_command;
 use skills_edge::host::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
-use skills_edge::host::client::report::{verify_command, VerifyArgs};
+use skills_edge::host::client::report::VerifyArgs;
 use skills_edge::host::{ErrorCode, VerifyError};
 use std::future::{ready, Future};
 use std::io::{self, Read, Write};

@@ -66,6 +66,7 @@ use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
 
 pub mod cache;
+pub mod command;
 pub mod http;
 pub mod report;
 pub mod wellknown;

@@ -51,12 +51,10 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::http::{HttpIo, HttpSession};
-use super::wellknown::{cross_check, run_well_known};
-use super::{check_headers, context_of, ClientInfo, EraChoice, ServerFacts, SkillsClient};
+use super::{check_headers, context_of, EraChoice, ServerFacts, SkillsClient};
 use super::{ListedSkill, Rpc};
 use crate::host::error::{ErrorCode, VerifyError};
-use crate::host::index::{index_url_of_origin, origin_of, INDEX_PATH};
+use crate::host::index::{index_url_of_origin, INDEX_PATH};
 use crate::host::registry::HostOptions;
 
 /// The usage of `verify`, as both commands print it.
@@ -1130,54 +1128,6 @@ pub fn command_client(args: &VerifyArgs) -> Result<SkillsClient, VerifyError> {
     )?;
     client.set_context(&context_of(&args.headers))?;
     Ok(client)
-}
-
-/// The whole command after its arguments were read: connect (with `args.era`), verify, render.
-/// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part).
-pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, io: &H) -> Output {
-    if args.well_known {
-        return run_well_known(io, &args.url).await.render(args);
-    }
-    let report = mcp_report(args, io).await;
-    with_well_known(args, io, report).await.render(args)
-}
-
-/// The rest of the command after the MCP run `report`: with `--cross-check`, the index of the
-/// same origin verified and compared ([`cross_check`]), its skills after the MCP ones.
-pub async fn with_well_known<H: HttpIo>(args: &VerifyArgs, io: &H, mut report: Report) -> Report {
-    if !args.cross_check || report.fatal.is_some() {
-        return report;
-    }
-    let index = origin_of(&args.url).map(|o| format!("{o}{INDEX_PATH}"));
-    let mut mirror = match index {
-        Some(i) => run_well_known(io, &i).await,
-        None => Report::stopped(
-            None,
-            VerifyError::new(ErrorCode::InvalidArgument, "the URL has no origin"),
-        ),
-    };
-    if let Some(e) = mirror.fatal.take() {
-        report.fatal = Some(e);
-    } else {
-        cross_check(&report, &mut mirror);
-        report.skills.append(&mut mirror.skills);
-    }
-    report
-}
-
-/// The MCP part of the command: connect, verify.
-async fn mcp_report<H: HttpIo>(args: &VerifyArgs, io: &H) -> Report {
-    let session = HttpSession::new(ClientInfo::default());
-    let client = match command_client(args) {
-        Ok(c) => c,
-        Err(e) => return fatal(None, e),
-    };
-    let facts = match session.connect(io, args.era).await {
-        Ok(f) => f,
-        Err(e) => return fatal(None, e),
-    };
-    let _ = client.set_facts(facts);
-    run(&client, &session.rpc(io), args.skill.as_deref()).await
 }
 
 #[cfg(test)]

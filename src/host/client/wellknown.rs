@@ -19,7 +19,8 @@
 //! artifact first, then each file as `{artifact URL}#{path}` with its size and digest (for a
 //! `skill-md` the artifact is the one check). A v0.1.0 index (no `$schema`) has no digests: its
 //! files are fetched one by one from `{index directory}/{name}/{path}` and checked by the
-//! compiler's rules, and the skill is `dynamic` (nothing could be compared).
+//! compiler's rules, and the skill and each of its files are `dynamic` (nothing could be
+//! compared, so nothing is `verified`).
 //!
 //! [`cross_check`] compares such a report with an MCP server's: every file of an archive must
 //! have the digest the MCP entry of the same skill lists, and every MCP file must be in it.
@@ -192,6 +193,10 @@ async fn verify_skill<H: HttpIo>(io: &H, version: IndexVersion, skill: IndexSkil
             format!("{uri}#{}", m.path)
         };
         let mut check = verified(file_uri.clone(), &m.bytes);
+        if dynamic {
+            // A v0.1.0 index lists no digests: nothing was compared, so nothing is verified.
+            check.status = FileStatus::Dynamic;
+        }
         if let Some(e) = problems
             .iter()
             .find(|(p, _)| *p == m.path)
