@@ -1,7 +1,7 @@
 //! The run of `skills-edge verify <url>`, one implementation for the native command, the npm
 //! package's command, [`SkillsClient`]'s `verify` and the inspector page: which skills and
 //! files are checked, each one's status and reason, the table, the JSON lines and the exit
-//! status. The callers only move bytes ([`HttpIo`]).
+//! status. The callers only move bytes ([`HttpIo`](super::http::HttpIo)); the command itself is [`super::command`].
 //!
 //! For every skill of the server (every page of `skills/list`, or only `--skill URI`, fetched
 //! with `skills/get`):
