@@ -1073,7 +1073,8 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
     }
 }
 
-#[cfg(test)]
+// Native only: the tests run the client with `block_on`, which wasm has not.
+#[cfg(all(test, not(target_family = "wasm")))]
 mod tests {
     use super::*;
     use crate::host::registry::tests::table_builds;
