@@ -547,18 +547,11 @@ async fn check_skill<R: Rpc>(
     directory_read: bool,
 ) -> (SkillReport, Option<crate::host::Entry>) {
     let uri = listed.uri().to_owned();
-    let mut report = SkillReport {
-        uri: uri.clone(),
-        name: Some(listed.name().to_owned()),
-        description: Some(listed.description().to_owned()),
-        revision: None,
-        files: 0,
-        bytes: 0,
-        status: SkillStatus::Verified,
-        error: None,
-        refreshed: false,
-        checks: Vec::new(),
-    };
+    let mut report = SkillReport::start(
+        uri.clone(),
+        Some(listed.name().to_owned()),
+        Some(listed.description().to_owned()),
+    );
     match client.load(rpc, &uri).await {
         Ok(l) => {
             report.refreshed |= l.refreshed;
@@ -928,6 +921,23 @@ struct SkillJson<'a> {
 }
 
 impl SkillReport {
+    /// A report on the skill `uri` with nothing checked yet: status `verified` until a check
+    /// says otherwise, no figures.
+    pub(crate) fn start(uri: String, name: Option<String>, description: Option<String>) -> Self {
+        SkillReport {
+            uri,
+            name,
+            description,
+            revision: None,
+            files: 0,
+            bytes: 0,
+            status: SkillStatus::Verified,
+            error: None,
+            refreshed: false,
+            checks: Vec::new(),
+        }
+    }
+
     /// The skill's JSON line (one object, no newline): `skill`, `name`, `description`,
     /// `revision`, `files`, `bytes`, `status`, `code` and `why` (when not verified),
     /// `refreshed`, and `checks` (`uri`, `status`, `size`, `digest`, and for a refusal `code`,
@@ -1161,16 +1171,8 @@ mod tests {
 
     fn report(checks: Vec<FileCheck>) -> SkillReport {
         SkillReport {
-            uri: "skill://s/SKILL.md".into(),
-            name: None,
-            description: None,
-            revision: None,
-            files: 0,
-            bytes: 0,
-            status: SkillStatus::Verified,
-            error: None,
-            refreshed: false,
             checks,
+            ..SkillReport::start("skill://s/SKILL.md".into(), None, None)
         }
     }
 

@@ -153,18 +153,11 @@ async fn verify_skill<H: HttpIo>(io: &H, version: IndexVersion, skill: IndexSkil
         }
     };
     debug_assert_eq!(dynamic, version == IndexVersion::V0_1_0);
-    let mut report = SkillReport {
-        uri: uri.clone(),
-        name: Some(skill.name.clone()),
-        description: Some(skill.description.clone()),
-        revision: None,
-        files: 0,
-        bytes: 0,
-        status: SkillStatus::Verified,
-        error: None,
-        refreshed: false,
-        checks: Vec::new(),
-    };
+    let mut report = SkillReport::start(
+        uri.clone(),
+        Some(skill.name.clone()),
+        Some(skill.description.clone()),
+    );
     let files = match members {
         None => match artifact_members(io, &skill, &mut report).await {
             Some(m) => m,
