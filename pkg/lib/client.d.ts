@@ -67,11 +67,17 @@ export interface ConnectOptions {
   requireApproval?: boolean;
   /** `clientInfo`; default `skills-edge` and this package's version. */
   clientInfo?: { name?: string; version?: string };
+  /** The most result bytes (as JSON text) one listing, directory or walk may read over all
+   * its pages (an integer from 1 to 2^53 - 1); past it the listing fails with
+   * `protocol-error`. Default 268435456 (256 MiB). */
+  listingBudget?: number;
 }
 
 /** Options of `SkillsClient.wrap`. */
 export interface WrapOptions {
   timeoutMs?: number;
+  /** As in `ConnectOptions`. */
+  listingBudget?: number;
   label?: string;
   allowDynamic?: boolean;
   requireApproval?: boolean;

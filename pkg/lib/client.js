@@ -11,8 +11,8 @@
 // verifier still checks the listing and the size, compares the digest and names any failure.
 import { DEFAULT_TIMEOUT_MS, httpIo, sdkIo } from "./transport.js";
 
-const CONNECT_OPTIONS = ["era", "headers", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo"];
-const WRAP_OPTIONS = ["timeoutMs", "label", "allowDynamic", "requireApproval"];
+const CONNECT_OPTIONS = ["era", "headers", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo", "listingBudget"];
+const WRAP_OPTIONS = ["timeoutMs", "label", "allowDynamic", "requireApproval", "listingBudget"];
 const CALL_OPTIONS = ["signal", "timeoutMs"];
 const VERIFY_OPTIONS = ["signal", "timeoutMs", "skill"];
 
@@ -61,6 +61,14 @@ function checkTimeout(where, ms) {
     throw invalid(where, `timeoutMs must be an integer from 1 to 3600000 (milliseconds), got ${typeof ms === "number" ? ms : typeName(ms)}`);
   }
   return ms;
+}
+
+function checkBudget(where, bytes) {
+  if (bytes === undefined) return undefined;
+  if (typeof bytes !== "number" || !Number.isSafeInteger(bytes) || bytes < 1) {
+    throw invalid(where, `listingBudget must be an integer from 1 to ${Number.MAX_SAFE_INTEGER} (bytes), got ${typeof bytes === "number" ? bytes : typeName(bytes)}`);
+  }
+  return bytes;
 }
 
 function checkSignal(where, signal) {
@@ -130,7 +138,8 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
      * "2025-11-25"). Options: `headers` (sent on every request, e.g. authorization), `fetch`,
      * `timeoutMs` (per request, default 30000), `signal` (for the connection), `label` (the
      * host's name for the server, default "server"), `allowDynamic`, `requireApproval`,
-     * `clientInfo` ({ name, version }).
+     * `clientInfo` ({ name, version }), `listingBudget` (the most result bytes one listing or
+     * walk may read, default 256 MiB).
      */
     static async connect(url, options) {
       const where = "SkillsClient.connect";
@@ -154,6 +163,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       await ready();
       const core = new SkillsClientCore({
         ...(o.label !== undefined && { label: o.label }),
+        ...(o.listingBudget !== undefined && { listingBudget: checkBudget(where, o.listingBudget) }),
         ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }),
         ...(o.requireApproval !== undefined && { requireApproval: o.requireApproval }),
         ...(info.name !== undefined && { clientName: info.name }),
@@ -175,7 +185,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
      * Wraps an official SDK Client that is already connected (v2 `@modelcontextprotocol/client`,
      * or v1 `@modelcontextprotocol/sdk`, which speaks 2025-11-25): requests go through its
      * `request()`, with its transport, era and headers. Options: `timeoutMs`, `label`,
-     * `allowDynamic`, `requireApproval`.
+     * `allowDynamic`, `requireApproval`, `listingBudget`.
      */
     static async wrap(client, options) {
       const where = "SkillsClient.wrap";
@@ -194,6 +204,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       await ready();
       const core = new SkillsClientCore({
         ...(o.label !== undefined && { label: o.label }),
+        ...(o.listingBudget !== undefined && { listingBudget: checkBudget(where, o.listingBudget) }),
         ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }),
         ...(o.requireApproval !== undefined && { requireApproval: o.requireApproval }),
       });

@@ -281,6 +281,7 @@ impl Rpc for CallRpc<'_> {
 #[serde(rename_all = "camelCase")]
 struct CoreOptions {
     label: Option<String>,
+    listing_budget: Option<u64>,
     allow_dynamic: Option<bool>,
     require_approval: Option<bool>,
     client_name: Option<String>,
@@ -539,6 +540,7 @@ where
 #[wasm_bindgen]
 impl SkillsClientCore {
     /// A client core: `label` (the host's name for the server, default `server`),
+    /// `listingBudget` (the most result bytes one listing or walk may read, default 256 MiB),
     /// `allowDynamic`, `requireApproval` (as for `SkillHost`), `clientName` and
     /// `clientVersion` (its `clientInfo`). Throws `invalid-argument`.
     #[wasm_bindgen(constructor)]
@@ -558,6 +560,9 @@ impl SkillsClientCore {
                 require_approval: o.require_approval.unwrap_or(false),
             },
         ))?;
+        if let Some(bytes) = o.listing_budget {
+            throw(client.set_listing_budget(bytes))?;
+        }
         let default = ClientInfo::default();
         let info = ClientInfo {
             name: o.client_name.unwrap_or(default.name),

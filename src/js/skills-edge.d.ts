@@ -429,6 +429,9 @@ export interface ApprovalsExport {
 export interface SkillsClientCoreOptions {
   /** The host's name for the server (1–128 bytes, no `:`); default `server`. */
   label?: string;
+  /** The most result bytes (as JSON text) one listing, directory or walk may read over all
+   * its pages; past it the listing fails with `protocol-error`. Default 268435456 (256 MiB). */
+  listingBudget?: number;
   allowDynamic?: boolean;
   requireApproval?: boolean;
   /** `clientInfo.name`; default `skills-edge`. */

@@ -553,7 +553,7 @@ impl SkillsClient {
             Err(VerifyError::new(
                 ErrorCode::ProtocolError,
                 format!(
-                    "the replies to {method} in {what} reached {} bytes, past the listing budget of {} bytes; nothing more was read (raise the budget with SkillsClient::set_listing_budget if the server is meant to send this much)",
+                    "the replies to {method} in {what} reached {} bytes, past the listing budget of {} bytes; nothing more was read (if the server is meant to send this much, raise the budget: the listingBudget option of the npm SkillsClient, SkillsClient::set_listing_budget in Rust)",
                     s.spent, s.budget
                 ),
             )

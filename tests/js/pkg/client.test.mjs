@@ -76,6 +76,21 @@ after(async () => {
   await sse.close();
 });
 
+describe("the listing budget", () => {
+  test("a listing past listingBudget fails with protocol-error, one within it is read", async () => {
+    const small = await SkillsClient.connect(plain.url, { listingBudget: 64 });
+    const e = await refusedAsync(small.list(), "protocol-error");
+    assert.match(e.message, /budget/);
+    const roomy = await SkillsClient.connect(plain.url, { listingBudget: 1 << 30 });
+    assert.ok((await roomy.list()).skills.length > 0);
+  });
+  test("listingBudget must be a positive safe integer", async () => {
+    for (const bad of [0, -1, 1.5, "64", Number.MAX_SAFE_INTEGER + 1]) {
+      await refusedAsync(SkillsClient.connect(plain.url, { listingBudget: bad }), "invalid-argument");
+    }
+  });
+});
+
 describe("connect over Streamable HTTP", () => {
   for (const era of ["auto", "2026-07-28", "2025-11-25"]) {
     test(`${era}: every page, every skill, every file`, async () => {
