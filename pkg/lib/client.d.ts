@@ -73,6 +73,18 @@ export interface ConnectOptions {
   listingBudget?: number;
 }
 
+/** Options of `SkillsClient.verifyWellKnown`. */
+export interface WellKnownOptions {
+  /** Sent on every request; names must not be the transport's own. */
+  headers?: Record<string, string> | [string, string][];
+  /** The fetch to use; default `globalThis.fetch`. */
+  fetch?: FetchLike;
+  /** The time allowed for each request, in milliseconds; default 30000. */
+  timeoutMs?: number;
+  /** Aborts the run. */
+  signal?: AbortSignalLike;
+}
+
 /** Options of `SkillsClient.wrap`. */
 export interface WrapOptions {
   timeoutMs?: number;
@@ -99,6 +111,12 @@ export declare class SkillsClient {
   private constructor();
   /** Connects over Streamable HTTP with fetch (see `ConnectOptions`). */
   static connect(url: string, options?: ConnectOptions): Promise<SkillsClient>;
+  /**
+   * Reads and verifies a well-known skills source (an Agent Skills Discovery index): `url` is
+   * the index (`…/.well-known/agent-skills/index.json`) or an origin. The same statuses, report
+   * and exit codes as `skills-edge verify` and `verify()`.
+   */
+  static verifyWellKnown(url: string, options?: WellKnownOptions): Promise<VerifyReport>;
   /** Wraps an SDK client that is already connected. */
   static wrap(client: SdkClientLike, options?: WrapOptions): Promise<SkillsClient>;
   /** What the server says about itself. */

@@ -15,6 +15,7 @@ const CONNECT_OPTIONS = ["era", "headers", "fetch", "timeoutMs", "signal", "labe
 const WRAP_OPTIONS = ["timeoutMs", "label", "allowDynamic", "requireApproval", "listingBudget"];
 const CALL_OPTIONS = ["signal", "timeoutMs"];
 const VERIFY_OPTIONS = ["signal", "timeoutMs", "skill"];
+const WELL_KNOWN_OPTIONS = ["headers", "fetch", "timeoutMs", "signal"];
 
 function invalid(where, message) {
   const e = new Error(`${where}: ${message}`);
@@ -179,6 +180,34 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
         core.free();
         throw e;
       }
+    }
+
+    /**
+     * Reads and verifies a well-known skills source (an Agent Skills Discovery index) as
+     * `skills-edge verify` does: `url` is the index (`…/.well-known/agent-skills/index.json`)
+     * or an origin (`https://host`). Every artifact's digest is checked before it is unpacked,
+     * archives are unpacked in memory with the RFC's safety rules, and every file goes through
+     * the compiler's checks. Options: `headers`, `fetch`, `timeoutMs` (per request, default
+     * 30000), `signal`. Resolves to `{ skills, exitCode, table, summary, error? }`, as `verify()`.
+     */
+    static async verifyWellKnown(url, options) {
+      const where = "SkillsClient.verifyWellKnown";
+      const u = checkString(where, "url", url);
+      const o = readOptions(where, options, WELL_KNOWN_OPTIONS);
+      const fetchFn = o.fetch ?? globalThis.fetch;
+      if (typeof fetchFn !== "function") throw invalid(where, `fetch must be a function, got ${typeName(fetchFn)}`);
+      const timeoutMs = checkTimeout(where, o.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+      const signal = checkSignal(where, o.signal);
+      await ready();
+      // The transport's own header rules, checked once, as for connect().
+      const checker = new SkillsClientCore();
+      let headers;
+      try {
+        headers = checker.setHeaders(o.headers ?? []);
+      } finally {
+        checker.free();
+      }
+      return glue.verifyWellKnown(withDigest(httpIo({ url: u, headers, fetch: fetchFn }, { signal, timeoutMs })), u);
     }
 
     /**

@@ -1028,6 +1028,45 @@ pub fn verify_usage() -> String {
     report::VERIFY_USAGE.to_owned()
 }
 
+/// Reads and verifies a well-known skills source (an Agent Skills Discovery index, RFC v0.2.0 or
+/// v0.1.0) through `io.get`: `url` is the index (ending in `/.well-known/agent-skills/index.json`)
+/// or an origin (`https://host`, whose index that is). Resolves to what `SkillsClient.verify`
+/// resolves to, `{ skills, exitCode, table, summary, error? }`, with the same statuses and exit
+/// codes as `skills-edge verify`, which runs the same code. Throws `invalid-argument` for a
+/// `url` that is neither.
+#[wasm_bindgen(js_name = verifyWellKnown, unchecked_return_type = "Promise<VerifyReport>")]
+pub fn verify_well_known(
+    #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
+) -> Result<Promise, JsValue> {
+    let a = arg("verifyWellKnown", "io");
+    let io = io_arg(&io, a)?;
+    let url = string(&url, a.with("url"))?;
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(a.with("url").error(
+            ErrorCode::InvalidArgument,
+            format_args!("{url:?} must start with http:// or https://"),
+        ));
+    }
+    let index = if url.ends_with(crate::host::index::INDEX_PATH) {
+        url.clone()
+    } else {
+        crate::host::index::index_url_of_origin(&url).ok_or_else(|| {
+            a.with("url").error(
+                ErrorCode::InvalidArgument,
+                format_args!(
+                    "{url:?} is neither an index URL (ending in {}) nor an origin (http:// or https:// and a host)",
+                    crate::host::index::INDEX_PATH
+                ),
+            )
+        })?
+    };
+    Ok(promise(async move {
+        let r = run_well_known(&io, &index).await;
+        report_js(&r, &index)
+    }))
+}
+
 /// The whole `verify` command after its arguments (`args`, as for `parseVerifyArgs`):
 /// connect through `io.post`, verify, render. Resolves to `{ stdout, stderr, exitCode }`,
 /// exactly what the native command prints and returns.

@@ -27,7 +27,9 @@ mod host;
 mod server;
 mod verifier;
 
-pub use client::{parse_verify_args, run_verify_command, verify_usage, SkillsClientCore};
+pub use client::{
+    parse_verify_args, run_verify_command, verify_usage, verify_well_known, SkillsClientCore,
+};
 pub use compiler::{build_options, compile_catalog, inspect_pack};
 pub use host::SkillHost;
 pub use server::{inspector_files, SkillsServer};

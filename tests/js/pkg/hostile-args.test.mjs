@@ -85,6 +85,7 @@ const free = {
   parseVerifyArgs: [["args", "entries", ["http://127.0.0.1:1/mcp"]]],
   verifyUsage: [],
   runVerifyCommand: [["args", "entries", ["http://127.0.0.1:1/mcp"]], ["io", "io", io]],
+  verifyWellKnown: [["io", "io", io], ["url", "string", "http://127.0.0.1:1"]],
 };
 // The async functions (the ES module layer), with the parameters of their synchronous twins.
 const asyncFree = {

@@ -3,7 +3,8 @@
 // the same against a node:http server publishing the repository's code-review skill as a
 // `.tar.gz` and git-commit-messages as a `skill-md`; a byte changed in an archive is
 // `digest-mismatch` (exit 1), a symbolic link `archive-unsafe`, a wrapper folder
-// `archive-invalid` (exit 1), an unknown `$schema` `unknown-schema` (exit 2).
+// `archive-invalid` (exit 1), an unknown `$schema` `unknown-schema` (exit 2). The npm
+// SkillsClient.verifyWellKnown gives the same report as both commands.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -13,6 +14,7 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
+import { SkillsClient } from "skills-edge/client";
 import { REPO } from "./common.mjs";
 
 const run = promisify(execFile);
@@ -155,4 +157,25 @@ test("hostile archives and an unknown $schema", async () => {
   const out = await both(["--well-known", origin]);
   assert.equal(out.code, 2);
   assert.ok(out.stderr.includes("unknown-schema"), out.stderr);
+});
+
+test("SkillsClient.verifyWellKnown reports what both commands print", async () => {
+  index = publish();
+  const out = await both(["--well-known", origin, "--json"]);
+  for (const url of [origin, `${origin}/.well-known/agent-skills/index.json`]) {
+    const r = await SkillsClient.verifyWellKnown(url);
+    assert.equal(r.exitCode, out.code);
+    assert.deepEqual(r.skills, out.stdout.trimEnd().split("\n").map((l) => JSON.parse(l)));
+    assert.equal(`${r.summary}\n`, out.stderr);
+  }
+  const good = tarGz([["SKILL.md", CR_MD], ["references/checklist.md", CR_LIST]]);
+  const bad = Buffer.from(good);
+  bad[bad.length >> 1] ^= 1;
+  index = publish({ archive: bad, indexDigest: sha256(good) });
+  const r = await SkillsClient.verifyWellKnown(origin);
+  assert.equal(r.exitCode, 1);
+  assert.equal(r.skills.find((s) => s.name === "code-review").code, "digest-mismatch");
+  for (const bad of [`${origin}/mcp`, "ftp://x", 7]) {
+    await assert.rejects(SkillsClient.verifyWellKnown(bad), (e) => e.code === "invalid-argument");
+  }
 });
