@@ -1161,7 +1161,7 @@ fn without_sections(pack: &[u8], drop: &[u32]) -> Vec<u8> {
         word(pack, head + 24) as usize,
     );
     let sections_at =
-        head + 28 + 44 * n_files + 40 * n_skills + 16 * n_dirs + 8 * n_children + 12 * n_mirror;
+        head + 28 + 44 * n_files + 40 * n_skills + 16 * n_dirs + 8 * n_children + 36 * n_mirror;
     let mut kept = Vec::new();
     for i in 0..n_sections {
         let rec = &pack[sections_at + 12 * i..sections_at + 12 * (i + 1)];
@@ -1183,7 +1183,7 @@ fn a_pack_without_the_fallback_sections_serves_without_it_and_says_so_when_asked
     let full = pack::encode(&compiled, None);
     let old = without_sections(&full, &[3, 4, 5, 6, 7, 8, 9]);
     assert!(old.len() < full.len());
-    let c = Arc::new(Catalog::from_bytes(old).expect("an older v3 pack loads"));
+    let c = Arc::new(Catalog::from_bytes(old).expect("a pack without the fallback sections loads"));
     assert!(c.fallback().is_none());
     assert!(c.skills_named("big").is_empty());
     // Off, it serves as before.
