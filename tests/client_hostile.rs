@@ -1,6 +1,7 @@
 //! The `verify` report against servers that try to fool it: an entry that turns `"dynamic"`
 //! on `skills/get`, a refresh to a new entry in the middle of a skill's check, an entry that
-//! changes on every refresh, text with terminal escape sequences in every place a server
+//! changes on every refresh, a skill the server stops serving during its check, text with
+//! terminal escape sequences in every place a server
 //! controls, and a directory walk that repeats its directories. Each test is named after what
 //! the server did; the server is a scripted [`Rpc`] (no transport), so every answer is exact.
 
@@ -253,6 +254,46 @@ fn server_refreshes_to_new_entry_mid_read() {
     assert_eq!(s.revision, b_revision);
     assert_eq!(s.files, 3);
     assert!(s.refreshed);
+    assert_eq!(r.exit_code(), 1);
+    assert!(!r.summary("x").contains("every file verified"));
+}
+
+#[test]
+fn server_stops_serving_the_skill_mid_check_nothing_is_verified() {
+    // Listed with SKILL.md, a.md and b.md. SKILL.md and a.md verify; b.md is served as other
+    // bytes, so the client refreshes, and skills/get says the skill is not served: the client
+    // forgets it. Nothing the host holds backs what was read, so nothing stays `verified`.
+    let listed = entry("body", &[("a.md", "a"), ("b.md", "b")]);
+    let server = Scripted::new(move |method, params| {
+        let uri = params["uri"].as_str().unwrap_or_default().to_owned();
+        match method {
+            "skills/list" => Ok(listing(vec![listed.clone()], Some(60_000))),
+            "skills/get" => Err(unknown("skill")),
+            "resources/read" if uri == SKILL_MD => Ok(read_result(&uri, &skill_md("body"))),
+            "resources/read" if uri.ends_with("/a.md") => Ok(read_result(&uri, "a")),
+            "resources/read" if uri.ends_with("/b.md") => Ok(read_result(&uri, "B")),
+            _ => Err(unknown("resource")),
+        }
+    });
+    let r = run(&server, false);
+    let s = &r.skills[0];
+    assert!(
+        server.count("skills/get") > 0,
+        "the client tried to refresh"
+    );
+    assert_eq!(s.status, SkillStatus::Failed, "{s:?}");
+    assert!(
+        s.checks
+            .iter()
+            .all(|c| !matches!(c.status, FileStatus::Verified | FileStatus::Dynamic)),
+        "{:?}",
+        s.checks
+    );
+    assert_eq!(check(&r, SKILL_MD).status, FileStatus::Changed);
+    assert_eq!(
+        check(&r, SKILL_MD).error.as_ref().map(|e| e.code),
+        Some(ErrorCode::UnknownSkill)
+    );
     assert_eq!(r.exit_code(), 1);
     assert!(!r.summary("x").contains("every file verified"));
 }

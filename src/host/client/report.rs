@@ -523,10 +523,39 @@ async fn verify_skill<R: Rpc>(
     };
     report.refreshed = refreshed;
     let _ = client.host(|h, label| h.close_window(label, &uri));
-    let entry = held.unwrap_or(skill.entry);
+    let entry = match held {
+        Some(e) => e,
+        None => {
+            // The server stopped serving the skill during its check (a refresh answered with
+            // an error, so the client forgot it): no entry backs what was read.
+            withdrawn(&mut report, &uri);
+            skill.entry
+        }
+    };
     settle(&mut report, &entry);
     let changed = report.status == SkillStatus::Changed;
     finish(report, &entry, changed.then_some(restarts))
+}
+
+/// Marks every check of a skill whose entry the client no longer holds as `changed`: what was
+/// read matched an entry the server has since withdrawn, so none of it is `verified` (or
+/// `dynamic`) against anything the host holds.
+fn withdrawn(report: &mut SkillReport, uri: &str) {
+    for c in &mut report.checks {
+        if matches!(c.status, FileStatus::Verified | FileStatus::Dynamic) {
+            c.status = FileStatus::Changed;
+            c.error = Some(
+                VerifyError::new(
+                    ErrorCode::UnknownSkill,
+                    format!(
+                        "{} was read for {uri}, which the server stopped serving during its check (its skills/get answered with an error); no entry the host holds lists it",
+                        c.uri
+                    ),
+                )
+                .with_uri(c.uri.clone()),
+            );
+        }
+    }
 }
 
 /// The entry the client holds for `uri`.
