@@ -344,7 +344,9 @@ test("wrong-typed and hostile arguments are refused with a SkillsEdgeError; the 
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(core.isApproved(U), true);
   assert.deepEqual(core.entry(U), entry);
-  assert.equal(core.facts().protocolVersion, "2026-07-28");
+  // The barrage's connect calls with hostile io objects fail, and a failed connect forgets the
+  // facts of the earlier connection (they describe no connection any more).
+  assert.equal(core.facts(), undefined);
 });
 
 test("a hostile platform digest on the io object changes no outcome: the verifier hashes instead", async () => {
