@@ -19,7 +19,7 @@ import { tempDir } from "../lib/processes.mjs";
 import { assertDocFigure } from "../lib/doc-figures.mjs";
 import { generateCatalog, MAX_BYTES, MAX_FILES } from "../../scripts/gen-catalog.mjs";
 
-const NATIVE = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "skills-edge");
+const NATIVE = process.env.SKILLS_EDGE_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "skills-edge");
 const dir = tempDir("scale");
 const SKILLS = join(dir, "skills");
 let config;
@@ -29,7 +29,7 @@ let worker;
 let skills;
 
 before(async () => {
-  if (!existsSync(NATIVE)) throw new Error(`${NATIVE} is missing: run bash scripts/build-worker.sh first`);
+  if (!existsSync(NATIVE)) throw new Error(`${NATIVE} is missing: run bash scripts/native-bin.sh first (or set SKILLS_EDGE_BIN)`);
   generated = generateCatalog(SKILLS);
   config = copyWorker(join(dir, "worker"), { catalog: false });
   const build = join(dir, "worker", "worker", "build");
