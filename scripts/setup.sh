@@ -15,17 +15,48 @@ done
 rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
 rustup component list --installed | grep -q '^clippy' || rustup component add clippy
 
-if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
-  # Not --locked: the CLI's own lockfile pins a crate version the registry mirror may lack.
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
-fi
+# The three installs below wait on different things (the CPU for wasm-bindgen-cli, Debian's
+# and npm's registries for the others), so the two downloads run beside the build. Each one's
+# output goes to a log that is printed when it fails.
+logs=$(mktemp -d "${TMPDIR:-/tmp}/skills-edge-setup.XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+pids=()
+names=()
+# Runs "$@" in the background as NAME, its output in $logs/NAME.log.
+background() {
+  local name=$1; shift
+  ( "$@" ) > "$logs/$name.log" 2>&1 &
+  pids+=("$!")
+  names+=("$name")
+}
 
 if [ "$need_browser" = 1 ] && ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
   if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  install_browser() {
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
+  }
+  background chromium install_browser
 fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  background npm-ci npm ci --no-audit --no-fund
 fi
+
+status=0
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  # Not --locked: the CLI's own lockfile pins a crate version the registry mirror may lack.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" || status=$?
+fi
+
+for i in "${!pids[@]}"; do
+  if wait "${pids[$i]}"; then
+    echo "setup.sh: ${names[$i]}: done" >&2
+  else
+    rc=$?
+    echo "setup.sh: ${names[$i]} failed (exit $rc); its output:" >&2
+    cat "$logs/${names[$i]}.log" >&2
+    status=$rc
+  fi
+done
+exit "$status"
