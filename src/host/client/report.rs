@@ -198,9 +198,13 @@ impl VerifyArgs {
                 }
                 "--header" | "-H" => {
                     let v = value("--header")?;
-                    let (name, val) = v
-                        .split_once(':')
-                        .ok_or_else(|| format!("--header {v:?} is invalid: use 'Name: value'"))?;
+                    // The value is not repeated: a header given without its name is often
+                    // a credential.
+                    let (name, val) = v.split_once(':').ok_or_else(|| {
+                        "a --header value has no ':' (not shown: it may be a credential): \
+                         use 'Name: value'"
+                            .to_owned()
+                    })?;
                     headers.push((name.trim().to_owned(), val.trim().to_owned()));
                 }
                 "--skill" => {
@@ -1174,6 +1178,19 @@ mod tests {
     use super::*;
     use crate::host::Entry;
     use crate::skill::digest::digest_of;
+
+    #[test]
+    fn a_header_without_a_name_is_refused_without_repeating_it() {
+        let args = |v: &str| ["https://h/mcp", "--header", v].map(String::from).to_vec();
+        let err = VerifyArgs::parse(&args("Bearer s3cret")).unwrap_err();
+        assert!(err.contains("use 'Name: value'"), "{err}");
+        assert!(!err.contains("s3cret"), "{err}");
+        let ok = VerifyArgs::parse(&args("Authorization: Bearer s3cret")).unwrap();
+        assert_eq!(
+            ok.headers,
+            [("authorization".to_owned(), "Bearer s3cret".to_owned())]
+        );
+    }
 
     fn entry(files: &[(&str, &str)]) -> Entry {
         let items: Vec<serde_json::Value> = files
