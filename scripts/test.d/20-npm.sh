@@ -45,9 +45,11 @@ printf '{\n  "name": "skills-edge-consumer",\n  "private": true,\n  "type": "mod
 cp tests/js/pkg/*.mjs tests/js/pkg/*.ts "$app/test/"
 export SKILLS_EDGE_REPO="$repo" SKILLS_EDGE_PKG="$app/node_modules/skills-edge"
 export SKILLS_EDGE_BIN
-(cd "$app" && node --test --test-reporter=spec test/*.test.mjs)
+# Two files at a time: most of them wait on child processes and servers, and each file is its
+# own process with its own temporary folders and ports.
+(cd "$app" && node --test --test-concurrency=2 --test-reporter=spec test/*.test.mjs)
 # The core suites once more on Node 22 (the npm package `node`).
-(cd "$app" && "$repo/node_modules/.bin/node" --test --test-reporter=dot \
+(cd "$app" && "$repo/node_modules/.bin/node" --test --test-concurrency=2 --test-reporter=dot \
   test/server.test.mjs test/verifier.test.mjs test/host.test.mjs test/error-codes.test.mjs)
 
 # Headless Chromium on plain-http pages, serving the installed package's web build.
