@@ -402,12 +402,8 @@ fn server_drops_the_connection_after_initialize() {
     // Nothing can be sent on the failed session.
     let e = block_on(session.rpc(&failing).call("skills/list", json!({}))).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
-    // A client that held the old facts forgets them too.
-    let c = client();
-    c.set_facts(block_on(session.connect(&good, EraChoice::Legacy)).unwrap())
-        .unwrap();
-    c.clear_facts().unwrap();
-    assert!(c.facts().is_none());
+    // The session owns this rule; a `SkillsClient` holds the facts its owner gives it (the
+    // npm `SkillsClientCore.connect` clears them on a failed connect, tested with the package).
 }
 
 fn response(content_type: &'static str, chunks: Vec<Vec<u8>>) -> HttpResponse<Chunks> {
