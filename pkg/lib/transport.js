@@ -32,6 +32,15 @@ function abortedBy(signal) {
   return failure("aborted", `the request was aborted${why}`);
 }
 
+/** Whether `url` has the origin of `given` (false when either is not a URL). */
+function sameOrigin(given, url) {
+  try {
+    return new URL(given).origin === new URL(url).origin;
+  } catch {
+    return false;
+  }
+}
+
 function timedOut(ms) {
   return failure("timeout", `the request did not complete within ${ms} ms`);
 }
@@ -44,7 +53,8 @@ function timedOut(ms) {
  */
 export function httpIo(target, { signal, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
   // One request, its body included, within `timeoutMs`: `init` adds method, body and redirect.
-  async function send(url, extraHeaders, init) {
+  // `own`: whether the caller's headers go with it (see `get` below).
+  async function send(url, extraHeaders, init, own = true) {
     if (signal?.aborted) throw abortedBy(signal);
     const controller = new AbortController();
     let expired = false;
@@ -64,7 +74,7 @@ export function httpIo(target, { signal, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) 
     const why = (e) => (expired ? timedOut(timeoutMs) : signal?.aborted ? abortedBy(signal) : null) ??
       failure("connection-failed", `the server could not be reached: ${describe(e)}`);
     const headers = new Headers();
-    for (const [k, v] of target.headers) headers.set(k, v);
+    if (own) for (const [k, v] of target.headers) headers.set(k, v);
     for (const [k, v] of extraHeaders) headers.set(k, v);
     let res;
     // Called unbound: a browser's fetch refuses any `this` but the global.
@@ -108,7 +118,9 @@ export function httpIo(target, { signal, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) 
     // MCP endpoints answer in place: a 3xx is the core's `http-status`.
     post: (body, mcpHeaders) => send(target.url, mcpHeaders, { method: "POST", body, redirect: "manual" }),
     // A well-known index or artifact: redirects followed, as the Discovery RFC asks of clients.
-    get: (url) => send(url, [], { method: "GET", redirect: "follow" }),
+    // The caller's headers go only to the origin of the URL they gave: an index may name its
+    // artifacts on any host, and those hosts never see the caller's credentials.
+    get: (url) => send(url, [], { method: "GET", redirect: "follow" }, sameOrigin(target.url, url)),
   };
 }
 

@@ -489,6 +489,23 @@ pub fn origin_of(url: &str) -> Option<String> {
     Some(format!("{}://{}", p.scheme?, p.authority?))
 }
 
+/// Whether `url` has the origin of `given`, the URL the caller named. A GET carries the
+/// caller's own headers (`--header`, the npm `headers`) only then: an index may name its
+/// artifacts on any host (a CDN, or an attacker's), and those hosts never see the caller's
+/// credentials. Origins are compared as written; a difference of case only withholds the
+/// headers.
+///
+/// ```
+/// use skills_edge::host::index::same_origin;
+/// let given = "https://h/.well-known/agent-skills/index.json";
+/// assert!(same_origin(given, "https://h/x/a.tar.gz"));
+/// assert!(!same_origin(given, "https://cdn.example/a.tar.gz"));
+/// assert!(!same_origin(given, "http://h/x/a.tar.gz"));
+/// ```
+pub fn same_origin(given: &str, url: &str) -> bool {
+    matches!((origin_of(given), origin_of(url)), (Some(a), Some(b)) if a == b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

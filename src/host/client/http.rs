@@ -111,7 +111,8 @@ pub trait HttpIo {
     /// POSTs `request` (with the caller's own headers added) to the endpoint. Failures are
     /// `connection-failed`, `timeout` or `aborted`; any status is a response.
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Self::Body>>>;
-    /// GETs `url` (with the caller's own headers added), following redirects: the index and
+    /// GETs `url` (with the caller's own headers added only when `url` has the origin of the
+    /// URL the caller gave: [`crate::host::index::same_origin`]), following redirects: the index and
     /// artifacts of a well-known skills source ([`super::wellknown`]). Failures as for
     /// [`HttpIo::post`]. The default refuses (`invalid-argument`), so a transport that only
     /// speaks MCP needs nothing more.

@@ -179,3 +179,36 @@ test("SkillsClient.verifyWellKnown reports what both commands print", async () =
     await assert.rejects(SkillsClient.verifyWellKnown(bad), (e) => e.code === "invalid-argument");
   }
 });
+
+test("--header goes to the index's origin only, never to another host the index names", async () => {
+  const seen = [];
+  const archive = tarGz([["SKILL.md", CR_MD], ["references/checklist.md", CR_LIST]]);
+  const cdn = createServer((req, res) => {
+    seen.push(["cdn", req.url, req.headers.authorization]);
+    if (req.url !== "/code-review.tar.gz") return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/gzip" }).end(archive);
+  });
+  await new Promise((r) => cdn.listen(0, "127.0.0.1", r));
+  const home = createServer((req, res) => {
+    seen.push(["home", req.url, req.headers.authorization]);
+    if (req.url !== "/.well-known/agent-skills/index.json") return res.writeHead(404).end();
+    const skills = [{ name: "code-review", type: "archive", description: description(CR_MD),
+      url: `http://127.0.0.1:${cdn.address().port}/code-review.tar.gz`, digest: sha256(archive) }];
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ $schema: SCHEMA, skills }));
+  });
+  await new Promise((r) => home.listen(0, "127.0.0.1", r));
+  try {
+    const url = `http://127.0.0.1:${home.address().port}/.well-known/agent-skills/index.json`;
+    const out = await both([url, "-H", "Authorization: Bearer t0ken", "--json"]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(byName(out.stdout, "code-review").status, "verified");
+    // Two runs (native, npm): each sent the header to the index and not to the other host.
+    assert.deepEqual(seen.filter(([who]) => who === "home").map(([, , auth]) => auth), ["Bearer t0ken", "Bearer t0ken"]);
+    assert.deepEqual(seen.filter(([who]) => who === "cdn").map(([, , auth]) => auth), [undefined, undefined]);
+  } finally {
+    for (const s of [cdn, home]) {
+      s.closeAllConnections();
+      s.close();
+    }
+  }
+});
