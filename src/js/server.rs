@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::convert::{
-    arg, bytes_of, get, json_arg, json_value, options_except, record, string, to_js, Arg,
+    arg, bytes_of, get, js_bytes, json_arg, json_value, options_except, record, string, to_js, Arg,
 };
 use super::pack_error;
 use crate::catalog::Catalog;
@@ -239,17 +239,24 @@ async fn read_body(request: JsValue, limit: usize) -> FetchBody {
             return FetchBody::Complete(body);
         }
         let value = Reflect::get(&chunk, &JsValue::from_str("value")).unwrap_or_default();
-        let Some(bytes) = value.dyn_ref::<Uint8Array>() else {
+        // Read as every byte argument is (`convert::js_bytes`: the built-in length, a copy
+        // that cannot trap), so a chunk whose `length` is shadowed or changes is refused.
+        let Ok(Some(bytes)) = js_bytes(&value, false, arg("SkillsServer.fetch", "request")) else {
+            let _ = cancel.call0(&reader);
             return FetchBody::Unreadable;
         };
-        if body.len() + bytes.length() as usize > limit {
+        if body.len().saturating_add(bytes.len()) > limit {
             // Nothing more is read; the platform closes the stream.
             let _ = cancel.call0(&reader);
             return FetchBody::TooLarge;
         }
-        let at = body.len();
-        body.resize(at + bytes.length() as usize, 0);
-        bytes.copy_to(&mut body[at..]);
+        match bytes.to_vec() {
+            Ok(chunk) => body.extend_from_slice(&chunk),
+            Err(_) => {
+                let _ = cancel.call0(&reader);
+                return FetchBody::Unreadable;
+            }
+        }
     }
 }
 

@@ -105,6 +105,27 @@ test("fetch refuses an oversized body, declared or streamed, and reads no furthe
   assert.throws(() => new SkillsServer({ maxBodyBytes: 0 }), /maxBodyBytes/);
 });
 
+test("fetch refuses a body chunk whose length lies, with 400, and keeps serving", async () => {
+  const s = new SkillsServer();
+  const text = new TextEncoder().encode(discover);
+  const lying = [
+    (() => { const u = new Uint8Array(text); Object.defineProperty(u, "length", { value: 1 }); return u; })(),
+    (() => { let n = 0; const u = new Uint8Array(text); Object.defineProperty(u, "length", { get: () => (n++ ? 3 : text.length) }); return u; })(),
+    "not bytes",
+  ];
+  for (const chunk of lying) {
+    const body = new ReadableStream({ start(c) { c.enqueue(chunk); c.close(); } });
+    const r = await s.fetch(new Request(URL_, {
+      method: "POST",
+      headers: { accept: ACCEPT, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    }));
+    assert.equal(r.status, 400, String(chunk));
+  }
+  assert.equal((await s.fetch(post(discover))).status, 200);
+});
+
 test("fetch answers the CORS preflight", async () => {
   const s = new SkillsServer();
   const pre = (origin) => new Request(URL_, {
