@@ -553,3 +553,46 @@ fn overlapping_zip_members_are_refused() {
     z[n - 10..n - 6].copy_from_slice(&size.to_le_bytes());
     assert_eq!(zip_refusal(&z), (Unsafe, "overlap".to_owned()));
 }
+
+/// `zip(&[entry])` with `extra` as the extra field of its central directory header (the
+/// central directory is the last thing before the end record, so only its size moves).
+fn zip_with_central_extra(entry: (&str, u32, &[u8], bool), extra: &[u8]) -> Vec<u8> {
+    let mut z = zip(&[entry]);
+    let cd = z.len() - 22 - 46 - entry.0.len();
+    z[cd + 30..cd + 32].copy_from_slice(&(extra.len() as u16).to_le_bytes());
+    let at = cd + 46 + entry.0.len();
+    z.splice(at..at, extra.iter().copied());
+    let eocd = z.len() - 22;
+    let size = u32::from_le_bytes(z[eocd + 12..eocd + 16].try_into().unwrap());
+    z[eocd + 12..eocd + 16].copy_from_slice(&(size + extra.len() as u32).to_le_bytes());
+    z
+}
+
+#[test]
+fn a_zip_member_with_a_second_unicode_name_is_refused() {
+    let ok = ("SKILL.md", 0o100644, SKILL, false);
+    // An Info-ZIP Unicode Path block (0x7075): version 1, the CRC-32 of the header's name, and
+    // the name Info-ZIP, 7-Zip and Python's zipfile extract instead.
+    let mut unicode = vec![1u8];
+    unicode.extend(archive_support::crc(b"SKILL.md").to_le_bytes());
+    unicode.extend(b"../evil.md");
+    let mut extra = 0x7075u16.to_le_bytes().to_vec();
+    extra.extend((unicode.len() as u16).to_le_bytes());
+    extra.extend(&unicode);
+    // Behind a timestamp block, so the walk over the blocks is what finds it.
+    let mut behind = vec![0x55, 0x54, 5, 0, 1, 0, 0, 0, 0];
+    behind.extend(&extra);
+    for field in [extra, behind] {
+        assert_eq!(
+            zip_refusal(&zip_with_central_extra(ok, &field)),
+            (Unsafe, "name-mismatch".to_owned())
+        );
+    }
+    // Other extra blocks (a timestamp) change nothing.
+    let stamped = zip_with_central_extra(ok, &[0x55, 0x54, 5, 0, 1, 0, 0, 0, 0]);
+    let m = unpack(ArchiveFormat::Zip, &stamped, "t.zip").unwrap();
+    assert_eq!(
+        (m[0].path.as_str(), m[0].bytes.as_slice()),
+        ("SKILL.md", SKILL)
+    );
+}

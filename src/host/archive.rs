@@ -152,6 +152,35 @@ fn unsafe_(label: &str, member: &str, token: &str, what: impl Into<String>) -> V
     refuse(ErrorCode::ArchiveUnsafe, label, member, token, what.into())
 }
 
+/// Whether a zip header's extra field carries an Info-ZIP Unicode Path block (id 0x7075):
+/// a second name that Info-ZIP's unzip, 7-Zip and Python's `zipfile` (3.12 and later) put in
+/// place of the header's, so the name every check here read would not be the name extracted.
+/// The blocks are walked as APPNOTE 4.5 lays them out (id, size, data); a field cut short
+/// ends the walk (its truncation is the header's own error).
+fn second_name(extra: Option<&[u8]>) -> bool {
+    let mut rest = extra.unwrap_or_default();
+    while let (Some(id), Some(len)) = (le16(rest, 0), le16(rest, 2)) {
+        if id == 0x7075 {
+            return true;
+        }
+        let Some(next) = rest.get(4 + usize::from(len)..) else {
+            return false;
+        };
+        rest = next;
+    }
+    false
+}
+
+fn second_name_refused(label: &str, member: &str) -> VerifyError {
+    unsafe_(
+        label,
+        member,
+        "name-mismatch",
+        "it carries a second name (an Info-ZIP Unicode Path extra field) that some readers \
+         extract instead; readers disagree on its name",
+    )
+}
+
 fn limit(label: &str, member: &str, token: &str, what: impl Into<String>) -> VerifyError {
     refuse(ErrorCode::LimitExceeded, label, member, token, what.into())
 }
@@ -843,6 +872,9 @@ pub fn read_zip(zip: &[u8], label: &str) -> Result<Vec<Member>> {
             .get(at + 46..at + 46 + name_len)
             .ok_or_else(|| bad("truncated", "a central directory entry is cut short"))?;
         let name = name_text(label, name_bytes)?;
+        if second_name(zip.get(at + 46 + name_len..at + 46 + name_len + extra_len)) {
+            return Err(second_name_refused(label, &name));
+        }
         let made_by_unix = f16(4) >> 8 == 3;
         let external = f32(38);
         entries.push(ZipEntry {
@@ -950,6 +982,9 @@ pub fn read_zip(zip: &[u8], label: &str) -> Result<Vec<Member>> {
         };
         if zip.get(lh + 30..lh + 30 + lname) != Some(e.name.as_bytes()) {
             return Err(unsafe_(label, name, "name-mismatch", "its local header names another file than the central directory; readers disagree on its name"));
+        }
+        if second_name(zip.get(lh + 30 + lname..lh + 30 + lname + lextra)) {
+            return Err(second_name_refused(label, name));
         }
         let start = lh + 30 + lname + lextra;
         let end = u64::try_from(start)
