@@ -23,7 +23,7 @@ use super::error::{ErrorCode, Result, VerifyError};
 use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::MAX_DESCRIPTION_CHARS;
 use crate::skill::name::check_name;
-use crate::skill::uri::check_segment;
+use crate::skill::uri::{check_segment, is_scheme};
 
 /// The `$schema` of a v0.2.0 index.
 pub const SCHEMA_V0_2_0: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
@@ -293,12 +293,6 @@ struct Parts<'a> {
     path: &'a str,
     query: Option<&'a str>,
     fragment: Option<&'a str>,
-}
-
-fn is_scheme(s: &str) -> bool {
-    let mut b = s.bytes();
-    b.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
 }
 
 fn split(uri: &str) -> Parts<'_> {
