@@ -622,28 +622,13 @@ pub fn read_tar(tar: &[u8], label: &str) -> Result<Vec<Member>> {
                 "the header's checksum field is not a number",
             )
         })?;
-        let unsigned: u64 = h
-            .iter()
-            .enumerate()
-            .map(|(i, &b)| {
-                if (148..156).contains(&i) {
-                    32
-                } else {
-                    u64::from(b)
-                }
-            })
-            .sum();
-        let signed: i64 = h
-            .iter()
-            .enumerate()
-            .map(|(i, &b)| {
-                if (148..156).contains(&i) {
-                    32
-                } else {
-                    i64::from(b as i8)
-                }
-            })
-            .sum();
+        // The checksum field counts as eight spaces; old writers summed signed bytes.
+        let (mut unsigned, mut signed) = (0u64, 0i64);
+        for (i, &b) in h.iter().enumerate() {
+            let b = if (148..156).contains(&i) { b' ' } else { b };
+            unsigned += u64::from(b);
+            signed += i64::from(b as i8);
+        }
         if !sums_match(stored == unsigned || i64::try_from(stored).ok() == Some(signed)) {
             return Err(invalid(
                 label,
