@@ -31,6 +31,20 @@ pub const SCHEMA_V0_2_0: &str = "https://schemas.agentskills.io/discovery/0.2.0/
 /// The path of the index under an origin.
 pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
 
+/// Whether `url` names a well-known index: its path (before any `?` query) ends with
+/// [`INDEX_PATH`]. The command and `SkillsClient.verifyWellKnown` decide it here.
+///
+/// ```
+/// use skills_edge::host::index::is_index_url;
+/// assert!(is_index_url("https://h/.well-known/agent-skills/index.json?v=2"));
+/// assert!(!is_index_url("https://h/mcp"));
+/// ```
+pub fn is_index_url(url: &str) -> bool {
+    url.split('?')
+        .next()
+        .is_some_and(|p| p.ends_with(INDEX_PATH))
+}
+
 /// Most skill entries read from one index.
 pub const MAX_INDEX_SKILLS: usize = 4096;
 

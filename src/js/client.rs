@@ -1048,7 +1048,7 @@ pub fn verify_well_known(
             format_args!("{url:?} must start with http:// or https://"),
         ));
     }
-    let index = if url.ends_with(crate::host::index::INDEX_PATH) {
+    let index = if crate::host::index::is_index_url(&url) {
         url.clone()
     } else {
         crate::host::index::index_url_of_origin(&url).ok_or_else(|| {

@@ -54,7 +54,7 @@ use serde::Serialize;
 use super::{check_headers, context_of, EraChoice, ServerFacts, SkillsClient};
 use super::{ListedSkill, Rpc};
 use crate::host::error::{ErrorCode, VerifyError};
-use crate::host::index::{index_url_of_origin, INDEX_PATH};
+use crate::host::index::{index_url_of_origin, is_index_url};
 use crate::host::registry::HostOptions;
 
 /// The usage of `verify`, as both commands print it.
@@ -244,10 +244,7 @@ impl VerifyArgs {
                 format!("--well-known takes an origin (https://host[:port]), not {url:?}")
             })?;
         }
-        let well_known = url
-            .split('?')
-            .next()
-            .is_some_and(|p| p.ends_with(INDEX_PATH));
+        let well_known = is_index_url(&url);
         if well_known && (cross_check || skill.is_some() || era.is_some()) {
             return Err(
                 "--cross-check, --skill and --era apply to an MCP server, not to a well-known index"
