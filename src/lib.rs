@@ -14,7 +14,9 @@
 //! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
 //! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
 //! | [`settings`] | the one table of settings: Worker vars, environment variables, command-line flags, npm options, WIT config |
-//! | [`host`] | the host verifier (entries, sizes, digests, frontmatter, references, approvals) and the `SkillHost` registry |
+//! | [`host`] | the rules a host applies to what a server sent (entries, sizes, digests, frontmatter, references, approvals, the `SkillHost` registry); no I/O, no clock |
+//! | [`client`] | the connected client over the host rules: pages, cache, refresh, Streamable HTTP and event-stream replies, over a transport the caller supplies |
+//! | [`command`] | the `skills-edge` command's report, run and arguments, shared by the native command and the npm package's |
 //! | `js` | wasm-bindgen exports for the npm package (feature `js`; no logic) |
 //! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
 //!
@@ -34,6 +36,8 @@
 #![warn(missing_docs)]
 
 mod base64;
+pub mod client;
+pub mod command;
 #[cfg(feature = "embedded")]
 pub mod embedded;
 pub mod host;

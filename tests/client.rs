@@ -1,4 +1,4 @@
-//! The skills client (`host::client`) against the responder over an in-memory Streamable HTTP
+//! The skills client (`client`) against the responder over an in-memory Streamable HTTP
 //! transport: paging, both eras and the fallback between them, headers, JSON and event-stream
 //! replies, caching by `ttlMs` and `cacheScope`, the refresh after a stale entry, tampered
 //! content, and the `verify` report with its exit statuses.
@@ -11,11 +11,9 @@ use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::Catalog;
-use skills_edge::host::client::http::{
-    HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody,
-};
-use skills_edge::host::client::report::{self, FileStatus, SkillStatus, VerifyArgs};
-use skills_edge::host::client::{block_on, ClientInfo, EraChoice, Rpc, SkillsClient};
+use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
+use skills_edge::client::{block_on, ClientInfo, EraChoice, Rpc, SkillsClient};
+use skills_edge::command::report::{self, FileStatus, SkillStatus, VerifyArgs};
 use skills_edge::host::{ErrorCode, HostOptions, VerifyError};
 use skills_edge::protocol::Era;
 use skills_edge::server::{CacheScope, Config, HttpHeaders, Responder, Transport};
@@ -468,9 +466,7 @@ fn verify(server: &Server, json: bool) -> report::Output {
         well_known: false,
         cross_check: false,
     };
-    block_on(skills_edge::host::client::command::verify_command(
-        &args, server,
-    ))
+    block_on(skills_edge::command::verify::verify_command(&args, server))
 }
 
 #[test]
@@ -628,9 +624,7 @@ fn verify_reports_each_tampering_with_its_code() {
         "--json".into(),
     ])
     .unwrap();
-    let one = block_on(skills_edge::host::client::command::verify_command(
-        &args, &server,
-    ));
+    let one = block_on(skills_edge::command::verify::verify_command(&args, &server));
     assert_eq!((one.exit_code, one.stdout.lines().count()), (1, 1));
     let _ = FileStatus::Verified;
     let _ = SkillStatus::Verified;
@@ -750,9 +744,7 @@ fn verify_exit_statuses_for_connection_errors() {
         }
     }
     let args = VerifyArgs::parse(&["http://127.0.0.1:9/mcp".into()]).unwrap();
-    let out = block_on(skills_edge::host::client::command::verify_command(
-        &args, &Down,
-    ));
+    let out = block_on(skills_edge::command::verify::verify_command(&args, &Down));
     assert_eq!(out.exit_code, 2);
     assert_eq!(out.stdout, "");
     assert_eq!(

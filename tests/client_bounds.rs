@@ -9,11 +9,11 @@ use std::future::{ready, Future};
 use std::rc::Rc;
 
 use serde_json::{json, Value as Json};
-use skills_edge::host::client::http::{
+use skills_edge::client::http::{
     read_answer, Answer, HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody,
     MAX_NOTIFICATION_REPLY_BYTES,
 };
-use skills_edge::host::client::{
+use skills_edge::client::{
     block_on, ClientInfo, EraChoice, Rpc, SkillsClient, DEFAULT_LISTING_BUDGET,
 };
 use skills_edge::host::error::Result;

@@ -9,12 +9,12 @@ use std::cell::{Cell, RefCell};
 use std::future::{ready, Future};
 
 use serde_json::{json, Value as Json};
-use skills_edge::host::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
-use skills_edge::host::client::report::{
+use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+use skills_edge::client::{block_on, Rpc, ServerFacts, SkillsClient};
+use skills_edge::command::report::{
     self, escape_for_terminal, FileStatus, Report, SkillStatus, VerifyArgs, MAX_DIRECTORIES,
     MAX_ENTRY_RESTARTS,
 };
-use skills_edge::host::client::{block_on, Rpc, ServerFacts, SkillsClient};
 use skills_edge::host::{ErrorCode, VerifyError};
 use skills_edge::protocol::Era;
 use skills_edge::skill::digest::digest_of;
@@ -577,9 +577,7 @@ fn server_replies_not_json_with_escape_sequences_the_excerpt_is_escaped() {
         "2026-07-28".into(),
     ])
     .unwrap();
-    let out = block_on(skills_edge::host::client::command::verify_command(
-        &a, &NotJson,
-    ));
+    let out = block_on(skills_edge::command::verify::verify_command(&a, &NotJson));
     assert_eq!(out.exit_code, 2);
     assert_eq!(out.stdout, "");
     let line = out.stderr.strip_suffix('\n').unwrap();

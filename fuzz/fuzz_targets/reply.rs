@@ -1,4 +1,4 @@
-//! The client's reply reader, `host::client::http::read_answer`, over arbitrary bytes with a
+//! The client's reply reader, `client::http::read_answer`, over arbitrary bytes with a
 //! chosen request id, status, content type and chunking.
 //!
 //! Input: four flag bytes, then the body.
@@ -19,8 +19,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;
-use skills_edge::host::client::block_on;
-use skills_edge::host::client::http::{read_answer, Answer, HttpResponse, ResponseBody};
+use skills_edge::client::block_on;
+use skills_edge::client::http::{read_answer, Answer, HttpResponse, ResponseBody};
 use skills_edge::host::error::Result;
 use skills_edge_fuzz::json::{as_string, Members};
 use skills_edge_fuzz::split_flags;

@@ -1,4 +1,4 @@
-//! The client's event-stream reader, `host::client::http::Sse`, fed in fuzzer-chosen pieces.
+//! The client's event-stream reader, `client::http::Sse`, fed in fuzzer-chosen pieces.
 //!
 //! Input: a byte `n`, then `n % 8` chunk lengths (each `% 64`, `0` is an empty feed, used in
 //! turn), then the stream (without lengths: in one piece).
@@ -17,7 +17,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skills_edge::host::client::http::Sse;
+use skills_edge::client::http::Sse;
 use skills_edge_fuzz::sse::{events, Pending};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};

@@ -19,7 +19,7 @@
 // `skills-edge verify <url>` lists every skill of an MCP server and loads and verifies every
 // file; on a `/.well-known/agent-skills/index.json` URL (or `--well-known` and an origin) it
 // reads that Agent Skills Discovery index instead, and `--cross-check` compares both. Its arguments, run, table, JSON lines and exit status are the WebAssembly core's
-// (parseVerifyArgs, runVerifyCommand: the library's host::client::report, which the native
+// (parseVerifyArgs, runVerifyCommand: the library's command::report, which the native
 // command runs too); this file only supplies fetch (../lib/transport.js) and node:crypto's
 // SHA-256 for fetched content of 8 KiB or more (../lib/node-digest.js). It prints only the
 // core's output, in which the table, the summary and the error line already have every control

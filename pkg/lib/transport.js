@@ -1,6 +1,6 @@
 // The transports of SkillsClient and `skills-edge verify`: they only move bytes. What to send,
 // how to read the reply and what it means is decided in the WebAssembly core
-// (SkillsClientCore, the library's host::client); these functions build the `io` objects it
+// (SkillsClientCore, the library's client); these functions build the `io` objects it
 // calls, one per operation, so each carries that operation's AbortSignal and timeout.
 //
 // * `httpIo` POSTs with fetch: the core's headers (Content-Type, Accept, MCP-Protocol-Version,

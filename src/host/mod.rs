@@ -10,11 +10,10 @@
 //! | [`index`] | read a well-known source's `index.json` (Agent Skills Discovery RFC v0.2.0, and v0.1.0 without `$schema`); resolve its URLs (RFC 3986) |
 //! | [`archive`] | unpack a skill's `.tar.gz` or `.zip` in memory, refusing anything unsafe, within the skill limits |
 //! | [`error`] | [`VerifyError`] with a stable [`ErrorCode`] |
-//! | [`client`] | [`client::SkillsClient`]: the requests a host makes over a transport it supplies (listing, loading, reading, caching, refreshing), verified by [`SkillHost`]; the `verify` command's run ([`client::report`]) |
 //!
 //! Verification uses the same digest and frontmatter code as the build-time compiler
 //! ([`crate::skill`]), so a server and a host built from this crate agree by construction.
-//! Nothing here performs I/O: callers fetch (or hand [`client`] a transport), this module
+//! Nothing here performs I/O: callers fetch (or hand [`crate::client`] a transport), this module
 //! decides.
 //!
 //! ```
@@ -29,7 +28,6 @@
 
 pub mod approval;
 pub mod archive;
-pub mod client;
 pub mod entry;
 pub mod error;
 pub mod index;

@@ -1,4 +1,4 @@
-//! `SkillsClientCore`: the skills client ([`crate::host::client`]) for the package's
+//! `SkillsClientCore`: the skills client ([`crate::client`]) for the package's
 //! `SkillsClient`, plus the `verify` command's argument reader and run.
 //!
 //! The core never does I/O. Every operation takes an `io` object from the JavaScript layer,
@@ -36,12 +36,12 @@ use super::convert::{
     to_js, Arg, ContentJs, SkillMdJs,
 };
 use super::{js_error, throw};
-use crate::host::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
-use crate::host::client::report::{self, Report, VerifyArgs};
-use crate::host::client::wellknown::run_well_known;
-use crate::host::client::{
+use crate::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
+use crate::client::{
     check_headers, context_of, ClientInfo, EraChoice, ListedSkill, Rpc, ServerFacts, SkillsClient,
 };
+use crate::command::report::{self, Report, VerifyArgs};
+use crate::command::wellknown::run_well_known;
 use crate::host::error::Result as HostResult;
 use crate::host::{ErrorCode, HostOptions, VerifyError};
 use crate::protocol::{Era, LEGACY_VERSIONS, MODERN_VERSION};
@@ -519,7 +519,7 @@ fn headers_arg(value: &JsValue, a: Arg) -> Result<Vec<(String, String)>, JsValue
     }))
 }
 
-fn scope_str(h: crate::host::client::cache::Hints) -> &'static str {
+fn scope_str(h: crate::client::cache::Hints) -> &'static str {
     h.scope.as_str()
 }
 
@@ -1099,7 +1099,7 @@ pub fn run_verify_command(
                         io: &io,
                     };
                     let mcp = report::run(&inner.client, &rpc, parsed.skill.as_deref()).await;
-                    crate::host::client::command::with_well_known(&parsed, &io, mcp)
+                    crate::command::verify::with_well_known(&parsed, &io, mcp)
                         .await
                         .render(&parsed)
                 }

@@ -18,7 +18,7 @@
 //!   naming it, and the rest is published, as `SKILLS_ON_INVALID=skip` makes it for the build.
 //! * `skills-edge verify <url>` lists every skill of an MCP server over Streamable HTTP and
 //!   loads and verifies every file: the run, the table, the JSON lines and the exit status are
-//!   `skills_edge::host::client::report`'s, shared with the npm package's command; this file
+//!   `skills_edge::command::report`'s, shared with the npm package's command; this file
 //!   only supplies the HTTP client (ureq: blocking, rustls for https).
 
 #[cfg(not(target_family = "wasm"))]
@@ -48,7 +48,7 @@ mod native {
     use crate::stdio::{stdio, stdio_options};
     use crate::verify;
     use skills_edge::catalog::pack;
-    use skills_edge::host::client::report::{VerifyArgs, VERIFY_USAGE};
+    use skills_edge::command::report::{VerifyArgs, VERIFY_USAGE};
     use std::process::ExitCode;
 
     const USAGE: &str = "skills-edge: serve and verify Agent Skills over MCP

@@ -1,13 +1,13 @@
-//! `skills-edge verify <url>`: the report's run (`skills_edge::host::client::report`, shared
+//! `skills-edge verify <url>`: the report's run (`skills_edge::command::report`, shared
 //! with the npm package's command) over a blocking HTTP client (ureq: rustls for https).
 //! Only the report's output is printed: its table, summary and error line, where everything
 //! the server said is already escaped for the terminal (`report::escape_for_terminal`), or
 //! its JSON lines.
 
-use skills_edge::host::client::block_on;
-use skills_edge::host::client::command::verify_command;
-use skills_edge::host::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
-use skills_edge::host::client::report::VerifyArgs;
+use skills_edge::client::block_on;
+use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+use skills_edge::command::report::VerifyArgs;
+use skills_edge::command::verify::verify_command;
 use skills_edge::host::index::same_origin;
 use skills_edge::host::{ErrorCode, VerifyError};
 use std::future::{ready, Future};

@@ -40,7 +40,7 @@ impl Hints {
     /// The hints of a result object.
     ///
     /// ```
-    /// use skills_edge::host::client::cache::Hints;
+    /// use skills_edge::client::cache::Hints;
     /// use skills_edge::protocol::CacheScope;
     /// let h = Hints::of(&serde_json::json!({"ttlMs": 5000, "cacheScope": "public"}));
     /// assert_eq!((h.ttl_ms, h.scope), (5000, CacheScope::Public));

@@ -1,7 +1,7 @@
 //! The run of `skills-edge verify <url>`, one implementation for the native command, the npm
 //! package's command, [`SkillsClient`]'s `verify` and the inspector page: which skills and
 //! files are checked, each one's status and reason, the table, the JSON lines and the exit
-//! status. The callers only move bytes ([`HttpIo`](super::http::HttpIo)); the command itself is [`super::command`].
+//! status. The callers only move bytes ([`HttpIo`](crate::client::http::HttpIo)); the command itself is [`super::verify`].
 //!
 //! For every skill of the server (every page of `skills/list`, or only `--skill URI`, fetched
 //! with `skills/get`):
@@ -51,8 +51,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{check_headers, context_of, EraChoice, ServerFacts, SkillsClient};
-use super::{ListedSkill, Rpc};
+use crate::client::{check_headers, context_of, EraChoice, ServerFacts, SkillsClient};
+use crate::client::{ListedSkill, Rpc};
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::{index_url_of_origin, is_index_url};
 use crate::host::registry::HostOptions;
@@ -117,7 +117,7 @@ fn acts_on_terminal(c: char) -> bool {
 /// through this one function.
 ///
 /// ```
-/// use skills_edge::host::client::report::escape_for_terminal;
+/// use skills_edge::command::report::escape_for_terminal;
 /// assert_eq!(escape_for_terminal("a\u{1b}]0;x\u{7}b"), r"a\u{1b}]0;x\u{7}b");
 /// assert_eq!(escape_for_terminal("\u{202e}txt.exe\t1"), r"\u{202e}txt.exe\u{9}1");
 /// assert_eq!(escape_for_terminal("plain, é"), "plain, é");
@@ -163,7 +163,7 @@ impl VerifyArgs {
     /// Reads the arguments after `verify`. The error is the message of a usage error.
     ///
     /// ```
-    /// use skills_edge::host::client::report::VerifyArgs;
+    /// use skills_edge::command::report::VerifyArgs;
     /// let a = VerifyArgs::parse(&["http://127.0.0.1:8787/mcp".into(), "--json".into(),
     ///     "--header".into(), "Authorization: Bearer t".into()]).unwrap();
     /// assert!(a.json);
@@ -595,7 +595,7 @@ async fn check_skill<R: Rpc>(
             });
         }
         Err(e) => {
-            report.refreshed |= super::refreshable(&e);
+            report.refreshed |= crate::client::refreshable(&e);
             report.checks.push(failed_check(&uri, e));
             // The other files are `skipped` (settle lists those of the entry held).
             return (report, None);
@@ -622,7 +622,7 @@ async fn check_skill<R: Rpc>(
                 });
             }
             Err(e) => {
-                report.refreshed |= super::refreshable(&e);
+                report.refreshed |= crate::client::refreshable(&e);
                 let mut c = failed_check(&item.uri, e);
                 c.size = Some(item.size);
                 c.digest = Some(item.digest.clone());
@@ -859,7 +859,7 @@ fn status_from_checks(
 ///
 /// ```
 /// use skills_edge::host::{ErrorCode, VerifyError};
-/// use skills_edge::host::client::report::why;
+/// use skills_edge::command::report::why;
 /// let e = VerifyError::new(ErrorCode::SizeMismatch, "…").with_uri("skill://a/x.md").with_values("5", "6");
 /// assert_eq!(why(&e), "size-mismatch: skill://a/x.md is 6 bytes, its entry says 5");
 /// ```

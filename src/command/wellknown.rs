@@ -25,10 +25,10 @@
 //! [`cross_check`] compares such a report with an MCP server's: every file of an archive must
 //! have the digest the MCP entry of the same skill lists, and every MCP file must be in it.
 
-use super::http::{HttpIo, ResponseBody, MAX_REPLY_BYTES};
 use super::report::{finish_skill, FileCheck, FileStatus, Report, SkillReport, SkillStatus};
 use crate::catalog::compile::{compile, SourceTree};
 use crate::catalog::diag::Severity;
+use crate::client::http::{HttpIo, ResponseBody, MAX_REPLY_BYTES};
 use crate::host::archive::{unpack, ArchiveFormat, Member};
 use crate::host::error::{ErrorCode, Result, VerifyError};
 use crate::host::index::{parse_index, Artifact, IndexSkill, IndexVersion, RejectedEntry};

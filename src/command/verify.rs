@@ -2,10 +2,10 @@
 //! ([`super::report`]), a well-known source ([`super::wellknown`]), or both compared
 //! (`--cross-check`). Above both, so that neither imports the other.
 
-use super::http::{HttpIo, HttpSession};
 use super::report::{command_client, run, Output, Report, VerifyArgs};
 use super::wellknown::{cross_check, run_well_known};
-use super::ClientInfo;
+use crate::client::http::{HttpIo, HttpSession};
+use crate::client::ClientInfo;
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::{origin_of, INDEX_PATH};
 

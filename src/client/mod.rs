@@ -55,21 +55,18 @@ use std::future::Future;
 
 use serde_json::{json, Value as Json};
 
-use super::entry::Entry;
-use super::error::{ErrorCode, Result, VerifyError};
-use super::registry::{
+use crate::host::entry::Entry;
+use crate::host::error::{ErrorCode, Result, VerifyError};
+use crate::host::registry::{
     HostOptions, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected, SkillHost,
     SkillSummary,
 };
-use super::verify::{read_content, Content};
+use crate::host::verify::{read_content, Content};
 use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
 
 pub mod cache;
-pub mod command;
 pub mod http;
-pub mod report;
-pub mod wellknown;
 
 use cache::{Cache, Hints, Key};
 
@@ -139,7 +136,7 @@ impl EraChoice {
     /// `auto`, `2026-07-28` or `2025-11-25`.
     ///
     /// ```
-    /// use skills_edge::host::client::EraChoice;
+    /// use skills_edge::client::EraChoice;
     /// assert_eq!(EraChoice::parse("2025-11-25"), Some(EraChoice::Legacy));
     /// assert_eq!(EraChoice::parse("modern"), None);
     /// ```
@@ -255,7 +252,7 @@ const RESERVED_HEADERS: &[&str] = &[
 /// [`ErrorCode::InvalidArgument`] naming the header.
 ///
 /// ```
-/// use skills_edge::host::client::check_headers;
+/// use skills_edge::client::check_headers;
 /// let h = check_headers(&[("Authorization".into(), "Bearer x".into())]).unwrap();
 /// assert_eq!(h, [("authorization".to_owned(), "Bearer x".to_owned())]);
 /// assert!(check_headers(&[("Mcp-Method".into(), "x".into())]).is_err());
