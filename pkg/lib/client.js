@@ -7,7 +7,7 @@
 // an `io` object per operation (./transport.js), so each call can carry its own AbortSignal
 // and timeout. Where the platform has a faster SHA-256 (node:crypto in Node, crypto.subtle on
 // secure pages and in workers), the io object also carries it (`digest`, `digestThreshold`;
-// layer.js ioDigest): the core has it hash fetched content from the threshold up, and the
+// async-verifier.js ioDigest): the core has it hash fetched content from the threshold up, and the
 // verifier still checks the listing and the size, compares the digest and names any failure.
 import { DEFAULT_TIMEOUT_MS, httpIo, sdkIo } from "./transport.js";
 
@@ -112,7 +112,7 @@ function skillUri(where, skill) {
 /**
  * The SkillsClient class over a binding (`glue`: the Node or web build of the package), a
  * function that makes sure its WebAssembly is initialized, and one that gives the platform
- * digest for each operation's io object (layer.js ioDigest; undefined: WebAssembly only).
+ * digest for each operation's io object (async-verifier.js ioDigest; undefined: WebAssembly only).
  */
 export function makeSkillsClient(glue, ready, platformDigest = () => undefined) {
   const { SkillsClientCore } = glue;

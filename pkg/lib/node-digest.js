@@ -20,7 +20,7 @@ export const NODE_DIGEST_THRESHOLD = 1024;
 /**
  * `digest("SHA-256", bytes)` with createHash, in the shape of SubtleCrypto's, except that it
  * gives the digest at once and already in wire form (`sha256:` and 64 lowercase hex
- * characters), which layer.js takes as it is. An ArrayBuffer would cost about 4 us per call, a
+ * characters), which async-verifier.js takes as it is. An ArrayBuffer would cost about 4 us per call, a
  * tenth of hashing 64 KiB: reading `.buffer` of the small Buffer createHash returns makes V8
  * move it off its heap.
  */

@@ -1,8 +1,8 @@
 // The ES module entry point for Node: the Node build's declarations and the async verifier
-// functions (layer.d.ts), which hash with node:crypto's createHash from 1 KiB up.
+// functions (async-verifier.d.ts), which hash with node:crypto's createHash from 1 KiB up.
 export * from "../node/skills_edge.js";
 export { default } from "../node/skills_edge.js";
-import type { AsyncVerifier } from "./layer.js";
+import type { AsyncVerifier } from "./async-verifier.js";
 
 /** `sha256Digest`, asynchronously, with node:crypto's `createHash` from 1 KiB (`AsyncVerifier`). */
 export declare const sha256DigestAsync: AsyncVerifier["sha256DigestAsync"];

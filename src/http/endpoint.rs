@@ -39,7 +39,7 @@ pub const INSPECTOR_FILES: &[(&str, &str)] = &[
     ("inspector.css", "text/css; charset=utf-8"),
     ("lib/client.js", "text/javascript; charset=utf-8"),
     ("lib/client-web.js", "text/javascript; charset=utf-8"),
-    ("lib/layer.js", "text/javascript; charset=utf-8"),
+    ("lib/async-verifier.js", "text/javascript; charset=utf-8"),
     ("lib/transport.js", "text/javascript; charset=utf-8"),
     ("web/skills_edge.js", "text/javascript; charset=utf-8"),
     ("web/skills_edge_bg.wasm", "application/wasm"),

@@ -130,7 +130,7 @@ try {
   // the size of another: every load and read gives the same result or error.
   const { SkillsClient } = await import("/pkg/lib/client-web.js");
   const { makeSkillsClient } = await import("/pkg/lib/client.js");
-  const { ioDigest, platformSubtle } = await import("/pkg/lib/layer.js");
+  const { ioDigest, platformSubtle } = await import("/pkg/lib/async-verifier.js");
   const KiB = 1024;
   const lines = (n, seed) => {
     let t = "";

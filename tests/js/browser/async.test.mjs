@@ -70,7 +70,7 @@ test("http://127.0.0.1 (crypto.subtle present): the async functions hash with it
   // As exported: the SKILL.md, 64k, 1m, blob and changed files (each from 32 KiB; resized.md is
   // refused for its size before hashing), then every fetched file when forced.
   assert.ok(r.client.subtleCalls >= 10, `SkillsClient called crypto.subtle.digest ${r.client.subtleCalls} times`);
-  assert.ok(requests.includes(`127.0.0.1:${port} /pkg/lib/layer.js`), requests.join("\n"));
+  assert.ok(requests.includes(`127.0.0.1:${port} /pkg/lib/async-verifier.js`), requests.join("\n"));
 });
 
 test("plain http (no crypto.subtle): the async functions fall back to WebAssembly and agree", { timeout: 300_000 }, async (t) => {

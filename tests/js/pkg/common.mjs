@@ -109,27 +109,27 @@ export const codesSeen = new Set();
 export const PKG_DIR = dirname(createRequire(import.meta.url).resolve("skills-edge/package.json"));
 
 /**
- * The async verifier functions of the installed package built with other settings (layer.js,
+ * The async verifier functions of the installed package built with other settings (async-verifier.js,
  * over the same instance of the Node glue): `{ threshold: 0 }` hashes everything with
  * crypto.subtle, `{ subtle: () => undefined }` nothing (the WebAssembly fallback of a
  * plain-http page).
  */
 export async function asyncWith(settings) {
-  const { asyncVerifier } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
+  const { asyncVerifier } = await import(pathToFileURL(join(PKG_DIR, "lib", "async-verifier.js")).href);
   return asyncVerifier(createRequire(import.meta.url)("skills-edge"), settings);
 }
 
 /**
  * node:crypto's SHA-256 as the installed package hands it to the async verifier functions
  * (nodeCrypto) and to SkillsClient in Node (nodeIoDigest, the `digest` and `digestThreshold` of
- * a SkillsClientCore io object; lib/node-digest.js), `ioDigest` (lib/layer.js), which makes
- * those of a SubtleCrypto-like digest, and PRECHECK_THRESHOLD (lib/layer.js), from which
+ * a SkillsClientCore io object; lib/node-digest.js), `ioDigest` (lib/async-verifier.js), which makes
+ * those of a SubtleCrypto-like digest, and PRECHECK_THRESHOLD (lib/async-verifier.js), from which
  * verifyFileAsync checks the size before hashing.
  */
 export async function platformDigests() {
   const digests = await import(pathToFileURL(join(PKG_DIR, "lib", "node-digest.js")).href);
   const { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD } = digests;
-  const { ioDigest, PRECHECK_THRESHOLD } = await import(pathToFileURL(join(PKG_DIR, "lib", "layer.js")).href);
+  const { ioDigest, PRECHECK_THRESHOLD } = await import(pathToFileURL(join(PKG_DIR, "lib", "async-verifier.js")).href);
   return { nodeCrypto, nodeIoDigest, NODE_DIGEST_THRESHOLD, PRECHECK_THRESHOLD, ioDigest };
 }
 

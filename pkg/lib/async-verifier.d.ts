@@ -1,4 +1,4 @@
-// The async verifier functions over either build of the glue (layer.js). The entry points
+// The async verifier functions over either build of the glue (async-verifier.js). The entry points
 // index.js and node.js export the functions `asyncVerifier` returns for their glue. The types
 // are taken from the Node build's declarations, which need no DOM library; the web build's are
 // the same.
