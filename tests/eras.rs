@@ -10,7 +10,7 @@ use common::*;
 use serde_json::{json, Value as Json};
 use skills_edge::protocol::Era;
 use skills_edge::server::{
-    CacheScope, Config, Fallback, Responder, Transport, SERVER_NAME, SERVER_VERSION,
+    CacheScope, Config, Fallback, Responder, Transport, DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION,
 };
 
 /// One request per method the responder serves in both eras (besides the handshake).
@@ -38,7 +38,7 @@ fn methods() -> Vec<(&'static str, Json, bool)> {
 }
 
 fn server_info() -> Json {
-    json!({"name": SERVER_NAME, "version": SERVER_VERSION})
+    json!({"name": DEFAULT_SERVER_NAME, "version": DEFAULT_SERVER_VERSION})
 }
 
 #[test]

@@ -90,13 +90,9 @@ pub fn check(msg: &[u8], reply: &Reply) -> Checked {
     let Some(splice) = &reply.splice else {
         return check_whole(msg, reply);
     };
-    let fault = Reply {
-        status: splice.fault_status,
-        body: Some(splice.fault.clone()),
-        splice: None,
-    };
+    assert!(splice.fault.splice.is_none(), "a fault reply is whole");
     assert!(
-        matches!(check_whole(msg, &fault), Checked::Error(-32603)),
+        matches!(check_whole(msg, &splice.fault), Checked::Error(-32603)),
         "the fault reply of a splice is not a -32603 error"
     );
     assert!(splice.len >= 2, "an asset is a JSON string, at least \"\"");

@@ -3,12 +3,12 @@
 
 use super::body::{DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES};
 use super::head::{accepts, is_json_media_type, Head};
-use super::mirror::{Mirror, MIRROR_METHODS, MIRROR_PREFIX};
 use super::origin::{HostList, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
-use super::response::{AssetSplice, Response};
+use super::response::Response;
+use super::well_known::{WellKnown, MIRROR_PREFIX, WELL_KNOWN_METHODS};
 use crate::catalog::Catalog;
 use crate::protocol::Refusal;
-use crate::server::{Config, ConfigError, Responder};
+use crate::server::{Config, ConfigError, Responder, Splice};
 use std::sync::Arc;
 
 /// The one MCP endpoint path.
@@ -110,7 +110,7 @@ pub struct Endpoint {
     allowed_origins: OriginList,
     allowed_hosts: HostList,
     max_body_bytes: usize,
-    mirror: Option<Mirror>,
+    well_known: Option<WellKnown>,
     inspector: bool,
 }
 
@@ -123,13 +123,15 @@ impl Endpoint {
                 config.max_body_bytes
             )));
         }
-        let mirror = config.mirror.then(|| Mirror::new(&catalog, &config.server));
+        let well_known = config
+            .mirror
+            .then(|| WellKnown::new(&catalog, &config.server));
         Ok(Endpoint {
             responder: Responder::new(catalog, config.server)?,
             allowed_origins: config.allowed_origins,
             allowed_hosts: config.allowed_hosts,
             max_body_bytes: config.max_body_bytes,
-            mirror,
+            well_known,
             inspector: config.inspector,
         })
     }
@@ -172,7 +174,7 @@ impl Endpoint {
         out.body = r.body;
         out.splice = r.splice.map(|s| {
             let fault = self.framed(head, s.fault);
-            Box::new(AssetSplice { fault, ..*s })
+            Box::new(Splice { fault, ..*s })
         });
         out
     }
@@ -207,12 +209,12 @@ impl Endpoint {
                 host: head.host.map(str::to_owned),
             });
         }
-        if let Some(mirror) = self
-            .mirror
+        if let Some(routes) = self
+            .well_known
             .as_ref()
             .filter(|_| head.path.starts_with(MIRROR_PREFIX))
         {
-            return self.mirror_head(mirror, head);
+            return self.well_known_head(routes, head);
         }
         if self.inspector && (head.path == "/inspector" || head.path.starts_with(INSPECTOR_PREFIX))
         {
@@ -311,12 +313,12 @@ impl Endpoint {
     }
 
     /// A request under the mirror's prefix (the Origin and Host rules have passed).
-    fn mirror_head(&self, mirror: &Mirror, head: &Head<'_>) -> Result<Step, Refusal> {
+    fn well_known_head(&self, routes: &WellKnown, head: &Head<'_>) -> Result<Step, Refusal> {
         let m = head.method;
         if m.eq_ignore_ascii_case("OPTIONS") {
             return Ok(Step::Respond(self.preflight(
                 head,
-                MIRROR_METHODS,
+                WELL_KNOWN_METHODS,
                 "if-none-match",
             )));
         }
@@ -326,7 +328,7 @@ impl Endpoint {
                 method: m.to_owned(),
             });
         }
-        let mut r = mirror.get(
+        let mut r = routes.get(
             self.responder.catalog(),
             head.path,
             head_only,
@@ -390,15 +392,21 @@ impl Endpoint {
             r.body = b;
         }
         r.splice = reply.splice.map(|s| {
-            let mut fault = self.base(head, s.fault_status);
+            let Splice {
+                asset,
+                len,
+                tail,
+                fault: reply,
+            } = *s;
+            let mut fault = self.base(head, reply.status);
             fault
                 .headers
                 .push(("content-type", "application/json".to_owned()));
-            fault.body = s.fault;
-            Box::new(AssetSplice {
-                asset: s.asset,
-                len: s.len,
-                tail: s.tail,
+            fault.body = reply.body.unwrap_or_default();
+            Box::new(Splice {
+                asset,
+                len,
+                tail,
                 fault,
             })
         });

@@ -61,16 +61,16 @@
 //! | [`body`] | reading a body within a limit |
 //! | [`response`] | the response an adapter writes back, and an asset spliced into it |
 //! | [`endpoint`] | the endpoint: configuration, responder, the decision on each request |
-//! | [`mirror`] | the `/.well-known/agent-skills/` mirror of the catalog |
+//! | [`well_known`] | the routes under `/.well-known/agent-skills/`, which serve the catalog's mirror |
 //!
 //! The configuration comes from the settings table, [`crate::settings`].
 
 pub mod body;
 pub mod endpoint;
 pub mod head;
-pub mod mirror;
 pub mod origin;
 pub mod response;
+pub mod well_known;
 
 pub use body::{BodyReader, DEFAULT_MAX_BODY_BYTES, DRAIN_BYTES, MAX_MAX_BODY_BYTES};
 pub use endpoint::{
@@ -82,4 +82,4 @@ pub use origin::{
     HostList, HostPattern, OriginList, OriginPattern, PortPattern, DEFAULT_ALLOWED_HOSTS,
     DEFAULT_ALLOWED_ORIGINS,
 };
-pub use response::{AssetSplice, Response};
+pub use response::Response;

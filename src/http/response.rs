@@ -1,8 +1,10 @@
 //! The response an adapter writes back: status, headers and body, and the asset spliced into
-//! it when the catalog keeps the bytes outside the pack. The endpoint and the mirror both
-//! build it; it imports neither.
+//! it when the catalog keeps the bytes outside the pack ([`Splice`], the responder's, with an
+//! HTTP response as its fault). The endpoint and the well-known routes both build it; it
+//! imports neither.
 
 use crate::protocol::{reply, Refusal};
+use crate::server::Splice;
 
 /// An HTTP response.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,24 +18,9 @@ pub struct Response {
     /// Set when the catalog keeps the bytes this response carries outside the pack, as an
     /// asset (the Cloudflare Worker's large files): the adapter fetches the asset and checks its
     /// length before it sends anything, then sends [`Response::body`], the asset and
-    /// [`AssetSplice::tail`] with this status and these headers, or else
-    /// [`AssetSplice::fault`]. Wrong bytes are never served.
-    pub splice: Option<Box<AssetSplice>>,
-}
-
-/// The asset in the middle of a [`Response`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AssetSplice {
-    /// The asset's name ([`crate::catalog::pack::raw_asset_name`] or
-    /// [`crate::catalog::pack::rendered_asset_name`]).
-    pub asset: String,
-    /// Its length in bytes.
-    pub len: u64,
-    /// What follows it.
-    pub tail: Vec<u8>,
-    /// The whole response to send instead when the asset is missing or has another length
-    /// (a `-32603` error at `/mcp`, a 500 in the mirror).
-    pub fault: Response,
+    /// [`Splice::tail`] with this status and these headers, or else [`Splice::fault`] (a
+    /// `-32603` error at `/mcp`, a 500 in the mirror). Wrong bytes are never served.
+    pub splice: Option<Box<Splice<Response>>>,
 }
 
 impl Response {

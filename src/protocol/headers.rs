@@ -114,11 +114,11 @@ pub(crate) fn check_version_header(h: &HttpHeaders<'_>, version: &str) -> Result
     )))
 }
 
-/// The body field that `Mcp-Name` mirrors on a method: `params.uri` on `resources/read`,
+/// The body field that `Mcp-Name` repeats on a method: `params.uri` on `resources/read`,
 /// `params.name` on `tools/call` and `prompts/get` (checked only when the server offers them:
 /// a server without tools or prompts answers those methods `-32601` whatever the headers).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Mirror<'a> {
+pub(crate) struct NamedField<'a> {
     /// The field's name (`uri`, `name`).
     pub field: &'static str,
     /// What it is, for the message (`the resource URI`).
@@ -127,12 +127,12 @@ pub(crate) struct Mirror<'a> {
     pub value: Option<&'a RawValue>,
 }
 
-/// `Mcp-Method` must equal the body's method; where `mirror` says so, `Mcp-Name` must equal
-/// the mirrored field. Both may use the `=?base64?…?=` form.
+/// `Mcp-Method` must equal the body's method; where `named` says so, `Mcp-Name` must equal
+/// that field. Both may use the `=?base64?…?=` form.
 pub(crate) fn check_method_headers(
     h: &HttpHeaders<'_>,
     method: &str,
-    mirror: Option<Mirror<'_>>,
+    named: Option<NamedField<'_>>,
 ) -> Result<(), RpcError> {
     match h.method.map(decode_header_value) {
         None => {
@@ -148,16 +148,16 @@ pub(crate) fn check_method_headers(
             )))
         }
     }
-    let Some(mirror) = mirror else {
+    let Some(named) = named else {
         return Ok(());
     };
     match (
         h.name.map(decode_header_value),
-        mirror.value.and_then(raw_str),
+        named.value.and_then(raw_str),
     ) {
         (None, _) => Err(RpcError::HeaderMismatch(format!(
             "the Mcp-Name header is required on {method} ({})",
-            mirror.what
+            named.what
         ))),
         (Some(Some(n)), Some(u)) if n == u => Ok(()),
         // A missing or non-string field is reported as invalid params by the method.
@@ -165,7 +165,7 @@ pub(crate) fn check_method_headers(
         (Some(_), _) => Err(RpcError::HeaderMismatch(format!(
             "the Mcp-Name header {:?} differs from params.{}",
             h.name.unwrap_or_default(),
-            mirror.field
+            named.field
         ))),
     }
 }

@@ -1,6 +1,8 @@
-//! The one writer of JSON-RPC response envelopes. Results, errors of the responder
-//! ([`RpcError`]) and transport refusals ([`Refusal`]) all go out through one writer (`envelope`), so every
-//! reply has the same shape:
+//! The one writer of replies: the JSON-RPC message sent back for a request (what JSON-RPC
+//! calls a response object; in this crate a *reply*, while a *response* is the HTTP response
+//! of [`crate::http`] that may carry one). Results, errors of the responder ([`RpcError`]) and
+//! transport refusals ([`Refusal`]) all go out through one writer (`envelope`), so every reply
+//! has the same shape:
 //!
 //! * `{"jsonrpc":"2.0","id":<id>,"result":<result>}` for a result;
 //! * `{"jsonrpc":"2.0","id":<id>,"error":{"code":…,"message":…[,"data":…]}}` for an error, and
@@ -11,7 +13,7 @@
 use super::envelope::RawId;
 use super::{Refusal, RpcError};
 
-/// What a response carries.
+/// What a reply carries.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Outcome<'a> {
     /// A result object, as JSON text.
@@ -22,7 +24,7 @@ pub(crate) enum Outcome<'a> {
     Refused(&'a Refusal),
 }
 
-/// The response envelope for `id` (absent when the request's id could not be read).
+/// The reply envelope for `id` (absent when the request's id could not be read).
 pub(crate) fn envelope(id: Option<RawId<'_>>, outcome: Outcome<'_>) -> Vec<u8> {
     let size = match outcome {
         Outcome::Result(r) => r.len(),
@@ -63,7 +65,7 @@ pub(crate) fn result_envelope(id: RawId<'_>) -> (String, &'static str) {
     (open, "}")
 }
 
-/// The response to a refused request: an error without `id` (a refusal happens before the
+/// The reply to a refused request: an error without `id` (a refusal happens before the
 /// message is read).
 pub fn refusal(r: &Refusal) -> Vec<u8> {
     envelope(None, Outcome::Refused(r))

@@ -4,10 +4,10 @@
 
 use crate::protocol::CacheScope;
 
-/// The name this server reports in `serverInfo`.
-pub const SERVER_NAME: &str = "skills-edge";
-/// The version this server reports in `serverInfo`.
-pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The name this server reports in `serverInfo` unless [`Config::server_info`] names another.
+pub const DEFAULT_SERVER_NAME: &str = "skills-edge";
+/// The version this server reports in `serverInfo` unless [`Config::server_info`] names another.
+pub const DEFAULT_SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The opt-in surface for clients without the Skills extension: the catalog also served as
 /// MCP tools (`list_skills`, `read_skill`, `read_skill_resource`) and/or as one prompt per

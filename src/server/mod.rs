@@ -19,7 +19,7 @@ use crate::catalog::Catalog;
 use crate::protocol::envelope::{check_meta, raw_str};
 pub use crate::protocol::headers::HttpHeaders;
 use crate::protocol::headers::{
-    check_method_headers, check_version_header, era_of, require_version_header, Mirror,
+    check_method_headers, check_version_header, era_of, require_version_header, NamedField,
 };
 use crate::protocol::reply::{envelope, result_envelope, Outcome};
 use crate::protocol::{
@@ -36,7 +36,8 @@ mod paging;
 
 pub use crate::protocol::CacheScope;
 pub use config::{
-    Config, ConfigError, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS, SERVER_NAME, SERVER_VERSION,
+    Config, ConfigError, Fallback, DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION, MAX_PAGE_SIZE,
+    MAX_TTL_MS,
 };
 
 /// What the transport knows about a message beyond its bytes.
@@ -64,33 +65,35 @@ impl<'a> Transport<'a> {
 pub struct Reply {
     /// The HTTP status a transport should use (202 when there is no body).
     pub status: u16,
-    /// The JSON-RPC response, or `None` for notifications and responses. With a
+    /// The reply (a JSON-RPC response object), or `None` for notifications and responses. With a
     /// [`Reply::splice`], only its beginning.
     pub body: Option<Vec<u8>>,
     /// Set only when the catalog keeps a file's bytes outside the pack, as assets (the
     /// Cloudflare Worker's large files): the reply is [`Reply::body`], then the asset, then
-    /// [`Splice::tail`].
-    pub splice: Option<Splice>,
+    /// [`Splice::tail`]; its [`Splice::fault`] is a `-32603` error reply naming the file's URI.
+    pub splice: Option<Box<Splice<Reply>>>,
 }
 
-/// The rest of a reply whose middle is an asset (see [`crate::catalog::pack`]): the adapter
-/// fetches the asset and checks its length before sending anything; if the asset is missing
-/// or has another length it sends [`Splice::fault`] instead, so wrong bytes are never served.
-/// No hashing is needed per request: an asset is named by its content's digest, and its
-/// length was recorded when the pack was made.
+/// The rest of what is sent when its middle is an asset (see [`crate::catalog::pack`]): the
+/// adapter fetches the asset and checks its length before sending anything; if the asset is
+/// missing or has another length it sends [`Splice::fault`] instead, so wrong bytes are never
+/// served. No hashing is needed per request: an asset is named by its content's digest, and
+/// its length was recorded when the pack was made.
+///
+/// One idea on both sides: the responder's [`Reply`] carries a `Splice<Reply>`, the HTTP
+/// endpoint's [`crate::http::Response`] a `Splice<Response>` (the same asset, its fault framed
+/// as an HTTP response).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Splice {
-    /// The asset's name ([`crate::catalog::pack::rendered_asset_name`]).
+pub struct Splice<Fault> {
+    /// The asset's name ([`crate::catalog::pack::rendered_asset_name`] or
+    /// [`crate::catalog::pack::raw_asset_name`]).
     pub asset: String,
     /// The asset's length in bytes.
     pub len: u64,
     /// What follows the asset.
     pub tail: Vec<u8>,
-    /// The HTTP status of [`Splice::fault`].
-    pub fault_status: u16,
-    /// The whole reply to send instead when the asset is missing or has another length: a
-    /// `-32603` error naming the file's URI.
-    pub fault: Vec<u8>,
+    /// The whole answer to send instead when the asset is missing or has another length.
+    pub fault: Fault,
 }
 
 impl Reply {
@@ -152,7 +155,7 @@ impl Responder {
         config.validate()?;
         let (name, version) = match &config.server_info {
             Some((n, v)) => (n.as_str(), v.as_str()),
-            None => (SERVER_NAME, SERVER_VERSION),
+            None => (DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION),
         };
         let mut server_info = String::from("{\"name\":");
         write_json_string(name, &mut server_info);
@@ -247,17 +250,15 @@ impl Responder {
             },
             Ok(Rendered::Split(s)) => {
                 let (open, close) = result_envelope(id);
-                let fault = error_reply(Some(id), &RpcError::AssetFault { uri: s.uri });
                 Reply {
                     status: 200,
                     body: Some([open.as_bytes(), s.head.as_bytes()].concat()),
-                    splice: Some(Splice {
+                    splice: Some(Box::new(Splice {
                         asset: s.asset,
                         len: s.len,
                         tail: [s.tail.as_bytes(), close.as_bytes()].concat(),
-                        fault_status: fault.status,
-                        fault: fault.body.unwrap_or_default(),
-                    }),
+                        fault: error_reply(Some(id), &RpcError::AssetFault { uri: s.uri }),
+                    })),
                 }
             }
             Err(err) => error_reply(Some(id), &err),
@@ -286,7 +287,7 @@ impl Responder {
             });
         }
         if let Some(h) = headers {
-            check_method_headers(h, method, self.mirror(method, &params))?;
+            check_method_headers(h, method, self.named_field(method, &params))?;
         }
         let cacheable = |body: Rendered| body.close(&self.tail_cacheable);
         let plain = |body: Rendered| body.close(&self.tail_meta);
@@ -371,24 +372,24 @@ impl Responder {
         }
     }
 
-    /// The body field `Mcp-Name` must mirror on `method` over HTTP: the URI of
+    /// The body field `Mcp-Name` must repeat on `method` over HTTP: the URI of
     /// `resources/read`, and the name of `tools/call` and `prompts/get` when this server offers
     /// them (otherwise those methods are `-32601`, whatever the headers).
-    fn mirror<'p>(&self, method: &str, params: &Params<'p>) -> Option<Mirror<'p>> {
+    fn named_field<'p>(&self, method: &str, params: &Params<'p>) -> Option<NamedField<'p>> {
         let name = || NamedParams::parse(params.raw).ok().and_then(|n| n.name);
         let f = self.config.fallback;
         match method {
-            "resources/read" => Some(Mirror {
+            "resources/read" => Some(NamedField {
                 field: "uri",
                 what: "the resource URI",
                 value: params.uri,
             }),
-            "tools/call" if f.tools => Some(Mirror {
+            "tools/call" if f.tools => Some(NamedField {
                 field: "name",
                 what: "the tool name",
                 value: name(),
             }),
-            "prompts/get" if f.prompts => Some(Mirror {
+            "prompts/get" if f.prompts => Some(NamedField {
                 field: "name",
                 what: "the prompt name",
                 value: name(),
@@ -405,7 +406,7 @@ fn not_found(method: &str) -> RpcError {
     }
 }
 
-/// An error response (without `id` when the request's id could not be read; see
+/// An error reply (without `id` when the request's id could not be read; see
 /// [`crate::protocol::reply`]).
 fn error_reply(id: Option<RawId<'_>>, err: &RpcError) -> Reply {
     Reply {

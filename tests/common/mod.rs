@@ -249,11 +249,7 @@ pub fn assemble(reply: Reply, fetch: impl Fn(&str) -> Option<Vec<u8>>) -> Reply 
             body: Some([reply.body.unwrap_or_default(), asset, splice.tail].concat()),
             splice: None,
         },
-        _ => Reply {
-            status: splice.fault_status,
-            body: Some(splice.fault),
-            splice: None,
-        },
+        _ => splice.fault,
     }
 }
 

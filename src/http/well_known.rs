@@ -1,7 +1,8 @@
-//! The `/.well-known/agent-skills/` mirror: the same catalog as plain HTTP for agents that do
-//! not speak MCP (Agent Skills Discovery RFC v0.2.0; see
-//! `skills_edge_catalog::compile::mirror` for the index and which skills are mirrored, and
-//! `skills_edge_catalog::compile::archive` for the archives).
+//! The routes under `/.well-known/agent-skills/`, which serve the catalog's mirror: the same
+//! catalog as plain HTTP for agents that do not speak MCP (Agent Skills Discovery RFC v0.2.0).
+//! The mirror itself (its index, which skills it publishes, their archives) is the catalog's
+//! data, made at build time: see `skills_edge_catalog::compile::mirror` and
+//! `skills_edge_catalog::compile::archive`; this module only answers HTTP requests for it.
 //!
 //! * `GET /.well-known/agent-skills/index.json`: the index, rendered at build time;
 //! * `GET /.well-known/agent-skills/{name}.tar.gz`: the archive of the skill mirrored as
@@ -18,10 +19,11 @@
 //! The `Host` and `Origin` rules and the CORS headers are the ones of `/mcp`: the endpoint
 //! applies them to every path before routing.
 
-use super::response::{AssetSplice, Response};
+use super::response::Response;
 use crate::catalog::compile::archive::{ARCHIVE_MIME, ARCHIVE_SUFFIX};
 use crate::catalog::{pack, Catalog, Content};
 use crate::server::Config;
+use crate::server::Splice;
 
 /// The path prefix of the mirror.
 pub use crate::catalog::compile::mirror::MIRROR_PREFIX;
@@ -30,7 +32,7 @@ pub use crate::catalog::compile::mirror::MIRROR_PREFIX;
 pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
 
 /// The methods the mirror answers.
-pub const MIRROR_METHODS: &str = "GET, HEAD, OPTIONS";
+pub const WELL_KNOWN_METHODS: &str = "GET, HEAD, OPTIONS";
 
 /// Bytes the mirror serves: a file or an archive.
 struct Artifact<'a> {
@@ -42,18 +44,18 @@ struct Artifact<'a> {
     inline: Option<&'a [u8]>,
 }
 
-/// What the mirror answers, before the common headers (`Vary`, CORS) are added.
-pub(crate) struct Mirror {
+/// What the routes answer, before the common headers (`Vary`, CORS) are added.
+pub(crate) struct WellKnown {
     cache_control: String,
     index_etag: String,
 }
 
-impl Mirror {
-    pub(crate) fn new(catalog: &Catalog, config: &Config) -> Mirror {
+impl WellKnown {
+    pub(crate) fn new(catalog: &Catalog, config: &Config) -> WellKnown {
         let scope = config.cache_scope.as_str();
         // The index is hashed once, when the endpoint is made; files carry their digests.
         let index_digest = crate::skill::digest::digest_of(catalog.mirror_index().as_bytes());
-        Mirror {
+        WellKnown {
             cache_control: format!("{scope}, max-age={}", config.ttl_ms / 1000),
             index_etag: etag(&index_digest),
         }
@@ -135,7 +137,7 @@ impl Mirror {
             None => {
                 let mut r = self.ok(mime, &tag, if_none_match, head_only, Vec::new());
                 if r.status == 200 && !head_only {
-                    r.splice = Some(Box::new(AssetSplice {
+                    r.splice = Some(Box::new(Splice {
                         asset: pack::raw_asset_name(digest).to_owned(),
                         len: size,
                         tail: Vec::new(),
