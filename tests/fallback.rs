@@ -1148,31 +1148,22 @@ fn results_are_spliced_around_assets_and_equal_the_inline_ones() {
     );
 }
 
-/// The pack without some of its sections (by tag), resealed.
+/// The pack without some of its sections (by tag), resealed. The table is found by the pack
+/// module's own reader ([`pack::section_table`]), so a change of the record layouts moves it too.
 fn without_sections(pack: &[u8], drop: &[u32]) -> Vec<u8> {
-    let word = |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
-    let head = 48;
-    let (n_files, n_skills, n_dirs, n_children, n_mirror, n_sections) = (
-        word(pack, head + 4) as usize,
-        word(pack, head + 8) as usize,
-        word(pack, head + 12) as usize,
-        word(pack, head + 16) as usize,
-        word(pack, head + 20) as usize,
-        word(pack, head + 24) as usize,
-    );
-    let sections_at =
-        head + 28 + 44 * n_files + 40 * n_skills + 16 * n_dirs + 8 * n_children + 36 * n_mirror;
-    let mut kept = Vec::new();
-    for i in 0..n_sections {
-        let rec = &pack[sections_at + 12 * i..sections_at + 12 * (i + 1)];
-        if !drop.contains(&word(rec, 0)) {
-            kept.extend_from_slice(rec);
-        }
-    }
-    let mut out = pack[..sections_at].to_vec();
-    out[head + 24..head + 28].copy_from_slice(&((kept.len() / 12) as u32).to_le_bytes());
+    let t = pack::section_table(pack).expect("a pack with a table of sections");
+    let end = t.start + t.record_len * t.count;
+    let kept: Vec<u8> = pack[t.start..end]
+        .chunks_exact(t.record_len)
+        .filter(|rec| !drop.contains(&u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]])))
+        .flatten()
+        .copied()
+        .collect();
+    let mut out = pack[..t.start].to_vec();
+    out[t.count_at..t.count_at + 4]
+        .copy_from_slice(&((kept.len() / t.record_len) as u32).to_le_bytes());
     out.extend_from_slice(&kept);
-    out.extend_from_slice(&pack[sections_at + 12 * n_sections..]);
+    out.extend_from_slice(&pack[end..]);
     pack::seal(&mut out);
     out
 }

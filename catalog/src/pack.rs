@@ -102,7 +102,7 @@ pub(crate) struct Span {
 }
 
 /// A served file.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct FileRec {
     pub uri: Span,
     pub mime: Span,
@@ -118,7 +118,7 @@ pub(crate) struct FileRec {
 }
 
 /// A served skill.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct SkillRec {
     pub uri: Span,
     pub entry: Span,
@@ -128,7 +128,7 @@ pub(crate) struct SkillRec {
 }
 
 /// A directory of the namespace.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct DirRec {
     pub uri: Span,
     pub first_child: u32,
@@ -136,7 +136,7 @@ pub(crate) struct DirRec {
 }
 
 /// A mirrored skill, by name, with its archive (if it has one).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct MirrorRec {
     pub name: Span,
     pub skill: u32,
@@ -149,7 +149,7 @@ pub(crate) struct MirrorRec {
 }
 
 /// The fallback's parts of one skill.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct FallbackSkillRec {
     /// Its description, a JSON string.
     pub description: Span,
@@ -162,10 +162,183 @@ pub(crate) struct FallbackSkillRec {
 }
 
 /// A prompt, by name.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct PromptRec {
     pub name: Span,
     pub skill: u32,
+}
+
+/// The fallback's instructions for tools, prompts and both (section 6, one record).
+#[derive(Debug, Clone, Copy, Default)]
+struct FallbackInstructionsRec([Span; 3]);
+
+/// One entry of the table of sections: a tag and its payload.
+#[derive(Debug, Clone, Copy, Default)]
+struct SectionRec {
+    tag: u32,
+    text: Span,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Record layouts: each record's fields are listed once, in [`Record::layout`], and the writer
+// ([`put`]), the reader ([`WordReader::record`], [`table`]) and the size check
+// ([`record_len`]) all follow that one list, so they cannot disagree.
+// ---------------------------------------------------------------------------------------------
+
+/// What walks a record's fields in order: each field is one little-endian `u32` word, a
+/// [`Span`] two (offset, length), a set of flags one (the bits of the booleans that are set).
+trait Fields {
+    /// One `u32` field.
+    fn word(&mut self, v: &mut u32);
+    /// One range field: its offset, then its length.
+    fn span(&mut self, s: &mut Span) {
+        self.word(&mut s.off);
+        self.word(&mut s.len);
+    }
+    /// One word of flags: each boolean is its bit.
+    fn flags(&mut self, bits: &mut [(&mut bool, u32)]) {
+        let mut w = bits
+            .iter()
+            .fold(0, |w, (on, bit)| if **on { w | *bit } else { w });
+        self.word(&mut w);
+        for (on, bit) in bits.iter_mut() {
+            **on = w & *bit != 0;
+        }
+    }
+}
+
+/// A fixed-size record of the pack: the one description of its layout.
+trait Record: Default {
+    /// Visits every field, in the pack's order.
+    fn layout(&mut self, f: &mut impl Fields);
+}
+
+impl Record for u32 {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.word(self);
+    }
+}
+
+impl Record for Span {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(self);
+    }
+}
+
+impl Record for FileRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(&mut self.uri);
+        f.span(&mut self.mime);
+        f.span(&mut self.digest);
+        f.span(&mut self.data);
+        f.word(&mut self.size);
+        f.word(&mut self.rendered_len);
+        f.flags(&mut [
+            (&mut self.text, FLAG_TEXT),
+            (&mut self.external, FLAG_EXTERNAL),
+        ]);
+    }
+}
+
+impl Record for SkillRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(&mut self.uri);
+        f.span(&mut self.entry);
+        f.span(&mut self.list_item);
+        f.span(&mut self.name);
+        f.span(&mut self.revision);
+    }
+}
+
+impl Record for DirRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(&mut self.uri);
+        f.word(&mut self.first_child);
+        f.word(&mut self.child_count);
+    }
+}
+
+impl Record for MirrorRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(&mut self.name);
+        f.word(&mut self.skill);
+        f.span(&mut self.archive_digest);
+        f.span(&mut self.archive_data);
+        f.word(&mut self.archive_size);
+        f.flags(&mut [(&mut self.archive_external, FLAG_EXTERNAL)]);
+    }
+}
+
+impl Record for SectionRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.word(&mut self.tag);
+        f.span(&mut self.text);
+    }
+}
+
+impl Record for FallbackInstructionsRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        for s in &mut self.0 {
+            f.span(s);
+        }
+    }
+}
+
+impl Record for FallbackSkillRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(&mut self.description);
+        f.span(&mut self.links);
+        f.span(&mut self.read_block);
+        f.span(&mut self.read_structured);
+    }
+}
+
+impl Record for PromptRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(&mut self.name);
+        f.word(&mut self.skill);
+    }
+}
+
+/// The length in bytes of one `R` record.
+fn record_len<R: Record>() -> usize {
+    struct Count(usize);
+    impl Fields for Count {
+        fn word(&mut self, _: &mut u32) {
+            self.0 += 4;
+        }
+    }
+    let mut c = Count(0);
+    R::default().layout(&mut c);
+    c.0
+}
+
+/// Appends `rec` to `out`.
+fn put<R: Record + Copy>(out: &mut Vec<u8>, rec: &R) {
+    struct Write<'a>(&'a mut Vec<u8>);
+    impl Fields for Write<'_> {
+        fn word(&mut self, v: &mut u32) {
+            self.0.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    let mut rec = *rec;
+    rec.layout(&mut Write(out));
+}
+
+/// Reads one record from exactly its bytes (`bytes.len() == record_len::<R>()`).
+fn get<R: Record>(bytes: &[u8]) -> R {
+    struct Read<'a>(std::slice::ChunksExact<'a, u8>);
+    impl Fields for Read<'_> {
+        fn word(&mut self, v: &mut u32) {
+            *v = self
+                .0
+                .next()
+                .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+        }
+    }
+    let mut rec = R::default();
+    rec.layout(&mut Read(bytes.chunks_exact(4)));
+    rec
 }
 
 /// The decoded fallback sections.
@@ -500,8 +673,14 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         })
         .collect();
     let mut sections = vec![
-        (SECTION_INSTRUCTIONS, instr),
-        (SECTION_MIRROR_INDEX, mirror_index),
+        SectionRec {
+            tag: SECTION_INSTRUCTIONS,
+            text: instr,
+        },
+        SectionRec {
+            tag: SECTION_MIRROR_INDEX,
+            text: mirror_index,
+        },
     ];
     sections.extend(encode_fallback(c, &mut heap));
     // The snapshot id covers every entry (hence every digest) and the directory shapes.
@@ -519,74 +698,28 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     let h = crate::skill::digest::sha256(fingerprint.as_bytes());
     let snapshot = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
 
-    let mut out = Vec::with_capacity(heap.bytes.len() + PREFIX_LEN + 64 + files.len() * 44);
+    let header = Header {
+        snapshot,
+        files: files.len() as u32,
+        skills: skills.len() as u32,
+        dirs: dirs.len() as u32,
+        children: children.len() as u32,
+        mirror: mirror.len() as u32,
+        sections: sections.len() as u32,
+    };
+    let mut out = Vec::with_capacity(
+        heap.bytes.len() + PREFIX_LEN + 64 + files.len() * record_len::<FileRec>(),
+    );
     out.extend_from_slice(MAGIC);
     u32s(&mut out, &[VERSION, 0]);
     out.extend_from_slice(&[0; 32]);
-    u32s(
-        &mut out,
-        &[
-            snapshot,
-            files.len() as u32,
-            skills.len() as u32,
-            dirs.len() as u32,
-            children.len() as u32,
-            mirror.len() as u32,
-            sections.len() as u32,
-        ],
-    );
-    for f in &files {
-        let flags = if f.text { FLAG_TEXT } else { 0 } | if f.external { FLAG_EXTERNAL } else { 0 };
-        u32s(
-            &mut out,
-            &[
-                f.uri.off,
-                f.uri.len,
-                f.mime.off,
-                f.mime.len,
-                f.digest.off,
-                f.digest.len,
-                f.data.off,
-                f.data.len,
-                f.size,
-                f.rendered_len,
-                flags,
-            ],
-        );
-    }
-    for s in &skills {
-        for span in [s.uri, s.entry, s.list_item, s.name, s.revision] {
-            u32s(&mut out, &[span.off, span.len]);
-        }
-    }
-    for d in &dirs {
-        u32s(
-            &mut out,
-            &[d.uri.off, d.uri.len, d.first_child, d.child_count],
-        );
-    }
-    for ch in &children {
-        u32s(&mut out, &[ch.off, ch.len]);
-    }
-    for m in &mirror {
-        u32s(
-            &mut out,
-            &[
-                m.name.off,
-                m.name.len,
-                m.skill,
-                m.archive_digest.off,
-                m.archive_digest.len,
-                m.archive_data.off,
-                m.archive_data.len,
-                m.archive_size,
-                if m.archive_external { FLAG_EXTERNAL } else { 0 },
-            ],
-        );
-    }
-    for (tag, span) in sections {
-        u32s(&mut out, &[tag, span.off, span.len]);
-    }
+    put(&mut out, &header);
+    files.iter().for_each(|r| put(&mut out, r));
+    skills.iter().for_each(|r| put(&mut out, r));
+    dirs.iter().for_each(|r| put(&mut out, r));
+    children.iter().for_each(|r| put(&mut out, r));
+    mirror.iter().for_each(|r| put(&mut out, r));
+    sections.iter().for_each(|r| put(&mut out, r));
     u32s(&mut out, &[heap.bytes.len() as u32]);
     out.extend_from_slice(&heap.bytes);
     seal(&mut out);
@@ -594,16 +727,21 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
 }
 
 /// The fallback sections ([`crate::compile::fallback`]), their payloads written to the heap.
-fn encode_fallback(c: &Compiled, heap: &mut Heap) -> Vec<(u32, Span)> {
+fn encode_fallback(c: &Compiled, heap: &mut Heap) -> Vec<SectionRec> {
     let names = c.prompt_names();
     let tools = heap.put(c.fallback_tools_json().as_bytes());
     let prompts = heap.put(c.fallback_prompts_json(&names).as_bytes());
     let list_skills = heap.put(c.list_skills_result_json().as_bytes());
-    let mut table = Vec::new();
-    for (t, p) in [(true, false), (false, true), (true, true)] {
-        let span = heap.put(Compiled::fallback_instructions(t, p).as_bytes());
-        u32s(&mut table, &[span.off, span.len]);
+    let mut rec = FallbackInstructionsRec::default();
+    for (slot, (t, p)) in rec
+        .0
+        .iter_mut()
+        .zip([(true, false), (false, true), (true, true)])
+    {
+        *slot = heap.put(Compiled::fallback_instructions(t, p).as_bytes());
     }
+    let mut table = Vec::new();
+    put(&mut table, &rec);
     let instructions = heap.put(&table);
     let mut table = Vec::new();
     for sk in &c.skills {
@@ -612,11 +750,13 @@ fn encode_fallback(c: &Compiled, heap: &mut Heap) -> Vec<(u32, Span)> {
         let description = heap.put(description.as_bytes());
         let links = heap.put(c.prompt_links_json(sk).as_bytes());
         let (block, structured) = c.read_skill_parts(sk);
-        let block = heap.put(block.as_bytes());
-        let structured = heap.put(structured.as_bytes());
-        for span in [description, links, block, structured] {
-            u32s(&mut table, &[span.off, span.len]);
-        }
+        let rec = FallbackSkillRec {
+            description,
+            links,
+            read_block: heap.put(block.as_bytes()),
+            read_structured: heap.put(structured.as_bytes()),
+        };
+        put(&mut table, &rec);
     }
     let skills = heap.put(&table);
     let mut by_name: Vec<(&str, usize)> = names
@@ -627,16 +767,19 @@ fn encode_fallback(c: &Compiled, heap: &mut Heap) -> Vec<(u32, Span)> {
     by_name.sort();
     let mut table = Vec::new();
     for (name, i) in by_name {
-        let span = heap.put(name.as_bytes());
-        u32s(&mut table, &[span.off, span.len, i as u32]);
+        let rec = PromptRec {
+            name: heap.put(name.as_bytes()),
+            skill: i as u32,
+        };
+        put(&mut table, &rec);
     }
     let prompt_index = heap.put(&table);
     let mut table = Vec::new();
     for i in c.skills_by_name() {
-        u32s(&mut table, &[i as u32]);
+        put(&mut table, &(i as u32));
     }
     let name_index = heap.put(&table);
-    vec![
+    [
         (SECTION_FALLBACK_TOOLS, tools),
         (SECTION_FALLBACK_PROMPTS, prompts),
         (SECTION_FALLBACK_LIST_SKILLS, list_skills),
@@ -645,6 +788,9 @@ fn encode_fallback(c: &Compiled, heap: &mut Heap) -> Vec<(u32, Span)> {
         (SECTION_FALLBACK_PROMPT_INDEX, prompt_index),
         (SECTION_FALLBACK_NAME_INDEX, name_index),
     ]
+    .into_iter()
+    .map(|(tag, text)| SectionRec { tag, text })
+    .collect()
 }
 
 /// Writes the total length and the SHA-256 into a pack's prefix, over its current bytes.
@@ -774,6 +920,111 @@ impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
     }
 }
 
+/// The header after the prefix: the snapshot id and the length of each table.
+#[derive(Debug, Clone, Copy, Default)]
+struct Header {
+    snapshot: u32,
+    files: u32,
+    skills: u32,
+    dirs: u32,
+    children: u32,
+    mirror: u32,
+    sections: u32,
+}
+
+impl Record for Header {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.word(&mut self.snapshot);
+        f.word(&mut self.files);
+        f.word(&mut self.skills);
+        f.word(&mut self.dirs);
+        f.word(&mut self.children);
+        f.word(&mut self.mirror);
+        f.word(&mut self.sections);
+    }
+}
+
+/// The header's table lengths, each checked against the size of its records.
+struct Counts {
+    snapshot: u32,
+    files: usize,
+    skills: usize,
+    dirs: usize,
+    children: usize,
+    mirror: usize,
+    sections: usize,
+}
+
+impl Counts {
+    /// Reads the header at `r` (just after the prefix).
+    fn read(r: &mut Reader<'_>) -> Result<Counts, PackError> {
+        let h: Header = r.record()?;
+        let pack_len = r.b.len();
+        let fits = |n: u32, rec: usize, what: &str| {
+            let n = n as usize;
+            if n.saturating_mul(rec) > pack_len {
+                return Err(PackError(format!("{what} count {n} exceeds the pack size")));
+            }
+            Ok(n)
+        };
+        Ok(Counts {
+            snapshot: h.snapshot,
+            files: fits(h.files, record_len::<FileRec>(), "file")?,
+            skills: fits(h.skills, record_len::<SkillRec>(), "skill")?,
+            dirs: fits(h.dirs, record_len::<DirRec>(), "directory")?,
+            children: fits(h.children, record_len::<Span>(), "child")?,
+            mirror: fits(h.mirror, record_len::<MirrorRec>(), "mirror")?,
+            sections: fits(h.sections, record_len::<SectionRec>(), "section")?,
+        })
+    }
+
+    /// Bytes from the end of the header to the table of sections.
+    fn before_sections(&self) -> usize {
+        self.files * record_len::<FileRec>()
+            + self.skills * record_len::<SkillRec>()
+            + self.dirs * record_len::<DirRec>()
+            + self.children * record_len::<Span>()
+            + self.mirror * record_len::<MirrorRec>()
+    }
+}
+
+/// Where the table of sections lies in a pack, as [`section_table`] finds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SectionTable {
+    /// Offset of the header's section count (a little-endian `u32`).
+    pub count_at: usize,
+    /// Offset of the first section record.
+    pub start: usize,
+    /// Number of section records.
+    pub count: usize,
+    /// Length of one record: `tag`, then the payload's range (offset, length), three `u32`s;
+    /// the tag is the first word.
+    pub record_len: usize,
+}
+
+/// Finds the table of sections of `pack` with the reader [`crate::Catalog::from_bytes`] uses
+/// (the same record layouts), without checking anything else: for tests and tools that
+/// rewrite a pack's sections, then [`seal`] it again. `Err` when the header or the tables
+/// before it do not fit in `pack`.
+pub fn section_table(pack: &[u8]) -> Result<SectionTable, PackError> {
+    let mut r = Reader {
+        b: pack,
+        pos: PREFIX_LEN,
+    };
+    let counts = Counts::read(&mut r)?;
+    let start = r.pos + counts.before_sections();
+    let record_len = record_len::<SectionRec>();
+    if start.saturating_add(counts.sections.saturating_mul(record_len)) > pack.len() {
+        return Err(PackError("truncated header or table".into()));
+    }
+    Ok(SectionTable {
+        count_at: r.pos - 4,
+        start,
+        count: counts.sections,
+        record_len,
+    })
+}
+
 struct Reader<'a> {
     b: &'a [u8],
     pos: usize,
@@ -788,18 +1039,19 @@ impl Reader<'_> {
         self.pos += 4;
         Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
     }
-    fn span(&mut self) -> Result<Span, PackError> {
-        Ok(Span {
-            off: self.u32()?,
-            len: self.u32()?,
-        })
+    /// The next record.
+    fn record<R: Record>(&mut self) -> Result<R, PackError> {
+        let end = self.pos + record_len::<R>();
+        let bytes = self
+            .b
+            .get(self.pos..end)
+            .ok_or_else(|| PackError("truncated header or table".into()))?;
+        self.pos = end;
+        Ok(get(bytes))
     }
-    fn count(&mut self, rec_size: usize, what: &str) -> Result<usize, PackError> {
-        let n = self.u32()? as usize;
-        if n.saturating_mul(rec_size) > self.b.len() {
-            return Err(PackError(format!("{what} count {n} exceeds the pack size")));
-        }
-        Ok(n)
+    /// The next `n` records.
+    fn records<R: Record>(&mut self, n: usize) -> Result<Vec<R>, PackError> {
+        (0..n).map(|_| self.record()).collect()
     }
 }
 
@@ -811,72 +1063,18 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         b: pack,
         pos: PREFIX_LEN,
     };
-    let snapshot = r.u32()?;
-    let n_files = r.count(44, "file")?;
-    let n_skills = r.count(40, "skill")?;
-    let n_dirs = r.count(16, "directory")?;
-    let n_children = r.count(8, "child")?;
-    let n_mirror = r.count(36, "mirror")?;
-    let n_sections = r.count(12, "section")?;
-    let mut files = Vec::with_capacity(n_files);
-    for _ in 0..n_files {
-        let uri = r.span()?;
-        let mime = r.span()?;
-        let digest = r.span()?;
-        let data = r.span()?;
-        let size = r.u32()?;
-        let rendered_len = r.u32()?;
-        let flags = r.u32()?;
-        files.push(FileRec {
-            uri,
-            mime,
-            digest,
-            data,
-            size,
-            rendered_len,
-            text: flags & FLAG_TEXT != 0,
-            external: flags & FLAG_EXTERNAL != 0,
-        });
-    }
-    let mut skills = Vec::with_capacity(n_skills);
-    for _ in 0..n_skills {
-        skills.push(SkillRec {
-            uri: r.span()?,
-            entry: r.span()?,
-            list_item: r.span()?,
-            name: r.span()?,
-            revision: r.span()?,
-        });
-    }
-    let mut dirs = Vec::with_capacity(n_dirs);
-    for _ in 0..n_dirs {
-        dirs.push(DirRec {
-            uri: r.span()?,
-            first_child: r.u32()?,
-            child_count: r.u32()?,
-        });
-    }
-    let mut children = Vec::with_capacity(n_children);
-    for _ in 0..n_children {
-        children.push(r.span()?);
-    }
-    let mut mirror = Vec::with_capacity(n_mirror);
-    for _ in 0..n_mirror {
-        mirror.push(MirrorRec {
-            name: r.span()?,
-            skill: r.u32()?,
-            archive_digest: r.span()?,
-            archive_data: r.span()?,
-            archive_size: r.u32()?,
-            archive_external: r.u32()? & FLAG_EXTERNAL != 0,
-        });
-    }
+    let h = Counts::read(&mut r)?;
+    let snapshot = h.snapshot;
+    let files: Vec<FileRec> = r.records(h.files)?;
+    let skills: Vec<SkillRec> = r.records(h.skills)?;
+    let dirs: Vec<DirRec> = r.records(h.dirs)?;
+    let children: Vec<Span> = r.records(h.children)?;
+    let mirror: Vec<MirrorRec> = r.records(h.mirror)?;
     let mut instructions = None;
     let mut mirror_index = None;
     let mut fallback: [Option<Span>; 7] = [None; 7];
-    for _ in 0..n_sections {
-        let tag = r.u32()?;
-        let span = r.span()?;
+    for _ in 0..h.sections {
+        let SectionRec { tag, text: span } = r.record()?;
         match tag {
             SECTION_INSTRUCTIONS => instructions = Some(span),
             SECTION_MIRROR_INDEX => mirror_index = Some(span),
@@ -1043,14 +1241,9 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     })
 }
 
-/// The `u32`s of a table section, `per` to a record, `n` records expected (`None`: any number).
-fn table_words(
-    payload: &[u8],
-    per: usize,
-    n: Option<usize>,
-    what: &str,
-) -> Result<Vec<u32>, PackError> {
-    let rec = per * 4;
+/// The records of a table section, `n` of them expected (`None`: any number).
+fn table<R: Record>(payload: &[u8], n: Option<usize>, what: &str) -> Result<Vec<R>, PackError> {
+    let rec = record_len::<R>();
     let count = payload.len() / rec;
     if !payload.len().is_multiple_of(rec) || n.is_some_and(|n| n != count) {
         return Err(PackError(format!(
@@ -1059,10 +1252,7 @@ fn table_words(
             n.map_or_else(|| "whole".to_owned(), |n| n.to_string())
         )));
     }
-    Ok(payload
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect())
+    Ok(payload.chunks_exact(rec).map(get).collect())
 }
 
 /// Decodes and checks the fallback sections: all or none, every range inside the heap, JSON
@@ -1109,37 +1299,27 @@ fn decode_fallback(
             _ => "string",
         }
     }
-    let span = |w: &[u32], i: usize| Span {
-        off: w.get(i).copied().unwrap_or(0),
-        len: w.get(i + 1).copied().unwrap_or(0),
-    };
     json(tools, "fallback tools", b'[')?;
     json(prompts, "fallback prompts", b'[')?;
     json(list_skills, "fallback list_skills result", b'{')?;
-    let w = table_words(
+    let [FallbackInstructionsRec(instructions)] = table(
         bytes(instr, "fallback instructions")?,
-        6,
         Some(1),
         "fallback instructions",
-    )?;
-    let instructions = [span(&w, 0), span(&w, 2), span(&w, 4)];
+    )?[..] else {
+        return Err(PackError(
+            "the fallback instructions table is not one record".into(),
+        ));
+    };
     for s in instructions {
         text(s, "fallback instructions")?;
     }
-    let w = table_words(
+    let skills: Vec<FallbackSkillRec> = table(
         bytes(per_skill, "fallback skill table")?,
-        8,
         Some(n_skills),
         "fallback skill",
     )?;
-    let mut skills = Vec::with_capacity(n_skills);
-    for rec in w.chunks_exact(8) {
-        let r = FallbackSkillRec {
-            description: span(rec, 0),
-            links: span(rec, 2),
-            read_block: span(rec, 4),
-            read_structured: span(rec, 6),
-        };
+    for r in &skills {
         json(r.description, "fallback skill description", b'"')?;
         json(r.links, "fallback prompt links", b'[')?;
         json(r.read_block, "fallback read_skill block", b'{')?;
@@ -1148,21 +1328,14 @@ fn decode_fallback(
             "fallback read_skill structured content",
             b'{',
         )?;
-        skills.push(r);
     }
-    let w = table_words(
+    let prompts_by_name: Vec<PromptRec> = table(
         bytes(prompt_index, "fallback prompt index")?,
-        3,
         Some(n_skills),
         "fallback prompt index",
     )?;
-    let mut prompts_by_name = Vec::with_capacity(n_skills);
     let mut prev: Option<&str> = None;
-    for rec in w.chunks_exact(3) {
-        let p = PromptRec {
-            name: span(rec, 0),
-            skill: rec.get(2).copied().unwrap_or(u32::MAX),
-        };
+    for p in &prompts_by_name {
         let name = text(p.name, "prompt name")?;
         if prev.is_some_and(|q| q >= name) {
             return Err(PackError(format!("prompt names are not sorted at {name}")));
@@ -1173,11 +1346,9 @@ fn decode_fallback(
                 "the prompt {name} names a skill outside the skills table"
             )));
         }
-        prompts_by_name.push(p);
     }
-    let skills_by_name = table_words(
+    let skills_by_name: Vec<u32> = table(
         bytes(name_index, "fallback name index")?,
-        1,
         Some(n_skills),
         "fallback name index",
     )?;
