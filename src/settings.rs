@@ -6,7 +6,11 @@
 //!
 //! Every source hands over text (a JavaScript number or a WIT integer is given as its decimal
 //! form), so one parser checks every value and every error reads the same way, naming the
-//! setting as that source spells it, the value and the accepted form:
+//! setting as that source spells it, the value and the accepted form. Every error is a
+//! [`ConfigError`], the one shape of a configuration error; the ranges are checked once, by
+//! the typed configuration ([`crate::http::HttpConfig::validate`]), and the error is named as
+//! the source spells the setting. Adapters match settings by [`Setting::key`], never by name.
+//! What a name that is no setting means depends on the source: see [`check_names`].
 //!
 //! ```
 //! use skills_edge::settings::{http_config, Source};
@@ -24,7 +28,7 @@ use crate::http::{
 };
 use crate::protocol::CacheScope;
 use crate::server::{Config, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS};
-use std::fmt;
+pub use crate::server::{ConfigError, SettingKey};
 
 /// Where a setting applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +64,8 @@ pub enum Kind {
 /// One setting: its names in every source, what it accepts, its default and its meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Setting {
+    /// Which setting it is: what the typed configuration and every adapter match on.
+    pub key: SettingKey,
     /// The Worker var and the HTTP component's environment variable (`PAGE_SIZE`).
     pub var: &'static str,
     /// The native command's flag (`--page-size`).
@@ -82,6 +88,7 @@ pub struct Setting {
 
 /// Items per page of `skills/list`, `resources/list` and `resources/directory/read`.
 pub const PAGE_SIZE: Setting = Setting {
+    key: SettingKey::PageSize,
     var: "PAGE_SIZE",
     flag: "--page-size",
     option: "pageSize",
@@ -98,6 +105,7 @@ pub const PAGE_SIZE: Setting = Setting {
 
 /// `ttlMs` of cacheable results.
 pub const TTL_MS: Setting = Setting {
+    key: SettingKey::TtlMs,
     var: "TTL_MS",
     flag: "--ttl-ms",
     option: "ttlMs",
@@ -114,6 +122,7 @@ pub const TTL_MS: Setting = Setting {
 
 /// `cacheScope` of cacheable results.
 pub const CACHE_SCOPE: Setting = Setting {
+    key: SettingKey::CacheScope,
     var: "CACHE_SCOPE",
     flag: "--cache-scope",
     option: "cacheScope",
@@ -127,6 +136,7 @@ pub const CACHE_SCOPE: Setting = Setting {
 
 /// The server instructions.
 pub const INSTRUCTIONS: Setting = Setting {
+    key: SettingKey::Instructions,
     var: "INSTRUCTIONS",
     flag: "--instructions",
     option: "instructions",
@@ -141,6 +151,7 @@ pub const INSTRUCTIONS: Setting = Setting {
 /// The tools and prompts fallback for clients without the Skills extension
 /// ([`crate::server::Fallback`]).
 pub const FALLBACK: Setting = Setting {
+    key: SettingKey::Fallback,
     var: "FALLBACK",
     flag: "--fallback",
     option: "fallback",
@@ -154,6 +165,7 @@ pub const FALLBACK: Setting = Setting {
 
 /// The name this server reports (`serverInfo`).
 pub const SERVER_NAME: Setting = Setting {
+    key: SettingKey::ServerName,
     var: "SERVER_NAME",
     flag: "--server-name",
     option: "serverInfo.name",
@@ -167,6 +179,7 @@ pub const SERVER_NAME: Setting = Setting {
 
 /// The version this server reports (`serverInfo`).
 pub const SERVER_VERSION: Setting = Setting {
+    key: SettingKey::ServerVersion,
     var: "SERVER_VERSION",
     flag: "--server-version",
     option: "serverInfo.version",
@@ -180,6 +193,7 @@ pub const SERVER_VERSION: Setting = Setting {
 
 /// Browser origins allowed to call the endpoint.
 pub const ALLOWED_ORIGINS: Setting = Setting {
+    key: SettingKey::AllowedOrigins,
     var: "ALLOWED_ORIGINS",
     flag: "--allowed-origins",
     option: "allowedOrigins",
@@ -194,6 +208,7 @@ pub const ALLOWED_ORIGINS: Setting = Setting {
 
 /// `Host` header values accepted (DNS-rebinding defence).
 pub const ALLOWED_HOSTS: Setting = Setting {
+    key: SettingKey::AllowedHosts,
     var: "ALLOWED_HOSTS",
     flag: "--allowed-hosts",
     option: "allowedHosts",
@@ -208,6 +223,7 @@ pub const ALLOWED_HOSTS: Setting = Setting {
 
 /// The largest request body read.
 pub const MAX_BODY_BYTES: Setting = Setting {
+    key: SettingKey::MaxBodyBytes,
     var: "MAX_BODY_BYTES",
     flag: "--max-body-bytes",
     option: "maxBodyBytes",
@@ -224,6 +240,7 @@ pub const MAX_BODY_BYTES: Setting = Setting {
 
 /// Whether the catalog is also served as the `/.well-known/agent-skills/` mirror.
 pub const MIRROR: Setting = Setting {
+    key: SettingKey::Mirror,
     var: "MIRROR",
     flag: "--mirror",
     option: "mirror",
@@ -237,6 +254,7 @@ pub const MIRROR: Setting = Setting {
 
 /// Whether the Worker serves the skills inspector page.
 pub const INSPECTOR: Setting = Setting {
+    key: SettingKey::Inspector,
     var: "INSPECTOR",
     flag: "--inspector",
     option: "inspector",
@@ -277,6 +295,17 @@ pub enum Source {
     Wit,
 }
 
+impl Source {
+    /// How this source calls its names in errors.
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Var => "configuration variable",
+            Source::Flag | Source::Option => "option",
+            Source::Wit => "config field",
+        }
+    }
+}
+
 impl Setting {
     /// The setting's name in `source`.
     pub fn name(&self, source: Source) -> &'static str {
@@ -294,50 +323,28 @@ impl Setting {
     }
 }
 
-/// A setting with a value outside its accepted form.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SettingError {
-    /// The setting.
-    pub setting: &'static Setting,
-    /// Where the value came from.
-    pub source: Source,
-    /// The value it had.
-    pub value: String,
-    /// What was wrong, when more precise than the form.
-    pub problem: Option<String>,
-}
-
-impl SettingError {
-    /// The setting's name as its source spells it.
-    pub fn name(&self) -> &'static str {
-        self.setting.name(self.source)
-    }
-}
-
-impl fmt::Display for SettingError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.source {
-            Source::Var => "configuration variable",
-            Source::Flag | Source::Option => "option",
-            Source::Wit => "config field",
-        };
-        write!(f, "{what} {} = {:?} is invalid", self.name(), self.value)?;
-        if let Some(p) = &self.problem {
-            write!(f, " ({p})")?;
+impl Setting {
+    /// The error for `value` of this setting from `source`: its name as `source` spells it,
+    /// the value, `problem` when more precise than the form, and the form as the fix.
+    pub fn error(&self, source: Source, value: &str, problem: Option<String>) -> ConfigError {
+        ConfigError {
+            key: Some(self.key),
+            what: source.label(),
+            name: self.name(source).to_owned(),
+            value: Some(value.to_owned()),
+            problem,
+            fix: format!("use {}", self.form),
         }
-        write!(f, ": use {}", self.setting.form)
     }
 }
-
-impl std::error::Error for SettingError {}
 
 /// The responder's and the HTTP endpoint's settings from `source`: `get` returns a setting's
-/// value, or `None` when it is not set (it keeps its default). The first invalid value is
-/// the error.
+/// value, or `None` when it is not set (it keeps its default). The first invalid value, in
+/// the table's order, is the error.
 pub fn http_config(
     source: Source,
     get: impl FnMut(&'static Setting) -> Option<String>,
-) -> Result<HttpConfig, SettingError> {
+) -> Result<HttpConfig, ConfigError> {
     let mut c = HttpConfig::default();
     read(source, get, |_| true, &mut c)?;
     Ok(c)
@@ -354,10 +361,128 @@ pub fn http_config(
 pub fn server_config(
     source: Source,
     get: impl FnMut(&'static Setting) -> Option<String>,
-) -> Result<Config, SettingError> {
+) -> Result<Config, ConfigError> {
     let mut c = HttpConfig::default();
     read(source, get, |s| s.scope == Scope::Responder, &mut c)?;
     Ok(c.server)
+}
+
+/// The settings of `scopes` given as `(name, value)` pairs by a source where only settings
+/// are expected (the command's flags, a list of options): a name that is no setting of
+/// `scopes`, or one given twice, is an error naming the known ones; then as
+/// [`http_config`] (the settings outside `scopes` keep their defaults).
+///
+/// ```
+/// use skills_edge::settings::{from_pairs, Scope, Source};
+/// let c = from_pairs(Source::Flag, &[Scope::Responder], &[("--page-size", "7")]).unwrap();
+/// assert_eq!(c.server.page_size, 7);
+/// let e = from_pairs(Source::Flag, &[Scope::Responder], &[("--page", "7")]).unwrap_err();
+/// assert!(e.to_string().starts_with("option --page is invalid (not a setting): use one of --page-size, --ttl-ms,"), "{e}");
+/// ```
+pub fn from_pairs(
+    source: Source,
+    scopes: &[Scope],
+    pairs: &[(&str, &str)],
+) -> Result<HttpConfig, ConfigError> {
+    check_names(source, scopes, pairs.iter().map(|(n, _)| *n))?;
+    for (i, (name, value)) in pairs.iter().enumerate() {
+        let twice = pairs[..i].iter().any(|(n, _)| n == name);
+        if let Some(s) = setting_named(source, name).filter(|_| twice) {
+            let mut e = s.error(source, value, Some("given twice".into()));
+            e.fix = "give it once".into();
+            return Err(e);
+        }
+    }
+    let mut c = HttpConfig::default();
+    read(
+        source,
+        |s| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == s.name(source))
+                .map(|(_, v)| (*v).to_owned())
+        },
+        |s| scopes.contains(&s.scope),
+        &mut c,
+    )?;
+    Ok(c)
+}
+
+/// The setting `source` names `name`, if any.
+fn setting_named(source: Source, name: &str) -> Option<&'static Setting> {
+    SETTINGS
+        .iter()
+        .find(|s| s.in_source(source) && s.name(source) == name)
+}
+
+/// Checks the names a source holds against the settings of `scopes`. What a name that is no
+/// setting means depends on the source:
+///
+/// * [`Source::Flag`] and [`Source::Option`] hold settings only: such a name is an error
+///   naming the known ones.
+/// * [`Source::Var`] is shared: a Worker's `env` also holds its bindings (`ASSETS`), secrets
+///   and the project's own vars, and a component's environment may hold the host's whole
+///   process environment (`jco serve` hands it over). A name that is no setting is left to
+///   them and ignored, unless it differs from a setting's only in case or in `_` and `-`
+///   (`page_size`, `PAGESIZE`, `Page-Size`): that is taken for a misspelt setting, and is an
+///   error naming the setting meant and the known ones.
+/// * [`Source::Wit`] is a typed record: every name is a setting.
+///
+/// ```
+/// use skills_edge::settings::{check_names, Scope, Source};
+/// let all = [Scope::Responder, Scope::Http];
+/// assert!(check_names(Source::Var, &all, ["PAGE_SIZE", "ASSETS", "API_TOKEN"]).is_ok());
+/// let e = check_names(Source::Var, &all, ["PAGESIZE"]).unwrap_err();
+/// assert!(e.to_string().starts_with("configuration variable PAGESIZE is invalid (not a setting; PAGE_SIZE is): rename it PAGE_SIZE"), "{e}");
+/// assert!(check_names(Source::Option, &all, ["pagesize"]).is_err());
+/// ```
+pub fn check_names<'a>(
+    source: Source,
+    scopes: &[Scope],
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<(), ConfigError> {
+    let known: Vec<&'static str> = SETTINGS
+        .iter()
+        .filter(|s| scopes.contains(&s.scope) && s.in_source(source))
+        .map(|s| s.name(source))
+        .collect();
+    let fold = |n: &str| -> String {
+        n.chars()
+            .filter(|c| !matches!(c, '_' | '-'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    for name in names {
+        if known.contains(&name) {
+            continue;
+        }
+        let error = |problem: String, fix: String| ConfigError {
+            key: None,
+            what: source.label(),
+            name: name.to_owned(),
+            value: None,
+            problem: Some(problem),
+            fix,
+        };
+        match source {
+            Source::Flag | Source::Option => {
+                return Err(error(
+                    "not a setting".into(),
+                    format!("use one of {}", known.join(", ")),
+                ))
+            }
+            Source::Var => {
+                if let Some(meant) = known.iter().find(|k| fold(k) == fold(name)) {
+                    return Err(error(
+                        format!("not a setting; {meant} is"),
+                        format!("rename it {meant} (the settings: {})", known.join(", ")),
+                    ));
+                }
+            }
+            Source::Wit => {}
+        }
+    }
+    Ok(())
 }
 
 fn read(
@@ -365,7 +490,8 @@ fn read(
     mut get: impl FnMut(&'static Setting) -> Option<String>,
     wanted: impl Fn(&Setting) -> bool,
     c: &mut HttpConfig,
-) -> Result<(), SettingError> {
+) -> Result<(), ConfigError> {
+    let mut given: Vec<(&'static Setting, String)> = Vec::new();
     let mut name = None;
     let mut version = None;
     for s in SETTINGS {
@@ -373,88 +499,99 @@ fn read(
             continue;
         }
         let Some(value) = get(s) else { continue };
-        let err = |problem: Option<String>| SettingError {
-            setting: s,
-            source,
-            value: value.clone(),
-            problem,
+        let err = |problem: Option<String>| s.error(source, &value, problem);
+        let on_off = |v: &str| match v.trim() {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err(err(None)),
         };
-        match s.var {
-            "PAGE_SIZE" => c.server.page_size = integer(s, &value).map_err(err)? as usize,
-            "TTL_MS" => c.server.ttl_ms = integer(s, &value).map_err(err)?,
-            "CACHE_SCOPE" => {
+        match s.key {
+            SettingKey::PageSize => c.server.page_size = integer(&value).map_err(err)?,
+            SettingKey::TtlMs => c.server.ttl_ms = integer(&value).map_err(err)?,
+            SettingKey::CacheScope => {
                 c.server.cache_scope = CacheScope::parse(value.trim()).ok_or_else(|| err(None))?
             }
-            "INSTRUCTIONS" => c.server.instructions = Some(value.clone()),
-            "FALLBACK" => c.server.fallback = Fallback::parse(&value).map_err(|p| err(Some(p)))?,
-            "SERVER_NAME" | "SERVER_VERSION" => {
-                if value.is_empty() {
-                    return Err(err(Some("empty".into())));
-                }
-                let slot = if s.var == "SERVER_NAME" {
-                    &mut name
-                } else {
-                    &mut version
-                };
-                *slot = Some((s, value.clone()));
+            SettingKey::Instructions => c.server.instructions = Some(value.clone()),
+            SettingKey::Fallback => {
+                c.server.fallback = Fallback::parse(&value).map_err(|p| err(Some(p)))?
             }
-            "ALLOWED_ORIGINS" => {
+            SettingKey::ServerName => name = Some((s, value.clone())),
+            SettingKey::ServerVersion => version = Some((s, value.clone())),
+            SettingKey::AllowedOrigins => {
                 c.allowed_origins = OriginList::parse(&value).map_err(|p| err(Some(p)))?
             }
-            "ALLOWED_HOSTS" => {
+            SettingKey::AllowedHosts => {
                 c.allowed_hosts = HostList::parse(&value).map_err(|p| err(Some(p)))?
             }
-            "MAX_BODY_BYTES" => c.max_body_bytes = integer(s, &value).map_err(err)? as usize,
-            "MIRROR" => {
-                c.mirror = match value.trim() {
-                    "on" => true,
-                    "off" => false,
-                    _ => return Err(err(None)),
-                }
-            }
-            "INSPECTOR" => {
-                c.inspector = match value.trim() {
-                    "on" => true,
-                    "off" => false,
-                    _ => return Err(err(None)),
-                }
-            }
-            _ => {}
+            SettingKey::MaxBodyBytes => c.max_body_bytes = integer(&value).map_err(err)?,
+            SettingKey::Mirror => c.mirror = on_off(&value)?,
+            SettingKey::Inspector => c.inspector = on_off(&value)?,
         }
+        given.push((s, value));
+        // The ranges are checked by the typed configuration's one check, after each value,
+        // so the first invalid value in the table's order is the error; it is named as the
+        // source spells it.
+        c.validate().map_err(|e| in_source(e, source, &given))?;
     }
     match (name, version) {
         (None, None) => {}
-        (Some((_, n)), Some((_, v))) => c.server.server_info = Some((n, v)),
+        (Some((_, n)), Some((_, v))) => {
+            c.server.server_info = Some((n, v));
+            c.validate().map_err(|e| in_source(e, source, &given))?;
+        }
         (Some((s, value)), None) | (None, Some((s, value))) => {
-            let other = if s.var == "SERVER_NAME" {
-                SERVER_VERSION.name(source)
-            } else {
-                SERVER_NAME.name(source)
+            let other = match s.key {
+                SettingKey::ServerName => SERVER_VERSION.name(source),
+                _ => SERVER_NAME.name(source),
             };
-            return Err(SettingError {
-                setting: s,
-                source,
-                value,
-                problem: Some(format!("given without {other}")),
-            });
+            return Err(s.error(source, &value, Some(format!("given without {other}"))));
         }
     }
     Ok(())
 }
 
-/// A decimal integer within the setting's range.
-fn integer(s: &Setting, value: &str) -> Result<u64, Option<String>> {
-    let Kind::Integer { min, max } = s.kind else {
-        return Err(None);
-    };
+/// The typed configuration's error `e` about a value `source` gave, named as `source` names
+/// it, with the value as given and the form the table documents.
+fn in_source(e: ConfigError, source: Source, given: &[(&'static Setting, String)]) -> ConfigError {
+    match given.iter().find(|(s, _)| Some(s.key) == e.key) {
+        Some((s, value)) => s.error(source, value, e.problem),
+        None => named_for(source, e),
+    }
+}
+
+/// `e`, an error of the typed configuration ([`crate::server::Responder::new`],
+/// [`crate::http::Endpoint::new`]), with its setting named as `source` names it: what an
+/// adapter reports when the configuration it read is refused as a whole (the fallback asked
+/// of a pack made without it).
+///
+/// ```
+/// use skills_edge::server::{Config, Fallback};
+/// use skills_edge::settings::{named_for, Source};
+/// let e = Config { page_size: 0, ..Config::default() }.validate().unwrap_err();
+/// assert!(named_for(Source::Option, e).to_string().starts_with("option pageSize = \"0\""));
+/// ```
+pub fn named_for(source: Source, mut e: ConfigError) -> ConfigError {
+    if let Some(s) = SETTINGS
+        .iter()
+        .find(|s| Some(s.key) == e.key && s.in_source(source))
+    {
+        e.what = source.label();
+        e.name = s.name(source).to_owned();
+    }
+    e
+}
+
+/// A decimal integer (blanks around it allowed); its range is the typed configuration's
+/// check. A number too large for the field is out of range.
+fn integer<T: TryFrom<u64>>(value: &str) -> Result<T, Option<String>> {
     let t = value.trim();
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
         return Err(Some("not an integer".into()));
     }
-    match t.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(Some("out of range".into())),
-    }
+    t.parse::<u64>()
+        .ok()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| Some("out of range".into()))
 }
 
 /// The settings of `scope` as a Markdown table for `source` (name, default, meaning): the

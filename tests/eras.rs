@@ -310,28 +310,28 @@ fn out_of_range_settings_are_refused() {
                 server_info: Some((String::new(), "1".into())),
                 ..Config::default()
             },
-            "serverInfo needs a non-empty name",
+            "field server_info.0 = \"\" is invalid (empty)",
         ),
         (
             Config {
                 page_size: 0,
                 ..Config::default()
             },
-            "page size 0",
+            "field page_size = \"0\" is invalid (out of range)",
         ),
         (
             Config {
                 page_size: 1001,
                 ..Config::default()
             },
-            "page size 1001",
+            "field page_size = \"1001\" is invalid (out of range)",
         ),
         (
             Config {
                 ttl_ms: 9_007_199_254_740_992,
                 ..Config::default()
             },
-            "ttlMs 9007199254740992",
+            "field ttl_ms = \"9007199254740992\" is invalid (out of range)",
         ),
     ] {
         let e = Responder::new(embedded(), cfg).err().expect("refused");

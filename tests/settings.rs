@@ -64,10 +64,12 @@ fn bad_vars_are_named_with_value_and_form() {
     for (name, value) in cases {
         let e =
             http_config(Source::Var, |s| (s.var == name).then(|| value.to_owned())).unwrap_err();
-        assert_eq!(e.name(), name);
-        assert_eq!(e.value, value);
+        assert_eq!(e.name, name);
+        assert_eq!(e.value.as_deref(), Some(value));
+        let setting = SETTINGS.iter().find(|s| Some(s.key) == e.key).unwrap();
+        assert_eq!(setting.var, name);
         let msg = e.to_string();
-        assert!(msg.contains(name) && msg.contains(e.setting.form), "{msg}");
+        assert!(msg.contains(name) && msg.contains(setting.form), "{msg}");
         assert!(msg.contains(&format!("{value:?}")), "{msg}");
     }
     // Surrounding blanks are tolerated in numbers and lists.
@@ -187,7 +189,7 @@ fn the_fallback_setting_is_a_set_of_tools_and_prompts() {
         ("Tools", "unknown item \"Tools\""),
     ] {
         let e = http_config(Source::Var, get(value)).unwrap_err();
-        assert_eq!(e.name(), "FALLBACK");
+        assert_eq!(e.name, "FALLBACK");
         let msg = e.to_string();
         assert!(
             msg.contains(problem) && msg.contains(FALLBACK.form),
@@ -238,4 +240,154 @@ fn wrangler_toml_lists_every_var() {
             s.var
         );
     }
+}
+
+/// Every key has exactly one row, so matching on [`SettingKey`] reaches every setting and
+/// nothing matches settings by name.
+#[test]
+fn every_setting_key_has_one_row() {
+    for (i, s) in SETTINGS.iter().enumerate() {
+        assert!(
+            SETTINGS[..i].iter().all(|t| t.key != s.key),
+            "{} repeats a key",
+            s.var
+        );
+    }
+    assert_eq!(SETTINGS.len(), 12);
+}
+
+/// Every configuration error has one shape, whatever its source: the typed configuration's
+/// range check is the one check, and the settings table names its error as the source
+/// spells the setting.
+#[test]
+fn one_error_shape_and_one_range_check() {
+    use skills_edge::server::{Config, ConfigError, SettingKey};
+    let typed = Config {
+        page_size: 0,
+        ..Config::default()
+    }
+    .validate()
+    .unwrap_err();
+    assert_eq!(typed.key, Some(SettingKey::PageSize));
+    assert_eq!(
+        typed.to_string(),
+        "field page_size = \"0\" is invalid (out of range): use an integer from 1 to 1000"
+    );
+    for (source, name, what) in [
+        (Source::Var, "PAGE_SIZE", "configuration variable"),
+        (Source::Flag, "--page-size", "option"),
+        (Source::Option, "pageSize", "option"),
+        (Source::Wit, "page-size", "config field"),
+    ] {
+        let e: ConfigError = server_config(source, |s| {
+            (s.key == SettingKey::PageSize).then(|| "0".into())
+        })
+        .unwrap_err();
+        assert_eq!((e.key, e.what, e.name.as_str()), (typed.key, what, name));
+        assert_eq!(e.problem, typed.problem);
+        assert_eq!(e.fix, format!("use {}", PAGE_SIZE.form));
+    }
+    let e = HttpConfig {
+        max_body_bytes: 0,
+        ..HttpConfig::default()
+    }
+    .validate()
+    .unwrap_err();
+    assert_eq!(e.key, Some(SettingKey::MaxBodyBytes));
+    let catalog = skills_edge::embedded::catalog().unwrap();
+    assert_eq!(
+        Endpoint::new(
+            catalog,
+            HttpConfig {
+                max_body_bytes: 0,
+                ..HttpConfig::default()
+            }
+        )
+        .err(),
+        Some(e)
+    );
+}
+
+/// Where only settings are expected (the command's flags, the npm options), a name that is
+/// no setting is an error naming the known ones; a name given twice too.
+#[test]
+fn an_unknown_name_where_only_settings_are_expected_is_an_error() {
+    let e = from_pairs(Source::Flag, &[Scope::Responder], &[("--pagesize", "5")]).unwrap_err();
+    assert_eq!(
+        (e.key, e.name.as_str(), e.what),
+        (None, "--pagesize", "option")
+    );
+    let msg = e.to_string();
+    for s in SETTINGS.iter().filter(|s| s.scope == Scope::Responder) {
+        assert!(msg.contains(s.flag), "{msg} names {}", s.flag);
+    }
+    // An HTTP setting is no flag of the responder's scope.
+    assert!(from_pairs(Source::Flag, &[Scope::Responder], &[("--mirror", "on")]).is_err());
+    let e = check_names(
+        Source::Option,
+        &[Scope::Responder, Scope::Http],
+        ["pagesize"],
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("pageSize, ttlMs"), "{e}");
+    let e = from_pairs(
+        Source::Flag,
+        &[Scope::Responder],
+        &[("--ttl-ms", "1"), ("--ttl-ms", "2")],
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "option --ttl-ms = \"2\" is invalid (given twice): give it once"
+    );
+    let c = from_pairs(
+        Source::Flag,
+        &[Scope::Responder],
+        &[("--ttl-ms", "1"), ("--cache-scope", "private")],
+    )
+    .unwrap();
+    assert_eq!(
+        (c.server.ttl_ms, c.server.cache_scope),
+        (1, CacheScope::Private)
+    );
+    // The WIT record is typed: every name it has is a setting.
+    assert!(check_names(Source::Wit, &[Scope::Responder], ["anything"]).is_ok());
+}
+
+/// A Worker's `env` holds its bindings (`ASSETS`), secrets and the project's own vars beside
+/// the settings, and a component's environment may hold the host's whole process
+/// environment: there a name that is no setting is ignored, unless it is a setting's name
+/// misspelt in case or separators, which is an error naming the setting meant.
+#[test]
+fn an_unknown_var_is_another_binding_unless_it_misspells_a_setting() {
+    let all = [Scope::Responder, Scope::Http];
+    let env = [
+        "ASSETS",
+        "API_TOKEN",
+        "PATH",
+        "PAGE_SIZE",
+        "MIRRORS",
+        "SERVER",
+    ];
+    assert_eq!(check_names(Source::Var, &all, env), Ok(()));
+    for (name, meant) in [
+        ("page_size", "PAGE_SIZE"),
+        ("PAGESIZE", "PAGE_SIZE"),
+        ("Max-Body-Bytes", "MAX_BODY_BYTES"),
+        ("mirror", "MIRROR"),
+    ] {
+        let e = check_names(Source::Var, &all, ["ASSETS", name]).unwrap_err();
+        assert_eq!((e.key, e.name.as_str()), (None, name));
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with(&format!(
+                "configuration variable {name} is invalid (not a setting; {meant} is): rename it {meant}"
+            )),
+            "{msg}"
+        );
+        assert!(msg.contains("PAGE_SIZE, TTL_MS"), "{msg}");
+    }
+    // The vars read are the settings' only: an unknown one changes nothing.
+    let c = http_config(Source::Var, |s| (s.var == "PAGE_SIZE").then(|| "3".into())).unwrap();
+    assert_eq!(c.server.page_size, 3);
 }

@@ -8,7 +8,7 @@ use super::response::Response;
 use super::well_known::{WellKnown, MIRROR_PREFIX, WELL_KNOWN_METHODS};
 use crate::catalog::Catalog;
 use crate::protocol::Refusal;
-use crate::server::{Config, ConfigError, Responder, Splice};
+use crate::server::{Config, ConfigError, Responder, SettingKey, Splice};
 use std::sync::Arc;
 
 /// The one MCP endpoint path.
@@ -79,6 +79,25 @@ impl Default for HttpConfig {
     }
 }
 
+impl HttpConfig {
+    /// Checks every setting, the responder's ([`Config::validate`]) and the endpoint's: the one
+    /// check of the ranges. [`Endpoint::new`] applies it; the settings table applies it to
+    /// every source.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.server.validate()?;
+        if !(1..=MAX_MAX_BODY_BYTES).contains(&self.max_body_bytes) {
+            return Err(ConfigError::field(
+                SettingKey::MaxBodyBytes,
+                "max_body_bytes",
+                self.max_body_bytes,
+                "out of range",
+                format!("use an integer from 1 to {MAX_MAX_BODY_BYTES}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// What the adapter does next with a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
@@ -117,12 +136,7 @@ pub struct Endpoint {
 impl Endpoint {
     /// An endpoint serving `catalog` with `config` (checked).
     pub fn new(catalog: Arc<Catalog>, config: HttpConfig) -> Result<Endpoint, ConfigError> {
-        if !(1..=MAX_MAX_BODY_BYTES).contains(&config.max_body_bytes) {
-            return Err(ConfigError(format!(
-                "body limit {} is out of range: use 1 to {MAX_MAX_BODY_BYTES}",
-                config.max_body_bytes
-            )));
-        }
+        config.validate()?;
         let well_known = config
             .mirror
             .then(|| WellKnown::new(&catalog, &config.server));

@@ -21,7 +21,7 @@ use crate::catalog::Catalog;
 use crate::host::ErrorCode;
 use crate::http::{Endpoint, Head, HttpConfig, Response, Step};
 use crate::server::{HttpHeaders, Responder, Transport};
-use crate::settings::{self, Source};
+use crate::settings::{self, SettingKey, Source};
 
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -82,22 +82,29 @@ fn server_config(options: &JsValue) -> Result<(HttpConfig, Option<Vec<u8>>), JsV
     };
     // The inspector page is the Worker's (this server has no static files): `inspector` is
     // not an option, and stays off.
-    let config = settings::http_config(Source::Option, |s| match s.option {
-        "pageSize" => o.page_size.map(|n| n.to_string()),
-        "ttlMs" => o.ttl_ms.map(|n| n.to_string()),
-        "cacheScope" => o.cache_scope.clone(),
-        "instructions" => o.instructions.clone(),
-        "fallback" => o.fallback.clone(),
-        "serverInfo.name" => server_info.as_ref().map(|i| i.name.clone()),
-        "serverInfo.version" => server_info.as_ref().map(|i| i.version.clone()),
-        "allowedOrigins" => o.allowed_origins.clone(),
-        "allowedHosts" => o.allowed_hosts.clone(),
-        "maxBodyBytes" => o.max_body_bytes.map(|n| n.to_string()),
-        "mirror" => o.mirror.clone(),
-        _ => None,
+    let config = settings::http_config(Source::Option, |s| match s.key {
+        SettingKey::PageSize => o.page_size.map(|n| n.to_string()),
+        SettingKey::TtlMs => o.ttl_ms.map(|n| n.to_string()),
+        SettingKey::CacheScope => o.cache_scope.clone(),
+        SettingKey::Instructions => o.instructions.clone(),
+        SettingKey::Fallback => o.fallback.clone(),
+        SettingKey::ServerName => server_info.as_ref().map(|i| i.name.clone()),
+        SettingKey::ServerVersion => server_info.as_ref().map(|i| i.version.clone()),
+        SettingKey::AllowedOrigins => o.allowed_origins.clone(),
+        SettingKey::AllowedHosts => o.allowed_hosts.clone(),
+        SettingKey::MaxBodyBytes => o.max_body_bytes.map(|n| n.to_string()),
+        SettingKey::Mirror => o.mirror.clone(),
+        SettingKey::Inspector => None,
     })
-    .map_err(|e| super::fail(ErrorCode::InvalidArgument, format!("new SkillsServer: {e}")))?;
+    .map_err(config_error)?;
     Ok((config, pack))
+}
+
+/// A configuration error as `new SkillsServer` throws it (`invalid-argument`), the setting
+/// named as an option: the one mapping of [`settings::ConfigError`] to this adapter's form.
+fn config_error(e: settings::ConfigError) -> JsValue {
+    let e = settings::named_for(Source::Option, e);
+    super::fail(ErrorCode::InvalidArgument, format!("new SkillsServer: {e}"))
 }
 
 /// The MCP request headers `handleHttp` reads, by their lowercase names.
@@ -373,9 +380,7 @@ impl SkillsServer {
             }
             None => crate::embedded::catalog().map_err(|e| pack_error(&e))?,
         };
-        let endpoint = Endpoint::new(catalog, config).map_err(|e| {
-            arg("new SkillsServer", "options").error(ErrorCode::InvalidArgument, e.0)
-        })?;
+        let endpoint = Endpoint::new(catalog, config).map_err(config_error)?;
         Ok(SkillsServer {
             endpoint: Rc::new(endpoint),
         })

@@ -127,38 +127,141 @@ impl Default for Config {
     }
 }
 
-/// A setting out of range.
+/// Which setting a configuration value belongs to: the identity the typed configuration
+/// ([`Config`], `crate::http::HttpConfig`) and the settings table (`crate::settings`, which
+/// names each one in every source) share, so no adapter matches settings by their names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SettingKey {
+    /// [`Config::page_size`].
+    PageSize,
+    /// [`Config::ttl_ms`].
+    TtlMs,
+    /// [`Config::cache_scope`].
+    CacheScope,
+    /// [`Config::instructions`].
+    Instructions,
+    /// [`Config::fallback`].
+    Fallback,
+    /// The name of [`Config::server_info`].
+    ServerName,
+    /// The version of [`Config::server_info`].
+    ServerVersion,
+    /// `HttpConfig::allowed_origins`.
+    AllowedOrigins,
+    /// `HttpConfig::allowed_hosts`.
+    AllowedHosts,
+    /// `HttpConfig::max_body_bytes`.
+    MaxBodyBytes,
+    /// `HttpConfig::mirror`.
+    Mirror,
+    /// `HttpConfig::inspector`.
+    Inspector,
+}
+
+/// A configuration that cannot be used: the one shape of every configuration error, whatever
+/// its source (a Worker var, an environment variable, a flag, an npm option, a WIT field, or a
+/// field of the typed [`Config`]). It names the setting as its source spells it, the value,
+/// what is wrong and the fix:
+///
+/// ```
+/// use skills_edge::server::{Config, ConfigError};
+/// let e = Config { page_size: 0, ..Config::default() }.validate().unwrap_err();
+/// assert_eq!(e.to_string(), "field page_size = \"0\" is invalid (out of range): use an integer from 1 to 1000");
+/// ```
+///
+/// Each adapter turns it into its own form in one place (the Worker's start error, the
+/// component's `-32603` refusal, the npm package's `invalid-argument` error, the command's
+/// usage error), always through its [`Display`](std::fmt::Display) text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
+pub struct ConfigError {
+    /// The setting, when the error is about one (`None`: a name that is no setting).
+    pub key: Option<SettingKey>,
+    /// How the source calls its names: `configuration variable`, `option`, `config field`,
+    /// `field`.
+    pub what: &'static str,
+    /// The setting's name as its source spells it (`PAGE_SIZE`, `--page-size`, `pageSize`,
+    /// `page-size`, `page_size`).
+    pub name: String,
+    /// The value it had, when there is one.
+    pub value: Option<String>,
+    /// What is wrong, when more precise than the fix (`out of range`, `not an integer`).
+    pub problem: Option<String>,
+    /// What to do instead (`use an integer from 1 to 1000`).
+    pub fix: String,
+}
 
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        write!(f, "{} {}", self.what, self.name)?;
+        if let Some(v) = &self.value {
+            write!(f, " = {v:?}")?;
+        }
+        f.write_str(" is invalid")?;
+        if let Some(p) = &self.problem {
+            write!(f, " ({p})")?;
+        }
+        write!(f, ": {}", self.fix)
     }
 }
 
 impl std::error::Error for ConfigError {}
 
+impl ConfigError {
+    /// An error about the typed field `name` of [`Config`] or `HttpConfig`.
+    pub(crate) fn field(
+        key: SettingKey,
+        name: &'static str,
+        value: impl std::fmt::Display,
+        problem: &str,
+        fix: impl Into<String>,
+    ) -> ConfigError {
+        ConfigError {
+            key: Some(key),
+            what: "field",
+            name: name.to_owned(),
+            value: Some(value.to_string()),
+            problem: Some(problem.to_owned()),
+            fix: fix.into(),
+        }
+    }
+}
+
 impl Config {
-    /// Checks every setting; the message names the setting, the value and the allowed range.
+    /// Checks every setting: the one check of the ranges, which the settings table applies
+    /// to every source too. The error names the field, the value and the accepted range.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if !(1..=MAX_PAGE_SIZE).contains(&self.page_size) {
-            return Err(ConfigError(format!(
-                "page size {} is out of range: use 1 to {MAX_PAGE_SIZE}",
-                self.page_size
-            )));
+            return Err(ConfigError::field(
+                SettingKey::PageSize,
+                "page_size",
+                self.page_size,
+                "out of range",
+                format!("use an integer from 1 to {MAX_PAGE_SIZE}"),
+            ));
         }
         if self.ttl_ms > MAX_TTL_MS {
-            return Err(ConfigError(format!(
-                "ttlMs {} is out of range: use 0 to 9007199254740991",
-                self.ttl_ms
-            )));
+            return Err(ConfigError::field(
+                SettingKey::TtlMs,
+                "ttl_ms",
+                self.ttl_ms,
+                "out of range",
+                format!("use an integer from 0 to {MAX_TTL_MS}"),
+            ));
         }
         if let Some((name, version)) = &self.server_info {
-            if name.is_empty() || version.is_empty() {
-                return Err(ConfigError(format!(
-                    "serverInfo needs a non-empty name and version, got {name:?} and {version:?}"
-                )));
+            for (key, field, v) in [
+                (SettingKey::ServerName, "server_info.0", name),
+                (SettingKey::ServerVersion, "server_info.1", version),
+            ] {
+                if v.is_empty() {
+                    return Err(ConfigError::field(
+                        key,
+                        field,
+                        "",
+                        "empty",
+                        "use a non-empty name and version",
+                    ));
+                }
             }
         }
         Ok(())

@@ -36,8 +36,8 @@ mod paging;
 
 pub use crate::protocol::CacheScope;
 pub use config::{
-    Config, ConfigError, Fallback, DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION, MAX_PAGE_SIZE,
-    MAX_TTL_MS,
+    Config, ConfigError, Fallback, SettingKey, DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION,
+    MAX_PAGE_SIZE, MAX_TTL_MS,
 };
 
 /// What the transport knows about a message beyond its bytes.
@@ -176,12 +176,13 @@ impl Responder {
         let fallback = config.fallback;
         let fallback_lines = match catalog.fallback() {
             Some(f) => f.instructions(fallback.tools, fallback.prompts),
-            None if fallback.is_on() => {
-                return Err(ConfigError(format!(
-                    "fallback {:?} needs a pack with the fallback sections, and this pack was made without them: rebuild it with this version (`skills-edge pack`), or leave the fallback off",
-                    fallback.as_str()
-                )))
-            }
+            None if fallback.is_on() => return Err(ConfigError::field(
+                SettingKey::Fallback,
+                "fallback",
+                fallback.as_str(),
+                "it needs a pack with the fallback sections, and this pack was made without them",
+                "rebuild it with this version (`skills-edge pack`), or leave the fallback off",
+            )),
             None => "",
         };
         let mut ci = String::from("\"capabilities\":{\"resources\":{}");

@@ -4,7 +4,7 @@
 use crate::parking::Parking;
 use skills_edge::catalog::Catalog;
 use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
-use skills_edge::settings::{self, Source};
+use skills_edge::settings::{self, Scope, Source};
 use std::sync::Arc;
 use std::sync::OnceLock;
 use wasm_bindgen::prelude::*;
@@ -199,12 +199,25 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Endpoint, String>
     {
         return Err("the skills pack was not given: worker/entry.mjs must import the pack scripts/build-worker.sh writes (worker/build/catalog.pack, a Data module) and call configure(env, pack)".into());
     }
+    // `env` holds the Worker's bindings, secrets and other vars too: a name that is no setting
+    // is theirs, unless it misspells one (see `settings::check_names`).
+    let names: Vec<String> = js_sys::Object::keys(&js_sys::Object::from(env.clone()))
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect();
+    settings::check_names(
+        Source::Var,
+        &[Scope::Responder, Scope::Http],
+        names.iter().map(String::as_str),
+    )
+    .map_err(|e| e.to_string())?;
     let config =
         settings::http_config(Source::Var, |s| read_var(env, s.var)).map_err(|e| e.to_string())?;
     let catalog = Catalog::from_bytes(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
         format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
     })?;
-    let endpoint = Endpoint::new(Arc::new(catalog), config).map_err(|e| e.to_string())?;
+    let endpoint = Endpoint::new(Arc::new(catalog), config)
+        .map_err(|e| settings::named_for(Source::Var, e).to_string())?;
     let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
     ASSETS.with(|a| *a.borrow_mut() = assets);
     Ok(endpoint)

@@ -29,7 +29,7 @@ use bindings::wasi::http::types::{
 use bindings::wasi::io::streams::StreamError;
 use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
 use skills_edge::protocol::Refusal;
-use skills_edge::settings::{self, Source};
+use skills_edge::settings::{self, Scope, Source};
 use std::sync::OnceLock;
 
 /// The component: implements `wasi:http/incoming-handler`.
@@ -42,6 +42,17 @@ static ENDPOINT: OnceLock<Result<Endpoint, String>> = OnceLock::new();
 /// The endpoint of this instance, configured from the environment on first use.
 fn endpoint() -> &'static Result<Endpoint, String> {
     ENDPOINT.get_or_init(|| {
+        // The environment may hold other variables (jco hands the host's whole process
+        // environment over): a name that is no setting is ignored unless it misspells one.
+        let names: Vec<String> = std::env::vars_os()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        settings::check_names(
+            Source::Var,
+            &[Scope::Responder, Scope::Http],
+            names.iter().map(String::as_str),
+        )
+        .map_err(|e| e.to_string())?;
         // A value that is not UTF-8 keeps its valid parts, so the error names the variable.
         endpoint_from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
     })
@@ -55,7 +66,7 @@ fn endpoint_from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Endpoint, 
     let config = settings::http_config(Source::Var, |s| get(s.var)).map_err(|e| e.to_string())?;
     let catalog = skills_edge::embedded::catalog()
         .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
-    Endpoint::new(catalog, config).map_err(|e| e.to_string())
+    Endpoint::new(catalog, config).map_err(|e| settings::named_for(Source::Var, e).to_string())
 }
 
 impl Guest for Component {

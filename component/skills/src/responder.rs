@@ -3,7 +3,7 @@
 use crate::bindings::exports::skills_edge::mcp::responder as wit;
 use crate::Component;
 use skills_edge::server;
-use skills_edge::settings::{self, Source};
+use skills_edge::settings::{self, SettingKey, Source};
 
 impl wit::Guest for Component {
     type Server = Server;
@@ -18,18 +18,18 @@ impl wit::GuestServer for Server {
             .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
         // The typed record goes through the settings table like every other source, so the
         // ranges and the messages are the ones the Worker and the native command use.
-        let settings = settings::server_config(Source::Wit, |s| match s.wit {
-            "page-size" => config.page_size.map(|n| n.to_string()),
-            "ttl-ms" => config.ttl_ms.map(|n| n.to_string()),
-            "cache-scope" => config.cache_scope.map(|c| {
+        let settings = settings::server_config(Source::Wit, |s| match s.key {
+            SettingKey::PageSize => config.page_size.map(|n| n.to_string()),
+            SettingKey::TtlMs => config.ttl_ms.map(|n| n.to_string()),
+            SettingKey::CacheScope => config.cache_scope.map(|c| {
                 match c {
                     wit::CacheScope::Public => "public",
                     wit::CacheScope::Private => "private",
                 }
                 .to_owned()
             }),
-            "instructions" => config.instructions.clone(),
-            "fallback" => config.fallback.map(|f| {
+            SettingKey::Instructions => config.instructions.clone(),
+            SettingKey::Fallback => config.fallback.map(|f| {
                 let has = |flag: wit::FallbackSurface| (f & flag) == flag;
                 let tools = has(wit::FallbackSurface::TOOLS);
                 let prompts = has(wit::FallbackSurface::PROMPTS);
@@ -37,12 +37,20 @@ impl wit::GuestServer for Server {
                     .as_str()
                     .to_owned()
             }),
-            _ => None,
+            // The record has no field for these (`Setting::wit` is empty), so they are
+            // never asked for.
+            SettingKey::ServerName
+            | SettingKey::ServerVersion
+            | SettingKey::AllowedOrigins
+            | SettingKey::AllowedHosts
+            | SettingKey::MaxBodyBytes
+            | SettingKey::Mirror
+            | SettingKey::Inspector => None,
         })
         .map_err(|e| e.to_string())?;
         server::Responder::new(catalog, settings)
             .map(|r| wit::Server::new(Server(r)))
-            .map_err(|e| e.to_string())
+            .map_err(|e| settings::named_for(Source::Wit, e).to_string())
     }
 
     fn respond(&self, message: Vec<u8>, transport: wit::Transport) -> wit::Reply {
