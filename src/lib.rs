@@ -10,14 +10,14 @@
 //! |---|---|
 //! | [`skill`] | the rules of one skill: names, URIs, limits, frontmatter (YAML → ordered JSON), digests, MIME types; shared with `build.rs` (crate `skills-edge-catalog`) |
 //! | [`catalog`] | compile a skills folder into a checked catalog (build time); the pack format; look files, skills and directories up by URI (run time) (crate `skills-edge-catalog`) |
-//! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the one error type |
+//! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the responder's errors (`RpcError`), the transport's refusals (`Refusal`) and the one writer of replies |
 //! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
 //! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
 //! | [`settings`] | the one table of settings: Worker vars, environment variables, command-line flags, npm options, WIT config |
 //! | [`host`] | the rules a host applies to what a server sent (entries, sizes, digests, frontmatter, references, approvals, the `SkillHost` registry); no I/O, no clock |
 //! | [`client`] | the connected client over the host rules: pages, cache, refresh, Streamable HTTP and event-stream replies, over a transport the caller supplies |
 //! | [`command`] | the `skills-edge` command's report, run and arguments, shared by the native command and the npm package's |
-//! | `js` | wasm-bindgen exports for the npm package (feature `js`; no logic) |
+//! | `js` | wasm-bindgen exports for the npm package (feature `js`): they read JavaScript arguments and shape results and thrown errors; every rule they apply is another module's |
 //! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
 //!
 //! ```

@@ -25,9 +25,11 @@
 //! | body longer than the limit (chunked uploads) | 413; nothing past `limit + 1` bytes is kept (the excess is read and dropped, up to [`DRAIN_BYTES`], then cancelled) |
 //! | the message | the responder's status: 202 without a body for notifications, 200 for results and most errors, 400 for malformed messages, `-32602` envelope errors, `-32020` and `-32022`, 404 for `-32601` |
 //!
-//! Every refusal is a [`crate::protocol::Refusal`], and every error response carries a
-//! JSON-RPC error body (`{"jsonrpc":"2.0","error":{…}}`, without `id` when the request's id is
-//! unknown). Every response carries `Vary: Origin`;
+//! Every refusal is a [`crate::protocol::Refusal`] with a JSON-RPC error body
+//! (`{"jsonrpc":"2.0","error":{…}}`, without `id` when the request's id is unknown), and so is
+//! every error of `/mcp`. The mirror's own answers are plain HTTP for agents that do not speak
+//! MCP: a path under its prefix that names no file is a 404, and a missing asset a 500, each
+//! with a `text/plain` body ([`well_known`]). Every response carries `Vary: Origin`;
 //! a request from an allowed origin gets `Access-Control-Allow-Origin` echoing it on every
 //! response, errors included. No session id is ever minted or required.
 //!

@@ -1,5 +1,7 @@
-//! Every failure a request can meet, as one typed enum mapped to a JSON-RPC code, message,
-//! `data` and the HTTP status a transport should use, in one place.
+//! Every error of the responder (a message it read and cannot answer with a result), as one
+//! typed enum mapped to a JSON-RPC code, message, `data` and the HTTP status a transport should
+//! use, in one place. A request refused by its transport before the responder reads it is a
+//! [`super::Refusal`] instead; both are written by the one reply writer ([`super::reply`]).
 
 use crate::skill::value::write_json_string;
 use std::borrow::Cow;
