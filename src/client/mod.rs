@@ -30,7 +30,9 @@
 //! * **Freshness** (H34): an entry from `skills/list` or `skills/get` is current for that
 //!   result's `ttlMs`; [`SkillsClient::load`] fetches an entry that is unknown or no longer
 //!   current with `skills/get` first. During an acting window the held entry governs reads,
-//!   whatever the TTL.
+//!   whatever the TTL. The registry owns each entry and its deadline: the client records the
+//!   deadline on the [`Rpc`]'s clock ([`SkillHost::set_current_until`]) and asks, in one call,
+//!   whether the entry is current and what to read ([`SkillHost::plan_load_current`]).
 //! * **Caching** ([`cache`]): results are reused within their `ttlMs` and `cacheScope`, keyed
 //!   by method and parameters (and the authorization context for private ones); errors and
 //!   content that failed verification are never kept.
@@ -418,8 +420,6 @@ struct State {
     cache: Cache,
     context: String,
     facts: Option<ServerFacts>,
-    /// When each registered entry stops being current (ms, the [`Rpc`]'s clock).
-    fresh_until: BTreeMap<String, f64>,
     /// The listing budget in bytes.
     budget: u64,
     /// Bytes counted against it in the current listing or walk.
@@ -485,7 +485,6 @@ impl SkillsClient {
                 cache: Cache::new(),
                 context: context_of(&[]),
                 facts: None,
-                fresh_until: BTreeMap::new(),
                 budget: DEFAULT_LISTING_BUDGET,
                 spent: 0,
                 walking: false,
@@ -654,13 +653,15 @@ impl SkillsClient {
 
     /// Keeps a checked result for its TTL.
     fn remember(&self, f: &Fetched, now: f64) -> Result<()> {
-        if f.cached {
-            return Ok(());
-        }
-        self.with(|s| {
+        self.with(|s| Self::keep(s, f, now))
+    }
+
+    /// [`SkillsClient::remember`] inside a borrow of the state.
+    fn keep(s: &mut State, f: &Fetched, now: f64) {
+        if !f.cached {
             s.cache
                 .store(f.key.clone(), &f.context, f.result.clone(), now);
-        })
+        }
     }
 
     /// Drops a result that did not pass its checks.
@@ -783,7 +784,7 @@ impl SkillsClient {
             let until = now + hints.ttl_ms as f64;
             let mut skills = Vec::with_capacity(outcome.registered.len());
             for r in &outcome.registered {
-                s.fresh_until.insert(r.uri.clone(), until);
+                s.host.set_current_until(&s.label, &r.uri, until);
                 if let Some(l) = Self::listed(s, &r.uri) {
                     skills.push(l);
                 }
@@ -810,18 +811,17 @@ impl SkillsClient {
         let text = f.result.to_string();
         let now = rpc.now_ms();
         let hints = Hints::of(&f.result);
-        let registered = self.with(|s| s.host.register_get_result(&s.label, uri, &text))?;
-        let outcome = match registered {
-            Ok(o) => o,
-            Err(e) => {
-                self.evict(&f)?;
-                return Err(e);
-            }
-        };
-        self.remember(&f, now)?;
         self.with(|s| {
-            s.fresh_until
-                .insert(uri.to_owned(), now + hints.ttl_ms as f64);
+            let outcome = match s.host.register_get_result(&s.label, uri, &text) {
+                Ok(o) => o,
+                Err(e) => {
+                    s.cache.evict(&f.key, &f.context);
+                    return Err(e);
+                }
+            };
+            Self::keep(s, &f, now);
+            s.host
+                .set_current_until(&s.label, uri, now + hints.ttl_ms as f64);
             let skill = Self::listed(s, uri).ok_or_else(|| {
                 VerifyError::new(ErrorCode::UnknownSkill, format!("{uri} is not registered"))
             })?;
@@ -842,7 +842,6 @@ impl SkillsClient {
                 if e.code == ErrorCode::ServerError {
                     self.with(|s| {
                         let _ = s.host.forget(&s.label, uri);
-                        s.fresh_until.remove(uri);
                     })?;
                 }
                 Err(e)
@@ -856,17 +855,18 @@ impl SkillsClient {
     /// verification failure the entry is refreshed once and the `SKILL.md` verified again.
     pub async fn load<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Loaded> {
         let now = rpc.now_ms();
-        let stale = self.with(|s| {
-            s.host.entry(&s.label, uri).is_none()
-                || s.fresh_until.get(uri).is_none_or(|t| *t <= now)
-        })?;
+        // The registry says at once whether the held entry is current and what to read.
+        let mut plan = self.with(|s| s.host.plan_load_current(&s.label, uri, now))??;
         let mut approval_revoked = false;
-        if stale {
+        if plan.is_none() {
             approval_revoked |= self.get(rpc, uri).await?.outcome.approval_revoked;
         }
         let mut refreshed = false;
         loop {
-            match self.load_skill_md(rpc, uri, !refreshed).await? {
+            match self
+                .load_skill_md(rpc, uri, plan.take(), !refreshed)
+                .await?
+            {
                 Ok(skill) => {
                     return Ok(Loaded {
                         skill,
@@ -886,15 +886,19 @@ impl SkillsClient {
         }
     }
 
-    /// One attempt at loading: `Ok(Err(e))` is a verification failure of the content, `Err`
-    /// anything else.
+    /// One attempt at loading, with the registry's plan when the caller has it already:
+    /// `Ok(Err(e))` is a verification failure of the content, `Err` anything else.
     async fn load_skill_md<R: Rpc>(
         &self,
         rpc: &R,
         uri: &str,
+        plan: Option<PlannedRead>,
         use_cache: bool,
     ) -> Result<Result<LoadedSkill>> {
-        let plan = self.with(|s| s.host.plan_load(&s.label, uri))??;
+        let plan = match plan {
+            Some(p) => p,
+            None => self.with(|s| s.host.plan_load(&s.label, uri))??,
+        };
         let f = self
             .fetch(rpc, "resources/read", json!({ "uri": plan.uri }), use_cache)
             .await?;
@@ -962,7 +966,7 @@ impl SkillsClient {
                         Err(_) => return Err(e),
                     }
                     // The acting window must hold the new entry: load the skill again.
-                    self.load_skill_md(rpc, skill_uri, false).await??;
+                    self.load_skill_md(rpc, skill_uri, None, false).await??;
                 }
             }
         }
