@@ -8,7 +8,7 @@
 //! | this one | [`SkillsClient`]: `list`, `get`, `load`, `read`, `read_directory`, approvals |
 //! | [`http`] | Streamable HTTP without the I/O: framing, headers, JSON and event-stream replies, era negotiation ([`http::HttpSession`]) |
 //! | [`cache`] | results kept for their `ttlMs`, private ones per authorization context |
-//! | [`report`] | the run of `skills-edge verify`: which skills and files, each one's status and reason, the table, the JSON lines, the exit status |
+//! | [`error`] | [`ClientError`]: a refusal of the host rules or a failure of the exchange ([`ExchangeKind`]); [`ClientCode`], their wire names |
 //!
 //! The client performs no I/O itself. Each operation is an `async fn` that takes an [`Rpc`]:
 //! something that sends one JSON-RPC request and returns its result. The npm package passes
@@ -58,7 +58,7 @@ use std::future::Future;
 use serde_json::{json, Value as Json};
 
 use crate::host::entry::Entry;
-use crate::host::error::{ErrorCode, Result, VerifyError};
+use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::registry::{
     HostOptions, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected, SkillHost,
     SkillSummary,
@@ -68,7 +68,10 @@ use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
 
 pub mod cache;
+pub mod error;
 pub mod http;
+
+pub use error::{ClientCode, ClientError, ExchangeKind, Result};
 
 use cache::{Cache, Hints, Key};
 
@@ -83,9 +86,9 @@ pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 
 /// Sends one JSON-RPC request and returns its `result` object: the I/O half of a client.
 ///
-/// Failures are [`VerifyError`]s: `server-error` for a JSON-RPC error answer (its code in
-/// `actual`), `connection-failed`, `http-status`, `protocol-error`, `timeout` or `aborted`
-/// for the exchange itself.
+/// Failures are [`ClientError`]s of an [`ExchangeKind`]: `server-error` for a JSON-RPC error
+/// answer (its code in `actual`), `connection-failed`, `http-status`, `protocol-error`,
+/// `timeout` or `aborted` for the exchange itself.
 pub trait Rpc {
     /// Sends `method` with `params` (an object, without the 2026-07-28 `_meta` envelope,
     /// which the transport adds) and returns the result object.
@@ -260,7 +263,7 @@ const RESERVED_HEADERS: &[&str] = &[
 /// assert!(check_headers(&[("Mcp-Method".into(), "x".into())]).is_err());
 /// assert!(check_headers(&[("X-A".into(), "a\r\nb".into())]).is_err());
 /// ```
-pub fn check_headers(headers: &[(String, String)]) -> Result<Vec<(String, String)>> {
+pub fn check_headers(headers: &[(String, String)]) -> Result<Vec<(String, String)>, VerifyError> {
     let mut out: Vec<(String, String)> = Vec::with_capacity(headers.len());
     for (name, value) in headers {
         let bad = |why: &str| {
@@ -435,22 +438,24 @@ pub struct SkillsClient {
     state: RefCell<State>,
 }
 
-fn busy() -> VerifyError {
-    VerifyError::new(
-        ErrorCode::ProtocolError,
+fn busy() -> ClientError {
+    ClientError::exchange(
+        ExchangeKind::ProtocolError,
         "internal: the client state is in use",
     )
 }
 
 /// The verification failures that the spec's recovery path (refresh the entry, verify again)
 /// can cure: the content or the entry changed.
-pub(crate) fn refreshable(e: &VerifyError) -> bool {
+pub(crate) fn refreshable(code: impl Into<ClientCode>) -> bool {
     matches!(
-        e.code,
-        ErrorCode::SizeMismatch
-            | ErrorCode::DigestMismatch
-            | ErrorCode::FrontmatterMismatch
-            | ErrorCode::FrontmatterInvalid
+        code.into(),
+        ClientCode::Verify(
+            ErrorCode::SizeMismatch
+                | ErrorCode::DigestMismatch
+                | ErrorCode::FrontmatterMismatch
+                | ErrorCode::FrontmatterInvalid
+        )
     )
 }
 
@@ -546,8 +551,7 @@ impl SkillsClient {
                 return Ok(());
             }
             let what = if s.walking { "this walk" } else { "this listing" };
-            Err(VerifyError::new(
-                ErrorCode::ProtocolError,
+            Err(ClientError::exchange(ExchangeKind::ProtocolError,
                 format!(
                     "the replies to {method} in {what} reached {} bytes, past the listing budget of {} bytes; nothing more was read (if the server is meant to send this much, raise the budget: the listingBudget option of the npm SkillsClient, SkillsClient::set_listing_budget in Rust)",
                     s.spent, s.budget
@@ -627,8 +631,8 @@ impl SkillsClient {
         }
         let result = rpc.call(method, params).await?;
         if !result.is_object() {
-            return Err(VerifyError::new(
-                ErrorCode::ProtocolError,
+            return Err(ClientError::exchange(
+                ExchangeKind::ProtocolError,
                 format!("the result of {method} is not an object"),
             ));
         }
@@ -636,8 +640,7 @@ impl SkillsClient {
             None => {}
             Some(Json::String(t)) if t == "complete" => {}
             Some(other) => {
-                return Err(VerifyError::new(
-                    ErrorCode::ProtocolError,
+                return Err(ClientError::exchange(ExchangeKind::ProtocolError,
                     format!("the result of {method} has resultType {other}; this client takes complete results only"),
                 )
                 .with_values("complete", other.to_string()))
@@ -684,8 +687,8 @@ impl SkillsClient {
         let mut pages = 0;
         loop {
             if pages == MAX_PAGES {
-                return Err(VerifyError::new(
-                    ErrorCode::ProtocolError,
+                return Err(ClientError::exchange(
+                    ExchangeKind::ProtocolError,
                     format!("{method} did not end after {MAX_PAGES} pages"),
                 ));
             }
@@ -701,14 +704,14 @@ impl SkillsClient {
                 .and_then(Json::as_array)
                 .map(Vec::len)
                 .ok_or_else(|| {
-                    VerifyError::new(
-                        ErrorCode::ProtocolError,
+                    ClientError::exchange(
+                        ExchangeKind::ProtocolError,
                         format!("a {method} result has no `{field}` array"),
                     )
                 })?;
             if items.len() + count > MAX_LISTED {
-                return Err(VerifyError::new(
-                    ErrorCode::ProtocolError,
+                return Err(ClientError::exchange(
+                    ExchangeKind::ProtocolError,
                     format!("{method} lists more than {MAX_LISTED} items"),
                 ));
             }
@@ -720,8 +723,8 @@ impl SkillsClient {
                 None | Some(Json::Null) => None,
                 Some(Json::String(c)) => Some(c.clone()),
                 Some(other) => {
-                    return Err(VerifyError::new(
-                        ErrorCode::ProtocolError,
+                    return Err(ClientError::exchange(
+                        ExchangeKind::ProtocolError,
                         format!("a {method} result has a nextCursor that is not a string: {other}"),
                     ))
                 }
@@ -735,8 +738,8 @@ impl SkillsClient {
                 None => break,
                 Some(c) => {
                     if !seen.insert(c.clone()) {
-                        return Err(VerifyError::new(
-                            ErrorCode::ProtocolError,
+                        return Err(ClientError::exchange(
+                            ExchangeKind::ProtocolError,
                             format!(
                                 "{method} repeated the cursor {c:?}; its pagination does not end"
                             ),
@@ -816,14 +819,17 @@ impl SkillsClient {
                 Ok(o) => o,
                 Err(e) => {
                     s.cache.evict(&f.key, &f.context);
-                    return Err(e);
+                    return Err(e.into());
                 }
             };
             Self::keep(s, &f, now);
             s.host
                 .set_current_until(&s.label, uri, now + hints.ttl_ms as f64);
             let skill = Self::listed(s, uri).ok_or_else(|| {
-                VerifyError::new(ErrorCode::UnknownSkill, format!("{uri} is not registered"))
+                ClientError::from(VerifyError::new(
+                    ErrorCode::UnknownSkill,
+                    format!("{uri} is not registered"),
+                ))
             })?;
             Ok(FetchedSkill {
                 skill,
@@ -839,7 +845,7 @@ impl SkillsClient {
         match self.get_with(rpc, uri, false).await {
             Ok(g) => Ok(g),
             Err(e) => {
-                if e.code == ErrorCode::ServerError {
+                if e.code == ExchangeKind::ServerError {
                     self.with(|s| {
                         let _ = s.host.forget(&s.label, uri);
                     })?;
@@ -874,7 +880,7 @@ impl SkillsClient {
                         approval_revoked,
                     })
                 }
-                Err(e) if refreshable(&e) && !refreshed => {
+                Err(e) if refreshable(e.code) && !refreshed => {
                     refreshed = true;
                     match self.refresh(rpc, uri).await {
                         Ok(g) => approval_revoked |= g.outcome.approval_revoked,
@@ -913,7 +919,7 @@ impl SkillsClient {
             }
             Err(e) => {
                 self.evict(&f)?;
-                Ok(Err(e))
+                Ok(Err(e.into()))
             }
         }
     }
@@ -957,13 +963,13 @@ impl SkillsClient {
                 }
                 Err(e) => {
                     self.evict(&f)?;
-                    if !refreshable(&e) || refreshed {
-                        return Err(e);
+                    if !refreshable(e.code) || refreshed {
+                        return Err(e.into());
                     }
                     refreshed = true;
                     match self.refresh(rpc, skill_uri).await {
                         Ok(g) => approval_revoked |= g.outcome.approval_revoked,
-                        Err(_) => return Err(e),
+                        Err(_) => return Err(e.into()),
                     }
                     // The acting window must hold the new entry: load the skill again.
                     self.load_skill_md(rpc, skill_uri, None, false).await??;
@@ -988,8 +994,8 @@ impl SkillsClient {
         let mut children = Vec::with_capacity(items.len());
         for item in &items {
             let child_uri = item.get("uri").and_then(Json::as_str).ok_or_else(|| {
-                VerifyError::new(
-                    ErrorCode::ProtocolError,
+                ClientError::exchange(
+                    ExchangeKind::ProtocolError,
                     format!("an item of resources/directory/read for {uri} has no string `uri`"),
                 )
             })?;

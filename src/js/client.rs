@@ -40,9 +40,9 @@ use crate::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, Respon
 use crate::client::{
     check_headers, context_of, ClientInfo, EraChoice, ListedSkill, Rpc, ServerFacts, SkillsClient,
 };
+use crate::client::{ClientCode, ClientError, ExchangeKind, Result as ClientResult};
 use crate::command::report::{self, Report, VerifyArgs};
 use crate::command::wellknown::run_well_known;
-use crate::host::error::Result as HostResult;
 use crate::host::{ErrorCode, HostOptions, VerifyError};
 use crate::protocol::{Era, LEGACY_VERSIONS, MODERN_VERSION};
 use crate::skill::digest::is_wire_digest;
@@ -66,21 +66,24 @@ struct Inner {
 /// The transport of one call, as the JavaScript layer made it.
 struct JsIo(JsValue);
 
-fn failure(value: &JsValue) -> VerifyError {
+fn failure(value: &JsValue) -> ClientError {
     let text = |k: &str| {
         Reflect::get(value, &JsValue::from_str(k))
             .ok()
             .and_then(|v| v.as_string())
     };
-    let code = text("code")
+    let kind = text("code")
         .as_deref()
-        .and_then(ErrorCode::from_name)
-        .filter(|c| c.is_transport_failure() || *c == ErrorCode::ServerError)
-        .unwrap_or(ErrorCode::ConnectionFailed);
+        .and_then(ClientCode::from_name)
+        .and_then(|c| match c {
+            ClientCode::Exchange(k) => Some(k),
+            ClientCode::Verify(_) => None,
+        })
+        .unwrap_or(ExchangeKind::ConnectionFailed);
     let message = text("message")
         .or_else(|| value.as_string())
         .unwrap_or_else(|| "the transport failed".to_owned());
-    let mut e = VerifyError::new(code, message);
+    let mut e = ClientError::exchange(kind, message);
     if let Some(a) = text("actual") {
         e = e.with_actual(a);
     }
@@ -93,15 +96,15 @@ fn failure(value: &JsValue) -> VerifyError {
     e
 }
 
-fn broken(what: &str) -> VerifyError {
-    VerifyError::new(
-        ErrorCode::ProtocolError,
+fn broken(what: &str) -> ClientError {
+    ClientError::exchange(
+        ExchangeKind::ProtocolError,
         format!("the transport gave {what}"),
     )
 }
 
 impl JsIo {
-    fn function(&self, name: &str) -> HostResult<Function> {
+    fn function(&self, name: &str) -> ClientResult<Function> {
         Reflect::get(&self.0, &JsValue::from_str(name))
             .ok()
             .and_then(|f| f.dyn_into::<Function>().ok())
@@ -110,11 +113,12 @@ impl JsIo {
                     ErrorCode::InvalidArgument,
                     format!("the io object has no {name}() function"),
                 )
+                .into()
             })
     }
 
     /// Awaits `promise` (anything thenable, or a plain value).
-    async fn settle(value: HostResult<JsValue>) -> HostResult<JsValue> {
+    async fn settle(value: ClientResult<JsValue>) -> ClientResult<JsValue> {
         let value = value?;
         JsFuture::from(Promise::resolve(&value))
             .await
@@ -142,7 +146,7 @@ impl JsIo {
         is_wire_digest(&digest).then_some(digest)
     }
 
-    async fn request(&self, method: &str, params: Json) -> HostResult<Json> {
+    async fn request(&self, method: &str, params: Json) -> ClientResult<Json> {
         let f = self.function("request")?;
         let params = json_value(&params.to_string()).map_err(|_| broken("unreadable params"))?;
         let called = f
@@ -174,7 +178,7 @@ impl Drop for JsBody {
 }
 
 impl ResponseBody for JsBody {
-    fn next_chunk(&mut self) -> impl Future<Output = HostResult<Option<Vec<u8>>>> {
+    fn next_chunk(&mut self) -> impl Future<Output = ClientResult<Option<Vec<u8>>>> {
         let called = match &self.read {
             Some(f) => Some(f.call0(&self.this).map_err(|e| failure(&e))),
             None => None,
@@ -199,7 +203,10 @@ impl ResponseBody for JsBody {
 impl HttpIo for JsIo {
     type Body = JsBody;
 
-    fn post(&self, request: HttpRequest) -> impl Future<Output = HostResult<HttpResponse<JsBody>>> {
+    fn post(
+        &self,
+        request: HttpRequest,
+    ) -> impl Future<Output = ClientResult<HttpResponse<JsBody>>> {
         let called = self.function("post").map(|f| {
             let headers = Array::new();
             for (k, v) in &request.headers {
@@ -214,7 +221,7 @@ impl HttpIo for JsIo {
         JsIo::response(called.and_then(|c| c))
     }
 
-    fn get(&self, url: &str) -> impl Future<Output = HostResult<HttpResponse<JsBody>>> {
+    fn get(&self, url: &str) -> impl Future<Output = ClientResult<HttpResponse<JsBody>>> {
         let called = self.function("get").map(|f| {
             f.call1(&self.0, &JsValue::from_str(url))
                 .map_err(|e| failure(&e))
@@ -230,7 +237,7 @@ impl HttpIo for JsIo {
 impl JsIo {
     /// The response object `io.post` or `io.get` resolved to: `{ status, contentType,
     /// sessionId, read }`.
-    async fn response(called: HostResult<JsValue>) -> HostResult<HttpResponse<JsBody>> {
+    async fn response(called: ClientResult<JsValue>) -> ClientResult<HttpResponse<JsBody>> {
         let response = JsIo::settle(called).await?;
         let field = |k: &str| Reflect::get(&response, &JsValue::from_str(k)).ok();
         let status = field("status")
@@ -257,14 +264,15 @@ struct CallRpc<'a> {
 }
 
 impl Rpc for CallRpc<'_> {
-    async fn call(&self, method: &str, params: Json) -> HostResult<Json> {
+    async fn call(&self, method: &str, params: Json) -> ClientResult<Json> {
         match self.inner.mode.get() {
             Mode::Http => self.inner.session.rpc(self.io).call(method, params).await,
             Mode::Sdk => self.io.request(method, params).await,
             Mode::None => Err(VerifyError::new(
                 ErrorCode::InvalidArgument,
                 format!("{method}: the client is not connected; connect or attach first"),
-            )),
+            )
+            .into()),
         }
     }
 
@@ -453,7 +461,7 @@ fn report_js(r: &Report, url: &str) -> Result<JsValue, JsValue> {
         table: r.table(),
         summary: r.summary(url),
         error: match &r.fatal {
-            Some(e) => js_error(e),
+            Some(e) => js_error(e.clone()),
             None => JsValue::UNDEFINED,
         },
         protocol_version: r.facts.as_ref().map(|f| f.protocol_version.as_str()),
@@ -707,7 +715,7 @@ impl SkillsClientCore {
                     .iter()
                     .map(|r| RejectedJs {
                         index: r.index,
-                        error: js_error(&r.error),
+                        error: js_error(r.error.clone()),
                     })
                     .collect(),
                 ttl_ms: l.hints.ttl_ms,
