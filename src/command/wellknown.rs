@@ -204,7 +204,7 @@ async fn verify_skill<H: HttpIo>(io: &H, version: IndexVersion, skill: IndexSkil
             // The artifact's check is this file's: keep one row.
             if let (Some(first), Some(e)) = (report.checks.first_mut(), check.error) {
                 first.status = FileStatus::Failed;
-                first.error = Some(e.into());
+                first.error = Some(e);
             }
             continue;
         }
