@@ -15,8 +15,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use serde_json::{json, Value as Json};
+use skills_edge::client::Result;
 use skills_edge::client::{block_on, Rpc, SkillsClient};
-use skills_edge::host::error::Result;
 use skills_edge::host::HostOptions;
 use skills_edge::skill::digest::digest_of;
 

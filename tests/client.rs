@@ -12,9 +12,11 @@ use std::sync::Arc;
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::Catalog;
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
-use skills_edge::client::{block_on, ClientInfo, EraChoice, Rpc, SkillsClient};
+use skills_edge::client::{
+    block_on, ClientError, ClientInfo, EraChoice, ExchangeKind, Rpc, SkillsClient,
+};
 use skills_edge::command::report::{self, FileStatus, SkillStatus, VerifyArgs};
-use skills_edge::host::{ErrorCode, HostOptions, VerifyError};
+use skills_edge::host::{ErrorCode, HostOptions};
 use skills_edge::protocol::Era;
 use skills_edge::server::{CacheScope, Config, HttpHeaders, Responder, Transport};
 use skills_edge::skill::digest::digest_of;
@@ -42,9 +44,7 @@ struct Server {
 struct Body(Option<Vec<u8>>);
 
 impl ResponseBody for Body {
-    fn next_chunk(
-        &mut self,
-    ) -> impl Future<Output = skills_edge::host::error::Result<Option<Vec<u8>>>> {
+    fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> {
         // Hand the body out in two pieces, so readers must join chunks.
         let out = match self.0.take() {
             Some(mut b) if b.len() > 7 => {
@@ -192,7 +192,7 @@ impl HttpIo for Server {
     fn post(
         &self,
         request: HttpRequest,
-    ) -> impl Future<Output = skills_edge::host::error::Result<HttpResponse<Body>>> {
+    ) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
         ready(Ok(self.respond(request)))
     }
     fn now_ms(&self) -> f64 {
@@ -298,7 +298,7 @@ fn auto_falls_back_to_initialize_and_keeps_the_session() {
     // Pinned to 2026-07-28, the same server is refused with the reason.
     let s2 = HttpSession::new(ClientInfo::default());
     let e = block_on(s2.connect(&server, EraChoice::Modern)).unwrap_err();
-    assert_eq!(e.code, ErrorCode::ProtocolError);
+    assert_eq!(e.code, ExchangeKind::ProtocolError);
     assert!(e.message.contains("HTTP 404"), "{}", e.message);
 }
 
@@ -639,7 +639,7 @@ struct Digesting<'a, R> {
 }
 
 impl<R: Rpc> Rpc for Digesting<'_, R> {
-    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json, VerifyError>> {
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json, ClientError>> {
         self.rpc.call(method, params)
     }
     fn now_ms(&self) -> f64 {
@@ -724,7 +724,7 @@ fn verify_exit_statuses_for_connection_errors() {
     impl ResponseBody for Never {
         fn next_chunk(
             &mut self,
-        ) -> impl Future<Output = skills_edge::host::error::Result<Option<Vec<u8>>>> {
+        ) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> {
             ready(Ok(None))
         }
     }
@@ -733,9 +733,9 @@ fn verify_exit_statuses_for_connection_errors() {
         fn post(
             &self,
             _: HttpRequest,
-        ) -> impl Future<Output = skills_edge::host::error::Result<HttpResponse<Never>>> {
-            ready(Err(skills_edge::host::VerifyError::new(
-                ErrorCode::ConnectionFailed,
+        ) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Never>>> {
+            ready(Err(ClientError::exchange(
+                ExchangeKind::ConnectionFailed,
                 "connection refused",
             )))
         }

@@ -14,10 +14,10 @@ use skills_edge::client::http::{
     MAX_NOTIFICATION_REPLY_BYTES,
 };
 use skills_edge::client::{
-    block_on, ClientInfo, EraChoice, Rpc, SkillsClient, DEFAULT_LISTING_BUDGET,
+    block_on, ClientError, ClientInfo, EraChoice, ExchangeKind, Result, Rpc, SkillsClient,
+    DEFAULT_LISTING_BUDGET,
 };
-use skills_edge::host::error::Result;
-use skills_edge::host::{ErrorCode, HostOptions, VerifyError};
+use skills_edge::host::{ErrorCode, HostOptions};
 use skills_edge::skill::digest::digest_of;
 
 /// An [`Rpc`] that answers from a function of (method, params) and counts the calls.
@@ -84,7 +84,7 @@ fn server_lists_pages_of_large_items_past_the_budget() {
     c.set_listing_budget(2 << 20).unwrap();
     rpc.calls.set(0);
     let e = block_on(c.list(&rpc)).unwrap_err();
-    assert_eq!(e.code, ErrorCode::ProtocolError);
+    assert_eq!(e.code, ExchangeKind::ProtocolError);
     assert!(
         e.message.contains("listing budget of 2097152 bytes"),
         "{}",
@@ -113,7 +113,7 @@ fn server_sends_directories_past_the_budget_of_one_walk() {
     block_on(c.read_directory(&rpc, "skill://p0")).unwrap();
     block_on(c.read_directory(&rpc, "skill://p0")).unwrap();
     let e = block_on(c.read_directory(&rpc, "skill://p0")).unwrap_err();
-    assert_eq!(e.code, ErrorCode::ProtocolError);
+    assert_eq!(e.code, ExchangeKind::ProtocolError);
     assert!(e.message.contains("in this walk"), "{}", e.message);
     assert!(c.end_walk().unwrap() > 768 << 10);
     block_on(c.read_directory(&rpc, "skill://p0")).unwrap();
@@ -394,10 +394,13 @@ fn server_drops_the_connection_after_initialize() {
     assert!(session.facts().is_some());
     // Connecting again: initialize answers, then the notification's POST fails.
     let failing = legacy(Some("s2"), || {
-        Err(VerifyError::new(ErrorCode::ConnectionFailed, "reset"))
+        Err(ClientError::exchange(
+            ExchangeKind::ConnectionFailed,
+            "reset",
+        ))
     });
     let e = block_on(session.connect(&failing, EraChoice::Legacy)).unwrap_err();
-    assert_eq!(e.code, ErrorCode::ConnectionFailed);
+    assert_eq!(e.code, ExchangeKind::ConnectionFailed);
     assert!(session.facts().is_none());
     // Nothing can be sent on the failed session.
     let e = block_on(session.rpc(&failing).call("skills/list", json!({}))).unwrap_err();
@@ -447,7 +450,7 @@ fn server_sends_a_reply_with_two_ids() {
     ] {
         for e in [answer_to(body, 1), event_answer_to(body, 1)] {
             let e = e.unwrap_err();
-            assert_eq!(e.code, ErrorCode::ProtocolError, "{body}");
+            assert_eq!(e.code, ExchangeKind::ProtocolError, "{body}");
             assert!(e.message.contains("duplicate member"), "{}", e.message);
             assert!(
                 e.message.contains("names each member once"),
@@ -478,12 +481,12 @@ fn server_answers_an_unreadable_request_with_a_null_id() {
     }
     // A result must carry the request's own id.
     let e = answer_to(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#, 4).unwrap_err();
-    assert_eq!(e.code, ErrorCode::ProtocolError);
+    assert_eq!(e.code, ExchangeKind::ProtocolError);
     // An error for another request is still not this one's.
     let other = r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"Parse error"}}"#;
     assert_eq!(
         answer_to(other, 4).unwrap_err().code,
-        ErrorCode::ProtocolError
+        ExchangeKind::ProtocolError
     );
 }
 

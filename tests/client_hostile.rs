@@ -10,16 +10,16 @@ use std::future::{ready, Future};
 
 use serde_json::{json, Value as Json};
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
-use skills_edge::client::{block_on, Rpc, ServerFacts, SkillsClient};
+use skills_edge::client::{block_on, ClientError, ExchangeKind, Rpc, ServerFacts, SkillsClient};
 use skills_edge::command::report::{
     self, escape_for_terminal, FileStatus, Report, SkillStatus, VerifyArgs, MAX_DIRECTORIES,
     MAX_ENTRY_RESTARTS,
 };
-use skills_edge::host::{ErrorCode, VerifyError};
+use skills_edge::host::ErrorCode;
 use skills_edge::protocol::Era;
 use skills_edge::skill::digest::digest_of;
 
-type Answer = Box<dyn Fn(&str, &Json) -> Result<Json, VerifyError>>;
+type Answer = Box<dyn Fn(&str, &Json) -> Result<Json, ClientError>>;
 
 /// A server scripted by one function from (method, params) to the result; every request is
 /// logged.
@@ -29,7 +29,7 @@ struct Scripted {
 }
 
 impl Scripted {
-    fn new(answer: impl Fn(&str, &Json) -> Result<Json, VerifyError> + 'static) -> Scripted {
+    fn new(answer: impl Fn(&str, &Json) -> Result<Json, ClientError> + 'static) -> Scripted {
         Scripted {
             answer: Box::new(answer),
             log: RefCell::new(Vec::new()),
@@ -54,7 +54,7 @@ impl Scripted {
 }
 
 impl Rpc for Scripted {
-    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json, VerifyError>> {
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json, ClientError>> {
         let out = (self.answer)(method, &params);
         self.log.borrow_mut().push((method.to_owned(), params));
         ready(out)
@@ -104,8 +104,9 @@ fn listing(entries: Vec<Json>, ttl_ms: Option<u64>) -> Json {
     }
 }
 
-fn unknown(what: &str) -> VerifyError {
-    VerifyError::new(ErrorCode::ServerError, format!("no such {what}")).with_values("", "-32602")
+fn unknown(what: &str) -> ClientError {
+    ClientError::exchange(ExchangeKind::ServerError, format!("no such {what}"))
+        .with_values("", "-32602")
 }
 
 fn facts(server_info: Json, directory_read: bool) -> ServerFacts {
@@ -243,7 +244,10 @@ fn server_refreshes_to_new_entry_mid_read() {
     assert_eq!(s.status, SkillStatus::Failed, "{s:?}");
     assert_eq!(check(&r, &evil).status, FileStatus::Failed);
     assert_eq!(
-        check(&r, &evil).error.as_ref().map(|e| e.code),
+        check(&r, &evil)
+            .error
+            .as_ref()
+            .and_then(ClientError::verify_code),
         Some(ErrorCode::DigestMismatch)
     );
     assert_eq!(
@@ -291,7 +295,10 @@ fn server_stops_serving_the_skill_mid_check_nothing_is_verified() {
     );
     assert_eq!(check(&r, SKILL_MD).status, FileStatus::Changed);
     assert_eq!(
-        check(&r, SKILL_MD).error.as_ref().map(|e| e.code),
+        check(&r, SKILL_MD)
+            .error
+            .as_ref()
+            .and_then(ClientError::verify_code),
         Some(ErrorCode::UnknownSkill)
     );
     assert_eq!(r.exit_code(), 1);
@@ -382,10 +389,11 @@ fn server_name_with_escape_sequences_is_escaped() {
         match method {
             "skills/list" => Ok(listing(vec![entry("body", &[("a.md", "a")])], Some(60_000))),
             "resources/read" if uri == SKILL_MD => Ok(read_result(&uri, &skill_md("body"))),
-            _ => Err(
-                VerifyError::new(ErrorCode::ServerError, format!("refused {HOSTILE}"))
-                    .with_values("", "-32603"),
-            ),
+            _ => Err(ClientError::exchange(
+                ExchangeKind::ServerError,
+                format!("refused {HOSTILE}"),
+            )
+            .with_values("", "-32603")),
         }
     });
     let client = report::command_client(&args(false)).unwrap();
@@ -429,8 +437,8 @@ fn server_error_with_escape_sequences_stops_the_run_escaped() {
     // The listing itself is refused with a message that would clear the screen: the fatal
     // line is escaped.
     let server = Scripted::new(|_, _| {
-        Err(VerifyError::new(
-            ErrorCode::ProtocolError,
+        Err(ClientError::exchange(
+            ExchangeKind::ProtocolError,
             format!("bad reply: {HOSTILE}"),
         ))
     });
@@ -544,7 +552,7 @@ struct NotJson;
 struct Once(Option<Vec<u8>>);
 
 impl ResponseBody for Once {
-    fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>, VerifyError>> {
+    fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>, ClientError>> {
         ready(Ok(self.0.take()))
     }
 }
@@ -554,7 +562,7 @@ impl HttpIo for NotJson {
     fn post(
         &self,
         _: HttpRequest,
-    ) -> impl Future<Output = Result<HttpResponse<Once>, VerifyError>> {
+    ) -> impl Future<Output = Result<HttpResponse<Once>, ClientError>> {
         ready(Ok(HttpResponse {
             status: 200,
             content_type: Some("application/json".into()),

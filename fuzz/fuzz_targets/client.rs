@@ -50,9 +50,8 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
 use sha2::{Digest as _, Sha256};
 use skills_edge::command::report::{self, FileStatus, Report, SkillStatus, VerifyArgs};
-use skills_edge::client::{block_on, Rpc, ServerFacts, SkillsClient};
-use skills_edge::host::error::Result;
-use skills_edge::host::{Entry, ErrorCode, VerifyError};
+use skills_edge::client::{block_on, ClientError, ExchangeKind, Result, Rpc, ServerFacts, SkillsClient};
+use skills_edge::host::Entry;
 use skills_edge::protocol::{Era, MODERN_VERSION, SKILLS_EXTENSION};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -307,17 +306,15 @@ struct Server<'c> {
     clock: Cell<f64>,
 }
 
-fn rpc_error(method: &str) -> VerifyError {
-    VerifyError::new(
-        ErrorCode::ServerError,
+fn rpc_error(method: &str) -> ClientError {
+    ClientError::exchange(ExchangeKind::ServerError,
         format!("the server answered {method} with JSON-RPC error -32602: refused"),
     )
     .with_actual("-32602")
 }
 
-fn transport(method: &str) -> VerifyError {
-    VerifyError::new(
-        ErrorCode::ConnectionFailed,
+fn transport(method: &str) -> ClientError {
+    ClientError::exchange(ExchangeKind::ConnectionFailed,
         format!("{method}: the connection was reset"),
     )
 }

@@ -21,7 +21,7 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;
 use skills_edge::client::block_on;
 use skills_edge::client::http::{read_answer, Answer, HttpResponse, ResponseBody};
-use skills_edge::host::error::Result;
+use skills_edge::client::Result;
 use skills_edge_fuzz::json::{as_string, Members};
 use skills_edge_fuzz::split_flags;
 

@@ -64,12 +64,20 @@ function checkTimeout(where, ms) {
   return ms;
 }
 
-function checkBudget(where, bytes) {
-  if (bytes === undefined) return undefined;
-  if (typeof bytes !== "number" || !Number.isSafeInteger(bytes) || bytes < 1) {
-    throw invalid(where, `listingBudget must be an integer from 1 to ${Number.MAX_SAFE_INTEGER} (bytes), got ${typeof bytes === "number" ? bytes : typeName(bytes)}`);
-  }
-  return bytes;
+/**
+ * The options the WebAssembly core takes (`label`, `listingBudget`, `allowDynamic`,
+ * `requireApproval`, and the client's name and version), passed as given: the core checks
+ * them, once.
+ */
+function coreOptions(o, info = {}) {
+  return {
+    ...(o.label !== undefined && { label: o.label }),
+    ...(o.listingBudget !== undefined && { listingBudget: o.listingBudget }),
+    ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }),
+    ...(o.requireApproval !== undefined && { requireApproval: o.requireApproval }),
+    ...(info.name !== undefined && { clientName: info.name }),
+    ...(info.version !== undefined && { clientVersion: info.version }),
+  };
 }
 
 function checkSignal(where, signal) {
@@ -162,14 +170,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       const signal = checkSignal(where, o.signal);
       const info = readOptions(`${where}: clientInfo`, o.clientInfo, ["name", "version"]);
       await ready();
-      const core = new SkillsClientCore({
-        ...(o.label !== undefined && { label: o.label }),
-        ...(o.listingBudget !== undefined && { listingBudget: checkBudget(where, o.listingBudget) }),
-        ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }),
-        ...(o.requireApproval !== undefined && { requireApproval: o.requireApproval }),
-        ...(info.name !== undefined && { clientName: info.name }),
-        ...(info.version !== undefined && { clientVersion: info.version }),
-      });
+      const core = new SkillsClientCore(coreOptions(o, info));
       try {
         const headers = core.setHeaders(o.headers ?? []);
         const state = { url: target.href, headers, fetch: fetchFn };
@@ -231,12 +232,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       const serverInfo = client.getServerVersion?.();
       const instructions = client.getInstructions?.();
       await ready();
-      const core = new SkillsClientCore({
-        ...(o.label !== undefined && { label: o.label }),
-        ...(o.listingBudget !== undefined && { listingBudget: checkBudget(where, o.listingBudget) }),
-        ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }),
-        ...(o.requireApproval !== undefined && { requireApproval: o.requireApproval }),
-      });
+      const core = new SkillsClientCore(coreOptions(o));
       try {
         core.attach({
           protocolVersion: version,

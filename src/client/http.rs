@@ -51,8 +51,9 @@ use std::future::Future;
 
 use serde_json::{json, Map, Value as Json};
 
+use super::error::{ClientError, ExchangeKind, Result};
 use super::{ClientInfo, EraChoice, Rpc, ServerFacts};
-use crate::host::error::{ErrorCode, Result, VerifyError};
+use crate::host::error::{ErrorCode, VerifyError};
 use crate::protocol::headers::encode_header_value;
 use crate::protocol::{
     Era, LEGACY_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, MODERN_VERSION,
@@ -120,7 +121,8 @@ pub trait HttpIo {
         std::future::ready(Err(VerifyError::new(
             ErrorCode::InvalidArgument,
             format!("this transport cannot GET {url}; it only POSTs to an MCP endpoint"),
-        )))
+        )
+        .into()))
     }
     /// Milliseconds on a clock that does not go backwards (for cache expiry).
     fn now_ms(&self) -> f64;
@@ -184,11 +186,11 @@ impl<H: HttpIo> Rpc for HttpRpc<'_, H> {
     }
 }
 
-fn protocol(message: impl Into<String>) -> VerifyError {
-    VerifyError::new(ErrorCode::ProtocolError, message)
+fn protocol(message: impl Into<String>) -> ClientError {
+    ClientError::exchange(ExchangeKind::ProtocolError, message)
 }
 
-fn state_busy() -> VerifyError {
+fn state_busy() -> ClientError {
     protocol("internal: the session state is in use")
 }
 
@@ -254,7 +256,7 @@ impl HttpSession {
                         "{} (server/discover at 2026-07-28 was refused first: {why})",
                         e.message
                     );
-                    VerifyError { message, ..e }
+                    ClientError { message, ..e }
                 })?,
                 Err(why) => {
                     return Err(protocol(format!(
@@ -278,7 +280,7 @@ impl HttpSession {
             .await
         {
             Ok(a) => a,
-            Err(e) if e.code == ErrorCode::HttpStatus && falls_back(e.actual.as_deref()) => {
+            Err(e) if e.code == ExchangeKind::HttpStatus && falls_back(e.actual.as_deref()) => {
                 return Ok(Err(format!(
                     "HTTP {}",
                     e.actual.as_deref().unwrap_or_default()
@@ -452,8 +454,8 @@ pub(crate) fn rpc_result(method: &str, uri: Option<&str>, answer: Answer) -> Res
         Answer::Result(r) => Ok(r),
         Answer::Error { code, message, .. } => {
             let about = uri.map(|u| format!(" for {u}")).unwrap_or_default();
-            let mut e = VerifyError::new(
-                ErrorCode::ServerError,
+            let mut e = ClientError::exchange(
+                ExchangeKind::ServerError,
                 format!(
                     "the server answered {method}{about} with JSON-RPC error {code}: {message}"
                 ),
@@ -486,7 +488,7 @@ async fn read_all<B: ResponseBody>(body: &mut B, method: &str) -> Result<Vec<u8>
     Ok(out)
 }
 
-fn too_large(method: &str) -> VerifyError {
+fn too_large(method: &str) -> ClientError {
     protocol(format!(
         "the reply to {method} is larger than {MAX_REPLY_BYTES} bytes; it was not read"
     ))
@@ -525,8 +527,8 @@ pub async fn read_answer<B: ResponseBody>(
         } else {
             format!("HTTP {status}")
         };
-        return Err(VerifyError::new(
-            ErrorCode::HttpStatus,
+        return Err(ClientError::exchange(
+            ExchangeKind::HttpStatus,
             format!("the server answered {method} with {what}"),
         )
         .with_values("200", status.to_string()));
@@ -599,7 +601,7 @@ fn answer_in_event(data: &str, id: u64, method: &str) -> Result<Option<Answer>> 
 /// The start of the message of a duplicate member (see [`Envelope`]).
 const DUPLICATE: &str = "duplicate member";
 
-fn duplicate(method: &str, e: &serde_json::Error) -> VerifyError {
+fn duplicate(method: &str, e: &serde_json::Error) -> ClientError {
     let what = e.to_string();
     let what = what.split(" at line ").next().unwrap_or_default();
     protocol(format!(
@@ -966,7 +968,7 @@ mod tests {
             (b"<html>", "not JSON"),
         ] {
             let e = parse_response(bad, 7, "m", false).unwrap_err();
-            assert_eq!(e.code, ErrorCode::ProtocolError, "{why}");
+            assert_eq!(e.code, ExchangeKind::ProtocolError, "{why}");
             assert!(e.message.contains(why), "{}", e.message);
         }
         for dup in [

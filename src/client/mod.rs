@@ -8,7 +8,7 @@
 //! | this one | [`SkillsClient`]: `list`, `get`, `load`, `read`, `read_directory`, approvals |
 //! | [`http`] | Streamable HTTP without the I/O: framing, headers, JSON and event-stream replies, era negotiation ([`http::HttpSession`]) |
 //! | [`cache`] | results kept for their `ttlMs`, private ones per authorization context |
-//! | [`report`] | the run of `skills-edge verify`: which skills and files, each one's status and reason, the table, the JSON lines, the exit status |
+//! | [`error`] | [`ClientError`]: a refusal of the host rules or a failure of the exchange ([`ExchangeKind`]); [`ClientCode`], their wire names |
 //!
 //! The client performs no I/O itself. Each operation is an `async fn` that takes an [`Rpc`]:
 //! something that sends one JSON-RPC request and returns its result. The npm package passes
@@ -30,7 +30,9 @@
 //! * **Freshness** (H34): an entry from `skills/list` or `skills/get` is current for that
 //!   result's `ttlMs`; [`SkillsClient::load`] fetches an entry that is unknown or no longer
 //!   current with `skills/get` first. During an acting window the held entry governs reads,
-//!   whatever the TTL.
+//!   whatever the TTL. The registry owns each entry and its deadline: the client records the
+//!   deadline on the [`Rpc`]'s clock ([`SkillHost::set_current_until`]) and asks, in one call,
+//!   whether the entry is current and what to read ([`SkillHost::plan_load_current`]).
 //! * **Caching** ([`cache`]): results are reused within their `ttlMs` and `cacheScope`, keyed
 //!   by method and parameters (and the authorization context for private ones); errors and
 //!   content that failed verification are never kept.
@@ -56,7 +58,7 @@ use std::future::Future;
 use serde_json::{json, Value as Json};
 
 use crate::host::entry::Entry;
-use crate::host::error::{ErrorCode, Result, VerifyError};
+use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::registry::{
     HostOptions, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected, SkillHost,
     SkillSummary,
@@ -66,7 +68,10 @@ use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
 
 pub mod cache;
+pub mod error;
 pub mod http;
+
+pub use error::{ClientCode, ClientError, ExchangeKind, Result};
 
 use cache::{Cache, Hints, Key};
 
@@ -81,9 +86,9 @@ pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 
 /// Sends one JSON-RPC request and returns its `result` object: the I/O half of a client.
 ///
-/// Failures are [`VerifyError`]s: `server-error` for a JSON-RPC error answer (its code in
-/// `actual`), `connection-failed`, `http-status`, `protocol-error`, `timeout` or `aborted`
-/// for the exchange itself.
+/// Failures are [`ClientError`]s of an [`ExchangeKind`]: `server-error` for a JSON-RPC error
+/// answer (its code in `actual`), `connection-failed`, `http-status`, `protocol-error`,
+/// `timeout` or `aborted` for the exchange itself.
 pub trait Rpc {
     /// Sends `method` with `params` (an object, without the 2026-07-28 `_meta` envelope,
     /// which the transport adds) and returns the result object.
@@ -258,7 +263,7 @@ const RESERVED_HEADERS: &[&str] = &[
 /// assert!(check_headers(&[("Mcp-Method".into(), "x".into())]).is_err());
 /// assert!(check_headers(&[("X-A".into(), "a\r\nb".into())]).is_err());
 /// ```
-pub fn check_headers(headers: &[(String, String)]) -> Result<Vec<(String, String)>> {
+pub fn check_headers(headers: &[(String, String)]) -> Result<Vec<(String, String)>, VerifyError> {
     let mut out: Vec<(String, String)> = Vec::with_capacity(headers.len());
     for (name, value) in headers {
         let bad = |why: &str| {
@@ -418,8 +423,6 @@ struct State {
     cache: Cache,
     context: String,
     facts: Option<ServerFacts>,
-    /// When each registered entry stops being current (ms, the [`Rpc`]'s clock).
-    fresh_until: BTreeMap<String, f64>,
     /// The listing budget in bytes.
     budget: u64,
     /// Bytes counted against it in the current listing or walk.
@@ -435,22 +438,24 @@ pub struct SkillsClient {
     state: RefCell<State>,
 }
 
-fn busy() -> VerifyError {
-    VerifyError::new(
-        ErrorCode::ProtocolError,
+fn busy() -> ClientError {
+    ClientError::exchange(
+        ExchangeKind::ProtocolError,
         "internal: the client state is in use",
     )
 }
 
 /// The verification failures that the spec's recovery path (refresh the entry, verify again)
 /// can cure: the content or the entry changed.
-pub(crate) fn refreshable(e: &VerifyError) -> bool {
+pub(crate) fn refreshable(code: impl Into<ClientCode>) -> bool {
     matches!(
-        e.code,
-        ErrorCode::SizeMismatch
-            | ErrorCode::DigestMismatch
-            | ErrorCode::FrontmatterMismatch
-            | ErrorCode::FrontmatterInvalid
+        code.into(),
+        ClientCode::Verify(
+            ErrorCode::SizeMismatch
+                | ErrorCode::DigestMismatch
+                | ErrorCode::FrontmatterMismatch
+                | ErrorCode::FrontmatterInvalid
+        )
     )
 }
 
@@ -485,7 +490,6 @@ impl SkillsClient {
                 cache: Cache::new(),
                 context: context_of(&[]),
                 facts: None,
-                fresh_until: BTreeMap::new(),
                 budget: DEFAULT_LISTING_BUDGET,
                 spent: 0,
                 walking: false,
@@ -547,8 +551,7 @@ impl SkillsClient {
                 return Ok(());
             }
             let what = if s.walking { "this walk" } else { "this listing" };
-            Err(VerifyError::new(
-                ErrorCode::ProtocolError,
+            Err(ClientError::exchange(ExchangeKind::ProtocolError,
                 format!(
                     "the replies to {method} in {what} reached {} bytes, past the listing budget of {} bytes; nothing more was read (if the server is meant to send this much, raise the budget: the listingBudget option of the npm SkillsClient, SkillsClient::set_listing_budget in Rust)",
                     s.spent, s.budget
@@ -628,8 +631,8 @@ impl SkillsClient {
         }
         let result = rpc.call(method, params).await?;
         if !result.is_object() {
-            return Err(VerifyError::new(
-                ErrorCode::ProtocolError,
+            return Err(ClientError::exchange(
+                ExchangeKind::ProtocolError,
                 format!("the result of {method} is not an object"),
             ));
         }
@@ -637,8 +640,7 @@ impl SkillsClient {
             None => {}
             Some(Json::String(t)) if t == "complete" => {}
             Some(other) => {
-                return Err(VerifyError::new(
-                    ErrorCode::ProtocolError,
+                return Err(ClientError::exchange(ExchangeKind::ProtocolError,
                     format!("the result of {method} has resultType {other}; this client takes complete results only"),
                 )
                 .with_values("complete", other.to_string()))
@@ -654,13 +656,15 @@ impl SkillsClient {
 
     /// Keeps a checked result for its TTL.
     fn remember(&self, f: &Fetched, now: f64) -> Result<()> {
-        if f.cached {
-            return Ok(());
-        }
-        self.with(|s| {
+        self.with(|s| Self::keep(s, f, now))
+    }
+
+    /// [`SkillsClient::remember`] inside a borrow of the state.
+    fn keep(s: &mut State, f: &Fetched, now: f64) {
+        if !f.cached {
             s.cache
                 .store(f.key.clone(), &f.context, f.result.clone(), now);
-        })
+        }
     }
 
     /// Drops a result that did not pass its checks.
@@ -683,8 +687,8 @@ impl SkillsClient {
         let mut pages = 0;
         loop {
             if pages == MAX_PAGES {
-                return Err(VerifyError::new(
-                    ErrorCode::ProtocolError,
+                return Err(ClientError::exchange(
+                    ExchangeKind::ProtocolError,
                     format!("{method} did not end after {MAX_PAGES} pages"),
                 ));
             }
@@ -700,14 +704,14 @@ impl SkillsClient {
                 .and_then(Json::as_array)
                 .map(Vec::len)
                 .ok_or_else(|| {
-                    VerifyError::new(
-                        ErrorCode::ProtocolError,
+                    ClientError::exchange(
+                        ExchangeKind::ProtocolError,
                         format!("a {method} result has no `{field}` array"),
                     )
                 })?;
             if items.len() + count > MAX_LISTED {
-                return Err(VerifyError::new(
-                    ErrorCode::ProtocolError,
+                return Err(ClientError::exchange(
+                    ExchangeKind::ProtocolError,
                     format!("{method} lists more than {MAX_LISTED} items"),
                 ));
             }
@@ -719,8 +723,8 @@ impl SkillsClient {
                 None | Some(Json::Null) => None,
                 Some(Json::String(c)) => Some(c.clone()),
                 Some(other) => {
-                    return Err(VerifyError::new(
-                        ErrorCode::ProtocolError,
+                    return Err(ClientError::exchange(
+                        ExchangeKind::ProtocolError,
                         format!("a {method} result has a nextCursor that is not a string: {other}"),
                     ))
                 }
@@ -734,8 +738,8 @@ impl SkillsClient {
                 None => break,
                 Some(c) => {
                     if !seen.insert(c.clone()) {
-                        return Err(VerifyError::new(
-                            ErrorCode::ProtocolError,
+                        return Err(ClientError::exchange(
+                            ExchangeKind::ProtocolError,
                             format!(
                                 "{method} repeated the cursor {c:?}; its pagination does not end"
                             ),
@@ -783,7 +787,7 @@ impl SkillsClient {
             let until = now + hints.ttl_ms as f64;
             let mut skills = Vec::with_capacity(outcome.registered.len());
             for r in &outcome.registered {
-                s.fresh_until.insert(r.uri.clone(), until);
+                s.host.set_current_until(&s.label, &r.uri, until);
                 if let Some(l) = Self::listed(s, &r.uri) {
                     skills.push(l);
                 }
@@ -810,20 +814,22 @@ impl SkillsClient {
         let text = f.result.to_string();
         let now = rpc.now_ms();
         let hints = Hints::of(&f.result);
-        let registered = self.with(|s| s.host.register_get_result(&s.label, uri, &text))?;
-        let outcome = match registered {
-            Ok(o) => o,
-            Err(e) => {
-                self.evict(&f)?;
-                return Err(e);
-            }
-        };
-        self.remember(&f, now)?;
         self.with(|s| {
-            s.fresh_until
-                .insert(uri.to_owned(), now + hints.ttl_ms as f64);
+            let outcome = match s.host.register_get_result(&s.label, uri, &text) {
+                Ok(o) => o,
+                Err(e) => {
+                    s.cache.evict(&f.key, &f.context);
+                    return Err(e.into());
+                }
+            };
+            Self::keep(s, &f, now);
+            s.host
+                .set_current_until(&s.label, uri, now + hints.ttl_ms as f64);
             let skill = Self::listed(s, uri).ok_or_else(|| {
-                VerifyError::new(ErrorCode::UnknownSkill, format!("{uri} is not registered"))
+                ClientError::from(VerifyError::new(
+                    ErrorCode::UnknownSkill,
+                    format!("{uri} is not registered"),
+                ))
             })?;
             Ok(FetchedSkill {
                 skill,
@@ -839,10 +845,9 @@ impl SkillsClient {
         match self.get_with(rpc, uri, false).await {
             Ok(g) => Ok(g),
             Err(e) => {
-                if e.code == ErrorCode::ServerError {
+                if e.code == ExchangeKind::ServerError {
                     self.with(|s| {
                         let _ = s.host.forget(&s.label, uri);
-                        s.fresh_until.remove(uri);
                     })?;
                 }
                 Err(e)
@@ -856,17 +861,18 @@ impl SkillsClient {
     /// verification failure the entry is refreshed once and the `SKILL.md` verified again.
     pub async fn load<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Loaded> {
         let now = rpc.now_ms();
-        let stale = self.with(|s| {
-            s.host.entry(&s.label, uri).is_none()
-                || s.fresh_until.get(uri).is_none_or(|t| *t <= now)
-        })?;
+        // The registry says at once whether the held entry is current and what to read.
+        let mut plan = self.with(|s| s.host.plan_load_current(&s.label, uri, now))??;
         let mut approval_revoked = false;
-        if stale {
+        if plan.is_none() {
             approval_revoked |= self.get(rpc, uri).await?.outcome.approval_revoked;
         }
         let mut refreshed = false;
         loop {
-            match self.load_skill_md(rpc, uri, !refreshed).await? {
+            match self
+                .load_skill_md(rpc, uri, plan.take(), !refreshed)
+                .await?
+            {
                 Ok(skill) => {
                     return Ok(Loaded {
                         skill,
@@ -874,7 +880,7 @@ impl SkillsClient {
                         approval_revoked,
                     })
                 }
-                Err(e) if refreshable(&e) && !refreshed => {
+                Err(e) if refreshable(e.code) && !refreshed => {
                     refreshed = true;
                     match self.refresh(rpc, uri).await {
                         Ok(g) => approval_revoked |= g.outcome.approval_revoked,
@@ -886,15 +892,19 @@ impl SkillsClient {
         }
     }
 
-    /// One attempt at loading: `Ok(Err(e))` is a verification failure of the content, `Err`
-    /// anything else.
+    /// One attempt at loading, with the registry's plan when the caller has it already:
+    /// `Ok(Err(e))` is a verification failure of the content, `Err` anything else.
     async fn load_skill_md<R: Rpc>(
         &self,
         rpc: &R,
         uri: &str,
+        plan: Option<PlannedRead>,
         use_cache: bool,
     ) -> Result<Result<LoadedSkill>> {
-        let plan = self.with(|s| s.host.plan_load(&s.label, uri))??;
+        let plan = match plan {
+            Some(p) => p,
+            None => self.with(|s| s.host.plan_load(&s.label, uri))??,
+        };
         let f = self
             .fetch(rpc, "resources/read", json!({ "uri": plan.uri }), use_cache)
             .await?;
@@ -909,7 +919,7 @@ impl SkillsClient {
             }
             Err(e) => {
                 self.evict(&f)?;
-                Ok(Err(e))
+                Ok(Err(e.into()))
             }
         }
     }
@@ -953,16 +963,16 @@ impl SkillsClient {
                 }
                 Err(e) => {
                     self.evict(&f)?;
-                    if !refreshable(&e) || refreshed {
-                        return Err(e);
+                    if !refreshable(e.code) || refreshed {
+                        return Err(e.into());
                     }
                     refreshed = true;
                     match self.refresh(rpc, skill_uri).await {
                         Ok(g) => approval_revoked |= g.outcome.approval_revoked,
-                        Err(_) => return Err(e),
+                        Err(_) => return Err(e.into()),
                     }
                     // The acting window must hold the new entry: load the skill again.
-                    self.load_skill_md(rpc, skill_uri, false).await??;
+                    self.load_skill_md(rpc, skill_uri, None, false).await??;
                 }
             }
         }
@@ -984,8 +994,8 @@ impl SkillsClient {
         let mut children = Vec::with_capacity(items.len());
         for item in &items {
             let child_uri = item.get("uri").and_then(Json::as_str).ok_or_else(|| {
-                VerifyError::new(
-                    ErrorCode::ProtocolError,
+                ClientError::exchange(
+                    ExchangeKind::ProtocolError,
                     format!("an item of resources/directory/read for {uri} has no string `uri`"),
                 )
             })?;

@@ -52,6 +52,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::client::{check_headers, context_of, EraChoice, ServerFacts, SkillsClient};
+use crate::client::{ClientError, ExchangeKind};
 use crate::client::{ListedSkill, Rpc};
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::{index_url_of_origin, is_index_url};
@@ -361,7 +362,7 @@ pub struct FileCheck {
     /// The outcome.
     pub status: FileStatus,
     /// Why, when it is not `verified`.
-    pub error: Option<VerifyError>,
+    pub error: Option<ClientError>,
 }
 
 /// The report on one skill.
@@ -382,7 +383,7 @@ pub struct SkillReport {
     /// The outcome.
     pub status: SkillStatus,
     /// The first reason it is not `verified` (in check order).
-    pub error: Option<VerifyError>,
+    pub error: Option<ClientError>,
     /// Whether its entry was refreshed with `skills/get` after a verification failure.
     pub refreshed: bool,
     /// Every check, the `SKILL.md` first, then the entry's other files in its order, then
@@ -398,10 +399,10 @@ pub struct Report {
     /// One report per skill, in listing order.
     pub skills: Vec<SkillReport>,
     /// What stopped the run before any skill was checked (connecting, listing).
-    pub fatal: Option<VerifyError>,
+    pub fatal: Option<ClientError>,
 }
 
-fn status_of(e: &VerifyError) -> FileStatus {
+fn status_of(e: &ClientError) -> FileStatus {
     if e.code.is_transport_failure() {
         FileStatus::Error
     } else {
@@ -409,7 +410,7 @@ fn status_of(e: &VerifyError) -> FileStatus {
     }
 }
 
-fn failed_check(uri: &str, e: VerifyError) -> FileCheck {
+fn failed_check(uri: &str, e: ClientError) -> FileCheck {
     FileCheck {
         uri: uri.to_owned(),
         size: None,
@@ -423,7 +424,7 @@ fn failed_check(uri: &str, e: VerifyError) -> FileCheck {
 pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> Report {
     let facts = client.facts();
     let directory_read = facts.as_ref().is_some_and(ServerFacts::directory_read);
-    let mut targets: Vec<Result<ListedSkill, (String, VerifyError)>> = Vec::new();
+    let mut targets: Vec<Result<ListedSkill, (String, ClientError)>> = Vec::new();
     match only {
         Some(uri) => match client.get(rpc, uri).await {
             Ok(g) => targets.push(Ok(g.skill)),
@@ -445,7 +446,7 @@ pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> 
                                 .as_deref()
                                 .map(str::to_owned)
                                 .unwrap_or_else(|| format!("#{index}"));
-                            targets.push(Err((uri, r.error.clone())));
+                            targets.push(Err((uri, r.error.clone().into())));
                         }
                         None => {
                             if let Some(s) = listed.next() {
@@ -487,7 +488,7 @@ pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> 
     }
 }
 
-fn fatal(facts: Option<ServerFacts>, e: VerifyError) -> Report {
+fn fatal(facts: Option<ServerFacts>, e: ClientError) -> Report {
     Report::stopped(facts, e)
 }
 
@@ -553,7 +554,8 @@ fn withdrawn(report: &mut SkillReport, uri: &str) {
                         c.uri
                     ),
                 )
-                .with_uri(c.uri.clone()),
+                .with_uri(c.uri.clone())
+                .into(),
             );
         }
     }
@@ -595,7 +597,7 @@ async fn check_skill<R: Rpc>(
             });
         }
         Err(e) => {
-            report.refreshed |= crate::client::refreshable(&e);
+            report.refreshed |= crate::client::refreshable(e.code);
             report.checks.push(failed_check(&uri, e));
             // The other files are `skipped` (settle lists those of the entry held).
             return (report, None);
@@ -622,7 +624,7 @@ async fn check_skill<R: Rpc>(
                 });
             }
             Err(e) => {
-                report.refreshed |= crate::client::refreshable(&e);
+                report.refreshed |= crate::client::refreshable(e.code);
                 let mut c = failed_check(&item.uri, e);
                 c.size = Some(item.size);
                 c.digest = Some(item.digest.clone());
@@ -687,7 +689,7 @@ fn settle(report: &mut SkillReport, held: &crate::host::Entry) {
         }
         .with_uri(c.uri.clone());
         c.status = FileStatus::Changed;
-        c.error = Some(error);
+        c.error = Some(error.into());
     }
     let checked: BTreeSet<String> = report.checks.iter().map(|c| c.uri.clone()).collect();
     for item in held.items().unwrap_or_default() {
@@ -757,7 +759,7 @@ async fn walk<R: Rpc>(
                             size: c.size,
                             digest: None,
                             status: FileStatus::Unlisted,
-                            error: Some(e),
+                            error: Some(e.into()),
                         });
                     }
                 }
@@ -800,8 +802,7 @@ fn finish(
     report.files = items.len();
     report.bytes = items.iter().fold(0u64, |a, i| a.saturating_add(i.size));
     let changed = restarts.map(|n| {
-        VerifyError::new(
-            ErrorCode::ProtocolError,
+        ClientError::exchange(ExchangeKind::ProtocolError,
             format!(
                 "the entry of {} changed during each of {} checks (the check restarts at most {MAX_ENTRY_RESTARTS} times); its files are not all verified against the entry now held",
                 held.uri(),
@@ -824,7 +825,7 @@ pub(crate) fn finish_skill(report: SkillReport, dynamic: bool) -> SkillReport {
 fn status_from_checks(
     mut report: SkillReport,
     dynamic_entry: bool,
-    changed: Option<VerifyError>,
+    changed: Option<ClientError>,
 ) -> SkillReport {
     let first = report.checks.iter().find(|c| {
         matches!(
@@ -861,21 +862,21 @@ fn status_from_checks(
 /// use skills_edge::host::{ErrorCode, VerifyError};
 /// use skills_edge::command::report::why;
 /// let e = VerifyError::new(ErrorCode::SizeMismatch, "…").with_uri("skill://a/x.md").with_values("5", "6");
-/// assert_eq!(why(&e), "size-mismatch: skill://a/x.md is 6 bytes, its entry says 5");
+/// assert_eq!(why(&e.into()), "size-mismatch: skill://a/x.md is 6 bytes, its entry says 5");
 /// ```
-pub fn why(e: &VerifyError) -> String {
+pub fn why(e: &ClientError) -> String {
     let uri = e.uri.as_deref().unwrap_or("");
     let exp = e.expected.as_deref();
     let act = e.actual.as_deref();
     let code = e.code.as_str();
-    match (e.code, exp, act) {
-        (ErrorCode::SizeMismatch, Some(x), Some(a)) => {
+    match (e.verify_code(), exp, act) {
+        (Some(ErrorCode::SizeMismatch), Some(x), Some(a)) => {
             format!("{code}: {uri} is {a} bytes, its entry says {x}")
         }
-        (ErrorCode::DigestMismatch, Some(x), Some(a)) => {
+        (Some(ErrorCode::DigestMismatch), Some(x), Some(a)) => {
             format!("{code}: {uri} has digest {a}, its entry says {x}")
         }
-        (ErrorCode::FrontmatterMismatch, _, _) => {
+        (Some(ErrorCode::FrontmatterMismatch), _, _) => {
             let mut s = format!(
                 "{code}: {uri}: `{}` is {} in the entry and {} in SKILL.md",
                 e.field.as_deref().unwrap_or("frontmatter"),
@@ -1012,11 +1013,11 @@ impl SkillReport {
 
 impl Report {
     /// A run stopped before any skill was checked (connecting or listing failed).
-    pub fn stopped(facts: Option<ServerFacts>, error: VerifyError) -> Report {
+    pub fn stopped(facts: Option<ServerFacts>, error: impl Into<ClientError>) -> Report {
         Report {
             facts,
             skills: Vec::new(),
-            fatal: Some(error),
+            fatal: Some(error.into()),
         }
     }
 
@@ -1158,7 +1159,7 @@ impl Report {
 /// The client `verify` runs with: dynamic skills allowed (their frontmatter is checked and they
 /// are reported as `dynamic`), no approval required, the caller's headers as its
 /// authorization context.
-pub fn command_client(args: &VerifyArgs) -> Result<SkillsClient, VerifyError> {
+pub fn command_client(args: &VerifyArgs) -> Result<SkillsClient, ClientError> {
     let client = SkillsClient::new(
         "server",
         HostOptions {
@@ -1249,7 +1250,12 @@ mod tests {
                 ("n.md", FileStatus::Skipped),
             ]
         );
-        let code = |i: usize| r.checks[i].error.as_ref().map(|e| e.code);
+        let code = |i: usize| {
+            r.checks[i]
+                .error
+                .as_ref()
+                .and_then(ClientError::verify_code)
+        };
         assert_eq!(code(1), Some(ErrorCode::DigestMismatch));
         assert_eq!(code(3), Some(ErrorCode::NotInManifest));
         let done = finish(r, &held, None);
@@ -1286,7 +1292,10 @@ mod tests {
         settle(&mut d, &listed);
         assert_eq!(d.checks[0].status, FileStatus::Changed);
         assert_eq!(
-            d.checks[0].error.as_ref().map(|e| e.code),
+            d.checks[0]
+                .error
+                .as_ref()
+                .and_then(ClientError::verify_code),
             Some(ErrorCode::DynamicNotAllowed)
         );
         let after_restarts = finish(r.clone(), &held, Some(MAX_ENTRY_RESTARTS));

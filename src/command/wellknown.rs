@@ -29,8 +29,9 @@ use super::report::{finish_skill, FileCheck, FileStatus, Report, SkillReport, Sk
 use crate::catalog::compile::{compile, SourceTree};
 use crate::catalog::diag::Severity;
 use crate::client::http::{HttpIo, ResponseBody, MAX_REPLY_BYTES};
+use crate::client::{ClientError, ExchangeKind, Result};
 use crate::host::archive::{unpack, ArchiveFormat, Member};
-use crate::host::error::{ErrorCode, Result, VerifyError};
+use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::{parse_index, Artifact, IndexSkill, IndexVersion, RejectedEntry};
 use crate::skill::digest::digest_of;
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
@@ -51,8 +52,8 @@ pub struct Fetched {
 pub async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
     let mut response = io.get(url).await?;
     if response.status != 200 {
-        return Err(VerifyError::new(
-            ErrorCode::HttpStatus,
+        return Err(ClientError::exchange(
+            ExchangeKind::HttpStatus,
             format!("GET {url} answered HTTP {}", response.status),
         )
         .with_uri(url)
@@ -61,8 +62,8 @@ pub async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
     let mut bytes = Vec::new();
     while let Some(chunk) = response.body.next_chunk().await? {
         if bytes.len() + chunk.len() > MAX_REPLY_BYTES {
-            return Err(VerifyError::new(
-                ErrorCode::ProtocolError,
+            return Err(ClientError::exchange(
+                ExchangeKind::ProtocolError,
                 format!("GET {url} sent more than {MAX_REPLY_BYTES} bytes; it was not read"),
             )
             .with_uri(url));
@@ -116,7 +117,8 @@ fn rejected_report(index_url: &str, r: RejectedEntry) -> SkillReport {
     finish_skill(report, false)
 }
 
-fn check_failed(uri: &str, e: VerifyError) -> FileCheck {
+fn check_failed(uri: &str, e: impl Into<ClientError>) -> FileCheck {
+    let e = e.into();
     FileCheck {
         uri: uri.to_owned(),
         size: None,
@@ -196,7 +198,7 @@ async fn verify_skill<H: HttpIo>(io: &H, version: IndexVersion, skill: IndexSkil
             .map(|(_, e)| e.clone())
         {
             check.status = FileStatus::Failed;
-            check.error = Some(e.with_uri(file_uri));
+            check.error = Some(e.with_uri(file_uri).into());
         }
         if is_skill_md {
             // The artifact's check is this file's: keep one row.
@@ -260,7 +262,7 @@ async fn artifact_members<H: HttpIo>(
         .with_uri(url.clone())
         .with_values(digest.clone(), actual);
         check.status = FileStatus::Failed;
-        check.error = Some(e);
+        check.error = Some(e.into());
         report.checks.push(check);
         return None;
     }
@@ -289,7 +291,7 @@ async fn artifact_members<H: HttpIo>(
         Err(e) => {
             if let Some(first) = report.checks.first_mut() {
                 first.status = FileStatus::Failed;
-                first.error = Some(e);
+                first.error = Some(e.into());
             }
             None
         }

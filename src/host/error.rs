@@ -1,11 +1,14 @@
-//! The one error type of the host side: a stable code, the URI concerned, and the expected
-//! and actual values, so a host can act on a refusal and tell the user why.
+//! The error type of the host rules: a stable code, the URI concerned, and the expected and
+//! actual values, so a host can act on a refusal and tell the user why. Only what the rules
+//! decide has a code here; a failure of the exchange with a server (unreachable, a bad status
+//! or reply, a time-out) is the client's ([`crate::client::ClientError`]).
 
 use std::fmt;
 
 /// What went wrong, as a stable kebab-case code ([`ErrorCode::as_str`]).
 ///
-/// The codes are part of the public API: the npm package exposes them as `error.code`.
+/// The codes are part of the public API: the npm package exposes them as `error.code`
+/// ([`crate::client::ClientCode`] maps them and the client's exchange failures to it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -52,23 +55,6 @@ pub enum ErrorCode {
     /// An argument that is not what the function takes (an unknown option, a label already
     /// in use, JSON that cannot be read).
     InvalidArgument,
-    /// A client transport could not reach the server: the connection was refused or reset,
-    /// the name did not resolve, TLS failed, or the body stopped arriving.
-    ConnectionFailed,
-    /// The server answered with an HTTP status the exchange does not allow (401, 403, 500, a
-    /// 404 without a JSON-RPC body, …); `expected` and `actual` hold the statuses.
-    HttpStatus,
-    /// The server's reply is not what the protocol prescribes: not JSON-RPC, another `id`, a
-    /// content type other than JSON or an event stream, a result of the wrong shape, a
-    /// pagination that never ends, or no protocol revision both sides speak.
-    ProtocolError,
-    /// The server answered the request with a JSON-RPC error (`actual` holds its code, for
-    /// example `-32602` for a resource it does not serve).
-    ServerError,
-    /// The request did not complete within the time allowed.
-    Timeout,
-    /// The caller aborted the request (an `AbortSignal`).
-    Aborted,
     /// A skill archive of a well-known source that is not a well-formed `.tar.gz` or `.zip`
     /// this reader accepts (a bad header, checksum or CRC-32, truncation, data after the end, an
     /// unknown entry type or method, a member name the compiler would refuse, no `SKILL.md` at
@@ -85,7 +71,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 25] = [
+    pub const ALL: [ErrorCode; 19] = [
         ErrorCode::InvalidEntry,
         ErrorCode::LimitExceeded,
         ErrorCode::NotInManifest,
@@ -102,12 +88,6 @@ impl ErrorCode {
         ErrorCode::UnknownServer,
         ErrorCode::UnknownSkill,
         ErrorCode::InvalidArgument,
-        ErrorCode::ConnectionFailed,
-        ErrorCode::HttpStatus,
-        ErrorCode::ProtocolError,
-        ErrorCode::ServerError,
-        ErrorCode::Timeout,
-        ErrorCode::Aborted,
         ErrorCode::ArchiveInvalid,
         ErrorCode::ArchiveUnsafe,
         ErrorCode::UnknownSchema,
@@ -137,12 +117,6 @@ impl ErrorCode {
             ErrorCode::UnknownServer => "unknown-server",
             ErrorCode::UnknownSkill => "unknown-skill",
             ErrorCode::InvalidArgument => "invalid-argument",
-            ErrorCode::ConnectionFailed => "connection-failed",
-            ErrorCode::HttpStatus => "http-status",
-            ErrorCode::ProtocolError => "protocol-error",
-            ErrorCode::ServerError => "server-error",
-            ErrorCode::Timeout => "timeout",
-            ErrorCode::Aborted => "aborted",
             ErrorCode::ArchiveInvalid => "archive-invalid",
             ErrorCode::ArchiveUnsafe => "archive-unsafe",
             ErrorCode::UnknownSchema => "unknown-schema",
@@ -166,25 +140,13 @@ impl ErrorCode {
 }
 
 impl ErrorCode {
-    /// Whether this code is a failure of the exchange with the server rather than of the
-    /// content: the server could not be reached or did not answer as the protocol
-    /// prescribes. Nothing was verified, so nothing may be used; retrying may help.
-    pub fn is_transport_failure(self) -> bool {
-        matches!(
-            self,
-            ErrorCode::ConnectionFailed
-                | ErrorCode::HttpStatus
-                | ErrorCode::ProtocolError
-                | ErrorCode::Timeout
-                | ErrorCode::Aborted
-        )
-    }
-
     /// The code of its kebab-case name ([`ErrorCode::as_str`]).
     ///
     /// ```
     /// use skills_edge::host::ErrorCode;
-    /// assert_eq!(ErrorCode::from_name("timeout"), Some(ErrorCode::Timeout));
+    /// assert_eq!(ErrorCode::from_name("not-approved"), Some(ErrorCode::NotApproved));
+    /// // An exchange failure is the client's (`skills_edge::client::ExchangeKind`).
+    /// assert_eq!(ErrorCode::from_name("timeout"), None);
     /// assert_eq!(ErrorCode::from_name("nope"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<ErrorCode> {

@@ -14,8 +14,9 @@
 //!   it); `url` a string resolved against the index URL per RFC 3986 §5 ([`resolve_url`]) to
 //!   an `http`/`https` URL; `digest` `sha256:` and 64 lowercase hex digits.
 //!
-//! An index that is not a JSON object with a `skills` array is a `protocol-error` (nothing
-//! can be read); a bad entry is `invalid-entry`, naming the entry and the field.
+//! An index that is not a JSON object with a `skills` array is [`IndexError::NotAnIndex`]
+//! (nothing can be read; the client reports it as `protocol-error`); a bad entry is
+//! `invalid-entry`, naming the entry and the field.
 
 use serde_json::Value as Json;
 
@@ -121,12 +122,28 @@ pub struct Index {
     pub skills: Vec<std::result::Result<IndexSkill, RejectedEntry>>,
 }
 
-fn protocol(url: &str, what: impl Into<String>) -> VerifyError {
-    VerifyError::new(
-        ErrorCode::ProtocolError,
-        format!("the index {url} {}", what.into()),
-    )
-    .with_uri(url)
+/// Why an index was not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IndexError {
+    /// The document is not an index at all (not JSON, not an object, no `skills` array, more
+    /// skills than [`MAX_INDEX_SKILLS`]): the source did not answer with what the protocol
+    /// prescribes, a failure of the exchange rather than of a rule (the client reports it as
+    /// `protocol-error`).
+    NotAnIndex {
+        /// The index URL.
+        url: String,
+        /// What is wrong, in a sentence.
+        message: String,
+    },
+    /// An index the rules refuse to read: an unknown `$schema` (`unknown-schema`).
+    Refused(VerifyError),
+}
+
+fn not_an_index(url: &str, what: impl Into<String>) -> IndexError {
+    IndexError::NotAnIndex {
+        url: url.to_owned(),
+        message: format!("the index {url} {}", what.into()),
+    }
 }
 
 /// Reads an index fetched from `index_url` (see the module documentation).
@@ -142,31 +159,31 @@ fn protocol(url: &str, what: impl Into<String>) -> VerifyError {
 /// assert!(matches!(&skill.artifact, Artifact::SkillMd { url, .. }
 ///     if url == "https://h/.well-known/agent-skills/a/SKILL.md"));
 /// ```
-pub fn parse_index(index_url: &str, body: &[u8]) -> Result<Index> {
+pub fn parse_index(index_url: &str, body: &[u8]) -> Result<Index, IndexError> {
     let json: Json = serde_json::from_slice(body)
-        .map_err(|e| protocol(index_url, format!("is not JSON ({e})")))?;
+        .map_err(|e| not_an_index(index_url, format!("is not JSON ({e})")))?;
     let Some(top) = json.as_object() else {
-        return Err(protocol(index_url, "is not a JSON object"));
+        return Err(not_an_index(index_url, "is not a JSON object"));
     };
     let version = match top.get("$schema") {
         None => IndexVersion::V0_1_0,
         Some(Json::String(s)) if s == SCHEMA_V0_2_0 => IndexVersion::V0_2_0,
         Some(other) => {
-            return Err(VerifyError::new(
+            return Err(IndexError::Refused(VerifyError::new(
                 ErrorCode::UnknownSchema,
                 format!(
                     "the index {index_url} declares $schema {other}, which this reader does not know (it reads {SCHEMA_V0_2_0} and, without $schema, v0.1.0); it was not read"
                 ),
             )
             .with_uri(index_url)
-            .with_values(SCHEMA_V0_2_0, other.to_string()))
+            .with_values(SCHEMA_V0_2_0, other.to_string())))
         }
     };
     let Some(list) = top.get("skills").and_then(Json::as_array) else {
-        return Err(protocol(index_url, "has no `skills` array"));
+        return Err(not_an_index(index_url, "has no `skills` array"));
     };
     if list.len() > MAX_INDEX_SKILLS {
-        return Err(protocol(
+        return Err(not_an_index(
             index_url,
             format!(
                 "lists {} skills, more than the {MAX_INDEX_SKILLS} this reader reads",
@@ -608,22 +625,24 @@ mod tests {
 
     #[test]
     fn schema_rules() {
-        let e = parse_index(URL, br#"{"$schema":"https://schemas.agentskills.io/discovery/0.3.0/schema.json","skills":[]}"#).unwrap_err();
-        assert_eq!(e.code, ErrorCode::UnknownSchema);
-        let e = parse_index(URL, br#"{"$schema":7,"skills":[]}"#).unwrap_err();
-        assert_eq!(e.code, ErrorCode::UnknownSchema);
+        let refused = |body: &[u8]| match parse_index(URL, body) {
+            Err(IndexError::Refused(e)) => Some(e.code),
+            _ => None,
+        };
         assert_eq!(
-            parse_index(URL, b"[]").unwrap_err().code,
-            ErrorCode::ProtocolError
+            refused(br#"{"$schema":"https://schemas.agentskills.io/discovery/0.3.0/schema.json","skills":[]}"#),
+            Some(ErrorCode::UnknownSchema)
         );
         assert_eq!(
-            parse_index(URL, b"{").unwrap_err().code,
-            ErrorCode::ProtocolError
+            refused(br#"{"$schema":7,"skills":[]}"#),
+            Some(ErrorCode::UnknownSchema)
         );
-        assert_eq!(
-            parse_index(URL, br#"{"skills":{}}"#).unwrap_err().code,
-            ErrorCode::ProtocolError
-        );
+        for body in [&b"[]"[..], b"{", br#"{"skills":{}}"#] {
+            assert!(
+                matches!(parse_index(URL, body), Err(IndexError::NotAnIndex { url, .. }) if url == URL),
+                "{body:?}"
+            );
+        }
         let old = parse_index(URL, br#"{"skills":[{"name":"a","description":"A.","files":["SKILL.md","references/x.md"]}]}"#).unwrap();
         assert_eq!(old.version, IndexVersion::V0_1_0);
         let Ok(IndexSkill {

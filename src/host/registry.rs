@@ -8,6 +8,12 @@
 //! themselves against the same server, and hand the result back ([`SkillHost::load`],
 //! [`SkillHost::read`]). Nothing is ever read ahead of need (H9) because nothing is read here
 //! at all, and an unlisted file is refused before anyone fetches it.
+//!
+//! The registry also keeps how long each entry is current (spec notes H34): a caller that
+//! knows a result's `ttlMs` records the deadline with [`SkillHost::set_current_until`], a
+//! number on its own clock (the registry has none), and [`SkillHost::plan_load_current`]
+//! answers in one call whether the held entry is still current at `now` and, if it is, what
+//! to read. Registering an entry again clears its deadline until the caller sets a new one.
 
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -134,6 +140,9 @@ struct Server {
     /// and below, not hash maps: on `wasm32-unknown-unknown` the standard hasher's keys are
     /// fixed, so a server could choose URIs that collide and make every lookup a scan.
     roots: BTreeMap<String, Vec<String>>,
+    /// Until when each skill's entry is current, in milliseconds on the caller's clock
+    /// ([`SkillHost::set_current_until`]); a skill without a deadline is not known to be.
+    current_until: BTreeMap<String, f64>,
 }
 
 struct Window {
@@ -231,6 +240,7 @@ impl SkillHost {
             label: label.to_owned(),
             skills: BTreeMap::new(),
             roots: BTreeMap::new(),
+            current_until: BTreeMap::new(),
         });
         self.names.take();
         Ok(())
@@ -286,6 +296,7 @@ impl SkillHost {
         let root = entry.root().to_owned();
         let server = self.server_mut(label)?;
         let previous = server.skills.insert(uri.clone(), entry);
+        server.current_until.remove(&uri);
         let changed = match (&previous, server.skills.get(&uri)) {
             (Some(p), Some(n)) => !p.same_file_set(n),
             _ => false,
@@ -406,9 +417,10 @@ impl SkillHost {
     /// closes its acting window. Its approval stays stored and still only counts for an
     /// identical entry. Returns whether it was registered.
     pub fn forget(&mut self, label: &str, uri: &str) -> Result<bool> {
-        let removed = self.server_mut(label)?.skills.remove(uri);
+        let server = self.server_mut(label)?;
+        let removed = server.skills.remove(uri);
+        server.current_until.remove(uri);
         if let Some(entry) = &removed {
-            let server = self.server_mut(label)?;
             if let Some(uris) = server.roots.get_mut(entry.root()) {
                 uris.retain(|u| u != uri);
                 if uris.is_empty() {
@@ -581,6 +593,46 @@ impl SkillHost {
             digest: item.map(|i| i.digest.clone()),
             size: item.map(|i| i.size),
         })
+    }
+
+    /// Records that the registered entry of a skill is current until `deadline` (for
+    /// example the time a `skills/list` or `skills/get` result arrived plus its `ttlMs`), in
+    /// milliseconds on the caller's clock: the registry keeps no clock of its own, so every
+    /// question about freshness brings its `now`. Returns whether the skill is registered
+    /// (nothing is recorded otherwise). Registering the skill again clears the deadline.
+    pub fn set_current_until(&mut self, label: &str, uri: &str, deadline: f64) -> bool {
+        let Ok(server) = self.server_mut(label) else {
+            return false;
+        };
+        if !server.skills.contains_key(uri) {
+            return false;
+        }
+        server.current_until.insert(uri.to_owned(), deadline);
+        true
+    }
+
+    /// Whether the skill is registered and its entry still current at `now` (before the
+    /// deadline last set with [`SkillHost::set_current_until`]; without one, it is not).
+    pub fn is_current(&self, label: &str, uri: &str, now: f64) -> bool {
+        self.server(label).is_ok_and(|s| {
+            s.skills.contains_key(uri) && s.current_until.get(uri).is_some_and(|t| *t > now)
+        })
+    }
+
+    /// [`SkillHost::plan_load`] for a skill whose entry is current at `now` (H34), in one
+    /// call: `Ok(None)` when the skill is unknown or its entry no longer current (fetch it
+    /// with `skills/get`, register it and set its deadline first), else what
+    /// [`SkillHost::plan_load`] answers.
+    pub fn plan_load_current(
+        &self,
+        label: &str,
+        uri: &str,
+        now: f64,
+    ) -> Result<Option<PlannedRead>> {
+        if !self.is_current(label, uri, now) {
+            return Ok(None);
+        }
+        self.plan_load(label, uri).map(Some)
     }
 
     /// Loads a skill: [`SkillHost::plan_load`]'s checks, then the `SKILL.md` content (read
@@ -1461,6 +1513,44 @@ pub(crate) mod tests {
         assert!(!h.forget("work", &a.uri).unwrap());
         assert!(h.entry("work", &a.uri).is_none());
         assert!(h.entry("home", &a.uri).is_some());
+    }
+
+    #[test]
+    fn entries_are_current_until_the_deadline_the_caller_sets() {
+        let mut h = host();
+        let s = Skill::new("skill://r/SKILL.md", &[]);
+        // Unknown, then registered without a deadline: not current, nothing planned.
+        assert_eq!(h.plan_load_current("work", &s.uri, 0.0).unwrap(), None);
+        assert!(!h.set_current_until("work", &s.uri, 10.0));
+        h.register("work", s.entry()).unwrap();
+        assert_eq!(h.plan_load_current("work", &s.uri, 0.0).unwrap(), None);
+        assert!(h.set_current_until("work", &s.uri, 10.0));
+        assert!(h.is_current("work", &s.uri, 9.0));
+        let plan = h.plan_load_current("work", &s.uri, 9.0).unwrap().unwrap();
+        assert_eq!(plan, h.plan_load("work", &s.uri).unwrap());
+        // The deadline itself is past; registering again or forgetting clears it.
+        assert_eq!(h.plan_load_current("work", &s.uri, 10.0).unwrap(), None);
+        h.register("work", s.entry()).unwrap();
+        assert!(!h.is_current("work", &s.uri, 0.0));
+        h.set_current_until("work", &s.uri, 10.0);
+        h.forget("work", &s.uri).unwrap();
+        h.register("work", s.entry()).unwrap();
+        assert!(!h.is_current("work", &s.uri, 0.0));
+        // A current entry still gets every check of plan_load.
+        let mut strict = SkillHost::new(HostOptions {
+            allow_dynamic: false,
+            require_approval: true,
+        });
+        strict.add_server("work").unwrap();
+        strict.register("work", s.entry()).unwrap();
+        strict.set_current_until("work", &s.uri, 10.0);
+        assert_eq!(
+            strict
+                .plan_load_current("work", &s.uri, 0.0)
+                .unwrap_err()
+                .code,
+            ErrorCode::NotApproved
+        );
     }
 
     #[test]

@@ -35,14 +35,15 @@ use super::convert::{
     arg, array_items, bytes_of, json_arg, json_array, json_text, json_value, options, string,
     to_js, Arg, ContentJs, SkillMdJs,
 };
+use super::host::SummaryJs;
 use super::{js_error, throw};
 use crate::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
 use crate::client::{
     check_headers, context_of, ClientInfo, EraChoice, ListedSkill, Rpc, ServerFacts, SkillsClient,
 };
+use crate::client::{ClientCode, ClientError, ExchangeKind, Result as ClientResult};
 use crate::command::report::{self, Report, VerifyArgs};
 use crate::command::wellknown::run_well_known;
-use crate::host::error::Result as HostResult;
 use crate::host::{ErrorCode, HostOptions, VerifyError};
 use crate::protocol::{Era, LEGACY_VERSIONS, MODERN_VERSION};
 use crate::skill::digest::is_wire_digest;
@@ -66,21 +67,24 @@ struct Inner {
 /// The transport of one call, as the JavaScript layer made it.
 struct JsIo(JsValue);
 
-fn failure(value: &JsValue) -> VerifyError {
+fn failure(value: &JsValue) -> ClientError {
     let text = |k: &str| {
         Reflect::get(value, &JsValue::from_str(k))
             .ok()
             .and_then(|v| v.as_string())
     };
-    let code = text("code")
+    let kind = text("code")
         .as_deref()
-        .and_then(ErrorCode::from_name)
-        .filter(|c| c.is_transport_failure() || *c == ErrorCode::ServerError)
-        .unwrap_or(ErrorCode::ConnectionFailed);
+        .and_then(ClientCode::from_name)
+        .and_then(|c| match c {
+            ClientCode::Exchange(k) => Some(k),
+            ClientCode::Verify(_) => None,
+        })
+        .unwrap_or(ExchangeKind::ConnectionFailed);
     let message = text("message")
         .or_else(|| value.as_string())
         .unwrap_or_else(|| "the transport failed".to_owned());
-    let mut e = VerifyError::new(code, message);
+    let mut e = ClientError::exchange(kind, message);
     if let Some(a) = text("actual") {
         e = e.with_actual(a);
     }
@@ -93,15 +97,15 @@ fn failure(value: &JsValue) -> VerifyError {
     e
 }
 
-fn broken(what: &str) -> VerifyError {
-    VerifyError::new(
-        ErrorCode::ProtocolError,
+fn broken(what: &str) -> ClientError {
+    ClientError::exchange(
+        ExchangeKind::ProtocolError,
         format!("the transport gave {what}"),
     )
 }
 
 impl JsIo {
-    fn function(&self, name: &str) -> HostResult<Function> {
+    fn function(&self, name: &str) -> ClientResult<Function> {
         Reflect::get(&self.0, &JsValue::from_str(name))
             .ok()
             .and_then(|f| f.dyn_into::<Function>().ok())
@@ -110,11 +114,12 @@ impl JsIo {
                     ErrorCode::InvalidArgument,
                     format!("the io object has no {name}() function"),
                 )
+                .into()
             })
     }
 
     /// Awaits `promise` (anything thenable, or a plain value).
-    async fn settle(value: HostResult<JsValue>) -> HostResult<JsValue> {
+    async fn settle(value: ClientResult<JsValue>) -> ClientResult<JsValue> {
         let value = value?;
         JsFuture::from(Promise::resolve(&value))
             .await
@@ -142,7 +147,7 @@ impl JsIo {
         is_wire_digest(&digest).then_some(digest)
     }
 
-    async fn request(&self, method: &str, params: Json) -> HostResult<Json> {
+    async fn request(&self, method: &str, params: Json) -> ClientResult<Json> {
         let f = self.function("request")?;
         let params = json_value(&params.to_string()).map_err(|_| broken("unreadable params"))?;
         let called = f
@@ -174,7 +179,7 @@ impl Drop for JsBody {
 }
 
 impl ResponseBody for JsBody {
-    fn next_chunk(&mut self) -> impl Future<Output = HostResult<Option<Vec<u8>>>> {
+    fn next_chunk(&mut self) -> impl Future<Output = ClientResult<Option<Vec<u8>>>> {
         let called = match &self.read {
             Some(f) => Some(f.call0(&self.this).map_err(|e| failure(&e))),
             None => None,
@@ -199,7 +204,10 @@ impl ResponseBody for JsBody {
 impl HttpIo for JsIo {
     type Body = JsBody;
 
-    fn post(&self, request: HttpRequest) -> impl Future<Output = HostResult<HttpResponse<JsBody>>> {
+    fn post(
+        &self,
+        request: HttpRequest,
+    ) -> impl Future<Output = ClientResult<HttpResponse<JsBody>>> {
         let called = self.function("post").map(|f| {
             let headers = Array::new();
             for (k, v) in &request.headers {
@@ -214,7 +222,7 @@ impl HttpIo for JsIo {
         JsIo::response(called.and_then(|c| c))
     }
 
-    fn get(&self, url: &str) -> impl Future<Output = HostResult<HttpResponse<JsBody>>> {
+    fn get(&self, url: &str) -> impl Future<Output = ClientResult<HttpResponse<JsBody>>> {
         let called = self.function("get").map(|f| {
             f.call1(&self.0, &JsValue::from_str(url))
                 .map_err(|e| failure(&e))
@@ -230,7 +238,7 @@ impl HttpIo for JsIo {
 impl JsIo {
     /// The response object `io.post` or `io.get` resolved to: `{ status, contentType,
     /// sessionId, read }`.
-    async fn response(called: HostResult<JsValue>) -> HostResult<HttpResponse<JsBody>> {
+    async fn response(called: ClientResult<JsValue>) -> ClientResult<HttpResponse<JsBody>> {
         let response = JsIo::settle(called).await?;
         let field = |k: &str| Reflect::get(&response, &JsValue::from_str(k)).ok();
         let status = field("status")
@@ -250,21 +258,30 @@ impl JsIo {
     }
 }
 
-/// The [`Rpc`] of one operation: the HTTP session or the SDK client, per the core's mode.
-struct CallRpc<'a> {
-    inner: &'a Inner,
-    io: &'a JsIo,
+/// The [`Rpc`] of one operation: the HTTP session or the SDK client, per the core's mode,
+/// over the `io` object of that call. It owns what the operation's promise needs.
+struct CallRpc {
+    inner: Rc<Inner>,
+    io: JsIo,
 }
 
-impl Rpc for CallRpc<'_> {
-    async fn call(&self, method: &str, params: Json) -> HostResult<Json> {
+impl CallRpc {
+    /// The client the operation runs on.
+    fn client(&self) -> &SkillsClient {
+        &self.inner.client
+    }
+}
+
+impl Rpc for CallRpc {
+    async fn call(&self, method: &str, params: Json) -> ClientResult<Json> {
         match self.inner.mode.get() {
-            Mode::Http => self.inner.session.rpc(self.io).call(method, params).await,
+            Mode::Http => self.inner.session.rpc(&self.io).call(method, params).await,
             Mode::Sdk => self.io.request(method, params).await,
             Mode::None => Err(VerifyError::new(
                 ErrorCode::InvalidArgument,
                 format!("{method}: the client is not connected; connect or attach first"),
-            )),
+            )
+            .into()),
         }
     }
 
@@ -277,11 +294,15 @@ impl Rpc for CallRpc<'_> {
     }
 }
 
+/// The options of the package's `SkillsClient` that configure the client, checked here and only
+/// here (`SkillsClient.connect` and `wrap` pass them through as given).
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct CoreOptions {
     label: Option<String>,
-    listing_budget: Option<u64>,
+    /// Any number, so its range is checked (and named) here; JavaScript numbers are exact
+    /// integers up to `Number.MAX_SAFE_INTEGER`.
+    listing_budget: Option<f64>,
     allow_dynamic: Option<bool>,
     require_approval: Option<bool>,
     client_name: Option<String>,
@@ -320,20 +341,12 @@ fn facts_js(f: &ServerFacts) -> Result<JsValue, JsValue> {
     })
 }
 
-/// `ListedSkill`.
+/// `ListedSkill`: the registry's [`SummaryJs`] and the figures of its manifest.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ListedJs<'a> {
-    server_label: &'a str,
-    uri: &'a str,
-    name: &'a str,
-    description: &'a str,
-    display_name: &'a str,
-    dynamic: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    revision: Option<&'a str>,
-    approved: bool,
-    active: bool,
+    #[serde(flatten)]
+    summary: SummaryJs<'a>,
     files: usize,
     bytes: u64,
     #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
@@ -341,17 +354,8 @@ struct ListedJs<'a> {
 }
 
 fn listed_js(l: &ListedSkill) -> Result<ListedJs<'_>, JsValue> {
-    let s = &l.summary;
     Ok(ListedJs {
-        server_label: &s.server_label,
-        uri: &s.uri,
-        name: &s.name,
-        description: &s.description,
-        display_name: &s.display_name,
-        dynamic: s.dynamic,
-        revision: s.revision.as_deref(),
-        approved: s.approved,
-        active: s.active,
+        summary: SummaryJs::from(&l.summary),
         files: l.files,
         bytes: l.bytes,
         entry: json_value(&l.entry.to_json())?,
@@ -453,7 +457,7 @@ fn report_js(r: &Report, url: &str) -> Result<JsValue, JsValue> {
         table: r.table(),
         summary: r.summary(url),
         error: match &r.fatal {
-            Some(e) => js_error(e),
+            Some(e) => js_error(e.clone()),
             None => JsValue::UNDEFINED,
         },
         protocol_version: r.facts.as_ref().map(|f| f.protocol_version.as_str()),
@@ -523,6 +527,21 @@ fn scope_str(h: crate::client::cache::Hints) -> &'static str {
     h.scope.as_str()
 }
 
+/// The most exact integer of a JavaScript number, `Number.MAX_SAFE_INTEGER`.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// A `listingBudget` option: an integer from 1 to `Number.MAX_SAFE_INTEGER` (bytes).
+fn listing_budget(bytes: f64, a: Arg) -> Result<u64, JsValue> {
+    if bytes.fract() != 0.0 || !(1.0..=MAX_SAFE_INTEGER).contains(&bytes) {
+        return Err(a.with("listingBudget").error(
+            ErrorCode::InvalidArgument,
+            format_args!("must be an integer from 1 to 9007199254740991 (bytes), got {bytes}"),
+        ));
+    }
+    // An integer within 2^53: exact.
+    Ok(bytes as u64)
+}
+
 /// The host side of a skills client: the registry, the cache and the protocol, over the
 /// `io` objects the package's `SkillsClient` makes (see the module documentation).
 #[wasm_bindgen]
@@ -549,10 +568,9 @@ impl SkillsClientCore {
             JsValue,
         >,
     ) -> Result<SkillsClientCore, JsValue> {
-        let o: CoreOptions = self::options(
-            &options.unwrap_or(JsValue::UNDEFINED),
-            arg("new SkillsClientCore", "options"),
-        )?;
+        let a = arg("new SkillsClientCore", "options");
+        let o: CoreOptions = self::options(&options.unwrap_or(JsValue::UNDEFINED), a)?;
+        let listing_budget = o.listing_budget.map(|b| listing_budget(b, a)).transpose()?;
         let client = throw(SkillsClient::new(
             o.label.as_deref().unwrap_or("server"),
             HostOptions {
@@ -560,7 +578,7 @@ impl SkillsClientCore {
                 require_approval: o.require_approval.unwrap_or(false),
             },
         ))?;
-        if let Some(bytes) = o.listing_budget {
+        if let Some(bytes) = listing_budget {
             throw(client.set_listing_budget(bytes))?;
         }
         let default = ClientInfo::default();
@@ -608,7 +626,7 @@ impl SkillsClientCore {
         #[wasm_bindgen(unchecked_param_type = "string")] era: JsValue,
     ) -> Result<Promise, JsValue> {
         let a = arg("SkillsClientCore.connect", "io");
-        let io = io_arg(&io, a)?;
+        let rpc = self.rpc(&io, a)?;
         let era = string(&era, a.with("era"))?;
         let choice = EraChoice::parse(&era).ok_or_else(|| {
             a.with("era").error(
@@ -616,9 +634,9 @@ impl SkillsClientCore {
                 format_args!("{era:?} is not auto, 2026-07-28 or 2025-11-25"),
             )
         })?;
-        let inner = self.inner.clone();
         Ok(promise(async move {
-            let facts = match inner.session.connect(&io, choice).await {
+            let inner = &rpc.inner;
+            let facts = match inner.session.connect(&rpc.io, choice).await {
                 Ok(f) => f,
                 Err(e) => {
                     // The facts of an earlier connection describe no connection any more.
@@ -687,14 +705,9 @@ impl SkillsClientCore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
     ) -> Result<Promise, JsValue> {
-        let io = io_arg(&io, arg("SkillsClientCore.list", "io"))?;
-        let inner = self.inner.clone();
+        let rpc = self.rpc(&io, arg("SkillsClientCore.list", "io"))?;
         Ok(promise(async move {
-            let rpc = CallRpc {
-                inner: &inner,
-                io: &io,
-            };
-            let l = throw(inner.client.list(&rpc).await)?;
+            let l = throw(rpc.client().list(&rpc).await)?;
             let skills = l
                 .skills
                 .iter()
@@ -707,7 +720,7 @@ impl SkillsClientCore {
                     .iter()
                     .map(|r| RejectedJs {
                         index: r.index,
-                        error: js_error(&r.error),
+                        error: js_error(r.error.clone()),
                     })
                     .collect(),
                 ttl_ms: l.hints.ttl_ms,
@@ -725,15 +738,10 @@ impl SkillsClientCore {
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     ) -> Result<Promise, JsValue> {
         let a = arg("SkillsClientCore.get", "io");
-        let io = io_arg(&io, a)?;
+        let rpc = self.rpc(&io, a)?;
         let uri = string(&uri, a.with("uri"))?;
-        let inner = self.inner.clone();
         Ok(promise(async move {
-            let rpc = CallRpc {
-                inner: &inner,
-                io: &io,
-            };
-            let g = throw(inner.client.get(&rpc, &uri).await)?;
+            let g = throw(rpc.client().get(&rpc, &uri).await)?;
             to_js(&FetchedJs {
                 skill: listed_js(&g.skill)?,
                 changed: g.outcome.changed,
@@ -752,15 +760,10 @@ impl SkillsClientCore {
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     ) -> Result<Promise, JsValue> {
         let a = arg("SkillsClientCore.load", "io");
-        let io = io_arg(&io, a)?;
+        let rpc = self.rpc(&io, a)?;
         let uri = string(&uri, a.with("uri"))?;
-        let inner = self.inner.clone();
         Ok(promise(async move {
-            let rpc = CallRpc {
-                inner: &inner,
-                io: &io,
-            };
-            let l = throw(inner.client.load(&rpc, &uri).await)?;
+            let l = throw(rpc.client().load(&rpc, &uri).await)?;
             let mut skill = SkillMdJs::new(&l.skill.skill_md)?;
             skill.server_label = Some(&l.skill.server_label);
             skill.display_name = Some(&l.skill.display_name);
@@ -781,16 +784,11 @@ impl SkillsClientCore {
         #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
     ) -> Result<Promise, JsValue> {
         let a = arg("SkillsClientCore.read", "io");
-        let io = io_arg(&io, a)?;
+        let rpc = self.rpc(&io, a)?;
         let skill_uri = string(&skill_uri, a.with("skillUri"))?;
         let reference = string(&reference, a.with("reference"))?;
-        let inner = self.inner.clone();
         Ok(promise(async move {
-            let rpc = CallRpc {
-                inner: &inner,
-                io: &io,
-            };
-            let r = throw(inner.client.read(&rpc, &skill_uri, &reference).await)?;
+            let r = throw(rpc.client().read(&rpc, &skill_uri, &reference).await)?;
             let mut file = ContentJs::from(&r.file.content);
             file.server_label = Some(&r.file.server_label);
             file.skill_uri = Some(&r.file.skill_uri);
@@ -810,15 +808,10 @@ impl SkillsClientCore {
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     ) -> Result<Promise, JsValue> {
         let a = arg("SkillsClientCore.readDirectory", "io");
-        let io = io_arg(&io, a)?;
+        let rpc = self.rpc(&io, a)?;
         let uri = string(&uri, a.with("uri"))?;
-        let inner = self.inner.clone();
         Ok(promise(async move {
-            let rpc = CallRpc {
-                inner: &inner,
-                io: &io,
-            };
-            let d = throw(inner.client.read_directory(&rpc, &uri).await)?;
+            let d = throw(rpc.client().read_directory(&rpc, &uri).await)?;
             to_js(&DirectoryJs {
                 uri: &d.uri,
                 resources: d
@@ -851,19 +844,14 @@ impl SkillsClientCore {
         #[wasm_bindgen(unchecked_optional_param_type = "string")] skill: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let a = arg("SkillsClientCore.verify", "io");
-        let io = io_arg(&io, a)?;
+        let rpc = self.rpc(&io, a)?;
         let url = string(&url, a.with("url"))?;
         let skill = match skill {
             Some(s) if !s.is_undefined() && !s.is_null() => Some(string(&s, a.with("skill"))?),
             _ => None,
         };
-        let inner = self.inner.clone();
         Ok(promise(async move {
-            let rpc = CallRpc {
-                inner: &inner,
-                io: &io,
-            };
-            let r = report::run(&inner.client, &rpc, skill.as_deref()).await;
+            let r = report::run(rpc.client(), &rpc, skill.as_deref()).await;
             report_js(&r, &url)
         }))
     }
@@ -879,7 +867,7 @@ impl SkillsClientCore {
         }))?;
         let out = Array::new();
         for s in &rows {
-            let v = to_js(&super::host::SummaryJs::from(s))?;
+            let v = to_js(&SummaryJs::from(s))?;
             out.push(&v);
         }
         Ok(out.into())
@@ -1082,24 +1070,23 @@ pub fn run_verify_command(
     Ok(promise(async move {
         // command::verify_command, over the same Rpc as SkillsClientCore's (one copy of the
         // client's code in the wasm, not two).
-        let inner = Inner {
-            client,
-            session: HttpSession::new(ClientInfo::default()),
-            mode: Cell::new(Mode::Http),
+        let rpc = CallRpc {
+            inner: Rc::new(Inner {
+                client,
+                session: HttpSession::new(ClientInfo::default()),
+                mode: Cell::new(Mode::Http),
+            }),
+            io,
         };
         let out = if parsed.well_known {
-            run_well_known(&io, &parsed.url).await.render(&parsed)
+            run_well_known(&rpc.io, &parsed.url).await.render(&parsed)
         } else {
-            match inner.session.connect(&io, parsed.era).await {
+            match rpc.inner.session.connect(&rpc.io, parsed.era).await {
                 Err(e) => Report::stopped(None, e).render(&parsed),
                 Ok(facts) => {
-                    let _ = inner.client.set_facts(facts);
-                    let rpc = CallRpc {
-                        inner: &inner,
-                        io: &io,
-                    };
-                    let mcp = report::run(&inner.client, &rpc, parsed.skill.as_deref()).await;
-                    crate::command::verify::with_well_known(&parsed, &io, mcp)
+                    let _ = rpc.client().set_facts(facts);
+                    let mcp = report::run(rpc.client(), &rpc, parsed.skill.as_deref()).await;
+                    crate::command::verify::with_well_known(&parsed, &rpc.io, mcp)
                         .await
                         .render(&parsed)
                 }
@@ -1114,6 +1101,16 @@ pub fn run_verify_command(
 }
 
 impl SkillsClientCore {
+    /// The [`Rpc`] of one operation over `io` (checked and named after `a`), to move into the
+    /// operation's promise: the shape of `list`, `get`, `load`, `read`, `readDirectory` and
+    /// `verify`, whose other arguments are checked after it.
+    fn rpc(&self, io: &JsValue, a: Arg) -> Result<CallRpc, JsValue> {
+        Ok(CallRpc {
+            inner: self.inner.clone(),
+            io: io_arg(io, a)?,
+        })
+    }
+
     /// `op(uri)` on the client's registry for a skill of this server, `uri` checked and named
     /// after `method`, the JavaScript method called: the shape of the registry queries above.
     fn on_skill(

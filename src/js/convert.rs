@@ -890,7 +890,8 @@ impl<'a> From<&'a FileReceipt> for ReceiptJs<'a> {
     }
 }
 
-/// `VerifiedContent`, and `ReadFile` with `server_label` and `skill_uri`.
+/// `VerifiedContent` (a receipt's figures and the [`BodyJs`] they describe), and `ReadFile`
+/// with `server_label` and `skill_uri`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct ContentJs<'a> {
@@ -898,12 +899,8 @@ pub(super) struct ContentJs<'a> {
     size: u64,
     digest: &'a str,
     verified: bool,
-    #[serde(serialize_with = "uint8array")]
-    bytes: &'a [u8],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    text: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mime_type: Option<&'a str>,
+    #[serde(flatten)]
+    body: BodyJs<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) server_label: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -917,12 +914,7 @@ impl<'a> From<&'a VerifiedContent> for ContentJs<'a> {
             size: c.receipt.size,
             digest: &c.receipt.digest,
             verified: c.receipt.verified,
-            bytes: c.body.as_bytes(),
-            text: match &c.body {
-                Body::Text(t) => Some(t),
-                Body::Blob(_) => None,
-            },
-            mime_type: c.mime_type.as_deref(),
+            body: BodyJs::new(&c.body, c.mime_type.as_deref()),
             server_label: None,
             skill_uri: None,
         }
@@ -930,7 +922,7 @@ impl<'a> From<&'a VerifiedContent> for ContentJs<'a> {
 }
 
 /// `ReadResultContent`: the content item of a `resources/read` result, before its digest is
-/// checked.
+/// checked (and the body of a [`ContentJs`]).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct BodyJs<'a> {

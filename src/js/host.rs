@@ -203,7 +203,7 @@ impl SkillHost {
                 .iter()
                 .map(|r| RejectedJs {
                     index: r.index,
-                    error: js_error(&r.error),
+                    error: js_error(r.error.clone()),
                 })
                 .collect(),
         })

@@ -1,6 +1,7 @@
 //! JavaScript bindings (the npm package `skills-edge`): wasm-bindgen exports only. Every
 //! decision is made by [`crate::server`], [`crate::host`] and the catalog crate; this module
-//! converts values (JSON text in, plain objects out) and turns [`VerifyError`]s into thrown
+//! converts values (JSON text in, plain objects out) and turns errors (the host rules'
+//! [`VerifyError`]s and the client's [`ClientError`]s, one shape: [`js_error`]) into thrown
 //! `Error` objects with `code`, `uri`, `expected`, `actual` and `field` properties.
 //!
 //! | module | exports |
@@ -18,6 +19,7 @@
 use wasm_bindgen::prelude::*;
 
 use crate::catalog::pack;
+use crate::client::{ClientCode, ClientError};
 use crate::host::{ErrorCode, VerifyError};
 
 mod client;
@@ -47,8 +49,10 @@ fn set(target: &JsValue, key: &str, value: &JsValue) {
     let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
 }
 
-/// A thrown `SkillsEdgeError` for a [`VerifyError`].
-pub(crate) fn js_error(e: &VerifyError) -> JsValue {
+/// A thrown `SkillsEdgeError` for a [`VerifyError`] or a [`ClientError`]: the one place
+/// either takes its npm form.
+pub(crate) fn js_error(e: impl Into<ClientError>) -> JsValue {
+    let e: ClientError = e.into();
     let err = js_sys::Error::new(&e.message);
     err.set_name("SkillsEdgeError");
     let target: &JsValue = err.as_ref();
@@ -75,12 +79,12 @@ pub(crate) fn js_error(e: &VerifyError) -> JsValue {
 
 /// A thrown `SkillsEdgeError` with `code` and `message`.
 pub(crate) fn fail(code: ErrorCode, message: impl Into<String>) -> JsValue {
-    js_error(&VerifyError::new(code, message))
+    js_error(VerifyError::new(code, message))
 }
 
-/// A host result with its error as a thrown `SkillsEdgeError`.
-pub(crate) fn throw<T>(r: Result<T, VerifyError>) -> Result<T, JsValue> {
-    r.map_err(|e| js_error(&e))
+/// A host or client result with its error as a thrown `SkillsEdgeError`.
+pub(crate) fn throw<T, E: Into<ClientError>>(r: Result<T, E>) -> Result<T, JsValue> {
+    r.map_err(js_error)
 }
 
 /// A thrown `pack-invalid` error.
@@ -91,14 +95,15 @@ pub(crate) fn pack_error(e: &pack::PackError) -> JsValue {
     err.into()
 }
 
-/// Codes of the package's own failures, next to the host's [`ErrorCode`]s: a skills folder
+/// Codes of the package's own failures, next to the [`ClientCode`]s: a skills folder
 /// that breaks a rule, and a pack that cannot be loaded.
 pub(crate) const CATALOG_INVALID: &str = "catalog-invalid";
 pub(crate) const PACK_INVALID: &str = "pack-invalid";
 
-/// Every code this package throws: the host's, then its own.
+/// Every code this package throws: the host's and the client's ([`ClientCode::ALL`]), then
+/// its own.
 pub(crate) fn all_codes() -> impl Iterator<Item = &'static str> {
-    ErrorCode::ALL
+    ClientCode::ALL
         .iter()
         .map(|c| c.as_str())
         .chain([CATALOG_INVALID, PACK_INVALID])

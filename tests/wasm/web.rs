@@ -333,8 +333,11 @@ fn errors_carry_code_uri_expected_actual() {
         "skill://a/x.md"
     );
     let codes: Array = js::error_codes().unchecked_into();
-    // The host's codes plus catalog-invalid and pack-invalid.
-    assert_eq!(codes.length() as usize, ErrorCode::ALL.len() + 2);
+    // The host's and the client's codes plus catalog-invalid and pack-invalid.
+    assert_eq!(
+        codes.length() as usize,
+        crate::client::ClientCode::ALL.len() + 2
+    );
     assert!(!js::is_skills_edge_error(
         &js_sys::Error::new("plain").into()
     ));

@@ -5,6 +5,7 @@
 
 use crate::bindings::exports::skills_edge::mcp::verifier as wit;
 use crate::Component;
+use skills_edge::client::{ClientCode, ExchangeKind};
 use skills_edge::host::{self, ErrorCode};
 use std::cell::RefCell;
 
@@ -286,43 +287,50 @@ fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The WIT case of an error code.
-fn code(c: ErrorCode) -> wit::ErrorCode {
+/// The WIT case of an error code: the host rules' codes and the client's exchange failures,
+/// one `error-code` enum (the component raises only the first; the WIT lists every code the
+/// library has a name for, as the npm package does).
+fn code(c: ClientCode) -> wit::ErrorCode {
     match c {
-        ErrorCode::InvalidEntry => wit::ErrorCode::InvalidEntry,
-        ErrorCode::LimitExceeded => wit::ErrorCode::LimitExceeded,
-        ErrorCode::NotInManifest => wit::ErrorCode::NotInManifest,
-        ErrorCode::SizeMismatch => wit::ErrorCode::SizeMismatch,
-        ErrorCode::DigestMismatch => wit::ErrorCode::DigestMismatch,
-        ErrorCode::FrontmatterMismatch => wit::ErrorCode::FrontmatterMismatch,
-        ErrorCode::FrontmatterInvalid => wit::ErrorCode::FrontmatterInvalid,
-        ErrorCode::InvalidReadResult => wit::ErrorCode::InvalidReadResult,
-        ErrorCode::EscapesRoot => wit::ErrorCode::EscapesRoot,
-        ErrorCode::InvalidReference => wit::ErrorCode::InvalidReference,
-        ErrorCode::DynamicNotAllowed => wit::ErrorCode::DynamicNotAllowed,
-        ErrorCode::NoActingWindow => wit::ErrorCode::NoActingWindow,
-        ErrorCode::NotApproved => wit::ErrorCode::NotApproved,
-        ErrorCode::UnknownServer => wit::ErrorCode::UnknownServer,
-        ErrorCode::UnknownSkill => wit::ErrorCode::UnknownSkill,
-        ErrorCode::InvalidArgument => wit::ErrorCode::InvalidArgument,
-        ErrorCode::ConnectionFailed => wit::ErrorCode::ConnectionFailed,
-        ErrorCode::HttpStatus => wit::ErrorCode::HttpStatus,
-        ErrorCode::ProtocolError => wit::ErrorCode::ProtocolError,
-        ErrorCode::ServerError => wit::ErrorCode::ServerError,
-        ErrorCode::Timeout => wit::ErrorCode::Timeout,
-        ErrorCode::Aborted => wit::ErrorCode::Aborted,
-        ErrorCode::ArchiveInvalid => wit::ErrorCode::ArchiveInvalid,
-        ErrorCode::ArchiveUnsafe => wit::ErrorCode::ArchiveUnsafe,
-        ErrorCode::UnknownSchema => wit::ErrorCode::UnknownSchema,
-        // `ErrorCode` is non-exhaustive; `every_code_has_its_wit_case` fails when a code is
-        // added to the library without a case here and in wit/skills-edge.wit.
-        _ => wit::ErrorCode::InvalidArgument,
+        ClientCode::Verify(c) => match c {
+            ErrorCode::InvalidEntry => wit::ErrorCode::InvalidEntry,
+            ErrorCode::LimitExceeded => wit::ErrorCode::LimitExceeded,
+            ErrorCode::NotInManifest => wit::ErrorCode::NotInManifest,
+            ErrorCode::SizeMismatch => wit::ErrorCode::SizeMismatch,
+            ErrorCode::DigestMismatch => wit::ErrorCode::DigestMismatch,
+            ErrorCode::FrontmatterMismatch => wit::ErrorCode::FrontmatterMismatch,
+            ErrorCode::FrontmatterInvalid => wit::ErrorCode::FrontmatterInvalid,
+            ErrorCode::InvalidReadResult => wit::ErrorCode::InvalidReadResult,
+            ErrorCode::EscapesRoot => wit::ErrorCode::EscapesRoot,
+            ErrorCode::InvalidReference => wit::ErrorCode::InvalidReference,
+            ErrorCode::DynamicNotAllowed => wit::ErrorCode::DynamicNotAllowed,
+            ErrorCode::NoActingWindow => wit::ErrorCode::NoActingWindow,
+            ErrorCode::NotApproved => wit::ErrorCode::NotApproved,
+            ErrorCode::UnknownServer => wit::ErrorCode::UnknownServer,
+            ErrorCode::UnknownSkill => wit::ErrorCode::UnknownSkill,
+            ErrorCode::InvalidArgument => wit::ErrorCode::InvalidArgument,
+            ErrorCode::ArchiveInvalid => wit::ErrorCode::ArchiveInvalid,
+            ErrorCode::ArchiveUnsafe => wit::ErrorCode::ArchiveUnsafe,
+            ErrorCode::UnknownSchema => wit::ErrorCode::UnknownSchema,
+            // `ErrorCode` is non-exhaustive; `every_code_has_its_wit_case` fails when a code
+            // is added to the library without a case here and in wit/skills-edge.wit.
+            _ => wit::ErrorCode::InvalidArgument,
+        },
+        ClientCode::Exchange(k) => match k {
+            ExchangeKind::ConnectionFailed => wit::ErrorCode::ConnectionFailed,
+            ExchangeKind::HttpStatus => wit::ErrorCode::HttpStatus,
+            ExchangeKind::ProtocolError => wit::ErrorCode::ProtocolError,
+            ExchangeKind::ServerError => wit::ErrorCode::ServerError,
+            ExchangeKind::Timeout => wit::ErrorCode::Timeout,
+            ExchangeKind::Aborted => wit::ErrorCode::Aborted,
+            _ => wit::ErrorCode::InvalidArgument,
+        },
     }
 }
 
 fn error(e: host::VerifyError) -> wit::VerifyError {
     wit::VerifyError {
-        code: code(e.code),
+        code: code(ClientCode::Verify(e.code)),
         uri: e.uri.map(String::from),
         expected: e.expected.map(String::from),
         actual: e.actual.map(String::from),
@@ -427,8 +435,8 @@ mod tests {
     #[test]
     fn every_code_has_its_wit_case() {
         let names = wit_case_names();
-        assert_eq!(names.len(), ErrorCode::ALL.len());
-        for c in ErrorCode::ALL {
+        assert_eq!(names.len(), ClientCode::ALL.len());
+        for c in ClientCode::ALL {
             assert_eq!(names[code(c) as usize], c.as_str());
         }
     }

@@ -4,18 +4,17 @@
 //! the server said is already escaped for the terminal (`report::escape_for_terminal`), or
 //! its JSON lines.
 
-use skills_edge::client::block_on;
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+use skills_edge::client::{block_on, ClientError, ExchangeKind};
 use skills_edge::command::report::VerifyArgs;
 use skills_edge::command::verify::verify_command;
 use skills_edge::host::index::same_origin;
-use skills_edge::host::{ErrorCode, VerifyError};
 use std::future::{ready, Future};
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-type Result<T> = std::result::Result<T, VerifyError>;
+type Result<T> = std::result::Result<T, ClientError>;
 
 /// POSTs to the URL with the caller's headers, every request bounded by the timeout
 /// (body included), redirects not followed (MCP endpoints answer in place; a 3xx is
@@ -32,34 +31,34 @@ struct Ureq {
 
 struct Body(ureq::BodyReader<'static>, u64);
 
-fn failure(e: &ureq::Error, timeout_ms: u64) -> VerifyError {
+fn failure(e: &ureq::Error, timeout_ms: u64) -> ClientError {
     match e {
-        ureq::Error::Timeout(_) => VerifyError::new(
-            ErrorCode::Timeout,
+        ureq::Error::Timeout(_) => ClientError::exchange(
+            ExchangeKind::Timeout,
             format!("the request did not complete within {timeout_ms} ms"),
         ),
-        ureq::Error::Io(io) if io.kind() != io::ErrorKind::TimedOut => VerifyError::new(
-            ErrorCode::ConnectionFailed,
+        ureq::Error::Io(io) if io.kind() != io::ErrorKind::TimedOut => ClientError::exchange(
+            ExchangeKind::ConnectionFailed,
             format!("the server could not be reached: {io}"),
         ),
         ureq::Error::Io(io) => io_failure(io, timeout_ms),
-        other => VerifyError::new(
-            ErrorCode::ConnectionFailed,
+        other => ClientError::exchange(
+            ExchangeKind::ConnectionFailed,
             format!("the server could not be reached: {other}"),
         ),
     }
 }
 
-fn io_failure(e: &io::Error, timeout_ms: u64) -> VerifyError {
+fn io_failure(e: &io::Error, timeout_ms: u64) -> ClientError {
     let inner = e.get_ref().and_then(|i| i.downcast_ref::<ureq::Error>());
     match inner {
         Some(u) if !matches!(u, ureq::Error::Io(_)) => failure(u, timeout_ms),
-        _ if e.kind() == io::ErrorKind::TimedOut => VerifyError::new(
-            ErrorCode::Timeout,
+        _ if e.kind() == io::ErrorKind::TimedOut => ClientError::exchange(
+            ExchangeKind::Timeout,
             format!("the request did not complete within {timeout_ms} ms"),
         ),
-        _ => VerifyError::new(
-            ErrorCode::ConnectionFailed,
+        _ => ClientError::exchange(
+            ExchangeKind::ConnectionFailed,
             format!("the connection failed: {e}"),
         ),
     }

@@ -1,0 +1,345 @@
+//! The client's error: a refusal of the host rules ([`VerifyError`], with its
+//! [`ErrorCode`]) or a failure of the exchange with the server ([`ExchangeKind`]: the server
+//! could not be reached, answered with a status or a reply the protocol does not allow, answered
+//! with a JSON-RPC error, or did not answer in time). An exchange failure is not a verification
+//! failure: nothing was verified, so nothing may be used, and retrying may help.
+//!
+//! [`ClientCode`] is the one map of both to their wire form: the stable kebab-case names the
+//! npm package's `error.code`, the `verify` report's reasons, the WIT `error-code` cases and
+//! the TypeScript `ErrorCode` union use, in one order ([`ClientCode::ALL`]).
+
+use std::fmt;
+
+use crate::host::error::{ErrorCode, VerifyError};
+use crate::host::index::IndexError;
+
+/// How an exchange with a server failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ExchangeKind {
+    /// A client transport could not reach the server: the connection was refused or reset,
+    /// the name did not resolve, TLS failed, or the body stopped arriving.
+    ConnectionFailed,
+    /// The server answered with an HTTP status the exchange does not allow (401, 403, 500, a
+    /// 404 without a JSON-RPC body, …); `expected` and `actual` hold the statuses.
+    HttpStatus,
+    /// The server's reply is not what the protocol prescribes: not JSON-RPC, another `id`, a
+    /// content type other than JSON or an event stream, a result of the wrong shape, a
+    /// pagination that never ends, a well-known index that is not one, or no protocol
+    /// revision both sides speak.
+    ProtocolError,
+    /// The server answered the request with a JSON-RPC error (`actual` holds its code, for
+    /// example `-32602` for a resource it does not serve).
+    ServerError,
+    /// The request did not complete within the time allowed.
+    Timeout,
+    /// The caller aborted the request (an `AbortSignal`).
+    Aborted,
+}
+
+impl ExchangeKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ExchangeKind; 6] = [
+        ExchangeKind::ConnectionFailed,
+        ExchangeKind::HttpStatus,
+        ExchangeKind::ProtocolError,
+        ExchangeKind::ServerError,
+        ExchangeKind::Timeout,
+        ExchangeKind::Aborted,
+    ];
+
+    /// The stable kebab-case code.
+    ///
+    /// ```
+    /// use skills_edge::client::ExchangeKind;
+    /// assert_eq!(ExchangeKind::HttpStatus.as_str(), "http-status");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExchangeKind::ConnectionFailed => "connection-failed",
+            ExchangeKind::HttpStatus => "http-status",
+            ExchangeKind::ProtocolError => "protocol-error",
+            ExchangeKind::ServerError => "server-error",
+            ExchangeKind::Timeout => "timeout",
+            ExchangeKind::Aborted => "aborted",
+        }
+    }
+
+    /// Whether the server could not be reached or did not answer as the protocol prescribes
+    /// (every kind but [`ExchangeKind::ServerError`], which is an answer: the server refused
+    /// the request).
+    pub fn is_transport_failure(self) -> bool {
+        self != ExchangeKind::ServerError
+    }
+}
+
+impl fmt::Display for ExchangeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The code of a [`ClientError`]: the host rules' refusal or the exchange's failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClientCode {
+    /// A refusal of the host rules.
+    Verify(ErrorCode),
+    /// A failure of the exchange.
+    Exchange(ExchangeKind),
+}
+
+impl ClientCode {
+    /// Every code, in its wire order (the order of the WIT `error-code` cases and of the npm
+    /// package's `errorCodes()`).
+    pub const ALL: [ClientCode; 25] = [
+        ClientCode::Verify(ErrorCode::InvalidEntry),
+        ClientCode::Verify(ErrorCode::LimitExceeded),
+        ClientCode::Verify(ErrorCode::NotInManifest),
+        ClientCode::Verify(ErrorCode::SizeMismatch),
+        ClientCode::Verify(ErrorCode::DigestMismatch),
+        ClientCode::Verify(ErrorCode::FrontmatterMismatch),
+        ClientCode::Verify(ErrorCode::FrontmatterInvalid),
+        ClientCode::Verify(ErrorCode::InvalidReadResult),
+        ClientCode::Verify(ErrorCode::EscapesRoot),
+        ClientCode::Verify(ErrorCode::InvalidReference),
+        ClientCode::Verify(ErrorCode::DynamicNotAllowed),
+        ClientCode::Verify(ErrorCode::NoActingWindow),
+        ClientCode::Verify(ErrorCode::NotApproved),
+        ClientCode::Verify(ErrorCode::UnknownServer),
+        ClientCode::Verify(ErrorCode::UnknownSkill),
+        ClientCode::Verify(ErrorCode::InvalidArgument),
+        ClientCode::Exchange(ExchangeKind::ConnectionFailed),
+        ClientCode::Exchange(ExchangeKind::HttpStatus),
+        ClientCode::Exchange(ExchangeKind::ProtocolError),
+        ClientCode::Exchange(ExchangeKind::ServerError),
+        ClientCode::Exchange(ExchangeKind::Timeout),
+        ClientCode::Exchange(ExchangeKind::Aborted),
+        ClientCode::Verify(ErrorCode::ArchiveInvalid),
+        ClientCode::Verify(ErrorCode::ArchiveUnsafe),
+        ClientCode::Verify(ErrorCode::UnknownSchema),
+    ];
+
+    /// The stable kebab-case code: the wire form of both kinds.
+    ///
+    /// ```
+    /// use skills_edge::client::{ClientCode, ExchangeKind};
+    /// use skills_edge::host::ErrorCode;
+    /// assert_eq!(ClientCode::Exchange(ExchangeKind::Timeout).as_str(), "timeout");
+    /// assert_eq!(ClientCode::Verify(ErrorCode::DigestMismatch).as_str(), "digest-mismatch");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClientCode::Verify(c) => c.as_str(),
+            ClientCode::Exchange(k) => k.as_str(),
+        }
+    }
+
+    /// The code of its kebab-case name ([`ClientCode::as_str`]).
+    ///
+    /// ```
+    /// use skills_edge::client::{ClientCode, ExchangeKind};
+    /// assert_eq!(ClientCode::from_name("timeout"), Some(ClientCode::Exchange(ExchangeKind::Timeout)));
+    /// assert_eq!(ClientCode::from_name("nope"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<ClientCode> {
+        ClientCode::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+
+    /// Whether this is an exchange failure other than a JSON-RPC error answer
+    /// ([`ExchangeKind::is_transport_failure`]).
+    pub fn is_transport_failure(self) -> bool {
+        matches!(self, ClientCode::Exchange(k) if k.is_transport_failure())
+    }
+}
+
+impl fmt::Display for ClientCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<ErrorCode> for ClientCode {
+    fn from(c: ErrorCode) -> ClientCode {
+        ClientCode::Verify(c)
+    }
+}
+
+impl From<ExchangeKind> for ClientCode {
+    fn from(k: ExchangeKind) -> ClientCode {
+        ClientCode::Exchange(k)
+    }
+}
+
+impl PartialEq<ErrorCode> for ClientCode {
+    fn eq(&self, other: &ErrorCode) -> bool {
+        *self == ClientCode::Verify(*other)
+    }
+}
+
+impl PartialEq<ExchangeKind> for ClientCode {
+    fn eq(&self, other: &ExchangeKind) -> bool {
+        *self == ClientCode::Exchange(*other)
+    }
+}
+
+/// An error of the client: the code, the URI it concerns, the expected and actual values (as
+/// text), and a sentence for people. A [`VerifyError`] becomes one unchanged (`?` converts);
+/// an exchange failure is made with [`ClientError::exchange`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientError {
+    /// The stable code.
+    pub code: ClientCode,
+    /// The URI concerned, when there is one.
+    pub uri: Option<Box<str>>,
+    /// What was expected: a status, a digest, a limit.
+    pub expected: Option<Box<str>>,
+    /// What was found instead.
+    pub actual: Option<Box<str>>,
+    /// For a refusal of the host rules, [`VerifyError::field`].
+    pub field: Option<Box<str>>,
+    /// For a refusal of the host rules, [`VerifyError::differences`].
+    pub differences: Box<[String]>,
+    /// What is wrong, in a sentence.
+    pub message: String,
+}
+
+impl ClientError {
+    /// An exchange failure with a message, and nothing else yet.
+    pub fn exchange(kind: ExchangeKind, message: impl Into<String>) -> ClientError {
+        ClientError {
+            code: ClientCode::Exchange(kind),
+            uri: None,
+            expected: None,
+            actual: None,
+            field: None,
+            differences: Box::default(),
+            message: message.into(),
+        }
+    }
+
+    /// Sets the URI.
+    pub fn with_uri(mut self, uri: impl Into<String>) -> ClientError {
+        self.uri = Some(uri.into().into_boxed_str());
+        self
+    }
+
+    /// Sets the expected and actual values.
+    pub fn with_values(
+        self,
+        expected: impl Into<String>,
+        actual: impl Into<String>,
+    ) -> ClientError {
+        self.with_expected(expected).with_actual(actual)
+    }
+
+    /// Sets the expected value.
+    pub fn with_expected(mut self, expected: impl Into<String>) -> ClientError {
+        self.expected = Some(expected.into().into_boxed_str());
+        self
+    }
+
+    /// Sets the actual value.
+    pub fn with_actual(mut self, actual: impl Into<String>) -> ClientError {
+        self.actual = Some(actual.into().into_boxed_str());
+        self
+    }
+
+    /// The host rules' refusal this error is, if it is one.
+    pub fn verify_code(&self) -> Option<ErrorCode> {
+        match self.code {
+            ClientCode::Verify(c) => Some(c),
+            ClientCode::Exchange(_) => None,
+        }
+    }
+
+    /// The exchange failure this error is, if it is one.
+    pub fn exchange_kind(&self) -> Option<ExchangeKind> {
+        match self.code {
+            ClientCode::Exchange(k) => Some(k),
+            ClientCode::Verify(_) => None,
+        }
+    }
+}
+
+impl From<VerifyError> for ClientError {
+    fn from(e: VerifyError) -> ClientError {
+        ClientError {
+            code: ClientCode::Verify(e.code),
+            uri: e.uri,
+            expected: e.expected,
+            actual: e.actual,
+            field: e.field,
+            differences: e.differences,
+            message: e.message,
+        }
+    }
+}
+
+impl From<IndexError> for ClientError {
+    /// A document that is not an index is a `protocol-error` of the exchange that brought it;
+    /// a refused one keeps its code.
+    fn from(e: IndexError) -> ClientError {
+        match e {
+            IndexError::NotAnIndex { url, message } => {
+                ClientError::exchange(ExchangeKind::ProtocolError, message).with_uri(url)
+            }
+            IndexError::Refused(e) => e.into(),
+        }
+    }
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} [{}]", self.message, self.code)
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// Shorthand for results of the client.
+pub type Result<T, E = ClientError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_once_verify_and_exchange_alike() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ClientCode::ALL {
+            assert!(seen.insert(c.as_str()), "{c}");
+            assert_eq!(ClientCode::from_name(c.as_str()), Some(c));
+        }
+        for c in ErrorCode::ALL {
+            assert!(ClientCode::ALL.contains(&ClientCode::Verify(c)), "{c}");
+        }
+        for k in ExchangeKind::ALL {
+            assert!(ClientCode::ALL.contains(&ClientCode::Exchange(k)), "{k}");
+        }
+        assert_eq!(
+            ClientCode::ALL.len(),
+            ErrorCode::ALL.len() + ExchangeKind::ALL.len()
+        );
+    }
+
+    #[test]
+    fn a_refusal_keeps_everything_and_an_exchange_failure_is_not_one() {
+        let v = VerifyError::new(ErrorCode::SizeMismatch, "size differs")
+            .with_uri("skill://a/SKILL.md")
+            .with_values("1", "2")
+            .with_field("f");
+        let e = ClientError::from(v);
+        assert_eq!(e.to_string(), "size differs [size-mismatch]");
+        assert_eq!(e.verify_code(), Some(ErrorCode::SizeMismatch));
+        assert_eq!(
+            (e.expected.as_deref(), e.field.as_deref()),
+            (Some("1"), Some("f"))
+        );
+        assert!(!e.code.is_transport_failure());
+        let x = ClientError::exchange(ExchangeKind::Timeout, "slow");
+        assert_eq!(x.code, ExchangeKind::Timeout);
+        assert_eq!(x.verify_code(), None);
+        assert!(x.code.is_transport_failure());
+        assert!(!ClientCode::Exchange(ExchangeKind::ServerError).is_transport_failure());
+    }
+}
