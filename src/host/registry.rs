@@ -18,8 +18,8 @@ use super::approval::{approval_fingerprint, ApprovalsExport};
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
 use super::verify::{
-    manifest_item, resolve_in_root, verify_content, verify_content_digest, verify_skill_md,
-    verify_skill_md_digest, Content, VerifiedContent, VerifiedSkillMd, VerifyOptions,
+    manifest_item, resolve_in_root, verify_content, verify_skill_md, Content, Hashing,
+    VerifiedContent, VerifiedSkillMd, VerifyOptions,
 };
 use crate::skill::limits::MAX_BYTES_PER_SKILL;
 
@@ -147,7 +147,7 @@ type Key = (String, String);
 /// The host registry (see the module documentation).
 ///
 /// ```
-/// use skills_edge::host::{Content, Entry, HostOptions, SkillHost};
+/// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
 /// use skills_edge::skill::digest::digest_of;
 /// let md = "---\nname: a\ndescription: d\n---\nSee [x](x.md).\n";
 /// let entry = Entry::parse(&format!(
@@ -159,10 +159,10 @@ type Key = (String, String);
 /// host.add_server("docs").unwrap();
 /// host.register("docs", entry).unwrap();
 /// let plan = host.plan_load("docs", "skill://a/SKILL.md").unwrap();
-/// host.load("docs", &plan.uri, Content::Text(md.into())).unwrap();
+/// host.load("docs", &plan.uri, Content::Text(md.into()), Hashing::Here).unwrap();
 /// let next = host.plan_read("docs", "skill://a/SKILL.md", "x.md").unwrap();
 /// assert_eq!(next.uri, "skill://a/x.md");
-/// let file = host.read("docs", "skill://a/SKILL.md", "x.md", Content::Bytes(b"x".to_vec())).unwrap();
+/// let file = host.read("docs", "skill://a/SKILL.md", "x.md", Content::Bytes(b"x".to_vec()), Hashing::Here).unwrap();
 /// assert_eq!(file.content.body.as_bytes(), b"x");
 /// assert!(host.plan_read("docs", "skill://a/SKILL.md", "y.md").is_err());
 /// ```
@@ -584,30 +584,20 @@ impl SkillHost {
     }
 
     /// Loads a skill: [`SkillHost::plan_load`]'s checks, then the `SKILL.md` content (read
-    /// from the same server) verified against the registered entry (size, digest,
-    /// frontmatter). On success the acting window opens (or is reopened) holding that entry
-    /// (H15); on failure nothing changes and the content must not be used.
-    pub fn load(&mut self, label: &str, uri: &str, content: Content) -> Result<LoadedSkill> {
-        self.load_with_digest(label, uri, content, None)
-    }
-
-    /// [`SkillHost::load`] with the SHA-256 of the `SKILL.md`'s bytes computed by the caller
-    /// (in wire form; `None`: hashed here), for a caller that hashes with a platform digest:
-    /// the same checks in the same order, with the same errors
-    /// ([`verify_skill_md_digest`]).
-    pub fn load_with_digest(
+    /// from the same server) verified against the registered entry (size, digest hashed as
+    /// `hashing` says, frontmatter: [`verify_skill_md`]). On success the acting window opens
+    /// (or is reopened) holding that entry (H15); on failure nothing changes and the content
+    /// must not be used.
+    pub fn load(
         &mut self,
         label: &str,
         uri: &str,
         content: Content,
-        digest: Option<&str>,
+        hashing: Hashing<'_>,
     ) -> Result<LoadedSkill> {
         self.plan_load(label, uri)?;
         let entry = self.entry_or_err(label, uri)?.clone();
-        let skill_md = match digest {
-            Some(d) => verify_skill_md_digest(&entry, &content, d)?,
-            None => verify_skill_md(&entry, &content)?,
-        };
+        let skill_md = verify_skill_md(&entry, &content, hashing)?;
         let retrieved = skill_md.receipt.size;
         if entry.is_dynamic() && retrieved > MAX_BYTES_PER_SKILL {
             return Err(dynamic_limit(uri, retrieved));
@@ -659,29 +649,17 @@ impl SkillHost {
     }
 
     /// Verifies a supporting file of a loaded skill: [`SkillHost::plan_read`]'s checks, then
-    /// size and digest against the held entry. A nested `SKILL.md` read this way is ordinary
-    /// content (H21, H31): it activates nothing; its own skill needs its own entry, approval
-    /// and [`SkillHost::load`].
+    /// size and digest (hashed as `hashing` says) against the held entry
+    /// ([`verify_content`]). A nested `SKILL.md` read this way is ordinary content (H21, H31):
+    /// it activates nothing; its own skill needs its own entry, approval and
+    /// [`SkillHost::load`].
     pub fn read(
         &mut self,
         label: &str,
         skill_uri: &str,
         reference: &str,
         content: Content,
-    ) -> Result<ReadFile> {
-        self.read_with_digest(label, skill_uri, reference, content, None)
-    }
-
-    /// [`SkillHost::read`] with the SHA-256 of the file's bytes computed by the caller (in
-    /// wire form; `None`: hashed here): the same checks in the same order, with the same
-    /// errors ([`verify_content_digest`]).
-    pub fn read_with_digest(
-        &mut self,
-        label: &str,
-        skill_uri: &str,
-        reference: &str,
-        content: Content,
-        digest: Option<&str>,
+        hashing: Hashing<'_>,
     ) -> Result<ReadFile> {
         let plan = self.plan_read(label, skill_uri, reference)?;
         let options = self.verify_options();
@@ -689,10 +667,7 @@ impl SkillHost {
             .windows
             .get_mut(&key(label, skill_uri))
             .ok_or_else(|| VerifyError::new(ErrorCode::NoActingWindow, "no acting window"))?;
-        let verified = match digest {
-            Some(d) => verify_content_digest(&window.entry, &plan.uri, &content, d, options)?,
-            None => verify_content(&window.entry, &plan.uri, &content, options)?,
-        };
+        let verified = verify_content(&window.entry, &plan.uri, &content, hashing, options)?;
         if window.entry.is_dynamic() {
             let total = window.retrieved.saturating_add(verified.receipt.size);
             if total > MAX_BYTES_PER_SKILL {
@@ -981,8 +956,13 @@ pub(crate) mod tests {
         );
         // Registering an entry again, loading and looking up change no name.
         h.register("work", skills[3].entry()).unwrap();
-        h.load("work", &skills[3].uri, skills[3].read_result())
-            .unwrap();
+        h.load(
+            "work",
+            &skills[3].uri,
+            skills[3].read_result(),
+            Hashing::Here,
+        )
+        .unwrap();
         assert!(h.lookup("same (p3)").is_some());
         assert_eq!(table_builds() - before, 1);
         // A new skill of the same name, and a forgotten one, do.
@@ -1062,12 +1042,19 @@ pub(crate) mod tests {
         );
         assert_eq!(h.lookup("code-review"), None);
         // Loading on one server does not open a window on the other.
-        h.load("work", &s.uri, s.read_result()).unwrap();
+        h.load("work", &s.uri, s.read_result(), Hashing::Here)
+            .unwrap();
         assert!(h.is_active("work", &s.uri));
         assert!(!h.is_active("home", &s.uri));
         // The other server's bytes do not verify against this server's entry.
         let err = h
-            .read("work", &s.uri, "a.md", Content::Text("B".into()))
+            .read(
+                "work",
+                &s.uri,
+                "a.md",
+                Content::Text("B".into()),
+                Hashing::Here,
+            )
             .unwrap_err();
         assert_eq!(err.code, ErrorCode::DigestMismatch);
     }
@@ -1126,7 +1113,9 @@ pub(crate) mod tests {
             h.plan_read("work", &s.uri, "ref/a.md").unwrap_err().code,
             ErrorCode::NoActingWindow
         );
-        let loaded = h.load("work", &s.uri, s.read_result()).unwrap();
+        let loaded = h
+            .load("work", &s.uri, s.read_result(), Hashing::Here)
+            .unwrap();
         assert_eq!(loaded.server_label, "work");
         assert_eq!(loaded.skill_md.body(), "# r\n");
         assert_eq!(loaded.display_name, "r");
@@ -1149,7 +1138,9 @@ pub(crate) mod tests {
         );
         let blob =
             Content::ReadResult(json!({"contents":[{"uri":"skill://r/b.bin","blob":"AAE="}]}));
-        let f = h.read("work", &s.uri, "skill://r/b.bin", blob).unwrap();
+        let f = h
+            .read("work", &s.uri, "skill://r/b.bin", blob, Hashing::Here)
+            .unwrap();
         assert_eq!(f.content.body.as_bytes(), [0, 1]);
         assert_eq!(
             (f.server_label.as_str(), f.skill_uri.as_str()),
@@ -1170,14 +1161,21 @@ pub(crate) mod tests {
             h.plan_read("work", &s.uri, "new.md").unwrap_err().code,
             ErrorCode::NotInManifest
         );
-        h.load("work", &s.uri, grown.read_result()).unwrap();
+        h.load("work", &s.uri, grown.read_result(), Hashing::Here)
+            .unwrap();
         assert!(h.plan_read("work", &s.uri, "new.md").is_ok());
         assert!(h.close_window("work", &s.uri));
         assert!(!h.close_window("work", &s.uri));
         assert_eq!(
-            h.read("work", &s.uri, "new.md", Content::Text("N".into()))
-                .unwrap_err()
-                .code,
+            h.read(
+                "work",
+                &s.uri,
+                "new.md",
+                Content::Text("N".into()),
+                Hashing::Here
+            )
+            .unwrap_err()
+            .code,
             ErrorCode::NoActingWindow
         );
     }
@@ -1189,20 +1187,27 @@ pub(crate) mod tests {
         h.register("work", s.entry()).unwrap();
         let tampered = s.md.replace("# r", "# x");
         assert_eq!(
-            h.load("work", &s.uri, Content::Text(tampered))
+            h.load("work", &s.uri, Content::Text(tampered), Hashing::Here)
                 .unwrap_err()
                 .code,
             ErrorCode::DigestMismatch
         );
         assert!(!h.is_active("work", &s.uri));
         assert_eq!(
-            h.load("work", "skill://nope/SKILL.md", s.read_result())
-                .unwrap_err()
-                .code,
+            h.load(
+                "work",
+                "skill://nope/SKILL.md",
+                s.read_result(),
+                Hashing::Here
+            )
+            .unwrap_err()
+            .code,
             ErrorCode::UnknownSkill
         );
         assert_eq!(
-            h.load("nope", &s.uri, s.read_result()).unwrap_err().code,
+            h.load("nope", &s.uri, s.read_result(), Hashing::Here)
+                .unwrap_err()
+                .code,
             ErrorCode::UnknownServer
         );
     }
@@ -1223,7 +1228,12 @@ pub(crate) mod tests {
         let mut h = host();
         h.register("work", entry(read.clone())).unwrap();
         let loaded = h
-            .load("work", "skill://r/SKILL.md", Content::Text(md.into()))
+            .load(
+                "work",
+                "skill://r/SKILL.md",
+                Content::Text(md.into()),
+                Hashing::Here,
+            )
             .unwrap();
         assert_eq!(
             loaded.skill_md.frontmatter.to_json(),
@@ -1234,7 +1244,12 @@ pub(crate) mod tests {
         yaml11["reviewed"] = json!(true);
         h.register("home", entry(yaml11)).unwrap();
         let err = h
-            .load("home", "skill://r/SKILL.md", Content::Text(md.into()))
+            .load(
+                "home",
+                "skill://r/SKILL.md",
+                Content::Text(md.into()),
+                Hashing::Here,
+            )
             .unwrap_err();
         assert_eq!(
             (err.code, err.field.as_deref()),
@@ -1256,13 +1271,15 @@ pub(crate) mod tests {
         h.register("work", outer.entry()).unwrap();
         h.register("work", inner.entry()).unwrap();
         h.approve("work", &outer.uri).unwrap();
-        h.load("work", &outer.uri, outer.read_result()).unwrap();
+        h.load("work", &outer.uri, outer.read_result(), Hashing::Here)
+            .unwrap();
         let f = h
             .read(
                 "work",
                 &outer.uri,
                 "inner/SKILL.md",
                 Content::Text(nested_md.into()),
+                Hashing::Here,
             )
             .unwrap();
         assert_eq!(f.content.body.text(), Some(nested_md));
@@ -1274,7 +1291,8 @@ pub(crate) mod tests {
             ErrorCode::NoActingWindow
         );
         // Activating it is its own load, with its own root.
-        h.load("work", &inner.uri, inner.read_result()).unwrap();
+        h.load("work", &inner.uri, inner.read_result(), Hashing::Here)
+            .unwrap();
         assert_eq!(
             h.plan_read("work", &inner.uri, "../SKILL.md")
                 .unwrap_err()
@@ -1299,7 +1317,8 @@ pub(crate) mod tests {
         let f = h.approve("work", &s.uri).unwrap();
         assert_eq!(f, approval_fingerprint("work", &s.entry()).unwrap());
         assert!(h.is_approved("work", &s.uri));
-        h.load("work", &s.uri, s.read_result()).unwrap();
+        h.load("work", &s.uri, s.read_result(), Hashing::Here)
+            .unwrap();
         // Same set (sizes and unknown fields aside): still approved.
         let same = s.entry_json().replacen('{', r#"{"_meta":{"x":1},"#, 1);
         let out = h.refresh("work", Entry::parse(&same).unwrap()).unwrap();
@@ -1375,14 +1394,20 @@ pub(crate) mod tests {
         open.register("work", Entry::parse(dynamic).unwrap())
             .unwrap();
         let l = open
-            .load("work", "skill://d/SKILL.md", Content::Text(md.into()))
+            .load(
+                "work",
+                "skill://d/SKILL.md",
+                Content::Text(md.into()),
+                Hashing::Here,
+            )
             .unwrap();
         assert!(!l.skill_md.receipt.verified);
         assert_eq!(
             open.load(
                 "work",
                 "skill://d/SKILL.md",
-                Content::Text(md.replace("about", "not"))
+                Content::Text(md.replace("about", "not")),
+                Hashing::Here
             )
             .unwrap_err()
             .code,
@@ -1394,7 +1419,13 @@ pub(crate) mod tests {
         assert_eq!((p.digest, p.size), (None, None));
         let big = vec![0u8; 16 * 1024 * 1024];
         let e = open
-            .read("work", "skill://d/SKILL.md", "big", Content::Bytes(big))
+            .read(
+                "work",
+                "skill://d/SKILL.md",
+                "big",
+                Content::Bytes(big),
+                Hashing::Here,
+            )
             .unwrap_err();
         assert_eq!(e.code, ErrorCode::LimitExceeded);
         assert!(open
@@ -1402,7 +1433,8 @@ pub(crate) mod tests {
                 "work",
                 "skill://d/SKILL.md",
                 "small",
-                Content::Bytes(vec![1; 10])
+                Content::Bytes(vec![1; 10]),
+                Hashing::Here
             )
             .is_ok());
     }
