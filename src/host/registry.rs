@@ -713,8 +713,9 @@ impl SkillHost {
     }
 
     /// The stored approvals as JSON, for persisting:
-    /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`
-    /// (see [`super::approval::ApprovalsExport`]).
+    /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`,
+    /// one item per approved skill: its server's label, its `SKILL.md` URI and the fingerprint
+    /// approved ([`approval_fingerprint`]).
     pub fn export_approvals(&self) -> String {
         ApprovalsExport::of(self.approvals.iter().map(|((server, uri), fingerprint)| {
             (server.as_str(), uri.as_str(), fingerprint.as_str())
