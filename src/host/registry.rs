@@ -144,7 +144,13 @@ struct Window {
 
 type Key = (String, String);
 
-/// The host registry (see the module documentation).
+/// The host registry (see the module documentation): what a host holds of every server's
+/// skills, and the only way to their content. Its methods come in groups, each shown below:
+/// servers and policy, registering entries, summaries and display names, loading and acting
+/// windows, reading files, approvals. It never fetches: the caller performs each
+/// `resources/read` the registry plans, on the skill's own server, and hands the result back.
+///
+/// The whole path of one skill, from its entry to a supporting file:
 ///
 /// ```
 /// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
@@ -165,6 +171,208 @@ type Key = (String, String);
 /// let file = host.read("docs", "skill://a/SKILL.md", "x.md", Content::Bytes(b"x".to_vec()), Hashing::Here).unwrap();
 /// assert_eq!(file.content.body.as_bytes(), b"x");
 /// assert!(host.plan_read("docs", "skill://a/SKILL.md", "y.md").is_err());
+/// ```
+///
+/// The examples below build entries with a helper, `entry(name, x)`: the JSON of the skill
+/// `skill://<name>/SKILL.md` (the file `md(name)`) with one supporting file `x.md` holding `x`,
+/// as in the example above.
+///
+/// # Servers and policy
+///
+/// [`SkillHost::new`] takes the policy ([`HostOptions`], read back with
+/// [`SkillHost::options`]); [`SkillHost::add_server`], [`SkillHost::remove_server`] and
+/// [`SkillHost::servers`] manage the host-assigned labels every other method is keyed by.
+///
+/// ```
+/// use skills_edge::host::{ErrorCode, HostOptions, SkillHost};
+/// let mut host = SkillHost::new(HostOptions { require_approval: true, ..HostOptions::default() });
+/// assert!(host.options().require_approval && !host.options().allow_dynamic);
+/// host.add_server("work").unwrap();
+/// host.add_server("home").unwrap();
+/// assert_eq!(host.servers(), ["work", "home"]);
+/// // A label is the host's own name for a server: unique, without `:` or control characters.
+/// assert_eq!(host.add_server("work").unwrap_err().code, ErrorCode::InvalidArgument);
+/// assert_eq!(host.add_server("a:b").unwrap_err().code, ErrorCode::InvalidArgument);
+/// // Removing a server leaves nothing of it behind.
+/// host.remove_server("home").unwrap();
+/// assert_eq!(host.servers(), ["work"]);
+/// assert_eq!(host.remove_server("home").unwrap_err().code, ErrorCode::UnknownServer);
+/// ```
+///
+/// # Registering entries
+///
+/// [`SkillHost::register_listing`] (a `skills/list` result), [`SkillHost::register_entries`]
+/// (its items one by one), [`SkillHost::register_get_result`] (a `skills/get` result),
+/// [`SkillHost::register`] and [`SkillHost::refresh`] (one parsed [`Entry`]),
+/// [`SkillHost::forget`], and [`SkillHost::entry`] to read one back.
+///
+/// ```
+/// use skills_edge::host::{Entry, ErrorCode, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// // Valid entries of a listing are registered; the others are reported by position.
+/// let listing = format!(r#"{{"skills":[{},{{"uri":"skill://broken"}}]}}"#, entry("a", b"x"));
+/// let out = host.register_listing("docs", &listing).unwrap();
+/// assert_eq!((out.registered.len(), out.rejected[0].index), (1, 1));
+/// assert!(host.entry("docs", "skill://a/SKILL.md").is_some());
+/// let out = host.register_entries("docs", [entry("b", b"x")]).unwrap();
+/// assert!(out.registered[0].added);
+/// // skills/get must answer for the URI asked for.
+/// let got = format!(r#"{{"skill":{}}}"#, entry("c", b"x"));
+/// assert!(host.register_get_result("docs", "skill://c/SKILL.md", &got).unwrap().added);
+/// let err = host.register_get_result("docs", "skill://d/SKILL.md", &got).unwrap_err();
+/// assert_eq!(err.code, ErrorCode::InvalidEntry);
+/// // A newer entry replaces the old one; `refresh` only for a skill already registered.
+/// let newer = Entry::parse(&entry("a", b"y")).unwrap();
+/// assert!(host.refresh("docs", newer).unwrap().changed);
+/// let unknown = Entry::parse(&entry("e", b"x")).unwrap();
+/// assert_eq!(host.refresh("docs", unknown.clone()).unwrap_err().code, ErrorCode::UnknownSkill);
+/// assert!(host.register("docs", unknown).unwrap().added);
+/// assert!(host.forget("docs", "skill://e/SKILL.md").unwrap());
+/// assert!(host.entry("docs", "skill://e/SKILL.md").is_none());
+/// ```
+///
+/// # Summaries and display names
+///
+/// [`SkillHost::skills`] lists every registered skill with a display name unique across
+/// servers, [`SkillHost::summary`] gives one, [`SkillHost::lookup`] maps a display name back
+/// to (server label, URI), and [`SkillHost::innermost_entry`] finds the skill a URI lies in.
+///
+/// ```
+/// use skills_edge::host::{Entry, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// for label in ["work", "home"] {
+///     host.add_server(label).unwrap();
+///     host.register(label, Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// }
+/// host.register("work", Entry::parse(&entry("b", b"x")).unwrap()).unwrap();
+/// // Two servers serve a skill named `a`: each is shown with its server's label.
+/// let names: Vec<String> = host.skills().into_iter().map(|s| s.display_name).collect();
+/// assert_eq!(names, ["work:a", "b", "home:a"]);
+/// assert_eq!(host.lookup("home:a"), Some(("home".into(), "skill://a/SKILL.md".into())));
+/// let s = host.summary("work", "skill://b/SKILL.md").unwrap();
+/// assert_eq!((s.name.as_str(), s.display_name.as_str(), s.approved, s.active), ("b", "b", false, false));
+/// let inner = host.innermost_entry("work", "skill://b/x.md").unwrap();
+/// assert_eq!(inner.uri(), "skill://b/SKILL.md");
+/// ```
+///
+/// # Loading and acting windows
+///
+/// [`SkillHost::plan_load`] checks what can be checked before the `SKILL.md` is fetched and
+/// says what to fetch; [`SkillHost::load`] verifies it and opens the skill's acting window,
+/// which [`SkillHost::is_active`] reports and [`SkillHost::close_window`] closes. The digest
+/// may be computed here or by the platform ([`Hashing`]); the verdict is the same.
+///
+/// ```
+/// use skills_edge::host::{Content, Entry, ErrorCode, Hashing, HostOptions, SkillHost};
+/// use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// let plan = host.plan_load("docs", "skill://a/SKILL.md").unwrap();
+/// assert_eq!(plan.size, Some(md("a").len() as u64));
+/// // The caller sends resources/read for plan.uri to the same server and hands back the result.
+/// let result = serde_json::json!({"contents":[{"uri": plan.uri, "mimeType": "text/markdown", "text": md("a")}]});
+/// let loaded = host.load("docs", &plan.uri, Content::ReadResult(result), Hashing::Here).unwrap();
+/// assert_eq!((loaded.display_name.as_str(), loaded.skill_md.body()), ("a", "See [x](x.md).\n"));
+/// assert!(host.is_active("docs", &plan.uri));
+/// // A changed file fails whichever side hashed it, and the content must not be used.
+/// let tampered = md("a").replace("See", "Run");
+/// let given = digest_of(tampered.as_bytes());
+/// let err = host.load("docs", &plan.uri, Content::Text(tampered), Hashing::Given(&given)).unwrap_err();
+/// assert_eq!(err.code, ErrorCode::DigestMismatch);
+/// assert!(host.close_window("docs", &plan.uri));
+/// assert!(!host.is_active("docs", &plan.uri));
+/// ```
+///
+/// # Reading files
+///
+/// [`SkillHost::plan_read`] resolves a reference against the entry the acting window holds,
+/// refusing an escape or an unlisted file before anything is fetched; [`SkillHost::read`]
+/// verifies what was fetched.
+///
+/// ```
+/// use skills_edge::host::{Content, Entry, ErrorCode, Hashing, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// let skill = "skill://a/SKILL.md";
+/// // Files are read only while the skill is loaded.
+/// assert_eq!(host.plan_read("docs", skill, "x.md").unwrap_err().code, ErrorCode::NoActingWindow);
+/// host.load("docs", skill, Content::Text(md("a")), Hashing::Here).unwrap();
+/// assert_eq!(host.plan_read("docs", skill, "x.md").unwrap().uri, "skill://a/x.md");
+/// assert_eq!(host.plan_read("docs", skill, "../b/SKILL.md").unwrap_err().code, ErrorCode::EscapesRoot);
+/// assert_eq!(host.plan_read("docs", skill, "y.md").unwrap_err().code, ErrorCode::NotInManifest);
+/// let file = host.read("docs", skill, "x.md", Content::Bytes(b"x".to_vec()), Hashing::Here).unwrap();
+/// assert!(file.content.receipt.verified);
+/// let err = host.read("docs", skill, "x.md", Content::Bytes(b"y".to_vec()), Hashing::Here).unwrap_err();
+/// assert_eq!(err.code, ErrorCode::DigestMismatch);
+/// ```
+///
+/// # Approvals
+///
+/// [`SkillHost::approve`] binds the user's approval to the skill's entry as it stands
+/// ([`approval_fingerprint`]); [`SkillHost::is_approved`] tells whether it still covers the
+/// registered entry, [`SkillHost::revoke`] withdraws it, and [`SkillHost::export_approvals`]
+/// and [`SkillHost::import_approvals`] persist them.
+///
+/// ```
+/// use skills_edge::host::{approval_fingerprint, Entry, ErrorCode, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let policy = HostOptions { require_approval: true, ..HostOptions::default() };
+/// let fresh = || {
+///     let mut host = SkillHost::new(policy);
+///     host.add_server("docs").unwrap();
+///     host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+///     host
+/// };
+/// let (mut host, skill) = (fresh(), "skill://a/SKILL.md");
+/// assert_eq!(host.plan_load("docs", skill).unwrap_err().code, ErrorCode::NotApproved);
+/// let fingerprint = host.approve("docs", skill).unwrap();
+/// assert_eq!(Ok(fingerprint), approval_fingerprint("docs", host.entry("docs", skill).unwrap()));
+/// assert!(host.is_approved("docs", skill) && host.plan_load("docs", skill).is_ok());
+/// // Persisted and restored in another registry.
+/// let mut later = fresh();
+/// assert_eq!(later.import_approvals(&host.export_approvals()), Ok(1));
+/// assert!(later.is_approved("docs", skill));
+/// // A changed file revokes the approval.
+/// let changed = Entry::parse(&entry("a", b"y")).unwrap();
+/// assert!(later.register("docs", changed).unwrap().approval_revoked);
+/// assert!(!later.is_approved("docs", skill));
+/// assert!(host.revoke("docs", skill) && !host.is_approved("docs", skill));
 /// ```
 pub struct SkillHost {
     options: HostOptions,
