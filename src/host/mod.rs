@@ -4,7 +4,7 @@
 //! | module | what it is |
 //! |---|---|
 //! | [`entry`] | validate an entry from `skills/list` / `skills/get`; limits from the entry alone |
-//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry (or a byte length and a digest computed elsewhere); resolve references |
+//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry, one function per check, hashed here or with a digest computed elsewhere ([`Hashing`]); resolve references |
 //! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`) |
 //! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals |
 //! | [`index`] | read a well-known source's `index.json` (Agent Skills Discovery RFC v0.2.0, and v0.1.0 without `$schema`); resolve its URLs (RFC 3986) |
