@@ -12,7 +12,7 @@
 //! Properties: `Err` ⇒ at least one diagnostic of severity `Error`, each with a rule id and a
 //! message; `Ok` ⇒ the catalog packs (`pack::encode`) and loads (`Catalog::from_bytes`); every
 //! entry passes `Entry::parse`; every file of every entry is served with the source bytes, and
-//! they match the entry's size and digest (`digest_of`, `verify_bytes`, and `verify_read_result`
+//! they match the entry's size and digest (`digest_of`, `verify_bytes`, and `verify_content`
 //! of what `resources/read` returns); the `SKILL.md` verifies with its frontmatter; a one-byte
 //! change to any file, or one byte more, fails verification.
 
@@ -23,7 +23,8 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::{pack, Catalog};
 use skills_edge::host::{
-    verify_bytes, verify_read_result, verify_skill_md, Content, Entry, ErrorCode, VerifyOptions,
+    verify_bytes, verify_content, verify_skill_md, Content, Entry, ErrorCode, Hashing,
+    VerifyOptions,
 };
 use skills_edge::server::{Config, Responder, Transport};
 use skills_edge::skill::digest::digest_of;
@@ -360,13 +361,18 @@ fn run(data: &[u8]) {
             );
             assert_eq!(item.size, bytes.len() as u64, "size of {}", item.uri);
             assert_eq!(item.digest, digest_of(bytes), "digest of {}", item.uri);
-            let receipt = verify_bytes(&entry, &item.uri, bytes, opts)
+            let receipt = verify_bytes(&entry, &item.uri, bytes, Hashing::Here, opts)
                 .unwrap_or_else(|e| panic!("served bytes of {} do not verify: {e:?}", item.uri));
             assert!(receipt.verified);
             let result = read(&r, &item.uri);
-            let v = verify_read_result(&entry, &item.uri, &result, opts).unwrap_or_else(|e| {
-                panic!("resources/read of {} does not verify: {e:?}", item.uri)
-            });
+            let v = verify_content(
+                &entry,
+                &item.uri,
+                &Content::ReadResult(result),
+                Hashing::Here,
+                opts,
+            )
+            .unwrap_or_else(|e| panic!("resources/read of {} does not verify: {e:?}", item.uri));
             assert_eq!(v.body.as_bytes(), bytes);
             // One byte changed, or one more: refused.
             let mut changed = bytes.to_vec();
@@ -376,7 +382,7 @@ fn run(data: &[u8]) {
                 let at = (data.len() + item.uri.len()) % changed.len();
                 changed[at] ^= 1 << (data.len() % 8);
             }
-            let e = verify_bytes(&entry, &item.uri, &changed, opts)
+            let e = verify_bytes(&entry, &item.uri, &changed, Hashing::Here, opts)
                 .expect_err("a changed file verifies");
             assert!(
                 matches!(e.code, ErrorCode::DigestMismatch | ErrorCode::SizeMismatch),
@@ -384,14 +390,15 @@ fn run(data: &[u8]) {
             );
             let mut longer = bytes.to_vec();
             longer.push(b'\n');
-            let e =
-                verify_bytes(&entry, &item.uri, &longer, opts).expect_err("a longer file verifies");
+            let e = verify_bytes(&entry, &item.uri, &longer, Hashing::Here, opts)
+                .expect_err("a longer file verifies");
             assert_eq!(e.code, ErrorCode::SizeMismatch);
         }
         let md = catalog.file(&skill.uri).expect("SKILL.md is served");
         verify_skill_md(
             &entry,
             &Content::Bytes(md.bytes().unwrap_or_default().to_vec()),
+            Hashing::Here,
         )
         .unwrap_or_else(|e| {
             panic!("a compiled SKILL.md does not verify against its entry: {e:?}\n{json}")

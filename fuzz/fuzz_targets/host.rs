@@ -27,8 +27,8 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
 use skills_edge::host::{
     approval_fingerprint, compare_frontmatter, resolve, verify_bytes, verify_content,
-    verify_read_result, verify_skill_md, Content, Entry, ErrorCode, HostOptions, SkillHost,
-    VerifiedSkillMd, VerifyError, VerifyOptions,
+    verify_skill_md, Content, Entry, ErrorCode, Hashing, HostOptions, SkillHost, VerifiedSkillMd,
+    VerifyError, VerifyOptions,
 };
 use skills_edge::skill::digest::digest_of;
 use skills_edge::skill::frontmatter::parse_file_host;
@@ -437,7 +437,7 @@ fn verify_all(
     for (i, bytes) in contents.iter().enumerate() {
         let others = [i, i.wrapping_mul(7).wrapping_add(bytes.len())];
         for u in others.iter().map(|k| &uris[k % uris.len()]) {
-            let b = verify_bytes(entry, u, bytes, opts);
+            let b = verify_bytes(entry, u, bytes, Hashing::Here, opts);
             if let Ok(r) = &b {
                 assert_eq!(r.size, bytes.len() as u64);
                 assert_eq!(r.digest, digest_of(bytes));
@@ -449,14 +449,21 @@ fn verify_all(
                     assert_matches_item(entry, u, bytes, "verify_bytes");
                 }
             }
-            let as_bytes = verify_content(entry, u, &Content::Bytes(bytes.clone()), opts);
+            let as_bytes = verify_content(
+                entry,
+                u,
+                &Content::Bytes(bytes.clone()),
+                Hashing::Here,
+                opts,
+            );
             assert_eq!(
                 as_bytes.as_ref().map(|v| &v.receipt).ok(),
                 b.as_ref().ok(),
                 "Content::Bytes and verify_bytes disagree"
             );
             if let Ok(t) = std::str::from_utf8(bytes) {
-                let as_text = verify_content(entry, u, &Content::Text(t.to_owned()), opts);
+                let as_text =
+                    verify_content(entry, u, &Content::Text(t.to_owned()), Hashing::Here, opts);
                 assert_eq!(
                     as_text.as_ref().map(|v| &v.receipt).ok(),
                     b.as_ref().ok(),
@@ -464,11 +471,11 @@ fn verify_all(
                 );
             }
             let res = read_result(u, bytes, i % 2 == 0);
-            let via = verify_read_result(entry, u, &res, opts);
+            let via = verify_content(entry, u, &Content::ReadResult(res), Hashing::Here, opts);
             assert_eq!(
                 via.as_ref().map(|v| &v.receipt).ok(),
                 b.as_ref().ok(),
-                "verify_read_result and verify_bytes disagree for {u}"
+                "Content::ReadResult and verify_bytes disagree for {u}"
             );
             if let Ok(v) = via {
                 assert_eq!(v.body.as_bytes(), &bytes[..]);
@@ -480,7 +487,7 @@ fn verify_all(
     // same call again would only double the target's cost: YAML reading dominates it).
     let direct: Vec<_> = contents
         .iter()
-        .map(|bytes| verify_skill_md(entry, &Content::Bytes(bytes.clone())))
+        .map(|bytes| verify_skill_md(entry, &Content::Bytes(bytes.clone()), Hashing::Here))
         .collect();
     for (bytes, v) in contents.iter().zip(&direct) {
         let Ok(v) = v else {
@@ -552,7 +559,7 @@ fn registry(
     }
     let mut loaded = false;
     for (bytes, direct) in contents.iter().zip(direct) {
-        match host.load(label, uri, Content::Bytes(bytes.clone())) {
+        match host.load(label, uri, Content::Bytes(bytes.clone()), Hashing::Here) {
             Ok(l) => {
                 assert!(plan.is_ok(), "loaded what plan_load refuses");
                 let d = direct.as_ref().unwrap_or_else(|e| {
@@ -594,7 +601,7 @@ fn registry(
         }
         let tries = [(k + 1) % contents.len().max(1), k % contents.len().max(1)];
         for bytes in tries.iter().filter_map(|t| contents.get(*t)) {
-            if let Ok(f) = host.read(label, uri, r, Content::Bytes(bytes.clone())) {
+            if let Ok(f) = host.read(label, uri, r, Content::Bytes(bytes.clone()), Hashing::Here) {
                 assert_eq!(f.content.receipt.uri, p.uri);
                 assert_eq!(f.content.body.as_bytes(), &bytes[..]);
                 if !entry.is_dynamic() {

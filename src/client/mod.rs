@@ -63,7 +63,7 @@ use crate::host::registry::{
     HostOptions, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected, SkillHost,
     SkillSummary,
 };
-use crate::host::verify::{read_content, Content};
+use crate::host::verify::{read_content, Content, Hashing};
 use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
 
@@ -475,6 +475,14 @@ async fn prepared<R: Rpc>(rpc: &R, result: &Json, plan: &PlannedRead) -> (Conten
         None
     };
     (Content::Item { body, mime_type }, digest)
+}
+
+/// How the verifier gets the digest of content [`prepared`] made ready: the platform's, when
+/// it gave one, else hashed there.
+fn hashing(platform_digest: &Option<String>) -> Hashing<'_> {
+    platform_digest
+        .as_deref()
+        .map_or(Hashing::Here, Hashing::Given)
 }
 
 impl SkillsClient {
@@ -909,10 +917,7 @@ impl SkillsClient {
             .fetch(rpc, "resources/read", json!({ "uri": plan.uri }), use_cache)
             .await?;
         let (content, digest) = prepared(rpc, &f.result, &plan).await;
-        match self.with(|s| {
-            s.host
-                .load_with_digest(&s.label, uri, content, digest.as_deref())
-        })? {
+        match self.with(|s| s.host.load(&s.label, uri, content, hashing(&digest)))? {
             Ok(skill) => {
                 self.remember(&f, rpc.now_ms())?;
                 Ok(Ok(skill))
@@ -950,7 +955,7 @@ impl SkillsClient {
             let (content, digest) = prepared(rpc, &f.result, &plan).await;
             let read = self.with(|s| {
                 s.host
-                    .read_with_digest(&s.label, skill_uri, &plan.uri, content, digest.as_deref())
+                    .read(&s.label, skill_uri, &plan.uri, content, hashing(&digest))
             })?;
             match read {
                 Ok(file) => {

@@ -24,38 +24,38 @@ use crate::skill::digest::{digest_of, is_wire_digest};
 use serde::{Deserialize, Serialize};
 
 /// The `format` tag of exported approvals.
-pub const APPROVALS_FORMAT: &str = "skills-edge/approvals";
+pub(crate) const APPROVALS_FORMAT: &str = "skills-edge/approvals";
 
 /// The version of the approvals export this build reads and writes.
-pub const APPROVALS_VERSION: u32 = 1;
+pub(crate) const APPROVALS_VERSION: u32 = 1;
 
 /// Persisted approvals, as [`crate::host::SkillHost::export_approvals`] writes them and
 /// [`crate::host::SkillHost::import_approvals`] reads them:
 /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ApprovalsExport {
+pub(crate) struct ApprovalsExport {
     /// Always [`APPROVALS_FORMAT`].
-    pub format: String,
+    pub(crate) format: String,
     /// Always [`APPROVALS_VERSION`].
-    pub version: u32,
+    pub(crate) version: u32,
     /// One per approved skill.
-    pub approvals: Vec<StoredApproval>,
+    pub(crate) approvals: Vec<StoredApproval>,
 }
 
 /// One persisted approval: the skill, by (server label, URI), and the fingerprint approved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredApproval {
+pub(crate) struct StoredApproval {
     /// The host-assigned label of the skill's server.
-    pub server: String,
+    pub(crate) server: String,
     /// The skill's `SKILL.md` URI.
-    pub uri: String,
+    pub(crate) uri: String,
     /// The fingerprint approved ([`approval_fingerprint`]).
-    pub fingerprint: String,
+    pub(crate) fingerprint: String,
 }
 
 impl ApprovalsExport {
     /// An export of `(server, uri, fingerprint)` triples.
-    pub fn of<'a>(approvals: impl Iterator<Item = (&'a str, &'a str, &'a str)>) -> Self {
+    pub(crate) fn of<'a>(approvals: impl Iterator<Item = (&'a str, &'a str, &'a str)>) -> Self {
         ApprovalsExport {
             format: APPROVALS_FORMAT.to_owned(),
             version: APPROVALS_VERSION,
@@ -70,14 +70,14 @@ impl ApprovalsExport {
     }
 
     /// The export as JSON text.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         // Strings and integers only: serialising cannot fail.
         serde_json::to_string(self).unwrap_or_default()
     }
 
     /// Reads an export, checking its format, version and every fingerprint's form.
     /// [`ErrorCode::InvalidArgument`] names what is wrong.
-    pub fn parse(json: &str) -> Result<ApprovalsExport> {
+    pub(crate) fn parse(json: &str) -> Result<ApprovalsExport> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
         let export: ApprovalsExport = serde_json::from_str(json)
             .map_err(|e| bad(format!("the approvals cannot be read: {e}")))?;
@@ -102,7 +102,7 @@ impl ApprovalsExport {
 }
 
 /// The domain-separation tag that opens every fingerprinted message.
-pub const FINGERPRINT_TAG: &str = "skills-edge approval v1";
+pub(crate) const FINGERPRINT_TAG: &str = "skills-edge approval v1";
 
 fn field(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(&(s.len() as u64).to_be_bytes());

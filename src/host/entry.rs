@@ -20,7 +20,7 @@ use crate::skill::uri::{final_segment, is_scheme, resolve_reference, skill_root}
 use crate::skill::value::{write_json_string, Value, MAX_SAFE_INTEGER};
 
 /// The `resources` marker of a skill whose files cannot be enumerated with stable digests.
-pub const DYNAMIC: &str = "dynamic";
+pub(crate) const DYNAMIC: &str = "dynamic";
 
 /// One file of a skill's manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -288,7 +288,7 @@ impl Entry {
     /// Whether the two entries list the same set of `(uri, digest)` pairs (what an approval
     /// binds to, H30). Sizes and unknown fields do not count; two dynamic entries are never
     /// the same set (nothing binds them).
-    pub fn same_file_set(&self, other: &Entry) -> bool {
+    pub(crate) fn same_file_set(&self, other: &Entry) -> bool {
         match (self.items(), other.items()) {
             (Some(a), Some(b)) => {
                 a.len() == b.len()

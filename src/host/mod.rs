@@ -4,7 +4,7 @@
 //! | module | what it is |
 //! |---|---|
 //! | [`entry`] | validate an entry from `skills/list` / `skills/get`; limits from the entry alone |
-//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry (or a byte length and a digest computed elsewhere); resolve references |
+//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry, one function per check, hashed here or with a digest computed elsewhere ([`Hashing`]); resolve references |
 //! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`) |
 //! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals |
 //! | [`index`] | read a well-known source's `index.json` (Agent Skills Discovery RFC v0.2.0, and v0.1.0 without `$schema`); resolve its URLs (RFC 3986) |
@@ -17,13 +17,13 @@
 //! decides.
 //!
 //! ```
-//! use skills_edge::host::{verify_skill_md, Content, Entry};
+//! use skills_edge::host::{verify_skill_md, Content, Entry, Hashing};
 //! let entry = Entry::parse(r#"{"uri":"skill://code-review/SKILL.md",
 //!   "frontmatter":{"name":"code-review","description":"Review code using the team's checklist."},
 //!   "resources":[{"uri":"skill://code-review/SKILL.md","size":149,
 //!     "digest":"sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160"}]}"#).unwrap();
 //! let file = "---\nname: code-review\ndescription: Review code using the team's checklist.\n---\n\n# Code review\n\nRead `references/checklist.md`, then review the diff.\n";
-//! assert!(verify_skill_md(&entry, &Content::Text(file.into())).is_ok());
+//! assert!(verify_skill_md(&entry, &Content::Text(file.into()), Hashing::Here).is_ok());
 //! ```
 
 pub mod approval;
@@ -43,7 +43,6 @@ pub use registry::{
 };
 pub use verify::{
     check_file_size, compare_frontmatter, read_content, read_result_content, resolve, verify_bytes,
-    verify_content, verify_content_digest, verify_file_digest, verify_file_with,
-    verify_read_result, verify_skill_md, verify_skill_md_digest, Body, Content, FileReceipt,
-    VerifiedContent, VerifiedSkillMd, VerifyOptions,
+    verify_content, verify_skill_md, Body, Content, FileReceipt, Hashing, VerifiedContent,
+    VerifiedSkillMd, VerifyOptions,
 };

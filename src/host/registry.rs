@@ -24,8 +24,8 @@ use super::approval::{approval_fingerprint, ApprovalsExport};
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
 use super::verify::{
-    manifest_item, resolve_in_root, verify_content, verify_content_digest, verify_skill_md,
-    verify_skill_md_digest, Content, VerifiedContent, VerifiedSkillMd, VerifyOptions,
+    manifest_item, resolve_in_root, verify_content, verify_skill_md, Content, Hashing,
+    VerifiedContent, VerifiedSkillMd, VerifyOptions,
 };
 use crate::skill::limits::MAX_BYTES_PER_SKILL;
 
@@ -153,10 +153,16 @@ struct Window {
 
 type Key = (String, String);
 
-/// The host registry (see the module documentation).
+/// The host registry (see the module documentation): what a host holds of every server's
+/// skills, and the only way to their content. Its methods come in groups, each shown below:
+/// servers and policy, registering entries, summaries and display names, loading and acting
+/// windows, reading files, approvals. It never fetches: the caller performs each
+/// `resources/read` the registry plans, on the skill's own server, and hands the result back.
+///
+/// The whole path of one skill, from its entry to a supporting file:
 ///
 /// ```
-/// use skills_edge::host::{Content, Entry, HostOptions, SkillHost};
+/// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
 /// use skills_edge::skill::digest::digest_of;
 /// let md = "---\nname: a\ndescription: d\n---\nSee [x](x.md).\n";
 /// let entry = Entry::parse(&format!(
@@ -168,12 +174,214 @@ type Key = (String, String);
 /// host.add_server("docs").unwrap();
 /// host.register("docs", entry).unwrap();
 /// let plan = host.plan_load("docs", "skill://a/SKILL.md").unwrap();
-/// host.load("docs", &plan.uri, Content::Text(md.into())).unwrap();
+/// host.load("docs", &plan.uri, Content::Text(md.into()), Hashing::Here).unwrap();
 /// let next = host.plan_read("docs", "skill://a/SKILL.md", "x.md").unwrap();
 /// assert_eq!(next.uri, "skill://a/x.md");
-/// let file = host.read("docs", "skill://a/SKILL.md", "x.md", Content::Bytes(b"x".to_vec())).unwrap();
+/// let file = host.read("docs", "skill://a/SKILL.md", "x.md", Content::Bytes(b"x".to_vec()), Hashing::Here).unwrap();
 /// assert_eq!(file.content.body.as_bytes(), b"x");
 /// assert!(host.plan_read("docs", "skill://a/SKILL.md", "y.md").is_err());
+/// ```
+///
+/// The examples below build entries with a helper, `entry(name, x)`: the JSON of the skill
+/// `skill://<name>/SKILL.md` (the file `md(name)`) with one supporting file `x.md` holding `x`,
+/// as in the example above.
+///
+/// # Servers and policy
+///
+/// [`SkillHost::new`] takes the policy ([`HostOptions`], read back with
+/// [`SkillHost::options`]); [`SkillHost::add_server`], [`SkillHost::remove_server`] and
+/// [`SkillHost::servers`] manage the host-assigned labels every other method is keyed by.
+///
+/// ```
+/// use skills_edge::host::{ErrorCode, HostOptions, SkillHost};
+/// let mut host = SkillHost::new(HostOptions { require_approval: true, ..HostOptions::default() });
+/// assert!(host.options().require_approval && !host.options().allow_dynamic);
+/// host.add_server("work").unwrap();
+/// host.add_server("home").unwrap();
+/// assert_eq!(host.servers(), ["work", "home"]);
+/// // A label is the host's own name for a server: unique, without `:` or control characters.
+/// assert_eq!(host.add_server("work").unwrap_err().code, ErrorCode::InvalidArgument);
+/// assert_eq!(host.add_server("a:b").unwrap_err().code, ErrorCode::InvalidArgument);
+/// // Removing a server leaves nothing of it behind.
+/// host.remove_server("home").unwrap();
+/// assert_eq!(host.servers(), ["work"]);
+/// assert_eq!(host.remove_server("home").unwrap_err().code, ErrorCode::UnknownServer);
+/// ```
+///
+/// # Registering entries
+///
+/// [`SkillHost::register_listing`] (a `skills/list` result), [`SkillHost::register_entries`]
+/// (its items one by one), [`SkillHost::register_get_result`] (a `skills/get` result),
+/// [`SkillHost::register`] and [`SkillHost::refresh`] (one parsed [`Entry`]),
+/// [`SkillHost::forget`], and [`SkillHost::entry`] to read one back.
+///
+/// ```
+/// use skills_edge::host::{Entry, ErrorCode, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// // Valid entries of a listing are registered; the others are reported by position.
+/// let listing = format!(r#"{{"skills":[{},{{"uri":"skill://broken"}}]}}"#, entry("a", b"x"));
+/// let out = host.register_listing("docs", &listing).unwrap();
+/// assert_eq!((out.registered.len(), out.rejected[0].index), (1, 1));
+/// assert!(host.entry("docs", "skill://a/SKILL.md").is_some());
+/// let out = host.register_entries("docs", [entry("b", b"x")]).unwrap();
+/// assert!(out.registered[0].added);
+/// // skills/get must answer for the URI asked for.
+/// let got = format!(r#"{{"skill":{}}}"#, entry("c", b"x"));
+/// assert!(host.register_get_result("docs", "skill://c/SKILL.md", &got).unwrap().added);
+/// let err = host.register_get_result("docs", "skill://d/SKILL.md", &got).unwrap_err();
+/// assert_eq!(err.code, ErrorCode::InvalidEntry);
+/// // A newer entry replaces the old one; `refresh` only for a skill already registered.
+/// let newer = Entry::parse(&entry("a", b"y")).unwrap();
+/// assert!(host.refresh("docs", newer).unwrap().changed);
+/// let unknown = Entry::parse(&entry("e", b"x")).unwrap();
+/// assert_eq!(host.refresh("docs", unknown.clone()).unwrap_err().code, ErrorCode::UnknownSkill);
+/// assert!(host.register("docs", unknown).unwrap().added);
+/// assert!(host.forget("docs", "skill://e/SKILL.md").unwrap());
+/// assert!(host.entry("docs", "skill://e/SKILL.md").is_none());
+/// ```
+///
+/// # Summaries and display names
+///
+/// [`SkillHost::skills`] lists every registered skill with a display name unique across
+/// servers, [`SkillHost::summary`] gives one, [`SkillHost::lookup`] maps a display name back
+/// to (server label, URI), and [`SkillHost::innermost_entry`] finds the skill a URI lies in.
+///
+/// ```
+/// use skills_edge::host::{Entry, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// for label in ["work", "home"] {
+///     host.add_server(label).unwrap();
+///     host.register(label, Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// }
+/// host.register("work", Entry::parse(&entry("b", b"x")).unwrap()).unwrap();
+/// // Two servers serve a skill named `a`: each is shown with its server's label.
+/// let names: Vec<String> = host.skills().into_iter().map(|s| s.display_name).collect();
+/// assert_eq!(names, ["work:a", "b", "home:a"]);
+/// assert_eq!(host.lookup("home:a"), Some(("home".into(), "skill://a/SKILL.md".into())));
+/// let s = host.summary("work", "skill://b/SKILL.md").unwrap();
+/// assert_eq!((s.name.as_str(), s.display_name.as_str(), s.approved, s.active), ("b", "b", false, false));
+/// let inner = host.innermost_entry("work", "skill://b/x.md").unwrap();
+/// assert_eq!(inner.uri(), "skill://b/SKILL.md");
+/// ```
+///
+/// # Loading and acting windows
+///
+/// [`SkillHost::plan_load`] checks what can be checked before the `SKILL.md` is fetched and
+/// says what to fetch; [`SkillHost::load`] verifies it and opens the skill's acting window,
+/// which [`SkillHost::is_active`] reports and [`SkillHost::close_window`] closes. The digest
+/// may be computed here or by the platform ([`Hashing`]); the verdict is the same.
+///
+/// ```
+/// use skills_edge::host::{Content, Entry, ErrorCode, Hashing, HostOptions, SkillHost};
+/// use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// let plan = host.plan_load("docs", "skill://a/SKILL.md").unwrap();
+/// assert_eq!(plan.size, Some(md("a").len() as u64));
+/// // The caller sends resources/read for plan.uri to the same server and hands back the result.
+/// let result = serde_json::json!({"contents":[{"uri": plan.uri, "mimeType": "text/markdown", "text": md("a")}]});
+/// let loaded = host.load("docs", &plan.uri, Content::ReadResult(result), Hashing::Here).unwrap();
+/// assert_eq!((loaded.display_name.as_str(), loaded.skill_md.body()), ("a", "See [x](x.md).\n"));
+/// assert!(host.is_active("docs", &plan.uri));
+/// // A changed file fails whichever side hashed it, and the content must not be used.
+/// let tampered = md("a").replace("See", "Run");
+/// let given = digest_of(tampered.as_bytes());
+/// let err = host.load("docs", &plan.uri, Content::Text(tampered), Hashing::Given(&given)).unwrap_err();
+/// assert_eq!(err.code, ErrorCode::DigestMismatch);
+/// assert!(host.close_window("docs", &plan.uri));
+/// assert!(!host.is_active("docs", &plan.uri));
+/// ```
+///
+/// # Reading files
+///
+/// [`SkillHost::plan_read`] resolves a reference against the entry the acting window holds,
+/// refusing an escape or an unlisted file before anything is fetched; [`SkillHost::read`]
+/// verifies what was fetched.
+///
+/// ```
+/// use skills_edge::host::{Content, Entry, ErrorCode, Hashing, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// let skill = "skill://a/SKILL.md";
+/// // Files are read only while the skill is loaded.
+/// assert_eq!(host.plan_read("docs", skill, "x.md").unwrap_err().code, ErrorCode::NoActingWindow);
+/// host.load("docs", skill, Content::Text(md("a")), Hashing::Here).unwrap();
+/// assert_eq!(host.plan_read("docs", skill, "x.md").unwrap().uri, "skill://a/x.md");
+/// assert_eq!(host.plan_read("docs", skill, "../b/SKILL.md").unwrap_err().code, ErrorCode::EscapesRoot);
+/// assert_eq!(host.plan_read("docs", skill, "y.md").unwrap_err().code, ErrorCode::NotInManifest);
+/// let file = host.read("docs", skill, "x.md", Content::Bytes(b"x".to_vec()), Hashing::Here).unwrap();
+/// assert!(file.content.receipt.verified);
+/// let err = host.read("docs", skill, "x.md", Content::Bytes(b"y".to_vec()), Hashing::Here).unwrap_err();
+/// assert_eq!(err.code, ErrorCode::DigestMismatch);
+/// ```
+///
+/// # Approvals
+///
+/// [`SkillHost::approve`] binds the user's approval to the skill's entry as it stands
+/// ([`approval_fingerprint`]); [`SkillHost::is_approved`] tells whether it still covers the
+/// registered entry, [`SkillHost::revoke`] withdraws it, and [`SkillHost::export_approvals`]
+/// and [`SkillHost::import_approvals`] persist them.
+///
+/// ```
+/// use skills_edge::host::{approval_fingerprint, Entry, ErrorCode, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let policy = HostOptions { require_approval: true, ..HostOptions::default() };
+/// let fresh = || {
+///     let mut host = SkillHost::new(policy);
+///     host.add_server("docs").unwrap();
+///     host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+///     host
+/// };
+/// let (mut host, skill) = (fresh(), "skill://a/SKILL.md");
+/// assert_eq!(host.plan_load("docs", skill).unwrap_err().code, ErrorCode::NotApproved);
+/// let fingerprint = host.approve("docs", skill).unwrap();
+/// assert_eq!(Ok(fingerprint), approval_fingerprint("docs", host.entry("docs", skill).unwrap()));
+/// assert!(host.is_approved("docs", skill) && host.plan_load("docs", skill).is_ok());
+/// // Persisted and restored in another registry.
+/// let mut later = fresh();
+/// assert_eq!(later.import_approvals(&host.export_approvals()), Ok(1));
+/// assert!(later.is_approved("docs", skill));
+/// // A changed file revokes the approval.
+/// let changed = Entry::parse(&entry("a", b"y")).unwrap();
+/// assert!(later.register("docs", changed).unwrap().approval_revoked);
+/// assert!(!later.is_approved("docs", skill));
+/// assert!(host.revoke("docs", skill) && !host.is_approved("docs", skill));
 /// ```
 pub struct SkillHost {
     options: HostOptions,
@@ -636,30 +844,20 @@ impl SkillHost {
     }
 
     /// Loads a skill: [`SkillHost::plan_load`]'s checks, then the `SKILL.md` content (read
-    /// from the same server) verified against the registered entry (size, digest,
-    /// frontmatter). On success the acting window opens (or is reopened) holding that entry
-    /// (H15); on failure nothing changes and the content must not be used.
-    pub fn load(&mut self, label: &str, uri: &str, content: Content) -> Result<LoadedSkill> {
-        self.load_with_digest(label, uri, content, None)
-    }
-
-    /// [`SkillHost::load`] with the SHA-256 of the `SKILL.md`'s bytes computed by the caller
-    /// (in wire form; `None`: hashed here), for a caller that hashes with a platform digest:
-    /// the same checks in the same order, with the same errors
-    /// ([`verify_skill_md_digest`]).
-    pub fn load_with_digest(
+    /// from the same server) verified against the registered entry (size, digest hashed as
+    /// `hashing` says, frontmatter: [`verify_skill_md`]). On success the acting window opens
+    /// (or is reopened) holding that entry (H15); on failure nothing changes and the content
+    /// must not be used.
+    pub fn load(
         &mut self,
         label: &str,
         uri: &str,
         content: Content,
-        digest: Option<&str>,
+        hashing: Hashing<'_>,
     ) -> Result<LoadedSkill> {
         self.plan_load(label, uri)?;
         let entry = self.entry_or_err(label, uri)?.clone();
-        let skill_md = match digest {
-            Some(d) => verify_skill_md_digest(&entry, &content, d)?,
-            None => verify_skill_md(&entry, &content)?,
-        };
+        let skill_md = verify_skill_md(&entry, &content, hashing)?;
         let retrieved = skill_md.receipt.size;
         if entry.is_dynamic() && retrieved > MAX_BYTES_PER_SKILL {
             return Err(dynamic_limit(uri, retrieved));
@@ -711,29 +909,17 @@ impl SkillHost {
     }
 
     /// Verifies a supporting file of a loaded skill: [`SkillHost::plan_read`]'s checks, then
-    /// size and digest against the held entry. A nested `SKILL.md` read this way is ordinary
-    /// content (H21, H31): it activates nothing; its own skill needs its own entry, approval
-    /// and [`SkillHost::load`].
+    /// size and digest (hashed as `hashing` says) against the held entry
+    /// ([`verify_content`]). A nested `SKILL.md` read this way is ordinary content (H21, H31):
+    /// it activates nothing; its own skill needs its own entry, approval and
+    /// [`SkillHost::load`].
     pub fn read(
         &mut self,
         label: &str,
         skill_uri: &str,
         reference: &str,
         content: Content,
-    ) -> Result<ReadFile> {
-        self.read_with_digest(label, skill_uri, reference, content, None)
-    }
-
-    /// [`SkillHost::read`] with the SHA-256 of the file's bytes computed by the caller (in
-    /// wire form; `None`: hashed here): the same checks in the same order, with the same
-    /// errors ([`verify_content_digest`]).
-    pub fn read_with_digest(
-        &mut self,
-        label: &str,
-        skill_uri: &str,
-        reference: &str,
-        content: Content,
-        digest: Option<&str>,
+        hashing: Hashing<'_>,
     ) -> Result<ReadFile> {
         let plan = self.plan_read(label, skill_uri, reference)?;
         let options = self.verify_options();
@@ -741,10 +927,7 @@ impl SkillHost {
             .windows
             .get_mut(&key(label, skill_uri))
             .ok_or_else(|| VerifyError::new(ErrorCode::NoActingWindow, "no acting window"))?;
-        let verified = match digest {
-            Some(d) => verify_content_digest(&window.entry, &plan.uri, &content, d, options)?,
-            None => verify_content(&window.entry, &plan.uri, &content, options)?,
-        };
+        let verified = verify_content(&window.entry, &plan.uri, &content, hashing, options)?;
         if window.entry.is_dynamic() {
             let total = window.retrieved.saturating_add(verified.receipt.size);
             if total > MAX_BYTES_PER_SKILL {
@@ -790,8 +973,9 @@ impl SkillHost {
     }
 
     /// The stored approvals as JSON, for persisting:
-    /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`
-    /// (see [`super::approval::ApprovalsExport`]).
+    /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`,
+    /// one item per approved skill: its server's label, its `SKILL.md` URI and the fingerprint
+    /// approved ([`approval_fingerprint`]).
     pub fn export_approvals(&self) -> String {
         ApprovalsExport::of(self.approvals.iter().map(|((server, uri), fingerprint)| {
             (server.as_str(), uri.as_str(), fingerprint.as_str())
@@ -1033,8 +1217,13 @@ pub(crate) mod tests {
         );
         // Registering an entry again, loading and looking up change no name.
         h.register("work", skills[3].entry()).unwrap();
-        h.load("work", &skills[3].uri, skills[3].read_result())
-            .unwrap();
+        h.load(
+            "work",
+            &skills[3].uri,
+            skills[3].read_result(),
+            Hashing::Here,
+        )
+        .unwrap();
         assert!(h.lookup("same (p3)").is_some());
         assert_eq!(table_builds() - before, 1);
         // A new skill of the same name, and a forgotten one, do.
@@ -1114,12 +1303,19 @@ pub(crate) mod tests {
         );
         assert_eq!(h.lookup("code-review"), None);
         // Loading on one server does not open a window on the other.
-        h.load("work", &s.uri, s.read_result()).unwrap();
+        h.load("work", &s.uri, s.read_result(), Hashing::Here)
+            .unwrap();
         assert!(h.is_active("work", &s.uri));
         assert!(!h.is_active("home", &s.uri));
         // The other server's bytes do not verify against this server's entry.
         let err = h
-            .read("work", &s.uri, "a.md", Content::Text("B".into()))
+            .read(
+                "work",
+                &s.uri,
+                "a.md",
+                Content::Text("B".into()),
+                Hashing::Here,
+            )
             .unwrap_err();
         assert_eq!(err.code, ErrorCode::DigestMismatch);
     }
@@ -1178,7 +1374,9 @@ pub(crate) mod tests {
             h.plan_read("work", &s.uri, "ref/a.md").unwrap_err().code,
             ErrorCode::NoActingWindow
         );
-        let loaded = h.load("work", &s.uri, s.read_result()).unwrap();
+        let loaded = h
+            .load("work", &s.uri, s.read_result(), Hashing::Here)
+            .unwrap();
         assert_eq!(loaded.server_label, "work");
         assert_eq!(loaded.skill_md.body(), "# r\n");
         assert_eq!(loaded.display_name, "r");
@@ -1201,7 +1399,9 @@ pub(crate) mod tests {
         );
         let blob =
             Content::ReadResult(json!({"contents":[{"uri":"skill://r/b.bin","blob":"AAE="}]}));
-        let f = h.read("work", &s.uri, "skill://r/b.bin", blob).unwrap();
+        let f = h
+            .read("work", &s.uri, "skill://r/b.bin", blob, Hashing::Here)
+            .unwrap();
         assert_eq!(f.content.body.as_bytes(), [0, 1]);
         assert_eq!(
             (f.server_label.as_str(), f.skill_uri.as_str()),
@@ -1222,14 +1422,21 @@ pub(crate) mod tests {
             h.plan_read("work", &s.uri, "new.md").unwrap_err().code,
             ErrorCode::NotInManifest
         );
-        h.load("work", &s.uri, grown.read_result()).unwrap();
+        h.load("work", &s.uri, grown.read_result(), Hashing::Here)
+            .unwrap();
         assert!(h.plan_read("work", &s.uri, "new.md").is_ok());
         assert!(h.close_window("work", &s.uri));
         assert!(!h.close_window("work", &s.uri));
         assert_eq!(
-            h.read("work", &s.uri, "new.md", Content::Text("N".into()))
-                .unwrap_err()
-                .code,
+            h.read(
+                "work",
+                &s.uri,
+                "new.md",
+                Content::Text("N".into()),
+                Hashing::Here
+            )
+            .unwrap_err()
+            .code,
             ErrorCode::NoActingWindow
         );
     }
@@ -1241,20 +1448,27 @@ pub(crate) mod tests {
         h.register("work", s.entry()).unwrap();
         let tampered = s.md.replace("# r", "# x");
         assert_eq!(
-            h.load("work", &s.uri, Content::Text(tampered))
+            h.load("work", &s.uri, Content::Text(tampered), Hashing::Here)
                 .unwrap_err()
                 .code,
             ErrorCode::DigestMismatch
         );
         assert!(!h.is_active("work", &s.uri));
         assert_eq!(
-            h.load("work", "skill://nope/SKILL.md", s.read_result())
-                .unwrap_err()
-                .code,
+            h.load(
+                "work",
+                "skill://nope/SKILL.md",
+                s.read_result(),
+                Hashing::Here
+            )
+            .unwrap_err()
+            .code,
             ErrorCode::UnknownSkill
         );
         assert_eq!(
-            h.load("nope", &s.uri, s.read_result()).unwrap_err().code,
+            h.load("nope", &s.uri, s.read_result(), Hashing::Here)
+                .unwrap_err()
+                .code,
             ErrorCode::UnknownServer
         );
     }
@@ -1275,7 +1489,12 @@ pub(crate) mod tests {
         let mut h = host();
         h.register("work", entry(read.clone())).unwrap();
         let loaded = h
-            .load("work", "skill://r/SKILL.md", Content::Text(md.into()))
+            .load(
+                "work",
+                "skill://r/SKILL.md",
+                Content::Text(md.into()),
+                Hashing::Here,
+            )
             .unwrap();
         assert_eq!(
             loaded.skill_md.frontmatter.to_json(),
@@ -1286,7 +1505,12 @@ pub(crate) mod tests {
         yaml11["reviewed"] = json!(true);
         h.register("home", entry(yaml11)).unwrap();
         let err = h
-            .load("home", "skill://r/SKILL.md", Content::Text(md.into()))
+            .load(
+                "home",
+                "skill://r/SKILL.md",
+                Content::Text(md.into()),
+                Hashing::Here,
+            )
             .unwrap_err();
         assert_eq!(
             (err.code, err.field.as_deref()),
@@ -1308,13 +1532,15 @@ pub(crate) mod tests {
         h.register("work", outer.entry()).unwrap();
         h.register("work", inner.entry()).unwrap();
         h.approve("work", &outer.uri).unwrap();
-        h.load("work", &outer.uri, outer.read_result()).unwrap();
+        h.load("work", &outer.uri, outer.read_result(), Hashing::Here)
+            .unwrap();
         let f = h
             .read(
                 "work",
                 &outer.uri,
                 "inner/SKILL.md",
                 Content::Text(nested_md.into()),
+                Hashing::Here,
             )
             .unwrap();
         assert_eq!(f.content.body.text(), Some(nested_md));
@@ -1326,7 +1552,8 @@ pub(crate) mod tests {
             ErrorCode::NoActingWindow
         );
         // Activating it is its own load, with its own root.
-        h.load("work", &inner.uri, inner.read_result()).unwrap();
+        h.load("work", &inner.uri, inner.read_result(), Hashing::Here)
+            .unwrap();
         assert_eq!(
             h.plan_read("work", &inner.uri, "../SKILL.md")
                 .unwrap_err()
@@ -1351,7 +1578,8 @@ pub(crate) mod tests {
         let f = h.approve("work", &s.uri).unwrap();
         assert_eq!(f, approval_fingerprint("work", &s.entry()).unwrap());
         assert!(h.is_approved("work", &s.uri));
-        h.load("work", &s.uri, s.read_result()).unwrap();
+        h.load("work", &s.uri, s.read_result(), Hashing::Here)
+            .unwrap();
         // Same set (sizes and unknown fields aside): still approved.
         let same = s.entry_json().replacen('{', r#"{"_meta":{"x":1},"#, 1);
         let out = h.refresh("work", Entry::parse(&same).unwrap()).unwrap();
@@ -1427,14 +1655,20 @@ pub(crate) mod tests {
         open.register("work", Entry::parse(dynamic).unwrap())
             .unwrap();
         let l = open
-            .load("work", "skill://d/SKILL.md", Content::Text(md.into()))
+            .load(
+                "work",
+                "skill://d/SKILL.md",
+                Content::Text(md.into()),
+                Hashing::Here,
+            )
             .unwrap();
         assert!(!l.skill_md.receipt.verified);
         assert_eq!(
             open.load(
                 "work",
                 "skill://d/SKILL.md",
-                Content::Text(md.replace("about", "not"))
+                Content::Text(md.replace("about", "not")),
+                Hashing::Here
             )
             .unwrap_err()
             .code,
@@ -1446,7 +1680,13 @@ pub(crate) mod tests {
         assert_eq!((p.digest, p.size), (None, None));
         let big = vec![0u8; 16 * 1024 * 1024];
         let e = open
-            .read("work", "skill://d/SKILL.md", "big", Content::Bytes(big))
+            .read(
+                "work",
+                "skill://d/SKILL.md",
+                "big",
+                Content::Bytes(big),
+                Hashing::Here,
+            )
             .unwrap_err();
         assert_eq!(e.code, ErrorCode::LimitExceeded);
         assert!(open
@@ -1454,7 +1694,8 @@ pub(crate) mod tests {
                 "work",
                 "skill://d/SKILL.md",
                 "small",
-                Content::Bytes(vec![1; 10])
+                Content::Bytes(vec![1; 10]),
+                Hashing::Here
             )
             .is_ok());
     }

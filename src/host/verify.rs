@@ -30,6 +30,57 @@ pub struct VerifyOptions {
     pub allow_dynamic: bool,
 }
 
+/// Where the SHA-256 that a check compares with the entry's digest comes from. Every check
+/// that hashes ([`verify_bytes`], [`verify_content`], [`verify_skill_md`],
+/// [`SkillHost::load`](super::SkillHost::load), [`SkillHost::read`](super::SkillHost::read))
+/// takes one, so there is one function per check whichever side hashes; the choice is
+/// carried out here ([`Hashing::digest`]) and nowhere else.
+///
+/// ```
+/// use skills_edge::host::{verify_bytes, Entry, Hashing, VerifyOptions};
+/// use skills_edge::skill::digest::digest_of;
+/// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let (u, o) = ("skill://a/SKILL.md", VerifyOptions::default());
+/// // A digest computed elsewhere (say, by the platform's crypto) gives exactly what hashing here gives.
+/// for bytes in [&b"a"[..], b"b", b"ab"] {
+///     let given = digest_of(bytes);
+///     assert_eq!(verify_bytes(&e, u, bytes, Hashing::Given(&given), o), verify_bytes(&e, u, bytes, Hashing::Here, o));
+/// }
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Hashing<'a> {
+    /// Hash the content here, with the SHA-256 the build-time compiler uses (the default).
+    #[default]
+    Here,
+    /// The SHA-256 of the content's bytes (the bytes, the text's UTF-8 bytes, or the text or
+    /// decoded blob of a result's content item) in wire form, computed by the caller, for
+    /// example with a platform digest such as WebCrypto's. The checks, their order and their
+    /// errors stay the same; only the hashing is the caller's. A digest not in wire form is
+    /// [`ErrorCode::InvalidArgument`], before any other check.
+    Given(&'a str),
+}
+
+impl Hashing<'_> {
+    /// Refuses a given digest that is not in wire form (the first check of every function
+    /// that takes a [`Hashing`]).
+    fn check(self) -> Result<()> {
+        match self {
+            Hashing::Here => Ok(()),
+            Hashing::Given(digest) => wire_digest(digest),
+        }
+    }
+
+    /// The SHA-256 of `bytes` in wire form: computed here, or the one given.
+    pub fn digest(self, bytes: &[u8]) -> String {
+        match self {
+            Hashing::Here => digest_of(bytes),
+            Hashing::Given(digest) => digest.to_owned(),
+        }
+    }
+}
+
 /// The content of a file: text (verified over its UTF-8 bytes) or binary.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Body {
@@ -151,7 +202,7 @@ fn dynamic_refused(entry: &Entry, uri: &str) -> VerifyError {
 
 /// Where a URI may be read from: its manifest item, or `None` for a dynamic entry accepted
 /// by `options` (the URI must then be the `SKILL.md` or inside the skill root).
-pub fn manifest_item<'e>(
+pub(crate) fn manifest_item<'e>(
     entry: &'e Entry,
     uri: &str,
     options: VerifyOptions,
@@ -247,7 +298,7 @@ fn wire_digest(digest: &str) -> Result<()> {
 /// The checks of [`verify_bytes`] that come before hashing: the URI must be listed (or, for a
 /// dynamic entry accepted by `options`, inside the skill root), then `size` must equal its
 /// item's. A caller that hashes content elsewhere calls this first, so that a wrong size is
-/// refused without hashing, then [`verify_file_digest`].
+/// refused without hashing, then [`verify_bytes`] with [`Hashing::Given`].
 ///
 /// ```
 /// use skills_edge::host::{check_file_size, Entry, ErrorCode, VerifyOptions};
@@ -266,10 +317,12 @@ pub fn check_file_size(entry: &Entry, uri: &str, size: u64, options: VerifyOptio
 }
 
 /// Verifies a file known by its byte length, whose SHA-256 `digest` computes (from bytes held
-/// elsewhere, hashed in pieces): the URI must be listed, then `size` must equal its item's
-/// (a wrong size is refused without calling `digest`), then the digest. An error `digest`
-/// returns is returned as it is. [`verify_bytes`] is this function over a slice.
-pub fn verify_file_with(
+/// elsewhere, hashed in pieces, or a digest in wire form computed elsewhere): the URI must be
+/// listed, then `size` must equal its item's (a wrong size is refused without calling
+/// `digest`), then the digest. An error `digest` returns is returned as it is.
+/// [`verify_bytes`] is this function over a slice; the npm package's exports, whose bytes stay
+/// in JavaScript memory, call it with the length alone.
+pub(crate) fn verify_file_with(
     entry: &Entry,
     uri: &str,
     size: u64,
@@ -282,58 +335,33 @@ pub fn verify_file_with(
     }
 }
 
-/// Verifies a file from its byte length and its SHA-256 in wire form, computed by the caller
-/// (for example with a platform digest such as WebCrypto's): the same checks, in the same
-/// order and with the same errors, as [`verify_bytes`] over the bytes they were computed from.
-/// A `digest` not in wire form is [`ErrorCode::InvalidArgument`].
-///
-/// ```
-/// use skills_edge::host::{verify_bytes, verify_file_digest, Entry, VerifyOptions};
-/// use skills_edge::skill::digest::digest_of;
-/// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
-///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
-///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
-/// let opts = VerifyOptions::default();
-/// let u = "skill://a/SKILL.md";
-/// assert_eq!(verify_file_digest(&e, u, 1, &digest_of(b"a"), opts), verify_bytes(&e, u, b"a", opts));
-/// assert_eq!(verify_file_digest(&e, u, 1, &digest_of(b"b"), opts), verify_bytes(&e, u, b"b", opts));
-/// ```
-pub fn verify_file_digest(
-    entry: &Entry,
-    uri: &str,
-    size: u64,
-    digest: &str,
-    options: VerifyOptions,
-) -> Result<FileReceipt> {
-    wire_digest(digest)?;
-    verify_file_with(entry, uri, size, || Ok(digest.to_owned()), options)
-}
-
 /// Verifies a file's raw bytes (for text, its UTF-8 bytes) against the entry: the URI must
-/// be listed, then size, then digest.
+/// be listed, then size, then digest, hashed as `hashing` says.
 ///
 /// ```
-/// use skills_edge::host::{verify_bytes, Entry, ErrorCode, VerifyOptions};
+/// use skills_edge::host::{verify_bytes, Entry, ErrorCode, Hashing, VerifyOptions};
 /// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
 ///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
 ///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
-/// let opts = VerifyOptions::default();
-/// assert!(verify_bytes(&e, "skill://a/SKILL.md", b"a", opts).is_ok());
-/// assert_eq!(verify_bytes(&e, "skill://a/SKILL.md", b"b", opts).unwrap_err().code, ErrorCode::DigestMismatch);
-/// assert_eq!(verify_bytes(&e, "skill://a/SKILL.md", b"ab", opts).unwrap_err().code, ErrorCode::SizeMismatch);
-/// assert_eq!(verify_bytes(&e, "skill://a/x.md", b"a", opts).unwrap_err().code, ErrorCode::NotInManifest);
+/// let (h, opts) = (Hashing::Here, VerifyOptions::default());
+/// assert!(verify_bytes(&e, "skill://a/SKILL.md", b"a", h, opts).is_ok());
+/// assert_eq!(verify_bytes(&e, "skill://a/SKILL.md", b"b", h, opts).unwrap_err().code, ErrorCode::DigestMismatch);
+/// assert_eq!(verify_bytes(&e, "skill://a/SKILL.md", b"ab", h, opts).unwrap_err().code, ErrorCode::SizeMismatch);
+/// assert_eq!(verify_bytes(&e, "skill://a/x.md", b"a", h, opts).unwrap_err().code, ErrorCode::NotInManifest);
 /// ```
 pub fn verify_bytes(
     entry: &Entry,
     uri: &str,
     bytes: &[u8],
+    hashing: Hashing<'_>,
     options: VerifyOptions,
 ) -> Result<FileReceipt> {
+    hashing.check()?;
     verify_file_with(
         entry,
         uri,
         bytes.len() as u64,
-        || Ok(digest_of(bytes)),
+        || Ok(hashing.digest(bytes)),
         options,
     )
 }
@@ -443,9 +471,10 @@ pub fn read_content(
 }
 
 /// The content item of a `resources/read` result for `uri` after every check of
-/// [`verify_read_result`] that comes before hashing: the URI must be listed, the result
+/// [`verify_content`] over a `resources/read` result that comes before hashing: the URI must be listed, the result
 /// well-formed ([`read_content`]), and the content's byte length equal to its item's. A
-/// caller that hashes the content elsewhere then calls [`verify_file_digest`].
+/// caller that hashes the content elsewhere then hands the content item to
+/// [`verify_content`] with [`Hashing::Given`].
 pub fn read_result_content(
     entry: &Entry,
     uri: &str,
@@ -460,99 +489,40 @@ pub fn read_result_content(
     Ok((body, mime_type))
 }
 
-/// Verifies a `resources/read` result for `uri` against the entry: the URI must be listed
-/// (checked first, as the file should not have been fetched otherwise), then the result's
-/// shape ([`read_content`]), then size and digest of the text's UTF-8 bytes or the decoded
-/// blob.
+/// Verifies content for `uri` in any form ([`Content`]), hashed as `hashing` says: the URI
+/// must be listed (checked first, as the file should not have been fetched otherwise); a
+/// `resources/read` result must be well-formed ([`read_content`]); then the size and the
+/// digest of the bytes (a text's UTF-8 bytes, a decoded blob).
 ///
 /// ```
-/// use skills_edge::host::{verify_read_result, Entry, ErrorCode, VerifyOptions};
+/// use skills_edge::host::{verify_content, Content, Entry, ErrorCode, Hashing, VerifyOptions};
 /// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
 ///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
 ///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
-/// let ok = serde_json::json!({"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]});
-/// let v = verify_read_result(&entry, "skill://a/SKILL.md", &ok, VerifyOptions::default()).unwrap();
-/// assert_eq!(v.receipt.size, 1);
-/// let mut tampered = ok.clone();
-/// tampered["contents"][0]["text"] = "b".into();
-/// let e = verify_read_result(&entry, "skill://a/SKILL.md", &tampered, VerifyOptions::default());
-/// assert_eq!(e.unwrap_err().code, ErrorCode::DigestMismatch);
-/// ```
-pub fn verify_read_result(
-    entry: &Entry,
-    uri: &str,
-    result: &Json,
-    options: VerifyOptions,
-) -> Result<VerifiedContent> {
-    let (body, mime_type) = read_result_content(entry, uri, result, options)?;
-    let receipt = verify_bytes(entry, uri, body.as_bytes(), options)?;
-    Ok(VerifiedContent {
-        receipt,
-        body,
-        mime_type,
-    })
-}
-
-/// Verifies content for `uri` in any form ([`Content`]).
-///
-/// ```
-/// use skills_edge::host::{verify_content, Content, Entry, ErrorCode, VerifyOptions};
-/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
-///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
-///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
-/// let o = VerifyOptions::default();
-/// assert!(verify_content(&entry, "skill://a/SKILL.md", &Content::Bytes(b"a".to_vec()), o).is_ok());
-/// let e = verify_content(&entry, "skill://a/SKILL.md", &Content::Text("ab".into()), o);
+/// let (h, o) = (Hashing::Here, VerifyOptions::default());
+/// assert!(verify_content(&entry, "skill://a/SKILL.md", &Content::Bytes(b"a".to_vec()), h, o).is_ok());
+/// let e = verify_content(&entry, "skill://a/SKILL.md", &Content::Text("ab".into()), h, o);
 /// assert_eq!(e.unwrap_err().code, ErrorCode::SizeMismatch);
-/// let e = verify_content(&entry, "skill://a/other.md", &Content::Text("a".into()), o);
+/// let e = verify_content(&entry, "skill://a/other.md", &Content::Text("a".into()), h, o);
 /// assert_eq!(e.unwrap_err().code, ErrorCode::NotInManifest);
+///
+/// // A `resources/read` result: one content item for the URI, `text` or strict base64 `blob`.
+/// let ok = serde_json::json!({"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]});
+/// let v = verify_content(&entry, "skill://a/SKILL.md", &Content::ReadResult(ok.clone()), h, o).unwrap();
+/// assert_eq!((v.receipt.size, v.mime_type.as_deref()), (1, Some("text/markdown")));
+/// let mut tampered = ok;
+/// tampered["contents"][0]["text"] = "b".into();
+/// let e = verify_content(&entry, "skill://a/SKILL.md", &Content::ReadResult(tampered), h, o);
+/// assert_eq!(e.unwrap_err().code, ErrorCode::DigestMismatch);
 /// ```
 pub fn verify_content(
     entry: &Entry,
     uri: &str,
     content: &Content,
+    hashing: Hashing<'_>,
     options: VerifyOptions,
 ) -> Result<VerifiedContent> {
-    content_with(entry, uri, content, None, options)
-}
-
-/// [`verify_content`] with the SHA-256 of the content's bytes (the bytes, the text's UTF-8
-/// bytes, or the text or decoded blob of the result's content item) computed by the caller,
-/// in wire form: the same checks, in the same order and with the same errors; only the
-/// hashing is the caller's. A `digest` not in wire form is [`ErrorCode::InvalidArgument`].
-///
-/// ```
-/// use skills_edge::host::{verify_content, verify_content_digest, Content, Entry, VerifyOptions};
-/// use skills_edge::skill::digest::digest_of;
-/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
-///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
-///     "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
-/// let (u, o) = ("skill://a/SKILL.md", VerifyOptions::default());
-/// for text in ["a", "b", "ab"] {
-///     let content = Content::Text(text.into());
-///     let given = verify_content_digest(&entry, u, &content, &digest_of(text.as_bytes()), o);
-///     assert_eq!(given, verify_content(&entry, u, &content, o));
-/// }
-/// ```
-pub fn verify_content_digest(
-    entry: &Entry,
-    uri: &str,
-    content: &Content,
-    digest: &str,
-    options: VerifyOptions,
-) -> Result<VerifiedContent> {
-    wire_digest(digest)?;
-    content_with(entry, uri, content, Some(digest), options)
-}
-
-/// [`verify_content`], hashing the content unless its digest is given.
-fn content_with(
-    entry: &Entry,
-    uri: &str,
-    content: &Content,
-    digest: Option<&str>,
-    options: VerifyOptions,
-) -> Result<VerifiedContent> {
+    hashing.check()?;
     let (body, mime_type) = match content {
         Content::ReadResult(result) => read_result_content(entry, uri, result, options)?,
         Content::Item { body, mime_type } => (body.clone(), mime_type.clone()),
@@ -564,7 +534,7 @@ fn content_with(
         entry,
         uri,
         bytes.len() as u64,
-        || Ok(digest.map_or_else(|| digest_of(bytes), str::to_owned)),
+        || Ok(hashing.digest(bytes)),
         options,
     )?;
     Ok(VerifiedContent {
@@ -588,42 +558,33 @@ fn content_with(
 /// A `resources/read` result must carry the `SKILL.md` as `text`.
 ///
 /// ```
-/// use skills_edge::host::{verify_skill_md, Content, Entry, ErrorCode};
+/// use skills_edge::host::{verify_skill_md, Content, Entry, ErrorCode, Hashing};
 /// use skills_edge::skill::digest::digest_of;
 /// let file = "---\nname: a\ndescription: d\n---\nBody\n";
 /// let entry = |desc: &str| Entry::parse(&format!(
 ///     r#"{{"uri":"skill://a/SKILL.md","frontmatter":{{"name":"a","description":"{desc}"}},
 ///         "resources":[{{"uri":"skill://a/SKILL.md","size":{},"digest":"{}"}}]}}"#,
 ///     file.len(), digest_of(file.as_bytes()))).unwrap();
-/// let ok = verify_skill_md(&entry("d"), &Content::Text(file.into())).unwrap();
+/// let ok = verify_skill_md(&entry("d"), &Content::Text(file.into()), Hashing::Here).unwrap();
 /// assert_eq!(ok.body(), "Body\n");
-/// let err = verify_skill_md(&entry("other"), &Content::Text(file.into())).unwrap_err();
+/// let err = verify_skill_md(&entry("other"), &Content::Text(file.into()), Hashing::Here).unwrap_err();
 /// assert_eq!((err.code, err.field.as_deref()), (ErrorCode::FrontmatterMismatch, Some("description")));
+/// // With the file's digest computed elsewhere: the same outcome.
+/// let given = digest_of(file.as_bytes());
+/// let err = verify_skill_md(&entry("other"), &Content::Text(file.into()), Hashing::Given(&given)).unwrap_err();
+/// assert_eq!(err.field.as_deref(), Some("description"));
 /// ```
-pub fn verify_skill_md(entry: &Entry, content: &Content) -> Result<VerifiedSkillMd> {
-    skill_md(entry, content, None)
-}
-
-/// [`verify_skill_md`] with the SHA-256 of the file's bytes (the text's UTF-8 bytes, the bytes,
-/// or the text of the result's content item) computed by the caller, in wire form: the same
-/// checks, in the same order and with the same errors. A `digest` not in wire form is
-/// [`ErrorCode::InvalidArgument`].
-pub fn verify_skill_md_digest(
+pub fn verify_skill_md(
     entry: &Entry,
     content: &Content,
-    digest: &str,
+    hashing: Hashing<'_>,
 ) -> Result<VerifiedSkillMd> {
-    wire_digest(digest)?;
-    skill_md(entry, content, Some(digest))
-}
-
-/// [`verify_skill_md`], hashing the file unless its digest is given.
-fn skill_md(entry: &Entry, content: &Content, digest: Option<&str>) -> Result<VerifiedSkillMd> {
+    hashing.check()?;
     let uri = entry.uri();
     let item = entry.skill_md_item();
     let receipt_of = |bytes: &[u8]| {
         let size = bytes.len() as u64;
-        let digest = || Ok(digest.map_or_else(|| digest_of(bytes), str::to_owned));
+        let digest = || Ok(hashing.digest(bytes));
         match item {
             Some(item) => check_item_with(item, size, digest),
             None => unverified_with(uri, size, digest),
@@ -759,7 +720,7 @@ fn join_key(path: &str, key: &str) -> String {
 }
 
 /// Most differing fields one refusal names.
-pub const MAX_DIFFERENCES: usize = 32;
+pub(crate) const MAX_DIFFERENCES: usize = 32;
 
 /// Every place where two values differ (at most [`MAX_DIFFERENCES`]), as (path, expected part,
 /// actual part), in the order of the entry's keys, then the keys only the file has. Depth is
@@ -823,7 +784,7 @@ pub fn resolve(skill_uri: &str, reference: &str) -> Result<String> {
 }
 
 /// [`resolve`] against a skill root (the `SKILL.md` URI without `/SKILL.md`).
-pub fn resolve_in_root(root: &str, reference: &str) -> Result<String> {
+pub(crate) fn resolve_in_root(root: &str, reference: &str) -> Result<String> {
     resolve_reference(root, reference).map_err(|e| {
         let (code, why) = match e {
             ResolveError::EscapesRoot => (ErrorCode::EscapesRoot, "climbs above the skill root"),
@@ -898,7 +859,8 @@ mod tests {
             md,
             r#"{"name":"pdf-processing","description":"Extract","note":"a\u2029b"}"#,
         );
-        let v = verify_skill_md(&e, &Content::Text(md.to_owned())).expect("verifies");
+        let v =
+            verify_skill_md(&e, &Content::Text(md.to_owned()), Hashing::Here).expect("verifies");
         assert!(v.receipt.verified);
         let fm = parse_file_host(md).expect("host mode reads it");
         assert!(fm.same_content(e.frontmatter()));
@@ -945,16 +907,16 @@ mod tests {
         );
         let e = entry();
         let u = e.uri().to_owned();
-        assert!(verify_skill_md(&e, &Content::Text(SKILL_MD.into())).is_ok());
+        assert!(verify_skill_md(&e, &Content::Text(SKILL_MD.into()), Hashing::Here).is_ok());
         // verify-digest: same length, other bytes.
         let tampered = SKILL_MD.replace("Skill body.\n", "Evil body!!\n");
         assert_eq!(tampered.len(), SKILL_MD.len());
-        let err = verify_skill_md(&e, &Content::Text(tampered)).unwrap_err();
+        let err = verify_skill_md(&e, &Content::Text(tampered), Hashing::Here).unwrap_err();
         assert_eq!(err.code, ErrorCode::DigestMismatch);
         assert_eq!(err.uri.as_deref(), Some(u.as_str()));
         // verify-size.
         let longer = format!("{SKILL_MD}extra bytes the entry did not account for\n");
-        let err = verify_skill_md(&e, &Content::Text(longer)).unwrap_err();
+        let err = verify_skill_md(&e, &Content::Text(longer), Hashing::Here).unwrap_err();
         assert_eq!(err.code, ErrorCode::SizeMismatch);
         assert_eq!(
             (err.expected.as_deref(), err.actual.as_deref()),
@@ -969,7 +931,7 @@ mod tests {
             &evil,
             r#"{"name":"pdf-processing","description":"Extract, fill, and assemble PDF documents"}"#,
         );
-        let err = verify_skill_md(&e2, &Content::Text(evil)).unwrap_err();
+        let err = verify_skill_md(&e2, &Content::Text(evil), Hashing::Here).unwrap_err();
         assert_eq!(err.code, ErrorCode::FrontmatterMismatch);
         assert_eq!(err.field.as_deref(), Some("description"));
         assert_eq!(
@@ -983,27 +945,62 @@ mod tests {
     fn read_results_text_and_blob() {
         let e = entry();
         let forms = "skill://pdf-processing/references/FORMS.md";
-        let ok = verify_read_result(
+        let ok = verify_content(
             &e,
             forms,
-            &read(forms, json!({"text": FORMS, "mimeType":"text/markdown"})),
+            &Content::ReadResult(read(
+                forms,
+                json!({"text": FORMS, "mimeType":"text/markdown"}),
+            )),
+            Hashing::Here,
             NONE,
         )
         .unwrap();
         assert_eq!(ok.body.text(), Some(FORMS));
         assert_eq!(ok.mime_type.as_deref(), Some("text/markdown"));
         let bin = "skill://pdf-processing/assets/x.bin";
-        let ok = verify_read_result(&e, bin, &read(bin, json!({"blob": "AP8H"})), NONE).unwrap();
+        let ok = verify_content(
+            &e,
+            bin,
+            &Content::ReadResult(read(bin, json!({"blob": "AP8H"}))),
+            Hashing::Here,
+            NONE,
+        )
+        .unwrap();
         assert_eq!(ok.body.as_bytes(), &[0, 255, 7]);
         assert!(ok.receipt.verified);
         // Legacy result: no resultType.
         let legacy = json!({"contents":[{"uri": forms, "text": FORMS}]});
-        assert!(verify_read_result(&e, forms, &legacy, NONE).is_ok());
+        assert!(verify_content(
+            &e,
+            forms,
+            &Content::ReadResult(legacy.clone()),
+            Hashing::Here,
+            NONE
+        )
+        .is_ok());
         // Extra items for other URIs are ignored.
         let extra = json!({"contents":[{"uri":"skill://other/x","text":"x"},{"uri": forms, "text": FORMS}]});
-        assert!(verify_read_result(&e, forms, &extra, NONE).is_ok());
+        assert!(verify_content(
+            &e,
+            forms,
+            &Content::ReadResult(extra.clone()),
+            Hashing::Here,
+            NONE
+        )
+        .is_ok());
 
-        let code = |uri: &str, r: Json| verify_read_result(&e, uri, &r, NONE).unwrap_err().code;
+        let code = |uri: &str, r: Json| {
+            verify_content(
+                &e,
+                uri,
+                &Content::ReadResult(r.clone()),
+                Hashing::Here,
+                NONE,
+            )
+            .unwrap_err()
+            .code
+        };
         use ErrorCode::*;
         assert_eq!(
             code(bin, read(bin, json!({"blob": "AP8-"}))),
@@ -1070,14 +1067,14 @@ mod tests {
             json!({"blob": base64::encode(SKILL_MD.as_bytes())}),
         );
         assert_eq!(
-            verify_skill_md(&e, &Content::ReadResult(blob))
+            verify_skill_md(&e, &Content::ReadResult(blob), Hashing::Here)
                 .unwrap_err()
                 .code,
             InvalidReadResult
         );
         let text = read(e.uri(), json!({"text": SKILL_MD}));
         assert_eq!(
-            verify_skill_md(&e, &Content::ReadResult(text))
+            verify_skill_md(&e, &Content::ReadResult(text), Hashing::Here)
                 .unwrap()
                 .body(),
             "\nSkill body.\n"
@@ -1096,7 +1093,13 @@ mod tests {
             ))
             .unwrap()
         };
-        let check = |fm: &str| verify_skill_md(&mk(fm), &Content::Bytes(file.as_bytes().to_vec()));
+        let check = |fm: &str| {
+            verify_skill_md(
+                &mk(fm),
+                &Content::Bytes(file.as_bytes().to_vec()),
+                Hashing::Here,
+            )
+        };
         let ok = check(r#"{"description":"d","name":"a","metadata":{"a":["x",{"z":2.0}],"b":1}}"#)
             .unwrap();
         assert_eq!(ok.body(), "Body");
@@ -1159,7 +1162,7 @@ mod tests {
                 file.len()
             ))
             .unwrap();
-            let err = verify_skill_md(&e, &Content::Text(file.into())).unwrap_err();
+            let err = verify_skill_md(&e, &Content::Text(file.into()), Hashing::Here).unwrap_err();
             assert_eq!(err.code, ErrorCode::FrontmatterInvalid, "{file:?}");
             assert!(err.actual.unwrap().starts_with("frontmatter-"));
         }
@@ -1170,7 +1173,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(
-            verify_skill_md(&e, &Content::Bytes(bytes))
+            verify_skill_md(&e, &Content::Bytes(bytes), Hashing::Here)
                 .unwrap_err()
                 .code,
             ErrorCode::FrontmatterInvalid
@@ -1189,7 +1192,7 @@ mod tests {
             .unwrap()
         };
         let yaml2 = r#"{"name":"a","description":"d","reviewed":"yes","since":"2024-01-01","build":7,"mode":12,"scale":1000}"#;
-        let ok = verify_skill_md(&mk(yaml2), &Content::Text(file.into())).unwrap();
+        let ok = verify_skill_md(&mk(yaml2), &Content::Text(file.into()), Hashing::Here).unwrap();
         assert_eq!(ok.frontmatter.to_json(), yaml2);
         assert_eq!(ok.body(), "Body\n");
         // Any other reading is a mismatch, naming the field: YAML 1.1's boolean, the string
@@ -1204,7 +1207,8 @@ mod tests {
                 r#""2024-01-01""#,
             ),
         ] {
-            let err = verify_skill_md(&mk(&fm), &Content::Text(file.into())).unwrap_err();
+            let err =
+                verify_skill_md(&mk(&fm), &Content::Text(file.into()), Hashing::Here).unwrap_err();
             assert_eq!(err.code, ErrorCode::FrontmatterMismatch, "{fm}");
             assert_eq!(err.field.as_deref(), Some(field), "{fm}");
             assert_eq!(err.actual.as_deref(), Some(actual), "{fm}");
@@ -1215,28 +1219,34 @@ mod tests {
     fn dynamic_entries_need_an_opt_in() {
         let file = "---\nname: d\ndescription: x\n---\n";
         let e = Entry::parse(r#"{"uri":"skill://r/d/SKILL.md","frontmatter":{"name":"d","description":"x"},"resources":"dynamic"}"#).unwrap();
-        let err = verify_bytes(&e, "skill://r/d/a.md", b"x", NONE).unwrap_err();
+        let err = verify_bytes(&e, "skill://r/d/a.md", b"x", Hashing::Here, NONE).unwrap_err();
         assert_eq!(err.code, ErrorCode::DynamicNotAllowed);
         let yes = VerifyOptions {
             allow_dynamic: true,
         };
-        let r = verify_bytes(&e, "skill://r/d/a.md", b"x", yes).unwrap();
+        let r = verify_bytes(&e, "skill://r/d/a.md", b"x", Hashing::Here, yes).unwrap();
         assert!(!r.verified);
         assert_eq!(
-            verify_bytes(&e, "skill://r/other.md", b"x", yes)
+            verify_bytes(&e, "skill://r/other.md", b"x", Hashing::Here, yes)
                 .unwrap_err()
                 .code,
             ErrorCode::EscapesRoot
         );
         // The frontmatter is still verified.
-        let ok = verify_skill_md(&e, &Content::Text(file.into())).unwrap();
+        let ok = verify_skill_md(&e, &Content::Text(file.into()), Hashing::Here).unwrap();
         assert!(!ok.receipt.verified);
-        let bad = verify_skill_md(&e, &Content::Text(file.replace("x\n", "w\n"))).unwrap_err();
+        let bad = verify_skill_md(
+            &e,
+            &Content::Text(file.replace("x\n", "w\n")),
+            Hashing::Here,
+        )
+        .unwrap_err();
         assert_eq!(bad.code, ErrorCode::FrontmatterMismatch);
     }
 
-    /// The precomputed-digest functions give exactly what the hashing ones give (receipts and
-    /// errors, fields included), and check the size before they need the digest.
+    /// A digest computed elsewhere gives exactly what hashing here gives (receipts and errors,
+    /// fields included), with the bytes or with their length alone, and the size is checked
+    /// before the digest is needed.
     #[test]
     fn precomputed_digests_verify_like_bytes() {
         let e = entry();
@@ -1262,9 +1272,15 @@ mod tests {
         ];
         for (entry, uri, bytes, opts) in cases {
             let size = bytes.len() as u64;
-            let expected = verify_bytes(entry, uri, &bytes, opts);
+            let expected = verify_bytes(entry, uri, &bytes, Hashing::Here, opts);
+            let given = digest_of(&bytes);
             assert_eq!(
-                verify_file_digest(entry, uri, size, &digest_of(&bytes), opts),
+                verify_bytes(entry, uri, &bytes, Hashing::Given(&given), opts),
+                expected,
+                "{uri}"
+            );
+            assert_eq!(
+                verify_file_with(entry, uri, size, || Ok(given.clone()), opts),
                 expected,
                 "{uri}"
             );
@@ -1295,9 +1311,14 @@ mod tests {
         assert_eq!(err.code, ErrorCode::SizeMismatch);
         // A digest that is not in wire form is an argument error.
         for bad in ["", "sha256:", &digest_of(b"x").to_uppercase(), "md5:00"] {
-            let err = verify_file_digest(&e, forms, FORMS.len() as u64, bad, NONE).unwrap_err();
+            let err =
+                verify_bytes(&e, forms, FORMS.as_bytes(), Hashing::Given(bad), NONE).unwrap_err();
             assert_eq!(err.code, ErrorCode::InvalidArgument, "{bad:?}");
-            let err = verify_skill_md_digest(&e, &Content::Text(SKILL_MD.into()), bad).unwrap_err();
+            let text = Content::Text(FORMS.into());
+            let err = verify_content(&e, forms, &text, Hashing::Given(bad), NONE).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidArgument, "{bad:?}");
+            let err = verify_skill_md(&e, &Content::Text(SKILL_MD.into()), Hashing::Given(bad))
+                .unwrap_err();
             assert_eq!(err.code, ErrorCode::InvalidArgument, "{bad:?}");
         }
     }
@@ -1392,8 +1413,8 @@ mod tests {
                     .to_vec(),
                 Content::Item { body, .. } => body.as_bytes().to_vec(),
             };
-            let expected = verify_skill_md(entry, &content);
-            let got = verify_skill_md_digest(entry, &content, &digest_of(&bytes));
+            let expected = verify_skill_md(entry, &content, Hashing::Here);
+            let got = verify_skill_md(entry, &content, Hashing::Given(&digest_of(&bytes)));
             match (expected, got) {
                 (Ok(a), Ok(b)) => {
                     assert_eq!(a.receipt, b.receipt);
@@ -1436,7 +1457,13 @@ mod tests {
             (e.uri(), read(e.uri(), json!({"text": SKILL_MD}))),
         ];
         for (uri, result) in cases {
-            let expected = verify_content(&e, uri, &Content::ReadResult(result.clone()), NONE);
+            let expected = verify_content(
+                &e,
+                uri,
+                &Content::ReadResult(result.clone()),
+                Hashing::Here,
+                NONE,
+            );
             // As the client reads it: with the size its plan expects, and when that fails the
             // whole result goes to the verifier.
             let size = e.item(uri).map(|i| i.size);
@@ -1451,14 +1478,24 @@ mod tests {
                 panic!("not an item");
             };
             let digest = digest_of(body.as_bytes());
-            assert_eq!(verify_content(&e, uri, &item, NONE), expected, "{uri}");
             assert_eq!(
-                verify_content_digest(&e, uri, &item, &digest, NONE),
+                verify_content(&e, uri, &item, Hashing::Here, NONE),
                 expected,
                 "{uri}"
             );
             assert_eq!(
-                verify_content_digest(&e, uri, &Content::ReadResult(result), &digest, NONE),
+                verify_content(&e, uri, &item, Hashing::Given(&digest), NONE),
+                expected,
+                "{uri}"
+            );
+            assert_eq!(
+                verify_content(
+                    &e,
+                    uri,
+                    &Content::ReadResult(result),
+                    Hashing::Given(&digest),
+                    NONE
+                ),
                 expected,
                 "{uri}"
             );
@@ -1470,12 +1507,12 @@ mod tests {
             mime_type: None,
         };
         let other = digest_of(b"other");
-        let err = verify_content_digest(&e, forms, &item, &other, NONE).unwrap_err();
+        let err = verify_content(&e, forms, &item, Hashing::Given(&other), NONE).unwrap_err();
         assert_eq!(
             (err.code, err.actual.as_deref()),
             (ErrorCode::DigestMismatch, Some(other.as_str()))
         );
-        let err = verify_content_digest(&e, forms, &item, "sha256:x", NONE).unwrap_err();
+        let err = verify_content(&e, forms, &item, Hashing::Given("sha256:x"), NONE).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument);
     }
 

@@ -10,7 +10,7 @@ use super::convert::{
     OutcomeJs, PlannedJs, SkillMdJs,
 };
 use super::{js_error, throw};
-use crate::host::{self, ErrorCode, HostOptions};
+use crate::host::{self, ErrorCode, Hashing, HostOptions};
 
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -302,7 +302,7 @@ impl SkillHost {
     ) -> Result<JsValue, JsValue> {
         let (label, uri) = label_uri("SkillHost.load", &label, &uri)?;
         let content = content_from(&content, arg("SkillHost.load", "content"), true)?;
-        let loaded = throw(self.inner.load(&label, &uri, content))?;
+        let loaded = throw(self.inner.load(&label, &uri, content, Hashing::Here))?;
         let mut out = SkillMdJs::new(&loaded.skill_md)?;
         out.server_label = Some(&loaded.server_label);
         out.display_name = Some(&loaded.display_name);
@@ -342,7 +342,10 @@ impl SkillHost {
         let skill_uri = string(&skill_uri, a.with("skillUri"))?;
         let reference = string(&reference, a.with("reference"))?;
         let content = content_from(&content, a.with("content"), true)?;
-        let file = throw(self.inner.read(&label, &skill_uri, &reference, content))?;
+        let file = throw(
+            self.inner
+                .read(&label, &skill_uri, &reference, content, Hashing::Here),
+        )?;
         let mut out = ContentJs::from(&file.content);
         out.server_label = Some(&file.server_label);
         out.skill_uri = Some(&file.skill_uri);

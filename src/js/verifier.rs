@@ -10,10 +10,10 @@ use super::convert::{
     SkillMdJs,
 };
 use super::{all_codes, throw};
+use crate::host::verify::verify_file_with;
 use crate::host::{
     approval_fingerprint, check_file_size, read_result_content, resolve, verify_bytes,
-    verify_file_digest, verify_file_with, verify_read_result, verify_skill_md,
-    verify_skill_md_digest, FileReceipt,
+    verify_content, verify_skill_md, Content, FileReceipt, Hashing,
 };
 use crate::skill::digest::digest_of;
 
@@ -71,7 +71,7 @@ pub fn verify_file(
     let content = file_input(&content, a.with("content"))?;
     let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
     let receipt = throw(match &content {
-        FileInput::Text(t) => verify_bytes(&entry, &uri, t.as_bytes(), options),
+        FileInput::Text(t) => verify_bytes(&entry, &uri, t.as_bytes(), Hashing::Here, options),
         FileInput::Bytes(b) => {
             verify_file_with(&entry, &uri, b.len() as u64, || b.digest(), options)
         }
@@ -96,7 +96,7 @@ pub fn verify_file_digest_js(
 }
 
 /// The arguments of `verifyFileDigest` and `checkFileDigest` (errors named after `name`), and
-/// the receipt of `verify_file_digest` over them.
+/// the receipt of the file's length and given digest (the bytes stay in JavaScript memory).
 fn file_digest(
     name: &'static str,
     entry: &JsValue,
@@ -111,7 +111,7 @@ fn file_digest(
     let size = byte_count(size, a.with("size"))?;
     let digest = wire_digest(digest, a.with("digest"))?;
     let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
-    throw(verify_file_digest(&entry, &uri, size, &digest, options))
+    throw(verify_file_with(&entry, &uri, size, || Ok(digest), options))
 }
 
 /// `verifyFileDigest` without the receipt, for callers that already hold its fields (the
@@ -185,7 +185,14 @@ pub fn verify_read_result_js(
     let uri = string(&uri, a.with("uri"))?;
     let json = read_result(&result, a.with("result"))?;
     let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
-    let content = throw(verify_read_result(&entry, &uri, &json, options))?;
+    let content = Content::ReadResult(json);
+    let content = throw(verify_content(
+        &entry,
+        &uri,
+        &content,
+        Hashing::Here,
+        options,
+    ))?;
     to_js(&ContentJs::from(&content))
 }
 
@@ -200,7 +207,7 @@ pub fn verify_skill_md_js(
     let a = arg("verifySkillMd", "entry");
     let entry = entry_from(&entry, a)?;
     let content = content_from(&content, a.with("content"), true)?;
-    let verified = throw(verify_skill_md(&entry, &content))?;
+    let verified = throw(verify_skill_md(&entry, &content, Hashing::Here))?;
     to_js(&SkillMdJs::new(&verified)?)
 }
 
@@ -218,7 +225,7 @@ pub fn verify_skill_md_digest_js(
     let entry = entry_from(&entry, a)?;
     let content = content_from(&content, a.with("content"), true)?;
     let digest = wire_digest(&digest, a.with("digest"))?;
-    let verified = throw(verify_skill_md_digest(&entry, &content, &digest))?;
+    let verified = throw(verify_skill_md(&entry, &content, Hashing::Given(&digest)))?;
     to_js(&SkillMdJs::new(&verified)?)
 }
 

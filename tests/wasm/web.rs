@@ -10,7 +10,7 @@
 //! WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=/usr/bin/chromedriver ... (same command)
 //! ```
 
-use crate::host::{self, Content, Entry, ErrorCode, HostOptions, VerifyOptions};
+use crate::host::{self, Content, Entry, ErrorCode, Hashing, HostOptions, VerifyOptions};
 use crate::js::{self, SkillHost, SkillsServer};
 use crate::skill::digest::digest_of;
 use js_sys::{Array, Reflect, Uint8Array, JSON};
@@ -450,9 +450,15 @@ fn the_rust_host_agrees_in_wasm() {
         md.len()
     ))
     .unwrap();
-    assert!(host::verify_skill_md(&entry, &Content::Text(md.into())).is_ok());
-    let err = host::verify_bytes(&entry, "skill://a/SKILL.md", b"x", VerifyOptions::default())
-        .unwrap_err();
+    assert!(host::verify_skill_md(&entry, &Content::Text(md.into()), Hashing::Here).is_ok());
+    let err = host::verify_bytes(
+        &entry,
+        "skill://a/SKILL.md",
+        b"x",
+        Hashing::Here,
+        VerifyOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(err.code, ErrorCode::SizeMismatch);
     let mut h = host::SkillHost::new(HostOptions::default());
     h.add_server("s").unwrap();
@@ -461,6 +467,7 @@ fn the_rust_host_agrees_in_wasm() {
         "s",
         "skill://a/SKILL.md",
         Content::Bytes(md.as_bytes().to_vec()),
+        Hashing::Here,
     )
     .unwrap();
     assert!(h.is_active("s", "skill://a/SKILL.md"));

@@ -6,7 +6,7 @@
 use crate::bindings::exports::skills_edge::mcp::verifier as wit;
 use crate::Component;
 use skills_edge::client::{ClientCode, ExchangeKind};
-use skills_edge::host::{self, ErrorCode};
+use skills_edge::host::{self, ErrorCode, Hashing};
 use std::cell::RefCell;
 
 type Result<T> = std::result::Result<T, wit::VerifyError>;
@@ -33,9 +33,15 @@ impl wit::Guest for Component {
         options: Option<wit::VerifyOptions>,
     ) -> Result<wit::FileReceipt> {
         let entry = entry_from(&entry)?;
-        host::verify_bytes(&entry, &uri, &content, verify_options(options))
-            .map(receipt)
-            .map_err(error)
+        host::verify_bytes(
+            &entry,
+            &uri,
+            &content,
+            Hashing::Here,
+            verify_options(options),
+        )
+        .map(receipt)
+        .map_err(error)
     }
 
     fn verify_read_result(
@@ -46,14 +52,20 @@ impl wit::Guest for Component {
     ) -> Result<wit::VerifiedContent> {
         let entry = entry_from(&entry)?;
         let result = read_result(&read_result_json)?;
-        host::verify_read_result(&entry, &uri, &result, verify_options(options))
-            .map(verified_content)
-            .map_err(error)
+        host::verify_content(
+            &entry,
+            &uri,
+            &host::Content::ReadResult(result),
+            Hashing::Here,
+            verify_options(options),
+        )
+        .map(verified_content)
+        .map_err(error)
     }
 
     fn verify_skill_md(entry: String, content: wit::Content) -> Result<wit::VerifiedSkillMd> {
         let entry = entry_from(&entry)?;
-        host::verify_skill_md(&entry, &content_from(content)?)
+        host::verify_skill_md(&entry, &content_from(content)?, Hashing::Here)
             .map(skill_md)
             .map_err(error)
     }
@@ -203,7 +215,7 @@ impl wit::GuestSkillHost for SkillHost {
         let loaded = self
             .0
             .borrow_mut()
-            .load(&label, &uri, content)
+            .load(&label, &uri, content, Hashing::Here)
             .map_err(error)?;
         Ok(wit::LoadedSkill {
             server_label: loaded.server_label,
@@ -236,7 +248,7 @@ impl wit::GuestSkillHost for SkillHost {
         let file = self
             .0
             .borrow_mut()
-            .read(&label, &skill_uri, &reference, content)
+            .read(&label, &skill_uri, &reference, content, Hashing::Here)
             .map_err(error)?;
         Ok(wit::ReadFile {
             server_label: file.server_label,
