@@ -366,7 +366,11 @@ fn file_of(root: &Path, p: &[String], files: &BTreeSet<PathBuf>) -> Option<PathB
 #[test]
 fn imports_follow_the_table_and_make_no_circle() {
     let sources = sources();
-    for file in ["src/http/endpoint.rs", "cli/src/main.rs", "cli/src/stdio.rs"] {
+    for file in [
+        "src/http/endpoint.rs",
+        "cli/src/main.rs",
+        "cli/src/stdio.rs",
+    ] {
         assert!(
             sources.iter().any(|s| s.path == Path::new(file)),
             "{file} was not found below {}",

@@ -25,7 +25,7 @@ let tmp;
 
 before(() => {
   assert.ok(REPO, "SKILLS_EDGE_REPO must name the repository root");
-  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run \`cargo build --bin skills-edge\``);
+  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run \`cargo build -p skills-edge-cli\``);
   tmp = mkdtempSync(join(tmpdir(), "skills-edge-pack-"));
 });
 after(() => rmSync(tmp, { recursive: true, force: true }));
