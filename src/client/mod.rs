@@ -8,7 +8,6 @@
 //! | this one | [`SkillsClient`]: `list`, `get`, `load`, `read`, `read_directory`, approvals |
 //! | [`http`] | Streamable HTTP without the I/O: framing, headers, JSON and event-stream replies, era negotiation ([`http::HttpSession`]) |
 //! | [`cache`] | results kept for their `ttlMs`, private ones per authorization context |
-//! | [`report`] | the run of `skills-edge verify`: which skills and files, each one's status and reason, the table, the JSON lines, the exit status |
 //!
 //! The client performs no I/O itself. Each operation is an `async fn` that takes an [`Rpc`]:
 //! something that sends one JSON-RPC request and returns its result. The npm package passes
