@@ -49,8 +49,9 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
 use sha2::{Digest as _, Sha256};
-use skills_edge::command::report::{self, FileStatus, Report, SkillStatus, VerifyArgs};
 use skills_edge::client::{block_on, Rpc, ServerFacts, SkillsClient};
+use skills_edge::command::args::VerifyArgs;
+use skills_edge::command::report::{self, FileStatus, Report, SkillStatus};
 use skills_edge::host::error::Result;
 use skills_edge::host::{Entry, ErrorCode, VerifyError};
 use skills_edge::protocol::{Era, MODERN_VERSION, SKILLS_EXTENSION};
