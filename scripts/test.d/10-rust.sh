@@ -20,9 +20,10 @@ bash scripts/check-rust-version.sh
 # host and on wasm32) compiles no HTTP client and no TLS; those are the command's crate's
 # (cli/, skills-edge-cli).
 for target in host "$W"; do
-  found=$(cargo tree -p skills-edge -e normal --prefix none --format '{p}' \
-    $([ "$target" = host ] || echo --target "$target") | awk '{print $1}' |
-    grep -xE 'ureq|ureq-proto|rustls|rustls-pki-types|rustls-webpki|webpki-roots|ring' | sort -u || true)
+  tree=$(cargo tree -p skills-edge -e normal --prefix none --format '{p}' \
+    $([ "$target" = host ] || echo --target "$target"))
+  found=$(echo "$tree" | awk '{print $1}' | sort -u |
+    grep -xE 'ureq|ureq-proto|rustls|rustls-pki-types|rustls-webpki|webpki-roots|ring' || true)
   if [ -n "$found" ]; then
     echo "10-rust.sh: the library skills-edge ($target) depends on the command's network stack: $(echo $found)" >&2
     echo "  fix: keep them in cli/Cargo.toml (skills-edge-cli), not in the library's [dependencies]" >&2
