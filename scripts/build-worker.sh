@@ -75,7 +75,7 @@ else
   # command reads them.
   packer=${SKILLS_EDGE_BIN:-}
   if [ -z "$packer" ]; then
-    env -u SKILLS_DIR -u SKILLS_STRICT -u SKILLS_ON_INVALID cargo build --locked --bin skills-edge
+    env -u SKILLS_DIR -u SKILLS_STRICT -u SKILLS_ON_INVALID cargo build --locked -p skills-edge-cli
     packer="$TARGET_DIR/debug/skills-edge"
   fi
 fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the native `skills-edge` command for the tests and prints its absolute path.
-# It is the binary the Rust tests run (`cargo test --workspace --no-run` puts it in
-# target/debug/): `cargo build --bin skills-edge` would compile it, ring, rustls and serde a
-# second time, because without the dev-dependencies some of their features differ. After
+# Builds the native `skills-edge` command (crate skills-edge-cli, cli/) for the tests and prints
+# its absolute path. It is the binary the Rust tests run (`cargo test --workspace --no-run`
+# puts it in target/debug/): `cargo build -p skills-edge-cli` would compile it, ring, rustls
+# and serde a second time, because without the dev-dependencies some of their features differ. After
 # 10-rust.sh this finds everything fresh. SKILLS_EDGE_BIN, when set, is printed instead and
 # nothing is built. Usage: bin=$(bash scripts/native-bin.sh)
 set -euo pipefail

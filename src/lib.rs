@@ -16,7 +16,7 @@
 //! | [`settings`] | the one table of settings: Worker vars, environment variables, command-line flags, npm options, WIT config |
 //! | [`host`] | the rules a host applies to what a server sent (entries, sizes, digests, frontmatter, references, approvals, the `SkillHost` registry); no I/O, no clock |
 //! | [`client`] | the connected client over the host rules: pages, cache, refresh, Streamable HTTP and event-stream replies, over a transport the caller supplies |
-//! | [`command`] | the `skills-edge` command's report, run and arguments, shared by the native command and the npm package's |
+//! | `command` | the `skills-edge` command without its I/O: its arguments and usage, the `verify` run and its report, shared by the native command (crate `skills-edge-cli`) and the npm package's; feature `command` (off by default) |
 //! | `js` | wasm-bindgen exports for the npm package (feature `js`): they read JavaScript arguments and shape results and thrown errors; every rule they apply is another module's |
 //! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
 //!
@@ -37,6 +37,7 @@
 
 mod base64;
 pub mod client;
+#[cfg(feature = "command")]
 pub mod command;
 #[cfg(feature = "embedded")]
 pub mod embedded;

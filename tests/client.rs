@@ -15,7 +15,8 @@ use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, 
 use skills_edge::client::{
     block_on, ClientError, ClientInfo, EraChoice, ExchangeKind, Rpc, SkillsClient,
 };
-use skills_edge::command::report::{self, FileStatus, SkillStatus, VerifyArgs};
+use skills_edge::command::args::VerifyArgs;
+use skills_edge::command::report::{self, FileStatus, SkillStatus};
 use skills_edge::host::{ErrorCode, HostOptions};
 use skills_edge::protocol::Era;
 use skills_edge::server::{CacheScope, Config, HttpHeaders, Responder, Transport};

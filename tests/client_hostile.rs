@@ -11,9 +11,9 @@ use std::future::{ready, Future};
 use serde_json::{json, Value as Json};
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
 use skills_edge::client::{block_on, ClientError, ExchangeKind, Rpc, ServerFacts, SkillsClient};
+use skills_edge::command::args::VerifyArgs;
 use skills_edge::command::report::{
-    self, escape_for_terminal, FileStatus, Report, SkillStatus, VerifyArgs, MAX_DIRECTORIES,
-    MAX_ENTRY_RESTARTS,
+    self, escape_for_terminal, FileStatus, Report, SkillStatus, MAX_DIRECTORIES, MAX_ENTRY_RESTARTS,
 };
 use skills_edge::host::ErrorCode;
 use skills_edge::protocol::Era;

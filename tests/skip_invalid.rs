@@ -7,85 +7,11 @@
 
 mod common;
 
-use common::*;
+use common::real_like::{real_like, TOO_LONG};
+use common::skill_md;
 use skills_edge::catalog::compile::{compile, compile_with, Options, SourceTree};
 use skills_edge::catalog::diag::Severity;
-use skills_edge::catalog::walk;
 use skills_edge::host::Entry;
-use std::process::Command;
-
-/// The names of the skills of the fixture, as the public catalog names its skills.
-const NAMES: [&str; 17] = [
-    "algorithmic-art",
-    "brand-guidelines",
-    "canvas-design",
-    "doc-coauthoring",
-    "docx",
-    "frontend-design",
-    "internal-comms",
-    "mcp-builder",
-    "pdf",
-    "pptx",
-    "skill-creator",
-    "slack-gif-creator",
-    "template-skill",
-    "theme-factory",
-    "web-artifacts-builder",
-    "webapp-testing",
-    "xlsx",
-];
-
-/// The skill whose description is too long.
-const TOO_LONG: &str = "theme-factory";
-
-/// A catalog shaped like a real one, generated (deterministic bytes).
-fn real_like() -> SourceTree {
-    let mut t = SourceTree::default();
-    let mut rng = Rng(0x5eed_c0de_0f15_5151);
-    for (i, name) in NAMES.iter().enumerate() {
-        let description = if *name == TOO_LONG {
-            let base = "Applies a theme (colours, fonts, spacing) to slides, documents and pages. ";
-            let mut d = base.repeat(1068 / base.len() + 1);
-            d.truncate(1068);
-            d
-        } else {
-            format!(
-                "Use this skill when the task involves {name}: what it does, and when to use it."
-            )
-        };
-        assert!(*name != TOO_LONG || description.chars().count() == 1068);
-        t.add_file(
-            &format!("{name}/SKILL.md"),
-            format!(
-                "---\nname: {name}\ndescription: {description:?}\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n\n# {name}\n\nRead `reference.md` first.\n"
-            ),
-        );
-        t.add_file(
-            &format!("{name}/LICENSE.txt"),
-            "All rights reserved.\n".repeat(20),
-        );
-        t.add_file(
-            &format!("{name}/reference.md"),
-            format!(
-                "# Reference of {name}\n\n{}",
-                "Some guidance. ".repeat(200 + i * 7)
-            ),
-        );
-        t.add_file(
-            &format!("{name}/scripts/run.py"),
-            format!("#!/usr/bin/env python3\nprint({name:?})\n"),
-        );
-        // Binary assets: fonts and images, a few KiB each.
-        let n = 2 + (rng.next_u64() % 3) as usize;
-        for j in 0..n {
-            let len = 2048 + (rng.next_u64() % 8192) as usize;
-            let bytes: Vec<u8> = (0..len).map(|_| (rng.next_u64() >> 56) as u8).collect();
-            let ext = if j % 2 == 0 { "ttf" } else { "png" };
-            t.add_file(&format!("{name}/assets/file-{j}.{ext}"), bytes);
-        }
-    }
-    t
-}
 
 #[test]
 fn by_default_one_invalid_skill_stops_the_build_and_is_named() {
@@ -234,38 +160,4 @@ fn errors_of_the_folder_itself_still_fail() {
     .expect_err("a path error outside every skill is the folder's");
     assert_eq!(e.errors().count(), 1);
     assert_eq!(e.errors().next().unwrap().rule.id(), "path-segment");
-}
-
-#[test]
-fn the_check_and_pack_commands_skip_as_the_option_does() {
-    let dir = TempDir::new("skip-invalid");
-    let tree = real_like();
-    for f in &tree.files {
-        dir.write(&f.path, &f.bytes);
-    }
-    let bin = env!("CARGO_BIN_EXE_skills-edge");
-    let refused = Command::new(bin)
-        .arg("check")
-        .arg(dir.path())
-        .output()
-        .expect("runs");
-    assert_eq!(refused.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(stderr.contains("error[description-length]"), "{stderr}");
-    let d = dir.path().to_str().expect("a UTF-8 temp path");
-    for args in [
-        vec!["check", "--skip-invalid", d],
-        vec!["pack", d, "--check", "--skip-invalid"],
-    ] {
-        let out = Command::new(bin).args(&args).output().expect("runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
-        assert!(stderr.contains("warning[skill-left-out]"), "{stderr}");
-        assert!(stderr.contains("warning[description-length]"), "{stderr}");
-        assert!(stderr.contains(": 16 skills,"), "{stderr}");
-        let entries: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-        assert_eq!(entries.as_array().map(Vec::len), Some(16));
-    }
-    // The walker reads the same tree as the fixture.
-    assert_eq!(walk::walk(dir.path()).tree.files.len(), tree.files.len());
 }

@@ -3,7 +3,7 @@
 //!
 //! Every path to another part of the code (`crate::…`, `super::…`, `skills_edge::…`,
 //! `skills_edge_catalog::…`, in `use` lines and written inline) in the sources of the library
-//! (`src/`), the command (`src/bin/`), the Worker (`worker/src/`) and the components
+//! (`src/`), the command (`cli/src/`), the Worker (`worker/src/`) and the components
 //! (`component/*/src/`) is read, outside comments. Each file belongs to one layer; a path
 //! that reaches a layer its own may not import fails the test, naming the file, the line and
 //! the rule. Paths that name a file of the same crate also make a graph of files, in which
@@ -35,9 +35,12 @@ fn allowed(layer: &str) -> &'static [&'static str] {
         "host" => &["catalog", "base64", "protocol"],
         // The connected client over the host rules.
         "client" => &["catalog", "base64", "protocol", "host"],
-        // The command's run and report, over the client (and the compiler, for well-known
-        // sources).
-        "command" => &["catalog", "base64", "protocol", "host", "client"],
+        // The command without its I/O: its arguments (`stdio`'s through the settings table,
+        // into the responder's configuration), the run and report over the client (and the
+        // compiler, for well-known sources).
+        "command" => &[
+            "catalog", "base64", "protocol", "server", "settings", "host", "client",
+        ],
         // The adapters (the npm package's exports, the command, the Worker, the components)
         // use the library; nothing imports them, and they do not import each other.
         "js" | "bin" | "worker" | "component" => LIBRARY,
@@ -54,7 +57,7 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[];
 /// One source file: its crate, its module path inside the crate, and its layer.
 struct Source {
     path: PathBuf,
-    /// The crate root's folder (`src`, `src/bin/skills-edge`, `worker/src`, …).
+    /// The crate root's folder (`src`, `cli/src`, `worker/src`, …).
     root: PathBuf,
     /// The module path of the file inside its crate (`["client", "cache"]`).
     module: Vec<String>,
@@ -117,18 +120,6 @@ fn sources() -> Vec<Source> {
     rust_files(&repo.join("src"), &mut lib);
     for path in lib {
         let rel = path.strip_prefix(&repo).unwrap_or(&path).to_path_buf();
-        if rel.starts_with("src/bin") {
-            let root = rel.iter().take(3).collect::<PathBuf>();
-            let module = module_of(&root, &rel);
-            out.push(Source {
-                path: rel,
-                root,
-                module,
-                layer: "bin".into(),
-                library: false,
-            });
-            continue;
-        }
         let root = PathBuf::from("src");
         let module = module_of(&root, &rel);
         let layer = library_layer(&module).unwrap_or_else(|| "lib".into());
@@ -140,7 +131,10 @@ fn sources() -> Vec<Source> {
             library: true,
         });
     }
-    let mut crates = vec![(PathBuf::from("worker/src"), "worker")];
+    let mut crates = vec![
+        (PathBuf::from("cli/src"), "bin"),
+        (PathBuf::from("worker/src"), "worker"),
+    ];
     if let Ok(entries) = fs::read_dir(repo.join("component")) {
         let mut dirs: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
         dirs.sort();
@@ -372,13 +366,17 @@ fn file_of(root: &Path, p: &[String], files: &BTreeSet<PathBuf>) -> Option<PathB
 #[test]
 fn imports_follow_the_table_and_make_no_circle() {
     let sources = sources();
-    assert!(
-        sources
-            .iter()
-            .any(|s| s.path == Path::new("src/http/endpoint.rs")),
-        "the sources were not found below {}",
-        repo().display()
-    );
+    for file in [
+        "src/http/endpoint.rs",
+        "cli/src/main.rs",
+        "cli/src/stdio.rs",
+    ] {
+        assert!(
+            sources.iter().any(|s| s.path == Path::new(file)),
+            "{file} was not found below {}",
+            repo().display()
+        );
+    }
     let files: BTreeSet<PathBuf> = sources.iter().map(|s| s.path.clone()).collect();
     let mut broken = Vec::new();
     let mut used_exceptions = BTreeSet::new();

@@ -49,8 +49,11 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
 use sha2::{Digest as _, Sha256};
-use skills_edge::command::report::{self, FileStatus, Report, SkillStatus, VerifyArgs};
-use skills_edge::client::{block_on, ClientError, ExchangeKind, Result, Rpc, ServerFacts, SkillsClient};
+use skills_edge::client::{
+    block_on, ClientError, ExchangeKind, Result, Rpc, ServerFacts, SkillsClient,
+};
+use skills_edge::command::args::VerifyArgs;
+use skills_edge::command::report::{self, FileStatus, Report, SkillStatus};
 use skills_edge::host::Entry;
 use skills_edge::protocol::{Era, MODERN_VERSION, SKILLS_EXTENSION};
 use std::cell::{Cell, RefCell};
@@ -307,14 +310,16 @@ struct Server<'c> {
 }
 
 fn rpc_error(method: &str) -> ClientError {
-    ClientError::exchange(ExchangeKind::ServerError,
+    ClientError::exchange(
+        ExchangeKind::ServerError,
         format!("the server answered {method} with JSON-RPC error -32602: refused"),
     )
     .with_actual("-32602")
 }
 
 fn transport(method: &str) -> ClientError {
-    ClientError::exchange(ExchangeKind::ConnectionFailed,
+    ClientError::exchange(
+        ExchangeKind::ConnectionFailed,
         format!("{method}: the connection was reset"),
     )
 }

@@ -4,7 +4,10 @@
 // `new SkillsServer({ pack })`. `--check` prints the entries instead of writing;
 // `skills-edge check <dir>` is the same. Arguments, output and exit statuses are those of the
 // native `skills-edge` command: 0 done, 1 the folder breaks a rule (or a file cannot be
-// written), 2 bad arguments.
+// written), 2 bad arguments. Every command line (check, pack, worker, verify) and the usage
+// text are read and made by the library's one parser (parseCommand, commandUsage: the
+// library's command::args, which the native command runs too), so both commands accept and
+// refuse the same arguments with the same messages; this file does the I/O.
 //
 // The folder is read here, without following symbolic links; whatever is not a regular file
 // or a directory is handed to the compiler as such, so it is reported exactly as the native
@@ -18,9 +21,9 @@
 //
 // `skills-edge verify <url>` lists every skill of an MCP server and loads and verifies every
 // file; on a `/.well-known/agent-skills/index.json` URL (or `--well-known` and an origin) it
-// reads that Agent Skills Discovery index instead, and `--cross-check` compares both. Its arguments, run, table, JSON lines and exit status are the WebAssembly core's
-// (parseVerifyArgs, runVerifyCommand: the library's command::report, which the native
-// command runs too); this file only supplies fetch (../lib/transport.js) and node:crypto's
+// reads that Agent Skills Discovery index instead, and `--cross-check` compares both. Its run,
+// table, JSON lines and exit status are the WebAssembly core's (runVerifyCommand: the
+// library's command::report, which the native command runs too); this file only supplies fetch (../lib/transport.js) and node:crypto's
 // SHA-256 for fetched content of 8 KiB or more (../lib/node-digest.js). It prints only the
 // core's output, in which the table, the summary and the error line already have every control
 // and bidirectional character the server sent escaped (report::escape_for_terminal).
@@ -33,42 +36,13 @@ import { nodeIoDigest } from "../lib/node-digest.js";
 import { httpIo } from "../lib/transport.js";
 
 const require = createRequire(import.meta.url);
-const { buildOptions, compileCatalog, parseVerifyArgs, runVerifyCommand, verifyUsage } = require("../node/skills_edge.js");
+const { commandUsage, compileCatalog, parseCommand, runVerifyCommand } = require("../node/skills_edge.js");
 
 /** The prebuilt Worker (scripts/build-worker.sh --runtime). */
 const RUNTIME = fileURLToPath(new URL("../worker/", import.meta.url));
 
-const USAGE = `skills-edge: compile Agent Skills into a pack for skills-edge's SkillsServer, and verify
-the skills an MCP server serves
-
-USAGE:
-    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
-        Compile a skills folder into a pack (load it with new SkillsServer({ pack }));
-        --check prints the entries instead of writing. Exit status 1 on any error.
-    skills-edge check <dir> [--strict] [--skip-invalid]
-        Check a skills folder; print the entries it would publish (JSON) on stdout,
-        problems on stderr; exit status 1 when the folder cannot be published.
-    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
-                       [--inline-max BYTES] [--strict] [--skip-invalid] [--force]
-        Write a Cloudflare Worker project serving the folder into --out (refused when it
-        is not empty, unless --force): wrangler.toml, package.json (wrangler pinned), the
-        prebuilt Worker and the folder's pack, with every file larger than BYTES (default
-        8192; 0: every non-empty file) as a Static Asset. Then: cd <out> && npm install &&
-        npx wrangler dev (local), or npx wrangler login && npx wrangler deploy.
-        --name: the Worker's name (default skills-edge), its URL
-        https://NAME.SUBDOMAIN.workers.dev/mcp. --allowed-hosts: Host names accepted besides
-        localhost, 127.0.0.1, [::1] and *.workers.dev (your custom domains).
-    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
-        (frontmatter-sdk-* warnings) is an error.
-    --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
-        and the other skills are published.
-    SKILLS_STRICT=1 and SKILLS_ON_INVALID=skip in the environment turn --strict and
-        --skip-invalid on for check, pack and worker, as they do for the build.
-${verifyUsage()}    skills-edge --version | --help
-`;
-
 function usageError(msg) {
-  process.stderr.write(`error: ${msg}\n\n${USAGE}`);
+  process.stderr.write(`error: ${msg}\n\n${commandUsage()}`);
   return 2;
 }
 
@@ -160,85 +134,18 @@ function visit(dir, rel, entries) {
   }
 }
 
-/**
- * `--strict` and `--skip-invalid` as set by SKILLS_STRICT and SKILLS_ON_INVALID (read by the
- * compiler's `buildOptions`, as the build reads them), and `--inline-max` (`inlineMax`, text).
- */
-function buildDefaults(inlineMax) {
-  try {
-    return { value: buildOptions(process.env, inlineMax) };
-  } catch (e) {
-    if (e?.code !== "invalid-argument") throw e;
-    return { error: e.message };
-  }
+/** `--strict` and `--skip-invalid` of a parsed command line, as compileCatalog options. */
+function buildFlags({ strict, skipInvalid }) {
+  return { ...(strict && { strict: true }), ...(skipInvalid && { skipInvalid: true }) };
 }
 
-function envOptions() {
-  const d = buildDefaults();
-  if (d.error) return d;
-  return { value: { ...(d.value.strict && { strict: true }), ...(d.value.skipInvalid && { skipInvalid: true }) } };
-}
-
-function parsePackArgs(args) {
-  let dir;
-  let output;
-  let check = false;
-  let instructions;
-  const env = envOptions();
-  if (env.error) return env;
-  const options = env.value;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--strict") {
-      options.strict = true;
-    } else if (a === "--skip-invalid") {
-      options.skipInvalid = true;
-    } else if (a === "-o" || a === "--output") {
-      if (i + 1 >= args.length) return { error: "-o needs a file name" };
-      output = args[++i];
-    } else if (a === "--check") {
-      check = true;
-    } else if (a === "--instructions") {
-      if (i + 1 >= args.length) return { error: "--instructions needs a text" };
-      instructions = args[++i];
-    } else if (a.startsWith("-") && a.length > 1) {
-      return { error: `unknown option ${JSON.stringify(a)}` };
-    } else if (dir !== undefined) {
-      return { error: "pack takes exactly one folder" };
-    } else {
-      dir = a;
-    }
-  }
-  if (dir === undefined) return { error: "pack needs a skills folder" };
-  if (output !== undefined && check) return { error: "give either -o <file> or --check, not both" };
-  if (output === undefined && !check) return { error: "pack needs -o <file> (or --check to only check)" };
-  return { dir, output, instructions, options };
-}
-
-/** `check <dir> [--strict] [--skip-invalid]`: `pack --check` with fewer options. */
-function parseCheckArgs(args) {
-  const usage = "check takes exactly one folder (and --strict, --skip-invalid)";
-  let dir;
-  const env = envOptions();
-  if (env.error) return env;
-  const options = env.value;
-  for (const a of args) {
-    if (a === "--strict") options.strict = true;
-    else if (a === "--skip-invalid") options.skipInvalid = true;
-    else if (a.startsWith("-") && a.length > 1) return { error: `unknown option ${JSON.stringify(a)}` };
-    else if (dir !== undefined) return { error: usage };
-    else dir = a;
-  }
-  return dir === undefined ? { error: usage } : { dir, options };
-}
-
-function packCommand({ dir, output, instructions, options = {} }) {
+function packCommand({ dir, output, instructions, ...flags }) {
   let compiled;
   try {
     compiled = compileCatalog(readFolder(dir), {
       root: dir,
       ...(instructions !== undefined && { instructions }),
-      ...options,
+      ...buildFlags(flags),
     });
   } catch (e) {
     if (e?.code !== "catalog-invalid") throw e;
@@ -263,51 +170,6 @@ function packCommand({ dir, output, instructions, options = {} }) {
   }
   process.stderr.write(`${summary}: wrote ${output} (${compiled.pack.length} bytes)\n`);
   return 0;
-}
-
-/** A Worker name Cloudflare accepts, which is also the workers.dev host name's first label. */
-const WORKER_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** `worker <dir> --out <dir> [--name NAME] [--allowed-hosts H,H] [--inline-max N] [--strict] [--skip-invalid] [--force]`. */
-function parseWorkerArgs(args) {
-  let dir;
-  let out;
-  let name = "skills-edge";
-  let hosts = [];
-  let inlineMax;
-  let force = false;
-  const env = envOptions();
-  if (env.error) return env;
-  const options = env.value;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const value = (what) => (i + 1 < args.length ? args[++i] : undefined) ?? { error: `${a} needs ${what}` };
-    if (a === "--strict") options.strict = true;
-    else if (a === "--skip-invalid") options.skipInvalid = true;
-    else if (a === "--force") force = true;
-    else if (a === "--out" || a === "-o" || a === "--name" || a === "--allowed-hosts" || a === "--inline-max") {
-      const v = value({ "--name": "a Worker name", "--allowed-hosts": "a comma-separated list of host names", "--inline-max": "a number of bytes" }[a] ?? "a folder");
-      if (typeof v !== "string") return v;
-      if (a === "--name") name = v;
-      else if (a === "--allowed-hosts") hosts = v.split(",").map((h) => h.trim()).filter((h) => h !== "");
-      else if (a === "--inline-max") inlineMax = v;
-      else out = v;
-    } else if (a.startsWith("-") && a.length > 1) return { error: `unknown option ${JSON.stringify(a)}` };
-    else if (dir !== undefined) return { error: "worker takes exactly one folder" };
-    else dir = a;
-  }
-  if (dir === undefined) return { error: "worker needs a skills folder" };
-  if (out === undefined) return { error: "worker needs --out <dir> (the folder to write the Worker project into)" };
-  if (!WORKER_NAME.test(name)) {
-    return { error: `--name ${JSON.stringify(name)} is not a Worker name: use lowercase letters, digits and dashes (up to 63, not first or last), e.g. team-skills` };
-  }
-  // The Worker checks every name's form when it starts (ALLOWED_HOSTS); here only what would
-  // not stay one TOML string.
-  const bad = hosts.find((h) => !/^[\x21-\x7e]+$/.test(h) || /["\\,]/.test(h));
-  if (bad !== undefined) return { error: `--allowed-hosts: ${JSON.stringify(bad)} is not a host name: use names such as skills.example.com or *.example.com, separated by commas` };
-  const d = buildDefaults(inlineMax);
-  if (d.error) return d;
-  return { dir, out, name, hosts, inlineMax: d.value.inlineMax, force, options };
 }
 
 /** Whether `dir` is missing or an empty folder; throws when it cannot be read. */
@@ -354,7 +216,7 @@ function wranglerToml(name, hosts, { source, out }) {
   return `${header}${body}`;
 }
 
-function workerCommand({ dir, out, name, hosts, inlineMax, force, options }) {
+function workerCommand({ dir, out, name, hosts, inlineMax, force, ...flags }) {
   try {
     if (!force && !isEmptyOrMissing(out)) {
       process.stderr.write(`error: ${out} is not empty\n  fix: give a new or empty folder, or --force to replace the Worker project in it\n`);
@@ -366,7 +228,7 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, options }) {
   }
   let compiled;
   try {
-    compiled = compileCatalog(readFolder(dir), { root: dir, inlineMax, ...options });
+    compiled = compileCatalog(readFolder(dir), { root: dir, inlineMax, ...buildFlags(flags) });
   } catch (e) {
     if (e?.code !== "catalog-invalid") throw e;
     process.stderr.write(`${e.message}\n`);
@@ -412,14 +274,7 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, options }) {
   return 0;
 }
 
-async function verifyCommand(args) {
-  let parsed;
-  try {
-    parsed = parseVerifyArgs(args);
-  } catch (e) {
-    if (e?.code !== "invalid-argument") throw e;
-    return usageError(e.message);
-  }
+async function verifyCommand(parsed, args) {
   // Fetched content of 8 KiB or more is hashed with node:crypto; the verifier decides.
   const io = Object.assign(
     httpIo({ url: parsed.url, headers: parsed.headers, fetch: globalThis.fetch }, { timeoutMs: parsed.timeoutMs }),
@@ -432,34 +287,29 @@ async function verifyCommand(args) {
 }
 
 function main(args) {
-  switch (args[0]) {
+  let parsed;
+  try {
+    parsed = parseCommand(args, process.env);
+  } catch (e) {
+    if (e?.code !== "invalid-argument") throw e;
+    return usageError(e.message);
+  }
+  switch (parsed.command) {
     case "verify":
-      return verifyCommand(args.slice(1));
-    case "pack": {
-      const parsed = parsePackArgs(args.slice(1));
-      return parsed.error ? usageError(parsed.error) : packCommand(parsed);
-    }
-    case "check": {
-      const parsed = parseCheckArgs(args.slice(1));
-      return parsed.error ? usageError(parsed.error) : packCommand(parsed);
-    }
-    case "worker": {
-      const parsed = parseWorkerArgs(args.slice(1));
-      return parsed.error ? usageError(parsed.error) : workerCommand(parsed);
-    }
-    case "--version":
-    case "-V":
+      return verifyCommand(parsed, args.slice(1));
+    case "pack":
+    case "check":
+      return packCommand(parsed);
+    case "worker":
+      return workerCommand(parsed);
+    case "version":
       process.stdout.write(`skills-edge ${require("../package.json").version}\n`);
       return 0;
-    case "--help":
-    case "-h":
     case "help":
-      process.stdout.write(USAGE);
+      process.stdout.write(commandUsage());
       return 0;
-    case undefined:
-      return usageError("missing command");
     default:
-      return usageError(`unknown command ${JSON.stringify(args[0])}`);
+      throw new Error(`parseCommand gave an unknown command ${JSON.stringify(parsed.command)}`);
   }
 }
 

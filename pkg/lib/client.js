@@ -9,7 +9,7 @@
 // secure pages and in workers), the io object also carries it (`digest`, `digestThreshold`;
 // async-verifier.js ioDigest): the core has it hash fetched content from the threshold up, and the
 // verifier still checks the listing and the size, compares the digest and names any failure.
-import { DEFAULT_TIMEOUT_MS, httpIo, sdkIo } from "./transport.js";
+import { httpIo, sdkIo } from "./transport.js";
 
 const CONNECT_OPTIONS = ["era", "headers", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo", "listingBudget"];
 const WRAP_OPTIONS = ["timeoutMs", "label", "allowDynamic", "requireApproval", "listingBudget"];
@@ -56,10 +56,14 @@ function readOptions(where, value, allowed) {
   return out;
 }
 
-function checkTimeout(where, ms) {
-  if (ms === undefined) return undefined;
-  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 1 || ms > 3_600_000) {
-    throw invalid(where, `timeoutMs must be an integer from 1 to 3600000 (milliseconds), got ${typeof ms === "number" ? ms : typeName(ms)}`);
+/**
+ * `timeoutMs`, checked against `bounds` (the core's `timeoutBounds()`: the default and the
+ * largest, those of `skills-edge verify --timeout`); undefined gives the default.
+ */
+function checkTimeout(where, ms, bounds) {
+  if (ms === undefined) return bounds.defaultMs;
+  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 1 || ms > bounds.maxMs) {
+    throw invalid(where, `timeoutMs must be an integer from 1 to ${bounds.maxMs} (milliseconds), got ${typeof ms === "number" ? ms : typeName(ms)}`);
   }
   return ms;
 }
@@ -93,12 +97,12 @@ function checkString(where, name, v) {
   return v;
 }
 
-function callOptions(where, options, defaults, allowed = CALL_OPTIONS) {
+function callOptions(where, options, defaults, bounds, allowed = CALL_OPTIONS) {
   const o = readOptions(where, options, allowed);
   return {
     ...o,
     signal: checkSignal(where, o.signal),
-    timeoutMs: checkTimeout(where, o.timeoutMs) ?? defaults.timeoutMs,
+    timeoutMs: o.timeoutMs === undefined ? defaults.timeoutMs : checkTimeout(where, o.timeoutMs, bounds),
   };
 }
 
@@ -124,6 +128,9 @@ function skillUri(where, skill) {
  */
 export function makeSkillsClient(glue, ready, platformDigest = () => undefined) {
   const { SkillsClientCore } = glue;
+  // The request timeout's default and bounds, the core's (read once its WebAssembly is ready).
+  let timeouts;
+  const bounds = () => (timeouts ??= glue.timeoutBounds());
   /** `io` with the platform digest, where there is one. */
   const withDigest = (io) => Object.assign(io, platformDigest());
 
@@ -166,10 +173,10 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       const era = o.era === undefined ? "auto" : checkString(where, "era", o.era);
       const fetchFn = o.fetch ?? globalThis.fetch;
       if (typeof fetchFn !== "function") throw invalid(where, `fetch must be a function, got ${typeName(fetchFn)}`);
-      const timeoutMs = checkTimeout(where, o.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+      await ready();
+      const timeoutMs = checkTimeout(where, o.timeoutMs, bounds());
       const signal = checkSignal(where, o.signal);
       const info = readOptions(`${where}: clientInfo`, o.clientInfo, ["name", "version"]);
-      await ready();
       const core = new SkillsClientCore(coreOptions(o, info));
       try {
         const headers = core.setHeaders(o.headers ?? []);
@@ -197,9 +204,9 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       const o = readOptions(where, options, WELL_KNOWN_OPTIONS);
       const fetchFn = o.fetch ?? globalThis.fetch;
       if (typeof fetchFn !== "function") throw invalid(where, `fetch must be a function, got ${typeName(fetchFn)}`);
-      const timeoutMs = checkTimeout(where, o.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
-      const signal = checkSignal(where, o.signal);
       await ready();
+      const timeoutMs = checkTimeout(where, o.timeoutMs, bounds());
+      const signal = checkSignal(where, o.signal);
       // The transport's own header rules, checked once, as for connect().
       const checker = new SkillsClientCore();
       let headers;
@@ -223,7 +230,8 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
         throw invalid(where, `client must be a connected SDK Client (with request()), got ${typeName(client)}`);
       }
       const o = readOptions(where, options, WRAP_OPTIONS);
-      const timeoutMs = checkTimeout(where, o.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+      await ready();
+      const timeoutMs = checkTimeout(where, o.timeoutMs, bounds());
       const version =
         (typeof client.getNegotiatedProtocolVersion === "function" && client.getNegotiatedProtocolVersion()) ||
         client.transport?.protocolVersion ||
@@ -231,7 +239,6 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       const capabilities = client.getServerCapabilities?.() ?? {};
       const serverInfo = client.getServerVersion?.();
       const instructions = client.getInstructions?.();
-      await ready();
       const core = new SkillsClientCore(coreOptions(o));
       try {
         core.attach({
@@ -263,7 +270,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
     }
 
     #call(where, options, allowed) {
-      return this.#io(callOptions(where, options, this.#defaults, allowed));
+      return this.#io(callOptions(where, options, this.#defaults, bounds(), allowed));
     }
 
     /** Every page of `skills/list`, registered: `{ skills, rejected, ttlMs, cacheScope, pages }`. */
@@ -312,7 +319,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
      */
     verify(options) {
       const where = "SkillsClient.verify";
-      const o = callOptions(where, options, this.#defaults, VERIFY_OPTIONS);
+      const o = callOptions(where, options, this.#defaults, bounds(), VERIFY_OPTIONS);
       const skill = o.skill === undefined ? undefined : checkString(where, "skill", o.skill);
       return this.#core.verify(this.#io(o), this.#url, skill);
     }

@@ -13,9 +13,6 @@
 // Failures are rejected as plain objects with a transport `code` (connection-failed, timeout,
 // aborted, server-error) and a `message`, which the core turns into SkillsEdgeErrors.
 
-/** The default time allowed for each request, in milliseconds (the native command's too). */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-
 function failure(code, message, extra = {}) {
   return { code, message, ...extra };
 }
@@ -51,7 +48,7 @@ function timedOut(ms) {
  * Each POST (an MCP request) and GET (a well-known index or artifact), its body included, must
  * finish within `timeoutMs`.
  */
-export function httpIo(target, { signal, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+export function httpIo(target, { signal, timeoutMs }) {
   // One request, its body included, within `timeoutMs`: `init` adds method, body and redirect.
   // `own`: whether the caller's headers go with it (see `get` below).
   async function send(url, extraHeaders, init, own = true) {
@@ -142,7 +139,7 @@ function sdkFailure(e, signal, timeoutMs) {
 }
 
 /** An io object for one operation over an SDK Client (`request({ method, params }, schema, options)`). */
-export function sdkIo(client, { signal, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+export function sdkIo(client, { signal, timeoutMs }) {
   return {
     async request(method, params) {
       if (signal?.aborted) throw abortedBy(signal);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Rust crates and the native command: formatting, one rust-version, lints with warnings
+# The Rust crates and the native command: formatting, one rust-version, no HTTP client or TLS
+# in the library's own dependencies (the command's crate, cli/, has them), lints with warnings
 # denied on every target (the host; wasm32 with the `js` feature; the Worker; the component
 # crates are linted in 40-component.sh), the documentation with warnings denied, every Rust
 # test, then the Node tests that drive the built binary (tests/js/*.test.mjs: the official
@@ -15,6 +16,20 @@ if git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.png'; then
 fi
 cargo fmt --all -- --check
 bash scripts/check-rust-version.sh
+# The library without the command's network stack: a library user (default features, on the
+# host and on wasm32) compiles no HTTP client and no TLS; those are the command's crate's
+# (cli/, skills-edge-cli).
+for target in host "$W"; do
+  tree=$(cargo tree -p skills-edge -e normal --prefix none --format '{p}' \
+    $([ "$target" = host ] || echo --target "$target"))
+  found=$(echo "$tree" | awk '{print $1}' | sort -u |
+    grep -xE 'ureq|ureq-proto|rustls|rustls-pki-types|rustls-webpki|webpki-roots|ring' || true)
+  if [ -n "$found" ]; then
+    echo "10-rust.sh: the library skills-edge ($target) depends on the command's network stack: $(echo $found)" >&2
+    echo "  fix: keep them in cli/Cargo.toml (skills-edge-cli), not in the library's [dependencies]" >&2
+    exit 1
+  fi
+done
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy --lib --target "$W" --features js -- -D warnings
 cargo clippy --target "$W" -p skills-edge-worker -- -D warnings

@@ -114,7 +114,7 @@ pub trait HttpIo {
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Self::Body>>>;
     /// GETs `url` (with the caller's own headers added only when `url` has the origin of the
     /// URL the caller gave: [`crate::host::index::same_origin`]), following redirects: the index and
-    /// artifacts of a well-known skills source ([`crate::command::wellknown`]). Failures as for
+    /// artifacts of a well-known skills source (the command's `wellknown` run). Failures as for
     /// [`HttpIo::post`]. The default refuses (`invalid-argument`), so a transport that only
     /// speaks MCP needs nothing more.
     fn get(&self, url: &str) -> impl Future<Output = Result<HttpResponse<Self::Body>>> {

@@ -1,13 +1,16 @@
-//! The `skills-edge` command, without its I/O: the `verify` run and its report, shared by the
-//! native command (`cli/`), the npm package's command and [`SkillsClient`](crate::client::SkillsClient)'s
-//! `verify`.
+//! The `skills-edge` command, without its I/O: its arguments and usage text, the `verify` run
+//! and its report, shared by the native command (crate `skills-edge-cli`), the npm package's
+//! command and the npm package's `SkillsClient.verify`. Feature `command` (the native command
+//! and the `js` feature turn it on); it adds no dependency.
 //!
 //! | module | what it is |
 //! |---|---|
+//! | [`args`] | the command lines of both commands read once (`check`, `pack`, `verify`, and each one's own subcommand), the usage text, the `--timeout` default and bounds |
 //! | [`verify`] | the `verify` command after its arguments were read: an MCP server, a well-known source, or both compared |
 //! | [`report`] | which skills and files were checked, each one's status and reason, the table, the JSON lines, the exit status |
 //! | [`wellknown`] | the run over a well-known skills source (Agent Skills Discovery RFC) |
 
+pub mod args;
 pub mod report;
 pub mod verify;
 pub mod wellknown;

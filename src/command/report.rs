@@ -51,41 +51,12 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::client::{check_headers, context_of, EraChoice, ServerFacts, SkillsClient};
+use super::args::VerifyArgs;
+use crate::client::{context_of, ServerFacts, SkillsClient};
 use crate::client::{ClientError, ExchangeKind};
 use crate::client::{ListedSkill, Rpc};
 use crate::host::error::{ErrorCode, VerifyError};
-use crate::host::index::{index_url_of_origin, is_index_url};
 use crate::host::registry::HostOptions;
-
-/// The usage of `verify`, as both commands print it.
-pub const VERIFY_USAGE: &str =
-    "    skills-edge verify <url> [--era auto|2026-07-28|2025-11-25] [--header 'Name: value']...
-                       [--skill URI] [--json] [--timeout MS]
-        List every skill of the MCP server at <url> (Streamable HTTP), load and verify every
-        file (size, SHA-256, frontmatter; refreshing a stale entry once), list every
-        directory when the server supports it, and print a table, or with --json one JSON
-        object per skill. --era picks the protocol revision (default auto: 2026-07-28, else
-        2025-11-25); --header adds a request header (repeatable, e.g. authorization);
-        --skill checks one skill (its SKILL.md URI); --timeout bounds each request
-        (milliseconds, default 30000). Exit status 0 when everything verifies, 1 when
-        something does not, 2 for usage or connection errors.
-    skills-edge verify <url>/.well-known/agent-skills/index.json [--json] [--header …] [--timeout MS]
-    skills-edge verify --well-known <origin> [--json] [--header …] [--timeout MS]
-        Read the Agent Skills Discovery index (RFC v0.2.0, or v0.1.0 without $schema) instead
-        of speaking MCP: check every artifact's SHA-256, unpack archives safely, run the
-        compiler's checks on every file and compare the index's name and description with the
-        frontmatter. --well-known takes an origin (https://host) and reads its index.
-    skills-edge verify <mcp url> --cross-check [...]
-        Verify the MCP server, then the index of the same origin, and check that both publish
-        the same bytes (every archived file's digest equals the MCP entry's).
-";
-
-/// Default time allowed for each request, in milliseconds.
-pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
-
-/// The longest `--timeout`, in milliseconds (one hour).
-pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
 /// Most directories listed per skill.
 pub const MAX_DIRECTORIES: usize = 256;
@@ -136,153 +107,6 @@ pub fn escape_for_terminal(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
-}
-
-/// The arguments of `verify`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerifyArgs {
-    /// The MCP endpoint (`http://` or `https://`).
-    pub url: String,
-    /// The protocol revision to speak.
-    pub era: EraChoice,
-    /// Extra request headers, checked ([`check_headers`]), names in lowercase.
-    pub headers: Vec<(String, String)>,
-    /// Only this skill (its `SKILL.md` URI).
-    pub skill: Option<String>,
-    /// One JSON object per skill instead of the table.
-    pub json: bool,
-    /// Time allowed for each request, in milliseconds.
-    pub timeout_ms: u64,
-    /// `url` is a well-known index (it ends in `/.well-known/agent-skills/index.json`, or
-    /// `--well-known` turned an origin into one): read it instead of speaking MCP.
-    pub well_known: bool,
-    /// `--cross-check`: after the MCP run, verify the index of the same origin and compare.
-    pub cross_check: bool,
-}
-
-impl VerifyArgs {
-    /// Reads the arguments after `verify`. The error is the message of a usage error.
-    ///
-    /// ```
-    /// use skills_edge::command::report::VerifyArgs;
-    /// let a = VerifyArgs::parse(&["http://127.0.0.1:8787/mcp".into(), "--json".into(),
-    ///     "--header".into(), "Authorization: Bearer t".into()]).unwrap();
-    /// assert!(a.json);
-    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer t".to_owned())]);
-    /// assert!(VerifyArgs::parse(&["ftp://x".into()]).is_err());
-    /// ```
-    pub fn parse(args: &[String]) -> Result<VerifyArgs, String> {
-        let mut url = None;
-        let mut era = None;
-        let mut headers = Vec::new();
-        let mut skill = None;
-        let mut json = false;
-        let mut timeout = None;
-        let mut origin = false;
-        let mut cross_check = false;
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |flag: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| format!("{flag} needs a value"))
-            };
-            match a.as_str() {
-                "--era" => {
-                    if era.is_some() {
-                        return Err("--era is given twice".into());
-                    }
-                    let v = value("--era")?;
-                    era = Some(EraChoice::parse(&v).ok_or_else(|| {
-                        format!("--era {v:?} is invalid: use auto, 2026-07-28 or 2025-11-25")
-                    })?);
-                }
-                "--header" | "-H" => {
-                    let v = value("--header")?;
-                    // The value is not repeated: a header given without its name is often
-                    // a credential.
-                    let (name, val) = v.split_once(':').ok_or_else(|| {
-                        "a --header value has no ':' (not shown: it may be a credential): \
-                         use 'Name: value'"
-                            .to_owned()
-                    })?;
-                    headers.push((name.trim().to_owned(), val.trim().to_owned()));
-                }
-                "--skill" => {
-                    if skill.is_some() {
-                        return Err("--skill is given twice".into());
-                    }
-                    skill = Some(value("--skill")?);
-                }
-                "--json" => json = true,
-                "--well-known" => origin = true,
-                "--cross-check" => cross_check = true,
-                "--timeout" => {
-                    if timeout.is_some() {
-                        return Err("--timeout is given twice".into());
-                    }
-                    let v = value("--timeout")?;
-                    let ms = v
-                        .parse::<u64>()
-                        .ok()
-                        .filter(|ms| (1..=MAX_TIMEOUT_MS).contains(ms))
-                        .ok_or_else(|| {
-                            format!("--timeout {v:?} is invalid: use milliseconds from 1 to {MAX_TIMEOUT_MS}")
-                        })?;
-                    timeout = Some(ms);
-                }
-                s if s.starts_with('-') && s.len() > 1 => {
-                    return Err(format!("unknown option {s:?}"))
-                }
-                _ if url.is_some() => return Err("verify takes exactly one URL".into()),
-                _ => url = Some(a.clone()),
-            }
-        }
-        let mut url = url.ok_or("verify needs the server's URL (http://… or https://…)")?;
-        check_url(&url)?;
-        if origin {
-            url = index_url_of_origin(&url).ok_or_else(|| {
-                format!("--well-known takes an origin (https://host[:port]), not {url:?}")
-            })?;
-        }
-        let well_known = is_index_url(&url);
-        if well_known && (cross_check || skill.is_some() || era.is_some()) {
-            return Err(
-                "--cross-check, --skill and --era apply to an MCP server, not to a well-known index"
-                    .into(),
-            );
-        }
-        let headers = check_headers(&headers).map_err(|e| format!("--header: {}", e.message))?;
-        Ok(VerifyArgs {
-            url,
-            era: era.unwrap_or_default(),
-            headers,
-            skill,
-            json,
-            timeout_ms: timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
-            well_known,
-            cross_check,
-        })
-    }
-}
-
-/// A URL the commands accept: `http://` or `https://`, a host, no whitespace or control
-/// characters, no fragment.
-fn check_url(url: &str) -> Result<(), String> {
-    let rest = url
-        .strip_prefix("http://")
-        .or_else(|| url.strip_prefix("https://"))
-        .ok_or_else(|| format!("the URL {url:?} must start with http:// or https://"))?;
-    let host = rest.split(['/', '?']).next().unwrap_or_default();
-    if host.is_empty() || host.starts_with(':') {
-        return Err(format!("the URL {url:?} has no host"));
-    }
-    if url.chars().any(|c| c.is_whitespace() || c.is_control()) || url.contains('#') {
-        return Err(format!(
-            "the URL {url:?} must not contain whitespace, control characters or a fragment"
-        ));
-    }
-    Ok(())
 }
 
 /// The status of a skill.
@@ -1176,19 +1000,6 @@ mod tests {
     use super::*;
     use crate::host::Entry;
     use crate::skill::digest::digest_of;
-
-    #[test]
-    fn a_header_without_a_name_is_refused_without_repeating_it() {
-        let args = |v: &str| ["https://h/mcp", "--header", v].map(String::from).to_vec();
-        let err = VerifyArgs::parse(&args("Bearer s3cret")).unwrap_err();
-        assert!(err.contains("use 'Name: value'"), "{err}");
-        assert!(!err.contains("s3cret"), "{err}");
-        let ok = VerifyArgs::parse(&args("Authorization: Bearer s3cret")).unwrap();
-        assert_eq!(
-            ok.headers,
-            [("authorization".to_owned(), "Bearer s3cret".to_owned())]
-        );
-    }
 
     fn entry(files: &[(&str, &str)]) -> Entry {
         let items: Vec<serde_json::Value> = files

@@ -2,7 +2,8 @@
 //! ([`super::report`]), a well-known source ([`super::wellknown`]), or both compared
 //! (`--cross-check`). Above both, so that neither imports the other.
 
-use super::report::{command_client, run, Output, Report, VerifyArgs};
+use super::args::VerifyArgs;
+use super::report::{command_client, run, Output, Report};
 use super::wellknown::{cross_check, run_well_known};
 use crate::client::http::{HttpIo, HttpSession};
 use crate::client::ClientInfo;

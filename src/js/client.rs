@@ -1,5 +1,5 @@
 //! `SkillsClientCore`: the skills client ([`crate::client`]) for the package's
-//! `SkillsClient`, plus the `verify` command's argument reader and run.
+//! `SkillsClient`, plus the `verify` command's run (its arguments: [`super::command`]).
 //!
 //! The core never does I/O. Every operation takes an `io` object from the JavaScript layer,
 //! made per call (so it carries that call's `AbortSignal` and timeout):
@@ -31,9 +31,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
+use super::command::verify_args;
 use super::convert::{
-    arg, array_items, bytes_of, json_arg, json_array, json_text, json_value, options, string,
-    to_js, Arg, ContentJs, SkillMdJs,
+    arg, bytes_of, json_arg, json_array, json_text, json_value, options, string, to_js, Arg,
+    ContentJs, SkillMdJs,
 };
 use super::host::SummaryJs;
 use super::{js_error, throw};
@@ -42,7 +43,7 @@ use crate::client::{
     check_headers, context_of, ClientInfo, EraChoice, ListedSkill, Rpc, ServerFacts, SkillsClient,
 };
 use crate::client::{ClientCode, ClientError, ExchangeKind, Result as ClientResult};
-use crate::command::report::{self, Report, VerifyArgs};
+use crate::command::report::{self, Report};
 use crate::command::wellknown::run_well_known;
 use crate::host::{ErrorCode, HostOptions, VerifyError};
 use crate::protocol::{Era, LEGACY_VERSIONS, MODERN_VERSION};
@@ -966,56 +967,6 @@ impl SkillsClientCore {
     }
 }
 
-/// The arguments after `verify`, as both commands read them: `{ url, era, headers, skill?,
-/// json, timeoutMs, wellKnown, crossCheck }`. Throws `invalid-argument` whose message is the usage error.
-#[wasm_bindgen(js_name = parseVerifyArgs, unchecked_return_type = "VerifyArgs")]
-pub fn parse_verify_args(
-    #[wasm_bindgen(unchecked_param_type = "string[]")] args: JsValue,
-) -> Result<JsValue, JsValue> {
-    let a = parse_args(&args, arg("parseVerifyArgs", "args"))?;
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct ArgsJs<'a> {
-        url: &'a str,
-        era: &'a str,
-        headers: &'a [(String, String)],
-        #[serde(skip_serializing_if = "Option::is_none")]
-        skill: Option<&'a str>,
-        json: bool,
-        timeout_ms: u64,
-        well_known: bool,
-        cross_check: bool,
-    }
-    to_js(&ArgsJs {
-        url: &a.url,
-        era: a.era.as_str(),
-        headers: &a.headers,
-        skill: a.skill.as_deref(),
-        json: a.json,
-        timeout_ms: a.timeout_ms,
-        well_known: a.well_known,
-        cross_check: a.cross_check,
-    })
-}
-
-fn parse_args(args: &JsValue, a: Arg) -> Result<VerifyArgs, JsValue> {
-    let items = array_items(args, a, "an array of strings")?;
-    let mut strings = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        strings.push(
-            item.as_string()
-                .ok_or_else(|| a.at(i, "must be a string"))?,
-        );
-    }
-    VerifyArgs::parse(&strings).map_err(|m| super::fail(ErrorCode::InvalidArgument, m))
-}
-
-/// The usage of `verify`, as both commands print it.
-#[wasm_bindgen(js_name = verifyUsage)]
-pub fn verify_usage() -> String {
-    report::VERIFY_USAGE.to_owned()
-}
-
 /// Reads and verifies a well-known skills source (an Agent Skills Discovery index, RFC v0.2.0 or
 /// v0.1.0) through `io.get`: `url` is the index (ending in `/.well-known/agent-skills/index.json`)
 /// or an origin (`https://host`, whose index that is). Resolves to what `SkillsClient.verify`
@@ -1064,7 +1015,7 @@ pub fn run_verify_command(
     #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
 ) -> Result<Promise, JsValue> {
     let a = arg("runVerifyCommand", "args");
-    let parsed = parse_args(&args, a)?;
+    let parsed = verify_args(&args, a)?;
     let io = io_arg(&io, a.with("io"))?;
     let client = throw(report::command_client(&parsed))?;
     Ok(promise(async move {

@@ -255,27 +255,9 @@ pub fn build_options(
     #[wasm_bindgen(unchecked_param_type = "Record<string, string | undefined>")] env: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "string")] inline_max: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let a = arg("buildOptions", "env");
-    if !is_record(&env) {
-        return Err(a.wrong("an object of environment variables", &env));
-    }
-    let mut vars = Vec::new();
-    for name in [options::STRICT, options::ON_INVALID] {
-        let v = get(&env, name, a)?;
-        if v.is_undefined() || v.is_null() {
-            continue;
-        }
-        let text = v.as_string().ok_or_else(|| {
-            a.error(
-                ErrorCode::InvalidArgument,
-                format!("{name} must be a string"),
-            )
-        })?;
-        vars.push((name, text));
-    }
+    let vars = build_env(&env, arg("buildOptions", "env"))?;
     let invalid = |m: String| super::fail(ErrorCode::InvalidArgument, m);
-    let compile = options::from_env(|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone()))
-        .map_err(invalid)?;
+    let compile = options::from_env(|n| vars.get(n)).map_err(invalid)?;
     let inline_max = match inline_max {
         None => pack::DEFAULT_INLINE_MAX,
         Some(v) if v.is_undefined() || v.is_null() => pack::DEFAULT_INLINE_MAX,
@@ -291,6 +273,43 @@ pub fn build_options(
         skip_invalid: compile.skip_invalid,
         inline_max,
     })
+}
+
+/// The variables of the build options (`SKILLS_STRICT`, `SKILLS_ON_INVALID`) read from an
+/// object of environment variables (e.g. `process.env`); nothing else of it is read.
+pub(super) struct BuildEnv(Vec<(&'static str, String)>);
+
+impl BuildEnv {
+    /// The value of `name`, if set.
+    pub(super) fn get(&self, name: &str) -> Option<String> {
+        self.0
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.clone())
+    }
+}
+
+/// Reads `env` (the parameter `a`): an object whose `SKILLS_STRICT` and `SKILLS_ON_INVALID`
+/// are strings when set. Throws `invalid-argument` otherwise.
+pub(super) fn build_env(env: &JsValue, a: Arg) -> Result<BuildEnv, JsValue> {
+    if !is_record(env) {
+        return Err(a.wrong("an object of environment variables", env));
+    }
+    let mut vars = Vec::new();
+    for name in [options::STRICT, options::ON_INVALID] {
+        let v = get(env, name, a)?;
+        if v.is_undefined() || v.is_null() {
+            continue;
+        }
+        let text = v.as_string().ok_or_else(|| {
+            a.error(
+                ErrorCode::InvalidArgument,
+                format!("{name} must be a string"),
+            )
+        })?;
+        vars.push((name, text));
+    }
+    Ok(BuildEnv(vars))
 }
 
 /// Reads a pack without serving it: its format version, snapshot id, entries and file

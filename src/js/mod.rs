@@ -11,7 +11,8 @@
 //! | `compiler` | `compileCatalog`, `inspectPack`, `buildOptions` |
 //! | `server` | `SkillsServer` |
 //! | `host` | `SkillHost` |
-//! | `client` | `SkillsClientCore` (the host side of the package's `SkillsClient`), `parseVerifyArgs`, `verifyUsage`, `runVerifyCommand` |
+//! | `client` | `SkillsClientCore` (the host side of the package's `SkillsClient`), `runVerifyCommand`, `verifyWellKnown` |
+//! | `command` | the package's command line, read by the native command's parser: `parseCommand`, `commandUsage`, `parseVerifyArgs`, `verifyUsage`, `timeoutBounds` |
 //!
 //! The TypeScript declarations of every type named in a signature are in `skills-edge.d.ts`,
 //! added to the generated declarations, so the `.d.ts` is precise (no `any`).
@@ -23,15 +24,15 @@ use crate::client::{ClientCode, ClientError};
 use crate::host::{ErrorCode, VerifyError};
 
 mod client;
+mod command;
 mod compiler;
 mod convert;
 mod host;
 mod server;
 mod verifier;
 
-pub use client::{
-    parse_verify_args, run_verify_command, verify_usage, verify_well_known, SkillsClientCore,
-};
+pub use client::{run_verify_command, verify_well_known, SkillsClientCore};
+pub use command::{command_usage, parse_command, parse_verify_args, timeout_bounds, verify_usage};
 pub use compiler::{build_options, compile_catalog, inspect_pack};
 pub use host::SkillHost;
 pub use server::{inspector_files, SkillsServer};

@@ -611,6 +611,31 @@ export interface VerifyArgs {
   crossCheck: boolean;
 }
 
+/** What the npm package's `skills-edge` command line asks for (`parseCommand`). */
+export type ParsedCommand =
+  | { command: "check"; dir: string; strict: boolean; skipInvalid: boolean }
+  | { command: "pack"; dir: string; output?: string; instructions?: string; strict: boolean; skipInvalid: boolean }
+  | {
+      command: "worker";
+      dir: string;
+      out: string;
+      name: string;
+      hosts: string[];
+      inlineMax: number;
+      force: boolean;
+      strict: boolean;
+      skipInvalid: boolean;
+    }
+  | ({ command: "verify" } & VerifyArgs)
+  | { command: "version" }
+  | { command: "help" };
+
+/** The time allowed for each request, in milliseconds (`timeoutBounds`): the default and the largest accepted (the smallest is 1). */
+export interface TimeoutBounds {
+  defaultMs: number;
+  maxMs: number;
+}
+
 /** What `skills-edge verify` prints and returns. */
 export interface CommandOutput {
   stdout: string;

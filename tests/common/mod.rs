@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod real_like;
+
 use serde_json::value::RawValue;
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::compile::{self, Compiled};

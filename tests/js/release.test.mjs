@@ -1,6 +1,6 @@
 // Ready to publish: the npm package's and the crates' metadata, and what a release would
 // upload. scripts/test.d/37-deploy-npm.sh runs `npm publish --dry-run --json` in pkg/ and
-// `cargo package --list` of skills-edge-catalog and skills-edge into SKILLS_EDGE_RELEASE_DIR
+// `cargo package --list` of skills-edge-catalog, skills-edge and skills-edge-cli into SKILLS_EDGE_RELEASE_DIR
 // (npm-publish.json, catalog.files, skills-edge.files); this file checks them, so a file the
 // package needs that is left out of `files`, or a stray one that goes in, fails here.
 import { test } from "node:test";
@@ -42,7 +42,7 @@ test("package.json has the metadata a published package needs", () => {
     for (const k of keys) walk(node[k], `${path}.${k}`);
   };
   walk(pkg.exports, "");
-  for (const k of ["Cargo.toml", "catalog/Cargo.toml"]) {
+  for (const k of ["Cargo.toml", "catalog/Cargo.toml", "cli/Cargo.toml"]) {
     for (const field of ["description", "license", "repository", "readme", "keywords", "categories", "rust-version", "homepage", "documentation"]) {
       assert.ok(cargoField(k, field), `${k} has ${field}`);
     }
@@ -89,6 +89,14 @@ test("cargo package --list of the crates holds their sources, the skills build.r
     assert.ok(crate.has(f), `skills-edge: ${f}`);
   }
   for (const f of crate) {
-    assert.doesNotMatch(f, /^(node_modules|target|pkg|worker|catalog|fuzz|component|scripts|tests\/(e2e|js|judges|lib|rmcp))\//, `skills-edge does not ship ${f}`);
+    assert.doesNotMatch(f, /^(node_modules|target|pkg|worker|catalog|cli|fuzz|component|scripts|tests\/(e2e|js|judges|lib|rmcp))\//, `skills-edge does not ship ${f}`);
+  }
+  // The command: its sources and the licenses; the library's sources are the library's.
+  const cli = list("cli.files");
+  for (const f of ["Cargo.toml", "README.md", "src/main.rs", "src/verify.rs", "LICENSE-MIT", "LICENSE-APACHE"]) {
+    assert.ok(cli.has(f), `skills-edge-cli: ${f}`);
+  }
+  for (const f of cli) {
+    assert.doesNotMatch(f, /^(tests|skills|build\.rs)(\/|$)/, `skills-edge-cli does not ship ${f}`);
   }
 });

@@ -1,7 +1,7 @@
 // The SDK-subset lint (catalog/src/skill/frontmatter/sdk_subset/) against the real reader it
 // models: the official MCP TypeScript SDK 2.4 client's `SkillsClient.read`.
 //
-//   node --test tests/js/sdk-subset.test.mjs     (after `cargo build --bin skills-edge`)
+//   node --test tests/js/sdk-subset.test.mjs     (after `cargo build -p skills-edge-cli`)
 //
 // Every accepted case of the frontmatter corpus (tests/frontmatter/) whose root is a mapping
 // becomes the SKILL.md of one skill (`name` and `description` added in front when the case has
@@ -152,7 +152,7 @@ async function sdkClient(entries, bytesOf) {
 }
 
 test("the SDK-subset lint agrees with SkillsClient.read 2.4 on every accepted corpus case", async (t) => {
-  assert.ok(existsSync(BIN), `${BIN} is missing: run \`cargo build --bin skills-edge\` first`);
+  assert.ok(existsSync(BIN), `${BIN} is missing: run \`cargo build -p skills-edge-cli\` first`);
   const cases = corpusCases();
   const broken = cases.filter((c) => c.error).map((c) => `${c.name}: ${c.error}`);
   assert.deepEqual(broken, [], "every accepted mapping case can be made a skill");

@@ -5,7 +5,7 @@
 // resources/read and the manifests (tests/lib/fallback-sdk.mjs). Off (no flag), the server
 // declares neither and answers -32601.
 //
-// Run: `node --test tests/js/` after `cargo build --bin skills-edge` (binary: $SKILLS_EDGE_BIN,
+// Run: `node --test tests/js/` after `cargo build -p skills-edge-cli` (binary: $SKILLS_EDGE_BIN,
 // or target/debug/skills-edge).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -22,7 +22,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = resolve(ROOT, process.env.SKILLS_EDGE_BIN ?? "target/debug/skills-edge");
 
 async function withClient(sdk, era, args, fn) {
-  assert.ok(existsSync(BIN), `${BIN} is missing: run \`cargo build --bin skills-edge\` first`);
+  assert.ok(existsSync(BIN), `${BIN} is missing: run \`cargo build -p skills-edge-cli\` first`);
   const client = sdk === "v1" ? clientV1() : clientV2(era);
   const Transport = sdk === "v1" ? StdioV1 : StdioV2;
   await client.connect(new Transport({ command: BIN, args: ["stdio", ...args], stderr: "pipe" }));

@@ -4,7 +4,7 @@
 // entry. Then the raw transport: stdout carries JSON-RPC lines only, logs go to stderr, and the
 // process exits 0 at end of input.
 //
-// Run: `node --test tests/js/` after `cargo build --bin skills-edge`. The binary is
+// Run: `node --test tests/js/` after `cargo build -p skills-edge-cli`. The binary is
 // $SKILLS_EDGE_BIN, or target/debug/skills-edge relative to the repository root.
 
 import { test } from "node:test";
@@ -24,7 +24,7 @@ const SKILLS = "io.modelcontextprotocol/skills";
 const Passthrough = z.object({}).passthrough();
 
 function requireBinary() {
-  assert.ok(existsSync(BIN), `${BIN} is missing: run \`cargo build --bin skills-edge\` first`);
+  assert.ok(existsSync(BIN), `${BIN} is missing: run \`cargo build -p skills-edge-cli\` first`);
 }
 
 function sha256(bytes) {

@@ -84,6 +84,9 @@ const free = {
   buildOptions: [["env", "entry", { SKILLS_STRICT: "1" }], ["inlineMax", "optionalString", "100"]],
   parseVerifyArgs: [["args", "entries", ["http://127.0.0.1:1/mcp"]]],
   verifyUsage: [],
+  parseCommand: [["args", "entries", ["check", "skills"]], ["env", "entry", { SKILLS_STRICT: "1" }]],
+  commandUsage: [],
+  timeoutBounds: [],
   runVerifyCommand: [["args", "entries", ["http://127.0.0.1:1/mcp"]], ["io", "io", io]],
   verifyWellKnown: [["io", "io", io], ["url", "string", "http://127.0.0.1:1"]],
 };

@@ -25,7 +25,7 @@ let tmp;
 
 before(() => {
   assert.ok(REPO, "SKILLS_EDGE_REPO must name the repository root");
-  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run \`cargo build --bin skills-edge\``);
+  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run \`cargo build -p skills-edge-cli\``);
   tmp = mkdtempSync(join(tmpdir(), "skills-edge-pack-"));
 });
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -296,6 +296,30 @@ test("a missing folder, a file instead of a folder, and usage errors match the n
   const unwritable = npx(["pack", join(REPO, "skills"), "-o", join(tmp, "no-such-dir", "x.pack")]);
   assert.equal(unwritable.status, 1);
   assert.match(unwritable.stderr, /^error: cannot write .*No such file or directory/);
+});
+
+test("a refusal is the one parser's: the same message, byte for byte, then each command's usage text", () => {
+  const usage = npx(["--help"]);
+  assert.equal(usage.status, 0);
+  for (const args of [
+    ["pack", "d", "--n\u00f6pe\u0007"],
+    ["pack", "d", "-o", "f", "--instructions"],
+    ["check", "a", "--instructions", "x"],
+    ["verify", "ftp://x"],
+    ["verify", "http://127.0.0.1:1/mcp", "--timeout", "3600001"],
+  ]) {
+    const a = native(args);
+    const b = npx(args);
+    assert.equal(a.status, 2, `${args}`);
+    assert.equal(b.status, 2, `${args}`);
+    const message = (r) => r.stderr.slice(0, r.stderr.indexOf("\n\n"));
+    assert.match(message(a), /^error: /);
+    assert.equal(message(b), message(a), `${args}: the same message`);
+    assert.equal(b.stderr, `${message(b)}\n\n${usage.stdout}`, `${args}: then the npm command's usage text`);
+  }
+  // Each command's own subcommand is unknown to the other, in the same words.
+  assert.equal(npx(["stdio"]).stderr.split("\n")[0], 'error: unknown command "stdio"');
+  assert.equal(native(["worker"]).stderr.split("\n")[0], 'error: unknown command "worker"');
 });
 
 test("a damaged pack is refused with pack-invalid and a message naming the damage", () => {

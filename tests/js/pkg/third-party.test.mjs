@@ -106,7 +106,7 @@ test("the same skill with one value changed in the entry is refused with frontma
 });
 
 test("this project refuses to publish the same skill (a YAML 1.1 host would read other values)", () => {
-  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run \`cargo build --bin skills-edge\``);
+  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run \`cargo build -p skills-edge-cli\``);
   const run = spawnSync(NATIVE, ["check", join(tmp, "skills")], { encoding: "utf8", timeout: 60_000 });
   assert.equal(run.status, 1, run.stderr);
   assert.match(run.stderr, /error\[frontmatter-yaml11-ambiguous\]: .*release-notes\/SKILL\.md:5: /);

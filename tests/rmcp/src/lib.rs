@@ -141,7 +141,7 @@ pub type Client = RunningService<RoleClient, Host>;
 pub async fn connect_stdio(bin: &Path, era: Era) -> Result<Client, Failure> {
     ensure(bin.is_file(), || {
         format!(
-            "{} is not a file: build the native command with `cargo build --bin skills-edge` \
+            "{} is not a file: build the native command with `cargo build -p skills-edge-cli` \
              and give its absolute path",
             bin.display()
         )

@@ -28,7 +28,7 @@ fn required_env(name: &str, what: &str) -> Result<String, Failure> {
 fn server_bin() -> Result<PathBuf, Failure> {
     let bin = PathBuf::from(required_env(
         "SKILLS_EDGE_BIN",
-        "the absolute path of the native `skills-edge` command (cargo build --bin skills-edge)",
+        "the absolute path of the native `skills-edge` command (cargo build -p skills-edge-cli)",
     )?);
     if bin.is_absolute() {
         Ok(bin)

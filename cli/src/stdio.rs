@@ -3,57 +3,16 @@
 
 use skills_edge::protocol::{reply, Refusal};
 use skills_edge::server::{Config, Responder, Transport};
-use skills_edge::settings::{self, Scope, Setting, Source, SETTINGS};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 /// Largest accepted stdio message (bytes); longer lines are refused and skipped.
 const MAX_LINE: usize = 4 * 1024 * 1024;
 
-/// The options of `stdio`: the responder's settings, by their flags (see
-/// `skills_edge::settings`), each at most once.
-fn parse_config(args: &[String]) -> Result<Config, String> {
-    let mut given: Vec<(&'static Setting, String)> = Vec::new();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let Some(setting) = SETTINGS
-            .iter()
-            .find(|s| s.scope == Scope::Responder && s.flag == flag)
-        else {
-            return Err(format!("unknown option {flag:?}"));
-        };
-        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        if given.iter().any(|(s, _)| s.flag == setting.flag) {
-            return Err(format!("{flag} is given twice"));
-        }
-        given.push((setting, value.clone()));
-    }
-    settings::server_config(Source::Flag, |s| {
-        given
-            .iter()
-            .find(|(g, _)| g.flag == s.flag)
-            .map(|(_, v)| v.clone())
-    })
-    .map_err(|e| e.to_string())
-}
-
-/// The `stdio` options for the usage text, from the settings table.
-pub(crate) fn stdio_options() -> String {
-    let mut out = String::new();
-    for s in SETTINGS.iter().filter(|s| s.scope == Scope::Responder) {
-        out.push_str(&format!(
-            "        {} VALUE\n            {}; default: {}; {}\n",
-            s.flag, s.doc, s.default, s.form
-        ));
-    }
-    out
-}
-
-/// Serves stdin to stdout until end of input. A usage error (a bad option, a configuration
-/// the responder refuses) comes back as `Err` with its message, for the caller to print with
-/// the usage text.
-pub(crate) fn stdio(args: &[String]) -> Result<ExitCode, String> {
-    let cfg = parse_config(args)?;
+/// Serves stdin to stdout until end of input, with the configuration the options gave
+/// (`skills_edge::command::args`). A configuration the responder refuses comes back as `Err`
+/// with its message, a usage error for the caller to print with the usage text.
+pub(crate) fn stdio(cfg: Config) -> Result<ExitCode, String> {
     let catalog = match skills_edge::embedded::catalog() {
         Ok(c) => c,
         Err(e) => {

@@ -6,7 +6,7 @@
 
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
 use skills_edge::client::{block_on, ClientError, ExchangeKind};
-use skills_edge::command::report::VerifyArgs;
+use skills_edge::command::args::VerifyArgs;
 use skills_edge::command::verify::verify_command;
 use skills_edge::host::index::same_origin;
 use std::future::{ready, Future};

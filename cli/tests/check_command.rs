@@ -3,13 +3,19 @@
 //! the compiler's rendered diagnostics on stderr. `skills-edge pack <dir> -o <file>` writes
 //! exactly the embedded pack for `skills/`, and refuses a hostile folder the same way.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use common::*;
 use serde_json::json;
 use skills_edge::protocol::Era;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// The repository (the library's crate, whose `skills/` the command embeds).
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
 
 fn check(dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skills-edge"))
@@ -21,7 +27,7 @@ fn check(dir: &Path) -> Output {
 
 #[test]
 fn check_on_the_skills_folder_prints_what_skills_list_serves() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("skills");
+    let dir = repo().join("skills");
     let out = check(&dir);
     let stdout = String::from_utf8(out.stdout).expect("UTF-8 stdout");
     let stderr = String::from_utf8(out.stderr).expect("UTF-8 stderr");
@@ -212,8 +218,7 @@ fn run(args: &[&std::ffi::OsStr]) -> Output {
 fn pack_writes_the_embedded_pack_for_the_skills_folder() {
     let out_dir = TempDir::new("pack-out");
     let file = out_dir.path().join("skills.pack");
-    let skills =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(option_env!("SKILLS_DIR").unwrap_or("skills"));
+    let skills = repo().join(option_env!("SKILLS_DIR").unwrap_or("skills"));
     let out = run(&[
         "pack".as_ref(),
         skills.as_os_str(),

@@ -1,0 +1,105 @@
+//! `skills-edge check` and `skills-edge pack`: compile a skills folder with the same compiler
+//! the build uses; print its entries, or write the pack (and, with `--assets`, the files left
+//! out of it). The arguments are read by `skills_edge::command::args`.
+
+use skills_edge::catalog::{compile, pack, walk};
+use skills_edge::command::args::PackArgs;
+use std::io;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// `check` and `pack`: compile the folder; print the entries (checking) or write the pack.
+pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
+    let walked = walk::walk(Path::new(&a.dir));
+    let c = match compile::compile_with(walked.tree, a.options) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{}", e.render(&a.dir));
+            return ExitCode::FAILURE;
+        }
+    };
+    for w in &c.warnings {
+        eprintln!("{}", w.render(&a.dir));
+    }
+    let bytes: u64 = c.files.iter().map(|f| f.size).sum();
+    let summary = format!(
+        "{}: {} skills, {} files, {bytes} bytes",
+        a.dir,
+        c.skills.len(),
+        c.files.len()
+    );
+    let Some(output) = &a.output else {
+        let mut out = String::from("[");
+        for (i, s) in c.skills.iter().enumerate() {
+            out.push_str(if i == 0 { "\n  " } else { ",\n  " });
+            out.push_str(&c.entry_json(s));
+        }
+        out.push_str(if c.skills.is_empty() { "]\n" } else { "\n]\n" });
+        print!("{out}");
+        eprintln!("{summary}: ok");
+        return ExitCode::SUCCESS;
+    };
+    let packed = pack::encode_with(
+        &c,
+        &pack::PackOptions {
+            instructions: a.instructions.as_deref(),
+            assets: a.assets.as_ref().map(|(_, policy)| *policy),
+        },
+    );
+    let warnings = match a.assets {
+        Some(_) => match pack::workers_limits(&c, &packed) {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => Vec::new(),
+    };
+    if let Err(e) = std::fs::write(output, &packed.pack) {
+        eprintln!("error: cannot write {output}: {e}\n  fix: check that its folder exists and is writable");
+        return ExitCode::FAILURE;
+    }
+    let Some((assets_dir, policy)) = &a.assets else {
+        eprintln!("{summary}: wrote {output} ({} bytes)", packed.pack.len());
+        return ExitCode::SUCCESS;
+    };
+    if let Err(e) = write_assets(Path::new(assets_dir), &packed.assets) {
+        eprintln!("error: cannot write the assets into {assets_dir}: {e}\n  fix: check that the folder can be created and written");
+        return ExitCode::FAILURE;
+    }
+    let out_files: Vec<_> = c
+        .files
+        .iter()
+        .filter(|f| f.size > policy.inline_max)
+        .collect();
+    let inline_bytes = bytes - out_files.iter().map(|f| f.size).sum::<u64>();
+    let asset_bytes: usize = packed.assets.iter().map(|x| x.bytes.len()).sum();
+    let out_archives = c
+        .skills
+        .iter()
+        .filter_map(|s| s.archive.as_ref())
+        .filter(|a| a.size > policy.inline_max)
+        .count();
+    eprintln!(
+        "{summary}: wrote {output} ({} bytes; {} files, {inline_bytes} bytes inline); {} assets ({} files and {out_archives} mirror archive{} left out, {asset_bytes} bytes) in {assets_dir}",
+        packed.pack.len(),
+        c.files.len() - out_files.len(),
+        packed.assets.len(),
+        out_files.len(),
+        if out_archives == 1 { "" } else { "s" },
+    );
+    for w in warnings {
+        eprintln!("{w}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes each asset into `dir` (created if missing) under its name.
+fn write_assets(dir: &Path, assets: &[pack::Asset]) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for x in assets {
+        std::fs::write(dir.join(&x.name), &x.bytes)?;
+    }
+    Ok(())
+}

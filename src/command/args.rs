@@ -1,0 +1,735 @@
+//! The command lines of `skills-edge`, read in one place for both commands: the native command
+//! (crate `skills-edge-cli`) and the npm package's (`bin/skills-edge.mjs`, through the wasm
+//! export `parseCommand`). Both read `check`, `pack` and `verify` with the same code, so they
+//! accept and refuse the same arguments with the same messages, and print usage text made
+//! here. What differs is said here too ([`Program`]): each command has one subcommand of its
+//! own (`stdio` natively, `worker` in the npm package), and only the native `pack` writes a
+//! folder of Static Assets (`--assets`, `--inline-max`; the npm package's `worker` writes them
+//! into a Worker project).
+//!
+//! Nothing here reads the process: the environment comes in as a function (`SKILLS_STRICT`
+//! and `SKILLS_ON_INVALID`, as the build reads them), the arguments as strings.
+
+use crate::catalog::{compile, options, pack};
+use crate::client::{check_headers, EraChoice};
+use crate::host::index::{index_url_of_origin, is_index_url};
+use crate::server::Config;
+use crate::settings::{self, Scope, Setting, Source, SETTINGS};
+
+/// The default time allowed for each request of `verify` and of the npm package's
+/// `SkillsClient` (`timeoutMs`), in milliseconds.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+
+/// The longest `--timeout` (and `timeoutMs`), in milliseconds (one hour).
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+/// Which command reads the line: its own subcommands and its usage text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Program {
+    /// The native `skills-edge` (crate `skills-edge-cli`): `stdio`, and `pack --assets`.
+    Native,
+    /// The npm package's `skills-edge`: `worker`.
+    Npm,
+}
+
+/// What a command line asks for.
+#[derive(Debug)]
+pub enum Invocation {
+    /// `stdio [OPTIONS]` (native): serve the embedded catalog with this configuration.
+    Stdio(Config),
+    /// `check <dir>`: `pack --check` with fewer options.
+    Check(PackArgs),
+    /// `pack <dir> (-o <file> | --check)`.
+    Pack(PackArgs),
+    /// `worker <dir> --out <dir>` (npm): write a Cloudflare Worker project.
+    Worker(WorkerArgs),
+    /// `verify <url>`.
+    Verify(VerifyArgs),
+    /// `--version` or `-V`.
+    Version,
+    /// `--help`, `-h` or `help`.
+    Help,
+}
+
+/// Reads a whole command line (without the program name) as `program` reads it; `env` gives
+/// the environment's `SKILLS_STRICT` and `SKILLS_ON_INVALID`. The error is the message of a
+/// usage error, which both commands print as `error: MESSAGE`, the usage text, exit status 2.
+///
+/// ```
+/// use skills_edge::command::args::{parse, Invocation, Program};
+/// let line = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// let no_env = |_: &str| None;
+/// let Ok(Invocation::Check(a)) = parse(Program::Npm, &line(&["check", "skills", "--strict"]), no_env) else {
+///     panic!("a check");
+/// };
+/// assert_eq!(a.dir, "skills");
+/// assert!(a.options.strict);
+/// // The same refusal, with the same words, for both commands.
+/// for p in [Program::Native, Program::Npm] {
+///     let e = parse(p, &line(&["pack", "skills"]), no_env).unwrap_err();
+///     assert_eq!(e, "pack needs -o <file> (or --check to only check)");
+/// }
+/// // Each command's own subcommand is unknown to the other.
+/// assert!(parse(Program::Npm, &line(&["stdio"]), no_env).is_err());
+/// assert!(parse(Program::Native, &line(&["worker", "skills", "--out", "w"]), no_env).is_err());
+/// ```
+pub fn parse(
+    program: Program,
+    args: &[String],
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Invocation, String> {
+    let rest = args.get(1..).unwrap_or_default();
+    match args.first().map(String::as_str) {
+        Some("stdio") if program == Program::Native => parse_stdio(rest).map(Invocation::Stdio),
+        Some("check") => parse_check(rest, &env).map(Invocation::Check),
+        Some("pack") => parse_pack(program, rest, &env).map(Invocation::Pack),
+        Some("worker") if program == Program::Npm => {
+            parse_worker(rest, &env).map(Invocation::Worker)
+        }
+        Some("verify") => VerifyArgs::parse(rest).map(Invocation::Verify),
+        Some("--version" | "-V") => Ok(Invocation::Version),
+        Some("--help" | "-h" | "help") => Ok(Invocation::Help),
+        Some(other) => Err(format!("unknown command {other:?}")),
+        None => Err("missing command".into()),
+    }
+}
+
+/// The options of `stdio`: the responder's settings, by their flags (the table of
+/// [`settings`]), each at most once.
+fn parse_stdio(args: &[String]) -> Result<Config, String> {
+    let mut given: Vec<(&'static Setting, String)> = Vec::new();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let Some(setting) = SETTINGS
+            .iter()
+            .find(|s| s.scope == Scope::Responder && s.flag == flag)
+        else {
+            return Err(format!("unknown option {flag:?}"));
+        };
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        if given.iter().any(|(s, _)| s.flag == setting.flag) {
+            return Err(format!("{flag} is given twice"));
+        }
+        given.push((setting, value.clone()));
+    }
+    settings::server_config(Source::Flag, |s| {
+        given
+            .iter()
+            .find(|(g, _)| g.flag == s.flag)
+            .map(|(_, v)| v.clone())
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// The arguments of `check` and `pack`; no output means checking only.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct PackArgs {
+    /// The skills folder.
+    pub dir: String,
+    /// Where the pack is written (`-o`); `None`: print the entries instead (`--check`).
+    pub output: Option<String>,
+    /// The pack's instructions (`--instructions`).
+    pub instructions: Option<String>,
+    /// Where the files left out of the pack go, and which files those are (`--assets`,
+    /// `--inline-max`; native only).
+    pub assets: Option<(String, pack::AssetPolicy)>,
+    /// `--strict` and `--skip-invalid`, over the environment's.
+    pub options: compile::Options,
+}
+
+/// `check <dir> [--strict] [--skip-invalid]`.
+fn parse_check(args: &[String], env: &impl Fn(&str) -> Option<String>) -> Result<PackArgs, String> {
+    const ONE_FOLDER: &str = "check takes exactly one folder (and --strict, --skip-invalid)";
+    let mut a = PackArgs {
+        options: options::from_env(env)?,
+        ..PackArgs::default()
+    };
+    let mut dir = None;
+    for arg in args {
+        match arg.as_str() {
+            "--strict" => a.options.strict = true,
+            "--skip-invalid" => a.options.skip_invalid = true,
+            s if is_option(s) => return Err(format!("unknown option {s:?}")),
+            _ if dir.is_some() => return Err(ONE_FOLDER.into()),
+            _ => dir = Some(arg.clone()),
+        }
+    }
+    a.dir = dir.ok_or(ONE_FOLDER)?;
+    Ok(a)
+}
+
+/// `pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]`, and
+/// natively `[--assets DIR [--inline-max BYTES]]`.
+fn parse_pack(
+    program: Program,
+    args: &[String],
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<PackArgs, String> {
+    let mut dir = None;
+    let mut output = None;
+    let mut check = false;
+    let mut options = options::from_env(env)?;
+    let mut instructions = None;
+    let mut assets_dir = None;
+    let mut inline_max = None;
+    let native = program == Program::Native;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-o" | "--output" => {
+                output = Some(it.next().ok_or("-o needs a file name")?.clone());
+            }
+            "--assets" if native => {
+                assets_dir = Some(it.next().ok_or("--assets needs a folder")?.clone());
+            }
+            "--inline-max" if native => {
+                let v = it.next().ok_or("--inline-max needs a number of bytes")?;
+                inline_max = Some(options::inline_max("--inline-max", v)?);
+            }
+            "--check" => check = true,
+            "--strict" => options.strict = true,
+            "--skip-invalid" => options.skip_invalid = true,
+            "--instructions" => {
+                instructions = Some(it.next().ok_or("--instructions needs a text")?.clone());
+            }
+            s if is_option(s) => return Err(format!("unknown option {s:?}")),
+            _ if dir.is_some() => return Err("pack takes exactly one folder".into()),
+            _ => dir = Some(a.clone()),
+        }
+    }
+    let dir = dir.ok_or("pack needs a skills folder")?;
+    let assets = match (assets_dir, inline_max) {
+        (Some(d), n) => Some((
+            d,
+            n.map_or_else(pack::AssetPolicy::default, |inline_max| pack::AssetPolicy {
+                inline_max,
+            }),
+        )),
+        (None, Some(_)) => {
+            return Err("--inline-max needs --assets DIR (where the files left out go)".into())
+        }
+        (None, None) => None,
+    };
+    match (&output, check) {
+        (Some(_), true) => Err("give either -o <file> or --check, not both".into()),
+        (None, false) => Err("pack needs -o <file> (or --check to only check)".into()),
+        (None, true) if assets.is_some() => {
+            Err("--assets writes files: give -o <file>, not --check".into())
+        }
+        _ => Ok(PackArgs {
+            dir,
+            output,
+            instructions,
+            assets,
+            options,
+        }),
+    }
+}
+
+/// The arguments of the npm package's `worker`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerArgs {
+    /// The skills folder.
+    pub dir: String,
+    /// The folder the Worker project is written into (`--out`).
+    pub out: String,
+    /// The Worker's name (`--name`, default `skills-edge`).
+    pub name: String,
+    /// Host names accepted besides the defaults (`--allowed-hosts`, comma-separated).
+    pub hosts: Vec<String>,
+    /// Files larger than this many bytes become Static Assets (`--inline-max`).
+    pub inline_max: u64,
+    /// Replace the Worker project in a folder that is not empty (`--force`).
+    pub force: bool,
+    /// `--strict` and `--skip-invalid`, over the environment's.
+    pub options: compile::Options,
+}
+
+/// Whether `name` is a Worker name Cloudflare accepts, which is also the workers.dev host
+/// name's first label: lowercase letters, digits and dashes, 1 to 63, no dash first or last.
+fn is_worker_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    let ok = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    (1..=63).contains(&b.len())
+        && b.first().is_some_and(ok)
+        && b.last().is_some_and(ok)
+        && b.iter().all(|c| ok(c) || *c == b'-')
+}
+
+/// Whitespace as JavaScript's `String.prototype.trim` sees it (the npm command trimmed each
+/// host name so before this parser read it).
+fn is_js_space(c: char) -> bool {
+    (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
+}
+
+/// `worker <dir> --out <dir> [--name NAME] [--allowed-hosts H,H] [--inline-max N] [--strict]
+/// [--skip-invalid] [--force]`.
+fn parse_worker(
+    args: &[String],
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<WorkerArgs, String> {
+    let mut options = options::from_env(env)?;
+    let mut dir = None;
+    let mut out = None;
+    let mut name = "skills-edge".to_owned();
+    let mut hosts = Vec::new();
+    let mut inline_max = None;
+    let mut force = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let what = match a.as_str() {
+            "--strict" => {
+                options.strict = true;
+                continue;
+            }
+            "--skip-invalid" => {
+                options.skip_invalid = true;
+                continue;
+            }
+            "--force" => {
+                force = true;
+                continue;
+            }
+            "--name" => "a Worker name",
+            "--allowed-hosts" => "a comma-separated list of host names",
+            "--inline-max" => "a number of bytes",
+            "--out" | "-o" => "a folder",
+            s if is_option(s) => return Err(format!("unknown option {s:?}")),
+            _ if dir.is_some() => return Err("worker takes exactly one folder".into()),
+            _ => {
+                dir = Some(a.clone());
+                continue;
+            }
+        };
+        let v = it
+            .next()
+            .ok_or_else(|| format!("{a} needs {what}"))?
+            .clone();
+        match a.as_str() {
+            "--name" => name = v,
+            "--allowed-hosts" => {
+                hosts = v
+                    .split(',')
+                    .map(|h| h.trim_matches(is_js_space).to_owned())
+                    .filter(|h| !h.is_empty())
+                    .collect();
+            }
+            "--inline-max" => inline_max = Some(v),
+            _ => out = Some(v),
+        }
+    }
+    let dir = dir.ok_or("worker needs a skills folder")?;
+    let out =
+        out.ok_or("worker needs --out <dir> (the folder to write the Worker project into)")?;
+    if !is_worker_name(&name) {
+        return Err(format!(
+            "--name {name:?} is not a Worker name: use lowercase letters, digits and dashes (up to 63, not first or last), e.g. team-skills"
+        ));
+    }
+    // The Worker checks every name's form when it starts (ALLOWED_HOSTS); here only what would
+    // not stay one TOML string.
+    let bad = hosts
+        .iter()
+        .find(|h| !h.bytes().all(|c| (0x21..=0x7e).contains(&c)) || h.contains(['"', '\\', ',']));
+    if let Some(bad) = bad {
+        return Err(format!(
+            "--allowed-hosts: {bad:?} is not a host name: use names such as skills.example.com or *.example.com, separated by commas"
+        ));
+    }
+    let inline_max = match inline_max {
+        Some(v) => options::inline_max("--inline-max", &v)?,
+        None => pack::DEFAULT_INLINE_MAX,
+    };
+    Ok(WorkerArgs {
+        dir,
+        out,
+        name,
+        hosts,
+        inline_max,
+        force,
+        options,
+    })
+}
+
+/// Whether an argument is an option (`-x`, `--x`) rather than a value (`-` alone is a value).
+fn is_option(s: &str) -> bool {
+    s.starts_with('-') && s.len() > 1
+}
+
+/// The arguments of `verify`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyArgs {
+    /// The MCP endpoint (`http://` or `https://`).
+    pub url: String,
+    /// The protocol revision to speak.
+    pub era: EraChoice,
+    /// Extra request headers, checked ([`check_headers`]), names in lowercase.
+    pub headers: Vec<(String, String)>,
+    /// Only this skill (its `SKILL.md` URI).
+    pub skill: Option<String>,
+    /// One JSON object per skill instead of the table.
+    pub json: bool,
+    /// Time allowed for each request, in milliseconds.
+    pub timeout_ms: u64,
+    /// `url` is a well-known index (it ends in `/.well-known/agent-skills/index.json`, or
+    /// `--well-known` turned an origin into one): read it instead of speaking MCP.
+    pub well_known: bool,
+    /// `--cross-check`: after the MCP run, verify the index of the same origin and compare.
+    pub cross_check: bool,
+}
+
+impl VerifyArgs {
+    /// Reads the arguments after `verify`. The error is the message of a usage error.
+    ///
+    /// ```
+    /// use skills_edge::command::args::VerifyArgs;
+    /// let a = VerifyArgs::parse(&["http://127.0.0.1:8787/mcp".into(), "--json".into(),
+    ///     "--header".into(), "Authorization: Bearer t".into()]).unwrap();
+    /// assert!(a.json);
+    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer t".to_owned())]);
+    /// assert!(VerifyArgs::parse(&["ftp://x".into()]).is_err());
+    /// ```
+    pub fn parse(args: &[String]) -> Result<VerifyArgs, String> {
+        let mut url = None;
+        let mut era = None;
+        let mut headers = Vec::new();
+        let mut skill = None;
+        let mut json = false;
+        let mut timeout = None;
+        let mut origin = false;
+        let mut cross_check = false;
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = |flag: &str| {
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value"))
+            };
+            match a.as_str() {
+                "--era" => {
+                    if era.is_some() {
+                        return Err("--era is given twice".into());
+                    }
+                    let v = value("--era")?;
+                    era = Some(EraChoice::parse(&v).ok_or_else(|| {
+                        format!("--era {v:?} is invalid: use auto, 2026-07-28 or 2025-11-25")
+                    })?);
+                }
+                "--header" | "-H" => {
+                    let v = value("--header")?;
+                    // The value is not repeated: a header given without its name is often
+                    // a credential.
+                    let (name, val) = v.split_once(':').ok_or_else(|| {
+                        "a --header value has no ':' (not shown: it may be a credential): \
+                         use 'Name: value'"
+                            .to_owned()
+                    })?;
+                    headers.push((name.trim().to_owned(), val.trim().to_owned()));
+                }
+                "--skill" => {
+                    if skill.is_some() {
+                        return Err("--skill is given twice".into());
+                    }
+                    skill = Some(value("--skill")?);
+                }
+                "--json" => json = true,
+                "--well-known" => origin = true,
+                "--cross-check" => cross_check = true,
+                "--timeout" => {
+                    if timeout.is_some() {
+                        return Err("--timeout is given twice".into());
+                    }
+                    let v = value("--timeout")?;
+                    let ms = v
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|ms| (1..=MAX_TIMEOUT_MS).contains(ms))
+                        .ok_or_else(|| {
+                            format!("--timeout {v:?} is invalid: use milliseconds from 1 to {MAX_TIMEOUT_MS}")
+                        })?;
+                    timeout = Some(ms);
+                }
+                s if is_option(s) => return Err(format!("unknown option {s:?}")),
+                _ if url.is_some() => return Err("verify takes exactly one URL".into()),
+                _ => url = Some(a.clone()),
+            }
+        }
+        let mut url = url.ok_or("verify needs the server's URL (http://… or https://…)")?;
+        check_url(&url)?;
+        if origin {
+            url = index_url_of_origin(&url).ok_or_else(|| {
+                format!("--well-known takes an origin (https://host[:port]), not {url:?}")
+            })?;
+        }
+        let well_known = is_index_url(&url);
+        if well_known && (cross_check || skill.is_some() || era.is_some()) {
+            return Err(
+                "--cross-check, --skill and --era apply to an MCP server, not to a well-known index"
+                    .into(),
+            );
+        }
+        let headers = check_headers(&headers).map_err(|e| format!("--header: {}", e.message))?;
+        Ok(VerifyArgs {
+            url,
+            era: era.unwrap_or_default(),
+            headers,
+            skill,
+            json,
+            timeout_ms: timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+            well_known,
+            cross_check,
+        })
+    }
+}
+
+/// A URL the commands accept: `http://` or `https://`, a host, no whitespace or control
+/// characters, no fragment.
+fn check_url(url: &str) -> Result<(), String> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .ok_or_else(|| format!("the URL {url:?} must start with http:// or https://"))?;
+    let host = rest.split(['/', '?']).next().unwrap_or_default();
+    if host.is_empty() || host.starts_with(':') {
+        return Err(format!("the URL {url:?} has no host"));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) || url.contains('#') {
+        return Err(format!(
+            "the URL {url:?} must not contain whitespace, control characters or a fragment"
+        ));
+    }
+    Ok(())
+}
+
+/// The usage of `verify`, as both commands print it (inside [`usage`]).
+pub fn verify_usage() -> String {
+    format!(
+        "    skills-edge verify <url> [--era auto|2026-07-28|2025-11-25] [--header 'Name: value']...
+                       [--skill URI] [--json] [--timeout MS]
+        List every skill of the MCP server at <url> (Streamable HTTP), load and verify every
+        file (size, SHA-256, frontmatter; refreshing a stale entry once), list every
+        directory when the server supports it, and print a table, or with --json one JSON
+        object per skill. --era picks the protocol revision (default auto: 2026-07-28, else
+        2025-11-25); --header adds a request header (repeatable, e.g. authorization);
+        --skill checks one skill (its SKILL.md URI); --timeout bounds each request
+        (milliseconds, default {DEFAULT_TIMEOUT_MS}). Exit status 0 when everything verifies, 1 when
+        something does not, 2 for usage or connection errors.
+    skills-edge verify <url>/.well-known/agent-skills/index.json [--json] [--header …] [--timeout MS]
+    skills-edge verify --well-known <origin> [--json] [--header …] [--timeout MS]
+        Read the Agent Skills Discovery index (RFC v0.2.0, or v0.1.0 without $schema) instead
+        of speaking MCP: check every artifact's SHA-256, unpack archives safely, run the
+        compiler's checks on every file and compare the index's name and description with the
+        frontmatter. --well-known takes an origin (https://host) and reads its index.
+    skills-edge verify <mcp url> --cross-check [...]
+        Verify the MCP server, then the index of the same origin, and check that both publish
+        the same bytes (every archived file's digest equals the MCP entry's).
+"
+    )
+}
+
+/// The `stdio` options for the usage text, from the settings table.
+fn stdio_options() -> String {
+    let mut out = String::new();
+    for s in SETTINGS.iter().filter(|s| s.scope == Scope::Responder) {
+        out.push_str(&format!(
+            "        {} VALUE\n            {}; default: {}; {}\n",
+            s.flag, s.doc, s.default, s.form
+        ));
+    }
+    out
+}
+
+/// The usage text `program` prints for `--help` and after a usage error.
+pub fn usage(program: Program) -> String {
+    const CHECK: &str = "    skills-edge check <dir> [--strict] [--skip-invalid]
+        Check a skills folder; print the entries it would publish (JSON) on stdout,
+        problems on stderr; exit status 1 when the folder cannot be published.
+";
+    const PACK: &str = "    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]\n";
+    const PACK_CHECK: &str =
+        "        --check prints the entries instead of writing. Exit status 1 on any error.\n";
+    let inline_max = pack::DEFAULT_INLINE_MAX;
+    let (head, commands, env_applies) = match program {
+        Program::Native => (
+            "skills-edge: serve and verify Agent Skills over MCP\n",
+            format!(
+                "    skills-edge stdio [OPTIONS]
+        Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
+        OPTIONS (each at most once):
+{stdio}{CHECK}{PACK}                     [--assets DIR [--inline-max BYTES]]
+        Compile a skills folder into a pack (served by the npm package's SkillsServer);
+{PACK_CHECK}        --assets DIR leaves every file larger than BYTES (default {inline_max}) out of the
+        pack and writes it into DIR as two files named by its SHA-256: <hex> (its bytes) and
+        <hex>.json (its resources/read JSON string), for the Cloudflare Worker's Static
+        Assets. DIR is created if missing; files already in it are overwritten or left as
+        they are, so give a fresh folder.
+",
+                stdio = stdio_options()
+            ),
+            "check and pack",
+        ),
+        Program::Npm => (
+            "skills-edge: compile Agent Skills into a pack for skills-edge's SkillsServer, and verify
+the skills an MCP server serves
+",
+            format!(
+                "{PACK}        Compile a skills folder into a pack (load it with new SkillsServer({{ pack }}));
+{PACK_CHECK}{CHECK}    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
+                       [--inline-max BYTES] [--strict] [--skip-invalid] [--force]
+        Write a Cloudflare Worker project serving the folder into --out (refused when it
+        is not empty, unless --force): wrangler.toml, package.json (wrangler pinned), the
+        prebuilt Worker and the folder's pack, with every file larger than BYTES (default
+        {inline_max}; 0: every non-empty file) as a Static Asset. Then: cd <out> && npm install &&
+        npx wrangler dev (local), or npx wrangler login && npx wrangler deploy.
+        --name: the Worker's name (default skills-edge), its URL
+        https://NAME.SUBDOMAIN.workers.dev/mcp. --allowed-hosts: Host names accepted besides
+        localhost, 127.0.0.1, [::1] and *.workers.dev (your custom domains).
+"
+            ),
+            "check, pack and worker",
+        ),
+    };
+    format!(
+        "{head}
+USAGE:
+{commands}    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
+        (frontmatter-sdk-* warnings) is an error.
+    --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
+        and the other skills are published.
+    SKILLS_STRICT=1 and SKILLS_ON_INVALID=skip in the environment turn --strict and
+        --skip-invalid on for {env_applies}, as they do for the build.
+{verify}    skills-edge --version | --help
+",
+        verify = verify_usage()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_header_without_a_name_is_refused_without_repeating_it() {
+        let args = |v: &str| ["https://h/mcp", "--header", v].map(String::from).to_vec();
+        let err = VerifyArgs::parse(&args("Bearer s3cret")).unwrap_err();
+        assert!(err.contains("use 'Name: value'"), "{err}");
+        assert!(!err.contains("s3cret"), "{err}");
+        let ok = VerifyArgs::parse(&args("Authorization: Bearer s3cret")).unwrap();
+        assert_eq!(
+            ok.headers,
+            [("authorization".to_owned(), "Bearer s3cret".to_owned())]
+        );
+    }
+
+    #[test]
+    fn check_pack_and_verify_read_alike_in_both_programs() {
+        let env = |v: &str| (v == options::STRICT).then(|| "1".to_owned());
+        for args in [
+            &["check", "d"][..],
+            &["check", "d", "--skip-invalid"],
+            &["check"],
+            &["check", "a", "b"],
+            &["pack", "d", "-o", "f", "--instructions", "hi"],
+            &["pack", "d", "--check"],
+            &["pack", "d", "-o", "f", "--check"],
+            &["pack", "d", "--nope"],
+            &["verify", "http://h/mcp", "--timeout", "0"],
+            &["verify", "http://h/mcp", "--json"],
+            &["frobnicate"],
+            &[],
+        ] {
+            let native = parse(Program::Native, &line(args), env);
+            let npm = parse(Program::Npm, &line(args), env);
+            assert_eq!(format!("{native:?}"), format!("{npm:?}"), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn each_program_has_its_own_subcommand_and_pack_assets_are_native() {
+        let none = |_: &str| None;
+        let assets = line(&["pack", "d", "-o", "f", "--assets", "a"]);
+        assert!(matches!(
+            parse(Program::Native, &assets, none),
+            Ok(Invocation::Pack(PackArgs {
+                assets: Some(_),
+                ..
+            }))
+        ));
+        assert_eq!(
+            parse(Program::Npm, &assets, none).unwrap_err(),
+            "unknown option \"--assets\""
+        );
+        assert_eq!(
+            parse(Program::Npm, &line(&["stdio"]), none).unwrap_err(),
+            "unknown command \"stdio\""
+        );
+        assert_eq!(
+            parse(Program::Native, &line(&["worker"]), none).unwrap_err(),
+            "unknown command \"worker\""
+        );
+        assert!(matches!(
+            parse(Program::Native, &line(&["stdio"]), none),
+            Ok(Invocation::Stdio(_))
+        ));
+    }
+
+    #[test]
+    fn worker_arguments() {
+        let none = |_: &str| None;
+        let w = |a: &[&str]| {
+            let mut all = vec!["worker"];
+            all.extend_from_slice(a);
+            match parse(Program::Npm, &line(&all), none) {
+                Ok(Invocation::Worker(w)) => Ok(w),
+                Ok(other) => panic!("{other:?}"),
+                Err(e) => Err(e),
+            }
+        };
+        let ok = w(&[
+            "d",
+            "--out",
+            "o",
+            "--allowed-hosts",
+            " a.example.com,\u{feff}b.example.com ,,",
+            "--inline-max",
+            "0",
+            "--force",
+        ])
+        .unwrap();
+        assert_eq!(ok.hosts, ["a.example.com", "b.example.com"]);
+        assert_eq!(
+            (ok.inline_max, ok.force, ok.name.as_str()),
+            (0, true, "skills-edge")
+        );
+        assert_eq!(
+            w(&["d"]).unwrap_err(),
+            "worker needs --out <dir> (the folder to write the Worker project into)"
+        );
+        assert_eq!(
+            w(&["d", "--name"]).unwrap_err(),
+            "--name needs a Worker name"
+        );
+        assert_eq!(w(&["d", "-o"]).unwrap_err(), "-o needs a folder");
+        for bad in ["-a", "a-", "A", "", &"a".repeat(64)] {
+            let e = w(&["d", "--out", "o", "--name", bad]).unwrap_err();
+            assert!(e.contains("is not a Worker name"), "{bad:?}: {e}");
+        }
+        assert!(w(&["d", "--out", "o", "--name", &"a".repeat(63)]).is_ok());
+        let e = w(&["d", "--out", "o", "--allowed-hosts", "a\"b"]).unwrap_err();
+        assert!(
+            e.starts_with("--allowed-hosts: \"a\\\"b\" is not a host name"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_timeout_bounds_are_the_usage_texts() {
+        assert!(verify_usage().contains(&format!("default {DEFAULT_TIMEOUT_MS})")));
+        let e = VerifyArgs::parse(&line(&["http://h/mcp", "--timeout", "3600001"])).unwrap_err();
+        assert!(e.ends_with(&format!("from 1 to {MAX_TIMEOUT_MS}")), "{e}");
+    }
+}
