@@ -2,7 +2,7 @@
 //! the rule it broke, and archives made by Python's `tarfile` and `zipfile` read back to the
 //! same members.
 
-mod archive_support;
+use crate::archive_support;
 
 use archive_support::{fix_checksum, gz, header, pax_record, tar, zip};
 use flate2::write::GzEncoder;

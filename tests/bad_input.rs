@@ -6,7 +6,7 @@
 //! a table of tool and prompt misuse (wrong argument types, missing arguments, unknown tools and
 //! prompts, traversal in a path argument, header mismatches) and its own mutation loop.
 
-mod common;
+use crate::common;
 
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;

@@ -4,7 +4,7 @@
 //! fix. Warnings (duplicate names, reserved metadata keys, stray files, junk files, case
 //! collisions) must leave the catalog publishable.
 
-mod common;
+use crate::common;
 
 use common::*;
 use skills_edge::catalog::compile::{self, SourceTree};

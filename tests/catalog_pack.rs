@@ -3,7 +3,7 @@
 //! id follows every byte, instructions name the skills, and hostile packs (truncated, mutated)
 //! are refused or served without a panic.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::json;

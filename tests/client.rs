@@ -3,8 +3,6 @@
 //! replies, caching by `ttlMs` and `cacheScope`, the refresh after a stale entry, tampered
 //! content, and the `verify` report with its exit statuses.
 
-mod common;
-
 use std::cell::{Cell, RefCell};
 use std::future::{ready, Future};
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 //! text), the published frontmatter is the `SKILL.md` frontmatter in document order, and every
 //! directory of the namespace lists its direct children.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value as Json};

@@ -4,7 +4,7 @@
 //! 2025-11-25 results carry none of those; `initialize` and `server/discover` declare the same
 //! capabilities.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value as Json};

@@ -4,7 +4,7 @@
 //! against `resources/read`; tool errors that say what exists; protocol errors; `Mcp-Name`
 //! mirroring; results spliced around assets; packs without the fallback sections.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value as Json};

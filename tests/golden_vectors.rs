@@ -2,7 +2,7 @@
 //! `code-review` files, of the empty file and of `"a"`, and the exact `code-review` entry, as
 //! served by `skills/list` and `skills/get` from the embedded catalog in both eras.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::json;

@@ -3,7 +3,7 @@
 //! has no `nextCursor`; cursors carried to another page size resolve to the same place, and
 //! cursors carried to another list or catalog are refused with a clear message.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value as Json};

@@ -4,7 +4,7 @@
 //! replies, and every reply of the tools and prompts fallback. Negative controls prove the
 //! validators reject what they should.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value as Json};

@@ -138,7 +138,7 @@ fn check_readme(path: &str) {
     } else {
         assert!(
             out == readme,
-            "the settings tables of {path} differ from src/settings.rs; rewrite them with SKILLS_EDGE_WRITE_README=1 cargo test --test settings"
+            "the settings tables of {path} differ from src/settings.rs; rewrite them with SKILLS_EDGE_WRITE_README=1 cargo test --test suite settings::"
         );
     }
 }

@@ -5,7 +5,7 @@
 //! rules allow). By default the build fails and lists the problem; with the option that skill
 //! is left out, its error printed as a warning naming it, and the other 16 are published.
 
-mod common;
+use crate::common;
 
 use common::real_like::{real_like, TOO_LONG};
 use common::skill_md;

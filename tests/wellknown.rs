@@ -4,7 +4,7 @@
 //! in transit, hostile archives, a description that differs, an unknown `$schema`, a v0.1.0
 //! index, and the cross-check of both.
 
-mod archive_support;
+use crate::archive_support;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -3,8 +3,7 @@
 //! the compiler's rendered diagnostics on stderr. `skills-edge pack <dir> -o <file>` writes
 //! exactly the embedded pack for `skills/`, and refuses a hostile folder the same way.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::json;

@@ -3,8 +3,7 @@
 //! refused, naming the skill; with the option that skill is left out, its error printed as a
 //! warning, and the other 16 are published (the library's side: `tests/skip_invalid.rs`).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::real_like::real_like;
 use common::TempDir;

@@ -1,0 +1,9 @@
+//! The catalog crate's integration tests, one test binary: each file of `tests/` is a
+//! module here, so they are linked once (`cargo test -p skills-edge-catalog --test suite
+//! NAME::` runs one file's tests).
+
+mod digest;
+mod frontmatter;
+mod name;
+mod uri;
+mod value;

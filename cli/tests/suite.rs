@@ -1,0 +1,8 @@
+//! The command's integration tests, one test binary (the native `skills-edge` run as a
+//! process): each file of `tests/` is a module here, sharing the library's test helpers.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+mod check_command;
+mod skip_invalid;

@@ -1,0 +1,32 @@
+//! The library's integration tests, one test binary: each file of `tests/` is a module here,
+//! so the tests are linked once instead of once per file (`cargo test --test suite NAME::`
+//! runs one file's tests). `common` and `archive_support` are the shared helpers; the
+//! modules that test the command's run need the feature `command`, which `cargo test
+//! --workspace` turns on through the `skills-edge-cli` crate.
+
+mod archive_support;
+mod common;
+
+mod archive;
+mod bad_input;
+mod build_errors;
+mod catalog_pack;
+#[cfg(feature = "command")]
+mod client;
+mod client_bounds;
+#[cfg(feature = "command")]
+mod client_hostile;
+mod embedded_catalog;
+mod eras;
+mod fallback;
+mod frontmatter_corpus;
+mod golden_vectors;
+mod http;
+mod mirror;
+mod pagination;
+mod schema_validation;
+mod settings;
+mod skip_invalid;
+mod structure;
+#[cfg(feature = "command")]
+mod wellknown;
