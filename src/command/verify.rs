@@ -1,14 +1,15 @@
 //! The `verify` command after its arguments were read ([`VerifyArgs`]): an MCP server
-//! ([`super::report`]), a well-known source ([`super::wellknown`]), or both compared
+//! ([`super::report`]), a well-known source (the crate's own `wellknown` run), or both compared
 //! (`--cross-check`). Above both, so that neither imports the other.
 
 use super::args::VerifyArgs;
 use super::report::{command_client, run, Output, Report};
 use super::wellknown::{cross_check, run_well_known};
+use crate::catalog::compile::mirror::INDEX_PATH;
 use crate::client::http::{HttpIo, HttpSession};
 use crate::client::ClientInfo;
 use crate::host::error::{ErrorCode, VerifyError};
-use crate::host::index::{origin_of, INDEX_PATH};
+use crate::host::index::origin_of;
 
 /// The whole command after its arguments were read: connect (with `args.era`), verify, render.
 /// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part).

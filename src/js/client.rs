@@ -992,7 +992,7 @@ pub fn verify_well_known(
                 ErrorCode::InvalidArgument,
                 format_args!(
                     "{url:?} is neither an index URL (ending in {}) nor an origin (http:// or https:// and a host)",
-                    crate::host::index::INDEX_PATH
+                    crate::catalog::compile::mirror::INDEX_PATH
                 ),
             )
         })?

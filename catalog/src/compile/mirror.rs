@@ -28,6 +28,10 @@ pub const MIRROR_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/
 /// The path prefix of the mirror.
 pub const MIRROR_PREFIX: &str = "/.well-known/agent-skills/";
 
+/// The path of the mirror's `index.json` under an origin: what the server serves and what a
+/// host reading a well-known source asks for.
+pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
+
 impl Compiled {
     /// The skills the mirror publishes, by name (sorted): those whose name no other skill has.
     pub fn mirrored(&self) -> BTreeMap<&str, &CompiledSkill> {
