@@ -23,7 +23,11 @@ pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, io: &H) -> Output {
 
 /// The rest of the command after the MCP run `report`: with `--cross-check`, the index of the
 /// same origin verified and compared ([`cross_check`]), its skills after the MCP ones.
-pub async fn with_well_known<H: HttpIo>(args: &VerifyArgs, io: &H, mut report: Report) -> Report {
+pub(crate) async fn with_well_known<H: HttpIo>(
+    args: &VerifyArgs,
+    io: &H,
+    mut report: Report,
+) -> Report {
     if !args.cross_check || report.fatal.is_some() {
         return report;
     }

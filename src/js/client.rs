@@ -523,7 +523,7 @@ fn headers_arg(value: &JsValue, a: Arg) -> Result<Vec<(String, String)>, JsValue
     }))
 }
 
-fn scope_str(h: crate::client::cache::Hints) -> &'static str {
+fn scope_str(h: crate::client::Hints) -> &'static str {
     h.scope.as_str()
 }
 
