@@ -53,7 +53,7 @@ impl Compiled {
     /// not know, so the skill's revision ([`crate::skill::revision`], the value of the MCP
     /// entry's `_meta`) goes under a `_meta` object of the same shape, keyed by this project's
     /// own prefix.
-    pub fn mirror_index_json(&self) -> String {
+    pub(crate) fn mirror_index_json(&self) -> String {
         let mut out = String::from("{\"$schema\":");
         write_json_string(MIRROR_SCHEMA, &mut out);
         out.push_str(",\"skills\":[");
