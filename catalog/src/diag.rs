@@ -182,7 +182,7 @@ impl Diagnostic {
     }
 
     /// The same diagnostic with a line number.
-    pub fn at_line(mut self, line: Option<usize>) -> Self {
+    pub(crate) fn at_line(mut self, line: Option<usize>) -> Self {
         self.line = line;
         self
     }

@@ -54,7 +54,7 @@ use crate::skill::value::write_json_string;
 use base64::Engine as _;
 
 /// The magic bytes at the start of a pack.
-pub const MAGIC: &[u8; 8] = b"SKEDPACK";
+pub(crate) const MAGIC: &[u8; 8] = b"SKEDPACK";
 /// The pack format version this build reads and writes.
 pub const VERSION: u32 = 4;
 /// Length of the fixed prefix: magic, version, total length, SHA-256.

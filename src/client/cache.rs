@@ -22,9 +22,9 @@ use serde_json::Value as Json;
 use crate::protocol::CacheScope;
 
 /// Most results held at once.
-pub const MAX_ENTRIES: usize = 4096;
+pub(crate) const MAX_ENTRIES: usize = 4096;
 /// Most result bytes (as JSON text) held at once.
-pub const MAX_BYTES: usize = 64 << 20;
+pub(crate) const MAX_BYTES: usize = 64 << 20;
 
 /// The caching hints of a result, read as a client must: `ttlMs` missing, negative, fractional
 /// or not a number is `0`; `cacheScope` missing or unknown is `"private"`.
@@ -40,7 +40,7 @@ impl Hints {
     /// The hints of a result object.
     ///
     /// ```
-    /// use skills_edge::client::cache::Hints;
+    /// use skills_edge::client::Hints;
     /// use skills_edge::protocol::CacheScope;
     /// let h = Hints::of(&serde_json::json!({"ttlMs": 5000, "cacheScope": "public"}));
     /// assert_eq!((h.ttl_ms, h.scope), (5000, CacheScope::Public));
@@ -60,14 +60,14 @@ impl Hints {
 
 /// The cache key of a request: its method and parameters.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Key {
+pub(crate) struct Key {
     method: String,
     params: String,
 }
 
 impl Key {
     /// The key of `method` with `params` (an object; its JSON text is the key).
-    pub fn new(method: &str, params: &Json) -> Key {
+    pub(crate) fn new(method: &str, params: &Json) -> Key {
         Key {
             method: method.to_owned(),
             params: params.to_string(),
@@ -84,7 +84,7 @@ struct Held {
 
 /// Results by key, public ones shared and private ones per authorization context.
 #[derive(Debug, Default)]
-pub struct Cache {
+pub(crate) struct Cache {
     public: BTreeMap<Key, Held>,
     private: BTreeMap<(Key, String), Held>,
     bytes: usize,
@@ -92,12 +92,12 @@ pub struct Cache {
 
 impl Cache {
     /// An empty cache.
-    pub fn new() -> Cache {
+    pub(crate) fn new() -> Cache {
         Cache::default()
     }
 
     /// A still-fresh result for `key` usable in `context` at `now` (milliseconds).
-    pub fn get(&self, key: &Key, context: &str, now: f64) -> Option<&Json> {
+    pub(crate) fn get(&self, key: &Key, context: &str, now: f64) -> Option<&Json> {
         let fresh = |h: &&Held| h.expires_at > now;
         if let Some(h) = self.public.get(key).filter(fresh) {
             return Some(&h.result);
@@ -110,7 +110,7 @@ impl Cache {
 
     /// Stores a checked result under its own hints (not at all when its `ttlMs` is 0).
     /// Returns whether it was stored.
-    pub fn store(&mut self, key: Key, context: &str, result: Json, now: f64) -> bool {
+    pub(crate) fn store(&mut self, key: Key, context: &str, result: Json, now: f64) -> bool {
         let hints = Hints::of(&result);
         if hints.ttl_ms == 0 {
             self.evict(&key, context);
@@ -146,7 +146,7 @@ impl Cache {
     }
 
     /// Forgets `key` (public, and private in `context`).
-    pub fn evict(&mut self, key: &Key, context: &str) {
+    pub(crate) fn evict(&mut self, key: &Key, context: &str) {
         if let Some(h) = self.public.remove(key) {
             self.bytes -= h.bytes;
         }
@@ -157,7 +157,7 @@ impl Cache {
 
     /// Forgets every private result of contexts other than `context` (after the
     /// authorization changed, they can never be used again).
-    pub fn retain_context(&mut self, context: &str) {
+    pub(crate) fn retain_context(&mut self, context: &str) {
         let mut freed = 0;
         self.private.retain(|(_, c), h| {
             let keep = c == context;
@@ -170,12 +170,13 @@ impl Cache {
     }
 
     /// Number of results held.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.public.len() + self.private.len()
     }
 
-    /// Whether nothing is held.
-    pub fn is_empty(&self) -> bool {
+    /// Whether nothing is held (asked by the tests only).
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 

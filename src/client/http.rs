@@ -68,10 +68,10 @@ pub const MAX_REPLY_BYTES: usize = 64 << 20;
 pub const MAX_NOTIFICATION_REPLY_BYTES: usize = 64 << 10;
 
 /// The `_meta` key of the client's identity.
-pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 
 /// The legacy revision this client asks for in `initialize`.
-pub const LEGACY_VERSION: &str = "2025-11-25";
+const LEGACY_VERSION: &str = "2025-11-25";
 
 /// One POST to the MCP endpoint: the JSON body and the MCP headers (lowercase names). The
 /// caller adds its own headers and sends it.
@@ -129,6 +129,10 @@ pub trait HttpIo {
 }
 
 /// A JSON-RPC answer: a result, or the server's error.
+///
+/// What [`read_answer`] returns; public (and hidden from the documentation) for the fuzz target
+/// `reply` and the reply tests of `tests/client_bounds.rs`, which read replies without a session.
+#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// The `result` object.
@@ -495,6 +499,10 @@ fn too_large(method: &str) -> ClientError {
 }
 
 /// Reads the answer to request `id` from a response (see the module documentation).
+///
+/// [`HttpSession`]'s own reader; public (and hidden from the documentation) for the fuzz target
+/// `reply` and the reply tests of `tests/client_bounds.rs`.
+#[doc(hidden)]
 pub async fn read_answer<B: ResponseBody>(
     mut response: HttpResponse<B>,
     id: u64,
@@ -753,6 +761,10 @@ fn error_of(e: &Map<String, Json>, method: &str) -> Result<Answer> {
 /// comments and other fields are ignored. Only `message` events (named or not) are returned.
 ///
 /// One leading UTF-8 byte order mark is skipped, even when it arrives split over chunks.
+///
+/// [`read_answer`]'s reader of event streams; public (and hidden from the documentation) for the
+/// fuzz target `sse`.
+#[doc(hidden)]
 #[derive(Debug, Default)]
 pub struct Sse {
     line: Vec<u8>,

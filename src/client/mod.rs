@@ -7,8 +7,11 @@
 //! |---|---|
 //! | this one | [`SkillsClient`]: `list`, `get`, `load`, `read`, `read_directory`, approvals |
 //! | [`http`] | Streamable HTTP without the I/O: framing, headers, JSON and event-stream replies, era negotiation ([`http::HttpSession`]) |
-//! | [`cache`] | results kept for their `ttlMs`, private ones per authorization context |
-//! | [`error`] | [`ClientError`]: a refusal of the host rules or a failure of the exchange ([`ExchangeKind`]); [`ClientCode`], their wire names |
+//! | `cache` (private) | results kept for their `ttlMs`, private ones per authorization context; a result's [`Hints`] |
+//! | `error` (private) | [`ClientError`]: a refusal of the host rules or a failure of the exchange ([`ExchangeKind`]); [`ClientCode`], their wire names |
+//!
+//! The items of `cache` and `error` a caller needs are this module's ([`Hints`], [`ClientError`],
+//! [`ClientCode`], [`ExchangeKind`], [`Result`]): each has one path.
 //!
 //! The client performs no I/O itself. Each operation is an `async fn` that takes an [`Rpc`]:
 //! something that sends one JSON-RPC request and returns its result. The npm package passes
@@ -33,7 +36,7 @@
 //!   whatever the TTL. The registry owns each entry and its deadline: the client records the
 //!   deadline on the [`Rpc`]'s clock ([`SkillHost::set_current_until`]) and asks, in one call,
 //!   whether the entry is current and what to read ([`SkillHost::plan_load_current`]).
-//! * **Caching** ([`cache`]): results are reused within their `ttlMs` and `cacheScope`, keyed
+//! * **Caching** (the private `cache`): results are reused within their `ttlMs` and `cacheScope`, keyed
 //!   by method and parameters (and the authorization context for private ones); errors and
 //!   content that failed verification are never kept.
 //! * **Bounds**: at most [`MAX_PAGES`] pages per listing and [`MAX_LISTED`] items; a repeated
@@ -67,13 +70,14 @@ use crate::host::verify::{read_content, Content, Hashing};
 use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
 
-pub mod cache;
-pub mod error;
+mod cache;
+mod error;
 pub mod http;
 
+pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};
 
-use cache::{Cache, Hints, Key};
+use cache::{Cache, Key};
 
 /// Most pages read for one listing (`skills/list`, or one directory).
 pub const MAX_PAGES: usize = 1000;

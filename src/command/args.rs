@@ -18,10 +18,10 @@ use crate::settings::{self, Scope, Setting, Source, SETTINGS};
 
 /// The default time allowed for each request of `verify` and of the npm package's
 /// `SkillsClient` (`timeoutMs`), in milliseconds.
-pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
 /// The longest `--timeout` (and `timeoutMs`), in milliseconds (one hour).
-pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+pub(crate) const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
 /// Which command reads the line: its own subcommands and its usage text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -502,7 +502,7 @@ fn check_url(url: &str) -> Result<(), String> {
 }
 
 /// The usage of `verify`, as both commands print it (inside [`usage`]).
-pub fn verify_usage() -> String {
+pub(crate) fn verify_usage() -> String {
     format!(
         "    skills-edge verify <url> [--era auto|2026-07-28|2025-11-25] [--header 'Name: value']...
                        [--skill URI] [--json] [--timeout MS]

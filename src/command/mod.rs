@@ -8,9 +8,9 @@
 //! | [`args`] | the command lines of both commands read once (`check`, `pack`, `verify`, and each one's own subcommand), the usage text, the `--timeout` default and bounds |
 //! | [`verify`] | the `verify` command after its arguments were read: an MCP server, a well-known source, or both compared |
 //! | [`report`] | which skills and files were checked, each one's status and reason, the table, the JSON lines, the exit status |
-//! | [`wellknown`] | the run over a well-known skills source (Agent Skills Discovery RFC) |
+//! | `wellknown` (crate-private) | the run over a well-known skills source (Agent Skills Discovery RFC), reached through [`verify`] |
 
 pub mod args;
 pub mod report;
 pub mod verify;
-pub mod wellknown;
+pub(crate) mod wellknown;

@@ -680,15 +680,9 @@ fn status_from_checks(
     report
 }
 
-/// A refusal in a few words: the code, the URI, and what was expected and found.
-///
-/// ```
-/// use skills_edge::host::{ErrorCode, VerifyError};
-/// use skills_edge::command::report::why;
-/// let e = VerifyError::new(ErrorCode::SizeMismatch, "…").with_uri("skill://a/x.md").with_values("5", "6");
-/// assert_eq!(why(&e.into()), "size-mismatch: skill://a/x.md is 6 bytes, its entry says 5");
-/// ```
-pub fn why(e: &ClientError) -> String {
+/// A refusal in a few words: the code, the URI, and what was expected and found (the test
+/// `why_names_the_code_the_uri_and_both_values`).
+pub(crate) fn why(e: &ClientError) -> String {
     let uri = e.uri.as_deref().unwrap_or("");
     let exp = e.expected.as_deref();
     let act = e.actual.as_deref();
@@ -837,7 +831,7 @@ impl SkillReport {
 
 impl Report {
     /// A run stopped before any skill was checked (connecting or listing failed).
-    pub fn stopped(facts: Option<ServerFacts>, error: impl Into<ClientError>) -> Report {
+    pub(crate) fn stopped(facts: Option<ServerFacts>, error: impl Into<ClientError>) -> Report {
         Report {
             facts,
             skills: Vec::new(),
@@ -1000,6 +994,17 @@ mod tests {
     use super::*;
     use crate::host::Entry;
     use crate::skill::digest::digest_of;
+
+    #[test]
+    fn why_names_the_code_the_uri_and_both_values() {
+        let e = VerifyError::new(ErrorCode::SizeMismatch, "…")
+            .with_uri("skill://a/x.md")
+            .with_values("5", "6");
+        assert_eq!(
+            why(&e.into()),
+            "size-mismatch: skill://a/x.md is 6 bytes, its entry says 5"
+        );
+    }
 
     fn entry(files: &[(&str, &str)]) -> Entry {
         let items: Vec<serde_json::Value> = files

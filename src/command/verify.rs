@@ -1,14 +1,15 @@
 //! The `verify` command after its arguments were read ([`VerifyArgs`]): an MCP server
-//! ([`super::report`]), a well-known source ([`super::wellknown`]), or both compared
+//! ([`super::report`]), a well-known source (the crate's own `wellknown` run), or both compared
 //! (`--cross-check`). Above both, so that neither imports the other.
 
 use super::args::VerifyArgs;
 use super::report::{command_client, run, Output, Report};
 use super::wellknown::{cross_check, run_well_known};
+use crate::catalog::compile::mirror::INDEX_PATH;
 use crate::client::http::{HttpIo, HttpSession};
 use crate::client::ClientInfo;
 use crate::host::error::{ErrorCode, VerifyError};
-use crate::host::index::{origin_of, INDEX_PATH};
+use crate::host::index::origin_of;
 
 /// The whole command after its arguments were read: connect (with `args.era`), verify, render.
 /// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part).
@@ -22,7 +23,11 @@ pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, io: &H) -> Output {
 
 /// The rest of the command after the MCP run `report`: with `--cross-check`, the index of the
 /// same origin verified and compared ([`cross_check`]), its skills after the MCP ones.
-pub async fn with_well_known<H: HttpIo>(args: &VerifyArgs, io: &H, mut report: Report) -> Report {
+pub(crate) async fn with_well_known<H: HttpIo>(
+    args: &VerifyArgs,
+    io: &H,
+    mut report: Report,
+) -> Report {
     if !args.cross_check || report.fatal.is_some() {
         return report;
     }

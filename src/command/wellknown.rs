@@ -40,16 +40,16 @@ use crate::skill::uri::{skill_root, SKILL_MD};
 
 /// What a `GET` brought back: the `Content-Type` and the whole body.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fetched {
+pub(crate) struct Fetched {
     /// `Content-Type`, if any.
-    pub content_type: Option<String>,
+    pub(crate) content_type: Option<String>,
     /// The body.
-    pub bytes: Vec<u8>,
+    pub(crate) bytes: Vec<u8>,
 }
 
 /// `GET`s `url` through `io` and reads the body (at most [`MAX_REPLY_BYTES`]); any status but
 /// 200 is `http-status`.
-pub async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
+pub(crate) async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
     let mut response = io.get(url).await?;
     if response.status != 200 {
         return Err(ClientError::exchange(
@@ -78,7 +78,7 @@ pub async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
 
 /// Verifies every skill of the well-known index at `index_url` (see the module
 /// documentation).
-pub async fn run_well_known<H: HttpIo>(io: &H, index_url: &str) -> Report {
+pub(crate) async fn run_well_known<H: HttpIo>(io: &H, index_url: &str) -> Report {
     let index = match fetch(io, index_url).await {
         Ok(f) => match parse_index(index_url, &f.bytes) {
             Ok(i) => i,
@@ -407,7 +407,7 @@ fn compiler_checks(skill: &IndexSkill, files: &[Member]) -> Vec<(String, VerifyE
 /// well-known skill that one MCP skill has the name of, each of its files must carry the digest
 /// the MCP entry lists, and each MCP file must be among them (`digest-mismatch`,
 /// `not-in-manifest`). Skills only one side has are left as they are.
-pub fn cross_check(mcp: &Report, well_known: &mut Report) {
+pub(crate) fn cross_check(mcp: &Report, well_known: &mut Report) {
     for s in &mut well_known.skills {
         let Some(name) = s.name.clone() else { continue };
         let mut same = mcp

@@ -21,6 +21,7 @@
 use serde_json::Value as Json;
 
 use super::error::{ErrorCode, Result, VerifyError};
+use crate::catalog::compile::mirror::INDEX_PATH;
 use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::MAX_DESCRIPTION_CHARS;
 use crate::skill::name::check_name;
@@ -28,9 +29,6 @@ use crate::skill::uri::{check_segment, is_scheme};
 
 /// The `$schema` of a v0.2.0 index.
 pub const SCHEMA_V0_2_0: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
-
-/// The path of the index under an origin.
-pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
 
 /// Whether `url` names a well-known index: its path (before any `?` query) ends with
 /// [`INDEX_PATH`]. The command and `SkillsClient.verifyWellKnown` decide it here.

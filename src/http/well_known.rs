@@ -25,11 +25,9 @@ use crate::catalog::{pack, Catalog, Content};
 use crate::server::Config;
 use crate::server::Splice;
 
+use crate::catalog::compile::mirror::INDEX_PATH;
 /// The path prefix of the mirror.
 pub use crate::catalog::compile::mirror::MIRROR_PREFIX;
-
-/// The path of the index.
-pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
 
 /// The methods the mirror answers.
 pub const WELL_KNOWN_METHODS: &str = "GET, HEAD, OPTIONS";

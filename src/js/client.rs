@@ -33,8 +33,8 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::command::verify_args;
 use super::convert::{
-    arg, bytes_of, json_arg, json_array, json_text, json_value, options, string, to_js, Arg,
-    ContentJs, SkillMdJs,
+    arg, bytes_of, json_arg, json_array, json_text, json_value, options_with_host, string, to_js,
+    Arg, ContentJs, SkillMdJs,
 };
 use super::host::SummaryJs;
 use super::{js_error, throw};
@@ -45,7 +45,7 @@ use crate::client::{
 use crate::client::{ClientCode, ClientError, ExchangeKind, Result as ClientResult};
 use crate::command::report::{self, Report};
 use crate::command::wellknown::run_well_known;
-use crate::host::{ErrorCode, HostOptions, VerifyError};
+use crate::host::{ErrorCode, VerifyError};
 use crate::protocol::{Era, LEGACY_VERSIONS, MODERN_VERSION};
 use crate::skill::digest::is_wire_digest;
 
@@ -296,7 +296,8 @@ impl Rpc for CallRpc {
 }
 
 /// The options of the package's `SkillsClient` that configure the client, checked here and only
-/// here (`SkillsClient.connect` and `wrap` pass them through as given).
+/// here (`SkillsClient.connect` and `wrap` pass them through as given); the host's own
+/// (`allowDynamic`, `requireApproval`) are read beside them by `options_with_host`.
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct CoreOptions {
@@ -304,8 +305,6 @@ struct CoreOptions {
     /// Any number, so its range is checked (and named) here; JavaScript numbers are exact
     /// integers up to `Number.MAX_SAFE_INTEGER`.
     listing_budget: Option<f64>,
-    allow_dynamic: Option<bool>,
-    require_approval: Option<bool>,
     client_name: Option<String>,
     client_version: Option<String>,
 }
@@ -524,7 +523,7 @@ fn headers_arg(value: &JsValue, a: Arg) -> Result<Vec<(String, String)>, JsValue
     }))
 }
 
-fn scope_str(h: crate::client::cache::Hints) -> &'static str {
+fn scope_str(h: crate::client::Hints) -> &'static str {
     h.scope.as_str()
 }
 
@@ -570,14 +569,12 @@ impl SkillsClientCore {
         >,
     ) -> Result<SkillsClientCore, JsValue> {
         let a = arg("new SkillsClientCore", "options");
-        let o: CoreOptions = self::options(&options.unwrap_or(JsValue::UNDEFINED), a)?;
+        let (o, host): (CoreOptions, _) =
+            options_with_host(&options.unwrap_or(JsValue::UNDEFINED), a)?;
         let listing_budget = o.listing_budget.map(|b| listing_budget(b, a)).transpose()?;
         let client = throw(SkillsClient::new(
             o.label.as_deref().unwrap_or("server"),
-            HostOptions {
-                allow_dynamic: o.allow_dynamic.unwrap_or(false),
-                require_approval: o.require_approval.unwrap_or(false),
-            },
+            host,
         ))?;
         if let Some(bytes) = listing_budget {
             throw(client.set_listing_budget(bytes))?;
@@ -995,7 +992,7 @@ pub fn verify_well_known(
                 ErrorCode::InvalidArgument,
                 format_args!(
                     "{url:?} is neither an index URL (ending in {}) nor an origin (http:// or https:// and a host)",
-                    crate::host::index::INDEX_PATH
+                    crate::catalog::compile::mirror::INDEX_PATH
                 ),
             )
         })?

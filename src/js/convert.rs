@@ -34,8 +34,8 @@ use std::rc::Rc;
 
 use super::{fail, throw};
 use crate::host::{
-    Body, Content, Entry, ErrorCode, FileReceipt, PlannedRead, RegisterOutcome, VerifiedContent,
-    VerifiedSkillMd, VerifyError, VerifyOptions,
+    Body, Content, Entry, ErrorCode, FileReceipt, HostOptions, PlannedRead, RegisterOutcome,
+    VerifiedContent, VerifiedSkillMd, VerifyError, VerifyOptions,
 };
 use crate::skill::digest::{is_wire_digest, Sha256Stream};
 
@@ -701,10 +701,21 @@ pub(super) fn record<T: DeserializeOwned>(
     arg: Arg,
     skip: &[&str],
 ) -> Result<T, JsValue> {
+    let copy = checked_copy(value, arg, skip, fields_of::<T>())?;
+    from_copy(copy, arg)
+}
+
+/// The copy [`record`] reads: `value` copied with catching reads, every key one of `fields`
+/// (or skipped); an unknown key is refused naming the known ones.
+fn checked_copy(
+    value: &JsValue,
+    arg: Arg,
+    skip: &[&str],
+    fields: &[&str],
+) -> Result<JsValue, JsValue> {
     if !is_record(value) {
         return Err(arg.wrong("an object", value));
     }
-    let fields = fields_of::<T>();
     let copy = snapshot(value, 0, skip).map_err(|m| arg.error(ErrorCode::InvalidArgument, m))?;
     for key in Object::keys(copy.unchecked_ref::<Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
@@ -720,6 +731,12 @@ pub(super) fn record<T: DeserializeOwned>(
             ));
         }
     }
+    Ok(copy)
+}
+
+/// `T` read by serde-wasm-bindgen from a [`checked_copy`] (a field it does not name is left
+/// alone).
+fn from_copy<T: DeserializeOwned>(copy: JsValue, arg: Arg) -> Result<T, JsValue> {
     serde_wasm_bindgen::from_value(copy).map_err(|e| {
         let e = JsValue::from(e);
         let message = Reflect::get(&e, &JsValue::from_str("message"))
@@ -731,6 +748,50 @@ pub(super) fn record<T: DeserializeOwned>(
             format_args!("is invalid: {message}"),
         )
     })
+}
+
+/// The host's options as the package names them: `allowDynamic` and `requireApproval`
+/// (absent: `false`). `new SkillHost` takes them alone ([`host_options`]); `new
+/// SkillsClientCore` beside its own ([`options_with_host`]).
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct HostOptionsJs {
+    allow_dynamic: Option<bool>,
+    require_approval: Option<bool>,
+}
+
+impl From<HostOptionsJs> for HostOptions {
+    fn from(o: HostOptionsJs) -> HostOptions {
+        HostOptions {
+            allow_dynamic: o.allow_dynamic.unwrap_or(false),
+            require_approval: o.require_approval.unwrap_or(false),
+        }
+    }
+}
+
+/// An optional argument holding only the host's options (`new SkillHost`).
+pub(super) fn host_options(value: &JsValue, arg: Arg) -> Result<HostOptions, JsValue> {
+    options::<HostOptionsJs>(value, arg).map(HostOptions::from)
+}
+
+/// An optional argument holding `T`'s options and the host's, from one copy of it: a key
+/// neither names is refused naming both sets; `T`'s fields are read first.
+pub(super) fn options_with_host<T: DeserializeOwned + Default>(
+    value: &JsValue,
+    arg: Arg,
+) -> Result<(T, HostOptions), JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok((T::default(), HostOptions::default()));
+    }
+    let fields: Vec<&str> = fields_of::<T>()
+        .iter()
+        .chain(fields_of::<HostOptionsJs>())
+        .copied()
+        .collect();
+    let copy = checked_copy(value, arg, &[], &fields)?;
+    let own: T = from_copy(copy.clone(), arg)?;
+    let host: HostOptionsJs = from_copy(copy, arg)?;
+    Ok((own, host.into()))
 }
 
 /// A copy of a caller's value made of primitives, fresh plain objects and fresh arrays only;

@@ -6,18 +6,11 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, content_from, entry_from, json_arg, json_value, options, string, to_js, Arg, ContentJs,
-    OutcomeJs, PlannedJs, SkillMdJs,
+    arg, content_from, entry_from, host_options, json_arg, json_value, string, to_js, Arg,
+    ContentJs, OutcomeJs, PlannedJs, SkillMdJs,
 };
 use super::{js_error, throw};
-use crate::host::{self, ErrorCode, Hashing, HostOptions};
-
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsHostOptions {
-    allow_dynamic: Option<bool>,
-    require_approval: Option<bool>,
-}
+use crate::host::{self, ErrorCode, Hashing};
 
 /// `SkillSummary`.
 #[derive(Serialize)]
@@ -107,15 +100,12 @@ impl SkillHost {
             JsValue,
         >,
     ) -> Result<SkillHost, JsValue> {
-        let o: JsHostOptions = self::options(
+        let o = host_options(
             &options.unwrap_or(JsValue::UNDEFINED),
             arg("new SkillHost", "options"),
         )?;
         Ok(SkillHost {
-            inner: host::SkillHost::new(HostOptions {
-                allow_dynamic: o.allow_dynamic.unwrap_or(false),
-                require_approval: o.require_approval.unwrap_or(false),
-            }),
+            inner: host::SkillHost::new(o),
         })
     }
 

@@ -15,7 +15,7 @@
 //!   a GNU `././@LongLink` entry first (same fixed fields), which every reader of the formats
 //!   above knows; the archive ends with two zero blocks (no padding to a 10 KiB record);
 //! * gzip (RFC 1952) with a fixed header (mtime 0, no file name, no comment, OS byte 255
-//!   "unknown", XFL 0) and DEFLATE at [`GZIP_LEVEL`] from `miniz_oxide` (pure Rust, so the npm
+//!   "unknown", XFL 0) and DEFLATE at level 6 from `miniz_oxide` (pure Rust, so the npm
 //!   package's WebAssembly compiler makes the same bytes). The compressed bytes are those of
 //!   the `miniz_oxide` version in `Cargo.lock`: a new version of it may change an archive's
 //!   bytes (never its members), and so its digest.
@@ -34,7 +34,7 @@ pub const ARCHIVE_SUFFIX: &str = ".tar.gz";
 pub const ARCHIVE_MIME: &str = "application/gzip";
 
 /// The DEFLATE level of the archives (zlib's default level: a fixed value, so the bytes are).
-pub const GZIP_LEVEL: u32 = 6;
+pub(crate) const GZIP_LEVEL: u32 = 6;
 
 /// The largest archive a build publishes: 25 MiB, the per-file limit of Cloudflare Workers
 /// Static Assets, where the Worker keeps large archives. The spec's 16 MiB per skill keeps
@@ -46,7 +46,7 @@ pub const MAX_ARCHIVE_BYTES: u64 = 25 * 1024 * 1024;
 /// long-name entry, which tar readers that know only ustar (the `skills` installer 1.7.4's own
 /// reader among them) skip, keeping the truncated name (the compiler warns:
 /// `archive-long-path`).
-pub fn fits_ustar(path: &str) -> bool {
+pub(crate) fn fits_ustar(path: &str) -> bool {
     let b = path.as_bytes();
     b.len() <= 100
         || b.iter()
@@ -81,16 +81,9 @@ impl CompiledArchive {
     }
 }
 
-/// The `.tar.gz` of `members`, as described in the module documentation.
-///
-/// ```
-/// use skills_edge_catalog::compile::archive::tar_gz;
-/// let a = tar_gz([("SKILL.md", &b"---\nname: a\n---\n"[..]), ("b/c.txt", &b"c"[..])]).unwrap();
-/// // A fixed gzip header: magic, deflate, no flags, mtime 0, XFL 0, OS 255.
-/// assert_eq!(a[..10], [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]);
-/// assert_eq!(a, tar_gz([("SKILL.md", &b"---\nname: a\n---\n"[..]), ("b/c.txt", &b"c"[..])]).unwrap());
-/// ```
-pub fn tar_gz<'a>(
+/// The `.tar.gz` of `members`, as described in the module documentation (the test
+/// `the_gzip_header_is_fixed_and_the_bytes_repeat`).
+pub(crate) fn tar_gz<'a>(
     members: impl IntoIterator<Item = (&'a str, &'a [u8])>,
 ) -> std::io::Result<Vec<u8>> {
     let mut tar = tar::Builder::new(Vec::new());
@@ -127,6 +120,25 @@ mod tests {
         let mut out = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz), &mut out).unwrap();
         out
+    }
+
+    #[test]
+    fn the_gzip_header_is_fixed_and_the_bytes_repeat() {
+        let a = tar_gz([
+            ("SKILL.md", &b"---\nname: a\n---\n"[..]),
+            ("b/c.txt", &b"c"[..]),
+        ])
+        .unwrap();
+        // A fixed gzip header: magic, deflate, no flags, mtime 0, XFL 0, OS 255.
+        assert_eq!(a[..10], [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]);
+        assert_eq!(
+            a,
+            tar_gz([
+                ("SKILL.md", &b"---\nname: a\n---\n"[..]),
+                ("b/c.txt", &b"c"[..])
+            ])
+            .unwrap()
+        );
     }
 
     #[test]

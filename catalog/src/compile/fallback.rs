@@ -170,7 +170,7 @@ impl Compiled {
     }
 
     /// The skill indices sorted by skill name (then URI): what `read_skill` looks names up in.
-    pub fn skills_by_name(&self) -> Vec<usize> {
+    pub(crate) fn skills_by_name(&self) -> Vec<usize> {
         let mut idx: Vec<usize> = (0..self.skills.len()).collect();
         idx.sort_by(|&a, &b| {
             self.skills[a]
@@ -183,7 +183,7 @@ impl Compiled {
 
     /// The `tools` array of `tools/list`. The descriptions and argument examples name real
     /// skills and files of this catalog.
-    pub fn fallback_tools_json(&self) -> String {
+    pub(crate) fn fallback_tools_json(&self) -> String {
         let first = self.skills.first();
         let example_name = first.map(|sk| sk.name.as_str()).unwrap_or("code-review");
         let example_uri = first
@@ -335,7 +335,7 @@ impl Compiled {
 
     /// The members of the `list_skills` result: `{"content":[…],"structuredContent":{…}}`
     /// (the responder adds `resultType`, `isError` and `_meta`).
-    pub fn list_skills_result_json(&self) -> String {
+    pub(crate) fn list_skills_result_json(&self) -> String {
         let skills = self
             .skills
             .iter()
@@ -359,7 +359,7 @@ impl Compiled {
     /// The constant parts of a `read_skill` result for `skill`: the `structuredContent`
     /// (`uri`, `name`, `revision`, `mimeType`, `size`, `digest` of its `SKILL.md`, and its
     /// other `files`) and the `text` content block carrying the same as JSON text.
-    pub fn read_skill_parts(&self, skill: &CompiledSkill) -> (String, String) {
+    pub(crate) fn read_skill_parts(&self, skill: &CompiledSkill) -> (String, String) {
         let md = skill.files.first().and_then(|&i| self.files.get(i));
         let files = skill
             .files
@@ -390,7 +390,7 @@ impl Compiled {
 
     /// The `prompts` array of `prompts/list`, in prompt-name order: `name` and `description`
     /// of each skill, no arguments. No `title`: some clients invoke a prompt by its title.
-    pub fn fallback_prompts_json(&self, names: &[String]) -> String {
+    pub(crate) fn fallback_prompts_json(&self, names: &[String]) -> String {
         let mut order: Vec<usize> = (0..self.skills.len()).collect();
         order.sort_by(|&a, &b| names.get(a).cmp(&names.get(b)));
         let items = order
@@ -409,7 +409,7 @@ impl Compiled {
     /// The messages of a skill's `prompts/get` result after its `SKILL.md`: one user message
     /// per other file, a `resource_link` with the file's path as its name, its MIME type and
     /// size (a JSON array).
-    pub fn prompt_links_json(&self, skill: &CompiledSkill) -> String {
+    pub(crate) fn prompt_links_json(&self, skill: &CompiledSkill) -> String {
         let links = skill
             .files
             .iter()
@@ -438,7 +438,7 @@ impl Compiled {
     /// `prompts`, or both): a few sentences, well inside the 2,048 characters some clients
     /// keep of the instructions, so they survive any truncation of the list of skills after
     /// them.
-    pub fn fallback_instructions(tools: bool, prompts: bool) -> String {
+    pub(crate) fn fallback_instructions(tools: bool, prompts: bool) -> String {
         let what = match (tools, prompts) {
             (true, true) => "MCP tools and prompts",
             (true, false) => "MCP tools",

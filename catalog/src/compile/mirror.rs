@@ -28,6 +28,10 @@ pub const MIRROR_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/
 /// The path prefix of the mirror.
 pub const MIRROR_PREFIX: &str = "/.well-known/agent-skills/";
 
+/// The path of the mirror's `index.json` under an origin: what the server serves and what a
+/// host reading a well-known source asks for.
+pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
+
 impl Compiled {
     /// The skills the mirror publishes, by name (sorted): those whose name no other skill has.
     pub fn mirrored(&self) -> BTreeMap<&str, &CompiledSkill> {
@@ -49,7 +53,7 @@ impl Compiled {
     /// not know, so the skill's revision ([`crate::skill::revision`], the value of the MCP
     /// entry's `_meta`) goes under a `_meta` object of the same shape, keyed by this project's
     /// own prefix.
-    pub fn mirror_index_json(&self) -> String {
+    pub(crate) fn mirror_index_json(&self) -> String {
         let mut out = String::from("{\"$schema\":");
         write_json_string(MIRROR_SCHEMA, &mut out);
         out.push_str(",\"skills\":[");

@@ -102,7 +102,7 @@ impl Compiled {
     }
 
     /// Server instructions naming the skills (SEP-2640 §Pointer from Server Instructions).
-    pub fn default_instructions(&self) -> String {
+    pub(crate) fn default_instructions(&self) -> String {
         const NAMED: usize = 50;
         let mut s = String::from(
             "This server publishes Agent Skills through the io.modelcontextprotocol/skills extension. \

@@ -9,7 +9,7 @@
 use sha2::{Digest as _, Sha256};
 
 /// Length of a formatted digest: `sha256:` plus 64 hex characters.
-pub const DIGEST_LEN: usize = 7 + 64;
+pub(crate) const DIGEST_LEN: usize = 7 + 64;
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 

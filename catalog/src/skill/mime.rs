@@ -2,7 +2,7 @@
 //! "the `mimeType` appropriate to their content" for other files).
 
 /// The MIME type of directory resources.
-pub const DIRECTORY: &str = "inode/directory";
+pub(crate) const DIRECTORY: &str = "inode/directory";
 
 /// The MIME type for a file name, by its extension (case-insensitive). Unknown extensions
 /// get `text/plain` when the bytes are UTF-8 text and `application/octet-stream` otherwise.

@@ -84,7 +84,7 @@ impl Value {
 
     /// The value's type with its article, in the words of a YAML author: `a string`,
     /// `a number`, `a boolean`, `null`, `a list`, `a map` (for messages).
-    pub fn kind_phrase(&self) -> &'static str {
+    pub(crate) fn kind_phrase(&self) -> &'static str {
         match self {
             Value::Null => "null",
             Value::Bool(_) => "a boolean",
