@@ -26,13 +26,13 @@ use crate::server::Config;
 use crate::server::Splice;
 
 /// The path prefix of the mirror.
-pub use crate::catalog::compile::mirror::MIRROR_PREFIX;
+pub(crate) use crate::catalog::compile::mirror::MIRROR_PREFIX;
 
 /// The path of the index.
-pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
+pub(crate) const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
 
 /// The methods the mirror answers.
-pub const WELL_KNOWN_METHODS: &str = "GET, HEAD, OPTIONS";
+pub(crate) const WELL_KNOWN_METHODS: &str = "GET, HEAD, OPTIONS";
 
 /// Bytes the mirror serves: a file or an archive.
 struct Artifact<'a> {
