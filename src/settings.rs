@@ -28,7 +28,7 @@ use crate::http::{
 };
 use crate::protocol::CacheScope;
 use crate::server::{Config, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS};
-pub use crate::server::{ConfigError, SettingKey};
+use crate::server::{ConfigError, SettingKey};
 
 /// Where a setting applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +87,7 @@ pub struct Setting {
 }
 
 /// Items per page of `skills/list`, `resources/list` and `resources/directory/read`.
-pub const PAGE_SIZE: Setting = Setting {
+const PAGE_SIZE: Setting = Setting {
     key: SettingKey::PageSize,
     var: "PAGE_SIZE",
     flag: "--page-size",
@@ -104,7 +104,7 @@ pub const PAGE_SIZE: Setting = Setting {
 };
 
 /// `ttlMs` of cacheable results.
-pub const TTL_MS: Setting = Setting {
+const TTL_MS: Setting = Setting {
     key: SettingKey::TtlMs,
     var: "TTL_MS",
     flag: "--ttl-ms",
@@ -121,7 +121,7 @@ pub const TTL_MS: Setting = Setting {
 };
 
 /// `cacheScope` of cacheable results.
-pub const CACHE_SCOPE: Setting = Setting {
+const CACHE_SCOPE: Setting = Setting {
     key: SettingKey::CacheScope,
     var: "CACHE_SCOPE",
     flag: "--cache-scope",
@@ -135,7 +135,7 @@ pub const CACHE_SCOPE: Setting = Setting {
 };
 
 /// The server instructions.
-pub const INSTRUCTIONS: Setting = Setting {
+const INSTRUCTIONS: Setting = Setting {
     key: SettingKey::Instructions,
     var: "INSTRUCTIONS",
     flag: "--instructions",
@@ -150,7 +150,7 @@ pub const INSTRUCTIONS: Setting = Setting {
 
 /// The tools and prompts fallback for clients without the Skills extension
 /// ([`crate::server::Fallback`]).
-pub const FALLBACK: Setting = Setting {
+const FALLBACK: Setting = Setting {
     key: SettingKey::Fallback,
     var: "FALLBACK",
     flag: "--fallback",
@@ -164,7 +164,7 @@ pub const FALLBACK: Setting = Setting {
 };
 
 /// The name this server reports (`serverInfo`).
-pub const SERVER_NAME: Setting = Setting {
+const SERVER_NAME: Setting = Setting {
     key: SettingKey::ServerName,
     var: "SERVER_NAME",
     flag: "--server-name",
@@ -178,7 +178,7 @@ pub const SERVER_NAME: Setting = Setting {
 };
 
 /// The version this server reports (`serverInfo`).
-pub const SERVER_VERSION: Setting = Setting {
+const SERVER_VERSION: Setting = Setting {
     key: SettingKey::ServerVersion,
     var: "SERVER_VERSION",
     flag: "--server-version",
@@ -192,7 +192,7 @@ pub const SERVER_VERSION: Setting = Setting {
 };
 
 /// Browser origins allowed to call the endpoint.
-pub const ALLOWED_ORIGINS: Setting = Setting {
+const ALLOWED_ORIGINS: Setting = Setting {
     key: SettingKey::AllowedOrigins,
     var: "ALLOWED_ORIGINS",
     flag: "--allowed-origins",
@@ -207,7 +207,7 @@ pub const ALLOWED_ORIGINS: Setting = Setting {
 };
 
 /// `Host` header values accepted (DNS-rebinding defence).
-pub const ALLOWED_HOSTS: Setting = Setting {
+const ALLOWED_HOSTS: Setting = Setting {
     key: SettingKey::AllowedHosts,
     var: "ALLOWED_HOSTS",
     flag: "--allowed-hosts",
@@ -222,7 +222,7 @@ pub const ALLOWED_HOSTS: Setting = Setting {
 };
 
 /// The largest request body read.
-pub const MAX_BODY_BYTES: Setting = Setting {
+const MAX_BODY_BYTES: Setting = Setting {
     key: SettingKey::MaxBodyBytes,
     var: "MAX_BODY_BYTES",
     flag: "--max-body-bytes",
@@ -239,7 +239,7 @@ pub const MAX_BODY_BYTES: Setting = Setting {
 };
 
 /// Whether the catalog is also served as the `/.well-known/agent-skills/` mirror.
-pub const MIRROR: Setting = Setting {
+const MIRROR: Setting = Setting {
     key: SettingKey::Mirror,
     var: "MIRROR",
     flag: "--mirror",
@@ -253,7 +253,7 @@ pub const MIRROR: Setting = Setting {
 };
 
 /// Whether the Worker serves the skills inspector page.
-pub const INSPECTOR: Setting = Setting {
+const INSPECTOR: Setting = Setting {
     key: SettingKey::Inspector,
     var: "INSPECTOR",
     flag: "--inspector",
@@ -297,7 +297,7 @@ pub enum Source {
 
 impl Source {
     /// How this source calls its names in errors.
-    pub fn label(self) -> &'static str {
+    fn label(self) -> &'static str {
         match self {
             Source::Var => "configuration variable",
             Source::Flag | Source::Option => "option",
@@ -318,7 +318,7 @@ impl Setting {
     }
 
     /// Whether `source` can set it (the WIT record has no field for HTTP settings).
-    pub fn in_source(&self, source: Source) -> bool {
+    fn in_source(&self, source: Source) -> bool {
         !self.name(source).is_empty()
     }
 }
@@ -326,7 +326,7 @@ impl Setting {
 impl Setting {
     /// The error for `value` of this setting from `source`: its name as `source` spells it,
     /// the value, `problem` when more precise than the form, and the form as the fix.
-    pub fn error(&self, source: Source, value: &str, problem: Option<String>) -> ConfigError {
+    fn error(&self, source: Source, value: &str, problem: Option<String>) -> ConfigError {
         ConfigError {
             key: Some(self.key),
             what: source.label(),
@@ -597,7 +597,8 @@ fn integer<T: TryFrom<u64>>(value: &str) -> Result<T, Option<String>> {
 /// The settings of `scope` as a Markdown table for `source` (name, default, meaning): the
 /// configuration tables of docs/settings.md and pkg/README.md are these, and a test keeps them
 /// equal.
-pub fn markdown_table(source: Source, scopes: &[Scope]) -> String {
+#[cfg(test)]
+fn markdown_table(source: Source, scopes: &[Scope]) -> String {
     let head = match source {
         Source::Var => "var",
         Source::Flag => "flag",
@@ -623,4 +624,63 @@ pub fn markdown_table(source: Source, scopes: &[Scope]) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tables of settings in docs/settings.md and pkg/README.md are generated from the table
+    /// (run the tests with `SKILLS_EDGE_WRITE_README=1` to rewrite them after changing a setting),
+    /// so the documentation cannot drift from what the parser accepts.
+    #[test]
+    fn the_docs_document_every_setting_as_the_table_says() {
+        for readme in ["docs/settings.md", "pkg/README.md"] {
+            check_readme(&format!("{}/{readme}", env!("CARGO_MANIFEST_DIR")));
+        }
+    }
+
+    fn check_readme(path: &str) {
+        let readme = std::fs::read_to_string(path).expect("the settings document");
+        let mut out = String::new();
+        let mut rest = readme.as_str();
+        let mut sections = 0;
+        while let Some(i) = rest.find("<!-- settings:") {
+            let (before, from) = rest.split_at(i);
+            out.push_str(before);
+            let open_end = from.find(" -->").expect("a closed marker") + 4;
+            let source = match &from["<!-- settings:".len()..open_end - 4] {
+                "var" => Source::Var,
+                "flag" => Source::Flag,
+                "option" => Source::Option,
+                other => panic!("unknown settings section {other:?}"),
+            };
+            let scopes: &[Scope] = match source {
+                Source::Var => &[Scope::Responder, Scope::Http],
+                _ => &[Scope::Responder],
+            };
+            let close = from.find("<!-- /settings -->").expect("a closing marker");
+            out.push_str(&from[..open_end]);
+            out.push('\n');
+            out.push_str(&markdown_table(source, scopes));
+            out.push_str("<!-- /settings -->");
+            rest = &from[close + "<!-- /settings -->".len()..];
+            sections += 1;
+        }
+        out.push_str(rest);
+        assert!(sections > 0, "{path} has a settings table");
+        if std::env::var_os("SKILLS_EDGE_WRITE_README").is_some() {
+            std::fs::write(path, &out).expect("the settings document written");
+        } else {
+            assert!(
+                out == readme,
+                "the settings tables of {path} differ from src/settings.rs; rewrite them with SKILLS_EDGE_WRITE_README=1 cargo test --lib settings::"
+            );
+        }
+    }
+
+    #[test]
+    fn the_fallback_flag_is_documented_with_the_responder_flags() {
+        assert!(markdown_table(Source::Flag, &[Scope::Responder]).contains("`--fallback`"));
+    }
 }

@@ -16,8 +16,8 @@ use skills_edge::client::{
 use skills_edge::command::args::VerifyArgs;
 use skills_edge::command::report::{self, FileStatus, SkillStatus};
 use skills_edge::host::{ErrorCode, HostOptions};
-use skills_edge::protocol::Era;
-use skills_edge::server::{CacheScope, Config, HttpHeaders, Responder, Transport};
+use skills_edge::protocol::{CacheScope, Era};
+use skills_edge::server::{Config, HttpHeaders, Responder, Transport};
 use skills_edge::skill::digest::digest_of;
 
 type Tamper = Box<dyn Fn(&str, &Json, &mut Json)>;
@@ -759,13 +759,4 @@ fn verify_exit_statuses_for_connection_errors() {
     ] {
         assert!(VerifyArgs::parse(bad).is_err(), "{bad:?}");
     }
-}
-
-#[test]
-fn non_ascii_names_use_the_base64_form() {
-    use skills_edge::protocol::headers::encode_header_value;
-    assert_eq!(
-        encode_header_value("skill://straße/SKILL.md"),
-        "=?base64?c2tpbGw6Ly9zdHJhw59lL1NLSUxMLm1k?="
-    );
 }

@@ -8,10 +8,8 @@ use crate::common;
 
 use common::*;
 use serde_json::{json, Value as Json};
-use skills_edge::protocol::Era;
-use skills_edge::server::{
-    CacheScope, Config, Fallback, Responder, Transport, DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION,
-};
+use skills_edge::protocol::{CacheScope, Era};
+use skills_edge::server::{Config, Fallback, Responder, Transport};
 
 /// One request per method the responder serves in both eras (besides the handshake).
 fn methods() -> Vec<(&'static str, Json, bool)> {
@@ -37,8 +35,10 @@ fn methods() -> Vec<(&'static str, Json, bool)> {
     ]
 }
 
+/// The identity a responder reports unless its configuration names another: skills-edge and
+/// this package's version.
 fn server_info() -> Json {
-    json!({"name": DEFAULT_SERVER_NAME, "version": DEFAULT_SERVER_VERSION})
+    json!({"name": "skills-edge", "version": env!("CARGO_PKG_VERSION")})
 }
 
 #[test]

@@ -335,7 +335,7 @@ fn tools_list_has_three_read_only_tools_with_cache_hints_at_2026() {
         embedded(),
         Config {
             ttl_ms: 5,
-            cache_scope: skills_edge::server::CacheScope::Private,
+            cache_scope: skills_edge::protocol::CacheScope::Private,
             fallback: Fallback::ALL,
             ..Config::default()
         },

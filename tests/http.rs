@@ -397,7 +397,8 @@ fn host_patterns() {
 
 #[test]
 fn origin_patterns() {
-    let l = OriginList::parse(DEFAULT_ALLOWED_ORIGINS).unwrap();
+    // The default list (`ALLOWED_ORIGINS` unset): pages served from this machine.
+    let l = HttpConfig::default().allowed_origins;
     assert!(l.allows("http://localhost:6274"));
     assert!(l.allows("http://127.0.0.1:3000"));
     assert!(l.allows("http://localhost"));

@@ -1,4 +1,4 @@
-//! `skills_edge::protocol::headers::decode_header_value`, the `=?base64?…?=` header form.
+//! `skills_edge::protocol::decode_header_value`, the `=?base64?…?=` header form.
 //!
 //! Properties: for every UTF-8 text `s`, `=?base64?{STANDARD.encode(s)}?=` decodes to `s`; a
 //! value without the form is returned unchanged; a value in the form decodes only to text whose
@@ -9,7 +9,7 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use libfuzzer_sys::fuzz_target;
-use skills_edge::protocol::headers::decode_header_value;
+use skills_edge::protocol::decode_header_value;
 
 fn run(s: &str) {
     let wrapped = format!("=?base64?{}?=", STANDARD.encode(s.as_bytes()));

@@ -243,7 +243,7 @@ fn run(text: &str) {
             check_common(&r, &head, &allowed_origins);
             // The skills mirror answers GET and HEAD under its prefix itself: files, 304s, and
             // 404s as plain text. Everything else is a refusal with a JSON-RPC error body.
-            let mirror = path.starts_with(skills_edge::http::well_known::MIRROR_PREFIX)
+            let mirror = path.starts_with(skills_edge::catalog::compile::mirror::MIRROR_PREFIX)
                 && (method.eq_ignore_ascii_case("GET") || method.eq_ignore_ascii_case("HEAD"))
                 && origin_ok
                 && host_ok;

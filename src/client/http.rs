@@ -21,8 +21,9 @@
 //! Headers of every request: `Content-Type: application/json`, `Accept: application/json,
 //! text/event-stream`; at 2026-07-28 `MCP-Protocol-Version`, `Mcp-Method` and, on
 //! `resources/read`, `Mcp-Name` with the URI, each in the `=?base64?…?=` form when the value
-//! is not plain ASCII ([`encode_header_value`]). The caller adds its own headers
-//! (authorization), checked by [`super::check_headers`] so they never replace these.
+//! is not plain ASCII (`protocol::headers::encode_header_value`, the inverse of the
+//! responder's decoder). The caller adds its own headers (authorization), checked by
+//! [`super::check_headers`] so they never replace these.
 //!
 //! Replies: a 2xx with `application/json` is one JSON-RPC response; with `text/event-stream`
 //! the events are read until the response with the request's `id` arrives (notifications and

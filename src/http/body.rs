@@ -2,16 +2,17 @@
 //! oversized body is drained for a while before being cancelled.
 
 /// Default body limit: 1 MiB.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
+pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
 
-/// Largest accepted body limit: 16 MiB (the Worker holds the body in memory).
+/// Largest accepted body limit, [`HttpConfig::max_body_bytes`](super::HttpConfig::max_body_bytes):
+/// 16 MiB (the Worker holds the body in memory).
 pub const MAX_MAX_BODY_BYTES: usize = 16 << 20;
 
 /// How many bytes of an oversized body are still read (and discarded) after the limit is
 /// crossed, before the rest is cancelled: answering 413 while the client is still uploading
 /// and cancelling at once can break the connection for the requests behind it (wrangler dev's
 /// proxy answers the next request with 503), so a moderate excess is drained instead.
-pub const DRAIN_BYTES: u64 = 16 << 20;
+pub(crate) const DRAIN_BYTES: u64 = 16 << 20;
 
 /// Reads a body in chunks without ever holding more than `limit + 1` bytes of it.
 ///
@@ -62,7 +63,7 @@ impl BodyReader {
     }
 
     /// Whether more than `limit` bytes arrived.
-    pub fn is_over(&self) -> bool {
+    fn is_over(&self) -> bool {
         self.buf.len() > self.limit
     }
 

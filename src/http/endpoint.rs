@@ -15,16 +15,16 @@ use std::sync::Arc;
 pub const ENDPOINT_PATH: &str = "/mcp";
 
 /// `Access-Control-Allow-Methods` of the preflight answer.
-pub const ALLOW_METHODS: &str = "POST, OPTIONS";
+pub(crate) const ALLOW_METHODS: &str = "POST, OPTIONS";
 
 /// `Access-Control-Allow-Headers` of the preflight answer: every request header an MCP
 /// client sends (and `authorization`, for deployments that put a gateway in front).
-pub const ALLOW_HEADERS: &str =
+pub(crate) const ALLOW_HEADERS: &str =
     "content-type, accept, mcp-protocol-version, mcp-method, mcp-name, authorization";
 
 /// `Access-Control-Max-Age` of the preflight answer, in seconds (browsers cap it: Chromium
 /// at 7200).
-pub const MAX_AGE_SECONDS: &str = "7200";
+pub(crate) const MAX_AGE_SECONDS: &str = "7200";
 
 /// The path prefix of the skills inspector page (served when [`HttpConfig::inspector`] is on).
 pub const INSPECTOR_PREFIX: &str = "/inspector/";

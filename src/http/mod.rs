@@ -22,14 +22,14 @@
 //! | `Accept` not allowing both `application/json` and `text/event-stream` | 406 |
 //! | `Content-Type` other than `application/json` | 415 |
 //! | `Content-Length` above [`HttpConfig::max_body_bytes`] | 413, body not read |
-//! | body longer than the limit (chunked uploads) | 413; nothing past `limit + 1` bytes is kept (the excess is read and dropped, up to [`DRAIN_BYTES`], then cancelled) |
+//! | body longer than the limit (chunked uploads) | 413; nothing past `limit + 1` bytes is kept (the excess is read and dropped, up to 16 MiB, then cancelled) |
 //! | the message | the responder's status: 202 without a body for notifications, 200 for results and most errors, 400 for malformed messages, `-32602` envelope errors, `-32020` and `-32022`, 404 for `-32601` |
 //!
 //! Every refusal is a [`crate::protocol::Refusal`] with a JSON-RPC error body
 //! (`{"jsonrpc":"2.0","error":{…}}`, without `id` when the request's id is unknown), and so is
 //! every error of `/mcp`. The mirror's own answers are plain HTTP for agents that do not speak
 //! MCP: a path under its prefix that names no file is a 404, and a missing asset a 500, each
-//! with a `text/plain` body ([`well_known`]). Every response carries `Vary: Origin`;
+//! with a `text/plain` body (module `well_known`). Every response carries `Vary: Origin`;
 //! a request from an allowed origin gets `Access-Control-Allow-Origin` echoing it on every
 //! response, errors included. No session id is ever minted or required.
 //!
@@ -56,32 +56,28 @@
 //! ```
 
 //!
-//! | module | what it is |
-//! |---|---|
-//! | [`origin`] | the `Origin` and `Host` allow-lists |
-//! | [`head`] | the request head; `Accept` and `Content-Type` matching |
-//! | [`body`] | reading a body within a limit |
-//! | [`response`] | the response an adapter writes back, and an asset spliced into it |
-//! | [`endpoint`] | the endpoint: configuration, responder, the decision on each request |
-//! | [`well_known`] | the routes under `/.well-known/agent-skills/`, which serve the catalog's mirror |
+//! | module (private) | what it is | public as |
+//! |---|---|---|
+//! | `origin` | the `Origin` and `Host` allow-lists | [`OriginList`], [`HostList`] |
+//! | `head` | the request head; `Accept` and `Content-Type` matching | [`Head`] |
+//! | `body` | reading a body within a limit | [`BodyReader`] |
+//! | `response` | the response an adapter writes back, and an asset spliced into it | [`Response`] |
+//! | `endpoint` | the endpoint: configuration, responder, the decision on each request | [`Endpoint`], [`HttpConfig`], [`Step`] |
+//! | `well_known` | the routes under `/.well-known/agent-skills/`, which serve the catalog's mirror | (through [`Endpoint`]) |
 //!
-//! The configuration comes from the settings table, [`crate::settings`].
+//! Every public item is named once, here: what an adapter needs to drive the endpoint. The
+//! configuration comes from the settings table, [`crate::settings`].
 
-pub mod body;
-pub mod endpoint;
-pub mod head;
-pub mod origin;
-pub mod response;
-pub mod well_known;
+mod body;
+mod endpoint;
+mod head;
+mod origin;
+mod response;
+mod well_known;
 
-pub use body::{BodyReader, DEFAULT_MAX_BODY_BYTES, DRAIN_BYTES, MAX_MAX_BODY_BYTES};
-pub use endpoint::{
-    Endpoint, HttpConfig, Step, ALLOW_HEADERS, ALLOW_METHODS, ENDPOINT_PATH, INSPECTOR_FILES,
-    INSPECTOR_PREFIX, MAX_AGE_SECONDS,
-};
+pub use body::{BodyReader, MAX_MAX_BODY_BYTES};
+pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH, INSPECTOR_FILES, INSPECTOR_PREFIX};
 pub use head::Head;
-pub use origin::{
-    HostList, HostPattern, OriginList, OriginPattern, PortPattern, DEFAULT_ALLOWED_HOSTS,
-    DEFAULT_ALLOWED_ORIGINS,
-};
+pub use origin::{HostList, HostPattern, OriginList, OriginPattern, PortPattern};
+pub(crate) use origin::{DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
 pub use response::Response;

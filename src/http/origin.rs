@@ -5,10 +5,11 @@
 use crate::skill::uri::is_scheme;
 
 /// Default `ALLOWED_ORIGINS`: browser pages served from this machine, any port.
-pub const DEFAULT_ALLOWED_ORIGINS: &str = "http://localhost:*,http://127.0.0.1:*,http://[::1]:*";
+pub(crate) const DEFAULT_ALLOWED_ORIGINS: &str =
+    "http://localhost:*,http://127.0.0.1:*,http://[::1]:*";
 
 /// Default `ALLOWED_HOSTS`: the loopback names, any port.
-pub const DEFAULT_ALLOWED_HOSTS: &str = "localhost,127.0.0.1,[::1]";
+pub(crate) const DEFAULT_ALLOWED_HOSTS: &str = "localhost,127.0.0.1,[::1]";
 
 /// Which `Origin` values may call the endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -206,7 +207,7 @@ impl OriginPattern {
 }
 
 impl OriginList {
-    /// Parses the `ALLOWED_ORIGINS` form (see [`crate::settings::ALLOWED_ORIGINS`]): a
+    /// Parses the `ALLOWED_ORIGINS` form (its row of [`crate::settings::SETTINGS`]): a
     /// comma-separated list of `scheme://host[:port]` (port `*`, host `*.example.com`),
     /// `null`, or `*`. The error says which item is wrong and why.
     ///
@@ -239,7 +240,7 @@ impl OriginList {
 }
 
 impl HostList {
-    /// Parses the `ALLOWED_HOSTS` form (see [`crate::settings::ALLOWED_HOSTS`]): a
+    /// Parses the `ALLOWED_HOSTS` form (its row of [`crate::settings::SETTINGS`]): a
     /// comma-separated list of `name` (any port) or `name:port`, `*.example.com`, `[::1]`, or
     /// `*`. The error says which item is wrong and why; an empty list is refused (no host
     /// would be served).

@@ -27,10 +27,10 @@ use crate::server::Splice;
 
 use crate::catalog::compile::mirror::INDEX_PATH;
 /// The path prefix of the mirror.
-pub use crate::catalog::compile::mirror::MIRROR_PREFIX;
+pub(crate) use crate::catalog::compile::mirror::MIRROR_PREFIX;
 
 /// The methods the mirror answers.
-pub const WELL_KNOWN_METHODS: &str = "GET, HEAD, OPTIONS";
+pub(crate) const WELL_KNOWN_METHODS: &str = "GET, HEAD, OPTIONS";
 
 /// Bytes the mirror serves: a file or an archive.
 struct Artifact<'a> {

@@ -20,8 +20,8 @@ use super::pack_error;
 use crate::catalog::Catalog;
 use crate::host::ErrorCode;
 use crate::http::{Endpoint, Head, HttpConfig, Response, Step};
-use crate::server::{HttpHeaders, Responder, Transport};
-use crate::settings::{self, SettingKey, Source};
+use crate::server::{ConfigError, HttpHeaders, Responder, SettingKey, Transport};
+use crate::settings::{self, Source};
 
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -101,8 +101,8 @@ fn server_config(options: &JsValue) -> Result<(HttpConfig, Option<Vec<u8>>), JsV
 }
 
 /// A configuration error as `new SkillsServer` throws it (`invalid-argument`), the setting
-/// named as an option: the one mapping of [`settings::ConfigError`] to this adapter's form.
-fn config_error(e: settings::ConfigError) -> JsValue {
+/// named as an option: the one mapping of [`ConfigError`] to this adapter's form.
+fn config_error(e: ConfigError) -> JsValue {
     let e = settings::named_for(Source::Option, e);
     super::fail(ErrorCode::InvalidArgument, format!("new SkillsServer: {e}"))
 }

@@ -10,11 +10,11 @@ use std::borrow::Cow;
 /// A request id, as the raw JSON text the client sent (a string or an integer), echoed back
 /// byte for byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RawId<'a>(&'a str);
+pub(crate) struct RawId<'a>(&'a str);
 
 impl<'a> RawId<'a> {
     /// The raw JSON text of the id.
-    pub fn as_json(&self) -> &'a str {
+    pub(crate) fn as_json(&self) -> &'a str {
         self.0
     }
 }
@@ -61,7 +61,7 @@ struct Envelope<'a> {
 
 /// An incoming message, classified.
 #[derive(Debug)]
-pub enum Incoming<'a> {
+pub(crate) enum Incoming<'a> {
     /// A request: it gets exactly one reply.
     Request {
         /// The id to echo.
@@ -79,7 +79,7 @@ pub enum Incoming<'a> {
 }
 
 /// Reads a JSON string value, unescaping only when needed.
-pub fn raw_str(raw: &RawValue) -> Option<Cow<'_, str>> {
+pub(crate) fn raw_str(raw: &RawValue) -> Option<Cow<'_, str>> {
     let text = raw.get();
     if !text.starts_with('"') {
         return None;
@@ -104,7 +104,7 @@ fn syntax_or(text: &str, err: RpcError) -> RpcError {
 
 /// Parses one message. On failure returns the error to send, with the request id when it
 /// could be read (`None`: the error reply has no `id` member; see [`super::reply`]).
-pub fn parse_message(bytes: &[u8]) -> Result<Incoming<'_>, (Option<RawId<'_>>, RpcError)> {
+pub(crate) fn parse_message(bytes: &[u8]) -> Result<Incoming<'_>, (Option<RawId<'_>>, RpcError)> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         (
             None,
@@ -215,26 +215,26 @@ struct ParamsFields<'a> {
 
 /// The `params` fields this server reads, still raw.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Params<'a> {
+pub(crate) struct Params<'a> {
     /// `params` was present and a JSON object.
-    pub is_object: bool,
+    pub(crate) is_object: bool,
     /// `_meta`.
-    pub meta: Option<&'a RawValue>,
+    pub(crate) meta: Option<&'a RawValue>,
     /// `cursor`.
-    pub cursor: Option<&'a RawValue>,
+    pub(crate) cursor: Option<&'a RawValue>,
     /// `uri`.
-    pub uri: Option<&'a RawValue>,
+    pub(crate) uri: Option<&'a RawValue>,
     /// `protocolVersion` (legacy `initialize`).
-    pub protocol_version: Option<&'a RawValue>,
+    pub(crate) protocol_version: Option<&'a RawValue>,
     /// The whole `params` object, for the methods that read other fields
     /// ([`NamedParams`]).
-    pub raw: Option<&'a RawValue>,
+    pub(crate) raw: Option<&'a RawValue>,
 }
 
 impl<'a> Params<'a> {
     /// Reads the fields of `params`. `Err` when `params` is present but not an object or
     /// repeats a field; absent `params` gives all fields `None`.
-    pub fn parse(raw: Option<&'a RawValue>) -> Result<Params<'a>, String> {
+    pub(crate) fn parse(raw: Option<&'a RawValue>) -> Result<Params<'a>, String> {
         let Some(raw) = raw else {
             return Ok(Params::default());
         };
@@ -266,17 +266,17 @@ struct NamedFields<'a> {
 /// those methods (when the server offers them), so the other methods see `params` exactly as
 /// before.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct NamedParams<'a> {
+pub(crate) struct NamedParams<'a> {
     /// `name`: the tool's or the prompt's name.
-    pub name: Option<&'a RawValue>,
+    pub(crate) name: Option<&'a RawValue>,
     /// `arguments`.
-    pub arguments: Option<&'a RawValue>,
+    pub(crate) arguments: Option<&'a RawValue>,
 }
 
 impl<'a> NamedParams<'a> {
     /// Reads `name` and `arguments` of a `params` object ([`Params::raw`]). `Err` when a
     /// field is repeated.
-    pub fn parse(raw: Option<&'a RawValue>) -> Result<NamedParams<'a>, String> {
+    pub(crate) fn parse(raw: Option<&'a RawValue>) -> Result<NamedParams<'a>, String> {
         let Some(raw) = raw else {
             return Ok(NamedParams::default());
         };
@@ -299,16 +299,16 @@ struct MetaFields<'a> {
 
 /// The 2026-07-28 request `_meta` fields, still raw.
 #[derive(Debug, Clone, Copy)]
-pub struct Meta<'a> {
+pub(crate) struct Meta<'a> {
     /// `io.modelcontextprotocol/protocolVersion`.
-    pub protocol_version: Option<&'a RawValue>,
+    pub(crate) protocol_version: Option<&'a RawValue>,
     /// `io.modelcontextprotocol/clientCapabilities`.
-    pub client_capabilities: Option<&'a RawValue>,
+    pub(crate) client_capabilities: Option<&'a RawValue>,
 }
 
 impl<'a> Meta<'a> {
     /// Reads `_meta`; `None` when it is not an object (or repeats a key).
-    pub fn parse(raw: &'a RawValue) -> Option<Meta<'a>> {
+    pub(crate) fn parse(raw: &'a RawValue) -> Option<Meta<'a>> {
         if first_byte(raw.get()) != Some(b'{') {
             return None;
         }
@@ -320,7 +320,7 @@ impl<'a> Meta<'a> {
     }
 
     /// Whether a raw value is a JSON object.
-    pub fn is_object(raw: &RawValue) -> bool {
+    pub(crate) fn is_object(raw: &RawValue) -> bool {
         first_byte(raw.get()) == Some(b'{')
     }
 }

@@ -7,10 +7,10 @@ use crate::skill::value::write_json_string;
 use std::borrow::Cow;
 
 /// Longest excerpt of a request value repeated in an error message.
-pub const MAX_ECHO_CHARS: usize = 200;
+pub(crate) const MAX_ECHO_CHARS: usize = 200;
 
 /// `s`, or its first [`MAX_ECHO_CHARS`] characters followed by `…`.
-pub fn clip(s: &str) -> Cow<'_, str> {
+pub(crate) fn clip(s: &str) -> Cow<'_, str> {
     match s.char_indices().nth(MAX_ECHO_CHARS) {
         None => Cow::Borrowed(s),
         Some((i, _)) => Cow::Owned(format!("{}…", &s[..i])),
@@ -19,7 +19,7 @@ pub fn clip(s: &str) -> Cow<'_, str> {
 
 /// A JSON-RPC error this server sends.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RpcError {
+pub(crate) enum RpcError {
     /// `-32700`: the message is not JSON. HTTP 400.
     Parse(String),
     /// `-32600`: JSON, but not a valid JSON-RPC request (batches included). HTTP 400.
@@ -88,7 +88,7 @@ pub enum RpcError {
 
 impl RpcError {
     /// The JSON-RPC error code.
-    pub fn code(&self) -> i32 {
+    pub(crate) fn code(&self) -> i32 {
         match self {
             RpcError::Parse(_) => -32700,
             RpcError::InvalidRequest(_) => -32600,
@@ -109,7 +109,7 @@ impl RpcError {
     /// The HTTP status a transport should answer with (Streamable HTTP, 2026-07-28):
     /// 400 for malformed messages, envelope errors, `-32020` and `-32022`; 404 for `-32601`;
     /// 500 for `-32603` (a fault of the server); 200 for every other JSON-RPC error.
-    pub fn http_status(&self) -> u16 {
+    pub(crate) fn http_status(&self) -> u16 {
         match self {
             RpcError::Parse(_)
             | RpcError::InvalidRequest(_)
@@ -125,7 +125,7 @@ impl RpcError {
     /// The human message. Values echoed from the request are clipped to
     /// [`MAX_ECHO_CHARS`] characters, so a hostile request cannot make the message large
     /// (`data` keeps the exact values).
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         let uri = |u: &str| clip(u).into_owned();
         match self {
             RpcError::Parse(m) => format!("Parse error: {m}"),
@@ -165,7 +165,7 @@ impl RpcError {
     }
 
     /// Writes the `error` object: `{"code":…,"message":…[,"data":…]}`.
-    pub fn write_json(&self, out: &mut String) {
+    pub(crate) fn write_json(&self, out: &mut String) {
         out.push_str("{\"code\":");
         out.push_str(&self.code().to_string());
         out.push_str(",\"message\":");

@@ -24,13 +24,6 @@ pub struct HttpHeaders<'a> {
 /// Decodes a header value that may use the `=?base64?…?=` form for text that is not plain
 /// ASCII (the server MUST decode before comparing). `None` when the form is used but its
 /// content is not base64 of UTF-8 text; other values are returned as they are.
-///
-/// ```
-/// use skills_edge::protocol::headers::decode_header_value;
-/// assert_eq!(decode_header_value("skills/list").as_deref(), Some("skills/list"));
-/// assert_eq!(decode_header_value("=?base64?c2tpbGw6Ly/DqQ==?=").as_deref(), Some("skill://é"));
-/// assert_eq!(decode_header_value("=?base64?not base64?="), None);
-/// ```
 pub fn decode_header_value(v: &str) -> Option<Cow<'_, str>> {
     match v
         .strip_prefix("=?base64?")
@@ -49,18 +42,9 @@ pub fn decode_header_value(v: &str) -> Option<Cow<'_, str>> {
 /// the base64 form when it is empty, starts or ends with whitespace (field parsing would strip
 /// it), contains a character outside visible ASCII, space and tab (non-ASCII text, CR, LF,
 /// other control characters), or already looks like the sentinel form. The inverse is
-/// [`decode_header_value`]; the official SDKs apply the same rule.
-///
-/// ```
-/// use skills_edge::protocol::headers::{decode_header_value, encode_header_value};
-/// assert_eq!(encode_header_value("skill://a/SKILL.md"), "skill://a/SKILL.md");
-/// assert_eq!(encode_header_value("skill://é"), "=?base64?c2tpbGw6Ly/DqQ==?=");
-/// assert_eq!(encode_header_value(" x"), "=?base64?IHg=?=");
-/// for v in ["a\r\nb", "=?base64?eA==?=", "", "tab\tinside", "ü"] {
-///     assert_eq!(decode_header_value(&encode_header_value(v)).as_deref(), Some(v));
-/// }
-/// ```
-pub fn encode_header_value(v: &str) -> Cow<'_, str> {
+/// [`decode_header_value`]; the official SDKs apply the same rule. The client sends its
+/// request headers through it.
+pub(crate) fn encode_header_value(v: &str) -> Cow<'_, str> {
     let sentinel = v.starts_with("=?base64?") && v.ends_with("?=");
     let padded = v.starts_with([' ', '\t']) || v.ends_with([' ', '\t']);
     let unsafe_char = v.chars().any(|c| !(c == '\t' || (' '..='~').contains(&c)));
@@ -120,11 +104,11 @@ pub(crate) fn check_version_header(h: &HttpHeaders<'_>, version: &str) -> Result
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct NamedField<'a> {
     /// The field's name (`uri`, `name`).
-    pub field: &'static str,
+    pub(crate) field: &'static str,
     /// What it is, for the message (`the resource URI`).
-    pub what: &'static str,
+    pub(crate) what: &'static str,
     /// Its raw value, when present.
-    pub value: Option<&'a RawValue>,
+    pub(crate) value: Option<&'a RawValue>,
 }
 
 /// `Mcp-Method` must equal the body's method; where `named` says so, `Mcp-Name` must equal
@@ -167,5 +151,50 @@ pub(crate) fn check_method_headers(
             h.name.unwrap_or_default(),
             named.field
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{decode_header_value, encode_header_value};
+
+    #[test]
+    fn a_plain_value_is_kept_and_the_base64_form_decoded() {
+        assert_eq!(
+            decode_header_value("skills/list").as_deref(),
+            Some("skills/list")
+        );
+        assert_eq!(
+            decode_header_value("=?base64?c2tpbGw6Ly/DqQ==?=").as_deref(),
+            Some("skill://é")
+        );
+        assert_eq!(decode_header_value("=?base64?not base64?="), None);
+    }
+
+    #[test]
+    fn values_that_are_not_plain_ascii_use_the_base64_form_and_round_trip() {
+        assert_eq!(
+            encode_header_value("skill://a/SKILL.md"),
+            "skill://a/SKILL.md"
+        );
+        assert_eq!(
+            encode_header_value("skill://é"),
+            "=?base64?c2tpbGw6Ly/DqQ==?="
+        );
+        assert_eq!(encode_header_value(" x"), "=?base64?IHg=?=");
+        for v in ["a\r\nb", "=?base64?eA==?=", "", "tab\tinside", "ü"] {
+            assert_eq!(
+                decode_header_value(&encode_header_value(v)).as_deref(),
+                Some(v)
+            );
+        }
+    }
+
+    #[test]
+    fn non_ascii_names_use_the_base64_form() {
+        assert_eq!(
+            encode_header_value("skill://straße/SKILL.md"),
+            "=?base64?c2tpbGw6Ly9zdHJhw59lL1NLSUxMLm1k?="
+        );
     }
 }

@@ -1,26 +1,36 @@
 //! JSON-RPC 2.0 and MCP wire basics: protocol versions, the error types every failure maps
-//! through (the responder's [`RpcError`] and the transport's [`Refusal`]), the parsing of an
+//! through (the responder's `RpcError` and the transport's [`Refusal`]), the parsing of an
 //! incoming message's envelope, the one writer of reply envelopes, and the header rules that
 //! tie a Streamable HTTP request to its body; the `cacheScope` of a cacheable result
 //! ([`CacheScope`]), which the server sets and a host reads.
 //!
 //! | module | what it is |
 //! |---|---|
-//! | `envelope` | one incoming message, parsed without building a value tree (crate-private) |
-//! | [`error`] | [`RpcError`]: code, message, `data` and HTTP status of every responder error |
-//! | [`refusal`] | [`Refusal`]: status, code and message of every transport refusal |
+//! | `envelope` | one incoming message, parsed without building a value tree |
+//! | `error` | `RpcError`: code, message, `data` and HTTP status of every responder error |
+//! | `refusal` | [`Refusal`]: status, code and message of every transport refusal |
 //! | [`reply`] | the one writer of response envelopes ([`reply::refusal`] for adapters) |
-//! | [`headers`] | the era a request belongs to; `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` mirroring |
+//! | `headers` | the era a request belongs to; `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` mirroring; the `=?base64?…?=` value form |
+//!
+//! Only [`Refusal`], [`reply::refusal`], [`Era`], [`CacheScope`] and the protocol's names
+//! (versions, [`SKILLS_EXTENSION`]) are public: an adapter answers a refusal, a host reads a
+//! result's era and `cacheScope`. The rest serves the responder and the client inside this
+//! crate; the request headers the responder reads are [`crate::server::HttpHeaders`].
 
 pub(crate) mod envelope;
-pub mod error;
-pub mod headers;
-pub mod refusal;
+pub(crate) mod error;
+pub(crate) mod headers;
+mod refusal;
 pub mod reply;
 
 pub(crate) use envelope::{parse_message, Incoming, NamedParams, Params, RawId};
-pub use error::RpcError;
+pub(crate) use error::RpcError;
 pub use refusal::Refusal;
+
+/// Decodes a header value in the `=?base64?…?=` form (the responder's rule for `Mcp-Name` and
+/// `Mcp-Method`). Exposed for the fuzz target `headers` only; not part of the API.
+#[doc(hidden)]
+pub use headers::decode_header_value;
 
 /// The protocol revision of the stateless, per-request `_meta` era.
 pub const MODERN_VERSION: &str = "2026-07-28";
@@ -38,11 +48,11 @@ pub const MODERN_VERSIONS: &[&str] = &[MODERN_VERSION];
 pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /// The `_meta` key carrying the protocol version of a request.
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// The `_meta` key carrying the client's capabilities.
-pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(crate) const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// The result `_meta` key carrying the server's identity.
-pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub(crate) const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// The Skills extension identifier.
 pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
 

@@ -1,30 +1,31 @@
 //! Transport refusals: a request turned away before (or instead of) reaching the responder,
-//! each with its HTTP status, JSON-RPC error code and message in one place. Every adapter (the
-//! Worker, the HTTP component, the npm package's `handleHttp`, the stdio server) answers them
-//! through [`crate::protocol::reply`], so a refusal always carries a JSON-RPC error body.
-//!
-//! | refusal | status | code |
-//! |---|---|---|
-//! | [`Refusal::Origin`], [`Refusal::Host`] | 403 | `-32600` |
-//! | [`Refusal::Path`] | 404 | `-32600` |
-//! | [`Refusal::Method`] | 405 (with `Allow: POST`) | `-32600` |
-//! | [`Refusal::MirrorMethod`], [`Refusal::PageMethod`] | 405 (with `Allow: GET, HEAD`) | `-32600` |
-//! | [`Refusal::PageFile`] | 404 | `-32600` |
-//! | [`Refusal::PageUnavailable`] | 503 | `-32603` |
-//! | [`Refusal::Accept`] | 406 | `-32600` |
-//! | [`Refusal::MediaType`] | 415 | `-32600` |
-//! | [`Refusal::Length`], [`Refusal::Unreadable`] | 400 | `-32600` |
-//! | [`Refusal::TooLarge`] | 413 | `-32600` |
-//! | [`Refusal::Overloaded`] | 503 (with `Retry-After: 1`) | `-32603` |
-//! | [`Refusal::Misconfigured`] | 500 | `-32603` |
-//!
-//! The messages repeat request values (an origin, a host, a method) clipped to
-//! [`super::error::MAX_ECHO_CHARS`] characters.
+//! each with its HTTP status, JSON-RPC error code and message in one place (the table is on
+//! [`Refusal`], public as `protocol::Refusal`).
 
 use super::error::clip;
 use crate::skill::value::write_json_string;
 
-/// Why a transport turns a request away.
+/// Why a transport turns a request away. Every adapter (the Worker, the HTTP component, the
+/// npm package's `handleHttp`, the stdio server) answers it through
+/// [`crate::protocol::reply`], so a refusal always carries a JSON-RPC error body.
+///
+/// | refusal | status | code |
+/// |---|---|---|
+/// | [`Refusal::Origin`], [`Refusal::Host`] | 403 | `-32600` |
+/// | [`Refusal::Path`] | 404 | `-32600` |
+/// | [`Refusal::Method`] | 405 (with `Allow: POST`) | `-32600` |
+/// | [`Refusal::MirrorMethod`], [`Refusal::PageMethod`] | 405 (with `Allow: GET, HEAD`) | `-32600` |
+/// | [`Refusal::PageFile`] | 404 | `-32600` |
+/// | [`Refusal::PageUnavailable`] | 503 | `-32603` |
+/// | [`Refusal::Accept`] | 406 | `-32600` |
+/// | [`Refusal::MediaType`] | 415 | `-32600` |
+/// | [`Refusal::Length`], [`Refusal::Unreadable`] | 400 | `-32600` |
+/// | [`Refusal::TooLarge`] | 413 | `-32600` |
+/// | [`Refusal::Overloaded`] | 503 (with `Retry-After: 1`) | `-32603` |
+/// | [`Refusal::Misconfigured`] | 500 | `-32603` |
+///
+/// The messages repeat request values (an origin, a host, a method) clipped to
+/// 200 characters (`MAX_ECHO_CHARS`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     /// The `Origin` header names a page that may not call this server (or is malformed).
@@ -176,7 +177,7 @@ impl Refusal {
     }
 
     /// Writes the `error` object: `{"code":…,"message":…}`.
-    pub fn write_json(&self, out: &mut String) {
+    pub(crate) fn write_json(&self, out: &mut String) {
         out.push_str("{\"code\":");
         out.push_str(&self.code().to_string());
         out.push_str(",\"message\":");

@@ -1,6 +1,6 @@
 //! The one writer of replies: the JSON-RPC message sent back for a request (what JSON-RPC
 //! calls a response object; in this crate a *reply*, while a *response* is the HTTP response
-//! of [`crate::http`] that may carry one). Results, errors of the responder ([`RpcError`]) and
+//! of [`crate::http`] that may carry one). Results, errors of the responder (`RpcError`) and
 //! transport refusals ([`Refusal`]) all go out through one writer (`envelope`), so every reply
 //! has the same shape:
 //!

@@ -5,9 +5,9 @@
 use crate::protocol::CacheScope;
 
 /// The name this server reports in `serverInfo` unless [`Config::server_info`] names another.
-pub const DEFAULT_SERVER_NAME: &str = "skills-edge";
+pub(crate) const DEFAULT_SERVER_NAME: &str = "skills-edge";
 /// The version this server reports in `serverInfo` unless [`Config::server_info`] names another.
-pub const DEFAULT_SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const DEFAULT_SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The opt-in surface for clients without the Skills extension: the catalog also served as
 /// MCP tools (`list_skills`, `read_skill`, `read_skill_resource`) and/or as one prompt per
@@ -34,7 +34,7 @@ impl Fallback {
     };
 
     /// Whether anything is served.
-    pub fn is_on(self) -> bool {
+    pub(crate) fn is_on(self) -> bool {
         self.tools || self.prompts
     }
 
@@ -50,14 +50,7 @@ impl Fallback {
 
     /// Parses the setting: `none` or empty for off, else a comma-separated set of `tools` and
     /// `prompts` in any order (blanks around items are ignored). `Err` says what is wrong.
-    ///
-    /// ```
-    /// use skills_edge::server::Fallback;
-    /// assert_eq!(Fallback::parse("prompts, tools"), Ok(Fallback::ALL));
-    /// assert_eq!(Fallback::parse(""), Ok(Fallback::NONE));
-    /// assert!(Fallback::parse("tools,tools").is_err());
-    /// ```
-    pub fn parse(s: &str) -> Result<Fallback, String> {
+    pub(crate) fn parse(s: &str) -> Result<Fallback, String> {
         let t = s.trim();
         if t.is_empty() || t == "none" {
             return Ok(Fallback::NONE);
@@ -86,10 +79,10 @@ impl Fallback {
 }
 
 /// Largest page size accepted.
-pub const MAX_PAGE_SIZE: usize = 1000;
+pub(crate) const MAX_PAGE_SIZE: usize = 1000;
 
 /// Largest `ttlMs` accepted: 2^53 − 1, the largest integer every JSON reader keeps exactly.
-pub const MAX_TTL_MS: u64 = crate::skill::value::MAX_SAFE_INTEGER as u64;
+pub(crate) const MAX_TTL_MS: u64 = crate::skill::value::MAX_SAFE_INTEGER as u64;
 
 /// Responder settings. Defaults: 50 items per page, `ttlMs` 300000 (five minutes),
 /// `cacheScope` `"public"` (a static, embedded catalog is the same for everyone; open point
@@ -265,5 +258,36 @@ impl Config {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fallback;
+
+    #[test]
+    fn the_fallback_setting_parses_a_set_in_any_order() {
+        assert_eq!(Fallback::parse("prompts, tools"), Ok(Fallback::ALL));
+        assert_eq!(Fallback::parse(""), Ok(Fallback::NONE));
+        assert!(Fallback::parse("tools,tools").is_err());
+    }
+
+    #[test]
+    fn the_fallback_setting_form_round_trips() {
+        let tools = Fallback {
+            tools: true,
+            prompts: false,
+        };
+        let prompts = Fallback {
+            tools: false,
+            prompts: true,
+        };
+        for want in [Fallback::NONE, tools, prompts, Fallback::ALL] {
+            assert_eq!(
+                Fallback::parse(want.as_str()),
+                Ok(want),
+                "as_str round-trips"
+            );
+        }
     }
 }

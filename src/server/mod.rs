@@ -34,11 +34,8 @@ mod fallback;
 mod methods;
 mod paging;
 
-pub use crate::protocol::CacheScope;
-pub use config::{
-    Config, ConfigError, Fallback, SettingKey, DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION,
-    MAX_PAGE_SIZE, MAX_TTL_MS,
-};
+pub use config::{Config, ConfigError, Fallback, SettingKey};
+pub(crate) use config::{DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION, MAX_PAGE_SIZE, MAX_TTL_MS};
 
 /// What the transport knows about a message beyond its bytes.
 #[derive(Debug, Clone, Copy, Default)]

@@ -2,8 +2,8 @@
 
 use crate::bindings::exports::skills_edge::mcp::responder as wit;
 use crate::Component;
-use skills_edge::server;
-use skills_edge::settings::{self, SettingKey, Source};
+use skills_edge::server::{self, SettingKey};
+use skills_edge::settings::{self, Source};
 
 impl wit::Guest for Component {
     type Server = Server;
