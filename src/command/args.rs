@@ -14,7 +14,7 @@ use crate::catalog::{compile, options, pack};
 use crate::client::{check_headers, EraChoice};
 use crate::host::index::{index_url_of_origin, is_index_url};
 use crate::server::Config;
-use crate::settings::{self, Scope, Setting, Source, SETTINGS};
+use crate::settings::{self, Scope, Source, SETTINGS};
 
 /// The default time allowed for each request of `verify` and of the npm package's
 /// `SkillsClient` (`timeoutMs`), in milliseconds.
@@ -94,31 +94,19 @@ pub fn parse(
     }
 }
 
-/// The options of `stdio`: the responder's settings, by their flags (the table of
-/// [`settings`]), each at most once.
+/// The options of `stdio`: the responder's settings, by their flags. The settings table owns
+/// the rules ([`settings::from_pairs`]): a flag that is no responder setting, or one given
+/// twice, is refused naming the known ones; a value out of range names the fix.
 fn parse_stdio(args: &[String]) -> Result<Config, String> {
-    let mut given: Vec<(&'static Setting, String)> = Vec::new();
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let Some(setting) = SETTINGS
-            .iter()
-            .find(|s| s.scope == Scope::Responder && s.flag == flag)
-        else {
-            return Err(format!("unknown option {flag:?}"));
-        };
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        if given.iter().any(|(s, _)| s.flag == setting.flag) {
-            return Err(format!("{flag} is given twice"));
-        }
-        given.push((setting, value.clone()));
+        pairs.push((flag, value));
     }
-    settings::server_config(Source::Flag, |s| {
-        given
-            .iter()
-            .find(|(g, _)| g.flag == s.flag)
-            .map(|(_, v)| v.clone())
-    })
-    .map_err(|e| e.to_string())
+    settings::from_pairs(Source::Flag, &[Scope::Responder], &pairs)
+        .map(|c| c.server)
+        .map_err(|e| e.to_string())
 }
 
 /// The arguments of `check` and `pack`; no output means checking only.
@@ -675,6 +663,37 @@ mod tests {
             parse(Program::Native, &line(&["stdio"]), none),
             Ok(Invocation::Stdio(_))
         ));
+    }
+
+    #[test]
+    fn stdio_flags_follow_the_settings_table() {
+        let none = |_: &str| None;
+        let stdio = |a: &[&str]| {
+            let mut all = vec!["stdio"];
+            all.extend_from_slice(a);
+            match parse(Program::Native, &line(&all), none) {
+                Ok(Invocation::Stdio(c)) => Ok(c),
+                Ok(other) => panic!("{other:?}"),
+                Err(e) => Err(e),
+            }
+        };
+        assert_eq!(stdio(&["--page-size", "7"]).unwrap().page_size, 7);
+        let unknown = stdio(&["--page_size", "7"]).unwrap_err();
+        assert!(
+            unknown.starts_with(
+                "option --page_size is invalid (not a setting): use one of --page-size, --ttl-ms,"
+            ),
+            "{unknown}"
+        );
+        let twice = stdio(&["--ttl-ms", "1", "--ttl-ms", "2"]).unwrap_err();
+        assert_eq!(
+            twice,
+            "option --ttl-ms = \"2\" is invalid (given twice): give it once"
+        );
+        assert_eq!(stdio(&["--ttl-ms"]).unwrap_err(), "--ttl-ms needs a value");
+        assert!(stdio(&["--page-size", "0"])
+            .unwrap_err()
+            .contains("--page-size"));
     }
 
     #[test]
