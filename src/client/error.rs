@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::host::error::{ErrorCode, VerifyError};
+use crate::host::error::{ErrorCode, Failure, VerifyError};
 use crate::host::index::IndexError;
 
 /// How an exchange with a server failed.
@@ -182,66 +182,15 @@ impl PartialEq<ExchangeKind> for ClientCode {
     }
 }
 
-/// An error of the client: the code, the URI it concerns, the expected and actual values (as
-/// text), and a sentence for people. A [`VerifyError`] becomes one unchanged (`?` converts);
-/// an exchange failure is made with [`ClientError::exchange`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClientError {
-    /// The stable code.
-    pub code: ClientCode,
-    /// The URI concerned, when there is one.
-    pub uri: Option<Box<str>>,
-    /// What was expected: a status, a digest, a limit.
-    pub expected: Option<Box<str>>,
-    /// What was found instead.
-    pub actual: Option<Box<str>>,
-    /// For a refusal of the host rules, [`VerifyError::field`].
-    pub field: Option<Box<str>>,
-    /// For a refusal of the host rules, [`VerifyError::differences`].
-    pub differences: Box<[String]>,
-    /// What is wrong, in a sentence.
-    pub message: String,
-}
+/// An error of the client: a refusal of the host rules or an exchange failure, with the details
+/// of [`Failure`]. A [`VerifyError`] becomes one unchanged (`?` converts); an exchange failure
+/// is made with [`ClientError::exchange`].
+pub type ClientError = Failure<ClientCode>;
 
 impl ClientError {
     /// An exchange failure with a message, and nothing else yet.
     pub fn exchange(kind: ExchangeKind, message: impl Into<String>) -> ClientError {
-        ClientError {
-            code: ClientCode::Exchange(kind),
-            uri: None,
-            expected: None,
-            actual: None,
-            field: None,
-            differences: Box::default(),
-            message: message.into(),
-        }
-    }
-
-    /// Sets the URI.
-    pub fn with_uri(mut self, uri: impl Into<String>) -> ClientError {
-        self.uri = Some(uri.into().into_boxed_str());
-        self
-    }
-
-    /// Sets the expected and actual values.
-    pub fn with_values(
-        self,
-        expected: impl Into<String>,
-        actual: impl Into<String>,
-    ) -> ClientError {
-        self.with_expected(expected).with_actual(actual)
-    }
-
-    /// Sets the expected value.
-    pub fn with_expected(mut self, expected: impl Into<String>) -> ClientError {
-        self.expected = Some(expected.into().into_boxed_str());
-        self
-    }
-
-    /// Sets the actual value.
-    pub fn with_actual(mut self, actual: impl Into<String>) -> ClientError {
-        self.actual = Some(actual.into().into_boxed_str());
-        self
+        Failure::new(ClientCode::Exchange(kind), message)
     }
 
     /// The host rules' refusal this error is, if it is one.
@@ -263,15 +212,7 @@ impl ClientError {
 
 impl From<VerifyError> for ClientError {
     fn from(e: VerifyError) -> ClientError {
-        ClientError {
-            code: ClientCode::Verify(e.code),
-            uri: e.uri,
-            expected: e.expected,
-            actual: e.actual,
-            field: e.field,
-            differences: e.differences,
-            message: e.message,
-        }
+        e.recode(ClientCode::Verify)
     }
 }
 
@@ -287,14 +228,6 @@ impl From<IndexError> for ClientError {
         }
     }
 }
-
-impl fmt::Display for ClientError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} [{}]", self.message, self.code)
-    }
-}
-
-impl std::error::Error for ClientError {}
 
 /// Shorthand for results of the client.
 pub type Result<T, E = ClientError> = std::result::Result<T, E>;

@@ -160,16 +160,23 @@ impl fmt::Display for ErrorCode {
     }
 }
 
-/// A refusal: the code, the URI it concerns, the expected and actual values (as text), and a
-/// sentence for people. (The optional details are boxed strings to keep `Result`s small.)
+/// A refusal of the host rules: [`ErrorCode`] and the details of [`Failure`].
+pub type VerifyError = Failure<ErrorCode>;
+
+/// A failure with its details: the code, the URI it concerns, the expected and actual values
+/// (as text), and a sentence for people. (The optional details are boxed strings to keep
+/// `Result`s small.) The host rules' refusal is [`VerifyError`] (`Failure<ErrorCode>`); the
+/// client's error, which also carries exchange failures, is
+/// [`ClientError`](crate::client::ClientError) (`Failure<ClientCode>`): one shape of details
+/// and one set of builders for both.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerifyError {
+pub struct Failure<C> {
     /// The stable code.
-    pub code: ErrorCode,
+    pub code: C,
     /// The URI concerned (a file, a skill, or a reference), when there is one.
     pub uri: Option<Box<str>>,
-    /// What the entry (or the rule) says: a size in decimal, a digest, a frontmatter value as
-    /// JSON, a limit.
+    /// What the entry (or the rule, or the exchange) says: a size in decimal, a digest, a
+    /// frontmatter value as JSON, a limit, an HTTP status.
     pub expected: Option<Box<str>>,
     /// What was found instead, in the same form as `expected`.
     pub actual: Option<Box<str>>,
@@ -185,10 +192,10 @@ pub struct VerifyError {
     pub message: String,
 }
 
-impl VerifyError {
-    /// An error with a code and a message, and nothing else yet.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> VerifyError {
-        VerifyError {
+impl<C> Failure<C> {
+    /// A failure with a code and a message, and nothing else yet.
+    pub fn new(code: C, message: impl Into<String>) -> Failure<C> {
+        Failure {
             code,
             uri: None,
             expected: None,
@@ -199,47 +206,57 @@ impl VerifyError {
         }
     }
 
+    /// The same details under another code (a refusal of the host rules passed on as the
+    /// client's error keeps everything).
+    pub fn recode<D>(self, code: impl FnOnce(C) -> D) -> Failure<D> {
+        Failure {
+            code: code(self.code),
+            uri: self.uri,
+            expected: self.expected,
+            actual: self.actual,
+            field: self.field,
+            differences: self.differences,
+            message: self.message,
+        }
+    }
+
     /// Sets the URI.
-    pub fn with_uri(mut self, uri: impl Into<String>) -> VerifyError {
+    pub fn with_uri(mut self, uri: impl Into<String>) -> Failure<C> {
         self.uri = Some(uri.into().into_boxed_str());
         self
     }
 
     /// Sets the expected and actual values.
-    pub fn with_values(
-        self,
-        expected: impl Into<String>,
-        actual: impl Into<String>,
-    ) -> VerifyError {
+    pub fn with_values(self, expected: impl Into<String>, actual: impl Into<String>) -> Failure<C> {
         self.with_expected(expected).with_actual(actual)
     }
 
     /// Sets the expected value.
-    pub fn with_expected(mut self, expected: impl Into<String>) -> VerifyError {
+    pub fn with_expected(mut self, expected: impl Into<String>) -> Failure<C> {
         self.expected = Some(expected.into().into_boxed_str());
         self
     }
 
     /// Sets the actual value.
-    pub fn with_actual(mut self, actual: impl Into<String>) -> VerifyError {
+    pub fn with_actual(mut self, actual: impl Into<String>) -> Failure<C> {
         self.actual = Some(actual.into().into_boxed_str());
         self
     }
 
     /// Sets the field path.
-    pub fn with_field(mut self, field: impl Into<String>) -> VerifyError {
+    pub fn with_field(mut self, field: impl Into<String>) -> Failure<C> {
         self.field = Some(field.into().into_boxed_str());
         self
     }
 }
 
-impl fmt::Display for VerifyError {
+impl<C: fmt::Display> fmt::Display for Failure<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} [{}]", self.message, self.code)
     }
 }
 
-impl std::error::Error for VerifyError {}
+impl<C: fmt::Debug + fmt::Display> std::error::Error for Failure<C> {}
 
 /// Shorthand for results of this module.
 pub type Result<T, E = VerifyError> = std::result::Result<T, E>;

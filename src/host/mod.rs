@@ -36,7 +36,7 @@ pub mod verify;
 
 pub use approval::approval_fingerprint;
 pub use entry::{Entry, LimitReport, ResourceItem, Resources};
-pub use error::{ErrorCode, VerifyError};
+pub use error::{ErrorCode, Failure, VerifyError};
 pub use registry::{
     HostOptions, ListingOutcome, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected,
     SkillHost, SkillSummary,
