@@ -338,6 +338,25 @@ impl Setting {
     }
 }
 
+/// The responder's and the HTTP endpoint's settings from a set of vars that may hold other
+/// things too (a Worker's `env`, a component's environment): `names` are every name the set
+/// holds, checked as [`check_names`] checks [`Source::Var`] (another binding is left alone, a
+/// misspelt setting is refused), then the settings are read as [`http_config`] reads them.
+///
+/// ```
+/// use skills_edge::settings::from_vars;
+/// let c = from_vars(["PAGE_SIZE", "ASSETS"], |s| (s.var == "PAGE_SIZE").then(|| "5".into())).unwrap();
+/// assert_eq!(c.server.page_size, 5);
+/// assert!(from_vars(["page_size"], |_| None).unwrap_err().to_string().contains("PAGE_SIZE"));
+/// ```
+pub fn from_vars<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    get: impl FnMut(&'static Setting) -> Option<String>,
+) -> Result<HttpConfig, ConfigError> {
+    check_names(Source::Var, &[Scope::Responder, Scope::Http], names)?;
+    http_config(Source::Var, get)
+}
+
 /// The responder's and the HTTP endpoint's settings from `source`: `get` returns a setting's
 /// value, or `None` when it is not set (it keeps its default). The first invalid value, in
 /// the table's order, is the error.

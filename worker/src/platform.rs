@@ -4,7 +4,7 @@
 use crate::parking::Parking;
 use skills_edge::catalog::Catalog;
 use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
-use skills_edge::settings::{self, Scope, Source};
+use skills_edge::settings::{self, Source};
 use std::sync::Arc;
 use std::sync::OnceLock;
 use wasm_bindgen::prelude::*;
@@ -205,14 +205,8 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Endpoint, String>
         .iter()
         .filter_map(|k| k.as_string())
         .collect();
-    settings::check_names(
-        Source::Var,
-        &[Scope::Responder, Scope::Http],
-        names.iter().map(String::as_str),
-    )
-    .map_err(|e| e.to_string())?;
-    let config =
-        settings::http_config(Source::Var, |s| read_var(env, s.var)).map_err(|e| e.to_string())?;
+    let config = settings::from_vars(names.iter().map(String::as_str), |s| read_var(env, s.var))
+        .map_err(|e| e.to_string())?;
     let catalog = Catalog::from_bytes(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
         format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
     })?;

@@ -29,7 +29,7 @@ use bindings::wasi::http::types::{
 use bindings::wasi::io::streams::StreamError;
 use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
 use skills_edge::protocol::Refusal;
-use skills_edge::settings::{self, Scope, Source};
+use skills_edge::settings::{self, Source};
 use std::sync::OnceLock;
 
 /// The component: implements `wasi:http/incoming-handler`.
@@ -47,14 +47,12 @@ fn endpoint() -> &'static Result<Endpoint, String> {
         let names: Vec<String> = std::env::vars_os()
             .map(|(k, _)| k.to_string_lossy().into_owned())
             .collect();
-        settings::check_names(
-            Source::Var,
-            &[Scope::Responder, Scope::Http],
-            names.iter().map(String::as_str),
-        )
-        .map_err(|e| e.to_string())?;
         // A value that is not UTF-8 keeps its valid parts, so the error names the variable.
-        endpoint_from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
+        let config = settings::from_vars(names.iter().map(String::as_str), |s| {
+            std::env::var_os(s.var).map(|v| v.to_string_lossy().into_owned())
+        })
+        .map_err(|e| e.to_string())?;
+        endpoint_with(config)
     })
 }
 
@@ -62,8 +60,8 @@ fn endpoint() -> &'static Result<Endpoint, String> {
 /// [`Setting::var`](skills_edge::settings::Setting::var) names of
 /// [`skills_edge::settings::SETTINGS`], the Worker's vars). The error names the variable, its
 /// value and the accepted form.
-fn endpoint_from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Endpoint, String> {
-    let config = settings::http_config(Source::Var, |s| get(s.var)).map_err(|e| e.to_string())?;
+/// The endpoint over the embedded catalog with `config`.
+fn endpoint_with(config: skills_edge::http::HttpConfig) -> Result<Endpoint, String> {
     let catalog = skills_edge::embedded::catalog()
         .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
     Endpoint::new(catalog, config).map_err(|e| settings::named_for(Source::Var, e).to_string())
