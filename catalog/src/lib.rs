@@ -15,6 +15,7 @@
 //! | [`diag`] | the compiler's findings: rule ids, paths, lines, fixes |
 //! | `walk` | reading a skills folder from disk (native targets only) |
 //! | [`pack`] | the versioned binary form of a compiled catalog |
+//! | [`sign`] | signed skills: keys, the in-toto statement of a skill's files, DSSE envelopes |
 //! | [`Catalog`] | the run-time view of a pack: lookups by URI that allocate nothing |
 //!
 //! ```
@@ -32,6 +33,7 @@ pub mod compile;
 pub mod diag;
 pub mod options;
 pub mod pack;
+pub mod sign;
 pub mod skill;
 mod view;
 #[cfg(not(target_family = "wasm"))]
