@@ -17,7 +17,7 @@
 //! | [`host`] | the rules a host applies to what a server sent (entries, sizes, digests, frontmatter, references, approvals, the `SkillHost` registry); no I/O, no clock |
 //! | [`client`] | the connected client over the host rules: pages, cache, refresh, Streamable HTTP and event-stream replies, over a transport the caller supplies |
 //! | `command` | the `skills-edge` command without its I/O: its arguments and usage, the `verify` run and its report, shared by the native command (crate `skills-edge-cli`) and the npm package's; feature `command` (off by default) |
-//! | `js` | wasm-bindgen exports for the npm package (feature `js`): they read JavaScript arguments and shape results and thrown errors; every rule they apply is another module's |
+//! | `js` | wasm-bindgen exports for the npm package (feature `js`; feature `web-verifier` alone builds only its host part, the exports of the package's small `skills-edge/verifier` module): they read JavaScript arguments and shape results and thrown errors; every rule they apply is another module's |
 //! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
 //!
 //! ```
@@ -43,7 +43,7 @@ pub mod command;
 pub mod embedded;
 pub mod host;
 pub mod http;
-#[cfg(feature = "js")]
+#[cfg(feature = "web-verifier")]
 pub mod js;
 pub mod protocol;
 pub mod server;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The Rust crates and the native command: formatting, one rust-version, no HTTP client or TLS
 # in the library's own dependencies (the command's crate, cli/, has them), lints with warnings
-# denied on every target (the host; wasm32 with the `js` feature; the Worker; the component
-# crates are linted in 40-component.sh), the documentation with warnings denied, every Rust
-# test, then the Node tests that drive the built binary (tests/js/*.test.mjs: the official
-# MCP SDK client over stdio, frontmatter parity with yaml@2).
+# denied on every target (the host; wasm32 with the `js` feature, and with `web-verifier` alone
+# as the package's verifier module builds it; the Worker; the component crates are linted in
+# 40-component.sh), the documentation with warnings denied on the same targets, every Rust test,
+# then the Node tests that drive the built binary (tests/js/*.test.mjs: the official MCP SDK
+# client over stdio, frontmatter parity with yaml@2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -32,12 +33,15 @@ for target in host "$W"; do
 done
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy --lib --target "$W" --features js -- -D warnings
+# The npm package's verifier module (`skills-edge/verifier`): the host part of the exports alone.
+cargo clippy --lib --target "$W" --no-default-features --features web-verifier -- -D warnings
 cargo clippy --target "$W" -p skills-edge-worker -- -D warnings
 # A host-only user of the crate (no embedded catalog) builds and lints too.
 cargo clippy --lib --no-default-features -- -D warnings
 export RUSTDOCFLAGS="-D warnings"
 cargo doc --no-deps --workspace --quiet
 cargo doc --no-deps --lib --target "$W" --features js --quiet
+cargo doc --no-deps --lib --target "$W" --no-default-features --features web-verifier --quiet
 cargo doc --no-deps --target "$W" -p skills-edge-worker --quiet
 unset RUSTDOCFLAGS
 cargo test --workspace

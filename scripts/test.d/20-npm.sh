@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The npm package (pkg/): build it; run the wasm-bindgen-test suites in Node and in headless
-# Chromium; pack it with `npm pack`, install the tarball into an empty temporary project and run
-# the package tests there (tests/js/pkg, node --test): the server, every verifier function and
+# The npm package (pkg/): build it (its main module and its verifier module,
+# `skills-edge/verifier`); run the wasm-bindgen-test suites in Node and in headless Chromium;
+# pack it with `npm pack`, install the tarball into an empty temporary project and run the
+# package tests there (tests/js/pkg, node --test): the server, every verifier function and
 # error code, SkillHost (also loading a third-party skill served by @olaservo/ext-skills,
-# tests/js/peers/ext-skills.mjs), every export called with wrong-typed and hostile arguments (no
-# trap, state kept; the async functions reject, never throw), differential tests against
+# tests/js/peers/ext-skills.mjs), the verifier functions' and SkillHost's tests through both
+# modules, the verifier module's exports, loading and size bound, every export called with
+# wrong-typed and hostile arguments (no trap, state kept; the async functions reject, never throw), differential tests against
 # node:crypto and yaml@2 and of the async functions (node:crypto, crypto.subtle) against the
 # synchronous ones, a strict TypeScript check of the declarations, `npx skills-edge pack` against the native
 # command (identical packs, identical refusals of hostile folders, damaged packs refused), the
@@ -16,8 +18,9 @@
 # same results hashing in WebAssembly or with the platform digest; then load the installed
 # package in headless Chromium on plain-http pages (tests/js/browser), where the async functions
 # and SkillsClient run with crypto.subtle on the loopback origin and fall back to WebAssembly
-# on the other, the inspector page included (screenshots in target/screenshots/). Needs scripts/setup.sh (run by
-# scripts/test.sh first).
+# on the other, the inspector page included (screenshots in target/screenshots/), and a page
+# that only verifies with `skills-edge/verifier` (the .wasm bytes it fetched within the module's
+# bound). Needs scripts/setup.sh (run by scripts/test.sh first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -50,7 +53,8 @@ export SKILLS_EDGE_BIN
 (cd "$app" && node --test --test-concurrency=2 --test-reporter=spec test/*.test.mjs)
 # The core suites once more on Node 22 (the npm package `node`).
 (cd "$app" && "$repo/node_modules/.bin/node" --test --test-concurrency=2 --test-reporter=dot \
-  test/server.test.mjs test/verifier.test.mjs test/host.test.mjs test/error-codes.test.mjs)
+  test/server.test.mjs test/verifier.test.mjs test/host.test.mjs test/error-codes.test.mjs \
+  test/verifier-module.test.mjs)
 
 # Headless Chromium on plain-http pages, serving the installed package's web build.
 node --test --test-reporter=spec tests/js/browser/*.test.mjs

@@ -99,6 +99,7 @@ impl Arg {
 
     /// `invalid-argument` for item `index` of an array parameter: `entries[3]: path must be a
     /// string`.
+    #[cfg(feature = "js")]
     pub(super) fn at(self, index: usize, what: impl Display) -> JsValue {
         fail(
             ErrorCode::InvalidArgument,
@@ -171,6 +172,7 @@ pub(super) fn string(value: &JsValue, arg: Arg) -> Result<String, JsValue> {
 }
 
 /// `Reflect.get(object, key)`, with what the getter throws as an `invalid-argument` error.
+#[cfg(feature = "js")]
 pub(super) fn get(object: &JsValue, key: &str, arg: Arg) -> Result<JsValue, JsValue> {
     Reflect::get(object, &JsValue::from_str(key))
         .map_err(|e| arg.error(ErrorCode::InvalidArgument, unreadable(key, &e)))
@@ -185,6 +187,7 @@ fn unreadable(key: &str, thrown: &JsValue) -> String {
 }
 
 /// The items of an array argument, read one by one with `Reflect.get`.
+#[cfg(feature = "js")]
 pub(super) fn array_items(
     value: &JsValue,
     arg: Arg,
@@ -463,6 +466,7 @@ pub(super) fn json_value(text: &str) -> Result<JsValue, JsValue> {
 }
 
 /// A JSON array of the given JSON texts, parsed in one call.
+#[cfg(feature = "js")]
 pub(super) fn json_array<'a>(items: impl Iterator<Item = &'a str>) -> Result<JsValue, JsValue> {
     let mut text = String::from("[");
     for (i, item) in items.enumerate() {
@@ -776,6 +780,7 @@ pub(super) fn host_options(value: &JsValue, arg: Arg) -> Result<HostOptions, JsV
 
 /// An optional argument holding `T`'s options and the host's, from one copy of it: a key
 /// neither names is refused naming both sets; `T`'s fields are read first.
+#[cfg(feature = "js")]
 pub(super) fn options_with_host<T: DeserializeOwned + Default>(
     value: &JsValue,
     arg: Arg,

@@ -4,37 +4,53 @@
 //! [`VerifyError`]s and the client's [`ClientError`]s, one shape: `js_error`) into thrown
 //! `Error` objects with `code`, `uri`, `expected`, `actual` and `field` properties.
 //!
-//! | module | exports |
-//! |---|---|
-//! | `convert` | conversions between JavaScript values and Rust types |
-//! | `verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
-//! | `compiler` | `compileCatalog`, `inspectPack`, `buildOptions` |
-//! | `server` | `SkillsServer` |
-//! | `host` | `SkillHost` |
-//! | `client` | `SkillsClientCore` (the host side of the package's `SkillsClient`), `runVerifyCommand`, `verifyWellKnown` |
-//! | `command` | the package's command line, read by the native command's parser: `parseCommand`, `commandUsage`, `parseVerifyArgs`, `verifyUsage`, `timeoutBounds` |
+//! Two features build them. `js` builds every module below: the package's main module.
+//! `web-verifier` (which `js` turns on) builds only the host part, `convert`, `verifier` and
+//! `host`: the package's second module, `skills-edge/verifier`, for pages that only verify
+//! (built with `--no-default-features`, so no embedded catalog either). Each export has one
+//! source, compiled into both modules or into the main one only.
 //!
-//! The TypeScript declarations of every type named in a signature are in `skills-edge.d.ts`,
-//! added to the generated declarations, so the `.d.ts` is precise (no `any`).
+//! | module | feature | exports |
+//! |---|---|---|
+//! | `convert` | `web-verifier` | conversions between JavaScript values and Rust types |
+//! | `verifier` | `web-verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
+//! | `host` | `web-verifier` | `SkillHost` |
+//! | `compiler` | `js` | `compileCatalog`, `inspectPack`, `buildOptions` |
+//! | `server` | `js` | `SkillsServer` |
+//! | `client` | `js` | `SkillsClientCore` (the host side of the package's `SkillsClient`), `runVerifyCommand`, `verifyWellKnown` |
+//! | `command` | `js` | the package's command line, read by the native command's parser: `parseCommand`, `commandUsage`, `parseVerifyArgs`, `verifyUsage`, `timeoutBounds` |
+//!
+//! The TypeScript declarations of every type named in a signature are added to the generated
+//! declarations, so the `.d.ts` is precise (no `any`): those the host part names in
+//! `web-verifier.d.ts` (both modules), the others in `skills-edge.d.ts` (the main module).
 
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "js")]
 use crate::catalog::pack;
 use crate::client::{ClientCode, ClientError};
 use crate::host::{ErrorCode, VerifyError};
 
+#[cfg(feature = "js")]
 mod client;
+#[cfg(feature = "js")]
 mod command;
+#[cfg(feature = "js")]
 mod compiler;
 mod convert;
 mod host;
+#[cfg(feature = "js")]
 mod server;
 mod verifier;
 
+#[cfg(feature = "js")]
 pub use client::{run_verify_command, verify_well_known, SkillsClientCore};
+#[cfg(feature = "js")]
 pub use command::{command_usage, parse_command, parse_verify_args, timeout_bounds, verify_usage};
+#[cfg(feature = "js")]
 pub use compiler::{build_options, compile_catalog, inspect_pack};
 pub use host::SkillHost;
+#[cfg(feature = "js")]
 pub use server::{inspector_files, SkillsServer};
 pub use verifier::{
     approval_fingerprint_js, check_file_size_js, check_limits, error_codes, is_skills_edge_error,
@@ -42,6 +58,10 @@ pub use verifier::{
     verify_file_digest_js, verify_read_result_js, verify_skill_md_digest_js, verify_skill_md_js,
 };
 
+#[wasm_bindgen(typescript_custom_section)]
+const HOST_TYPES: &'static str = concat!("\n", include_str!("web-verifier.d.ts"));
+
+#[cfg(feature = "js")]
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = concat!("\n", include_str!("skills-edge.d.ts"));
 
@@ -89,6 +109,7 @@ pub(crate) fn throw<T, E: Into<ClientError>>(r: Result<T, E>) -> Result<T, JsVal
 }
 
 /// A thrown `pack-invalid` error.
+#[cfg(feature = "js")]
 pub(crate) fn pack_error(e: &pack::PackError) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("SkillsEdgeError");
@@ -102,7 +123,9 @@ pub(crate) const CATALOG_INVALID: &str = "catalog-invalid";
 pub(crate) const PACK_INVALID: &str = "pack-invalid";
 
 /// Every code this package throws: the host's and the client's ([`ClientCode::ALL`]), then
-/// its own.
+/// its own. The verifier module (`web-verifier` alone) lists them all too, though it throws only
+/// the host's: `errorCodes` is the package's one list, and either module's `isSkillsEdgeError`
+/// recognises the other's errors.
 pub(crate) fn all_codes() -> impl Iterator<Item = &'static str> {
     ClientCode::ALL
         .iter()
@@ -110,6 +133,6 @@ pub(crate) fn all_codes() -> impl Iterator<Item = &'static str> {
         .chain([CATALOG_INVALID, PACK_INVALID])
 }
 
-#[cfg(all(test, target_arch = "wasm32"))]
+#[cfg(all(test, target_arch = "wasm32", feature = "js"))]
 #[path = "../../tests/wasm/web.rs"]
 mod wasm_tests;

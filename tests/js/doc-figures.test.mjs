@@ -17,6 +17,9 @@ const MEASURED = [
   "scale-upload-gzip", // tests/e2e/scale.test.mjs
   "npm-wasm-raw", // tests/js/pkg/sizes.test.mjs
   "npm-wasm-gzip",
+  "npm-verifier-wasm-raw", // tests/js/pkg/sizes.test.mjs
+  "npm-verifier-wasm-gzip",
+  "npm-verifier-glue-gzip",
 ];
 
 test("a marker gives the figure as written and in bytes", () => {

@@ -75,6 +75,20 @@ test("npm publish --dry-run uploads every file the package lists, and nothing el
   const imports = [...glue.matchAll(/from ['"]\.\/(snippets\/[^'"]+)['"]/g)].map((m) => `worker/build/${m[1]}`);
   assert.ok(imports.length > 0);
   for (const f of imports) assert.ok(files.has(f), `${f} (imported by the glue) is published`);
+  // Every file `exports` points to is published.
+  const targets = [];
+  const collect = (node) => (typeof node === "string" ? targets.push(node) : Object.values(node).forEach(collect));
+  collect(pkg.exports);
+  for (const t of targets.filter((t) => !t.includes("*"))) assert.ok(files.has(t.replace(/^\.\//, "")), `${t} (in exports) is published`);
+  // The verifier module (`skills-edge/verifier`): its Node and web glue and declarations, and its
+  // one .wasm.
+  for (const f of [
+    "verifier/node/package.json", "verifier/node/skills_edge_verifier.js", "verifier/node/skills_edge_verifier.d.ts",
+    "verifier/web/skills_edge_verifier.js", "verifier/web/skills_edge_verifier.d.ts", "verifier/web/skills_edge_verifier_bg.wasm",
+  ]) {
+    assert.ok(files.has(f), `${f} is published`);
+  }
+  assert.equal([...files].filter((f) => f.startsWith("verifier/")).length, 6, "the verifier module is six files");
   console.log(`npm: ${report.files.length} files, ${report.size} bytes packed, ${report.unpackedSize} unpacked`);
 });
 
@@ -85,7 +99,8 @@ test("cargo package --list of the crates holds their sources, the skills build.r
     assert.ok(catalog.has(f), `skills-edge-catalog: ${f}`);
   }
   const crate = list("skills-edge.files");
-  for (const f of ["Cargo.toml", "README.md", "build.rs", "src/lib.rs", "skills/code-review/SKILL.md", "LICENSE-MIT", "LICENSE-APACHE"]) {
+  // The declarations src/js/mod.rs includes (include_str!) with the `js` and `web-verifier` features.
+  for (const f of ["Cargo.toml", "README.md", "build.rs", "src/lib.rs", "src/js/skills-edge.d.ts", "src/js/web-verifier.d.ts", "skills/code-review/SKILL.md", "LICENSE-MIT", "LICENSE-APACHE"]) {
     assert.ok(crate.has(f), `skills-edge: ${f}`);
   }
   for (const f of crate) {

@@ -1,7 +1,7 @@
-// Shared by the browser tests (browser.test.mjs, pack.test.mjs): a node:http server bound to
-// 127.0.0.1 that serves a test's routes and the package's web build (from the installed
-// tarball when SKILLS_EDGE_PKG is set, else pkg/), and headless Chromium (a fresh profile each
-// time) that loads a page and hands back its DOM.
+// Shared by the browser tests (browser.test.mjs, pack.test.mjs, verifier.test.mjs, …): a
+// node:http server bound to 127.0.0.1 that serves a test's routes and the package's web build
+// (from the installed tarball when SKILLS_EDGE_PKG is set, else pkg/), and headless Chromium (a
+// fresh profile each time) that loads a page and hands back its DOM.
 //
 // Chromium resolves HOST to 127.0.0.1 through a host-resolver rule, so the same server is also
 // reachable on an origin that is not a secure context: crypto.subtle is genuinely absent there,
@@ -54,26 +54,31 @@ export function webFile(path, prefix, dir = "web") {
 }
 
 /**
- * Starts the node:http server on 127.0.0.1 (a free port). `route(path)` returns `[body,
- * type]` or `undefined` (404). Every request is recorded as `"<host header> <path>"`.
+ * Starts the node:http server on 127.0.0.1 (a free port). `route(path, request)` returns
+ * `[body, type]`, `[body, type, headers]` (more response headers, e.g. `content-encoding`) or
+ * `undefined` (404). Every request is recorded as `"<host header> <path>"`, and the bytes of
+ * every body sent as `{ path, bytes }` in `sent`.
  */
 export async function startServer(route) {
   const requests = [];
+  const sent = [];
   const server = createServer((req, res) => {
     const path = new URL(req.url, "http://x").pathname;
     requests.push(`${req.headers.host} ${path}`);
-    const found = route(path);
+    const found = route(path, req);
     if (found === undefined) {
       res.writeHead(404).end();
       return;
     }
-    const [body, type] = found;
-    res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
+    const [body, type, headers = {}] = found;
+    sent.push({ path, bytes: Buffer.byteLength(body) });
+    res.writeHead(200, { "content-type": type, "cache-control": "no-store", ...headers }).end(body);
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: server.address().port,
     requests,
+    sent,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }

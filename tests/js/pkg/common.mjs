@@ -5,6 +5,8 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import * as mainModule from "skills-edge";
+import * as verifierModule from "skills-edge/verifier";
 import { SkillsServer, isSkillsEdgeError } from "skills-edge";
 
 export const MODERN = "2026-07-28";
@@ -12,6 +14,16 @@ export const META = {
   "io.modelcontextprotocol/protocolVersion": MODERN,
   "io.modelcontextprotocol/clientCapabilities": {},
 };
+
+/**
+ * The package's two modules that export the verifier functions and SkillHost, as [name,
+ * module]: the main one and `skills-edge/verifier` (their host part alone, in a module of its
+ * own). The tests of those exports run once through each.
+ */
+export const HOST_MODULES = [
+  ["skills-edge", mainModule],
+  ["skills-edge/verifier", verifierModule],
+];
 
 /** The repository root (for the frontmatter corpus and the development dependencies). */
 export const REPO = process.env.SKILLS_EDGE_REPO ?? "";

@@ -6,6 +6,18 @@ import {
   checkFileSize, readResultContent, verifyFileDigest, verifySkillMdDigest,
   sha256DigestAsync, verifyFileAsync, verifyReadResultAsync, verifySkillMdAsync,
 } from "skills-edge";
+import {
+  SkillHost as VerifierHost, errorCodes as verifierErrorCodes, validateEntry as validate,
+  verifyFile as verifierVerifyFile,
+} from "skills-edge/verifier";
+import type {
+  ErrorCode as VerifierErrorCode, FileReceipt as VerifierReceipt, LoadedSkill as VerifierLoaded,
+  SkillEntry as VerifierEntry,
+} from "skills-edge/verifier";
+// @ts-expect-error the verifier module has no server
+import { SkillsServer as NoServer } from "skills-edge/verifier";
+// @ts-expect-error nor the compiler's types
+import type { CompiledCatalog as NoCatalog } from "skills-edge/verifier";
 import type {
   BuildOptions, CatalogDiagnostic, CompiledAsset, CompiledCatalog, HttpReply, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult, ReadResultContent,
   SkillEntry, SkillSummary, VerifiedContent, VerifiedSkillMd,
@@ -165,3 +177,18 @@ async function client(): Promise<void> {
 }
 
 void [text, receipt, bytes, name, resolved, fingerprint, digest, codes, summaries, origin, stored, wrong, client];
+
+// The verifier module: the host part's declarations, precise, and nothing of the rest.
+{
+  const entry: VerifierEntry = validate({ uri: "skill://a/SKILL.md", frontmatter: { name: "a", description: "d" }, resources: "dynamic" });
+  const receipt: VerifierReceipt = verifierVerifyFile(entry, entry.uri, new Uint8Array(0), { allowDynamic: true });
+  const host = new VerifierHost({ requireApproval: true });
+  const loaded: VerifierLoaded = host.load("s", entry.uri, "---\nname: a\n---\n");
+  const codes: VerifierErrorCode[] = verifierErrorCodes();
+  // @ts-expect-error content is a string or a Uint8Array
+  verifierVerifyFile(entry, entry.uri, 7);
+  // @ts-expect-error the options are SkillHostOptions
+  new VerifierHost({ allowDynamic: "yes" });
+  void [receipt, loaded, codes];
+}
+

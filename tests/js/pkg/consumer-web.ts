@@ -3,6 +3,8 @@
 import init, { initSync, SkillHost, SkillsServer, sha256DigestAsync, verifyFileAsync, verifySkillMd } from "skills-edge";
 import type { InitOutput, SkillEntry, VerifiedSkillMd } from "skills-edge";
 import { SkillsClient } from "skills-edge/client";
+import initVerifier, { initSync as initVerifierSync, SkillHost as VerifierHost, verifyFile } from "skills-edge/verifier";
+import type { InitOutput as VerifierInitOutput, FileReceipt } from "skills-edge/verifier";
 
 async function main(): Promise<void> {
   const output: InitOutput = await init();
@@ -35,5 +37,15 @@ async function main(): Promise<void> {
   initSync();
   // @ts-expect-error the web build's classes are the same as the Node build's
   new SkillHost({ allowDynamic: 1 });
+  // The verifier module, initialised like the main one.
+  const verifierOutput: VerifierInitOutput = await initVerifier();
+  await initVerifier({ module_or_path: new URL("skills_edge_verifier_bg.wasm", "https://example.com/") });
+  initVerifierSync({ module: new Uint8Array(8) });
+  const pageHost = new VerifierHost({ allowDynamic: true });
+  pageHost.addServer("page");
+  const fileReceipt: FileReceipt = verifyFile(entry, entry.uri, "x", { allowDynamic: true });
+  void [verifierOutput, fileReceipt];
+  // @ts-expect-error initSync needs the module
+  initVerifierSync();
 }
 void main;

@@ -1,7 +1,8 @@
 // The package's TypeScript declarations, as a TypeScript user resolves them: `tsc --strict`
 // type-checks a Node consumer (moduleResolution nodenext: the "node" condition) and a browser
-// consumer (moduleResolution bundler: the "browser"/default condition), including lines that
-// must NOT compile (@ts-expect-error), and no declaration mentions `any`.
+// consumer (moduleResolution bundler: the "browser"/default condition), each also importing
+// `skills-edge/verifier`, including lines that must NOT compile (@ts-expect-error), and no
+// declaration mentions `any`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -36,7 +37,10 @@ test("the browser declarations type-check a strict consumer", { timeout: 120_000
   tsc("web", { module: "esnext", moduleResolution: "bundler", lib: ["es2022", "dom"] }, "consumer-web.ts"));
 
 test("no declaration mentions `any`", () => {
-  for (const f of ["node/skills_edge.d.ts", "web/skills_edge.d.ts", "lib/index.d.ts", "lib/node.d.ts", "lib/async-verifier.d.ts"]) {
+  for (const f of [
+    "node/skills_edge.d.ts", "web/skills_edge.d.ts", "lib/index.d.ts", "lib/node.d.ts", "lib/async-verifier.d.ts",
+    "verifier/node/skills_edge_verifier.d.ts", "verifier/web/skills_edge_verifier.d.ts",
+  ]) {
     const text = readFileSync(join(pkg, f), "utf8").replace(/\/\*\*[\s\S]*?\*\//g, "");
     assert.doesNotMatch(text, /\bany\b/, f);
   }
