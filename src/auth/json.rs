@@ -2,7 +2,7 @@
 //! header, the claims set, a JWK, a JWK Set and authorization server metadata are all read
 //! through it.
 //!
-//! A member named twice is refused (RFC 7515 §5.2 and RFC 7519 §4: "Claim Names within a JWT
+//! A member named twice is refused (RFC 7515 §4 and RFC 7519 §4: "Claim Names within a JWT
 //! Claims Set MUST be unique; JWT parsers MUST either reject JWTs with duplicate Claim Names
 //! or use a JSON parser that returns only the lexically last duplicate member name"; this
 //! reader takes the first way, so no two readers of one token can see different claims).

@@ -26,7 +26,7 @@ pub enum Algorithm {
     /// `RS256`: RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3), keys of 2048 bits or more.
     Rs256,
     /// `EdDSA` with an Ed25519 key (RFC 8037 §3.1), or its fully specified name `Ed25519`
-    /// (RFC 9864 §2.2, which deprecates the polymorphic `EdDSA`); both are the same check.
+    /// (RFC 9864 §2, which deprecates the polymorphic `EdDSA`); both are the same check.
     EdDsa,
 }
 
@@ -116,7 +116,8 @@ impl Token {
     /// - another scheme, an empty token, a token with whitespace in it;
     /// - not three parts separated by `.` (five parts: an encrypted JWE, never accepted);
     /// - a part that is not strict base64url without padding (RFC 7515 §2: no `=`, no `+` or
-    ///   `/`, no whitespace, no non-zero unused bits, so one token has one spelling);
+    ///   `/`, no whitespace; RFC 4648 §3.5: no non-zero unused bits, so one token has one
+    ///   spelling);
     /// - a header that is not a JSON object or names a member twice;
     /// - an `alg` that is missing, not a string or not in the allow-list ([`Algorithm`]);
     /// - a `crit` member (RFC 7515 §4.1.11: a recipient that does not understand a listed

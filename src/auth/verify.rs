@@ -26,8 +26,8 @@ pub trait SignatureVerifier {
     ) -> Result<bool, Unsupported>;
 }
 
-/// Ed25519 (`EdDSA`, RFC 8037) in Rust, with `ed25519-compact`: the canonical-`S` check and
-/// the refusal of small-order keys are the crate's (RFC 8032 §5.1.7 verification). ES256 and
+/// Ed25519 (`EdDSA`, RFC 8037) in Rust, with `ed25519-compact`: RFC 8032 §5.1.7 verification
+/// (an `S` out of range is refused), and the crate refuses small-order keys too. ES256 and
 /// RS256 are [`Unsupported`] here: the Worker checks them with WebCrypto.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ed25519Verifier;
