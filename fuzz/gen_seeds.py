@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Writes the seeds of the client's fuzz targets (`sse`, `reply`, `client`) into
-fuzz/corpus/<target>/, among them the inputs that reproduced defects of the client these targets
-found (`regression`, named after what the server did), so that the smoke run keeps checking them.
+"""Writes the seeds of the client's fuzz targets (`sse`, `reply`, `client`) and of the bearer
+token target (`auth`) into fuzz/corpus/<target>/, among them the inputs that reproduced defects
+of the client these targets found (`regression`, named after what the server did), so that the
+smoke run keeps checking them.
 The input formats are described at the top of each file in fuzz_targets/. Run from anywhere:
 `python3 fuzz/gen_seeds.py`; it rewrites only the files named here."""
 
+import base64
+import json
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -172,3 +175,86 @@ regression("client", "server-refreshes-to-new-entry-mid-read",
 # `verified`, though the entry held at the end does not list it.
 regression("client", "server-refresh-drops-file-mid-read",
            client(0, read(0, 1, 1), get(0, 0, (SKILL_MD | A_MD | EVIL_MD, SKILL_MD | EVIL_MD, 0))))
+
+
+# --- auth: [flag] then, by flag % 5: 0 a header value, 1 the same re-signed by the target,
+# 2 a JWK Set, 3 token fields then mutations, 4 key cache events; flag // 5 moves now by 600 s.
+AUTH_NOW = 1700000000
+AUTH_ISS = "https://as.example"
+AUTH_AUD = "https://rs.example/mcp"
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def jpart(obj) -> str:
+    return b64url(json.dumps(obj, separators=(",", ":")).encode())
+
+
+def auth(flag, text):
+    return bytes([flag]) + (text.encode() if isinstance(text, str) else text)
+
+
+def token(header, claims, sig="AAAA"):
+    return f"{jpart(header)}.{jpart(claims)}.{sig}"
+
+
+AT_CLAIMS = {"iss": AUTH_ISS, "aud": AUTH_AUD, "sub": "alice", "client_id": "c", "jti": "j",
+             "iat": AUTH_NOW, "exp": AUTH_NOW + 3600, "scope": "skills:read skills:private"}
+ACCESS_CLAIMS = {"aud": ["x", AUTH_AUD], "iss": AUTH_ISS, "exp": AUTH_NOW + 60,
+                 "iat": AUTH_NOW, "nbf": AUTH_NOW, "sub": "", "common_name": "svc.access",
+                 "groups": ["team"], "type": "app"}
+for kid, alg in [("ed-1", "EdDSA"), ("ed-2", "Ed25519"), ("es-1", "ES256"), ("rs-1", "RS256")]:
+    h = {"alg": alg, "kid": kid, "typ": "at+jwt"}
+    seed("auth", f"resigned-{alg.lower()}", auth(1, "Bearer " + token(h, AT_CLAIMS)))
+    seed("auth", f"resigned-access-{alg.lower()}",
+         auth(1, token({"alg": alg, "kid": kid, "typ": "JWT"}, ACCESS_CLAIMS)))
+for name, header, claims in [
+    ("no-kid", {"alg": "ES256", "typ": "at+jwt"}, AT_CLAIMS),
+    ("no-kid-ambiguous", {"alg": "EdDSA", "typ": "at+jwt"}, AT_CLAIMS),
+    ("typ-media-type", {"alg": "EdDSA", "kid": "ed-1", "typ": "Application/AT+JWT"}, AT_CLAIMS),
+    ("fractional-exp", {"alg": "EdDSA", "kid": "ed-1", "typ": "at+jwt"},
+     dict(AT_CLAIMS, exp=AUTH_NOW + 0.5, nbf=AUTH_NOW - 0.5)),
+    ("key-mismatch", {"alg": "ES256", "kid": "rs-1", "typ": "at+jwt"}, AT_CLAIMS),
+    ("crit", {"alg": "EdDSA", "kid": "ed-1", "typ": "at+jwt", "crit": ["b64"], "b64": False},
+     AT_CLAIMS),
+    ("wrong-types", {"alg": "EdDSA", "kid": "ed-1", "typ": "at+jwt"},
+     dict(AT_CLAIMS, exp=str(AUTH_NOW), aud=5, scope={"a": 1})),
+]:
+    seed("auth", f"resigned-{name}", auth(1, token(header, claims)))
+seed("auth", "duplicate-claim", auth(1, jpart({"alg": "EdDSA", "kid": "ed-1", "typ": "at+jwt"})
+                                     + "." + b64url(b'{"iss":"https://as.example","sub":"a","sub":"b"}')
+                                     + ".AAAA"))
+seed("auth", "alg-none", auth(0, token({"alg": "none"}, AT_CLAIMS, "")))
+seed("auth", "hs256", auth(0, token({"alg": "HS256", "kid": "rs-1"}, AT_CLAIMS)))
+seed("auth", "jwe-five-parts", auth(0, token({"alg": "RSA-OAEP", "enc": "A256GCM"}, {}) + ".a.b"))
+seed("auth", "padded", auth(0, token({"alg": "EdDSA", "kid": "ed-1"}, AT_CLAIMS) + "=="))
+seed("auth", "basic", auth(0, "Basic dXNlcjpwYXNz"))
+# The tokens minted by tests/auth/mint.py (their keys are not the target's: refused at the
+# signature, after every other check).
+with open(os.path.join(HERE, "..", "tests", "auth", "fixtures.json")) as f:
+    FIXTURES = json.load(f)
+for name, tok in sorted(FIXTURES["tokens"].items()):
+    seed("auth", f"fixture-{name}", auth(0, "Bearer " + tok))
+seed("auth", "jwks-fixture", auth(2, json.dumps(FIXTURES["jwks"])))
+seed("auth", "jwks-access", auth(2, json.dumps(
+    {"keys": [dict(FIXTURES["jwks"]["keys"][1], kid="1a1c")], "public_cert": {"kid": "1a1c", "cert": "-----BEGIN"},
+     "public_certs": []})))
+X = b64url(bytes(range(32)))
+seed("auth", "jwks-mixed", auth(2, json.dumps({"keys": [
+    {"kty": "OKP", "crv": "Ed25519", "kid": "a", "x": X, "use": "sig", "alg": "EdDSA"},
+    {"kty": "OKP", "crv": "Ed25519", "kid": "a", "x": X},
+    {"kty": "OKP", "crv": "Ed25519", "x": X, "key_ops": ["verify"]},
+    {"kty": "EC", "crv": "P-256", "kid": "e", "x": X, "y": X, "alg": "ES256"},
+    {"kty": "EC", "crv": "P-384", "kid": "p384", "x": X, "y": X},
+    {"kty": "RSA", "kid": "r", "n": b64url(b"\x00" + b"\xc5" * 256), "e": "AQAB"},
+    {"kty": "oct", "kid": "h", "k": X},
+    {"kty": "OKP", "crv": "Ed25519", "kid": "enc", "use": "enc", "x": X},
+]})))
+seed("auth", "fields-valid", auth(3, bytes([20, 0x10, 0x0e, 0]) + b"alice-or-bobskills:read"))
+seed("auth", "fields-expired-mutated",
+     auth(3, bytes([10, 0x00, 0xff, 1]) + b"subscope:aa" + bytes([1, 40, 65, 0, 200, 0, 2, 7, 46])))
+seed("auth", "fields-truncated", auth(3, bytes([4, 0x10, 0x0e, 0]) + b"s sc" + bytes([0, 128, 0])))
+seed("auth", "cache-events", auth(4, bytes([0, 0, 1, 2, 30, 2, 60, 5, 200, 3, 255, 12, 2, 8, 90, 14])))
+seed("auth", "cache-failures", auth(4, bytes([0, 9, 70, 11, 250, 12, 250, 0, 5, 2, 64, 6])))

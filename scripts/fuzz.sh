@@ -68,6 +68,7 @@ case "$target" in
   host) dict=fuzz/dict/jsonrpc.dict ;;
   http_head | headers | uri) dict=fuzz/dict/http.dict ;;
   sse | reply) dict=fuzz/dict/client.dict ;;
+  auth) dict=fuzz/dict/auth.dict ;;
   *) dict= ;;
 esac
 

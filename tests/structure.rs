@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 /// The library's layers, lowest first, and the adapters over them.
 const LIBRARY: &[&str] = &[
-    "catalog", "base64", "embedded", "protocol", "server", "http", "settings", "host", "client",
-    "command",
+    "catalog", "base64", "embedded", "protocol", "server", "http", "auth", "settings", "host",
+    "client", "command",
 ];
 
 /// What each layer may import besides itself (the table of docs/architecture.md).
@@ -29,6 +29,9 @@ fn allowed(layer: &str) -> &'static [&'static str] {
         "protocol" => &["catalog", "base64"],
         "server" => &["catalog", "base64", "protocol"],
         "http" => &["catalog", "base64", "protocol", "server"],
+        // Bearer token validation: beside the HTTP rules, on the ground layers only (strict
+        // base64url); the adapters wire it to their requests.
+        "auth" => &["base64"],
         // The one table of settings configures the responder and the endpoint: it sits above them.
         "settings" => &["catalog", "protocol", "server", "http"],
         // The host rules: what a host applies to what a server sent. Never the server's side.

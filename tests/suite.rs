@@ -8,6 +8,7 @@ mod archive_support;
 mod common;
 
 mod archive;
+mod auth;
 mod bad_input;
 mod build_errors;
 mod catalog_pack;
