@@ -323,7 +323,7 @@ pub fn inspect_pack(
     let bytes = bytes_of(&pack, false, a)?.ok_or_else(|| a.wrong("a Uint8Array", &pack))?;
     let catalog = Catalog::from_bytes(bytes).map_err(|e| pack_error(&e))?;
     to_js(&PackSummaryJs {
-        version: pack::VERSION,
+        version: catalog.format_version(),
         snapshot: catalog.snapshot(),
         skills: json_array(catalog.skills().map(|s| s.entry_json))?,
         files: catalog.file_count(),
