@@ -302,6 +302,10 @@ mod tests {
                 "the signing key is not a JSON Web Key",
             ),
             (Ok(vec![0xff, 0xfe]), "not UTF-8"),
+            (
+                Ok(br#"{"kty":"OKP","crv":"Ed25519","d":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}"#.to_vec()),
+                "is all zeros",
+            ),
         ] {
             let e = s.signer(read).unwrap_err();
             let text = e.render("");
