@@ -27,6 +27,7 @@ mod mirror;
 mod pagination;
 mod schema_validation;
 mod settings;
+mod signing;
 mod skip_invalid;
 mod structure;
 #[cfg(feature = "command")]

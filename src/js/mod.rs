@@ -15,7 +15,7 @@
 //! | `convert` | `web-verifier` | conversions between JavaScript values and Rust types |
 //! | `verifier` | `web-verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
 //! | `host` | `web-verifier` | `SkillHost` |
-//! | `compiler` | `js` | `compileCatalog`, `inspectPack`, `buildOptions` |
+//! | `compiler` | `js` | `compileCatalog`, `inspectPack`, `buildOptions`, `signingKeyFiles` |
 //! | `server` | `js` | `SkillsServer` |
 //! | `client` | `js` | `SkillsClientCore` (the host side of the package's `SkillsClient`), `runVerifyCommand`, `verifyWellKnown` |
 //! | `command` | `js` | the package's command line, read by the native command's parser: `parseCommand`, `commandUsage`, `parseVerifyArgs`, `verifyUsage`, `timeoutBounds` |
@@ -48,7 +48,7 @@ pub use client::{run_verify_command, verify_well_known, SkillsClientCore};
 #[cfg(feature = "js")]
 pub use command::{command_usage, parse_command, parse_verify_args, timeout_bounds, verify_usage};
 #[cfg(feature = "js")]
-pub use compiler::{build_options, compile_catalog, inspect_pack};
+pub use compiler::{build_options, compile_catalog, inspect_pack, signing_key_files};
 pub use host::SkillHost;
 #[cfg(feature = "js")]
 pub use server::{inspector_files, SkillsServer};
