@@ -26,6 +26,8 @@ mod mirror;
 mod pagination;
 mod schema_validation;
 mod settings;
+#[cfg(feature = "command")]
+mod signatures;
 mod skip_invalid;
 mod structure;
 #[cfg(feature = "command")]

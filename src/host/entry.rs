@@ -239,7 +239,7 @@ impl Entry {
     /// skill-level digest over every `(path relative to the skill root, digest)` of the
     /// manifest ([`crate::skill::revision`]). It changes whenever any file changes, so a host
     /// can tell that a skill changed without fetching a file; this server also publishes it in
-    /// each entry's `_meta` under [`REVISION_META_KEY`](crate::skill::revision::REVISION_META_KEY) (non-normative; like every unknown
+    /// each entry's `_meta` under [`REVISION_META_KEY`] (non-normative; like every unknown
     /// entry field it never affects verification, A15). `None` for a dynamic entry.
     ///
     /// ```
