@@ -613,9 +613,10 @@ fn hex(digest: &str) -> &str {
 }
 
 /// Whether `statement` states exactly `entry` (see the module documentation):
-/// [`ErrorCode::SignatureInvalid`] naming the first difference (`field`: `predicate.skill`,
-/// `predicate.revision`, `subject` for the count, `subject[NAME]` for a file), `expected` the
-/// entry's value and `actual` the statement's.
+/// [`ErrorCode::SignatureInvalid`] naming the first difference, in this order (`field`:
+/// `predicate.skill`, `subject` for the count, `subject[NAME]` for a file, with its URI as
+/// `uri`, then `predicate.revision`), `expected` the entry's value and `actual` the
+/// statement's.
 pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<()> {
     let uri = entry.uri();
     if statement.skill != uri {
@@ -638,25 +639,6 @@ pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<(
             ),
         ));
     };
-    let revision = entry.revision().unwrap_or_default();
-    let published = entry.signature().and_then(|s| s.revision.as_deref());
-    for (field, expected) in [
-        ("_meta revision", published),
-        ("revision", Some(&*revision)),
-    ] {
-        if let Some(expected) = expected.filter(|e| *e != statement.revision) {
-            return Err(mismatch(
-                uri,
-                "predicate.revision",
-                expected,
-                &statement.revision,
-                format!(
-                    "the signature of {uri} states the revision {}, its entry's {field} is {expected}",
-                    statement.revision
-                ),
-            ));
-        }
-    }
     if statement.subjects.len() != items.len() {
         return Err(mismatch(
             uri,
@@ -697,6 +679,25 @@ pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<(
             Some(_) => {}
         }
     }
+    let revision = entry.revision().unwrap_or_default();
+    let published = entry.signature().and_then(|s| s.revision.as_deref());
+    for (field, expected) in [
+        ("_meta revision", published),
+        ("revision", Some(&*revision)),
+    ] {
+        if let Some(expected) = expected.filter(|e| *e != statement.revision) {
+            return Err(mismatch(
+                uri,
+                "predicate.revision",
+                expected,
+                &statement.revision,
+                format!(
+                    "the signature of {uri} states the revision {}, its entry's {field} is {expected}",
+                    statement.revision
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -723,20 +724,6 @@ pub fn statement_matches_files(
             format!(
                 "the signature given with the skill {name} is the signature of {}",
                 statement.skill
-            ),
-        ));
-    }
-    let revision =
-        skill_revision(files.iter().map(|(p, d)| (p.as_str(), d.as_str()))).unwrap_or_default();
-    if statement.revision != revision {
-        return Err(mismatch(
-            what,
-            "predicate.revision",
-            &revision,
-            &statement.revision,
-            format!(
-                "the signature of {name} states the revision {}, its files make {revision}",
-                statement.revision
             ),
         ));
     }
@@ -780,6 +767,20 @@ pub fn statement_matches_files(
             }
             Some(_) => {}
         }
+    }
+    let revision =
+        skill_revision(files.iter().map(|(p, d)| (p.as_str(), d.as_str()))).unwrap_or_default();
+    if statement.revision != revision {
+        return Err(mismatch(
+            what,
+            "predicate.revision",
+            &revision,
+            &statement.revision,
+            format!(
+                "the signature of {name} states the revision {}, its files make {revision}",
+                statement.revision
+            ),
+        ));
     }
     Ok(())
 }
@@ -1233,7 +1234,17 @@ pub(crate) mod tests {
         let err = statement_matches_files(&st, "u", "a", &other).unwrap_err();
         assert_eq!(
             (err.code, err.field.as_deref()),
-            (ErrorCode::SignatureInvalid, Some("predicate.revision"))
+            (ErrorCode::SignatureInvalid, Some("subject[skill://a/x.md]"))
+        );
+        // The files as signed, under another revision: the revision is the last check.
+        let mut restated = st.clone();
+        restated.revision = digest_of(b"r");
+        assert_eq!(
+            statement_matches_files(&restated, "u", "a", &files)
+                .unwrap_err()
+                .field
+                .as_deref(),
+            Some("predicate.revision")
         );
         assert_eq!(
             statement_matches_files(&st, "u", "b", &files)
