@@ -143,6 +143,9 @@ export type ErrorCode =
   | "archive-invalid"
   | "archive-unsafe"
   | "unknown-schema"
+  | "signature-invalid"
+  | "signer-untrusted"
+  | "signer-changed"
   | "catalog-invalid"
   | "pack-invalid";
 
@@ -344,12 +347,47 @@ export interface JsonRpcErrorResponse {
 /** A JSON-RPC response. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
+/** An Ed25519 public key as a JSON Web Key (RFC 8037): `kid`, when given, is ignored (a key's id is its RFC 7638 thumbprint). */
+export interface PublicJwk {
+  kty: "OKP";
+  crv: "Ed25519";
+  x: string;
+  kid?: string;
+}
+
+/** The signer policy of `SkillHost` and `SkillsClient` (none by default: a signature is checked when a skill has one and reported, nothing is required). */
+export interface SignerOptions {
+  /** The trust list: public keys (JWK objects or their JSON text). With any, every skill must be signed by one of them (`signer-untrusted`). A JWK holding a secret (`d`) is refused. */
+  trust?: Array<PublicJwk | string>;
+  /** Pin each origin to the first signer (key and catalog identity) seen from it; later skills signed otherwise, or unsigned, are refused (`signer-changed`) until `acceptSignerChange`. Default false. */
+  trustOnFirstUse?: boolean;
+  /** Pins exported before (`exportPins()`), enforced even without `trustOnFirstUse`. */
+  pins?: string | PinsExport;
+}
+
 /** Options of `SkillHost`. */
-export interface SkillHostOptions {
+export interface SkillHostOptions extends SignerOptions {
   /** Load skills with `"dynamic"` resources (frontmatter verified, files not; 16 MiB retrieved at most). Default false. */
   allowDynamic?: boolean;
   /** Refuse to load a skill without a current approval (`not-approved`). Default false. */
   requireApproval?: boolean;
+}
+
+/** The verified signer of a skill whose signature holds. */
+export interface SignerInfo {
+  /** The key's RFC 7638 thumbprint. */
+  keyId: string;
+  /** The catalog identity the signed statement gives. */
+  catalog: string;
+  /** How the policy anchored the key: in the trust list, pinned before, pinned by this skill, or only announced by the server (the default policy). */
+  trust: "trusted" | "pinned" | "first-use" | "announced";
+}
+
+/** Persisted pins, as `exportPins()` writes them: each origin's signer. */
+export interface PinsExport {
+  format: "skills-edge/pins";
+  version: 1;
+  pins: Array<{ origin: string; keyId: string; catalog: string; key: PublicJwk }>;
 }
 
 /** A registered skill. */
@@ -368,6 +406,8 @@ export interface SkillSummary {
   approved: boolean;
   /** An acting window is open. */
   active: boolean;
+  /** The verified signer of its entry; absent: unsigned. */
+  signer?: SignerInfo;
 }
 
 /** A skill's identity: both halves, always. */
@@ -426,9 +466,11 @@ export interface ApprovalsExport {
 // ---------------------------------------------------------------------------------------------
 
 /** Options of `new SkillsClientCore`. */
-export interface SkillsClientCoreOptions {
+export interface SkillsClientCoreOptions extends SignerOptions {
   /** The host's name for the server (1–128 bytes, no `:`); default `server`. */
   label?: string;
+  /** The name the server's signer is pinned under (`SkillsClient.connect` gives its URL's origin); default the label. */
+  origin?: string;
   /** The most result bytes (as JSON text) one listing, directory or walk may read over all
    * its pages; past it the listing fails with `protocol-error`. Default 268435456 (256 MiB). */
   listingBudget?: number;
@@ -579,6 +621,8 @@ export interface VerifiedSkill {
   code?: ErrorCode;
   why?: string;
   refreshed: boolean;
+  /** The verified signer; absent: unsigned (or its signature was not checked). */
+  signer?: SignerInfo;
   checks: VerifyCheck[];
 }
 
@@ -595,6 +639,8 @@ export interface VerifyReport {
   /** What stopped the run before any skill was checked. */
   error?: SkillsEdgeError;
   protocolVersion?: string;
+  /** `verifyWellKnown` with `trustOnFirstUse` or `pins`: the pins after the run (JSON text), to persist. */
+  pins?: string;
 }
 
 /** The arguments of `skills-edge verify`, read. */
@@ -609,6 +655,18 @@ export interface VerifyArgs {
   wellKnown: boolean;
   /** `--cross-check`: the MCP server, then the same origin's index, compared. */
   crossCheck: boolean;
+  /** `--trust FILE`: public key files, the trust list. */
+  trust: string[];
+  /** `--pins FILE`: the pins file (read if it exists, written after the run). */
+  pins?: string;
+}
+
+/** The texts of the `--trust` and `--pins` files, for `runVerifyCommand`. */
+export interface VerifyFiles {
+  /** Each `--trust` file's text, in the order given. */
+  trust?: string[];
+  /** The `--pins` file's text; absent when it does not exist yet. */
+  pins?: string;
 }
 
 /** What the npm package's `skills-edge` command line asks for (`parseCommand`). */
@@ -641,4 +699,6 @@ export interface CommandOutput {
   stdout: string;
   stderr: string;
   exitCode: 0 | 1 | 2;
+  /** With `--pins`: the pins to write back to its file. */
+  pins?: string;
 }
