@@ -1,11 +1,12 @@
 // What the package tests share. These files are copied into a temporary project that
 // installed the packed tarball, so `skills-edge` resolves exactly as it does for a user.
 import assert from "node:assert/strict";
-import { createHash, generateKeyPairSync, sign as ed25519Sign } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { SkillsServer, isSkillsEdgeError, skillRevision } from "skills-edge";
+import { envelopeFor as envelopeOf, signed as signedWith } from "./signing.mjs";
 
 export const MODERN = "2026-07-28";
 export const META = {
@@ -143,71 +144,12 @@ export async function clientWith(platformDigest) {
   return makeSkillsClient(createRequire(import.meta.url)("skills-edge"), async () => {}, platformDigest);
 }
 
-// Signed skills, made here with node:crypto's Ed25519 (an implementation independent of the
-// package's): the in-toto statement of an entry's files in a DSSE envelope, as the compiler
-// signs it (docs/signing.md), and the `_meta` keys a signing server puts them under.
-
-export const DSSE_META_KEY = "io.github.skills-edge/dsse";
-export const SIGNER_META_KEY = "io.github.skills-edge/signer";
-const PAYLOAD_TYPE = "application/vnd.in-toto+json";
-const PREDICATE_TYPE = "https://github.com/skills-edge/skills-edge/blob/main/docs/signing.md#predicate-skill-v1";
-
-/**
- * A fresh Ed25519 key: its id (the RFC 7638 thumbprint), its public JWK (with `kid`), its
- * secret JWK (to check that it is refused) and `sign(bytes)`.
- */
-export function signingKey() {
-  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
-  const { x } = publicKey.export({ format: "jwk" });
-  const keyId = createHash("sha256").update(`{"crv":"Ed25519","kty":"OKP","x":"${x}"}`).digest("base64url");
-  return {
-    keyId,
-    publicJwk: { kty: "OKP", crv: "Ed25519", x, kid: keyId },
-    secretJwk: privateKey.export({ format: "jwk" }),
-    sign: (bytes) => ed25519Sign(null, bytes, privateKey),
-  };
-}
+// Signed skills (signing.mjs, which the browser tests share): envelopes and signed entries
+// with the revision the package computes.
+export { DSSE_META_KEY, SIGNER_META_KEY, signingKey, signingServer } from "./signing.mjs";
 
 /** The DSSE envelope of `entry`'s statement (its files, revision and `catalog`) signed by `key`. */
-export function envelopeFor(entry, key, catalog) {
-  const statement = {
-    _type: "https://in-toto.io/Statement/v1",
-    subject: entry.resources.map((r) => ({ name: r.uri, digest: { sha256: r.digest.slice("sha256:".length) } })),
-    predicateType: PREDICATE_TYPE,
-    predicate: { skill: entry.uri, revision: skillRevision(entry), catalog },
-  };
-  const payload = Buffer.from(JSON.stringify(statement), "utf8");
-  const pae = Buffer.concat([Buffer.from(`DSSEv1 ${PAYLOAD_TYPE.length} ${PAYLOAD_TYPE} ${payload.length} `), payload]);
-  return {
-    payloadType: PAYLOAD_TYPE,
-    payload: payload.toString("base64"),
-    signatures: [{ keyid: key.keyId, sig: key.sign(pae).toString("base64") }],
-  };
-}
+export const envelopeFor = (entry, key, catalog) => envelopeOf(entry, key, catalog, skillRevision(entry));
 
 /** `entry` signed by `key` for `catalog`, its envelope and public key in `_meta`. */
-export function signed(entry, key, catalog = "acme") {
-  return { ...entry, _meta: { ...entry._meta, [DSSE_META_KEY]: envelopeFor(entry, key, catalog), [SIGNER_META_KEY]: key.publicJwk } };
-}
-
-/**
- * A SkillsServer whose skills/list and skills/get results carry signatures: `state.key`
- * signs for `state.catalog` (no key: unsigned), and `state.tamper(entry)`, when set, rewrites
- * each signed entry. For startHttpServer.
- */
-export function signingServer(inner, state) {
-  const signEntry = (e) => {
-    const out = state.key ? signed(e, state.key, state.catalog ?? "acme") : e;
-    return state.tamper ? state.tamper(out) : out;
-  };
-  return {
-    handleHttp(body, headers) {
-      const reply = inner.handleHttp(body, headers);
-      if (reply.body === undefined) return reply;
-      const msg = JSON.parse(reply.body);
-      if (msg.result?.skills) msg.result.skills = msg.result.skills.map(signEntry);
-      if (msg.result?.skill) msg.result.skill = signEntry(msg.result.skill);
-      return { ...reply, body: JSON.stringify(msg) };
-    },
-  };
-}
+export const signed = (entry, key, catalog = "acme") => signedWith(entry, key, catalog, skillRevision(entry));

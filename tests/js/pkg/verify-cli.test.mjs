@@ -146,7 +146,7 @@ test("--skill checks one skill; --header reaches the server", async () => {
   assert.ok(seen.length >= 4, `${seen.length} requests carried the header`);
   const bad = await both([servers.tampered.url, "--skill", "skill://diagram-style/SKILL.md"]);
   assert.equal(bad.code, 1);
-  assert.match(bad.stdout, /failed +frontmatter-mismatch: /);
+  assert.match(bad.stdout, /failed +- +frontmatter-mismatch: /);
   const missing = await both([servers.plain.url, "--skill", "skill://nope/SKILL.md", "--json"]);
   assert.equal(missing.code, 1);
   assert.equal(lines(missing.stdout)[0].code, "server-error");
