@@ -7,7 +7,10 @@
 //! file, the rule and the fix; `SKILLS_ON_INVALID=skip` leaves each invalid skill out instead,
 //! with its errors as warnings, and publishes the rest. `SKILLS_STRICT=1` is strict mode:
 //! frontmatter that the official MCP TypeScript SDK 2.4 cannot read (`frontmatter-sdk-*`)
-//! stops the build instead of warning.
+//! stops the build instead of warning. `SKILLS_SIGNING_KEY=PATH` signs every skill with the
+//! secret key in PATH (`skills-edge keygen`), for the catalog identity `SKILLS_CATALOG_ID`
+//! (default: the key's id); a key that cannot be read or used stops the build with a
+//! `signing-key` error naming the file, never its contents.
 
 use skills_edge_catalog::{compile, options, pack, walk};
 use std::path::PathBuf;
@@ -16,6 +19,8 @@ fn main() {
     println!("cargo:rerun-if-env-changed=SKILLS_DIR");
     println!("cargo:rerun-if-env-changed={}", options::STRICT);
     println!("cargo:rerun-if-env-changed={}", options::ON_INVALID);
+    println!("cargo:rerun-if-env-changed={}", options::SIGNING_KEY);
+    println!("cargo:rerun-if-env-changed={}", options::CATALOG_ID);
     if std::env::var_os("CARGO_FEATURE_EMBEDDED").is_none() {
         return;
     }
@@ -27,7 +32,27 @@ fn main() {
             std::process::exit(1);
         }
     };
+    let signing = match options::signing(|v| std::env::var(v).ok(), None, None) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    };
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    // The key, read before the folder: a path relative to the package, like SKILLS_DIR.
+    let signer = signing.map(|s| {
+        let file = manifest_dir.join(&s.key_file);
+        println!("cargo:rerun-if-changed={}", file.display());
+        let read = std::fs::read(&file).map_err(|e| e.to_string());
+        match s.signer(read) {
+            Ok(signer) => signer,
+            Err(d) => {
+                eprintln!("{}", d.render(""));
+                std::process::exit(1);
+            }
+        }
+    });
     let shown = std::env::var("SKILLS_DIR").unwrap_or_else(|_| "skills".to_owned());
     let root = manifest_dir.join(&shown);
     let walked = walk::walk(&root);
@@ -38,7 +63,7 @@ fn main() {
         // Nothing was read (the folder is missing): rebuild once it appears.
         println!("cargo:rerun-if-changed={}", root.display());
     }
-    let compiled = match compile::compile_with(walked.tree, options) {
+    let mut compiled = match compile::compile_with(walked.tree, options) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{}", e.render(&shown));
@@ -49,6 +74,9 @@ fn main() {
         for line in w.render(&shown).lines() {
             println!("cargo:warning={line}");
         }
+    }
+    if let Some(s) = &signer {
+        compiled.sign(&s.key, &s.catalog);
     }
     let pack = pack::encode(&compiled, None);
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("catalog.pack");

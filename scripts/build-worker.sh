@@ -16,12 +16,18 @@
 # Changing skills rebuilds only the pack and the assets; the wasm does not depend on them.
 # Needs the tools scripts/setup.sh installs.
 # Usage: scripts/build-worker.sh [--inline-max BYTES] [--strict] [--skip-invalid]
+#                                [--sign PATH [--catalog-id ID]]
 #        scripts/build-worker.sh --runtime DIR
 #   --inline-max BYTES  files up to BYTES stay in the pack (default: skills-edge pack's,
 #                       see `skills-edge --help`); 0 makes every non-empty file an asset
 #   --strict, --skip-invalid, and SKILLS_STRICT=1, SKILLS_ON_INVALID=skip in the environment:
 #                       as for the build (build.rs); `skills-edge pack` reads them, from the
 #                       one place every build reads them (skills_edge_catalog::options)
+#   --sign PATH, --catalog-id ID, and SKILLS_SIGNING_KEY=PATH, SKILLS_CATALOG_ID=ID in the
+#                       environment: sign every skill with the secret key in PATH
+#                       (`skills-edge keygen`); the Worker then serves signed skills (envelopes
+#                       in every entry, {name}.dsse.json and keys.json in the mirror). Only the
+#                       signatures and the public key reach worker/build/, never the key
 #   --runtime DIR       only the Worker without a catalog, for the npm package's
 #                       `skills-edge worker` (scripts/build-pkg.sh): DIR/entry.mjs,
 #                       DIR/build/ (the wasm and its glue), DIR/wrangler.toml (this
@@ -41,13 +47,16 @@ SKILLS="${SKILLS_DIR:-skills}"
 
 pack_args=()
 runtime=
-usage="usage: scripts/build-worker.sh [--inline-max BYTES] [--strict] [--skip-invalid] | --runtime DIR"
+usage="usage: scripts/build-worker.sh [--inline-max BYTES] [--strict] [--skip-invalid] [--sign PATH [--catalog-id ID]] | --runtime DIR"
 while [ $# -gt 0 ]; do
   case "$1" in
     --inline-max)
       [ $# -ge 2 ] || { echo "error: --inline-max needs a number of bytes" >&2; exit 2; }
       pack_args+=(--inline-max "$2"); shift 2 ;;
     --strict | --skip-invalid) pack_args+=("$1"); shift ;;
+    --sign | --catalog-id)
+      [ $# -ge 2 ] || { echo "error: $1 needs a value" >&2; exit 2; }
+      pack_args+=("$1" "$2"); shift 2 ;;
     --runtime)
       [ $# -ge 2 ] || { echo "error: --runtime needs a folder" >&2; exit 2; }
       runtime=$2; shift 2 ;;
@@ -75,7 +84,8 @@ else
   # command reads them.
   packer=${SKILLS_EDGE_BIN:-}
   if [ -z "$packer" ]; then
-    env -u SKILLS_DIR -u SKILLS_STRICT -u SKILLS_ON_INVALID cargo build --locked -p skills-edge-cli
+    env -u SKILLS_DIR -u SKILLS_STRICT -u SKILLS_ON_INVALID -u SKILLS_SIGNING_KEY -u SKILLS_CATALOG_ID \
+      cargo build --locked -p skills-edge-cli
     packer="$TARGET_DIR/debug/skills-edge"
   fi
 fi

@@ -4,8 +4,9 @@
 # the larger files as Static Assets (see scripts/build-worker.sh). On a fresh machine it first
 # installs what it needs (scripts/setup.sh --no-browser) and builds the Worker.
 # The build options go to scripts/build-worker.sh, with the meaning they have for every build:
-# --inline-max BYTES, --strict, --skip-invalid, and SKILLS_STRICT=1, SKILLS_ON_INVALID=skip in
-# the environment (e.g. `SKILLS_DIR=team-skills SKILLS_ON_INVALID=skip bash scripts/serve.sh`).
+# --inline-max BYTES, --strict, --skip-invalid, --sign PATH, --catalog-id ID, and SKILLS_STRICT=1,
+# SKILLS_ON_INVALID=skip, SKILLS_SIGNING_KEY=PATH, SKILLS_CATALOG_ID=ID in the environment (e.g.
+# `SKILLS_DIR=team-skills SKILLS_ON_INVALID=skip bash scripts/serve.sh`).
 # Other arguments go to wrangler dev, e.g. `bash scripts/serve.sh --var PAGE_SIZE:10`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,9 @@ while [ $# -gt 0 ]; do
       [ $# -ge 2 ] || { echo "error: --inline-max needs a number of bytes" >&2; exit 2; }
       build_args+=(--inline-max "$2"); shift 2 ;;
     --strict | --skip-invalid) build_args+=("$1"); shift ;;
+    --sign | --catalog-id)
+      [ $# -ge 2 ] || { echo "error: $1 needs a value" >&2; exit 2; }
+      build_args+=("$1" "$2"); shift 2 ;;
     *) dev_args+=("$1"); shift ;;
   esac
 done

@@ -57,7 +57,7 @@ pub mod catalog {
     #[cfg(not(target_family = "wasm"))]
     pub use skills_edge_catalog::walk;
     pub use skills_edge_catalog::{
-        compile, diag, options, pack, Catalog, CatalogError, Content, DirView, FallbackView,
-        FileView, SkillFallback, SkillView,
+        compile, diag, options, pack, sign, Catalog, CatalogError, Content, DirView, FallbackView,
+        FileView, SignatureView, SkillFallback, SkillView,
     };
 }

@@ -28,6 +28,7 @@ mod schema_validation;
 mod settings;
 #[cfg(feature = "command")]
 mod signatures;
+mod signing;
 mod skip_invalid;
 mod structure;
 #[cfg(feature = "command")]

@@ -67,6 +67,10 @@ pub enum Rule {
     LimitArchive,
     /// The skills folder cannot be read.
     Io,
+    /// The signing key (`SKILLS_SIGNING_KEY`, `--sign`) cannot be read or is not an Ed25519
+    /// secret key; the diagnostic's path is the key file as given, and its message never
+    /// quotes the file.
+    SigningKey,
     /// A path given twice, or both as a file and as a directory (only a program that builds
     /// the source tree itself can do this; no file system can).
     DuplicatePath,
@@ -120,6 +124,7 @@ impl Rule {
             Rule::LimitSize => "limit-size",
             Rule::LimitArchive => "limit-archive",
             Rule::Io => "io",
+            Rule::SigningKey => "signing-key",
             Rule::DuplicatePath => "duplicate-path",
             Rule::DuplicateName => "duplicate-name",
             Rule::ReservedMetadataKey => "reserved-metadata-key",

@@ -40,6 +40,6 @@ mod view;
 pub mod walk;
 
 pub use view::{
-    ArchiveView, Catalog, CatalogError, Content, DirView, FallbackView, FileView, SkillFallback,
-    SkillView,
+    ArchiveView, Catalog, CatalogError, Content, DirView, FallbackView, FileView, SignatureView,
+    SkillFallback, SkillView,
 };

@@ -8,9 +8,16 @@
 //! | `SKILLS_ON_INVALID=skip` | `--skip-invalid` | leave each invalid skill out, publish the rest ([`Options::skip_invalid`]) |
 //! | `SKILLS_STRICT=1` | `--strict` | frontmatter the official TypeScript SDK cannot read is an error ([`Options::strict`]) |
 //! | | `--inline-max BYTES` | files up to BYTES stay in the pack, larger ones are assets ([`crate::pack::AssetPolicy`]) |
+//! | `SKILLS_SIGNING_KEY=PATH` | `--sign PATH` | sign every skill with the secret key in PATH (`signing.key` of `skills-edge keygen`; [`signing`]) |
+//! | `SKILLS_CATALOG_ID=ID` | `--catalog-id ID` | the signed catalog's identity (default: the key's id; [`CatalogId`]) |
 //!
-//! The variables give the defaults; a flag turns its option on whatever the variable says.
-//! The embedded catalog has no assets, so `--inline-max` is for packs only.
+//! The variables give the defaults; a flag turns its option on whatever the variable says
+//! (`--sign` and `--catalog-id` replace their variable's value). The embedded catalog has no
+//! assets, so `--inline-max` is for packs only.
+//!
+//! The signing key is named, never given: its file is read by the caller's I/O and handed to
+//! [`Signing::signer`], whose errors name the file and never quote it, so the secret reaches
+//! no message, log, pack or reply.
 //!
 //! ```
 //! use skills_edge_catalog::options;
@@ -20,13 +27,117 @@
 //! assert_eq!(options::inline_max("--inline-max", "16384"), Ok(16384));
 //! ```
 
+use crate::compile::signing::CatalogId;
 use crate::compile::Options;
+use crate::diag::{Diagnostic, Rule};
+use crate::sign::SigningKey;
 
 /// The variable that leaves invalid skills out (`skip`) or stops on any error (`fail`).
 pub const ON_INVALID: &str = "SKILLS_ON_INVALID";
 
 /// The variable that turns strict mode on (`1`) or off (`0`).
 pub const STRICT: &str = "SKILLS_STRICT";
+
+/// The variable naming the file of the secret key to sign with.
+pub const SIGNING_KEY: &str = "SKILLS_SIGNING_KEY";
+
+/// The variable giving a signed catalog's identity.
+pub const CATALOG_ID: &str = "SKILLS_CATALOG_ID";
+
+/// How to sign a catalog: where the secret key is, and the identity to sign for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signing {
+    /// The secret key's file, as given (its path; the key itself is read by [`Signing::load`]
+    /// or the caller, and never kept here).
+    pub key_file: String,
+    /// The catalog identity; `None`: the key's id.
+    pub catalog_id: Option<CatalogId>,
+}
+
+/// A signing key read from its file, with the identity to sign for ([`Signing::signer`]).
+#[derive(Debug, Clone)]
+pub struct Signer {
+    /// The secret key (its `Debug` shows only its id).
+    pub key: SigningKey,
+    /// The catalog identity: the one given, or the key's id.
+    pub catalog: CatalogId,
+}
+
+/// The signing options: `key_flag` (`--sign PATH`) over `SKILLS_SIGNING_KEY`, `id_flag`
+/// (`--catalog-id ID`) over `SKILLS_CATALOG_ID` (an empty variable is unset). `Ok(None)`: no
+/// key is named, the catalog is not signed. A catalog identity without a key is an error
+/// (the identity is part of what is signed, so it means a signature was wanted), as is an
+/// identity that is not [`CatalogId`]'s form; the message names the setting and the fix,
+/// without a leading `error: `.
+///
+/// ```
+/// use skills_edge_catalog::options;
+/// let env = |v: &str| (v == "SKILLS_SIGNING_KEY").then(|| "keys/signing.key".to_owned());
+/// let s = options::signing(env, None, Some("acme")).unwrap().unwrap();
+/// assert_eq!((s.key_file.as_str(), s.catalog_id.unwrap().as_str()), ("keys/signing.key", "acme"));
+/// assert_eq!(options::signing(|_: &str| None, None, None), Ok(None));
+/// assert!(options::signing(|_: &str| None, None, Some("acme")).is_err());
+/// ```
+pub fn signing(
+    get: impl Fn(&str) -> Option<String>,
+    key_flag: Option<&str>,
+    id_flag: Option<&str>,
+) -> Result<Option<Signing>, String> {
+    let set = |name: &str| get(name).filter(|v| !v.is_empty());
+    let catalog_id = match (id_flag, set(CATALOG_ID)) {
+        (Some(id), _) => Some(CatalogId::new("--catalog-id", id)?),
+        (None, Some(id)) => Some(CatalogId::new(CATALOG_ID, &id)?),
+        (None, None) => None,
+    };
+    let key_file = key_flag.map(str::to_owned).or_else(|| set(SIGNING_KEY));
+    match key_file {
+        Some(key_file) if !key_file.is_empty() => Ok(Some(Signing {
+            key_file,
+            catalog_id,
+        })),
+        Some(_) => Err(
+            "--sign needs the path of a signing key file (signing.key of `skills-edge keygen`)"
+                .into(),
+        ),
+        None if catalog_id.is_some() => {
+            let named = if id_flag.is_some() {
+                "--catalog-id"
+            } else {
+                CATALOG_ID
+            };
+            Err(format!("{named} is given but no signing key: the catalog identity is part of what is signed\n  fix: give the key with --sign PATH or {SIGNING_KEY}=PATH (`skills-edge keygen` makes one), or leave out {named}"))
+        }
+        None => Ok(None),
+    }
+}
+
+impl Signing {
+    /// The signer, from the key file's bytes (`read`: its bytes, or the system's reason it
+    /// cannot be read). The error is a `signing-key` [`Diagnostic`] whose path is the file as
+    /// given, rendered like every build error (`error[signing-key]: FILE: …` and the fix); it
+    /// never quotes the file's contents.
+    pub fn signer(&self, read: Result<Vec<u8>, String>) -> Result<Signer, Diagnostic> {
+        const FIX: &str = "give the signing.key file `skills-edge keygen --out DIR` wrote (signing.pub is its public half), or make a new key with that command";
+        let bad =
+            |message: String| Diagnostic::error(Rule::SigningKey, &self.key_file, message, FIX);
+        let bytes = read.map_err(|why| bad(format!("cannot read the signing key: {why}")))?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| {
+            bad("the signing key is not a JSON Web Key (the file is not UTF-8 text)".into())
+        })?;
+        let key = SigningKey::from_jwk(text).map_err(|e| bad(e.message))?;
+        let catalog = self
+            .catalog_id
+            .clone()
+            .unwrap_or_else(|| CatalogId::of_key(key.public()));
+        Ok(Signer { key, catalog })
+    }
+
+    /// Reads the key file from disk ([`Signing::signer`] with the file's bytes).
+    #[cfg(not(target_family = "wasm"))]
+    pub fn load(&self) -> Result<Signer, Diagnostic> {
+        self.signer(std::fs::read(&self.key_file).map_err(|e| e.to_string()))
+    }
+}
 
 /// The compile options from the environment: `get` returns a variable's value, `None` when
 /// it is unset. An unknown value is an error naming the variable, the value and the fix
@@ -103,6 +214,112 @@ mod tests {
             e.starts_with("SKILLS_ON_INVALID is \"ignore\"\n  fix: set SKILLS_ON_INVALID=skip"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn signing_flags_over_variables() {
+        assert_eq!(signing(env(&[]), None, None), Ok(None));
+        assert_eq!(
+            signing(env(&[(SIGNING_KEY, ""), (CATALOG_ID, "")]), None, None),
+            Ok(None)
+        );
+        let s = signing(env(&[(SIGNING_KEY, "k"), (CATALOG_ID, "env")]), None, None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(s.key_file, "k");
+        assert_eq!(s.catalog_id.unwrap().as_str(), "env");
+        let s = signing(
+            env(&[(SIGNING_KEY, "k"), (CATALOG_ID, "env")]),
+            Some("flag.key"),
+            Some("flag"),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            (s.key_file.as_str(), s.catalog_id.unwrap().as_str()),
+            ("flag.key", "flag")
+        );
+        let s = signing(env(&[]), Some("f"), None).unwrap().unwrap();
+        assert_eq!(s.catalog_id, None);
+        let e = signing(env(&[(CATALOG_ID, "acme")]), None, None).unwrap_err();
+        assert!(
+            e.starts_with("SKILLS_CATALOG_ID is given but no signing key"),
+            "{e}"
+        );
+        assert!(e.contains("fix: give the key with --sign PATH"), "{e}");
+        let e = signing(env(&[]), None, Some("acme")).unwrap_err();
+        assert!(
+            e.starts_with("--catalog-id is given but no signing key"),
+            "{e}"
+        );
+        let e = signing(env(&[(SIGNING_KEY, "k"), (CATALOG_ID, "a b")]), None, None).unwrap_err();
+        assert!(
+            e.starts_with("SKILLS_CATALOG_ID \"a b\" is not a catalog identity"),
+            "{e}"
+        );
+        let e = signing(env(&[]), Some("k"), Some("")).unwrap_err();
+        assert!(
+            e.starts_with("--catalog-id \"\" is not a catalog identity"),
+            "{e}"
+        );
+        assert!(signing(env(&[]), Some(""), None).is_err());
+    }
+
+    #[test]
+    fn a_bad_key_file_is_a_build_error_naming_the_file_never_its_contents() {
+        let s = Signing {
+            key_file: "keys/signing.key".into(),
+            catalog_id: None,
+        };
+        let key = SigningKey::from_seed([5; 32]);
+        let secret = key.to_jwk();
+        let d = secret
+            .split("\"d\":\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let ok = s.signer(Ok(secret.clone().into_bytes())).unwrap();
+        assert_eq!(ok.key.public(), key.public());
+        assert_eq!(ok.catalog.as_str(), key.public().key_id());
+        let damaged = secret.replace(&d[..4], "AAAA");
+        for (read, says) in [
+            (
+                Err("No such file or directory (os error 2)".to_owned()),
+                "cannot read the signing key: No such file or directory (os error 2)",
+            ),
+            (
+                Ok(key.public().to_jwk().into_bytes()),
+                "the signing key has no secret (\"d\")",
+            ),
+            (
+                Ok(damaged.into_bytes()),
+                "is not the public key of its \"d\": the file is damaged",
+            ),
+            (
+                Ok(secret.as_bytes()[..secret.len() - 1].to_vec()),
+                "the signing key is not a JSON Web Key",
+            ),
+            (Ok(vec![0xff, 0xfe]), "not UTF-8"),
+            (
+                Ok(br#"{"kty":"OKP","crv":"Ed25519","d":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}"#.to_vec()),
+                "is all zeros",
+            ),
+        ] {
+            let e = s.signer(read).unwrap_err();
+            let text = e.render("");
+            assert!(
+                text.starts_with("error[signing-key]: keys/signing.key: "),
+                "{text}"
+            );
+            assert!(text.contains(says), "{text}");
+            assert!(
+                text.contains("\n  fix: give the signing.key file"),
+                "{text}"
+            );
+            assert!(!text.contains(d), "{text}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //!
 //! Layout (all integers little-endian `u32`; a "range" is `offset, length` into the heap):
 //! ```text
-//! "SKEDPACK"  version(=4)  total_len  sha256(32 bytes, over every byte after it)
+//! "SKEDPACK"  version(=4, or 5 signed)  total_len  sha256(32 bytes, over every byte after it)
 //! snapshot  n_files  n_skills  n_dirs  n_children  n_mirror  n_sections
 //! files:    n_files    × { uri, mime, digest, data: range; size, rendered_len, flags }
 //!                        (flags: bit 0 text, bit 1 external: data is empty, the bytes are assets)
@@ -27,7 +27,8 @@
 //!                        archive: empty ranges, size 0, flags 0; archive_flags bit 1 external:
 //!                        data is empty, the bytes are the asset `{hex}`)
 //! sections: n_sections × { tag, text: range }       (1 instructions, 2 mirror index.json,
-//!                                                     3–9 the tools and prompts fallback)
+//!                                                     3–9 the tools and prompts fallback,
+//!                                                     10–11 the signatures, version 5 only)
 //! heap_len, heap
 //! ```
 //! The fallback sections ([`crate::compile::fallback`]) are JSON text (3 the `tools` of
@@ -40,6 +41,16 @@
 //! does not know a section ignores it, so adding them kept the format version. Version 4 added
 //! the archives to the mirror records (version 3 had `{ name, skill }`): a reader refuses every
 //! version but its own, naming both.
+//!
+//! Version 5 is version 4 with the signatures of a signed catalog
+//! ([`crate::compile::Compiled::sign`]): section 10, a table of n_skills × { envelope: range,
+//! digest: range } in skill order (each skill's DSSE envelope JSON and the SHA-256 of those
+//! bytes, the mirror's `{name}.dsse.json` and its ETag), and section 11, the mirror's
+//! `keys.json` (the JWK Set of the signer's public key). A version-5 pack has both; a
+//! version-4 pack has neither. A catalog that is not signed is still written as version 4,
+//! byte for byte as before signatures existed, so earlier builds keep reading it; a signed
+//! one is version 5, which earlier builds refuse (naming both versions) instead of serving a
+//! mirror index that names envelope files they cannot serve. This build reads both.
 //! Decoding first checks the integrity of the whole pack (magic, version, length, then the
 //! SHA-256 of the rest), so a truncated or corrupted pack is refused as such before anything
 //! else is read. It then checks every range, every UTF-8 string, URI order, digests and JSON
@@ -55,8 +66,11 @@ use base64::Engine as _;
 
 /// The magic bytes at the start of a pack.
 pub(crate) const MAGIC: &[u8; 8] = b"SKEDPACK";
-/// The pack format version this build reads and writes.
+/// The pack format version of a catalog without signatures (this build reads and writes it).
 pub const VERSION: u32 = 4;
+/// The pack format version of a signed catalog: [`VERSION`] with the signature sections
+/// (this build reads and writes it).
+pub const SIGNED_VERSION: u32 = 5;
 /// Length of the fixed prefix: magic, version, total length, SHA-256.
 const PREFIX_LEN: usize = 8 + 4 + 4 + 32;
 
@@ -81,6 +95,11 @@ const SECTION_FALLBACK_SKILLS: u32 = 7;
 const SECTION_FALLBACK_PROMPT_INDEX: u32 = 8;
 /// Section tag: the skills by name (a table of skill indices).
 const SECTION_FALLBACK_NAME_INDEX: u32 = 9;
+/// Section tag: each skill's envelope and its digest (a table of `{ envelope, digest }`, one
+/// record per skill; version 5 only).
+const SECTION_SIGNATURES: u32 = 10;
+/// Section tag: the mirror's `keys.json` (version 5 only).
+const SECTION_KEYS: u32 = 11;
 /// Every fallback section tag.
 const FALLBACK_SECTIONS: [u32; 7] = [
     SECTION_FALLBACK_TOOLS,
@@ -146,6 +165,15 @@ pub(crate) struct MirrorRec {
     pub archive_data: Span,
     pub archive_size: u32,
     pub archive_external: bool,
+}
+
+/// The signature of one skill (section 10).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SignatureRec {
+    /// Its DSSE envelope, a JSON object.
+    pub envelope: Span,
+    /// `sha256:` + 64 lowercase hex of the envelope's bytes.
+    pub digest: Span,
 }
 
 /// The fallback's parts of one skill.
@@ -293,6 +321,13 @@ impl Record for FallbackSkillRec {
     }
 }
 
+impl Record for SignatureRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(&mut self.envelope);
+        f.span(&mut self.digest);
+    }
+}
+
 impl Record for PromptRec {
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.name);
@@ -357,14 +392,27 @@ pub(crate) struct FallbackTables {
     pub skills_by_name: Vec<u32>,
 }
 
+/// The decoded signature sections of a signed pack (version 5).
+#[derive(Debug, Clone)]
+pub(crate) struct SignatureTables {
+    /// Per skill, in skill order.
+    pub skills: Vec<SignatureRec>,
+    /// The mirror's `keys.json`.
+    pub keys: Span,
+}
+
 /// A decoded pack: the tables, with spans into the heap.
 #[derive(Debug, Clone)]
 pub(crate) struct Tables {
+    /// The format version ([`VERSION`] or [`SIGNED_VERSION`]).
+    pub version: u32,
     pub snapshot: u32,
     pub instructions: Span,
     pub mirror_index: Span,
     /// The fallback sections (`None` for a pack made before they existed).
     pub fallback: Option<FallbackTables>,
+    /// The signatures (`Some` exactly in a version-5 pack).
+    pub signatures: Option<SignatureTables>,
     pub files: Vec<FileRec>,
     pub skills: Vec<SkillRec>,
     pub dirs: Vec<DirRec>,
@@ -683,6 +731,10 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         },
     ];
     sections.extend(encode_fallback(c, &mut heap));
+    let signed = c.is_signed();
+    if signed {
+        sections.extend(encode_signatures(c, &mut heap));
+    }
     // The snapshot id covers every entry (hence every digest) and the directory shapes.
     let mut fingerprint = entries.join("\n");
     for d in &c.dirs {
@@ -711,7 +763,10 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         heap.bytes.len() + PREFIX_LEN + 64 + files.len() * record_len::<FileRec>(),
     );
     out.extend_from_slice(MAGIC);
-    u32s(&mut out, &[VERSION, 0]);
+    u32s(
+        &mut out,
+        &[if signed { SIGNED_VERSION } else { VERSION }, 0],
+    );
     out.extend_from_slice(&[0; 32]);
     put(&mut out, &header);
     files.iter().for_each(|r| put(&mut out, r));
@@ -724,6 +779,31 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     out.extend_from_slice(&heap.bytes);
     seal(&mut out);
     Packed { pack: out, assets }
+}
+
+/// The signature sections of a signed catalog, their payloads written to the heap.
+fn encode_signatures(c: &Compiled, heap: &mut Heap) -> Vec<SectionRec> {
+    let mut table = Vec::new();
+    for sk in &c.skills {
+        let envelope = sk.envelope.as_deref().unwrap_or_default();
+        let rec = SignatureRec {
+            envelope: heap.put(envelope.as_bytes()),
+            digest: heap.put(crate::skill::digest::digest_of(envelope.as_bytes()).as_bytes()),
+        };
+        put(&mut table, &rec);
+    }
+    let signatures = heap.put(&table);
+    let keys = heap.put(c.keys_json().unwrap_or_default().as_bytes());
+    vec![
+        SectionRec {
+            tag: SECTION_SIGNATURES,
+            text: signatures,
+        },
+        SectionRec {
+            tag: SECTION_KEYS,
+            text: keys,
+        },
+    ]
 }
 
 /// The fallback sections ([`crate::compile::fallback`]), their payloads written to the heap.
@@ -834,9 +914,9 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
             .ok_or_else(too_short)
     };
     let version = word(8)?;
-    if version != VERSION {
+    if version != VERSION && version != SIGNED_VERSION {
         return Err(PackError(format!(
-            "format version {version}; this build reads version {VERSION} (rebuild the pack with this version of skills-edge)"
+            "format version {version}; this build reads version {VERSION} (a catalog without signatures) and version {SIGNED_VERSION} (a signed catalog) (rebuild the pack with this version of skills-edge)"
         )));
     }
     // Fuzzing builds only (`cargo fuzz` compiles with `--cfg fuzzing`; no other build sets it):
@@ -1059,6 +1139,7 @@ impl Reader<'_> {
 /// `&pack[tables.heap_start..]`.
 pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     check_integrity(pack)?;
+    let version = Reader { b: pack, pos: 8 }.u32()?;
     let mut r = Reader {
         b: pack,
         pos: PREFIX_LEN,
@@ -1073,11 +1154,15 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     let mut instructions = None;
     let mut mirror_index = None;
     let mut fallback: [Option<Span>; 7] = [None; 7];
+    let mut signatures = None;
+    let mut keys = None;
     for _ in 0..h.sections {
         let SectionRec { tag, text: span } = r.record()?;
         match tag {
             SECTION_INSTRUCTIONS => instructions = Some(span),
             SECTION_MIRROR_INDEX => mirror_index = Some(span),
+            SECTION_SIGNATURES => signatures = Some(span),
+            SECTION_KEYS => keys = Some(span),
             t if FALLBACK_SECTIONS.contains(&t) => {
                 let slot = (t - SECTION_FALLBACK_TOOLS) as usize;
                 if let Some(s) = fallback.get_mut(slot) {
@@ -1227,11 +1312,52 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         .map(|s| text(s.name, "skill name"))
         .collect::<Result<_, _>>()?;
     let fallback = decode_fallback(&fallback, heap, &skill_names)?;
+    let signatures = match (version, signatures, keys) {
+        (SIGNED_VERSION, Some(signature_table), Some(keys)) => {
+            let per_skill: Vec<SignatureRec> = table(
+                bytes(signature_table, "signature table")?,
+                Some(skills.len()),
+                "signature",
+            )?;
+            for (i, s) in per_skill.iter().enumerate() {
+                let envelope = text(s.envelope, "skill envelope")?;
+                if !envelope.starts_with('{') {
+                    return Err(PackError(format!(
+                        "the envelope of skill {i} is not a JSON object"
+                    )));
+                }
+                json(s.envelope, "skill envelope")?;
+                digest(s.digest, "envelope digest")?;
+            }
+            let keys_text = text(keys, "keys.json")?;
+            if !keys_text.starts_with('{') {
+                return Err(PackError("keys.json is not a JSON object".into()));
+            }
+            json(keys, "keys.json")?;
+            Some(SignatureTables {
+                skills: per_skill,
+                keys,
+            })
+        }
+        (SIGNED_VERSION, _, _) => {
+            return Err(PackError(format!(
+                "a version {SIGNED_VERSION} pack is signed, but its signature sections are missing"
+            )))
+        }
+        (_, None, None) => None,
+        _ => {
+            return Err(PackError(format!(
+                "a version {VERSION} pack has no signatures, but it has signature sections"
+            )))
+        }
+    };
     Ok(Tables {
+        version,
         snapshot,
         instructions,
         mirror_index,
         fallback,
+        signatures,
         files,
         skills,
         dirs,

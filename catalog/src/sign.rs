@@ -267,10 +267,20 @@ impl fmt::Debug for SigningKey {
 impl SigningKey {
     /// The key of a 32-byte seed (RFC 8032's secret key). `skills-edge keygen` draws the seed
     /// from the operating system's random source.
+    ///
+    /// # Panics
+    ///
+    /// On the all-zero seed, which the Ed25519 implementation refuses (check with
+    /// [`SigningKey::usable_seed`] first; [`SigningKey::from_jwk`] refuses it with an error).
     pub fn from_seed(seed: [u8; 32]) -> SigningKey {
         let pair = ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new(seed));
         let public = PublicKey::from_bytes(*pair.pk);
         SigningKey { pair, public }
+    }
+
+    /// Whether `seed` can be a key: every seed but the all-zero one.
+    pub fn usable_seed(seed: &[u8; 32]) -> bool {
+        seed.iter().any(|&b| b != 0)
     }
 
     /// Reads a signing key from its JWK text (`signing.key`): `kty` `OKP`, `crv` `Ed25519`, the
@@ -284,6 +294,12 @@ impl SigningKey {
             ));
         }
         let seed = key_bytes(jwk.d.as_deref(), "d", "the signing key")?;
+        if !SigningKey::usable_seed(&seed) {
+            return Err(fail(
+                SignatureFault::Key,
+                "the signing key's \"d\" is all zeros, which is no Ed25519 secret: make a new key with `skills-edge keygen`",
+            ));
+        }
         let key = SigningKey::from_seed(seed);
         if let Some(x) = jwk.x.as_deref() {
             if key_bytes(Some(x), "x", "the signing key")? != key.public.bytes {
@@ -698,6 +714,25 @@ mod tests {
             .unwrap_err()
             .message
             .contains("damaged"));
+        // The all-zero seed is refused, not a panic.
+        let zero = format!(
+            "{{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"d\":\"{}\"}}",
+            URL_SAFE_NO_PAD.encode([0u8; 32])
+        );
+        let e = SigningKey::from_jwk(&zero).unwrap_err();
+        assert_eq!(e.fault, SignatureFault::Key);
+        assert!(e.message.contains("all zeros"), "{}", e.message);
+        assert!(
+            !SigningKey::usable_seed(&[0; 32])
+                && SigningKey::usable_seed(
+                    &[0; 31]
+                        .into_iter()
+                        .chain([1])
+                        .collect::<Vec<_>>()
+                        .try_into()
+                        .unwrap()
+                )
+        );
     }
 
     #[test]

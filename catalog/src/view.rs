@@ -82,6 +82,15 @@ pub struct ArchiveView<'a> {
     pub bytes: Option<&'a [u8]>,
 }
 
+/// A skill's signature in a signed catalog (see [`crate::compile::signing`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SignatureView<'a> {
+    /// Its DSSE envelope, a JSON object (the same bytes the entry's `_meta` carries).
+    pub envelope_json: &'a str,
+    /// `sha256:` + 64 lowercase hex of `envelope_json`'s bytes.
+    pub digest: &'a str,
+}
+
 /// A served skill.
 #[derive(Debug, Clone, Copy)]
 pub struct SkillView<'a> {
@@ -320,6 +329,39 @@ impl Catalog {
             size: u64::from(m.archive_size),
             bytes: (!m.archive_external).then(|| bytes_at(self.heap(), m.archive_data)),
         })
+    }
+
+    /// The pack's format version: [`pack::VERSION`], or [`pack::SIGNED_VERSION`] for a
+    /// signed catalog.
+    pub fn format_version(&self) -> u32 {
+        self.t.version
+    }
+
+    /// Whether the catalog is signed (every skill has a signature).
+    pub fn is_signed(&self) -> bool {
+        self.t.signatures.is_some()
+    }
+
+    /// The signature of skill `i` (in URI order, as [`Catalog::skill_at`]); `None` in a
+    /// catalog that is not signed.
+    pub fn signature(&self, i: usize) -> Option<SignatureView<'_>> {
+        let r = self.t.signatures.as_ref()?.skills.get(i)?;
+        Some(SignatureView {
+            envelope_json: self.s(r.envelope),
+            digest: self.s(r.digest),
+        })
+    }
+
+    /// The signature of the skill the mirror publishes under `name` (its `{name}.dsse.json`);
+    /// `None` when no skill is mirrored under it or the catalog is not signed.
+    pub fn mirrored_signature(&self, name: &str) -> Option<SignatureView<'_>> {
+        self.signature(self.mirror_rec(name)?.skill as usize)
+    }
+
+    /// The mirror's `keys.json` (the JWK Set of the signer's public key); `None` in a catalog
+    /// that is not signed.
+    pub fn keys_json(&self) -> Option<&str> {
+        Some(self.s(self.t.signatures.as_ref()?.keys))
     }
 
     /// The tools and prompts fallback, when the pack has it (a pack made before it existed

@@ -5,5 +5,6 @@
 mod digest;
 mod frontmatter;
 mod name;
+mod signing;
 mod uri;
 mod value;

@@ -16,6 +16,11 @@
 //!   the build.
 //! * `--skip-invalid` (both): an invalid skill is left out, its errors printed as warnings
 //!   naming it, and the rest is published, as `SKILLS_ON_INVALID=skip` makes it for the build.
+//! * `--sign PATH` (both) signs every skill with the secret key in PATH, for the catalog
+//!   identity `--catalog-id ID` (default: the key's id), as `SKILLS_SIGNING_KEY` and
+//!   `SKILLS_CATALOG_ID` make it for the build; `check` then prints the key id and the identity.
+//! * `skills-edge keygen --out DIR` makes a signing key: `DIR/signing.key` (secret, mode 0600)
+//!   and `DIR/signing.pub`, from the operating system's random source (`getrandom`).
 //! * `skills-edge verify <url>` lists every skill of an MCP server over Streamable HTTP and
 //!   loads and verifies every file: the run, the table, the JSON lines and the exit status are
 //!   `skills_edge::command::report`'s, shared with the npm package's command; this crate
@@ -25,6 +30,8 @@
 //! (`skills_edge::command::args`), read by the same code as the npm package's command; this
 //! crate does the I/O: files, stdin and stdout, the network.
 
+#[cfg(not(target_family = "wasm"))]
+mod keygen;
 #[cfg(not(target_family = "wasm"))]
 mod packing;
 #[cfg(not(target_family = "wasm"))]
@@ -49,6 +56,7 @@ fn main() {
 /// the npm package's command runs too), then dispatched to the commands.
 #[cfg(not(target_family = "wasm"))]
 mod native {
+    use crate::keygen::keygen;
     use crate::packing::pack_command;
     use crate::stdio::stdio;
     use crate::verify;
@@ -57,9 +65,10 @@ mod native {
 
     pub fn main() -> ExitCode {
         let args: Vec<String> = std::env::args().skip(1).collect();
-        // `SKILLS_STRICT` and `SKILLS_ON_INVALID` are the defaults of `--strict` and
-        // `--skip-invalid`, read as the build reads them, so `scripts/build-worker.sh` and
-        // `scripts/serve.sh`, which run `pack`, honour them.
+        // `SKILLS_STRICT`, `SKILLS_ON_INVALID`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID` are
+        // the defaults of `--strict`, `--skip-invalid`, `--sign` and `--catalog-id`, read as
+        // the build reads them, so `scripts/build-worker.sh` and `scripts/serve.sh`, which run
+        // `pack`, honour them.
         let invocation = match args::parse(Program::Native, &args, |v| std::env::var(v).ok()) {
             Ok(i) => i,
             Err(e) => return usage_error(&e),
@@ -68,6 +77,7 @@ mod native {
             Invocation::Stdio(config) => stdio(config).unwrap_or_else(|e| usage_error(&e)),
             Invocation::Check(a) | Invocation::Pack(a) => pack_command(&a),
             Invocation::Verify(a) => verify::command(&a),
+            Invocation::Keygen(a) => keygen(&a),
             // Not a subcommand of this program: `parse` refuses it.
             Invocation::Worker(_) => usage_error("unknown command \"worker\""),
             Invocation::Version => {

@@ -9,9 +9,18 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// `check` and `pack`: compile the folder; print the entries (checking) or write the pack.
+/// With a signing key, every skill is signed after the folder compiles; a key that cannot be
+/// read or used stops the command first, with a `signing-key` error naming the file.
 pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
+    let signer = match a.signing.as_ref().map(|s| s.load()).transpose() {
+        Ok(s) => s,
+        Err(d) => {
+            eprintln!("{}", d.render(""));
+            return ExitCode::FAILURE;
+        }
+    };
     let walked = walk::walk(Path::new(&a.dir));
-    let c = match compile::compile_with(walked.tree, a.options) {
+    let mut c = match compile::compile_with(walked.tree, a.options) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{}", e.render(&a.dir));
@@ -21,6 +30,16 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
     for w in &c.warnings {
         eprintln!("{}", w.render(&a.dir));
     }
+    // The line both commands print for a signed catalog: key id and identity, never the key.
+    let signed = signer.map(|s| {
+        c.sign(&s.key, &s.catalog);
+        format!(
+            "signed: {} skills, key id {}, catalog {}",
+            c.skills.len(),
+            s.key.public().key_id(),
+            s.catalog
+        )
+    });
     let bytes: u64 = c.files.iter().map(|f| f.size).sum();
     let summary = format!(
         "{}: {} skills, {} files, {bytes} bytes",
@@ -37,6 +56,9 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         out.push_str(if c.skills.is_empty() { "]\n" } else { "\n]\n" });
         print!("{out}");
         eprintln!("{summary}: ok");
+        if let Some(line) = &signed {
+            eprintln!("{line}");
+        }
         return ExitCode::SUCCESS;
     };
     let packed = pack::encode_with(
@@ -62,6 +84,9 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
     }
     let Some((assets_dir, policy)) = &a.assets else {
         eprintln!("{summary}: wrote {output} ({} bytes)", packed.pack.len());
+        if let Some(line) = &signed {
+            eprintln!("{line}");
+        }
         return ExitCode::SUCCESS;
     };
     if let Err(e) = write_assets(Path::new(assets_dir), &packed.assets) {
@@ -89,6 +114,9 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         out_files.len(),
         if out_archives == 1 { "" } else { "s" },
     );
+    if let Some(line) = &signed {
+        eprintln!("{line}");
+    }
     for w in warnings {
         eprintln!("{w}");
     }

@@ -5,4 +5,5 @@
 mod common;
 
 mod check_command;
+mod sign_command;
 mod skip_invalid;

@@ -7,8 +7,10 @@
 //! folder of Static Assets (`--assets`, `--inline-max`; the npm package's `worker` writes them
 //! into a Worker project).
 //!
-//! Nothing here reads the process: the environment comes in as a function (`SKILLS_STRICT`
-//! and `SKILLS_ON_INVALID`, as the build reads them), the arguments as strings.
+//! Nothing here reads the process: the environment comes in as a function (`SKILLS_STRICT`,
+//! `SKILLS_ON_INVALID`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID`, as the build reads them),
+//! the arguments as strings. A signing key is only named here (its path); each command reads
+//! the file itself and hands the bytes to `options::Signing::signer`.
 
 use crate::catalog::{compile, options, pack};
 use crate::client::{check_headers, EraChoice};
@@ -45,6 +47,8 @@ pub enum Invocation {
     Worker(WorkerArgs),
     /// `verify <url>`.
     Verify(VerifyArgs),
+    /// `keygen --out <dir>`: make a signing key.
+    Keygen(KeygenArgs),
     /// `--version` or `-V`.
     Version,
     /// `--help`, `-h` or `help`.
@@ -87,6 +91,7 @@ pub fn parse(
             parse_worker(rest, &env).map(Invocation::Worker)
         }
         Some("verify") => VerifyArgs::parse(rest).map(Invocation::Verify),
+        Some("keygen") => parse_keygen(rest).map(Invocation::Keygen),
         Some("--version" | "-V") => Ok(Invocation::Version),
         Some("--help" | "-h" | "help") => Ok(Invocation::Help),
         Some(other) => Err(format!("unknown command {other:?}")),
@@ -123,17 +128,66 @@ pub struct PackArgs {
     pub assets: Option<(String, pack::AssetPolicy)>,
     /// `--strict` and `--skip-invalid`, over the environment's.
     pub options: compile::Options,
+    /// `--sign PATH` and `--catalog-id ID`, over `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID`:
+    /// sign every skill (`None`: the catalog is not signed).
+    pub signing: Option<options::Signing>,
 }
 
-/// `check <dir> [--strict] [--skip-invalid]`.
+/// `--sign PATH` and `--catalog-id ID` as they are met on a command line (each at most once).
+#[derive(Default)]
+struct SignFlags {
+    key: Option<String>,
+    id: Option<String>,
+}
+
+impl SignFlags {
+    /// Takes `flag` (with its value from `it`) when it is `--sign` or `--catalog-id`; `Ok(false)`
+    /// for any other argument.
+    fn take<'a>(
+        &mut self,
+        flag: &str,
+        it: &mut impl Iterator<Item = &'a String>,
+    ) -> Result<bool, String> {
+        let (slot, what) = match flag {
+            "--sign" => (&mut self.key, "the path of a signing key file"),
+            "--catalog-id" => (&mut self.id, "a catalog identity"),
+            _ => return Ok(false),
+        };
+        if slot.is_some() {
+            return Err(format!("{flag} is given twice"));
+        }
+        *slot = Some(
+            it.next()
+                .ok_or_else(|| format!("{flag} needs {what}"))?
+                .clone(),
+        );
+        Ok(true)
+    }
+
+    /// The signing options: these flags over the environment's variables.
+    fn resolve(
+        self,
+        env: &impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<options::Signing>, String> {
+        options::signing(env, self.key.as_deref(), self.id.as_deref())
+    }
+}
+
+/// `check <dir> [--strict] [--skip-invalid] [--sign PATH [--catalog-id ID]]`.
 fn parse_check(args: &[String], env: &impl Fn(&str) -> Option<String>) -> Result<PackArgs, String> {
-    const ONE_FOLDER: &str = "check takes exactly one folder (and --strict, --skip-invalid)";
+    const ONE_FOLDER: &str =
+        "check takes exactly one folder (and --strict, --skip-invalid, --sign, --catalog-id)";
     let mut a = PackArgs {
         options: options::from_env(env)?,
         ..PackArgs::default()
     };
     let mut dir = None;
-    for arg in args {
+    let mut sign = SignFlags::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if sign.take(arg, &mut it)? {
+            continue;
+        }
         match arg.as_str() {
             "--strict" => a.options.strict = true,
             "--skip-invalid" => a.options.skip_invalid = true,
@@ -143,6 +197,7 @@ fn parse_check(args: &[String], env: &impl Fn(&str) -> Option<String>) -> Result
         }
     }
     a.dir = dir.ok_or(ONE_FOLDER)?;
+    a.signing = sign.resolve(env)?;
     Ok(a)
 }
 
@@ -161,8 +216,12 @@ fn parse_pack(
     let mut assets_dir = None;
     let mut inline_max = None;
     let native = program == Program::Native;
+    let mut sign = SignFlags::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        if sign.take(a, &mut it)? {
+            continue;
+        }
         match a.as_str() {
             "-o" | "--output" => {
                 output = Some(it.next().ok_or("-o needs a file name")?.clone());
@@ -186,6 +245,7 @@ fn parse_pack(
         }
     }
     let dir = dir.ok_or("pack needs a skills folder")?;
+    let signing = sign.resolve(env)?;
     let assets = match (assets_dir, inline_max) {
         (Some(d), n) => Some((
             d,
@@ -210,6 +270,7 @@ fn parse_pack(
             instructions,
             assets,
             options,
+            signing,
         }),
     }
 }
@@ -231,6 +292,9 @@ pub struct WorkerArgs {
     pub force: bool,
     /// `--strict` and `--skip-invalid`, over the environment's.
     pub options: compile::Options,
+    /// `--sign PATH` and `--catalog-id ID`, over the environment's: the Worker serves signed
+    /// skills.
+    pub signing: Option<options::Signing>,
 }
 
 /// Whether `name` is a Worker name Cloudflare accepts, which is also the workers.dev host
@@ -251,7 +315,7 @@ fn is_js_space(c: char) -> bool {
 }
 
 /// `worker <dir> --out <dir> [--name NAME] [--allowed-hosts H,H] [--inline-max N] [--strict]
-/// [--skip-invalid] [--force]`.
+/// [--skip-invalid] [--force] [--sign PATH [--catalog-id ID]]`.
 fn parse_worker(
     args: &[String],
     env: &impl Fn(&str) -> Option<String>,
@@ -263,8 +327,12 @@ fn parse_worker(
     let mut hosts = Vec::new();
     let mut inline_max = None;
     let mut force = false;
+    let mut sign = SignFlags::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        if sign.take(a, &mut it)? {
+            continue;
+        }
         let what = match a.as_str() {
             "--strict" => {
                 options.strict = true;
@@ -328,6 +396,7 @@ fn parse_worker(
         Some(v) => options::inline_max("--inline-max", &v)?,
         None => pack::DEFAULT_INLINE_MAX,
     };
+    let signing = sign.resolve(env)?;
     Ok(WorkerArgs {
         dir,
         out,
@@ -336,6 +405,43 @@ fn parse_worker(
         inline_max,
         force,
         options,
+        signing,
+    })
+}
+
+/// The arguments of `keygen`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeygenArgs {
+    /// The folder `signing.key` and `signing.pub` are written into (`--out`; created if
+    /// missing).
+    pub out: String,
+}
+
+/// The file of the secret key `keygen` writes into its folder.
+pub const SECRET_KEY_FILE: &str = "signing.key";
+/// The file of the public key `keygen` writes into its folder.
+pub const PUBLIC_KEY_FILE: &str = "signing.pub";
+
+/// `keygen --out <dir>`.
+fn parse_keygen(args: &[String]) -> Result<KeygenArgs, String> {
+    const NEEDS_OUT: &str =
+        "keygen needs --out <dir> (the folder to write signing.key and signing.pub into)";
+    let mut out = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--out" | "-o" => {
+                if out.is_some() {
+                    return Err("--out is given twice".into());
+                }
+                out = Some(it.next().ok_or("--out needs a folder")?.clone());
+            }
+            s if is_option(s) => return Err(format!("unknown option {s:?}")),
+            _ => return Err(format!("keygen takes only --out <dir>, not {a:?}")),
+        }
+    }
+    Ok(KeygenArgs {
+        out: out.filter(|o| !o.is_empty()).ok_or(NEEDS_OUT)?,
     })
 }
 
@@ -553,11 +659,25 @@ fn stdio_options() -> String {
 
 /// The usage text `program` prints for `--help` and after a usage error.
 pub fn usage(program: Program) -> String {
-    const CHECK: &str = "    skills-edge check <dir> [--strict] [--skip-invalid]
+    const CHECK: &str =
+        "    skills-edge check <dir> [--strict] [--skip-invalid] [--sign PATH [--catalog-id ID]]
         Check a skills folder; print the entries it would publish (JSON) on stdout,
-        problems on stderr; exit status 1 when the folder cannot be published.
+        problems on stderr; exit status 1 when the folder cannot be published. With
+        --sign, also the signing key's id and the catalog identity (stderr).
 ";
-    const PACK: &str = "    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]\n";
+    const PACK: &str = "    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
+                     [--sign PATH [--catalog-id ID]]\n";
+    const KEYGEN: &str = "    skills-edge keygen --out <dir>
+        Make an Ed25519 signing key: <dir>/signing.key (the secret, a JWK; keep it private,
+        mode 0600) and <dir>/signing.pub (the public key, a JWK), creating <dir> if needed
+        and never replacing either file. Prints the key's id (its RFC 7638 thumbprint).
+";
+    const SIGN: &str =
+        "    --sign PATH: sign every skill with the secret key in PATH (signing.key of keygen):
+        each entry, the mirror and the pack carry a DSSE envelope over the skill's files.
+        --catalog-id ID: the identity the signatures name (1 to 256 visible ASCII
+        characters; default: the key's id).
+";
     const PACK_CHECK: &str =
         "        --check prints the entries instead of writing. Exit status 1 on any error.\n";
     let inline_max = pack::DEFAULT_INLINE_MAX;
@@ -588,6 +708,7 @@ the skills an MCP server serves
                 "{PACK}        Compile a skills folder into a pack (load it with new SkillsServer({{ pack }}));
 {PACK_CHECK}{CHECK}    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
                        [--inline-max BYTES] [--strict] [--skip-invalid] [--force]
+                       [--sign PATH [--catalog-id ID]]
         Write a Cloudflare Worker project serving the folder into --out (refused when it
         is not empty, unless --force): wrangler.toml, package.json (wrangler pinned), the
         prebuilt Worker and the folder's pack, with every file larger than BYTES (default
@@ -595,7 +716,8 @@ the skills an MCP server serves
         npx wrangler dev (local), or npx wrangler login && npx wrangler deploy.
         --name: the Worker's name (default skills-edge), its URL
         https://NAME.SUBDOMAIN.workers.dev/mcp. --allowed-hosts: Host names accepted besides
-        localhost, 127.0.0.1, [::1] and *.workers.dev (your custom domains).
+        localhost, 127.0.0.1, [::1] and *.workers.dev (your custom domains). --sign: the
+        Worker serves signed skills (the key itself is not copied into the project).
 "
             ),
             "check, pack and worker",
@@ -608,9 +730,10 @@ USAGE:
         (frontmatter-sdk-* warnings) is an error.
     --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
         and the other skills are published.
-    SKILLS_STRICT=1 and SKILLS_ON_INVALID=skip in the environment turn --strict and
-        --skip-invalid on for {env_applies}, as they do for the build.
-{verify}    skills-edge --version | --help
+{SIGN}    SKILLS_STRICT=1 and SKILLS_ON_INVALID=skip in the environment turn --strict and
+        --skip-invalid on for {env_applies}, as they do for the build;
+        SKILLS_SIGNING_KEY=PATH and SKILLS_CATALOG_ID=ID give --sign and --catalog-id.
+{KEYGEN}{verify}    skills-edge --version | --help
 ",
         verify = verify_usage()
     )
@@ -804,6 +927,100 @@ mod tests {
             assert_eq!(VerifyArgs::parse(&line(bad)).unwrap_err(), why);
         }
         assert!(verify_usage().contains("[--trust KEYFILE]... [--pins FILE]"));
+    }
+
+    #[test]
+    fn sign_and_catalog_id_for_check_pack_and_worker_over_the_environment() {
+        let env = |v: &str| match v {
+            options::SIGNING_KEY => Some("env.key".to_owned()),
+            options::CATALOG_ID => Some("env-id".to_owned()),
+            _ => None,
+        };
+        let none = |_: &str| None;
+        let signing = |p: Program, a: &[&str], e: &dyn Fn(&str) -> Option<String>| match parse(
+            p,
+            &line(a),
+            e,
+        )? {
+            Invocation::Check(a) | Invocation::Pack(a) => Ok(a.signing),
+            Invocation::Worker(w) => Ok(w.signing),
+            other => panic!("{other:?}"),
+        };
+        let pair = |s: Option<options::Signing>| {
+            s.map(|s| (s.key_file, s.catalog_id.map(|c| c.to_string())))
+        };
+        for (p, head) in [
+            (Program::Native, &["check", "d"][..]),
+            (Program::Npm, &["check", "d"]),
+            (Program::Native, &["pack", "d", "-o", "f"]),
+            (Program::Npm, &["pack", "d", "--check"]),
+            (Program::Npm, &["worker", "d", "--out", "o"]),
+        ] {
+            let with = |extra: &[&str], e: &dyn Fn(&str) -> Option<String>| {
+                let mut a = head.to_vec();
+                a.extend_from_slice(extra);
+                signing(p, &a, e).map(pair)
+            };
+            assert_eq!(with(&[], &none), Ok(None), "{head:?}");
+            assert_eq!(
+                with(&[], &env),
+                Ok(Some(("env.key".into(), Some("env-id".into()))))
+            );
+            assert_eq!(
+                with(&["--sign", "k", "--catalog-id", "acme"], &env),
+                Ok(Some(("k".into(), Some("acme".into()))))
+            );
+            assert_eq!(with(&["--sign", "k"], &none), Ok(Some(("k".into(), None))));
+            assert_eq!(
+                with(&["--sign", "a", "--sign", "b"], &none),
+                Err("--sign is given twice".into())
+            );
+            assert_eq!(
+                with(&["--sign"], &none),
+                Err("--sign needs the path of a signing key file".into())
+            );
+            assert_eq!(
+                with(&["--sign", "k", "--catalog-id"], &none),
+                Err("--catalog-id needs a catalog identity".into())
+            );
+            let e: String = with(&["--catalog-id", "acme"], &none).unwrap_err();
+            assert!(
+                e.starts_with("--catalog-id is given but no signing key"),
+                "{e}"
+            );
+            let e: String = with(&["--sign", "k", "--catalog-id", "a b"], &none).unwrap_err();
+            assert!(e.contains("is not a catalog identity"), "{e}");
+        }
+    }
+
+    #[test]
+    fn keygen_takes_one_folder() {
+        for p in [Program::Native, Program::Npm] {
+            let k = |a: &[&str]| match parse(p, &line(a), |_: &str| None) {
+                Ok(Invocation::Keygen(k)) => Ok(k.out),
+                Ok(other) => panic!("{other:?}"),
+                Err(e) => Err(e),
+            };
+            assert_eq!(k(&["keygen", "--out", "keys"]), Ok("keys".into()));
+            assert_eq!(k(&["keygen", "-o", "keys/"]), Ok("keys/".into()));
+            let needs =
+                "keygen needs --out <dir> (the folder to write signing.key and signing.pub into)";
+            assert_eq!(k(&["keygen"]), Err(needs.into()));
+            assert_eq!(k(&["keygen", "--out", ""]), Err(needs.into()));
+            assert_eq!(k(&["keygen", "--out"]), Err("--out needs a folder".into()));
+            assert_eq!(
+                k(&["keygen", "--out", "a", "--out", "b"]),
+                Err("--out is given twice".into())
+            );
+            assert_eq!(
+                k(&["keygen", "keys"]),
+                Err("keygen takes only --out <dir>, not \"keys\"".into())
+            );
+            assert_eq!(
+                k(&["keygen", "--force"]),
+                Err("unknown option \"--force\"".into())
+            );
+        }
     }
 
     #[test]

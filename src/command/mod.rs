@@ -6,11 +6,13 @@
 //! | module | what it is |
 //! |---|---|
 //! | [`args`] | the command lines of both commands read once (`check`, `pack`, `verify`, and each one's own subcommand), the usage text, the `--timeout` default and bounds |
+//! | [`keygen`] | the `keygen` command's files and messages (the seed and the writing are each command's) |
 //! | [`verify`] | the `verify` command after its arguments were read: an MCP server, a well-known source, or both compared |
 //! | [`report`] | which skills and files were checked, each one's status and reason, the table, the JSON lines, the exit status |
 //! | `wellknown` (crate-private) | the run over a well-known skills source (Agent Skills Discovery RFC), reached through [`verify`] |
 
 pub mod args;
+pub mod keygen;
 pub mod report;
 pub mod verify;
 pub(crate) mod wellknown;

@@ -10,6 +10,10 @@
 //!   rules; never a `Content-Encoding`: the gzip bytes are the artifact its digest covers);
 //! * `GET /.well-known/agent-skills/{name}/{path}`: a file of the skill mirrored as `name`,
 //!   with its MIME type;
+//! * in a signed catalog only (see `skills_edge_catalog::compile::signing`):
+//!   `GET /.well-known/agent-skills/{name}.dsse.json`, the DSSE envelope of the skill mirrored
+//!   as `name`, and `GET /.well-known/agent-skills/keys.json`, the JWK Set of the signer's
+//!   public key, both `Content-Type: application/json` (404 in a catalog that is not signed);
 //! * each with a strong `ETag` made of its SHA-256 (`"<64 hex>"`), `Cache-Control` from the
 //!   `TTL_MS` and `CACHE_SCOPE` settings, and `304 Not Modified` when `If-None-Match` names
 //!   that tag; bytes kept as an asset are the raw asset, spliced in by the adapter (a missing or
@@ -25,9 +29,9 @@ use crate::catalog::{pack, Catalog, Content};
 use crate::server::Config;
 use crate::server::Splice;
 
-use crate::catalog::compile::mirror::INDEX_PATH;
 /// The path prefix of the mirror.
 pub(crate) use crate::catalog::compile::mirror::MIRROR_PREFIX;
+use crate::catalog::compile::mirror::{ENVELOPE_SUFFIX, INDEX_PATH, KEYS_PATH};
 
 /// The methods the mirror answers.
 pub(crate) const WELL_KNOWN_METHODS: &str = "GET, HEAD, OPTIONS";
@@ -46,6 +50,8 @@ struct Artifact<'a> {
 pub(crate) struct WellKnown {
     cache_control: String,
     index_etag: String,
+    /// The ETag of `keys.json` (signed catalogs only).
+    keys_etag: Option<String>,
 }
 
 impl WellKnown {
@@ -53,9 +59,13 @@ impl WellKnown {
         let scope = config.cache_scope.as_str();
         // The index is hashed once, when the endpoint is made; files carry their digests.
         let index_digest = crate::skill::digest::digest_of(catalog.mirror_index().as_bytes());
+        let keys_digest = catalog
+            .keys_json()
+            .map(|k| crate::skill::digest::digest_of(k.as_bytes()));
         WellKnown {
             cache_control: format!("{scope}, max-age={}", config.ttl_ms / 1000),
             index_etag: etag(&index_digest),
+            keys_etag: keys_digest.as_deref().map(etag),
         }
     }
 
@@ -78,7 +88,27 @@ impl WellKnown {
                 body,
             );
         }
+        if path == KEYS_PATH {
+            let (Some(keys), Some(tag)) = (catalog.keys_json(), &self.keys_etag) else {
+                return not_found(path);
+            };
+            let body = keys.as_bytes().to_vec();
+            return self.ok("application/json", tag, if_none_match, head_only, body);
+        }
         let Some((name, file_path)) = rest.split_once('/') else {
+            if let Some(name) = rest.strip_suffix(ENVELOPE_SUFFIX) {
+                let Some(sig) = catalog.mirrored_signature(name) else {
+                    return not_found(path);
+                };
+                let artifact = Artifact {
+                    mime: "application/json",
+                    digest: sig.digest,
+                    size: sig.envelope_json.len() as u64,
+                    inline: Some(sig.envelope_json.as_bytes()),
+                };
+                let what = format!("the signature of the skill {name} ({path})");
+                return self.serve(&artifact, &what, head_only, if_none_match);
+            }
             let archive = rest
                 .strip_suffix(ARCHIVE_SUFFIX)
                 .and_then(|name| Some((name, catalog.mirrored_archive(name)?)));

@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::compiler::build_env;
 use super::convert::{arg, array_items, to_js, Arg};
+use crate::catalog::options::Signing;
 use crate::command::args::{
     self, Invocation, PackArgs, Program, VerifyArgs, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS,
 };
@@ -83,6 +84,10 @@ enum CommandJs<'a> {
         dir: &'a str,
         strict: bool,
         skip_invalid: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sign: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        catalog_id: Option<&'a str>,
     },
     Pack {
         dir: &'a str,
@@ -92,6 +97,10 @@ enum CommandJs<'a> {
         instructions: Option<&'a str>,
         strict: bool,
         skip_invalid: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sign: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        catalog_id: Option<&'a str>,
     },
     Worker {
         dir: &'a str,
@@ -102,19 +111,40 @@ enum CommandJs<'a> {
         force: bool,
         strict: bool,
         skip_invalid: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sign: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        catalog_id: Option<&'a str>,
     },
     Verify(VerifyArgsJs<'a>),
+    Keygen {
+        out: &'a str,
+    },
     Version,
     Help,
 }
 
+/// The key file and the catalog identity of `signing`, as the command hands them on.
+fn sign_js(signing: &Option<Signing>) -> (Option<&str>, Option<&str>) {
+    match signing {
+        Some(s) => (
+            Some(s.key_file.as_str()),
+            s.catalog_id.as_ref().map(|id| id.as_str()),
+        ),
+        None => (None, None),
+    }
+}
+
 fn pack_js(a: &PackArgs) -> CommandJs<'_> {
+    let (sign, catalog_id) = sign_js(&a.signing);
     CommandJs::Pack {
         dir: &a.dir,
         output: a.output.as_deref(),
         instructions: a.instructions.as_deref(),
         strict: a.options.strict,
         skip_invalid: a.options.skip_invalid,
+        sign,
+        catalog_id,
     }
 }
 
@@ -123,7 +153,9 @@ fn pack_js(a: &PackArgs) -> CommandJs<'_> {
 /// as `skills-edge` (crate `skills-edge-cli`) accepts and refuses them, with the same
 /// messages; `worker` is the package's own, and `pack` has no `--assets` (the native command's
 /// Static Assets folder; `worker` writes them). `env` (e.g. `process.env`) gives
-/// `SKILLS_STRICT` and `SKILLS_ON_INVALID`, the defaults of `--strict` and `--skip-invalid`.
+/// `SKILLS_STRICT`, `SKILLS_ON_INVALID`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID`, the
+/// defaults of `--strict`, `--skip-invalid`, `--sign` and `--catalog-id`; `keygen` is read
+/// here too (the command draws the seed and writes the files, see `signingKeyFiles`).
 /// Throws `invalid-argument` whose message is the usage error (the command prints it as
 /// `error: MESSAGE`, then `commandUsage()`).
 #[wasm_bindgen(js_name = parseCommand, unchecked_return_type = "ParsedCommand")]
@@ -136,22 +168,33 @@ pub fn parse_command(
     let env = build_env(&env, a.with("env"))?;
     let invocation = args::parse(Program::Npm, &line, |n| env.get(n)).map_err(usage_error)?;
     let parsed = match &invocation {
-        Invocation::Check(p) => CommandJs::Check {
-            dir: &p.dir,
-            strict: p.options.strict,
-            skip_invalid: p.options.skip_invalid,
-        },
+        Invocation::Check(p) => {
+            let (sign, catalog_id) = sign_js(&p.signing);
+            CommandJs::Check {
+                dir: &p.dir,
+                strict: p.options.strict,
+                skip_invalid: p.options.skip_invalid,
+                sign,
+                catalog_id,
+            }
+        }
         Invocation::Pack(p) => pack_js(p),
-        Invocation::Worker(w) => CommandJs::Worker {
-            dir: &w.dir,
-            out: &w.out,
-            name: &w.name,
-            hosts: &w.hosts,
-            inline_max: w.inline_max,
-            force: w.force,
-            strict: w.options.strict,
-            skip_invalid: w.options.skip_invalid,
-        },
+        Invocation::Worker(w) => {
+            let (sign, catalog_id) = sign_js(&w.signing);
+            CommandJs::Worker {
+                dir: &w.dir,
+                out: &w.out,
+                name: &w.name,
+                hosts: &w.hosts,
+                inline_max: w.inline_max,
+                force: w.force,
+                strict: w.options.strict,
+                skip_invalid: w.options.skip_invalid,
+                sign,
+                catalog_id,
+            }
+        }
+        Invocation::Keygen(k) => CommandJs::Keygen { out: &k.out },
         Invocation::Verify(v) => CommandJs::Verify(v.into()),
         Invocation::Version => CommandJs::Version,
         Invocation::Help => CommandJs::Help,

@@ -4,13 +4,15 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, array_items, bytes_of, get, is_array, is_record, json_array, options, to_js, uint8array,
-    Arg,
+    arg, array_items, bytes_of, get, is_array, is_record, json_array, options_except, string,
+    to_js, uint8array, Arg,
 };
 use super::{convert, pack_error, CATALOG_INVALID};
+use crate::catalog::compile::signing::CatalogId;
 use crate::catalog::compile::{self, SourceFile, SourceTree};
 use crate::catalog::diag::{Diagnostic, Severity, Unreadable};
 use crate::catalog::{options, pack, Catalog};
+use crate::command::keygen::{key_files, KeyFile};
 use crate::host::ErrorCode;
 
 /// `CatalogDiagnostic`.
@@ -121,6 +123,62 @@ struct JsCompileOptions {
     strict: Option<bool>,
     skip_invalid: Option<bool>,
     inline_max: Option<u64>,
+    catalog_id: Option<String>,
+}
+
+/// `CompileOptions.signingKey`, read into the build options' signer: `{ file, bytes }` (the
+/// key file's path and bytes, as read) or `{ file, error }` (why it could not be read). The
+/// signer's errors name the file, never its contents, as the native command's do.
+fn signer(
+    o: &JsValue,
+    catalog_id: Option<&str>,
+    a: Arg,
+) -> Result<Option<Result<options::Signer, Diagnostic>>, JsValue> {
+    let key = get(o, "signingKey", a)?;
+    if key.is_undefined() || key.is_null() {
+        return match catalog_id {
+            Some(_) => Err(super::fail(
+                ErrorCode::InvalidArgument,
+                "compileCatalog: options.catalogId needs options.signingKey (the identity is part of what is signed)",
+            )),
+            None => Ok(None),
+        };
+    }
+    let a = a.with("signingKey");
+    if !is_record(&key) {
+        return Err(a.wrong("an object { file, bytes } or { file, error }", &key));
+    }
+    let file = get(&key, "file", a)?
+        .as_string()
+        .filter(|f| !f.is_empty())
+        .ok_or_else(|| {
+            a.error(
+                ErrorCode::InvalidArgument,
+                "file must be the key file's path",
+            )
+        })?;
+    let bytes = get(&key, "bytes", a)?;
+    let read = if bytes.is_undefined() {
+        let why = get(&key, "error", a)?.as_string().ok_or_else(|| {
+            a.error(
+                ErrorCode::InvalidArgument,
+                "give bytes (a Uint8Array: the key file as read) or error (a string: why it could not be read)",
+            )
+        })?;
+        Err(why)
+    } else {
+        Ok(bytes_of(&bytes, false, a)?
+            .ok_or_else(|| a.wrong("a Uint8Array (the key file as read)", &bytes))?)
+    };
+    let catalog_id = catalog_id
+        .map(|id| CatalogId::new("catalogId", id))
+        .transpose()
+        .map_err(|m| super::fail(ErrorCode::InvalidArgument, m))?;
+    let signing = options::Signing {
+        key_file: file,
+        catalog_id,
+    };
+    Ok(Some(signing.signer(read)))
 }
 
 /// An asset of `CompiledCatalog`.
@@ -146,6 +204,16 @@ struct CompiledJs<'a> {
     assets: Option<Vec<AssetJs<'a>>>,
     #[serde(rename = "uploadWarnings", skip_serializing_if = "Option::is_none")]
     upload_warnings: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signer: Option<SignerJs>,
+}
+
+/// `CompiledCatalog.signer`: who signed it (never the key itself).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SignerJs {
+    key_id: String,
+    catalog: String,
 }
 
 /// `PackSummary`.
@@ -176,15 +244,32 @@ pub fn compile_catalog(
     #[wasm_bindgen(unchecked_optional_param_type = "CompileOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let a = arg("compileCatalog", "entries");
-    let o: JsCompileOptions =
-        self::options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let raw = options.unwrap_or(JsValue::UNDEFINED);
+    let o: JsCompileOptions = options_except(&raw, a.with("options"), &["signingKey"])?;
+    let signer = if raw.is_undefined() || raw.is_null() {
+        None
+    } else {
+        signer(&raw, o.catalog_id.as_deref(), a.with("options"))?
+    };
     let root = o.root.unwrap_or_else(|| "skills".to_owned());
     let tree = source_tree(&entries, a)?;
+    // The key is read before the folder, as the native command reads it.
+    let signer = match signer.transpose() {
+        Ok(s) => s,
+        Err(d) => {
+            let err = js_sys::Error::new(&d.render(""));
+            err.set_name("SkillsEdgeError");
+            let found = to_js(&diagnostics([&d].into_iter(), "")).unwrap_or_default();
+            super::set(err.as_ref(), "code", &JsValue::from_str(CATALOG_INVALID));
+            super::set(err.as_ref(), "diagnostics", &found);
+            return Err(err.into());
+        }
+    };
     let options = compile::Options {
         strict: o.strict.unwrap_or(false),
         skip_invalid: o.skip_invalid.unwrap_or(false),
     };
-    let compiled = compile::compile_with(tree, options).map_err(|e| {
+    let mut compiled = compile::compile_with(tree, options).map_err(|e| {
         let err = js_sys::Error::new(&e.render(&root));
         err.set_name("SkillsEdgeError");
         let found = to_js(&diagnostics(e.diagnostics.iter(), &root)).unwrap_or_default();
@@ -192,6 +277,9 @@ pub fn compile_catalog(
         super::set(err.as_ref(), "diagnostics", &found);
         JsValue::from(err)
     })?;
+    if let Some(s) = &signer {
+        compiled.sign(&s.key, &s.catalog);
+    }
     let packed = pack::encode_with(
         &compiled,
         &pack::PackOptions {
@@ -233,6 +321,63 @@ pub fn compile_catalog(
                 .collect()
         }),
         upload_warnings,
+        signer: signer.map(|s| SignerJs {
+            key_id: s.key.public().key_id().to_owned(),
+            catalog: s.catalog.to_string(),
+        }),
+    })
+}
+
+/// One file of `SigningKeyFiles`.
+#[derive(Serialize)]
+struct KeyFileJs<'a> {
+    path: &'a str,
+    text: &'a str,
+    exists: &'a str,
+}
+
+impl<'a> From<&'a KeyFile> for KeyFileJs<'a> {
+    fn from(f: &'a KeyFile) -> Self {
+        KeyFileJs {
+            path: &f.path,
+            text: &f.text,
+            exists: &f.exists,
+        }
+    }
+}
+
+/// `SigningKeyFiles`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct KeyFilesJs<'a> {
+    key_id: &'a str,
+    secret: KeyFileJs<'a>,
+    public: KeyFileJs<'a>,
+    written: &'a str,
+}
+
+/// What `skills-edge keygen --out <out>` writes for a 32-byte `seed` (drawn by the caller from
+/// a cryptographic random source, e.g. `crypto.randomBytes(32)`), and what it prints: the
+/// key's id, `signing.key` (the secret JWK; write it with mode 0600) and `signing.pub` (the
+/// public JWK), each with its path and the message printed when it already exists, and the
+/// line printed once both are written. The native command's files and messages, from the same
+/// code. Throws `invalid-argument` unless `seed` is 32 bytes.
+#[wasm_bindgen(js_name = signingKeyFiles, unchecked_return_type = "SigningKeyFiles")]
+pub fn signing_key_files(
+    #[wasm_bindgen(unchecked_param_type = "string")] out: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] seed: JsValue,
+) -> Result<JsValue, JsValue> {
+    let out = string(&out, arg("signingKeyFiles", "out"))?;
+    let a = arg("signingKeyFiles", "seed");
+    let seed: [u8; 32] = bytes_of(&seed, false, a)?
+        .and_then(|b| <[u8; 32]>::try_from(b).ok())
+        .ok_or_else(|| a.wrong("a Uint8Array of 32 random bytes", &seed))?;
+    let f = key_files(&out, seed);
+    to_js(&KeyFilesJs {
+        key_id: &f.key_id,
+        secret: (&f.secret).into(),
+        public: (&f.public).into(),
+        written: &f.written,
     })
 }
 
@@ -243,11 +388,16 @@ struct BuildOptionsJs {
     strict: bool,
     skip_invalid: bool,
     inline_max: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signing_key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    catalog_id: Option<String>,
 }
 
 /// The build options as every build reads them (the catalog crate's `options`): `env`'s
 /// `SKILLS_STRICT` and `SKILLS_ON_INVALID` (e.g. `process.env`) give `strict` and
-/// `skipInvalid`, and `inlineMax`, the text of `--inline-max`, a number of bytes (default:
+/// `skipInvalid`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID` give `signingKey` (the key
+/// file's path, never its contents) and `catalogId`, and `inlineMax`, the text of `--inline-max`, a number of bytes (default:
 /// `skills-edge pack --assets`'s, [`pack::DEFAULT_INLINE_MAX`]). Throws
 /// `invalid-argument` with the build's message for a value it does not accept.
 #[wasm_bindgen(js_name = buildOptions, unchecked_return_type = "BuildOptions")]
@@ -258,6 +408,7 @@ pub fn build_options(
     let vars = build_env(&env, arg("buildOptions", "env"))?;
     let invalid = |m: String| super::fail(ErrorCode::InvalidArgument, m);
     let compile = options::from_env(|n| vars.get(n)).map_err(invalid)?;
+    let signing = options::signing(|n| vars.get(n), None, None).map_err(invalid)?;
     let inline_max = match inline_max {
         None => pack::DEFAULT_INLINE_MAX,
         Some(v) if v.is_undefined() || v.is_null() => pack::DEFAULT_INLINE_MAX,
@@ -272,11 +423,14 @@ pub fn build_options(
         strict: compile.strict,
         skip_invalid: compile.skip_invalid,
         inline_max,
+        signing_key: signing.as_ref().map(|s| s.key_file.clone()),
+        catalog_id: signing.and_then(|s| s.catalog_id).map(|id| id.to_string()),
     })
 }
 
-/// The variables of the build options (`SKILLS_STRICT`, `SKILLS_ON_INVALID`) read from an
-/// object of environment variables (e.g. `process.env`); nothing else of it is read.
+/// The variables of the build options (`SKILLS_STRICT`, `SKILLS_ON_INVALID`,
+/// `SKILLS_SIGNING_KEY`, `SKILLS_CATALOG_ID`) read from an object of environment variables
+/// (e.g. `process.env`); nothing else of it is read.
 pub(super) struct BuildEnv(Vec<(&'static str, String)>);
 
 impl BuildEnv {
@@ -289,14 +443,19 @@ impl BuildEnv {
     }
 }
 
-/// Reads `env` (the parameter `a`): an object whose `SKILLS_STRICT` and `SKILLS_ON_INVALID`
-/// are strings when set. Throws `invalid-argument` otherwise.
+/// Reads `env` (the parameter `a`): an object whose build variables are strings when set.
+/// Throws `invalid-argument` otherwise.
 pub(super) fn build_env(env: &JsValue, a: Arg) -> Result<BuildEnv, JsValue> {
     if !is_record(env) {
         return Err(a.wrong("an object of environment variables", env));
     }
     let mut vars = Vec::new();
-    for name in [options::STRICT, options::ON_INVALID] {
+    for name in [
+        options::STRICT,
+        options::ON_INVALID,
+        options::SIGNING_KEY,
+        options::CATALOG_ID,
+    ] {
         let v = get(env, name, a)?;
         if v.is_undefined() || v.is_null() {
             continue;
@@ -323,7 +482,7 @@ pub fn inspect_pack(
     let bytes = bytes_of(&pack, false, a)?.ok_or_else(|| a.wrong("a Uint8Array", &pack))?;
     let catalog = Catalog::from_bytes(bytes).map_err(|e| pack_error(&e))?;
     to_js(&PackSummaryJs {
-        version: pack::VERSION,
+        version: catalog.format_version(),
         snapshot: catalog.snapshot(),
         skills: json_array(catalog.skills().map(|s| s.entry_json))?,
         files: catalog.file_count(),

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `convert` | conversions between JavaScript values and Rust types |
 //! | `verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
-//! | `compiler` | `compileCatalog`, `inspectPack`, `buildOptions` |
+//! | `compiler` | `compileCatalog`, `inspectPack`, `buildOptions`, `signingKeyFiles` |
 //! | `server` | `SkillsServer` |
 //! | `host` | `SkillHost` |
 //! | `client` | `SkillsClientCore` (the host side of the package's `SkillsClient`), `runVerifyCommand`, `verifyWellKnown` |
@@ -33,7 +33,7 @@ mod verifier;
 
 pub use client::{run_verify_command, verify_well_known, SkillsClientCore};
 pub use command::{command_usage, parse_command, parse_verify_args, timeout_bounds, verify_usage};
-pub use compiler::{build_options, compile_catalog, inspect_pack};
+pub use compiler::{build_options, compile_catalog, inspect_pack, signing_key_files};
 pub use host::SkillHost;
 pub use server::{inspector_files, SkillsServer};
 pub use verifier::{

@@ -195,6 +195,10 @@ export interface CompileOptions {
   skipInvalid?: boolean;
   /** Leave every file larger than this many bytes out of the pack and return it in `assets`, for the Worker's Static Assets (`skills-edge pack --assets DIR --inline-max BYTES`); default: every byte in the pack, no `assets`. */
   inlineMax?: number;
+  /** Sign every skill (`skills-edge pack --sign PATH`): the key file's path (named in messages) and its bytes as read, or why it could not be read. A key that cannot be used throws `catalog-invalid` with a `signing-key` diagnostic naming the file, never its contents. */
+  signingKey?: { file: string; bytes: Uint8Array } | { file: string; error: string };
+  /** The identity the signatures name (`--catalog-id`; 1 to 256 visible ASCII characters); default: the key's id. Needs `signingKey`. */
+  catalogId?: string;
 }
 
 /** The build options read as every build reads them (`buildOptions`). */
@@ -205,6 +209,10 @@ export interface BuildOptions {
   skipInvalid: boolean;
   /** `--inline-max` when given, else the default of `skills-edge pack --assets` (8192). */
   inlineMax: number;
+  /** `SKILLS_SIGNING_KEY`: the signing key file's path (never its contents). */
+  signingKey?: string;
+  /** `SKILLS_CATALOG_ID`. */
+  catalogId?: string;
 }
 
 /** A file a pack leaves out (`CompiledCatalog.assets`). */
@@ -245,10 +253,35 @@ export interface CompiledCatalog {
   assets?: CompiledAsset[];
   /** With `inlineMax`: the Workers free plan's limits the Worker would exceed (pack size, number of assets), as printed. */
   uploadWarnings?: string[];
+  /** With `signingKey`: who signed every skill (the key's id and the catalog identity). */
+  signer?: { keyId: string; catalog: string };
+}
+
+/** One file `skills-edge keygen` writes (`SigningKeyFiles`). */
+export interface SigningKeyFile {
+  /** The `--out` folder as given, then the file name. */
+  path: string;
+  /** Its text: a JWK and a newline. */
+  text: string;
+  /** What the command prints when the file already exists. */
+  exists: string;
+}
+
+/** What `skills-edge keygen --out DIR` writes and prints (`signingKeyFiles`). */
+export interface SigningKeyFiles {
+  /** The key's id (RFC 7638 thumbprint), printed on stdout. */
+  keyId: string;
+  /** `signing.key`: the secret JWK (write it with mode 0600). */
+  secret: SigningKeyFile;
+  /** `signing.pub`: the public JWK. */
+  public: SigningKeyFile;
+  /** The line printed once both are written. */
+  written: string;
 }
 
 /** What a pack holds, read without serving it. */
 export interface PackSummary {
+  /** The pack's format version: 4, or 5 for a signed catalog. */
   version: number;
   snapshot: number;
   skills: SkillEntry[];
@@ -671,8 +704,17 @@ export interface VerifyFiles {
 
 /** What the npm package's `skills-edge` command line asks for (`parseCommand`). */
 export type ParsedCommand =
-  | { command: "check"; dir: string; strict: boolean; skipInvalid: boolean }
-  | { command: "pack"; dir: string; output?: string; instructions?: string; strict: boolean; skipInvalid: boolean }
+  | { command: "check"; dir: string; strict: boolean; skipInvalid: boolean; sign?: string; catalogId?: string }
+  | {
+      command: "pack";
+      dir: string;
+      output?: string;
+      instructions?: string;
+      strict: boolean;
+      skipInvalid: boolean;
+      sign?: string;
+      catalogId?: string;
+    }
   | {
       command: "worker";
       dir: string;
@@ -683,8 +725,11 @@ export type ParsedCommand =
       force: boolean;
       strict: boolean;
       skipInvalid: boolean;
+      sign?: string;
+      catalogId?: string;
     }
   | ({ command: "verify" } & VerifyArgs)
+  | { command: "keygen"; out: string }
   | { command: "version" }
   | { command: "help" };
 

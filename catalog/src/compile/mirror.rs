@@ -13,9 +13,21 @@
 //! name; skills that share a name (possible with organisational prefixes and nested skills, and
 //! allowed by SEP-2640) are all left out of the mirror, none preferred over the others. The
 //! compiler's `duplicate-name` warning names them; MCP serves every one of them.
+//!
+//! A signed catalog ([`Compiled::sign`]) adds, beside the artifacts (an unsigned catalog's
+//! mirror is unchanged):
+//! * each mirrored skill's DSSE envelope at `/.well-known/agent-skills/{name}.dsse.json`
+//!   ([`ENVELOPE_SUFFIX`]; a skill name never holds a dot, so this never meets an artifact's
+//!   path), named by the index entry's `_meta` under [`crate::sign::DSSE_META_KEY`], a
+//!   path-absolute URL like `url`;
+//! * the signer's public key as a JWK Set (RFC 7517 §5), `{"keys":[<public JWK>]}`, at
+//!   [`KEYS_PATH`], named by the index's top-level `_meta` under [`KEYS_META_KEY`].
+//!
+//! The RFC defines neither; its clients ignore `_meta` and never ask for these paths.
 
 use super::archive::ARCHIVE_SUFFIX;
 use super::{Compiled, CompiledSkill};
+use crate::sign::DSSE_META_KEY;
 use crate::skill::revision::REVISION_META_KEY;
 use crate::skill::uri::SKILL_MD;
 use crate::skill::value::write_json_string;
@@ -31,6 +43,17 @@ pub const MIRROR_PREFIX: &str = "/.well-known/agent-skills/";
 /// The path of the mirror's `index.json` under an origin: what the server serves and what a
 /// host reading a well-known source asks for.
 pub const INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
+
+/// What follows a mirrored skill's name in the path of its DSSE envelope
+/// (`/.well-known/agent-skills/{name}.dsse.json`, signed catalogs only).
+pub const ENVELOPE_SUFFIX: &str = ".dsse.json";
+
+/// The path of the JWK Set of the catalog's signing keys (signed catalogs only).
+pub const KEYS_PATH: &str = "/.well-known/agent-skills/keys.json";
+
+/// The key of the index's top-level `_meta` whose value is [`KEYS_PATH`] (signed catalogs
+/// only): this project's prefix, like the entries' `_meta` keys.
+pub const KEYS_META_KEY: &str = "io.github.skills-edge/keys";
 
 impl Compiled {
     /// The skills the mirror publishes, by name (sorted): those whose name no other skill has.
@@ -53,9 +76,21 @@ impl Compiled {
     /// not know, so the skill's revision ([`crate::skill::revision`], the value of the MCP
     /// entry's `_meta`) goes under a `_meta` object of the same shape, keyed by this project's
     /// own prefix.
+    ///
+    /// A signed catalog's index also has a top-level `"_meta":{KEYS_META_KEY:KEYS_PATH}` after
+    /// `$schema`, and each skill's `_meta` names its envelope after the revision:
+    /// `{REVISION_META_KEY:revision,DSSE_META_KEY:"/.well-known/agent-skills/{name}.dsse.json"}`.
     pub(crate) fn mirror_index_json(&self) -> String {
+        let signed = self.is_signed();
         let mut out = String::from("{\"$schema\":");
         write_json_string(MIRROR_SCHEMA, &mut out);
+        if signed {
+            out.push_str(",\"_meta\":{");
+            write_json_string(KEYS_META_KEY, &mut out);
+            out.push(':');
+            write_json_string(KEYS_PATH, &mut out);
+            out.push('}');
+        }
         out.push_str(",\"skills\":[");
         for (i, (name, skill)) in self.mirrored().into_iter().enumerate() {
             if i > 0 {
@@ -91,9 +126,22 @@ impl Compiled {
             write_json_string(REVISION_META_KEY, &mut out);
             out.push(':');
             write_json_string(&self.revision(skill), &mut out);
+            if signed {
+                out.push(',');
+                write_json_string(DSSE_META_KEY, &mut out);
+                out.push(':');
+                write_json_string(&format!("{MIRROR_PREFIX}{name}{ENVELOPE_SUFFIX}"), &mut out);
+            }
             out.push_str("}}");
         }
         out.push_str("]}");
         out
+    }
+
+    /// `keys.json` of a signed catalog's mirror: the JWK Set `{"keys":[<the signer's public
+    /// JWK>]}` (RFC 7517 §5); `None` for a catalog that is not signed.
+    pub fn keys_json(&self) -> Option<String> {
+        let by = self.signed_by.as_ref().filter(|_| self.is_signed())?;
+        Some(format!("{{\"keys\":[{}]}}", by.key.to_jwk()))
     }
 }

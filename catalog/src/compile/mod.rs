@@ -23,10 +23,12 @@
 //! embeds and serves (open point A18: entries and bytes come from one snapshot).
 
 // `skill_md` holds the rules of one SKILL.md (its frontmatter fields), `wire` the published JSON
-// forms of a compiled catalog; this file holds the types and the pipeline over a whole folder.
+// forms of a compiled catalog, `signing` the step that signs it; this file holds the types and
+// the pipeline over a whole folder.
 pub mod archive;
 pub mod fallback;
 pub mod mirror;
+pub mod signing;
 mod skill_md;
 mod wire;
 
@@ -114,6 +116,9 @@ pub struct CompiledSkill {
     /// (its name is unique, see [`mirror`]) that has files besides `SKILL.md`; `None` for
     /// every other skill.
     pub archive: Option<CompiledArchive>,
+    /// The JSON of its DSSE envelope (its [`Compiled::statement`], signed) once
+    /// [`Compiled::sign`] signed the catalog; `None` in a catalog that is not signed.
+    pub envelope: Option<String>,
 }
 
 /// A child in a directory listing.
@@ -146,6 +151,9 @@ pub struct Compiled {
     pub dirs: Vec<CompiledDir>,
     /// Warnings (the catalog is publishable).
     pub warnings: Vec<Diagnostic>,
+    /// The key and the catalog identity it was signed with ([`Compiled::sign`]); `None` until
+    /// then.
+    pub signed_by: Option<signing::SignedBy>,
 }
 
 const JUNK_FILES: &[&str] = &[".DS_Store", "Thumbs.db", "desktop.ini", "ehthumbs.db"];
@@ -413,6 +421,7 @@ fn compile_pass(
                 frontmatter: fm,
                 files: Vec::new(),
                 archive: None,
+                envelope: None,
             });
         }
     }
@@ -601,6 +610,7 @@ fn compile_pass(
         skills,
         dirs: compiled_dirs,
         warnings: diags,
+        signed_by: None,
     })
 }
 

@@ -2,6 +2,7 @@
 //! children and the default server instructions.
 
 use super::{last_segment, Compiled, CompiledSkill, DirChild};
+use crate::sign::{DSSE_META_KEY, SIGNER_META_KEY};
 use crate::skill::mime;
 use crate::skill::revision::{skill_revision, REVISION_META_KEY};
 use crate::skill::value::write_json_string;
@@ -28,6 +29,13 @@ impl Compiled {
 
     /// The skill entry exactly as `skills/list` and `skills/get` publish it:
     /// `{"uri","frontmatter","resources":[{"uri","digest","size"}…],"_meta":{REVISION_META_KEY: revision}}`.
+    ///
+    /// In a signed catalog ([`Compiled::sign`]) the `_meta` also carries, after the revision,
+    /// the skill's DSSE envelope as a JSON object under [`DSSE_META_KEY`] and the signer's
+    /// public key as a JWK object under [`SIGNER_META_KEY`]: `{REVISION_META_KEY: revision,
+    /// DSSE_META_KEY: {"payloadType","payload","signatures"}, SIGNER_META_KEY:
+    /// {"crv","kid","kty","x"}}`. SEP-2640 lets a server add `_meta` keys under its own prefix;
+    /// hosts that do not know them ignore them. An unsigned catalog's entries are unchanged.
     pub fn entry_json(&self, skill: &CompiledSkill) -> String {
         let mut out = String::with_capacity(256 + skill.files.len() * 128);
         out.push_str("{\"uri\":");
@@ -52,7 +60,18 @@ impl Compiled {
         write_json_string(REVISION_META_KEY, &mut out);
         out.push_str(":\"");
         out.push_str(&self.revision(skill));
-        out.push_str("\"}}");
+        out.push('"');
+        if let (Some(envelope), Some(by)) = (&skill.envelope, &self.signed_by) {
+            out.push(',');
+            write_json_string(DSSE_META_KEY, &mut out);
+            out.push(':');
+            out.push_str(envelope);
+            out.push(',');
+            write_json_string(SIGNER_META_KEY, &mut out);
+            out.push(':');
+            out.push_str(&by.key.to_jwk());
+        }
+        out.push_str("}}");
         out
     }
 
