@@ -446,7 +446,10 @@ fn tamperings_in_transit_fail_the_skill() {
         ] {
             let out = run(&server, &args, &files);
             let lines = lines(&out);
-            let row = lines.iter().find(|l| l["skill"] == front).unwrap();
+            let row = lines
+                .iter()
+                .find(|l| l["skill"] == front)
+                .unwrap_or_else(|| panic!("{why}: {}{}", out.stdout, out.stderr));
             assert_eq!(row["code"].as_str(), expected, "{why}: {row}");
             assert_eq!(out.exit_code, u8::from(expected.is_some()), "{why}");
             // The other skills are not affected.

@@ -613,9 +613,9 @@ fn hex(digest: &str) -> &str {
 }
 
 /// Whether `statement` states exactly `entry` (see the module documentation):
-/// [`ErrorCode::SignatureInvalid`] naming the first difference, in this order (`field`:
-/// `predicate.skill`, `subject` for the count, `subject[NAME]` for a file, with its URI as
-/// `uri`, then `predicate.revision`), `expected` the entry's value and `actual` the
+/// [`ErrorCode::SignatureInvalid`] for the skill (`uri`), naming the first difference, in
+/// this order (`field`: `predicate.skill`, `subject` for the count, `subject[FILE URI]` for a
+/// file, then `predicate.revision`), `expected` the entry's value and `actual` the
 /// statement's.
 pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<()> {
     let uri = entry.uri();
@@ -657,7 +657,7 @@ pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<(
         match statement.subjects.iter().find(|s| s.name == item.uri) {
             None => {
                 return Err(mismatch(
-                    &item.uri,
+                    uri,
                     &field,
                     hex(&item.digest),
                     "absent",
@@ -666,7 +666,7 @@ pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<(
             }
             Some(s) if s.sha256 != hex(&item.digest) => {
                 return Err(mismatch(
-                    &item.uri,
+                    uri,
                     &field,
                     hex(&item.digest),
                     &s.sha256,
