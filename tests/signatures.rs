@@ -5,22 +5,31 @@
 //! `{name}.dsse.json`, its key set in `keys.json`). Checked: `SkillsClient` under each policy,
 //! `skills-edge verify` with `--trust` and `--pins` (exit statuses, the table's SIGNER column,
 //! the JSON `signer`), the tamperings a signature must catch in transit, and the mirror checked
-//! against the same policy.
+//! against the same policy. End to end, the same skills compiled and signed by the compiler
+//! (`Compiled::sign`), packed and served by the Streamable HTTP endpoint (MCP and the mirror),
+//! verified by `SkillsClient` and the command with the key trusted (exit 0) and another one
+//! (exit 1).
 
 use crate::wellknown::{compiled, Body, Server, INDEX, ORIGIN};
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::future::{ready, Future};
+use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
+use skills_edge::catalog::compile::signing::CatalogId;
+use skills_edge::catalog::{pack, Catalog};
+use skills_edge::client::http::ResponseBody as _;
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession};
 use skills_edge::client::{block_on, ClientInfo, EraChoice, Result, SkillsClient};
 use skills_edge::command::args::VerifyArgs;
+use skills_edge::command::report;
 use skills_edge::command::report::Output;
 use skills_edge::command::verify::{verify_command, SignerFiles};
 use skills_edge::host::signature::SignerTrust;
 use skills_edge::host::{Content, ErrorCode, Hashing, HostOptions, SignerPolicy};
+use skills_edge::http::{Endpoint, Head, HttpConfig};
 use skills_edge::server::{HttpHeaders, Transport};
 use skills_edge_catalog::sign::{
     Envelope, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
@@ -693,4 +702,177 @@ fn the_mirror_and_the_server_share_the_pins_in_a_cross_check() {
         .collect();
     assert_eq!(changed.len(), 1, "{rows:?}");
     assert_eq!(changed[0]["name"], "code-review");
+}
+
+// --- End to end: signed by the compiler, served by the endpoint ------------------------------
+
+/// The repository's skills compiled and signed by the compiler (`Compiled::sign`), packed, and
+/// served by the Streamable HTTP endpoint: MCP at `/mcp`, the mirror (its envelopes and
+/// `keys.json` included) under `/.well-known/agent-skills/`.
+struct Served(Endpoint);
+
+const E2E_CATALOG: &str = "skills-edge.example/e2e";
+
+fn served(key: &SigningKey) -> Served {
+    let mut c = compiled();
+    c.sign(
+        key,
+        &CatalogId::new("--catalog-id", E2E_CATALOG).expect("a catalog identity"),
+    );
+    let catalog = Catalog::from_bytes(pack::encode(&c, None)).expect("the signed pack loads");
+    Served(Endpoint::new(Arc::new(catalog), HttpConfig::default()).expect("an endpoint"))
+}
+
+impl Served {
+    fn answer(&self, head: &Head<'_>, body: &[u8]) -> HttpResponse<Body> {
+        let r = self.0.handle(head, body);
+        assert!(r.splice.is_none(), "every file is in the pack");
+        HttpResponse {
+            status: r.status,
+            content_type: r.header("content-type").map(str::to_owned),
+            session_id: r.header("mcp-session-id").map(str::to_owned),
+            body: Body(Some(r.body)),
+        }
+    }
+}
+
+impl HttpIo for Served {
+    type Body = Body;
+
+    fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Body>>> {
+        let header = |n: &str| {
+            request
+                .headers
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.as_str())
+        };
+        let head = Head {
+            method: "POST",
+            path: "/mcp",
+            host: Some("127.0.0.1:8787"),
+            accept: header("accept"),
+            content_type: header("content-type"),
+            protocol_version: header("mcp-protocol-version"),
+            mcp_method: header("mcp-method"),
+            mcp_name: header("mcp-name"),
+            ..Head::default()
+        };
+        ready(Ok(self.answer(&head, request.body.as_bytes())))
+    }
+
+    fn get(&self, url: &str) -> impl Future<Output = Result<HttpResponse<Body>>> {
+        let path = url.strip_prefix(ORIGIN).unwrap_or(url);
+        let head = Head {
+            method: "GET",
+            path,
+            host: Some("127.0.0.1:8787"),
+            ..Head::default()
+        };
+        ready(Ok(self.answer(&head, &[])))
+    }
+
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+}
+
+#[test]
+fn a_catalog_signed_by_the_compiler_verifies_end_to_end() {
+    let key = SigningKey::from_seed([11; 32]);
+    let server = served(&key);
+    // The entries as the endpoint serves them carry the compiler's signatures.
+    let session = HttpSession::new(ClientInfo::default());
+    let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
+    client
+        .set_signer_policy(SignerPolicy {
+            trusted: vec![key.public().clone()],
+            trust_on_first_use: false,
+        })
+        .unwrap();
+    client
+        .set_facts(block_on(session.connect(&server, EraChoice::Auto)).unwrap())
+        .unwrap();
+    let rpc = session.rpc(&server);
+    let listing = block_on(client.list(&rpc)).unwrap();
+    assert!(listing.rejected.is_empty(), "{:?}", listing.rejected);
+    assert_eq!(listing.skills.len(), 7);
+    for s in &listing.skills {
+        let signer = s.summary.signer.as_ref().unwrap();
+        assert_eq!(
+            (
+                signer.key_id.as_str(),
+                signer.catalog.as_str(),
+                signer.trust
+            ),
+            (key.public().key_id(), E2E_CATALOG, SignerTrust::Trusted)
+        );
+    }
+    let run = block_on(report::run(&client, &rpc, None));
+    assert_eq!(run.exit_code(), 0, "{}", run.table());
+    // The command, with the key trusted (exit 0) and with another one (exit 1), on the MCP
+    // endpoint, on its mirror, and both cross-checked under one pin.
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let verify = |a: &[&str], files: &SignerFiles| {
+        block_on(verify_command(
+            &VerifyArgs::parse(&args(a)).unwrap(),
+            files,
+            &server,
+        ))
+    };
+    let other = SigningKey::from_seed([12; 32]);
+    for target in [MCP, INDEX] {
+        let ok = verify(&[target, "--json", "--trust", "k.pub"], &trusting(&[&key]));
+        assert_eq!(ok.exit_code, 0, "{target}: {}{}", ok.stdout, ok.stderr);
+        let rows = lines(&ok);
+        assert!(rows
+            .iter()
+            .all(|l| l["signer"]["catalog"] == E2E_CATALOG && l["signer"]["trust"] == "trusted"));
+        let refused = verify(
+            &[target, "--json", "--trust", "o.pub"],
+            &trusting(&[&other]),
+        );
+        assert_eq!(refused.exit_code, 1, "{target}");
+        all(&refused, "failed", Some("signer-untrusted"), None).unwrap();
+    }
+    let both = verify(
+        &[MCP, "--json", "--cross-check", "--pins", "p"],
+        &SignerFiles::default(),
+    );
+    assert_eq!(both.exit_code, 0, "{}{}", both.stdout, both.stderr);
+    let pins: Json = serde_json::from_str(both.pins.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        (
+            pins["pins"][0]["keyId"].as_str(),
+            pins["pins"][0]["catalog"].as_str()
+        ),
+        (Some(key.public().key_id()), Some(E2E_CATALOG))
+    );
+    // The same origin re-signed by another key, with those pins: every skill fails.
+    let resigned = served(&other);
+    let changed = block_on(verify_command(
+        &VerifyArgs::parse(&args(&[MCP, "--json", "--pins", "p"])).unwrap(),
+        &SignerFiles {
+            trust: vec![],
+            pins: both.pins.clone(),
+        },
+        &resigned,
+    ));
+    assert_eq!(changed.exit_code, 1);
+    all(&changed, "failed", Some("signer-changed"), None).unwrap();
+    // An envelope fetched from the mirror is the one the entry carries.
+    let mut body = block_on(server.get(&format!(
+        "{ORIGIN}/.well-known/agent-skills/code-review.dsse.json"
+    )))
+    .unwrap()
+    .body;
+    let env = block_on(body.next_chunk()).unwrap().unwrap();
+    let entry = client
+        .host(|h, l| h.entry(l, "skill://code-review/SKILL.md").cloned())
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        Envelope::parse(&env).unwrap(),
+        Envelope::parse(entry.signature().unwrap().envelope.as_bytes()).unwrap()
+    );
 }

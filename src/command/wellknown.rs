@@ -27,9 +27,10 @@
 //! run's signer policy and pins, under the index's origin ([`Signers::check_files`]): the
 //! statement's skill must be a `SKILL.md` in a directory of the entry's name, its subjects the
 //! files (each subject's name minus that directory is a path in the artifact, with its digest,
-//! as many of them), its revision theirs. The keys the source offers are its JWK Set, `keys.json`
-//! beside the index (fetched once, when the first envelope is met); a trusted or pinned key is
-//! used first. A refusal is a failed check on the envelope's URL (`signature-invalid`,
+//! as many of them), its revision theirs. The keys the source offers are its JWK Set
+//! ([`Index::keys`](crate::host::index::Index::keys): named by the index's `_meta`, else
+//! `/.well-known/agent-skills/keys.json`; fetched once, when the first envelope is met); a trusted
+//! or pinned key is used first. A refusal is a failed check on the envelope's URL (`signature-invalid`,
 //! `signer-untrusted`, `signer-changed`); an unsigned entry is judged by the policy alone (a
 //! failed check on the artifact). The report's `signer` is the verified signer.
 //!
@@ -44,7 +45,7 @@ use crate::client::{ClientError, ExchangeKind, Result};
 use crate::host::archive::{unpack, ArchiveFormat, Member};
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::{
-    origin_of, parse_index, resolve_url, Artifact, IndexSkill, IndexVersion, RejectedEntry,
+    origin_of, parse_index, Artifact, IndexSkill, IndexVersion, RejectedEntry,
 };
 use crate::host::signature::{Presented, PublicKey, Signers};
 use crate::skill::digest::digest_of;
@@ -91,26 +92,24 @@ pub(crate) async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
     })
 }
 
-/// The JSON Web Key Set a well-known source publishes beside its index, named relative to it.
-pub(crate) const KEYS_FILE: &str = "keys.json";
-
 /// What the signature checks of one run share: the signer policy and pins, the origin they are
 /// kept under, and the source's key set once fetched.
 struct Signing<'a> {
     signers: &'a mut Signers,
     origin: String,
-    index_url: &'a str,
-    /// `keys.json`: the keys it holds, or why it could not be read; `None` until needed.
+    /// The URL of the source's key set.
+    keys_url: String,
+    /// The key set: the keys it holds, or why it could not be read; `None` until needed.
     keys: Option<std::result::Result<Vec<PublicKey>, String>>,
 }
 
 impl Signing<'_> {
-    /// The source's key set, fetched on first use: every key of `keys.json` that is a public
-    /// Ed25519 JWK (the others are skipped; a key is only ever used when an envelope names
-    /// its thumbprint).
+    /// The source's key set, fetched on first use: every key of it that is a public Ed25519
+    /// JWK (the others are skipped; a key is only ever used when an envelope names its
+    /// thumbprint).
     async fn keys<H: HttpIo>(&mut self, io: &H) -> &std::result::Result<Vec<PublicKey>, String> {
         if self.keys.is_none() {
-            let url = resolve_url(self.index_url, KEYS_FILE).unwrap_or_default();
+            let url = self.keys_url.clone();
             let read = match fetch(io, &url).await {
                 Err(e) => Err(format!(
                     "the key set {url} could not be read: {}",
@@ -153,7 +152,7 @@ pub(crate) async fn run_well_known<H: HttpIo>(
     let mut signing = Signing {
         signers,
         origin: origin_of(index_url).unwrap_or_else(|| index_url.to_owned()),
-        index_url,
+        keys_url: index.keys.clone(),
         keys: None,
     };
     let mut skills = Vec::with_capacity(index.skills.len());

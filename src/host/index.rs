@@ -16,7 +16,9 @@
 //! * A skill's signature: this project's mirror names each signed skill's DSSE envelope in the
 //!   entry's `_meta` under [`DSSE_META_KEY`], a URL (path-absolute as served) resolved like
 //!   `url` ([`IndexSkill::envelope`]); a value that is not a string resolving to an
-//!   `http`/`https` URL rejects the entry. `null` or no such key: unsigned.
+//!   `http`/`https` URL rejects the entry. `null` or no such key: unsigned. The signing keys'
+//!   JWK Set is named by the index's top-level `_meta` under [`KEYS_META_KEY`] ([`Index::keys`]),
+//!   else looked for at [`KEYS_PATH`] of the index's origin.
 //!
 //! An index that is not a JSON object with a `skills` array is [`IndexError::NotAnIndex`]
 //! (nothing can be read; the client reports it as `protocol-error`); a bad entry is
@@ -25,7 +27,7 @@
 use serde_json::Value as Json;
 
 use super::error::{ErrorCode, Result, VerifyError};
-use crate::catalog::compile::mirror::INDEX_PATH;
+use crate::catalog::compile::mirror::{INDEX_PATH, KEYS_META_KEY, KEYS_PATH};
 use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::MAX_DESCRIPTION_CHARS;
 use crate::skill::name::check_name;
@@ -126,6 +128,10 @@ pub struct Index {
     pub version: IndexVersion,
     /// Every entry, in index order.
     pub skills: Vec<std::result::Result<IndexSkill, RejectedEntry>>,
+    /// The URL of the source's JWK Set of signing keys: the index's top-level `_meta`
+    /// [`KEYS_META_KEY`] resolved against the index URL when it is a string that resolves to
+    /// an `http`/`https` URL, else [`KEYS_PATH`] of the index's origin.
+    pub keys: String,
 }
 
 /// Why an index was not read.
@@ -216,7 +222,19 @@ pub fn parse_index(index_url: &str, body: &[u8]) -> Result<Index, IndexError> {
             error,
         }));
     }
-    Ok(Index { version, skills })
+    let named = top
+        .get("_meta")
+        .and_then(|m| m.get(KEYS_META_KEY))
+        .and_then(Json::as_str)
+        .and_then(|u| resolve_url(index_url, u).ok());
+    let keys = named
+        .or_else(|| resolve_url(index_url, KEYS_PATH).ok())
+        .unwrap_or_default();
+    Ok(Index {
+        version,
+        skills,
+        keys,
+    })
 }
 
 fn list_name(list: &[Json], index: usize) -> &str {
@@ -729,6 +747,23 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn the_key_set_is_named_by_the_index_or_at_its_usual_path() {
+        let keys = |top: &str| {
+            let body = format!(r#"{{"$schema":"{SCHEMA_V0_2_0}",{top}"skills":[]}}"#);
+            parse_index(URL, body.as_bytes()).unwrap().keys
+        };
+        assert_eq!(keys(""), "https://h/.well-known/agent-skills/keys.json");
+        assert_eq!(
+            keys(r#""_meta":{"io.github.skills-edge/keys":"signing/keys.json"},"#),
+            "https://h/.well-known/agent-skills/signing/keys.json"
+        );
+        assert_eq!(
+            keys(r#""_meta":{"io.github.skills-edge/keys":7},"#),
+            "https://h/.well-known/agent-skills/keys.json"
+        );
     }
 
     #[test]
