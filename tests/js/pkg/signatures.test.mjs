@@ -3,7 +3,8 @@
 // `trustOnFirstUse`, `pins`), name the signer, bind approvals to it and refuse tamperings;
 // `skills-edge verify --trust FILE --pins FILE` gives the same output and exit status in the npm
 // package's command and the native one (SKILLS_EDGE_BIN), against a signing server over
-// node:http and a signed well-known source.
+// node:http and a signed well-known source; and end to end, a pack signed by the compiler
+// (`skills-edge keygen`, `skills-edge pack --sign`) served by SkillsServer.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -15,7 +16,7 @@ import { promisify } from "node:util";
 import { SkillHost, SkillsServer, approvalFingerprint } from "skills-edge";
 import { SkillsClient } from "skills-edge/client";
 import {
-  DSSE_META_KEY, SIGNER_META_KEY, digestOf, entryFor, envelopeFor, refused, rejected, signed, signingKey, signingServer,
+  DSSE_META_KEY, REPO, SIGNER_META_KEY, digestOf, entryFor, envelopeFor, refused, rejected, signed, signingKey, signingServer,
 } from "./common.mjs";
 import { startHttpServer } from "./http-server.mjs";
 
@@ -338,5 +339,50 @@ test("a signed well-known source: verifyWellKnown and both commands check its en
   } finally {
     mirror.closeAllConnections();
     mirror.close();
+  }
+});
+
+// --- End to end: signed by the compiler, served by SkillsServer --------------------------------
+
+test("end to end: `skills-edge pack --sign`, served by SkillsServer, verified by SkillsClient and both commands", async () => {
+  const keys = join(dir, "keys");
+  const made = await exec(NATIVE, ["keygen", "--out", keys]);
+  assert.equal(made.code, 0, made.stderr);
+  const packFile = join(dir, "signed.pack");
+  const packed = await exec(NATIVE, ["pack", join(REPO, "skills"), "--sign", join(keys, "signing.key"), "--catalog-id", "acme", "-o", packFile]);
+  assert.equal(packed.code, 0, packed.stderr);
+  const skills = new SkillsServer({ pack: readFileSync(packFile) });
+  // The package's own Streamable HTTP rules: MCP at /mcp, the mirror under /.well-known/.
+  const web = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const body = req.method === "POST" ? Buffer.concat(chunks) : undefined;
+    const response = await skills.fetch(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers: req.headers, body }));
+    res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise((r) => web.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${web.address().port}`;
+  const pub = join(keys, "signing.pub");
+  const other = join(dir, "k2.pub");
+  writeFileSync(other, JSON.stringify(k2.publicJwk));
+  try {
+    const client = await SkillsClient.connect(`${origin}/mcp`, { trust: [readFileSync(pub, "utf8")] });
+    const report = await client.verify();
+    client.close();
+    assert.equal(report.exitCode, 0, report.table);
+    const keyId = JSON.parse(readFileSync(pub, "utf8")).kid;
+    assert.ok(report.skills.every((s) => s.signer.keyId === keyId && s.signer.catalog === "acme" && s.signer.trust === "trusted"));
+    for (const target of [[`${origin}/mcp`], ["--well-known", origin]]) {
+      const ok = await both([...target, "--json", "--trust", pub]);
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      const rows = ok.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+      assert.ok(rows.every((r) => r.status === "verified" && r.signer.trust === "trusted"), ok.stdout);
+      const refused = await both([...target, "--json", "--trust", other]);
+      assert.equal(refused.code, 1, refused.stdout);
+      assert.ok(refused.stdout.trimEnd().split("\n").every((l) => JSON.parse(l).code === "signer-untrusted"));
+    }
+  } finally {
+    web.closeAllConnections();
+    web.close();
   }
 });
