@@ -464,8 +464,14 @@ fn verify(server: &Server, json: bool) -> report::Output {
         timeout_ms: 1000,
         well_known: false,
         cross_check: false,
+        trust: Vec::new(),
+        pins: None,
     };
-    block_on(skills_edge::command::verify::verify_command(&args, server))
+    block_on(skills_edge::command::verify::verify_command(
+        &args,
+        &Default::default(),
+        server,
+    ))
 }
 
 #[test]
@@ -480,8 +486,9 @@ fn verify_reports_every_skill() {
         lines[0]
     );
     assert_eq!(lines.len(), 1 + catalog().skill_count());
+    // Unsigned skills: the SIGNER column shows `-`.
     assert!(
-        lines[1..].iter().all(|l| l.ends_with("verified")),
+        lines[1..].iter().all(|l| l.ends_with("verified  -")),
         "{}",
         out.stdout
     );
@@ -610,8 +617,8 @@ fn verify_reports_each_tampering_with_its_code() {
             .unwrap();
         let cols: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(
-            (cols[3], cols[4]),
-            ("failed", format!("{code}:").as_str()),
+            (cols[3], cols[4], cols[5]),
+            ("failed", "-", format!("{code}:").as_str()),
             "{line}"
         );
     }
@@ -623,7 +630,11 @@ fn verify_reports_each_tampering_with_its_code() {
         "--json".into(),
     ])
     .unwrap();
-    let one = block_on(skills_edge::command::verify::verify_command(&args, &server));
+    let one = block_on(skills_edge::command::verify::verify_command(
+        &args,
+        &Default::default(),
+        &server,
+    ));
     assert_eq!((one.exit_code, one.stdout.lines().count()), (1, 1));
     let _ = FileStatus::Verified;
     let _ = SkillStatus::Verified;
@@ -743,7 +754,11 @@ fn verify_exit_statuses_for_connection_errors() {
         }
     }
     let args = VerifyArgs::parse(&["http://127.0.0.1:9/mcp".into()]).unwrap();
-    let out = block_on(skills_edge::command::verify::verify_command(&args, &Down));
+    let out = block_on(skills_edge::command::verify::verify_command(
+        &args,
+        &Default::default(),
+        &Down,
+    ));
     assert_eq!(out.exit_code, 2);
     assert_eq!(out.stdout, "");
     assert_eq!(

@@ -121,7 +121,7 @@ fn facts(server_info: Json, directory_read: bool) -> ServerFacts {
 }
 
 fn run(server: &Scripted, directory_read: bool) -> Report {
-    let client = report::command_client(&args(false)).unwrap();
+    let client = report::command_client(&args(false), Default::default()).unwrap();
     client
         .set_facts(facts(
             json!({ "name": "scripted", "version": "1" }),
@@ -396,7 +396,7 @@ fn server_name_with_escape_sequences_is_escaped() {
             .with_values("", "-32603")),
         }
     });
-    let client = report::command_client(&args(false)).unwrap();
+    let client = report::command_client(&args(false), Default::default()).unwrap();
     let info = json!({ "name": format!("evil{HOSTILE}"), "version": HOSTILE });
     client.set_facts(facts(info, false)).unwrap();
     let r = run_with(&client, &server);
@@ -585,7 +585,11 @@ fn server_replies_not_json_with_escape_sequences_the_excerpt_is_escaped() {
         "2026-07-28".into(),
     ])
     .unwrap();
-    let out = block_on(skills_edge::command::verify::verify_command(&a, &NotJson));
+    let out = block_on(skills_edge::command::verify::verify_command(
+        &a,
+        &Default::default(),
+        &NotJson,
+    ));
     assert_eq!(out.exit_code, 2);
     assert_eq!(out.stdout, "");
     let line = out.stderr.strip_suffix('\n').unwrap();

@@ -27,6 +27,8 @@ mod mirror;
 mod pagination;
 mod schema_validation;
 mod settings;
+#[cfg(feature = "command")]
+mod signatures;
 mod signing;
 mod skip_invalid;
 mod structure;

@@ -25,10 +25,10 @@ use skills_edge::host::index::SCHEMA_V0_2_0;
 use skills_edge::server::{Config, HttpHeaders, Responder, Transport};
 use skills_edge::skill::digest::digest_of;
 
-const ORIGIN: &str = "http://127.0.0.1:8787";
-const INDEX: &str = "http://127.0.0.1:8787/.well-known/agent-skills/index.json";
+pub(crate) const ORIGIN: &str = "http://127.0.0.1:8787";
+pub(crate) const INDEX: &str = "http://127.0.0.1:8787/.well-known/agent-skills/index.json";
 
-struct Body(Option<Vec<u8>>);
+pub(crate) struct Body(pub(crate) Option<Vec<u8>>);
 
 impl ResponseBody for Body {
     fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>>> {
@@ -37,12 +37,13 @@ impl ResponseBody for Body {
 }
 
 /// The MCP endpoint (the responder over the embedded catalog) and a mirror: URL → (type, bytes).
-struct Server {
-    responder: Responder,
+/// Shared with the signature tests (`signatures.rs`), which sign what it serves.
+pub(crate) struct Server {
+    pub(crate) responder: Responder,
     files: RefCell<BTreeMap<String, (String, Vec<u8>)>>,
 }
 
-fn compiled() -> Compiled {
+pub(crate) fn compiled() -> Compiled {
     let walked = walk(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("skills")
@@ -54,7 +55,7 @@ fn compiled() -> Compiled {
 impl Server {
     /// The skills folder as an RFC v0.2.0 source: a skill with only a SKILL.md as `skill-md`,
     /// the others as `{name}.tar.gz` (SKILL.md first, then the other files in URI order).
-    fn new() -> Server {
+    pub(crate) fn new() -> Server {
         let c = compiled();
         let mut files = BTreeMap::new();
         let mut skills = Vec::new();
@@ -98,25 +99,25 @@ impl Server {
         }
     }
 
-    fn put(&self, url: &str, ctype: &str, bytes: Vec<u8>) {
+    pub(crate) fn put(&self, url: &str, ctype: &str, bytes: Vec<u8>) {
         self.files
             .borrow_mut()
             .insert(url.to_owned(), (ctype.to_owned(), bytes));
     }
 
-    fn bytes(&self, url: &str) -> Vec<u8> {
+    pub(crate) fn bytes(&self, url: &str) -> Vec<u8> {
         self.files.borrow()[url].1.clone()
     }
 
     /// Rewrites the index.
-    fn edit_index(&self, f: impl FnOnce(&mut Json)) {
+    pub(crate) fn edit_index(&self, f: impl FnOnce(&mut Json)) {
         let mut index: Json = serde_json::from_slice(&self.bytes(INDEX)).unwrap();
         f(&mut index);
         self.put(INDEX, "application/json", index.to_string().into_bytes());
     }
 
     /// Replaces a skill's artifact, keeping the index's digest in step when `sync`.
-    fn replace(&self, name: &str, ctype: &str, bytes: Vec<u8>, sync: bool) {
+    pub(crate) fn replace(&self, name: &str, ctype: &str, bytes: Vec<u8>, sync: bool) {
         let digest = digest_of(&bytes);
         let mut url = String::new();
         self.edit_index(|i| {
@@ -184,7 +185,7 @@ impl HttpIo for Server {
 fn run(server: &Server, args: &[&str]) -> Output {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let args = VerifyArgs::parse(&args).unwrap();
-    block_on(verify_command(&args, server))
+    block_on(verify_command(&args, &Default::default(), server))
 }
 
 fn lines(out: &Output) -> Vec<Json> {

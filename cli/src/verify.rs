@@ -2,12 +2,13 @@
 //! with the npm package's command) over a blocking HTTP client (ureq: rustls for https).
 //! Only the report's output is printed: its table, summary and error line, where everything
 //! the server said is already escaped for the terminal (`report::escape_for_terminal`), or
-//! its JSON lines.
+//! its JSON lines. The `--trust` key files and the `--pins` file are read here (a pins file
+//! that does not exist yet is no pins) and the pins written back after the run.
 
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
 use skills_edge::client::{block_on, ClientError, ExchangeKind};
 use skills_edge::command::args::VerifyArgs;
-use skills_edge::command::verify::verify_command;
+use skills_edge::command::verify::{verify_command, SignerFiles};
 use skills_edge::host::index::same_origin;
 use std::future::{ready, Future};
 use std::io::{self, Read, Write};
@@ -137,8 +138,35 @@ impl HttpIo for Ureq {
     }
 }
 
-/// Runs `verify` with `args` and prints its output; the exit status is the report's.
+/// The `--trust` and `--pins` files' texts; the message of a usage error (exit status 2) when
+/// one cannot be read. A pins file that does not exist is no pins yet.
+fn signer_files(args: &VerifyArgs) -> std::result::Result<SignerFiles, String> {
+    let mut files = SignerFiles::default();
+    for path in &args.trust {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("--trust {path}: cannot be read: {e}"))?;
+        files.trust.push(text);
+    }
+    if let Some(path) = &args.pins {
+        files.pins = match std::fs::read_to_string(path) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("--pins {path}: cannot be read: {e}")),
+        };
+    }
+    Ok(files)
+}
+
+/// Runs `verify` with `args` and prints its output; the exit status is the report's (2 when a
+/// `--trust` or `--pins` file cannot be read or written).
 pub(crate) fn command(args: &VerifyArgs) -> ExitCode {
+    let files = match signer_files(args) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let config = |redirects: u32| {
         ureq::Agent::config_builder()
             .http_status_as_error(false)
@@ -155,10 +183,16 @@ pub(crate) fn command(args: &VerifyArgs) -> ExitCode {
         started: Instant::now(),
         timeout_ms: args.timeout_ms,
     };
-    let out = block_on(verify_command(args, &io));
+    let out = block_on(verify_command(args, &files, &io));
     // A closed stdout (a pipe to `head`) is not an error of the run.
     let _ = io::stdout().write_all(out.stdout.as_bytes());
     let _ = io::stdout().flush();
     let _ = io::stderr().write_all(out.stderr.as_bytes());
+    if let (Some(path), Some(pins)) = (&args.pins, &out.pins) {
+        if let Err(e) = std::fs::write(path, format!("{pins}\n")) {
+            eprintln!("error: --pins {path}: cannot be written: {e}");
+            return ExitCode::from(2);
+        }
+    }
     ExitCode::from(out.exit_code)
 }

@@ -738,7 +738,7 @@ fn check_agreement(
 
 fn new_client(script: &Script) -> SkillsClient {
     let args = VerifyArgs::parse(&["http://127.0.0.1/mcp".to_owned()]).expect("fixed arguments");
-    let client = report::command_client(&args).expect("a fixed label");
+    let client = report::command_client(&args, Default::default()).expect("a fixed label");
     let capability = if script.directory_read {
         json!({"directoryRead": true})
     } else {

@@ -6,7 +6,11 @@
 //!   URI), then references, then a server label (seeds: real entries with their `SKILL.md`).
 //! * flag bit 0 = 1: `arbitrary` builds an entry (URI, frontmatter, manifest items whose digests
 //!   and sizes are right or wrong on purpose), a matching `SKILL.md`, contents (the right bytes,
-//!   one byte changed, anything) and references.
+//!   one byte changed, anything) and references, and optionally a signature: the entry's
+//!   statement signed with a fixed key, then mutated (a payload or signature bit, the key id,
+//!   the payload type, another key, the announced key swapped or dropped, a statement re-signed
+//!   with a digest, a file, the skill or the revision changed, the envelope replaced by fuzzed
+//!   JSON), put in the entry's `_meta` as a signing server publishes it.
 //!   Flag bits 1–2: host options (`allow_dynamic`, `require_approval`).
 //!
 //! Properties: a refused entry is `InvalidEntry`; a valid entry survives `to_json` and parsing
@@ -16,7 +20,14 @@
 //! forms agree with each other; a resolved reference lies inside the skill root (or is the
 //! root) with no dot or empty segments; fingerprints are deterministic and bound to the label;
 //! the registry loads only what `verify_skill_md` accepts, reads only listed files inside the
-//! root with their manifest size and digest, and `approve` stores the entry's fingerprint.
+//! root with their manifest size and digest, and `approve` stores the entry's fingerprint under
+//! its verified signer. Signatures, under a trust list holding the fixed key (with and without
+//! trust on first use) and under the default policy: a skill whose envelope does not verify
+//! under the trusted key, or whose verified statement does not state exactly the entry (checked
+//! here independently of the host's code), is never registered as signed, let alone trusted;
+//! one whose envelope does (and whose announced key, if any, is a public key) is registered as
+//! trusted; by default a skill is registered as signed only by a key that verifies its envelope
+//! and is the one it announces; a refusal is always one of the three signature codes.
 
 #![no_main]
 
@@ -26,14 +37,17 @@ use base64::Engine as _;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
 use skills_edge::host::{
-    approval_fingerprint, compare_frontmatter, resolve, verify_bytes, verify_content,
-    verify_skill_md, Content, Entry, ErrorCode, Hashing, HostOptions, SkillHost, VerifiedSkillMd,
-    VerifyError, VerifyOptions,
+    approval_fingerprint, compare_frontmatter, resolve, signed_approval_fingerprint, verify_bytes,
+    verify_content, verify_skill_md, Content, Entry, ErrorCode, Hashing, HostOptions, SignerPolicy,
+    SignerTrust, SkillHost, VerifiedSkillMd, VerifyError, VerifyOptions,
 };
 use skills_edge::skill::digest::digest_of;
 use skills_edge::skill::frontmatter::parse_file_host;
 use skills_edge::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use skills_edge::skill::uri::is_inside;
+use skills_edge_catalog::sign::{
+    Envelope, PublicKey, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Structured cases
@@ -141,6 +155,44 @@ enum Name {
     Missing,
 }
 
+/// How the signature of a structured case is changed after signing.
+#[derive(Arbitrary, Debug)]
+enum SigMutation {
+    /// One bit of the payload.
+    PayloadBit(u16, u8),
+    /// One bit of the signature.
+    SigBit(u8, u8),
+    /// Another key id.
+    KeyId(String),
+    /// Another payload type.
+    PayloadType(String),
+    /// Signed by the other key instead (announced as such).
+    OtherKey,
+    /// The announced key replaced by the other key.
+    SwapSigner,
+    /// No announced key.
+    DropSigner,
+    /// The statement re-signed with one subject's digest changed.
+    StatementDigest(u8, u8),
+    /// The statement re-signed with one subject more.
+    StatementExtra(String),
+    /// The statement re-signed with one subject less.
+    StatementFewer,
+    /// The statement re-signed for another skill.
+    StatementSkill(String),
+    /// The statement re-signed with another revision.
+    StatementRevision(String),
+    /// The statement re-signed for another catalog (still a valid signature).
+    Catalog(String),
+    /// The envelope replaced by other JSON.
+    Envelope(Leaf),
+}
+
+#[derive(Arbitrary, Debug)]
+struct Signature {
+    mutations: Vec<SigMutation>,
+}
+
 #[derive(Arbitrary, Debug)]
 struct Case {
     path: Vec<u8>,
@@ -155,6 +207,112 @@ struct Case {
     references: Vec<String>,
     label: String,
     entry_fields: bool,
+    signature: Option<Signature>,
+}
+
+/// The key the fuzzed entries are signed with, and the host's trust list holds.
+fn trusted() -> SigningKey {
+    SigningKey::from_seed([7; 32])
+}
+
+/// Another key.
+fn other() -> SigningKey {
+    SigningKey::from_seed([8; 32])
+}
+
+/// Signs `entry` (when it is a valid entry with a manifest) with the fixed key as a signing
+/// server publishes it, then applies the mutations.
+fn sign(entry: &mut Json, sig: &Signature) {
+    let Ok(parsed) = Entry::parse(&entry.to_string()) else {
+        return;
+    };
+    let Some(items) = parsed.items() else {
+        return;
+    };
+    let mut statement = Statement {
+        skill: parsed.uri().to_owned(),
+        revision: parsed.revision().unwrap_or_default(),
+        catalog: "fuzz".to_owned(),
+        subjects: items
+            .iter()
+            .map(|i| Subject {
+                name: i.uri.clone(),
+                sha256: i.digest["sha256:".len()..].to_owned(),
+            })
+            .collect(),
+    };
+    let mut key = trusted();
+    for m in &sig.mutations {
+        match m {
+            SigMutation::StatementDigest(which, byte) => {
+                if !statement.subjects.is_empty() {
+                    let n = statement.subjects.len();
+                    statement.subjects[*which as usize % n].sha256 =
+                        digest_of(&[*byte])["sha256:".len()..].to_owned();
+                }
+            }
+            SigMutation::StatementExtra(name) => {
+                statement.subjects.push(Subject {
+                    name: name.clone(),
+                    sha256: "0".repeat(64),
+                });
+            }
+            SigMutation::StatementFewer => {
+                statement.subjects.pop();
+            }
+            SigMutation::StatementSkill(s) => {
+                statement.skill = s.clone();
+            }
+            SigMutation::StatementRevision(r) => {
+                statement.revision = r.clone();
+            }
+            SigMutation::Catalog(c) => statement.catalog = c.clone(),
+            SigMutation::OtherKey => key = other(),
+            _ => {}
+        }
+    }
+    let mut envelope = Envelope::sign(&statement, &key);
+    let mut signer = Some(key.public().to_jwk());
+    let mut replaced = None;
+    for m in &sig.mutations {
+        match m {
+            SigMutation::PayloadBit(at, bit) if !envelope.payload.is_empty() => {
+                let n = envelope.payload.len();
+                envelope.payload[*at as usize % n] ^= 1 << (bit % 8);
+            }
+            SigMutation::SigBit(at, bit) => {
+                if let Some(s) = envelope.signatures.first_mut() {
+                    let n = s.sig.len();
+                    s.sig[*at as usize % n] ^= 1 << (bit % 8);
+                }
+            }
+            SigMutation::KeyId(k) => {
+                if let Some(s) = envelope.signatures.first_mut() {
+                    s.keyid = k.clone();
+                }
+            }
+            SigMutation::PayloadType(t) => envelope.payload_type = t.clone(),
+            SigMutation::SwapSigner => signer = Some(other().public().to_jwk()),
+            SigMutation::DropSigner => signer = None,
+            SigMutation::Envelope(leaf) => replaced = Some(leaf.json()),
+            _ => {}
+        }
+    }
+    let envelope: Json = replaced
+        .unwrap_or_else(|| serde_json::from_str(&envelope.to_json()).expect("an envelope is JSON"));
+    let mut meta = serde_json::Map::new();
+    meta.insert(DSSE_META_KEY.into(), envelope);
+    if let Some(jwk) = signer {
+        meta.insert(
+            SIGNER_META_KEY.into(),
+            serde_json::from_str(&jwk).expect("a JWK is JSON"),
+        );
+    }
+    meta.insert(
+        "io.github.skills-edge/revision".into(),
+        json!(parsed.revision()),
+    );
+    entry["_meta"] = Json::Object(meta);
 }
 
 fn seg(i: u8) -> &'static str {
@@ -278,6 +436,9 @@ fn build(c: &Case) -> (String, Vec<Vec<u8>>, Vec<String>, String) {
     if c.entry_fields {
         entry["_meta"] = json!({"x": 1});
         entry["vendor"] = json!([1, 2]);
+    }
+    if let Some(sig) = &c.signature {
+        sign(&mut entry, sig);
     }
     (entry.to_string(), contents, refs, c.label.clone())
 }
@@ -513,6 +674,123 @@ fn verify_all(
     }
 
     registry(entry, contents, &direct, refs, label, options);
+    signatures(entry, label);
+}
+
+/// Whether the entry's envelope verifies under `key` and its statement states exactly the
+/// entry: the same skill, revision (the entry's, and its `_meta` one), and `(URI, digest)`
+/// set. Written here from the format, independently of the host's checks.
+fn holds_under(entry: &Entry, key: &PublicKey) -> bool {
+    let Some(meta) = entry.signature() else {
+        return false;
+    };
+    let Ok(envelope) = Envelope::parse(meta.envelope.as_bytes()) else {
+        return false;
+    };
+    let Ok(statement) = envelope.verify(key) else {
+        return false;
+    };
+    let Some(items) = entry.items() else {
+        return false;
+    };
+    let revision = entry.revision();
+    statement.skill == entry.uri()
+        && Some(&statement.revision) == revision.as_ref()
+        && meta
+            .revision
+            .as_ref()
+            .is_none_or(|r| *r == statement.revision)
+        && statement.subjects.len() == items.len()
+        && items.iter().all(|i| {
+            statement
+                .subjects
+                .iter()
+                .any(|s| s.name == i.uri && format!("sha256:{}", s.sha256) == i.digest)
+        })
+}
+
+/// The signature properties (see the module documentation).
+fn signatures(entry: &Entry, label: &str) {
+    let uri = entry.uri();
+    let key = trusted();
+    let announced = entry
+        .signature()
+        .and_then(|m| m.signer.as_deref())
+        .map(PublicKey::from_jwk);
+    let announced_ok = !matches!(announced, Some(Err(_)));
+    let holds = holds_under(entry, key.public());
+    for tofu in [false, true] {
+        let mut host = SkillHost::new(HostOptions::default());
+        if host.add_server(label).is_err() {
+            return;
+        }
+        host.set_signer_policy(SignerPolicy {
+            trusted: vec![key.public().clone()],
+            trust_on_first_use: tofu,
+        });
+        match host.register(label, entry.clone()) {
+            Ok(_) => {
+                let s = host
+                    .signer(label, uri)
+                    .expect("a trust list registers signed skills only");
+                assert_eq!(s.trust, SignerTrust::Trusted);
+                assert_eq!(s.key_id, key.public().key_id());
+                assert!(
+                    holds,
+                    "registered as trusted, but its envelope does not hold under the trusted key"
+                );
+            }
+            Err(e) => {
+                assert!(
+                    matches!(
+                        e.code,
+                        ErrorCode::SignatureInvalid | ErrorCode::SignerUntrusted
+                    ),
+                    "{e:?}"
+                );
+                assert!(
+                    !(holds && announced_ok),
+                    "a signature that holds under the trusted key was refused: {e:?}"
+                );
+                assert!(host.signer(label, uri).is_none());
+            }
+        }
+    }
+    // The default policy: signed only by a key that verifies the envelope, the one announced.
+    let mut host = SkillHost::new(HostOptions::default());
+    if host.add_server(label).is_err() {
+        return;
+    }
+    match host.register(label, entry.clone()) {
+        Ok(_) => match host.signer(label, uri).cloned() {
+            None => assert!(
+                entry.signature().is_none(),
+                "a signed entry without a signer"
+            ),
+            Some(s) => {
+                assert_eq!(s.trust, SignerTrust::Announced);
+                let Some(Ok(k)) = &announced else {
+                    panic!("reported as signed without an announced key");
+                };
+                assert_eq!(s.key_id, k.key_id());
+                assert!(
+                    holds_under(entry, k),
+                    "reported as signed by a key its envelope does not hold under"
+                );
+                assert_eq!(
+                    host.approve(label, uri).ok(),
+                    signed_approval_fingerprint(label, entry, Some(&s)).ok()
+                );
+            }
+        },
+        Err(e) => {
+            assert!(
+                entry.signature().is_some(),
+                "an unsigned entry refused: {e:?}"
+            );
+            assert_eq!(e.code, ErrorCode::SignatureInvalid, "{e:?}");
+        }
+    }
 }
 
 /// `direct[i]`: what `verify_skill_md` gave for `contents[i]`.
@@ -529,12 +807,23 @@ fn registry(
     if host.add_server(label).is_err() {
         return;
     }
-    let out = host
-        .register(label, entry.clone())
-        .expect("a valid entry registers");
+    let out = match host.register(label, entry.clone()) {
+        Ok(out) => out,
+        Err(e) => {
+            // Only a signature can stop a valid entry (checked in `signatures`).
+            assert!(
+                entry.signature().is_some(),
+                "a valid entry is refused: {e:?}"
+            );
+            return;
+        }
+    };
     assert!(out.added && !out.changed && !out.approval_revoked);
     if let Ok(f) = host.approve(label, uri) {
-        assert_eq!(Some(f), approval_fingerprint(label, entry).ok());
+        assert_eq!(
+            Some(f),
+            signed_approval_fingerprint(label, entry, host.signer(label, uri)).ok()
+        );
         assert!(host.is_approved(label, uri));
         let again = host
             .register(label, entry.clone())

@@ -32,7 +32,9 @@
 // reads that Agent Skills Discovery index instead, and `--cross-check` compares both. Its run,
 // table, JSON lines and exit status are the WebAssembly core's (runVerifyCommand: the
 // library's command::report, which the native command runs too); this file only supplies fetch (../lib/transport.js) and node:crypto's
-// SHA-256 for fetched content of 8 KiB or more (../lib/node-digest.js). It prints only the
+// SHA-256 for fetched content of 8 KiB or more (../lib/node-digest.js), reads the `--trust` key
+// files and the `--pins` file (one that does not exist yet is no pins) and writes the pins
+// back after the run, as the native command does. It prints only the
 // core's output, in which the table, the summary and the error line already have every control
 // and bidirectional character the server sent escaped (report::escape_for_terminal).
 import { createRequire } from "node:module";
@@ -362,15 +364,48 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, ...flags }) {
   return 0;
 }
 
+/** The texts of the `--trust` and `--pins` files (`runVerifyCommand`'s `files`), or the message of an error. */
+function signerFiles(parsed) {
+  const files = { trust: [] };
+  for (const path of parsed.trust) {
+    try {
+      files.trust.push(readFileSync(path, "utf8"));
+    } catch (e) {
+      return { error: `--trust ${path}: cannot be read: ${osError(e)}` };
+    }
+  }
+  if (parsed.pins !== undefined) {
+    try {
+      files.pins = readFileSync(parsed.pins, "utf8");
+    } catch (e) {
+      if (e?.code !== "ENOENT") return { error: `--pins ${parsed.pins}: cannot be read: ${osError(e)}` };
+    }
+  }
+  return { files };
+}
+
 async function verifyCommand(parsed, args) {
+  const { files, error } = signerFiles(parsed);
+  if (error !== undefined) {
+    process.stderr.write(`error: ${error}\n`);
+    return 2;
+  }
   // Fetched content of 8 KiB or more is hashed with node:crypto; the verifier decides.
   const io = Object.assign(
     httpIo({ url: parsed.url, headers: parsed.headers, fetch: globalThis.fetch }, { timeoutMs: parsed.timeoutMs }),
     nodeIoDigest,
   );
-  const out = await runVerifyCommand(args, io);
+  const out = await runVerifyCommand(args, io, files);
   await new Promise((resolve) => process.stdout.write(out.stdout, resolve));
   process.stderr.write(out.stderr);
+  if (parsed.pins !== undefined && out.pins !== undefined) {
+    try {
+      writeFileSync(parsed.pins, `${out.pins}\n`);
+    } catch (e) {
+      process.stderr.write(`error: --pins ${parsed.pins}: cannot be written: ${osError(e)}\n`);
+      return 2;
+    }
+  }
   return out.exitCode;
 }
 

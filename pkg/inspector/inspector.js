@@ -1,10 +1,11 @@
 // The skills inspector page: connect to a server, list its skills, verify every file with
 // SkillsClient.verify() (the same run as `skills-edge verify`, in the page's WebAssembly), and
 // show each file's status and, for a refused one, why: the code, the expected and actual size
-// or digest, the differing frontmatter fields.
+// or digest, the differing frontmatter fields; and each skill's signer (the key, the catalog
+// identity, and whether the key is the trusted one given or only the one the server announces).
 //
 // No framework: the page is plain HTML that reads without styles; this module only fills in
-// text. `?url=…&era=…&run` prefills the form and starts at once (a link to a report).
+// text. `?url=…&era=…&trust=…&run` prefills the form and starts at once (a link to a report).
 import { SkillsClient } from "skills-edge/client";
 
 const $ = (id) => document.getElementById(id);
@@ -36,6 +37,35 @@ function parseHeaders(text) {
     pairs.push([line.slice(0, at).trim(), line.slice(at + 1).trim()]);
   }
   return pairs;
+}
+
+/**
+ * The trusted key field: one public JWK, a JSON array of them, or a JWK Set (`{ keys: [...] }`);
+ * empty: no trust list. The client checks each key (a secret one is refused).
+ */
+function parseTrust(text) {
+  if (text.trim() === "") return undefined;
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error("the trusted key is not JSON: paste the public key file (a JWK)");
+  }
+  if (Array.isArray(value)) return value;
+  if (value !== null && typeof value === "object" && Array.isArray(value.keys)) return value.keys;
+  return [value];
+}
+
+/** A signer in a few words: the catalog, how the key is anchored; the key id in full as a tooltip. */
+function signerText(signer) {
+  if (!signer) return "unsigned";
+  const key = `key ${signer.keyId.slice(0, 8)}…`;
+  const who = signer.catalog === signer.keyId ? key : `${signer.catalog} (${key})`;
+  return `${who}, ${signer.trust}`;
+}
+
+function signerCell(signer) {
+  return el("td", { class: "signer", title: signer?.keyId ?? "" }, signerText(signer));
 }
 
 function short(digest) {
@@ -85,6 +115,7 @@ function skillRow(s) {
     el("td", { class: "num" }, s.files),
     el("td", { class: "num" }, s.bytes),
     el("td", {}, el("code", { title: s.revision ?? "" }, s.revision ? short(s.revision) : "dynamic")),
+    signerCell(s.signer),
     statusCell("pending"),
   );
 }
@@ -93,6 +124,17 @@ function details(r) {
   const section = el("section", { id: slug(r.skill), class: `skill ${r.status}`, "aria-labelledby": `${slug(r.skill)}-h` });
   section.append(el("h3", { id: `${slug(r.skill)}-h` }, `${r.name ?? r.skill}: ${r.status}`));
   section.append(el("p", { class: "uri" }, r.skill));
+  section.append(
+    el(
+      "p",
+      { class: "signer" },
+      r.signer
+        ? `Signed for the catalog ${r.signer.catalog} by the key ${r.signer.keyId} (${r.signer.trust}).`
+        : r.code === "signature-invalid" || r.code === "signer-untrusted" || r.code === "signer-changed"
+          ? "The signature was refused (see below)."
+          : "Unsigned.",
+    ),
+  );
   if (r.refreshed) section.append(el("p", {}, "The entry was fetched again with skills/get after a verification failure (the spec's recovery), then verified again."));
   if (r.status === "changed") section.append(el("p", {}, `The entry changed while it was checked, each time the check started again: ${r.why ?? ""}`));
   const table = el("table", {}, el("caption", {}, `Files of ${r.name ?? r.skill}`));
@@ -131,8 +173,9 @@ async function run() {
   let client;
   try {
     const headers = parseHeaders($("headers").value);
+    const trust = parseTrust($("trust").value);
     say(`Connecting to ${url}…`);
-    client = await SkillsClient.connect(url, { era, headers });
+    client = await SkillsClient.connect(url, { era, headers, ...(trust && { trust }) });
     const info = client.server;
     const who = info.serverInfo ? `${info.serverInfo.name} ${info.serverInfo.version ?? ""}`.trim() : "a server";
     $("server").textContent = `${url}: ${who}, protocol ${info.protocolVersion}${info.skills ? "" : " (it does not declare the skills extension)"}.`;
@@ -151,6 +194,7 @@ async function run() {
         row = skillRow({ uri: r.skill, name: r.name ?? r.skill, description: r.description ?? "", files: r.files, bytes: r.bytes, revision: r.revision });
         tbody.append(row);
       }
+      row.lastElementChild.previousElementSibling.replaceWith(signerCell(r.signer));
       row.lastElementChild.replaceWith(statusCell(r.status));
       $("details").append(details(r));
     }
@@ -177,4 +221,5 @@ const params = new URLSearchParams(location.search);
 if (params.has("url")) $("url").value = params.get("url");
 if (params.has("era")) $("era").value = params.get("era");
 if (params.has("headers")) $("headers").value = params.get("headers");
+if (params.has("trust")) $("trust").value = params.get("trust");
 if (params.has("run") && params.has("url")) run();

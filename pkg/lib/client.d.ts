@@ -3,6 +3,9 @@
 // or crypto.subtle, large files are hashed with it and the verifier judges that digest).
 import type {
   ApprovalsExport,
+  PinsExport,
+  SignerInfo,
+  SignerOptions,
   ClientLoadedSkill,
   ClientReadFile,
   DirectoryListing,
@@ -15,6 +18,10 @@ import type {
 } from "../node/skills_edge.js";
 
 export type {
+  PinsExport,
+  PublicJwk,
+  SignerInfo,
+  SignerOptions,
   ClientLoadedSkill,
   ClientReadFile,
   DirectoryChild,
@@ -47,8 +54,8 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Options of `SkillsClient.connect`. */
-export interface ConnectOptions {
+/** Options of `SkillsClient.connect` (the signer policy: `trust`, `trustOnFirstUse`, `pins`; the server's signer is pinned under the URL's origin). */
+export interface ConnectOptions extends SignerOptions {
   /** `auto` (default: 2026-07-28, else 2025-11-25), `2026-07-28` or `2025-11-25`. */
   era?: "auto" | "2026-07-28" | "2025-11-25";
   /** Sent on every request (authorization); names must not be the transport's own. */
@@ -73,8 +80,8 @@ export interface ConnectOptions {
   listingBudget?: number;
 }
 
-/** Options of `SkillsClient.verifyWellKnown`. */
-export interface WellKnownOptions {
+/** Options of `SkillsClient.verifyWellKnown` (and the signer policy the index's signatures are checked with). */
+export interface WellKnownOptions extends SignerOptions {
   /** Sent on every request; names must not be the transport's own. */
   headers?: Record<string, string> | [string, string][];
   /** The fetch to use; default `globalThis.fetch`. */
@@ -86,8 +93,10 @@ export interface WellKnownOptions {
 }
 
 /** Options of `SkillsClient.wrap`. */
-export interface WrapOptions {
+export interface WrapOptions extends SignerOptions {
   timeoutMs?: number;
+  /** What the server's signer is pinned under; default the label. */
+  origin?: string;
   /** As in `ConnectOptions`. */
   listingBudget?: number;
   label?: string;
@@ -138,6 +147,16 @@ export declare class SkillsClient {
   closeWindow(uri: string): boolean;
   exportApprovals(): string;
   importApprovals(approvals: string | ApprovalsExport): number;
+  /** The verified signer of a registered skill; `undefined`: unsigned. */
+  signer(uri: string): SignerInfo | undefined;
+  /** The origin the server's signer is pinned under (the URL's origin, or the label). */
+  readonly origin: string;
+  /** The pins as JSON text (a `PinsExport`), for storage. */
+  exportPins(): string;
+  /** Restores exported pins; returns how many were read. */
+  importPins(pins: string | PinsExport): number;
+  /** Accepts a change of the server's signer: the pin is dropped, and the next signature that holds pins it again. Returns whether there was a pin. */
+  acceptSignerChange(): boolean;
   /** Releases the WebAssembly state. */
   close(): void;
 }

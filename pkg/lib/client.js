@@ -11,11 +11,12 @@
 // verifier still checks the listing and the size, compares the digest and names any failure.
 import { httpIo, sdkIo } from "./transport.js";
 
-const CONNECT_OPTIONS = ["era", "headers", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo", "listingBudget"];
-const WRAP_OPTIONS = ["timeoutMs", "label", "allowDynamic", "requireApproval", "listingBudget"];
+const SIGNER_OPTIONS = ["trust", "trustOnFirstUse", "pins"];
+const CONNECT_OPTIONS = ["era", "headers", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo", "listingBudget", ...SIGNER_OPTIONS];
+const WRAP_OPTIONS = ["timeoutMs", "label", "allowDynamic", "requireApproval", "listingBudget", "origin", ...SIGNER_OPTIONS];
 const CALL_OPTIONS = ["signal", "timeoutMs"];
 const VERIFY_OPTIONS = ["signal", "timeoutMs", "skill"];
-const WELL_KNOWN_OPTIONS = ["headers", "fetch", "timeoutMs", "signal"];
+const WELL_KNOWN_OPTIONS = ["headers", "fetch", "timeoutMs", "signal", ...SIGNER_OPTIONS];
 
 function invalid(where, message) {
   const e = new Error(`${where}: ${message}`);
@@ -68,14 +69,25 @@ function checkTimeout(where, ms, bounds) {
   return ms;
 }
 
+/** The signer options (`trust`, `trustOnFirstUse`, `pins`), passed as given: the core checks them. */
+function signerOptions(o) {
+  return {
+    ...(o.trust !== undefined && { trust: o.trust }),
+    ...(o.trustOnFirstUse !== undefined && { trustOnFirstUse: o.trustOnFirstUse }),
+    ...(o.pins !== undefined && { pins: o.pins }),
+  };
+}
+
 /**
- * The options the WebAssembly core takes (`label`, `listingBudget`, `allowDynamic`,
- * `requireApproval`, and the client's name and version), passed as given: the core checks
- * them, once.
+ * The options the WebAssembly core takes (`label`, `origin`, `listingBudget`, `allowDynamic`,
+ * `requireApproval`, the signer options, and the client's name and version), passed as
+ * given: the core checks them, once.
  */
-function coreOptions(o, info = {}) {
+function coreOptions(o, info = {}, origin = o.origin) {
   return {
     ...(o.label !== undefined && { label: o.label }),
+    ...(origin !== undefined && { origin }),
+    ...signerOptions(o),
     ...(o.listingBudget !== undefined && { listingBudget: o.listingBudget }),
     ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }),
     ...(o.requireApproval !== undefined && { requireApproval: o.requireApproval }),
@@ -155,7 +167,9 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
      * `timeoutMs` (per request, default 30000), `signal` (for the connection), `label` (the
      * host's name for the server, default "server"), `allowDynamic`, `requireApproval`,
      * `clientInfo` ({ name, version }), `listingBudget` (the most result bytes one listing or
-     * walk may read, default 256 MiB).
+     * walk may read, default 256 MiB), and the signer policy: `trust` (public JWKs, objects or
+     * JSON text), `trustOnFirstUse`, `pins` (exported before). The server's signer is pinned
+     * under the URL's origin.
      */
     static async connect(url, options) {
       const where = "SkillsClient.connect";
@@ -177,7 +191,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       const timeoutMs = checkTimeout(where, o.timeoutMs, bounds());
       const signal = checkSignal(where, o.signal);
       const info = readOptions(`${where}: clientInfo`, o.clientInfo, ["name", "version"]);
-      const core = new SkillsClientCore(coreOptions(o, info));
+      const core = new SkillsClientCore(coreOptions(o, info, target.origin));
       try {
         const headers = core.setHeaders(o.headers ?? []);
         const state = { url: target.href, headers, fetch: fetchFn };
@@ -195,8 +209,11 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
      * `skills-edge verify` does: `url` is the index (`…/.well-known/agent-skills/index.json`)
      * or an origin (`https://host`). Every artifact's digest is checked before it is unpacked,
      * archives are unpacked in memory with the RFC's safety rules, and every file goes through
-     * the compiler's checks. Options: `headers`, `fetch`, `timeoutMs` (per request, default
-     * 30000), `signal`. Resolves to `{ skills, exitCode, table, summary, error? }`, as `verify()`.
+     * the compiler's checks; the signature each entry names is checked against the files.
+     * Options: `headers`, `fetch`, `timeoutMs` (per request, default 30000), `signal`, and the
+     * signer policy (`trust`, `trustOnFirstUse`, `pins`). Resolves to `{ skills, exitCode,
+     * table, summary, error?, pins? }`, as `verify()`; `pins` (with `trustOnFirstUse` or
+     * `pins`) is what to persist.
      */
     static async verifyWellKnown(url, options) {
       const where = "SkillsClient.verifyWellKnown";
@@ -215,14 +232,16 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       } finally {
         checker.free();
       }
-      return glue.verifyWellKnown(withDigest(httpIo({ url: u, headers, fetch: fetchFn }, { signal, timeoutMs })), u);
+      return glue.verifyWellKnown(withDigest(httpIo({ url: u, headers, fetch: fetchFn }, { signal, timeoutMs })), u, signerOptions(o));
     }
 
     /**
      * Wraps an official SDK Client that is already connected (v2 `@modelcontextprotocol/client`,
      * or v1 `@modelcontextprotocol/sdk`, which speaks 2025-11-25): requests go through its
      * `request()`, with its transport, era and headers. Options: `timeoutMs`, `label`,
-     * `allowDynamic`, `requireApproval`, `listingBudget`.
+     * `allowDynamic`, `requireApproval`, `listingBudget`, the signer policy (`trust`,
+     * `trustOnFirstUse`, `pins`) and `origin` (what the server's signer is pinned under;
+     * default the label).
      */
     static async wrap(client, options) {
       const where = "SkillsClient.wrap";
@@ -367,6 +386,35 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
     /** Restores exported approvals. */
     importApprovals(approvals) {
       return this.#core.importApprovals(approvals);
+    }
+
+    /** The verified signer of a registered skill (`{ keyId, catalog, trust }`), or `undefined` (unsigned). */
+    signer(uri) {
+      return this.#core.signer(uri);
+    }
+
+    /** The origin the server's signer is pinned under (the URL's origin, or the label). */
+    get origin() {
+      return this.#core.origin();
+    }
+
+    /** The pins as JSON text, for storage (give them back as the `pins` option). */
+    exportPins() {
+      return this.#core.exportPins();
+    }
+
+    /** Restores exported pins; returns how many were read. */
+    importPins(pins) {
+      return this.#core.importPins(pins);
+    }
+
+    /**
+     * Accepts a change of the server's signer: its origin's pin is dropped, and the next
+     * signature that holds pins it again (list or get the skills again). Returns whether
+     * there was a pin.
+     */
+    acceptSignerChange() {
+      return this.#core.acceptSignerChange();
     }
 
     /** Releases the WebAssembly state. The client cannot be used afterwards. */

@@ -91,7 +91,7 @@ pub enum ClientCode {
 impl ClientCode {
     /// Every code, in its wire order (the order of the WIT `error-code` cases and of the npm
     /// package's `errorCodes()`).
-    pub const ALL: [ClientCode; 25] = [
+    pub const ALL: [ClientCode; 28] = [
         ClientCode::Verify(ErrorCode::InvalidEntry),
         ClientCode::Verify(ErrorCode::LimitExceeded),
         ClientCode::Verify(ErrorCode::NotInManifest),
@@ -117,6 +117,9 @@ impl ClientCode {
         ClientCode::Verify(ErrorCode::ArchiveInvalid),
         ClientCode::Verify(ErrorCode::ArchiveUnsafe),
         ClientCode::Verify(ErrorCode::UnknownSchema),
+        ClientCode::Verify(ErrorCode::SignatureInvalid),
+        ClientCode::Verify(ErrorCode::SignerUntrusted),
+        ClientCode::Verify(ErrorCode::SignerChanged),
     ];
 
     /// The stable kebab-case code: the wire form of both kinds.

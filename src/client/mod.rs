@@ -66,6 +66,7 @@ use crate::host::registry::{
     HostOptions, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected, SkillHost,
     SkillSummary,
 };
+use crate::host::signature::SignerPolicy;
 use crate::host::verify::{read_content, Content, Hashing};
 use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
@@ -581,6 +582,48 @@ impl SkillsClient {
     /// Runs `f` with the registry and the server's label (for approvals, summaries, entries).
     pub fn host<R>(&self, f: impl FnOnce(&mut SkillHost, &str) -> R) -> Result<R> {
         self.with(|s| f(&mut s.host, &s.label))
+    }
+
+    /// Sets the signer policy of the client's registry ([`SkillHost::set_signer_policy`]):
+    /// a trust list and/or trust on first use, for the entries registered from now on.
+    pub fn set_signer_policy(&self, policy: SignerPolicy) -> Result<()> {
+        self.with(|s| s.host.set_signer_policy(policy))
+    }
+
+    /// Sets the origin the server's signer is pinned under ([`SkillHost::set_origin`]; the
+    /// label until set). A client connected to a URL sets the URL's origin.
+    pub fn set_origin(&self, origin: &str) -> Result<()> {
+        self.with(|s| s.host.set_origin(&s.label, origin))??;
+        Ok(())
+    }
+
+    /// The origin the server's signer is pinned under.
+    pub fn origin(&self) -> String {
+        self.with(|s| s.host.origin(&s.label).map(str::to_owned))
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// The pins as JSON, for persisting ([`SkillHost::export_pins`]).
+    pub fn export_pins(&self) -> Result<String> {
+        self.with(|s| s.host.export_pins())
+    }
+
+    /// Restores exported pins ([`SkillHost::import_pins`]); returns how many were read.
+    pub fn import_pins(&self, json: &str) -> Result<usize> {
+        Ok(self.with(|s| s.host.import_pins(json))??)
+    }
+
+    /// Accepts a change of the server's signer ([`SkillHost::accept_signer_change`] for its
+    /// origin): list or get the skills again to register them under the new signer (cached
+    /// results are registered again too, and checked anew). Returns whether the origin had a
+    /// pin.
+    pub fn accept_signer_change(&self) -> Result<bool> {
+        self.with(|s| {
+            let origin = s.host.origin(&s.label).unwrap_or(&s.label).to_owned();
+            s.host.accept_signer_change(&origin)
+        })
     }
 
     /// The server's label.

@@ -470,6 +470,12 @@ pub struct VerifyArgs {
     pub well_known: bool,
     /// `--cross-check`: after the MCP run, verify the index of the same origin and compare.
     pub cross_check: bool,
+    /// `--trust FILE` (repeatable): files holding a public JWK each, the trust list. The
+    /// command's I/O reads them ([`crate::command::verify::SignerFiles`]).
+    pub trust: Vec<String>,
+    /// `--pins FILE`: pins read before the run when the file exists and written back after
+    /// it; it turns trust on first use on.
+    pub pins: Option<String>,
 }
 
 impl VerifyArgs {
@@ -492,6 +498,8 @@ impl VerifyArgs {
         let mut timeout = None;
         let mut origin = false;
         let mut cross_check = false;
+        let mut trust = Vec::new();
+        let mut pins = None;
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let mut value = |flag: &str| {
@@ -525,6 +533,13 @@ impl VerifyArgs {
                         return Err("--skill is given twice".into());
                     }
                     skill = Some(value("--skill")?);
+                }
+                "--trust" => trust.push(value("--trust")?),
+                "--pins" => {
+                    if pins.is_some() {
+                        return Err("--pins is given twice".into());
+                    }
+                    pins = Some(value("--pins")?);
                 }
                 "--json" => json = true,
                 "--well-known" => origin = true,
@@ -572,6 +587,8 @@ impl VerifyArgs {
             timeout_ms: timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
             well_known,
             cross_check,
+            trust,
+            pins,
         })
     }
 }
@@ -599,21 +616,28 @@ fn check_url(url: &str) -> Result<(), String> {
 pub(crate) fn verify_usage() -> String {
     format!(
         "    skills-edge verify <url> [--era auto|2026-07-28|2025-11-25] [--header 'Name: value']...
-                       [--skill URI] [--json] [--timeout MS]
+                       [--skill URI] [--json] [--timeout MS] [--trust KEYFILE]... [--pins FILE]
         List every skill of the MCP server at <url> (Streamable HTTP), load and verify every
-        file (size, SHA-256, frontmatter; refreshing a stale entry once), list every
-        directory when the server supports it, and print a table, or with --json one JSON
-        object per skill. --era picks the protocol revision (default auto: 2026-07-28, else
-        2025-11-25); --header adds a request header (repeatable, e.g. authorization);
-        --skill checks one skill (its SKILL.md URI); --timeout bounds each request
-        (milliseconds, default {DEFAULT_TIMEOUT_MS}). Exit status 0 when everything verifies, 1 when
-        something does not, 2 for usage or connection errors.
+        file (size, SHA-256, frontmatter; refreshing a stale entry once), check each signed
+        skill's signature, list every directory when the server supports it, and print a
+        table, or with --json one JSON object per skill. --era picks the protocol revision
+        (default auto: 2026-07-28, else 2025-11-25); --header adds a request header
+        (repeatable, e.g. authorization); --skill checks one skill (its SKILL.md URI);
+        --timeout bounds each request (milliseconds, default {DEFAULT_TIMEOUT_MS}). --trust
+        names a public key file (a JWK, repeatable): every skill must then be signed by one
+        of them. --pins keeps the signer each origin was first seen with in FILE (read if it
+        exists, written after the run): a skill signed by another key, for another catalog,
+        or unsigned from a pinned origin fails. Without either, signatures are checked when
+        present and reported. Exit status 0 when everything verifies, 1 when something does
+        not (a signature check included), 2 for usage or connection errors.
     skills-edge verify <url>/.well-known/agent-skills/index.json [--json] [--header …] [--timeout MS]
-    skills-edge verify --well-known <origin> [--json] [--header …] [--timeout MS]
+                       [--trust KEYFILE]... [--pins FILE]
+    skills-edge verify --well-known <origin> [--json] [--header …] [--timeout MS] [--trust …] [--pins …]
         Read the Agent Skills Discovery index (RFC v0.2.0, or v0.1.0 without $schema) instead
         of speaking MCP: check every artifact's SHA-256, unpack archives safely, run the
-        compiler's checks on every file and compare the index's name and description with the
-        frontmatter. --well-known takes an origin (https://host) and reads its index.
+        compiler's checks on every file, compare the index's name and description with the
+        frontmatter, and check the signature the index names against the files. --well-known
+        takes an origin (https://host) and reads its index.
     skills-edge verify <mcp url> --cross-check [...]
         Verify the MCP server, then the index of the same origin, and check that both publish
         the same bytes (every archived file's digest equals the MCP entry's).
@@ -866,6 +890,43 @@ mod tests {
             e.starts_with("--allowed-hosts: \"a\\\"b\" is not a host name"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn trust_is_repeatable_and_pins_given_once() {
+        let a = VerifyArgs::parse(&line(&[
+            "https://h/mcp",
+            "--trust",
+            "a.pub",
+            "--trust",
+            "b.pub",
+            "--pins",
+            "pins.json",
+        ]))
+        .unwrap();
+        assert_eq!(
+            (a.trust.as_slice(), a.pins.as_deref()),
+            (
+                &["a.pub".to_owned(), "b.pub".to_owned()][..],
+                Some("pins.json")
+            )
+        );
+        let plain = VerifyArgs::parse(&line(&["https://h/mcp"])).unwrap();
+        assert!(plain.trust.is_empty() && plain.pins.is_none());
+        // A well-known source takes them too.
+        let wk = VerifyArgs::parse(&line(&["--well-known", "https://h", "--trust", "k"])).unwrap();
+        assert!(wk.well_known && wk.trust == ["k"]);
+        for (bad, why) in [
+            (&["https://h/mcp", "--trust"][..], "--trust needs a value"),
+            (&["https://h/mcp", "--pins"], "--pins needs a value"),
+            (
+                &["https://h/mcp", "--pins", "a", "--pins", "b"],
+                "--pins is given twice",
+            ),
+        ] {
+            assert_eq!(VerifyArgs::parse(&line(bad)).unwrap_err(), why);
+        }
+        assert!(verify_usage().contains("[--trust KEYFILE]... [--pins FILE]"));
     }
 
     #[test]

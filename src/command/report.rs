@@ -18,6 +18,14 @@
 //! Refreshing once after a verification failure is part of loading and reading, so a stale
 //! entry that the server has since corrected verifies (`refreshed` says so).
 //!
+//! **Signatures.** The client's registry checks each entry's signature when it is registered,
+//! under the run's signer policy ([`crate::host::signature`]: `--trust`, `--pins`, or by
+//! default checked when present and reported): an entry whose signature does not hold, or
+//! whose signer the policy refuses, is `failed` with `signature-invalid`, `signer-untrusted`
+//! or `signer-changed`, like an invalid entry, and none of its files is read. Each skill's
+//! report names the signer verified for the entry held at the end (`signer`: key id, catalog
+//! identity, and `trusted`, `pinned`, `first-use` or `announced`); none for an unsigned skill.
+//!
 //! **What the host holds.** Every status comes from the receipt of a read
 //! ([`FileReceipt::verified`](crate::host::FileReceipt::verified)) and from the entry the client
 //! holds at the end of the skill's check, never from the listing: the figures (`files`,
@@ -56,7 +64,9 @@ use crate::client::{context_of, ServerFacts, SkillsClient};
 use crate::client::{ClientError, ExchangeKind};
 use crate::client::{ListedSkill, Rpc};
 use crate::host::error::{ErrorCode, VerifyError};
+use crate::host::index::origin_of;
 use crate::host::registry::HostOptions;
+use crate::host::signature::{Signer, SignerTrust, Signers};
 
 /// Most directories listed per skill.
 pub const MAX_DIRECTORIES: usize = 256;
@@ -210,6 +220,9 @@ pub struct SkillReport {
     pub error: Option<ClientError>,
     /// Whether its entry was refreshed with `skills/get` after a verification failure.
     pub refreshed: bool,
+    /// The signer verified for the entry held (or for the artifact's files), `None` when the
+    /// skill is unsigned or its signature was not checked (it failed before).
+    pub signer: Option<Signer>,
     /// Every check, the `SKILL.md` first, then the entry's other files in its order, then
     /// files only the directory listing shows.
     pub checks: Vec<FileCheck>,
@@ -302,6 +315,7 @@ pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> 
                 checks: vec![failed_check(&uri, e.clone())],
                 error: Some(e),
                 refreshed: false,
+                signer: None,
             },
         });
     }
@@ -359,6 +373,10 @@ async fn verify_skill<R: Rpc>(
         }
     };
     settle(&mut report, &entry);
+    report.signer = client
+        .host(|h, label| h.signer(label, &uri).cloned())
+        .ok()
+        .flatten();
     let changed = report.status == SkillStatus::Changed;
     finish(report, &entry, changed.then_some(restarts))
 }
@@ -725,6 +743,9 @@ pub struct Output {
     pub stderr: String,
     /// 0, 1 or 2 (see the module documentation).
     pub exit_code: u8,
+    /// With `--pins`: the pins to write back to its file after the run (`None` without
+    /// `--pins`, or when its file could not be read: it is then left as it is).
+    pub pins: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -750,6 +771,14 @@ struct CheckJson<'a> {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SignerJson<'a> {
+    key_id: &'a str,
+    catalog: &'a str,
+    trust: SignerTrust,
+}
+
+#[derive(Serialize)]
 struct SkillJson<'a> {
     skill: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -766,6 +795,8 @@ struct SkillJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     why: Option<String>,
     refreshed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signer: Option<SignerJson<'a>>,
     checks: Vec<CheckJson<'a>>,
 }
 
@@ -783,13 +814,15 @@ impl SkillReport {
             status: SkillStatus::Verified,
             error: None,
             refreshed: false,
+            signer: None,
             checks: Vec::new(),
         }
     }
 
     /// The skill's JSON line (one object, no newline): `skill`, `name`, `description`,
     /// `revision`, `files`, `bytes`, `status`, `code` and `why` (when not verified),
-    /// `refreshed`, and `checks` (`uri`, `status`, `size`, `digest`, and for a refusal `code`,
+    /// `refreshed`, `signer` (when signed: `keyId`, `catalog`, `trust`), and `checks`
+    /// (`uri`, `status`, `size`, `digest`, and for a refusal `code`,
     /// `expected`, `actual`, `field`, `fields` (every differing frontmatter field, when
     /// there are several), `why`).
     pub fn to_json(&self) -> String {
@@ -823,6 +856,11 @@ impl SkillReport {
             code: self.error.as_ref().map(|e| e.code.as_str()),
             why: self.error.as_ref().map(why),
             refreshed: self.refreshed,
+            signer: self.signer.as_ref().map(|s| SignerJson {
+                key_id: &s.key_id,
+                catalog: &s.catalog,
+                trust: s.trust,
+            }),
             checks,
         };
         serde_json::to_string(&j).unwrap_or_default()
@@ -855,10 +893,11 @@ impl Report {
         }
     }
 
-    /// The table: one row per skill (skill, files, bytes, status, why), every cell the
-    /// server controls passed through [`escape_for_terminal`] (so a row is one line).
+    /// The table: one row per skill (skill, files, bytes, status, signer, why), every cell
+    /// the server controls passed through [`escape_for_terminal`] (so a row is one line). The
+    /// signer is [`Signer::describe`]'s short form, `-` for an unsigned skill.
     pub fn table(&self) -> String {
-        let rows: Vec<[String; 5]> = self
+        let rows: Vec<[String; 6]> = self
             .skills
             .iter()
             .map(|s| {
@@ -867,6 +906,10 @@ impl Report {
                     s.files.to_string(),
                     s.bytes.to_string(),
                     s.status.as_str().to_owned(),
+                    s.signer.as_ref().map_or_else(
+                        || "-".to_owned(),
+                        |x| escape_for_terminal(&x.describe()).into_owned(),
+                    ),
                     s.error
                         .as_ref()
                         .map(|e| escape_for_terminal(&why(e)).into_owned())
@@ -874,21 +917,22 @@ impl Report {
                 ]
             })
             .collect();
-        let head = ["SKILL", "FILES", "BYTES", "STATUS", "WHY"].map(str::to_owned);
-        let mut w = [0usize; 4];
+        let head = ["SKILL", "FILES", "BYTES", "STATUS", "SIGNER", "WHY"].map(str::to_owned);
+        let mut w = [0usize; 5];
         for row in rows.iter().chain(std::iter::once(&head)) {
             for (width, cell) in w.iter_mut().zip(row.iter()) {
                 *width = (*width).max(cell.chars().count());
             }
         }
         let mut out = String::new();
-        for [skill, files, bytes, status, why] in std::iter::once(&head).chain(&rows) {
+        for [skill, files, bytes, status, signer, why] in std::iter::once(&head).chain(&rows) {
             let line = format!(
-                "{skill:<w0$}  {files:>w1$}  {bytes:>w2$}  {status:<w3$}  {why}",
+                "{skill:<w0$}  {files:>w1$}  {bytes:>w2$}  {status:<w3$}  {signer:<w4$}  {why}",
                 w0 = w[0],
                 w1 = w[1],
                 w2 = w[2],
-                w3 = w[3]
+                w3 = w[3],
+                w4 = w[4]
             );
             out.push_str(line.trim_end());
             out.push('\n');
@@ -947,7 +991,13 @@ impl Report {
             }
             parts.join(", ")
         };
-        format!("{server}: {n} skills, {files} files, {bytes} bytes: {tail}")
+        let signed = self.skills.iter().filter(|s| s.signer.is_some()).count();
+        let signed = if signed > 0 {
+            format!(", {signed} signed")
+        } else {
+            String::new()
+        };
+        format!("{server}: {n} skills, {files} files, {bytes} bytes: {tail}{signed}")
     }
 
     /// What a command prints: the table or the JSON lines on stdout, the summary (or the
@@ -960,6 +1010,7 @@ impl Report {
                 stdout: String::new(),
                 stderr: format!("error: {} [{}]\n", escape_for_terminal(&e.message), e.code),
                 exit_code: 2,
+                pins: None,
             };
         }
         Output {
@@ -970,14 +1021,16 @@ impl Report {
             },
             stderr: format!("{}\n", self.summary(&args.url)),
             exit_code: self.exit_code(),
+            pins: None,
         }
     }
 }
 
 /// The client `verify` runs with: dynamic skills allowed (their frontmatter is checked and they
 /// are reported as `dynamic`), no approval required, the caller's headers as its
-/// authorization context.
-pub fn command_client(args: &VerifyArgs) -> Result<SkillsClient, ClientError> {
+/// authorization context, `signers` as its signer policy and pins, under the origin of the URL
+/// given.
+pub fn command_client(args: &VerifyArgs, signers: Signers) -> Result<SkillsClient, ClientError> {
     let client = SkillsClient::new(
         "server",
         HostOptions {
@@ -986,6 +1039,10 @@ pub fn command_client(args: &VerifyArgs) -> Result<SkillsClient, ClientError> {
         },
     )?;
     client.set_context(&context_of(&args.headers))?;
+    if let Some(origin) = origin_of(&args.url) {
+        client.set_origin(&origin)?;
+    }
+    client.host(|h, _| *h.signers_mut() = signers)?;
     Ok(client)
 }
 

@@ -22,6 +22,18 @@
 //! compiler's rules, and the skill and each of its files are `dynamic` (nothing could be
 //! compared, so nothing is `verified`).
 //!
+//! **Signatures.** An entry whose `_meta` names a DSSE envelope ([`IndexSkill::envelope`]) is
+//! signed: once its files are read, the envelope is fetched and checked against them with the
+//! run's signer policy and pins, under the index's origin ([`Signers::check_files`]): the
+//! statement's skill must be a `SKILL.md` in a directory of the entry's name, its subjects the
+//! files (each subject's name minus that directory is a path in the artifact, with its digest,
+//! as many of them), its revision theirs. The keys the source offers are its JWK Set
+//! ([`Index::keys`](crate::host::index::Index::keys): named by the index's `_meta`, else
+//! `/.well-known/agent-skills/keys.json`; fetched once, when the first envelope is met); a trusted
+//! or pinned key is used first. A refusal is a failed check on the envelope's URL (`signature-invalid`,
+//! `signer-untrusted`, `signer-changed`); an unsigned entry is judged by the policy alone (a
+//! failed check on the artifact). The report's `signer` is the verified signer.
+//!
 //! [`cross_check`] compares such a report with an MCP server's: every file of an archive must
 //! have the digest the MCP entry of the same skill lists, and every MCP file must be in it.
 
@@ -32,11 +44,15 @@ use crate::client::http::{HttpIo, ResponseBody, MAX_REPLY_BYTES};
 use crate::client::{ClientError, ExchangeKind, Result};
 use crate::host::archive::{unpack, ArchiveFormat, Member};
 use crate::host::error::{ErrorCode, VerifyError};
-use crate::host::index::{parse_index, Artifact, IndexSkill, IndexVersion, RejectedEntry};
+use crate::host::index::{
+    origin_of, parse_index, Artifact, IndexSkill, IndexVersion, RejectedEntry,
+};
+use crate::host::signature::{Presented, PublicKey, Signers};
 use crate::skill::digest::digest_of;
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::revision::skill_revision;
 use crate::skill::uri::{skill_root, SKILL_MD};
+use skills_edge_catalog::sign::Envelope;
 
 /// What a `GET` brought back: the `Content-Type` and the whole body.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,9 +92,56 @@ pub(crate) async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
     })
 }
 
+/// What the signature checks of one run share: the signer policy and pins, the origin they are
+/// kept under, and the source's key set once fetched.
+struct Signing<'a> {
+    signers: &'a mut Signers,
+    origin: String,
+    /// The URL of the source's key set.
+    keys_url: String,
+    /// The key set: the keys it holds, or why it could not be read; `None` until needed.
+    keys: Option<std::result::Result<Vec<PublicKey>, String>>,
+}
+
+impl Signing<'_> {
+    /// The source's key set, fetched on first use: every key of it that is a public Ed25519
+    /// JWK (the others are skipped; a key is only ever used when an envelope names its
+    /// thumbprint).
+    async fn keys<H: HttpIo>(&mut self, io: &H) -> &std::result::Result<Vec<PublicKey>, String> {
+        if self.keys.is_none() {
+            let url = self.keys_url.clone();
+            let read = match fetch(io, &url).await {
+                Err(e) => Err(format!(
+                    "the key set {url} could not be read: {}",
+                    e.message
+                )),
+                Ok(f) => match serde_json::from_slice::<serde_json::Value>(&f.bytes) {
+                    Ok(set) => Ok(set
+                        .get("keys")
+                        .and_then(serde_json::Value::as_array)
+                        .map(|keys| {
+                            keys.iter()
+                                .filter_map(|k| PublicKey::from_jwk(&k.to_string()).ok())
+                                .collect()
+                        })
+                        .unwrap_or_default()),
+                    Err(e) => Err(format!("the key set {url} is not JSON: {e}")),
+                },
+            };
+            self.keys = Some(read);
+        }
+        self.keys.get_or_insert_with(|| Ok(Vec::new()))
+    }
+}
+
 /// Verifies every skill of the well-known index at `index_url` (see the module
-/// documentation).
-pub(crate) async fn run_well_known<H: HttpIo>(io: &H, index_url: &str) -> Report {
+/// documentation), checking signatures with `signers` under the index's origin (pins made on
+/// first use are added to it).
+pub(crate) async fn run_well_known<H: HttpIo>(
+    io: &H,
+    index_url: &str,
+    signers: &mut Signers,
+) -> Report {
     let index = match fetch(io, index_url).await {
         Ok(f) => match parse_index(index_url, &f.bytes) {
             Ok(i) => i,
@@ -86,10 +149,16 @@ pub(crate) async fn run_well_known<H: HttpIo>(io: &H, index_url: &str) -> Report
         },
         Err(e) => return Report::stopped(None, e),
     };
+    let mut signing = Signing {
+        signers,
+        origin: origin_of(index_url).unwrap_or_else(|| index_url.to_owned()),
+        keys_url: index.keys.clone(),
+        keys: None,
+    };
     let mut skills = Vec::with_capacity(index.skills.len());
     for entry in index.skills {
         skills.push(match entry {
-            Ok(skill) => verify_skill(io, index.version, skill).await,
+            Ok(skill) => verify_skill(io, index.version, skill, &mut signing).await,
             Err(rejected) => rejected_report(index_url, rejected),
         });
     }
@@ -112,6 +181,7 @@ fn rejected_report(index_url: &str, r: RejectedEntry) -> SkillReport {
         status: SkillStatus::Failed,
         error: None,
         refreshed: false,
+        signer: None,
         checks: vec![check_failed(&uri, r.error.with_uri(uri.clone()))],
     };
     finish_skill(report, false)
@@ -142,7 +212,12 @@ fn verified(uri: String, bytes: &[u8]) -> FileCheck {
     }
 }
 
-async fn verify_skill<H: HttpIo>(io: &H, version: IndexVersion, skill: IndexSkill) -> SkillReport {
+async fn verify_skill<H: HttpIo>(
+    io: &H,
+    version: IndexVersion,
+    skill: IndexSkill,
+    signing: &mut Signing<'_>,
+) -> SkillReport {
     let (uri, members, dynamic) = match &skill.artifact {
         Artifact::SkillMd { url, .. } | Artifact::Archive { url, .. } => (url.clone(), None, false),
         Artifact::Files(files) => {
@@ -218,7 +293,72 @@ async fn verify_skill<H: HttpIo>(io: &H, version: IndexVersion, skill: IndexSkil
             .checks
             .push(check_failed(&format!("{uri}#{path}"), e.clone()));
     }
+    check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
     finish_skill(report, dynamic)
+}
+
+/// The signature check of a skill whose files were read (see the module documentation): the
+/// signer into `report`, or a failed check.
+async fn check_signature<H: HttpIo>(
+    io: &H,
+    skill: &IndexSkill,
+    artifact: &str,
+    digests: &[(String, String)],
+    signing: &mut Signing<'_>,
+    report: &mut SkillReport,
+) {
+    let presented = match &skill.envelope {
+        None => None,
+        Some(url) => {
+            let fetched = match fetch(io, url).await {
+                Ok(f) => f,
+                Err(e) => {
+                    report.checks.push(check_failed(url, e));
+                    return;
+                }
+            };
+            let envelope = match Envelope::parse(&fetched.bytes) {
+                Ok(e) => e,
+                Err(e) => {
+                    let e = VerifyError::new(
+                        ErrorCode::SignatureInvalid,
+                        format!(
+                            "the signature envelope {url} of {}: {}",
+                            skill.name, e.message
+                        ),
+                    )
+                    .with_uri(url.clone())
+                    .with_actual(e.fault.as_str());
+                    report.checks.push(check_failed(url, e));
+                    return;
+                }
+            };
+            let offered = match signing.keys(io).await {
+                Ok(keys) => keys.clone(),
+                Err(_) => Vec::new(),
+            };
+            Some((url.clone(), Presented { envelope, offered }))
+        }
+    };
+    let at = presented
+        .as_ref()
+        .map_or_else(|| artifact.to_owned(), |(u, _)| u.clone());
+    let checked = signing.signers.check_files(
+        &signing.origin,
+        &at,
+        &skill.name,
+        digests,
+        presented.map(|(_, p)| p),
+    );
+    match checked {
+        Ok(signer) => report.signer = signer,
+        Err(mut e) => {
+            if let Some(Err(why)) = &signing.keys {
+                e.message = format!("{} ({why})", e.message);
+            }
+            report.checks.push(check_failed(&at, e));
+        }
+    }
 }
 
 fn member_url(skill: &IndexSkill, path: &str) -> Option<String> {

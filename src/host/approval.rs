@@ -17,9 +17,25 @@
 //! (covered by the `SKILL.md` digest) and any unknown entry field (A15). The order of
 //! `resources` does not matter. A `"dynamic"` entry has no content to bind to, so it has no
 //! fingerprint.
+//!
+//! **Signed skills.** An approval is also bound to the skill's verified signer
+//! ([`crate::host::signature`]): for a skill whose signature holds, the message goes on with
+//!
+//! ```text
+//!             ‖ field("signer") ‖ field(key id) ‖ field(catalog identity)
+//! ```
+//!
+//! so an approval given under one signer does not carry over to another key, to another
+//! catalog identity, or to the same files unsigned, and one given to the unsigned skill does
+//! not cover it signed. How the signer was anchored (trusted, pinned, first use) is left out:
+//! a pin made on first use is the same signer when it is later pinned. An unsigned skill's
+//! fingerprint is the message above without that tail, so approvals stored before signatures
+//! existed stay valid for unsigned skills. (Past the files, the file count fixes where the
+//! tail starts, so the two forms cannot collide.)
 
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
+use super::signature::Signer;
 use crate::skill::digest::{digest_of, is_wire_digest};
 use serde::{Deserialize, Serialize};
 
@@ -109,7 +125,8 @@ fn field(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
-/// The approval fingerprint of `entry` as served by the server labelled `server_label`.
+/// The approval fingerprint of `entry` as served by the server labelled `server_label`, as an
+/// unsigned skill ([`signed_approval_fingerprint`] with no signer).
 /// [`ErrorCode::DynamicNotAllowed`] for a `"dynamic"` entry.
 ///
 /// ```
@@ -122,6 +139,17 @@ fn field(out: &mut Vec<u8>, s: &str) {
 /// assert_ne!(f, approval_fingerprint("home", &e).unwrap());
 /// ```
 pub fn approval_fingerprint(server_label: &str, entry: &Entry) -> Result<String> {
+    signed_approval_fingerprint(server_label, entry, None)
+}
+
+/// The approval fingerprint of `entry` as served by the server labelled `server_label`, signed
+/// by `signer` (the signer the host verified for it; `None`: unsigned): see the module
+/// documentation. [`ErrorCode::DynamicNotAllowed`] for a `"dynamic"` entry.
+pub fn signed_approval_fingerprint(
+    server_label: &str,
+    entry: &Entry,
+    signer: Option<&Signer>,
+) -> Result<String> {
     let Some(items) = entry.items() else {
         return Err(VerifyError::new(
             ErrorCode::DynamicNotAllowed,
@@ -145,6 +173,11 @@ pub fn approval_fingerprint(server_label: &str, entry: &Entry) -> Result<String>
     for (uri, digest) in pairs {
         field(&mut msg, uri);
         field(&mut msg, digest);
+    }
+    if let Some(s) = signer {
+        field(&mut msg, "signer");
+        field(&mut msg, &s.key_id);
+        field(&mut msg, &s.catalog);
     }
     Ok(digest_of(&msg))
 }
@@ -226,6 +259,56 @@ mod tests {
             msg.extend_from_slice(s.as_bytes());
         }
         assert_eq!(approval_fingerprint("lab", &e).unwrap(), digest_of(&msg));
+    }
+
+    #[test]
+    fn signed_fingerprints_bind_the_signer_and_leave_unsigned_ones_alone() {
+        use crate::host::signature::{Signer, SignerTrust};
+        let e = entry(&[("skill://p/a/SKILL.md", b"x", 1)], "");
+        // The unsigned form is the one of the encoding test above.
+        assert_eq!(
+            signed_approval_fingerprint("lab", &e, None).unwrap(),
+            approval_fingerprint("lab", &e).unwrap()
+        );
+        let signer = |key: &str, catalog: &str, trust| Signer {
+            key_id: key.into(),
+            catalog: catalog.into(),
+            trust,
+        };
+        let a = signer("k1", "acme", SignerTrust::FirstUse);
+        let f = signed_approval_fingerprint("lab", &e, Some(&a)).unwrap();
+        assert_ne!(f, approval_fingerprint("lab", &e).unwrap());
+        // The documented tail.
+        let mut msg = Vec::new();
+        for s in [FINGERPRINT_TAG, "lab", "skill://p/a/SKILL.md"] {
+            field(&mut msg, s);
+        }
+        msg.extend_from_slice(&1u64.to_be_bytes());
+        for s in [
+            "skill://p/a/SKILL.md",
+            &digest_of(b"x"),
+            "signer",
+            "k1",
+            "acme",
+        ] {
+            field(&mut msg, s);
+        }
+        assert_eq!(f, digest_of(&msg));
+        // The same signer anchored another way is the same approval; another key or catalog is not.
+        let pinned = signer("k1", "acme", SignerTrust::Pinned);
+        assert_eq!(
+            signed_approval_fingerprint("lab", &e, Some(&pinned)).unwrap(),
+            f
+        );
+        for other in [
+            signer("k2", "acme", SignerTrust::FirstUse),
+            signer("k1", "evil", SignerTrust::FirstUse),
+        ] {
+            assert_ne!(
+                signed_approval_fingerprint("lab", &e, Some(&other)).unwrap(),
+                f
+            );
+        }
     }
 
     #[test]

@@ -4,9 +4,13 @@
 //!
 //! An [`Entry`] can only be made by [`Entry::parse`], which refuses every entry a host must
 //! not load, so holding an `Entry` means holding a valid one. Unknown entry fields (entry-level
-//! `_meta`, vendor fields) are ignored: they never reach verification or approval binding.
+//! `_meta`, vendor fields) are ignored: they never reach verification or approval binding. The
+//! one exception is a signature: the entry's `_meta` keys [`DSSE_META_KEY`] (the envelope),
+//! [`SIGNER_META_KEY`] (the signer's public key) and, beside them, the revision are kept as the
+//! server sent them ([`SignatureMeta`]), unverified, for [`crate::host::signature`] to judge.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -15,9 +19,10 @@ use super::error::{ErrorCode, Result, VerifyError};
 use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::name::check_name;
-use crate::skill::revision::skill_revision;
+use crate::skill::revision::{skill_revision, REVISION_META_KEY};
 use crate::skill::uri::{final_segment, is_scheme, resolve_reference, skill_root};
 use crate::skill::value::{write_json_string, Value, MAX_SAFE_INTEGER};
+use skills_edge_catalog::sign::{DSSE_META_KEY, SIGNER_META_KEY};
 
 /// The `resources` marker of a skill whose files cannot be enumerated with stable digests.
 pub(crate) const DYNAMIC: &str = "dynamic";
@@ -42,16 +47,34 @@ pub enum Resources {
     Files(Vec<ResourceItem>),
 }
 
+/// What an entry's `_meta` says about the skill's signature, as the server sent it: nothing
+/// here is verified ([`crate::host::signature`] does that, and the registry keeps the verified
+/// signer beside the entry).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignatureMeta {
+    /// The JSON text of the DSSE envelope (`_meta` key [`DSSE_META_KEY`]).
+    pub envelope: String,
+    /// The JSON text of the signer's public JWK (`_meta` key [`SIGNER_META_KEY`]), if given.
+    pub signer: Option<String>,
+    /// The `_meta` revision ([`REVISION_META_KEY`]), if given as a string: a signed statement
+    /// must state it.
+    pub revision: Option<String>,
+}
+
 /// A validated skill entry.
 ///
 /// Two entries are equal when they have the same URI, the same manifest in the same order and
-/// frontmatter of the same content ([`Value::same_content`]).
+/// frontmatter of the same content ([`Value::same_content`]). The signature the entry carries
+/// ([`Entry::signature`]) is not compared: what a host trusts is the signer the registry
+/// verified for it ([`crate::host::SkillHost::signer`]).
 #[derive(Debug, Clone)]
 pub struct Entry {
     uri: String,
     root_len: usize,
     frontmatter: Value,
     resources: Resources,
+    /// Shared, so that the copies an acting window and a listing keep cost nothing.
+    signature: Option<Arc<SignatureMeta>>,
 }
 
 /// The limit figures of an entry with a manifest (H8).
@@ -73,6 +96,10 @@ impl Entry {
     /// `"dynamic"`; an item without a string `uri`, a wire-form `digest` (lowercase only,
     /// A6) or a safe-integer `size`; an item outside the skill root, a duplicate URI, or no
     /// item for the `SKILL.md` itself (A11).
+    ///
+    /// A `_meta` object whose [`DSSE_META_KEY`] is present and not `null` makes the entry
+    /// signed ([`Entry::signature`]); a `_meta` that is not an object with unique keys is
+    /// ignored, as every unknown field is (the entry is then unsigned).
     ///
     /// ```
     /// use skills_edge::host::{Entry, ErrorCode};
@@ -139,12 +166,19 @@ impl Entry {
                 )),
                 Some(raw) => parse_resources(raw, &uri, root)?,
             };
+        let signature = fields.get("_meta").and_then(signature_meta).map(Arc::new);
         Ok(Entry {
             uri,
             root_len,
             frontmatter,
             resources,
+            signature,
         })
+    }
+
+    /// The signature the entry's `_meta` carries, unverified (`None`: unsigned).
+    pub fn signature(&self) -> Option<&SignatureMeta> {
+        self.signature.as_deref()
     }
 
     /// The `SKILL.md` URI.
@@ -205,7 +239,7 @@ impl Entry {
     /// skill-level digest over every `(path relative to the skill root, digest)` of the
     /// manifest ([`crate::skill::revision`]). It changes whenever any file changes, so a host
     /// can tell that a skill changed without fetching a file; this server also publishes it in
-    /// each entry's `_meta` under [`REVISION_META_KEY`](crate::skill::revision::REVISION_META_KEY) (non-normative; like every unknown
+    /// each entry's `_meta` under [`REVISION_META_KEY`] (non-normative; like every unknown
     /// entry field it never affects verification, A15). `None` for a dynamic entry.
     ///
     /// ```
@@ -300,7 +334,8 @@ impl Entry {
     }
 
     /// The entry as JSON: `uri`, `frontmatter` (in the order received) and `resources`, the
-    /// fields a host uses. Unknown fields of the original are not kept.
+    /// fields a host uses, and for a signed entry a `_meta` with the envelope, the signer and
+    /// the revision as received ([`SignatureMeta`]). Other fields of the original are not kept.
     pub fn to_json(&self) -> String {
         let mut out = String::from("{\"uri\":");
         write_json_string(&self.uri, &mut out);
@@ -326,9 +361,48 @@ impl Entry {
                 out.push(']');
             }
         }
+        if let Some(sig) = &self.signature {
+            out.push_str(",\"_meta\":{");
+            write_json_string(DSSE_META_KEY, &mut out);
+            out.push(':');
+            out.push_str(&sig.envelope);
+            if let Some(signer) = &sig.signer {
+                out.push(',');
+                write_json_string(SIGNER_META_KEY, &mut out);
+                out.push(':');
+                out.push_str(signer);
+            }
+            if let Some(revision) = &sig.revision {
+                out.push(',');
+                write_json_string(REVISION_META_KEY, &mut out);
+                out.push(':');
+                write_json_string(revision, &mut out);
+            }
+            out.push('}');
+        }
         out.push('}');
         out
     }
+}
+
+/// The signature of an entry's `_meta` (see [`Entry::parse`]): the envelope and the signer as
+/// raw JSON text (a `null` is absent), the revision when it is a string.
+fn signature_meta(meta: &RawValue) -> Option<SignatureMeta> {
+    let fields = Fields::parse(meta.get()).ok()?;
+    let present = |key: &str| {
+        fields
+            .get(key)
+            .map(RawValue::get)
+            .filter(|t| *t != "null")
+            .map(str::to_owned)
+    };
+    Some(SignatureMeta {
+        envelope: present(DSSE_META_KEY)?,
+        signer: present(SIGNER_META_KEY),
+        revision: fields
+            .get(REVISION_META_KEY)
+            .and_then(|r| serde_json::from_str::<String>(r.get()).ok()),
+    })
 }
 
 impl PartialEq for Entry {

@@ -67,11 +67,25 @@ pub enum ErrorCode {
     /// A well-known index whose `$schema` is not one this reader knows: it is not read (RFC
     /// v0.2.0 §Versioning: warn and do not process).
     UnknownSchema,
+    /// A signed skill whose signature does not hold: the envelope is malformed, does not
+    /// verify under the signer's key (a changed payload, payload type, signature or key id),
+    /// names a key the host cannot check it with, or states other files, digests, another
+    /// skill, revision or file count than the entry (or the artifact) it came with. The
+    /// skill is refused whatever the policy ([`crate::host::signature`]).
+    SignatureInvalid,
+    /// The host's trust list is in force and the skill is unsigned, or signed by no key
+    /// the list holds (`actual` names the key ids the envelope gives).
+    SignerUntrusted,
+    /// The skill's origin is pinned to a signer (trust on first use, or pins the host
+    /// imported) and the skill is unsigned, or signed by another key or for another catalog
+    /// identity; `expected` and `actual` hold the pinned and the presented signer. Refused
+    /// until the host accepts the change ([`crate::host::SkillHost::accept_signer_change`]).
+    SignerChanged,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 19] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::InvalidEntry,
         ErrorCode::LimitExceeded,
         ErrorCode::NotInManifest,
@@ -91,6 +105,9 @@ impl ErrorCode {
         ErrorCode::ArchiveInvalid,
         ErrorCode::ArchiveUnsafe,
         ErrorCode::UnknownSchema,
+        ErrorCode::SignatureInvalid,
+        ErrorCode::SignerUntrusted,
+        ErrorCode::SignerChanged,
     ];
 
     /// The stable kebab-case code.
@@ -120,6 +137,9 @@ impl ErrorCode {
             ErrorCode::ArchiveInvalid => "archive-invalid",
             ErrorCode::ArchiveUnsafe => "archive-unsafe",
             ErrorCode::UnknownSchema => "unknown-schema",
+            ErrorCode::SignatureInvalid => "signature-invalid",
+            ErrorCode::SignerUntrusted => "signer-untrusted",
+            ErrorCode::SignerChanged => "signer-changed",
         }
     }
 

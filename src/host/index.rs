@@ -13,6 +13,12 @@
 //!   other type is refused for this entry: the RFC lets clients skip it, a verifier reports
 //!   it); `url` a string resolved against the index URL per RFC 3986 §5 ([`resolve_url`]) to
 //!   an `http`/`https` URL; `digest` `sha256:` and 64 lowercase hex digits.
+//! * A skill's signature: this project's mirror names each signed skill's DSSE envelope in the
+//!   entry's `_meta` under [`DSSE_META_KEY`], a URL (path-absolute as served) resolved like
+//!   `url` ([`IndexSkill::envelope`]); a value that is not a string resolving to an
+//!   `http`/`https` URL rejects the entry. `null` or no such key: unsigned. The signing keys'
+//!   JWK Set is named by the index's top-level `_meta` under [`KEYS_META_KEY`] ([`Index::keys`]),
+//!   else looked for at [`KEYS_PATH`] of the index's origin.
 //!
 //! An index that is not a JSON object with a `skills` array is [`IndexError::NotAnIndex`]
 //! (nothing can be read; the client reports it as `protocol-error`); a bad entry is
@@ -21,11 +27,12 @@
 use serde_json::Value as Json;
 
 use super::error::{ErrorCode, Result, VerifyError};
-use crate::catalog::compile::mirror::INDEX_PATH;
+use crate::catalog::compile::mirror::{INDEX_PATH, KEYS_META_KEY, KEYS_PATH};
 use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::MAX_DESCRIPTION_CHARS;
 use crate::skill::name::check_name;
 use crate::skill::uri::{check_segment, is_scheme};
+use skills_edge_catalog::sign::DSSE_META_KEY;
 
 /// The `$schema` of a v0.2.0 index.
 pub const SCHEMA_V0_2_0: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
@@ -98,6 +105,9 @@ pub struct IndexSkill {
     pub description: String,
     /// Where its content is.
     pub artifact: Artifact,
+    /// Where its signature is: the DSSE envelope's URL, from the entry's `_meta`
+    /// ([`DSSE_META_KEY`]), resolved against the index URL; `None`: unsigned.
+    pub envelope: Option<String>,
 }
 
 /// An entry that cannot be read, with why.
@@ -118,6 +128,10 @@ pub struct Index {
     pub version: IndexVersion,
     /// Every entry, in index order.
     pub skills: Vec<std::result::Result<IndexSkill, RejectedEntry>>,
+    /// The URL of the source's JWK Set of signing keys: the index's top-level `_meta`
+    /// [`KEYS_META_KEY`] resolved against the index URL when it is a string that resolves to
+    /// an `http`/`https` URL, else [`KEYS_PATH`] of the index's origin.
+    pub keys: String,
 }
 
 /// Why an index was not read.
@@ -208,7 +222,19 @@ pub fn parse_index(index_url: &str, body: &[u8]) -> Result<Index, IndexError> {
             error,
         }));
     }
-    Ok(Index { version, skills })
+    let named = top
+        .get("_meta")
+        .and_then(|m| m.get(KEYS_META_KEY))
+        .and_then(Json::as_str)
+        .and_then(|u| resolve_url(index_url, u).ok());
+    let keys = named
+        .or_else(|| resolve_url(index_url, KEYS_PATH).ok())
+        .unwrap_or_default();
+    Ok(Index {
+        version,
+        skills,
+        keys,
+    })
 }
 
 fn list_name(list: &[Json], index: usize) -> &str {
@@ -306,11 +332,29 @@ fn entry(index_url: &str, version: IndexVersion, index: usize, item: &Json) -> R
             Artifact::Files(out)
         }
     };
+    let envelope = match item.get("_meta").and_then(|m| m.get(DSSE_META_KEY)) {
+        None | Some(Json::Null) => None,
+        Some(Json::String(u)) => Some(resolve_url(index_url, u).map_err(|why| {
+            bad(
+                index,
+                &format!("_meta[{DSSE_META_KEY:?}]"),
+                format!("{u:?} {why}"),
+            )
+        })?),
+        Some(other) => {
+            return Err(bad(
+                index,
+                &format!("_meta[{DSSE_META_KEY:?}]"),
+                format!("must be the URL of the skill's signature envelope, not {other}"),
+            ))
+        }
+    };
     Ok(IndexSkill {
         index,
         name: name.to_owned(),
         description: description.to_owned(),
         artifact,
+        envelope,
     })
 }
 
@@ -670,6 +714,56 @@ mod tests {
         )
         .unwrap();
         assert!(up.skills[0].is_err());
+    }
+
+    #[test]
+    fn a_signature_envelope_is_resolved_from_meta() {
+        let entry = |meta: &str| {
+            let body = v2(&format!(
+                r#"{{"name":"a","type":"skill-md","description":"A.","url":"a/SKILL.md","digest":"{D}","_meta":{meta}}}"#
+            ));
+            parse_index(URL, body.as_bytes())
+                .unwrap()
+                .skills
+                .remove(0)
+                .map_err(|r| r.error.field)
+        };
+        let signed =
+            entry(r#"{"io.github.skills-edge/dsse":"/.well-known/agent-skills/a.dsse.json"}"#);
+        assert_eq!(
+            signed.unwrap().envelope.as_deref(),
+            Some("https://h/.well-known/agent-skills/a.dsse.json")
+        );
+        for unsigned in [r#"{}"#, r#"{"io.github.skills-edge/dsse":null}"#, "7"] {
+            assert_eq!(entry(unsigned).unwrap().envelope, None, "{unsigned}");
+        }
+        for bad in [
+            r#"{"io.github.skills-edge/dsse":{"payload":"x"}}"#,
+            r#"{"io.github.skills-edge/dsse":"ftp://h/a.dsse.json"}"#,
+        ] {
+            assert_eq!(
+                entry(bad).unwrap_err().as_deref(),
+                Some("skills[0]._meta[\"io.github.skills-edge/dsse\"]"),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_key_set_is_named_by_the_index_or_at_its_usual_path() {
+        let keys = |top: &str| {
+            let body = format!(r#"{{"$schema":"{SCHEMA_V0_2_0}",{top}"skills":[]}}"#);
+            parse_index(URL, body.as_bytes()).unwrap().keys
+        };
+        assert_eq!(keys(""), "https://h/.well-known/agent-skills/keys.json");
+        assert_eq!(
+            keys(r#""_meta":{"io.github.skills-edge/keys":"signing/keys.json"},"#),
+            "https://h/.well-known/agent-skills/signing/keys.json"
+        );
+        assert_eq!(
+            keys(r#""_meta":{"io.github.skills-edge/keys":7},"#),
+            "https://h/.well-known/agent-skills/keys.json"
+        );
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! |---|---|
 //! | [`entry`] | validate an entry from `skills/list` / `skills/get`; limits from the entry alone |
 //! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry, one function per check, hashed here or with a digest computed elsewhere ([`Hashing`]); resolve references |
-//! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`) |
-//! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals |
+//! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`, the verified signer) |
+//! | [`signature`] | signed skills: whether a skill's signature holds and states its entry, the signer policy (trust list, trust on first use, pins) |
+//! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals, signers |
 //! | [`index`] | read a well-known source's `index.json` (Agent Skills Discovery RFC v0.2.0, and v0.1.0 without `$schema`); resolve its URLs (RFC 3986) |
 //! | [`archive`] | unpack a skill's `.tar.gz` or `.zip` in memory, refusing anything unsafe, within the skill limits |
 //! | [`error`] | [`VerifyError`] with a stable [`ErrorCode`] |
@@ -32,15 +33,17 @@ pub mod entry;
 pub mod error;
 pub mod index;
 pub mod registry;
+pub mod signature;
 pub mod verify;
 
-pub use approval::approval_fingerprint;
-pub use entry::{Entry, LimitReport, ResourceItem, Resources};
+pub use approval::{approval_fingerprint, signed_approval_fingerprint};
+pub use entry::{Entry, LimitReport, ResourceItem, Resources, SignatureMeta};
 pub use error::{ErrorCode, Failure, VerifyError};
 pub use registry::{
     HostOptions, ListingOutcome, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected,
     SkillHost, SkillSummary,
 };
+pub use signature::{Pin, Signer, SignerPolicy, SignerTrust, Signers};
 pub use verify::{
     check_file_size, compare_frontmatter, read_content, read_result_content, resolve, verify_bytes,
     verify_content, verify_skill_md, Body, Content, FileReceipt, Hashing, VerifiedContent,

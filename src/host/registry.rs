@@ -20,9 +20,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::value::RawValue;
 
-use super::approval::{approval_fingerprint, ApprovalsExport};
+use super::approval::{signed_approval_fingerprint, ApprovalsExport};
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
+use super::signature::{Pin, Signer, SignerPolicy, Signers};
 use super::verify::{
     manifest_item, resolve_in_root, verify_content, verify_skill_md, Content, Hashing,
     VerifiedContent, VerifiedSkillMd, VerifyOptions,
@@ -66,6 +67,8 @@ pub struct SkillSummary {
     pub approved: bool,
     /// Whether an acting window is open for it.
     pub active: bool,
+    /// The signer verified for its entry ([`SkillHost::signer`]); `None`: unsigned.
+    pub signer: Option<Signer>,
 }
 
 /// What registering an entry did.
@@ -143,6 +146,11 @@ struct Server {
     /// Until when each skill's entry is current, in milliseconds on the caller's clock
     /// ([`SkillHost::set_current_until`]); a skill without a deadline is not known to be.
     current_until: BTreeMap<String, f64>,
+    /// The origin its skills' signers are pinned under ([`SkillHost::set_origin`]; the label
+    /// until set).
+    origin: String,
+    /// The signer verified for each signed skill's entry.
+    signers: BTreeMap<String, Signer>,
 }
 
 struct Window {
@@ -348,7 +356,7 @@ type Key = (String, String);
 /// # Approvals
 ///
 /// [`SkillHost::approve`] binds the user's approval to the skill's entry as it stands
-/// ([`approval_fingerprint`]); [`SkillHost::is_approved`] tells whether it still covers the
+/// ([`signed_approval_fingerprint`]); [`SkillHost::is_approved`] tells whether it still covers the
 /// registered entry, [`SkillHost::revoke`] withdraws it, and [`SkillHost::export_approvals`]
 /// and [`SkillHost::import_approvals`] persist them.
 ///
@@ -383,8 +391,46 @@ type Key = (String, String);
 /// assert!(!later.is_approved("docs", skill));
 /// assert!(host.revoke("docs", skill) && !host.is_approved("docs", skill));
 /// ```
+///
+/// # Signatures
+///
+/// [`SkillHost::set_signer_policy`] sets a trust list and/or trust on first use (none by
+/// default: a signature is checked when a skill has one and reported, nothing is required;
+/// see [`crate::host::signature`]). Registering an entry checks its signature under that
+/// policy and the pins of the server's origin ([`SkillHost::set_origin`]; the label until
+/// set); [`SkillHost::signer`] and every summary name the verified signer; approvals are
+/// bound to it. [`SkillHost::export_pins`], [`SkillHost::import_pins`] and
+/// [`SkillHost::accept_signer_change`] manage the pins.
+///
+/// ```
+/// use skills_edge::host::signature::trusted_key;
+/// use skills_edge::host::{Entry, ErrorCode, HostOptions, SignerPolicy, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.set_origin("docs", "https://skills.example").unwrap();
+/// // The default policy: an unsigned skill is accepted, and has no signer.
+/// host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// assert!(host.signer("docs", "skill://a/SKILL.md").is_none());
+/// // A trust list requires every skill to be signed by one of its keys.
+/// let jwk = r#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#;
+/// host.set_signer_policy(SignerPolicy {
+///     trusted: vec![trusted_key("the trusted key", jwk).unwrap()],
+///     trust_on_first_use: false,
+/// });
+/// let refused = host.register("docs", Entry::parse(&entry("b", b"x")).unwrap()).unwrap_err();
+/// assert_eq!(refused.code, ErrorCode::SignerUntrusted);
+/// assert!(host.entry("docs", "skill://b/SKILL.md").is_none());
+/// ```
 pub struct SkillHost {
     options: HostOptions,
+    signers: Signers,
     servers: Vec<Server>,
     windows: BTreeMap<Key, Window>,
     approvals: BTreeMap<Key, String>,
@@ -410,6 +456,7 @@ impl SkillHost {
     pub fn new(options: HostOptions) -> SkillHost {
         SkillHost {
             options,
+            signers: Signers::default(),
             servers: Vec::new(),
             windows: BTreeMap::new(),
             approvals: BTreeMap::new(),
@@ -449,6 +496,8 @@ impl SkillHost {
             skills: BTreeMap::new(),
             roots: BTreeMap::new(),
             current_until: BTreeMap::new(),
+            origin: label.to_owned(),
+            signers: BTreeMap::new(),
         });
         self.names.take();
         Ok(())
@@ -490,19 +539,44 @@ impl SkillHost {
             .ok_or_else(|| VerifyError::new(ErrorCode::UnknownServer, "unknown server"))
     }
 
-    /// Registers (or replaces) the entry of a skill of server `label`. When a stored
-    /// approval does not match the new entry's `(uri, digest)` set, it is revoked (H30). An
-    /// open acting window keeps the entry it was loaded from (H15); load again to use the new
-    /// one.
+    /// Registers (or replaces) the entry of a skill of server `label`, after checking its
+    /// signature under the signer policy and the pins of the server's origin
+    /// ([`Signers::check_entry`]): [`ErrorCode::SignatureInvalid`],
+    /// [`ErrorCode::SignerUntrusted`] or [`ErrorCode::SignerChanged`] refuse the entry, and
+    /// the entry registered before (if any) stays as it was, with its signer. When a stored
+    /// approval does not match the new entry's `(uri, digest)` set and signer, it is revoked
+    /// (H30). An open acting window keeps the entry it was loaded from (H15); load again to
+    /// use the new one.
     pub fn register(&mut self, label: &str, entry: Entry) -> Result<RegisterOutcome> {
+        let origin = self.server(label)?.origin.clone();
+        let signer = self.signers.check_entry(&origin, &entry)?;
+        self.register_signed(label, entry, signer)
+    }
+
+    /// [`SkillHost::register`] once the signature was checked.
+    fn register_signed(
+        &mut self,
+        label: &str,
+        entry: Entry,
+        signer: Option<Signer>,
+    ) -> Result<RegisterOutcome> {
         let uri = entry.uri().to_owned();
         let k = key(label, &uri);
         let revoke = match self.approvals.get(&k) {
-            Some(stored) => approval_fingerprint(label, &entry).ok().as_ref() != Some(stored),
+            Some(stored) => {
+                signed_approval_fingerprint(label, &entry, signer.as_ref())
+                    .ok()
+                    .as_ref()
+                    != Some(stored)
+            }
             None => false,
         };
         let root = entry.root().to_owned();
         let server = self.server_mut(label)?;
+        match signer {
+            Some(s) => server.signers.insert(uri.clone(), s),
+            None => server.signers.remove(&uri),
+        };
         let previous = server.skills.insert(uri.clone(), entry);
         server.current_until.remove(&uri);
         let changed = match (&previous, server.skills.get(&uri)) {
@@ -547,16 +621,24 @@ impl SkillHost {
 
     /// [`SkillHost::register_listing`] for entries given one by one (each the JSON text of
     /// one entry, in listing order), so a caller holding a listing's items never joins them
-    /// into one text.
+    /// into one text. An entry whose signature the policy refuses is reported as rejected
+    /// with that code ([`SkillHost::register`]).
+    ///
+    /// When the server's origin has no pin yet and would be pinned (trust on first use, or a
+    /// change accepted), the first signed entry of the listing whose signature holds pins it
+    /// before any other is registered, so a listing is judged as a whole whatever its order: an
+    /// unsigned skill listed before it is refused as it would be in the next listing.
     pub fn register_entries<I>(&mut self, label: &str, entries: I) -> Result<ListingOutcome>
     where
         I: IntoIterator,
         I::Item: AsRef<str>,
     {
-        self.server(label)?;
+        let origin = self.server(label)?.origin.clone();
+        let entries: Vec<I::Item> = entries.into_iter().collect();
+        let first_use = self.pin_from_listing(&origin, &entries);
         let mut out = ListingOutcome::default();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-        for (index, raw_entry) in entries.into_iter().enumerate() {
+        for (index, raw_entry) in entries.iter().enumerate() {
             match Entry::parse(raw_entry.as_ref()) {
                 Ok(entry) => {
                     if let Some(first) = seen.get(entry.uri()) {
@@ -572,12 +654,50 @@ impl SkillHost {
                         continue;
                     }
                     seen.insert(entry.uri().to_owned(), index);
-                    out.registered.push(self.register(label, entry)?);
+                    let checked = match &first_use {
+                        Some((at, signer)) if *at == index => Ok(Some(signer.clone())),
+                        _ => self.signers.check_entry(&origin, &entry),
+                    };
+                    match checked {
+                        Ok(signer) => out
+                            .registered
+                            .push(self.register_signed(label, entry, signer)?),
+                        Err(error) => out.rejected.push(Rejected { index, error }),
+                    }
                 }
                 Err(error) => out.rejected.push(Rejected { index, error }),
             }
         }
         Ok(out)
+    }
+
+    /// The pre-pass of [`SkillHost::register_entries`]: when `origin` has no pin and would be
+    /// pinned, the first signed entry whose signature holds pins it now. Returns its position
+    /// and signer (a first use), to register it with.
+    fn pin_from_listing<T: AsRef<str>>(
+        &mut self,
+        origin: &str,
+        entries: &[T],
+    ) -> Option<(usize, Signer)> {
+        if self.signers.pin(origin).is_some() {
+            return None;
+        }
+        for (index, raw) in entries.iter().enumerate() {
+            let Ok(entry) = Entry::parse(raw.as_ref()) else {
+                continue;
+            };
+            if entry.signature().is_none() {
+                continue;
+            }
+            if let Ok(Some(signer)) = self.signers.check_entry(origin, &entry) {
+                if self.signers.pin(origin).is_some() {
+                    return Some((index, signer));
+                }
+                // Nothing pins here (no trust on first use): the main pass judges each entry.
+                return None;
+            }
+        }
+        None
     }
 
     /// Registers the entry of a `skills/get` result for `requested_uri` (given as JSON):
@@ -628,6 +748,7 @@ impl SkillHost {
         let server = self.server_mut(label)?;
         let removed = server.skills.remove(uri);
         server.current_until.remove(uri);
+        server.signers.remove(uri);
         if let Some(entry) = &removed {
             if let Some(uris) = server.roots.get_mut(entry.root()) {
                 uris.retain(|u| u != uri);
@@ -686,6 +807,7 @@ impl SkillHost {
             revision: entry.revision(),
             approved: self.is_approved(label, entry.uri()),
             active: self.is_active(label, entry.uri()),
+            signer: self.signer(label, entry.uri()).cloned(),
         }
     }
 
@@ -948,11 +1070,13 @@ impl SkillHost {
         }
     }
 
-    /// Records the user's approval of the skill as its entry stands now (H30) and returns
-    /// the fingerprint stored. [`ErrorCode::DynamicNotAllowed`] for a dynamic skill.
+    /// Records the user's approval of the skill as its entry stands now (H30), under its
+    /// verified signer ([`signed_approval_fingerprint`]: the approval does not carry over to
+    /// another signer or to the skill unsigned), and returns the fingerprint stored.
+    /// [`ErrorCode::DynamicNotAllowed`] for a dynamic skill.
     pub fn approve(&mut self, label: &str, uri: &str) -> Result<String> {
         let entry = self.entry_or_err(label, uri)?;
-        let fingerprint = approval_fingerprint(label, entry)?;
+        let fingerprint = signed_approval_fingerprint(label, entry, self.signer(label, uri))?;
         self.approvals.insert(key(label, uri), fingerprint.clone());
         Ok(fingerprint)
     }
@@ -962,20 +1086,26 @@ impl SkillHost {
         self.approvals.remove(&key(label, uri)).is_some()
     }
 
-    /// Whether a stored approval matches the skill's current entry.
+    /// Whether a stored approval matches the skill's current entry and signer.
     pub fn is_approved(&self, label: &str, uri: &str) -> bool {
         let Some(stored) = self.approvals.get(&key(label, uri)) else {
             return false;
         };
-        self.entry(label, uri)
-            .and_then(|e| approval_fingerprint(label, e).ok())
+        self.current_fingerprint(label, uri)
             .is_some_and(|f| &f == stored)
+    }
+
+    /// The fingerprint of the skill's registered entry under its verified signer (`None` when
+    /// it is not registered or dynamic).
+    fn current_fingerprint(&self, label: &str, uri: &str) -> Option<String> {
+        let entry = self.entry(label, uri)?;
+        signed_approval_fingerprint(label, entry, self.signer(label, uri)).ok()
     }
 
     /// The stored approvals as JSON, for persisting:
     /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`,
     /// one item per approved skill: its server's label, its `SKILL.md` URI and the fingerprint
-    /// approved ([`approval_fingerprint`]).
+    /// approved ([`signed_approval_fingerprint`]).
     pub fn export_approvals(&self) -> String {
         ApprovalsExport::of(self.approvals.iter().map(|((server, uri), fingerprint)| {
             (server.as_str(), uri.as_str(), fingerprint.as_str())
@@ -993,7 +1123,7 @@ impl SkillHost {
         for a in export.approvals {
             let current = self
                 .entry(&a.server, &a.uri)
-                .map(|e| approval_fingerprint(&a.server, e).ok());
+                .map(|_| self.current_fingerprint(&a.server, &a.uri));
             let k = (a.server, a.uri);
             match current {
                 Some(f) if f.as_ref() != Some(&a.fingerprint) => {
@@ -1006,6 +1136,82 @@ impl SkillHost {
             }
         }
         Ok(stored)
+    }
+
+    /// The signer policy in force (none until set: signatures are checked when present and
+    /// reported, nothing is required; see [`crate::host::signature`]).
+    pub fn signer_policy(&self) -> &SignerPolicy {
+        self.signers.policy()
+    }
+
+    /// Sets the signer policy: a trust list and/or trust on first use. It applies to the
+    /// entries registered from now on; the pins stay.
+    pub fn set_signer_policy(&mut self, policy: SignerPolicy) {
+        self.signers.set_policy(policy);
+    }
+
+    /// Sets the origin of server `label`: the name its signer is pinned under (the label until
+    /// set; a client sets the server's URL origin, so that pins persist across labels and
+    /// runs). 1 to 2048 bytes, no control characters; [`ErrorCode::InvalidArgument`] or
+    /// [`ErrorCode::UnknownServer`] otherwise.
+    pub fn set_origin(&mut self, label: &str, origin: &str) -> Result<()> {
+        if origin.is_empty()
+            || origin.len() > super::signature::MAX_ORIGIN_LEN
+            || origin.chars().any(char::is_control)
+        {
+            return Err(VerifyError::new(
+                ErrorCode::InvalidArgument,
+                format!("the origin {origin:?} must be 1 to 2048 bytes without control characters"),
+            ));
+        }
+        self.server_mut(label)?.origin = origin.to_owned();
+        Ok(())
+    }
+
+    /// The origin of server `label` ([`SkillHost::set_origin`]).
+    pub fn origin(&self, label: &str) -> Option<&str> {
+        self.server(label).ok().map(|s| s.origin.as_str())
+    }
+
+    /// The signer verified for the registered entry of a skill (`None`: unsigned, or not
+    /// registered).
+    pub fn signer(&self, label: &str, uri: &str) -> Option<&Signer> {
+        self.server(label).ok()?.signers.get(uri)
+    }
+
+    /// The pin of `origin`, if it has one.
+    pub fn pin(&self, origin: &str) -> Option<&Pin> {
+        self.signers.pin(origin)
+    }
+
+    /// Accepts a change of signer for `origin` ([`Signers::accept_signer_change`]): its pin
+    /// is dropped and the next signature from it that holds pins it again. Entries refused
+    /// before must be registered again (listed or fetched anew). Returns whether it had a pin.
+    pub fn accept_signer_change(&mut self, origin: &str) -> bool {
+        self.signers.accept_signer_change(origin)
+    }
+
+    /// The pins as JSON, for persisting ([`Signers::export_pins`]).
+    pub fn export_pins(&self) -> String {
+        self.signers.export_pins()
+    }
+
+    /// Restores exported pins ([`Signers::import_pins`]); they apply to the entries
+    /// registered from now on. Returns how many were read. [`ErrorCode::InvalidArgument`]
+    /// when the JSON is not such an export (nothing is stored then).
+    pub fn import_pins(&mut self, json: &str) -> Result<usize> {
+        self.signers.import_pins(json)
+    }
+
+    /// The signer policy and the pins, to hand to a check outside the registry (a well-known
+    /// source's artifacts).
+    pub fn signers(&self) -> &Signers {
+        &self.signers
+    }
+
+    /// The signer policy and the pins, mutable ([`SkillHost::signers`]).
+    pub fn signers_mut(&mut self) -> &mut Signers {
+        &mut self.signers
     }
 }
 
@@ -1090,6 +1296,7 @@ fn prefix_of(entry: &Entry) -> &str {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::host::approval::approval_fingerprint;
     use crate::skill::digest::digest_of;
     use serde_json::json;
 
@@ -1792,6 +1999,203 @@ pub(crate) mod tests {
                 .code,
             ErrorCode::NotApproved
         );
+    }
+
+    mod signed {
+        use super::*;
+        use crate::host::signature::tests::{entry_json, signed};
+        use crate::host::signature::{SignerPolicy, SignerTrust};
+        use skills_edge_catalog::sign::SigningKey;
+
+        fn key(n: u8) -> SigningKey {
+            SigningKey::from_seed([n; 32])
+        }
+
+        fn md(name: &str) -> String {
+            format!("---\nname: {name}\ndescription: d\n---\n# {name}\n")
+        }
+
+        fn skill(name: &str) -> serde_json::Value {
+            let text = md(name);
+            entry_json(name, &[("SKILL.md", text.as_bytes()), ("x.md", b"x")])
+        }
+
+        fn tofu() -> SkillHost {
+            let mut h = host();
+            h.set_signer_policy(SignerPolicy {
+                trusted: vec![],
+                trust_on_first_use: true,
+            });
+            h
+        }
+
+        #[test]
+        fn registering_checks_the_signature_and_keeps_the_signer() {
+            let mut h = tofu();
+            h.set_origin("work", "https://skills.example").unwrap();
+            assert_eq!(h.origin("work"), Some("https://skills.example"));
+            let a = signed(&skill("a"), &key(1), "acme");
+            h.register_listing("work", &format!("[{a}]")).unwrap();
+            let s = h.summary("work", "skill://a/SKILL.md").unwrap();
+            let signer = s.signer.unwrap();
+            assert_eq!(
+                (signer.catalog.as_str(), signer.trust),
+                ("acme", SignerTrust::FirstUse)
+            );
+            assert_eq!(
+                h.pin("https://skills.example").unwrap().key,
+                *key(1).public()
+            );
+            // Loading verifies the files against the entry the signature states.
+            let uri = "skill://a/SKILL.md";
+            h.load("work", uri, Content::Text(md("a")), Hashing::Here)
+                .unwrap();
+            // A changed byte of a file is the digest check's.
+            let tampered = md("a").replace("# a", "# b");
+            assert_eq!(
+                h.load("work", uri, Content::Text(tampered), Hashing::Here)
+                    .unwrap_err()
+                    .code,
+                ErrorCode::DigestMismatch
+            );
+            // Another signer is refused, and the entry registered before stays with its signer.
+            let other = Entry::parse(&signed(&skill("a"), &key(2), "acme").to_string()).unwrap();
+            assert_eq!(
+                h.register("work", other.clone()).unwrap_err().code,
+                ErrorCode::SignerChanged
+            );
+            assert_eq!(
+                h.signer("work", uri).unwrap().key_id,
+                key(1).public().key_id()
+            );
+            // Another server (its own origin, the label) is pinned on its own.
+            h.register("home", other).unwrap();
+            assert_eq!(h.signer("home", uri).unwrap().trust, SignerTrust::FirstUse);
+            // Accepted, the change registers and pins again.
+            assert!(h.accept_signer_change("https://skills.example"));
+            let again = Entry::parse(&signed(&skill("a"), &key(2), "acme").to_string()).unwrap();
+            h.register("work", again).unwrap();
+            assert_eq!(
+                h.signer("work", uri).unwrap().key_id,
+                key(2).public().key_id()
+            );
+            // Forgetting a skill forgets its signer; the pins survive export.
+            h.forget("work", uri).unwrap();
+            assert!(h.signer("work", uri).is_none());
+            let mut later = SkillHost::new(HostOptions::default());
+            assert_eq!(later.import_pins(&h.export_pins()), Ok(2));
+            assert!(later.pin("home").is_some());
+            assert_eq!(
+                h.set_origin("work", "").unwrap_err().code,
+                ErrorCode::InvalidArgument
+            );
+            assert_eq!(
+                h.set_origin("nope", "o").unwrap_err().code,
+                ErrorCode::UnknownServer
+            );
+        }
+
+        #[test]
+        fn a_listing_is_judged_as_a_whole() {
+            // An unsigned skill listed before the first signed one is refused on first use as
+            // it would be on every later listing.
+            let list = format!(
+                "[{},{},{}]",
+                skill("u"),
+                signed(&skill("a"), &key(1), "acme"),
+                signed(&skill("b"), &key(2), "acme")
+            );
+            for _ in 0..2 {
+                let mut h = tofu();
+                let out = h.register_listing("work", &list).unwrap();
+                let rejected: Vec<(usize, ErrorCode)> = out
+                    .rejected
+                    .iter()
+                    .map(|r| (r.index, r.error.code))
+                    .collect();
+                assert_eq!(
+                    rejected,
+                    [(0, ErrorCode::SignerChanged), (2, ErrorCode::SignerChanged)]
+                );
+                assert_eq!(out.registered.len(), 1);
+                assert_eq!(
+                    h.signer("work", "skill://a/SKILL.md").unwrap().trust,
+                    SignerTrust::FirstUse
+                );
+            }
+            // Without trust on first use nothing pins, and every signature is reported.
+            let mut h = host();
+            let out = h.register_listing("work", &list).unwrap();
+            assert!(out.rejected.is_empty());
+            assert!(h.signer("work", "skill://u/SKILL.md").is_none());
+            assert_eq!(
+                h.signer("work", "skill://b/SKILL.md").unwrap().trust,
+                SignerTrust::Announced
+            );
+            // A trust list refuses the unsigned and the untrusted, by position.
+            let mut strict = host();
+            strict.set_signer_policy(SignerPolicy {
+                trusted: vec![key(2).public().clone()],
+                trust_on_first_use: false,
+            });
+            let out = strict.register_listing("work", &list).unwrap();
+            let rejected: Vec<(usize, ErrorCode)> = out
+                .rejected
+                .iter()
+                .map(|r| (r.index, r.error.code))
+                .collect();
+            assert_eq!(
+                rejected,
+                [
+                    (0, ErrorCode::SignerUntrusted),
+                    (1, ErrorCode::SignerUntrusted)
+                ]
+            );
+            assert_eq!(out.registered[0].uri, "skill://b/SKILL.md");
+        }
+
+        #[test]
+        fn approvals_do_not_carry_over_to_another_signer_or_to_unsigned() {
+            let uri = "skill://a/SKILL.md";
+            let plain = Entry::parse(&skill("a").to_string()).unwrap();
+            let by = |n: u8, catalog: &str| {
+                Entry::parse(&signed(&skill("a"), &key(n), catalog).to_string()).unwrap()
+            };
+            let mut h = SkillHost::new(HostOptions {
+                allow_dynamic: false,
+                require_approval: true,
+            });
+            h.add_server("work").unwrap();
+            // An unsigned skill keeps the fingerprint it always had.
+            h.register("work", plain.clone()).unwrap();
+            let f = h.approve("work", uri).unwrap();
+            assert_eq!(f, approval_fingerprint("work", &plain).unwrap());
+            // The same files signed: not the approved skill any more.
+            let out = h.register("work", by(1, "acme")).unwrap();
+            assert!(out.approval_revoked && !out.changed);
+            assert_eq!(
+                h.plan_load("work", uri).unwrap_err().code,
+                ErrorCode::NotApproved
+            );
+            h.approve("work", uri).unwrap();
+            assert!(h.is_approved("work", uri));
+            let saved = h.export_approvals();
+            // Another key, another catalog, unsigned: each revokes it.
+            for other in [by(2, "acme"), by(1, "other"), plain.clone()] {
+                let mut h2 = SkillHost::new(HostOptions::default());
+                h2.add_server("work").unwrap();
+                h2.import_approvals(&saved).unwrap();
+                h2.register("work", by(1, "acme")).unwrap();
+                assert!(h2.is_approved("work", uri));
+                assert!(h2.register("work", other).unwrap().approval_revoked);
+                assert!(!h2.is_approved("work", uri));
+            }
+            // Restored approvals check the signer as well.
+            let mut h3 = SkillHost::new(HostOptions::default());
+            h3.add_server("work").unwrap();
+            h3.register("work", by(2, "acme")).unwrap();
+            assert_eq!(h3.import_approvals(&saved), Ok(0));
+        }
     }
 
     #[test]

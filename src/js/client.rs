@@ -33,10 +33,10 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::command::verify_args;
 use super::convert::{
-    arg, bytes_of, json_arg, json_array, json_text, json_value, options_with_host, string, to_js,
-    Arg, ContentJs, SkillMdJs,
+    arg, bytes_of, json_arg, json_array, json_text, json_value, options, options_with_host, string,
+    to_js, Arg, ContentJs, SkillMdJs,
 };
-use super::host::SummaryJs;
+use super::host::{SignerJs, SignerOptionsJs, SummaryJs};
 use super::{js_error, throw};
 use crate::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
 use crate::client::{
@@ -44,6 +44,7 @@ use crate::client::{
 };
 use crate::client::{ClientCode, ClientError, ExchangeKind, Result as ClientResult};
 use crate::command::report::{self, Report};
+use crate::command::verify::{after_mcp, output, signers_of, SignerFiles};
 use crate::command::wellknown::run_well_known;
 use crate::host::{ErrorCode, VerifyError};
 use crate::protocol::{Era, LEGACY_VERSIONS, MODERN_VERSION};
@@ -297,11 +298,18 @@ impl Rpc for CallRpc {
 
 /// The options of the package's `SkillsClient` that configure the client, checked here and only
 /// here (`SkillsClient.connect` and `wrap` pass them through as given); the host's own
-/// (`allowDynamic`, `requireApproval`) are read beside them by `options_with_host`.
+/// (`allowDynamic`, `requireApproval`) are read beside them by `options_with_host`. `trust`,
+/// `trustOnFirstUse` and `pins` are the signer options ([`SignerOptionsJs`]); `origin` the
+/// name the server's signer is pinned under (`connect` gives its URL's origin; default: the
+/// label).
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct CoreOptions {
     label: Option<String>,
+    origin: Option<String>,
+    trust: Option<Vec<serde_json::Value>>,
+    trust_on_first_use: Option<bool>,
+    pins: Option<serde_json::Value>,
     /// Any number, so its range is checked (and named) here; JavaScript numbers are exact
     /// integers up to `Number.MAX_SAFE_INTEGER`.
     listing_budget: Option<f64>,
@@ -447,11 +455,20 @@ struct ReportJs<'a> {
     error: JsValue,
     #[serde(skip_serializing_if = "Option::is_none")]
     protocol_version: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pins: Option<String>,
 }
 
 fn report_js(r: &Report, url: &str) -> Result<JsValue, JsValue> {
+    report_with_pins(r, url, None)
+}
+
+/// [`report_js`] with the pins to hand back (`verifyWellKnown` with trust on first use or
+/// pins).
+fn report_with_pins(r: &Report, url: &str, pins: Option<String>) -> Result<JsValue, JsValue> {
     let lines: Vec<String> = r.skills.iter().map(|s| s.to_json()).collect();
     to_js(&ReportJs {
+        pins,
         skills: json_array(lines.iter().map(String::as_str))?,
         exit_code: r.exit_code(),
         table: r.table(),
@@ -470,6 +487,8 @@ struct OutputJs {
     stdout: String,
     stderr: String,
     exit_code: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pins: Option<String>,
 }
 
 /// A checked `io` argument (an object; its functions are looked up when used).
@@ -560,8 +579,9 @@ where
 impl SkillsClientCore {
     /// A client core: `label` (the host's name for the server, default `server`),
     /// `listingBudget` (the most result bytes one listing or walk may read, default 256 MiB),
-    /// `allowDynamic`, `requireApproval` (as for `SkillHost`), `clientName` and
-    /// `clientVersion` (its `clientInfo`). Throws `invalid-argument`.
+    /// `allowDynamic`, `requireApproval`, `trust`, `trustOnFirstUse`, `pins` (as for
+    /// `SkillHost`), `origin` (what the server's signer is pinned under, default the label),
+    /// `clientName` and `clientVersion` (its `clientInfo`). Throws `invalid-argument`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "SkillsClientCoreOptions")] options: Option<
@@ -572,10 +592,25 @@ impl SkillsClientCore {
         let (o, host): (CoreOptions, _) =
             options_with_host(&options.unwrap_or(JsValue::UNDEFINED), a)?;
         let listing_budget = o.listing_budget.map(|b| listing_budget(b, a)).transpose()?;
+        let signers = SignerOptionsJs {
+            trust: o.trust,
+            trust_on_first_use: o.trust_on_first_use,
+            pins: o.pins,
+        }
+        .signers(a)?;
         let client = throw(SkillsClient::new(
             o.label.as_deref().unwrap_or("server"),
             host,
         ))?;
+        if let Some(origin) = &o.origin {
+            throw(client.set_origin(origin)).map_err(|_| {
+                a.with("origin").error(
+                    ErrorCode::InvalidArgument,
+                    "must be 1 to 2048 bytes without control characters",
+                )
+            })?;
+        }
+        throw(client.host(|h, _| *h.signers_mut() = signers))?;
         if let Some(bytes) = listing_budget {
             throw(client.set_listing_budget(bytes))?;
         }
@@ -938,6 +973,56 @@ impl SkillsClientCore {
         })
     }
 
+    /// The signer verified for a registered skill, or `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "SignerInfo | undefined")]
+    pub fn signer(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let uri = string(&uri, arg("SkillsClientCore.signer", "uri"))?;
+        let signer = throw(self.inner.client.host(|h, l| h.signer(l, &uri).cloned()))?;
+        match &signer {
+            Some(s) => to_js(&SignerJs::from(s)),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The origin the server's signer is pinned under.
+    pub fn origin(&self) -> String {
+        self.inner.client.origin()
+    }
+
+    /// The pins as JSON text (a `PinsExport`), for persisting.
+    #[wasm_bindgen(js_name = exportPins)]
+    pub fn export_pins(&self) -> Result<String, JsValue> {
+        throw(self.inner.client.export_pins())
+    }
+
+    /// Restores exported pins (JSON text or the parsed object); returns how many were read.
+    #[wasm_bindgen(js_name = importPins)]
+    pub fn import_pins(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | PinsExport")] pins: JsValue,
+    ) -> Result<u32, JsValue> {
+        let text = json_arg(
+            &pins,
+            arg("SkillsClientCore.importPins", "pins"),
+            ErrorCode::InvalidArgument,
+            "JSON text or a PinsExport object",
+            true,
+        )?;
+        let n = throw(self.inner.client.import_pins(&text))?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
+    /// Accepts a change of the server's signer: the pin of its origin is dropped, and the next
+    /// signature that holds pins it again (list or get the skills again). Returns whether there
+    /// was a pin.
+    #[wasm_bindgen(js_name = acceptSignerChange)]
+    pub fn accept_signer_change(&self) -> Result<bool, JsValue> {
+        throw(self.inner.client.accept_signer_change())
+    }
+
     /// The stored approvals as JSON text, for persisting.
     #[wasm_bindgen(js_name = exportApprovals)]
     pub fn export_approvals(&self) -> Result<String, JsValue> {
@@ -966,18 +1051,25 @@ impl SkillsClientCore {
 
 /// Reads and verifies a well-known skills source (an Agent Skills Discovery index, RFC v0.2.0 or
 /// v0.1.0) through `io.get`: `url` is the index (ending in `/.well-known/agent-skills/index.json`)
-/// or an origin (`https://host`, whose index that is). Resolves to what `SkillsClient.verify`
-/// resolves to, `{ skills, exitCode, table, summary, error? }`, with the same statuses and exit
-/// codes as `skills-edge verify`, which runs the same code. Throws `invalid-argument` for a
-/// `url` that is neither.
+/// or an origin (`https://host`, whose index that is). `options` holds the signer options
+/// (`trust`, `trustOnFirstUse`, `pins`, as for `SkillHost`). Resolves to what
+/// `SkillsClient.verify` resolves to, `{ skills, exitCode, table, summary, error? }`, with the
+/// same statuses and exit codes as `skills-edge verify`, which runs the same code, and `pins`
+/// (the pins after the run, to persist) when `trustOnFirstUse` or `pins` was given. Throws
+/// `invalid-argument` for a `url` that is neither, or a malformed option.
 #[wasm_bindgen(js_name = verifyWellKnown, unchecked_return_type = "Promise<VerifyReport>")]
 pub fn verify_well_known(
     #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] url: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SignerOptions")] options: Option<JsValue>,
 ) -> Result<Promise, JsValue> {
     let a = arg("verifyWellKnown", "io");
     let io = io_arg(&io, a)?;
     let url = string(&url, a.with("url"))?;
+    let signer_options: SignerOptionsJs =
+        super::convert::options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let mut signers = signer_options.signers(a.with("options"))?;
+    let hand_back = signer_options.trust_on_first_use.is_some() || signer_options.pins.is_some();
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(a.with("url").error(
             ErrorCode::InvalidArgument,
@@ -998,52 +1090,74 @@ pub fn verify_well_known(
         })?
     };
     Ok(promise(async move {
-        let r = run_well_known(&io, &index).await;
-        report_js(&r, &index)
+        let r = run_well_known(&io, &index, &mut signers).await;
+        report_with_pins(&r, &index, hand_back.then(|| signers.export_pins()))
     }))
 }
 
+/// What the command's `--trust` and `--pins` files hold, read by the package's `bin`.
+#[derive(serde::Deserialize, Default)]
+struct FilesJs {
+    trust: Option<Vec<String>>,
+    pins: Option<String>,
+}
+
 /// The whole `verify` command after its arguments (`args`, as for `parseVerifyArgs`):
-/// connect through `io.post`, verify, render. Resolves to `{ stdout, stderr, exitCode }`,
-/// exactly what the native command prints and returns.
+/// connect through `io.post`, verify, render. `files` holds the texts of the `--trust` files
+/// (`trust`, in order) and of the `--pins` file (`pins`, absent when it does not exist yet).
+/// Resolves to `{ stdout, stderr, exitCode, pins? }`, exactly what the native command prints
+/// and returns, and with `--pins` the pins to write back to its file.
 #[wasm_bindgen(js_name = runVerifyCommand, unchecked_return_type = "Promise<CommandOutput>")]
 pub fn run_verify_command(
     #[wasm_bindgen(unchecked_param_type = "string[]")] args: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "VerifyFiles")] files: Option<JsValue>,
 ) -> Result<Promise, JsValue> {
     let a = arg("runVerifyCommand", "args");
     let parsed = verify_args(&args, a)?;
     let io = io_arg(&io, a.with("io"))?;
-    let client = throw(report::command_client(&parsed))?;
+    let files: FilesJs = options(&files.unwrap_or(JsValue::UNDEFINED), a.with("files"))?;
+    let files = SignerFiles {
+        trust: files.trust.unwrap_or_default(),
+        pins: files.pins,
+    };
+    let prepared = match signers_of(&parsed, &files) {
+        Ok(s) => Ok((s.clone(), throw(report::command_client(&parsed, s))?)),
+        Err(e) => Err(e),
+    };
     Ok(promise(async move {
-        // command::verify_command, over the same Rpc as SkillsClientCore's (one copy of the
-        // client's code in the wasm, not two).
-        let rpc = CallRpc {
-            inner: Rc::new(Inner {
-                client,
-                session: HttpSession::new(ClientInfo::default()),
-                mode: Cell::new(Mode::Http),
-            }),
-            io,
-        };
-        let out = if parsed.well_known {
-            run_well_known(&rpc.io, &parsed.url).await.render(&parsed)
-        } else {
-            match rpc.inner.session.connect(&rpc.io, parsed.era).await {
-                Err(e) => Report::stopped(None, e).render(&parsed),
-                Ok(facts) => {
-                    let _ = rpc.client().set_facts(facts);
-                    let mcp = report::run(rpc.client(), &rpc, parsed.skill.as_deref()).await;
-                    crate::command::verify::with_well_known(&parsed, &rpc.io, mcp)
-                        .await
-                        .render(&parsed)
-                }
+        let out = match prepared {
+            Err(e) => Report::stopped(None, e).render(&parsed),
+            Ok((mut signers, _)) if parsed.well_known => {
+                let r = run_well_known(&io, &parsed.url, &mut signers).await;
+                output(&parsed, &r, &signers)
+            }
+            Ok((_, client)) => {
+                // command::verify_command, over the same Rpc as SkillsClientCore's (one copy
+                // of the client's code in the wasm, not two).
+                let rpc = CallRpc {
+                    inner: Rc::new(Inner {
+                        client,
+                        session: HttpSession::new(ClientInfo::default()),
+                        mode: Cell::new(Mode::Http),
+                    }),
+                    io,
+                };
+                let report = match rpc.inner.session.connect(&rpc.io, parsed.era).await {
+                    Err(e) => Report::stopped(None, e),
+                    Ok(facts) => {
+                        let _ = rpc.client().set_facts(facts);
+                        report::run(rpc.client(), &rpc, parsed.skill.as_deref()).await
+                    }
+                };
+                after_mcp(&parsed, &rpc.io, rpc.client(), report).await
             }
         };
         to_js(&OutputJs {
             stdout: out.stdout,
             stderr: out.stderr,
             exit_code: out.exit_code,
+            pins: out.pins,
         })
     }))
 }

@@ -50,6 +50,9 @@ struct VerifyArgsJs<'a> {
     timeout_ms: u64,
     well_known: bool,
     cross_check: bool,
+    trust: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pins: Option<&'a str>,
 }
 
 impl<'a> From<&'a VerifyArgs> for VerifyArgsJs<'a> {
@@ -63,6 +66,8 @@ impl<'a> From<&'a VerifyArgs> for VerifyArgsJs<'a> {
             timeout_ms: a.timeout_ms,
             well_known: a.well_known,
             cross_check: a.cross_check,
+            trust: &a.trust,
+            pins: a.pins.as_deref(),
         }
     }
 }
@@ -207,7 +212,7 @@ pub fn command_usage() -> String {
 }
 
 /// The arguments after `verify`, as both commands read them: `{ url, era, headers, skill?,
-/// json, timeoutMs, wellKnown, crossCheck }`. Throws `invalid-argument` whose message is the usage error.
+/// json, timeoutMs, wellKnown, crossCheck, trust, pins? }`. Throws `invalid-argument` whose message is the usage error.
 #[wasm_bindgen(js_name = parseVerifyArgs, unchecked_return_type = "VerifyArgs")]
 pub fn parse_verify_args(
     #[wasm_bindgen(unchecked_param_type = "string[]")] args: JsValue,

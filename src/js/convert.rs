@@ -755,8 +755,8 @@ fn from_copy<T: DeserializeOwned>(copy: JsValue, arg: Arg) -> Result<T, JsValue>
 }
 
 /// The host's options as the package names them: `allowDynamic` and `requireApproval`
-/// (absent: `false`). `new SkillHost` takes them alone ([`host_options`]); `new
-/// SkillsClientCore` beside its own ([`options_with_host`]).
+/// (absent: `false`). `new SkillHost` and `new SkillsClientCore` take them beside their own
+/// (the signer options, the client's) ([`options_with_host`]).
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct HostOptionsJs {
@@ -771,11 +771,6 @@ impl From<HostOptionsJs> for HostOptions {
             require_approval: o.require_approval.unwrap_or(false),
         }
     }
-}
-
-/// An optional argument holding only the host's options (`new SkillHost`).
-pub(super) fn host_options(value: &JsValue, arg: Arg) -> Result<HostOptions, JsValue> {
-    options::<HostOptionsJs>(value, arg).map(HostOptions::from)
 }
 
 /// An optional argument holding `T`'s options and the host's, from one copy of it: a key

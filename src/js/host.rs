@@ -1,4 +1,5 @@
-//! `SkillHost`: the host registry of skills, acting windows and approvals.
+//! `SkillHost`: the host registry of skills, acting windows, approvals and signers; and the
+//! signer options (`trust`, `trustOnFirstUse`, `pins`) it shares with `SkillsClientCore`.
 
 use std::rc::Rc;
 
@@ -6,11 +7,89 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, content_from, entry_from, host_options, json_arg, json_value, string, to_js, Arg,
+    arg, content_from, entry_from, json_arg, json_value, options_with_host, string, to_js, Arg,
     ContentJs, OutcomeJs, PlannedJs, SkillMdJs,
 };
 use super::{js_error, throw};
+use crate::host::signature::{trusted_key, SignerPolicy, SignerTrust, Signers};
 use crate::host::{self, ErrorCode, Hashing};
+
+/// The signer options of `new SkillHost` and `new SkillsClientCore`: `trust` (public JWKs, as
+/// objects or JSON text: the trust list), `trustOnFirstUse`, `pins` (exported pins, as JSON
+/// text or the parsed object).
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct SignerOptionsJs {
+    pub(super) trust: Option<Vec<serde_json::Value>>,
+    pub(super) trust_on_first_use: Option<bool>,
+    pub(super) pins: Option<serde_json::Value>,
+}
+
+impl SignerOptionsJs {
+    /// The policy and pins they give; `invalid-argument` naming the option (a secret key in
+    /// `trust` is refused without quoting it).
+    pub(super) fn signers(&self, a: Arg) -> Result<Signers, JsValue> {
+        let mut trusted = Vec::new();
+        for (i, k) in self.trust.iter().flatten().enumerate() {
+            let text = match k {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Object(_) => k.to_string(),
+                _ => {
+                    return Err(a.with("trust").error(
+                        ErrorCode::InvalidArgument,
+                        format_args!("[{i}] must be a public JWK object or its JSON text"),
+                    ))
+                }
+            };
+            trusted.push(
+                trusted_key(&format!("trust[{i}]"), &text)
+                    .map_err(|e| a.with("trust").error(ErrorCode::InvalidArgument, e.message))?,
+            );
+        }
+        let mut signers = Signers::new(SignerPolicy {
+            trusted,
+            trust_on_first_use: self.trust_on_first_use.unwrap_or(false),
+        });
+        match &self.pins {
+            None => {}
+            Some(serde_json::Value::String(text)) => import(&mut signers, text, a)?,
+            Some(v @ serde_json::Value::Object(_)) => import(&mut signers, &v.to_string(), a)?,
+            Some(_) => {
+                return Err(a.with("pins").error(
+                    ErrorCode::InvalidArgument,
+                    "must be exported pins (JSON text or a PinsExport object)",
+                ))
+            }
+        }
+        Ok(signers)
+    }
+}
+
+fn import(signers: &mut Signers, text: &str, a: Arg) -> Result<(), JsValue> {
+    signers
+        .import_pins(text)
+        .map(|_| ())
+        .map_err(|e| a.with("pins").error(ErrorCode::InvalidArgument, e.message))
+}
+
+/// `SignerInfo`: a verified signer.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct SignerJs<'a> {
+    key_id: &'a str,
+    catalog: &'a str,
+    trust: SignerTrust,
+}
+
+impl<'a> From<&'a host::Signer> for SignerJs<'a> {
+    fn from(s: &'a host::Signer) -> Self {
+        SignerJs {
+            key_id: &s.key_id,
+            catalog: &s.catalog,
+            trust: s.trust,
+        }
+    }
+}
 
 /// `SkillSummary`.
 #[derive(Serialize)]
@@ -26,6 +105,8 @@ pub(super) struct SummaryJs<'a> {
     revision: Option<&'a str>,
     approved: bool,
     active: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signer: Option<SignerJs<'a>>,
 }
 
 impl<'a> From<&'a host::SkillSummary> for SummaryJs<'a> {
@@ -40,6 +121,7 @@ impl<'a> From<&'a host::SkillSummary> for SummaryJs<'a> {
             revision: s.revision.as_deref(),
             approved: s.approved,
             active: s.active,
+            signer: s.signer.as_ref().map(SignerJs::from),
         }
     }
 }
@@ -93,20 +175,85 @@ pub struct SkillHost {
 
 #[wasm_bindgen]
 impl SkillHost {
-    /// An empty registry. Throws `invalid-argument` for an unknown option.
+    /// An empty registry: `allowDynamic`, `requireApproval`, and the signer policy (`trust`,
+    /// `trustOnFirstUse`, `pins`; none by default: signatures are checked when present and
+    /// reported). Throws `invalid-argument` for an unknown or malformed option.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "SkillHostOptions")] options: Option<
             JsValue,
         >,
     ) -> Result<SkillHost, JsValue> {
-        let o = host_options(
-            &options.unwrap_or(JsValue::UNDEFINED),
-            arg("new SkillHost", "options"),
+        let a = arg("new SkillHost", "options");
+        let (signer_options, o): (SignerOptionsJs, _) =
+            options_with_host(&options.unwrap_or(JsValue::UNDEFINED), a)?;
+        let mut inner = host::SkillHost::new(o);
+        *inner.signers_mut() = signer_options.signers(a)?;
+        Ok(SkillHost { inner })
+    }
+
+    /// Sets the origin of server `label`: the name its signer is pinned under (the label until
+    /// set). Throws `invalid-argument`, `unknown-server`.
+    #[wasm_bindgen(js_name = setOrigin)]
+    pub fn set_origin(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] origin: JsValue,
+    ) -> Result<(), JsValue> {
+        let a = label_of("SkillHost.setOrigin");
+        let label = string(&label, a)?;
+        let origin = string(&origin, a.with("origin"))?;
+        throw(self.inner.set_origin(&label, &origin))
+    }
+
+    /// The signer verified for a registered skill, or `undefined` (unsigned, or not
+    /// registered).
+    #[wasm_bindgen(unchecked_return_type = "SignerInfo | undefined")]
+    pub fn signer(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] label: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (label, uri) = label_uri("SkillHost.signer", &label, &uri)?;
+        match self.inner.signer(&label, &uri) {
+            Some(s) => to_js(&SignerJs::from(s)),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The pins as JSON text (a `PinsExport`), for persisting.
+    #[wasm_bindgen(js_name = exportPins)]
+    pub fn export_pins(&self) -> String {
+        self.inner.export_pins()
+    }
+
+    /// Restores exported pins (JSON text or the parsed object); returns how many were read.
+    /// Throws `invalid-argument`.
+    #[wasm_bindgen(js_name = importPins)]
+    pub fn import_pins(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string | PinsExport")] pins: JsValue,
+    ) -> Result<u32, JsValue> {
+        let text = json_arg(
+            &pins,
+            arg("SkillHost.importPins", "pins"),
+            ErrorCode::InvalidArgument,
+            "JSON text or a PinsExport object",
+            true,
         )?;
-        Ok(SkillHost {
-            inner: host::SkillHost::new(o),
-        })
+        let n = throw(self.inner.import_pins(&text))?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
+    /// Accepts a change of signer for `origin`: its pin is dropped, and the next signature
+    /// from it that holds pins it again. Returns whether it had a pin.
+    #[wasm_bindgen(js_name = acceptSignerChange)]
+    pub fn accept_signer_change(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] origin: JsValue,
+    ) -> Result<bool, JsValue> {
+        let origin = string(&origin, arg("SkillHost.acceptSignerChange", "origin"))?;
+        Ok(self.inner.accept_signer_change(&origin))
     }
 
     /// Adds a server under a host-assigned label (1-128 bytes, no `:`). Throws

@@ -202,9 +202,11 @@ export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 // ---------------------------------------------------------------------------------------------
 
 /** Options of `new SkillsClientCore`. */
-export interface SkillsClientCoreOptions {
+export interface SkillsClientCoreOptions extends SignerOptions {
   /** The host's name for the server (1–128 bytes, no `:`); default `server`. */
   label?: string;
+  /** The name the server's signer is pinned under (`SkillsClient.connect` gives its URL's origin); default the label. */
+  origin?: string;
   /** The most result bytes (as JSON text) one listing, directory or walk may read over all
    * its pages; past it the listing fails with `protocol-error`. Default 268435456 (256 MiB). */
   listingBudget?: number;
@@ -355,6 +357,8 @@ export interface VerifiedSkill {
   code?: ErrorCode;
   why?: string;
   refreshed: boolean;
+  /** The verified signer; absent: unsigned (or its signature was not checked). */
+  signer?: SignerInfo;
   checks: VerifyCheck[];
 }
 
@@ -371,6 +375,8 @@ export interface VerifyReport {
   /** What stopped the run before any skill was checked. */
   error?: SkillsEdgeError;
   protocolVersion?: string;
+  /** `verifyWellKnown` with `trustOnFirstUse` or `pins`: the pins after the run (JSON text), to persist. */
+  pins?: string;
 }
 
 /** The arguments of `skills-edge verify`, read. */
@@ -385,6 +391,18 @@ export interface VerifyArgs {
   wellKnown: boolean;
   /** `--cross-check`: the MCP server, then the same origin's index, compared. */
   crossCheck: boolean;
+  /** `--trust FILE`: public key files, the trust list. */
+  trust: string[];
+  /** `--pins FILE`: the pins file (read if it exists, written after the run). */
+  pins?: string;
+}
+
+/** The texts of the `--trust` and `--pins` files, for `runVerifyCommand`. */
+export interface VerifyFiles {
+  /** Each `--trust` file's text, in the order given. */
+  trust?: string[];
+  /** The `--pins` file's text; absent when it does not exist yet. */
+  pins?: string;
 }
 
 /** What the npm package's `skills-edge` command line asks for (`parseCommand`). */
@@ -429,4 +447,6 @@ export interface CommandOutput {
   stdout: string;
   stderr: string;
   exitCode: 0 | 1 | 2;
+  /** With `--pins`: the pins to write back to its file. */
+  pins?: string;
 }

@@ -143,6 +143,9 @@ export type ErrorCode =
   | "archive-invalid"
   | "archive-unsafe"
   | "unknown-schema"
+  | "signature-invalid"
+  | "signer-untrusted"
+  | "signer-changed"
   | "catalog-invalid"
   | "pack-invalid";
 
@@ -178,12 +181,47 @@ export interface CatalogDiagnostic {
   rendered: string;
 }
 
+/** An Ed25519 public key as a JSON Web Key (RFC 8037): `kid`, when given, is ignored (a key's id is its RFC 7638 thumbprint). */
+export interface PublicJwk {
+  kty: "OKP";
+  crv: "Ed25519";
+  x: string;
+  kid?: string;
+}
+
+/** The signer policy of `SkillHost` and `SkillsClient` (none by default: a signature is checked when a skill has one and reported, nothing is required). */
+export interface SignerOptions {
+  /** The trust list: public keys (JWK objects or their JSON text). With any, every skill must be signed by one of them (`signer-untrusted`). A JWK holding a secret (`d`) is refused. */
+  trust?: Array<PublicJwk | string>;
+  /** Pin each origin to the first signer (key and catalog identity) seen from it; later skills signed otherwise, or unsigned, are refused (`signer-changed`) until `acceptSignerChange`. Default false. */
+  trustOnFirstUse?: boolean;
+  /** Pins exported before (`exportPins()`), enforced even without `trustOnFirstUse`. */
+  pins?: string | PinsExport;
+}
+
 /** Options of `SkillHost`. */
-export interface SkillHostOptions {
+export interface SkillHostOptions extends SignerOptions {
   /** Load skills with `"dynamic"` resources (frontmatter verified, files not; 16 MiB retrieved at most). Default false. */
   allowDynamic?: boolean;
   /** Refuse to load a skill without a current approval (`not-approved`). Default false. */
   requireApproval?: boolean;
+}
+
+/** The verified signer of a skill whose signature holds. */
+export interface SignerInfo {
+  /** The key's RFC 7638 thumbprint. */
+  keyId: string;
+  /** The catalog identity the signed statement gives. */
+  catalog: string;
+  /** How the policy anchored the key: in the trust list, pinned before, pinned by this skill, or only announced by the server (the default policy). */
+  trust: "trusted" | "pinned" | "first-use" | "announced";
+}
+
+/** Persisted pins, as `exportPins()` writes them: each origin's signer. */
+export interface PinsExport {
+  format: "skills-edge/pins";
+  version: 1;
+  pins: Array<{ origin: string; keyId: string; catalog: string; key: PublicJwk }>;
 }
 
 /** A registered skill. */
@@ -202,6 +240,8 @@ export interface SkillSummary {
   approved: boolean;
   /** An acting window is open. */
   active: boolean;
+  /** The verified signer of its entry; absent: unsigned. */
+  signer?: SignerInfo;
 }
 
 /** A skill's identity: both halves, always. */

@@ -55,6 +55,9 @@ const NPM_CODES = [
   "archive-invalid",
   "archive-unsafe",
   "unknown-schema",
+  "signature-invalid",
+  "signer-untrusted",
+  "signer-changed",
 ];
 
 const enc = new TextEncoder();

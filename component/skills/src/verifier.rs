@@ -324,6 +324,9 @@ fn code(c: ClientCode) -> wit::ErrorCode {
             ErrorCode::ArchiveInvalid => wit::ErrorCode::ArchiveInvalid,
             ErrorCode::ArchiveUnsafe => wit::ErrorCode::ArchiveUnsafe,
             ErrorCode::UnknownSchema => wit::ErrorCode::UnknownSchema,
+            ErrorCode::SignatureInvalid => wit::ErrorCode::SignatureInvalid,
+            ErrorCode::SignerUntrusted => wit::ErrorCode::SignerUntrusted,
+            ErrorCode::SignerChanged => wit::ErrorCode::SignerChanged,
             // `ErrorCode` is non-exhaustive; `every_code_has_its_wit_case` fails when a code
             // is added to the library without a case here and in wit/skills-edge.wit.
             _ => wit::ErrorCode::InvalidArgument,

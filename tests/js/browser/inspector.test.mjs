@@ -12,17 +12,20 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { HOST, PKG, REPO } from "./chromium.mjs";
-import { openBrowser } from "./webdriver.mjs";
+import { KEY, openBrowser } from "./webdriver.mjs";
 import { SHOTS, expectedOf, inspect, servePackage } from "./inspector-lib.mjs";
 
 const { SkillsServer } = await import(pathToFileURL(join(PKG, "node", "skills_edge.js")).href);
 const { startTamperProxy, standardTamperings, TAMPERINGS } = await import(pathToFileURL(join(REPO, "tests", "js", "peers", "tamper-proxy.mjs")).href);
 const { startHttpServer } = await import(pathToFileURL(join(REPO, "tests", "js", "pkg", "http-server.mjs")).href);
+const { signingKey, signingServer } = await import(pathToFileURL(join(REPO, "tests", "js", "pkg", "signing.mjs")).href);
 
 let site;
 let plain;
 let proxy;
+let signing;
 let browser;
+const key = signingKey();
 
 before(async () => {
   assert.ok(existsSync(join(PKG, "inspector", "index.html")), `the page is in ${PKG}`);
@@ -30,12 +33,14 @@ before(async () => {
   site = await servePackage();
   plain = await startHttpServer(new SkillsServer({ pageSize: 3 }));
   proxy = await startTamperProxy(plain.url, standardTamperings());
+  signing = await startHttpServer(signingServer(new SkillsServer({ pageSize: 3 }), { key, catalog: "acme" }));
   browser = await openBrowser();
 });
 
 after(async () => {
   await browser?.quit();
   await proxy?.close();
+  await signing?.close();
   await plain?.close();
   await site?.close();
 });
@@ -97,4 +102,44 @@ test("the tampering server: each refused file shows its code and what differs", 
 test("a server that cannot be reached is said so", { timeout: 120_000 }, async () => {
   const page = await inspect(browser, pageUrl(), "http://127.0.0.1:1/mcp");
   assert.match(page.status, /^Failed: the server could not be reached: .*\[connection-failed\]$/);
+});
+
+test("a signed server: each skill's signer, trusted by the key given in the page, refused with another", { timeout: 180_000 }, async () => {
+  const read = () =>
+    browser.run(() => ({
+      signers: [...document.querySelectorAll("#skills tbody tr")].map((tr) => [tr.querySelector(".uri").textContent, tr.querySelector("td.signer").textContent, tr.lastElementChild.textContent]),
+      details: [...document.querySelectorAll("#details p.signer")].map((p) => p.textContent),
+    }));
+  const done = () =>
+    browser.until(() => /^(Done|Failed)/.test(document.getElementById("status").textContent) && document.getElementById("status").textContent, { timeoutMs: 90_000, what: "the verification" });
+  // The key typed into the trusted-key field with the keyboard.
+  await browser.goto(`${pageUrl()}?url=${encodeURIComponent(signing.url)}`);
+  await browser.until(() => document.readyState === "complete" && document.getElementById("trust"));
+  for (let i = 0; i < 12 && (await browser.focused()) !== "trust"; i++) await browser.press(KEY.TAB);
+  assert.equal(await browser.focused(), "trust", "the trusted-key field is reached with Tab");
+  await browser.type(JSON.stringify(key.publicJwk));
+  await browser.run(() => document.getElementById("go").focus());
+  await browser.press(KEY.ENTER);
+  assert.match(await done(), /^Done: all 7 skills verified\.$/);
+  const trusted = await read();
+  assert.equal(trusted.signers.length, 7);
+  for (const [, signer, status] of trusted.signers) {
+    assert.equal(signer, `acme (key ${key.keyId.slice(0, 8)}…), trusted`);
+    assert.equal(status, "verified");
+  }
+  assert.ok(trusted.details.every((d) => d === `Signed for the catalog acme by the key ${key.keyId} (trusted).`), trusted.details[0]);
+  await browser.screenshot(join(SHOTS, "inspector-signed.png"));
+  // Another key in the field (a link with ?trust=): every skill is refused, none is shown as signed.
+  const other = signingKey();
+  await browser.goto(`${pageUrl()}?url=${encodeURIComponent(signing.url)}&trust=${encodeURIComponent(JSON.stringify({ keys: [other.publicJwk] }))}&run`);
+  assert.match(await done(), /^Done: 7 of 7 skills did not verify\.$/);
+  const refused = await read();
+  assert.ok(refused.signers.every(([, signer, status]) => signer === "unsigned" && status === "failed"), JSON.stringify(refused.signers));
+  assert.ok(refused.details.every((d) => d === "The signature was refused (see below)."), refused.details[0]);
+  const text = await browser.run(() => document.body.innerText);
+  assert.match(text, /signer-untrusted/);
+  // No key: the signature is checked and reported as the server announces it.
+  await browser.goto(`${pageUrl()}?url=${encodeURIComponent(signing.url)}&run`);
+  assert.match(await done(), /^Done: all 7 skills verified\.$/);
+  assert.ok((await read()).signers.every(([, signer]) => signer.endsWith(", announced")));
 });

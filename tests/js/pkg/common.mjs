@@ -7,7 +7,8 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as mainModule from "skills-edge";
 import * as verifierModule from "skills-edge/verifier";
-import { SkillsServer, isSkillsEdgeError } from "skills-edge";
+import { SkillsServer, isSkillsEdgeError, skillRevision } from "skills-edge";
+import { envelopeFor as envelopeOf, signed as signedWith } from "./signing.mjs";
 
 export const MODERN = "2026-07-28";
 export const META = {
@@ -154,3 +155,13 @@ export async function clientWith(platformDigest) {
   const { makeSkillsClient } = await import(pathToFileURL(join(PKG_DIR, "lib", "client.js")).href);
   return makeSkillsClient(createRequire(import.meta.url)("skills-edge"), async () => {}, platformDigest);
 }
+
+// Signed skills (signing.mjs, which the browser tests share): envelopes and signed entries
+// with the revision the package computes.
+export { DSSE_META_KEY, SIGNER_META_KEY, signingKey, signingServer } from "./signing.mjs";
+
+/** The DSSE envelope of `entry`'s statement (its files, revision and `catalog`) signed by `key`. */
+export const envelopeFor = (entry, key, catalog) => envelopeOf(entry, key, catalog, skillRevision(entry));
+
+/** `entry` signed by `key` for `catalog`, its envelope and public key in `_meta`. */
+export const signed = (entry, key, catalog = "acme") => signedWith(entry, key, catalog, skillRevision(entry));

@@ -20,7 +20,7 @@ import { SkillsServer as NoServer } from "skills-edge/verifier";
 import type { CompiledCatalog as NoCatalog } from "skills-edge/verifier";
 import type {
   BuildOptions, CatalogDiagnostic, CompiledAsset, CompiledCatalog, HttpReply, PackSummary, SourceEntry, ErrorCode, FileReceipt, JsonRpcResponse, LimitReport, LoadedSkill, ReadFile, ReadResourceResult, ReadResultContent,
-  SkillEntry, SkillSummary, VerifiedContent, VerifiedSkillMd,
+  SkillEntry, SkillSummary, VerifiedContent, VerifiedSkillMd, PinsExport,
 } from "skills-edge";
 
 const server = new SkillsServer({ pageSize: 10, ttlMs: 0, cacheScope: "private", instructions: "" });
@@ -118,6 +118,22 @@ if (ref !== undefined) {
 }
 const stored: number = host.importApprovals(host.exportApprovals());
 
+// Signed skills: the signer options, the verified signer, the pins.
+const jwk = { kty: "OKP", crv: "Ed25519", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" } as const;
+const signedHost = new SkillHost({ trust: [jwk, JSON.stringify(jwk)], trustOnFirstUse: true });
+signedHost.addServer("s");
+signedHost.setOrigin("s", "https://skills.example");
+const signer = signedHost.signer("s", entry.uri);
+const trustedBy: "trusted" | "pinned" | "first-use" | "announced" | undefined = signer?.trust ?? summaries[0].signer?.trust;
+const pins: PinsExport = JSON.parse(signedHost.exportPins());
+const pinned: number = signedHost.importPins(pins) + signedHost.importPins(signedHost.exportPins());
+const accepted: boolean = signedHost.acceptSignerChange("https://skills.example");
+void [trustedBy, pinned, accepted, pins.pins[0]?.key.x];
+// @ts-expect-error a trusted key is a JWK or its text
+new SkillHost({ trust: [7] });
+// @ts-expect-error trustOnFirstUse is a boolean
+new SkillHost({ trustOnFirstUse: "yes" });
+
 try {
   verifyFile(entry, entry.uri, "x");
 } catch (e: unknown) {
@@ -168,7 +184,14 @@ async function client(): Promise<void> {
   const code: ErrorCode | undefined = report.skills[0].code;
   const facts = c.server;
   const dir = await c.readDirectory("skill://x");
-  void [refreshed, body, exit, code, facts?.protocolVersion, dir.resources[0].listed];
+  const signerOf = report.skills[0].signer?.keyId ?? c.signer(first)?.catalog;
+  const saved: string = c.exportPins();
+  const restored: number = c.importPins(saved);
+  const change: boolean = c.acceptSignerChange();
+  const pinnedUnder: string = c.origin;
+  const tofu = await SkillsClient.connect("http://x/mcp", { trust: [jwk], trustOnFirstUse: true, pins: saved });
+  const mirror: VerifyReport = await SkillsClient.verifyWellKnown("https://x", { trust: [jwk], pins: saved });
+  void [refreshed, body, exit, code, facts?.protocolVersion, dir.resources[0].listed, signerOf, restored, change, pinnedUnder, tofu, mirror.pins];
   // @ts-expect-error era is one of three revisions
   await SkillsClient.connect("http://x/mcp", { era: "modern" });
   // @ts-expect-error a reference is a string

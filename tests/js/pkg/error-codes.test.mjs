@@ -8,12 +8,13 @@ import {
   SkillHost, SkillsServer, checkLimits, compileCatalog, errorCodes, isSkillsEdgeError, resolveReference,
   validateEntry, verifyFile, verifyReadResult, verifySkillMd,
 } from "skills-edge";
-import { entryFor, refused } from "./common.mjs";
+import { SIGNER_META_KEY, entryFor, refused, signed, signingKey } from "./common.mjs";
 
 const U = "skill://a/SKILL.md";
 const MD = "---\nname: a\ndescription: d\n---\nbody\n";
 const entry = entryFor(U, { name: "a", description: "d" }, [[U, MD], ["skill://a/x.md", "x"]]);
 const dynamic = { uri: U, frontmatter: { name: "a", description: "d" }, resources: "dynamic" };
+const [k1, k2] = [signingKey(), signingKey()];
 
 function host(options) {
   const h = new SkillHost(options);
@@ -40,6 +41,18 @@ const cases = {
   "unknown-server": [() => host().planLoad("t", U), {}],
   "unknown-skill": [() => host().planLoad("s", "skill://b/SKILL.md"), { uri: "skill://b/SKILL.md" }],
   "invalid-argument": [() => new SkillsServer({ pageSize: -1 }), {}],
+  // Signed by k1, announcing k2 as the signer: nothing can check the envelope.
+  "signature-invalid": [() => host().register("s", { ...signed(entry, k1), _meta: { ...signed(entry, k1)._meta, [SIGNER_META_KEY]: k2.publicJwk } }), { uri: U }],
+  "signer-untrusted": [() => host({ trust: [k2.publicJwk] }), { uri: U, actual: "unsigned" }],
+  "signer-changed": [
+    () => {
+      const h = new SkillHost({ trustOnFirstUse: true });
+      h.addServer("s");
+      h.register("s", signed(entry, k1, "acme"));
+      h.register("s", signed(entry, k2, "acme"));
+    },
+    { uri: U, expected: `${k1.keyId} acme`, actual: `${k2.keyId} acme` },
+  ],
   "catalog-invalid": [() => compileCatalog([{ path: "a/SKILL.md", bytes: "no frontmatter\n" }]), {}],
   "pack-invalid": [() => new SkillsServer({ pack: new Uint8Array(8) }), {}],
 };
@@ -85,7 +98,7 @@ const reportedCodes = ["archive-invalid", "archive-unsafe", "unknown-schema"];
 
 test("the table covers exactly the documented codes", () => {
   assert.deepEqual([...Object.keys(cases), ...Object.keys(asyncCases), ...reportedCodes].sort(), [...errorCodes()].sort());
-  assert.equal(errorCodes().length, 27);
+  assert.equal(errorCodes().length, 30);
 });
 
 for (const [code, [thunk, props]] of Object.entries(asyncCases)) {

@@ -88,8 +88,8 @@ const free = {
   parseCommand: [["args", "entries", ["check", "skills"]], ["env", "entry", { SKILLS_STRICT: "1" }]],
   commandUsage: [],
   timeoutBounds: [],
-  runVerifyCommand: [["args", "entries", ["http://127.0.0.1:1/mcp"]], ["io", "io", io]],
-  verifyWellKnown: [["io", "io", io], ["url", "string", "http://127.0.0.1:1"]],
+  runVerifyCommand: [["args", "entries", ["http://127.0.0.1:1/mcp"]], ["io", "io", io], ["files", "options", { trust: [] }]],
+  verifyWellKnown: [["io", "io", io], ["url", "string", "http://127.0.0.1:1"], ["options", "options", { trustOnFirstUse: true }]],
 };
 // The async functions (the ES module layer), with the parameters of their synchronous twins.
 const asyncFree = {
@@ -104,6 +104,7 @@ const ctors = {
   SkillsClientCore: [["options", "options", { label: "s" }]],
 };
 const IO = ["io", "io", io];
+const PINS = '{"format":"skills-edge/pins","version":1,"pins":[]}';
 const L = ["label", "string", "s"];
 const uri = ["uri", "string", U];
 const methods = {
@@ -137,6 +138,11 @@ const methods = {
     isApproved: [L, uri],
     exportApprovals: [],
     importApprovals: [["approvals", "textOrJson", '{"format":"skills-edge/approvals","version":1,"approvals":[]}']],
+    setOrigin: [L, ["origin", "string", "https://skills.example"]],
+    signer: [L, uri],
+    exportPins: [],
+    importPins: [["pins", "textOrJson", PINS]],
+    acceptSignerChange: [["origin", "string", "https://skills.example"]],
   },
   SkillsClientCore: {
     setHeaders: [["headers", "json", [["authorization", "Bearer x"]]]],
@@ -158,6 +164,11 @@ const methods = {
     closeWindow: [uri],
     exportApprovals: [],
     importApprovals: [["approvals", "textOrJson", '{"format":"skills-edge/approvals","version":1,"approvals":[]}']],
+    signer: [uri],
+    origin: [],
+    exportPins: [],
+    importPins: [["pins", "textOrJson", PINS]],
+    acceptSignerChange: [],
   },
 };
 

@@ -72,9 +72,10 @@ describe("the same servers, the same output", () => {
         const table = await both([url, "--era", era]);
         assert.equal(table.code, 0, table.stderr);
         const rows = table.stdout.trimEnd().split("\n");
-        assert.match(rows[0], /^SKILL +FILES +BYTES +STATUS +WHY$/);
+        assert.match(rows[0], /^SKILL +FILES +BYTES +STATUS +SIGNER +WHY$/);
         assert.equal(rows.length, 8);
-        assert.ok(rows.slice(1).every((r) => / verified$/.test(r)), table.stdout);
+        // Unsigned skills: `-` in the SIGNER column.
+        assert.ok(rows.slice(1).every((r) => / verified {2}-$/.test(r)), table.stdout);
         assert.match(table.stderr, new RegExp(`protocol ${era === "2025-11-25" ? "2025-11-25" : "2026-07-28"}\\): 7 skills, 21 files, \\d+ bytes: every file verified\\n$`));
         const json = await both([url, "--era", era, "--json"]);
         assert.equal(json.code, 0);
@@ -117,7 +118,8 @@ test("the tampering proxy: each tampering reported with its own code, exit 1", a
     assert.ok(row, t.skill);
     const cols = row.split(/ +/);
     assert.equal(cols[3], "failed", row);
-    assert.equal(cols[4], `${t.code}:`, row);
+    assert.equal(cols[4], "-", row);
+    assert.equal(cols[5], `${t.code}:`, row);
   }
   assert.match(table.stderr, /: 7 skills, 21 files, \d+ bytes: 3 verified, 4 failed\n$/);
   const json = await both([url, "--json"]);
@@ -144,7 +146,7 @@ test("--skill checks one skill; --header reaches the server", async () => {
   assert.ok(seen.length >= 4, `${seen.length} requests carried the header`);
   const bad = await both([servers.tampered.url, "--skill", "skill://diagram-style/SKILL.md"]);
   assert.equal(bad.code, 1);
-  assert.match(bad.stdout, /failed +frontmatter-mismatch: /);
+  assert.match(bad.stdout, /failed +- +frontmatter-mismatch: /);
   const missing = await both([servers.plain.url, "--skill", "skill://nope/SKILL.md", "--json"]);
   assert.equal(missing.code, 1);
   assert.equal(lines(missing.stdout)[0].code, "server-error");
