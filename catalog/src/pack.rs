@@ -45,7 +45,8 @@
 //! Version 5 is version 4 with the signatures of a signed catalog
 //! ([`crate::compile::Compiled::sign`]): section 10, a table of n_skills × { envelope: range,
 //! digest: range } in skill order (each skill's DSSE envelope JSON and the SHA-256 of those
-//! bytes, the mirror's `{name}.dsse.json` and its ETag), and section 11, the mirror's
+//! bytes, the mirror's `{name}.dsse.json` and its ETag; the envelope's range lies inside the
+//! skill's entry, whose `_meta` holds the same bytes), and section 11, the mirror's
 //! `keys.json` (the JWK Set of the signer's public key). A version-5 pack has both; a
 //! version-4 pack has neither. A catalog that is not signed is still written as version 4,
 //! byte for byte as before signatures existed, so earlier builds keep reading it; a signed
@@ -733,7 +734,8 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     sections.extend(encode_fallback(c, &mut heap));
     let signed = c.is_signed();
     if signed {
-        sections.extend(encode_signatures(c, &mut heap));
+        let entry_spans: Vec<Span> = skills.iter().map(|r| r.entry).collect();
+        sections.extend(encode_signatures(c, &mut heap, &entries, &entry_spans));
     }
     // The snapshot id covers every entry (hence every digest) and the directory shapes.
     let mut fingerprint = entries.join("\n");
@@ -781,13 +783,30 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     Packed { pack: out, assets }
 }
 
-/// The signature sections of a signed catalog, their payloads written to the heap.
-fn encode_signatures(c: &Compiled, heap: &mut Heap) -> Vec<SectionRec> {
+/// The signature sections of a signed catalog, their payloads written to the heap. Each
+/// envelope's range points into its skill's entry (`entries`, written at `entry_spans`), which
+/// carries the same bytes in its `_meta`, so the pack holds every envelope once.
+fn encode_signatures(
+    c: &Compiled,
+    heap: &mut Heap,
+    entries: &[String],
+    entry_spans: &[Span],
+) -> Vec<SectionRec> {
     let mut table = Vec::new();
-    for sk in &c.skills {
+    for (i, sk) in c.skills.iter().enumerate() {
         let envelope = sk.envelope.as_deref().unwrap_or_default();
+        let inside = entries
+            .get(i)
+            .zip(entry_spans.get(i))
+            .and_then(|(text, span)| Some(span.off + text.find(envelope)? as u32));
         let rec = SignatureRec {
-            envelope: heap.put(envelope.as_bytes()),
+            envelope: match inside {
+                Some(off) if !envelope.is_empty() => Span {
+                    off,
+                    len: envelope.len() as u32,
+                },
+                _ => heap.put(envelope.as_bytes()),
+            },
             digest: heap.put(crate::skill::digest::digest_of(envelope.as_bytes()).as_bytes()),
         };
         put(&mut table, &rec);

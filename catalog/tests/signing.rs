@@ -321,6 +321,25 @@ fn a_signed_pack_round_trips_as_format_5() {
             check_signed_entry(&entry, key().public(), "acme");
         }
         assert!(loaded.signature(c.skills.len()).is_none());
+        // Each envelope is stored once: the signature table points into the entry.
+        let entries: usize = c.skills.iter().map(|s| c.entry_json(s).len()).sum();
+        let envelopes: usize = c
+            .skills
+            .iter()
+            .map(|s| s.envelope.as_ref().unwrap().len())
+            .sum();
+        let unsigned_pack = pack::encode(&unsigned(), None).len();
+        let unsigned_entries: usize = unsigned()
+            .skills
+            .iter()
+            .map(|s| unsigned().entry_json(s).len())
+            .sum();
+        if packed.assets.is_empty() {
+            assert!(
+                packed.pack.len() - unsigned_pack < entries - unsigned_entries + envelopes / 2,
+                "the envelopes are not stored twice"
+            );
+        }
         // Assets are file bytes and archives only: the same with and without signatures.
         let unsigned_assets = with_assets(&unsigned()).assets;
         if !packed.assets.is_empty() {

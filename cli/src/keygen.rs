@@ -36,11 +36,16 @@ fn create(f: &KeyFile, mode: u32) -> io::Result<()> {
 /// `keygen`: exit status 0 with both files written and the key id on stdout, 1 otherwise.
 pub(crate) fn keygen(a: &KeygenArgs) -> ExitCode {
     let mut seed = [0u8; 32];
-    if let Err(e) = getrandom::getrandom(&mut seed) {
-        eprintln!("error: the operating system's random source failed: {e}\n  fix: run keygen again on a machine with a working random source");
-        return ExitCode::FAILURE;
-    }
-    let files = key_files(&a.out, seed);
+    let drawn = getrandom::getrandom(&mut seed).map_err(|e| e.to_string());
+    let files = drawn
+        .and_then(|()| key_files(&a.out, seed).ok_or_else(|| "it gave 32 zero bytes".to_owned()));
+    let files = match files {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: the operating system's random source failed: {e}\n  fix: run keygen again on a machine with a working random source");
+            return ExitCode::FAILURE;
+        }
+    };
     for f in [&files.secret, &files.public] {
         // A link, even a dangling one, is a file that is there.
         if fs::symlink_metadata(&f.path).is_ok() {

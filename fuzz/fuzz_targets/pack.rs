@@ -7,7 +7,8 @@
 //! files are UTF-8, and answering `server/discover`, `initialize`, every page of `skills/list`,
 //! `resources/list` and `resources/directory/read`, `skills/get` of every skill and
 //! `resources/read` of every file gives well-formed JSON-RPC replies (both eras) serving the
-//! pack's bytes (a file kept as an asset: a splice of its announced length, or its fault).
+//! pack's bytes (a file kept as an asset: a splice of its announced length, or its fault). A
+//! signed pack has an envelope (a JSON object) for every skill and a key set.
 
 #![no_main]
 
@@ -99,6 +100,17 @@ fn run(data: &[u8]) {
         assert_eq!(c.skill_at(i).map(|x| x.uri), Some(s.uri));
         strict(s.entry_json, "a skill entry");
         strict(s.list_item_json, "a resource list item");
+    }
+    // A signed pack (format 5): every skill's envelope and the key set are JSON objects.
+    assert_eq!(c.is_signed(), c.keys_json().is_some());
+    if let Some(keys) = c.keys_json() {
+        assert!(strict(keys, "keys.json").is_object());
+    }
+    for i in 0..c.skill_count() {
+        match c.signature(i) {
+            Some(sig) => assert!(strict(sig.envelope_json, "an envelope").is_object()),
+            None => assert!(!c.is_signed(), "skill {i} of a signed pack has no signature"),
+        }
     }
     for i in 0..c.dir_count() {
         let d = c.dir_at(i).expect("dir_at within dir_count");

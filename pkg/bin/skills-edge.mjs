@@ -19,6 +19,14 @@
 // repository's own (worker/wrangler.toml: the same rules, [assets] and vars) and a
 // package.json pinning wrangler. Deploying it needs Node only: no Rust.
 //
+// `--sign PATH` (check, pack, worker; or SKILLS_SIGNING_KEY) signs every skill with the secret
+// key in PATH, for the catalog identity `--catalog-id ID` (or SKILLS_CATALOG_ID; default: the
+// key's id): the key file is read here and handed to compileCatalog, whose messages name the
+// file and never its contents. `skills-edge keygen --out DIR` makes a key: the seed is
+// crypto.randomBytes(32), the files and messages are the WebAssembly core's (signingKeyFiles,
+// the library's command::keygen, which the native command runs too), and this file writes
+// DIR/signing.key (mode 0600) and DIR/signing.pub, never replacing either.
+//
 // `skills-edge verify <url>` lists every skill of an MCP server and loads and verifies every
 // file; on a `/.well-known/agent-skills/index.json` URL (or `--well-known` and an origin) it
 // reads that Agent Skills Discovery index instead, and `--cross-check` compares both. Its run,
@@ -30,7 +38,8 @@
 // core's output, in which the table, the summary and the error line already have every control
 // and bidirectional character the server sent escaped (report::escape_for_terminal).
 import { createRequire } from "node:module";
-import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join as joinPath, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants } from "node:os";
@@ -38,7 +47,7 @@ import { nodeIoDigest } from "../lib/node-digest.js";
 import { httpIo } from "../lib/transport.js";
 
 const require = createRequire(import.meta.url);
-const { commandUsage, compileCatalog, parseCommand, runVerifyCommand } = require("../node/skills_edge.js");
+const { commandUsage, compileCatalog, parseCommand, runVerifyCommand, signingKeyFiles } = require("../node/skills_edge.js");
 
 /** The prebuilt Worker (scripts/build-worker.sh --runtime). */
 const RUNTIME = fileURLToPath(new URL("../worker/", import.meta.url));
@@ -60,6 +69,7 @@ const OS_MESSAGES = {
   EIO: "Input/output error",
   ENAMETOOLONG: "File name too long",
   EMFILE: "Too many open files",
+  EEXIST: "File exists",
 };
 
 function osError(e) {
@@ -136,9 +146,29 @@ function visit(dir, rel, entries) {
   }
 }
 
-/** `--strict` and `--skip-invalid` of a parsed command line, as compileCatalog options. */
-function buildFlags({ strict, skipInvalid }) {
-  return { ...(strict && { strict: true }), ...(skipInvalid && { skipInvalid: true }) };
+/** `--strict`, `--skip-invalid`, `--sign` and `--catalog-id` of a parsed command line, as
+ * compileCatalog options: the key file is read here (its bytes, or why it cannot be read). */
+function buildFlags({ strict, skipInvalid, sign, catalogId }) {
+  let signingKey;
+  if (sign !== undefined) {
+    try {
+      signingKey = { file: sign, bytes: readFileSync(sign) };
+    } catch (e) {
+      signingKey = { file: sign, error: osError(e) };
+    }
+  }
+  return {
+    ...(strict && { strict: true }),
+    ...(skipInvalid && { skipInvalid: true }),
+    ...(signingKey && { signingKey }),
+    ...(catalogId !== undefined && { catalogId }),
+  };
+}
+
+/** The line the native command prints for a signed catalog (never the key). */
+function signedLine(compiled) {
+  const s = compiled.signer;
+  return s ? `signed: ${compiled.skills.length} skills, key id ${s.keyId}, catalog ${s.catalog}\n` : "";
 }
 
 function packCommand({ dir, output, instructions, ...flags }) {
@@ -159,7 +189,7 @@ function packCommand({ dir, output, instructions, ...flags }) {
   if (output === undefined) {
     const body = compiled.skills.map((s) => JSON.stringify(s)).join(",\n  ");
     process.stdout.write(compiled.skills.length === 0 ? "[]\n" : `[\n  ${body}\n]\n`);
-    process.stderr.write(`${summary}: ok\n`);
+    process.stderr.write(`${summary}: ok\n${signedLine(compiled)}`);
     return 0;
   }
   try {
@@ -170,7 +200,65 @@ function packCommand({ dir, output, instructions, ...flags }) {
     );
     return 1;
   }
-  process.stderr.write(`${summary}: wrote ${output} (${compiled.pack.length} bytes)\n`);
+  process.stderr.write(`${summary}: wrote ${output} (${compiled.pack.length} bytes)\n${signedLine(compiled)}`);
+  return 0;
+}
+
+/** Whether anything (a link included, even a dangling one) is at `path`. */
+function isThere(path) {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The native command's message when `what` cannot be written. */
+function writeError(what, e) {
+  return `error: cannot write ${what}: ${osError(e)}\n  fix: check that the folder can be created and written\n`;
+}
+
+/** Creates `file.path` with `file.text` (never replacing a file), then sets exactly `mode`. */
+function create(file, mode) {
+  writeFileSync(file.path, file.text, { flag: "wx", mode });
+  chmodSync(file.path, mode);
+}
+
+function keygenCommand({ out }) {
+  const files = signingKeyFiles(out, randomBytes(32));
+  for (const f of [files.secret, files.public]) {
+    if (isThere(f.path)) {
+      process.stderr.write(`${f.exists}\n`);
+      return 1;
+    }
+  }
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (e) {
+    process.stderr.write(writeError(out, e));
+    return 1;
+  }
+  const failed = (f, e) => {
+    process.stderr.write(e?.code === "EEXIST" ? `${f.exists}\n` : writeError(f.path, e));
+    return 1;
+  };
+  try {
+    create(files.secret, 0o600);
+  } catch (e) {
+    // A secret half written is removed (one that was already there is not this run's).
+    if (e?.code !== "EEXIST") rmSync(files.secret.path, { force: true });
+    return failed(files.secret, e);
+  }
+  try {
+    create(files.public, 0o644);
+  } catch (e) {
+    // No secret without its public half: the next run starts clean.
+    rmSync(files.secret.path, { force: true });
+    return failed(files.public, e);
+  }
+  process.stdout.write(`${files.keyId}\n`);
+  process.stderr.write(`${files.written}\n`);
   return 0;
 }
 
@@ -269,7 +357,7 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, ...flags }) {
   const inline = [...sizes.values()].filter((size) => size <= inlineMax).length;
   process.stderr.write(
     `${dir}: ${compiled.skills.length} skills, ${compiled.files} files, ${compiled.bytes} bytes: wrote the Worker ${JSON.stringify(name)} into ${out} ` +
-      `(pack ${compiled.pack.length} bytes, ${inline} files inline; ${compiled.assets.length} assets)\n`,
+      `(pack ${compiled.pack.length} bytes, ${inline} files inline; ${compiled.assets.length} assets)\n${signedLine(compiled)}`,
   );
   for (const w of compiled.uploadWarnings) process.stderr.write(`${w}\n`);
   process.stderr.write(`next: cd ${out} && npm install && npx wrangler dev (local), or npx wrangler login && npx wrangler deploy\n`);
@@ -337,6 +425,8 @@ function main(args) {
       return packCommand(parsed);
     case "worker":
       return workerCommand(parsed);
+    case "keygen":
+      return keygenCommand(parsed);
     case "version":
       process.stdout.write(`skills-edge ${require("../package.json").version}\n`);
       return 0;

@@ -51,16 +51,21 @@ fn file(out: &str, name: &str, jwk: String) -> KeyFile {
     }
 }
 
-/// The files of the key with `seed`, in the folder `out`.
+/// The files of the key with `seed`, in the folder `out`; `None` for the all-zero seed, which
+/// is no Ed25519 key (a random source that gives it is broken).
 ///
 /// ```
 /// use skills_edge::command::keygen::key_files;
-/// let f = key_files("keys", [7; 32]);
+/// let f = key_files("keys", [7; 32]).unwrap();
+/// assert!(key_files("keys", [0; 32]).is_none());
 /// assert_eq!((f.secret.path.as_str(), f.public.path.as_str()), ("keys/signing.key", "keys/signing.pub"));
 /// assert!(f.secret.text.contains("\"d\":") && !f.public.text.contains("\"d\":"));
 /// assert!(f.public.text.contains(&f.key_id));
 /// ```
-pub fn key_files(out: &str, seed: [u8; 32]) -> KeyFiles {
+pub fn key_files(out: &str, seed: [u8; 32]) -> Option<KeyFiles> {
+    if !SigningKey::usable_seed(&seed) {
+        return None;
+    }
     let key = SigningKey::from_seed(seed);
     let secret = file(out, SECRET_KEY_FILE, key.to_jwk());
     let public = file(out, PUBLIC_KEY_FILE, key.public().to_jwk());
@@ -68,12 +73,12 @@ pub fn key_files(out: &str, seed: [u8; 32]) -> KeyFiles {
         "wrote {} (the secret key: keep it private; sign with --sign {} or SKILLS_SIGNING_KEY={}) and {} (the public key, for hosts that verify)",
         secret.path, secret.path, secret.path, public.path
     );
-    KeyFiles {
+    Some(KeyFiles {
         key_id: key.public().key_id().to_owned(),
         secret,
         public,
         written,
-    }
+    })
 }
 
 /// The message when the folder cannot be made or a file cannot be written (`what`: the path;

@@ -361,7 +361,7 @@ struct KeyFilesJs<'a> {
 /// key's id, `signing.key` (the secret JWK; write it with mode 0600) and `signing.pub` (the
 /// public JWK), each with its path and the message printed when it already exists, and the
 /// line printed once both are written. The native command's files and messages, from the same
-/// code. Throws `invalid-argument` unless `seed` is 32 bytes.
+/// code. Throws `invalid-argument` unless `seed` is 32 bytes, not all zeros (no Ed25519 key).
 #[wasm_bindgen(js_name = signingKeyFiles, unchecked_return_type = "SigningKeyFiles")]
 pub fn signing_key_files(
     #[wasm_bindgen(unchecked_param_type = "string")] out: JsValue,
@@ -372,7 +372,12 @@ pub fn signing_key_files(
     let seed: [u8; 32] = bytes_of(&seed, false, a)?
         .and_then(|b| <[u8; 32]>::try_from(b).ok())
         .ok_or_else(|| a.wrong("a Uint8Array of 32 random bytes", &seed))?;
-    let f = key_files(&out, seed);
+    let f = key_files(&out, seed).ok_or_else(|| {
+        a.error(
+            ErrorCode::InvalidArgument,
+            "is all zeros: give 32 bytes from a cryptographic random source",
+        )
+    })?;
     to_js(&KeyFilesJs {
         key_id: &f.key_id,
         secret: (&f.secret).into(),

@@ -82,6 +82,7 @@ const free = {
   compileCatalog: [["entries", "entries", [{ path: "a/SKILL.md", bytes: MD }]], ["options", "options", { root: "r" }]],
   inspectPack: [["pack", "bytes", pack]],
   buildOptions: [["env", "entry", { SKILLS_STRICT: "1" }], ["inlineMax", "optionalString", "100"]],
+  signingKeyFiles: [["out", "string", "keys"], ["seed", "bytes", new Uint8Array(32).fill(7)]],
   parseVerifyArgs: [["args", "entries", ["http://127.0.0.1:1/mcp"]]],
   verifyUsage: [],
   parseCommand: [["args", "entries", ["check", "skills"]], ["env", "entry", { SKILLS_STRICT: "1" }]],
