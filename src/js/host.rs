@@ -42,6 +42,8 @@ fn object_text(value: &JsValue) -> Option<String> {
 
 impl SignerOptionsJs {
     /// Whether `trustOnFirstUse` or `pins` was given (the caller then hands the pins back).
+    /// `verifyWellKnown`'s (the main module's).
+    #[cfg(feature = "js")]
     pub(super) fn pins_given(&self) -> bool {
         self.trust_on_first_use.is_some() || !(self.pins.is_undefined() || self.pins.is_null())
     }
