@@ -16,7 +16,10 @@
 # suite's host scenarios with tests/conformance-client.mjs, SkillsClient and `skills-edge
 # verify` (npm and native, identical output) against SkillsServer over node:http, the SDK 2.4
 # server, @olaservo/ext-skills and the tampering proxy (tests/js/peers), SkillsClient with the
-# same results hashing in WebAssembly or with the platform digest; then load the installed
+# same results hashing in WebAssembly or with the platform digest, signed skills checked by
+# SkillHost, SkillsClient and `verify --trust/--pins` (npm and native) against a signing server,
+# a signed well-known source and a pack signed with `pack --sign` (tests/js/pkg/signatures);
+# then load the installed
 # package in headless Chromium on plain-http pages (tests/js/browser), where the async functions
 # and SkillsClient run with crypto.subtle on the loopback origin and fall back to WebAssembly
 # on the other, the inspector page included (screenshots in target/screenshots/), and a page
