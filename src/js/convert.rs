@@ -775,7 +775,6 @@ impl From<HostOptionsJs> for HostOptions {
 
 /// An optional argument holding `T`'s options and the host's, from one copy of it: a key
 /// neither names is refused naming both sets; `T`'s fields are read first.
-#[cfg(feature = "js")]
 pub(super) fn options_with_host<T: DeserializeOwned + Default>(
     value: &JsValue,
     arg: Arg,
