@@ -15,8 +15,8 @@ done
 rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
 rustup component list --installed | grep -q '^clippy' || rustup component add clippy
 
-# The three installs below wait on different things (the CPU for wasm-bindgen-cli, Debian's
-# and npm's registries for the others), so the two downloads run beside the build. Each one's
+# The installs below wait on different things (the CPU for wasm-bindgen-cli, Debian's, npm's
+# and PyPI's registries for the others), so the downloads run beside the build. Each one's
 # output goes to a log that is printed when it fails.
 logs=$(mktemp -d "${TMPDIR:-/tmp}/skills-edge-setup.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
@@ -30,18 +30,33 @@ background() {
   names+=("$name")
 }
 
-if [ "$need_browser" = 1 ] && ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
-  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
-  install_browser() {
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
-  }
-  background chromium install_browser
-fi
-
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   background npm-ci npm ci --no-audit --no-fund
 fi
+
+# Debian's packages, in one apt run (apt takes a lock): Chromium and ChromeDriver for the
+# browser tests, and Python's venv where it is missing. Then Python's securesystemslib (PyPI,
+# pinned by hash in tests/py/requirements.txt), the independent DSSE verifier of signed skills
+# (tests/py/verify_signed.py), in a venv in target/.
+apt_packages=()
+if [ "$need_browser" = 1 ] && ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
+  apt_packages+=(chromium chromium-driver)
+fi
+python3 -c 'import venv, ensurepip' 2>/dev/null || apt_packages+=(python3 python3-venv)
+install_debian_and_python() {
+  if [ "${#apt_packages[@]}" -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_packages[@]}"
+  fi
+  if ! target/py/bin/python -c 'import securesystemslib' 2>/dev/null; then
+    rm -rf target/py
+    python3 -m venv target/py
+    target/py/bin/pip install -q --disable-pip-version-check --require-hashes \
+      -r tests/py/requirements.txt
+  fi
+}
+background debian-python install_debian_and_python
 
 status=0
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then

@@ -7,3 +7,4 @@ mod common;
 mod check_command;
 mod sign_command;
 mod skip_invalid;
+mod verify_signatures;

@@ -9,7 +9,9 @@
 # read back, asset paths refused, missing and truncated assets), a generated catalog at the
 # spec's limits, the npm `skills` installer installing every mirrored skill byte-exact, and
 # the host side against the Worker: SkillsClient on both eras, `skills-edge verify` (native
-# and npm, identical output) and the inspector page (from another
+# and npm, identical output), signatures (the Worker is built with a fresh signing key;
+# Python's securesystemslib verifies every envelope; `verify --trust` refuses each tampering in
+# transit) and the inspector page (from another
 # origin through CORS, and served by the Worker with INSPECTOR=on; screenshots in
 # target/screenshots/). The Worker is built with `--inline-max 0`: every non-empty file is a
 # Static Asset, so the whole suite runs against the assets-backed Worker. Each test file
@@ -29,7 +31,11 @@ fi
 # `skills-edge verify` is compared with the npm package's.
 SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh)
 export SKILLS_EDGE_BIN
-bash scripts/build-worker.sh --inline-max 0
+# Signed: a key made by `skills-edge keygen` (target/signing/, a fresh one each run); every
+# test below runs against the signed Worker, and signed.test.mjs checks the signatures.
+rm -rf target/signing
+"$SKILLS_EDGE_BIN" keygen --out target/signing
+SKILLS_SIGNING_KEY=target/signing/signing.key bash scripts/build-worker.sh --inline-max 0
 # Node 22 (the npm package `node`): the conformance suite needs it.
 node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/http-probes.test.mjs \
@@ -44,4 +50,5 @@ node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/assets.test.mjs \
   tests/e2e/mirror-installer.test.mjs \
   tests/e2e/scale.test.mjs \
-  tests/e2e/client.test.mjs
+  tests/e2e/client.test.mjs \
+  tests/e2e/signed.test.mjs

@@ -679,7 +679,7 @@ impl SkillHost {
         origin: &str,
         entries: &[T],
     ) -> Option<(usize, Signer)> {
-        if self.signers.pin(origin).is_some() {
+        if !self.signers.would_pin(origin) {
             return None;
         }
         for (index, raw) in entries.iter().enumerate() {
@@ -690,11 +690,12 @@ impl SkillHost {
                 continue;
             }
             if let Ok(Some(signer)) = self.signers.check_entry(origin, &entry) {
-                if self.signers.pin(origin).is_some() {
-                    return Some((index, signer));
-                }
-                // Nothing pins here (no trust on first use): the main pass judges each entry.
-                return None;
+                // The origin is pinned now (unless the origin is one no pin is kept for).
+                return self
+                    .signers
+                    .pin(origin)
+                    .is_some()
+                    .then_some((index, signer));
             }
         }
         None

@@ -310,6 +310,13 @@ impl Signers {
         self.pins.get(origin)
     }
 
+    /// Whether the next signature from `origin` that holds would pin it: it has no pin, and
+    /// trust on first use is on or a change was accepted for it.
+    pub fn would_pin(&self, origin: &str) -> bool {
+        !self.pins.contains_key(origin)
+            && (self.policy.trust_on_first_use || self.accepting.contains(origin))
+    }
+
     /// Every pin, by origin.
     pub fn pins(&self) -> impl Iterator<Item = (&str, &Pin)> {
         self.pins.iter().map(|(o, p)| (o.as_str(), p))
@@ -1071,11 +1078,14 @@ pub(crate) mod tests {
         });
         // Unsigned before any pin: accepted.
         assert_eq!(s.check_entry(ORIGIN, &parse(&e)), Ok(None));
+        assert!(s.would_pin(ORIGIN));
+        assert!(!Signers::default().would_pin(ORIGIN));
         let first = s
             .check_entry(ORIGIN, &parse(&signed(&e, &key(1), "acme")))
             .unwrap()
             .unwrap();
         assert_eq!(first.trust, SignerTrust::FirstUse);
+        assert!(!s.would_pin(ORIGIN));
         let pinned = s
             .check_entry(ORIGIN, &parse(&signed(&b, &key(1), "acme")))
             .unwrap()
@@ -1119,6 +1129,7 @@ pub(crate) mod tests {
         );
         // Accepting the change re-pins on the next signature that holds.
         assert!(s.accept_signer_change(ORIGIN));
+        assert!(s.would_pin(ORIGIN));
         assert!(s.pin(ORIGIN).is_none());
         let repinned = s
             .check_entry(ORIGIN, &parse(&signed(&e, &key(2), "acme")))

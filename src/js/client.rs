@@ -307,9 +307,11 @@ impl Rpc for CallRpc {
 struct CoreOptions {
     label: Option<String>,
     origin: Option<String>,
-    trust: Option<Vec<serde_json::Value>>,
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    trust: JsValue,
     trust_on_first_use: Option<bool>,
-    pins: Option<serde_json::Value>,
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    pins: JsValue,
     /// Any number, so its range is checked (and named) here; JavaScript numbers are exact
     /// integers up to `Number.MAX_SAFE_INTEGER`.
     listing_budget: Option<f64>,
@@ -1069,7 +1071,7 @@ pub fn verify_well_known(
     let signer_options: SignerOptionsJs =
         super::convert::options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
     let mut signers = signer_options.signers(a.with("options"))?;
-    let hand_back = signer_options.trust_on_first_use.is_some() || signer_options.pins.is_some();
+    let hand_back = signer_options.pins_given();
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(a.with("url").error(
             ErrorCode::InvalidArgument,

@@ -7,59 +7,84 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, content_from, entry_from, json_arg, json_value, options_with_host, string, to_js, Arg,
-    ContentJs, OutcomeJs, PlannedJs, SkillMdJs,
+    arg, content_from, entry_from, is_array, json_arg, json_text, json_value, options_with_host,
+    string, to_js, Arg, ContentJs, OutcomeJs, PlannedJs, SkillMdJs,
 };
 use super::{js_error, throw};
 use crate::host::signature::{trusted_key, SignerPolicy, SignerTrust, Signers};
 use crate::host::{self, ErrorCode, Hashing};
+use wasm_bindgen::JsCast;
 
 /// The signer options of `new SkillHost` and `new SkillsClientCore`: `trust` (public JWKs, as
 /// objects or JSON text: the trust list), `trustOnFirstUse`, `pins` (exported pins, as JSON
-/// text or the parsed object).
+/// text or the parsed object). The JWKs and pins are kept as JavaScript values and read as
+/// JSON text (no JSON tree is built in WebAssembly).
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct SignerOptionsJs {
-    pub(super) trust: Option<Vec<serde_json::Value>>,
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    pub(super) trust: JsValue,
     pub(super) trust_on_first_use: Option<bool>,
-    pub(super) pins: Option<serde_json::Value>,
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    pub(super) pins: JsValue,
+}
+
+/// A JSON object given as itself or as its text (a JWK, exported pins).
+fn object_text(value: &JsValue) -> Option<String> {
+    if let Some(s) = value.as_string() {
+        return Some(s);
+    }
+    if value.is_object() && !is_array(value) {
+        return json_text(value);
+    }
+    None
 }
 
 impl SignerOptionsJs {
+    /// Whether `trustOnFirstUse` or `pins` was given (the caller then hands the pins back).
+    /// `verifyWellKnown`'s (the main module's).
+    #[cfg(feature = "js")]
+    pub(super) fn pins_given(&self) -> bool {
+        self.trust_on_first_use.is_some() || !(self.pins.is_undefined() || self.pins.is_null())
+    }
+
     /// The policy and pins they give; `invalid-argument` naming the option (a secret key in
     /// `trust` is refused without quoting it).
     pub(super) fn signers(&self, a: Arg) -> Result<Signers, JsValue> {
         let mut trusted = Vec::new();
-        for (i, k) in self.trust.iter().flatten().enumerate() {
-            let text = match k {
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Object(_) => k.to_string(),
-                _ => {
-                    return Err(a.with("trust").error(
+        if !(self.trust.is_undefined() || self.trust.is_null()) {
+            if !is_array(&self.trust) {
+                return Err(a
+                    .with("trust")
+                    .wrong("an array of public JWKs", &self.trust));
+            }
+            let items: &js_sys::Array = self.trust.unchecked_ref();
+            for (i, k) in items.iter().enumerate() {
+                let text = object_text(&k).ok_or_else(|| {
+                    a.with("trust").error(
                         ErrorCode::InvalidArgument,
                         format_args!("[{i}] must be a public JWK object or its JSON text"),
-                    ))
-                }
-            };
-            trusted.push(
-                trusted_key(&format!("trust[{i}]"), &text)
-                    .map_err(|e| a.with("trust").error(ErrorCode::InvalidArgument, e.message))?,
-            );
+                    )
+                })?;
+                trusted.push(
+                    trusted_key(&format!("trust[{i}]"), &text).map_err(|e| {
+                        a.with("trust").error(ErrorCode::InvalidArgument, e.message)
+                    })?,
+                );
+            }
         }
         let mut signers = Signers::new(SignerPolicy {
             trusted,
             trust_on_first_use: self.trust_on_first_use.unwrap_or(false),
         });
-        match &self.pins {
-            None => {}
-            Some(serde_json::Value::String(text)) => import(&mut signers, text, a)?,
-            Some(v @ serde_json::Value::Object(_)) => import(&mut signers, &v.to_string(), a)?,
-            Some(_) => {
-                return Err(a.with("pins").error(
+        if !(self.pins.is_undefined() || self.pins.is_null()) {
+            let text = object_text(&self.pins).ok_or_else(|| {
+                a.with("pins").error(
                     ErrorCode::InvalidArgument,
                     "must be exported pins (JSON text or a PinsExport object)",
-                ))
-            }
+                )
+            })?;
+            import(&mut signers, &text, a)?;
         }
         Ok(signers)
     }

@@ -13,7 +13,7 @@
 //! | module | feature | exports |
 //! |---|---|---|
 //! | `convert` | `web-verifier` | conversions between JavaScript values and Rust types |
-//! | `verifier` | `web-verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
+//! | `verifier` | `web-verifier` | `validateEntry`, `checkLimits`, `verifyFile`, `verifyReadResult`, `verifySkillMd`, `resolveReference`, `approvalFingerprint`, `sha256Digest`, `verifyEnvelope`, `errorCodes`, `isSkillsEdgeError`; for digests computed elsewhere (the package's async functions): `verifyFileDigest`, `checkFileDigest`, `checkFileSize`, `readResultContent`, `verifySkillMdDigest` |
 //! | `host` | `web-verifier` | `SkillHost` |
 //! | `compiler` | `js` | `compileCatalog`, `inspectPack`, `buildOptions`, `signingKeyFiles` |
 //! | `server` | `js` | `SkillsServer` |

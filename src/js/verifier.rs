@@ -5,16 +5,19 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, byte_count, content_from, entry_from, file_input, frozen_entry, read_result, string,
-    to_js, to_js_via_json, verify_options, wire_digest, BodyJs, ContentJs, FileInput, ReceiptJs,
-    SkillMdJs,
+    arg, byte_count, content_from, entry_from, file_input, frozen_entry, json_text, read_result,
+    string, to_js, to_js_via_json, verify_options, wire_digest, BodyJs, ContentJs, FileInput,
+    ReceiptJs, SkillMdJs,
 };
 use super::{all_codes, throw};
+use crate::catalog::sign::Envelope;
+use crate::host::signature::trusted_key;
 use crate::host::verify::verify_file_with;
 use crate::host::{
     approval_fingerprint, check_file_size, read_result_content, resolve, verify_bytes,
     verify_content, verify_skill_md, Content, FileReceipt, Hashing,
 };
+use crate::host::{ErrorCode, VerifyError};
 use crate::skill::digest::digest_of;
 
 /// Validates a skill entry and returns it as the host reads it (`uri`, `frontmatter`,
@@ -304,4 +307,69 @@ pub fn is_skills_edge_error(
             .ok()
             .and_then(|c| c.as_string())
             .is_some_and(|c| all_codes().any(|k| k == c))
+}
+
+/// The statement a verified envelope signs, for `verifyEnvelope`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SignedStatementJs {
+    key_id: String,
+    skill: String,
+    revision: String,
+    catalog: String,
+    subjects: Vec<SubjectJs>,
+}
+
+#[derive(Serialize)]
+struct SubjectJs {
+    name: String,
+    sha256: String,
+}
+
+/// A JSON value given as an object or as its JSON text: the text.
+fn json_or_text(value: &JsValue, arg: super::convert::Arg) -> Result<String, JsValue> {
+    match value.as_string() {
+        Some(text) => Ok(text),
+        None if value.is_object() => {
+            json_text(value).ok_or_else(|| arg.wrong("a JSON object or its JSON text", value))
+        }
+        None => Err(arg.wrong("a JSON object or its JSON text", value)),
+    }
+}
+
+/// Verifies a signed skill's DSSE envelope (as an object or its JSON text) under one public
+/// key (a JWK, object or text) and returns the statement it signs: the key id, the skill's
+/// URI, revision and catalog identity, and every signed file (`name`, `sha256`). This is the
+/// signature alone (`sign::Envelope::verify`): comparing the statement with an entry or with
+/// files is the caller's (`SkillHost` does it on registration), and which key to trust is the
+/// caller's policy. Throws `invalid-argument` for a key that is not an Ed25519 public JWK and
+/// `signature-invalid` for an envelope that does not verify under it.
+#[wasm_bindgen(js_name = verifyEnvelope, unchecked_return_type = "SignedStatement")]
+pub fn verify_envelope(
+    #[wasm_bindgen(unchecked_param_type = "object | string")] envelope: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PublicJwk | string")] key: JsValue,
+) -> Result<JsValue, JsValue> {
+    let key_text = json_or_text(&key, arg("verifyEnvelope", "key"))?;
+    let key = throw(trusted_key("verifyEnvelope: key", &key_text))?;
+    let text = json_or_text(&envelope, arg("verifyEnvelope", "envelope"))?;
+    let invalid = |message: String| VerifyError::new(ErrorCode::SignatureInvalid, message);
+    let statement = throw(
+        Envelope::parse(text.as_bytes())
+            .and_then(|e| e.verify(&key))
+            .map_err(|e| invalid(e.message)),
+    )?;
+    to_js(&SignedStatementJs {
+        key_id: key.key_id().to_owned(),
+        skill: statement.skill,
+        revision: statement.revision,
+        catalog: statement.catalog,
+        subjects: statement
+            .subjects
+            .into_iter()
+            .map(|s| SubjectJs {
+                name: s.name,
+                sha256: s.sha256,
+            })
+            .collect(),
+    })
 }

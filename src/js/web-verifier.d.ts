@@ -294,3 +294,17 @@ export interface ApprovalsExport {
   version: 1;
   approvals: Array<{ server: string; uri: string; fingerprint: string }>;
 }
+
+/** What a verified envelope signs (`verifyEnvelope`). */
+export interface SignedStatement {
+  /** The id (RFC 7638 thumbprint) of the key the signature verified under. */
+  keyId: string;
+  /** The skill's URI (its entry's `uri`). */
+  skill: string;
+  /** The skill's revision, as its entry's `_meta` publishes it. */
+  revision: string;
+  /** The catalog identity the publisher chose (by default the key's id). */
+  catalog: string;
+  /** Every signed file: its URI and the hex SHA-256 of its bytes. */
+  subjects: Array<{ name: string; sha256: string }>;
+}
