@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the npm package in pkg/: the release wasm with the `js` feature, the wasm-bindgen
 # glue for Node (pkg/node, CommonJS) and for browsers and bundlers (pkg/web, ES module with an
-# explicit init), and one .wasm for both (pkg/web), shrunk with wasm-opt -Oz (npm binaryen;
-# Debian's is too old). Then the prebuilt Worker for `skills-edge worker` (pkg/worker/), built
+# explicit init), and one .wasm for both (pkg/web), shrunk with wasm-opt -Oz, repeated until it
+# no longer shrinks (--converge), without the producers and target-features custom sections, which
+# no runtime reads (npm binaryen; Debian's is too old). Then the prebuilt Worker for `skills-edge worker` (pkg/worker/), built
 # by scripts/build-worker.sh --runtime, the one recipe of the Worker's wasm. The hand-written ES module entry points in pkg/lib (the async verifier
 # functions) import the glue from there; nothing is copied.
 #
@@ -83,7 +84,7 @@ glue() {
 
   local f=$dir/web/${name}_bg.wasm
   if [ -z "${NO_WASM_OPT:-}" ]; then
-    "$WASM_OPT" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    "$WASM_OPT" -Oz --converge --strip-producers --strip-target-features --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd \
       "$f" -o "$f.tmp"
     mv "$f.tmp" "$f"

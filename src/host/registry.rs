@@ -850,10 +850,12 @@ impl SkillHost {
     /// change of the registered set.
     fn names(&self) -> &BTreeMap<Key, String> {
         self.names.get_or_init(|| {
-            self.display_table()
-                .into_iter()
-                .map(|(label, entry, name)| (key(label, entry.uri()), name))
-                .collect()
+            // Filled by `insert` (see `local_display_names`).
+            let mut names = BTreeMap::new();
+            for (label, entry, name) in self.display_table() {
+                names.insert(key(label, entry.uri()), name);
+            }
+            names
         })
     }
 
@@ -1259,26 +1261,34 @@ fn local_display_names(server: &Server) -> Vec<String> {
     for e in server.skills.values() {
         by_name.entry(e.name()).or_default().push(e);
     }
-    // Per name shared by several skills: whether their prefixes tell them apart (each group is
-    // looked at once, with a set).
-    let distinct: BTreeMap<&str, bool> = by_name
-        .iter()
-        .filter(|(_, group)| group.len() > 1)
-        .map(|(name, group)| {
-            let mut prefixes = BTreeSet::new();
-            let ok = group
-                .iter()
-                .all(|g| !prefix_of(g).is_empty() && prefixes.insert(prefix_of(g)));
-            (*name, ok)
-        })
-        .collect();
+    // The names shared by several skills, split by whether their prefixes tell them apart (each
+    // group is looked at once, with a set). Sets of `&str` filled by `insert`, the instances the
+    // registry has anyway: a map collected from an iterator would add its own sort and bulk
+    // build to the npm package's verifier module.
+    let mut by_prefix = BTreeSet::new();
+    let mut by_root = BTreeSet::new();
+    for (name, group) in by_name.iter().filter(|(_, group)| group.len() > 1) {
+        let mut prefixes = BTreeSet::new();
+        let distinct = group
+            .iter()
+            .all(|g| !prefix_of(g).is_empty() && prefixes.insert(prefix_of(g)));
+        if distinct {
+            by_prefix.insert(*name);
+        } else {
+            by_root.insert(*name);
+        }
+    }
     server
         .skills
         .values()
-        .map(|e| match distinct.get(e.name()) {
-            None => e.name().to_owned(),
-            Some(true) => format!("{} ({})", e.name(), prefix_of(e)),
-            Some(false) => format!("{} ({})", e.name(), e.root()),
+        .map(|e| {
+            if by_prefix.contains(e.name()) {
+                format!("{} ({})", e.name(), prefix_of(e))
+            } else if by_root.contains(e.name()) {
+                format!("{} ({})", e.name(), e.root())
+            } else {
+                e.name().to_owned()
+            }
         })
         .collect()
 }
