@@ -5,7 +5,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, byte_count, content_from, entry_from, file_input, frozen_entry, json_text, read_result,
+    arg, byte_count, content_from, entry_from, file_input, frozen_entry, json_arg, read_result,
     string, to_js, to_js_via_json, verify_options, wire_digest, BodyJs, ContentJs, FileInput,
     ReceiptJs, SkillMdJs,
 };
@@ -326,17 +326,6 @@ struct SubjectJs {
     sha256: String,
 }
 
-/// A JSON value given as an object or as its JSON text: the text.
-fn json_or_text(value: &JsValue, arg: super::convert::Arg) -> Result<String, JsValue> {
-    match value.as_string() {
-        Some(text) => Ok(text),
-        None if value.is_object() => {
-            json_text(value).ok_or_else(|| arg.wrong("a JSON object or its JSON text", value))
-        }
-        None => Err(arg.wrong("a JSON object or its JSON text", value)),
-    }
-}
-
 /// Verifies a signed skill's DSSE envelope (as an object or its JSON text) under one public
 /// key (a JWK, object or text) and returns the statement it signs: the key id, the skill's
 /// URI, revision and catalog identity, and every signed file (`name`, `sha256`). This is the
@@ -349,9 +338,22 @@ pub fn verify_envelope(
     #[wasm_bindgen(unchecked_param_type = "object | string")] envelope: JsValue,
     #[wasm_bindgen(unchecked_param_type = "PublicJwk | string")] key: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let key_text = json_or_text(&key, arg("verifyEnvelope", "key"))?;
+    let expected = "a JSON object or its JSON text";
+    let key_text = json_arg(
+        &key,
+        arg("verifyEnvelope", "key"),
+        ErrorCode::InvalidArgument,
+        expected,
+        true,
+    )?;
     let key = throw(trusted_key("verifyEnvelope: key", &key_text))?;
-    let text = json_or_text(&envelope, arg("verifyEnvelope", "envelope"))?;
+    let text = json_arg(
+        &envelope,
+        arg("verifyEnvelope", "envelope"),
+        ErrorCode::InvalidArgument,
+        expected,
+        true,
+    )?;
     let invalid = |message: String| VerifyError::new(ErrorCode::SignatureInvalid, message);
     let statement = throw(
         Envelope::parse(text.as_bytes())

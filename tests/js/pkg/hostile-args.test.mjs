@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import * as pkg from "skills-edge";
 import { SkillHost, SkillsServer, isSkillsEdgeError, compileCatalog, verifyFile } from "skills-edge";
 import { META, asyncWith, digestOf, entryFor } from "./common.mjs";
+import { envelopeFor, signingKey } from "./signing.mjs";
 
 const U = "skill://a/SKILL.md";
 const MD = "---\nname: a\ndescription: d\n---\nbody\n";
@@ -23,6 +24,9 @@ const { pack } = compileCatalog([{ path: "a/SKILL.md", bytes: MD }]);
 const MD_SIZE = Buffer.byteLength(MD);
 const MD_DIGEST = digestOf(MD);
 const forced = await asyncWith({ threshold: 0 });
+const SIGNING_KEY = signingKey();
+const ENVELOPE = JSON.stringify(envelopeFor(entry, SIGNING_KEY, "acme", "sha256:0"));
+const SIGNER = SIGNING_KEY.publicJwk;
 
 // What each parameter accepts, as a JavaScript type (what is refused with invalid-argument,
 // invalid-entry or invalid-read-result before anything else happens).
@@ -72,6 +76,7 @@ const free = {
   approvalFingerprint: [["serverLabel", "string", "s"], ["entry", "entry", entry]],
   skillRevision: [["entry", "entry", entry]],
   sha256Digest: [["content", "content", "x"]],
+  verifyEnvelope: [["envelope", "textOrJson", ENVELOPE], ["key", "textOrJson", SIGNER]],
   verifyFileDigest: [["entry", "entry", entry], ["uri", "string", U], ["size", "size", MD_SIZE], ["digest", "digest", MD_DIGEST], ["options", "options", {}]],
   checkFileDigest: [["entry", "entry", entry], ["uri", "string", U], ["size", "size", MD_SIZE], ["digest", "digest", MD_DIGEST], ["options", "options", {}]],
   checkFileSize: [["entry", "entry", entry], ["uri", "string", U], ["size", "size", MD_SIZE], ["options", "options", undefined]],

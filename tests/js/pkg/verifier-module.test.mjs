@@ -19,7 +19,7 @@ const require = createRequire(import.meta.url);
 const HOST_PART = [
   "SkillHost", "approvalFingerprint", "checkFileDigest", "checkFileSize", "checkLimits", "errorCodes",
   "isSkillsEdgeError", "readResultContent", "resolveReference", "sha256Digest", "skillRevision",
-  "validateEntry", "verifyFile", "verifyFileDigest", "verifyReadResult", "verifySkillMd", "verifySkillMdDigest",
+  "validateEntry", "verifyEnvelope", "verifyFile", "verifyFileDigest", "verifyReadResult", "verifySkillMd", "verifySkillMdDigest",
 ];
 
 const U = "skill://a/SKILL.md";
