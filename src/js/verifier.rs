@@ -339,6 +339,13 @@ pub fn verify_envelope(
     #[wasm_bindgen(unchecked_param_type = "PublicJwk | string")] key: JsValue,
 ) -> Result<JsValue, JsValue> {
     let expected = "a JSON object or its JSON text";
+    let text = json_arg(
+        &envelope,
+        arg("verifyEnvelope", "envelope"),
+        ErrorCode::InvalidArgument,
+        expected,
+        true,
+    )?;
     let key_text = json_arg(
         &key,
         arg("verifyEnvelope", "key"),
@@ -347,13 +354,6 @@ pub fn verify_envelope(
         true,
     )?;
     let key = throw(trusted_key("verifyEnvelope: key", &key_text))?;
-    let text = json_arg(
-        &envelope,
-        arg("verifyEnvelope", "envelope"),
-        ErrorCode::InvalidArgument,
-        expected,
-        true,
-    )?;
     let invalid = |message: String| VerifyError::new(ErrorCode::SignatureInvalid, message);
     let statement = throw(
         Envelope::parse(text.as_bytes())
