@@ -10,7 +10,7 @@
 //! verified by `SkillsClient` and the command with the key trusted (exit 0) and another one
 //! (exit 1).
 
-use crate::wellknown::{compiled, Body, Server, INDEX, ORIGIN};
+use crate::wellknown::{compiled, transport_of, Body, Server, INDEX, ORIGIN};
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -30,7 +30,6 @@ use skills_edge::command::verify::{verify_command, SignerFiles};
 use skills_edge::host::signature::SignerTrust;
 use skills_edge::host::{Content, ErrorCode, Hashing, HostOptions, SignerPolicy};
 use skills_edge::http::{Endpoint, Head, HttpConfig};
-use skills_edge::server::{HttpHeaders, Transport};
 use skills_edge_catalog::sign::{
     Envelope, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
 };
@@ -156,18 +155,7 @@ impl HttpIo for Signed {
     type Body = Body;
 
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Body>>> {
-        let header = |n: &str| {
-            request
-                .headers
-                .iter()
-                .find(|(k, _)| k == n)
-                .map(|(_, v)| v.as_str())
-        };
-        let transport = Transport::Http(HttpHeaders {
-            protocol_version: header("mcp-protocol-version"),
-            method: header("mcp-method"),
-            name: header("mcp-name"),
-        });
+        let transport = transport_of(&request);
         let reply = self
             .server
             .responder

@@ -134,22 +134,27 @@ impl Server {
     }
 }
 
+/// The transport facts of a POST as the responder reads them (its MCP headers).
+pub(crate) fn transport_of(request: &HttpRequest) -> Transport<'_> {
+    let header = |n: &str| {
+        request
+            .headers
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.as_str())
+    };
+    Transport::Http(HttpHeaders {
+        protocol_version: header("mcp-protocol-version"),
+        method: header("mcp-method"),
+        name: header("mcp-name"),
+    })
+}
+
 impl HttpIo for Server {
     type Body = Body;
 
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Body>>> {
-        let header = |n: &str| {
-            request
-                .headers
-                .iter()
-                .find(|(k, _)| k == n)
-                .map(|(_, v)| v.as_str())
-        };
-        let transport = Transport::Http(HttpHeaders {
-            protocol_version: header("mcp-protocol-version"),
-            method: header("mcp-method"),
-            name: header("mcp-name"),
-        });
+        let transport = transport_of(&request);
         let reply = self.responder.respond(request.body.as_bytes(), &transport);
         ready(Ok(HttpResponse {
             status: reply.status,
