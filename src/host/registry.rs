@@ -16,7 +16,7 @@
 //! to read. Registering an entry again clears its deadline until the caller sets a new one.
 
 use std::cell::OnceCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
 
@@ -136,21 +136,36 @@ pub struct ReadFile {
     pub content: VerifiedContent,
 }
 
+/// The registry's one kind of map: ordered by a string key, each value boxed.
+///
+/// Ordered maps, not hash maps: on `wasm32-unknown-unknown` the standard hasher's keys are
+/// fixed, so a server could choose URIs that collide and make every lookup a scan. Boxed values,
+/// so that every map of the registry and of [`Signers`] has the same layout: the B-tree code is
+/// compiled once per layout, not once per value type, which keeps the npm package's verifier
+/// module small. Two-part keys (server label, URI) are a map of maps.
+pub(super) type Map<T> = BTreeMap<String, Box<T>>;
+
 struct Server {
     label: String,
-    skills: BTreeMap<String, Entry>,
-    /// The skills' URIs by their root, for [`SkillHost::innermost_entry`]. Ordered maps here
-    /// and below, not hash maps: on `wasm32-unknown-unknown` the standard hasher's keys are
-    /// fixed, so a server could choose URIs that collide and make every lookup a scan.
-    roots: BTreeMap<String, Vec<String>>,
-    /// Until when each skill's entry is current, in milliseconds on the caller's clock
-    /// ([`SkillHost::set_current_until`]); a skill without a deadline is not known to be.
-    current_until: BTreeMap<String, f64>,
+    /// The registered skills by URI. A skill's root is its URI without `/SKILL.md`, so
+    /// [`SkillHost::innermost_entry`] finds a skill by its root with one lookup.
+    skills: Map<Skill>,
     /// The origin its skills' signers are pinned under ([`SkillHost::set_origin`]; the label
     /// until set).
     origin: String,
-    /// The signer verified for each signed skill's entry.
-    signers: BTreeMap<String, Signer>,
+}
+
+/// A registered skill and what the registry holds for it.
+struct Skill {
+    entry: Entry,
+    /// Until when the entry is current, in milliseconds on the caller's clock
+    /// ([`SkillHost::set_current_until`]); without a deadline it is not known to be.
+    current_until: Option<f64>,
+    /// The signer verified for the entry (`None`: unsigned).
+    signer: Option<Signer>,
+    /// The acting window, when the skill is loaded: it keeps the entry it was loaded from
+    /// when a newer one is registered (H15), and goes when the skill is forgotten.
+    window: Option<Window>,
 }
 
 struct Window {
@@ -158,8 +173,6 @@ struct Window {
     /// Bytes retrieved so far (the limit of a dynamic skill applies to them, H8).
     retrieved: u64,
 }
-
-type Key = (String, String);
 
 /// The host registry (see the module documentation): what a host holds of every server's
 /// skills, and the only way to their content. Its methods come in groups, each shown below:
@@ -432,15 +445,18 @@ pub struct SkillHost {
     options: HostOptions,
     signers: Signers,
     servers: Vec<Server>,
-    windows: BTreeMap<Key, Window>,
-    approvals: BTreeMap<Key, String>,
-    /// The display names of [`SkillHost::display_table`], built once after the set of
-    /// registered skills last changed (a skill added or forgotten, a server added or removed).
-    names: OnceCell<BTreeMap<Key, String>>,
+    /// The approved fingerprints by server label and URI: kept when a skill is forgotten,
+    /// dropped with its server ([`SkillHost::remove_server`]).
+    approvals: Map<Map<String>>,
+    /// The display names of [`SkillHost::display_table`] by server label and URI, built once
+    /// after the set of registered skills last changed (a skill added or forgotten, a server
+    /// added or removed).
+    names: OnceCell<Map<Map<String>>>,
 }
 
-fn key(label: &str, uri: &str) -> Key {
-    (label.to_owned(), uri.to_owned())
+/// The value of a two-part key (server label, URI) in a map of maps.
+fn get2<'a, T>(map: &'a Map<Map<T>>, label: &str, uri: &str) -> Option<&'a T> {
+    map.get(label)?.get(uri).map(|v| &**v)
 }
 
 fn unknown_skill(label: &str, uri: &str) -> VerifyError {
@@ -458,8 +474,7 @@ impl SkillHost {
             options,
             signers: Signers::default(),
             servers: Vec::new(),
-            windows: BTreeMap::new(),
-            approvals: BTreeMap::new(),
+            approvals: Map::new(),
             names: OnceCell::new(),
         }
     }
@@ -493,11 +508,8 @@ impl SkillHost {
         }
         self.servers.push(Server {
             label: label.to_owned(),
-            skills: BTreeMap::new(),
-            roots: BTreeMap::new(),
-            current_until: BTreeMap::new(),
+            skills: Map::new(),
             origin: label.to_owned(),
-            signers: BTreeMap::new(),
         });
         self.names.take();
         Ok(())
@@ -508,8 +520,7 @@ impl SkillHost {
     pub fn remove_server(&mut self, label: &str) -> Result<()> {
         self.server(label)?;
         self.servers.retain(|s| s.label != label);
-        self.windows.retain(|(l, _), _| l != label);
-        self.approvals.retain(|(l, _), _| l != label);
+        self.approvals.remove(label);
         self.names.take();
         Ok(())
     }
@@ -561,8 +572,7 @@ impl SkillHost {
         signer: Option<Signer>,
     ) -> Result<RegisterOutcome> {
         let uri = entry.uri().to_owned();
-        let k = key(label, &uri);
-        let revoke = match self.approvals.get(&k) {
+        let revoke = match get2(&self.approvals, label, &uri) {
             Some(stored) => {
                 signed_approval_fingerprint(label, &entry, signer.as_ref())
                     .ok()
@@ -571,28 +581,35 @@ impl SkillHost {
             }
             None => false,
         };
-        let root = entry.root().to_owned();
         let server = self.server_mut(label)?;
-        match signer {
-            Some(s) => server.signers.insert(uri.clone(), s),
-            None => server.signers.remove(&uri),
+        let (added, changed) = match server.skills.get_mut(&uri) {
+            Some(skill) => {
+                let changed = !skill.entry.same_file_set(&entry);
+                skill.entry = entry;
+                skill.current_until = None;
+                skill.signer = signer;
+                (false, changed)
+            }
+            None => {
+                let skill = Skill {
+                    entry,
+                    current_until: None,
+                    signer,
+                    window: None,
+                };
+                server.skills.insert(uri.clone(), Box::new(skill));
+                self.names.take();
+                (true, false)
+            }
         };
-        let previous = server.skills.insert(uri.clone(), entry);
-        server.current_until.remove(&uri);
-        let changed = match (&previous, server.skills.get(&uri)) {
-            (Some(p), Some(n)) => !p.same_file_set(n),
-            _ => false,
-        };
-        if previous.is_none() {
-            server.roots.entry(root).or_default().push(uri.clone());
-            self.names.take();
-        }
         if revoke {
-            self.approvals.remove(&k);
+            if let Some(uris) = self.approvals.get_mut(label) {
+                uris.remove(&uri);
+            }
         }
         Ok(RegisterOutcome {
             uri,
-            added: previous.is_none(),
+            added,
             changed,
             approval_revoked: revoke,
         })
@@ -637,7 +654,7 @@ impl SkillHost {
         let entries: Vec<I::Item> = entries.into_iter().collect();
         let first_use = self.pin_from_listing(&origin, &entries);
         let mut out = ListingOutcome::default();
-        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let mut seen: Map<usize> = Map::new();
         for (index, raw_entry) in entries.iter().enumerate() {
             match Entry::parse(raw_entry.as_ref()) {
                 Ok(entry) => {
@@ -653,7 +670,7 @@ impl SkillHost {
                         out.rejected.push(Rejected { index, error });
                         continue;
                     }
-                    seen.insert(entry.uri().to_owned(), index);
+                    seen.insert(entry.uri().to_owned(), Box::new(index));
                     let checked = match &first_use {
                         Some((at, signer)) if *at == index => Ok(Some(signer.clone())),
                         _ => self.signers.check_entry(&origin, &entry),
@@ -747,31 +764,32 @@ impl SkillHost {
     /// identical entry. Returns whether it was registered.
     pub fn forget(&mut self, label: &str, uri: &str) -> Result<bool> {
         let server = self.server_mut(label)?;
-        let removed = server.skills.remove(uri);
-        server.current_until.remove(uri);
-        server.signers.remove(uri);
-        if let Some(entry) = &removed {
-            if let Some(uris) = server.roots.get_mut(entry.root()) {
-                uris.retain(|u| u != uri);
-                if uris.is_empty() {
-                    server.roots.remove(entry.root());
-                }
-            }
+        let removed = server.skills.remove(uri).is_some();
+        if removed {
             self.names.take();
         }
-        self.windows.remove(&key(label, uri));
-        Ok(removed.is_some())
+        Ok(removed)
     }
 
     /// The registered entry of a skill.
     pub fn entry(&self, label: &str, uri: &str) -> Option<&Entry> {
-        self.server(label).ok()?.skills.get(uri)
+        self.skill(label, uri).map(|s| &s.entry)
+    }
+
+    fn skill(&self, label: &str, uri: &str) -> Option<&Skill> {
+        self.server(label).ok()?.skills.get(uri).map(|s| &**s)
+    }
+
+    fn skill_mut(&mut self, label: &str, uri: &str) -> Option<&mut Skill> {
+        let server = self.server_mut(label).ok()?;
+        server.skills.get_mut(uri).map(|s| &mut **s)
     }
 
     fn entry_or_err(&self, label: &str, uri: &str) -> Result<&Entry> {
         self.server(label)?
             .skills
             .get(uri)
+            .map(|s| &s.entry)
             .ok_or_else(|| unknown_skill(label, uri))
     }
 
@@ -818,14 +836,15 @@ impl SkillHost {
         #[cfg(test)]
         tests::TABLE_BUILDS.with(|c| c.set(c.get() + 1));
         let locals: Vec<Vec<String>> = self.servers.iter().map(local_display_names).collect();
-        let mut local_count: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut local_count: Map<usize> = Map::new();
         for n in locals.iter().flatten() {
-            *local_count.entry(n.as_str()).or_default() += 1;
+            **local_count.entry(n.clone()).or_default() += 1;
         }
         let mut out = Vec::new();
         for (server, names) in self.servers.iter().zip(&locals) {
-            for (entry, local) in server.skills.values().zip(names) {
-                let display_name = if local_count.get(local.as_str()).copied().unwrap_or(0) > 1 {
+            for (skill, local) in server.skills.values().zip(names) {
+                let entry = &skill.entry;
+                let display_name = if local_count.get(local.as_str()).is_some_and(|n| **n > 1) {
                     format!("{}:{local}", server.label)
                 } else {
                     local.clone()
@@ -834,12 +853,12 @@ impl SkillHost {
             }
         }
         // A last guard: should two display names still coincide, spell both out in full.
-        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let mut seen: Map<usize> = Map::new();
         for (_, _, name) in &out {
-            *seen.entry(name.clone()).or_default() += 1;
+            **seen.entry(name.clone()).or_default() += 1;
         }
         for (label, entry, name) in &mut out {
-            if seen.get(name.as_str()).copied().unwrap_or(0) > 1 {
+            if seen.get(name.as_str()).is_some_and(|n| **n > 1) {
                 *name = format!("{label}:{}", entry.uri());
             }
         }
@@ -848,12 +867,14 @@ impl SkillHost {
 
     /// The display names by (label, URI), built from [`SkillHost::display_table`] once per
     /// change of the registered set.
-    fn names(&self) -> &BTreeMap<Key, String> {
+    fn names(&self) -> &Map<Map<String>> {
         self.names.get_or_init(|| {
-            // Filled by `insert` (see `local_display_names`).
-            let mut names = BTreeMap::new();
+            let mut names: Map<Map<String>> = Map::new();
             for (label, entry, name) in self.display_table() {
-                names.insert(key(label, entry.uri()), name);
+                names
+                    .entry(label.to_owned())
+                    .or_default()
+                    .insert(entry.uri().to_owned(), Box::new(name));
             }
             names
         })
@@ -861,33 +882,31 @@ impl SkillHost {
 
     /// The `(server label, URI)` of the skill shown as `display_name`.
     pub fn lookup(&self, display_name: &str) -> Option<(String, String)> {
-        self.names()
-            .iter()
-            .find(|(_, name)| *name == display_name)
-            .map(|(k, _)| k.clone())
+        self.names().iter().find_map(|(label, names)| {
+            let (uri, _) = names.iter().find(|(_, name)| ***name == display_name)?;
+            Some((label.clone(), uri.clone()))
+        })
     }
 
     fn display_name(&self, label: &str, uri: &str) -> String {
-        self.names()
-            .get(&key(label, uri))
-            .cloned()
-            .unwrap_or_default()
+        get2(self.names(), label, uri).cloned().unwrap_or_default()
     }
 
     /// The registered entry of server `label` with the longest root that contains `uri` (a
     /// URI that starts with the root and a `/`): each prefix of `uri` up to a `/` is looked up
-    /// among the roots, longest first, so no skill is scanned (O(depth × log skills)).
+    /// as a root, longest first (the skill of root `r` is registered under `r/SKILL.md`), so no
+    /// skill is scanned (O(depth × log skills)).
     pub fn innermost_entry(&self, label: &str, uri: &str) -> Option<&Entry> {
         let server = self.server(label).ok()?;
         let ends: Vec<usize> = uri.match_indices('/').map(|(i, _)| i).collect();
+        let mut skill_md = String::new();
         ends.iter().rev().find_map(|end| {
             let prefix = uri.get(..*end)?;
-            server
-                .roots
-                .get(prefix)?
-                .iter()
-                .filter_map(|u| server.skills.get(u))
-                .find(|e| e.root() == prefix)
+            skill_md.clear();
+            skill_md.push_str(prefix);
+            skill_md.push_str("/SKILL.md");
+            let entry = &server.skills.get(skill_md.as_str())?.entry;
+            (entry.root() == prefix).then_some(entry)
         })
     }
 
@@ -934,22 +953,19 @@ impl SkillHost {
     /// question about freshness brings its `now`. Returns whether the skill is registered
     /// (nothing is recorded otherwise). Registering the skill again clears the deadline.
     pub fn set_current_until(&mut self, label: &str, uri: &str, deadline: f64) -> bool {
-        let Ok(server) = self.server_mut(label) else {
+        let Some(skill) = self.skill_mut(label, uri) else {
             return false;
         };
-        if !server.skills.contains_key(uri) {
-            return false;
-        }
-        server.current_until.insert(uri.to_owned(), deadline);
+        skill.current_until = Some(deadline);
         true
     }
 
     /// Whether the skill is registered and its entry still current at `now` (before the
     /// deadline last set with [`SkillHost::set_current_until`]; without one, it is not).
     pub fn is_current(&self, label: &str, uri: &str, now: f64) -> bool {
-        self.server(label).is_ok_and(|s| {
-            s.skills.contains_key(uri) && s.current_until.get(uri).is_some_and(|t| *t > now)
-        })
+        self.skill(label, uri)
+            .and_then(|s| s.current_until)
+            .is_some_and(|t| t > now)
     }
 
     /// [`SkillHost::plan_load`] for a skill whose entry is current at `now` (H34), in one
@@ -987,8 +1003,9 @@ impl SkillHost {
         if entry.is_dynamic() && retrieved > MAX_BYTES_PER_SKILL {
             return Err(dynamic_limit(uri, retrieved));
         }
-        self.windows
-            .insert(key(label, uri), Window { entry, retrieved });
+        if let Some(skill) = self.skill_mut(label, uri) {
+            skill.window = Some(Window { entry, retrieved });
+        }
         Ok(LoadedSkill {
             server_label: label.to_owned(),
             display_name: self.display_name(label, uri),
@@ -998,18 +1015,20 @@ impl SkillHost {
 
     /// Whether an acting window is open for the skill.
     pub fn is_active(&self, label: &str, uri: &str) -> bool {
-        self.windows.contains_key(&key(label, uri))
+        self.skill(label, uri).is_some_and(|s| s.window.is_some())
     }
 
     /// Closes the acting window (when the `SKILL.md` leaves the model's context). Returns
     /// whether one was open.
     pub fn close_window(&mut self, label: &str, uri: &str) -> bool {
-        self.windows.remove(&key(label, uri)).is_some()
+        self.skill_mut(label, uri)
+            .and_then(|s| s.window.take())
+            .is_some()
     }
 
     fn window(&self, label: &str, skill_uri: &str) -> Result<&Window> {
         self.server(label)?;
-        self.windows.get(&key(label, skill_uri)).ok_or_else(|| {
+        self.skill(label, skill_uri).and_then(|s| s.window.as_ref()).ok_or_else(|| {
             VerifyError::new(
                 ErrorCode::NoActingWindow,
                 format!("the skill {skill_uri} of {label:?} is not loaded, so its files cannot be read; load it first (reading a SKILL.md does not activate a skill)"),
@@ -1049,8 +1068,8 @@ impl SkillHost {
         let plan = self.plan_read(label, skill_uri, reference)?;
         let options = self.verify_options();
         let window = self
-            .windows
-            .get_mut(&key(label, skill_uri))
+            .skill_mut(label, skill_uri)
+            .and_then(|s| s.window.as_mut())
             .ok_or_else(|| VerifyError::new(ErrorCode::NoActingWindow, "no acting window"))?;
         let verified = verify_content(&window.entry, &plan.uri, &content, hashing, options)?;
         if window.entry.is_dynamic() {
@@ -1080,18 +1099,24 @@ impl SkillHost {
     pub fn approve(&mut self, label: &str, uri: &str) -> Result<String> {
         let entry = self.entry_or_err(label, uri)?;
         let fingerprint = signed_approval_fingerprint(label, entry, self.signer(label, uri))?;
-        self.approvals.insert(key(label, uri), fingerprint.clone());
+        self.approvals
+            .entry(label.to_owned())
+            .or_default()
+            .insert(uri.to_owned(), Box::new(fingerprint.clone()));
         Ok(fingerprint)
     }
 
     /// Withdraws an approval. Returns whether there was one.
     pub fn revoke(&mut self, label: &str, uri: &str) -> bool {
-        self.approvals.remove(&key(label, uri)).is_some()
+        self.approvals
+            .get_mut(label)
+            .and_then(|uris| uris.remove(uri))
+            .is_some()
     }
 
     /// Whether a stored approval matches the skill's current entry and signer.
     pub fn is_approved(&self, label: &str, uri: &str) -> bool {
-        let Some(stored) = self.approvals.get(&key(label, uri)) else {
+        let Some(stored) = get2(&self.approvals, label, uri) else {
             return false;
         };
         self.current_fingerprint(label, uri)
@@ -1110,8 +1135,9 @@ impl SkillHost {
     /// one item per approved skill: its server's label, its `SKILL.md` URI and the fingerprint
     /// approved ([`signed_approval_fingerprint`]).
     pub fn export_approvals(&self) -> String {
-        ApprovalsExport::of(self.approvals.iter().map(|((server, uri), fingerprint)| {
-            (server.as_str(), uri.as_str(), fingerprint.as_str())
+        ApprovalsExport::of(self.approvals.iter().flat_map(|(server, uris)| {
+            uris.iter()
+                .map(|(uri, fingerprint)| (server.as_str(), uri.as_str(), fingerprint.as_str()))
         }))
         .to_json()
     }
@@ -1127,13 +1153,17 @@ impl SkillHost {
             let current = self
                 .entry(&a.server, &a.uri)
                 .map(|_| self.current_fingerprint(&a.server, &a.uri));
-            let k = (a.server, a.uri);
             match current {
                 Some(f) if f.as_ref() != Some(&a.fingerprint) => {
-                    self.approvals.remove(&k);
+                    if let Some(uris) = self.approvals.get_mut(&a.server) {
+                        uris.remove(&a.uri);
+                    }
                 }
                 _ => {
-                    self.approvals.insert(k, a.fingerprint);
+                    self.approvals
+                        .entry(a.server)
+                        .or_default()
+                        .insert(a.uri, Box::new(a.fingerprint));
                     stored += 1;
                 }
             }
@@ -1179,7 +1209,7 @@ impl SkillHost {
     /// The signer verified for the registered entry of a skill (`None`: unsigned, or not
     /// registered).
     pub fn signer(&self, label: &str, uri: &str) -> Option<&Signer> {
-        self.server(label).ok()?.signers.get(uri)
+        self.skill(label, uri)?.signer.as_ref()
     }
 
     /// The pin of `origin`, if it has one.
@@ -1257,37 +1287,40 @@ fn listing_entries(json: &str) -> Result<Vec<Box<RawValue>>> {
 /// server, else `name (prefix)` when the colliding skills' prefixes are distinct and
 /// non-empty, else `name (root URI)`.
 fn local_display_names(server: &Server) -> Vec<String> {
-    let mut by_name: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
-    for e in server.skills.values() {
-        by_name.entry(e.name()).or_default().push(e);
+    /// The skills of one name, and whether their prefixes tell them apart.
+    struct Group<'a> {
+        skills: Vec<&'a Entry>,
+        by_prefix: bool,
     }
-    // The names shared by several skills, split by whether their prefixes tell them apart (each
-    // group is looked at once, with a set). Sets of `&str` filled by `insert`, the instances the
-    // registry has anyway: a map collected from an iterator would add its own sort and bulk
-    // build to the npm package's verifier module.
-    let mut by_prefix = BTreeSet::new();
-    let mut by_root = BTreeSet::new();
-    for (name, group) in by_name.iter().filter(|(_, group)| group.len() > 1) {
-        let mut prefixes = BTreeSet::new();
-        let distinct = group
-            .iter()
-            .all(|g| !prefix_of(g).is_empty() && prefixes.insert(prefix_of(g)));
-        if distinct {
-            by_prefix.insert(*name);
-        } else {
-            by_root.insert(*name);
-        }
+    let mut groups: Map<Group> = Map::new();
+    for s in server.skills.values() {
+        let group = groups.entry(s.entry.name().to_owned()).or_insert_with(|| {
+            Box::new(Group {
+                skills: Vec::new(),
+                by_prefix: false,
+            })
+        });
+        group.skills.push(&s.entry);
+    }
+    // Each group of a name shared by several skills is looked at once, with a set.
+    for group in groups.values_mut().filter(|g| g.skills.len() > 1) {
+        let mut prefixes: Map<()> = Map::new();
+        group.by_prefix = group.skills.iter().all(|e| {
+            let prefix = prefix_of(e);
+            !prefix.is_empty() && prefixes.insert(prefix.to_owned(), Box::new(())).is_none()
+        });
     }
     server
         .skills
         .values()
-        .map(|e| {
-            if by_prefix.contains(e.name()) {
-                format!("{} ({})", e.name(), prefix_of(e))
-            } else if by_root.contains(e.name()) {
-                format!("{} ({})", e.name(), e.root())
-            } else {
-                e.name().to_owned()
+        .map(|s| {
+            let e = &s.entry;
+            match groups.get(e.name()) {
+                Some(g) if g.skills.len() > 1 && g.by_prefix => {
+                    format!("{} ({})", e.name(), prefix_of(e))
+                }
+                Some(g) if g.skills.len() > 1 => format!("{} ({})", e.name(), e.root()),
+                _ => e.name().to_owned(),
             }
         })
         .collect()

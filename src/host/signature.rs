@@ -63,7 +63,7 @@
 //!
 //! [`SkillSummary`]: crate::host::SkillSummary
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 use skills_edge_catalog::sign::{Envelope, SignatureError, Statement};
@@ -71,6 +71,7 @@ pub use skills_edge_catalog::sign::{PublicKey, DSSE_META_KEY, SIGNER_META_KEY};
 
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
+use super::registry::Map;
 use crate::skill::revision::skill_revision;
 use crate::skill::uri::{final_segment, skill_root};
 
@@ -230,7 +231,8 @@ pub struct Presented {
 #[derive(Debug, Clone, Default)]
 pub struct Signers {
     policy: SignerPolicy,
-    pins: BTreeMap<String, Pin>,
+    /// The pins by origin (boxed: the registry's one map shape, [`Map`]).
+    pins: Map<Pin>,
     /// Origins whose change of signer the host accepted: the next signature that holds pins
     /// them again, even with trust on first use off.
     accepting: BTreeSet<String>,
@@ -307,7 +309,7 @@ impl Signers {
 
     /// The pin of `origin`, if it has one.
     pub fn pin(&self, origin: &str) -> Option<&Pin> {
-        self.pins.get(origin)
+        self.pins.get(origin).map(|p| &**p)
     }
 
     /// Whether the next signature from `origin` that holds would pin it: it has no pin, and
@@ -319,7 +321,7 @@ impl Signers {
 
     /// Every pin, by origin.
     pub fn pins(&self) -> impl Iterator<Item = (&str, &Pin)> {
-        self.pins.iter().map(|(o, p)| (o.as_str(), p))
+        self.pins.iter().map(|(o, p)| (o.as_str(), &**p))
     }
 
     /// Accepts a change of signer for `origin`: its pin is dropped, and the next signature
@@ -382,10 +384,10 @@ impl Signers {
             }
             read.push((
                 p.origin,
-                Pin {
+                Box::new(Pin {
                     key,
                     catalog: p.catalog,
-                },
+                }),
             ));
         }
         let n = read.len();
@@ -585,10 +587,10 @@ impl Signers {
             self.accepting.remove(origin);
             self.pins.insert(
                 origin.to_owned(),
-                Pin {
+                Box::new(Pin {
                     key,
                     catalog: statement.catalog.clone(),
-                },
+                }),
             );
         }
         Ok(Some(Signer {
