@@ -725,7 +725,15 @@ fn checked_copy(
         let key = key.as_string().unwrap_or_default();
         if !fields.contains(&key.as_str()) {
             let mut known: Vec<&str> = fields.iter().chain(skip).copied().collect();
-            known.sort_unstable();
+            // A handful of names: sorted in place by insertion, so that this error needs no
+            // sort routine of its own in the WebAssembly module.
+            for i in 1..known.len() {
+                let mut j = i;
+                while j > 0 && known[j - 1] > known[j] {
+                    known.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
             return Err(arg.error(
                 ErrorCode::InvalidArgument,
                 format_args!(
