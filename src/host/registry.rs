@@ -143,7 +143,7 @@ pub struct ReadFile {
 /// so that every map of the registry and of [`Signers`] has the same layout: the B-tree code is
 /// compiled once per layout, not once per value type, which keeps the npm package's verifier
 /// module small. Two-part keys (server label, URI) are a map of maps.
-pub(super) type Map<T> = BTreeMap<String, Box<T>>;
+type Map<T> = BTreeMap<String, Box<T>>;
 
 struct Server {
     label: String,

@@ -63,7 +63,7 @@
 //!
 //! [`SkillSummary`]: crate::host::SkillSummary
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use skills_edge_catalog::sign::{Envelope, SignatureError, Statement};
@@ -71,7 +71,6 @@ pub use skills_edge_catalog::sign::{PublicKey, DSSE_META_KEY, SIGNER_META_KEY};
 
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
-use super::registry::Map;
 use crate::skill::revision::skill_revision;
 use crate::skill::uri::{final_segment, skill_root};
 
@@ -231,8 +230,9 @@ pub struct Presented {
 #[derive(Debug, Clone, Default)]
 pub struct Signers {
     policy: SignerPolicy,
-    /// The pins by origin (boxed: the registry's one map shape, [`Map`]).
-    pins: Map<Pin>,
+    /// The pins by origin, boxed: the same map shape as the registry's (string keys, boxed
+    /// values), so the B-tree code is compiled once for both.
+    pins: BTreeMap<String, Box<Pin>>,
     /// Origins whose change of signer the host accepted: the next signature that holds pins
     /// them again, even with trust on first use off.
     accepting: BTreeSet<String>,
