@@ -906,6 +906,10 @@ mod tests {
         );
         let e = Envelope::parse(b"{\"payload\":\"e30=\"\xff}").unwrap_err();
         assert_eq!(e.fault, SignatureFault::Envelope);
-        assert!(e.message.contains("not UTF-8 text (byte 17"), "{}", e.message);
+        assert!(
+            e.message.contains("not UTF-8 text (byte 17"),
+            "{}",
+            e.message
+        );
     }
 }
