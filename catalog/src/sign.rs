@@ -400,6 +400,20 @@ struct PredicateJson {
     catalog: String,
 }
 
+/// Reads JSON from bytes through `serde_json::from_str`, the reader every other JSON text of
+/// the crates goes through, so a wasm module links one copy of serde_json's reader rather than
+/// a second one for bytes (`from_slice`); bytes that are not UTF-8 are refused first, naming
+/// where the text stops being UTF-8 (what `from_slice` would refuse too, in other words).
+fn json_from_bytes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "it is not UTF-8 text (byte {} is not valid UTF-8)",
+            e.valid_up_to()
+        )
+    })?;
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
 fn write_str(s: &str, out: &mut String) {
     // serde_json's string form (escapes exactly what JSON requires).
     out.push_str(&serde_json::Value::String(s.to_owned()).to_string());
@@ -445,7 +459,7 @@ impl Statement {
     /// hex characters, no two subjects with one name, and the predicate's three strings.
     pub fn parse(bytes: &[u8]) -> Result<Statement, SignatureError> {
         let bad = |what: String| fail(SignatureFault::Statement, what);
-        let json: StatementJson = serde_json::from_slice(bytes).map_err(|e| {
+        let json: StatementJson = json_from_bytes(bytes).map_err(|e| {
             bad(format!(
                 "the signed statement is not an in-toto statement: {e}"
             ))
@@ -576,7 +590,7 @@ impl Envelope {
                 json.len()
             )));
         }
-        let e: EnvelopeJson = serde_json::from_slice(json)
+        let e: EnvelopeJson = json_from_bytes(json)
             .map_err(|e| bad(format!("the signature envelope is not DSSE JSON: {e}")))?;
         let payload = decode_any(&e.payload)
             .ok_or_else(|| bad("the signature envelope's payload is not base64".into()))?;
@@ -878,5 +892,24 @@ mod tests {
                 "{bad}"
             );
         }
+
+        // Bytes that are not UTF-8 (inside a string or outside one) are refused, naming where.
+        let mut latin1 = good.clone().into_bytes();
+        let at = good.find("acme").unwrap();
+        latin1[at] = 0xe9;
+        let e = Statement::parse(&latin1).unwrap_err();
+        assert_eq!(e.fault, SignatureFault::Statement);
+        assert!(
+            e.message.contains(&format!("byte {at} is not valid UTF-8")),
+            "{}",
+            e.message
+        );
+        let e = Envelope::parse(b"{\"payload\":\"e30=\"\xff}").unwrap_err();
+        assert_eq!(e.fault, SignatureFault::Envelope);
+        assert!(
+            e.message.contains("not UTF-8 text (byte 17"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -242,15 +242,24 @@ pub fn write_number(n: Number, out: &mut String) {
     if f < 0.0 {
         out.push('-');
     }
-    // Rust's `{:e}` prints the shortest digits that round-trip: "d.ddde[-]x".
-    let sci = format!("{:e}", f.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    // zmij (serde_json's float writer) prints the shortest digits that round-trip, the closest
+    // of them to the value, as Rust's `{:e}` and ECMA-262 do ("123.0", "0.001234", "1e+21",
+    // "1.5e-7"); the layout is redone here from its digits and exponent. Not `{:e}`: that
+    // would link core's exponent formatting beside zmij in every wasm module that writes a
+    // frontmatter.
+    let mut buffer = zmij::Buffer::new();
+    let text = buffer.format_finite(f.abs());
+    let (mantissa, exp) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = format!("{int}{frac}");
+    let digits = all.trim_start_matches('0');
+    // The decimal point sits after `n` of the significant digits.
+    let n = int.len() as i32 - (all.len() - digits.len()) as i32 + exp;
+    let digits = digits.trim_end_matches('0');
     let k = digits.len() as i32;
-    let n = exp + 1; // the decimal point sits after `n` digits
     if k <= n && n <= 21 {
-        out.push_str(&digits);
+        out.push_str(digits);
         out.extend(std::iter::repeat_n('0', (n - k) as usize));
     } else if 0 < n && n <= 21 {
         out.push_str(&digits[..n as usize]);
@@ -259,7 +268,7 @@ pub fn write_number(n: Number, out: &mut String) {
     } else if -6 < n && n <= 0 {
         out.push_str("0.");
         out.extend(std::iter::repeat_n('0', (-n) as usize));
-        out.push_str(&digits);
+        out.push_str(digits);
     } else {
         out.push_str(&digits[..1]);
         if k > 1 {

@@ -64,6 +64,7 @@
 // the glue between the steps.
 
 mod builder;
+mod decimal;
 mod error;
 mod fence;
 mod mode;

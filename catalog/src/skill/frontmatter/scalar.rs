@@ -5,6 +5,7 @@
 //!
 //! Quoted and block scalars are always strings and never come here.
 
+use super::decimal::parse_f64;
 use super::error::{truncate, FrontmatterError, FrontmatterErrorKind, Result};
 use super::Mode;
 use crate::skill::value::{write_number, Number, Value, MAX_SAFE_INTEGER};
@@ -153,9 +154,9 @@ fn resolve_plain_inner(s: &str, is_key: bool, yaml12_only: bool) -> Result<Value
         },
         Core::FloatNonFinite => Err(non_finite(&shown)),
         Core::Float => {
-            let f: f64 = match s.parse() {
-                Ok(f) => f,
-                Err(_) => return Ok(Value::String(s.to_string())),
+            let f = match parse_f64(s) {
+                Some(f) => f,
+                None => return Ok(Value::String(s.to_string())),
             };
             if !f.is_finite() {
                 return Err(non_finite(&shown));
