@@ -106,13 +106,7 @@ impl Server {
     }
 
     fn respond(&self, request: HttpRequest) -> HttpResponse<Body> {
-        let header = |n: &str| {
-            request
-                .headers
-                .iter()
-                .find(|(k, _)| k == n)
-                .map(|(_, v)| v.as_str())
-        };
+        let header = |n: &str| crate::wellknown::header_of(&request, n);
         let msg: Json = serde_json::from_str(&request.body).unwrap();
         let method = msg["method"].as_str().unwrap_or_default().to_owned();
         self.log

@@ -728,13 +728,7 @@ impl HttpIo for Served {
     type Body = Body;
 
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Body>>> {
-        let header = |n: &str| {
-            request
-                .headers
-                .iter()
-                .find(|(k, _)| k == n)
-                .map(|(_, v)| v.as_str())
-        };
+        let header = |n: &str| crate::wellknown::header_of(&request, n);
         let head = Head {
             method: "POST",
             path: "/mcp",

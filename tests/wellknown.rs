@@ -134,15 +134,18 @@ impl Server {
     }
 }
 
+/// The value of a request's header `name` (the client sends names in lowercase).
+pub(crate) fn header_of<'r>(request: &'r HttpRequest, name: &str) -> Option<&'r str> {
+    request
+        .headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
 /// The transport facts of a POST as the responder reads them (its MCP headers).
 pub(crate) fn transport_of(request: &HttpRequest) -> Transport<'_> {
-    let header = |n: &str| {
-        request
-            .headers
-            .iter()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| v.as_str())
-    };
+    let header = |n: &str| header_of(request, n);
     Transport::Http(HttpHeaders {
         protocol_version: header("mcp-protocol-version"),
         method: header("mcp-method"),
