@@ -675,6 +675,24 @@ impl Compiled {
         self.skill_class(i) == 0
     }
 
+    /// What `skills-edge check` prints of a catalog with access rules: one line per skill,
+    /// `audience: <skill path>: public` or `audience: <skill path>: scopes <s1> <s2>` (any one
+    /// of them grants sight); `None` when every skill is public and there are no rules.
+    pub fn audience_report(&self) -> Option<String> {
+        let a = self.access.as_ref()?;
+        let mut out = String::new();
+        for (i, sk) in self.skills.iter().enumerate() {
+            let path = sk.root.strip_prefix(SCHEME).unwrap_or(&sk.root);
+            let scopes = a.scopes_of(i);
+            if scopes.is_empty() {
+                out.push_str(&format!("audience: {path}: public\n"));
+            } else {
+                out.push_str(&format!("audience: {path}: scopes {}\n", scopes.join(" ")));
+            }
+        }
+        Some(out)
+    }
+
     /// The audience class of each file (in file order): its skill's (a nested skill has its
     /// parent's audience, so every skill holding the file gives the same).
     pub(crate) fn file_classes(&self) -> Vec<u32> {
