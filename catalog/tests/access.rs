@@ -563,3 +563,17 @@ const GOLDEN: [&str; 3] = [
     "sha256:87cff5c063017acb9afea7f4587df2fe9755c4554afede103bb8a6dc4f312cf7",
     "sha256:350dd2b2dd5048d0feb437447e009034e3a6b3203614b508d7adc2d981894761",
 ];
+
+#[test]
+fn check_prints_each_skills_audience() {
+    let c = compile(tree(RULES)).unwrap();
+    assert_eq!(
+        c.audience_report().unwrap(),
+        "audience: acme/billing/invoices: scopes billing\n\
+         audience: acme/billing/invoices/refunds: scopes billing\n\
+         audience: acme/tools/lint: public\n\
+         audience: code-review: scopes review\n\
+         audience: hello: public\n"
+    );
+    assert_eq!(compile(tree("")).unwrap().audience_report(), None);
+}
