@@ -45,14 +45,19 @@ struct ClassLists {
     prompts: Vec<Vec<u32>>,
 }
 
-/// The items of several sorted lists of indices, merged in order (each index is in one list).
+/// The items of several sorted lists of indices, merged in order (each index is in one list);
+/// or a plain range of indices (a catalog without private skills).
 pub struct Merged<'a> {
     heads: Vec<&'a [u32]>,
+    range: Option<std::ops::Range<usize>>,
 }
 
 impl Iterator for Merged<'_> {
     type Item = usize;
     fn next(&mut self) -> Option<usize> {
+        if let Some(r) = &mut self.range {
+            return r.next();
+        }
         let (k, v) = self
             .heads
             .iter()
@@ -637,17 +642,21 @@ impl Catalog {
     }
 
     /// The skills a caller with `grant` sees, from index `from` on, in URI order: the merge of
-    /// its classes' precomputed lists (a binary search per class, then the items taken).
+    /// its classes' precomputed lists (a binary search per class, then the items taken). In a
+    /// catalog without private skills, every skill from `from` on.
     pub fn visible_skills(&self, grant: Grant, from: usize) -> Merged<'_> {
         let Some(ix) = &self.ix else {
-            return Merged { heads: Vec::new() };
+            return Merged {
+                heads: Vec::new(),
+                range: Some(from..self.skill_count()),
+            };
         };
         let heads = self
             .granted(&ix.skills, grant)
             .into_iter()
             .map(|l| &l[l.partition_point(|&i| (i as usize) < from)..])
             .collect();
-        Merged { heads }
+        Merged { heads, range: None }
     }
 
     /// How many skills a caller with `grant` sees.
@@ -700,6 +709,7 @@ impl Catalog {
         let mut s = self.s(a.heads.mirror_prefix).to_owned();
         let recs = Merged {
             heads: self.granted(&ix.mirror, grant),
+            range: None,
         };
         let mut first = true;
         for m in recs {
@@ -738,6 +748,7 @@ impl Catalog {
         let mut s = String::from("[");
         let merged = Merged {
             heads: self.granted(&ix.prompts, grant),
+            range: None,
         };
         for (n, p) in merged.enumerate() {
             let item = f

@@ -122,6 +122,10 @@ fn a_file_without_rules_or_with_every_skill_public_changes_nothing() {
     assert!(empty.access.is_none());
     assert!(empty.warnings.is_empty(), "{:?}", empty.warnings);
     assert_eq!(pack::encode(&plain, None), pack::encode(&empty, None));
+    let cat = Catalog::compile(tree(""), None).unwrap();
+    let all: Vec<usize> = cat.visible_skills(Grant::PUBLIC, 1).collect();
+    assert_eq!(all, [1, 2, 3, 4], "every skill from the index on");
+    assert_eq!(cat.visible_skill_count(Grant::from_mask(3)), 5);
 }
 
 #[test]
