@@ -447,12 +447,7 @@ impl Responder {
             return "This server serves no skills.".to_owned();
         }
         let mut s = format!("The {n} skills (name and SKILL.md URI): ");
-        let listed: Box<dyn Iterator<Item = usize>> = if c.has_private() {
-            Box::new(c.visible_skills(g, 0))
-        } else {
-            Box::new(0..c.skill_count())
-        };
-        let skills = listed.filter_map(|i| c.skill_at(i));
+        let skills = c.visible_skills(g, 0).filter_map(|i| c.skill_at(i));
         for (k, sk) in skills.take(LISTED).enumerate() {
             if k > 0 {
                 s.push_str(", ");
