@@ -251,7 +251,11 @@ fn grants(c: &Catalog, r: &Responder, modern: bool) {
     let n = c.class_count();
     let mut all = vec![Grant::PUBLIC];
     all.extend((0..n).map(|k| Grant::from_mask(1u64 << k)));
-    all.push(Grant::from_mask(if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }));
+    all.push(Grant::from_mask(if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }));
     for g in all {
         let visible: Vec<usize> = (0..c.skill_count())
             .filter(|&i| c.skill_visible(i, g))
