@@ -2,11 +2,14 @@
 //! markdown reference and a 64 KiB binary asset).
 //!
 //! Run: `cargo bench --bench responder`. Each case measures one call of
-//! `Responder::respond` on a complete 2026-07-28 request, reply bytes included.
+//! `Responder::respond` on a complete 2026-07-28 request, reply bytes included. The group
+//! `respond_as` measures the same catalog with access rules (`skills-edge.toml`: the skills of
+//! teams 0 to 4 private, one scope per team) for a caller with the scope `team-2`
+//! (`Responder::respond_as`) and for an anonymous one.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use skills_edge::catalog::compile::SourceTree;
-use skills_edge::catalog::Catalog;
+use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::server::{Config, Responder, Transport};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -26,7 +29,22 @@ impl Rng {
 }
 
 fn catalog() -> Arc<Catalog> {
+    catalog_with(false)
+}
+
+/// The generated catalog; with `rules`, the skills of teams 0 to 4 are private, each team's to
+/// the scope `team-N`.
+fn catalog_with(rules: bool) -> Arc<Catalog> {
     let mut tree = SourceTree::default();
+    if rules {
+        let mut toml = String::new();
+        for t in 0..5 {
+            toml.push_str(&format!(
+                "[[access]]\nskills = [\"team-{t}/**\"]\nscopes = [\"team-{t}\"]\n"
+            ));
+        }
+        tree.add_file("skills-edge.toml", toml);
+    }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let words = [
         "review", "check", "the", "diff", "tests", "deploy", "edge", "skill", "verify", "digest",
@@ -117,6 +135,48 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(reply.body.map_or(0, |b| b.len()) as u64));
         group.bench_with_input(BenchmarkId::from_parameter(name), msg, |b, msg| {
             b.iter(|| responder.respond(black_box(msg), &Transport::Stream))
+        });
+    }
+    group.finish();
+
+    let private = match Responder::new(catalog_with(true), Config::default()) {
+        Ok(r) => r,
+        Err(e) => panic!("default config is valid: {e}"),
+    };
+    let grant = private.catalog().grant(&["team-2"]);
+    assert!(!grant.is_public());
+    let cases: Vec<(&str, Grant, Vec<u8>)> = vec![
+        (
+            "skills/list page, grant (rules)",
+            grant,
+            request(1, "skills/list", ""),
+        ),
+        (
+            "skills/list page, anonymous (rules)",
+            Grant::PUBLIC,
+            request(1, "skills/list", ""),
+        ),
+        (
+            "resources/read 4 KiB text, grant (rules)",
+            grant,
+            request(
+                3,
+                "resources/read",
+                r#""uri":"skill://team-2/skill-042/references/guide.md","#,
+            ),
+        ),
+    ];
+    let mut group = c.benchmark_group("respond_as");
+    for (name, g, msg) in &cases {
+        let reply = private.respond_as(msg, &Transport::Stream, *g);
+        assert!(
+            reply.status == 200 && reply.body_str().contains("\"result\""),
+            "{name}: {}",
+            reply.body_str()
+        );
+        group.throughput(Throughput::Bytes(reply.body.map_or(0, |b| b.len()) as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(name), msg, |b, msg| {
+            b.iter(|| private.respond_as(black_box(msg), &Transport::Stream, *g))
         });
     }
     group.finish();

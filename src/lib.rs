@@ -71,7 +71,7 @@ pub mod catalog {
     #[cfg(not(target_family = "wasm"))]
     pub use skills_edge_catalog::walk;
     pub use skills_edge_catalog::{
-        compile, diag, options, pack, sign, Catalog, CatalogError, Content, DirView, FallbackView,
-        FileView, SignatureView, SkillFallback, SkillView,
+        access, compile, diag, options, pack, sign, Audience, Catalog, CatalogError, Content,
+        DirView, FallbackView, FileView, Grant, Merged, SignatureView, SkillFallback, SkillView,
     };
 }

@@ -7,6 +7,7 @@
 mod archive_support;
 mod common;
 
+mod access;
 mod archive;
 mod auth;
 mod bad_input;

@@ -74,6 +74,19 @@ pub enum Rule {
     /// A path given twice, or both as a file and as a directory (only a program that builds
     /// the source tree itself can do this; no file system can).
     DuplicatePath,
+    /// `skills-edge.toml` does not read: not TOML, an unknown key, a missing or empty
+    /// `skills`/`scopes`, a pattern with a character that is not a pattern character, a scope
+    /// that is not an OAuth scope token ([`crate::access`]).
+    AccessFile,
+    /// A pattern of `skills-edge.toml` matches no skill.
+    AccessPattern,
+    /// A nested skill's audience differs from its parent's.
+    AccessNested,
+    /// More distinct scope sets than [`crate::access::MAX_PRIVATE_CLASSES`].
+    AccessClasses,
+    /// Warning: the catalog has private skills; they are served only where authentication is
+    /// configured, and to nobody without it.
+    AccessNeedsAuth,
     /// Warning: two skills share a name.
     DuplicateName,
     /// Warning: a `metadata` key uses the reserved `io.modelcontextprotocol/` prefix.
@@ -126,6 +139,11 @@ impl Rule {
             Rule::Io => "io",
             Rule::SigningKey => "signing-key",
             Rule::DuplicatePath => "duplicate-path",
+            Rule::AccessFile => "access-file",
+            Rule::AccessPattern => "access-pattern",
+            Rule::AccessNested => "access-nested",
+            Rule::AccessClasses => "access-classes",
+            Rule::AccessNeedsAuth => "access-needs-auth",
             Rule::DuplicateName => "duplicate-name",
             Rule::ReservedMetadataKey => "reserved-metadata-key",
             Rule::FileOutsideSkill => "file-outside-skill",

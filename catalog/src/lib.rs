@@ -10,6 +10,7 @@
 //!
 //! | module | what it is |
 //! |---|---|
+//! | [`access`] | who may see what: `skills-edge.toml`, audiences, grants |
 //! | [`skill`] | the rules of one skill: names, URIs, limits, frontmatter (YAML → ordered JSON), digests, MIME types |
 //! | [`compile`] | a skills folder in ([`compile::SourceTree`]), a checked catalog out, or every problem found |
 //! | [`diag`] | the compiler's findings: rule ids, paths, lines, fixes |
@@ -29,6 +30,7 @@
 
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod compile;
 pub mod diag;
 pub mod options;
@@ -39,7 +41,8 @@ mod view;
 #[cfg(not(target_family = "wasm"))]
 pub mod walk;
 
+pub use access::{Audience, Grant};
 pub use view::{
-    ArchiveView, Catalog, CatalogError, Content, DirView, FallbackView, FileView, SignatureView,
-    SkillFallback, SkillView,
+    ArchiveView, Catalog, CatalogError, Content, DirView, FallbackView, FileView, Merged,
+    SignatureView, SkillFallback, SkillView,
 };

@@ -14,7 +14,7 @@
 //!
 //! Layout (all integers little-endian `u32`; a "range" is `offset, length` into the heap):
 //! ```text
-//! "SKEDPACK"  version(=4, or 5 signed)  total_len  sha256(32 bytes, over every byte after it)
+//! "SKEDPACK"  version(=4, 5 signed, or 6 with access rules)  total_len  sha256(32 bytes, over every byte after it)
 //! snapshot  n_files  n_skills  n_dirs  n_children  n_mirror  n_sections
 //! files:    n_files    × { uri, mime, digest, data: range; size, rendered_len, flags }
 //!                        (flags: bit 0 text, bit 1 external: data is empty, the bytes are assets)
@@ -28,7 +28,8 @@
 //!                        data is empty, the bytes are the asset `{hex}`)
 //! sections: n_sections × { tag, text: range }       (1 instructions, 2 mirror index.json,
 //!                                                     3–9 the tools and prompts fallback,
-//!                                                     10–11 the signatures, version 5 only)
+//!                                                     10–11 the signatures, version 5 or 6,
+//!                                                     12–18 the access rules, version 6 only)
 //! heap_len, heap
 //! ```
 //! The fallback sections ([`crate::compile::fallback`]) are JSON text (3 the `tools` of
@@ -52,6 +53,20 @@
 //! byte for byte as before signatures existed, so earlier builds keep reading it; a signed
 //! one is version 5, which earlier builds refuse (naming both versions) instead of serving a
 //! mirror index that names envelope files they cannot serve. This build reads both.
+//!
+//! Version 6 is a catalog with access rules ([`crate::access`]): version 4 with sections 12 to
+//! 18, and sections 10 and 11 too when it is signed. 12: the scopes of each private class (a
+//! table of ranges, each the class's sorted scopes separated by a space); 13 and 14: the class
+//! of each skill and of each file (`u32`s); 15 and 16: the audience of each directory and of
+//! each directory child ({ flags (bit 0 public), mask low word, mask high word }); 17: each
+//! skill's fragments of the replies assembled per caller (its line of the instructions, its
+//! item of the mirror's index, of `prompts/list` and of the `list_skills` result: 4 ranges);
+//! 18: one record { flags (bit 0: the instructions are the default ones), the instructions
+//! before the list of skills, the mirror's index before its first skill }. In such a pack,
+//! the instructions, the mirror index and the fallback's sections are what an anonymous
+//! caller sees (public skills only), so a reader that ignored the access sections would still
+//! reveal nothing.
+//! A catalog without rules is still written as version 4 or 5, byte for byte as before.
 //! Decoding first checks the integrity of the whole pack (magic, version, length, then the
 //! SHA-256 of the rest), so a truncated or corrupted pack is refused as such before anything
 //! else is read. It then checks every range, every UTF-8 string, URI order, digests and JSON
@@ -72,6 +87,10 @@ pub const VERSION: u32 = 4;
 /// The pack format version of a signed catalog: [`VERSION`] with the signature sections
 /// (this build reads and writes it).
 pub const SIGNED_VERSION: u32 = 5;
+/// The pack format version of a catalog with access rules ([`crate::access`]): version 4 with
+/// the access sections, and the signature sections when it is signed (this build reads and
+/// writes it).
+pub const ACCESS_VERSION: u32 = 6;
 /// Length of the fixed prefix: magic, version, total length, SHA-256.
 const PREFIX_LEN: usize = 8 + 4 + 4 + 32;
 
@@ -101,6 +120,35 @@ const SECTION_FALLBACK_NAME_INDEX: u32 = 9;
 const SECTION_SIGNATURES: u32 = 10;
 /// Section tag: the mirror's `keys.json` (version 5 only).
 const SECTION_KEYS: u32 = 11;
+/// Section tag: the scopes of each private class (a table of ranges, class 1 first; each
+/// range the class's scopes, sorted, separated by one space; version 6 only).
+const SECTION_ACCESS_CLASSES: u32 = 12;
+/// Section tag: the class of each skill (n_skills × `u32`; version 6 only).
+const SECTION_ACCESS_SKILLS: u32 = 13;
+/// Section tag: the class of each file (n_files × `u32`; version 6 only).
+const SECTION_ACCESS_FILES: u32 = 14;
+/// Section tag: the audience of each directory (n_dirs × { flags, lo, hi }; version 6 only).
+const SECTION_ACCESS_DIRS: u32 = 15;
+/// Section tag: the audience of each directory child (n_children × { flags, lo, hi };
+/// version 6 only).
+const SECTION_ACCESS_CHILDREN: u32 = 16;
+/// Section tag: each skill's fragments of the replies assembled per caller (n_skills × {
+/// instructions line, mirror index item, prompt item, list_skills item: range }; version 6).
+const SECTION_ACCESS_FRAGMENTS: u32 = 17;
+/// Section tag: what the assembled replies start with (one { flags, instructions head,
+/// mirror index prefix: range } record; flags bit 0: the instructions are the default ones,
+/// assembled per caller; version 6 only).
+const SECTION_ACCESS_HEADS: u32 = 18;
+/// Every access section tag, in order.
+const ACCESS_SECTIONS: [u32; 7] = [
+    SECTION_ACCESS_CLASSES,
+    SECTION_ACCESS_SKILLS,
+    SECTION_ACCESS_FILES,
+    SECTION_ACCESS_DIRS,
+    SECTION_ACCESS_CHILDREN,
+    SECTION_ACCESS_FRAGMENTS,
+    SECTION_ACCESS_HEADS,
+];
 /// Every fallback section tag.
 const FALLBACK_SECTIONS: [u32; 7] = [
     SECTION_FALLBACK_TOOLS,
@@ -188,6 +236,57 @@ pub(crate) struct FallbackSkillRec {
     pub read_block: Span,
     /// The `structuredContent` of its `read_skill` result, a JSON object.
     pub read_structured: Span,
+}
+
+/// An audience (sections 15 and 16): flags (bit 0 public), then the private class mask, low
+/// word first.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct AudienceRec {
+    pub public: bool,
+    pub lo: u32,
+    pub hi: u32,
+}
+
+impl AudienceRec {
+    fn of(a: crate::access::Audience) -> AudienceRec {
+        AudienceRec {
+            public: a.public,
+            lo: a.private as u32,
+            hi: (a.private >> 32) as u32,
+        }
+    }
+
+    /// The audience.
+    pub(crate) fn audience(&self) -> crate::access::Audience {
+        crate::access::Audience {
+            public: self.public,
+            private: u64::from(self.lo) | (u64::from(self.hi) << 32),
+        }
+    }
+}
+
+/// A skill's fragments of the replies assembled per caller (section 17).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct FragmentRec {
+    /// Its line of the default instructions.
+    pub instructions_line: Span,
+    /// Its item of the mirror's index (empty when it is not mirrored).
+    pub mirror_item: Span,
+    /// Its item of `prompts/list`.
+    pub prompt_item: Span,
+    /// Its item of the `list_skills` result.
+    pub list_item: Span,
+}
+
+/// What the assembled replies start with (section 18).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct HeadsRec {
+    /// The instructions are the default ones, assembled per caller.
+    pub default_instructions: bool,
+    /// The default instructions before the list of skills.
+    pub instructions_head: Span,
+    /// The mirror's index before its first skill.
+    pub mirror_prefix: Span,
 }
 
 /// A prompt, by name.
@@ -329,6 +428,31 @@ impl Record for SignatureRec {
     }
 }
 
+impl Record for AudienceRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.flags(&mut [(&mut self.public, 1)]);
+        f.word(&mut self.lo);
+        f.word(&mut self.hi);
+    }
+}
+
+impl Record for FragmentRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(&mut self.instructions_line);
+        f.span(&mut self.mirror_item);
+        f.span(&mut self.prompt_item);
+        f.span(&mut self.list_item);
+    }
+}
+
+impl Record for HeadsRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.flags(&mut [(&mut self.default_instructions, 1)]);
+        f.span(&mut self.instructions_head);
+        f.span(&mut self.mirror_prefix);
+    }
+}
+
 impl Record for PromptRec {
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.name);
@@ -402,6 +526,25 @@ pub(crate) struct SignatureTables {
     pub keys: Span,
 }
 
+/// The decoded access sections of a pack with access rules (version 6).
+#[derive(Debug, Clone)]
+pub(crate) struct AccessTables {
+    /// The scopes of each private class (class 1 first), space-separated.
+    pub classes: Vec<Span>,
+    /// Per skill, its class.
+    pub skills: Vec<u32>,
+    /// Per file, its class.
+    pub files: Vec<u32>,
+    /// Per directory, its audience.
+    pub dirs: Vec<AudienceRec>,
+    /// Per directory child, its audience.
+    pub children: Vec<AudienceRec>,
+    /// Per skill, its fragments.
+    pub fragments: Vec<FragmentRec>,
+    /// The heads.
+    pub heads: HeadsRec,
+}
+
 /// A decoded pack: the tables, with spans into the heap.
 #[derive(Debug, Clone)]
 pub(crate) struct Tables {
@@ -412,8 +555,10 @@ pub(crate) struct Tables {
     pub mirror_index: Span,
     /// The fallback sections (`None` for a pack made before they existed).
     pub fallback: Option<FallbackTables>,
-    /// The signatures (`Some` exactly in a version-5 pack).
+    /// The signatures (`Some` exactly in a version-5 pack, or a signed version-6 pack).
     pub signatures: Option<SignatureTables>,
+    /// The access sections (`Some` exactly in a version-6 pack).
+    pub access: Option<AccessTables>,
     pub files: Vec<FileRec>,
     pub skills: Vec<SkillRec>,
     pub dirs: Vec<DirRec>,
@@ -732,6 +877,9 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         },
     ];
     sections.extend(encode_fallback(c, &mut heap));
+    if let Some(a) = &c.access {
+        sections.extend(encode_access(c, a, o.instructions.is_none(), &mut heap));
+    }
     let signed = c.is_signed();
     if signed {
         let entry_spans: Vec<Span> = skills.iter().map(|r| r.entry).collect();
@@ -767,7 +915,16 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     out.extend_from_slice(MAGIC);
     u32s(
         &mut out,
-        &[if signed { SIGNED_VERSION } else { VERSION }, 0],
+        &[
+            if c.access.is_some() {
+                ACCESS_VERSION
+            } else if signed {
+                SIGNED_VERSION
+            } else {
+                VERSION
+            },
+            0,
+        ],
     );
     out.extend_from_slice(&[0; 32]);
     put(&mut out, &header);
@@ -823,6 +980,80 @@ fn encode_signatures(
             text: keys,
         },
     ]
+}
+
+/// The access sections ([`crate::access`]), their payloads written to the heap.
+fn encode_access(
+    c: &Compiled,
+    a: &crate::access::Access,
+    default_instructions: bool,
+    heap: &mut Heap,
+) -> Vec<SectionRec> {
+    use crate::access::Audience;
+    let mut table = Vec::new();
+    for class in &a.classes {
+        put(&mut table, &heap.put(class.join(" ").as_bytes()));
+    }
+    let classes = heap.put(&table);
+    let mut table = Vec::new();
+    for i in 0..c.skills.len() {
+        put(&mut table, &c.skill_class(i));
+    }
+    let skills = heap.put(&table);
+    let mut table = Vec::new();
+    let file_classes = c.file_classes();
+    for class in &file_classes {
+        put(&mut table, class);
+    }
+    let files = heap.put(&table);
+    let mut dirs = Vec::new();
+    let mut children = Vec::new();
+    for d in &c.dirs {
+        put(&mut dirs, &AudienceRec::of(c.dir_audience(&d.uri)));
+        for ch in &d.children {
+            let audience = match ch {
+                DirChild::Dir(uri) => c.dir_audience(uri),
+                DirChild::File(i) => Audience::of_class(file_classes.get(*i).copied().unwrap_or(0)),
+            };
+            put(&mut children, &AudienceRec::of(audience));
+        }
+    }
+    let dirs = heap.put(&dirs);
+    let children = heap.put(&children);
+    let names = c.prompt_names();
+    let mirrored = c.mirrored();
+    let mut table = Vec::new();
+    for (i, sk) in c.skills.iter().enumerate() {
+        let mirror_item = mirrored
+            .get(sk.name.as_str())
+            .filter(|m| m.uri == sk.uri)
+            .map(|m| c.mirror_item_json(&sk.name, m))
+            .unwrap_or_default();
+        let rec = FragmentRec {
+            instructions_line: heap.put(Compiled::instruction_line(sk).as_bytes()),
+            mirror_item: heap.put(mirror_item.as_bytes()),
+            prompt_item: heap.put(
+                c.prompt_item_json(names.get(i).map_or("", String::as_str), i)
+                    .as_bytes(),
+            ),
+            list_item: heap.put(c.list_skills_item_json(sk).as_bytes()),
+        };
+        put(&mut table, &rec);
+    }
+    let fragments = heap.put(&table);
+    let heads_rec = HeadsRec {
+        default_instructions,
+        instructions_head: heap.put(crate::compile::INSTRUCTIONS_HEAD.as_bytes()),
+        mirror_prefix: heap.put(c.mirror_prefix().as_bytes()),
+    };
+    let mut table = Vec::new();
+    put(&mut table, &heads_rec);
+    let heads = heap.put(&table);
+    ACCESS_SECTIONS
+        .into_iter()
+        .zip([classes, skills, files, dirs, children, fragments, heads])
+        .map(|(tag, text)| SectionRec { tag, text })
+        .collect()
 }
 
 /// The fallback sections ([`crate::compile::fallback`]), their payloads written to the heap.
@@ -933,9 +1164,9 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
             .ok_or_else(too_short)
     };
     let version = word(8)?;
-    if version != VERSION && version != SIGNED_VERSION {
+    if version != VERSION && version != SIGNED_VERSION && version != ACCESS_VERSION {
         return Err(PackError(format!(
-            "format version {version}; this build reads version {VERSION} (a catalog without signatures) and version {SIGNED_VERSION} (a signed catalog) (rebuild the pack with this version of skills-edge)"
+            "format version {version}; this build reads version {VERSION} (a catalog without signatures), version {SIGNED_VERSION} (a signed catalog) and version {ACCESS_VERSION} (a catalog with access rules) (rebuild the pack with this version of skills-edge)"
         )));
     }
     // Fuzzing builds only (`cargo fuzz` compiles with `--cfg fuzzing`; no other build sets it):
@@ -1175,6 +1406,7 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     let mut fallback: [Option<Span>; 7] = [None; 7];
     let mut signatures = None;
     let mut keys = None;
+    let mut access: [Option<Span>; 7] = [None; 7];
     for _ in 0..h.sections {
         let SectionRec { tag, text: span } = r.record()?;
         match tag {
@@ -1182,6 +1414,12 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
             SECTION_MIRROR_INDEX => mirror_index = Some(span),
             SECTION_SIGNATURES => signatures = Some(span),
             SECTION_KEYS => keys = Some(span),
+            t if ACCESS_SECTIONS.contains(&t) => {
+                let slot = (t - SECTION_ACCESS_CLASSES) as usize;
+                if let Some(s) = access.get_mut(slot) {
+                    *s = Some(span);
+                }
+            }
             t if FALLBACK_SECTIONS.contains(&t) => {
                 let slot = (t - SECTION_FALLBACK_TOOLS) as usize;
                 if let Some(s) = fallback.get_mut(slot) {
@@ -1332,7 +1570,7 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         .collect::<Result<_, _>>()?;
     let fallback = decode_fallback(&fallback, heap, &skill_names)?;
     let signatures = match (version, signatures, keys) {
-        (SIGNED_VERSION, Some(signature_table), Some(keys)) => {
+        (SIGNED_VERSION | ACCESS_VERSION, Some(signature_table), Some(keys)) => {
             let per_skill: Vec<SignatureRec> = table(
                 bytes(signature_table, "signature table")?,
                 Some(skills.len()),
@@ -1364,9 +1602,99 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
             )))
         }
         (_, None, None) => None,
+        (ACCESS_VERSION, _, _) => {
+            return Err(PackError(
+                "a signed pack has both signature sections, but this one has only one".into(),
+            ))
+        }
         _ => {
             return Err(PackError(format!(
                 "a version {VERSION} pack has no signatures, but it has signature sections"
+            )))
+        }
+    };
+    let access = match (version, access) {
+        (ACCESS_VERSION, [Some(cl), Some(sk), Some(fi), Some(di), Some(ch), Some(fr), Some(he)]) => {
+            let n_classes = bytes(cl, "access classes")?.len() / record_len::<Span>();
+            let classes: Vec<Span> = table(bytes(cl, "access classes")?, None, "access class")?;
+            if classes.is_empty() || n_classes > crate::access::MAX_PRIVATE_CLASSES {
+                return Err(PackError(format!(
+                    "the pack has {n_classes} private audience classes; a pack with access rules has 1 to {}",
+                    crate::access::MAX_PRIVATE_CLASSES
+                )));
+            }
+            for c in &classes {
+                let scopes = text(*c, "access class scopes")?;
+                if !scopes.split(' ').all(crate::access::is_scope_token) {
+                    return Err(PackError(format!(
+                        "the access class {scopes:?} is not a list of scope tokens"
+                    )));
+                }
+            }
+            let class_ok = |c: u32| c as usize <= classes.len();
+            let skill_classes: Vec<u32> =
+                table(bytes(sk, "skill classes")?, Some(skills.len()), "skill class")?;
+            let file_classes: Vec<u32> =
+                table(bytes(fi, "file classes")?, Some(files.len()), "file class")?;
+            if !skill_classes.iter().chain(&file_classes).all(|&c| class_ok(c)) {
+                return Err(PackError(
+                    "a skill or file names an audience class the pack does not have".into(),
+                ));
+            }
+            let all = if classes.len() == 64 {
+                u64::MAX
+            } else {
+                (1u64 << classes.len()) - 1
+            };
+            let dir_aud: Vec<AudienceRec> =
+                table(bytes(di, "directory audiences")?, Some(dirs.len()), "directory audience")?;
+            let child_aud: Vec<AudienceRec> = table(
+                bytes(ch, "child audiences")?,
+                Some(children.len()),
+                "child audience",
+            )?;
+            if !dir_aud.iter().chain(&child_aud).all(|a| a.audience().private & !all == 0) {
+                return Err(PackError(
+                    "a directory names an audience class the pack does not have".into(),
+                ));
+            }
+            let fragments: Vec<FragmentRec> =
+                table(bytes(fr, "access fragments")?, Some(skills.len()), "access fragment")?;
+            for f in &fragments {
+                text(f.instructions_line, "instructions line")?;
+                if f.mirror_item.len > 0 {
+                    json(f.mirror_item, "mirror index item")?;
+                }
+                json(f.prompt_item, "prompt item")?;
+                json(f.list_item, "list_skills item")?;
+            }
+            let [heads]: [HeadsRec; 1] = table(bytes(he, "access heads")?, Some(1), "access heads")?
+                .try_into()
+                .map_err(|_| PackError("the access heads table is not one record".into()))?;
+            text(heads.instructions_head, "instructions head")?;
+            let prefix = text(heads.mirror_prefix, "mirror index prefix")?;
+            let closed = format!("{prefix}{}", crate::compile::mirror::MIRROR_SUFFIX);
+            serde_json::from_str::<StrictJson>(&closed)
+                .map_err(|e| PackError(format!("the mirror index prefix is not valid JSON: {e}")))?;
+            Some(AccessTables {
+                classes,
+                skills: skill_classes,
+                files: file_classes,
+                dirs: dir_aud,
+                children: child_aud,
+                fragments,
+                heads,
+            })
+        }
+        (ACCESS_VERSION, _) => {
+            return Err(PackError(format!(
+                "a version {ACCESS_VERSION} pack has access rules, but its access sections are missing or incomplete"
+            )))
+        }
+        (_, found) if found.iter().all(Option::is_none) => None,
+        _ => {
+            return Err(PackError(format!(
+                "a version {version} pack has no access rules, but it has access sections"
             )))
         }
     };
@@ -1377,6 +1705,7 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         mirror_index,
         fallback,
         signatures,
+        access,
         files,
         skills,
         dirs,

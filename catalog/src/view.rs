@@ -1,9 +1,10 @@
 //! The run-time view of a catalog: a decoded pack, looked up by URI with binary searches over
 //! sorted tables, and JSON fragments rendered at build time, so lookups allocate nothing.
 
+use crate::access::{Audience, Grant};
 use crate::compile;
 use crate::diag;
-use crate::pack::{self, FallbackTables, PackError, Span, Tables};
+use crate::pack::{self, AudienceRec, FallbackTables, PackError, Span, Tables};
 
 enum Bytes {
     Static(&'static [u8]),
@@ -27,6 +28,47 @@ enum Bytes {
 pub struct Catalog {
     bytes: Bytes,
     t: Tables,
+    /// Per audience class, what it sees, in each list's order (a catalog with private
+    /// skills only).
+    ix: Option<ClassLists>,
+}
+
+/// The lists the catalog precomputes per audience class when it loads (index 0 public, `k`
+/// private class `k`): a caller's view of a list is the merge of its granted classes' lists,
+/// so no request filters the whole catalog.
+struct ClassLists {
+    /// Skill indices (URI order).
+    skills: Vec<Vec<u32>>,
+    /// Mirror record indices (name order).
+    mirror: Vec<Vec<u32>>,
+    /// Indices into the fallback's prompts by name (name order).
+    prompts: Vec<Vec<u32>>,
+}
+
+/// The items of several sorted lists of indices, merged in order (each index is in one list);
+/// or a plain range of indices (a catalog without private skills).
+pub struct Merged<'a> {
+    heads: Vec<&'a [u32]>,
+    range: Option<std::ops::Range<usize>>,
+}
+
+impl Iterator for Merged<'_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if let Some(r) = &mut self.range {
+            return r.next();
+        }
+        let (k, v) = self
+            .heads
+            .iter()
+            .enumerate()
+            .filter_map(|(k, h)| Some((k, *h.first()?)))
+            .min_by_key(|&(_, v)| v)?;
+        if let Some(h) = self.heads.get_mut(k) {
+            *h = h.get(1..).unwrap_or(&[]);
+        }
+        Some(v as usize)
+    }
 }
 
 /// A served file.
@@ -211,7 +253,11 @@ pub struct DirView<'a> {
     pub uri: &'a str,
     /// Its position in URI order (stable for one catalog; cursors name directories by it).
     pub index: usize,
+    /// Who sees it: the union of the audiences of the skills at, under or around it.
+    pub audience: Audience,
     children: &'a [Span],
+    /// The audience of each child (empty in a catalog without private skills).
+    child_audiences: &'a [AudienceRec],
     heap: &'a [u8],
 }
 
@@ -227,6 +273,13 @@ impl<'a> DirView<'a> {
     /// The JSON of child `i` (a `Resource`), if any.
     pub fn child_json(&self, i: usize) -> Option<&'a str> {
         self.children.get(i).map(|s| str_at(self.heap, *s))
+    }
+    /// Whether a caller with `grant` sees child `i` (every child of a catalog without private
+    /// skills is public).
+    pub fn child_visible(&self, i: usize, grant: Grant) -> bool {
+        self.child_audiences
+            .get(i)
+            .is_none_or(|a| grant.sees(a.audience()))
     }
 }
 
@@ -245,16 +298,20 @@ fn str_at(heap: &[u8], s: Span) -> &str {
 impl Catalog {
     /// Loads a pack that lives for the whole program (e.g. `include_bytes!`).
     pub fn from_static(pack: &'static [u8]) -> Result<Self, PackError> {
+        let t = pack::decode(pack)?;
         Ok(Catalog {
-            t: pack::decode(pack)?,
+            ix: class_lists(&t),
+            t,
             bytes: Bytes::Static(pack),
         })
     }
 
     /// Loads a pack from owned bytes.
     pub fn from_bytes(pack: Vec<u8>) -> Result<Self, PackError> {
+        let t = pack::decode(&pack)?;
         Ok(Catalog {
-            t: pack::decode(&pack)?,
+            ix: class_lists(&t),
+            t,
             bytes: Bytes::Owned(pack.into_boxed_slice()),
         })
     }
@@ -479,17 +536,290 @@ impl Catalog {
     pub fn dir_at(&self, i: usize) -> Option<DirView<'_>> {
         let r = self.t.dirs.get(i)?;
         let start = r.first_child as usize;
+        let range = start..start + r.child_count as usize;
+        let (audience, child_audiences) = match &self.t.access {
+            Some(a) => (
+                a.dirs.get(i).map_or(Audience::default(), |d| d.audience()),
+                a.children.get(range.clone()).unwrap_or(&[]),
+            ),
+            None => (Audience::PUBLIC, &[][..]),
+        };
         Some(DirView {
             uri: self.s(r.uri),
             index: i,
-            children: self
-                .t
-                .children
-                .get(start..start + r.child_count as usize)
-                .unwrap_or(&[]),
+            audience,
+            children: self.t.children.get(range).unwrap_or(&[]),
+            child_audiences,
             heap: self.heap(),
         })
     }
+
+    // -----------------------------------------------------------------------------------------
+    // Who may see what (crate::access)
+    // -----------------------------------------------------------------------------------------
+
+    /// Whether any skill is private (the pack has access rules).
+    pub fn has_private(&self) -> bool {
+        self.t.access.is_some()
+    }
+
+    /// The number of private audience classes.
+    pub fn class_count(&self) -> usize {
+        self.t.access.as_ref().map_or(0, |a| a.classes.len())
+    }
+
+    /// The scopes of private class `class` (1-based); empty for class 0 (public) or one the
+    /// catalog does not have.
+    pub fn class_scopes(&self, class: u32) -> Vec<&str> {
+        let Some(a) = &self.t.access else {
+            return Vec::new();
+        };
+        match class.checked_sub(1).and_then(|k| a.classes.get(k as usize)) {
+            Some(span) => self.s(*span).split(' ').collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The grant of a caller holding `scopes`: every private class whose scopes include one
+    /// of them ("either rule's scopes": a class is the union of the scopes of the rules
+    /// naming its skills, and any one of them grants sight). Costs classes × scopes; no work
+    /// per skill. [`Grant::PUBLIC`] in a catalog without private skills.
+    pub fn grant<S: AsRef<str>>(&self, scopes: &[S]) -> Grant {
+        let Some(a) = &self.t.access else {
+            return Grant::PUBLIC;
+        };
+        let mut mask = 0u64;
+        for (k, span) in a.classes.iter().enumerate() {
+            let held = self
+                .s(*span)
+                .split(' ')
+                .any(|c| scopes.iter().any(|s| s.as_ref() == c));
+            if held {
+                mask |= 1u64 << k;
+            }
+        }
+        Grant::from_mask(mask)
+    }
+
+    /// The audience class of skill `i` (0 public).
+    pub fn skill_class(&self, i: usize) -> u32 {
+        self.t
+            .access
+            .as_ref()
+            .and_then(|a| a.skills.get(i).copied())
+            .unwrap_or(0)
+    }
+
+    /// Whether a caller with `grant` sees skill `i`.
+    pub fn skill_visible(&self, i: usize, grant: Grant) -> bool {
+        grant.sees(Audience::of_class(self.skill_class(i)))
+    }
+
+    /// Whether a caller with `grant` sees file `i` (its skill's audience).
+    pub fn file_visible(&self, i: usize, grant: Grant) -> bool {
+        let class = self
+            .t
+            .access
+            .as_ref()
+            .and_then(|a| a.files.get(i).copied())
+            .unwrap_or(0);
+        grant.sees(Audience::of_class(class))
+    }
+
+    /// The index (in URI order) of the file whose URI is exactly `uri`.
+    pub fn file_index(&self, uri: &str) -> Option<usize> {
+        self.find(&self.t.files, |r| r.uri, uri)
+    }
+
+    /// The lists of the classes `grant` holds, public first.
+    fn granted<'a>(&'a self, lists: &'a [Vec<u32>], grant: Grant) -> Vec<&'a [u32]> {
+        lists
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k == 0 || grant.mask() & (1u64 << (k - 1)) != 0)
+            .map(|(_, l)| l.as_slice())
+            .collect()
+    }
+
+    /// The skills a caller with `grant` sees, from index `from` on, in URI order: the merge of
+    /// its classes' precomputed lists (a binary search per class, then the items taken). In a
+    /// catalog without private skills, every skill from `from` on.
+    pub fn visible_skills(&self, grant: Grant, from: usize) -> Merged<'_> {
+        let Some(ix) = &self.ix else {
+            return Merged {
+                heads: Vec::new(),
+                range: Some(from..self.skill_count()),
+            };
+        };
+        let heads = self
+            .granted(&ix.skills, grant)
+            .into_iter()
+            .map(|l| &l[l.partition_point(|&i| (i as usize) < from)..])
+            .collect();
+        Merged { heads, range: None }
+    }
+
+    /// How many skills a caller with `grant` sees.
+    pub fn visible_skill_count(&self, grant: Grant) -> usize {
+        match &self.ix {
+            Some(ix) => self
+                .granted(&ix.skills, grant)
+                .iter()
+                .map(|l| l.len())
+                .sum(),
+            None => self.skill_count(),
+        }
+    }
+
+    /// The instructions for a caller with `grant`: the default ones assembled from the
+    /// skills it sees; `None` when they are the same for everybody ([`Catalog::instructions`]:
+    /// a catalog without private skills, or instructions given when it was packed).
+    pub fn instructions_for(&self, grant: Grant) -> Option<String> {
+        let a = self.t.access.as_ref()?;
+        if !a.heads.default_instructions {
+            return None;
+        }
+        let mut s = self.s(a.heads.instructions_head).to_owned();
+        let count = self.visible_skill_count(grant);
+        if count > 0 {
+            s.push_str(compile::INSTRUCTIONS_SKILLS);
+            for i in self
+                .visible_skills(grant, 0)
+                .take(compile::INSTRUCTIONS_NAMED)
+            {
+                if let Some(f) = a.fragments.get(i) {
+                    s.push_str(self.s(f.instructions_line));
+                }
+            }
+            if count > compile::INSTRUCTIONS_NAMED {
+                s.push_str(&compile::instructions_more(
+                    count - compile::INSTRUCTIONS_NAMED,
+                ));
+            }
+        }
+        Some(s)
+    }
+
+    /// The mirror's `index.json` for a caller with `grant` (the skills it sees); the
+    /// prebuilt one ([`Catalog::mirror_index`]) in a catalog without private skills.
+    pub fn mirror_index_for(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
+        let (Some(a), Some(ix)) = (&self.t.access, &self.ix) else {
+            return self.mirror_index().into();
+        };
+        let mut s = self.s(a.heads.mirror_prefix).to_owned();
+        let recs = Merged {
+            heads: self.granted(&ix.mirror, grant),
+            range: None,
+        };
+        let mut first = true;
+        for m in recs {
+            let item = self
+                .t
+                .mirror
+                .get(m)
+                .and_then(|r| a.fragments.get(r.skill as usize))
+                .map_or("", |f| self.s(f.mirror_item));
+            if item.is_empty() {
+                continue;
+            }
+            if !first {
+                s.push(',');
+            }
+            first = false;
+            s.push_str(item);
+        }
+        s.push_str(compile::mirror::MIRROR_SUFFIX);
+        s.into()
+    }
+
+    /// The index (in URI order) of the skill the mirror publishes under `name`.
+    pub fn mirrored_index(&self, name: &str) -> Option<usize> {
+        Some(self.mirror_rec(name)?.skill as usize)
+    }
+
+    /// The `prompts` array of `prompts/list` for a caller with `grant`; `None` in a catalog
+    /// without private skills or without the fallback (use [`FallbackView::prompts_json`]).
+    pub fn prompts_json_for(&self, grant: Grant) -> Option<String> {
+        let (a, ix, f) = (
+            self.t.access.as_ref()?,
+            self.ix.as_ref()?,
+            self.t.fallback.as_ref()?,
+        );
+        let mut s = String::from("[");
+        let merged = Merged {
+            heads: self.granted(&ix.prompts, grant),
+            range: None,
+        };
+        for (n, p) in merged.enumerate() {
+            let item = f
+                .prompts_by_name
+                .get(p)
+                .and_then(|r| a.fragments.get(r.skill as usize))
+                .map_or("", |fr| self.s(fr.prompt_item));
+            if n > 0 {
+                s.push(',');
+            }
+            s.push_str(item);
+        }
+        s.push(']');
+        Some(s)
+    }
+
+    /// The members of the `list_skills` result for a caller with `grant`
+    /// (`{"content":[…],"structuredContent":{…}}`); `None` in a catalog without private
+    /// skills (use [`FallbackView::list_skills_json`]).
+    pub fn list_skills_json_for(&self, grant: Grant) -> Option<String> {
+        let a = self.t.access.as_ref()?;
+        let mut structured = String::from("{\"skills\":[");
+        for (n, i) in self.visible_skills(grant, 0).enumerate() {
+            if n > 0 {
+                structured.push(',');
+            }
+            structured.push_str(a.fragments.get(i).map_or("", |f| self.s(f.list_item)));
+        }
+        structured.push_str("]}");
+        let mut s = String::with_capacity(structured.len() * 2 + 64);
+        s.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
+        crate::skill::value::write_json_string(&structured, &mut s);
+        s.push_str("}],\"structuredContent\":");
+        s.push_str(&structured);
+        s.push('}');
+        Some(s)
+    }
+}
+
+/// The per-class lists of a pack with access rules (`None` without).
+fn class_lists(t: &Tables) -> Option<ClassLists> {
+    let a = t.access.as_ref()?;
+    let n = a.classes.len() + 1;
+    let class_of = |skill: usize| a.skills.get(skill).copied().unwrap_or(0) as usize;
+    let mut skills = vec![Vec::new(); n];
+    for i in 0..t.skills.len() {
+        if let Some(l) = skills.get_mut(class_of(i)) {
+            l.push(i as u32);
+        }
+    }
+    let mut mirror = vec![Vec::new(); n];
+    for (m, r) in t.mirror.iter().enumerate() {
+        if let Some(l) = mirror.get_mut(class_of(r.skill as usize)) {
+            l.push(m as u32);
+        }
+    }
+    let mut prompts = vec![Vec::new(); n];
+    for (p, r) in t
+        .fallback
+        .iter()
+        .flat_map(|f| f.prompts_by_name.iter().enumerate())
+    {
+        if let Some(l) = prompts.get_mut(class_of(r.skill as usize)) {
+            l.push(p as u32);
+        }
+    }
+    Some(ClassLists {
+        skills,
+        mirror,
+        prompts,
+    })
 }
 
 /// Why a catalog could not be built in memory.

@@ -366,10 +366,10 @@ fn a_pack_whose_version_disagrees_with_its_signatures_is_refused() {
         "invalid skills pack: a version 5 pack is signed, but its signature sections are missing"
     );
     // Any other version is refused by name, both readable versions named.
-    for v in [3u32, 6] {
+    for v in [3u32, 7] {
         let e = refusal(pack::encode(&signed("acme"), None), v);
         assert!(
-            e.contains(&format!("format version {v}; this build reads version 4 (a catalog without signatures) and version 5 (a signed catalog)")),
+            e.contains(&format!("format version {v}; this build reads version 4 (a catalog without signatures), version 5 (a signed catalog) and version 6 (a catalog with access rules)")),
             "{e}"
         );
     }

@@ -2,6 +2,7 @@
 //! module here, so they are linked once (`cargo test -p skills-edge-catalog --test suite
 //! NAME::` runs one file's tests).
 
+mod access;
 mod digest;
 mod frontmatter;
 mod name;

@@ -30,6 +30,10 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
     for w in &c.warnings {
         eprintln!("{}", w.render(&a.dir));
     }
+    // Who may see what, skill by skill (a catalog with access rules only).
+    if let Some(report) = c.audience_report() {
+        eprint!("{report}");
+    }
     // The line both commands print for a signed catalog: key id and identity, never the key.
     let signed = signer.map(|s| {
         c.sign(&s.key, &s.catalog);

@@ -8,7 +8,14 @@
 //! `resources/list` and `resources/directory/read`, `skills/get` of every skill and
 //! `resources/read` of every file gives well-formed JSON-RPC replies (both eras) serving the
 //! pack's bytes (a file kept as an asset: a splice of its announced length, or its fault). A
-//! signed pack has an envelope (a JSON object) for every skill and a key set.
+//! signed pack has an envelope (a JSON object) for every skill and a key set. A pack with
+//! access rules (format 6), for the anonymous grant, each class's grant and every class at
+//! once: the merged list of visible skills is exactly the skills the grant sees, in order;
+//! `skills/list` and `resources/list` list exactly those over all pages (the cursors carry
+//! the grant); `skills/get` of a hidden skill is refused as an unknown one; the assembled
+//! mirror index, prompts and `list_skills` result are strict JSON. (That no hidden skill is
+//! named is a property of the compiler's fragments, which a hostile pack can forge; the
+//! library's tests/access.rs checks it on real packs.)
 
 #![no_main]
 
@@ -16,7 +23,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
-use skills_edge::catalog::Catalog;
+use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::server::{Config, Responder, Transport};
 use skills_edge_fuzz::json::strict;
 use skills_edge_fuzz::reply::{check, Checked};
@@ -34,8 +41,12 @@ fn request(modern: bool, method: &str, mut params: Json) -> Vec<u8> {
 }
 
 fn ask(r: &Responder, modern: bool, method: &str, params: Json) -> Json {
+    ask_as(r, modern, method, params, Grant::PUBLIC)
+}
+
+fn ask_as(r: &Responder, modern: bool, method: &str, params: Json, g: Grant) -> Json {
     let msg = request(modern, method, params);
-    let reply = r.respond(&msg, &Transport::Stream);
+    let reply = r.respond_as(&msg, &Transport::Stream, g);
     match check(&msg, &reply) {
         Checked::Result(v) => v,
         Checked::Error(code) => panic!(
@@ -55,10 +66,23 @@ fn all_pages(
     params: Json,
     total: usize,
 ) -> Vec<Json> {
+    all_pages_as(r, modern, method, field, params, total, Grant::PUBLIC)
+}
+
+/// [`all_pages`] for a caller with `g`.
+fn all_pages_as(
+    r: &Responder,
+    modern: bool,
+    method: &str,
+    field: &str,
+    params: Json,
+    total: usize,
+    g: Grant,
+) -> Vec<Json> {
     let mut items = Vec::new();
     let mut p = params;
     for _ in 0..=total + 1 {
-        let res = ask(r, modern, method, p.clone());
+        let res = ask_as(r, modern, method, p.clone(), g);
         items.extend(res[field].as_array().cloned().unwrap_or_default());
         match res["nextCursor"].as_str() {
             Some(c) => p["cursor"] = json!(c),
@@ -146,6 +170,10 @@ fn run(data: &[u8]) {
                 json!({"protocolVersion": "2025-11-25"}),
             );
         }
+        if c.has_private() {
+            grants(&c, &r, modern);
+            continue;
+        }
         let skills = all_pages(
             &r,
             modern,
@@ -215,6 +243,61 @@ fn run(data: &[u8]) {
                 d.uri
             );
         }
+    }
+}
+
+/// The properties of a pack with access rules, for the anonymous grant, each class's and all.
+fn grants(c: &Catalog, r: &Responder, modern: bool) {
+    let n = c.class_count();
+    let mut all = vec![Grant::PUBLIC];
+    all.extend((0..n).map(|k| Grant::from_mask(1u64 << k)));
+    all.push(Grant::from_mask(if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }));
+    for g in all {
+        let visible: Vec<usize> = (0..c.skill_count())
+            .filter(|&i| c.skill_visible(i, g))
+            .collect();
+        let merged: Vec<usize> = c.visible_skills(g, 0).collect();
+        assert_eq!(merged, visible, "the merged list is the visible skills");
+        assert_eq!(c.visible_skill_count(g), visible.len());
+        for (method, field) in [("skills/list", "skills"), ("resources/list", "resources")] {
+            let items = all_pages_as(r, modern, method, field, json!({}), c.skill_count(), g);
+            // The items are the visible skills' own fragments (a hostile pack's fragments
+            // need not name their skill's URI).
+            let want: Vec<Json> = visible
+                .iter()
+                .filter_map(|&i| c.skill_at(i))
+                .map(|s| match field {
+                    "skills" => strict(s.entry_json, "an entry"),
+                    _ => strict(s.list_item_json, "a list item"),
+                })
+                .collect();
+            assert_eq!(items, want, "{method} lists exactly the visible skills");
+        }
+        let hidden: Vec<&str> = (0..c.skill_count())
+            .filter(|&i| !c.skill_visible(i, g))
+            .filter_map(|i| c.skill_at(i).map(|s| s.uri))
+            .collect();
+        for uri in &hidden {
+            let msg = request(modern, "skills/get", json!({"uri": uri}));
+            let reply = r.respond_as(&msg, &Transport::Stream, g);
+            assert!(
+                matches!(check(&msg, &reply), Checked::Error(_)),
+                "skills/get of a hidden skill is refused"
+            );
+        }
+        let index = c.mirror_index_for(g);
+        strict(&index, "the mirror index for a grant");
+        if let Some(p) = c.prompts_json_for(g) {
+            strict(&p, "the prompts for a grant");
+        }
+        if let Some(l) = c.list_skills_json_for(g) {
+            strict(&l, "the list_skills result for a grant");
+        }
+        let _ = c.instructions_for(g);
     }
 }
 

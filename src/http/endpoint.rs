@@ -6,7 +6,7 @@ use super::head::{accepts, is_json_media_type, Head};
 use super::origin::{HostList, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
 use super::response::Response;
 use super::well_known::{WellKnown, MIRROR_PREFIX, WELL_KNOWN_METHODS};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Grant};
 use crate::protocol::Refusal;
 use crate::server::{Config, ConfigError, Responder, SettingKey, Splice};
 use std::sync::Arc;
@@ -201,15 +201,22 @@ impl Endpoint {
         r
     }
 
-    /// Decides from the request head alone: an immediate response, or read the body.
+    /// Decides from the request head alone: an immediate response, or read the body (an
+    /// anonymous caller: [`Endpoint::head_as`] with [`Grant::PUBLIC`]).
     pub fn head(&self, head: &Head<'_>) -> Step {
-        match self.check_head(head) {
+        self.head_as(head, Grant::PUBLIC)
+    }
+
+    /// [`Endpoint::head`] for a caller with `grant` (what the mirror's routes answer depends
+    /// on it).
+    pub fn head_as(&self, head: &Head<'_>, grant: Grant) -> Step {
+        match self.check_head(head, grant) {
             Ok(step) => step,
             Err(refusal) => Step::Respond(self.refuse(head, &refusal)),
         }
     }
 
-    fn check_head(&self, head: &Head<'_>) -> Result<Step, Refusal> {
+    fn check_head(&self, head: &Head<'_>, grant: Grant) -> Result<Step, Refusal> {
         if let Some(origin) = head.origin {
             if !self.allowed_origins.allows(origin) && !self.own_page_origin(head, origin) {
                 // `refuse` adds no CORS headers here: the page must not read the refusal.
@@ -228,7 +235,7 @@ impl Endpoint {
             .as_ref()
             .filter(|_| head.path.starts_with(MIRROR_PREFIX))
         {
-            return self.well_known_head(routes, head);
+            return self.well_known_head(routes, head, grant);
         }
         if self.inspector && (head.path == "/inspector" || head.path.starts_with(INSPECTOR_PREFIX))
         {
@@ -327,7 +334,12 @@ impl Endpoint {
     }
 
     /// A request under the mirror's prefix (the Origin and Host rules have passed).
-    fn well_known_head(&self, routes: &WellKnown, head: &Head<'_>) -> Result<Step, Refusal> {
+    fn well_known_head(
+        &self,
+        routes: &WellKnown,
+        head: &Head<'_>,
+        grant: Grant,
+    ) -> Result<Step, Refusal> {
         let m = head.method;
         if m.eq_ignore_ascii_case("OPTIONS") {
             return Ok(Step::Respond(self.preflight(
@@ -347,12 +359,26 @@ impl Endpoint {
             head.path,
             head_only,
             head.if_none_match,
+            grant,
         );
         if self.cors_origin(head).is_some() {
             r.headers
                 .push(("access-control-expose-headers", "etag".to_owned()));
         }
-        Ok(Step::Respond(self.framed(head, r)))
+        let mut r = self.framed(head, r);
+        // One `Vary` line: `Origin` (every response), and `Authorization` for an answer made
+        // for a caller's grant.
+        if let Some(pos) = r
+            .headers
+            .iter()
+            .position(|(n, v)| *n == "vary" && v == "Authorization")
+        {
+            r.headers.remove(pos);
+            if let Some((_, v)) = r.headers.iter_mut().find(|(n, _)| *n == "vary") {
+                v.push_str(", Authorization");
+            }
+        }
+        Ok(Step::Respond(r))
     }
 
     /// The CORS preflight answer (204; the CORS headers only for an allowed origin).
@@ -393,12 +419,18 @@ impl Endpoint {
         Response::refused(&Refusal::Overloaded)
     }
 
-    /// Answers a request whose head passed [`Endpoint::head`] with its body.
+    /// Answers a request whose head passed [`Endpoint::head`] with its body (an anonymous
+    /// caller: [`Endpoint::body_as`] with [`Grant::PUBLIC`]).
     pub fn body(&self, head: &Head<'_>, body: &[u8]) -> Response {
+        self.body_as(head, body, Grant::PUBLIC)
+    }
+
+    /// [`Endpoint::body`] for a caller with `grant` ([`Responder::respond_as`]).
+    pub fn body_as(&self, head: &Head<'_>, body: &[u8], grant: Grant) -> Response {
         if body.len() > self.max_body_bytes {
             return self.body_too_large(head);
         }
-        let reply = self.responder.respond(body, &head.transport());
+        let reply = self.responder.respond_as(body, &head.transport(), grant);
         let mut r = self.base(head, reply.status);
         if let Some(b) = reply.body {
             r.headers
@@ -432,9 +464,15 @@ impl Endpoint {
     /// body's. A page file comes back as its `missing` response (this function has no static
     /// files).
     pub fn handle(&self, head: &Head<'_>, body: &[u8]) -> Response {
-        match self.head(head) {
+        self.handle_as(head, body, Grant::PUBLIC)
+    }
+
+    /// [`Endpoint::handle`] for a caller with `grant` (the scopes of its token, mapped by
+    /// [`Catalog::grant`]): [`Endpoint::head_as`], then [`Endpoint::body_as`].
+    pub fn handle_as(&self, head: &Head<'_>, body: &[u8], grant: Grant) -> Response {
+        match self.head_as(head, grant) {
             Step::Respond(r) => r,
-            Step::ReadBody { .. } => self.body(head, body),
+            Step::ReadBody { .. } => self.body_as(head, body, grant),
             Step::Page { missing, .. } => missing,
         }
     }

@@ -25,7 +25,7 @@
 
 use super::response::Response;
 use crate::catalog::compile::archive::{ARCHIVE_MIME, ARCHIVE_SUFFIX};
-use crate::catalog::{pack, Catalog, Content};
+use crate::catalog::{pack, Catalog, Content, Grant};
 use crate::server::Config;
 use crate::server::Splice;
 
@@ -49,6 +49,9 @@ struct Artifact<'a> {
 /// What the routes answer, before the common headers (`Vary`, CORS) are added.
 pub(crate) struct WellKnown {
     cache_control: String,
+    /// `Cache-Control` of an answer made for a caller with a grant (a catalog with private
+    /// skills): `private`, whatever `CACHE_SCOPE` says.
+    cache_control_private: String,
     index_etag: String,
     /// The ETag of `keys.json` (signed catalogs only).
     keys_etag: Option<String>,
@@ -64,20 +67,69 @@ impl WellKnown {
             .map(|k| crate::skill::digest::digest_of(k.as_bytes()));
         WellKnown {
             cache_control: format!("{scope}, max-age={}", config.ttl_ms / 1000),
+            cache_control_private: format!("private, max-age={}", config.ttl_ms / 1000),
             index_etag: etag(&index_digest),
             keys_etag: keys_digest.as_deref().map(etag),
         }
     }
 
-    /// The answer to `GET`/`HEAD` of `path` (under [`MIRROR_PREFIX`]).
+    /// The answer to `GET`/`HEAD` of `path` (under [`MIRROR_PREFIX`]) for a caller with
+    /// `grant`. In a catalog with private skills, a caller with a grant gets its own index
+    /// (the skills it sees), and every answer made for it is `Cache-Control: private` with
+    /// `Vary: Authorization`; a skill it does not see is answered as one that does not exist
+    /// (404, the same body). An anonymous caller's answers are the same as in a catalog
+    /// without private skills.
     pub(crate) fn get(
         &self,
         catalog: &Catalog,
         path: &str,
         head_only: bool,
         if_none_match: Option<&str>,
+        grant: Grant,
+    ) -> Response {
+        if !catalog.has_private() || grant.is_public() {
+            return self.get_public(catalog, path, head_only, if_none_match, grant);
+        }
+        let mut r = if path == INDEX_PATH {
+            let body = catalog.mirror_index_for(grant).into_owned();
+            let tag = etag(&crate::skill::digest::digest_of(body.as_bytes()));
+            self.ok(
+                "application/json",
+                &tag,
+                if_none_match,
+                head_only,
+                body.into_bytes(),
+            )
+        } else {
+            self.get_public(catalog, path, head_only, if_none_match, grant)
+        };
+        if r.status == 200 || r.status == 304 {
+            for (name, value) in r.headers.iter_mut() {
+                if *name == "cache-control" {
+                    value.clone_from(&self.cache_control_private);
+                }
+            }
+            r.headers.push(("vary", "Authorization".to_owned()));
+        }
+        r
+    }
+
+    /// The answer from the catalog's prebuilt parts; skills `grant` does not see are absent.
+    fn get_public(
+        &self,
+        catalog: &Catalog,
+        path: &str,
+        head_only: bool,
+        if_none_match: Option<&str>,
+        grant: Grant,
     ) -> Response {
         let rest = path.strip_prefix(MIRROR_PREFIX).unwrap_or_default();
+        // The skill mirrored as `name`, when the grant sees it.
+        let seen = |name: &str| {
+            catalog
+                .mirrored_index(name)
+                .is_some_and(|i| catalog.skill_visible(i, grant))
+        };
         if path == INDEX_PATH {
             let body = catalog.mirror_index().as_bytes().to_vec();
             return self.ok(
@@ -97,7 +149,7 @@ impl WellKnown {
         }
         let Some((name, file_path)) = rest.split_once('/') else {
             if let Some(name) = rest.strip_suffix(ENVELOPE_SUFFIX) {
-                let Some(sig) = catalog.mirrored_signature(name) else {
+                let Some(sig) = catalog.mirrored_signature(name).filter(|_| seen(name)) else {
                     return not_found(path);
                 };
                 let artifact = Artifact {
@@ -111,6 +163,7 @@ impl WellKnown {
             }
             let archive = rest
                 .strip_suffix(ARCHIVE_SUFFIX)
+                .filter(|name| seen(name))
                 .and_then(|name| Some((name, catalog.mirrored_archive(name)?)));
             let Some((name, a)) = archive else {
                 return not_found(path);
@@ -124,7 +177,7 @@ impl WellKnown {
             };
             return self.serve(&artifact, &what, head_only, if_none_match);
         };
-        let Some(skill) = catalog.mirrored_skill(name) else {
+        let Some(skill) = catalog.mirrored_skill(name).filter(|_| seen(name)) else {
             return not_found(path);
         };
         let uri = format!("{}/{file_path}", skill.root());

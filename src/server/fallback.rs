@@ -23,7 +23,7 @@ use super::{Rendered, Responder};
 use crate::catalog::compile::fallback::{
     TOOL_LIST_SKILLS, TOOL_READ_SKILL, TOOL_READ_SKILL_RESOURCE,
 };
-use crate::catalog::{FallbackView, FileView};
+use crate::catalog::{FallbackView, FileView, Grant};
 use crate::protocol::envelope::raw_str;
 use crate::protocol::error::clip;
 use crate::protocol::{NamedParams, Params, RpcError};
@@ -59,8 +59,11 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
+        g: Grant,
     ) -> Result<Rendered, RpcError> {
-        self.page(params, ListKind::Tools, 1)?;
+        // The tool definitions name public skills only (the catalog renders them so), so
+        // they are the same for every caller.
+        self.page(params, ListKind::Tools, 1, g)?;
         let f = self.fallback_view("tools/list")?;
         let mut b = Self::open(modern, f.tools_json().len());
         b.push_str("\"tools\":");
@@ -74,12 +77,17 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
+        g: Grant,
     ) -> Result<Rendered, RpcError> {
-        self.page(params, ListKind::Prompts, 1)?;
+        self.page(params, ListKind::Prompts, 1, g)?;
         let f = self.fallback_view("prompts/list")?;
-        let mut b = Self::open(modern, f.prompts_json().len());
+        let own = (!g.is_public())
+            .then(|| self.catalog.prompts_json_for(g))
+            .flatten();
+        let prompts = own.as_deref().unwrap_or(f.prompts_json());
+        let mut b = Self::open(modern, prompts.len());
         b.push_str("\"prompts\":");
-        b.push_str(f.prompts_json());
+        b.push_str(prompts);
         Ok(Rendered::Whole(b))
     }
 
@@ -88,13 +96,14 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
+        g: Grant,
     ) -> Result<Rendered, RpcError> {
         let (name, args) = named(params, "tool")?;
         let f = self.fallback_view("tools/call")?;
         let outcome = match name.as_ref() {
-            TOOL_LIST_SKILLS => self.list_skills_call(&f, &args, modern),
-            TOOL_READ_SKILL => self.read_skill_call(&f, &args, modern),
-            TOOL_READ_SKILL_RESOURCE => self.read_resource_call(&args, modern),
+            TOOL_LIST_SKILLS => self.list_skills_call(&f, &args, modern, g),
+            TOOL_READ_SKILL => self.read_skill_call(&f, &args, modern, g),
+            TOOL_READ_SKILL_RESOURCE => self.read_resource_call(&args, modern, g),
             _ => {
                 return Err(RpcError::UnknownName {
                     kind: "tool",
@@ -111,9 +120,13 @@ impl Responder {
         f: &FallbackView<'_>,
         args: &Map<String, Value>,
         modern: bool,
+        g: Grant,
     ) -> ToolOutcome {
         tool_args(TOOL_LIST_SKILLS, args, &[])?;
-        let members = inner(f.list_skills_json(), '{', '}');
+        let own = (!g.is_public())
+            .then(|| self.catalog.list_skills_json_for(g))
+            .flatten();
+        let members = inner(own.as_deref().unwrap_or(f.list_skills_json()), '{', '}');
         let mut b = Self::open(modern, members.len() + 16);
         b.push_str(members);
         b.push_str(",\"isError\":false");
@@ -125,6 +138,7 @@ impl Responder {
         f: &FallbackView<'_>,
         args: &Map<String, Value>,
         modern: bool,
+        g: Grant,
     ) -> ToolOutcome {
         let a = tool_args(TOOL_READ_SKILL, args, &["name", "uri"])?;
         let i = match (a.first().copied().flatten(), a.get(1).copied().flatten()) {
@@ -135,13 +149,13 @@ impl Responder {
                         clip(name)
                     ));
                 }
-                self.skill_named(name)?
+                self.skill_named(name, g)?
             }
-            (None, Some(uri)) => self.skill_at_uri(uri)?,
+            (None, Some(uri)) => self.skill_at_uri(uri, g)?,
             (None, None) => {
                 return Err(format!(
                 "{TOOL_READ_SKILL} needs `name` (a skill's name) or `uri` (its SKILL.md URI). {}",
-                self.skills_text()
+                self.skills_text(g)
             ))
             }
             (Some(_), Some(_)) => {
@@ -164,12 +178,12 @@ impl Responder {
         Ok(r.close(",\"isError\":false"))
     }
 
-    fn read_resource_call(&self, args: &Map<String, Value>, modern: bool) -> ToolOutcome {
+    fn read_resource_call(&self, args: &Map<String, Value>, modern: bool, g: Grant) -> ToolOutcome {
         let a = tool_args(TOOL_READ_SKILL_RESOURCE, args, &["uri", "skill", "path"])?;
         let arg = |i: usize| a.get(i).copied().flatten();
         let (file, skill) = match (arg(0), arg(1), arg(2)) {
-            (Some(uri), None, None) => self.file_at_uri(uri)?,
-            (None, Some(skill), Some(path)) => self.file_in_skill(skill, path)?,
+            (Some(uri), None, None) => self.file_at_uri(uri, g)?,
+            (None, Some(skill), Some(path)) => self.file_in_skill(skill, path, g)?,
             (None, Some(_), None) => {
                 return Err(
                     "`skill` needs `path` too: the file's path relative to the skill's directory, as read_skill lists them"
@@ -222,6 +236,7 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
+        g: Grant,
     ) -> Result<Rendered, RpcError> {
         let (name, args) = named(params, "prompt")?;
         let f = self.fallback_view("prompts/get")?;
@@ -230,7 +245,11 @@ impl Responder {
             name: name.clone().into_owned(),
             hint: PROMPTS_HINT,
         };
-        let i = f.prompt(&name).ok_or_else(unknown)?;
+        // The prompt of a skill the grant does not see is answered as an unknown one.
+        let i = f
+            .prompt(&name)
+            .filter(|&i| self.catalog.skill_visible(i, g))
+            .ok_or_else(unknown)?;
         if let Some(k) = args.keys().next() {
             return Err(RpcError::InvalidParams(format!(
                 "the prompt {:?} takes no arguments, and `{}` was given",
@@ -275,14 +294,15 @@ impl Responder {
     // --- Lookups ---------------------------------------------------------------------------
 
     /// The one skill named `name`, or a tool error saying what exists.
-    fn skill_named(&self, name: &str) -> Result<usize, String> {
-        let found = self.catalog.skills_named(name);
+    fn skill_named(&self, name: &str, g: Grant) -> Result<usize, String> {
+        let mut found = self.catalog.skills_named(name);
+        found.retain(|&i| self.catalog.skill_visible(i, g));
         match found.as_slice() {
             [i] => Ok(*i),
             [] => Err(format!(
                 "no skill is named {:?}. {}",
                 clip(name),
-                self.skills_text()
+                self.skills_text(g)
             )),
             many => {
                 let uris: Vec<&str> = many
@@ -300,19 +320,20 @@ impl Responder {
     }
 
     /// The skill whose `SKILL.md` URI is `uri`, or a tool error saying what exists.
-    fn skill_at_uri(&self, uri: &str) -> Result<usize, String> {
-        if let Some(i) = self.catalog.skill_index(uri) {
+    fn skill_at_uri(&self, uri: &str, g: Grant) -> Result<usize, String> {
+        let c = &*self.catalog;
+        let visible = |i: &usize| c.skill_visible(*i, g);
+        if let Some(i) = c.skill_index(uri).filter(visible) {
             return Ok(i);
         }
-        let c = &*self.catalog;
         let as_root = format!("{}/{SKILL_MD}", uri.trim_end_matches('/'));
-        if c.skill_index(&as_root).is_some() {
+        if c.skill_index(&as_root).filter(visible).is_some() {
             return Err(format!(
                 "{:?} is a skill's directory; its SKILL.md is {as_root}",
                 clip(uri)
             ));
         }
-        if c.file(uri).is_some() {
+        if c.file_index(uri).is_some_and(|i| c.file_visible(i, g)) {
             return Err(format!(
                 "{:?} is a file of a skill, not a SKILL.md; read it with {TOOL_READ_SKILL_RESOURCE}",
                 clip(uri)
@@ -321,21 +342,28 @@ impl Responder {
         Err(format!(
             "no skill has the SKILL.md URI {:?}. {}",
             clip(uri),
-            self.skills_text()
+            self.skills_text(g)
         ))
     }
 
     /// The skill named by `skill` (a name or a `SKILL.md` URI).
-    fn skill_ref(&self, skill: &str) -> Result<usize, String> {
+    fn skill_ref(&self, skill: &str, g: Grant) -> Result<usize, String> {
         if skill.contains("://") {
-            self.skill_at_uri(skill)
+            self.skill_at_uri(skill, g)
         } else {
-            self.skill_named(skill)
+            self.skill_named(skill, g)
         }
     }
 
+    /// The innermost skill whose directory holds `uri` (its index), if any and the grant
+    /// sees it (a nested skill has its parent's audience, so the innermost one decides).
+    fn owner_of(&self, uri: &str, g: Grant) -> Option<usize> {
+        self.innermost_owner(uri)
+            .filter(|&i| self.catalog.skill_visible(i, g))
+    }
+
     /// The innermost skill whose directory holds `uri` (its index), if any.
-    fn owner_of(&self, uri: &str) -> Option<usize> {
+    fn innermost_owner(&self, uri: &str) -> Option<usize> {
         let rest = uri.strip_prefix(SCHEME)?;
         let mut end = rest.len();
         while let Some(pos) = rest.get(..end).and_then(|r| r.rfind('/')) {
@@ -353,9 +381,11 @@ impl Responder {
 
     /// A file by URI and the `SKILL.md` URI of the innermost skill holding it, or a tool
     /// error saying what exists.
-    fn file_at_uri<'c>(&'c self, uri: &str) -> Result<(FileView<'c>, &'c str), String> {
-        let owner = self.owner_of(uri).and_then(|i| self.catalog.skill_at(i));
-        match (self.catalog.file(uri), owner) {
+    fn file_at_uri<'c>(&'c self, uri: &str, g: Grant) -> Result<(FileView<'c>, &'c str), String> {
+        let owner = self.owner_of(uri, g).and_then(|i| self.catalog.skill_at(i));
+        // The owner is visible, so its files are (they share its audience).
+        let file = owner.and_then(|_| self.catalog.file(uri));
+        match (file, owner) {
             (Some(file), Some(skill)) => Ok((file, skill.uri)),
             (_, Some(skill)) => Err(format!(
                 "{:?} is not a file of the skill {} (URIs are matched exactly; `.` and `..` are not resolved). {}",
@@ -366,7 +396,7 @@ impl Responder {
             (_, None) => Err(format!(
                 "{:?} is not a file this server serves: only the files of its skills can be read, by their skill:// URIs as {TOOL_READ_SKILL} lists them. {}",
                 clip(uri),
-                self.skills_text()
+                self.skills_text(g)
             )),
         }
     }
@@ -376,8 +406,9 @@ impl Responder {
         &'c self,
         skill: &str,
         path: &str,
+        g: Grant,
     ) -> Result<(FileView<'c>, &'c str), String> {
-        let i = self.skill_ref(skill)?;
+        let i = self.skill_ref(skill, g)?;
         let skill = self
             .catalog
             .skill_at(i)
@@ -409,13 +440,15 @@ impl Responder {
     }
 
     /// "The skills: name (uri), …" for a tool error, at most [`LISTED`] of them.
-    fn skills_text(&self) -> String {
-        let n = self.catalog.skill_count();
+    fn skills_text(&self, g: Grant) -> String {
+        let c = &*self.catalog;
+        let n = c.visible_skill_count(g);
         if n == 0 {
             return "This server serves no skills.".to_owned();
         }
         let mut s = format!("The {n} skills (name and SKILL.md URI): ");
-        for (k, sk) in self.catalog.skills().take(LISTED).enumerate() {
+        let skills = c.visible_skills(g, 0).filter_map(|i| c.skill_at(i));
+        for (k, sk) in skills.take(LISTED).enumerate() {
             if k > 0 {
                 s.push_str(", ");
             }

@@ -6,7 +6,7 @@ use super::paging::ListKind;
 use super::{Rendered, Responder, Split};
 use crate::base64;
 use crate::catalog::pack::rendered_asset_name;
-use crate::catalog::{Content, FileView};
+use crate::catalog::{Content, FileView, Grant};
 use crate::protocol::envelope::raw_str;
 use crate::protocol::{Params, RpcError};
 use crate::skill::value::write_json_string;
@@ -17,23 +17,37 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
+        g: Grant,
     ) -> Result<String, RpcError> {
         let c = &*self.catalog;
+        let entry = |i| c.skill_at(i).map(|s| s.entry_json);
+        if c.has_private() {
+            return self.view_page(params, modern, ListKind::Skills, "skills", g, entry);
+        }
         self.list_page(
             params,
             modern,
             ListKind::Skills,
             "skills",
             c.skill_count(),
-            |i| c.skill_at(i).map(|s| s.entry_json),
+            g,
+            entry,
         )
     }
 
-    pub(super) fn skills_get(&self, params: &Params<'_>, modern: bool) -> Result<String, RpcError> {
+    pub(super) fn skills_get(
+        &self,
+        params: &Params<'_>,
+        modern: bool,
+        g: Grant,
+    ) -> Result<String, RpcError> {
         let uri = required_uri(params)?;
-        let skill = self
-            .catalog
-            .skill(&uri)
+        let c = &*self.catalog;
+        // A skill the grant does not see is answered as one that does not exist.
+        let skill = c
+            .skill_index(&uri)
+            .filter(|&i| c.skill_visible(i, g))
+            .and_then(|i| c.skill_at(i))
             .ok_or_else(|| RpcError::SkillNotFound {
                 uri: uri.clone().into_owned(),
             })?;
@@ -47,8 +61,13 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
+        g: Grant,
     ) -> Result<String, RpcError> {
         let c = &*self.catalog;
+        let item = |i| c.skill_at(i).map(|s| s.list_item_json);
+        if c.has_private() {
+            return self.view_page(params, modern, ListKind::Resources, "resources", g, item);
+        }
         let total = c.skill_count();
         self.list_page(
             params,
@@ -56,7 +75,8 @@ impl Responder {
             ListKind::Resources,
             "resources",
             total,
-            |i| c.skill_at(i).map(|s| s.list_item_json),
+            g,
+            item,
         )
     }
 
@@ -64,9 +84,10 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
+        g: Grant,
     ) -> Result<String, RpcError> {
         // One template, so any cursor is one this server never issued.
-        self.page(params, ListKind::Templates, 1)?;
+        self.page(params, ListKind::Templates, 1, g)?;
         let mut b = Self::open(modern, 0);
         b.push_str(
             "\"resourceTemplates\":[{\"uriTemplate\":\"skill://{+path}\",\"name\":\"skill-file\",\
@@ -80,12 +101,19 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
+        g: Grant,
     ) -> Result<Rendered, RpcError> {
         let uri = required_uri(params)?;
-        let Some(file) = self.catalog.file(&uri) else {
-            let hint = self
-                .catalog
+        let c = &*self.catalog;
+        // A file or directory the grant does not see is answered as one that does not exist.
+        let file = c
+            .file_index(&uri)
+            .filter(|&i| c.file_visible(i, g))
+            .and_then(|i| c.file_at(i));
+        let Some(file) = file else {
+            let hint = c
                 .dir(&uri)
+                .filter(|d| g.sees(d.audience))
                 .map(|_| "it is a directory; list it with resources/directory/read");
             return Err(RpcError::ResourceNotFound {
                 uri: uri.into_owned(),
@@ -103,6 +131,7 @@ impl Responder {
         &self,
         params: &Params<'_>,
         modern: bool,
+        g: Grant,
     ) -> Result<String, RpcError> {
         let uri = required_uri(params)?;
         // Accept one trailing slash (open point A4); published URIs never have one.
@@ -110,20 +139,29 @@ impl Responder {
             Some(k) if !k.ends_with('/') => k,
             _ => uri.as_ref(),
         };
-        let Some(dir) = self.catalog.dir(key) else {
+        let c = &*self.catalog;
+        // A directory that holds only skills the grant does not see is answered as one that
+        // does not exist.
+        let Some(dir) = c.dir(key).filter(|d| g.sees(d.audience)) else {
             return Err(RpcError::NotADirectory {
-                is_file: self.catalog.file(key).is_some(),
+                is_file: c.file_index(key).is_some_and(|i| c.file_visible(i, g)),
                 uri: uri.into_owned(),
             });
         };
-        self.list_page(
-            params,
-            modern,
-            ListKind::Directory(dir.index as u32),
-            "resources",
-            dir.len(),
-            |i| dir.child_json(i),
-        )
+        let kind = ListKind::Directory(dir.index as u32);
+        if !c.has_private() {
+            return self.list_page(params, modern, kind, "resources", dir.len(), g, |i| {
+                dir.child_json(i)
+            });
+        }
+        // The children the grant sees: the cost is bounded by the directory's size (a
+        // directory is one level of one skill, or a prefix of a few skills).
+        let visible: Vec<usize> = (0..dir.len())
+            .filter(|&i| dir.child_visible(i, g))
+            .collect();
+        self.list_page(params, modern, kind, "resources", visible.len(), g, |i| {
+            visible.get(i).and_then(|&k| dir.child_json(k))
+        })
     }
 }
 

@@ -16,6 +16,8 @@
 //! (`fallback`), for clients without the extension; off, those methods are `-32601`.
 
 use crate::catalog::Catalog;
+/// What a caller may see (re-exported from the catalog, where it is defined).
+pub use crate::catalog::Grant;
 use crate::protocol::envelope::{check_meta, raw_str};
 pub use crate::protocol::headers::HttpHeaders;
 use crate::protocol::headers::{
@@ -137,11 +139,18 @@ pub struct Responder {
     pub(super) config: Config,
     /// `,"ttlMs":…,"cacheScope":…,"_meta":{…}}` closing a cacheable modern result.
     tail_cacheable: String,
+    /// The same with `"cacheScope":"private"`: for a caller with a grant, in a catalog with
+    /// private skills (its answers depend on who asks).
+    tail_private: String,
     /// `,"_meta":{…}}` closing a modern result that is not cacheable (`tools/call`,
     /// `prompts/get`).
     tail_meta: String,
     /// `"capabilities":{…}` plus `,"instructions":…` when there are instructions.
     capabilities: String,
+    /// `"capabilities":{…}` alone, and the fallback's lines: a caller's own instructions
+    /// follow them (a catalog with private skills and its default instructions).
+    capabilities_base: String,
+    fallback_lines: String,
     /// `{"name":…,"version":…}`.
     server_info: String,
 }
@@ -169,6 +178,10 @@ impl Responder {
             config.ttl_ms,
             config.cache_scope.as_str()
         );
+        let tail_private = format!(
+            ",\"ttlMs\":{},\"cacheScope\":\"private\"{meta}}}",
+            config.ttl_ms
+        );
         let tail_meta = format!("{meta}}}");
         let fallback = config.fallback;
         let fallback_lines = match catalog.fallback() {
@@ -192,27 +205,42 @@ impl Responder {
         ci.push_str(",\"extensions\":{");
         write_json_string(SKILLS_EXTENSION, &mut ci);
         ci.push_str(":{\"directoryRead\":true}}}");
+        let capabilities_base = ci.clone();
         // Settings-given instructions are sent as given; the catalog's own start with how to
         // use the fallback when it is on, so clients that keep only the first 2,048
         // characters still have those lines.
         let instructions = match &config.instructions {
             Some(s) => std::borrow::Cow::Borrowed(s.as_str()),
-            None if fallback_lines.is_empty() => catalog.instructions().into(),
-            None if catalog.instructions().is_empty() => fallback_lines.into(),
-            None => format!("{fallback_lines}\n\n{}", catalog.instructions()).into(),
+            None => join_instructions(fallback_lines, catalog.instructions()).into(),
         };
-        if !instructions.is_empty() {
-            ci.push_str(",\"instructions\":");
-            write_json_string(&instructions, &mut ci);
-        }
+        let fallback_lines = fallback_lines.to_owned();
+        push_instructions(&mut ci, &instructions);
         Ok(Responder {
             catalog,
             config,
             tail_cacheable,
+            tail_private,
             tail_meta,
             capabilities: ci,
+            capabilities_base,
+            fallback_lines,
             server_info,
         })
+    }
+
+    /// `"capabilities":{…}` and the instructions for a caller with `grant`: the ones made
+    /// with the responder, unless the catalog assembles its default instructions per caller
+    /// (a catalog with private skills) and the caller has a grant.
+    fn capabilities_for(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
+        if grant.is_public() || self.config.instructions.is_some() {
+            return self.capabilities.as_str().into();
+        }
+        let Some(own) = self.catalog.instructions_for(grant) else {
+            return self.capabilities.as_str().into();
+        };
+        let mut ci = self.capabilities_base.clone();
+        push_instructions(&mut ci, &join_instructions(&self.fallback_lines, &own));
+        ci.into()
     }
 
     /// The catalog served.
@@ -225,8 +253,23 @@ impl Responder {
         &self.config
     }
 
-    /// Answers one message.
+    /// Answers one message from an anonymous caller ([`Grant::PUBLIC`]: the public skills
+    /// only).
     pub fn respond(&self, message: &[u8], transport: &Transport<'_>) -> Reply {
+        self.respond_as(message, transport, Grant::PUBLIC)
+    }
+
+    /// Answers one message from a caller with `grant` ([`Catalog::grant`] of the scopes its
+    /// token carries). Every surface applies the one predicate [`Catalog::skill_visible`]: a
+    /// skill the grant does not see is answered exactly as one that does not exist. In a
+    /// catalog without private skills every grant is [`Grant::PUBLIC`] and the replies are
+    /// the same byte for byte.
+    pub fn respond_as(&self, message: &[u8], transport: &Transport<'_>, grant: Grant) -> Reply {
+        let g = if self.catalog.has_private() {
+            grant
+        } else {
+            Grant::PUBLIC
+        };
         let (id, method, params_raw) = match parse_message(message) {
             Ok(Incoming::Request { id, method, params }) => (id, method, params),
             Ok(Incoming::Notification) | Ok(Incoming::Response) => return Reply::none(),
@@ -235,10 +278,10 @@ impl Responder {
         let params = Params::parse(params_raw);
         let era = era_of(params.as_ref().ok(), transport.headers());
         let result = match era {
-            Era::Modern => self.modern(&method, params, transport),
+            Era::Modern => self.modern(&method, params, transport, g),
             Era::Legacy => params
                 .map_err(RpcError::InvalidParams)
-                .and_then(|p| self.legacy(&method, &p)),
+                .and_then(|p| self.legacy(&method, &p, g)),
         };
         match result {
             Ok(Rendered::Whole(body)) => Reply {
@@ -268,6 +311,7 @@ impl Responder {
         method: &str,
         params: Result<Params<'_>, String>,
         transport: &Transport<'_>,
+        g: Grant,
     ) -> Result<Rendered, RpcError> {
         let headers = transport.headers();
         if let Some(h) = headers {
@@ -287,7 +331,13 @@ impl Responder {
         if let Some(h) = headers {
             check_method_headers(h, method, self.named_field(method, &params))?;
         }
-        let cacheable = |body: Rendered| body.close(&self.tail_cacheable);
+        // A caller with a grant gets answers made for it: `cacheScope` private.
+        let tail = if g.is_public() {
+            &self.tail_cacheable
+        } else {
+            &self.tail_private
+        };
+        let cacheable = |body: Rendered| body.close(tail);
         let plain = |body: Rendered| body.close(&self.tail_meta);
         let fallback = self.config.fallback;
         match method {
@@ -300,26 +350,33 @@ impl Responder {
                     write_json_string(v, &mut b);
                 }
                 b.push_str("],");
-                b.push_str(&self.capabilities);
+                b.push_str(&self.capabilities_for(g));
                 Ok(cacheable(b.into()))
             }
-            "skills/list" => self.skills_list(&params, true).map(whole).map(cacheable),
-            "skills/get" => self.skills_get(&params, true).map(whole).map(cacheable),
-            "resources/list" => self.resources_list(&params, true).map(whole).map(cacheable),
-            "resources/templates/list" => {
-                self.templates_list(&params, true).map(whole).map(cacheable)
-            }
-            "resources/read" => self.resources_read(&params, true).map(cacheable),
+            "skills/list" => self.skills_list(&params, true, g).map(whole).map(cacheable),
+            "skills/get" => self.skills_get(&params, true, g).map(whole).map(cacheable),
+            "resources/list" => self
+                .resources_list(&params, true, g)
+                .map(whole)
+                .map(cacheable),
+            "resources/templates/list" => self
+                .templates_list(&params, true, g)
+                .map(whole)
+                .map(cacheable),
+            "resources/read" => self.resources_read(&params, true, g).map(cacheable),
             // Not a CacheableResult on the stable spec page, but the official TypeScript SDK
             // (2.4) requires ttlMs and cacheScope on it at 2026-07-28 (as its server sends
             // them); clients that follow the page ignore the extra fields.
-            "resources/directory/read" => {
-                self.directory_read(&params, true).map(whole).map(cacheable)
+            "resources/directory/read" => self
+                .directory_read(&params, true, g)
+                .map(whole)
+                .map(cacheable),
+            "tools/list" if fallback.tools => self.tools_list(&params, true, g).map(cacheable),
+            "tools/call" if fallback.tools => self.tools_call(&params, true, g).map(plain),
+            "prompts/list" if fallback.prompts => {
+                self.prompts_list(&params, true, g).map(cacheable)
             }
-            "tools/list" if fallback.tools => self.tools_list(&params, true).map(cacheable),
-            "tools/call" if fallback.tools => self.tools_call(&params, true).map(plain),
-            "prompts/list" if fallback.prompts => self.prompts_list(&params, true).map(cacheable),
-            "prompts/get" if fallback.prompts => self.prompts_get(&params, true).map(plain),
+            "prompts/get" if fallback.prompts => self.prompts_get(&params, true, g).map(plain),
             "initialize"
             | "ping"
             | "logging/setLevel"
@@ -332,7 +389,7 @@ impl Responder {
         }
     }
 
-    fn legacy(&self, method: &str, params: &Params<'_>) -> Result<Rendered, RpcError> {
+    fn legacy(&self, method: &str, params: &Params<'_>, g: Grant) -> Result<Rendered, RpcError> {
         let close = |b: Rendered| b.close("}");
         let fallback = self.config.fallback;
         match method {
@@ -349,23 +406,27 @@ impl Responder {
                 let mut b = String::from("{\"protocolVersion\":");
                 write_json_string(chosen, &mut b);
                 b.push(',');
-                b.push_str(&self.capabilities);
+                b.push_str(&self.capabilities_for(g));
                 // 2025-11-25 carries serverInfo in the body; 2026-07-28 only in `_meta`.
                 b.push_str(",\"serverInfo\":");
                 b.push_str(&self.server_info);
                 Ok(close(b.into()))
             }
             "ping" => Ok(whole("{}".to_owned())),
-            "skills/list" => self.skills_list(params, false).map(whole).map(close),
-            "skills/get" => self.skills_get(params, false).map(whole).map(close),
-            "resources/list" => self.resources_list(params, false).map(whole).map(close),
-            "resources/templates/list" => self.templates_list(params, false).map(whole).map(close),
-            "resources/read" => self.resources_read(params, false).map(close),
-            "resources/directory/read" => self.directory_read(params, false).map(whole).map(close),
-            "tools/list" if fallback.tools => self.tools_list(params, false).map(close),
-            "tools/call" if fallback.tools => self.tools_call(params, false).map(close),
-            "prompts/list" if fallback.prompts => self.prompts_list(params, false).map(close),
-            "prompts/get" if fallback.prompts => self.prompts_get(params, false).map(close),
+            "skills/list" => self.skills_list(params, false, g).map(whole).map(close),
+            "skills/get" => self.skills_get(params, false, g).map(whole).map(close),
+            "resources/list" => self.resources_list(params, false, g).map(whole).map(close),
+            "resources/templates/list" => {
+                self.templates_list(params, false, g).map(whole).map(close)
+            }
+            "resources/read" => self.resources_read(params, false, g).map(close),
+            "resources/directory/read" => {
+                self.directory_read(params, false, g).map(whole).map(close)
+            }
+            "tools/list" if fallback.tools => self.tools_list(params, false, g).map(close),
+            "tools/call" if fallback.tools => self.tools_call(params, false, g).map(close),
+            "prompts/list" if fallback.prompts => self.prompts_list(params, false, g).map(close),
+            "prompts/get" if fallback.prompts => self.prompts_get(params, false, g).map(close),
             _ => Err(not_found(method)),
         }
     }
@@ -394,6 +455,23 @@ impl Responder {
             }),
             _ => None,
         }
+    }
+}
+
+/// The instructions: the fallback's lines, then the catalog's (either may be empty).
+fn join_instructions(fallback_lines: &str, catalog: &str) -> String {
+    match (fallback_lines.is_empty(), catalog.is_empty()) {
+        (true, _) => catalog.to_owned(),
+        (false, true) => fallback_lines.to_owned(),
+        (false, false) => format!("{fallback_lines}\n\n{catalog}"),
+    }
+}
+
+/// Appends `,"instructions":…` when there are instructions.
+fn push_instructions(ci: &mut String, instructions: &str) {
+    if !instructions.is_empty() {
+        ci.push_str(",\"instructions\":");
+        write_json_string(instructions, ci);
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::Responder;
 use crate::base64;
+use crate::catalog::Grant;
 use crate::protocol::envelope::raw_str;
 use crate::protocol::{Params, RpcError};
 use crate::skill::value::write_json_string;
@@ -38,6 +39,13 @@ impl ListKind {
 
 const CURSOR_VERSION: u8 = 1;
 
+/// The cursors of a catalog with private skills: version 1's fields, then the grant's mask
+/// (8 bytes), so a cursor issued to one grant is refused, as belonging to a different list,
+/// when another presents it. The offset of a merged list ([`Responder::view_page`]) is the
+/// index, in the whole catalog, of the first skill of the next page: no earlier item is
+/// scanned to resume.
+const GRANT_CURSOR_VERSION: u8 = 2;
+
 impl Responder {
     /// Opens a result object: `{"resultType":"complete",` in the modern era, `{` otherwise.
     pub(super) fn open(modern: bool, capacity: usize) -> String {
@@ -55,41 +63,70 @@ impl Responder {
         params: &Params<'_>,
         kind: ListKind,
         total: usize,
+        g: Grant,
     ) -> Result<(usize, usize, Option<String>), RpcError> {
-        let start = match params.cursor {
-            None => 0,
-            Some(raw) if raw.get() == "null" => 0,
+        let start = self.cursor_offset(params, kind, total, g)?;
+        let end = (start + self.config.page_size).min(total);
+        let next = (end < total).then(|| self.encode_cursor(kind, end, g));
+        Ok((start, end, next))
+    }
+
+    /// Where the page a request's cursor names starts (0 without a cursor).
+    fn cursor_offset(
+        &self,
+        params: &Params<'_>,
+        kind: ListKind,
+        total: usize,
+        g: Grant,
+    ) -> Result<usize, RpcError> {
+        match params.cursor {
+            None => Ok(0),
+            Some(raw) if raw.get() == "null" => Ok(0),
             Some(raw) => {
                 let c = raw_str(raw).ok_or(RpcError::InvalidCursor {
                     reason: "the cursor must be a string",
                 })?;
-                self.decode_cursor(&c, kind, total)?
+                self.decode_cursor(&c, kind, total, g)
             }
-        };
-        let end = (start + self.config.page_size).min(total);
-        let next = (end < total).then(|| self.encode_cursor(kind, end));
-        Ok((start, end, next))
+        }
     }
 
-    fn encode_cursor(&self, kind: ListKind, offset: usize) -> String {
+    fn encode_cursor(&self, kind: ListKind, offset: usize, g: Grant) -> String {
         let (tag, scope) = kind.key();
-        let mut b = [0u8; 14];
+        let mut b = [0u8; 22];
         b[0] = CURSOR_VERSION;
         b[1] = tag;
         b[2..6].copy_from_slice(&self.catalog.snapshot().to_le_bytes());
         b[6..10].copy_from_slice(&scope.to_le_bytes());
         b[10..14].copy_from_slice(&(offset as u32).to_le_bytes());
+        if !self.catalog.has_private() {
+            return base64::encode_url(&b[..14]);
+        }
+        b[0] = GRANT_CURSOR_VERSION;
+        b[14..22].copy_from_slice(&g.mask().to_le_bytes());
         base64::encode_url(&b)
     }
 
-    fn decode_cursor(&self, cursor: &str, kind: ListKind, total: usize) -> Result<usize, RpcError> {
+    fn decode_cursor(
+        &self,
+        cursor: &str,
+        kind: ListKind,
+        total: usize,
+        g: Grant,
+    ) -> Result<usize, RpcError> {
         let (tag, scope) = kind.key();
         let bad = |reason| RpcError::InvalidCursor { reason };
+        let (version, len) = if self.catalog.has_private() {
+            (GRANT_CURSOR_VERSION, 22)
+        } else {
+            (CURSOR_VERSION, 14)
+        };
         let b = base64::decode_url(cursor)
-            .filter(|b| b.len() == 14 && b[0] == CURSOR_VERSION)
+            .filter(|b| b.len() == len && b[0] == version)
             .ok_or(bad("it was not issued by this server"))?;
         let u = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-        if b[1] != tag || u(6) != scope {
+        let grant_differs = len == 22 && b.get(14..22) != Some(&g.mask().to_le_bytes()[..]);
+        if b[1] != tag || u(6) != scope || grant_differs {
             return Err(bad("it belongs to a different list"));
         }
         if u(2) != self.catalog.snapshot() {
@@ -105,6 +142,7 @@ impl Responder {
     }
 
     /// One page of a list: `"<field>":[items…]` plus `nextCursor` when more follow.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn list_page<'c>(
         &self,
         params: &Params<'_>,
@@ -112,9 +150,10 @@ impl Responder {
         kind: ListKind,
         field: &str,
         total: usize,
+        g: Grant,
         item: impl Fn(usize) -> Option<&'c str>,
     ) -> Result<String, RpcError> {
-        let (start, end, next) = self.page(params, kind, total)?;
+        let (start, end, next) = self.page(params, kind, total, g)?;
         let mut b = Self::open(modern, 0);
         b.push('"');
         b.push_str(field);
@@ -124,6 +163,43 @@ impl Responder {
                 b.push(',');
             }
             b.push_str(json);
+        }
+        b.push(']');
+        push_next(&mut b, next);
+        Ok(b)
+    }
+}
+
+impl Responder {
+    /// One page of the skills a caller with `g` sees (a catalog with private skills): the
+    /// merge of its classes' lists from the cursor's skill index on, `page_size` items and
+    /// one more to know whether a next page starts (and where). The cost is the page's, times
+    /// the number of classes the grant holds.
+    pub(super) fn view_page<'c>(
+        &self,
+        params: &Params<'_>,
+        modern: bool,
+        kind: ListKind,
+        field: &str,
+        g: Grant,
+        item: impl Fn(usize) -> Option<&'c str>,
+    ) -> Result<String, RpcError> {
+        let c = &*self.catalog;
+        let start = self.cursor_offset(params, kind, c.skill_count(), g)?;
+        let mut b = Self::open(modern, 0);
+        b.push('"');
+        b.push_str(field);
+        b.push_str("\":[");
+        let mut next = None;
+        for (n, i) in c.visible_skills(g, start).enumerate() {
+            if n == self.config.page_size {
+                next = Some(self.encode_cursor(kind, i, g));
+                break;
+            }
+            if n > 0 {
+                b.push(',');
+            }
+            b.push_str(item(i).unwrap_or("null"));
         }
         b.push(']');
         push_next(&mut b, next);

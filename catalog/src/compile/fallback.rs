@@ -184,16 +184,26 @@ impl Compiled {
     /// The `tools` array of `tools/list`. The descriptions and argument examples name real
     /// skills and files of this catalog.
     pub(crate) fn fallback_tools_json(&self) -> String {
-        let first = self.skills.first();
+        // The examples and the count name public skills only: the tool list is the same for
+        // every caller.
+        let public: Vec<&CompiledSkill> = (0..self.skills.len())
+            .filter(|&i| self.is_public(i))
+            .filter_map(|i| self.skills.get(i))
+            .collect();
+        let first = public.first().copied();
         let example_name = first.map(|sk| sk.name.as_str()).unwrap_or("code-review");
         let example_uri = first
             .map(|sk| sk.uri.clone())
             .unwrap_or_else(|| "skill://code-review/SKILL.md".to_owned());
         // A file other than a SKILL.md, for the read_skill_resource examples.
-        let example_file = self.skills.iter().find_map(|sk| {
+        let example_file = public.iter().find_map(|sk| {
             let fi = *sk.files.get(1)?;
             let f = self.files.get(fi)?;
-            Some((sk, self.relative_path(sk, &f.uri).to_owned(), f.uri.clone()))
+            Some((
+                *sk,
+                self.relative_path(sk, &f.uri).to_owned(),
+                f.uri.clone(),
+            ))
         });
         let (file_skill, file_path, file_uri) = match example_file {
             Some((sk, path, uri)) => (sk.name.clone(), path, uri),
@@ -220,10 +230,14 @@ impl Compiled {
             ("title", s("List skills")),
             (
                 "description",
-                Value::String(format!(
+                Value::String(if self.access.is_some() {
+                    format!("List the Agent Skills this server publishes to you: each skill's name, description, SKILL.md URI and revision (a sha256 over its files). Read a skill's instructions with {TOOL_READ_SKILL} before following it. {NOT_THE_EXTENSION}")
+                } else {
+                    format!(
                     "List the Agent Skills this server publishes ({} in all): each skill's name, description, SKILL.md URI and revision (a sha256 over its files). Read a skill's instructions with {TOOL_READ_SKILL} before following it. {NOT_THE_EXTENSION}",
                     self.skills.len()
-                )),
+                )
+                }),
             ),
             ("inputSchema", input_schema(vec![])),
             (
@@ -339,14 +353,9 @@ impl Compiled {
         let skills = self
             .skills
             .iter()
-            .map(|sk| {
-                obj(vec![
-                    ("name", s(&sk.name)),
-                    ("description", s(&sk.description)),
-                    ("uri", s(&sk.uri)),
-                    ("revision", Value::String(self.revision(sk))),
-                ])
-            })
+            .enumerate()
+            .filter(|(i, _)| self.is_public(*i))
+            .map(|(_, sk)| self.list_skills_item(sk))
             .collect();
         let structured = obj(vec![("skills", Value::Array(skills))]);
         obj(vec![
@@ -354,6 +363,27 @@ impl Compiled {
             ("structuredContent", structured),
         ])
         .to_json()
+    }
+
+    /// The item of `sk` in the `list_skills` result's `skills`.
+    fn list_skills_item(&self, sk: &CompiledSkill) -> Value {
+        obj(vec![
+            ("name", s(&sk.name)),
+            ("description", s(&sk.description)),
+            ("uri", s(&sk.uri)),
+            ("revision", Value::String(self.revision(sk))),
+        ])
+    }
+
+    /// The item of `sk` in the `list_skills` result's `skills`, as JSON.
+    pub(crate) fn list_skills_item_json(&self, sk: &CompiledSkill) -> String {
+        self.list_skills_item(sk).to_json()
+    }
+
+    /// The item of skill `i` in `prompts/list`, named `name`, as JSON.
+    pub(crate) fn prompt_item_json(&self, name: &str, i: usize) -> String {
+        let description = self.skills.get(i).map_or("", |sk| sk.description.as_str());
+        obj(vec![("name", s(name)), ("description", s(description))]).to_json()
     }
 
     /// The constant parts of a `read_skill` result for `skill`: the `structuredContent`
@@ -395,6 +425,7 @@ impl Compiled {
         order.sort_by(|&a, &b| names.get(a).cmp(&names.get(b)));
         let items = order
             .into_iter()
+            .filter(|&i| self.is_public(i))
             .filter_map(|i| {
                 let sk = self.skills.get(i)?;
                 Some(obj(vec![

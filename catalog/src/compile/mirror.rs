@@ -55,6 +55,9 @@ pub const KEYS_PATH: &str = "/.well-known/agent-skills/keys.json";
 /// only): this project's prefix, like the entries' `_meta` keys.
 pub const KEYS_META_KEY: &str = "io.github.skills-edge/keys";
 
+/// What closes the index after its last skill.
+pub(crate) const MIRROR_SUFFIX: &str = "]}";
+
 impl Compiled {
     /// The skills the mirror publishes, by name (sorted): those whose name no other skill has.
     pub fn mirrored(&self) -> BTreeMap<&str, &CompiledSkill> {
@@ -81,10 +84,29 @@ impl Compiled {
     /// `$schema`, and each skill's `_meta` names its envelope after the revision:
     /// `{REVISION_META_KEY:revision,DSSE_META_KEY:"/.well-known/agent-skills/{name}.dsse.json"}`.
     pub(crate) fn mirror_index_json(&self) -> String {
-        let signed = self.is_signed();
+        let mut out = self.mirror_prefix();
+        let mirrored = self.mirrored();
+        let public = mirrored.iter().filter(|(_, sk)| {
+            self.skills
+                .iter()
+                .position(|s| s.uri == sk.uri)
+                .is_some_and(|i| self.is_public(i))
+        });
+        for (i, (name, skill)) in public.enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&self.mirror_item_json(name, skill));
+        }
+        out.push_str(MIRROR_SUFFIX);
+        out
+    }
+
+    /// The index up to its first skill: `{"$schema":…,("_meta":{…},)"skills":[`.
+    pub(crate) fn mirror_prefix(&self) -> String {
         let mut out = String::from("{\"$schema\":");
         write_json_string(MIRROR_SCHEMA, &mut out);
-        if signed {
+        if self.is_signed() {
             out.push_str(",\"_meta\":{");
             write_json_string(KEYS_META_KEY, &mut out);
             out.push(':');
@@ -92,49 +114,49 @@ impl Compiled {
             out.push('}');
         }
         out.push_str(",\"skills\":[");
-        for (i, (name, skill)) in self.mirrored().into_iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let (kind, url, digest) = match &skill.archive {
-                Some(a) => (
-                    "archive",
-                    format!("{MIRROR_PREFIX}{name}{ARCHIVE_SUFFIX}"),
-                    a.digest.as_str(),
-                ),
-                None => (
-                    "skill-md",
-                    format!("{MIRROR_PREFIX}{name}/{SKILL_MD}"),
-                    skill
-                        .files
-                        .first()
-                        .and_then(|&fi| self.files.get(fi))
-                        .map_or("", |f| f.digest.as_str()),
-                ),
-            };
-            out.push_str("{\"name\":");
-            write_json_string(name, &mut out);
-            out.push_str(",\"type\":");
-            write_json_string(kind, &mut out);
-            out.push_str(",\"description\":");
-            write_json_string(&skill.description, &mut out);
-            out.push_str(",\"url\":");
-            write_json_string(&url, &mut out);
-            out.push_str(",\"digest\":");
-            write_json_string(digest, &mut out);
-            out.push_str(",\"_meta\":{");
-            write_json_string(REVISION_META_KEY, &mut out);
+        out
+    }
+
+    /// The index's item of `skill`, mirrored as `name`.
+    pub(crate) fn mirror_item_json(&self, name: &str, skill: &CompiledSkill) -> String {
+        let mut out = String::with_capacity(256);
+        let (kind, url, digest) = match &skill.archive {
+            Some(a) => (
+                "archive",
+                format!("{MIRROR_PREFIX}{name}{ARCHIVE_SUFFIX}"),
+                a.digest.as_str(),
+            ),
+            None => (
+                "skill-md",
+                format!("{MIRROR_PREFIX}{name}/{SKILL_MD}"),
+                skill
+                    .files
+                    .first()
+                    .and_then(|&fi| self.files.get(fi))
+                    .map_or("", |f| f.digest.as_str()),
+            ),
+        };
+        out.push_str("{\"name\":");
+        write_json_string(name, &mut out);
+        out.push_str(",\"type\":");
+        write_json_string(kind, &mut out);
+        out.push_str(",\"description\":");
+        write_json_string(&skill.description, &mut out);
+        out.push_str(",\"url\":");
+        write_json_string(&url, &mut out);
+        out.push_str(",\"digest\":");
+        write_json_string(digest, &mut out);
+        out.push_str(",\"_meta\":{");
+        write_json_string(REVISION_META_KEY, &mut out);
+        out.push(':');
+        write_json_string(&self.revision(skill), &mut out);
+        if self.is_signed() {
+            out.push(',');
+            write_json_string(DSSE_META_KEY, &mut out);
             out.push(':');
-            write_json_string(&self.revision(skill), &mut out);
-            if signed {
-                out.push(',');
-                write_json_string(DSSE_META_KEY, &mut out);
-                out.push(':');
-                write_json_string(&format!("{MIRROR_PREFIX}{name}{ENVELOPE_SUFFIX}"), &mut out);
-            }
-            out.push_str("}}");
+            write_json_string(&format!("{MIRROR_PREFIX}{name}{ENVELOPE_SUFFIX}"), &mut out);
         }
-        out.push_str("]}");
+        out.push_str("}}");
         out
     }
 

@@ -32,6 +32,11 @@ pub mod signing;
 mod skill_md;
 mod wire;
 
+pub(crate) use wire::{
+    instructions_more, INSTRUCTIONS_HEAD, INSTRUCTIONS_NAMED, INSTRUCTIONS_SKILLS,
+};
+
+use crate::access::{self, Access, ACCESS_FILE};
 use crate::diag::{CompileError, Diagnostic, Rule, Severity};
 use crate::skill::digest::digest_of;
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
@@ -154,6 +159,9 @@ pub struct Compiled {
     /// The key and the catalog identity it was signed with ([`Compiled::sign`]); `None` until
     /// then.
     pub signed_by: Option<signing::SignedBy>,
+    /// Who may see what ([`crate::access`]): `Some` when `skills-edge.toml` at the root makes
+    /// any skill private; `None` when every skill is public (no file, or no rule).
+    pub access: Option<Access>,
 }
 
 const JUNK_FILES: &[&str] = &[".DS_Store", "Thumbs.db", "desktop.ini", "ehthumbs.db"];
@@ -307,9 +315,25 @@ fn compile_pass(
 ) -> Result<Compiled, CompileError> {
     let mut diags = tree.diagnostics;
 
+    // The access rules: `skills-edge.toml` at the root is read here and never served.
+    let mut rules = Vec::new();
+    let mut tree_files = tree.files;
+    if let Some(i) = tree_files.iter().position(|f| f.path == ACCESS_FILE) {
+        let f = tree_files.remove(i);
+        match std::str::from_utf8(&f.bytes) {
+            Ok(text) => rules = access::parse_rules(text, &mut diags),
+            Err(_) => diags.push(Diagnostic::error(
+                Rule::AccessFile,
+                ACCESS_FILE,
+                "the file is not UTF-8",
+                "save it as UTF-8 text",
+            )),
+        }
+    }
+
     // Files: drop OS junk (warned), check every path segment.
-    let mut files: Vec<SourceFile> = Vec::with_capacity(tree.files.len());
-    for f in tree.files {
+    let mut files: Vec<SourceFile> = Vec::with_capacity(tree_files.len());
+    for f in tree_files {
         let leaf = last_segment(&f.path);
         if JUNK_FILES.contains(&leaf) || leaf.starts_with("._") {
             diags.push(Diagnostic::warning(
@@ -600,6 +624,28 @@ fn compile_pass(
 
     skills.sort_by(|a, b| a.uri.cmp(&b.uri));
     compiled_dirs.sort_by(|a, b| a.uri.cmp(&b.uri));
+    let access = if rules.is_empty() {
+        None
+    } else {
+        let paths: Vec<&str> = skills
+            .iter()
+            .map(|s| s.root.strip_prefix(SCHEME).unwrap_or(&s.root))
+            .collect();
+        let a = access::resolve(&rules, &paths, &mut diags);
+        let private = a.skill_class.iter().filter(|&&c| c > 0).count();
+        if private > 0 {
+            diags.push(Diagnostic::warning(
+                Rule::AccessNeedsAuth,
+                ACCESS_FILE,
+                format!(
+                    "{private} of {} skills are private: they are served only to callers whose token carries one of their scopes, and to nobody when the server has no authentication mode (anonymous callers see the public skills only)",
+                    skills.len()
+                ),
+                "configure authentication where the catalog is served (docs/private.md), or remove the rules to publish every skill",
+            ));
+        }
+        a.has_private().then_some(a)
+    };
     diags.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
 
     if diags.iter().any(|d| d.severity == Severity::Error) {
@@ -611,7 +657,68 @@ fn compile_pass(
         dirs: compiled_dirs,
         warnings: diags,
         signed_by: None,
+        access,
     })
+}
+
+impl Compiled {
+    /// The audience class of skill `i` (0 public; [`crate::access`]).
+    pub fn skill_class(&self, i: usize) -> u32 {
+        self.access
+            .as_ref()
+            .and_then(|a| a.skill_class.get(i).copied())
+            .unwrap_or(0)
+    }
+
+    /// Whether skill `i` is public (every skill of a catalog without access rules is).
+    pub fn is_public(&self, i: usize) -> bool {
+        self.skill_class(i) == 0
+    }
+
+    /// What `skills-edge check` prints of a catalog with access rules: one line per skill,
+    /// `audience: <skill path>: public` or `audience: <skill path>: scopes <s1> <s2>` (any one
+    /// of them grants sight); `None` when every skill is public and there are no rules.
+    pub fn audience_report(&self) -> Option<String> {
+        let a = self.access.as_ref()?;
+        let mut out = String::new();
+        for (i, sk) in self.skills.iter().enumerate() {
+            let path = sk.root.strip_prefix(SCHEME).unwrap_or(&sk.root);
+            let scopes = a.scopes_of(i);
+            if scopes.is_empty() {
+                out.push_str(&format!("audience: {path}: public\n"));
+            } else {
+                out.push_str(&format!("audience: {path}: scopes {}\n", scopes.join(" ")));
+            }
+        }
+        Some(out)
+    }
+
+    /// The audience class of each file (in file order): its skill's (a nested skill has its
+    /// parent's audience, so every skill holding the file gives the same).
+    pub(crate) fn file_classes(&self) -> Vec<u32> {
+        let mut out = vec![0; self.files.len()];
+        for (i, sk) in self.skills.iter().enumerate() {
+            for &fi in &sk.files {
+                if let Some(c) = out.get_mut(fi) {
+                    *c = self.skill_class(i);
+                }
+            }
+        }
+        out
+    }
+
+    /// The audience of the directory `uri`: the union of the classes of the skills at,
+    /// under or around it.
+    pub(crate) fn dir_audience(&self, uri: &str) -> crate::access::Audience {
+        let mut a = crate::access::Audience::default();
+        for (i, sk) in self.skills.iter().enumerate() {
+            let r = sk.root.as_str();
+            if r == uri || is_inside(uri, r) || is_inside(r, uri) {
+                a = a.union(crate::access::Audience::of_class(self.skill_class(i)));
+            }
+        }
+        a
+    }
 }
 
 /// The `limit-archive` error of the skill at `rel` (named `name`) when its archive of `size`

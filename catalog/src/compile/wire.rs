@@ -120,30 +120,50 @@ impl Compiled {
         out
     }
 
-    /// Server instructions naming the skills (SEP-2640 §Pointer from Server Instructions).
+    /// Server instructions naming the skills (SEP-2640 §Pointer from Server Instructions): the
+    /// public ones, in a catalog with access rules (the responder assembles a caller's own
+    /// from [`Compiled::instruction_line`]s).
     pub(crate) fn default_instructions(&self) -> String {
-        const NAMED: usize = 50;
-        let mut s = String::from(
-            "This server publishes Agent Skills through the io.modelcontextprotocol/skills extension. \
-             List them with skills/list, fetch an entry with skills/get, and read files with resources/read; \
-             verify every file against the size and sha256 digest in its entry before use.",
-        );
-        if !self.skills.is_empty() {
-            s.push_str(" Skills:");
-            for sk in self.skills.iter().take(NAMED) {
-                let mut d: String = sk.description.chars().take(160).collect();
-                if d.len() < sk.description.len() {
-                    d.push('…');
-                }
-                s.push_str(&format!("\n- {} ({}): {}", sk.uri, sk.name, d.trim()));
+        let public: Vec<&CompiledSkill> = (0..self.skills.len())
+            .filter(|&i| self.is_public(i))
+            .filter_map(|i| self.skills.get(i))
+            .collect();
+        let mut s = String::from(INSTRUCTIONS_HEAD);
+        if !public.is_empty() {
+            s.push_str(INSTRUCTIONS_SKILLS);
+            for sk in public.iter().take(INSTRUCTIONS_NAMED) {
+                s.push_str(&Self::instruction_line(sk));
             }
-            if self.skills.len() > NAMED {
-                s.push_str(&format!(
-                    "\n- and {} more (see skills/list)",
-                    self.skills.len() - NAMED
-                ));
+            if public.len() > INSTRUCTIONS_NAMED {
+                s.push_str(&instructions_more(public.len() - INSTRUCTIONS_NAMED));
             }
         }
         s
     }
+
+    /// The line of the instructions naming `sk`: `\n- <uri> (<name>): <description, cut at
+    /// 160 characters>`.
+    pub(crate) fn instruction_line(sk: &CompiledSkill) -> String {
+        let mut d: String = sk.description.chars().take(160).collect();
+        if d.len() < sk.description.len() {
+            d.push('…');
+        }
+        format!("\n- {} ({}): {}", sk.uri, sk.name, d.trim())
+    }
+}
+
+/// The default instructions before the list of skills.
+pub(crate) const INSTRUCTIONS_HEAD: &str = "This server publishes Agent Skills through the io.modelcontextprotocol/skills extension. \
+     List them with skills/list, fetch an entry with skills/get, and read files with resources/read; \
+     verify every file against the size and sha256 digest in its entry before use.";
+
+/// What precedes the lines naming skills, when there are any.
+pub(crate) const INSTRUCTIONS_SKILLS: &str = " Skills:";
+
+/// The most skills the default instructions name.
+pub(crate) const INSTRUCTIONS_NAMED: usize = 50;
+
+/// The last line of the instructions when `more` skills are not named.
+pub(crate) fn instructions_more(more: usize) -> String {
+    format!("\n- and {more} more (see skills/list)")
 }

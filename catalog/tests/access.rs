@@ -1,0 +1,583 @@
+//! Who may see what: `skills-edge.toml` read and checked (every build error with its rule id,
+//! file, line and fix), glob semantics through the compiler, nested skills, audience classes,
+//! grants, the access sections of a pack (format 6) round-tripped, and a catalog without rules
+//! packed byte for byte as before access rules existed.
+
+use skills_edge_catalog::access::{Audience, Grant, ACCESS_FILE};
+use skills_edge_catalog::compile::signing::CatalogId;
+use skills_edge_catalog::compile::{compile, Compiled, SourceTree};
+use skills_edge_catalog::diag::{CompileError, Severity};
+use skills_edge_catalog::pack::{self, AssetPolicy, PackOptions, ACCESS_VERSION, VERSION};
+use skills_edge_catalog::sign::SigningKey;
+use skills_edge_catalog::skill::digest::digest_of;
+use skills_edge_catalog::Catalog;
+
+fn md(name: &str) -> String {
+    format!("---\nname: {name}\ndescription: The {name} skill, for the access tests.\n---\n\n# {name}\n")
+}
+
+/// A public skill, a private nested pair under `acme/billing/**` (scope `billing`), a skill
+/// with scope `review`, and `tools/lint` public under a prefix shared with nothing private.
+fn tree(rules: &str) -> SourceTree {
+    let mut t = SourceTree::default();
+    t.add_file("hello/SKILL.md", md("hello"));
+    t.add_file("hello/references/tone.md", "Be kind.\n");
+    t.add_file("acme/billing/invoices/SKILL.md", md("invoices"));
+    t.add_file("acme/billing/invoices/references/rates.md", "rates\n");
+    t.add_file("acme/billing/invoices/refunds/SKILL.md", md("refunds"));
+    t.add_file(
+        "acme/billing/invoices/refunds/skills-edge.toml",
+        "an ordinary file\n",
+    );
+    t.add_file("code-review/SKILL.md", md("code-review"));
+    t.add_file("acme/tools/lint/SKILL.md", md("lint"));
+    if !rules.is_empty() {
+        t.add_file(ACCESS_FILE, rules);
+    }
+    t
+}
+
+const RULES: &str = "[[access]]\nskills = [\"acme/billing/**\"]\nscopes = [\"billing\"]\n\n[[access]]\nskills = [\"code-review\"]\nscopes = [\"review\"]\n";
+
+fn errors(rules: &str) -> Vec<(String, Option<usize>, String, String)> {
+    let e: CompileError = compile(tree(rules)).expect_err("the rules are refused");
+    e.errors()
+        .map(|d| {
+            (
+                d.rule.id().to_owned(),
+                d.line,
+                d.message.clone(),
+                d.fix.clone(),
+            )
+        })
+        .inspect(|(_, _, _, fix)| assert!(!fix.is_empty()))
+        .collect()
+}
+
+fn one_error(rules: &str) -> (String, Option<usize>, String) {
+    let e: CompileError = compile(tree(rules)).expect_err("the rules are refused");
+    let all: Vec<_> = e.errors().collect();
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let d = all[0];
+    assert_eq!(d.path, ACCESS_FILE);
+    assert_eq!(d.severity, Severity::Error);
+    assert!(!d.fix.is_empty());
+    let rendered = e.render("skills");
+    assert!(
+        rendered.contains(&format!("error[{}]", d.rule.id())),
+        "{rendered}"
+    );
+    assert!(rendered.contains("skills/skills-edge.toml"), "{rendered}");
+    assert!(rendered.contains("fix: "), "{rendered}");
+    (d.rule.id().to_owned(), d.line, d.message.clone())
+}
+
+#[test]
+fn rules_make_classes_and_audiences() {
+    let c = compile(tree(RULES)).expect("compiles");
+    let a = c.access.as_ref().expect("private skills");
+    assert_eq!(
+        a.classes,
+        [vec!["billing".to_owned()], vec!["review".to_owned()]]
+    );
+    let by_uri: Vec<(&str, u32)> = c
+        .skills
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.uri.as_str(), c.skill_class(i)))
+        .collect();
+    assert_eq!(
+        by_uri,
+        [
+            ("skill://acme/billing/invoices/SKILL.md", 1),
+            ("skill://acme/billing/invoices/refunds/SKILL.md", 1),
+            ("skill://acme/tools/lint/SKILL.md", 0),
+            ("skill://code-review/SKILL.md", 2),
+            ("skill://hello/SKILL.md", 0),
+        ]
+    );
+    let w: Vec<&str> = c.warnings.iter().map(|d| d.rule.id()).collect();
+    assert_eq!(w, ["access-needs-auth"]);
+    assert!(c.warnings[0].message.contains("3 of 5 skills are private"));
+    assert!(c.warnings[0].message.contains("to nobody"));
+}
+
+#[test]
+fn the_access_file_at_the_root_is_never_served_and_one_in_a_skill_is() {
+    let c = compile(tree(RULES)).unwrap();
+    let uris: Vec<&str> = c.files.iter().map(|f| f.uri.as_str()).collect();
+    assert!(!uris.contains(&"skill://skills-edge.toml"));
+    assert!(uris.contains(&"skill://acme/billing/invoices/refunds/skills-edge.toml"));
+    // No file-outside-skill warning for it either.
+    assert!(c
+        .warnings
+        .iter()
+        .all(|d| d.path != ACCESS_FILE || d.rule.id() == "access-needs-auth"));
+}
+
+#[test]
+fn a_file_without_rules_or_with_every_skill_public_changes_nothing() {
+    let plain = compile(tree("")).unwrap();
+    let empty = compile(tree("# nothing yet\n")).unwrap();
+    assert!(empty.access.is_none());
+    assert!(empty.warnings.is_empty(), "{:?}", empty.warnings);
+    assert_eq!(pack::encode(&plain, None), pack::encode(&empty, None));
+    let cat = Catalog::compile(tree(""), None).unwrap();
+    let all: Vec<usize> = cat.visible_skills(Grant::PUBLIC, 1).collect();
+    assert_eq!(all, [1, 2, 3, 4], "every skill from the index on");
+    assert_eq!(cat.visible_skill_count(Grant::from_mask(3)), 5);
+}
+
+#[test]
+fn either_rules_scopes_grant_sight() {
+    let rules = "[[access]]\nskills = [\"code-review\"]\nscopes = [\"review\"]\n[[access]]\nskills = [\"code-*\"]\nscopes = [\"audit\", \"review\"]\n";
+    let c = compile(tree(rules)).unwrap();
+    let a = c.access.unwrap();
+    assert_eq!(a.classes, [vec!["audit".to_owned(), "review".to_owned()]]);
+    let cat = Catalog::compile(tree(rules), None).unwrap();
+    let i = cat.skill_index("skill://code-review/SKILL.md").unwrap();
+    for scopes in [&["audit"][..], &["review"], &["x", "review"]] {
+        assert!(cat.skill_visible(i, cat.grant(scopes)), "{scopes:?}");
+    }
+    assert!(!cat.skill_visible(i, cat.grant(&["reviews"])));
+    assert!(!cat.skill_visible(i, Grant::PUBLIC));
+}
+
+#[test]
+fn every_syntax_error_names_the_rule_file_line_and_fix() {
+    let cases: &[(&str, &str, usize, &str)] = &[
+        ("[[access]\n", "access-file", 1, "not valid TOML"),
+        ("owner = \"x\"\n", "access-file", 1, "unknown key \"owner\""),
+        ("access = 3\n", "access-file", 1, "not an array of tables"),
+        (
+            "[[access]]\nskills = [\"hello\"]\nscopes = [\"a\"]\nreaders = [\"b\"]\n",
+            "access-file",
+            4,
+            "unknown key \"readers\"",
+        ),
+        (
+            "[[access]]\nscopes = [\"a\"]\n",
+            "access-file",
+            1,
+            "no `skills`",
+        ),
+        (
+            "[[access]]\nskills = [\"hello\"]\n",
+            "access-file",
+            1,
+            "no `scopes`",
+        ),
+        (
+            "[[access]]\nskills = []\nscopes = [\"a\"]\n",
+            "access-file",
+            2,
+            "`skills` is empty",
+        ),
+        (
+            "[[access]]\nskills = [\"hello\"]\nscopes = []\n",
+            "access-file",
+            3,
+            "`scopes` is empty",
+        ),
+        (
+            "[[access]]\nskills = \"hello\"\nscopes = [\"a\"]\n",
+            "access-file",
+            2,
+            "not an array of strings",
+        ),
+        (
+            "[[access]]\nskills = [\"hello\"]\nscopes = [1]\n",
+            "access-file",
+            3,
+            "not an array of strings",
+        ),
+        (
+            "[[access]]\nskills = [\"hell?\"]\nscopes = [\"a\"]\n",
+            "access-file",
+            1,
+            "\"hell?\" uses '?'",
+        ),
+        (
+            "[[access]]\nskills = [\"[hello]\"]\nscopes = [\"a\"]\n",
+            "access-file",
+            1,
+            "uses '['",
+        ),
+        (
+            "[[access]]\nskills = [\"{a,b}\"]\nscopes = [\"a\"]\n",
+            "access-file",
+            1,
+            "uses '{'",
+        ),
+        (
+            "[[access]]\nskills = [\"acme/**x\"]\nscopes = [\"a\"]\n",
+            "access-file",
+            1,
+            "** inside a segment",
+        ),
+        (
+            "[[access]]\nskills = [\"skill://hello\"]\nscopes = [\"a\"]\n",
+            "access-file",
+            1,
+            "starts with skill://",
+        ),
+        (
+            "[[access]]\nskills = [\"hello\"]\nscopes = [\"two words\"]\n",
+            "access-file",
+            1,
+            "\"two words\" is not an OAuth scope token",
+        ),
+        (
+            "[[access]]\nskills = [\"hello\"]\nscopes = [\"q\\\"\"]\n",
+            "access-file",
+            1,
+            "not an OAuth scope token",
+        ),
+        (
+            "\n\n[[access]]\nskills = [\"helo\"]\nscopes = [\"a\"]\n",
+            "access-pattern",
+            3,
+            "\"helo\" matches no skill",
+        ),
+        (
+            "[[access]]\nskills = [\"acme/*\"]\nscopes = [\"a\"]\n",
+            "access-pattern",
+            1,
+            "\"acme/*\" matches no skill",
+        ),
+    ];
+    for (rules, rule, line, message) in cases {
+        let (r, l, m) = one_error(rules);
+        assert_eq!((r.as_str(), l), (*rule, Some(*line)), "{rules:?}: {m}");
+        assert!(m.contains(message), "{rules:?}: {m}");
+    }
+}
+
+#[test]
+fn a_nested_skill_has_its_parents_audience() {
+    // More visible than its parent: the nested skill public, or with another scope.
+    let (r, line, m) =
+        one_error("[[access]]\nskills = [\"acme/billing/invoices\"]\nscopes = [\"billing\"]\n");
+    assert_eq!((r.as_str(), line), ("access-nested", Some(1)));
+    assert!(m.contains("acme/billing/invoices/refunds (public)"), "{m}");
+    assert!(
+        m.contains("nested in the skill acme/billing/invoices (scopes billing)"),
+        "{m}"
+    );
+    assert!(m.contains("would see the nested one"), "{m}");
+    let (r, _, m) = one_error(
+        "[[access]]\nskills = [\"acme/billing/**\"]\nscopes = [\"billing\"]\n[[access]]\nskills = [\"acme/billing/invoices/refunds\"]\nscopes = [\"refunds\"]\n",
+    );
+    assert_eq!(r, "access-nested");
+    assert!(m.contains("(scopes billing refunds)"), "{m}");
+    // Narrower than its parent: its files would be in the parent's manifest.
+    let (r, _, m) = one_error(
+        "[[access]]\nskills = [\"acme/billing/invoices/refunds\"]\nscopes = [\"billing\"]\n",
+    );
+    assert_eq!(r, "access-nested");
+    assert!(m.contains("in the outer skill's manifest"), "{m}");
+    let e = errors(
+        "[[access]]\nskills = [\"acme/billing/invoices/refunds\"]\nscopes = [\"billing\"]\n",
+    );
+    assert!(
+        e[0].3.contains(
+            "give acme/billing/invoices/refunds the same scopes as acme/billing/invoices"
+        ),
+        "{}",
+        e[0].3
+    );
+}
+
+#[test]
+fn more_than_64_classes_is_an_error_naming_the_count() {
+    let mut t = SourceTree::default();
+    let mut rules = String::new();
+    for i in 0..65 {
+        t.add_file(&format!("s{i}/SKILL.md"), md(&format!("s{i}")));
+        rules.push_str(&format!(
+            "[[access]]\nskills = [\"s{i}\"]\nscopes = [\"scope{i}\"]\n"
+        ));
+    }
+    t.add_file(ACCESS_FILE, rules.clone());
+    let e = compile(t).expect_err("65 classes");
+    let d: Vec<_> = e.errors().collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].rule.id(), "access-classes");
+    assert!(
+        d[0].message.contains("65 distinct scope sets"),
+        "{}",
+        d[0].message
+    );
+    assert!(d[0].message.contains("limit is 64"));
+    // 64 is fine, and the last class works through a grant.
+    let mut t = SourceTree::default();
+    let mut rules = String::new();
+    for i in 0..64 {
+        t.add_file(&format!("s{i:02}/SKILL.md"), md(&format!("s{i:02}")));
+        rules.push_str(&format!(
+            "[[access]]\nskills = [\"s{i:02}\"]\nscopes = [\"scope{i:02}\"]\n"
+        ));
+    }
+    t.add_file(ACCESS_FILE, rules);
+    let cat = Catalog::compile(t, None).expect("64 classes");
+    assert_eq!(cat.class_count(), 64);
+    let g = cat.grant(&["scope63"]);
+    assert_eq!(g.mask(), 1 << 63);
+    let visible: Vec<usize> = cat.visible_skills(g, 0).collect();
+    assert_eq!(visible, [63]);
+}
+
+#[test]
+fn grants_and_visible_lists_come_from_the_pack() {
+    let cat = Catalog::compile(tree(RULES), None).unwrap();
+    assert_eq!(cat.format_version(), ACCESS_VERSION);
+    assert!(cat.has_private());
+    assert_eq!(cat.class_scopes(1), ["billing"]);
+    assert_eq!(cat.class_scopes(2), ["review"]);
+    assert!(cat.class_scopes(0).is_empty() && cat.class_scopes(3).is_empty());
+    let anon = Grant::PUBLIC;
+    let billing = cat.grant(&["billing"]);
+    let both = cat.grant(&["review", "billing", "other"]);
+    assert_eq!((billing.mask(), both.mask()), (0b01, 0b11));
+    assert_eq!(cat.grant(&["other"]), Grant::PUBLIC);
+    let names = |g: Grant, from: usize| -> Vec<&str> {
+        cat.visible_skills(g, from)
+            .map(|i| cat.skill_at(i).unwrap().name)
+            .collect()
+    };
+    assert_eq!(names(anon, 0), ["lint", "hello"]);
+    assert_eq!(names(billing, 0), ["invoices", "refunds", "lint", "hello"]);
+    assert_eq!(
+        names(both, 0),
+        ["invoices", "refunds", "lint", "code-review", "hello"]
+    );
+    assert_eq!(names(both, 2), ["lint", "code-review", "hello"]);
+    assert_eq!(cat.visible_skill_count(billing), 4);
+    // Files: a private skill's files are its class's.
+    let f = cat
+        .file_index("skill://acme/billing/invoices/references/rates.md")
+        .unwrap();
+    assert!(!cat.file_visible(f, anon) && cat.file_visible(f, billing));
+    let f = cat.file_index("skill://hello/references/tone.md").unwrap();
+    assert!(cat.file_visible(f, anon));
+    // Directories: public when any public skill is under them.
+    let acme = cat.dir("skill://acme").unwrap();
+    assert_eq!(
+        acme.audience,
+        Audience {
+            public: true,
+            private: 0b01
+        }
+    );
+    let billing_dir = cat.dir("skill://acme/billing").unwrap();
+    assert!(!anon.sees(billing_dir.audience) && billing.sees(billing_dir.audience));
+    let children: Vec<(&str, bool)> = (0..acme.len())
+        .map(|i| {
+            let j = acme.child_json(i).unwrap();
+            (j.split('"').nth(3).unwrap(), acme.child_visible(i, anon))
+        })
+        .collect();
+    assert_eq!(
+        children,
+        [
+            ("skill://acme/billing", false),
+            ("skill://acme/tools", true)
+        ]
+    );
+    // Assembled replies name only what the grant sees.
+    let i_anon = cat.instructions_for(anon).unwrap();
+    assert_eq!(
+        i_anon,
+        cat.instructions(),
+        "the pack's own instructions are the anonymous ones"
+    );
+    assert!(!i_anon.contains("invoices") && !i_anon.contains("code-review"));
+    let i_billing = cat.instructions_for(billing).unwrap();
+    assert!(i_billing.contains("skill://acme/billing/invoices/SKILL.md (invoices)"));
+    assert!(!i_billing.contains("code-review"));
+    let m_anon = cat.mirror_index_for(anon);
+    assert_eq!(m_anon, cat.mirror_index());
+    assert!(!m_anon.contains("invoices"));
+    let m: serde_json::Value = serde_json::from_str(&cat.mirror_index_for(both)).unwrap();
+    let mirrored: Vec<&str> = m["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        mirrored,
+        ["code-review", "hello", "invoices", "lint", "refunds"]
+    );
+    let f = cat.fallback().unwrap();
+    assert_eq!(cat.prompts_json_for(anon).unwrap(), f.prompts_json());
+    assert_eq!(
+        cat.list_skills_json_for(anon).unwrap(),
+        f.list_skills_json()
+    );
+    assert!(!f.tools_json().contains("invoices") && !f.tools_json().contains("in all"));
+    let p: serde_json::Value =
+        serde_json::from_str(&cat.prompts_json_for(billing).unwrap()).unwrap();
+    let prompts: Vec<&str> = p
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(prompts, ["hello", "invoices", "lint", "refunds"]);
+    let l: serde_json::Value =
+        serde_json::from_str(&cat.list_skills_json_for(billing).unwrap()).unwrap();
+    let text: serde_json::Value =
+        serde_json::from_str(l["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, l["structuredContent"]);
+    assert_eq!(
+        l["structuredContent"]["skills"].as_array().unwrap().len(),
+        4
+    );
+}
+
+#[test]
+fn instructions_given_at_pack_time_are_the_same_for_everybody() {
+    let c = compile(tree(RULES)).unwrap();
+    let cat = Catalog::from_bytes(pack::encode(&c, Some("Ask the team."))).unwrap();
+    assert_eq!(cat.instructions(), "Ask the team.");
+    assert_eq!(cat.instructions_for(cat.grant(&["billing"])), None);
+}
+
+#[test]
+fn a_signed_catalog_with_rules_round_trips() {
+    let mut c = compile(tree(RULES)).unwrap();
+    c.sign(
+        &SigningKey::from_seed([9; 32]),
+        &CatalogId::new("--catalog-id", "urn:example:access").unwrap(),
+    );
+    let p = pack::encode_with(
+        &c,
+        &PackOptions {
+            instructions: None,
+            assets: Some(AssetPolicy { inline_max: 0 }),
+        },
+    );
+    let cat = Catalog::from_bytes(p.pack).unwrap();
+    assert_eq!(cat.format_version(), ACCESS_VERSION);
+    assert!(cat.is_signed() && cat.has_private());
+    let m: serde_json::Value =
+        serde_json::from_str(&cat.mirror_index_for(cat.grant(&["review"]))).unwrap();
+    assert!(
+        m["_meta"].is_object(),
+        "the signed index keeps its _meta: {m}"
+    );
+    let item = &m["skills"][0];
+    assert_eq!(item["name"], "code-review");
+    assert_eq!(
+        item["_meta"][skills_edge_catalog::sign::DSSE_META_KEY],
+        "/.well-known/agent-skills/code-review.dsse.json"
+    );
+    assert!(cat.mirrored_signature("code-review").is_some());
+}
+
+#[test]
+fn the_pack_reader_refuses_access_sections_out_of_place() {
+    let with = pack::encode(&compile(tree(RULES)).unwrap(), None);
+    // The version word says 4 while the access sections are there.
+    let mut v4 = with.clone();
+    v4[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    pack::seal(&mut v4);
+    let e = Catalog::from_bytes(v4).err().unwrap().to_string();
+    assert!(
+        e.contains("has no access rules, but it has access sections"),
+        "{e}"
+    );
+    // A version-6 pack whose access sections are renamed away.
+    let mut gone = with.clone();
+    let t = pack::section_table(&gone).unwrap();
+    for k in 0..t.count {
+        let at = t.start + k * t.record_len;
+        let tag = u32::from_le_bytes(gone[at..at + 4].try_into().unwrap());
+        if tag == 13 {
+            gone[at..at + 4].copy_from_slice(&99u32.to_le_bytes());
+        }
+    }
+    pack::seal(&mut gone);
+    let e = Catalog::from_bytes(gone).err().unwrap().to_string();
+    assert!(
+        e.contains("access sections are missing or incomplete"),
+        "{e}"
+    );
+}
+
+/// The fixture of the golden digests (the same tree as before access rules existed, with a
+/// `skills-edge.toml` inside a skill, which stays an ordinary file).
+fn golden_fixture() -> SourceTree {
+    let md = |name: &str, extra: &str| {
+        format!("---\nname: {name}\ndescription: The {name} skill, for the pack tests.\n---\n\n# {name}\n{extra}")
+    };
+    let mut t = SourceTree::default();
+    t.add_file("solo/SKILL.md", md("solo", ""));
+    t.add_file("full/SKILL.md", md("full", "Read `references/a.md`.\n"));
+    t.add_file("full/references/a.md", "# A\n\n\"quoted\" \\ text\n");
+    t.add_file("full/assets/logo.bin", vec![0u8, 159, 146, 150, 255, 1, 2]);
+    t.add_file("full/inner/SKILL.md", md("inner", ""));
+    t.add_file(
+        "full/inner/skills-edge.toml",
+        "an ordinary file of a skill\n",
+    );
+    t.add_file("acme/x/twin/SKILL.md", md("twin", ""));
+    t.add_file("acme/y/twin/SKILL.md", md("twin", ""));
+    t.add_file("acme/y/twin/notes.txt", "y".repeat(10_000));
+    t
+}
+
+/// A catalog without rules packs byte for byte as before access rules existed: the digests
+/// were taken from the packs of the previous release's compiler.
+#[test]
+fn packs_without_rules_are_byte_identical_to_before() {
+    let c: Compiled = compile(golden_fixture()).unwrap();
+    let plain = pack::encode(&c, None);
+    assert_eq!(
+        u32::from_le_bytes(plain[8..12].try_into().unwrap()),
+        VERSION
+    );
+    let assets = pack::encode_with(
+        &c,
+        &PackOptions {
+            instructions: None,
+            assets: Some(AssetPolicy { inline_max: 0 }),
+        },
+    );
+    let mut s = c.clone();
+    let seed: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(37).wrapping_add(11));
+    s.sign(
+        &SigningKey::from_seed(seed),
+        &CatalogId::new("--catalog-id", "urn:example:golden").unwrap(),
+    );
+    let signed = pack::encode(&s, None);
+    assert_eq!(
+        [
+            digest_of(&plain),
+            digest_of(&assets.pack),
+            digest_of(&signed)
+        ],
+        GOLDEN
+    );
+}
+
+const GOLDEN: [&str; 3] = [
+    "sha256:18cb8840ccc2d3dd90ea448a4e4a9dcbe1cf0954efb4524ae20483b51684b3c9",
+    "sha256:87cff5c063017acb9afea7f4587df2fe9755c4554afede103bb8a6dc4f312cf7",
+    "sha256:350dd2b2dd5048d0feb437447e009034e3a6b3203614b508d7adc2d981894761",
+];
+
+#[test]
+fn check_prints_each_skills_audience() {
+    let c = compile(tree(RULES)).unwrap();
+    assert_eq!(
+        c.audience_report().unwrap(),
+        "audience: acme/billing/invoices: scopes billing\n\
+         audience: acme/billing/invoices/refunds: scopes billing\n\
+         audience: acme/tools/lint: public\n\
+         audience: code-review: scopes review\n\
+         audience: hello: public\n"
+    );
+    assert_eq!(compile(tree("")).unwrap().audience_report(), None);
+}
