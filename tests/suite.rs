@@ -10,6 +10,7 @@ mod common;
 mod archive;
 mod auth;
 mod bad_input;
+mod bearer;
 mod build_errors;
 mod catalog_pack;
 #[cfg(feature = "command")]

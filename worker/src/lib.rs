@@ -39,6 +39,8 @@
 //! (`cargo test -p skills-edge-worker`); the rest, in `platform`, exists only on wasm32 (on the
 //! host the crate is otherwise empty).
 
+#[cfg(target_arch = "wasm32")]
+mod auth;
 #[cfg(any(target_arch = "wasm32", test))]
 mod parking;
 #[cfg(target_arch = "wasm32")]
