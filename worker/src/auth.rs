@@ -14,8 +14,9 @@
 //! - A verified token is remembered ([`TokenCache`]) until it expires, or until the key set
 //!   changes.
 //!
-//! Every refusal is logged (`console.log`) with its reason and message, which never hold the
-//! token or its claims beyond the reason (`TokenError`'s rules).
+//! Every refusal is logged with its reason and message (`console.warn` for a 401, the
+//! caller's problem; `console.error` for a failed key set fetch and a 503, the server's),
+//! which never hold the token or its claims beyond the reason (`TokenError`'s rules).
 
 use std::cell::RefCell;
 
@@ -86,11 +87,12 @@ export async function verify_signature(alg, jwk, message, signature) {
     }
     return await crypto.subtle.verify(params, key, signature, message);
   } catch (e) {
-    console.log(`skills-edge: auth: a ${alg} key could not be used: ${(e && e.message) || e}`);
+    console.error(`skills-edge: auth: a ${alg} key could not be used: ${(e && e.message) || e}`);
     return false;
   }
 }
-export function log(line) { console.log(line); }
+export function warn(line) { console.warn(line); }
+export function error(line) { console.error(line); }
 "#)]
 extern "C" {
     /// `fetch(url)` within `timeout_ms`, keeping at most `max_bytes` of the body: resolves
@@ -104,8 +106,10 @@ extern "C" {
         message: &js_sys::Uint8Array,
         signature: &js_sys::Uint8Array,
     ) -> js_sys::Promise;
-    /// `console.log`.
-    pub fn log(line: &str);
+    /// `console.warn`: a refused caller (401).
+    pub fn warn(line: &str);
+    /// `console.error`: the server's own problem (no key set: 503).
+    pub fn error(line: &str);
 }
 
 thread_local! {
@@ -221,7 +225,7 @@ async fn refresh(bearer: &'static Bearer) -> Result<JsValue, JsValue> {
         }
     });
     if let Err(e) = result {
-        log(&format!(
+        error(&format!(
             "skills-edge: auth: {e} (reason {}; the held key set, if any, stays in use for its time)",
             e.reason()
         ));

@@ -421,7 +421,7 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
             "https"
         };
         let refused = |e: &TokenError| {
-            auth::log(&format!(
+            auth::warn(&format!(
                 "skills-edge: auth: 401 {} {}: {e} (reason {})",
                 head.method,
                 head.path,
@@ -439,7 +439,7 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
                     Outcome::Caller(scopes) => Some(scopes),
                     Outcome::Refused(e) => return Ok(into_platform(refused(&e))?.unchecked_into()),
                     Outcome::Unavailable(e) => {
-                        auth::log(&format!(
+                        auth::error(&format!(
                             "skills-edge: auth: 503 {} {}: {e} (reason {})",
                             head.method,
                             head.path,
