@@ -76,8 +76,7 @@ fn token(aud: &str) -> String {
 fn validate(bearer: &Bearer, h: &Head<'_>, credential: &str) -> Result<Vec<String>, TokenError> {
     let e = endpoint();
     let token = match bearer.gate(&e, h, Some(credential), "http") {
-        Gate::Validate(t) => t,
-        Gate::Refuse(e) => return Err(e),
+        Gate::Validate(value) => skills_edge::auth::Token::parse(value)?,
         other => panic!("not a token to validate: {other:?}"),
     };
     let keys = keys();
@@ -108,7 +107,7 @@ fn anonymous_requests_and_preflights_pass_to_the_endpoint() {
 #[test]
 fn a_token_that_does_not_parse_is_refused_not_downgraded() {
     let b = jwt(&[]);
-    let e = endpoint();
+    let h = head("POST", "/mcp");
     for bad in [
         "",
         "Basic dXNlcjpwYXNz",
@@ -116,16 +115,14 @@ fn a_token_that_does_not_parse_is_refused_not_downgraded() {
         "Bearer e30.e30.",
         "Bearer a=.b.c",
     ] {
-        match b.gate(&e, &head("POST", "/mcp"), Some(bad), "http") {
-            Gate::Refuse(err) => assert_eq!(err.error_code(), Some("invalid_token"), "{bad:?}"),
-            other => panic!("{bad:?}: {other:?}"),
-        }
+        let err = validate(&b, &h, bad).unwrap_err();
+        assert_eq!(err.error_code(), Some("invalid_token"), "{bad:?}");
     }
     let huge = format!("Bearer {}", "a".repeat(64 * 1024));
-    match b.gate(&e, &head("POST", "/mcp"), Some(&huge), "http") {
-        Gate::Refuse(err) => assert_eq!(err.reason(), "too-large"),
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(validate(&b, &h, &huge).unwrap_err().reason(), "too-large");
+    // Neither has a cache key: nothing refused before decoding is ever remembered.
+    assert_eq!(b.cache_key(&huge, "r"), None);
+    assert_eq!(b.cache_key("Basic dXNlcjpwYXNz", "r"), None);
 }
 
 #[test]
@@ -162,7 +159,7 @@ fn the_audience_defaults_to_the_requests_own_mcp_url() {
     other.host = Some("localhost:8787");
     let e = validate(&b, &other, &token("http://127.0.0.1:8787/mcp")).unwrap_err();
     assert_eq!(e.reason(), "audience");
-    let t = skills_edge::auth::Token::parse(&token("x")).unwrap();
+    let t = token("x");
     assert_ne!(
         b.cache_key(&t, "http://127.0.0.1:8787/mcp"),
         b.cache_key(&t, "http://localhost:8787/mcp")
@@ -176,8 +173,13 @@ fn a_configured_audience_replaces_the_default() {
     assert!(validate(&b, &h, &token("https://skills.example.com/mcp")).is_ok());
     let e = validate(&b, &h, &token("http://127.0.0.1:8787/mcp")).unwrap_err();
     assert_eq!(e.reason(), "audience");
-    let t = skills_edge::auth::Token::parse(&token("x")).unwrap();
-    assert_eq!(b.cache_key(&t, "a"), *t.digest());
+    // The key is the digest Token::parse gives, taken before parsing, whatever the scheme's
+    // case or the spaces after it.
+    let t = token("x");
+    let parsed = skills_edge::auth::Token::parse(&t).unwrap();
+    assert_eq!(b.cache_key(&t, "a"), Some(*parsed.digest()));
+    let spelled = t.replacen("Bearer ", "bEARER   ", 1);
+    assert_eq!(b.cache_key(&spelled, "a"), Some(*parsed.digest()));
 }
 
 #[test]

@@ -111,18 +111,17 @@ pub enum KeySource {
 
 /// What the adapter does with a request, before the endpoint sees it.
 #[derive(Debug)]
-pub enum Gate {
+pub enum Gate<'c> {
     /// Send this response (the metadata document, its preflight, a 403 of the `Origin` or
     /// `Host` rules, the 401 of a request that needs a token and has none).
     Respond(Response),
     /// No token: go on as today (the endpoint decides; the caller is anonymous).
     Anonymous,
-    /// A token was sent and parsed: validate it ([`Bearer::prepare`]); a failure is answered
-    /// with [`Bearer::refused`], never as anonymous.
-    Validate(Box<Token>),
-    /// A token was sent and does not parse: answer [`Bearer::refused`] with this error (and
-    /// log it).
-    Refuse(TokenError),
+    /// A credential was sent (the `Origin` and `Host` rules passed): look it up among the
+    /// tokens already validated ([`Bearer::cache_key`]), or read it ([`Token::parse`]) and
+    /// validate it ([`Bearer::prepare`]); any failure is answered with [`Bearer::refused`],
+    /// never as anonymous.
+    Validate(&'c str),
 }
 
 /// The authentication step of one configuration (`AUTH_MODE` other than `none`).
@@ -321,13 +320,13 @@ impl Bearer {
     /// The first decision on a request (see the table in the module documentation).
     /// `credential` is the value of [`Bearer::credential_header`]; `scheme` the request URL's
     /// (`https`, or `http` on a local server).
-    pub fn gate(
+    pub fn gate<'c>(
         &self,
         endpoint: &Endpoint,
         head: &Head<'_>,
-        credential: Option<&str>,
+        credential: Option<&'c str>,
         scheme: &str,
-    ) -> Gate {
+    ) -> Gate<'c> {
         if head.path == PRM_PATH || head.path == PRM_MCP_PATH {
             if let Err(r) = endpoint.admit(head) {
                 return Gate::Respond(r);
@@ -349,10 +348,7 @@ impl Bearer {
         if let Err(r) = endpoint.admit(head) {
             return Gate::Respond(r);
         }
-        match Token::parse(value) {
-            Ok(token) => Gate::Validate(Box::new(token)),
-            Err(e) => Gate::Refuse(e),
-        }
+        Gate::Validate(value)
     }
 
     /// Whether an anonymous request (no credential) needs a token, and so gets 401 with the
@@ -390,17 +386,20 @@ impl Bearer {
         self.validator.prepare_for(token, keys, now, audience)
     }
 
-    /// The key under which a verified token is remembered ([`crate::auth::TokenCache`]): the
+    /// The key under which a verified token is remembered ([`crate::auth::TokenCache`]),
+    /// from the credential as sent, before it is read ([`Token::compact_digest`]): the
     /// token's SHA-256, and, when the audience is the request's own URL, that URL too (a
-    /// token verified for one host name is not taken for another).
-    pub fn cache_key(&self, token: &Token, resource: &str) -> [u8; 32] {
+    /// token verified for one host name is not taken for another). `None` for a credential
+    /// [`Token::parse`] refuses before decoding anything.
+    pub fn cache_key(&self, credential: &str, resource: &str) -> Option<[u8; 32]> {
+        let digest = Token::compact_digest(credential)?;
         if !self.per_request_audience {
-            return *token.digest();
+            return Some(digest);
         }
         let mut h = Sha256::new();
-        h.update(token.digest());
+        h.update(digest);
         h.update(resource.as_bytes());
-        h.finalize().into()
+        Some(h.finalize().into())
     }
 
     /// The caller's scopes as the endpoint takes them: `None` for an anonymous caller.

@@ -138,20 +138,28 @@ pub enum Outcome {
     Unavailable(KeySetError),
 }
 
-/// Validates `token` for a request to `resource` (this server's `/mcp` URL as the request
-/// names it).
-pub async fn authenticate(bearer: &'static Bearer, token: &Token, resource: &str) -> Outcome {
-    let key = bearer.cache_key(token, resource);
+/// Validates the `credential` (the header's value) for a request to `resource` (this
+/// server's `/mcp` URL as the request names it). A token already validated is found by its
+/// digest before anything in it is decoded.
+pub async fn authenticate(bearer: &'static Bearer, credential: &str, resource: &str) -> Outcome {
+    let key = bearer.cache_key(credential, resource);
     let t = now();
     let epoch = KEYS.with(|k| k.borrow().epoch());
-    let remembered = TOKENS.with(|c| {
-        c.borrow()
-            .get(&key, t, epoch)
-            .map(|caller| caller.scopes.clone())
-    });
-    if let Some(scopes) = remembered {
-        return Outcome::Caller(scopes);
+    if let Some(key) = &key {
+        let remembered = TOKENS.with(|c| {
+            c.borrow()
+                .get(key, t, epoch)
+                .map(|caller| caller.scopes.clone())
+        });
+        if let Some(scopes) = remembered {
+            return Outcome::Caller(scopes);
+        }
     }
+    let token = match Token::parse(credential) {
+        Ok(token) => token,
+        Err(e) => return Outcome::Refused(e),
+    };
+    let token = &token;
     match KEYS.with(|k| k.borrow_mut().plan(t, token.kid())) {
         Plan::Fetch => {
             let promise = wasm_bindgen_futures::future_to_promise(refresh(bearer));
@@ -202,7 +210,9 @@ pub async fn authenticate(bearer: &'static Bearer, token: &Token, resource: &str
     match check.finish(verified) {
         Ok(caller) => {
             let scopes = caller.scopes.clone();
-            TOKENS.with(|c| c.borrow_mut().insert(key, caller, epoch));
+            if let Some(key) = key {
+                TOKENS.with(|c| c.borrow_mut().insert(key, caller, epoch));
+            }
             Outcome::Caller(scopes)
         }
         Err(e) => Outcome::Refused(e),

@@ -176,6 +176,9 @@ fn finish(id: u32, buf: JsValue) -> JsValue {
 }
 
 thread_local! {
+    /// The name of the credential header (`Bearer::credential_header`), as a JavaScript
+    /// string made once.
+    static CREDENTIAL_NAME: std::cell::OnceCell<JsValue> = const { std::cell::OnceCell::new() };
     /// The request header names the endpoint reads, as JavaScript strings (made once).
     static HEADER_NAMES: [JsValue; Head::HEADERS.len()] = Head::HEADERS.map(JsValue::from_str);
     /// `ResponseInit`s of the common responses (status and constant headers only), made
@@ -414,7 +417,10 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
     };
     if let Some(bearer) = bearer() {
         let head = pending.head();
-        let credential = h.get(&JsValue::from_str(bearer.credential_header()));
+        let credential = CREDENTIAL_NAME.with(|n| {
+            let n = n.get_or_init(|| JsValue::from_str(bearer.credential_header()));
+            h.get(n)
+        });
         let scheme = if pending.url.starts_with("http://") {
             "http"
         } else {
@@ -432,10 +438,9 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
         let caller = match bearer.gate(endpoint, &head, credential.as_deref(), scheme) {
             Gate::Respond(r) => return Ok(into_platform(r)?.unchecked_into()),
             Gate::Anonymous => None,
-            Gate::Refuse(e) => return Ok(into_platform(refused(&e))?.unchecked_into()),
-            Gate::Validate(token) => {
+            Gate::Validate(value) => {
                 let resource = bearer.resource(&head, scheme);
-                match auth::authenticate(bearer, &token, &resource).await {
+                match auth::authenticate(bearer, value, &resource).await {
                     Outcome::Caller(scopes) => Some(scopes),
                     Outcome::Refused(e) => return Ok(into_platform(refused(&e))?.unchecked_into()),
                     Outcome::Unavailable(e) => {
