@@ -23,6 +23,7 @@
 //! ```
 
 use crate::http::MAX_MAX_BODY_BYTES;
+use crate::http::{AuthMode, Bearer, BearerConfig};
 use crate::http::{
     HostList, HttpConfig, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS,
 };
@@ -37,6 +38,10 @@ pub enum Scope {
     Responder,
     /// The Streamable HTTP endpoint only (Worker, HTTP component).
     Http,
+    /// Who the caller is (`AUTH_*`): only the Worker acts on these; every other adapter
+    /// accepts `AUTH_MODE` `none` and refuses anything else, naming the Worker
+    /// ([`crate::http::Bearer`], docs/private.md).
+    Auth,
 }
 
 /// The values a setting accepts.
@@ -266,6 +271,76 @@ const INSPECTOR: Setting = Setting {
     scope: Scope::Http,
 };
 
+/// Who the caller is: `none`, `jwt` or `access` ([`crate::http::AuthMode`]).
+const AUTH_MODE: Setting = Setting {
+    key: SettingKey::AuthMode,
+    var: "AUTH_MODE",
+    flag: "--auth-mode",
+    option: "authMode",
+    wit: "",
+    kind: Kind::Choice(&["none", "jwt", "access"]),
+    default: "none",
+    form: "`none`, `jwt` or `access`",
+    doc: "who the caller is (the Worker only; elsewhere only `none`): `none`, every caller is anonymous; `jwt`, the Worker validates OAuth access tokens (RFC 9068 JWTs) sent as `Authorization: Bearer` and serves its Protected Resource Metadata; `access`, the same for Cloudflare Access's `Cf-Access-Jwt-Assertion` ([private catalogs](private.md))",
+    scope: Scope::Auth,
+};
+
+/// The issuer (`jwt`) or the Access team domain (`access`).
+const AUTH_ISSUER: Setting = Setting {
+    key: SettingKey::AuthIssuer,
+    var: "AUTH_ISSUER",
+    flag: "--auth-issuer",
+    option: "authIssuer",
+    wit: "",
+    kind: Kind::Text,
+    default: "none: required with `jwt` and `access`",
+    form: "for `jwt` the issuer identifier, an `https` URL compared exactly with each token's `iss`; for `access` the team domain `https://<team>.cloudflareaccess.com`",
+    doc: "the authorization server whose tokens are accepted",
+    scope: Scope::Auth,
+};
+
+/// The audiences accepted.
+const AUTH_AUDIENCE: Setting = Setting {
+    key: SettingKey::AuthAudience,
+    var: "AUTH_AUDIENCE",
+    flag: "--auth-audience",
+    option: "authAudience",
+    wit: "",
+    kind: Kind::Text,
+    default: "for `jwt`: this server's `/mcp` URL as each request names it",
+    form: "a comma-separated list of audiences, compared exactly with each token's `aud`; for `access` the application's AUD tag (required)",
+    doc: "the audiences a token must name (RFC 8707: this server's canonical URI)",
+    scope: Scope::Auth,
+};
+
+/// The key set's URL.
+const AUTH_JWKS_URL: Setting = Setting {
+    key: SettingKey::AuthJwksUrl,
+    var: "AUTH_JWKS_URL",
+    flag: "--auth-jwks-url",
+    option: "authJwksUrl",
+    wit: "",
+    kind: Kind::Text,
+    default: "for `jwt`: the issuer metadata's `jwks_uri`; for `access`: `<team domain>/cdn-cgi/access/certs`",
+    form: "an `https` URL without query or fragment (`http` on a loopback host, for testing)",
+    doc: "where the issuer's signing keys (a JWK Set) are fetched",
+    scope: Scope::Auth,
+};
+
+/// The claim the scopes are read from.
+const AUTH_SCOPES_CLAIM: Setting = Setting {
+    key: SettingKey::AuthScopesClaim,
+    var: "AUTH_SCOPES_CLAIM",
+    flag: "--auth-scopes-claim",
+    option: "authScopesClaim",
+    wit: "",
+    kind: Kind::Text,
+    default: "scope",
+    form: "a claim name; its value is a space-separated string or an array of strings (such as `permissions`, `groups` or `roles`)",
+    doc: "the token claim the caller's scopes are read from",
+    scope: Scope::Auth,
+};
+
 /// Every setting, in documentation order.
 pub const SETTINGS: &[Setting] = &[
     PAGE_SIZE,
@@ -280,6 +355,11 @@ pub const SETTINGS: &[Setting] = &[
     MAX_BODY_BYTES,
     MIRROR,
     INSPECTOR,
+    AUTH_MODE,
+    AUTH_ISSUER,
+    AUTH_AUDIENCE,
+    AUTH_JWKS_URL,
+    AUTH_SCOPES_CLAIM,
 ];
 
 /// Where values come from, which decides how a setting is named in errors.
@@ -353,8 +433,68 @@ pub fn from_vars<'a>(
     names: impl IntoIterator<Item = &'a str>,
     get: impl FnMut(&'static Setting) -> Option<String>,
 ) -> Result<HttpConfig, ConfigError> {
-    check_names(Source::Var, &[Scope::Responder, Scope::Http], names)?;
+    check_names(
+        Source::Var,
+        &[Scope::Responder, Scope::Http, Scope::Auth],
+        names,
+    )?;
     http_config(Source::Var, get)
+}
+
+/// The Worker's settings: as [`from_vars`], plus the authentication settings ([`Scope::Auth`],
+/// which only the Worker acts on), checked together by [`Bearer::new`]: `None` for
+/// `AUTH_MODE` `none`.
+///
+/// ```
+/// use skills_edge::settings::worker_config;
+/// let get = |v: &[(&str, &str)]| {
+///     let v: Vec<(String, String)> = v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+///     move |s: &skills_edge::settings::Setting| v.iter().find(|(n, _)| n == s.var).map(|(_, x)| x.clone())
+/// };
+/// let (_, bearer) = worker_config(["AUTH_MODE", "AUTH_ISSUER"],
+///     get(&[("AUTH_MODE", "jwt"), ("AUTH_ISSUER", "https://auth.example.com")])).unwrap();
+/// assert_eq!(bearer.unwrap().credential_header(), "authorization");
+/// let e = worker_config(["AUTH_MODE"], get(&[("AUTH_MODE", "access")])).unwrap_err();
+/// assert!(e.to_string().starts_with("configuration variable AUTH_ISSUER is invalid (required with AUTH_MODE access)"), "{e}");
+/// ```
+pub fn worker_config<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    get: impl FnMut(&'static Setting) -> Option<String>,
+) -> Result<(HttpConfig, Option<Bearer>), ConfigError> {
+    check_names(
+        Source::Var,
+        &[Scope::Responder, Scope::Http, Scope::Auth],
+        names,
+    )?;
+    let mut c = HttpConfig::default();
+    let mut auth = BearerConfig::default();
+    read(Source::Var, get, |_| true, &mut c, &mut auth, true)?;
+    let bearer = Bearer::new(auth).map_err(|e| named_for(Source::Var, e))?;
+    Ok((c, bearer))
+}
+
+/// Refuses authentication settings where only the Worker acts on them: `AUTH_MODE` other
+/// than `none`, or any other `AUTH_*` setting (which would be silently ignored).
+fn worker_only(
+    source: Source,
+    given: &[(&'static Setting, String)],
+    auth: &BearerConfig,
+) -> Result<(), ConfigError> {
+    let Some((s, value)) = given.iter().find(|(s, _)| {
+        s.scope == Scope::Auth && (s.key != SettingKey::AuthMode || auth.mode != AuthMode::None)
+    }) else {
+        return Ok(());
+    };
+    let mut e = s.error(
+        source,
+        value,
+        Some("supported by the Cloudflare Worker only".into()),
+    );
+    e.fix = match s.key {
+        SettingKey::AuthMode => "use `none` here (the default), or serve private skills from the Worker (docs/private.md)".into(),
+        _ => "remove it: only the Worker authenticates callers (docs/private.md)".into(),
+    };
+    Err(e)
 }
 
 /// The responder's and the HTTP endpoint's settings from `source`: `get` returns a setting's
@@ -365,7 +505,14 @@ pub fn http_config(
     get: impl FnMut(&'static Setting) -> Option<String>,
 ) -> Result<HttpConfig, ConfigError> {
     let mut c = HttpConfig::default();
-    read(source, get, |_| true, &mut c)?;
+    read(
+        source,
+        get,
+        |_| true,
+        &mut c,
+        &mut BearerConfig::default(),
+        false,
+    )?;
     Ok(c)
 }
 
@@ -382,7 +529,14 @@ pub fn server_config(
     get: impl FnMut(&'static Setting) -> Option<String>,
 ) -> Result<Config, ConfigError> {
     let mut c = HttpConfig::default();
-    read(source, get, |s| s.scope == Scope::Responder, &mut c)?;
+    read(
+        source,
+        get,
+        |s| matches!(s.scope, Scope::Responder | Scope::Auth),
+        &mut c,
+        &mut BearerConfig::default(),
+        false,
+    )?;
     Ok(c.server)
 }
 
@@ -423,6 +577,8 @@ pub fn from_pairs(
         },
         |s| scopes.contains(&s.scope),
         &mut c,
+        &mut BearerConfig::default(),
+        false,
     )?;
     Ok(c)
 }
@@ -504,11 +660,14 @@ pub fn check_names<'a>(
     Ok(())
 }
 
+/// Reads the settings `wanted` from `source` into `c` and `auth` (checked by the caller).
 fn read(
     source: Source,
     mut get: impl FnMut(&'static Setting) -> Option<String>,
     wanted: impl Fn(&Setting) -> bool,
     c: &mut HttpConfig,
+    auth: &mut BearerConfig,
+    worker: bool,
 ) -> Result<(), ConfigError> {
     let mut given: Vec<(&'static Setting, String)> = Vec::new();
     let mut name = None;
@@ -545,12 +704,34 @@ fn read(
             SettingKey::MaxBodyBytes => c.max_body_bytes = integer(&value).map_err(err)?,
             SettingKey::Mirror => c.mirror = on_off(&value)?,
             SettingKey::Inspector => c.inspector = on_off(&value)?,
+            SettingKey::AuthMode => auth.mode = AuthMode::parse(&value).ok_or_else(|| err(None))?,
+            SettingKey::AuthIssuer => auth.issuer = non_empty(&value),
+            SettingKey::AuthAudience => {
+                auth.audiences = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            }
+            SettingKey::AuthJwksUrl => auth.jwks_url = non_empty(&value),
+            SettingKey::AuthScopesClaim => {
+                let claim = value.trim();
+                if claim.is_empty() || claim.contains(|c: char| c.is_whitespace() || c.is_control())
+                {
+                    return Err(err(Some("not a claim name".into())));
+                }
+                auth.scope_claim = Some(claim.to_owned())
+            }
         }
         given.push((s, value));
         // The ranges are checked by the typed configuration's one check, after each value,
         // so the first invalid value in the table's order is the error; it is named as the
         // source spells it.
         c.validate().map_err(|e| in_source(e, source, &given))?;
+    }
+    if !worker {
+        worker_only(source, &given, auth)?;
     }
     match (name, version) {
         (None, None) => {}
@@ -598,6 +779,13 @@ pub fn named_for(source: Source, mut e: ConfigError) -> ConfigError {
         e.name = s.name(source).to_owned();
     }
     e
+}
+
+/// The text of a setting, blanks around it removed; `None` when nothing is left (an empty
+/// var is an unset one).
+fn non_empty(value: &str) -> Option<String> {
+    let t = value.trim();
+    (!t.is_empty()).then(|| t.to_owned())
 }
 
 /// A decimal integer (blanks around it allowed); its range is the typed configuration's
@@ -675,7 +863,7 @@ mod tests {
                 other => panic!("unknown settings section {other:?}"),
             };
             let scopes: &[Scope] = match source {
-                Source::Var => &[Scope::Responder, Scope::Http],
+                Source::Var => &[Scope::Responder, Scope::Http, Scope::Auth],
                 _ => &[Scope::Responder],
             };
             let close = from.find("<!-- /settings -->").expect("a closing marker");

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The library's layers, lowest first, and the adapters over them.
 const LIBRARY: &[&str] = &[
-    "catalog", "base64", "embedded", "protocol", "server", "http", "auth", "settings", "host",
+    "catalog", "base64", "embedded", "protocol", "server", "auth", "http", "settings", "host",
     "client", "command",
 ];
 
@@ -28,7 +28,7 @@ fn allowed(layer: &str) -> &'static [&'static str] {
         "embedded" => &["catalog"],
         "protocol" => &["catalog", "base64"],
         "server" => &["catalog", "base64", "protocol"],
-        "http" => &["catalog", "base64", "protocol", "server"],
+        "http" => &["catalog", "base64", "protocol", "server", "auth"],
         // Bearer token validation: beside the HTTP rules, on the ground layers only (strict
         // base64url); the adapters wire it to their requests.
         "auth" => &["base64"],

@@ -11,6 +11,7 @@ mod access;
 mod archive;
 mod auth;
 mod bad_input;
+mod bearer;
 mod build_errors;
 mod catalog_pack;
 #[cfg(feature = "command")]

@@ -7,7 +7,10 @@
 //   * skills-edge (assets): the pack `skills-edge pack --assets` makes (files above the inline
 //     limit left out), the assets served by a workerd `disk` service bound as ASSETS, which
 //     stands in for Workers Static Assets on bare workerd (skills-edge-assets.capnp);
-// and three baselines that answer every request with a fixed body: the empty Rust Worker
+// the inline Worker with AUTH_MODE jwt, every request carrying a valid ES256 token (the key
+// set fetched once from a `keys` service in the same process, then cached; the token verified
+// once with WebCrypto, then remembered) (skills-edge-jwt.capnp), for skills/list and the 4 KiB
+// read; and three baselines that answer every request with a fixed body: the empty Rust Worker
 // (empty-rs/: workers-rs 0.8.7, built like the project's Worker) and a plain JavaScript Worker
 // (empty-js.mjs), which do not read the request, and a plain JavaScript Worker that reads the
 // body first (js-read-body.mjs), the floor for any Worker that answers MCP.
@@ -26,12 +29,12 @@
 //                       and 64 KiB, and skip the baselines (with --inline-max 0 this compares
 //                       a file in the pack with the same file as an asset, size by size)
 //   --only A,B          run only the cases whose names contain one of these ("1 MiB,64 KiB")
-//   --workers A,B       run only these Workers (inline, assets, empty-rs, empty-js, js-read-body)
+//   --workers A,B       run only these Workers (inline, assets, jwt, empty-rs, empty-js, js-read-body)
 // (bash benches/worker/bench.sh runs it with Node 22.) Needs scripts/setup.sh --no-browser.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createHash } from "node:crypto";
+import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -123,6 +126,20 @@ const packs = {
 };
 mkdirSync(join(STAGE, "assets"), { recursive: true });
 
+// The jwt Worker's key set and the token every one of its requests carries.
+const benchKey = generateKeyPairSync("ec", { namedCurve: "P-256" });
+writeFileSync(join(STAGE, "jwks.json"), JSON.stringify({ keys: [{ ...benchKey.publicKey.export({ format: "jwk" }), kid: "bench", use: "sig" }] }));
+const BENCH_TOKEN = (() => {
+  const part = (o) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  const now = Math.floor(Date.now() / 1000);
+  const input = `${part({ alg: "ES256", kid: "bench", typ: "at+jwt" })}.${part({
+    iss: "https://issuer.bench.invalid", aud: "https://bench.invalid/mcp", sub: "bench", client_id: "bench",
+    jti: "bench-1", iat: now, exp: now + 86400, scope: "skills:read",
+  })}`;
+  const sig = sign("sha256", Buffer.from(input), { key: benchKey.privateKey, dsaEncoding: "ieee-p1363" });
+  return `${input}.${sig.toString("base64url")}`;
+})();
+
 // The empty Rust Worker: the same toolchain and steps as scripts/build-worker.sh.
 const EMPTY_RS = join(HERE, "empty-rs");
 run("cargo", ["build", "--release", "--locked", "--quiet", "--target", "wasm32-unknown-unknown",
@@ -165,7 +182,7 @@ const cases = [
   { ...read("resources/read 4 KiB", READ_URI, readFileSync(join(CATALOG, "skill-authoring", "SKILL.md"))), small: true },
   ...BENCH_FILES.map((f) => read(`resources/read ${f.label}`, `skill://bench-files/${f.path}`, f.bytes)),
 ];
-function rawRequest(port, c) {
+function rawRequest(port, c, token) {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: c.method, params: { ...c.params, _meta: META } });
   const head = [
     "POST /mcp HTTP/1.1",
@@ -175,6 +192,7 @@ function rawRequest(port, c) {
     `MCP-Protocol-Version: ${V}`,
     `Mcp-Method: ${c.method}`,
     ...(c.mcpName ? [`Mcp-Name: ${c.mcpName}`] : []),
+    ...(token ? [`Authorization: Bearer ${token}`] : []),
     `Content-Length: ${Buffer.byteLength(body)}`,
     "Connection: keep-alive",
   ];
@@ -265,6 +283,7 @@ const picked = (name) => !opts.only || opts.only.some((o) => name.includes(o));
 const ALL_WORKERS = [
   ["inline", "skills-edge.capnp", "skills-edge (inline)", cases],
   ["assets", "skills-edge-assets.capnp", "skills-edge (assets)", cases],
+  ["jwt", "skills-edge-jwt.capnp", "skills-edge (jwt, valid token)", cases.filter((c) => c.small)],
   ...(opts.crossover ? [] : [
     ["empty-rs", "empty-rs.capnp", "empty-rs", cases.filter((c) => c.small)],
     ["empty-js", "empty-js.capnp", "empty-js", cases.filter((c) => c.small)],
@@ -281,13 +300,13 @@ for (let round = 1; round <= opts.rounds; round++) {
   for (const [worker, config, , workerCases] of round % 2 ? WORKERS : [...WORKERS].reverse()) {
     await withWorkerd(worker, config, async (pid, port, dir) => {
       for (const c of workerCases) {
-        const req = rawRequest(port, c);
+        const req = rawRequest(port, c, worker === "jwt" ? BENCH_TOKEN : null);
         // One checked request first: the reply must be a result, and a read must carry the
         // file's exact bytes.
         const check = await fetch(`http://127.0.0.1:${port}/mcp`, { method: "POST", headers: req.headers, body: req.body });
         const reply = Buffer.from(await check.arrayBuffer());
         if (check.status !== 200) throw new Error(`${worker} ${c.name}: HTTP ${check.status}: ${reply}`);
-        if (worker === "inline" || worker === "assets") {
+        if (worker === "inline" || worker === "assets" || worker === "jwt") {
           const result = JSON.parse(reply).result;
           if (!result) throw new Error(`${worker} ${c.name}: ${reply}`);
           if (c.bytes) {
@@ -362,7 +381,7 @@ const ratios = [];
 const have = (id) => WORKERS.some(([w]) => w === id);
 for (const c of cases.filter((c) => picked(c.name))) {
   const pairs = c.small
-    ? [["assets", "inline"], ["inline", "empty-rs"], ["inline", "empty-js"], ["inline", "js-read-body"],
+    ? [["assets", "inline"], ["jwt", "inline"], ["inline", "empty-rs"], ["inline", "empty-js"], ["inline", "js-read-body"],
        ["empty-rs", "empty-js"], ["js-read-body", "empty-js"]]
     : [["assets", "inline"]];
   for (const [worker, base] of pairs.filter(([w, b]) => have(w) && have(b))) {
@@ -377,6 +396,7 @@ console.log("\nrequests/s and CPU per request relative to a baseline (medians of
 for (const r of ratios) {
   let target = "";
   if (r.worker === "inline") target = ` (target x0.80: ${r.rps >= 0.8 ? "met" : "not met"})`;
+  else if (r.worker === "jwt") target = ` (target: CPU at most x1.30 the anonymous request's: ${r.cpu <= 1.3 ? "met" : "not met"})`;
   else if (r.worker === "assets" && cases.find((c) => c.name === r.case)?.small) {
     // The same request on the same code path: the assets-backed Worker may not lose more than
     // 5% of the inline Worker's requests/s, nor spend more than 5% more CPU per request.

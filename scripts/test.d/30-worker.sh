@@ -41,6 +41,7 @@ node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/http-probes.test.mjs \
   tests/e2e/faults.test.mjs \
   tests/e2e/config.test.mjs \
+  tests/e2e/auth.test.mjs \
   tests/e2e/deploy.test.mjs \
   tests/e2e/sdk-client.test.mjs \
   tests/e2e/judges.test.mjs \

@@ -56,7 +56,7 @@ pub use jwk::{
 };
 pub use token::{Algorithm, Token, MAX_TOKEN_BYTES};
 pub use validate::{
-    AuthConfigError, Caller, RequiredClaims, SignatureCheck, TypeCheck, Validator, ValidatorConfig,
-    DEFAULT_LEEWAY, DEFAULT_SCOPE_CLAIM, MAX_LEEWAY,
+    AuthConfigError, Caller, DetachedCheck, RequiredClaims, SignatureCheck, TypeCheck, Validator,
+    ValidatorConfig, DEFAULT_LEEWAY, DEFAULT_SCOPE_CLAIM, MAX_LEEWAY,
 };
 pub use verify::{Ed25519Verifier, SignatureVerifier, Unsupported};

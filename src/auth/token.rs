@@ -196,6 +196,19 @@ impl Token {
         })
     }
 
+    /// The SHA-256 of the compact token in `value` (a `Bearer` credential or a bare token),
+    /// without reading it: for a value [`Token::parse`] accepts, the same as
+    /// [`Token::digest`]; `None` for a value it refuses before any decoding (too large,
+    /// another scheme). A cache of tokens already validated ([`super::TokenCache`]) is looked
+    /// up with it before any parsing, so a repeated request decodes nothing.
+    pub fn compact_digest(value: &str) -> Option<[u8; 32]> {
+        if value.len() > MAX_TOKEN_BYTES {
+            return None;
+        }
+        let compact = bearer(value).ok()?;
+        Some(Sha256::digest(compact.as_bytes()).into())
+    }
+
     /// The signature algorithm the header names.
     pub fn alg(&self) -> Algorithm {
         self.alg

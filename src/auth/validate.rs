@@ -245,12 +245,52 @@ impl SignatureCheck<'_> {
             Err(TokenError::Signature)
         }
     }
+
+    /// The same check, owning its key and bytes: for a verifier that answers later (the
+    /// Worker's WebCrypto) while the key set it was prepared with may be replaced meanwhile.
+    pub fn detach(self) -> DetachedCheck {
+        DetachedCheck {
+            alg: self.alg,
+            key: self.key.clone(),
+            message: self.message.to_vec(),
+            signature: self.signature.to_vec(),
+            caller: self.caller,
+        }
+    }
+}
+
+/// A [`SignatureCheck`] that owns its key and bytes ([`SignatureCheck::detach`]).
+#[must_use = "the token is not valid until the signature is checked and `finish`ed"]
+#[derive(Debug)]
+pub struct DetachedCheck {
+    /// The algorithm.
+    pub alg: Algorithm,
+    /// The key to check with (its type goes with `alg`).
+    pub key: PublicKey,
+    /// The signed bytes (`header.payload`, ASCII).
+    pub message: Vec<u8>,
+    /// The signature.
+    pub signature: Vec<u8>,
+    caller: Caller,
+}
+
+impl DetachedCheck {
+    /// The caller when `verified`, else [`TokenError::Signature`].
+    pub fn finish(self, verified: bool) -> Result<Caller, TokenError> {
+        if verified {
+            Ok(self.caller)
+        } else {
+            Err(TokenError::Signature)
+        }
+    }
 }
 
 impl Validator {
-    /// A validator for `config`, refused when the configuration cannot work: no issuer, no
-    /// audience (or an empty one), no scope claim name, a leeway over [`MAX_LEEWAY`], no
-    /// algorithm.
+    /// A validator for `config`, refused when the configuration cannot work: no issuer, an
+    /// empty audience, no scope claim name, a leeway over [`MAX_LEEWAY`], no algorithm. An
+    /// empty list of audiences is accepted for a server that names its audience per request
+    /// ([`Validator::prepare_for`]); [`Validator::prepare`] then refuses every token
+    /// (`audience`).
     pub fn new(config: ValidatorConfig) -> Result<Validator, AuthConfigError> {
         let fail = |setting, problem: &str| {
             Err(AuthConfigError {
@@ -264,7 +304,7 @@ impl Validator {
                 "is empty: give the authorization server's issuer identifier",
             );
         }
-        if config.audiences.is_empty() || config.audiences.iter().any(String::is_empty) {
+        if config.audiences.iter().any(String::is_empty) {
             return fail(
                 "audience",
                 "is empty: give this server's canonical URI (or the Access application's AUD tag)",
@@ -298,6 +338,19 @@ impl Validator {
         keys: &'a KeySet,
         now: u64,
     ) -> Result<SignatureCheck<'a>, TokenError> {
+        self.prepare_for(token, keys, now, None)
+    }
+
+    /// As [`Validator::prepare`], also accepting the audience `resource` when given: this
+    /// server's canonical URI as the request names it (RFC 8707 §2), for a server whose
+    /// configuration names no audience because it learns its own URL from each request.
+    pub fn prepare_for<'a>(
+        &self,
+        token: &'a Token,
+        keys: &'a KeySet,
+        now: u64,
+        resource: Option<&str>,
+    ) -> Result<SignatureCheck<'a>, TokenError> {
         let c = &self.config;
         let alg = token.alg();
         if !c.algorithms.contains(&alg) {
@@ -325,7 +378,7 @@ impl Validator {
                 return Err(TokenError::Signature);
             }
         }
-        let caller = self.claims(token, now)?;
+        let caller = self.claims(token, now, resource)?;
         Ok(SignatureCheck {
             alg,
             key: &key.key,
@@ -354,7 +407,12 @@ impl Validator {
     }
 
     /// Step 5: the claims, into the caller.
-    fn claims(&self, token: &Token, now: u64) -> Result<Caller, TokenError> {
+    fn claims(
+        &self,
+        token: &Token,
+        now: u64,
+        resource: Option<&str>,
+    ) -> Result<Caller, TokenError> {
         let c = &self.config;
         let strict = c.required == RequiredClaims::Rfc9068;
         let claims = &token.claims;
@@ -376,7 +434,10 @@ impl Validator {
                 return Err(wrong_type("aud", &other, "a string or an array of strings"))
             }
         };
-        if !audiences.iter().any(|a| c.audiences.contains(a)) {
+        if !audiences
+            .iter()
+            .any(|a| c.audiences.contains(a) || resource == Some(a.as_str()))
+        {
             return Err(TokenError::Audience);
         }
         let exp = match get("exp") {
@@ -534,8 +595,8 @@ mod tests {
         type Edit = fn(&mut ValidatorConfig);
         let cases: [(Edit, &str); 6] = [
             (|c| c.issuer.clear(), "issuer"),
-            (|c| c.audiences.clear(), "audience"),
             (|c| c.audiences.push(String::new()), "audience"),
+            (|c| c.audiences = vec![String::new()], "audience"),
             (|c| c.scope_claim.clear(), "scope claim"),
             (|c| c.leeway = 301, "leeway"),
             (|c| c.algorithms.clear(), "algorithms"),

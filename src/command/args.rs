@@ -109,7 +109,7 @@ fn parse_stdio(args: &[String]) -> Result<Config, String> {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         pairs.push((flag, value));
     }
-    settings::from_pairs(Source::Flag, &[Scope::Responder], &pairs)
+    settings::from_pairs(Source::Flag, &[Scope::Responder, Scope::Auth], &pairs)
         .map(|c| c.server)
         .map_err(|e| e.to_string())
 }

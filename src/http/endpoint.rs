@@ -216,7 +216,16 @@ impl Endpoint {
         }
     }
 
-    fn check_head(&self, head: &Head<'_>, grant: Grant) -> Result<Step, Refusal> {
+    /// The `Origin` and `Host` rules alone (the first two rows of the table in
+    /// [`crate::http`]): `Err` holds the 403 to send. For a step an adapter takes before
+    /// [`Endpoint::head`] (the bearer token check, [`crate::http::Bearer`]), so a refused
+    /// origin or host gets its 403 before any token is looked at.
+    pub fn admit(&self, head: &Head<'_>) -> Result<(), Response> {
+        self.check_admission(head)
+            .map_err(|refusal| self.refuse(head, &refusal))
+    }
+
+    fn check_admission(&self, head: &Head<'_>) -> Result<(), Refusal> {
         if let Some(origin) = head.origin {
             if !self.allowed_origins.allows(origin) && !self.own_page_origin(head, origin) {
                 // `refuse` adds no CORS headers here: the page must not read the refusal.
@@ -230,6 +239,11 @@ impl Endpoint {
                 host: head.host.map(str::to_owned),
             });
         }
+        Ok(())
+    }
+
+    fn check_head(&self, head: &Head<'_>, grant: Grant) -> Result<Step, Refusal> {
+        self.check_admission(head)?;
         if let Some(routes) = self
             .well_known
             .as_ref()
@@ -382,7 +396,7 @@ impl Endpoint {
     }
 
     /// The CORS preflight answer (204; the CORS headers only for an allowed origin).
-    fn preflight(&self, head: &Head<'_>, methods: &str, headers: &str) -> Response {
+    pub(super) fn preflight(&self, head: &Head<'_>, methods: &str, headers: &str) -> Response {
         let mut r = self.base(head, 204);
         if self.cors_origin(head).is_some() {
             r.headers

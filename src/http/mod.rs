@@ -64,10 +64,12 @@
 //! | `response` | the response an adapter writes back, and an asset spliced into it | [`Response`] |
 //! | `endpoint` | the endpoint: configuration, responder, the decision on each request | [`Endpoint`], [`HttpConfig`], [`Step`] |
 //! | `well_known` | the routes under `/.well-known/agent-skills/`, which serve the catalog's mirror | (through [`Endpoint`]) |
+//! | `bearer` | the authentication step in front of the endpoint (`AUTH_MODE`): the Protected Resource Metadata, the token's gate, the 401 and 503 answers | [`Bearer`], [`BearerConfig`], [`AuthMode`], [`Gate`], [`KeySource`] |
 //!
 //! Every public item is named once, here: what an adapter needs to drive the endpoint. The
 //! configuration comes from the settings table, [`crate::settings`].
 
+mod bearer;
 mod body;
 mod endpoint;
 mod head;
@@ -75,6 +77,10 @@ mod origin;
 mod response;
 mod well_known;
 
+pub use bearer::{
+    AuthMode, Bearer, BearerConfig, Gate, KeySource, PRM_MCP_PATH, PRM_PATH,
+    UNAVAILABLE_RETRY_AFTER,
+};
 pub use body::{BodyReader, MAX_MAX_BODY_BYTES};
 pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH, INSPECTOR_FILES, INSPECTOR_PREFIX};
 pub use head::Head;

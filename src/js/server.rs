@@ -35,6 +35,13 @@ struct JsServerOptions {
     allowed_hosts: Option<String>,
     max_body_bytes: Option<f64>,
     mirror: Option<String>,
+    /// The authentication settings: read so that anything but `authMode: "none"` is refused
+    /// naming the Worker, the only adapter that authenticates callers.
+    auth_mode: Option<String>,
+    auth_issuer: Option<String>,
+    auth_audience: Option<String>,
+    auth_jwks_url: Option<String>,
+    auth_scopes_claim: Option<String>,
     /// Read as a value of its own (a nested object, checked field by field).
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     server_info: JsValue,
@@ -95,6 +102,11 @@ fn server_config(options: &JsValue) -> Result<(HttpConfig, Option<Vec<u8>>), JsV
         SettingKey::MaxBodyBytes => o.max_body_bytes.map(|n| n.to_string()),
         SettingKey::Mirror => o.mirror.clone(),
         SettingKey::Inspector => None,
+        SettingKey::AuthMode => o.auth_mode.clone(),
+        SettingKey::AuthIssuer => o.auth_issuer.clone(),
+        SettingKey::AuthAudience => o.auth_audience.clone(),
+        SettingKey::AuthJwksUrl => o.auth_jwks_url.clone(),
+        SettingKey::AuthScopesClaim => o.auth_scopes_claim.clone(),
     })
     .map_err(config_error)?;
     Ok((config, pack))

@@ -149,6 +149,16 @@ pub enum SettingKey {
     Mirror,
     /// `HttpConfig::inspector`.
     Inspector,
+    /// `BearerConfig::mode` (the Worker only).
+    AuthMode,
+    /// `BearerConfig::issuer`.
+    AuthIssuer,
+    /// `BearerConfig::audiences`.
+    AuthAudience,
+    /// `BearerConfig::jwks_url`.
+    AuthJwksUrl,
+    /// `BearerConfig::scope_claim`.
+    AuthScopesClaim,
 }
 
 /// A configuration that cannot be used: the one shape of every configuration error, whatever

@@ -27,6 +27,13 @@
 //!    500; a 500 in the mirror) and logs the reason: wrong bytes are never served, and no
 //!    byte is hashed per request.
 //!
+//! With `AUTH_MODE` `jwt` or `access` (module `auth`, over [`skills_edge::http::Bearer`]),
+//! `fetch` first asks the authentication step: the Protected Resource Metadata is answered
+//! there, a request with a token has it validated (the key set fetched when the key cache
+//! says so, ES256 and RS256 through WebCrypto, Ed25519 in Rust) and gets 401 or 503 when it
+//! fails, and the caller's scopes travel with the request to `answer`, the one function that
+//! hands a message to the endpoint (today it answers every caller with the anonymous view).
+//!
 //! With `INSPECTOR=on`, the files of the skills inspector page (`/inspector/…`, decided by the
 //! endpoint) are the Worker's static assets under `inspector/` (`env.ASSETS`; see
 //! `scripts/build-worker.sh`), sent with the endpoint's headers.
@@ -39,6 +46,8 @@
 //! (`cargo test -p skills-edge-worker`); the rest, in `platform`, exists only on wasm32 (on the
 //! host the crate is otherwise empty).
 
+#[cfg(target_arch = "wasm32")]
+mod auth;
 #[cfg(any(target_arch = "wasm32", test))]
 mod parking;
 #[cfg(target_arch = "wasm32")]

@@ -1,9 +1,11 @@
 //! The Worker on wasm32: the `fetch` handler, `configure`, the body reads and the splice of
 //! assets (see the crate documentation).
 
+use crate::auth::{self, Outcome};
 use crate::parking::Parking;
+use skills_edge::auth::TokenError;
 use skills_edge::catalog::Catalog;
-use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
+use skills_edge::http::{Bearer, BodyReader, Endpoint, Gate, Head, Response, Step};
 use skills_edge::settings::{self, Source};
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -14,6 +16,8 @@ use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
 use worker::{event, Context, Env, Result};
 
 static ENDPOINT: OnceLock<Endpoint> = OnceLock::new();
+/// The authentication step (`AUTH_MODE`); `None` when every caller is anonymous.
+static BEARER: OnceLock<Option<Bearer>> = OnceLock::new();
 
 #[wasm_bindgen]
 extern "C" {
@@ -112,6 +116,8 @@ struct Pending {
     method: String,
     url: String,
     headers: [Option<String>; Head::HEADERS.len()],
+    /// The caller's scopes (`None`: anonymous), from the authentication step.
+    caller: Option<Vec<String>>,
 }
 
 impl Pending {
@@ -164,18 +170,35 @@ fn finish(id: u32, buf: JsValue) -> JsValue {
         endpoint.body_unreadable(&head)
     } else {
         let body = js_sys::Uint8Array::new(&buf).to_vec();
-        endpoint.body(&head, &body)
+        answer(endpoint, &head, &body, p.caller.as_deref())
     };
     into_platform(response).unwrap_or(JsValue::NULL)
 }
 
 thread_local! {
+    /// The name of the credential header (`Bearer::credential_header`), as a JavaScript
+    /// string made once.
+    static CREDENTIAL_NAME: std::cell::OnceCell<JsValue> = const { std::cell::OnceCell::new() };
     /// The request header names the endpoint reads, as JavaScript strings (made once).
     static HEADER_NAMES: [JsValue; Head::HEADERS.len()] = Head::HEADERS.map(JsValue::from_str);
     /// `ResponseInit`s of the common responses (status and constant headers only), made
     /// once per status and header count.
     static INITS: std::cell::RefCell<Vec<(u16, usize, web_sys::ResponseInit)>> =
         const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The one place the endpoint answers a request's message, for `caller` (the scopes the
+/// authentication step found; `None` for an anonymous caller). Every caller is answered as
+/// the endpoint answers today, the anonymous view: which skills a caller's scopes open is the
+/// catalog's access rules' to decide, and they will be applied here.
+fn answer(
+    endpoint: &Endpoint,
+    head: &Head<'_>,
+    body: &[u8],
+    caller: Option<&[String]>,
+) -> Response {
+    let _anonymous_view_for_every_caller = caller;
+    endpoint.body(head, body)
 }
 
 /// Reads a Worker var: strings as they are, other JSON values (numbers from
@@ -193,7 +216,7 @@ fn read_var(env: &JsValue, name: &str) -> Option<String> {
 
 /// The endpoint serving `pack` (an `ArrayBuffer` or `Uint8Array`) with the settings in
 /// `env`'s vars; remembers `env.ASSETS` for the responses spliced around assets.
-fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Endpoint, String> {
+fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, Option<Bearer>), String> {
     if !(pack.is_instance_of::<js_sys::ArrayBuffer>()
         || pack.is_instance_of::<js_sys::Uint8Array>())
     {
@@ -205,8 +228,9 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Endpoint, String>
         .iter()
         .filter_map(|k| k.as_string())
         .collect();
-    let config = settings::from_vars(names.iter().map(String::as_str), |s| read_var(env, s.var))
-        .map_err(|e| e.to_string())?;
+    let (config, bearer) =
+        settings::worker_config(names.iter().map(String::as_str), |s| read_var(env, s.var))
+            .map_err(|e| e.to_string())?;
     let catalog = Catalog::from_bytes(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
         format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
     })?;
@@ -214,7 +238,7 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Endpoint, String>
         .map_err(|e| settings::named_for(Source::Var, e).to_string())?;
     let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
     ASSETS.with(|a| *a.borrow_mut() = assets);
-    Ok(endpoint)
+    Ok((endpoint, bearer))
 }
 
 /// Loads the skills `pack` (the file `scripts/build-worker.sh` writes, imported as a Data
@@ -225,8 +249,9 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Endpoint, String>
 #[wasm_bindgen]
 pub fn configure(env: &JsValue, pack: &JsValue) -> std::result::Result<(), JsError> {
     if ENDPOINT.get().is_none() {
-        let endpoint = build(env, pack).map_err(|e| JsError::new(&e))?;
+        let (endpoint, bearer) = build(env, pack).map_err(|e| JsError::new(&e))?;
         kept(pack);
+        let _ = BEARER.set(bearer);
         let _ = ENDPOINT.set(endpoint);
     }
     Ok(())
@@ -239,8 +264,15 @@ fn endpoint(env: &Env) -> Result<&'static Endpoint> {
         return Ok(e);
     }
     let env: &JsValue = env.as_ref();
-    let endpoint = build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
+    let (endpoint, bearer) =
+        build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
+    let _ = BEARER.set(bearer);
     Ok(ENDPOINT.get_or_init(|| endpoint))
+}
+
+/// The authentication step, once the endpoint is configured.
+fn bearer() -> Option<&'static Bearer> {
+    BEARER.get().and_then(Option::as_ref)
 }
 
 /// A `ResponseInit` with the status and the headers as a plain record (which the `Response`
@@ -377,11 +409,55 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
     let endpoint = endpoint(&env)?;
     let headers = req.headers();
     let h: &NamedHeaders = headers.unchecked_ref();
-    let pending = Pending {
+    let mut pending = Pending {
         method: req.method(),
         url: req.url(),
         headers: HEADER_NAMES.with(|names| names.each_ref().map(|n| h.get(n))),
+        caller: None,
     };
+    if let Some(bearer) = bearer() {
+        let head = pending.head();
+        let credential = CREDENTIAL_NAME.with(|n| {
+            let n = n.get_or_init(|| JsValue::from_str(bearer.credential_header()));
+            h.get(n)
+        });
+        let scheme = if pending.url.starts_with("http://") {
+            "http"
+        } else {
+            "https"
+        };
+        let refused = |e: &TokenError| {
+            auth::warn(&format!(
+                "skills-edge: auth: 401 {} {}: {e} (reason {})",
+                head.method,
+                head.path,
+                e.reason()
+            ));
+            bearer.refused(endpoint, &head, scheme, e)
+        };
+        let caller = match bearer.gate(endpoint, &head, credential.as_deref(), scheme) {
+            Gate::Respond(r) => return Ok(into_platform(r)?.unchecked_into()),
+            Gate::Anonymous => None,
+            Gate::Validate(value) => {
+                let resource = bearer.resource(&head, scheme);
+                match auth::authenticate(bearer, value, &resource).await {
+                    Outcome::Caller(scopes) => Some(scopes),
+                    Outcome::Refused(e) => return Ok(into_platform(refused(&e))?.unchecked_into()),
+                    Outcome::Unavailable(e) => {
+                        auth::error(&format!(
+                            "skills-edge: auth: 503 {} {}: {e} (reason {})",
+                            head.method,
+                            head.path,
+                            e.reason()
+                        ));
+                        let r = bearer.unavailable(endpoint, &head, &e);
+                        return Ok(into_platform(r)?.unchecked_into());
+                    }
+                }
+            }
+        };
+        pending.caller = caller;
+    }
     let head = pending.head();
     let response = match endpoint.head(&head) {
         Step::Respond(r) => r,
@@ -408,7 +484,7 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
             return Ok(promise.unchecked_into());
         }
         Step::ReadBody { limit } => match read_chunked_body(&req, limit).await {
-            Chunked::Complete(body) => endpoint.body(&head, &body),
+            Chunked::Complete(body) => answer(endpoint, &head, &body, pending.caller.as_deref()),
             Chunked::TooLarge => endpoint.body_too_large(&head),
             Chunked::Unreadable => endpoint.body_unreadable(&head),
         },

@@ -45,7 +45,12 @@ impl wit::GuestServer for Server {
             | SettingKey::AllowedHosts
             | SettingKey::MaxBodyBytes
             | SettingKey::Mirror
-            | SettingKey::Inspector => None,
+            | SettingKey::Inspector
+            | SettingKey::AuthMode
+            | SettingKey::AuthIssuer
+            | SettingKey::AuthAudience
+            | SettingKey::AuthJwksUrl
+            | SettingKey::AuthScopesClaim => None,
         })
         .map_err(|e| e.to_string())?;
         server::Responder::new(catalog, settings)

@@ -1,0 +1,523 @@
+//! The authentication step in front of the endpoint: who the caller is (`AUTH_MODE`), the
+//! Protected Resource Metadata (RFC 9728) and the 401 and 503 answers. Sans-I/O like the rest
+//! of this module: the adapter reads the credential header ([`Bearer::credential_header`]),
+//! asks [`Bearer::gate`], and for a token fetches the key set when [`crate::auth::KeyCache`]
+//! says so, validates ([`Bearer::prepare`], then the signature) and hands the caller's scopes
+//! ([`Bearer::scopes`]) to the endpoint.
+//!
+//! | request | answer |
+//! |---|---|
+//! | `/.well-known/oauth-protected-resource` or `…/mcp` (`GET`, `HEAD`) | the metadata document, after the `Origin` and `Host` rules; `OPTIONS`: the CORS preflight; another method: 405 |
+//! | `OPTIONS` anywhere else | the endpoint's preflight: no token is needed (a browser sends none) |
+//! | no credential header | anonymous: the endpoint answers as it does without authentication, unless [`Bearer::needs_token`] says the request needs one (401 with the challenge, no error code) |
+//! | a credential | the `Origin` and `Host` rules, then the token is parsed and validated: any failure is 401 `error="invalid_token"`, never a downgrade to anonymous; a key set that cannot be had is 503 |
+//!
+//! Every 401 carries `WWW-Authenticate: Bearer … resource_metadata="<this server>/.well-known/
+//! oauth-protected-resource/mcp"` (RFC 9728 §5.1; MCP authorization, Authorization Server
+//! Location), `Access-Control-Expose-Headers: WWW-Authenticate` for a browser caller, and an
+//! empty body: the reason goes to the adapter's log only (docs/private.md).
+
+use sha2::{Digest as _, Sha256};
+
+use super::endpoint::Endpoint;
+use super::head::Head;
+use super::response::Response;
+use crate::auth::{
+    access_certs_url, metadata_urls, KeySet, KeySetError, SignatureCheck, Token, TokenError,
+    Validator, ValidatorConfig, DEFAULT_SCOPE_CLAIM,
+};
+use crate::server::{ConfigError, SettingKey};
+
+/// The Protected Resource Metadata at the origin's root (RFC 9728 §3), which MCP clients try
+/// second.
+pub const PRM_PATH: &str = "/.well-known/oauth-protected-resource";
+
+/// The Protected Resource Metadata of the resource `/mcp` (RFC 9728 §3.1: the well-known
+/// segment inserted before the resource's path), which MCP clients try first and which the
+/// 401 challenges name.
+pub const PRM_MCP_PATH: &str = "/.well-known/oauth-protected-resource/mcp";
+
+/// `Retry-After` of the 503 sent when no key set can be had, in seconds: the key cache's
+/// refetch interval ([`crate::auth::KeyCachePolicy::refetch_interval`]), before which no new
+/// fetch is tried.
+pub const UNAVAILABLE_RETRY_AFTER: &str = "60";
+
+/// How the caller is known (`AUTH_MODE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AuthMode {
+    /// No authentication: every caller is anonymous (the default).
+    #[default]
+    None,
+    /// An OAuth 2.1 resource server: RFC 9068 JWT access tokens in `Authorization: Bearer`.
+    Jwt,
+    /// Cloudflare Access: its application token in `Cf-Access-Jwt-Assertion`.
+    Access,
+}
+
+impl AuthMode {
+    /// The mode a setting's value names (`none`, `jwt`, `access`; blanks around it allowed).
+    pub fn parse(value: &str) -> Option<AuthMode> {
+        match value.trim() {
+            "none" => Some(AuthMode::None),
+            "jwt" => Some(AuthMode::Jwt),
+            "access" => Some(AuthMode::Access),
+            _ => None,
+        }
+    }
+
+    /// The setting's value for this mode.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuthMode::None => "none",
+            AuthMode::Jwt => "jwt",
+            AuthMode::Access => "access",
+        }
+    }
+}
+
+/// The authentication settings as read from the settings table ([`crate::settings`]), not
+/// yet checked together ([`Bearer::new`] does).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BearerConfig {
+    /// `AUTH_MODE`.
+    pub mode: AuthMode,
+    /// `AUTH_ISSUER`: the authorization server's issuer (`jwt`) or the Access team domain
+    /// (`access`).
+    pub issuer: Option<String>,
+    /// `AUTH_AUDIENCE`: the audiences accepted (comma-separated in the setting). Empty: for
+    /// `jwt`, this server's canonical `/mcp` URL as each request names it (scheme and
+    /// `Host`, which the `Host` allow-list has admitted); `access` needs the AUD tag.
+    pub audiences: Vec<String>,
+    /// `AUTH_JWKS_URL`: the key set's URL. `None`: for `jwt`, the `jwks_uri` of the issuer's
+    /// metadata; for `access`, `<team domain>/cdn-cgi/access/certs`.
+    pub jwks_url: Option<String>,
+    /// `AUTH_SCOPES_CLAIM`: the claim the scopes are read from (`None`: `scope`).
+    pub scope_claim: Option<String>,
+    /// The scopes listed as `scopes_supported` in the metadata (not a setting: the
+    /// catalog's access rules name them); empty leaves the member out (RFC 9728 §2:
+    /// optional).
+    pub scopes_supported: Vec<String>,
+}
+
+/// Where the key set comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeySource {
+    /// A configured URL (`AUTH_JWKS_URL`, or Access's certificate URL).
+    Url(String),
+    /// The `jwks_uri` of the issuer's metadata, tried at these URLs in order
+    /// ([`crate::auth::metadata_urls`]; read with [`crate::auth::jwks_uri`]).
+    Discover(Vec<String>),
+}
+
+/// What the adapter does with a request, before the endpoint sees it.
+#[derive(Debug)]
+pub enum Gate<'c> {
+    /// Send this response (the metadata document, its preflight, a 403 of the `Origin` or
+    /// `Host` rules, the 401 of a request that needs a token and has none).
+    Respond(Response),
+    /// No token: go on as today (the endpoint decides; the caller is anonymous).
+    Anonymous,
+    /// A credential was sent (the `Origin` and `Host` rules passed): look it up among the
+    /// tokens already validated ([`Bearer::cache_key`]), or read it ([`Token::parse`]) and
+    /// validate it ([`Bearer::prepare`]); any failure is answered with [`Bearer::refused`],
+    /// never as anonymous.
+    Validate(&'c str),
+}
+
+/// The authentication step of one configuration (`AUTH_MODE` other than `none`).
+#[derive(Debug, Clone)]
+pub struct Bearer {
+    mode: AuthMode,
+    validator: Validator,
+    per_request_audience: bool,
+    keys: KeySource,
+    scopes_supported: Vec<String>,
+}
+
+/// A configuration error about the authentication setting `key` (typed field `name`).
+fn config_error(key: SettingKey, name: &'static str, value: &str, fix: String) -> ConfigError {
+    ConfigError {
+        key: Some(key),
+        what: "field",
+        name: name.to_owned(),
+        value: Some(value.to_owned()),
+        problem: None,
+        fix,
+    }
+}
+
+impl Bearer {
+    /// The authentication step for `config`, `None` for [`AuthMode::None`]; refused when the
+    /// settings do not go together: `jwt` and `access` need `AUTH_ISSUER`, `access` needs
+    /// `AUTH_AUDIENCE` (the application's AUD tag), the issuer of `jwt` and a key set URL are
+    /// `https` URLs (`http` for loopback hosts, for local testing), and with `none` no other
+    /// authentication setting is given (it would be silently ignored).
+    pub fn new(config: BearerConfig) -> Result<Option<Bearer>, ConfigError> {
+        let mode_value = config.mode.as_str();
+        if config.mode == AuthMode::None {
+            let given = [
+                (SettingKey::AuthIssuer, "issuer", config.issuer.clone()),
+                (
+                    SettingKey::AuthAudience,
+                    "audiences",
+                    (!config.audiences.is_empty()).then(|| config.audiences.join(",")),
+                ),
+                (SettingKey::AuthJwksUrl, "jwks_url", config.jwks_url.clone()),
+                (
+                    SettingKey::AuthScopesClaim,
+                    "scope_claim",
+                    config.scope_claim.clone(),
+                ),
+            ];
+            if let Some((key, name, Some(value))) = given.into_iter().find(|g| g.2.is_some()) {
+                let mut e = config_error(
+                    key,
+                    name,
+                    &value,
+                    "set AUTH_MODE to jwt or access, or remove it".into(),
+                );
+                e.problem = Some("given without an AUTH_MODE other than none".into());
+                return Err(e);
+            }
+            return Ok(None);
+        }
+        let issuer = config.issuer.clone().unwrap_or_default();
+        if issuer.trim().is_empty() {
+            let mut e = config_error(
+                SettingKey::AuthIssuer,
+                "issuer",
+                "",
+                match config.mode {
+                    AuthMode::Access => "give the Access team domain, such as https://<team>.cloudflareaccess.com".into(),
+                    _ => "give the authorization server's issuer identifier, such as https://auth.example.com".into(),
+                },
+            );
+            e.value = None;
+            e.problem = Some(format!("required with AUTH_MODE {mode_value}"));
+            return Err(e);
+        }
+        let scope_claim = config
+            .scope_claim
+            .clone()
+            .unwrap_or_else(|| DEFAULT_SCOPE_CLAIM.to_owned());
+        let mut validator_config = match config.mode {
+            AuthMode::Access => {
+                if config.audiences.is_empty() {
+                    let mut e = config_error(
+                        SettingKey::AuthAudience,
+                        "audiences",
+                        "",
+                        "give the Access application's AUD tag (Zero Trust → Access → Applications → the application → Overview)".into(),
+                    );
+                    e.value = None;
+                    e.problem = Some("required with AUTH_MODE access".into());
+                    return Err(e);
+                }
+                ValidatorConfig::cloudflare_access(&issuer, config.audiences.clone()).map_err(
+                    |e| config_error(SettingKey::AuthIssuer, "issuer", &issuer, e.problem.clone()),
+                )?
+            }
+            _ => ValidatorConfig::rfc9068(issuer.clone(), config.audiences.clone()),
+        };
+        validator_config.scope_claim = scope_claim;
+        let keys = match (&config.jwks_url, config.mode) {
+            (Some(url), _) => {
+                // The key set URL follows the discovery rule for URLs (https, or http on a
+                // loopback host): the same check `metadata_urls` applies to an issuer.
+                metadata_urls(url).map_err(|e| {
+                    config_error(
+                        SettingKey::AuthJwksUrl,
+                        "jwks_url",
+                        url,
+                        format!(
+                            "use an https URL without query or fragment ({})",
+                            e.to_string().trim_start_matches("no key set: the issuer ")
+                        ),
+                    )
+                })?;
+                KeySource::Url(url.clone())
+            }
+            (None, AuthMode::Access) => KeySource::Url(access_certs_url(&validator_config.issuer)),
+            (None, _) => KeySource::Discover(metadata_urls(&issuer).map_err(|e| {
+                config_error(
+                    SettingKey::AuthIssuer,
+                    "issuer",
+                    &issuer,
+                    format!(
+                        "use the issuer's https URL without query or fragment, or set AUTH_JWKS_URL ({})",
+                        e.to_string().trim_start_matches("no key set: the issuer ")
+                    ),
+                )
+            })?),
+        };
+        let per_request_audience = validator_config.audiences.is_empty();
+        let validator = Validator::new(validator_config).map_err(|e| {
+            let (key, name) = match e.setting {
+                "audience" => (SettingKey::AuthAudience, "audiences"),
+                "scope claim" => (SettingKey::AuthScopesClaim, "scope_claim"),
+                _ => (SettingKey::AuthIssuer, "issuer"),
+            };
+            config_error(key, name, "", e.problem.clone())
+        })?;
+        Ok(Some(Bearer {
+            mode: config.mode,
+            validator,
+            per_request_audience,
+            keys,
+            scopes_supported: config.scopes_supported,
+        }))
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> AuthMode {
+        self.mode
+    }
+
+    /// The validator.
+    pub fn validator(&self) -> &Validator {
+        &self.validator
+    }
+
+    /// Where the key set comes from.
+    pub fn key_source(&self) -> &KeySource {
+        &self.keys
+    }
+
+    /// The issuer (for Access, `https://<team domain>`).
+    pub fn issuer(&self) -> &str {
+        &self.validator.config().issuer
+    }
+
+    /// The request header the credential is read from (lower case): `authorization` for
+    /// `jwt` (RFC 6750 §2.1; MCP authorization, Token Requirements), `cf-access-jwt-assertion`
+    /// for `access` (Cloudflare, Validate JWTs). Only this header is read: a token elsewhere
+    /// (a query parameter, RFC 6750 §2.3, which MCP forbids) is not looked at.
+    pub fn credential_header(&self) -> &'static str {
+        match self.mode {
+            AuthMode::Access => "cf-access-jwt-assertion",
+            _ => "authorization",
+        }
+    }
+
+    /// This server's canonical URI for the request: `scheme://host/mcp`, the host as the
+    /// request names it (admitted by the `Host` allow-list) in lower case (RFC 8707 §2,
+    /// RFC 3986 §6.2.2.1).
+    pub fn resource(&self, head: &Head<'_>, scheme: &str) -> String {
+        format!(
+            "{scheme}://{}/mcp",
+            head.host.unwrap_or_default().to_ascii_lowercase()
+        )
+    }
+
+    /// The metadata URL the challenges name: `scheme://host/.well-known/oauth-protected-resource/mcp`.
+    pub fn metadata_url(&self, head: &Head<'_>, scheme: &str) -> String {
+        format!(
+            "{scheme}://{}{PRM_MCP_PATH}",
+            head.host.unwrap_or_default().to_ascii_lowercase()
+        )
+    }
+
+    /// The first decision on a request (see the table in the module documentation).
+    /// `credential` is the value of [`Bearer::credential_header`]; `scheme` the request URL's
+    /// (`https`, or `http` on a local server).
+    pub fn gate<'c>(
+        &self,
+        endpoint: &Endpoint,
+        head: &Head<'_>,
+        credential: Option<&'c str>,
+        scheme: &str,
+    ) -> Gate<'c> {
+        if head.path == PRM_PATH || head.path == PRM_MCP_PATH {
+            if let Err(r) = endpoint.admit(head) {
+                return Gate::Respond(r);
+            }
+            return Gate::Respond(self.metadata(endpoint, head, scheme));
+        }
+        if head.method.eq_ignore_ascii_case("OPTIONS") {
+            return Gate::Anonymous;
+        }
+        let Some(value) = credential else {
+            if self.needs_token(head) {
+                if let Err(r) = endpoint.admit(head) {
+                    return Gate::Respond(r);
+                }
+                return Gate::Respond(self.refused(endpoint, head, scheme, &TokenError::Missing));
+            }
+            return Gate::Anonymous;
+        };
+        if let Err(r) = endpoint.admit(head) {
+            return Gate::Respond(r);
+        }
+        Gate::Validate(value)
+    }
+
+    /// Whether an anonymous request (no credential) needs a token, and so gets 401 with the
+    /// challenge (no error code: RFC 6750 §3.1) instead of the endpoint's answer.
+    ///
+    /// The rule: an anonymous caller gets the anonymous view of the catalog (the public
+    /// skills), and a 401 challenge only where the request itself cannot be answered without
+    /// a token. A server that answered every anonymous request with 401 would hide its
+    /// public skills from the clients that only read (the purpose of a public skill), and
+    /// an MCP client that gets 401 on `initialize` starts an authorization flow it may not
+    /// need; one that never challenged would leave clients no way to learn that more can be
+    /// seen with a token (the Protected Resource Metadata is still there to find).
+    ///
+    /// Which requests need a token depends on which skills are private (the catalog's access
+    /// rules). Until those exist every skill is public, so no anonymous request needs one
+    /// and this answers `false` for every request: the one place where that decision is to
+    /// be made (for example: every `/mcp` request when no skill is public; a
+    /// `resources/read` of a private skill's URI).
+    pub fn needs_token(&self, head: &Head<'_>) -> bool {
+        let _ = head;
+        false
+    }
+
+    /// Every check of `token` but the signature's, with `keys` at `now` (seconds), for a
+    /// request to `resource` ([`Bearer::resource`], the accepted audience when
+    /// `AUTH_AUDIENCE` is not set).
+    pub fn prepare<'a>(
+        &self,
+        token: &'a Token,
+        keys: &'a KeySet,
+        now: u64,
+        resource: &str,
+    ) -> Result<SignatureCheck<'a>, TokenError> {
+        let audience = self.per_request_audience.then_some(resource);
+        self.validator.prepare_for(token, keys, now, audience)
+    }
+
+    /// The key under which a verified token is remembered ([`crate::auth::TokenCache`]),
+    /// from the credential as sent, before it is read ([`Token::compact_digest`]): the
+    /// token's SHA-256, and, when the audience is the request's own URL, that URL too (a
+    /// token verified for one host name is not taken for another). `None` for a credential
+    /// [`Token::parse`] refuses before decoding anything.
+    pub fn cache_key(&self, credential: &str, resource: &str) -> Option<[u8; 32]> {
+        let digest = Token::compact_digest(credential)?;
+        if !self.per_request_audience {
+            return Some(digest);
+        }
+        let mut h = Sha256::new();
+        h.update(digest);
+        h.update(resource.as_bytes());
+        Some(h.finalize().into())
+    }
+
+    /// The caller's scopes as the endpoint takes them: `None` for an anonymous caller.
+    pub fn scopes(caller: Option<&crate::auth::Caller>) -> Option<Vec<String>> {
+        caller.map(|c| c.scopes.clone())
+    }
+
+    /// The 401 for a request whose token was refused (or that needs one and has none):
+    /// `WWW-Authenticate` with the error code (none for [`TokenError::Missing`]) and
+    /// `resource_metadata`, `Access-Control-Expose-Headers` for a browser caller,
+    /// `Cache-Control: no-store`, the endpoint's `Vary` and CORS headers, and an empty body.
+    /// The reason is not told: the adapter logs `error`.
+    pub fn refused(
+        &self,
+        endpoint: &Endpoint,
+        head: &Head<'_>,
+        scheme: &str,
+        error: &TokenError,
+    ) -> Response {
+        let mut headers = vec![
+            (
+                "www-authenticate",
+                error.challenge(Some(&self.metadata_url(head, scheme))),
+            ),
+            ("cache-control", "no-store".to_owned()),
+        ];
+        if head.origin.is_some() {
+            headers.push((
+                "access-control-expose-headers",
+                "www-authenticate".to_owned(),
+            ));
+        }
+        endpoint.framed(
+            head,
+            Response {
+                status: 401,
+                headers,
+                body: Vec::new(),
+                splice: None,
+            },
+        )
+    }
+
+    /// The 503 for a request with a token when no key set can be had: `Retry-After`
+    /// ([`UNAVAILABLE_RETRY_AFTER`]), `Cache-Control: no-store`, an empty body. The adapter
+    /// logs `error`.
+    pub fn unavailable(
+        &self,
+        endpoint: &Endpoint,
+        head: &Head<'_>,
+        error: &KeySetError,
+    ) -> Response {
+        let _ = error;
+        endpoint.framed(
+            head,
+            Response {
+                status: 503,
+                headers: vec![
+                    ("retry-after", UNAVAILABLE_RETRY_AFTER.to_owned()),
+                    ("cache-control", "no-store".to_owned()),
+                ],
+                body: Vec::new(),
+                splice: None,
+            },
+        )
+    }
+
+    /// The Protected Resource Metadata (RFC 9728 §2), the same document at [`PRM_PATH`] and
+    /// [`PRM_MCP_PATH`]: `resource` (this server's `/mcp` URL: the one protected resource,
+    /// which MCP clients check against the URL they connect to), `authorization_servers`
+    /// (the issuer), `bearer_methods_supported` (`header` only: RFC 6750 §2.1, MCP forbids
+    /// query strings), `scopes_supported` when known. `GET` and `HEAD` only; `OPTIONS` is the
+    /// CORS preflight.
+    fn metadata(&self, endpoint: &Endpoint, head: &Head<'_>, scheme: &str) -> Response {
+        let m = head.method;
+        if m.eq_ignore_ascii_case("OPTIONS") {
+            return endpoint.preflight(head, "GET, HEAD, OPTIONS", "mcp-protocol-version");
+        }
+        let head_only = m.eq_ignore_ascii_case("HEAD");
+        if !head_only && !m.eq_ignore_ascii_case("GET") {
+            return endpoint.framed(
+                head,
+                Response {
+                    status: 405,
+                    headers: vec![("allow", "GET, HEAD, OPTIONS".to_owned())],
+                    body: Vec::new(),
+                    splice: None,
+                },
+            );
+        }
+        let mut doc = serde_json::Map::new();
+        doc.insert("resource".into(), self.resource(head, scheme).into());
+        doc.insert(
+            "authorization_servers".into(),
+            vec![serde_json::Value::from(self.issuer())].into(),
+        );
+        doc.insert(
+            "bearer_methods_supported".into(),
+            vec![serde_json::Value::from("header")].into(),
+        );
+        if !self.scopes_supported.is_empty() {
+            doc.insert(
+                "scopes_supported".into(),
+                self.scopes_supported.clone().into(),
+            );
+        }
+        let body = serde_json::Value::Object(doc).to_string().into_bytes();
+        endpoint.framed(
+            head,
+            Response {
+                status: 200,
+                headers: vec![
+                    ("content-type", "application/json".to_owned()),
+                    ("cache-control", "max-age=300".to_owned()),
+                ],
+                body: if head_only { Vec::new() } else { body },
+                splice: None,
+            },
+        )
+    }
+}
