@@ -725,3 +725,95 @@ fn without_rules_a_grant_changes_nothing() {
     let b = get(&ep, any, "/.well-known/agent-skills/index.json");
     assert_eq!(shape(&a), shape(&b));
 }
+
+fn jwt_step() -> Bearer {
+    Bearer::new(BearerConfig {
+        mode: AuthMode::Jwt,
+        issuer: Some("https://auth.example.com".into()),
+        ..BearerConfig::default()
+    })
+    .unwrap()
+    .unwrap()
+}
+
+fn anonymous_gate(b: &Bearer, ep: &Endpoint, method: &str, path: &str) -> Option<Response> {
+    let h = Head {
+        method,
+        path,
+        host: Some("127.0.0.1:8787"),
+        accept: Some("application/json, text/event-stream"),
+        content_type: Some("application/json"),
+        ..Head::default()
+    };
+    match b.gate(ep, &h, None, "http") {
+        Gate::Respond(r) => Some(r),
+        Gate::Anonymous => None,
+        Gate::Validate(_) => panic!("no credential was sent"),
+    }
+}
+
+#[test]
+fn the_metadata_names_the_scopes_the_rules_name() {
+    let c = catalog(false);
+    assert_eq!(c.access_scopes(), ["billing", "review"]);
+    let scopes = c.access_scopes().into_iter().map(str::to_owned).collect();
+    let b = jwt_step().with_scopes_supported(scopes);
+    let ep = endpoint(false);
+    let r = anonymous_gate(&b, &ep, "GET", PRM_MCP_PATH).expect("the metadata document");
+    assert_eq!(r.status, 200);
+    let doc = json_of(&r);
+    assert_eq!(doc["scopes_supported"], json!(["billing", "review"]));
+    // A catalog without rules names none, and the member is left out.
+    let mut t = tree();
+    t.files.retain(|f| f.path != "skills-edge.toml");
+    assert!(Catalog::compile(t, None)
+        .unwrap()
+        .access_scopes()
+        .is_empty());
+}
+
+#[test]
+fn an_anonymous_caller_is_challenged_only_when_nothing_is_public() {
+    let b = jwt_step();
+    // Public skills too: the anonymous view, no challenge, whatever the request names.
+    let mixed = endpoint(false);
+    for (m, p) in [
+        ("POST", "/mcp"),
+        ("GET", "/mcp"),
+        ("GET", "/.well-known/agent-skills/index.json"),
+    ] {
+        assert!(anonymous_gate(&b, &mixed, m, p).is_none(), "{m} {p}");
+    }
+    // Every skill private: `/mcp` needs a token (401, the challenge without an error code);
+    // the mirror answers its (empty) anonymous view; a preflight needs no token.
+    let mut t = tree();
+    t.files.retain(|f| f.path != "skills-edge.toml");
+    t.add_file(
+        "skills-edge.toml",
+        "[[access]]\nskills = [\"**\"]\nscopes = [\"staff\"]\n",
+    );
+    let all = Endpoint::new(
+        Arc::new(Catalog::compile(t, None).unwrap()),
+        HttpConfig::default(),
+    )
+    .unwrap();
+    for m in ["POST", "GET", "DELETE"] {
+        let r = anonymous_gate(&b, &all, m, "/mcp").expect("a challenge");
+        assert_eq!(r.status, 401, "{m}");
+        let challenge = r
+            .headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("www-authenticate"))
+            .map(|(_, v)| v.as_str())
+            .unwrap();
+        assert!(challenge.starts_with("Bearer "), "{challenge}");
+        assert!(challenge.contains("resource_metadata=\"http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp\""), "{challenge}");
+        assert!(!challenge.contains("error="), "{challenge}");
+        assert!(r.body.is_empty());
+    }
+    assert!(anonymous_gate(&b, &all, "OPTIONS", "/mcp").is_none());
+    assert!(anonymous_gate(&b, &all, "GET", "/.well-known/agent-skills/index.json").is_none());
+    let index = get(&all, Grant::PUBLIC, "/.well-known/agent-skills/index.json");
+    assert_eq!(index.status, 200);
+    assert_eq!(json_of(&index)["skills"], json!([]));
+}

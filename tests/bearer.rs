@@ -101,7 +101,8 @@ fn anonymous_requests_and_preflights_pass_to_the_endpoint() {
         b.gate(&e, &head("OPTIONS", "/mcp"), Some("Bearer x"), "http"),
         Gate::Anonymous
     ));
-    assert!(!b.needs_token(&head("POST", "/mcp")));
+    // The embedded catalog has no private skills: no anonymous request needs a token.
+    assert!(!b.needs_token(&e, &head("POST", "/mcp")));
 }
 
 #[test]

@@ -580,6 +580,18 @@ impl Catalog {
         }
     }
 
+    /// Every scope the access rules name, sorted, each once: what a token may carry to see
+    /// more than the public skills (the Protected Resource Metadata's `scopes_supported`).
+    /// Empty in a catalog without private skills.
+    pub fn access_scopes(&self) -> Vec<&str> {
+        let mut all: Vec<&str> = (1..=self.class_count() as u32)
+            .flat_map(|k| self.class_scopes(k))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
     /// The grant of a caller holding `scopes`: every private class whose scopes include one
     /// of them ("either rule's scopes": a class is the union of the scopes of the rules
     /// naming its skills, and any one of them grants sight). Costs classes × scopes; no work

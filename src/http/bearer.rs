@@ -337,7 +337,7 @@ impl Bearer {
             return Gate::Anonymous;
         }
         let Some(value) = credential else {
-            if self.needs_token(head) {
+            if self.needs_token(endpoint, head) {
                 if let Err(r) = endpoint.admit(head) {
                     return Gate::Respond(r);
                 }
@@ -356,20 +356,33 @@ impl Bearer {
     ///
     /// The rule: an anonymous caller gets the anonymous view of the catalog (the public
     /// skills), and a 401 challenge only where the request itself cannot be answered without
-    /// a token. A server that answered every anonymous request with 401 would hide its
-    /// public skills from the clients that only read (the purpose of a public skill), and
-    /// an MCP client that gets 401 on `initialize` starts an authorization flow it may not
-    /// need; one that never challenged would leave clients no way to learn that more can be
-    /// seen with a token (the Protected Resource Metadata is still there to find).
-    ///
-    /// Which requests need a token depends on which skills are private (the catalog's access
-    /// rules). Until those exist every skill is public, so no anonymous request needs one
-    /// and this answers `false` for every request: the one place where that decision is to
-    /// be made (for example: every `/mcp` request when no skill is public; a
-    /// `resources/read` of a private skill's URI).
-    pub fn needs_token(&self, head: &Head<'_>) -> bool {
-        let _ = head;
-        false
+    /// a token: a request to the MCP endpoint when the catalog has private skills and no
+    /// public one (anonymous, the server would have nothing to offer). A server that answered
+    /// every anonymous request with 401 would hide its public skills from the clients that
+    /// only read (the purpose of a public skill), and an MCP client that gets 401 on
+    /// `initialize` starts an authorization flow it may not need; one that never challenged
+    /// would leave a client of an all-private catalog no way to learn that it needs a token.
+    /// The challenge never depends on which skill a request names (a 401 for a hidden skill's
+    /// URI and -32602 for an absent one would tell them apart), only on the catalog as a
+    /// whole, which the metadata document discloses anyway. The mirror answers its anonymous
+    /// view (an index of the public skills, possibly empty) without a challenge: its clients
+    /// send no tokens. Cost: a few comparisons and the count of public skills (one per class
+    /// list, precomputed).
+    pub fn needs_token(&self, endpoint: &Endpoint, head: &Head<'_>) -> bool {
+        if head.path != crate::http::ENDPOINT_PATH {
+            return false;
+        }
+        let catalog = endpoint.responder().catalog();
+        catalog.has_private() && catalog.visible_skill_count(crate::catalog::Grant::PUBLIC) == 0
+    }
+
+    /// This step with `scopes` as the metadata's `scopes_supported`: the scopes the catalog's
+    /// access rules name ([`crate::catalog::Catalog::access_scopes`]), so that a client can ask the
+    /// authorization server for them (RFC 9728 §2, MCP authorization, Scope Selection
+    /// Strategy).
+    pub fn with_scopes_supported(mut self, scopes: Vec<String>) -> Bearer {
+        self.scopes_supported = scopes;
+        self
     }
 
     /// Every check of `token` but the signature's, with `keys` at `now` (seconds), for a

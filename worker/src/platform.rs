@@ -4,7 +4,7 @@
 use crate::auth::{self, Outcome};
 use crate::parking::Parking;
 use skills_edge::auth::TokenError;
-use skills_edge::catalog::Catalog;
+use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::http::{Bearer, BodyReader, Endpoint, Gate, Head, Response, Step};
 use skills_edge::settings::{self, Source};
 use std::sync::Arc;
@@ -116,8 +116,9 @@ struct Pending {
     method: String,
     url: String,
     headers: [Option<String>; Head::HEADERS.len()],
-    /// The caller's scopes (`None`: anonymous), from the authentication step.
-    caller: Option<Vec<String>>,
+    /// What the caller may see: the grant of its token's scopes ([`Catalog::grant`]),
+    /// [`Grant::PUBLIC`] for an anonymous caller.
+    grant: Grant,
 }
 
 impl Pending {
@@ -170,7 +171,7 @@ fn finish(id: u32, buf: JsValue) -> JsValue {
         endpoint.body_unreadable(&head)
     } else {
         let body = js_sys::Uint8Array::new(&buf).to_vec();
-        answer(endpoint, &head, &body, p.caller.as_deref())
+        endpoint.body_as(&head, &body, p.grant)
     };
     into_platform(response).unwrap_or(JsValue::NULL)
 }
@@ -185,20 +186,6 @@ thread_local! {
     /// once per status and header count.
     static INITS: std::cell::RefCell<Vec<(u16, usize, web_sys::ResponseInit)>> =
         const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The one place the endpoint answers a request's message, for `caller` (the scopes the
-/// authentication step found; `None` for an anonymous caller). Every caller is answered as
-/// the endpoint answers today, the anonymous view: which skills a caller's scopes open is the
-/// catalog's access rules' to decide, and they will be applied here.
-fn answer(
-    endpoint: &Endpoint,
-    head: &Head<'_>,
-    body: &[u8],
-    caller: Option<&[String]>,
-) -> Response {
-    let _anonymous_view_for_every_caller = caller;
-    endpoint.body(head, body)
 }
 
 /// Reads a Worker var: strings as they are, other JSON values (numbers from
@@ -234,6 +221,14 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, Option
     let catalog = Catalog::from_bytes(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
         format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
     })?;
+    let bearer = bearer.map(|b| {
+        let scopes = catalog
+            .access_scopes()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        b.with_scopes_supported(scopes)
+    });
     let endpoint = Endpoint::new(Arc::new(catalog), config)
         .map_err(|e| settings::named_for(Source::Var, e).to_string())?;
     let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
@@ -413,7 +408,7 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
         method: req.method(),
         url: req.url(),
         headers: HEADER_NAMES.with(|names| names.each_ref().map(|n| h.get(n))),
-        caller: None,
+        grant: Grant::PUBLIC,
     };
     if let Some(bearer) = bearer() {
         let head = pending.head();
@@ -435,13 +430,13 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
             ));
             bearer.refused(endpoint, &head, scheme, e)
         };
-        let caller = match bearer.gate(endpoint, &head, credential.as_deref(), scheme) {
+        let grant = match bearer.gate(endpoint, &head, credential.as_deref(), scheme) {
             Gate::Respond(r) => return Ok(into_platform(r)?.unchecked_into()),
-            Gate::Anonymous => None,
+            Gate::Anonymous => Grant::PUBLIC,
             Gate::Validate(value) => {
                 let resource = bearer.resource(&head, scheme);
                 match auth::authenticate(bearer, value, &resource).await {
-                    Outcome::Caller(scopes) => Some(scopes),
+                    Outcome::Caller(scopes) => endpoint.responder().catalog().grant(&scopes),
                     Outcome::Refused(e) => return Ok(into_platform(refused(&e))?.unchecked_into()),
                     Outcome::Unavailable(e) => {
                         auth::error(&format!(
@@ -456,10 +451,10 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
                 }
             }
         };
-        pending.caller = caller;
+        pending.grant = grant;
     }
     let head = pending.head();
-    let response = match endpoint.head(&head) {
+    let response = match endpoint.head_as(&head, pending.grant) {
         Step::Respond(r) => r,
         Step::Page {
             file,
@@ -484,7 +479,7 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
             return Ok(promise.unchecked_into());
         }
         Step::ReadBody { limit } => match read_chunked_body(&req, limit).await {
-            Chunked::Complete(body) => answer(endpoint, &head, &body, pending.caller.as_deref()),
+            Chunked::Complete(body) => endpoint.body_as(&head, &body, pending.grant),
             Chunked::TooLarge => endpoint.body_too_large(&head),
             Chunked::Unreadable => endpoint.body_unreadable(&head),
         },
