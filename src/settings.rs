@@ -23,7 +23,7 @@
 //! ```
 
 use crate::http::MAX_MAX_BODY_BYTES;
-use crate::http::{AuthMode, Bearer, BearerConfig};
+use crate::http::{AuthMode, BearerConfig, WorkerAuth};
 use crate::http::{
     HostList, HttpConfig, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS,
 };
@@ -271,17 +271,17 @@ const INSPECTOR: Setting = Setting {
     scope: Scope::Http,
 };
 
-/// Who the caller is: `none`, `jwt` or `access` ([`crate::http::AuthMode`]).
+/// Who the caller is: `none`, `jwt`, `access` or `provider` ([`crate::http::AuthMode`]).
 const AUTH_MODE: Setting = Setting {
     key: SettingKey::AuthMode,
     var: "AUTH_MODE",
     flag: "--auth-mode",
     option: "authMode",
     wit: "",
-    kind: Kind::Choice(&["none", "jwt", "access"]),
+    kind: Kind::Choice(&["none", "jwt", "access", "provider"]),
     default: "none",
-    form: "`none`, `jwt` or `access`",
-    doc: "who the caller is (the Worker only; elsewhere only `none`): `none`, every caller is anonymous; `jwt`, the Worker validates OAuth access tokens (RFC 9068 JWTs) sent as `Authorization: Bearer` and serves its Protected Resource Metadata; `access`, the same for Cloudflare Access's `Cf-Access-Jwt-Assertion` ([private catalogs](private.md))",
+    form: "`none`, `jwt`, `access` or `provider`",
+    doc: "who the caller is (the Worker only; elsewhere only `none`): `none`, every caller is anonymous; `jwt`, the Worker validates OAuth access tokens (RFC 9068 JWTs) sent as `Authorization: Bearer` and serves its Protected Resource Metadata; `access`, the same for Cloudflare Access's `Cf-Access-Jwt-Assertion`; `provider`, the Worker is mounted behind `@cloudflare/workers-oauth-provider`, which validates the tokens, and takes the caller's scopes from the `ctx.auth.scope` it hands over (no other `AUTH_*` setting applies) ([private catalogs](private.md))",
     scope: Scope::Auth,
 };
 
@@ -442,8 +442,7 @@ pub fn from_vars<'a>(
 }
 
 /// The Worker's settings: as [`from_vars`], plus the authentication settings ([`Scope::Auth`],
-/// which only the Worker acts on), checked together by [`Bearer::new`]: `None` for
-/// `AUTH_MODE` `none`.
+/// which only the Worker acts on), checked together by [`WorkerAuth::new`].
 ///
 /// ```
 /// use skills_edge::settings::worker_config;
@@ -453,14 +452,16 @@ pub fn from_vars<'a>(
 /// };
 /// let (_, bearer) = worker_config(["AUTH_MODE", "AUTH_ISSUER"],
 ///     get(&[("AUTH_MODE", "jwt"), ("AUTH_ISSUER", "https://auth.example.com")])).unwrap();
-/// assert_eq!(bearer.unwrap().credential_header(), "authorization");
+/// assert_eq!(bearer.bearer().unwrap().credential_header(), "authorization");
+/// let (_, provider) = worker_config(["AUTH_MODE"], get(&[("AUTH_MODE", "provider")])).unwrap();
+/// assert!(provider.bearer().is_none());
 /// let e = worker_config(["AUTH_MODE"], get(&[("AUTH_MODE", "access")])).unwrap_err();
 /// assert!(e.to_string().starts_with("configuration variable AUTH_ISSUER is invalid (required with AUTH_MODE access)"), "{e}");
 /// ```
 pub fn worker_config<'a>(
     names: impl IntoIterator<Item = &'a str>,
     get: impl FnMut(&'static Setting) -> Option<String>,
-) -> Result<(HttpConfig, Option<Bearer>), ConfigError> {
+) -> Result<(HttpConfig, WorkerAuth), ConfigError> {
     check_names(
         Source::Var,
         &[Scope::Responder, Scope::Http, Scope::Auth],
@@ -469,8 +470,8 @@ pub fn worker_config<'a>(
     let mut c = HttpConfig::default();
     let mut auth = BearerConfig::default();
     read(Source::Var, get, |_| true, &mut c, &mut auth, true)?;
-    let bearer = Bearer::new(auth).map_err(|e| named_for(Source::Var, e))?;
-    Ok((c, bearer))
+    let auth = WorkerAuth::new(auth).map_err(|e| named_for(Source::Var, e))?;
+    Ok((c, auth))
 }
 
 /// Refuses authentication settings where only the Worker acts on them: `AUTH_MODE` other

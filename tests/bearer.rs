@@ -7,7 +7,7 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 use skills_edge::auth::{Ed25519Verifier, KeySet, KeySetError, SignatureVerifier, TokenError};
 use skills_edge::http::{
-    AuthMode, Bearer, BearerConfig, Endpoint, Gate, Head, HttpConfig, KeySource, Step,
+    AuthMode, Bearer, BearerConfig, Endpoint, Gate, Head, HttpConfig, KeySource, Step, WorkerAuth,
 };
 use skills_edge::settings::{self, Scope, Source};
 
@@ -307,7 +307,7 @@ fn worker(vars: &[(&str, &str)]) -> Result<Option<Bearer>, String> {
             .find(|(n, _)| *n == s.var)
             .map(|(_, v)| (*v).to_owned())
     })
-    .map(|(_, b)| b)
+    .map(|(_, b)| b.into_bearer())
     .map_err(|e| e.to_string())
 }
 
@@ -339,7 +339,7 @@ fn worker_settings_are_checked_together() {
     for (vars, starts) in [
         (
             &[("AUTH_MODE", "oauth")][..],
-            "configuration variable AUTH_MODE = \"oauth\" is invalid: use `none`, `jwt` or `access`",
+            "configuration variable AUTH_MODE = \"oauth\" is invalid: use `none`, `jwt`, `access` or `provider`",
         ),
         (
             &[("AUTH_MODE", "jwt")][..],
@@ -370,6 +370,14 @@ fn worker_settings_are_checked_together() {
             "configuration variable AUTH_ISSUER = \"not a host\" is invalid: ",
         ),
         (
+            &[("AUTH_MODE", "provider"), ("AUTH_ISSUER", ISS)][..],
+            "configuration variable AUTH_ISSUER = \"https://auth.example.com\" is invalid (given with AUTH_MODE provider, where the host (@cloudflare/workers-oauth-provider) validates the tokens and this Worker reads none): remove it",
+        ),
+        (
+            &[("AUTH_MODE", "provider"), ("AUTH_SCOPES_CLAIM", "permissions")][..],
+            "configuration variable AUTH_SCOPES_CLAIM = \"permissions\" is invalid (given with AUTH_MODE provider",
+        ),
+        (
             &[("auth_mode", "jwt")][..],
             "configuration variable auth_mode is invalid (not a setting; AUTH_MODE is)",
         ),
@@ -377,6 +385,55 @@ fn worker_settings_are_checked_together() {
         let e = worker(vars).map(|_| ()).unwrap_err();
         assert!(e.starts_with(starts), "{vars:?}: {e}");
     }
+}
+
+#[test]
+fn provider_mode_does_no_token_work_of_its_own() {
+    let auth = |vars: &[(&str, &str)]| {
+        settings::worker_config(vars.iter().map(|(n, _)| *n), |s| {
+            vars.iter()
+                .find(|(n, _)| *n == s.var)
+                .map(|(_, v)| (*v).to_owned())
+        })
+        .map(|(_, a)| a)
+    };
+    let provider = auth(&[("AUTH_MODE", "provider")]).unwrap();
+    assert!(matches!(provider, WorkerAuth::Provider));
+    assert_eq!(provider.mode(), AuthMode::Provider);
+    assert!(
+        provider.bearer().is_none(),
+        "no token step: the host does it"
+    );
+    // The vars the example composing the provider gives besides the settings are its own.
+    let provider = auth(&[
+        ("AUTH_MODE", " provider "),
+        ("OAUTH_KV", "x"),
+        ("OAUTH_PROVIDER", "x"),
+        ("PUBLIC_URL", "http://127.0.0.1:8787"),
+    ])
+    .unwrap();
+    assert!(matches!(provider, WorkerAuth::Provider));
+    assert!(matches!(auth(&[]).unwrap(), WorkerAuth::Anonymous));
+    assert_eq!(AuthMode::parse("provider"), Some(AuthMode::Provider));
+    assert_eq!(AuthMode::Provider.as_str(), "provider");
+    let jwt = auth(&[("AUTH_MODE", "jwt"), ("AUTH_ISSUER", ISS)]).unwrap();
+    assert_eq!(jwt.mode(), AuthMode::Jwt);
+    assert!(jwt.bearer().is_some());
+    // Elsewhere it is refused like the other modes, naming the Worker.
+    let e = settings::from_vars(["AUTH_MODE"], |s| {
+        (s.var == "AUTH_MODE").then(|| "provider".to_owned())
+    })
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "configuration variable AUTH_MODE = \"provider\" is invalid (supported by the Cloudflare Worker only): use `none` here (the default), or serve private skills from the Worker (docs/private.md)"
+    );
+    let all = [Scope::Responder, Scope::Auth];
+    let e = settings::from_pairs(Source::Flag, &all, &[("--auth-mode", "provider")]).unwrap_err();
+    assert!(e.to_string().starts_with(
+        "option --auth-mode = \"provider\" is invalid (supported by the Cloudflare Worker only)"
+    ));
 }
 
 #[test]

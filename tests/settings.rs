@@ -115,6 +115,7 @@ fn documented_defaults_parse_to_the_defaults() {
             })
             .unwrap()
             .1
+            .into_bearer()
             .unwrap();
             assert_eq!(b.validator().config().scope_claim, "scope");
             continue;

@@ -8,6 +8,8 @@
 # configuration, a real browser (headless Chromium), file bytes in Static Assets (every file
 # read back, asset paths refused, missing and truncated assets), a generated catalog at the
 # spec's limits, the npm `skills` installer installing every mirrored skill byte-exact, and
+# the Worker behind @cloudflare/workers-oauth-provider (examples/oauth-provider: the full OAuth
+# flow with the official SDK client, scopes deciding what is listed),
 # the host side against the Worker: SkillsClient on both eras, `skills-edge verify` (native
 # and npm, identical output), signatures (the Worker is built with a fresh signing key;
 # Python's securesystemslib verifies every envelope; `verify --trust` refuses each tampering in
@@ -42,6 +44,7 @@ node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/faults.test.mjs \
   tests/e2e/config.test.mjs \
   tests/e2e/auth.test.mjs \
+  tests/e2e/provider.test.mjs \
   tests/e2e/deploy.test.mjs \
   tests/e2e/sdk-client.test.mjs \
   tests/e2e/judges.test.mjs \

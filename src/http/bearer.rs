@@ -52,6 +52,12 @@ pub enum AuthMode {
     Jwt,
     /// Cloudflare Access: its application token in `Cf-Access-Jwt-Assertion`.
     Access,
+    /// Behind `@cloudflare/workers-oauth-provider` (the Worker is its `OAuthProvider`'s
+    /// `apiHandler` or an `OAuthResourceServer`'s `handler`): the host validates the token,
+    /// answers 401 and serves the Protected Resource Metadata itself, and calls the Worker
+    /// only for a valid token, with the token's scopes in `ctx.auth.scope`
+    /// ([`WorkerAuth::Provider`]).
+    Provider,
 }
 
 impl AuthMode {
@@ -61,6 +67,7 @@ impl AuthMode {
             "none" => Some(AuthMode::None),
             "jwt" => Some(AuthMode::Jwt),
             "access" => Some(AuthMode::Access),
+            "provider" => Some(AuthMode::Provider),
             _ => None,
         }
     }
@@ -71,6 +78,7 @@ impl AuthMode {
             AuthMode::None => "none",
             AuthMode::Jwt => "jwt",
             AuthMode::Access => "access",
+            AuthMode::Provider => "provider",
         }
     }
 }
@@ -134,6 +142,60 @@ pub struct Bearer {
     scopes_supported: Vec<String>,
 }
 
+/// How the Worker learns who the caller is: its `AUTH_MODE`, checked with the other
+/// authentication settings ([`WorkerAuth::new`]).
+#[derive(Debug, Clone)]
+pub enum WorkerAuth {
+    /// `none`: every caller is anonymous (the public grant).
+    Anonymous,
+    /// `jwt` or `access`: the Worker validates tokens itself ([`Bearer`]).
+    Bearer(Bearer),
+    /// `provider`: the Worker is mounted behind `@cloudflare/workers-oauth-provider`, which
+    /// validates the token, answers 401 and serves the Protected Resource Metadata, and calls
+    /// the Worker only for a valid token, with what it verified in `ctx.auth`. The Worker does
+    /// no token work; the caller's scopes are `ctx.auth.scope` (an array of strings), and a
+    /// request without that (no `ctx.auth`, or another shape) is an anonymous caller: the
+    /// public grant, never more (docs/private.md).
+    Provider,
+}
+
+impl WorkerAuth {
+    /// The step for `config` (see [`Bearer::new`] for the checks).
+    pub fn new(config: BearerConfig) -> Result<WorkerAuth, ConfigError> {
+        let mode = config.mode;
+        Ok(match (Bearer::new(config)?, mode) {
+            (Some(bearer), _) => WorkerAuth::Bearer(bearer),
+            (None, AuthMode::Provider) => WorkerAuth::Provider,
+            (None, _) => WorkerAuth::Anonymous,
+        })
+    }
+
+    /// The token step of `jwt` and `access`; `None` for the other modes.
+    pub fn bearer(&self) -> Option<&Bearer> {
+        match self {
+            WorkerAuth::Bearer(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The token step of `jwt` and `access`, taken; `None` for the other modes.
+    pub fn into_bearer(self) -> Option<Bearer> {
+        match self {
+            WorkerAuth::Bearer(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> AuthMode {
+        match self {
+            WorkerAuth::Anonymous => AuthMode::None,
+            WorkerAuth::Bearer(b) => b.mode(),
+            WorkerAuth::Provider => AuthMode::Provider,
+        }
+    }
+}
+
 /// A configuration error about the authentication setting `key` (typed field `name`).
 fn config_error(key: SettingKey, name: &'static str, value: &str, fix: String) -> ConfigError {
     ConfigError {
@@ -147,14 +209,15 @@ fn config_error(key: SettingKey, name: &'static str, value: &str, fix: String) -
 }
 
 impl Bearer {
-    /// The authentication step for `config`, `None` for [`AuthMode::None`]; refused when the
-    /// settings do not go together: `jwt` and `access` need `AUTH_ISSUER`, `access` needs
-    /// `AUTH_AUDIENCE` (the application's AUD tag), the issuer of `jwt` and a key set URL are
-    /// `https` URLs (`http` for loopback hosts, for local testing), and with `none` no other
-    /// authentication setting is given (it would be silently ignored).
+    /// The authentication step for `config`, `None` for [`AuthMode::None`] and
+    /// [`AuthMode::Provider`] (no token work of this server's own; see [`WorkerAuth`]); refused
+    /// when the settings do not go together: `jwt` and `access` need `AUTH_ISSUER`, `access`
+    /// needs `AUTH_AUDIENCE` (the application's AUD tag), the issuer of `jwt` and a key set URL
+    /// are `https` URLs (`http` for loopback hosts, for local testing), and with `none` or
+    /// `provider` no other authentication setting is given (it would be silently ignored).
     pub fn new(config: BearerConfig) -> Result<Option<Bearer>, ConfigError> {
         let mode_value = config.mode.as_str();
-        if config.mode == AuthMode::None {
+        if matches!(config.mode, AuthMode::None | AuthMode::Provider) {
             let given = [
                 (SettingKey::AuthIssuer, "issuer", config.issuer.clone()),
                 (
@@ -170,13 +233,19 @@ impl Bearer {
                 ),
             ];
             if let Some((key, name, Some(value))) = given.into_iter().find(|g| g.2.is_some()) {
-                let mut e = config_error(
-                    key,
-                    name,
-                    &value,
-                    "set AUTH_MODE to jwt or access, or remove it".into(),
-                );
-                e.problem = Some("given without an AUTH_MODE other than none".into());
+                let (problem, fix) = if config.mode == AuthMode::Provider {
+                    (
+                        "given with AUTH_MODE provider, where the host (@cloudflare/workers-oauth-provider) validates the tokens and this Worker reads none",
+                        "remove it (the host's own options configure the tokens), or set AUTH_MODE to jwt or access",
+                    )
+                } else {
+                    (
+                        "given without an AUTH_MODE other than none",
+                        "set AUTH_MODE to jwt or access, or remove it",
+                    )
+                };
+                let mut e = config_error(key, name, &value, fix.into());
+                e.problem = Some(problem.into());
                 return Err(e);
             }
             return Ok(None);

@@ -78,7 +78,7 @@ mod response;
 mod well_known;
 
 pub use bearer::{
-    AuthMode, Bearer, BearerConfig, Gate, KeySource, PRM_MCP_PATH, PRM_PATH,
+    AuthMode, Bearer, BearerConfig, Gate, KeySource, WorkerAuth, PRM_MCP_PATH, PRM_PATH,
     UNAVAILABLE_RETRY_AFTER,
 };
 pub use body::{BodyReader, MAX_MAX_BODY_BYTES};

@@ -37,6 +37,13 @@
 //! has the public grant; an all-private catalog challenges it on `/mcp`
 //! (`Bearer::needs_token`).
 //!
+//! With `AUTH_MODE` `provider`, the Worker is mounted behind `@cloudflare/workers-oauth-provider`
+//! (`OAuthProvider`'s `apiHandler`, or an `OAuthResourceServer`'s `handler`), which validates
+//! the token, answers 401 and publishes the Protected Resource Metadata before the Worker is
+//! called: `fetch` does no token work and takes the caller's scopes from the `ctx.auth.scope`
+//! the host sets (an array of strings; anything else, or no `ctx.auth`, is an anonymous caller
+//! with the public grant), then goes on as above with `Catalog::grant`.
+//!
 //! With `INSPECTOR=on`, the files of the skills inspector page (`/inspector/…`, decided by the
 //! endpoint) are the Worker's static assets under `inspector/` (`env.ASSETS`; see
 //! `scripts/build-worker.sh`), sent with the endpoint's headers.

@@ -5,7 +5,7 @@ use crate::auth::{self, Outcome};
 use crate::parking::Parking;
 use skills_edge::auth::TokenError;
 use skills_edge::catalog::{Catalog, Grant};
-use skills_edge::http::{Bearer, BodyReader, Endpoint, Gate, Head, Response, Step};
+use skills_edge::http::{Bearer, BodyReader, Endpoint, Gate, Head, Response, Step, WorkerAuth};
 use skills_edge::settings::{self, Source};
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -16,8 +16,8 @@ use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
 use worker::{event, Context, Env, Result};
 
 static ENDPOINT: OnceLock<Endpoint> = OnceLock::new();
-/// The authentication step (`AUTH_MODE`); `None` when every caller is anonymous.
-static BEARER: OnceLock<Option<Bearer>> = OnceLock::new();
+/// How the caller is known (`AUTH_MODE`).
+static AUTH: OnceLock<WorkerAuth> = OnceLock::new();
 
 #[wasm_bindgen]
 extern "C" {
@@ -203,7 +203,7 @@ fn read_var(env: &JsValue, name: &str) -> Option<String> {
 
 /// The endpoint serving `pack` (an `ArrayBuffer` or `Uint8Array`) with the settings in
 /// `env`'s vars; remembers `env.ASSETS` for the responses spliced around assets.
-fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, Option<Bearer>), String> {
+fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, WorkerAuth), String> {
     if !(pack.is_instance_of::<js_sys::ArrayBuffer>()
         || pack.is_instance_of::<js_sys::Uint8Array>())
     {
@@ -215,25 +215,28 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, Option
         .iter()
         .filter_map(|k| k.as_string())
         .collect();
-    let (config, bearer) =
+    let (config, auth) =
         settings::worker_config(names.iter().map(String::as_str), |s| read_var(env, s.var))
             .map_err(|e| e.to_string())?;
     let catalog = Catalog::from_bytes(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
         format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
     })?;
-    let bearer = bearer.map(|b| {
-        let scopes = catalog
-            .access_scopes()
-            .into_iter()
-            .map(str::to_owned)
-            .collect();
-        b.with_scopes_supported(scopes)
-    });
+    let auth = match auth {
+        WorkerAuth::Bearer(b) => {
+            let scopes = catalog
+                .access_scopes()
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            WorkerAuth::Bearer(b.with_scopes_supported(scopes))
+        }
+        other => other,
+    };
     let endpoint = Endpoint::new(Arc::new(catalog), config)
         .map_err(|e| settings::named_for(Source::Var, e).to_string())?;
     let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
     ASSETS.with(|a| *a.borrow_mut() = assets);
-    Ok((endpoint, bearer))
+    Ok((endpoint, auth))
 }
 
 /// Loads the skills `pack` (the file `scripts/build-worker.sh` writes, imported as a Data
@@ -244,9 +247,9 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, Option
 #[wasm_bindgen]
 pub fn configure(env: &JsValue, pack: &JsValue) -> std::result::Result<(), JsError> {
     if ENDPOINT.get().is_none() {
-        let (endpoint, bearer) = build(env, pack).map_err(|e| JsError::new(&e))?;
+        let (endpoint, auth) = build(env, pack).map_err(|e| JsError::new(&e))?;
         kept(pack);
-        let _ = BEARER.set(bearer);
+        let _ = AUTH.set(auth);
         let _ = ENDPOINT.set(endpoint);
     }
     Ok(())
@@ -259,15 +262,68 @@ fn endpoint(env: &Env) -> Result<&'static Endpoint> {
         return Ok(e);
     }
     let env: &JsValue = env.as_ref();
-    let (endpoint, bearer) =
+    let (endpoint, auth) =
         build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
-    let _ = BEARER.set(bearer);
+    let _ = AUTH.set(auth);
     Ok(ENDPOINT.get_or_init(|| endpoint))
 }
 
-/// The authentication step, once the endpoint is configured.
+/// The authentication step of `jwt` and `access`, once the endpoint is configured.
 fn bearer() -> Option<&'static Bearer> {
-    BEARER.get().and_then(Option::as_ref)
+    AUTH.get().and_then(WorkerAuth::bearer)
+}
+
+/// Whether the Worker runs behind `@cloudflare/workers-oauth-provider` (`AUTH_MODE`
+/// `provider`).
+fn behind_provider() -> bool {
+    matches!(AUTH.get(), Some(WorkerAuth::Provider))
+}
+
+thread_local! {
+    /// Whether a `ctx.auth` of the wrong shape was logged already (once per instance).
+    static WARNED_SHAPE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The caller's scopes as `@cloudflare/workers-oauth-provider` hands them to the handler:
+/// `ctx.auth.scope`, an array of strings, set by the host only after it validated the token
+/// (`OAuthProvider` for its `apiHandler`, `OAuthResourceServer` for its `handler`). `None`
+/// is an anonymous caller: no `ctx.auth` (a request the host passed on without a token, such
+/// as one its `defaultHandler` forwards), or a `ctx.auth` of another shape, which fails
+/// closed to the public grant and is logged once (it means the host is not the one this mode
+/// expects). The token in `ctx.auth.token` is never read.
+fn provider_scopes(ctx: &JsValue) -> Option<Vec<String>> {
+    let auth = js_sys::Reflect::get(ctx, &JsValue::from_str("auth")).ok()?;
+    if auth.is_undefined() || auth.is_null() {
+        return None;
+    }
+    let scopes = (|| {
+        if !auth.is_object() {
+            return Err("it is not an object");
+        }
+        let scope = js_sys::Reflect::get(&auth, &JsValue::from_str("scope"))
+            .map_err(|_| "its scope cannot be read")?;
+        if !js_sys::Array::is_array(&scope) {
+            return Err("its scope is not an array");
+        }
+        js_sys::Array::from(&scope)
+            .iter()
+            .map(|v| {
+                v.as_string()
+                    .ok_or("its scope holds a value that is not a string")
+            })
+            .collect::<std::result::Result<Vec<String>, _>>()
+    })();
+    match scopes {
+        Ok(scopes) => Some(scopes),
+        Err(why) => {
+            if !WARNED_SHAPE.with(|w| w.replace(true)) {
+                auth::warn(&format!(
+                    "skills-edge: auth: AUTH_MODE provider: the request's ctx.auth is not the one @cloudflare/workers-oauth-provider hands over ({why}; expected {{ scope: string[] , ... }}): the caller is anonymous (the public grant); mount the Worker as OAuthProvider's apiHandler or OAuthResourceServer's handler (docs/private.md); logged once"
+                ));
+            }
+            None
+        }
+    }
 }
 
 /// A `ResponseInit` with the status and the headers as a plain record (which the `Response`
@@ -400,7 +456,7 @@ async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Chunked {
 }
 
 #[event(fetch)]
-async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys::Response> {
+async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys::Response> {
     let endpoint = endpoint(&env)?;
     let headers = req.headers();
     let h: &NamedHeaders = headers.unchecked_ref();
@@ -452,6 +508,11 @@ async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys
             }
         };
         pending.grant = grant;
+    } else if behind_provider() {
+        let context: &worker::worker_sys::Context = ctx.as_ref();
+        if let Some(scopes) = provider_scopes(context.as_ref()) {
+            pending.grant = endpoint.responder().catalog().grant(&scopes);
+        }
     }
     let head = pending.head();
     let response = match endpoint.head_as(&head, pending.grant) {

@@ -74,14 +74,16 @@ export async function deployDryRun(config, { env = {} } = {}) {
  * `config` (a wrangler.toml path relative to the repository) runs another Worker instead of
  * the repository's own (`-c config`); it must answer 404 with a JSON body on `/` as well.
  * `env` adds to (or replaces) wrangler's environment, e.g. a PATH without cargo.
+ * `port` is the port to listen on (a free one by default), for a Worker that must know its
+ * own origin before it starts.
  * Returns `{ port, url, origin, log, stop() }` (`url` uses `localhost`, `origin` is
  * `http://127.0.0.1:port`).
  */
-export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config, env: extraEnv = {} } = {}) {
+export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config, env: extraEnv = {}, port: givenPort } = {}) {
   if (!config && !existsSync(join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm"))) {
     throw new Error("the Worker is not built: run `bash scripts/build-worker.sh` first");
   }
-  const port = await freePort();
+  const port = givenPort ?? (await freePort());
   const inspectorPort = await freePort();
   const dir = tempDir("wrangler");
   const log = join(dir, "wrangler-dev.log");
