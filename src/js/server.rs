@@ -107,6 +107,9 @@ fn server_config(options: &JsValue) -> Result<(HttpConfig, Option<Vec<u8>>), JsV
         SettingKey::AuthAudience => o.auth_audience.clone(),
         SettingKey::AuthJwksUrl => o.auth_jwks_url.clone(),
         SettingKey::AuthScopesClaim => o.auth_scopes_claim.clone(),
+        // Not an option (`Setting::option` is empty): each request's scopes are given with
+        // it (`SkillsServer::fetch`, `handleHttp`, …).
+        SettingKey::Scopes => None,
     })
     .map_err(config_error)?;
     Ok((config, pack))
