@@ -38,9 +38,11 @@ pub enum Scope {
     Responder,
     /// The Streamable HTTP endpoint only (Worker, HTTP component).
     Http,
-    /// Who the caller is (`AUTH_*`): only the Worker acts on these; every other adapter
-    /// accepts `AUTH_MODE` `none` and refuses anything else, naming the Worker
-    /// ([`crate::http::Bearer`], docs/private.md).
+    /// Who the caller is. The `AUTH_*` settings: only the Worker acts on these; every other
+    /// adapter accepts `AUTH_MODE` `none` and refuses anything else, naming the Worker
+    /// ([`crate::http::Bearer`], docs/private.md). `SCOPES`: the scopes the host that runs an
+    /// adapter without authentication grants its caller (the stdio server, the HTTP
+    /// component); the Worker refuses it, its callers' scopes come from their tokens.
     Auth,
 }
 
@@ -341,6 +343,20 @@ const AUTH_SCOPES_CLAIM: Setting = Setting {
     scope: Scope::Auth,
 };
 
+/// The scopes granted to every caller of an adapter that does not authenticate.
+const SCOPES: Setting = Setting {
+    key: SettingKey::Scopes,
+    var: "SCOPES",
+    flag: "--scopes",
+    option: "",
+    wit: "",
+    kind: Kind::Text,
+    default: "none: public skills only",
+    form: "OAuth scope tokens separated by spaces, like a token's `scope` claim (`\"billing review\"`); empty for none",
+    doc: "the scopes every caller has, as the host that runs the server decided (the stdio server and the HTTP component, which do not authenticate; the Worker refuses it and reads each caller's token): the caller sees the public skills and the private ones whose `[[access]]` rules name one of them; taken as verified ([private catalogs](private.md))",
+    scope: Scope::Auth,
+};
+
 /// Every setting, in documentation order.
 pub const SETTINGS: &[Setting] = &[
     PAGE_SIZE,
@@ -360,6 +376,7 @@ pub const SETTINGS: &[Setting] = &[
     AUTH_AUDIENCE,
     AUTH_JWKS_URL,
     AUTH_SCOPES_CLAIM,
+    SCOPES,
 ];
 
 /// Where values come from, which decides how a setting is named in errors.
@@ -482,7 +499,9 @@ fn worker_only(
     auth: &BearerConfig,
 ) -> Result<(), ConfigError> {
     let Some((s, value)) = given.iter().find(|(s, _)| {
-        s.scope == Scope::Auth && (s.key != SettingKey::AuthMode || auth.mode != AuthMode::None)
+        s.scope == Scope::Auth
+            && s.key != SettingKey::Scopes
+            && (s.key != SettingKey::AuthMode || auth.mode != AuthMode::None)
     }) else {
         return Ok(());
     };
@@ -496,6 +515,38 @@ fn worker_only(
         _ => "remove it: only the Worker authenticates callers (docs/private.md)".into(),
     };
     Err(e)
+}
+
+/// Refuses `SCOPES` on the Worker: it authenticates its callers, and each one's scopes come
+/// from its token (`AUTH_MODE`); scopes granted to every caller would make private skills
+/// public.
+fn not_on_the_worker(
+    source: Source,
+    given: &[(&'static Setting, String)],
+) -> Result<(), ConfigError> {
+    let Some((s, value)) = given.iter().find(|(s, _)| s.key == SettingKey::Scopes) else {
+        return Ok(());
+    };
+    let mut e = s.error(
+        source,
+        value,
+        Some("not a setting of the Worker, which takes each caller's scopes from its token".into()),
+    );
+    e.fix = "remove it, and give callers tokens with their scopes (AUTH_MODE `jwt` or `access`, docs/private.md)".into();
+    Err(e)
+}
+
+/// The scopes of a space-separated list (an OAuth `scope` string): the items in order, each
+/// once, blanks around and between them dropped. Whether each is a scope token is the typed
+/// configuration's check ([`Config::validate`]).
+fn scope_list(value: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in value.split_ascii_whitespace() {
+        if !out.iter().any(|s| s == item) {
+            out.push(item.to_owned());
+        }
+    }
+    out
 }
 
 /// The responder's and the HTTP endpoint's settings from `source`: `get` returns a setting's
@@ -724,6 +775,7 @@ fn read(
                 }
                 auth.scope_claim = Some(claim.to_owned())
             }
+            SettingKey::Scopes => c.server.scopes = scope_list(&value),
         }
         given.push((s, value));
         // The ranges are checked by the typed configuration's one check, after each value,
@@ -731,7 +783,9 @@ fn read(
         // source spells it.
         c.validate().map_err(|e| in_source(e, source, &given))?;
     }
-    if !worker {
+    if worker {
+        not_on_the_worker(source, &given)?;
+    } else {
         worker_only(source, &given, auth)?;
     }
     match (name, version) {
@@ -818,20 +872,26 @@ fn markdown_table(source: Source, scopes: &[Scope]) -> String {
         if !scopes.contains(&s.scope) || !s.in_source(source) {
             continue;
         }
-        // A default described in words is not a value to type.
-        let default = if s.default.contains(' ') {
-            s.default.to_owned()
-        } else {
-            format!("`{}`", s.default)
-        };
-        out.push_str(&format!(
-            "| `{}` | {default} | {}; {} |\n",
-            s.name(source),
-            s.doc,
-            s.form
-        ));
+        out.push_str(&markdown_row(source, s));
     }
     out
+}
+
+/// The row of `s` in a Markdown table of settings for `source`.
+#[cfg(test)]
+fn markdown_row(source: Source, s: &Setting) -> String {
+    // A default described in words is not a value to type.
+    let default = if s.default.contains(' ') {
+        s.default.to_owned()
+    } else {
+        format!("`{}`", s.default)
+    };
+    format!(
+        "| `{}` | {default} | {}; {} |\n",
+        s.name(source),
+        s.doc,
+        s.form
+    )
 }
 
 #[cfg(test)]
@@ -870,7 +930,12 @@ mod tests {
             let close = from.find("<!-- /settings -->").expect("a closing marker");
             out.push_str(&from[..open_end]);
             out.push('\n');
-            out.push_str(&markdown_table(source, scopes));
+            let mut table = markdown_table(source, scopes);
+            if source == Source::Flag {
+                // The stdio server's one setting of who the caller is.
+                table.push_str(&markdown_row(source, &SCOPES));
+            }
+            out.push_str(&table);
             out.push_str("<!-- /settings -->");
             rest = &from[close + "<!-- /settings -->".len()..];
             sections += 1;
@@ -885,6 +950,49 @@ mod tests {
                 "the settings tables of {path} differ from src/settings.rs; rewrite them with SKILLS_EDGE_WRITE_README=1 cargo test --lib settings::"
             );
         }
+    }
+
+    #[test]
+    fn scopes_are_a_setting_of_the_adapters_without_authentication_only() {
+        let vars = |v: &'static str| move |s: &Setting| (s.var == "SCOPES").then(|| v.to_owned());
+        // The HTTP component's variable and the stdio flag: a space-separated scope string.
+        let c = from_vars(["SCOPES"], vars(" billing  review billing ")).unwrap();
+        assert_eq!(c.server.scopes, ["billing", "review"]);
+        assert!(from_vars(["SCOPES"], vars(""))
+            .unwrap()
+            .server
+            .scopes
+            .is_empty());
+        let c = from_pairs(
+            Source::Flag,
+            &[Scope::Responder, Scope::Auth],
+            &[("--scopes", "a b")],
+        );
+        assert_eq!(c.unwrap().server.scopes, ["a", "b"]);
+        let e = from_vars(["SCOPES"], vars("billing,\"x\"")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "configuration variable SCOPES = \"billing,\\\"x\\\"\" is invalid (\"billing,\\\"x\\\"\" is not an OAuth scope token): use OAuth scope tokens separated by spaces, like a token's `scope` claim (`\"billing review\"`); empty for none"
+        );
+        // The Worker reads each caller's scopes from its token: granting them to everyone is
+        // refused, with or without AUTH_MODE.
+        for names in [&["SCOPES"][..], &["SCOPES", "AUTH_MODE"]] {
+            let e = worker_config(names.iter().copied(), |s| match s.var {
+                "SCOPES" => Some("billing".into()),
+                "AUTH_MODE" if names.len() > 1 => Some("none".into()),
+                _ => None,
+            })
+            .unwrap_err();
+            assert_eq!(e.key, Some(SettingKey::Scopes));
+            assert!(
+                e.to_string().starts_with("configuration variable SCOPES = \"billing\" is invalid (not a setting of the Worker, which takes each caller's scopes from its token): remove it"),
+                "{e}"
+            );
+        }
+        // Not an npm option, nor a field of the WIT record: those take scopes per call.
+        assert_eq!(SCOPES.option, "");
+        assert_eq!(SCOPES.wit, "");
+        assert!(check_names(Source::Option, &[Scope::Responder, Scope::Auth], ["scopes"]).is_err());
     }
 
     #[test]

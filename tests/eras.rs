@@ -213,6 +213,7 @@ fn settings_change_the_cache_hints_and_instructions() {
             instructions: Some("Use skills/list.".into()),
             server_info: None,
             fallback: Fallback::NONE,
+            scopes: Vec::new(),
         },
     )
     .expect("valid");

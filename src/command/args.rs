@@ -648,7 +648,10 @@ pub(crate) fn verify_usage() -> String {
 /// The `stdio` options for the usage text, from the settings table.
 fn stdio_options() -> String {
     let mut out = String::new();
-    for s in SETTINGS.iter().filter(|s| s.scope == Scope::Responder) {
+    let shown = |s: &&settings::Setting| {
+        s.scope == Scope::Responder || s.key == crate::server::SettingKey::Scopes
+    };
+    for s in SETTINGS.iter().filter(shown) {
         out.push_str(&format!(
             "        {} VALUE\n            {}; default: {}; {}\n",
             s.flag, s.doc, s.default, s.form

@@ -14,10 +14,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::convert::{
-    arg, bytes_of, get, js_bytes, json_arg, json_value, options_except, record, string, to_js, Arg,
+    arg, array_items, bytes_of, get, is_array, js_bytes, json_arg, json_value, options_except,
+    record, string, to_js, type_name, Arg,
 };
 use super::pack_error;
-use crate::catalog::Catalog;
+use crate::catalog::access::is_scope_token;
+use crate::catalog::{Catalog, Grant};
 use crate::host::ErrorCode;
 use crate::http::{Endpoint, Head, HttpConfig, Response, Step};
 use crate::server::{ConfigError, HttpHeaders, Responder, SettingKey, Transport};
@@ -107,6 +109,9 @@ fn server_config(options: &JsValue) -> Result<(HttpConfig, Option<Vec<u8>>), JsV
         SettingKey::AuthAudience => o.auth_audience.clone(),
         SettingKey::AuthJwksUrl => o.auth_jwks_url.clone(),
         SettingKey::AuthScopesClaim => o.auth_scopes_claim.clone(),
+        // Not an option (`Setting::option` is empty): each request's scopes are given with
+        // it (`SkillsServer::fetch`, `handleHttp`, …).
+        SettingKey::Scopes => None,
     })
     .map_err(config_error)?;
     Ok((config, pack))
@@ -117,6 +122,63 @@ fn server_config(options: &JsValue) -> Result<(HttpConfig, Option<Vec<u8>>), JsV
 fn config_error(e: ConfigError) -> JsValue {
     let e = settings::named_for(Source::Option, e);
     super::fail(ErrorCode::InvalidArgument, format!("new SkillsServer: {e}"))
+}
+
+/// The options of one call of `handle`, `handleText`, `handleHttp` or `fetch` (whose `own`
+/// is read on its own): who the caller is.
+#[derive(serde::Deserialize, Default)]
+struct JsCallOptions {
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    scopes: JsValue,
+}
+
+/// What `options.scopes` accepts, as its errors say.
+const SCOPES_EXPECTED: &str = "an array of OAuth scope strings (`[\"billing\"]`) or a space-separated string (`\"billing review\"`): the scopes your host verified for this caller";
+
+/// The scopes of `options.scopes`: an array of strings or a space-separated string (a token's
+/// `scope` claim), `undefined` or `null` for none. Each must be an OAuth scope token (RFC 6749
+/// §3.3), so a list joined into one item (`["billing review"]`) is refused rather than
+/// matching nothing. The scopes are taken as verified: this server does not authenticate.
+fn scopes_of(value: &JsValue, a: Arg) -> Result<Vec<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    let scopes: Vec<String> = if let Some(text) = value.as_string() {
+        text.split_ascii_whitespace().map(str::to_owned).collect()
+    } else if is_array(value) {
+        let mut out = Vec::new();
+        for (i, item) in array_items(value, a, SCOPES_EXPECTED)?.iter().enumerate() {
+            let text = item.as_string().ok_or_else(|| {
+                a.at(
+                    i,
+                    format_args!("must be a string (one scope), got {}", type_name(item)),
+                )
+            })?;
+            out.push(text);
+        }
+        out
+    } else {
+        return Err(a.wrong(SCOPES_EXPECTED, value));
+    };
+    if let Some(bad) = scopes.iter().find(|s| !is_scope_token(s)) {
+        return Err(a.error(
+            ErrorCode::InvalidArgument,
+            format_args!(
+                "holds {:?}, which is not an OAuth scope token (RFC 6749 §3.3: printable ASCII without space, `\"` or `\\`): give each scope as an item of its own",
+                crate::protocol::error::clip(bad)
+            ),
+        ));
+    }
+    Ok(scopes)
+}
+
+/// The grant of a caller of `handle`, `handleText` or `handleHttp` from the call's `options`
+/// (`{ scopes }`; absent: an anonymous caller).
+fn call_grant(catalog: &Catalog, options: Option<JsValue>, a: Arg) -> Result<Grant, JsValue> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
+    let o: JsCallOptions = options_except(&options, a, &[])?;
+    let scopes = scopes_of(&o.scopes, a.with("options.scopes"))?;
+    Ok(catalog.grant(&scopes))
 }
 
 /// The MCP request headers `handleHttp` reads, by their lowercase names.
@@ -400,21 +462,28 @@ impl SkillsServer {
 
     /// Answers one JSON-RPC message (a string, or an object that is serialised with
     /// `JSON.stringify`): the response object, or `undefined` for a notification.
+    ///
+    /// `options.scopes` (an array of strings or a space-separated string) are the caller's
+    /// scopes, as your host verified them: the caller sees the public skills and the private
+    /// ones whose access rules name one of them. Without it the caller is anonymous.
     #[wasm_bindgen(unchecked_return_type = "JsonRpcResponse | undefined")]
     pub fn handle(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | JsonRpcMessage")] message: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
+        let a = arg("SkillsServer.handle", "message");
         let text = json_arg(
             &message,
-            arg("SkillsServer.handle", "message"),
+            a,
             ErrorCode::InvalidArgument,
             "a string or a JSON-RPC message object",
             true,
         )?;
+        let grant = call_grant(self.responder().catalog(), options, a.with("options"))?;
         let reply = self
             .responder()
-            .respond(text.as_bytes(), &Transport::Stream);
+            .respond_as(text.as_bytes(), &Transport::Stream, grant);
         match reply.body {
             Some(body) => json_value(&String::from_utf8_lossy(&body)),
             None => Ok(JsValue::UNDEFINED),
@@ -422,15 +491,19 @@ impl SkillsServer {
     }
 
     /// `handle` on JSON text: the response as JSON text, or `undefined` for a notification.
+    /// `options` as `handle`'s.
     #[wasm_bindgen(js_name = handleText)]
     pub fn handle_text(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Result<Option<String>, JsValue> {
-        let text = string(&message, arg("SkillsServer.handleText", "message"))?;
+        let a = arg("SkillsServer.handleText", "message");
+        let text = string(&message, a)?;
+        let grant = call_grant(self.responder().catalog(), options, a.with("options"))?;
         let reply = self
             .responder()
-            .respond(text.as_bytes(), &Transport::Stream);
+            .respond_as(text.as_bytes(), &Transport::Stream, grant);
         Ok(reply.body.map(|b| {
             String::from_utf8(b)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -445,13 +518,15 @@ impl SkillsServer {
     /// `headers` is the platform's `Headers` or a record keyed by lowercase names. The
     /// transport-level rules (`Host`, `Origin`, CORS, method, `Accept`, `Content-Type`, body
     /// size) are [`SkillsServer::fetch`]'s; this is the message step for a caller whose own
-    /// HTTP layer applies them.
+    /// HTTP layer applies them. `options` as `handle`'s: a caller your HTTP layer
+    /// authenticated passes its scopes here.
     #[wasm_bindgen(js_name = handleHttp, unchecked_return_type = "HttpReply")]
     pub fn handle_http(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "HeaderGetter | McpHeaders")]
         headers: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let a = arg("SkillsServer.handleHttp", "message");
         let message = string(&message, a)?;
@@ -465,7 +540,10 @@ impl SkillsServer {
             method: method.as_deref(),
             name: name.as_deref(),
         });
-        let reply = self.responder().respond(message.as_bytes(), &transport);
+        let grant = call_grant(self.responder().catalog(), options, a.with("options"))?;
+        let reply = self
+            .responder()
+            .respond_as(message.as_bytes(), &transport, grant);
         to_js(&HttpReplyJs {
             status: reply.status,
             body: reply.body.as_deref().map(String::from_utf8_lossy),
@@ -479,28 +557,49 @@ impl SkillsServer {
     /// message. Every response carries `Vary: Origin`, and the CORS headers for an allowed
     /// origin. `own`, if given, is called with the text of each message that passed those
     /// rules: an `HttpReply` it returns is sent (with the same headers), `undefined` leaves
-    /// the message to this server. Throws `invalid-argument` when `request` is not a
-    /// request; the promise rejects with what `own` throws.
+    /// the message to this server. The second argument is `own`, or `{ own?, scopes? }`:
+    /// `scopes` (an array of strings or a space-separated string) are the caller's scopes as
+    /// your host verified them (this server authenticates nobody), and every answer, the
+    /// mirror's included, is made for them as the Worker makes it for a token with those
+    /// scopes; without them the caller is anonymous. Throws `invalid-argument` when
+    /// `request` is not a request or an option is not what it takes; the promise rejects
+    /// with what `own` throws.
     #[wasm_bindgen(unchecked_return_type = "Promise<PlatformResponse>")]
     pub fn fetch(
         &self,
         #[wasm_bindgen(unchecked_param_type = "FetchRequest")] request: JsValue,
-        #[wasm_bindgen(
-            unchecked_optional_param_type = "(message: string) => HttpReply | undefined"
-        )]
-        own: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "OwnMethods | FetchOptions")]
+        options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let a = arg("SkillsServer.fetch", "request");
         let fetched = FetchHead::read(&request, a)?;
-        let own = match own {
-            Some(f) if !f.is_undefined() && !f.is_null() => Some(
-                f.dyn_into::<Function>()
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let (own, scopes) = if options.is_function() {
+            (options, Vec::new())
+        } else if options.is_undefined() || options.is_null() {
+            (JsValue::UNDEFINED, Vec::new())
+        } else if options.is_object() {
+            // `own` is read on its own (a function is no value the options' copy keeps).
+            let o: JsCallOptions = record(&options, a.with("options"), &["own"])?;
+            let own = get(&options, "own", a.with("options"))?;
+            (own, scopes_of(&o.scopes, a.with("options.scopes"))?)
+        } else {
+            return Err(a.with("options").wrong(
+                "a function (your own methods) or an object `{ own?, scopes? }`",
+                &options,
+            ));
+        };
+        let own = if own.is_undefined() || own.is_null() {
+            None
+        } else {
+            Some(
+                own.dyn_into::<Function>()
                     .map_err(|f| a.with("own").wrong("a function", &f))?,
-            ),
-            _ => None,
+            )
         };
         let endpoint = Rc::clone(&self.endpoint);
-        let limit = match endpoint.head(&fetched.head()) {
+        let grant = endpoint.responder().catalog().grant(&scopes);
+        let limit = match endpoint.head_as(&fetched.head(), grant) {
             Step::Respond(r) => return Ok(Promise::resolve(&platform_response(r)?)),
             // No static files here: the inspector page is the Worker's.
             Step::Page { missing, .. } => {
@@ -521,7 +620,7 @@ impl SkillsServer {
                     };
                     match mine {
                         Some(r) => endpoint.framed(&head, r),
-                        None => endpoint.body(&head, &body),
+                        None => endpoint.body_as(&head, &body, grant),
                     }
                 }
             };

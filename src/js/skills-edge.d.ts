@@ -159,6 +159,28 @@ export type PlatformResponse = typeof globalThis extends { Response: new (...arg
 /** The caller's own answer to a message in `SkillsServer.fetch`: an `HttpReply`, or `undefined` to leave it to the server. */
 export type OwnMethods = (message: string) => HttpReply | undefined;
 
+/**
+ * The caller's scopes, as the embedding host verified them (`SkillsServer` authenticates
+ * nobody): an array of OAuth scope strings, or one space-separated string (a token's `scope`
+ * claim). The caller sees the public skills and the private ones whose `[[access]]` rules name
+ * one of them. Absent: an anonymous caller, the public skills only.
+ */
+export type Scopes = readonly string[] | string;
+
+/** The options of one `handle`, `handleText` or `handleHttp` call. */
+export interface CallOptions {
+  /** The caller's scopes (default: none, the public skills only). */
+  scopes?: Scopes | null;
+}
+
+/** The options of one `SkillsServer.fetch`. */
+export interface FetchOptions {
+  /** The caller's own answer to each message that passed the HTTP rules. */
+  own?: OwnMethods | null;
+  /** The caller's scopes (default: none, the public skills only). */
+  scopes?: Scopes | null;
+}
+
 /** The MCP request headers `handleHttp` reads, by lowercase name (absent: `undefined` or `null`). */
 export interface McpHeaders {
   "mcp-protocol-version"?: string | null;

@@ -105,6 +105,13 @@ pub struct Config {
     /// The tools and prompts fallback for clients without the Skills extension (off by
     /// default; see [`Fallback`]).
     pub fallback: Fallback,
+    /// The scopes granted to every caller of an adapter that does not authenticate (the stdio
+    /// server, the HTTP component), as the host that runs it decided: the adapter answers with
+    /// [`crate::catalog::Catalog::grant`] of these (`respond_as`). Taken as verified; empty
+    /// (the default) is an anonymous caller, the public skills only. The Worker refuses it
+    /// (its callers' scopes come from their tokens), and [`crate::server::Responder::respond`]
+    /// does not read it.
+    pub scopes: Vec<String>,
 }
 
 impl Default for Config {
@@ -116,6 +123,7 @@ impl Default for Config {
             instructions: None,
             server_info: None,
             fallback: Fallback::NONE,
+            scopes: Vec::new(),
         }
     }
 }
@@ -159,6 +167,8 @@ pub enum SettingKey {
     AuthJwksUrl,
     /// `BearerConfig::scope_claim`.
     AuthScopesClaim,
+    /// [`Config::scopes`] (every adapter but the Worker).
+    Scopes,
 }
 
 /// A configuration that cannot be used: the one shape of every configuration error, whatever
@@ -266,6 +276,22 @@ impl Config {
                     ));
                 }
             }
+        }
+        if let Some(bad) = self
+            .scopes
+            .iter()
+            .find(|s| !crate::catalog::access::is_scope_token(s))
+        {
+            return Err(ConfigError::field(
+                SettingKey::Scopes,
+                "scopes",
+                self.scopes.join(" "),
+                &format!(
+                    "{:?} is not an OAuth scope token",
+                    crate::protocol::error::clip(bad)
+                ),
+                "use OAuth scope tokens (RFC 6749 §3.3: printable ASCII without space, `\"` or `\\`), separated by spaces",
+            ));
         }
         Ok(())
     }

@@ -220,3 +220,22 @@ test("the fallback record field turns on tools and prompts; left out, nothing ch
   assert.deepEqual([caps.tools, caps.prompts], [{}, undefined]);
   assert.equal(call(tools, request(true, 10, "prompts/list")).status, 404);
 });
+
+test("respond-as answers with the caller's scopes; without access rules every caller is anonymous", () => {
+  // The embedded catalog has no [[access]] rules: any scopes see what an anonymous caller sees,
+  // byte for byte (the binding crate's unit test walks a catalog with a private skill).
+  const server = Server.create({});
+  for (const message of [
+    request(true, 1, "skills/list"),
+    request(true, 2, "skills/get", { uri: "skill://code-review/SKILL.md" }),
+    request(true, 3, "skills/get", { uri: "skill://no-such/SKILL.md" }),
+  ]) {
+    const bytes = enc.encode(JSON.stringify(message));
+    const anonymous = server.respond(bytes, STREAM);
+    for (const scopes of [[], ["billing"], ["billing", "not a scope token"]]) {
+      const reply = server.respondAs(bytes, STREAM, scopes);
+      assert.equal(reply.status, anonymous.status);
+      assert.equal(dec.decode(reply.body), dec.decode(anonymous.body), JSON.stringify(scopes));
+    }
+  }
+});

@@ -10,6 +10,12 @@
 //! is invalid, every request is answered 500 with a JSON-RPC error (`-32603`) naming it
 //! ([`Refusal::Misconfigured`]). A body the host cannot deliver is answered 400
 //! ([`Refusal::Unreadable`]), as on the Worker.
+//!
+//! The component does not authenticate: every caller of an instance has the scopes of the
+//! `SCOPES` variable (none by default: the public skills only), which the host that runs it
+//! grants by deciding who may reach it. The requests are answered for the grant of those
+//! scopes ([`skills_edge::catalog::Catalog::grant`], then the endpoint's `head_as` and
+//! `body_as`), as the Worker answers a caller whose token carries them.
 
 #![warn(missing_docs)]
 
@@ -27,21 +33,30 @@ use bindings::wasi::http::types::{
     ResponseOutparam,
 };
 use bindings::wasi::io::streams::StreamError;
-use skills_edge::http::{BodyReader, Endpoint, Head, Response, Step};
+use skills_edge::catalog::{Catalog, Grant};
+use skills_edge::http::{BodyReader, Endpoint, Head, HttpConfig, Response, Step};
 use skills_edge::protocol::Refusal;
 use skills_edge::settings::{self, Source};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The component: implements `wasi:http/incoming-handler`.
 struct Component;
 
 bindings::export!(Component with_types_in bindings);
 
-static ENDPOINT: OnceLock<Result<Endpoint, String>> = OnceLock::new();
+/// The endpoint of an instance and the grant of its one caller.
+struct Served {
+    /// The HTTP rules and the responder over the embedded catalog.
+    endpoint: Endpoint,
+    /// What every caller sees: the grant of the `SCOPES` variable.
+    grant: Grant,
+}
+
+static SERVED: OnceLock<Result<Served, String>> = OnceLock::new();
 
 /// The endpoint of this instance, configured from the environment on first use.
-fn endpoint() -> &'static Result<Endpoint, String> {
-    ENDPOINT.get_or_init(|| {
+fn served() -> &'static Result<Served, String> {
+    SERVED.get_or_init(|| {
         // The environment may hold other variables (jco hands the host's whole process
         // environment over): a name that is no setting is ignored unless it misspells one.
         let names: Vec<String> = std::env::vars_os()
@@ -52,25 +67,26 @@ fn endpoint() -> &'static Result<Endpoint, String> {
             std::env::var_os(s.var).map(|v| v.to_string_lossy().into_owned())
         })
         .map_err(|e| e.to_string())?;
-        endpoint_with(config)
+        let catalog = skills_edge::embedded::catalog()
+            .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
+        serve(catalog, config)
     })
 }
 
-/// The endpoint over the embedded catalog, configured from named variables (the
-/// [`Setting::var`](skills_edge::settings::Setting::var) names of
-/// [`skills_edge::settings::SETTINGS`], the Worker's vars). The error names the variable, its
-/// value and the accepted form.
-/// The endpoint over the embedded catalog with `config`.
-fn endpoint_with(config: skills_edge::http::HttpConfig) -> Result<Endpoint, String> {
-    let catalog = skills_edge::embedded::catalog()
-        .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
-    Endpoint::new(catalog, config).map_err(|e| settings::named_for(Source::Var, e).to_string())
+/// The endpoint over `catalog` with `config` (read from the variables named in
+/// [`skills_edge::settings::SETTINGS`], the Worker's vars), and the grant of the scopes
+/// `SCOPES` gave. The error names the variable, its value and the accepted form.
+fn serve(catalog: Arc<Catalog>, config: HttpConfig) -> Result<Served, String> {
+    let grant = catalog.grant(&config.server.scopes);
+    let endpoint = Endpoint::new(catalog, config)
+        .map_err(|e| settings::named_for(Source::Var, e).to_string())?;
+    Ok(Served { endpoint, grant })
 }
 
 impl Guest for Component {
     fn handle(request: IncomingRequest, out: ResponseOutparam) {
-        let response = match endpoint() {
-            Ok(endpoint) => respond(endpoint, request),
+        let response = match served() {
+            Ok(served) => respond(served, request),
             Err(message) => {
                 eprintln!("skills-edge: {message}");
                 Response::refused(&Refusal::Misconfigured {
@@ -82,8 +98,9 @@ impl Guest for Component {
     }
 }
 
-/// The endpoint's response to one request.
-fn respond(endpoint: &Endpoint, request: IncomingRequest) -> Response {
+/// The endpoint's response to one request, for the instance's caller.
+fn respond(served: &Served, request: IncomingRequest) -> Response {
+    let Served { endpoint, grant } = served;
     let method = request.method();
     let path_with_query = request.path_with_query().unwrap_or_default();
     let path = path_with_query.split('?').next().unwrap_or_default();
@@ -95,12 +112,12 @@ fn respond(endpoint: &Endpoint, request: IncomingRequest) -> Response {
         headers.iter().map(|(n, v)| (*n, v.as_str())),
     );
     head.host = head.host.or(authority.as_deref());
-    match endpoint.head(&head) {
+    match endpoint.head_as(&head, *grant) {
         Step::Respond(r) => r,
         // The component has no static files: the inspector page is the Worker's.
         Step::Page { missing, .. } => missing,
         Step::ReadBody { limit } => match read_body(request, limit) {
-            Body::Complete(body) => endpoint.body(&head, &body),
+            Body::Complete(body) => endpoint.body_as(&head, &body, *grant),
             Body::TooLarge => endpoint.body_too_large(&head),
             Body::Unreadable(message) => {
                 eprintln!("skills-edge: {message}");
@@ -224,4 +241,116 @@ fn send(out: ResponseOutparam, r: Response) {
         }
     }
     let _ = OutgoingBody::finish(body, None);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skills_edge::catalog::compile::{compile, SourceTree};
+    use skills_edge::catalog::pack;
+
+    /// A public skill and a private one (scope `team`).
+    fn catalog() -> Arc<Catalog> {
+        let mut t = SourceTree::default();
+        for n in ["hello", "secret"] {
+            t.add_file(
+                &format!("{n}/SKILL.md"),
+                format!("---\nname: {n}\ndescription: The {n} skill, described.\n---\n\n# {n}\n"),
+            );
+        }
+        t.add_file(
+            "skills-edge.toml",
+            "[[access]]\nskills = [\"secret\"]\nscopes = [\"team\"]\n",
+        );
+        let c = compile(t).expect("compiles");
+        Arc::new(Catalog::from_bytes(pack::encode(&c, None)).expect("loads"))
+    }
+
+    /// An instance configured with `SCOPES` (when given), as the environment configures it.
+    fn instance(scopes: Option<&str>) -> Served {
+        let config = settings::from_vars(["SCOPES"], |s| {
+            (s.var == "SCOPES")
+                .then(|| scopes.map(str::to_owned))
+                .flatten()
+        })
+        .expect("valid settings");
+        serve(catalog(), config).expect("serves")
+    }
+
+    /// The body of a POST to `/mcp` of `message` (2026-07-28), and the mirror's index.
+    fn answers(served: &Served, method: &str, params: &str) -> (String, String) {
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"}}"#;
+        let sep = if params.is_empty() { "" } else { "," };
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{params}{sep}{meta}}}}}"#
+        );
+        let post = Head {
+            method: "POST",
+            path: "/mcp",
+            host: Some("localhost"),
+            accept: Some("application/json, text/event-stream"),
+            content_type: Some("application/json"),
+            protocol_version: Some("2026-07-28"),
+            mcp_method: Some(method),
+            mcp_name: (method == "resources/read").then_some("skill://secret/SKILL.md"),
+            ..Head::default()
+        };
+        let Step::ReadBody { .. } = served.endpoint.head_as(&post, served.grant) else {
+            panic!("a POST to /mcp reads its body");
+        };
+        let r = served
+            .endpoint
+            .body_as(&post, body.as_bytes(), served.grant);
+        let index = Head {
+            method: "GET",
+            path: "/.well-known/agent-skills/index.json",
+            host: Some("localhost"),
+            ..Head::default()
+        };
+        let Step::Respond(i) = served.endpoint.head_as(&index, served.grant) else {
+            panic!("the mirror answers from the head");
+        };
+        (
+            String::from_utf8(r.body).expect("UTF-8"),
+            String::from_utf8(i.body).expect("UTF-8"),
+        )
+    }
+
+    #[test]
+    fn the_scopes_variable_is_the_grant_of_every_caller() {
+        let uri = r#""uri":"skill://secret/SKILL.md""#;
+        for scopes in [None, Some(""), Some("other")] {
+            let s = instance(scopes);
+            let (list, index) = answers(&s, "skills/list", "");
+            assert!(list.contains("skill://hello/SKILL.md"), "{list}");
+            assert!(!list.contains("secret"), "{scopes:?}: {list}");
+            assert!(list.contains(r#""cacheScope":"public""#), "{list}");
+            assert!(!index.contains("secret"), "{index}");
+            for method in ["skills/get", "resources/read"] {
+                let (r, _) = answers(&s, method, uri);
+                assert!(r.contains(r#""code":-32602"#), "{scopes:?} {method}: {r}");
+            }
+        }
+        let s = instance(Some("team"));
+        for method in ["skills/list", "skills/get", "resources/read"] {
+            let params = if method == "skills/list" { "" } else { uri };
+            let (r, index) = answers(&s, method, params);
+            assert!(r.contains("skill://secret/SKILL.md"), "{method}: {r}");
+            assert!(r.contains(r#""cacheScope":"private""#), "{method}: {r}");
+            assert!(index.contains("secret"), "{index}");
+        }
+        let (read, _) = answers(&s, "resources/read", uri);
+        assert!(read.contains("The secret skill, described."), "{read}");
+    }
+
+    #[test]
+    fn a_scope_that_is_no_scope_token_stops_the_instance() {
+        let e = settings::from_vars(["SCOPES"], |s| (s.var == "SCOPES").then(|| "a\\b".into()))
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("configuration variable SCOPES = \"a\\\\b\" is invalid"),
+            "{e}"
+        );
+    }
 }

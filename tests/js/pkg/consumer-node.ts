@@ -30,6 +30,15 @@ if (reply !== undefined && "result" in reply) {
   void id;
 }
 const text: string | undefined = server.handleText("{}");
+// The caller's scopes, as the embedding host verified them: per call.
+const scoped: JsonRpcResponse | undefined = server.handle("{}", { scopes: ["billing"] });
+const scopedText: string | undefined = server.handleText("{}", { scopes: "billing review" });
+const scopedHttp: HttpReply = server.handleHttp("{}", { "mcp-method": "skills/list" }, { scopes: null });
+void [scoped, scopedText, scopedHttp];
+// @ts-expect-error scopes are strings
+server.handle("{}", { scopes: [1] });
+// @ts-expect-error the option is `scopes`
+server.handleText("{}", { scope: "billing" });
 
 const sources: SourceEntry[] = [
   { path: "a/SKILL.md", bytes: "---\nname: a\ndescription: d\n---\n" },

@@ -53,7 +53,7 @@ const kinds = {
   io: (v) => isObject(v),
   optionalString: (v) => v === undefined || v === null || typeof v === "string",
   request: (v) => inst(v, Request),
-  optionalFunction: (v) => v === undefined || v === null || typeof v === "function",
+  functionOrOptions: (v) => v === undefined || v === null || typeof v === "function" || isRecord(v),
   unknown: () => true,
 };
 
@@ -114,11 +114,12 @@ const L = ["label", "string", "s"];
 const uri = ["uri", "string", U];
 const methods = {
   SkillsServer: {
-    handle: [["message", "message", { jsonrpc: "2.0", id: 1, method: "ping" }]],
-    handleText: [["message", "string", '{"jsonrpc":"2.0","id":1,"method":"ping"}']],
-    handleHttp: [["message", "string", '{"jsonrpc":"2.0","id":1,"method":"ping"}'], ["headers", "headers", {}]],
-    // A GET: answered from its head (405), so one request serves every call.
-    fetch: [["request", "request", new Request("http://127.0.0.1/mcp")], ["own", "optionalFunction", undefined]],
+    handle: [["message", "message", { jsonrpc: "2.0", id: 1, method: "ping" }], ["options", "options", { scopes: ["a"] }]],
+    handleText: [["message", "string", '{"jsonrpc":"2.0","id":1,"method":"ping"}'], ["options", "options", undefined]],
+    handleHttp: [["message", "string", '{"jsonrpc":"2.0","id":1,"method":"ping"}'], ["headers", "headers", {}], ["options", "options", { scopes: "a b" }]],
+    // A GET: answered from its head (405), so one request serves every call. The second
+    // argument is `own` (a function) or `{ own?, scopes? }`.
+    fetch: [["request", "request", new Request("http://127.0.0.1/mcp")], ["options", "functionOrOptions", undefined]],
   },
   SkillHost: {
     addServer: [L],
