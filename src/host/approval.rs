@@ -37,7 +37,8 @@ use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
 use super::signature::Signer;
 use crate::skill::digest::{digest_of, is_wire_digest};
-use serde::{Deserialize, Serialize};
+use crate::skill::value::write_json_string;
+use serde::Deserialize;
 
 /// The `format` tag of exported approvals.
 pub(crate) const APPROVALS_FORMAT: &str = "skills-edge/approvals";
@@ -48,7 +49,7 @@ pub(crate) const APPROVALS_VERSION: u32 = 1;
 /// Persisted approvals, as [`crate::host::SkillHost::export_approvals`] writes them and
 /// [`crate::host::SkillHost::import_approvals`] reads them:
 /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub(crate) struct ApprovalsExport {
     /// Always [`APPROVALS_FORMAT`].
     pub(crate) format: String,
@@ -59,7 +60,7 @@ pub(crate) struct ApprovalsExport {
 }
 
 /// One persisted approval: the skill, by (server label, URI), and the fingerprint approved.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub(crate) struct StoredApproval {
     /// The host-assigned label of the skill's server.
     pub(crate) server: String,
@@ -87,8 +88,26 @@ impl ApprovalsExport {
 
     /// The export as JSON text.
     pub(crate) fn to_json(&self) -> String {
-        // Strings and integers only: serialising cannot fail.
-        serde_json::to_string(self).unwrap_or_default()
+        // Written directly (strings and an integer), in the field order `parse` reads.
+        let mut out = String::from("{\"format\":");
+        write_json_string(&self.format, &mut out);
+        out.push_str(",\"version\":");
+        out.push_str(&self.version.to_string());
+        out.push_str(",\"approvals\":[");
+        for (i, a) in self.approvals.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"server\":");
+            write_json_string(&a.server, &mut out);
+            out.push_str(",\"uri\":");
+            write_json_string(&a.uri, &mut out);
+            out.push_str(",\"fingerprint\":");
+            write_json_string(&a.fingerprint, &mut out);
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
     }
 
     /// Reads an export, checking its format, version and every fingerprint's form.
