@@ -419,9 +419,18 @@ pub(super) fn byte_count(value: &JsValue, arg: Arg) -> Result<u64, JsValue> {
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
     match value.as_f64() {
         Some(n) if n.fract() == 0.0 && (0.0..=MAX_SAFE).contains(&n) => Ok(n as u64),
+        // The number as JavaScript writes it (`String(n)`: `1.5`, `-1`, `NaN`, `Infinity`),
+        // which also keeps core's float formatter out of the module.
         Some(n) => Err(arg.error(
             ErrorCode::InvalidArgument,
-            format_args!("must be a non-negative integer (a byte count), got {n}"),
+            format_args!(
+                "must be a non-negative integer (a byte count), got {}",
+                String::from(
+                    js_sys::Number::from(n)
+                        .to_string_with_radix(10)
+                        .unwrap_or_default()
+                )
+            ),
         )),
         None => Err(arg.wrong("a non-negative integer (a byte count)", value)),
     }
