@@ -775,7 +775,7 @@ impl SkillsClientCore {
             o.str("displayName", &l.skill.display_name);
             o.bool("refreshed", l.refreshed);
             o.bool("approvalRevoked", l.approval_revoked);
-            o.to_js()
+            o.into_js()
         }))
     }
 
@@ -800,7 +800,7 @@ impl SkillsClientCore {
             o.str("skillUri", &r.file.skill_uri);
             o.bool("refreshed", r.refreshed);
             o.bool("approvalRevoked", r.approval_revoked);
-            o.to_js()
+            o.into_js()
         }))
     }
 

@@ -1002,7 +1002,7 @@ pub(super) fn uint8array<S: serde::Serializer>(bytes: &&[u8], s: S) -> Result<S:
 }
 
 /// A result object written as JSON text field by field, from Rust values only, and made a
-/// plain object by one `JSON.parse` ([`JsonObject::to_js`]): one crossing into JavaScript,
+/// plain object by one `JSON.parse` ([`JsonObject::into_js`]): one crossing into JavaScript,
 /// where setting its properties one by one makes one per property and per string. For the
 /// `FileReceipt` the per-file verifier functions return with every call (Node 20, CPU time),
 /// the receipt and the digest argument took about 1.7 us this way against 2.5 us property by
@@ -1077,7 +1077,7 @@ impl<'a> JsonObject<'a> {
     }
 
     /// The plain object.
-    pub(super) fn to_js(self) -> Result<JsValue, JsValue> {
+    pub(super) fn into_js(self) -> Result<JsValue, JsValue> {
         let bytes = self.bytes;
         let object = json_value(&self.text())?;
         if let Some((key, b)) = bytes {
@@ -1099,7 +1099,7 @@ fn receipt_fields(o: &mut JsonObject, r: &FileReceipt) {
 pub(super) fn receipt_js(r: &FileReceipt) -> Result<JsValue, JsValue> {
     let mut o = JsonObject::new();
     receipt_fields(&mut o, r);
-    o.to_js()
+    o.into_js()
 }
 
 /// `ReadResultContent`'s properties: the content item of a `resources/read` result, before its
@@ -1114,7 +1114,7 @@ fn body_fields<'a>(o: &mut JsonObject<'a>, body: &'a Body, mime_type: Option<&st
 pub(super) fn body_js(body: &Body, mime_type: Option<&str>) -> Result<JsValue, JsValue> {
     let mut o = JsonObject::new();
     body_fields(&mut o, body, mime_type);
-    o.to_js()
+    o.into_js()
 }
 
 /// `VerifiedContent`'s properties (a receipt's figures and the body they describe); `ReadFile`
@@ -1142,7 +1142,7 @@ pub(super) fn planned_js(p: &PlannedRead) -> Result<JsValue, JsValue> {
     if let Some(size) = p.size {
         o.num("size", size);
     }
-    o.to_js()
+    o.into_js()
 }
 
 /// `RegisterOutcome`, as JSON text.

@@ -355,7 +355,7 @@ impl SkillHost {
                 o.text()
             })),
         );
-        let listing = o.to_js()?;
+        let listing = o.into_js()?;
         if !out.rejected.is_empty() {
             let rejected = js_sys::Reflect::get(&listing, &JsValue::from_str("rejected"))?;
             let rejected: &js_sys::Array = rejected.unchecked_ref();
@@ -433,7 +433,7 @@ impl SkillHost {
                 let mut o = JsonObject::new();
                 o.str("serverLabel", &server_label);
                 o.str("uri", &uri);
-                o.to_js()
+                o.into_js()
             }
             None => Ok(JsValue::UNDEFINED),
         }
@@ -468,7 +468,7 @@ impl SkillHost {
         skill_md_fields(&mut o, &loaded.skill_md);
         o.str("serverLabel", &loaded.server_label);
         o.str("displayName", &loaded.display_name);
-        o.to_js()
+        o.into_js()
     }
 
     /// What to read for a reference (relative to the skill root, or an absolute URI) of a
@@ -512,7 +512,7 @@ impl SkillHost {
         content_fields(&mut o, &file.content);
         o.str("serverLabel", &file.server_label);
         o.str("skillUri", &file.skill_uri);
-        o.to_js()
+        o.into_js()
     }
 
     /// Whether an acting window is open for the skill.

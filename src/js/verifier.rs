@@ -45,7 +45,7 @@ pub fn check_limits(
         o.num("resourceCount", r.resource_count as u64);
         o.num("totalSize", r.total_size);
     }
-    o.to_js()
+    o.into_js()
 }
 
 /// Verifies a file's content (text: its UTF-8 bytes) against the entry: listed, then size,
@@ -189,7 +189,7 @@ pub fn verify_read_result_js(
     ))?;
     let mut o = JsonObject::new();
     content_fields(&mut o, &content);
-    o.to_js()
+    o.into_js()
 }
 
 /// Verifies a SKILL.md (text, bytes or a `resources/read` result) against its entry: size,
@@ -206,7 +206,7 @@ pub fn verify_skill_md_js(
     let verified = throw(verify_skill_md(&entry, &content, Hashing::Here))?;
     let mut o = JsonObject::new();
     skill_md_fields(&mut o, &verified);
-    o.to_js()
+    o.into_js()
 }
 
 /// `verifySkillMd` with the SHA-256 of the file in wire form computed elsewhere (over the
@@ -226,7 +226,7 @@ pub fn verify_skill_md_digest_js(
     let verified = throw(verify_skill_md(&entry, &content, Hashing::Given(&digest)))?;
     let mut o = JsonObject::new();
     skill_md_fields(&mut o, &verified);
-    o.to_js()
+    o.into_js()
 }
 
 /// Resolves a reference found in a skill against the root of the skill whose SKILL.md is
@@ -353,5 +353,5 @@ pub fn verify_envelope(
     o.str("revision", &statement.revision);
     o.str("catalog", &statement.catalog);
     o.raw("subjects", &subjects);
-    o.to_js()
+    o.into_js()
 }
