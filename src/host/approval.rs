@@ -224,6 +224,30 @@ mod tests {
     }
 
     #[test]
+    fn the_export_is_json_text_in_the_field_order_it_is_read_back() {
+        let (f1, f2) = (digest_of(b"1"), digest_of(b"2"));
+        let export = ApprovalsExport::of(
+            [
+                ("s\"1", "skill://a/SKILL.md", f1.as_str()),
+                ("s2", "skill://b/SKILL.md", f2.as_str()),
+            ]
+            .into_iter(),
+        );
+        let text = export.to_json();
+        assert_eq!(
+            text,
+            format!(
+                r#"{{"format":"skills-edge/approvals","version":1,"approvals":[{{"server":"s\"1","uri":"skill://a/SKILL.md","fingerprint":"{f1}"}},{{"server":"s2","uri":"skill://b/SKILL.md","fingerprint":"{f2}"}}]}}"#
+            )
+        );
+        assert_eq!(ApprovalsExport::parse(&text), Ok(export));
+        assert_eq!(
+            ApprovalsExport::of(std::iter::empty()).to_json(),
+            r#"{"format":"skills-edge/approvals","version":1,"approvals":[]}"#
+        );
+    }
+
+    #[test]
     fn binds_label_uri_and_every_uri_digest_pair() {
         let base = entry(
             &[

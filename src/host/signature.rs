@@ -1190,6 +1190,16 @@ pub(crate) mod tests {
             .unwrap();
         let saved = first.export_pins();
         assert!(!saved.contains("\"d\""), "{saved}");
+        let signing = key(1);
+        let k = signing.public();
+        assert_eq!(
+            saved,
+            format!(
+                r#"{{"format":"skills-edge/pins","version":1,"pins":[{{"origin":"{ORIGIN}","keyId":"{}","catalog":"acme","key":{}}}]}}"#,
+                k.key_id(),
+                k.to_jwk()
+            )
+        );
         // Trust on first use off: the imported pin still holds.
         let mut later = Signers::default();
         assert_eq!(later.import_pins(&saved), Ok(1));
