@@ -37,7 +37,8 @@ use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
 use super::signature::Signer;
 use crate::skill::digest::{digest_of, is_wire_digest};
-use serde::{Deserialize, Serialize};
+use crate::skill::value::write_json_string;
+use serde::Deserialize;
 
 /// The `format` tag of exported approvals.
 pub(crate) const APPROVALS_FORMAT: &str = "skills-edge/approvals";
@@ -48,7 +49,7 @@ pub(crate) const APPROVALS_VERSION: u32 = 1;
 /// Persisted approvals, as [`crate::host::SkillHost::export_approvals`] writes them and
 /// [`crate::host::SkillHost::import_approvals`] reads them:
 /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub(crate) struct ApprovalsExport {
     /// Always [`APPROVALS_FORMAT`].
     pub(crate) format: String,
@@ -59,7 +60,7 @@ pub(crate) struct ApprovalsExport {
 }
 
 /// One persisted approval: the skill, by (server label, URI), and the fingerprint approved.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub(crate) struct StoredApproval {
     /// The host-assigned label of the skill's server.
     pub(crate) server: String,
@@ -87,8 +88,26 @@ impl ApprovalsExport {
 
     /// The export as JSON text.
     pub(crate) fn to_json(&self) -> String {
-        // Strings and integers only: serialising cannot fail.
-        serde_json::to_string(self).unwrap_or_default()
+        // Written directly (strings and an integer), in the field order `parse` reads.
+        let mut out = String::from("{\"format\":");
+        write_json_string(&self.format, &mut out);
+        out.push_str(",\"version\":");
+        out.push_str(&self.version.to_string());
+        out.push_str(",\"approvals\":[");
+        for (i, a) in self.approvals.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"server\":");
+            write_json_string(&a.server, &mut out);
+            out.push_str(",\"uri\":");
+            write_json_string(&a.uri, &mut out);
+            out.push_str(",\"fingerprint\":");
+            write_json_string(&a.fingerprint, &mut out);
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
     }
 
     /// Reads an export, checking its format, version and every fingerprint's form.
@@ -202,6 +221,30 @@ mod tests {
             res.join(",")
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn the_export_is_json_text_in_the_field_order_it_is_read_back() {
+        let (f1, f2) = (digest_of(b"1"), digest_of(b"2"));
+        let export = ApprovalsExport::of(
+            [
+                ("s\"1", "skill://a/SKILL.md", f1.as_str()),
+                ("s2", "skill://b/SKILL.md", f2.as_str()),
+            ]
+            .into_iter(),
+        );
+        let text = export.to_json();
+        assert_eq!(
+            text,
+            format!(
+                r#"{{"format":"skills-edge/approvals","version":1,"approvals":[{{"server":"s\"1","uri":"skill://a/SKILL.md","fingerprint":"{f1}"}},{{"server":"s2","uri":"skill://b/SKILL.md","fingerprint":"{f2}"}}]}}"#
+            )
+        );
+        assert_eq!(ApprovalsExport::parse(&text), Ok(export));
+        assert_eq!(
+            ApprovalsExport::of(std::iter::empty()).to_json(),
+            r#"{"format":"skills-edge/approvals","version":1,"approvals":[]}"#
+        );
     }
 
     #[test]

@@ -73,6 +73,7 @@ use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
 use crate::skill::revision::skill_revision;
 use crate::skill::uri::{final_segment, skill_root};
+use crate::skill::value::write_json_string;
 
 /// The `format` tag of exported pins.
 pub(crate) const PINS_FORMAT: &str = "skills-edge/pins";
@@ -238,22 +239,23 @@ pub struct Signers {
     accepting: BTreeSet<String>,
 }
 
-/// Exported pins: `{"format":"skills-edge/pins","version":1,"pins":[{"origin","keyId","catalog","key"}]}`.
-#[derive(Serialize, Deserialize)]
+/// Exported pins: `{"format":"skills-edge/pins","version":1,"pins":[{"origin","keyId","catalog","key"}]}`
+/// (read; [`Signers::export_pins`] writes the same shape).
+#[derive(Deserialize)]
 struct PinsExport {
     format: String,
     version: u32,
     pins: Vec<PinJson>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct PinJson {
     origin: String,
     key_id: String,
     catalog: String,
-    /// The public JWK.
-    key: serde_json::Value,
+    /// The public JWK, as its JSON text (read by [`trusted_key`]).
+    key: Box<serde_json::value::RawValue>,
 }
 
 fn invalid(uri: &str, message: impl Into<String>) -> VerifyError {
@@ -336,23 +338,29 @@ impl Signers {
     /// `{"format":"skills-edge/pins","version":1,"pins":[{"origin","keyId","catalog","key"}]}`,
     /// `key` the public JWK (no secret: a pin only ever holds a public key).
     pub fn export_pins(&self) -> String {
-        let pins = self
-            .pins
-            .iter()
-            .map(|(origin, p)| PinJson {
-                origin: origin.clone(),
-                key_id: p.key.key_id().to_owned(),
-                catalog: p.catalog.clone(),
-                key: serde_json::from_str(&p.key.to_jwk()).unwrap_or_default(),
-            })
-            .collect();
-        // Strings, integers and a JWK object: serialising cannot fail.
-        serde_json::to_string(&PinsExport {
-            format: PINS_FORMAT.to_owned(),
-            version: PINS_VERSION,
-            pins,
-        })
-        .unwrap_or_default()
+        // Written directly (strings, an integer and the key's own JWK text), in the field
+        // order `PinsExport` reads.
+        let mut out = String::from("{\"format\":");
+        write_json_string(PINS_FORMAT, &mut out);
+        out.push_str(",\"version\":");
+        out.push_str(&PINS_VERSION.to_string());
+        out.push_str(",\"pins\":[");
+        for (i, (origin, p)) in self.pins.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"origin\":");
+            write_json_string(origin, &mut out);
+            out.push_str(",\"keyId\":");
+            write_json_string(p.key.key_id(), &mut out);
+            out.push_str(",\"catalog\":");
+            write_json_string(&p.catalog, &mut out);
+            out.push_str(",\"key\":");
+            out.push_str(&p.key.to_jwk());
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
     }
 
     /// Restores pins exported by [`Signers::export_pins`], merged over the pins held (an
@@ -373,7 +381,7 @@ impl Signers {
         let mut read = Vec::with_capacity(export.pins.len());
         for p in export.pins {
             check_origin(&p.origin).map_err(|e| bad(format!("a pin: {}", e.message)))?;
-            let key = trusted_key(&format!("the pin of {}", p.origin), &p.key.to_string())?;
+            let key = trusted_key(&format!("the pin of {}", p.origin), p.key.get())?;
             if key.key_id() != p.key_id {
                 return Err(bad(format!(
                     "the pin of {} names the key {} but holds the key {}",
@@ -1182,6 +1190,16 @@ pub(crate) mod tests {
             .unwrap();
         let saved = first.export_pins();
         assert!(!saved.contains("\"d\""), "{saved}");
+        let signing = key(1);
+        let k = signing.public();
+        assert_eq!(
+            saved,
+            format!(
+                r#"{{"format":"skills-edge/pins","version":1,"pins":[{{"origin":"{ORIGIN}","keyId":"{}","catalog":"acme","key":{}}}]}}"#,
+                k.key_id(),
+                k.to_jwk()
+            )
+        );
         // Trust on first use off: the imported pin still holds.
         let mut later = Signers::default();
         assert_eq!(later.import_pins(&saved), Ok(1));

@@ -33,10 +33,10 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::command::verify_args;
 use super::convert::{
-    arg, bytes_of, json_arg, json_array, json_text, json_value, options, options_with_host, string,
-    to_js, Arg, ContentJs, SkillMdJs,
+    arg, bytes_of, content_fields, json_arg, json_array, json_array_text, json_text, json_value,
+    option_record, options, options_with_host, skill_md_fields, string, to_js, Arg, JsonObject,
 };
-use super::host::{SignerJs, SignerOptionsJs, SummaryJs};
+use super::host::{signer_json, summary_fields, summary_json, SignerOptionsJs, SIGNER_FIELDS};
 use super::{js_error, throw};
 use crate::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
 use crate::client::{
@@ -351,25 +351,14 @@ fn facts_js(f: &ServerFacts) -> Result<JsValue, JsValue> {
     })
 }
 
-/// `ListedSkill`: the registry's [`SummaryJs`] and the figures of its manifest.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ListedJs<'a> {
-    #[serde(flatten)]
-    summary: SummaryJs<'a>,
-    files: usize,
-    bytes: u64,
-    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
-    entry: JsValue,
-}
-
-fn listed_js(l: &ListedSkill) -> Result<ListedJs<'_>, JsValue> {
-    Ok(ListedJs {
-        summary: SummaryJs::from(&l.summary),
-        files: l.files,
-        bytes: l.bytes,
-        entry: json_value(&l.entry.to_json())?,
-    })
+/// `ListedSkill`: the registry's `SkillSummary` and the figures of its manifest, as JSON text.
+fn listed_json(l: &ListedSkill) -> String {
+    let mut o = JsonObject::new();
+    summary_fields(&mut o, &l.summary);
+    o.num("files", l.files as u64);
+    o.num("bytes", l.bytes);
+    o.raw("entry", &l.entry.to_json());
+    o.text()
 }
 
 #[derive(Serialize)]
@@ -382,7 +371,8 @@ struct RejectedJs {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ListingJs<'a> {
-    skills: Vec<ListedJs<'a>>,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    skills: JsValue,
     rejected: Vec<RejectedJs>,
     ttl_ms: u64,
     cache_scope: &'a str,
@@ -392,29 +382,12 @@ struct ListingJs<'a> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct FetchedJs<'a> {
-    skill: ListedJs<'a>,
+    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
+    skill: JsValue,
     changed: bool,
     approval_revoked: bool,
     ttl_ms: u64,
     cache_scope: &'a str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LoadedJs<'a> {
-    #[serde(flatten)]
-    skill: SkillMdJs<'a>,
-    refreshed: bool,
-    approval_revoked: bool,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ReadJs<'a> {
-    #[serde(flatten)]
-    file: ContentJs<'a>,
-    refreshed: bool,
-    approval_revoked: bool,
 }
 
 #[derive(Serialize)]
@@ -743,11 +716,7 @@ impl SkillsClientCore {
         let rpc = self.rpc(&io, arg("SkillsClientCore.list", "io"))?;
         Ok(promise(async move {
             let l = throw(rpc.client().list(&rpc).await)?;
-            let skills = l
-                .skills
-                .iter()
-                .map(listed_js)
-                .collect::<Result<Vec<_>, _>>()?;
+            let skills = json_value(&json_array_text(l.skills.iter().map(listed_json)))?;
             to_js(&ListingJs {
                 skills,
                 rejected: l
@@ -778,7 +747,7 @@ impl SkillsClientCore {
         Ok(promise(async move {
             let g = throw(rpc.client().get(&rpc, &uri).await)?;
             to_js(&FetchedJs {
-                skill: listed_js(&g.skill)?,
+                skill: json_value(&listed_json(&g.skill))?,
                 changed: g.outcome.changed,
                 approval_revoked: g.outcome.approval_revoked,
                 ttl_ms: g.hints.ttl_ms,
@@ -799,14 +768,14 @@ impl SkillsClientCore {
         let uri = string(&uri, a.with("uri"))?;
         Ok(promise(async move {
             let l = throw(rpc.client().load(&rpc, &uri).await)?;
-            let mut skill = SkillMdJs::new(&l.skill.skill_md)?;
-            skill.server_label = Some(&l.skill.server_label);
-            skill.display_name = Some(&l.skill.display_name);
-            to_js(&LoadedJs {
-                skill,
-                refreshed: l.refreshed,
-                approval_revoked: l.approval_revoked,
-            })
+            // `ClientLoadedSkill`: a `LoadedSkill` and what the refresh did.
+            let mut o = JsonObject::new();
+            skill_md_fields(&mut o, &l.skill.skill_md);
+            o.str("serverLabel", &l.skill.server_label);
+            o.str("displayName", &l.skill.display_name);
+            o.bool("refreshed", l.refreshed);
+            o.bool("approvalRevoked", l.approval_revoked);
+            o.into_js()
         }))
     }
 
@@ -824,14 +793,14 @@ impl SkillsClientCore {
         let reference = string(&reference, a.with("reference"))?;
         Ok(promise(async move {
             let r = throw(rpc.client().read(&rpc, &skill_uri, &reference).await)?;
-            let mut file = ContentJs::from(&r.file.content);
-            file.server_label = Some(&r.file.server_label);
-            file.skill_uri = Some(&r.file.skill_uri);
-            to_js(&ReadJs {
-                file,
-                refreshed: r.refreshed,
-                approval_revoked: r.approval_revoked,
-            })
+            // `ClientReadFile`: a `ReadFile` and what the refresh did.
+            let mut o = JsonObject::new();
+            content_fields(&mut o, &r.file.content);
+            o.str("serverLabel", &r.file.server_label);
+            o.str("skillUri", &r.file.skill_uri);
+            o.bool("refreshed", r.refreshed);
+            o.bool("approvalRevoked", r.approval_revoked);
+            o.into_js()
         }))
     }
 
@@ -900,12 +869,7 @@ impl SkillsClientCore {
                 .filter(|s| s.server_label == l)
                 .collect::<Vec<_>>()
         }))?;
-        let out = Array::new();
-        for s in &rows {
-            let v = to_js(&SummaryJs::from(s))?;
-            out.push(&v);
-        }
-        Ok(out.into())
+        json_value(&json_array_text(rows.iter().map(summary_json)))
     }
 
     /// The registered entry of a skill, or `undefined`.
@@ -984,7 +948,7 @@ impl SkillsClientCore {
         let uri = string(&uri, arg("SkillsClientCore.signer", "uri"))?;
         let signer = throw(self.inner.client.host(|h, l| h.signer(l, &uri).cloned()))?;
         match &signer {
-            Some(s) => to_js(&SignerJs::from(s)),
+            Some(s) => json_value(&signer_json(s)),
             None => Ok(JsValue::UNDEFINED),
         }
     }
@@ -1068,8 +1032,12 @@ pub fn verify_well_known(
     let a = arg("verifyWellKnown", "io");
     let io = io_arg(&io, a)?;
     let url = string(&url, a.with("url"))?;
-    let signer_options: SignerOptionsJs =
-        super::convert::options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
+    let record = option_record(
+        &options.unwrap_or(JsValue::UNDEFINED),
+        a.with("options"),
+        &SIGNER_FIELDS,
+    )?;
+    let signer_options = SignerOptionsJs::read(record.as_ref())?;
     let mut signers = signer_options.signers(a.with("options"))?;
     let hand_back = signer_options.pins_given();
     if !(url.starts_with("http://") || url.starts_with("https://")) {

@@ -16,28 +16,31 @@
 //! calls that catch, option objects are copied into fresh plain objects before serde reads
 //! them, and output objects are built from Rust values only.
 //!
-//! Option and output objects go through `serde-wasm-bindgen`; entries and `resources/read`
-//! results stay JSON text, because the host's one validator (shared with the WIT component
-//! and native code) reads JSON text.
+//! Option objects are copied and read key by key with typed getters ([`Record`]), and results
+//! are written as JSON text and parsed by one `JSON.parse` ([`JsonObject`]): no serde
+//! deserializer or serializer for JavaScript values in the verifier module (the main module's
+//! own options and results still go through `serde-wasm-bindgen`). Entries and
+//! `resources/read` results stay JSON text, because the host's one validator (shared with the
+//! WIT component and native code) reads JSON text.
 
 use std::fmt::Display;
 
 use js_sys::{Array, ArrayBuffer, Function, Object, Reflect, Uint8Array, WeakSet, JSON};
+#[cfg(feature = "js")]
 use serde::de::DeserializeOwned;
-use serde::Serialize;
-use serde_wasm_bindgen::Serializer;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::{fail, throw};
+use super::{fail, set, throw};
 use crate::host::{
     Body, Content, Entry, ErrorCode, FileReceipt, HostOptions, PlannedRead, RegisterOutcome,
     VerifiedContent, VerifiedSkillMd, VerifyError, VerifyOptions,
 };
 use crate::skill::digest::{is_wire_digest, Sha256Stream};
+use crate::skill::value::write_json_string;
 
 #[wasm_bindgen]
 extern "C" {
@@ -416,9 +419,18 @@ pub(super) fn byte_count(value: &JsValue, arg: Arg) -> Result<u64, JsValue> {
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
     match value.as_f64() {
         Some(n) if n.fract() == 0.0 && (0.0..=MAX_SAFE).contains(&n) => Ok(n as u64),
+        // The number as JavaScript writes it (`String(n)`: `1.5`, `-1`, `NaN`, `Infinity`),
+        // which also keeps core's float formatter out of the module.
         Some(n) => Err(arg.error(
             ErrorCode::InvalidArgument,
-            format_args!("must be a non-negative integer (a byte count), got {n}"),
+            format_args!(
+                "must be a non-negative integer (a byte count), got {}",
+                String::from(
+                    js_sys::Number::from(n)
+                        .to_string_with_radix(10)
+                        .unwrap_or_default()
+                )
+            ),
         )),
         None => Err(arg.wrong("a non-negative integer (a byte count)", value)),
     }
@@ -468,15 +480,20 @@ pub(super) fn json_value(text: &str) -> Result<JsValue, JsValue> {
 /// A JSON array of the given JSON texts, parsed in one call.
 #[cfg(feature = "js")]
 pub(super) fn json_array<'a>(items: impl Iterator<Item = &'a str>) -> Result<JsValue, JsValue> {
+    json_value(&json_array_text(items))
+}
+
+/// The JSON text of an array of the given JSON texts.
+pub(super) fn json_array_text<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> String {
     let mut text = String::from("[");
-    for (i, item) in items.enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             text.push(',');
         }
-        text.push_str(item);
+        text.push_str(item.as_ref());
     }
     text.push(']');
-    json_value(&text)
+    text
 }
 
 /// The last entry [`entry_from`] read: the JSON text of the argument (a JavaScript string),
@@ -671,46 +688,70 @@ pub(super) fn read_result(value: &JsValue, arg: Arg) -> Result<serde_json::Value
 }
 
 // ---------------------------------------------------------------------------------------------
-// Option objects (serde-wasm-bindgen over a safe copy)
+// Option objects (a safe copy, read key by key)
 // ---------------------------------------------------------------------------------------------
 
 /// How deep an option object may nest.
 const OPTION_DEPTH: usize = 8;
 
-/// An optional options argument: `undefined` and `null` give the defaults.
-pub(super) fn options<T: DeserializeOwned + Default>(
-    value: &JsValue,
+/// A copy of an option object, made with catching reads (so reading it runs none of the
+/// caller's code), whose every key is known; read key by key with typed getters. Only the
+/// copy's own properties are read, so a property added to `Object.prototype` is not an option.
+pub(super) struct Record {
+    copy: Object,
     arg: Arg,
-) -> Result<T, JsValue> {
-    options_except(value, arg, &[])
 }
 
-/// [`options`], leaving the keys in `skip` to the caller (read with [`get`]).
-pub(super) fn options_except<T: DeserializeOwned + Default>(
+/// An optional options argument whose keys are `fields`: `None` for `undefined` and `null`
+/// (the defaults), `invalid-argument` for any other value that is not an object or for an
+/// unknown key (naming the known ones).
+pub(super) fn option_record(
     value: &JsValue,
     arg: Arg,
-    skip: &[&str],
-) -> Result<T, JsValue> {
+    fields: &[&str],
+) -> Result<Option<Record>, JsValue> {
     if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
+        return Ok(None);
     }
-    record(value, arg, skip)
+    let copy = checked_copy(value, arg, &[], fields)?;
+    Ok(Some(Record {
+        copy: copy.unchecked_into(),
+        arg,
+    }))
 }
 
-/// An object argument read into `T`: it is copied into a fresh plain object with catching
-/// reads (so serde runs none of the caller's code), its keys are checked against `T`'s fields,
-/// and serde-wasm-bindgen reads the copy.
-pub(super) fn record<T: DeserializeOwned>(
-    value: &JsValue,
-    arg: Arg,
-    skip: &[&str],
-) -> Result<T, JsValue> {
-    let copy = checked_copy(value, arg, skip, fields_of::<T>())?;
-    from_copy(copy, arg)
+impl Record {
+    /// The option `key` as given, `undefined` when absent.
+    pub(super) fn value(&self, key: &str) -> JsValue {
+        let key = JsValue::from_str(key);
+        if !Object::has_own(&self.copy, &key) {
+            return JsValue::UNDEFINED;
+        }
+        // A data property of a fresh plain object: reading it cannot throw.
+        Reflect::get(&self.copy, &key).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// A boolean option: `None` when absent, `undefined` or `null`; `invalid-argument` naming
+    /// the option for any other value that is not a boolean.
+    pub(super) fn bool(&self, key: &str) -> Result<Option<bool>, JsValue> {
+        let value = self.value(key);
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        value.as_bool().map(Some).ok_or_else(|| {
+            self.arg.error(
+                ErrorCode::InvalidArgument,
+                format_args!(
+                    "property {key:?} must be a boolean (true or false), got {}",
+                    type_name(&value)
+                ),
+            )
+        })
+    }
 }
 
-/// The copy [`record`] reads: `value` copied with catching reads, every key one of `fields`
-/// (or skipped); an unknown key is refused naming the known ones.
+/// The copy an option object is read from: `value` copied with catching reads, every key one
+/// of `fields` (or skipped); an unknown key is refused naming the known ones.
 fn checked_copy(
     value: &JsValue,
     arg: Arg,
@@ -746,59 +787,30 @@ fn checked_copy(
     Ok(copy)
 }
 
-/// `T` read by serde-wasm-bindgen from a [`checked_copy`] (a field it does not name is left
-/// alone).
-fn from_copy<T: DeserializeOwned>(copy: JsValue, arg: Arg) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(copy).map_err(|e| {
-        let e = JsValue::from(e);
-        let message = Reflect::get(&e, &JsValue::from_str("message"))
-            .ok()
-            .and_then(|m| m.as_string())
-            .unwrap_or_default();
-        arg.error(
-            ErrorCode::InvalidArgument,
-            format_args!("is invalid: {message}"),
-        )
+/// The host's options as the package names them: `allowDynamic` and `requireApproval`
+/// (absent: `false`). `new SkillHost` and `new SkillsClientCore` take them beside their own
+/// (the signer options, the client's).
+pub(super) const HOST_FIELDS: [&str; 2] = ["allowDynamic", "requireApproval"];
+
+/// The host's options ([`HOST_FIELDS`]) of an option object; the defaults without one.
+pub(super) fn host_options(record: Option<&Record>) -> Result<HostOptions, JsValue> {
+    let Some(r) = record else {
+        return Ok(HostOptions::default());
+    };
+    Ok(HostOptions {
+        allow_dynamic: r.bool("allowDynamic")?.unwrap_or(false),
+        require_approval: r.bool("requireApproval")?.unwrap_or(false),
     })
 }
 
-/// The host's options as the package names them: `allowDynamic` and `requireApproval`
-/// (absent: `false`). `new SkillHost` and `new SkillsClientCore` take them beside their own
-/// (the signer options, the client's) ([`options_with_host`]).
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct HostOptionsJs {
-    allow_dynamic: Option<bool>,
-    require_approval: Option<bool>,
-}
-
-impl From<HostOptionsJs> for HostOptions {
-    fn from(o: HostOptionsJs) -> HostOptions {
-        HostOptions {
-            allow_dynamic: o.allow_dynamic.unwrap_or(false),
-            require_approval: o.require_approval.unwrap_or(false),
-        }
-    }
-}
-
-/// An optional argument holding `T`'s options and the host's, from one copy of it: a key
-/// neither names is refused naming both sets; `T`'s fields are read first.
-pub(super) fn options_with_host<T: DeserializeOwned + Default>(
-    value: &JsValue,
-    arg: Arg,
-) -> Result<(T, HostOptions), JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok((T::default(), HostOptions::default()));
-    }
-    let fields: Vec<&str> = fields_of::<T>()
-        .iter()
-        .chain(fields_of::<HostOptionsJs>())
-        .copied()
-        .collect();
-    let copy = checked_copy(value, arg, &[], &fields)?;
-    let own: T = from_copy(copy.clone(), arg)?;
-    let host: HostOptionsJs = from_copy(copy, arg)?;
-    Ok((own, host.into()))
+/// The options of the verifier functions: `allowDynamic` (absent: `false`).
+pub(super) fn verify_options(value: &JsValue, arg: Arg) -> Result<VerifyOptions, JsValue> {
+    let record = option_record(value, arg, &["allowDynamic"])?;
+    let allow_dynamic = match &record {
+        Some(r) => r.bool("allowDynamic")?.unwrap_or(false),
+        None => false,
+    };
+    Ok(VerifyOptions { allow_dynamic })
 }
 
 /// A copy of a caller's value made of primitives, fresh plain objects and fresh arrays only;
@@ -851,7 +863,82 @@ fn snapshot(value: &JsValue, depth: usize, skip: &[&str]) -> Result<JsValue, Str
     Ok(out.into())
 }
 
+// The main module's option structs (the server's, the compiler's, the client's) are read by
+// serde-wasm-bindgen from the same copy; the verifier module has no serde-wasm-bindgen.
+
+/// An optional options argument: `undefined` and `null` give the defaults.
+#[cfg(feature = "js")]
+pub(super) fn options<T: DeserializeOwned + Default>(
+    value: &JsValue,
+    arg: Arg,
+) -> Result<T, JsValue> {
+    options_except(value, arg, &[])
+}
+
+/// [`options`], leaving the keys in `skip` to the caller (read with [`get`]).
+#[cfg(feature = "js")]
+pub(super) fn options_except<T: DeserializeOwned + Default>(
+    value: &JsValue,
+    arg: Arg,
+    skip: &[&str],
+) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    record(value, arg, skip)
+}
+
+/// An object argument read into `T`: it is copied into a fresh plain object with catching
+/// reads (so serde runs none of the caller's code), its keys are checked against `T`'s fields,
+/// and serde-wasm-bindgen reads the copy.
+#[cfg(feature = "js")]
+pub(super) fn record<T: DeserializeOwned>(
+    value: &JsValue,
+    arg: Arg,
+    skip: &[&str],
+) -> Result<T, JsValue> {
+    let copy = checked_copy(value, arg, skip, fields_of::<T>())?;
+    from_copy(copy, arg)
+}
+
+/// `T` read by serde-wasm-bindgen from a [`checked_copy`] (a field it does not name is left
+/// alone).
+#[cfg(feature = "js")]
+fn from_copy<T: DeserializeOwned>(copy: JsValue, arg: Arg) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(copy).map_err(|e| {
+        let e = JsValue::from(e);
+        let message = Reflect::get(&e, &JsValue::from_str("message"))
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_default();
+        arg.error(
+            ErrorCode::InvalidArgument,
+            format_args!("is invalid: {message}"),
+        )
+    })
+}
+
+/// An optional argument holding `T`'s options and the host's ([`HOST_FIELDS`]), from one copy
+/// of it: a key neither names is refused naming both sets; `T`'s fields are read first.
+#[cfg(feature = "js")]
+pub(super) fn options_with_host<T: DeserializeOwned + Default>(
+    value: &JsValue,
+    arg: Arg,
+) -> Result<(T, HostOptions), JsValue> {
+    let fields: Vec<&str> = fields_of::<T>()
+        .iter()
+        .chain(&HOST_FIELDS)
+        .copied()
+        .collect();
+    let Some(record) = option_record(value, arg, &fields)? else {
+        return Ok((T::default(), HostOptions::default()));
+    };
+    let own: T = from_copy(record.copy.clone().into(), arg)?;
+    Ok((own, host_options(Some(&record))?))
+}
+
 /// The field names serde reads for the struct `T` (after renaming).
+#[cfg(feature = "js")]
 fn fields_of<T: DeserializeOwned>() -> &'static [&'static str] {
     use serde::de::{Error, Visitor};
 
@@ -886,30 +973,20 @@ fn fields_of<T: DeserializeOwned>() -> &'static [&'static str] {
     fields
 }
 
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsVerifyOptions {
-    allow_dynamic: Option<bool>,
-}
-
-/// The options of the verifier functions.
-pub(super) fn verify_options(value: &JsValue, arg: Arg) -> Result<VerifyOptions, JsValue> {
-    let o: JsVerifyOptions = options(value, arg)?;
-    Ok(VerifyOptions {
-        allow_dynamic: o.allow_dynamic.unwrap_or(false),
-    })
-}
-
 // ---------------------------------------------------------------------------------------------
 // Output objects
 // ---------------------------------------------------------------------------------------------
 
 /// Plain objects for structs, `Uint8Array`s for bytes, numbers for integers, and absent
-/// properties for `None` (every optional field is skipped when `None`).
-const SERIALIZER: Serializer = Serializer::new().serialize_maps_as_objects(true);
+/// properties for `None` (every optional field is skipped when `None`): the main module's
+/// serde-wasm-bindgen output (the verifier module writes its results with [`JsonObject`]).
+#[cfg(feature = "js")]
+const SERIALIZER: serde_wasm_bindgen::Serializer =
+    serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
 
-/// A Rust value as the plain object the declarations describe.
-pub(super) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+/// A Rust value as the plain object the declarations describe (the main module's results).
+#[cfg(feature = "js")]
+pub(super) fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value.serialize(&SERIALIZER).map_err(|e| {
         fail(
             ErrorCode::InvalidArgument,
@@ -918,176 +995,162 @@ pub(super) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     })
 }
 
-/// A Rust value without bytes as the plain object the declarations describe, through its JSON
-/// text and one `JSON.parse`: one crossing into JavaScript, where [`to_js`] makes one per
-/// property and per string. For the `FileReceipt` the per-file verifier functions return with
-/// every call (Node 20, CPU time), the receipt and the digest argument took about 1.7 us this
-/// way against 2.5 us with [`to_js`]; the object is the same.
-pub(super) fn to_js_via_json<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| {
-        fail(
-            ErrorCode::InvalidArgument,
-            format!("internal: a result could not be converted: {e}"),
-        )
-    })?;
-    json_value(&text)
-}
-
 /// Serialises bytes as a `Uint8Array`.
+#[cfg(feature = "js")]
 pub(super) fn uint8array<S: serde::Serializer>(bytes: &&[u8], s: S) -> Result<S::Ok, S::Error> {
     s.serialize_bytes(bytes)
 }
 
+/// A result object written as JSON text field by field, from Rust values only, and made a
+/// plain object by one `JSON.parse` ([`JsonObject::into_js`]): one crossing into JavaScript,
+/// where setting its properties one by one makes one per property and per string. For the
+/// `FileReceipt` the per-file verifier functions return with every call (Node 20, CPU time),
+/// the receipt and the digest argument took about 1.7 us this way against 2.5 us property by
+/// property; the object is the same. Bytes (one `Uint8Array` property at most) are set on the
+/// parsed object, in the place the JSON text kept for them.
+pub(super) struct JsonObject<'a> {
+    text: String,
+    bytes: Option<(&'static str, &'a [u8])>,
+}
+
+impl<'a> JsonObject<'a> {
+    /// An empty object.
+    pub(super) fn new() -> Self {
+        JsonObject {
+            text: String::from("{"),
+            bytes: None,
+        }
+    }
+
+    fn key(&mut self, key: &str) {
+        if self.text.len() > 1 {
+            self.text.push(',');
+        }
+        // Keys are the declarations' property names, which need no escaping.
+        self.text.push('"');
+        self.text.push_str(key);
+        self.text.push_str("\":");
+    }
+
+    /// A string property.
+    pub(super) fn str(&mut self, key: &str, value: &str) {
+        self.key(key);
+        write_json_string(value, &mut self.text);
+    }
+
+    /// A string property, absent for `None`.
+    pub(super) fn opt_str(&mut self, key: &str, value: Option<&str>) {
+        if let Some(v) = value {
+            self.str(key, v);
+        }
+    }
+
+    /// An integer property (sizes and counts, which JavaScript numbers hold exactly).
+    pub(super) fn num(&mut self, key: &str, value: u64) {
+        use std::fmt::Write;
+        self.key(key);
+        let _ = write!(self.text, "{value}");
+    }
+
+    /// A boolean property.
+    pub(super) fn bool(&mut self, key: &str, value: bool) {
+        self.key(key);
+        self.text.push_str(if value { "true" } else { "false" });
+    }
+
+    /// A property whose value is JSON text this crate wrote (an object, an array).
+    pub(super) fn raw(&mut self, key: &str, json: &str) {
+        self.key(key);
+        self.text.push_str(json);
+    }
+
+    /// A `Uint8Array` property (its place is kept in the text; the bytes are set after parsing).
+    pub(super) fn bytes(&mut self, key: &'static str, bytes: &'a [u8]) {
+        self.raw(key, "null");
+        self.bytes = Some((key, bytes));
+    }
+
+    /// The JSON text (only for an object without bytes).
+    pub(super) fn text(mut self) -> String {
+        self.text.push('}');
+        self.text
+    }
+
+    /// The plain object.
+    pub(super) fn into_js(self) -> Result<JsValue, JsValue> {
+        let bytes = self.bytes;
+        let object = json_value(&self.text())?;
+        if let Some((key, b)) = bytes {
+            set(&object, key, &Uint8Array::from(b).into());
+        }
+        Ok(object)
+    }
+}
+
+/// `FileReceipt`'s properties.
+fn receipt_fields(o: &mut JsonObject, r: &FileReceipt) {
+    o.str("uri", &r.uri);
+    o.num("size", r.size);
+    o.str("digest", &r.digest);
+    o.bool("verified", r.verified);
+}
+
 /// `FileReceipt`.
-#[derive(Serialize)]
-pub(super) struct ReceiptJs<'a> {
-    uri: &'a str,
-    size: u64,
-    digest: &'a str,
-    verified: bool,
+pub(super) fn receipt_js(r: &FileReceipt) -> Result<JsValue, JsValue> {
+    let mut o = JsonObject::new();
+    receipt_fields(&mut o, r);
+    o.into_js()
 }
 
-impl<'a> From<&'a FileReceipt> for ReceiptJs<'a> {
-    fn from(r: &'a FileReceipt) -> Self {
-        ReceiptJs {
-            uri: &r.uri,
-            size: r.size,
-            digest: &r.digest,
-            verified: r.verified,
-        }
-    }
+/// `ReadResultContent`'s properties: the content item of a `resources/read` result, before its
+/// digest is checked (`bytes`, `text` for a text item, `mimeType` if it has one).
+fn body_fields<'a>(o: &mut JsonObject<'a>, body: &'a Body, mime_type: Option<&str>) {
+    o.bytes("bytes", body.as_bytes());
+    o.opt_str("text", body.text());
+    o.opt_str("mimeType", mime_type);
 }
 
-/// `VerifiedContent` (a receipt's figures and the [`BodyJs`] they describe), and `ReadFile`
-/// with `server_label` and `skill_uri`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct ContentJs<'a> {
-    uri: &'a str,
-    size: u64,
-    digest: &'a str,
-    verified: bool,
-    #[serde(flatten)]
-    body: BodyJs<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) server_label: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) skill_uri: Option<&'a str>,
+/// `ReadResultContent`.
+pub(super) fn body_js(body: &Body, mime_type: Option<&str>) -> Result<JsValue, JsValue> {
+    let mut o = JsonObject::new();
+    body_fields(&mut o, body, mime_type);
+    o.into_js()
 }
 
-impl<'a> From<&'a VerifiedContent> for ContentJs<'a> {
-    fn from(c: &'a VerifiedContent) -> Self {
-        ContentJs {
-            uri: &c.receipt.uri,
-            size: c.receipt.size,
-            digest: &c.receipt.digest,
-            verified: c.receipt.verified,
-            body: BodyJs::new(&c.body, c.mime_type.as_deref()),
-            server_label: None,
-            skill_uri: None,
-        }
-    }
+/// `VerifiedContent`'s properties (a receipt's figures and the body they describe); `ReadFile`
+/// adds `serverLabel` and `skillUri`.
+pub(super) fn content_fields<'a>(o: &mut JsonObject<'a>, c: &'a VerifiedContent) {
+    receipt_fields(o, &c.receipt);
+    body_fields(o, &c.body, c.mime_type.as_deref());
 }
 
-/// `ReadResultContent`: the content item of a `resources/read` result, before its digest is
-/// checked (and the body of a [`ContentJs`]).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct BodyJs<'a> {
-    #[serde(serialize_with = "uint8array")]
-    bytes: &'a [u8],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    text: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mime_type: Option<&'a str>,
-}
-
-impl<'a> BodyJs<'a> {
-    /// The body and the item's `mimeType`.
-    pub(super) fn new(body: &'a Body, mime_type: Option<&'a str>) -> Self {
-        BodyJs {
-            bytes: body.as_bytes(),
-            text: body.text(),
-            mime_type,
-        }
-    }
-}
-
-/// `VerifiedSkillMd`, and `LoadedSkill` with `server_label` and `display_name`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct SkillMdJs<'a> {
-    uri: &'a str,
-    size: u64,
-    digest: &'a str,
-    verified: bool,
-    text: &'a str,
-    body: &'a str,
-    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
-    frontmatter: JsValue,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mime_type: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) server_label: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) display_name: Option<&'a str>,
-}
-
-impl<'a> SkillMdJs<'a> {
-    /// The frontmatter is the host's own JSON text of it, parsed (its key order kept).
-    pub(super) fn new(v: &'a VerifiedSkillMd) -> Result<Self, JsValue> {
-        Ok(SkillMdJs {
-            uri: &v.receipt.uri,
-            size: v.receipt.size,
-            digest: &v.receipt.digest,
-            verified: v.receipt.verified,
-            text: &v.text,
-            body: v.body(),
-            frontmatter: json_value(&v.frontmatter.to_json())?,
-            mime_type: v.mime_type.as_deref(),
-            server_label: None,
-            display_name: None,
-        })
-    }
+/// `VerifiedSkillMd`'s properties (the frontmatter is the host's own JSON text of it, its key
+/// order kept); `LoadedSkill` adds `serverLabel` and `displayName`.
+pub(super) fn skill_md_fields(o: &mut JsonObject, v: &VerifiedSkillMd) {
+    receipt_fields(o, &v.receipt);
+    o.str("text", &v.text);
+    o.str("body", v.body());
+    o.raw("frontmatter", &v.frontmatter.to_json());
+    o.opt_str("mimeType", v.mime_type.as_deref());
 }
 
 /// `PlannedRead`.
-#[derive(Serialize)]
-pub(super) struct PlannedJs<'a> {
-    uri: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    digest: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    size: Option<u64>,
-}
-
-impl<'a> From<&'a PlannedRead> for PlannedJs<'a> {
-    fn from(p: &'a PlannedRead) -> Self {
-        PlannedJs {
-            uri: &p.uri,
-            digest: p.digest.as_deref(),
-            size: p.size,
-        }
+pub(super) fn planned_js(p: &PlannedRead) -> Result<JsValue, JsValue> {
+    let mut o = JsonObject::new();
+    o.str("uri", &p.uri);
+    o.opt_str("digest", p.digest.as_deref());
+    if let Some(size) = p.size {
+        o.num("size", size);
     }
+    o.into_js()
 }
 
-/// `RegisterOutcome`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct OutcomeJs<'a> {
-    uri: &'a str,
-    added: bool,
-    changed: bool,
-    approval_revoked: bool,
-}
-
-impl<'a> From<&'a RegisterOutcome> for OutcomeJs<'a> {
-    fn from(r: &'a RegisterOutcome) -> Self {
-        OutcomeJs {
-            uri: &r.uri,
-            added: r.added,
-            changed: r.changed,
-            approval_revoked: r.approval_revoked,
-        }
-    }
+/// `RegisterOutcome`, as JSON text.
+pub(super) fn outcome_json(r: &RegisterOutcome) -> String {
+    let mut o = JsonObject::new();
+    o.str("uri", &r.uri);
+    o.bool("added", r.added);
+    o.bool("changed", r.changed);
+    o.bool("approvalRevoked", r.approval_revoked);
+    o.text()
 }

@@ -3,15 +3,15 @@
 
 use std::rc::Rc;
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, content_from, entry_from, is_array, json_arg, json_text, json_value, options_with_host,
-    string, to_js, Arg, ContentJs, OutcomeJs, PlannedJs, SkillMdJs,
+    arg, content_fields, content_from, entry_from, host_options, is_array, json_arg,
+    json_array_text, json_text, json_value, option_record, outcome_json, planned_js,
+    skill_md_fields, string, Arg, JsonObject, Record, HOST_FIELDS,
 };
-use super::{js_error, throw};
-use crate::host::signature::{trusted_key, SignerPolicy, SignerTrust, Signers};
+use super::{js_error, set, throw};
+use crate::host::signature::{trusted_key, SignerPolicy, Signers};
 use crate::host::{self, ErrorCode, Hashing};
 use wasm_bindgen::JsCast;
 
@@ -19,15 +19,14 @@ use wasm_bindgen::JsCast;
 /// objects or JSON text: the trust list), `trustOnFirstUse`, `pins` (exported pins, as JSON
 /// text or the parsed object). The JWKs and pins are kept as JavaScript values and read as
 /// JSON text (no JSON tree is built in WebAssembly).
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
 pub(super) struct SignerOptionsJs {
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
     pub(super) trust: JsValue,
     pub(super) trust_on_first_use: Option<bool>,
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
     pub(super) pins: JsValue,
 }
+
+/// The signer options' names ([`SignerOptionsJs`]).
+pub(super) const SIGNER_FIELDS: [&str; 3] = ["trust", "trustOnFirstUse", "pins"];
 
 /// A JSON object given as itself or as its text (a JWK, exported pins).
 fn object_text(value: &JsValue) -> Option<String> {
@@ -41,6 +40,22 @@ fn object_text(value: &JsValue) -> Option<String> {
 }
 
 impl SignerOptionsJs {
+    /// The signer options of an option object ([`SIGNER_FIELDS`]); none without one.
+    pub(super) fn read(record: Option<&Record>) -> Result<SignerOptionsJs, JsValue> {
+        Ok(match record {
+            Some(r) => SignerOptionsJs {
+                trust: r.value("trust"),
+                trust_on_first_use: r.bool("trustOnFirstUse")?,
+                pins: r.value("pins"),
+            },
+            None => SignerOptionsJs {
+                trust: JsValue::UNDEFINED,
+                trust_on_first_use: None,
+                pins: JsValue::UNDEFINED,
+            },
+        })
+    }
+
     /// Whether `trustOnFirstUse` or `pins` was given (the caller then hands the pins back).
     /// `verifyWellKnown`'s (the main module's).
     #[cfg(feature = "js")]
@@ -97,81 +112,36 @@ fn import(signers: &mut Signers, text: &str, a: Arg) -> Result<(), JsValue> {
         .map_err(|e| a.with("pins").error(ErrorCode::InvalidArgument, e.message))
 }
 
-/// `SignerInfo`: a verified signer.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct SignerJs<'a> {
-    key_id: &'a str,
-    catalog: &'a str,
-    trust: SignerTrust,
+/// `SignerInfo`: a verified signer, as JSON text.
+pub(super) fn signer_json(s: &host::Signer) -> String {
+    let mut o = JsonObject::new();
+    o.str("keyId", &s.key_id);
+    o.str("catalog", &s.catalog);
+    o.str("trust", s.trust.as_str());
+    o.text()
 }
 
-impl<'a> From<&'a host::Signer> for SignerJs<'a> {
-    fn from(s: &'a host::Signer) -> Self {
-        SignerJs {
-            key_id: &s.key_id,
-            catalog: &s.catalog,
-            trust: s.trust,
-        }
+/// `SkillSummary`'s properties (`ListedSkill` adds the figures of its manifest).
+pub(super) fn summary_fields(o: &mut JsonObject, s: &host::SkillSummary) {
+    o.str("serverLabel", &s.server_label);
+    o.str("uri", &s.uri);
+    o.str("name", &s.name);
+    o.str("description", &s.description);
+    o.str("displayName", &s.display_name);
+    o.bool("dynamic", s.dynamic);
+    o.opt_str("revision", s.revision.as_deref());
+    o.bool("approved", s.approved);
+    o.bool("active", s.active);
+    if let Some(signer) = &s.signer {
+        o.raw("signer", &signer_json(signer));
     }
 }
 
-/// `SkillSummary`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct SummaryJs<'a> {
-    server_label: &'a str,
-    uri: &'a str,
-    name: &'a str,
-    description: &'a str,
-    display_name: &'a str,
-    dynamic: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    revision: Option<&'a str>,
-    approved: bool,
-    active: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    signer: Option<SignerJs<'a>>,
-}
-
-impl<'a> From<&'a host::SkillSummary> for SummaryJs<'a> {
-    fn from(s: &'a host::SkillSummary) -> Self {
-        SummaryJs {
-            server_label: &s.server_label,
-            uri: &s.uri,
-            name: &s.name,
-            description: &s.description,
-            display_name: &s.display_name,
-            dynamic: s.dynamic,
-            revision: s.revision.as_deref(),
-            approved: s.approved,
-            active: s.active,
-            signer: s.signer.as_ref().map(SignerJs::from),
-        }
-    }
-}
-
-/// `SkillRef`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SkillRefJs {
-    server_label: String,
-    uri: String,
-}
-
-/// `ListingOutcome`.
-#[derive(Serialize)]
-struct ListingJs<'a> {
-    registered: Vec<OutcomeJs<'a>>,
-    rejected: Vec<RejectedJs>,
-}
-
-/// One rejected entry of a listing, with its error as a thrown-style `SkillsEdgeError`.
-#[derive(Serialize)]
-struct RejectedJs {
-    index: usize,
-    #[serde(serialize_with = "serde_wasm_bindgen::preserve::serialize")]
-    error: JsValue,
+/// `SkillSummary`, as JSON text.
+pub(super) fn summary_json(s: &host::SkillSummary) -> String {
+    let mut o = JsonObject::new();
+    summary_fields(&mut o, s);
+    o.text()
 }
 
 /// The `SkillHost` method `method`'s first parameter, `label`.
@@ -210,9 +180,16 @@ impl SkillHost {
         >,
     ) -> Result<SkillHost, JsValue> {
         let a = arg("new SkillHost", "options");
-        let (signer_options, o): (SignerOptionsJs, _) =
-            options_with_host(&options.unwrap_or(JsValue::UNDEFINED), a)?;
-        let mut inner = host::SkillHost::new(o);
+        let fields = [
+            SIGNER_FIELDS[0],
+            SIGNER_FIELDS[1],
+            SIGNER_FIELDS[2],
+            HOST_FIELDS[0],
+            HOST_FIELDS[1],
+        ];
+        let record = option_record(&options.unwrap_or(JsValue::UNDEFINED), a, &fields)?;
+        let signer_options = SignerOptionsJs::read(record.as_ref())?;
+        let mut inner = host::SkillHost::new(host_options(record.as_ref())?);
         *inner.signers_mut() = signer_options.signers(a)?;
         Ok(SkillHost { inner })
     }
@@ -241,7 +218,7 @@ impl SkillHost {
     ) -> Result<JsValue, JsValue> {
         let (label, uri) = label_uri("SkillHost.signer", &label, &uri)?;
         match self.inner.signer(&label, &uri) {
-            Some(s) => to_js(&SignerJs::from(s)),
+            Some(s) => json_value(&signer_json(s)),
             None => Ok(JsValue::UNDEFINED),
         }
     }
@@ -306,7 +283,13 @@ impl SkillHost {
     /// The server labels, in the order added.
     #[wasm_bindgen(unchecked_return_type = "string[]")]
     pub fn servers(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.servers())
+        Ok(self
+            .inner
+            .servers()
+            .iter()
+            .map(|s| JsValue::from_str(s))
+            .collect::<js_sys::Array>()
+            .into())
     }
 
     /// Registers (or replaces) an entry of server `label`; revokes an approval whose
@@ -320,9 +303,8 @@ impl SkillHost {
         let a = label_of("SkillHost.register");
         let label = string(&label, a)?;
         let entry = entry_from(&entry, a.with("entry"))?;
-        to_js(&OutcomeJs::from(&throw(
-            self.inner.register(&label, Rc::unwrap_or_clone(entry)),
-        )?))
+        let outcome = throw(self.inner.register(&label, Rc::unwrap_or_clone(entry)))?;
+        json_value(&outcome_json(&outcome))
     }
 
     /// `register` for a skill already registered (throws `unknown-skill` otherwise).
@@ -335,9 +317,8 @@ impl SkillHost {
         let a = label_of("SkillHost.refresh");
         let label = string(&label, a)?;
         let entry = entry_from(&entry, a.with("entry"))?;
-        to_js(&OutcomeJs::from(&throw(
-            self.inner.refresh(&label, Rc::unwrap_or_clone(entry)),
-        )?))
+        let outcome = throw(self.inner.refresh(&label, Rc::unwrap_or_clone(entry)))?;
+        json_value(&outcome_json(&outcome))
     }
 
     /// Registers every valid entry of a `skills/list` result or an array of entries; the
@@ -358,17 +339,31 @@ impl SkillHost {
             false,
         )?;
         let out = throw(self.inner.register_listing(&label, &text))?;
-        to_js(&ListingJs {
-            registered: out.registered.iter().map(OutcomeJs::from).collect(),
-            rejected: out
-                .rejected
-                .iter()
-                .map(|r| RejectedJs {
-                    index: r.index,
-                    error: js_error(r.error.clone()),
-                })
-                .collect(),
-        })
+        // `ListingOutcome`: each rejected entry with its error as a thrown-style
+        // `SkillsEdgeError`, set on the parsed objects.
+        let mut o = JsonObject::new();
+        o.raw(
+            "registered",
+            &json_array_text(out.registered.iter().map(outcome_json)),
+        );
+        o.raw(
+            "rejected",
+            &json_array_text(out.rejected.iter().map(|r| {
+                let mut o = JsonObject::new();
+                o.num("index", r.index as u64);
+                o.raw("error", "null");
+                o.text()
+            })),
+        );
+        let listing = o.into_js()?;
+        if !out.rejected.is_empty() {
+            let rejected = js_sys::Reflect::get(&listing, &JsValue::from_str("rejected"))?;
+            let rejected: &js_sys::Array = rejected.unchecked_ref();
+            for (i, r) in out.rejected.iter().enumerate() {
+                set(&rejected.get(i as u32), "error", &js_error(r.error.clone()));
+            }
+        }
+        Ok(listing)
     }
 
     /// Registers the entry of a `skills/get` result for `uri` (the result's `skill.uri` must
@@ -389,7 +384,7 @@ impl SkillHost {
             false,
         )?;
         let outcome = throw(self.inner.register_get_result(&label, &uri, &text))?;
-        to_js(&OutcomeJs::from(&outcome))
+        json_value(&outcome_json(&outcome))
     }
 
     /// Forgets a skill and closes its acting window. Returns whether it was registered.
@@ -419,9 +414,9 @@ impl SkillHost {
     /// Every registered skill with a display name unique across servers.
     #[wasm_bindgen(unchecked_return_type = "SkillSummary[]")]
     pub fn skills(&self) -> Result<JsValue, JsValue> {
-        let skills = self.inner.skills();
-        let out: Vec<SummaryJs> = skills.iter().map(SummaryJs::from).collect();
-        to_js(&out)
+        json_value(&json_array_text(
+            self.inner.skills().iter().map(summary_json),
+        ))
     }
 
     /// The skill shown under `displayName`, or `undefined`.
@@ -433,7 +428,13 @@ impl SkillHost {
     ) -> Result<JsValue, JsValue> {
         let name = string(&display_name, arg("SkillHost.lookup", "displayName"))?;
         match self.inner.lookup(&name) {
-            Some((server_label, uri)) => to_js(&SkillRefJs { server_label, uri }),
+            Some((server_label, uri)) => {
+                // `SkillRef`.
+                let mut o = JsonObject::new();
+                o.str("serverLabel", &server_label);
+                o.str("uri", &uri);
+                o.into_js()
+            }
             None => Ok(JsValue::UNDEFINED),
         }
     }
@@ -448,9 +449,7 @@ impl SkillHost {
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (label, uri) = label_uri("SkillHost.planLoad", &label, &uri)?;
-        to_js(&PlannedJs::from(&throw(
-            self.inner.plan_load(&label, &uri),
-        )?))
+        planned_js(&throw(self.inner.plan_load(&label, &uri))?)
     }
 
     /// Loads a skill from its SKILL.md (a `resources/read` result, text or bytes read from the
@@ -465,10 +464,11 @@ impl SkillHost {
         let (label, uri) = label_uri("SkillHost.load", &label, &uri)?;
         let content = content_from(&content, arg("SkillHost.load", "content"), true)?;
         let loaded = throw(self.inner.load(&label, &uri, content, Hashing::Here))?;
-        let mut out = SkillMdJs::new(&loaded.skill_md)?;
-        out.server_label = Some(&loaded.server_label);
-        out.display_name = Some(&loaded.display_name);
-        to_js(&out)
+        let mut o = JsonObject::new();
+        skill_md_fields(&mut o, &loaded.skill_md);
+        o.str("serverLabel", &loaded.server_label);
+        o.str("displayName", &loaded.display_name);
+        o.into_js()
     }
 
     /// What to read for a reference (relative to the skill root, or an absolute URI) of a
@@ -486,7 +486,7 @@ impl SkillHost {
         let skill_uri = string(&skill_uri, a.with("skillUri"))?;
         let reference = string(&reference, a.with("reference"))?;
         let plan = throw(self.inner.plan_read(&label, &skill_uri, &reference))?;
-        to_js(&PlannedJs::from(&plan))
+        planned_js(&plan)
     }
 
     /// Verifies a supporting file of a loaded skill against the held entry. A nested SKILL.md
@@ -508,10 +508,11 @@ impl SkillHost {
             self.inner
                 .read(&label, &skill_uri, &reference, content, Hashing::Here),
         )?;
-        let mut out = ContentJs::from(&file.content);
-        out.server_label = Some(&file.server_label);
-        out.skill_uri = Some(&file.skill_uri);
-        to_js(&out)
+        let mut o = JsonObject::new();
+        content_fields(&mut o, &file.content);
+        o.str("serverLabel", &file.server_label);
+        o.str("skillUri", &file.skill_uri);
+        o.into_js()
     }
 
     /// Whether an acting window is open for the skill.

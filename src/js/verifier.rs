@@ -1,13 +1,12 @@
 //! The verifier functions: pure checks of entries and content against each other.
 
 use js_sys::Reflect;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    arg, byte_count, content_from, entry_from, file_input, frozen_entry, json_arg, read_result,
-    string, to_js, to_js_via_json, verify_options, wire_digest, BodyJs, ContentJs, FileInput,
-    ReceiptJs, SkillMdJs,
+    arg, body_js, byte_count, content_fields, content_from, entry_from, file_input, frozen_entry,
+    json_arg, json_array_text, read_result, receipt_js, skill_md_fields, string, verify_options,
+    wire_digest, FileInput, JsonObject,
 };
 use super::{all_codes, throw};
 use crate::catalog::sign::Envelope;
@@ -31,17 +30,6 @@ pub fn validate_entry(
     frozen_entry(&entry_from(&entry, arg("validateEntry", "entry"))?)
 }
 
-/// `LimitReport`: `resourceCount` and `totalSize` only for a skill that is not dynamic.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LimitsJs {
-    dynamic: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    resource_count: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    total_size: Option<u64>,
-}
-
 /// Counts a skill's files and sums their sizes from the entry alone. Throws
 /// `limit-exceeded` above 512 files or 16 MiB, `invalid-entry` for an invalid entry.
 #[wasm_bindgen(js_name = checkLimits, unchecked_return_type = "LimitReport")]
@@ -50,11 +38,14 @@ pub fn check_limits(
 ) -> Result<JsValue, JsValue> {
     let entry = entry_from(&entry, arg("checkLimits", "entry"))?;
     let report = throw(entry.check_limits())?;
-    to_js(&LimitsJs {
-        dynamic: report.is_none(),
-        resource_count: report.as_ref().map(|r| r.resource_count),
-        total_size: report.as_ref().map(|r| r.total_size),
-    })
+    // `LimitReport`: `resourceCount` and `totalSize` only for a skill that is not dynamic.
+    let mut o = JsonObject::new();
+    o.bool("dynamic", report.is_none());
+    if let Some(r) = report {
+        o.num("resourceCount", r.resource_count as u64);
+        o.num("totalSize", r.total_size);
+    }
+    o.into_js()
 }
 
 /// Verifies a file's content (text: its UTF-8 bytes) against the entry: listed, then size,
@@ -79,7 +70,7 @@ pub fn verify_file(
             verify_file_with(&entry, &uri, b.len() as u64, || b.digest(), options)
         }
     })?;
-    to_js_via_json(&ReceiptJs::from(&receipt))
+    receipt_js(&receipt)
 }
 
 /// Verifies a file from its byte length and its SHA-256 in wire form, computed elsewhere (for
@@ -95,7 +86,7 @@ pub fn verify_file_digest_js(
     #[wasm_bindgen(unchecked_optional_param_type = "VerifyOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let receipt = file_digest("verifyFileDigest", &entry, &uri, &size, &digest, options)?;
-    to_js_via_json(&ReceiptJs::from(&receipt))
+    receipt_js(&receipt)
 }
 
 /// The arguments of `verifyFileDigest` and `checkFileDigest` (errors named after `name`), and
@@ -170,7 +161,7 @@ pub fn read_result_content_js(
     let json = read_result(&result, a.with("result"))?;
     let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
     let (body, mime_type) = throw(read_result_content(&entry, &uri, &json, options))?;
-    to_js(&BodyJs::new(&body, mime_type.as_deref()))
+    body_js(&body, mime_type.as_deref())
 }
 
 /// Verifies a `resources/read` result for `uri`: listed, exactly one content item for the
@@ -196,7 +187,9 @@ pub fn verify_read_result_js(
         Hashing::Here,
         options,
     ))?;
-    to_js(&ContentJs::from(&content))
+    let mut o = JsonObject::new();
+    content_fields(&mut o, &content);
+    o.into_js()
 }
 
 /// Verifies a SKILL.md (text, bytes or a `resources/read` result) against its entry: size,
@@ -211,7 +204,9 @@ pub fn verify_skill_md_js(
     let entry = entry_from(&entry, a)?;
     let content = content_from(&content, a.with("content"), true)?;
     let verified = throw(verify_skill_md(&entry, &content, Hashing::Here))?;
-    to_js(&SkillMdJs::new(&verified)?)
+    let mut o = JsonObject::new();
+    skill_md_fields(&mut o, &verified);
+    o.into_js()
 }
 
 /// `verifySkillMd` with the SHA-256 of the file in wire form computed elsewhere (over the
@@ -229,7 +224,9 @@ pub fn verify_skill_md_digest_js(
     let content = content_from(&content, a.with("content"), true)?;
     let digest = wire_digest(&digest, a.with("digest"))?;
     let verified = throw(verify_skill_md(&entry, &content, Hashing::Given(&digest)))?;
-    to_js(&SkillMdJs::new(&verified)?)
+    let mut o = JsonObject::new();
+    skill_md_fields(&mut o, &verified);
+    o.into_js()
 }
 
 /// Resolves a reference found in a skill against the root of the skill whose SKILL.md is
@@ -309,23 +306,6 @@ pub fn is_skills_edge_error(
             .is_some_and(|c| all_codes().any(|k| k == c))
 }
 
-/// The statement a verified envelope signs, for `verifyEnvelope`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SignedStatementJs {
-    key_id: String,
-    skill: String,
-    revision: String,
-    catalog: String,
-    subjects: Vec<SubjectJs>,
-}
-
-#[derive(Serialize)]
-struct SubjectJs {
-    name: String,
-    sha256: String,
-}
-
 /// Verifies a signed skill's DSSE envelope (as an object or its JSON text) under one public
 /// key (a JWK, object or text) and returns the statement it signs: the key id, the skill's
 /// URI, revision and catalog identity, and every signed file (`name`, `sha256`). This is the
@@ -360,18 +340,18 @@ pub fn verify_envelope(
             .and_then(|e| e.verify(&key))
             .map_err(|e| invalid(e.message)),
     )?;
-    to_js(&SignedStatementJs {
-        key_id: key.key_id().to_owned(),
-        skill: statement.skill,
-        revision: statement.revision,
-        catalog: statement.catalog,
-        subjects: statement
-            .subjects
-            .into_iter()
-            .map(|s| SubjectJs {
-                name: s.name,
-                sha256: s.sha256,
-            })
-            .collect(),
-    })
+    // `SignedStatement`.
+    let subjects = json_array_text(statement.subjects.iter().map(|s| {
+        let mut o = JsonObject::new();
+        o.str("name", &s.name);
+        o.str("sha256", &s.sha256);
+        o.text()
+    }));
+    let mut o = JsonObject::new();
+    o.str("keyId", key.key_id());
+    o.str("skill", &statement.skill);
+    o.str("revision", &statement.revision);
+    o.str("catalog", &statement.catalog);
+    o.raw("subjects", &subjects);
+    o.into_js()
 }

@@ -66,7 +66,10 @@ test("a trust list requires a trusted signer; a secret key is refused as one", (
   refused(() => new SkillHost({ trust: [7] }), "invalid-argument");
   refused(() => new SkillHost({ trust: [{ kty: "EC" }] }), "invalid-argument");
   refused(() => new SkillHost({ pins: "{" }), "invalid-argument");
-  refused(() => new SkillHost({ trustOnFirstUse: "yes" }), "invalid-argument");
+  const wrong = refused(() => new SkillHost({ trustOnFirstUse: "yes" }), "invalid-argument");
+  assert.equal(wrong.message, 'new SkillHost: options property "trustOnFirstUse" must be a boolean (true or false), got string');
+  const host = refused(() => new SkillHost({ requireApproval: 1 }), "invalid-argument");
+  assert.equal(host.message, 'new SkillHost: options property "requireApproval" must be a boolean (true or false), got number');
 });
 
 test("trust on first use pins the origin; a change is refused until accepted; pins persist", () => {

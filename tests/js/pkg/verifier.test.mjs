@@ -114,6 +114,11 @@ for (const [from, {
     assert.equal(verifyFile(e2, FORMS_U, "é").size, 2);
     refused(() => verifyFile(entry, FORMS_U, 42), "invalid-argument");
     refused(() => verifyFile(entry, FORMS_U, FORMS, { allowDynamc: true }), "invalid-argument");
+    const wrong = refused(() => verifyFile(entry, FORMS_U, FORMS, { allowDynamic: "yes" }), "invalid-argument");
+    assert.equal(wrong.message, 'verifyFile: options property "allowDynamic" must be a boolean (true or false), got string');
+    // Absent, undefined and null are the default; an inherited property is no option.
+    assert.equal(verifyFile(entry, FORMS_U, FORMS, { allowDynamic: null }).verified, true);
+    assert.equal(verifyFile(entry, FORMS_U, FORMS, Object.create({ allowDynamic: "yes" })).verified, true);
   });
 
   test(`${from}: an entry changed between calls is read anew: the verifier keeps only the last entry's text`, () => {
@@ -193,6 +198,11 @@ for (const [from, {
     assert.deepEqual([...codes].sort(), ["digest-mismatch", "dynamic-not-allowed", "escapes-root", "false", "not-in-manifest", "size-mismatch", "true"]);
     refused(() => checkFileDigest(entry, FORMS_U, FORMS.length, digestOf(FORMS).toUpperCase()), "invalid-argument");
     refused(() => checkFileDigest(entry, FORMS_U, -1, digestOf(FORMS)), "invalid-argument");
+    // A size that is no byte count is named as JavaScript writes the number.
+    for (const [size, shown] of [[-1, "-1"], [1.5, "1.5"], [Infinity, "Infinity"], [NaN, "NaN"], [1e21, "1e+21"]]) {
+      const e = refused(() => checkFileSize(entry, FORMS_U, size), "invalid-argument");
+      assert.equal(e.message, `checkFileSize: size must be a non-negative integer (a byte count), got ${shown}`);
+    }
   });
 
   test(`${from}: dynamic entries are refused unless allowed, and then only inside the root`, () => {
