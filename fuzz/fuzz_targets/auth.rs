@@ -1,5 +1,5 @@
-//! Bearer token validation, `skills_edge::auth`: `Token::parse`, `KeySet::parse`, the
-//! `Validator` and the `KeyCache` policy.
+//! Bearer token validation, `skills_edge::auth`: `Token::parse`, `Token::compact_digest`,
+//! `KeySet::parse`, the `Validator` and the `KeyCache` policy.
 //!
 //! Input: a flag byte, then by `flag % 5`:
 //! * 0: a header value (`Bearer <token>` or a bare token), validated as sent;
@@ -14,6 +14,12 @@
 //!
 //! Properties:
 //! * nothing panics;
+//! * `Token::compact_digest` of every header value (modes 0, 1 and 3): the same for equal
+//!   inputs and for every spelling of one compact token (bare, or `Bearer` in any case and
+//!   with any number of spaces); `Some` exactly when the value is framed as a credential (at
+//!   most `MAX_TOKEN_BYTES`, a `Bearer` scheme or none, a non-empty token without
+//!   whitespace: read here independently), and then the SHA-256 of that token; `None` only
+//!   for a value `Token::parse` refuses; and `Token::digest` of every token parsed;
 //! * an accepted token has an `alg` in the allow-list and in the configuration, the verifier
 //!   was asked exactly once, with that `alg` and a key of its type, and the signature
 //!   verifies again independently (Ed25519 with ed25519-compact, the stand-in recomputed);
@@ -138,9 +144,68 @@ fn make_configs() -> [Validator; 2] {
     ]
 }
 
+/// The compact token of a credential framed as `Authorization: Bearer` (RFC 6750 §2.1: the
+/// scheme, in any case, then one or more spaces) or as a bare token (no space at all), read
+/// apart from the library: `None` when the value is too large, has another scheme, or its
+/// token is empty or holds whitespace.
+fn framed(value: &str) -> Option<&str> {
+    if value.len() > MAX_TOKEN_BYTES {
+        return None;
+    }
+    let token = match value.find(' ') {
+        None if value.eq_ignore_ascii_case("bearer") => return None,
+        None => value,
+        Some(i) if value[..i].eq_ignore_ascii_case("bearer") => value[i..].trim_start_matches(' '),
+        Some(_) => return None,
+    };
+    let ok = !token.is_empty() && !token.bytes().any(|b| b.is_ascii_whitespace());
+    ok.then_some(token)
+}
+
+/// The properties of `Token::compact_digest(value)`; `parsed` is `Token::parse(value)`.
+fn compact_digest(value: &str, parsed: &Result<Token, TokenError>) {
+    let digest = Token::compact_digest(value);
+    assert_eq!(
+        digest,
+        Token::compact_digest(value),
+        "equal inputs, other digests"
+    );
+    let compact = framed(value);
+    assert_eq!(
+        digest,
+        compact.map(|c| <[u8; 32]>::from(Sha256::digest(c.as_bytes()))),
+        "the digest is not the framed token's SHA-256"
+    );
+    match parsed {
+        Ok(token) => assert_eq!(
+            digest.as_ref(),
+            Some(token.digest()),
+            "not the parsed token's digest"
+        ),
+        Err(e) => assert_eq!(e.status(), 401),
+    }
+    let Some(compact) = compact else {
+        assert!(parsed.is_err(), "no digest for a token that parses");
+        return;
+    };
+    // Every spelling of the same compact token has its digest.
+    for spelling in [
+        compact.to_owned(),
+        format!("bearer {compact}"),
+        format!("BEARER   {compact}"),
+        format!("BeArEr {compact}"),
+    ] {
+        if spelling.len() <= MAX_TOKEN_BYTES {
+            assert_eq!(Token::compact_digest(&spelling), digest, "{spelling:?}");
+        }
+    }
+}
+
 /// Validates `value` under each configuration and checks every accepted token.
 fn validate_all(value: &str, keys: &KeySet, now: u64) -> Vec<Result<Caller, TokenError>> {
-    let token = match Token::parse(value) {
+    let parsed = Token::parse(value);
+    compact_digest(value, &parsed);
+    let token = match parsed {
         Ok(t) => t,
         Err(e) => {
             assert_eq!(e.status(), 401);

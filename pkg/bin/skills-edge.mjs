@@ -185,6 +185,8 @@ function packCommand({ dir, output, instructions, ...flags }) {
     return 1;
   }
   for (const w of compiled.warnings) process.stderr.write(`${w.rendered}\n`);
+  // Who may see what, skill by skill (a catalog with access rules only), as the native command prints it.
+  if (compiled.audience !== undefined) process.stderr.write(compiled.audience);
   const summary = `${dir}: ${compiled.skills.length} skills, ${compiled.files} files, ${compiled.bytes} bytes`;
   if (output === undefined) {
     const body = compiled.skills.map((s) => JSON.stringify(s)).join(",\n  ");
@@ -325,6 +327,7 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, ...flags }) {
     return 1;
   }
   for (const w of compiled.warnings) process.stderr.write(`${w.rendered}\n`);
+  if (compiled.audience !== undefined) process.stderr.write(compiled.audience);
   const wrangler = JSON.parse(readFileSync(joinPath(RUNTIME, "versions.json"), "utf8")).wrangler;
   const toml = wranglerToml(name, hosts, { source: dir, out });
   const build = joinPath(out, "worker", "build");

@@ -7,14 +7,15 @@
 # very large headers, the parking ring's overflow; also on bare `workerd serve`),
 # configuration, a real browser (headless Chromium), file bytes in Static Assets (every file
 # read back, asset paths refused, missing and truncated assets), a generated catalog at the
-# spec's limits, the npm `skills` installer installing every mirrored skill byte-exact, and
-# the Worker behind @cloudflare/workers-oauth-provider (examples/oauth-provider: the full OAuth
-# flow with the official SDK client, scopes deciding what is listed),
-# the host side against the Worker: SkillsClient on both eras, `skills-edge verify` (native
-# and npm, identical output), signatures (the Worker is built with a fresh signing key;
-# Python's securesystemslib verifies every envelope; `verify --trust` refuses each tampering in
-# transit) and the inspector page (from another
-# origin through CORS, and served by the Worker with INSPECTOR=on; screenshots in
+# spec's limits, a private catalog (tests/fixtures/private-skills/, AUTH_MODE=jwt) through the
+# SDK client, the Inspector and the conformance suite with tokens, the Worker behind
+# @cloudflare/workers-oauth-provider (examples/oauth-provider: the full OAuth flow with the
+# official SDK client, scopes deciding what is listed), the npm `skills` installer
+# installing every mirrored skill byte-exact, and the host side against the Worker:
+# SkillsClient on both eras, `skills-edge verify` (native and npm, identical output),
+# signatures (the Worker is built with a fresh signing key; Python's securesystemslib verifies
+# every envelope; `verify --trust` refuses each tampering in transit) and the inspector page
+# (from another origin through CORS, and served by the Worker with INSPECTOR=on; screenshots in
 # target/screenshots/). The Worker is built with `--inline-max 0`: every non-empty file is a
 # Static Asset, so the whole suite runs against the assets-backed Worker. Each test file
 # starts its own `wrangler dev` on a free 127.0.0.1 port and stops its process group
@@ -45,6 +46,7 @@ node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
   tests/e2e/config.test.mjs \
   tests/e2e/auth.test.mjs \
   tests/e2e/provider.test.mjs \
+  tests/e2e/private.test.mjs \
   tests/e2e/deploy.test.mjs \
   tests/e2e/sdk-client.test.mjs \
   tests/e2e/judges.test.mjs \

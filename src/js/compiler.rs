@@ -206,6 +206,8 @@ struct CompiledJs<'a> {
     upload_warnings: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     signer: Option<SignerJs>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audience: Option<String>,
 }
 
 /// `CompiledCatalog.signer`: who signed it (never the key itself).
@@ -238,6 +240,9 @@ struct PackSummaryJs {
 /// Static Assets; an asset above the Workers limit throws `catalog-invalid`, and
 /// `uploadWarnings` holds the free plan's limits the Worker would pass
 /// ([`pack::workers_limits`]).
+///
+/// A folder with access rules (`skills-edge.toml`) also gives `audience`: who may see each
+/// skill, the lines `skills-edge check` prints ([`compile::Compiled::audience_report`]).
 #[wasm_bindgen(js_name = compileCatalog, unchecked_return_type = "CompiledCatalog")]
 pub fn compile_catalog(
     #[wasm_bindgen(unchecked_param_type = "SourceEntry[]")] entries: JsValue,
@@ -325,6 +330,7 @@ pub fn compile_catalog(
             key_id: s.key.public().key_id().to_owned(),
             catalog: s.catalog.to_string(),
         }),
+        audience: compiled.audience_report(),
     })
 }
 

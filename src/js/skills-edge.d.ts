@@ -72,6 +72,11 @@ export interface CompiledCatalog {
   uploadWarnings?: string[];
   /** With `signingKey`: who signed every skill (the key's id and the catalog identity). */
   signer?: { keyId: string; catalog: string };
+  /**
+   * With access rules (`skills-edge.toml`): who may see each skill, one line per skill as
+   * `skills-edge check` prints it (`audience: PATH: public` or `audience: PATH: scopes S…`).
+   */
+  audience?: string;
 }
 
 /** One file `skills-edge keygen` writes (`SigningKeyFiles`). */

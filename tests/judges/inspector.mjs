@@ -31,14 +31,16 @@ const ERAS = ["modern", "legacy"];
  * `{ skills, files, bytes, reports, stderr }` when the run exits 0 and every report's
  * outcome is `verified`, with every file `verified` and no issue (not even a warning);
  * rejects with an Error naming the skill and file otherwise, or when `expectedSkills` is
- * given and differs from the number of reports.
+ * given and differs from the number of reports. `headers` (`["Name: value", …]`, a URL target
+ * only) are sent with every request (`--header`), e.g. a bearer token.
  */
-export async function judgeInspector({ target, era, expectedSkills, timeoutMs = 90_000 }) {
+export async function judgeInspector({ target, era, expectedSkills, headers = [], timeoutMs = 90_000 }) {
   if (!ERAS.includes(era)) throw new TypeError(`era must be "modern" or "legacy", not ${JSON.stringify(era)}`);
   const where = `Inspector judge (${era})`;
   const storage = mkdtempSync(join(tmpdir(), "skills-edge-inspector-"));
   const args = [INSPECTOR, "--cli"];
   const opts = ["--protocol-era", era, "--method", "skills/list", "--verify", "--require-digests", "--stored-auth-only", "--connect-timeout", "20000"];
+  if (headers.length > 0) opts.push("--header", ...headers);
   if (typeof target === "string") args.push(target, ...opts);
   else args.push(...opts, "--", target.command, ...(target.args ?? []));
   const env = {

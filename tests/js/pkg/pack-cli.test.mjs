@@ -1,7 +1,8 @@
 // Bring your own skills: `npx skills-edge pack` (the package's WebAssembly compiler) against
 // the native `skills-edge pack` (the compiler build.rs runs), and `new SkillsServer({ pack })`.
 // * Over the project's skills and over test folders, both commands write byte-identical packs
-//   and print the same messages.
+//   and print the same messages; over a folder with access rules (skills-edge.toml), both
+//   print each skill's audience after the diagnostics.
 // * Hostile folders (the catalog compiler's cases: frontmatter, names, fields, portable YAML,
 //   path segments, links, FIFOs, non-UTF-8 names, limits, missing roots) fail the same way
 //   through both: exit status 1, the same rendered errors, no pack written.
@@ -86,6 +87,36 @@ test("over the project's skills, npx skills-edge pack writes the native command'
   const withInstructions = packBoth(join(REPO, "skills"), ["--instructions", "Skills for the tests."]);
   assert.ok(withInstructions.pack.equals(withInstructions.nativePack));
   assert.ok(!withInstructions.pack.equals(r.pack));
+});
+
+test("over a folder with access rules, check and pack print each skill's audience as the native command does", () => {
+  // tests/fixtures/private-skills: two public skills, a private nested pair for `billing`, a
+  // private skill for `review` (the catalog the end-to-end suite serves with tokens).
+  const dir = join(REPO, "tests", "fixtures", "private-skills");
+  const audience = [
+    "audience: acme/billing/invoices: scopes billing",
+    "audience: acme/billing/invoices/refunds: scopes billing",
+    "audience: acme/tools/lint: public",
+    "audience: code-review: scopes review",
+    "audience: hello: public",
+  ];
+  for (const args of [["check", dir], ["pack", dir, "--check"]]) {
+    const a = native(args);
+    const b = npx(args);
+    assert.equal(a.status, 0, a.stderr);
+    assert.equal(b.status, a.status, b.stderr);
+    assert.equal(b.stdout, a.stdout, `${args[0]}: the same entries, byte for byte`);
+    assert.equal(b.stderr, a.stderr, `${args[0]}: the same messages`);
+    assert.deepEqual(b.stderr.split("\n").filter((l) => l.startsWith("audience: ")), audience, b.stderr);
+  }
+  const r = packBoth(dir);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.pack.equals(r.nativePack), "byte-identical packs");
+  assert.deepEqual(r.stderr.split("\n").filter((l) => l.startsWith("audience: ")), audience, r.stderr);
+  // Without access rules nothing is printed about audiences.
+  const open = npx(["check", join(REPO, "skills")]);
+  assert.equal(open.status, 0, open.stderr);
+  assert.doesNotMatch(open.stderr, /^audience: /m);
 });
 
 test("test folders with binaries, nested skills, empty directories and warnings pack identically", () => {

@@ -1,0 +1,372 @@
+// A private catalog on the Worker with AUTH_MODE jwt (wrangler dev, real workerd), through
+// real clients with tokens. tests/fixtures/private-skills/ has two public skills (hello,
+// acme/tools/lint), a private nested pair under one rule (acme/billing/** for scope
+// `billing`) and one more private skill under another (code-review for `review`); it is
+// packed with the native `skills-edge pack --assets --inline-max 0` next to the Worker
+// scripts/build-worker.sh built (the wasm does not depend on the catalog: only the pack and
+// the assets differ). A local key server (node http) serves the issuer's metadata and an
+// ES256 key made here; tokens are minted here. Callers: anonymous, a token whose scopes no
+// rule names, a `billing` token and a `review` token. Checked:
+//   * the Protected Resource Metadata lists the rules' scopes (`scopes_supported`);
+//   * the official SDK 2.4 client (SkillsClient, the Authorization header through its
+//     transport's `requestInit`), both eras, walks every page, entry, file and directory each
+//     caller may see, and exactly those;
+//   * a hidden skill answers as an absent one, byte for byte apart from the URI or name the
+//     request sent: skills/get (-32602, also through the SDK in both eras), resources/read,
+//     resources/directory/read, the mirror's index, per-file URLs and artifacts;
+//   * `cacheScope: "private"` over MCP and `Cache-Control: private`, `Vary: Authorization` on
+//     the mirror for the scoped caller, neither for the anonymous one;
+//   * MCP Inspector 2.12 `--cli --verify --header "Authorization: Bearer …"` verifies what the
+//     `billing` caller sees;
+//   * the conformance suite's skills scenarios with the `billing` token: its command line has
+//     no option for headers, so it runs through a local proxy that adds the Authorization
+//     header to every request.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createServer, request as httpRequest } from "node:http";
+import { generateKeyPairSync, sign } from "node:crypto";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
+import { ROOT, copyWorker, startWorker } from "./lib/worker.mjs";
+import { mcp, send } from "./lib/skills.mjs";
+import { runScenario } from "./lib/mcp.mjs";
+import { tempDir } from "../lib/processes.mjs";
+import { ERAS, judgeSdk } from "../judges/sdk.mjs";
+import { judgeInspector } from "../judges/inspector.mjs";
+
+const FIXTURE = join(ROOT, "tests", "fixtures", "private-skills");
+const NATIVE = process.env.SKILLS_EDGE_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "skills-edge");
+const MIRROR = "/.well-known/agent-skills";
+
+/** The fixture's skills: path, name, and the scopes that see it (none: public). */
+const SKILLS = [
+  { path: "acme/billing/invoices", name: "invoices", scopes: ["billing"] },
+  { path: "acme/billing/invoices/refunds", name: "refunds", scopes: ["billing"] },
+  { path: "acme/tools/lint", name: "lint", scopes: [] },
+  { path: "code-review", name: "code-review", scopes: ["review"] },
+  { path: "hello", name: "hello", scopes: [] },
+];
+const sees = (scopes, skill) => skill.scopes.length === 0 || skill.scopes.some((s) => scopes.includes(s));
+
+/** The callers: the scopes of their token (`null`: no token). */
+const CALLERS = {
+  anonymous: null,
+  "wrong scope": ["skills:read", "other"],
+  billing: ["skills:read", "billing"],
+  review: ["review"],
+};
+
+// The fixture's files, relative to it (skills-edge.toml is not a skill file).
+const FILES = (() => {
+  const out = [];
+  const walk = (rel) => {
+    for (const e of readdirSync(join(FIXTURE, rel), { withFileTypes: true })) {
+      const path = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(path);
+      else out.push(path);
+    }
+  };
+  walk("");
+  return out;
+})();
+
+/**
+ * What a caller with `scopes` may see, computed from the folder: `{ skills, files, bytes,
+ * dirs }` as the SDK judge counts them (each manifest holds every file under its skill's
+ * folder, nested skills' included; a directory is seen when a seen skill is at, under or
+ * around it).
+ */
+function visible(scopes) {
+  const roots = SKILLS.filter((s) => sees(scopes, s)).map((s) => s.path);
+  let files = 0;
+  let bytes = 0;
+  for (const root of roots) {
+    for (const f of FILES) {
+      if (f.startsWith(`${root}/`)) {
+        files++;
+        bytes += statSync(join(FIXTURE, f)).size;
+      }
+    }
+  }
+  const dirs = new Set();
+  for (const f of FILES) {
+    const segments = f.split("/").slice(0, -1);
+    for (let i = 1; i <= segments.length; i++) {
+      const d = segments.slice(0, i).join("/");
+      if (roots.some((r) => d === r || d.startsWith(`${r}/`) || r.startsWith(`${d}/`))) dirs.add(d);
+    }
+  }
+  return { skills: roots.length, files, bytes, dirs: dirs.size };
+}
+
+const b64 = (buf) => Buffer.from(buf).toString("base64url");
+const part = (obj) => b64(JSON.stringify(obj));
+const key = generateKeyPairSync("ec", { namedCurve: "P-256" });
+
+let dir;
+let keyServer;
+let ISS;
+let worker;
+const tokens = {};
+
+/** An ES256 access token for this Worker with `scopes`. */
+function mint(scopes) {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = {
+    iss: ISS, aud: `http://localhost:${worker.port}/mcp`, sub: "e2e", client_id: "e2e-client",
+    jti: `j-${Math.random()}`, iat: now, exp: now + 900, scope: scopes.join(" "),
+  };
+  const input = `${part({ alg: "ES256", kid: "k1", typ: "at+jwt" })}.${part(claims)}`;
+  return `${input}.${b64(sign("sha256", Buffer.from(input), { key: key.privateKey, dsaEncoding: "ieee-p1363" }))}`;
+}
+
+/** The Authorization header of `caller` (none for the anonymous one). */
+const auth = (caller) => (tokens[caller] ? { authorization: `Bearer ${tokens[caller]}` } : {});
+
+before(async () => {
+  dir = tempDir("private");
+  keyServer = createServer((req, res) => {
+    const json = (status, body) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    if (req.url === "/.well-known/oauth-authorization-server") return json(200, { issuer: ISS, jwks_uri: `${ISS}/jwks` });
+    if (req.url === "/jwks") return json(200, { keys: [{ ...key.publicKey.export({ format: "jwk" }), kid: "k1", use: "sig" }] });
+    return json(404, { error: "not found" });
+  });
+  await new Promise((resolve) => keyServer.listen(0, "127.0.0.1", resolve));
+  ISS = `http://127.0.0.1:${keyServer.address().port}`;
+  const config = copyWorker(join(dir, "worker"), { catalog: false });
+  const build = join(dir, "worker", "worker", "build");
+  const packed = spawnSync(
+    NATIVE,
+    ["pack", FIXTURE, "--inline-max", "0", "--assets", join(build, "assets"), "-o", join(build, "catalog.pack")],
+    { encoding: "utf8" },
+  );
+  if (packed.status !== 0) throw new Error(`skills-edge pack failed:\n${packed.stderr}`);
+  worker = await startWorker({ config, vars: { AUTH_MODE: "jwt", AUTH_ISSUER: ISS }, readyTimeoutMs: 120_000 });
+  for (const [caller, scopes] of Object.entries(CALLERS)) if (scopes) tokens[caller] = mint(scopes);
+});
+
+after(async () => {
+  await worker?.stop();
+  keyServer?.closeAllConnections?.();
+  keyServer?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test("the Protected Resource Metadata lists the access rules' scopes", async () => {
+  const res = await send(worker.port, { path: "/.well-known/oauth-protected-resource/mcp" });
+  assert.equal(res.status, 200);
+  assert.deepEqual(JSON.parse(res.body.toString("utf8")), {
+    resource: `http://localhost:${worker.port}/mcp`,
+    authorization_servers: [ISS],
+    bearer_methods_supported: ["header"],
+    scopes_supported: ["billing", "review"],
+  });
+});
+
+/** An SDK 2.4 client of the Worker on `era` with `caller`'s token; `run(skills)` uses it. */
+async function withSdk(caller, era, run) {
+  const client = new Client(
+    { name: "skills-edge-e2e", version: "1.0.0" },
+    era === "modern" ? { versionNegotiation: { mode: { pin: ERAS.modern } } } : { versionNegotiation: { mode: "legacy" } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(worker.url), { requestInit: { headers: auth(caller) } }));
+  try {
+    return await run(new SkillsClient(client));
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+test("the official SDK 2.4 client sees exactly what each caller may see, on both eras", async () => {
+  await Promise.all(
+    Object.entries(CALLERS).flatMap(([caller, scopes]) =>
+      Object.keys(ERAS).map(async (era) => {
+        const transport = () =>
+          new StreamableHTTPClientTransport(new URL(worker.url), { requestInit: { headers: auth(caller) } });
+        const s = await judgeSdk({ transport, era });
+        const want = visible(scopes ?? []);
+        assert.deepEqual({ skills: s.skills, files: s.files, bytes: s.bytes, dirs: s.dirs }, want, `${caller}, ${era}`);
+        const names = await withSdk(caller, era, async (skills) => {
+          const listing = await skills.list();
+          if (era === "modern") {
+            // Answers made for a token that sees private skills are for that caller only.
+            assert.equal(listing.cacheScope === "private", ["billing", "review"].includes(caller), `${caller}: cacheScope ${listing.cacheScope}`);
+          }
+          return listing.skills.map((x) => x.frontmatter.name).sort();
+        });
+        assert.deepEqual(names, SKILLS.filter((x) => sees(scopes ?? [], x)).map((x) => x.name).sort(), `${caller}, ${era}`);
+      }),
+    ),
+  );
+});
+
+/** `text` with every `from` replaced by `to`. */
+const swap = (text, from, to) => text.split(from).join(to);
+
+/** The headers that must match between a hidden and an absent answer. */
+function shape(res) {
+  const h = { ...res.headers };
+  delete h.date;
+  delete h["cf-ray"];
+  delete h["content-length"];
+  return h;
+}
+
+/**
+ * `a` (about `hidden`) and `b` (about `absent`) are the same answer: status, headers and body,
+ * once `hidden` in `a`'s body is read as `absent`.
+ */
+function sameAnswer(a, b, hidden, absent, what) {
+  assert.equal(a.status, b.status, `${what}: status`);
+  assert.deepEqual(shape(a), shape(b), `${what}: headers`);
+  assert.equal(swap(a.body.toString("utf8"), hidden, absent), b.body.toString("utf8"), `${what}: body`);
+}
+
+test("a hidden skill answers as an absent one on every surface", async () => {
+  const absentPath = "acme/billing/estimates"; // never existed
+  for (const caller of ["anonymous", "wrong scope", "review"]) {
+    for (const skill of SKILLS.filter((s) => !sees(CALLERS[caller] ?? [], s))) {
+      const headers = auth(caller);
+      const hidden = `skill://${skill.path}`;
+      const absent = `skill://${absentPath}`;
+      const pairs = [
+        ["skills/get", { uri: `${hidden}/SKILL.md` }, { uri: `${absent}/SKILL.md` }],
+        ["resources/read", { uri: `${hidden}/SKILL.md` }, { uri: `${absent}/SKILL.md` }],
+        ["resources/read", { uri: hidden }, { uri: absent }],
+        ["resources/directory/read", { uri: hidden }, { uri: absent }],
+      ];
+      for (const [method, h, a] of pairs) {
+        const got = await mcp(worker.port, method, h, { headers });
+        const want = await mcp(worker.port, method, a, { headers });
+        sameAnswer(got, want, hidden, absent, `${caller}: ${method} ${h.uri}`);
+        assert.ok(want.json?.error, `${method} ${a.uri} is an error`);
+        if (method === "skills/get") assert.equal(got.json.error.code, -32602);
+      }
+      // The mirror: the skill's artifact and its files, as for a name that never existed.
+      for (const [h, a] of [
+        [`${MIRROR}/${skill.name}/SKILL.md`, `${MIRROR}/estimates/SKILL.md`],
+        [`${MIRROR}/${skill.name}.tar.gz`, `${MIRROR}/estimates.tar.gz`],
+        [`${MIRROR}/${skill.name}.dsse.json`, `${MIRROR}/estimates.dsse.json`],
+      ]) {
+        const got = await send(worker.port, { path: h, headers });
+        const want = await send(worker.port, { path: a, headers });
+        assert.equal(want.status, 404, a);
+        sameAnswer(got, want, skill.name, "estimates", `${caller}: GET ${h}`);
+      }
+    }
+  }
+  // The same through the SDK, on both eras: the same error code and message shape.
+  for (const era of Object.keys(ERAS)) {
+    await withSdk("review", era, async (skills) => {
+      const error = async (uri) => {
+        try {
+          await skills.get(uri);
+        } catch (e) {
+          return e;
+        }
+        assert.fail(`${era}: skills/get ${uri} answered`);
+      };
+      const hidden = await error("skill://acme/billing/invoices/SKILL.md");
+      const absent = await error(`skill://${absentPath}/SKILL.md`);
+      assert.equal(hidden.code, -32602, `${era}: ${hidden.message}`);
+      assert.equal(absent.code, -32602);
+      assert.equal(swap(hidden.message, "acme/billing/invoices", absentPath), absent.message, era);
+    });
+  }
+});
+
+test("the mirror's index lists what each caller may see; scoped answers are private", async () => {
+  const index = async (caller) => {
+    const res = await send(worker.port, { path: `${MIRROR}/index.json`, headers: auth(caller) });
+    assert.equal(res.status, 200, caller);
+    return { res, names: JSON.parse(res.body.toString("utf8")).skills.map((s) => s.name).sort() };
+  };
+  for (const [caller, scopes] of Object.entries(CALLERS)) {
+    const { res, names } = await index(caller);
+    // Every skill the caller sees, nested ones too (each is mirrored on its own as well).
+    const want = SKILLS.filter((s) => sees(scopes ?? [], s)).map((s) => s.name).sort();
+    assert.deepEqual(names, want, caller);
+    const scoped = caller === "billing" || caller === "review";
+    assert.equal(/(^|,\s*)private(,|$)/.test(res.headers["cache-control"]), scoped, `${caller}: Cache-Control ${res.headers["cache-control"]}`);
+    assert.equal(/\bauthorization\b/i.test(res.headers.vary ?? ""), scoped, `${caller}: Vary ${res.headers.vary}`);
+  }
+  // The billing caller's artifact of a private skill is private too; the anonymous caller's
+  // public artifact is not.
+  const priv = await send(worker.port, { path: `${MIRROR}/invoices.tar.gz`, headers: auth("billing") });
+  assert.equal(priv.status, 200);
+  assert.match(priv.headers["cache-control"], /^private, max-age=\d+$/);
+  assert.match(priv.headers.vary, /Authorization/);
+  const pub = await send(worker.port, { path: `${MIRROR}/hello.tar.gz` });
+  assert.equal(pub.status, 200);
+  assert.doesNotMatch(pub.headers["cache-control"], /private/);
+});
+
+test("MCP Inspector 2.12 --verify with the billing token's header, both eras", async () => {
+  const want = visible(CALLERS.billing);
+  await Promise.all(
+    Object.keys(ERAS).map(async (era) => {
+      const r = await judgeInspector({
+        target: worker.url,
+        era,
+        expectedSkills: want.skills,
+        headers: [`Authorization: Bearer ${tokens.billing}`],
+      });
+      assert.equal(r.files, want.files, era);
+      assert.equal(r.bytes, want.bytes, era);
+      assert.deepEqual(r.reports.map((x) => x.uri).sort(), SKILLS.filter((s) => sees(CALLERS.billing, s)).map((s) => `skill://${s.path}/SKILL.md`).sort());
+    }),
+  );
+});
+
+/**
+ * A proxy to the Worker that adds `headers` to every request (the conformance suite's
+ * command line sends none of its own). Resolves `{ url, close() }`.
+ */
+async function headerProxy(headers) {
+  const server = createServer((req, res) => {
+    const up = httpRequest(
+      { host: "127.0.0.1", port: worker.port, method: req.method, path: req.url, headers: { ...req.headers, host: `localhost:${worker.port}`, ...headers } },
+      (r) => {
+        res.writeHead(r.statusCode, r.headers);
+        r.pipe(res);
+      },
+    );
+    up.on("error", () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/mcp`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+test("the conformance suite's skills scenarios with the billing token", async () => {
+  const proxy = await headerProxy(auth("billing"));
+  const out = join(dir, "conformance");
+  try {
+    const scenarios = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"];
+    const runs = await Promise.all(scenarios.map((s) => runScenario(proxy.url, s, "2026-07-28", { outRoot: out, force: true })));
+    runs.forEach((r, i) => {
+      const what = `${scenarios[i]}\n${r.output}`;
+      assert.ok(r.checks?.length > 0, `no checks ran: ${what}`);
+      // Every check SUCCESS, as for the anonymous Worker (conformance.test.mjs): nothing failed,
+      // warned or was skipped.
+      const bad = r.checks.filter((c) => c.status !== "SUCCESS").map((c) => `${c.status} ${c.id}: ${c.errorMessage ?? ""}`);
+      assert.deepEqual(bad, [], what);
+      assert.ok(r.checks.some((c) => c.id === "wire-schema-valid"), `wire-schema-valid ran: ${what}`);
+      assert.equal(r.code, 0, what);
+    });
+  } finally {
+    proxy.close();
+  }
+});
