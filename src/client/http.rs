@@ -13,7 +13,8 @@
 //!    later requests carry `MCP-Protocol-Version` with the version the server chose and its
 //!    `Mcp-Session-Id` when it gave one.
 //! 3. A failure of the exchange itself (no connection, a timeout, an abort, HTTP 401, 403 or
-//!    5xx) is reported as it is: falling back would only hide it.
+//!    5xx) is reported as it is: falling back would only hide it. A 401 is explained from the
+//!    server's challenge and metadata ([`super::challenge`]).
 //!
 //! [`EraChoice::Modern`] stops after step 1 (anything else is `protocol-error`);
 //! [`EraChoice::Legacy`] starts at step 2.
@@ -52,6 +53,7 @@ use std::future::Future;
 
 use serde_json::{json, Map, Value as Json};
 
+use super::challenge::explain_unauthorized;
 use super::error::{ClientError, ExchangeKind, Result};
 use super::{ClientInfo, EraChoice, Rpc, ServerFacts};
 use crate::host::error::{ErrorCode, VerifyError};
@@ -93,6 +95,8 @@ pub struct HttpResponse<B> {
     pub content_type: Option<String>,
     /// `Mcp-Session-Id`, if any (2025-11-25 servers that keep sessions).
     pub session_id: Option<String>,
+    /// `WWW-Authenticate`, if any: the challenge of a 401 ([`super::challenge`]).
+    pub www_authenticate: Option<String>,
     /// The body.
     pub body: B,
 }
@@ -127,6 +131,16 @@ pub trait HttpIo {
     }
     /// Milliseconds on a clock that does not go backwards (for cache expiry).
     fn now_ms(&self) -> f64;
+    /// The endpoint's URL: where the metadata explaining a 401 is looked up
+    /// ([`super::challenge`]). The default `None` reports a 401 with its challenge only.
+    fn endpoint(&self) -> Option<&str> {
+        None
+    }
+    /// Whether the requests carry an `Authorization` header (a token): a 401 says whether one
+    /// was sent, never the token. The default says none is.
+    fn sends_authorization(&self) -> bool {
+        false
+    }
 }
 
 /// A JSON-RPC answer: a result, or the server's error.
@@ -433,6 +447,11 @@ impl HttpSession {
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let request = self.frame(framing, method, message)?;
         let response = io.post(request).await?;
+        if response.status == 401 {
+            return Err(
+                explain_unauthorized(io, method, response.www_authenticate.as_deref()).await,
+            );
+        }
         if framing == Framing::Initialize {
             if let Some(sid) = response
                 .session_id
