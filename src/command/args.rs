@@ -664,15 +664,16 @@ fn check_url(url: &str) -> Result<(), String> {
 pub(crate) fn verify_usage() -> String {
     format!(
         "    skills-edge verify <url> [--era auto|2026-07-28|2025-11-25] [--header 'Name: value']...
-                       [--token TOKEN] [--skill URI] [--json] [--timeout MS] [--trust KEYFILE]... [--pins FILE]
+                       [--token TOKEN] [--skill URI] [--json] [--timeout MS]
+                       [--trust KEYFILE]... [--pins FILE]
         List every skill of the MCP server at <url> (Streamable HTTP), load and verify every
         file (size, SHA-256, frontmatter; refreshing a stale entry once), check each signed
         skill's signature, list every directory when the server supports it, and print a
         table, or with --json one JSON object per skill. --era picks the protocol revision
         (default auto: 2026-07-28, else 2025-11-25); --header adds a request header
-        (repeatable); --token sends `Authorization: Bearer TOKEN` to the server's origin only
-        (default: the {TOKEN_ENV} environment variable; a 401 names the server's authorization
-        server and scopes); --skill checks one skill (its SKILL.md URI);
+        (repeatable); --token sends `Authorization: Bearer TOKEN` to the server's origin
+        only (default: the {TOKEN_ENV} environment variable; a 401 names the server's
+        authorization server and scopes); --skill checks one skill (its SKILL.md URI);
         --timeout bounds each request (milliseconds, default {DEFAULT_TIMEOUT_MS}). --trust
         names a public key file (a JWK, repeatable): every skill must then be signed by one
         of them. --pins keeps the signer each origin was first seen with in FILE (read if it
