@@ -3,26 +3,26 @@
 //! Protected Resource Metadata document it points to (RFC 9728 §2: `authorization_servers`,
 //! `scopes_supported`).
 //!
-//! [`explain_unauthorized`] turns a 401 into an `http-status` error (`expected` 200, `actual`
-//! 401) whose message names the authorization server(s), the scopes the server supports,
-//! whether a token was sent (and the challenge's `error`, such as `invalid_token` or
+//! [`unauthorized`] turns a 401 into an `http-status` error (`expected` 200, `actual` 401)
+//! whose message names the authorization server(s), the scopes the server supports, whether a
+//! token was sent (and the challenge's `error`, such as `invalid_token` or
 //! `insufficient_scope`), and the fix. The metadata is looked up as MCP clients do (MCP
 //! authorization, Protected Resource Metadata Discovery): the challenge's `resource_metadata`
 //! first; without one, `<origin>/.well-known/oauth-protected-resource<path>` (RFC 9728 §3.1: the
-//! well-known segment before the endpoint's path), then the same at the root. Each GET goes
-//! through [`HttpIo::get`], so the caller's headers (the token) go to the endpoint's origin only,
-//! the caller's timeout bounds it, and at most [`MAX_METADATA_BYTES`] are read. A document whose
-//! `resource` is not the endpoint's URL is not used (RFC 9728 §3.3). A metadata lookup that fails
-//! leaves the challenge alone to explain the 401: the error is about the 401, never about the
-//! lookup.
+//! well-known segment before the endpoint's path), then the same at the root
+//! ([`metadata_urls`]). The lookup is [`super::http`]'s: each GET goes through the transport's
+//! `HttpIo::get`, so the caller's headers (the token) go to the endpoint's origin only, the
+//! caller's timeout bounds it, and at most [`MAX_METADATA_BYTES`] are read. A document whose
+//! `resource` is not the endpoint's URL is not used (RFC 9728 §3.3, [`read_metadata`]). A
+//! lookup that fails leaves the challenge alone to explain the 401: the error is about the 401,
+//! never about the lookup.
 //!
 //! The token itself is never part of a message: only whether one was sent
-//! ([`HttpIo::sends_authorization`]).
+//! (`HttpIo::sends_authorization`).
 
 use serde_json::Value as Json;
 
 use super::error::{ClientError, ExchangeKind};
-use super::http::{HttpIo, ResponseBody};
 use crate::host::index::origin_of;
 
 /// The most bytes of a metadata document read (a document is a few hundred bytes).
@@ -202,24 +202,18 @@ fn strings(doc: &Json, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// GETs one metadata document; `Err` says why it cannot be used.
-async fn fetch_metadata<H: HttpIo>(
-    io: &H,
+/// Reads a metadata document fetched from `url` for `endpoint` (its status and body); `Err`
+/// says why it cannot be used.
+pub fn read_metadata(
     endpoint: &str,
     url: &str,
+    status: u16,
+    body: &[u8],
 ) -> Result<ResourceMetadata, String> {
-    let mut response = io.get(url).await.map_err(|e| e.message)?;
-    if response.status != 200 {
-        return Err(format!("HTTP {}", response.status));
+    if status != 200 {
+        return Err(format!("HTTP {status}"));
     }
-    let mut body = Vec::new();
-    while let Some(chunk) = response.body.next_chunk().await.map_err(|e| e.message)? {
-        if body.len() + chunk.len() > MAX_METADATA_BYTES {
-            return Err(format!("larger than {MAX_METADATA_BYTES} bytes"));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    let doc: Json = serde_json::from_slice(&body).map_err(|_| "not JSON".to_owned())?;
+    let doc: Json = serde_json::from_slice(body).map_err(|_| "not JSON".to_owned())?;
     if !doc.is_object() {
         return Err("not a JSON object".into());
     }
@@ -237,63 +231,39 @@ async fn fetch_metadata<H: HttpIo>(
     })
 }
 
-/// Looks up the metadata of `endpoint` (see the module documentation): the first document that
-/// can be used, or why none could (each URL tried and what went wrong).
-pub async fn find_metadata<H: HttpIo>(
-    io: &H,
-    endpoint: &str,
-    challenge: Option<&Challenge>,
-) -> Result<ResourceMetadata, String> {
-    let mut why = Vec::new();
-    let urls = metadata_urls(
-        endpoint,
-        challenge.and_then(|c| c.resource_metadata.as_deref()),
-    );
-    for url in urls {
-        match fetch_metadata(io, endpoint, &url).await {
-            Ok(m) => return Ok(m),
-            Err(e) => why.push(format!("{url}: {e}")),
-        }
-    }
-    Err(why.join("; "))
-}
-
 /// Printable text of a server-given value, for a message (no control characters, at most
 /// 200 characters).
 fn printable(s: &str) -> String {
     s.chars().filter(|c| !c.is_control()).take(200).collect()
 }
 
-/// The error of a 401 answering `method` (see the module documentation). `www_authenticate`
-/// is the response's header, if any; the endpoint and whether a token was sent come from `io`.
-pub async fn explain_unauthorized<H: HttpIo>(
-    io: &H,
+/// The error of a 401 answering `method` (see the module documentation): `challenge` is the
+/// response's, `sent` whether the request carried a token, `metadata` the document found (or
+/// why none could be used; `None`: not looked up).
+pub fn unauthorized(
     method: &str,
-    www_authenticate: Option<&str>,
+    challenge: Option<&Challenge>,
+    sent: bool,
+    metadata: Option<Result<ResourceMetadata, String>>,
 ) -> ClientError {
-    let challenge = www_authenticate.and_then(parse_challenge);
-    let sent = io.sends_authorization();
     let mut parts = vec![format!(
         "the server answered {method} with HTTP 401: it needs authorization"
     )];
-    let refusal = challenge
-        .as_ref()
-        .and_then(|c| c.error.as_deref())
-        .map(printable);
+    let refusal = challenge.and_then(|c| c.error.as_deref()).map(printable);
     parts.push(match (sent, refusal.as_deref()) {
         (true, Some(e)) => format!("a token was sent and refused (error=\"{e}\")"),
         (true, None) => "a token was sent and refused".into(),
         (false, Some(e)) => format!("no token was sent (error=\"{e}\")"),
         (false, None) => "no token was sent".into(),
     });
-    if let Some(scope) = challenge.as_ref().and_then(|c| c.scope.as_deref()) {
+    if let Some(scope) = challenge.and_then(|c| c.scope.as_deref()) {
         parts.push(format!(
             "the request needs the scope(s) {}",
             printable(scope)
         ));
     }
-    match io.endpoint() {
-        Some(endpoint) => match find_metadata(io, endpoint, challenge.as_ref()).await {
+    match metadata {
+        Some(found) => match found {
             Ok(m) => {
                 let list = |v: &[String]| {
                     if v.is_empty() {

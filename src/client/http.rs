@@ -53,7 +53,9 @@ use std::future::Future;
 
 use serde_json::{json, Map, Value as Json};
 
-use super::challenge::explain_unauthorized;
+use super::challenge::{
+    metadata_urls, parse_challenge, read_metadata, unauthorized, MAX_METADATA_BYTES,
+};
 use super::error::{ClientError, ExchangeKind, Result};
 use super::{ClientInfo, EraChoice, Rpc, ServerFacts};
 use crate::host::error::{ErrorCode, VerifyError};
@@ -464,6 +466,64 @@ impl HttpSession {
         }
         read_answer(response, id, method).await
     }
+}
+
+/// The error of a 401 answering `method`: the challenge of `www_authenticate`, and the
+/// Protected Resource Metadata looked up through `io` at the endpoint it names
+/// ([`super::challenge`]).
+async fn explain_unauthorized<H: HttpIo>(
+    io: &H,
+    method: &str,
+    www_authenticate: Option<&str>,
+) -> ClientError {
+    let challenge = www_authenticate.and_then(parse_challenge);
+    let metadata = match io.endpoint() {
+        Some(endpoint) => {
+            let mut why = Vec::new();
+            let mut found = None;
+            let named = challenge
+                .as_ref()
+                .and_then(|c| c.resource_metadata.as_deref());
+            for url in metadata_urls(endpoint, named) {
+                match fetch_metadata(io, endpoint, &url).await {
+                    Ok(m) => {
+                        found = Some(m);
+                        break;
+                    }
+                    Err(e) => why.push(format!("{url}: {e}")),
+                }
+            }
+            Some(found.ok_or_else(|| why.join("; ")))
+        }
+        None => None,
+    };
+    unauthorized(
+        method,
+        challenge.as_ref(),
+        io.sends_authorization(),
+        metadata,
+    )
+}
+
+/// GETs one metadata document (at most [`MAX_METADATA_BYTES`]); `Err` says why it cannot be
+/// used.
+async fn fetch_metadata<H: HttpIo>(
+    io: &H,
+    endpoint: &str,
+    url: &str,
+) -> std::result::Result<super::challenge::ResourceMetadata, String> {
+    let mut response = io.get(url).await.map_err(|e| e.message)?;
+    if response.status != 200 {
+        return Err(format!("HTTP {}", response.status));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.body.next_chunk().await.map_err(|e| e.message)? {
+        if body.len() + chunk.len() > MAX_METADATA_BYTES {
+            return Err(format!("larger than {MAX_METADATA_BYTES} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    read_metadata(endpoint, url, response.status, &body)
 }
 
 /// Whether an HTTP status answering `server/discover` means "not this revision" (rather than
