@@ -116,6 +116,7 @@ impl Server {
             status,
             content_type: Some("application/json".into()),
             session_id: None,
+            www_authenticate: None,
             body: Body(Some(body)),
         };
         if self.legacy_only && method == "server/discover" {
@@ -123,6 +124,7 @@ impl Server {
                 status: 404,
                 content_type: Some("text/plain".into()),
                 session_id: None,
+                www_authenticate: None,
                 body: Body(Some(b"not found".to_vec())),
             };
         }
@@ -148,6 +150,7 @@ impl Server {
                 status: reply.status,
                 content_type: None,
                 session_id: None,
+                www_authenticate: None,
                 body: Body(None),
             };
         };
@@ -169,12 +172,14 @@ impl Server {
             return HttpResponse {
                 status: 200,
                 content_type: Some("text/event-stream; charset=utf-8".into()),
-                session_id,
+                session_id: session_id.clone(),
+                www_authenticate: None,
                 body: Body(Some(s)),
             };
         }
         HttpResponse {
             session_id,
+            www_authenticate: None,
             ..json_reply(reply.status, body)
         }
     }

@@ -294,6 +294,7 @@ impl HttpIo for Wire {
             status: r.status,
             content_type: Some(r.content_type.into()),
             session_id: r.session_id,
+            www_authenticate: None,
             body: Chunks {
                 chunks: r.chunks.into_iter(),
                 endless: r.endless,
@@ -414,6 +415,7 @@ fn response(content_type: &'static str, chunks: Vec<Vec<u8>>) -> HttpResponse<Ch
         status: 200,
         content_type: Some(content_type.into()),
         session_id: None,
+        www_authenticate: None,
         body: Chunks {
             chunks: chunks.into_iter(),
             endless: 0,

@@ -567,6 +567,7 @@ impl HttpIo for NotJson {
             status: 200,
             content_type: Some("application/json".into()),
             session_id: None,
+            www_authenticate: None,
             body: Once(Some(format!("<html>{HOSTILE}</html>").into_bytes())),
         }))
     }

@@ -176,6 +176,7 @@ impl HttpIo for Signed {
             status: reply.status,
             content_type: body.as_ref().map(|_| "application/json".to_owned()),
             session_id: None,
+            www_authenticate: None,
             body: Body(body),
         }))
     }
@@ -719,6 +720,7 @@ impl Served {
             status: r.status,
             content_type: r.header("content-type").map(str::to_owned),
             session_id: r.header("mcp-session-id").map(str::to_owned),
+            www_authenticate: None,
             body: Body(Some(r.body)),
         }
     }

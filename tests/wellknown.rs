@@ -163,6 +163,7 @@ impl HttpIo for Server {
             status: reply.status,
             content_type: reply.body.as_ref().map(|_| "application/json".to_owned()),
             session_id: None,
+            www_authenticate: None,
             body: Body(reply.body),
         }))
     }
@@ -174,12 +175,14 @@ impl HttpIo for Server {
                 status: 200,
                 content_type: Some(ctype),
                 session_id: None,
+                www_authenticate: None,
                 body: Body(Some(bytes)),
             },
             None => HttpResponse {
                 status: 404,
                 content_type: None,
                 session_id: None,
+                www_authenticate: None,
                 body: Body(None),
             },
         }))

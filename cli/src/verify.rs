@@ -98,10 +98,12 @@ impl HttpIo for Ureq {
                 let status = resp.status().as_u16();
                 let content_type = header("content-type");
                 let session_id = header("mcp-session-id");
+                let www_authenticate = header("www-authenticate");
                 Ok(HttpResponse {
                     status,
                     content_type,
                     session_id,
+                    www_authenticate,
                     body: Body(resp.into_body().into_reader(), self.timeout_ms),
                 })
             }
@@ -127,6 +129,7 @@ impl HttpIo for Ureq {
                     .and_then(|v| v.to_str().ok())
                     .map(str::to_owned),
                 session_id: None,
+                www_authenticate: None,
                 body: Body(resp.into_body().into_reader(), self.timeout_ms),
             }),
             Err(e) => Err(failure(&e, self.timeout_ms)),
@@ -135,6 +138,14 @@ impl HttpIo for Ureq {
 
     fn now_ms(&self) -> f64 {
         self.started.elapsed().as_secs_f64() * 1000.0
+    }
+
+    fn endpoint(&self) -> Option<&str> {
+        Some(&self.url)
+    }
+
+    fn sends_authorization(&self) -> bool {
+        self.headers.iter().any(|(k, _)| k == "authorization")
     }
 }
 

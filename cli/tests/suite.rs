@@ -8,3 +8,4 @@ mod check_command;
 mod sign_command;
 mod skip_invalid;
 mod verify_signatures;
+mod verify_token;

@@ -131,6 +131,7 @@ fuzz_target!(|data: &[u8]| {
         status,
         content_type: content_type.map(str::to_owned),
         session_id: None,
+        www_authenticate: None,
         body: Chunks {
             body: body.to_vec(),
             at: 0,

@@ -174,8 +174,11 @@ async function run() {
   try {
     const headers = parseHeaders($("headers").value);
     const trust = parseTrust($("trust").value);
+    // The token field has no name and is never read from or written to the address: the
+    // token lives in this page's memory only.
+    const token = $("token").value.trim();
     say(`Connecting to ${url}…`);
-    client = await SkillsClient.connect(url, { era, headers, ...(trust && { trust }) });
+    client = await SkillsClient.connect(url, { era, headers, ...(trust && { trust }), ...(token && { token }) });
     const info = client.server;
     const who = info.serverInfo ? `${info.serverInfo.name} ${info.serverInfo.version ?? ""}`.trim() : "a server";
     $("server").textContent = `${url}: ${who}, protocol ${info.protocolVersion}${info.skills ? "" : " (it does not declare the skills extension)"}.`;

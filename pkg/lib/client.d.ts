@@ -60,6 +60,11 @@ export interface ConnectOptions extends SignerOptions {
   era?: "auto" | "2026-07-28" | "2025-11-25";
   /** Sent on every request (authorization); names must not be the transport's own. */
   headers?: Record<string, string> | [string, string][];
+  /** A bearer token (RFC 6750 `b64token`), sent as `Authorization: Bearer …` on every request
+   * to the URL's origin only (never to another origin, e.g. after a redirect). Not with an
+   * `authorization` header. A 401 rejects with `http-status` naming the server's authorization
+   * server(s) and `scopes_supported`, and whether a token was sent (never the token). */
+  token?: string;
   /** The fetch to use; default `globalThis.fetch`. */
   fetch?: FetchLike;
   /** The time allowed for each request, in milliseconds; default 30000. */
@@ -84,6 +89,8 @@ export interface ConnectOptions extends SignerOptions {
 export interface WellKnownOptions extends SignerOptions {
   /** Sent on every request; names must not be the transport's own. */
   headers?: Record<string, string> | [string, string][];
+  /** A bearer token, as in `ConnectOptions` (sent to the index's origin only). */
+  token?: string;
   /** The fetch to use; default `globalThis.fetch`. */
   fetch?: FetchLike;
   /** The time allowed for each request, in milliseconds; default 30000. */
@@ -130,7 +137,7 @@ export declare class SkillsClient {
   static wrap(client: SdkClientLike, options?: WrapOptions): Promise<SkillsClient>;
   /** What the server says about itself. */
   readonly server: ServerFacts | undefined;
-  /** Replaces the headers sent on every request (drops private cached results). */
+  /** Replaces the headers sent on every request (drops private cached results); the `token` of `connect` is kept. */
   setHeaders(headers: Record<string, string> | [string, string][]): void;
   list(options?: CallOptions): Promise<SkillListing>;
   get(uri: string, options?: CallOptions): Promise<FetchedSkill>;

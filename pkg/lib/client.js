@@ -12,11 +12,11 @@
 import { httpIo, sdkIo } from "./transport.js";
 
 const SIGNER_OPTIONS = ["trust", "trustOnFirstUse", "pins"];
-const CONNECT_OPTIONS = ["era", "headers", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo", "listingBudget", ...SIGNER_OPTIONS];
+const CONNECT_OPTIONS = ["era", "headers", "token", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo", "listingBudget", ...SIGNER_OPTIONS];
 const WRAP_OPTIONS = ["timeoutMs", "label", "allowDynamic", "requireApproval", "listingBudget", "origin", ...SIGNER_OPTIONS];
 const CALL_OPTIONS = ["signal", "timeoutMs"];
 const VERIFY_OPTIONS = ["signal", "timeoutMs", "skill"];
-const WELL_KNOWN_OPTIONS = ["headers", "fetch", "timeoutMs", "signal", ...SIGNER_OPTIONS];
+const WELL_KNOWN_OPTIONS = ["headers", "token", "fetch", "timeoutMs", "signal", ...SIGNER_OPTIONS];
 
 function invalid(where, message) {
   const e = new Error(`${where}: ${message}`);
@@ -163,7 +163,9 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
     /**
      * Connects to a skills server over Streamable HTTP with fetch: `server/discover` at
      * 2026-07-28, falling back to a 2025-11-25 `initialize` (`era`: "auto", "2026-07-28" or
-     * "2025-11-25"). Options: `headers` (sent on every request, e.g. authorization), `fetch`,
+     * "2025-11-25"). Options: `headers` (sent on every request), `token` (a bearer token, sent
+     * as `Authorization: Bearer …` on every request to the URL's origin only; a 401 names the
+     * server's authorization servers and scopes), `fetch`,
      * `timeoutMs` (per request, default 30000), `signal` (for the connection), `label` (the
      * host's name for the server, default "server"), `allowDynamic`, `requireApproval`,
      * `clientInfo` ({ name, version }), `listingBudget` (the most result bytes one listing or
@@ -193,11 +195,11 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       const info = readOptions(`${where}: clientInfo`, o.clientInfo, ["name", "version"]);
       const core = new SkillsClientCore(coreOptions(o, info, target.origin));
       try {
-        const headers = core.setHeaders(o.headers ?? []);
+        const headers = core.setHeaders(o.headers ?? [], o.token);
         const state = { url: target.href, headers, fetch: fetchFn };
         const io = (call) => withDigest(httpIo(state, call));
         await core.connect(io({ signal, timeoutMs }), era);
-        return new SkillsClient(PRIVATE, core, io, { timeoutMs, state }, target.href);
+        return new SkillsClient(PRIVATE, core, io, { timeoutMs, state, token: o.token }, target.href);
       } catch (e) {
         core.free();
         throw e;
@@ -210,8 +212,8 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
      * or an origin (`https://host`). Every artifact's digest is checked before it is unpacked,
      * archives are unpacked in memory with the RFC's safety rules, and every file goes through
      * the compiler's checks; the signature each entry names is checked against the files.
-     * Options: `headers`, `fetch`, `timeoutMs` (per request, default 30000), `signal`, and the
-     * signer policy (`trust`, `trustOnFirstUse`, `pins`). Resolves to `{ skills, exitCode,
+     * Options: `headers`, `token` (as for `connect`), `fetch`, `timeoutMs` (per request,
+     * default 30000), `signal`, and the signer policy (`trust`, `trustOnFirstUse`, `pins`). Resolves to `{ skills, exitCode,
      * table, summary, error?, pins? }`, as `verify()`; `pins` (with `trustOnFirstUse` or
      * `pins`) is what to persist.
      */
@@ -228,7 +230,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       const checker = new SkillsClientCore();
       let headers;
       try {
-        headers = checker.setHeaders(o.headers ?? []);
+        headers = checker.setHeaders(o.headers ?? [], o.token);
       } finally {
         checker.free();
       }
@@ -281,11 +283,12 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
     /**
      * Replaces the headers sent on every request (a new token, another user). Private cached
      * results of the previous headers are dropped: they are never shared across
-     * authorization contexts. Only for a client made with `connect`.
+     * authorization contexts. The `token` given to `connect` is kept. Only for a client made
+     * with `connect`.
      */
     setHeaders(headers) {
       if (!this.#defaults.state) throw invalid("SkillsClient.setHeaders", "a wrapped SDK client keeps its own headers");
-      this.#defaults.state.headers = this.#core.setHeaders(headers);
+      this.#defaults.state.headers = this.#core.setHeaders(headers, this.#defaults.token);
     }
 
     #call(where, options, allowed) {

@@ -87,6 +87,8 @@ export function httpIo(target, { signal, timeoutMs }) {
       status: res.status,
       contentType: res.headers.get("content-type"),
       sessionId: res.headers.get("mcp-session-id"),
+      // The challenge of a 401, which the core explains from the server's metadata.
+      wwwAuthenticate: res.headers.get("www-authenticate"),
       async read() {
         if (!reader) {
           cleanup();
@@ -112,6 +114,10 @@ export function httpIo(target, { signal, timeoutMs }) {
     };
   }
   return {
+    // Where a 401's metadata is looked up, and whether a token went with the requests (the
+    // core says so in the error, never the token itself).
+    url: target.url,
+    authorized: target.headers.some(([k]) => k.toLowerCase() === "authorization"),
     // MCP endpoints answer in place: a 3xx is the core's `http-status`.
     post: (body, mcpHeaders) => send(target.url, mcpHeaders, { method: "POST", body, redirect: "manual" }),
     // A well-known index or artifact: redirects followed, as the Discovery RFC asks of clients.

@@ -13,7 +13,8 @@
 //!    later requests carry `MCP-Protocol-Version` with the version the server chose and its
 //!    `Mcp-Session-Id` when it gave one.
 //! 3. A failure of the exchange itself (no connection, a timeout, an abort, HTTP 401, 403 or
-//!    5xx) is reported as it is: falling back would only hide it.
+//!    5xx) is reported as it is: falling back would only hide it. A 401 is explained from the
+//!    server's challenge and metadata ([`super::challenge`]).
 //!
 //! [`EraChoice::Modern`] stops after step 1 (anything else is `protocol-error`);
 //! [`EraChoice::Legacy`] starts at step 2.
@@ -52,6 +53,9 @@ use std::future::Future;
 
 use serde_json::{json, Map, Value as Json};
 
+use super::challenge::{
+    metadata_urls, parse_challenge, read_metadata, unauthorized, MAX_METADATA_BYTES,
+};
 use super::error::{ClientError, ExchangeKind, Result};
 use super::{ClientInfo, EraChoice, Rpc, ServerFacts};
 use crate::host::error::{ErrorCode, VerifyError};
@@ -93,6 +97,8 @@ pub struct HttpResponse<B> {
     pub content_type: Option<String>,
     /// `Mcp-Session-Id`, if any (2025-11-25 servers that keep sessions).
     pub session_id: Option<String>,
+    /// `WWW-Authenticate`, if any: the challenge of a 401 ([`super::challenge`]).
+    pub www_authenticate: Option<String>,
     /// The body.
     pub body: B,
 }
@@ -127,6 +133,16 @@ pub trait HttpIo {
     }
     /// Milliseconds on a clock that does not go backwards (for cache expiry).
     fn now_ms(&self) -> f64;
+    /// The endpoint's URL: where the metadata explaining a 401 is looked up
+    /// ([`super::challenge`]). The default `None` reports a 401 with its challenge only.
+    fn endpoint(&self) -> Option<&str> {
+        None
+    }
+    /// Whether the requests carry an `Authorization` header (a token): a 401 says whether one
+    /// was sent, never the token. The default says none is.
+    fn sends_authorization(&self) -> bool {
+        false
+    }
 }
 
 /// A JSON-RPC answer: a result, or the server's error.
@@ -433,6 +449,11 @@ impl HttpSession {
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let request = self.frame(framing, method, message)?;
         let response = io.post(request).await?;
+        if response.status == 401 {
+            return Err(
+                explain_unauthorized(io, method, response.www_authenticate.as_deref()).await,
+            );
+        }
         if framing == Framing::Initialize {
             if let Some(sid) = response
                 .session_id
@@ -445,6 +466,64 @@ impl HttpSession {
         }
         read_answer(response, id, method).await
     }
+}
+
+/// The error of a 401 answering `method`: the challenge of `www_authenticate`, and the
+/// Protected Resource Metadata looked up through `io` at the endpoint it names
+/// ([`super::challenge`]).
+async fn explain_unauthorized<H: HttpIo>(
+    io: &H,
+    method: &str,
+    www_authenticate: Option<&str>,
+) -> ClientError {
+    let challenge = www_authenticate.and_then(parse_challenge);
+    let metadata = match io.endpoint() {
+        Some(endpoint) => {
+            let mut why = Vec::new();
+            let mut found = None;
+            let named = challenge
+                .as_ref()
+                .and_then(|c| c.resource_metadata.as_deref());
+            for url in metadata_urls(endpoint, named) {
+                match fetch_metadata(io, endpoint, &url).await {
+                    Ok(m) => {
+                        found = Some(m);
+                        break;
+                    }
+                    Err(e) => why.push(format!("{url}: {e}")),
+                }
+            }
+            Some(found.ok_or_else(|| why.join("; ")))
+        }
+        None => None,
+    };
+    unauthorized(
+        method,
+        challenge.as_ref(),
+        io.sends_authorization(),
+        metadata,
+    )
+}
+
+/// GETs one metadata document (at most [`MAX_METADATA_BYTES`]); `Err` says why it cannot be
+/// used.
+async fn fetch_metadata<H: HttpIo>(
+    io: &H,
+    endpoint: &str,
+    url: &str,
+) -> std::result::Result<super::challenge::ResourceMetadata, String> {
+    let mut response = io.get(url).await.map_err(|e| e.message)?;
+    if response.status != 200 {
+        return Err(format!("HTTP {}", response.status));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.body.next_chunk().await.map_err(|e| e.message)? {
+        if body.len() + chunk.len() > MAX_METADATA_BYTES {
+            return Err(format!("larger than {MAX_METADATA_BYTES} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    read_metadata(endpoint, url, response.status, &body)
 }
 
 /// Whether an HTTP status answering `server/discover` means "not this revision" (rather than

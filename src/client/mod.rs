@@ -7,6 +7,7 @@
 //! |---|---|
 //! | this one | [`SkillsClient`]: `list`, `get`, `load`, `read`, `read_directory`, approvals |
 //! | [`http`] | Streamable HTTP without the I/O: framing, headers, JSON and event-stream replies, era negotiation ([`http::HttpSession`]) |
+//! | [`challenge`] | a 401 explained: the `WWW-Authenticate` challenge and the Protected Resource Metadata it points to |
 //! | `cache` (private) | results kept for their `ttlMs`, private ones per authorization context; a result's [`Hints`] |
 //! | `error` (private) | [`ClientError`]: a refusal of the host rules or a failure of the exchange ([`ExchangeKind`]); [`ClientCode`], their wire names |
 //!
@@ -72,6 +73,7 @@ use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
 
 mod cache;
+pub mod challenge;
 mod error;
 pub mod http;
 
@@ -240,6 +242,37 @@ impl ServerFacts {
             None => name.to_owned(),
         })
     }
+}
+
+/// Checks a bearer token (RFC 6750 §2.1 `b64token`: letters, digits and `-._~+/`, then `=`
+/// padding) and returns the `authorization` header that carries it (`Bearer TOKEN`, RFC 6750
+/// §2.1). The error ([`ErrorCode::InvalidArgument`]) names `source` (the option, flag or
+/// variable the token came from), never the token.
+///
+/// ```
+/// use skills_edge::client::bearer_header;
+/// let (name, value) = bearer_header("--token", "eyJ.a-b_c~d+e/f==").unwrap();
+/// assert_eq!((name.as_str(), value.as_str()), ("authorization", "Bearer eyJ.a-b_c~d+e/f=="));
+/// let e = bearer_header("--token", "Bearer s3cret").unwrap_err();
+/// assert!(!e.message.contains("s3cret"));
+/// assert!(bearer_header("--token", "").is_err());
+/// ```
+pub fn bearer_header(source: &str, token: &str) -> Result<(String, String), VerifyError> {
+    let body = token.trim_end_matches('=');
+    let ok = !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b));
+    if !ok {
+        return Err(VerifyError::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{source}: not a bearer token (not shown): RFC 6750 allows letters, digits and \
+                 -._~+/ followed by = padding; give the token alone, without \"Bearer \""
+            ),
+        ));
+    }
+    Ok(("authorization".to_owned(), format!("Bearer {token}")))
 }
 
 /// Header names a caller cannot set: the transport's own.

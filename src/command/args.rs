@@ -13,7 +13,7 @@
 //! the file itself and hands the bytes to `options::Signing::signer`.
 
 use crate::catalog::{compile, options, pack};
-use crate::client::{check_headers, EraChoice};
+use crate::client::{bearer_header, check_headers, EraChoice};
 use crate::host::index::{index_url_of_origin, is_index_url};
 use crate::server::Config;
 use crate::settings::{self, Scope, Source, SETTINGS};
@@ -90,7 +90,7 @@ pub fn parse(
         Some("worker") if program == Program::Npm => {
             parse_worker(rest, &env).map(Invocation::Worker)
         }
-        Some("verify") => VerifyArgs::parse(rest).map(Invocation::Verify),
+        Some("verify") => VerifyArgs::parse_with_env(rest, &env).map(Invocation::Verify),
         Some("keygen") => parse_keygen(rest).map(Invocation::Keygen),
         Some("--version" | "-V") => Ok(Invocation::Version),
         Some("--help" | "-h" | "help") => Ok(Invocation::Help),
@@ -450,6 +450,10 @@ fn is_option(s: &str) -> bool {
     s.starts_with('-') && s.len() > 1
 }
 
+/// The environment variable holding the bearer token `verify` sends when `--token` is not
+/// given.
+pub const TOKEN_ENV: &str = "SKILLS_EDGE_TOKEN";
+
 /// The arguments of `verify`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyArgs {
@@ -490,6 +494,28 @@ impl VerifyArgs {
     /// assert!(VerifyArgs::parse(&["ftp://x".into()]).is_err());
     /// ```
     pub fn parse(args: &[String]) -> Result<VerifyArgs, String> {
+        VerifyArgs::parse_with_env(args, &|_: &str| None)
+    }
+
+    /// [`VerifyArgs::parse`], with the environment: `SKILLS_EDGE_TOKEN` ([`TOKEN_ENV`]) is the
+    /// token when `--token` is not given and no `--header authorization` either. `--token TOKEN`
+    /// (or the variable) adds `authorization: Bearer TOKEN` to the headers ([`bearer_header`]);
+    /// `--token` with `--header authorization` is refused, as is `--token` given twice. The token
+    /// is never repeated in a message.
+    ///
+    /// ```
+    /// use skills_edge::command::args::VerifyArgs;
+    /// let env = |n: &str| (n == "SKILLS_EDGE_TOKEN").then(|| "from-env".to_owned());
+    /// let a = VerifyArgs::parse_with_env(&["https://h/mcp".into()], &env).unwrap();
+    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer from-env".to_owned())]);
+    /// let a = VerifyArgs::parse_with_env(&["https://h/mcp".into(), "--token".into(), "t".into()], &env).unwrap();
+    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer t".to_owned())]);
+    /// ```
+    pub fn parse_with_env(
+        args: &[String],
+        env: &impl Fn(&str) -> Option<String>,
+    ) -> Result<VerifyArgs, String> {
+        let mut token = None;
         let mut url = None;
         let mut era = None;
         let mut headers = Vec::new();
@@ -527,6 +553,12 @@ impl VerifyArgs {
                             .to_owned()
                     })?;
                     headers.push((name.trim().to_owned(), val.trim().to_owned()));
+                }
+                "--token" => {
+                    if token.is_some() {
+                        return Err("--token is given twice".into());
+                    }
+                    token = Some(value("--token")?);
                 }
                 "--skill" => {
                     if skill.is_some() {
@@ -577,7 +609,23 @@ impl VerifyArgs {
                     .into(),
             );
         }
-        let headers = check_headers(&headers).map_err(|e| format!("--header: {}", e.message))?;
+        let mut headers =
+            check_headers(&headers).map_err(|e| format!("--header: {}", e.message))?;
+        let has_authorization = headers.iter().any(|(k, _)| k == "authorization");
+        match token {
+            Some(_) if has_authorization => {
+                return Err(
+                    "--token and --header authorization are both given: use one of them".into(),
+                )
+            }
+            Some(t) => headers.push(bearer_header("--token", &t).map_err(|e| e.message)?),
+            None if has_authorization => {}
+            None => {
+                if let Some(t) = env(TOKEN_ENV).filter(|t| !t.is_empty()) {
+                    headers.push(bearer_header(TOKEN_ENV, &t).map_err(|e| e.message)?);
+                }
+            }
+        }
         Ok(VerifyArgs {
             url,
             era: era.unwrap_or_default(),
@@ -616,13 +664,16 @@ fn check_url(url: &str) -> Result<(), String> {
 pub(crate) fn verify_usage() -> String {
     format!(
         "    skills-edge verify <url> [--era auto|2026-07-28|2025-11-25] [--header 'Name: value']...
-                       [--skill URI] [--json] [--timeout MS] [--trust KEYFILE]... [--pins FILE]
+                       [--token TOKEN] [--skill URI] [--json] [--timeout MS]
+                       [--trust KEYFILE]... [--pins FILE]
         List every skill of the MCP server at <url> (Streamable HTTP), load and verify every
         file (size, SHA-256, frontmatter; refreshing a stale entry once), check each signed
         skill's signature, list every directory when the server supports it, and print a
         table, or with --json one JSON object per skill. --era picks the protocol revision
         (default auto: 2026-07-28, else 2025-11-25); --header adds a request header
-        (repeatable, e.g. authorization); --skill checks one skill (its SKILL.md URI);
+        (repeatable); --token sends `Authorization: Bearer TOKEN` to the server's origin
+        only (default: the {TOKEN_ENV} environment variable; a 401 names the server's
+        authorization server and scopes); --skill checks one skill (its SKILL.md URI);
         --timeout bounds each request (milliseconds, default {DEFAULT_TIMEOUT_MS}). --trust
         names a public key file (a JWK, repeatable): every skill must then be signed by one
         of them. --pins keeps the signer each origin was first seen with in FILE (read if it
@@ -748,6 +799,58 @@ mod tests {
 
     fn line(a: &[&str]) -> Vec<String> {
         a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_token_from_the_flag_or_the_environment_never_repeated() {
+        let secret = "s3cret.tok";
+        let env = |v: &'static str| move |n: &str| (n == TOKEN_ENV).then(|| v.to_owned());
+        let bearer = |t: &str| vec![("authorization".to_owned(), format!("Bearer {t}"))];
+        let p = |a: &[&str], e: &dyn Fn(&str) -> Option<String>| {
+            VerifyArgs::parse_with_env(&line(a), &|n: &str| e(n))
+        };
+        // --header authorization wins over the variable; an empty variable is no token.
+        let a = p(
+            &["https://h/mcp", "-H", "Authorization: Bearer h"],
+            &env(secret),
+        )
+        .unwrap();
+        assert_eq!(a.headers, bearer("h"));
+        assert!(p(&["https://h/mcp"], &env("")).unwrap().headers.is_empty());
+        // A well-known run sends it too (to the index's origin: the transport's rule).
+        let a = p(&["--well-known", "https://h"], &env(secret)).unwrap();
+        assert_eq!(a.headers, bearer(secret));
+        for (args, env_value, why) in [
+            (
+                vec!["https://h/mcp", "--token", "a", "--token", "b"],
+                "",
+                "--token is given twice",
+            ),
+            (
+                vec!["https://h/mcp", "--token"],
+                "",
+                "--token needs a value",
+            ),
+            (
+                vec!["https://h/mcp", "--token", "s3cret tok"],
+                "",
+                "--token: not a bearer token (not shown)",
+            ),
+            (
+                vec!["https://h/mcp"],
+                "Bearer s3cret",
+                "SKILLS_EDGE_TOKEN: not a bearer token (not shown)",
+            ),
+            (
+                vec!["https://h/mcp", "--token", secret, "-H", "authorization: x"],
+                "",
+                "use one of them",
+            ),
+        ] {
+            let e = p(&args, &env(env_value)).unwrap_err();
+            assert!(e.contains(why), "{e}");
+            assert!(!e.contains("s3cret"), "{e}");
+        }
     }
 
     #[test]

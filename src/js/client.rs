@@ -5,8 +5,10 @@
 //! made per call (so it carries that call's `AbortSignal` and timeout):
 //!
 //! * over Streamable HTTP, `io.post(body, headers)` POSTs the body with the given headers (and
-//!   the caller's own) and resolves to `{ status, contentType, sessionId, read }`, where
-//!   `read()` resolves to the next `Uint8Array` of the body or `undefined` at its end;
+//!   the caller's own) and resolves to `{ status, contentType, sessionId, wwwAuthenticate,
+//!   read }`, where `read()` resolves to the next `Uint8Array` of the body or `undefined` at its
+//!   end; the io object's `url` (the endpoint) and `authorized` (whether the caller's headers
+//!   carry `Authorization`) let a 401 be explained ([`crate::client::challenge`]);
 //! * over an official SDK `Client`, `io.request(method, params)` resolves to the result object;
 //! * either way, an optional `io.digest(bytes)` resolves to the SHA-256 of `bytes` in wire form
 //!   from the platform (node:crypto, crypto.subtle), for fetched content of at least
@@ -40,7 +42,8 @@ use super::host::{signer_json, summary_fields, summary_json, SignerOptionsJs, SI
 use super::{js_error, throw};
 use crate::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
 use crate::client::{
-    check_headers, context_of, ClientInfo, EraChoice, ListedSkill, Rpc, ServerFacts, SkillsClient,
+    bearer_header, check_headers, context_of, ClientInfo, EraChoice, ListedSkill, Rpc, ServerFacts,
+    SkillsClient,
 };
 use crate::client::{ClientCode, ClientError, ExchangeKind, Result as ClientResult};
 use crate::command::report::{self, Report};
@@ -66,8 +69,11 @@ struct Inner {
     mode: Cell<Mode>,
 }
 
-/// The transport of one call, as the JavaScript layer made it.
-struct JsIo(JsValue);
+/// The transport of one call, as the JavaScript layer made it: the io object, its `url` (the
+/// endpoint, where a 401's metadata is looked up) and its `authorized` flag (whether the
+/// requests carry an `Authorization` header; the token itself never reaches the core's
+/// messages).
+struct JsIo(JsValue, Option<String>, bool);
 
 fn failure(value: &JsValue) -> ClientError {
     let text = |k: &str| {
@@ -235,6 +241,14 @@ impl HttpIo for JsIo {
     fn now_ms(&self) -> f64 {
         js_sys::Date::now()
     }
+
+    fn endpoint(&self) -> Option<&str> {
+        self.1.as_deref()
+    }
+
+    fn sends_authorization(&self) -> bool {
+        self.2
+    }
 }
 
 impl JsIo {
@@ -252,6 +266,7 @@ impl JsIo {
             status,
             content_type: field("contentType").and_then(|v| v.as_string()),
             session_id: field("sessionId").and_then(|v| v.as_string()),
+            www_authenticate: field("wwwAuthenticate").and_then(|v| v.as_string()),
             body: JsBody {
                 read: field("read").and_then(|f| f.dyn_into::<Function>().ok()),
                 this: response,
@@ -471,7 +486,10 @@ fn io_arg(io: &JsValue, a: Arg) -> Result<JsIo, JsValue> {
     if !io.is_object() || io.is_function() {
         return Err(a.wrong("an io object", io));
     }
-    Ok(JsIo(io.clone()))
+    let field = |k: &str| Reflect::get(io, &JsValue::from_str(k)).ok();
+    let url = field("url").and_then(|v| v.as_string());
+    let authorized = field("authorized").and_then(|v| v.as_bool()) == Some(true);
+    Ok(JsIo(io.clone(), url, authorized))
 }
 
 /// Headers given as `[name, value]` pairs or a record of names to values.
@@ -604,15 +622,35 @@ impl SkillsClientCore {
     }
 
     /// Checks the caller's own request headers and makes them the authorization context of
-    /// the cache (private results of another context are never reused). Returns them as
-    /// `[name, value]` pairs with lowercase names. Throws `invalid-argument`.
+    /// the cache (private results of another context are never reused). With `token` (a bearer
+    /// token, RFC 6750 §2.1; `undefined` or `null`: none), `authorization: Bearer TOKEN` is
+    /// added; `token` with an `authorization` header is refused. Returns them as `[name, value]`
+    /// pairs with lowercase names. Throws `invalid-argument`, never repeating the token.
     #[wasm_bindgen(js_name = setHeaders, unchecked_return_type = "[string, string][]")]
     pub fn set_headers(
         &self,
         #[wasm_bindgen(unchecked_param_type = "[string, string][] | Record<string, string>")]
         headers: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] token: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let checked = headers_arg(&headers, arg("SkillsClientCore.setHeaders", "headers"))?;
+        let a = arg("SkillsClientCore.setHeaders", "headers");
+        let mut checked = headers_arg(&headers, a)?;
+        if let Some(token) = token.filter(|t| !t.is_undefined() && !t.is_null()) {
+            let t = a.with("token");
+            let text = token.as_string().ok_or_else(|| {
+                t.error(
+                    ErrorCode::InvalidArgument,
+                    "must be a string (not shown: it may be a credential)",
+                )
+            })?;
+            if checked.iter().any(|(k, _)| k == "authorization") {
+                return Err(t.error(
+                    ErrorCode::InvalidArgument,
+                    "and an authorization header are both given: use one of them",
+                ));
+            }
+            checked.push(throw(bearer_header("token", &text))?);
+        }
         throw(self.inner.client.set_context(&context_of(&checked)))?;
         let out = Array::new();
         for (k, v) in &checked {

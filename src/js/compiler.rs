@@ -466,6 +466,7 @@ pub(super) fn build_env(env: &JsValue, a: Arg) -> Result<BuildEnv, JsValue> {
         options::ON_INVALID,
         options::SIGNING_KEY,
         options::CATALOG_ID,
+        crate::command::args::TOKEN_ENV,
     ] {
         let v = get(env, name, a)?;
         if v.is_undefined() || v.is_null() {

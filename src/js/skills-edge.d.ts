@@ -250,6 +250,8 @@ export interface IoResponse {
   status: number;
   contentType: string | null;
   sessionId: string | null;
+  /** `WWW-Authenticate`: the challenge of a 401, which the core explains from the server's metadata. */
+  wwwAuthenticate?: string | null;
   /** The next chunk of the body, or `undefined` at its end. */
   read(): Promise<Uint8Array | undefined>;
   /** The core is done with the body (an event stream may stay open). */
@@ -258,6 +260,10 @@ export interface IoResponse {
 
 /** The transport of one operation: `post` (Streamable HTTP) or `request` (an SDK client). */
 export interface SkillsClientIo {
+  /** The endpoint's URL: where the metadata explaining a 401 is looked up. */
+  url?: string;
+  /** Whether the requests carry an `Authorization` header (a 401 says so; never the token). */
+  authorized?: boolean;
   post?(body: string, headers: [string, string][]): Promise<IoResponse>;
   /** GETs a well-known index or artifact (redirects followed); the same response shape. */
   get?(url: string): Promise<IoResponse>;

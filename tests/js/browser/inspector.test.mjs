@@ -2,8 +2,10 @@
 // WebDriver with the keyboard only, on a plain-http origin where crypto.subtle does not exist
 // (http://skills-edge.test:<port>, resolved to 127.0.0.1), against servers on other origins
 // (so CORS is exercised): the package's SkillsServer behind node:http, where every skill
-// verifies, and the tampering proxy (tests/js/peers), where each tampering shows with its code
-// and the expected and actual values. The page's statuses and codes are those of
+// verifies, the tampering proxy (tests/js/peers), where each tampering shows with its code
+// and the expected and actual values, and a server that needs a bearer token (its 401 explained
+// from its metadata, then the token typed into the page's field, kept out of the address and
+// storage). The page's statuses and codes are those of
 // SkillsClient.verify() for the same server. Screenshots of both states (and of the tampered
 // one without styles) are saved under target/screenshots/ (SKILLS_EDGE_SCREENSHOTS overrides).
 import { test, before, after } from "node:test";
@@ -24,7 +26,9 @@ let site;
 let plain;
 let proxy;
 let signing;
+let gated;
 let browser;
+const TOKEN = "page-token.S3CRET";
 const key = signingKey();
 
 before(async () => {
@@ -34,6 +38,7 @@ before(async () => {
   plain = await startHttpServer(new SkillsServer({ pageSize: 3 }));
   proxy = await startTamperProxy(plain.url, standardTamperings());
   signing = await startHttpServer(signingServer(new SkillsServer({ pageSize: 3 }), { key, catalog: "acme" }));
+  gated = await startHttpServer(new SkillsServer({ pageSize: 3 }), { token: TOKEN });
   browser = await openBrowser();
 });
 
@@ -41,6 +46,7 @@ after(async () => {
   await browser?.quit();
   await proxy?.close();
   await signing?.close();
+  await gated?.close();
   await plain?.close();
   await site?.close();
 });
@@ -142,4 +148,33 @@ test("a signed server: each skill's signer, trusted by the key given in the page
   await browser.goto(`${pageUrl()}?url=${encodeURIComponent(signing.url)}&run`);
   assert.match(await done(), /^Done: all 7 skills verified\.$/);
   assert.ok((await read()).signers.every(([, signer]) => signer.endsWith(", announced")));
+});
+
+test("a server that needs a token: the page says what its metadata says, then sends the token typed in", { timeout: 180_000 }, async () => {
+  const done = () =>
+    browser.until(() => /^(Done|Failed)/.test(document.getElementById("status").textContent) && document.getElementById("status").textContent, { timeoutMs: 90_000, what: "the verification" });
+  await browser.goto(`${pageUrl()}?url=${encodeURIComponent(gated.url)}&run`);
+  const refused = await done();
+  assert.match(refused, /^Failed: the server answered server\/discover with HTTP 401: it needs authorization; no token was sent; .*authorization server\(s\) https:\/\/auth\.example and scopes_supported skills\.read; .*\[http-status\]$/);
+  // The token typed into its field with the keyboard.
+  await browser.goto(`${pageUrl()}?url=${encodeURIComponent(gated.url)}`);
+  await browser.until(() => document.readyState === "complete" && document.getElementById("token"));
+  for (let i = 0; i < 12 && (await browser.focused()) !== "token"; i++) await browser.press(KEY.TAB);
+  assert.equal(await browser.focused(), "token", "the token field is reached with Tab");
+  await browser.type(TOKEN);
+  await browser.press(KEY.ENTER);
+  assert.match(await done(), /^Done: all 7 skills verified\.$/);
+  assert.ok(gated.seen.every((r) => r.headers.authorization === `Bearer ${TOKEN}`), "every request the gate let through carried the token");
+  // Kept in memory only: not in the address, the storage or the page's text.
+  const kept = await browser.run(() => ({
+    href: location.href,
+    storage: localStorage.length + sessionStorage.length,
+    type: document.getElementById("token").type,
+    name: document.getElementById("token").name,
+    text: document.body.innerText,
+  }));
+  assert.ok(!kept.href.includes("S3CRET"), kept.href);
+  assert.equal(kept.storage, 0);
+  assert.deepEqual([kept.type, kept.name], ["password", ""]);
+  assert.ok(!kept.text.includes("S3CRET"));
 });

@@ -151,7 +151,7 @@ const methods = {
     acceptSignerChange: [["origin", "string", "https://skills.example"]],
   },
   SkillsClientCore: {
-    setHeaders: [["headers", "json", [["authorization", "Bearer x"]]]],
+    setHeaders: [["headers", "json", [["authorization", "Bearer x"]]], ["token", "optionalString", undefined]],
     connect: [IO, ["era", "string", "auto"]],
     attach: [["facts", "json", { protocolVersion: "2026-07-28", capabilities: {} }]],
     facts: [],

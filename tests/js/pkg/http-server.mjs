@@ -2,22 +2,41 @@
 // is answered with `server.handleHttp(body, headers)`, as a Worker would. `sse: true` answers
 // requests with an event stream instead (a notification event first, the response, then the
 // stream is left open for `holdMs`), so a client must take the response without waiting for
-// the end. CORS allows any origin. Every request is counted by method in `counts`.
+// the end. `token` requires `Authorization: Bearer <token>` on every POST: anything else is
+// 401 with a `WWW-Authenticate: Bearer` challenge (`error="invalid_token"` when a token was
+// sent) naming this server's metadata document, which GET serves at
+// `/.well-known/oauth-protected-resource/mcp` (authorization server https://auth.example).
+// CORS allows any origin and exposes WWW-Authenticate. Every request is counted by method in
+// `counts`.
 import { createServer } from "node:http";
 
 const CORS = {
   "access-control-allow-origin": "*",
-  "access-control-allow-methods": "POST, OPTIONS",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-expose-headers": "www-authenticate",
   "access-control-allow-headers": "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, x-test",
 };
 
-export async function startHttpServer(server, { sse = false, holdMs = 60_000, delayMs = 0 } = {}) {
+export async function startHttpServer(server, { sse = false, holdMs = 60_000, delayMs = 0, token } = {}) {
   const counts = {};
   const seen = [];
   const timers = new Set();
   const http = createServer(async (req, res) => {
     if (req.method === "OPTIONS") {
       res.writeHead(204, CORS).end();
+      return;
+    }
+    const origin = `http://${req.headers.host}`;
+    if (token !== undefined && req.method === "GET" && req.url.startsWith("/.well-known/oauth-protected-resource")) {
+      const doc = { resource: `${origin}/mcp`, authorization_servers: ["https://auth.example"], scopes_supported: ["skills.read"] };
+      res.writeHead(200, { ...CORS, "content-type": "application/json" }).end(JSON.stringify(doc));
+      return;
+    }
+    if (token !== undefined && req.headers.authorization !== `Bearer ${token}`) {
+      for await (const _ of req);
+      const error = req.headers.authorization === undefined ? "" : `error="invalid_token", `;
+      const challenge = `Bearer ${error}resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
+      res.writeHead(401, { ...CORS, "www-authenticate": challenge }).end();
       return;
     }
     const chunks = [];
