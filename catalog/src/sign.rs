@@ -35,6 +35,7 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, URL_
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
 use serde_json::value::RawValue;
+use std::collections::HashSet;
 use std::fmt;
 
 /// The in-toto Statement type this version writes and reads.
@@ -562,19 +563,26 @@ impl Statement {
                 json.predicate_type
             )));
         }
-        let mut subjects = Vec::with_capacity(json.subject.len());
-        let mut names = std::collections::BTreeSet::new();
-        for (name, sha256) in json.subject {
-            let Some(sha256) = sha256.filter(|d| is_hex_digest(d)) else {
+        // A hash set of borrowed names, the shape the host's entry reader uses for its URIs.
+        let mut names: HashSet<&str> = HashSet::with_capacity(json.subject.len());
+        for (name, sha256) in &json.subject {
+            if !sha256.as_deref().is_some_and(is_hex_digest) {
                 return Err(bad(format!(
                     "the signed subject {name:?} has no digest.sha256 of 64 lowercase hex characters"
                 )));
-            };
-            if !names.insert(name.clone()) {
+            }
+            if !names.insert(name.as_str()) {
                 return Err(bad(format!("the signed statement names {name:?} twice")));
             }
-            subjects.push(Subject { name, sha256 });
         }
+        let subjects = json
+            .subject
+            .into_iter()
+            .map(|(name, sha256)| Subject {
+                name,
+                sha256: sha256.unwrap_or_default(),
+            })
+            .collect();
         Ok(Statement {
             skill: json.skill,
             revision: json.revision,
