@@ -69,6 +69,7 @@ case "$target" in
   http_head | headers | uri) dict=fuzz/dict/http.dict ;;
   sse | reply) dict=fuzz/dict/client.dict ;;
   auth) dict=fuzz/dict/auth.dict ;;
+  decimal) dict=fuzz/dict/decimal.dict ;;
   *) dict= ;;
 esac
 

@@ -18,8 +18,10 @@
 //!   signature must still verify. A changed `keyid` therefore fails like a changed signature.
 //! * Both base64 alphabets are read (DSSE: verifiers MUST accept either), with or without
 //!   padding; envelopes are written with the standard alphabet, padded.
-//! * A statement field given twice is refused (serde's derived readers do that); fields this
-//!   version does not know are ignored (DSSE and in-toto: consumers MUST ignore them).
+//! * A known field given twice is refused; fields this version does not know are ignored (DSSE
+//!   and in-toto: consumers MUST ignore them), but must be JSON. Envelopes, statements and keys
+//!   are read by one record reader ([`RawMembers`] below the field rules), as serde's derived
+//!   struct readers read them (an array with one item per field, in order, is read as well).
 //! * The catalog identity is a name the publisher chooses at build time; without one it is the
 //!   signing key's id (one key, one catalog).
 //!
@@ -27,11 +29,13 @@
 //! [DSSE]: https://github.com/secure-systems-lab/dsse/blob/master/envelope.md
 
 use crate::skill::digest::sha256;
+use crate::skill::value::RawMembers;
 use base64::alphabet;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, URL_SAFE_NO_PAD};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
-use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::collections::HashSet;
 use std::fmt;
 
 /// The in-toto Statement type this version writes and reads.
@@ -138,7 +142,6 @@ impl fmt::Debug for PublicKey {
 
 /// The fields of an OKP JWK this module reads. `kid` and others are ignored: a key's id is
 /// always its thumbprint.
-#[derive(Deserialize)]
 struct Jwk {
     kty: Option<String>,
     crv: Option<String>,
@@ -154,7 +157,16 @@ fn read_jwk(text: &str, what: &str) -> Result<Jwk, SignatureError> {
         ));
     }
     // The reader's own message may quote the input, which may be a secret: it is not repeated.
-    let jwk: Jwk = serde_json::from_str(text).map_err(|_| {
+    let read = || -> Result<Jwk, String> {
+        let [kty, crv, x, d] = record(text, ["kty", "crv", "x", "d"])?;
+        Ok(Jwk {
+            kty: optional_string(kty)?,
+            crv: optional_string(crv)?,
+            x: optional_string(x)?,
+            d: optional_string(d)?,
+        })
+    };
+    let jwk = read().map_err(|_| {
         fail(
             SignatureFault::Key,
             format!("{what} is not a JSON Web Key (a JSON object with kty, crv and x): give the key file `skills-edge keygen` wrote"),
@@ -372,46 +384,121 @@ pub struct Statement {
     pub subjects: Vec<Subject>,
 }
 
-#[derive(Deserialize)]
+/// Reads `text` (one JSON value) as serde's derived readers read a struct of the fields
+/// `names`: an object whose fields may come in any order, unknown fields ignored (but checked
+/// as JSON), a known field given twice refused; or an array of exactly one item per field, in
+/// order. Each field's raw JSON, `None` where the object lacks it.
+fn record<const N: usize>(
+    text: &str,
+    names: [&'static str; N],
+) -> Result<[Option<Box<RawValue>>; N], String> {
+    let mut out: [Option<Box<RawValue>>; N] = std::array::from_fn(|_| None);
+    record_into(text, &names, &mut out)?;
+    Ok(out)
+}
+
+/// [`record`] without the array size in its type (one copy in a binary).
+fn record_into(
+    text: &str,
+    names: &[&'static str],
+    out: &mut [Option<Box<RawValue>>],
+) -> Result<(), String> {
+    let m = RawMembers::parse(text, false).map_err(|e| e.to_string())?;
+    if m.array {
+        if m.members.len() != names.len() {
+            return Err(format!(
+                "an array of {} items, not one item per field ({})",
+                m.members.len(),
+                names.join(", ")
+            ));
+        }
+        for (slot, (_, v)) in out.iter_mut().zip(m.members) {
+            *slot = Some(v);
+        }
+        return Ok(());
+    }
+    for (k, v) in m.members {
+        if let Some(slot) = names
+            .iter()
+            .position(|n| *n == k)
+            .and_then(|i| out.get_mut(i))
+        {
+            if slot.replace(v).is_some() {
+                return Err(format!("duplicate field `{k}`"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A required string field of a [`record`].
+fn string(field: Option<Box<RawValue>>, name: &str) -> Result<String, String> {
+    let raw = field.ok_or_else(|| format!("missing field `{name}`"))?;
+    serde_json::from_str(raw.get()).map_err(|e| format!("`{name}` is not a string ({e})"))
+}
+
+/// An optional string field of a [`record`]: absent or `null` is `None`.
+fn optional_string(field: Option<Box<RawValue>>) -> Result<Option<String>, String> {
+    match field {
+        Some(raw) if raw.get() != "null" => serde_json::from_str(raw.get())
+            .map(Some)
+            .map_err(|e| format!("a field is not a string ({e})")),
+        _ => Ok(None),
+    }
+}
+
+/// A required array field of a [`record`]: its items' raw JSON.
+fn array(field: Option<Box<RawValue>>, name: &str) -> Result<Vec<Box<RawValue>>, String> {
+    let raw = field.ok_or_else(|| format!("missing field `{name}`"))?;
+    serde_json::from_str(raw.get()).map_err(|e| format!("`{name}` is not an array ({e})"))
+}
+
+/// The UTF-8 text of JSON bytes; bytes that are not UTF-8 are refused, naming where the text
+/// stops being UTF-8.
+fn json_text(bytes: &[u8]) -> Result<&str, String> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "it is not UTF-8 text (byte {} is not valid UTF-8)",
+            e.valid_up_to()
+        )
+    })
+}
+
+/// A statement's fields as read (before its checks).
 struct StatementJson {
-    #[serde(rename = "_type")]
     kind: String,
-    subject: Vec<SubjectJson>,
-    #[serde(rename = "predicateType")]
+    subject: Vec<(String, Option<String>)>,
     predicate_type: String,
-    predicate: PredicateJson,
-}
-
-#[derive(Deserialize)]
-struct SubjectJson {
-    name: String,
-    digest: DigestJson,
-}
-
-#[derive(Deserialize)]
-struct DigestJson {
-    sha256: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct PredicateJson {
     skill: String,
     revision: String,
     catalog: String,
 }
 
-/// Reads JSON from bytes through `serde_json::from_str`, the reader every other JSON text of
-/// the crates goes through, so a wasm module links one copy of serde_json's reader rather than
-/// a second one for bytes (`from_slice`); bytes that are not UTF-8 are refused first, naming
-/// where the text stops being UTF-8 (what `from_slice` would refuse too, in other words).
-fn json_from_bytes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "it is not UTF-8 text (byte {} is not valid UTF-8)",
-            e.valid_up_to()
-        )
-    })?;
-    serde_json::from_str(text).map_err(|e| e.to_string())
+fn read_statement(bytes: &[u8]) -> Result<StatementJson, String> {
+    let [kind, subject, predicate_type, predicate] = record(
+        json_text(bytes)?,
+        ["_type", "subject", "predicateType", "predicate"],
+    )?;
+    let kind = string(kind, "_type")?;
+    let mut subjects = Vec::new();
+    for item in array(subject, "subject")? {
+        let [name, digest] = record(item.get(), ["name", "digest"])?;
+        let name = string(name, "name")?;
+        let digest = digest.ok_or("missing field `digest`")?;
+        let [sha256] = record(digest.get(), ["sha256"])?;
+        subjects.push((name, optional_string(sha256)?));
+    }
+    let predicate_type = string(predicate_type, "predicateType")?;
+    let predicate = predicate.ok_or("missing field `predicate`")?;
+    let [skill, revision, catalog] = record(predicate.get(), ["skill", "revision", "catalog"])?;
+    Ok(StatementJson {
+        kind,
+        subject: subjects,
+        predicate_type,
+        skill: string(skill, "skill")?,
+        revision: string(revision, "revision")?,
+        catalog: string(catalog, "catalog")?,
+    })
 }
 
 fn write_str(s: &str, out: &mut String) {
@@ -459,7 +546,7 @@ impl Statement {
     /// hex characters, no two subjects with one name, and the predicate's three strings.
     pub fn parse(bytes: &[u8]) -> Result<Statement, SignatureError> {
         let bad = |what: String| fail(SignatureFault::Statement, what);
-        let json: StatementJson = json_from_bytes(bytes).map_err(|e| {
+        let json = read_statement(bytes).map_err(|e| {
             bad(format!(
                 "the signed statement is not an in-toto statement: {e}"
             ))
@@ -476,30 +563,30 @@ impl Statement {
                 json.predicate_type
             )));
         }
-        let mut subjects = Vec::with_capacity(json.subject.len());
-        let mut names = std::collections::BTreeSet::new();
-        for s in json.subject {
-            let Some(sha256) = s.digest.sha256.filter(|d| is_hex_digest(d)) else {
+        // A hash set of borrowed names, the shape the host's entry reader uses for its URIs.
+        let mut names: HashSet<&str> = HashSet::with_capacity(json.subject.len());
+        for (name, sha256) in &json.subject {
+            if !sha256.as_deref().is_some_and(is_hex_digest) {
                 return Err(bad(format!(
-                    "the signed subject {:?} has no digest.sha256 of 64 lowercase hex characters",
-                    s.name
-                )));
-            };
-            if !names.insert(s.name.clone()) {
-                return Err(bad(format!(
-                    "the signed statement names {:?} twice",
-                    s.name
+                    "the signed subject {name:?} has no digest.sha256 of 64 lowercase hex characters"
                 )));
             }
-            subjects.push(Subject {
-                name: s.name,
-                sha256,
-            });
+            if !names.insert(name.as_str()) {
+                return Err(bad(format!("the signed statement names {name:?} twice")));
+            }
         }
+        let subjects = json
+            .subject
+            .into_iter()
+            .map(|(name, sha256)| Subject {
+                name,
+                sha256: sha256.unwrap_or_default(),
+            })
+            .collect();
         Ok(Statement {
-            skill: json.predicate.skill,
-            revision: json.predicate.revision,
-            catalog: json.predicate.catalog,
+            skill: json.skill,
+            revision: json.revision,
+            catalog: json.catalog,
             subjects,
         })
     }
@@ -525,19 +612,29 @@ pub struct Envelope {
     pub signatures: Vec<EnvelopeSignature>,
 }
 
-#[derive(Deserialize)]
+/// An envelope's fields as read (before base64 decoding): payload, payloadType, and each
+/// signature's keyid and sig.
 struct EnvelopeJson {
     payload: String,
-    #[serde(rename = "payloadType")]
     payload_type: String,
-    signatures: Vec<SignatureJson>,
+    signatures: Vec<(Option<String>, String)>,
 }
 
-#[derive(Deserialize)]
-struct SignatureJson {
-    #[serde(default)]
-    keyid: Option<String>,
-    sig: String,
+fn read_envelope(bytes: &[u8]) -> Result<EnvelopeJson, String> {
+    let [payload, payload_type, signatures] =
+        record(json_text(bytes)?, ["payload", "payloadType", "signatures"])?;
+    let payload = string(payload, "payload")?;
+    let payload_type = string(payload_type, "payloadType")?;
+    let mut sigs = Vec::new();
+    for item in array(signatures, "signatures")? {
+        let [keyid, sig] = record(item.get(), ["keyid", "sig"])?;
+        sigs.push((optional_string(keyid)?, string(sig, "sig")?));
+    }
+    Ok(EnvelopeJson {
+        payload,
+        payload_type,
+        signatures: sigs,
+    })
 }
 
 impl Envelope {
@@ -590,19 +687,19 @@ impl Envelope {
                 json.len()
             )));
         }
-        let e: EnvelopeJson = json_from_bytes(json)
+        let e = read_envelope(json)
             .map_err(|e| bad(format!("the signature envelope is not DSSE JSON: {e}")))?;
         let payload = decode_any(&e.payload)
             .ok_or_else(|| bad("the signature envelope's payload is not base64".into()))?;
         let mut signatures = Vec::with_capacity(e.signatures.len());
-        for (i, s) in e.signatures.into_iter().enumerate() {
-            let sig = decode_any(&s.sig).ok_or_else(|| {
+        for (i, (keyid, sig)) in e.signatures.into_iter().enumerate() {
+            let sig = decode_any(&sig).ok_or_else(|| {
                 bad(format!(
                     "the signature envelope's signatures[{i}].sig is not base64"
                 ))
             })?;
             signatures.push(EnvelopeSignature {
-                keyid: s.keyid.unwrap_or_default(),
+                keyid: keyid.unwrap_or_default(),
                 sig,
             });
         }
@@ -852,6 +949,91 @@ mod tests {
             URL_SAFE_NO_PAD.encode(&env.signatures[0].sig)
         );
         assert_eq!(Envelope::parse(url.as_bytes()).unwrap(), env);
+    }
+
+    /// The record reader reads as serde's derived struct readers did: unknown fields ignored
+    /// (also when given twice) but checked as JSON, a known field given twice refused, `null`
+    /// for an optional field, and the array form with exactly one item per field.
+    #[test]
+    fn records_read_as_derived_struct_readers() {
+        let key = SigningKey::from_seed([3; 32]);
+        let env = Envelope::sign(&statement(), &key);
+        let (payload, sig) = (
+            STANDARD_PADDED.encode(&env.payload),
+            STANDARD_PADDED.encode(&env.signatures[0].sig),
+        );
+        let id = key.public().key_id();
+        let read = |text: String| Envelope::parse(text.as_bytes());
+        let object = read(format!(
+            r#"{{"x":1,"signatures":[{{"sig":"{sig}","keyid":"{id}","x":[]}}],"x":{{}},"payloadType":"{PAYLOAD_TYPE}","payload":"{payload}"}}"#
+        ));
+        assert_eq!(object.unwrap(), env);
+        let array = read(format!(
+            r#"["{payload}","{PAYLOAD_TYPE}",[["{id}","{sig}"]]]"#
+        ));
+        assert_eq!(array.unwrap(), env);
+        let no_keyid = read(format!(
+            r#"{{"payload":"{payload}","payloadType":"{PAYLOAD_TYPE}","signatures":[{{"keyid":null,"sig":"{sig}"}}]}}"#
+        ))
+        .unwrap();
+        assert_eq!(no_keyid.signatures[0].keyid, "");
+        for bad in [
+            format!(r#"["{payload}","{PAYLOAD_TYPE}"]"#),
+            format!(r#"["{payload}","{PAYLOAD_TYPE}",[],1]"#),
+            format!(r#"["{payload}","{PAYLOAD_TYPE}",[["{sig}"]]]"#),
+            format!(
+                r#"{{"payload":"{payload}","payloadType":"{PAYLOAD_TYPE}","signatures":[],"x":[1,]}}"#
+            ),
+            format!(
+                r#"{{"payload":"{payload}","payloadType":"{PAYLOAD_TYPE}","signatures":[{{"sig":"{sig}","sig":"{sig}"}}]}}"#
+            ),
+            format!(
+                r#"{{"payload":"{payload}","payloadType":"{PAYLOAD_TYPE}","signatures":{{}}}}"#
+            ),
+            format!(r#"{{"payload":1,"payloadType":"{PAYLOAD_TYPE}","signatures":[]}}"#),
+            format!(r#""{payload}""#),
+        ] {
+            let e = read(bad.clone()).unwrap_err();
+            assert_eq!(e.fault, SignatureFault::Envelope, "{bad}");
+            assert!(
+                e.message
+                    .starts_with("the signature envelope is not DSSE JSON: "),
+                "{}",
+                e.message
+            );
+        }
+        let e = read(format!(
+            r#"{{"payload":"{payload}","payloadType":"{PAYLOAD_TYPE}","signatures":[{{"keyid":"{id}","sig":"{sig}"}}],"payload":"{payload}"}}"#
+        ))
+        .unwrap_err();
+        assert!(
+            e.message.contains("duplicate field `payload`"),
+            "{}",
+            e.message
+        );
+
+        // Keys: the same rules; a JWK in the array form is [kty, crv, x, d].
+        let public = key.public().to_jwk();
+        let x = URL_SAFE_NO_PAD.encode(key.public().as_bytes());
+        assert_eq!(
+            PublicKey::from_jwk(&format!(r#"["OKP","Ed25519","{x}",null]"#)).unwrap(),
+            *key.public()
+        );
+        assert_eq!(
+            PublicKey::from_jwk(&public.replace("{", r#"{"use":1,"use":2,"#)).unwrap(),
+            *key.public()
+        );
+        for bad in [
+            format!(r#"["OKP","Ed25519","{x}"]"#),
+            public.replace("{", r#"{"kty":"OKP","#),
+            public.replace("\"kty\":\"OKP\"", "\"kty\":1"),
+        ] {
+            assert_eq!(
+                PublicKey::from_jwk(&bad).unwrap_err().fault,
+                SignatureFault::Key,
+                "{bad}"
+            );
+        }
     }
 
     #[test]

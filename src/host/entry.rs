@@ -12,7 +12,6 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::error::{ErrorCode, Result, VerifyError};
@@ -21,7 +20,7 @@ use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::name::check_name;
 use crate::skill::revision::{skill_revision, REVISION_META_KEY};
 use crate::skill::uri::{final_segment, is_scheme, resolve_reference, skill_root};
-use crate::skill::value::{write_json_string, Value, MAX_SAFE_INTEGER};
+use crate::skill::value::{write_json_string, RawMembers, Value, MAX_SAFE_INTEGER};
 use skills_edge_catalog::sign::{DSSE_META_KEY, SIGNER_META_KEY};
 
 /// The `resources` marker of a skill whose files cannot be enumerated with stable digests.
@@ -541,52 +540,37 @@ fn check_uri_text(uri: &str) -> std::result::Result<(), &'static str> {
     Ok(())
 }
 
-/// The members of one JSON object, in order, as raw JSON. Anything but an object is refused,
-/// and so is a key given twice (a reader that keeps the first and one that keeps the last
-/// would see different entries).
-struct Fields(Vec<(String, Box<RawValue>)>);
+/// The members of one JSON object, in order, as raw JSON ([`RawMembers`], the catalog's reader
+/// of JSON records). Anything but an object is refused, and so is a key given twice (a reader
+/// that keeps the first and one that keeps the last would see different entries).
+struct Fields(RawMembers);
 
 impl Fields {
     fn parse(json: &str) -> std::result::Result<Fields, String> {
-        serde_json::from_str::<Fields>(json).map_err(|e| {
-            let s = e.to_string();
-            if s.contains("invalid type") {
-                "must be a JSON object".to_owned()
-            } else {
-                format!("is not valid JSON: {s}")
+        let not_object = || "must be a JSON object".to_owned();
+        // An array is refused before it is read, as a reader of objects only would.
+        if json
+            .trim_start_matches([' ', '\t', '\n', '\r'])
+            .starts_with('[')
+        {
+            return Err(not_object());
+        }
+        match RawMembers::parse(json, true) {
+            Ok(m) if !m.array => Ok(Fields(m)),
+            Ok(_) => Err(not_object()),
+            Err(e) => {
+                let s = e.to_string();
+                Err(if s.contains("invalid type") {
+                    not_object()
+                } else {
+                    format!("is not valid JSON: {s}")
+                })
             }
-        })
+        }
     }
 
     fn get(&self, key: &str) -> Option<&RawValue> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| &**v)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Fields {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Fields;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> std::result::Result<Fields, A::Error> {
-                let mut out: Vec<(String, Box<RawValue>)> = Vec::new();
-                while let Some(k) = map.next_key::<String>()? {
-                    if out.iter().any(|(seen, _)| *seen == k) {
-                        return Err(de::Error::custom(format_args!("duplicate key {k:?}")));
-                    }
-                    let v: Box<RawValue> = map.next_value()?;
-                    out.push((k, v));
-                }
-                Ok(Fields(out))
-            }
-        }
-        d.deserialize_map(V)
+        self.0.get(key)
     }
 }
 

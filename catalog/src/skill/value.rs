@@ -355,3 +355,80 @@ impl<'de> serde::de::Visitor<'de> for ValueVisitor {
         Ok(Value::Object(pairs))
     }
 }
+
+/// The members of one JSON object, or the items of one JSON array (with empty keys), in order,
+/// each kept as its raw JSON text: the one reader of JSON records in the crates (entries and
+/// their `_meta`, signature envelopes, statements and keys), so a wasm module links one copy
+/// of it instead of a derived reader per record type. Values are checked as JSON (as serde's
+/// derived readers check the fields they ignore) but not read.
+pub struct RawMembers {
+    /// Whether the text was an array (its items have empty keys) rather than an object.
+    pub array: bool,
+    /// The members (or items), in document order, duplicates kept unless refused.
+    pub members: Vec<(String, Box<serde_json::value::RawValue>)>,
+}
+
+impl RawMembers {
+    /// Reads `text` as one JSON object or array. With `unique`, an object key given twice is
+    /// refused (`duplicate key "k"`, where the second one stands). Anything else than an object
+    /// or an array is refused with serde_json's "invalid type" error.
+    pub fn parse(text: &str, unique: bool) -> Result<RawMembers, serde_json::Error> {
+        use serde::de::DeserializeSeed as _;
+        let mut d = serde_json::Deserializer::from_str(text);
+        let members = MembersSeed { unique }.deserialize(&mut d)?;
+        d.end()?;
+        Ok(members)
+    }
+
+    /// The raw value of the member `key` (its first one).
+    pub fn get(&self, key: &str) -> Option<&serde_json::value::RawValue> {
+        self.members
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| &**v)
+    }
+}
+
+struct MembersSeed {
+    unique: bool,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for MembersSeed {
+    type Value = RawMembers;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<RawMembers, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for MembersSeed {
+    type Value = RawMembers;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawMembers, A::Error> {
+        let mut members: Vec<(String, Box<serde_json::value::RawValue>)> = Vec::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if self.unique && members.iter().any(|(seen, _)| *seen == k) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "duplicate key {k:?}"
+                )));
+            }
+            members.push((k, map.next_value()?));
+        }
+        Ok(RawMembers {
+            array: false,
+            members,
+        })
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<RawMembers, A::Error> {
+        let mut members = Vec::new();
+        while let Some(v) = seq.next_element()? {
+            members.push((String::new(), v));
+        }
+        Ok(RawMembers {
+            array: true,
+            members,
+        })
+    }
+}

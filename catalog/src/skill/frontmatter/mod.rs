@@ -106,6 +106,13 @@ pub const MAX_YAML_BYTES: usize = 1 << 20;
 /// implicit key whose `:` comes more than 1024 code units after its start).
 pub const MAX_KEY_UTF16: usize = 1000;
 
+/// The exact decimal reader of plain-scalar floats, for the `decimal` fuzz target (`fuzz/`),
+/// which compares it with `str::parse::<f64>`; not part of the API.
+#[doc(hidden)]
+pub fn read_decimal_f64(text: &str) -> Option<f64> {
+    decimal::parse_f64(text)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Entry points
 // ---------------------------------------------------------------------------------------------
