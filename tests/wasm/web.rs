@@ -48,7 +48,9 @@ fn request(server: &SkillsServer, method: &str, params: &str) -> JsValue {
         r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{params}{}"_meta":{META}}}}}"#,
         if params.is_empty() { "" } else { "," }
     );
-    let reply = server.handle(JsValue::from_str(&msg)).expect("handled");
+    let reply = server
+        .handle(JsValue::from_str(&msg), None)
+        .expect("handled");
     let result = get(&reply, "result");
     assert!(
         !result.is_undefined(),
@@ -221,22 +223,25 @@ fn server_serves_and_every_file_verifies() {
     assert!(files > skills.len());
     // A notification has no response; a string and an object are both accepted.
     let n = server
-        .handle(parse(
-            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-        ))
+        .handle(
+            parse(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            None,
+        )
         .unwrap();
     assert!(n.is_undefined());
     let legacy = server
         .handle(JsValue::from_str(
             r#"{"jsonrpc":"2.0","id":"x","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
-        ))
+            ),
+            None,
+        )
         .unwrap();
     assert_eq!(
         get_str(&get(&legacy, "result"), "protocolVersion"),
         "2025-11-25"
     );
     assert!(server
-        .handle_text(s("{"))
+        .handle_text(s("{"), None)
         .unwrap()
         .unwrap()
         .contains("-32700"));
