@@ -40,7 +40,7 @@ rm -rf target/signing
 "$SKILLS_EDGE_BIN" keygen --out target/signing
 SKILLS_SIGNING_KEY=target/signing/signing.key bash scripts/build-worker.sh --inline-max 0
 # Node 22 (the npm package `node`): the conformance suite needs it.
-node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec \
+node_modules/.bin/node --test --test-concurrency=2 --test-reporter=spec \
   tests/e2e/http-probes.test.mjs \
   tests/e2e/faults.test.mjs \
   tests/e2e/config.test.mjs \
