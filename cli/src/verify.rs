@@ -121,17 +121,25 @@ impl HttpIo for Ureq {
             }
         }
         ready(match req.call() {
-            Ok(resp) => Ok(HttpResponse {
-                status: resp.status().as_u16(),
-                content_type: resp
-                    .headers()
-                    .get("content-type")
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_owned),
-                session_id: None,
-                www_authenticate: None,
-                body: Body(resp.into_body().into_reader(), self.timeout_ms),
-            }),
+            Ok(resp) => {
+                let header = |n: &str| {
+                    resp.headers()
+                        .get(n)
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_owned)
+                };
+                let content_type = header("content-type");
+                // The challenge of a 401 (a well-known source's index, explained as the MCP
+                // endpoint's is).
+                let www_authenticate = header("www-authenticate");
+                Ok(HttpResponse {
+                    status: resp.status().as_u16(),
+                    content_type,
+                    session_id: None,
+                    www_authenticate,
+                    body: Body(resp.into_body().into_reader(), self.timeout_ms),
+                })
+            }
             Err(e) => Err(failure(&e, self.timeout_ms)),
         })
     }

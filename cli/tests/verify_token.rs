@@ -368,3 +368,79 @@ fn the_token_never_goes_to_another_origin() {
         .any(|r| r.path == "/.well-known/agent-skills/index.json"
             && r.authorization.as_deref() == Some(&format!("Bearer {RIGHT}"))));
 }
+
+#[test]
+fn a_401_of_a_well_known_index_is_explained_as_an_endpoints() {
+    let s = skills_server();
+    let index = format!("{}/.well-known/agent-skills/index.json", s.origin);
+
+    // No token: stopped, with the challenge, the origin's metadata (its resource is the MCP
+    // endpoint's URL on the index's origin) and the fix.
+    let out = run(&["--well-known", &s.origin], None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let all = no_token(&out);
+    for part in [
+        format!("the server answered GET {index} with HTTP 401"),
+        "no token was sent".into(),
+        format!(
+            "its metadata ({}/.well-known/oauth-protected-resource/mcp) names the authorization server(s) https://auth.example and scopes_supported skills.read, team.alpha",
+            s.origin
+        ),
+        "pass --token or set SKILLS_EDGE_TOKEN".into(),
+        "[http-status]".into(),
+    ] {
+        assert!(all.contains(&part), "{part:?} missing: {all}");
+    }
+
+    // A wrong token: refused, said so, and the metadata was fetched with it (same origin).
+    let out = run(&["--well-known", &s.origin], Some(WRONG));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let all = no_token(&out);
+    assert!(
+        all.contains("a token was sent and refused (error=\"invalid_token\")"),
+        "{all}"
+    );
+    assert!(all.contains("https://auth.example"), "{all}");
+    assert!(all.contains("get a valid token"), "{all}");
+
+    // The right token passes the gate: no 401 to explain.
+    let out = run(&["--well-known", &s.origin, "--token", RIGHT], None);
+    let all = no_token(&out);
+    assert!(!all.contains("HTTP 401"), "{all}");
+    assert!(s
+        .seen()
+        .iter()
+        .any(|r| r.path == "/.well-known/agent-skills/index.json"
+            && r.authorization.as_deref() == Some(&format!("Bearer {RIGHT}"))));
+}
+
+#[test]
+fn a_well_known_401_does_not_use_another_origins_metadata() {
+    let other = serve(|origin| Gate {
+        origin: origin.to_owned(),
+        metadata_url: None,
+        index_redirect: None,
+        token: None,
+    });
+    let other_origin = other.origin.clone();
+    let s = serve(move |origin| Gate {
+        origin: origin.to_owned(),
+        metadata_url: Some(format!(
+            "{other_origin}/.well-known/oauth-protected-resource/mcp"
+        )),
+        index_redirect: None,
+        token: Some(RIGHT),
+    });
+    let out = run(&["--well-known", &s.origin, "--token", WRONG], None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let all = no_token(&out);
+    // The challenge's document is on another origin: not used, said so, and the token did
+    // not go there.
+    assert!(
+        all.contains("no usable resource metadata") && all.contains("another origin"),
+        "{all}"
+    );
+    assert!(!all.contains("https://auth.example"), "{all}");
+    assert!(other.seen().iter().all(|r| r.authorization.is_none()));
+    assert!(!other.seen().is_empty());
+}

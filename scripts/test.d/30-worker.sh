@@ -8,9 +8,9 @@
 # configuration, a real browser (headless Chromium), file bytes in Static Assets (every file
 # read back, asset paths refused, missing and truncated assets), a generated catalog at the
 # spec's limits, a private catalog (tests/fixtures/private-skills/, AUTH_MODE=jwt) through the
-# SDK client, the Inspector and the conformance suite with tokens, the Worker behind
-# @cloudflare/workers-oauth-provider (examples/oauth-provider: the full OAuth flow with the
-# official SDK client, scopes deciding what is listed), the npm `skills` installer
+# SDK client, the Inspector, the conformance suite and the raw HTTP probes with tokens, the
+# Worker behind @cloudflare/workers-oauth-provider (examples/oauth-provider: the full OAuth
+# flow with the official SDK client, scopes deciding what is listed), the npm `skills` installer
 # installing every mirrored skill byte-exact, and the host side against the Worker:
 # SkillsClient on both eras, `skills-edge verify` (native and npm, identical output),
 # signatures (the Worker is built with a fresh signing key; Python's securesystemslib verifies

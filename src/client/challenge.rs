@@ -13,9 +13,10 @@
 //! ([`metadata_urls`]). The lookup is [`super::http`]'s: each GET goes through the transport's
 //! `HttpIo::get`, so the caller's headers (the token) go to the endpoint's origin only, the
 //! caller's timeout bounds it, and at most [`MAX_METADATA_BYTES`] are read. A document whose
-//! `resource` is not the endpoint's URL is not used (RFC 9728 §3.3, [`read_metadata`]). A
-//! lookup that fails leaves the challenge alone to explain the 401: the error is about the 401,
-//! never about the lookup.
+//! `resource` is not the endpoint's URL is not used (RFC 9728 §3.3, [`read_metadata`]); for the
+//! GETs of a well-known skills source, one whose `resource` is on their origin is
+//! ([`Requested::WellKnown`]). A lookup that fails leaves the challenge alone to explain the
+//! 401: the error is about the 401, never about the lookup.
 //!
 //! The token itself is never part of a message: only whether one was sent
 //! (`HttpIo::sends_authorization`).
@@ -202,10 +203,43 @@ fn strings(doc: &Json, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Reads a metadata document fetched from `url` for `endpoint` (its status and body); `Err`
+/// What answered 401, and so which `resource` a metadata document must name to be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Requested<'a> {
+    /// An MCP endpoint (its URL): the document's `resource` must be that URL (RFC 9728 §3.3).
+    Endpoint(&'a str),
+    /// A `GET` of a well-known skills source (the index, an artifact or the key set; its URL):
+    /// a document whose `resource` has the URL's origin is used. A choice: such a source is
+    /// served beside an MCP endpoint that has the metadata (this project's Worker names
+    /// `/mcp`'s in the mirror's challenges), and the document only explains the 401, it is
+    /// never used to get a token.
+    WellKnown(&'a str),
+}
+
+impl<'a> Requested<'a> {
+    /// The URL that answered 401.
+    pub fn url(self) -> &'a str {
+        match self {
+            Requested::Endpoint(u) | Requested::WellKnown(u) => u,
+        }
+    }
+
+    /// Whether a document naming `resource` is about this request.
+    fn covers(self, resource: &str) -> bool {
+        match self {
+            Requested::Endpoint(u) => same_resource(resource, u),
+            Requested::WellKnown(u) => match (origin_of(resource), origin_of(u)) {
+                (Some(a), Some(b)) => a.eq_ignore_ascii_case(&b),
+                _ => false,
+            },
+        }
+    }
+}
+
+/// Reads a metadata document fetched from `url` for `requested` (its status and body); `Err`
 /// says why it cannot be used.
 pub fn read_metadata(
-    endpoint: &str,
+    requested: Requested<'_>,
     url: &str,
     status: u16,
     body: &[u8],
@@ -218,9 +252,16 @@ pub fn read_metadata(
         return Err("not a JSON object".into());
     }
     match doc.get("resource").and_then(Json::as_str) {
-        Some(r) if same_resource(r, endpoint) => {}
+        Some(r) if requested.covers(r) => {}
         Some(_) => {
-            return Err("its resource is not this endpoint's URL (RFC 9728 §3.3: not used)".into())
+            return Err(match requested {
+                Requested::Endpoint(_) => {
+                    "its resource is not this endpoint's URL (RFC 9728 §3.3: not used)".into()
+                }
+                Requested::WellKnown(_) => {
+                    "its resource is on another origin than the source's (not used)".into()
+                }
+            })
         }
         None => return Err("it has no resource (RFC 9728 §2)".into()),
     }
@@ -335,5 +376,21 @@ mod tests {
         assert!(same_resource("HTTPS://H/mcp", "https://h/mcp"));
         assert!(!same_resource("https://h/MCP", "https://h/mcp"));
         assert!(!same_resource("https://other/mcp", "https://h/mcp"));
+    }
+
+    #[test]
+    fn a_well_known_source_uses_a_document_of_its_origin() {
+        let doc = br#"{"resource":"https://H/mcp","authorization_servers":["https://as"]}"#;
+        let index = "https://h/.well-known/agent-skills/index.json";
+        let m = read_metadata(Requested::WellKnown(index), "https://h/m", 200, doc).unwrap();
+        assert_eq!(m.authorization_servers, ["https://as"]);
+        // The same document does not describe the index as an MCP endpoint (RFC 9728 §3.3).
+        assert!(read_metadata(Requested::Endpoint(index), "https://h/m", 200, doc).is_err());
+        // Another origin's document, or another port, is not used.
+        for other in ["https://other/.well-known/x", "https://h:8443/index.json"] {
+            let e =
+                read_metadata(Requested::WellKnown(other), "https://h/m", 200, doc).unwrap_err();
+            assert!(e.contains("another origin"), "{e}");
+        }
     }
 }

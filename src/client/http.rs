@@ -54,7 +54,7 @@ use std::future::Future;
 use serde_json::{json, Map, Value as Json};
 
 use super::challenge::{
-    metadata_urls, parse_challenge, read_metadata, unauthorized, MAX_METADATA_BYTES,
+    metadata_urls, parse_challenge, read_metadata, unauthorized, Requested, MAX_METADATA_BYTES,
 };
 use super::error::{ClientError, ExchangeKind, Result};
 use super::{ClientInfo, EraChoice, Rpc, ServerFacts};
@@ -450,9 +450,14 @@ impl HttpSession {
         let request = self.frame(framing, method, message)?;
         let response = io.post(request).await?;
         if response.status == 401 {
-            return Err(
-                explain_unauthorized(io, method, response.www_authenticate.as_deref()).await,
-            );
+            let endpoint = io.endpoint().map(Requested::Endpoint);
+            return Err(explain_unauthorized(
+                io,
+                method,
+                endpoint,
+                response.www_authenticate.as_deref(),
+            )
+            .await);
         }
         if framing == Framing::Initialize {
             if let Some(sid) = response
@@ -468,24 +473,26 @@ impl HttpSession {
     }
 }
 
-/// The error of a 401 answering `method`: the challenge of `www_authenticate`, and the
-/// Protected Resource Metadata looked up through `io` at the endpoint it names
-/// ([`super::challenge`]).
-async fn explain_unauthorized<H: HttpIo>(
+/// The error of a 401 answering `method` (an MCP method, or `GET <url>`): the challenge of
+/// `www_authenticate`, and the Protected Resource Metadata looked up through `io` for
+/// `requested` ([`super::challenge`]; `None`: not looked up). The MCP exchanges and the GETs of
+/// a well-known source (`command::wellknown`) both explain a 401 here.
+pub(crate) async fn explain_unauthorized<H: HttpIo>(
     io: &H,
     method: &str,
+    requested: Option<Requested<'_>>,
     www_authenticate: Option<&str>,
 ) -> ClientError {
     let challenge = www_authenticate.and_then(parse_challenge);
-    let metadata = match io.endpoint() {
-        Some(endpoint) => {
+    let metadata = match requested {
+        Some(requested) => {
             let mut why = Vec::new();
             let mut found = None;
             let named = challenge
                 .as_ref()
                 .and_then(|c| c.resource_metadata.as_deref());
-            for url in metadata_urls(endpoint, named) {
-                match fetch_metadata(io, endpoint, &url).await {
+            for url in metadata_urls(requested.url(), named) {
+                match fetch_metadata(io, requested, &url).await {
                     Ok(m) => {
                         found = Some(m);
                         break;
@@ -509,7 +516,7 @@ async fn explain_unauthorized<H: HttpIo>(
 /// used.
 async fn fetch_metadata<H: HttpIo>(
     io: &H,
-    endpoint: &str,
+    requested: Requested<'_>,
     url: &str,
 ) -> std::result::Result<super::challenge::ResourceMetadata, String> {
     let mut response = io.get(url).await.map_err(|e| e.message)?;
@@ -523,7 +530,7 @@ async fn fetch_metadata<H: HttpIo>(
         }
         body.extend_from_slice(&chunk);
     }
-    read_metadata(endpoint, url, response.status, &body)
+    read_metadata(requested, url, response.status, &body)
 }
 
 /// Whether an HTTP status answering `server/discover` means "not this revision" (rather than

@@ -40,7 +40,8 @@
 use super::report::{finish_skill, FileCheck, FileStatus, Report, SkillReport, SkillStatus};
 use crate::catalog::compile::{compile, SourceTree};
 use crate::catalog::diag::Severity;
-use crate::client::http::{HttpIo, ResponseBody, MAX_REPLY_BYTES};
+use crate::client::challenge::Requested;
+use crate::client::http::{explain_unauthorized, HttpIo, ResponseBody, MAX_REPLY_BYTES};
 use crate::client::{ClientError, ExchangeKind, Result};
 use crate::host::archive::{unpack, ArchiveFormat, Member};
 use crate::host::error::{ErrorCode, VerifyError};
@@ -64,9 +65,22 @@ pub(crate) struct Fetched {
 }
 
 /// `GET`s `url` through `io` and reads the body (at most [`MAX_REPLY_BYTES`]); any status but
-/// 200 is `http-status`.
+/// 200 is `http-status`, a 401 explained as an MCP endpoint's is: the challenge and the
+/// source's Protected Resource Metadata ([`crate::client::challenge`], `Requested::WellKnown`).
 pub(crate) async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
     let mut response = io.get(url).await?;
+    if response.status == 401 {
+        let requested = Some(Requested::WellKnown(url));
+        let challenge = response.www_authenticate.take();
+        return Err(explain_unauthorized(
+            io,
+            &format!("GET {url}"),
+            requested,
+            challenge.as_deref(),
+        )
+        .await
+        .with_uri(url));
+    }
     if response.status != 200 {
         return Err(ClientError::exchange(
             ExchangeKind::HttpStatus,

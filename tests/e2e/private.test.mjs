@@ -21,6 +21,9 @@
 //   * the conformance suite's skills scenarios with the `billing` token: its command line has
 //     no option for headers, so it runs through a local proxy that adds the Authorization
 //     header to every request.
+//   * the raw HTTP probes of http-probes.test.mjs (tests/e2e/lib/http-probes.mjs) with the
+//     `billing` token on every request but the CORS preflights; the Worker runs with
+//     MAX_BODY_BYTES 65536 for their 413 probe.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -32,6 +35,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { ROOT, copyWorker, startWorker } from "./lib/worker.mjs";
 import { mcp, send } from "./lib/skills.mjs";
+import { httpProbes } from "./lib/http-probes.mjs";
 import { runScenario } from "./lib/mcp.mjs";
 import { tempDir } from "../lib/processes.mjs";
 import { ERAS, judgeSdk } from "../judges/sdk.mjs";
@@ -40,6 +44,7 @@ import { judgeInspector } from "../judges/inspector.mjs";
 const FIXTURE = join(ROOT, "tests", "fixtures", "private-skills");
 const NATIVE = process.env.SKILLS_EDGE_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "skills-edge");
 const MIRROR = "/.well-known/agent-skills";
+const MAX_BODY_BYTES = 65536;
 
 /** The fixture's skills: path, name, and the scopes that see it (none: public). */
 const SKILLS = [
@@ -147,7 +152,7 @@ before(async () => {
     { encoding: "utf8" },
   );
   if (packed.status !== 0) throw new Error(`skills-edge pack failed:\n${packed.stderr}`);
-  worker = await startWorker({ config, vars: { AUTH_MODE: "jwt", AUTH_ISSUER: ISS }, readyTimeoutMs: 120_000 });
+  worker = await startWorker({ config, vars: { AUTH_MODE: "jwt", AUTH_ISSUER: ISS, MAX_BODY_BYTES: String(MAX_BODY_BYTES) }, readyTimeoutMs: 120_000 });
   for (const [caller, scopes] of Object.entries(CALLERS)) if (scopes) tokens[caller] = mint(scopes);
 });
 
@@ -370,3 +375,14 @@ test("the conformance suite's skills scenarios with the billing token", async ()
     proxy.close();
   }
 });
+
+// The raw HTTP probes with the billing token. Its aud is `http://localhost:PORT/mcp`: through
+// Host 127.0.0.1:PORT the same token is refused (tokenHost).
+for (const [name, run] of httpProbes({
+  origin: () => worker.origin,
+  headers: () => auth("billing"),
+  expectations: { maxBodyBytes: MAX_BODY_BYTES, tokenHost: "localhost" },
+  logTail: () => worker.logTail(30),
+})) {
+  test(`HTTP probe with the billing token: ${name}`, run);
+}

@@ -181,3 +181,33 @@ test("the token never goes to another origin", async () => {
   assert.ok(other.seen.every((r) => r.authorization === undefined), JSON.stringify(other.seen));
   assert.ok(elsewhere.seen.some((r) => r.authorization === `Bearer ${WRONG}`));
 });
+
+test("a 401 of a well-known index is explained as an endpoint's: npm and native alike", async () => {
+  const index = `${server.origin}/.well-known/agent-skills/index.json`;
+  const none = await both(["--well-known", server.origin]);
+  assert.equal(none.code, 2);
+  for (const part of [
+    `the server answered GET ${index} with HTTP 401`,
+    "no token was sent",
+    `its metadata (${server.origin}/.well-known/oauth-protected-resource/mcp) names the authorization server(s) https://auth.example and scopes_supported skills.read, team.alpha`,
+    "pass --token or set SKILLS_EDGE_TOKEN",
+    "[http-status]",
+  ]) {
+    assert.ok(none.stderr.includes(part), `${part}: ${none.stderr}`);
+  }
+  const wrong = await both(["--well-known", server.origin, "--token", WRONG]);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /a token was sent and refused \(error="invalid_token"\); its metadata .* names the authorization server\(s\) https:\/\/auth\.example/);
+  // SkillsClient.verifyWellKnown: the same explanation in the report's error.
+  const report = await SkillsClient.verifyWellKnown(index, { token: WRONG });
+  assert.equal(report.exitCode, 2);
+  const error = typeof report.error === "string" ? report.error : report.error?.message;
+  assert.match(noToken(String(error)), /GET .*index\.json with HTTP 401: .*a token was sent and refused.* names the authorization server\(s\) https:\/\/auth\.example and scopes_supported skills\.read, team\.alpha/);
+  // A challenge naming another origin's document: not used, said so, no token sent there.
+  const before = other.seen.length;
+  const elsewhereOut = await both(["--well-known", elsewhere.origin, "--token", WRONG]);
+  assert.equal(elsewhereOut.code, 2);
+  assert.match(elsewhereOut.stderr, /no usable resource metadata .*another origin/);
+  assert.ok(other.seen.length > before);
+  assert.ok(other.seen.every((r) => r.authorization === undefined), JSON.stringify(other.seen));
+});
