@@ -65,6 +65,35 @@ fn io_failure(e: &io::Error, timeout_ms: u64) -> ClientError {
     }
 }
 
+/// The parts of a response the client reads: status, `Content-Type`, `WWW-Authenticate` and,
+/// when `session` (a POST to the MCP endpoint), `Mcp-Session-Id`; the body streams.
+fn response(
+    resp: ureq::http::Response<ureq::Body>,
+    session: bool,
+    timeout_ms: u64,
+) -> HttpResponse<Body> {
+    let header = |n: &str| {
+        resp.headers()
+            .get(n)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let content_type = header("content-type");
+    let session_id = if session {
+        header("mcp-session-id")
+    } else {
+        None
+    };
+    let www_authenticate = header("www-authenticate");
+    HttpResponse {
+        status: resp.status().as_u16(),
+        content_type,
+        session_id,
+        www_authenticate,
+        body: Body(resp.into_body().into_reader(), timeout_ms),
+    }
+}
+
 impl ResponseBody for Body {
     fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>>> {
         let mut buf = vec![0u8; 64 * 1024];
@@ -88,25 +117,7 @@ impl HttpIo for Ureq {
             req = req.header(k.as_str(), v.as_str());
         }
         ready(match req.send(request.body.as_bytes()) {
-            Ok(resp) => {
-                let header = |n: &str| {
-                    resp.headers()
-                        .get(n)
-                        .and_then(|v| v.to_str().ok())
-                        .map(str::to_owned)
-                };
-                let status = resp.status().as_u16();
-                let content_type = header("content-type");
-                let session_id = header("mcp-session-id");
-                let www_authenticate = header("www-authenticate");
-                Ok(HttpResponse {
-                    status,
-                    content_type,
-                    session_id,
-                    www_authenticate,
-                    body: Body(resp.into_body().into_reader(), self.timeout_ms),
-                })
-            }
+            Ok(resp) => Ok(response(resp, true, self.timeout_ms)),
             Err(e) => Err(failure(&e, self.timeout_ms)),
         })
     }
@@ -120,26 +131,10 @@ impl HttpIo for Ureq {
                 req = req.header(k.as_str(), v.as_str());
             }
         }
+        // The challenge of a 401 is read too (a well-known source's index, explained as the
+        // MCP endpoint's is); a GET has no MCP session.
         ready(match req.call() {
-            Ok(resp) => {
-                let header = |n: &str| {
-                    resp.headers()
-                        .get(n)
-                        .and_then(|v| v.to_str().ok())
-                        .map(str::to_owned)
-                };
-                let content_type = header("content-type");
-                // The challenge of a 401 (a well-known source's index, explained as the MCP
-                // endpoint's is).
-                let www_authenticate = header("www-authenticate");
-                Ok(HttpResponse {
-                    status: resp.status().as_u16(),
-                    content_type,
-                    session_id: None,
-                    www_authenticate,
-                    body: Body(resp.into_body().into_reader(), self.timeout_ms),
-                })
-            }
+            Ok(resp) => Ok(response(resp, false, self.timeout_ms)),
             Err(e) => Err(failure(&e, self.timeout_ms)),
         })
     }
