@@ -13,7 +13,7 @@ use serde_json::Value as Json;
 use skills_edge::catalog::sign::SigningKey;
 use skills_edge::catalog::Catalog;
 use skills_edge::http::{Endpoint, Head, HttpConfig};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -43,40 +43,12 @@ fn text(b: &[u8]) -> String {
 
 /// Answers one HTTP/1.1 request on `stream` with `endpoint`, then closes the connection.
 fn answer(endpoint: &Endpoint, stream: TcpStream) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let mut parts = line.split_whitespace();
-    let (method, path) = (
-        parts.next().unwrap_or_default().to_owned(),
-        parts.next().unwrap_or_default().to_owned(),
-    );
-    let mut headers: Vec<(String, String)> = Vec::new();
-    loop {
-        let mut h = String::new();
-        reader.read_line(&mut h)?;
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = h.split_once(':') {
-            headers.push((k.trim().to_ascii_lowercase(), v.trim().to_owned()));
-        }
-    }
-    let header = |n: &str| {
-        headers
-            .iter()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| v.as_str())
-    };
-    let length: usize = header("content-length")
-        .and_then(|l| l.parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
+    let request = crate::raw_http::read_request(&stream)?;
+    let (method, path, body) = (&request.method, &request.path, &request.body);
+    let header = |n: &str| request.header(n);
     let head = Head {
-        method: &method,
-        path: &path,
+        method,
+        path,
         host: header("host"),
         origin: header("origin"),
         accept: header("accept"),
@@ -87,7 +59,7 @@ fn answer(endpoint: &Endpoint, stream: TcpStream) -> std::io::Result<()> {
         mcp_name: header("mcp-name"),
         if_none_match: header("if-none-match"),
     };
-    let r = endpoint.handle(&head, &body);
+    let r = endpoint.handle(&head, body);
     assert!(r.splice.is_none(), "every file is in the pack");
     let mut out = format!("HTTP/1.1 {} X\r\n", r.status).into_bytes();
     for (k, v) in &r.headers {

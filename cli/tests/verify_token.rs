@@ -10,7 +10,7 @@
 
 use serde_json::json;
 use skills_edge::http::{Endpoint, Head, HttpConfig};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
@@ -85,37 +85,9 @@ fn answer(
     seen: &Mutex<Vec<Seen>>,
     stream: TcpStream,
 ) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let mut parts = line.split_whitespace();
-    let (method, path) = (
-        parts.next().unwrap_or_default().to_owned(),
-        parts.next().unwrap_or_default().to_owned(),
-    );
-    let mut headers: Vec<(String, String)> = Vec::new();
-    loop {
-        let mut h = String::new();
-        reader.read_line(&mut h)?;
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = h.split_once(':') {
-            headers.push((k.trim().to_ascii_lowercase(), v.trim().to_owned()));
-        }
-    }
-    let header = |n: &str| {
-        headers
-            .iter()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| v.as_str())
-    };
-    let length: usize = header("content-length")
-        .and_then(|l| l.parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
+    let request = crate::raw_http::read_request(&stream)?;
+    let (method, path, body) = (&request.method, &request.path, &request.body);
+    let header = |n: &str| request.header(n);
     seen.lock().unwrap().push(Seen {
         method: method.clone(),
         path: path.clone(),
@@ -158,8 +130,8 @@ fn answer(
         }
     }
     let head = Head {
-        method: &method,
-        path: &path,
+        method,
+        path,
         host: header("host"),
         origin: header("origin"),
         accept: header("accept"),
@@ -170,7 +142,7 @@ fn answer(
         mcp_name: header("mcp-name"),
         if_none_match: header("if-none-match"),
     };
-    let r = endpoint.handle(&head, &body);
+    let r = endpoint.handle(&head, body);
     let out: Vec<(String, String)> = r
         .headers
         .iter()
