@@ -133,7 +133,10 @@ fn run(data: &[u8]) {
     for i in 0..c.skill_count() {
         match c.signature(i) {
             Some(sig) => assert!(strict(sig.envelope_json, "an envelope").is_object()),
-            None => assert!(!c.is_signed(), "skill {i} of a signed pack has no signature"),
+            None => assert!(
+                !c.is_signed(),
+                "skill {i} of a signed pack has no signature"
+            ),
         }
     }
     for i in 0..c.dir_count() {
