@@ -29,12 +29,15 @@ import { promisify } from "node:util";
 import { SkillsServer, compileCatalog } from "skills-edge";
 import { packSkillSource, recommendedCacheHint } from "skills-edge/sdk";
 import { META, REPO } from "./common.mjs";
+import { DSSE_META_KEY, SIGNER_META_KEY } from "./signing.mjs";
 
 const run = promisify(execFile);
 const fromRepo = createRequire(join(REPO, "package.json"));
 const load = (spec) => import(pathToFileURL(fromRepo.resolve(spec)).href);
 const { McpServer, createMcpHandler } = await load("@modelcontextprotocol/server");
 const { toNodeHandler } = await load("@modelcontextprotocol/node");
+const { Client } = await load("@modelcontextprotocol/client");
+const { SkillsClient } = await load("@modelcontextprotocol/client/ext/skills");
 const { SkillsExtension } = await load("@modelcontextprotocol/server/ext/skills");
 const judges = (file) => import(pathToFileURL(join(REPO, "tests", "judges", file)).href);
 const { ERAS, httpTransport, judgeSdk } = await judges("sdk.mjs");
@@ -382,6 +385,35 @@ describe("an SDK 2.4 McpServer with SkillsExtension over packSkillSource, judged
         assert.ok(s.skills < full.skills);
       }
     });
+  }
+});
+
+test("a signed pack: the entries keep their _meta (envelope and signer) through the source and through the SDK to its client", { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "skills-edge-sdk-signed-"));
+  try {
+    await run(process.execPath, [BIN, "keygen", "--out", dir]);
+    await run(process.execPath, [BIN, "pack", SKILLS, "--sign", join(dir, "signing.key"), "-o", join(dir, "signed.pack")]);
+    const pack = new Uint8Array(readFileSync(join(dir, "signed.pack")));
+    const source = packSkillSource(pack, { pageSize: PAGE_SIZE });
+    const { skills } = await listSource(source, {});
+    assert.deepEqual(skills, listAll(new SkillsServer({ pack, pageSize: PAGE_SIZE }), "skills/list", "skills"));
+    for (const skill of skills) {
+      assert.ok(skill._meta?.[DSSE_META_KEY] && skill._meta?.[SIGNER_META_KEY], `${skill.uri} carries its envelope and signer`);
+      assert.deepEqual(await source.get(skill.uri, {}), skill);
+    }
+    const served = await startSdkServer(pack, undefined);
+    const client = new Client({ name: "sdk-source-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: ERAS.modern } } });
+    try {
+      await client.connect(httpTransport(served.url)());
+      const listed = await new SkillsClient(client).list();
+      assert.deepEqual(listed.invalid, []);
+      assert.deepEqual(listed.skills, skills, "the SDK's client lists the entries as compiled, _meta included");
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
