@@ -60,6 +60,17 @@ function rpcError(error) {
   return e;
 }
 
+/**
+ * A SkillsEdgeError of the server re-worded for this module's caller: its `from` prefix (what
+ * the server's method calls the value) replaced by `to` (what the caller gave).
+ */
+function renamed(e, from, to) {
+  if (e?.name === "SkillsEdgeError" && typeof e.message === "string" && e.message.startsWith(from)) {
+    e.message = to + e.message.slice(from.length);
+  }
+  return e;
+}
+
 /** Whether a `-32602` error names the URI asked for: no such skill, file or directory for this caller. */
 function isNotFound(error) {
   return error.code === -32602 && error.data !== null && typeof error.data === "object" && typeof error.data.uri === "string";
@@ -91,7 +102,7 @@ export function makeSdk(glue, notReady = () => undefined) {
     try {
       return new SkillsServer(o.pageSize === undefined ? { pack } : { pack, pageSize: o.pageSize });
     } catch (e) {
-      throw notReady(e) ?? e;
+      throw notReady(e) ?? renamed(e, "new SkillsServer: option pageSize", `${where}: options.pageSize`);
     }
   }
 
@@ -122,10 +133,20 @@ export function makeSdk(glue, notReady = () => undefined) {
       throw invalid(`${where}: options.scopes(ctx) must return an array of scope strings, a space-separated string, or undefined, got ${typeName(scopes)}`);
     }
 
+    /** `f(options)` with the caller's options; a refusal of the scopes names `options.scopes(ctx)`. */
+    function as(ctx, method, f) {
+      const options = callOptions(ctx);
+      try {
+        return f(options);
+      } catch (e) {
+        throw renamed(e, `SkillsServer.${method}: options.scopes holds`, `${where}: options.scopes(ctx) returned a list that holds`);
+      }
+    }
+
     /** The responder's 2026-07-28 reply to `method` with `params` (JSON members, without braces). */
     function call(method, params, ctx) {
       const text = `{"jsonrpc":"2.0","id":0,"method":${JSON.stringify(method)},"params":{${params}${params ? "," : ""}${META}}}`;
-      return JSON.parse(server.handleText(text, callOptions(ctx)));
+      return JSON.parse(as(ctx, "handleText", (options) => server.handleText(text, options)));
     }
 
     const member = (name, value) => (value === undefined ? "" : `${JSON.stringify(name)}:${JSON.stringify(value)}`);
@@ -158,7 +179,8 @@ export function makeSdk(glue, notReady = () => undefined) {
         return reply.result.skill;
       },
       async read(uri, ctx) {
-        const file = server.readFile(uriArg("read", uri), callOptions(ctx));
+        const u = uriArg("read", uri);
+        const file = as(ctx, "readFile", (options) => server.readFile(u, options));
         if (file === undefined) return undefined;
         return "text" in file ? { text: file.text, mimeType: file.mimeType } : { bytes: file.bytes, mimeType: file.mimeType };
       },

@@ -278,7 +278,9 @@ describe("scopes over tests/fixtures/private-skills", () => {
       await assert.rejects(s.list({}, {}), (e) => e.code === "invalid-argument" && /options\.scopes\(ctx\)/.test(e.message), JSON.stringify(bad));
     }
     const joined = packSkillSource(pack, { scopes: () => ["billing review"] });
-    await assert.rejects(joined.list({}, {}), (e) => e.code === "invalid-argument" && /scope token/.test(e.message));
+    for (const call of [() => joined.list({}, {}), () => joined.read("skill://hello/SKILL.md", {})]) {
+      await assert.rejects(call(), (e) => e.code === "invalid-argument" && /^packSkillSource: options\.scopes\(ctx\) returned a list that holds "billing review", which is not an OAuth scope token/.test(e.message));
+    }
   });
 });
 
@@ -291,7 +293,7 @@ describe("refusals", () => {
     bad(() => packSkillSource(pack, { scope: () => [] }), /unknown property "scope"/);
     bad(() => packSkillSource(pack, { scopes: ["billing"] }), /options\.scopes must be a function/);
     bad(() => packSkillSource(pack, { pageSize: "2" }), /options\.pageSize must be a number/);
-    bad(() => packSkillSource(pack, { pageSize: 0 }), /pageSize/);
+    bad(() => packSkillSource(pack, { pageSize: 0 }), /^packSkillSource: options\.pageSize = "0" is invalid \(out of range\): use an integer from 1 to 1000/);
     bad(() => packSkillSource(new SkillsServer({ pack }), { pageSize: 2 }), /options\.pageSize is for a pack/);
     bad(() => recommendedCacheHint({}), /recommendedCacheHint: source must be a SkillSource that packSkillSource made/);
     const source = packSkillSource(pack);
