@@ -74,6 +74,13 @@ export interface PackSkillSourceOptions {
   scopes?: ((ctx: SdkContext) => readonly string[] | string | undefined | null) | null;
   /** Items per page of `skills/list`, `resources/list` and directory reads (1-1000, default 50); for a pack only (a SkillsServer has its own). */
   pageSize?: number;
+  /**
+   * For a pack made with `--assets`: the bytes of the asset file named `name` (what
+   * `skills-edge pack --assets DIR` wrote as `DIR/name`, or a Worker's Static Assets binding
+   * serves). Its length is checked against the pack's record; a missing or damaged asset makes
+   * the read fail with `-32603` naming the file. Without it such a pack is refused.
+   */
+  assets?: ((name: string) => Uint8Array | ArrayBuffer | Promise<Uint8Array | ArrayBuffer>) | null;
 }
 
 /** The `cacheHint` of `SkillsOptions` (`ttlMs`, `cacheScope`). */
@@ -85,7 +92,8 @@ export interface SdkCacheHint {
 /**
  * A SkillSource over a compiled pack (the bytes `skills-edge pack` writes) or a `SkillsServer`
  * already made. Throws a `SkillsEdgeError` (`invalid-argument`) for a wrong argument or for a
- * pack made with `--assets` (its files are not in it), `pack-invalid` for a damaged pack.
+ * pack made with `--assets` without `options.assets` (its large files are not in it),
+ * `pack-invalid` for a damaged pack.
  */
 export declare function packSkillSource(pack: Uint8Array | ArrayBuffer | SkillsServer, options?: PackSkillSourceOptions): PackSkillSource;
 

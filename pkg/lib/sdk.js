@@ -14,7 +14,7 @@
 /** The `_meta` every message carries: the 2026-07-28 era, whose replies carry the entries as compiled. */
 const META = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
 
-const OPTIONS = ["scopes", "pageSize"];
+const OPTIONS = ["scopes", "pageSize", "assets"];
 
 function invalid(message) {
   const e = new Error(message);
@@ -36,7 +36,7 @@ function typeName(v) {
 function readOptions(where, value) {
   if (value === undefined || value === null) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
-    throw invalid(`${where}: options must be an object ({ scopes?, pageSize? }), got ${typeName(value)}`);
+    throw invalid(`${where}: options must be an object ({ scopes?, pageSize?, assets? }), got ${typeName(value)}`);
   }
   const out = {};
   for (const k of Object.keys(value)) {
@@ -108,8 +108,8 @@ export function makeSdk(glue, notReady = () => undefined) {
 
   /**
    * A SkillSource over `pack` (bytes of a pack, or a SkillsServer already made). Throws
-   * `invalid-argument` for a wrong argument or a pack made with `--assets`, `pack-invalid`
-   * for a damaged pack.
+   * `invalid-argument` for a wrong argument or a pack made with `--assets` without
+   * `options.assets`, `pack-invalid` for a damaged pack.
    */
   function packSkillSource(pack, options) {
     const where = "packSkillSource";
@@ -117,10 +117,14 @@ export function makeSdk(glue, notReady = () => undefined) {
     if (o.scopes !== undefined && o.scopes !== null && typeof o.scopes !== "function") {
       throw invalid(`${where}: options.scopes must be a function (ctx) => string[] | string | undefined, mapping the SDK's request context (ctx.http?.authInfo) to the caller's scopes, got ${typeName(o.scopes)}`);
     }
+    if (o.assets !== undefined && o.assets !== null && typeof o.assets !== "function") {
+      throw invalid(`${where}: options.assets must be a function (name) => the asset's bytes (a Uint8Array or an ArrayBuffer, or a promise of one), got ${typeName(o.assets)}`);
+    }
     const server = serverOf(pack, o);
     const info = server.catalogInfo();
-    if (info.hasAssets) {
-      throw invalid(`${where}: pack keeps some files outside it as assets (it was made with --assets, for the Cloudflare Worker's Static Assets), and a SkillSource reads every file from the pack: make it without --assets (\`skills-edge pack SKILLS -o skills.pack\`)`);
+    const assets = typeof o.assets === "function" ? o.assets : undefined;
+    if (info.hasAssets && assets === undefined) {
+      throw invalid(`${where}: pack keeps some files outside it as assets (it was made with --assets, for the Cloudflare Worker's Static Assets): give options.assets, a function (name) => the bytes of the asset file of that name (the folder --assets wrote), or make the pack without --assets (\`skills-edge pack SKILLS -o skills.pack\`)`);
     }
     const scopesFn = typeof o.scopes === "function" ? o.scopes : undefined;
 
@@ -163,6 +167,36 @@ export function makeSdk(glue, notReady = () => undefined) {
       return cursor;
     };
 
+    /**
+     * A file kept outside the pack: its asset's bytes from `options.assets`, checked against the
+     * length the pack recorded (an asset is named by its content's SHA-256, so no hashing is
+     * needed), as the Worker checks its assets. A missing or damaged asset is the responder's
+     * `-32603` naming the file: nothing wrong is served.
+     */
+    async function fromAsset(file) {
+      const fault = (cause) => {
+        const e = new Error(`Internal error: the bytes of ${file.uri} are missing or damaged on this server (its deployment is incomplete); nothing was served`, cause === undefined ? undefined : { cause });
+        e.name = "SkillsEdgeRpcError";
+        e.code = -32603;
+        e.data = { uri: file.uri };
+        return e;
+      };
+      let got;
+      try {
+        got = await assets(file.asset);
+      } catch (e) {
+        throw fault(e);
+      }
+      const bytes = got instanceof Uint8Array ? got : got instanceof ArrayBuffer ? new Uint8Array(got) : undefined;
+      if (bytes === undefined || bytes.byteLength !== file.size) throw fault();
+      if (!file.isText) return { bytes, mimeType: file.mimeType };
+      try {
+        return { text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), mimeType: file.mimeType };
+      } catch (e) {
+        throw fault(e);
+      }
+    }
+
     const source = {
       async list(params, ctx) {
         const reply = call("skills/list", member("cursor", cursorArg("list", params)), ctx);
@@ -182,7 +216,9 @@ export function makeSdk(glue, notReady = () => undefined) {
         const u = uriArg("read", uri);
         const file = as(ctx, "readFile", (options) => server.readFile(u, options));
         if (file === undefined) return undefined;
-        return "text" in file ? { text: file.text, mimeType: file.mimeType } : { bytes: file.bytes, mimeType: file.mimeType };
+        if ("text" in file) return { text: file.text, mimeType: file.mimeType };
+        if ("bytes" in file) return { bytes: file.bytes, mimeType: file.mimeType };
+        return fromAsset(file);
       },
       async readDirectory(uri, params, ctx) {
         const reply = call(

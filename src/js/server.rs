@@ -565,9 +565,10 @@ impl SkillsServer {
     /// mimeType, text }` for a text file, `{ uri, mimeType, bytes }` (a copy of the stored
     /// bytes) for any other, `undefined` when the caller sees no file there. A file the caller
     /// may not see is `undefined`, as one that does not exist. The work is the lookup and one
-    /// copy of the content: no JSON, no base64, no hashing. Throws `invalid-argument` when
-    /// `uri` is not a string, and for a file kept outside the pack as an asset (a pack made
-    /// with `--assets`), whose bytes this server does not have.
+    /// copy of the content: no JSON, no base64, no hashing. A file kept outside the pack as an
+    /// asset (a pack made with `--assets`) is `{ uri, mimeType, asset, size, isText }`: the
+    /// name of the asset that holds its raw bytes, their length, and whether it is served as
+    /// text. Throws `invalid-argument` when `uri` is not a string.
     #[wasm_bindgen(js_name = readFile, unchecked_return_type = "ServedFile | undefined")]
     pub fn read_file(
         &self,
@@ -581,24 +582,23 @@ impl SkillsServer {
         let Some(file) = responder.visible_file(&uri, grant) else {
             return Ok(JsValue::UNDEFINED);
         };
-        let content: JsValue = match Served::of(&file) {
-            Served::Text(text) => JsValue::from_str(text),
-            Served::Bytes(bytes) => Uint8Array::from(bytes).into(),
-            Served::Asset { .. } => {
-                return Err(super::fail(
-                    ErrorCode::InvalidArgument,
-                    format!(
-                        "SkillsServer.readFile: {} is kept outside the pack as an asset (the pack was made with --assets), and this server has no assets; make the pack without --assets to serve it here",
-                        file.uri
-                    ),
-                ))
-            }
-        };
         let out = Object::new();
         Reflect::set(&out, &"uri".into(), &JsValue::from_str(file.uri))?;
         Reflect::set(&out, &"mimeType".into(), &JsValue::from_str(file.mime))?;
-        let key = if content.is_string() { "text" } else { "bytes" };
-        Reflect::set(&out, &key.into(), &content)?;
+        match Served::of(&file) {
+            Served::Text(text) => {
+                Reflect::set(&out, &"text".into(), &JsValue::from_str(text))?;
+            }
+            Served::Bytes(bytes) => {
+                Reflect::set(&out, &"bytes".into(), &Uint8Array::from(bytes).into())?;
+            }
+            Served::Asset { is_text, .. } => {
+                let name = crate::catalog::pack::raw_asset_name(file.digest);
+                Reflect::set(&out, &"asset".into(), &JsValue::from_str(name))?;
+                Reflect::set(&out, &"size".into(), &JsValue::from_f64(file.size as f64))?;
+                Reflect::set(&out, &"isText".into(), &JsValue::from_bool(is_text))?;
+            }
+        }
         Ok(out.into())
     }
 

@@ -178,10 +178,16 @@ export interface CallOptions {
   scopes?: Scopes | null;
 }
 
-/** A file's content from `SkillsServer.readFile`: `text` for a text file (what `resources/read` sends as `text`), `bytes` for any other (sent as a base64 `blob`). */
+/**
+ * A file's content from `SkillsServer.readFile`: `text` for a text file (what `resources/read`
+ * sends as `text`), `bytes` for any other (sent as a base64 `blob`); for a file kept outside the
+ * pack (`--assets`), the name of the asset holding its raw bytes, their length, and whether it
+ * is served as text.
+ */
 export type ServedFile =
   | { uri: string; mimeType: string; text: string }
-  | { uri: string; mimeType: string; bytes: Uint8Array };
+  | { uri: string; mimeType: string; bytes: Uint8Array }
+  | { uri: string; mimeType: string; asset: string; size: number; isText: boolean };
 
 /** What `SkillsServer.catalogInfo()` tells an adapter about the catalog and the settings it is served with. */
 export interface CatalogInfo {

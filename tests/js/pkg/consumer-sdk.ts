@@ -20,6 +20,7 @@ const ours: PackSkillSource = packSkillSource(pack, { scopes: (c) => c.http?.aut
 const source: SkillSource = ours;
 const fromServer: SkillSource = packSkillSource(new SkillsServer({ pack }));
 const fromBuffer: SkillSource = packSkillSource(pack.buffer as ArrayBuffer);
+const withAssets: SkillSource = packSkillSource(pack, { assets: async (name: string) => new TextEncoder().encode(name) });
 const cacheHint: SkillsOptions["cacheHint"] = recommendedCacheHint(ours);
 new SkillsExtension({ source, cacheHint }).attach(new McpServer({ name: "n", version: "1" }));
 
@@ -30,7 +31,7 @@ async function use(): Promise<void> {
   const dir: { resources: Resource[]; nextCursor?: string } | undefined = await ours.readDirectory("skill://a", {}, ctx);
   const listed: Resource[] = await ours.listResources(ctx);
   const meta: Record<string, unknown> | undefined = skill?._meta;
-  void [page, file, dir, listed, meta, fromServer, fromBuffer];
+  void [page, file, dir, listed, meta, fromServer, fromBuffer, withAssets];
 }
 void use;
 
@@ -38,5 +39,7 @@ void use;
 packSkillSource("skills.pack");
 // @ts-expect-error scopes is a function of the SDK's context
 packSkillSource(pack, { scopes: ["billing"] });
+// @ts-expect-error assets maps a name to bytes, not to text
+packSkillSource(pack, { assets: (name: string) => name });
 // @ts-expect-error the hint is for a source packSkillSource made
 recommendedCacheHint({});

@@ -10,7 +10,12 @@
 //   the right one through `options.scopes(ctx)` from `ctx.http.authInfo`; a hidden skill, file
 //   or directory is `undefined` exactly as an unknown one, and never listed.
 // * Refusals: wrong-typed arguments (`invalid-argument`, naming the argument), a pack with
-//   assets, a damaged pack; recommendedCacheHint (private for a catalog with private skills).
+//   assets without `options.assets`, a damaged pack; recommendedCacheHint (private for a
+//   catalog with private skills).
+// * A pack with assets (compileCatalog's `inlineMax`, as `pack --assets` makes it) and
+//   `options.assets`: every file reads as from the pack that holds it; a missing, short,
+//   longer, throwing, not-UTF-8 or wrong-typed asset fails the read with -32603 naming the
+//   file; the SDK judge walks it on both eras.
 // * The source attached to a real SDK 2.4 McpServer with SkillsExtension, judged by the official
 //   SDK 2.4 client (tests/judges/sdk.mjs: SkillsClient lists, gets, reads and verifies every
 //   file, walks every directory) on both eras over Streamable HTTP on a loopback port
@@ -302,18 +307,89 @@ describe("refusals", () => {
     await assert.rejects(source.list({ cursor: 3 }, {}), (e) => e.code === "invalid-argument" && /params\.cursor must be a string/.test(e.message));
   });
 
-  test("a pack made with assets is refused at construction, a damaged pack as pack-invalid", () => {
-    const big = "x".repeat(9000);
+  test("a pack made with assets needs options.assets; a damaged pack is pack-invalid", () => {
     const { pack } = compileCatalog(
       [
         { path: "hello/SKILL.md", bytes: "---\nname: hello\ndescription: Hi.\n---\n" },
-        { path: "hello/big.md", bytes: big },
+        { path: "hello/big.md", bytes: "x".repeat(9000) },
       ],
       { inlineMax: 1024 },
     );
-    assert.throws(() => packSkillSource(pack), (e) => e.code === "invalid-argument" && /--assets/.test(e.message) && /without --assets/.test(e.message));
+    assert.throws(() => packSkillSource(pack), (e) => e.code === "invalid-argument" && /--assets/.test(e.message) && /options\.assets/.test(e.message));
+    assert.throws(() => packSkillSource(pack, { assets: "dir" }), (e) => e.code === "invalid-argument" && /options\.assets must be a function/.test(e.message));
     const damaged = compileCatalog([{ path: "hello/SKILL.md", bytes: "---\nname: hello\ndescription: Hi.\n---\n" }]).pack.slice(0, 40);
     assert.throws(() => packSkillSource(damaged), (e) => e.code === "pack-invalid");
+  });
+});
+
+/** The files of a folder as compileCatalog takes them. */
+function entriesOf(root, rel = "", out = []) {
+  for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
+    const path = rel === "" ? e.name : `${rel}/${e.name}`;
+    if (e.isDirectory()) entriesOf(root, path, out);
+    else out.push({ path, bytes: new Uint8Array(readFileSync(join(root, path))) });
+  }
+  return out;
+}
+
+describe("a pack with assets (inlineMax, as --assets makes it) and options.assets", () => {
+  const entries = entriesOf(SKILLS);
+  const inline = compileCatalog(entries).pack;
+  const withAssets = compileCatalog(entries, { inlineMax: 512 });
+  const store = new Map(withAssets.assets.map((a) => [a.name, a.bytes]));
+  const served = [];
+  const fetcher = async (name) => {
+    served.push(name);
+    return store.get(name);
+  };
+
+  test("every file reads as from the pack that holds it, its asset fetched by name", async () => {
+    assert.ok(withAssets.assets.length > 0, "some files are assets");
+    const source = packSkillSource(withAssets.pack, { assets: fetcher, pageSize: PAGE_SIZE });
+    const reference = packSkillSource(inline, { pageSize: PAGE_SIZE });
+    const { skills } = await listSource(source, {});
+    assert.deepEqual(skills, (await listSource(reference, {})).skills);
+    served.length = 0;
+    for (const skill of skills) {
+      for (const r of skill.resources) assert.deepEqual(await source.read(r.uri, {}), await reference.read(r.uri, {}), r.uri);
+    }
+    assert.ok(served.length > 0 && served.every((n) => /^[0-9a-f]{64}$/.test(n)), "assets are fetched by their raw name");
+    // An ArrayBuffer does as well as a Uint8Array.
+    const ab = packSkillSource(withAssets.pack, { assets: (n) => store.get(n)?.slice().buffer });
+    for (const skill of skills) for (const r of skill.resources) assert.deepEqual(await ab.read(r.uri, {}), await reference.read(r.uri, {}));
+  });
+
+  test("a missing, short, throwing or not-UTF-8 asset fails the read with -32603 naming the file; nothing wrong is served", async () => {
+    const { skills } = await listSource(packSkillSource(inline), {});
+    const file = skills.flatMap((s) => s.resources).find((r) => r.size > 512 && !r.uri.endsWith(".png"));
+    const name = file.digest.slice("sha256:".length);
+    const good = store.get(name);
+    const faulty = {
+      missing: () => undefined,
+      short: () => good.subarray(1),
+      longer: () => new Uint8Array([...good, 0x20]),
+      throwing: () => {
+        throw new Error("no such asset");
+      },
+      "not UTF-8": () => Uint8Array.from(good, (b, i) => (i === 0 ? 0xff : b)),
+      "a string": () => new TextDecoder().decode(good),
+    };
+    for (const [what, assets] of Object.entries(faulty)) {
+      const source = packSkillSource(withAssets.pack, { assets: (n) => (n === name ? assets() : store.get(n)) });
+      await assert.rejects(source.read(file.uri, {}), (e) => {
+        assert.equal(e.code, -32603, what);
+        assert.deepEqual(e.data, { uri: file.uri });
+        assert.match(e.message, new RegExp(`the bytes of ${file.uri} are missing or damaged`));
+        return true;
+      });
+    }
+  });
+
+  test("the SDK 2.4 server over the assets pack, judged by SkillsClient on both eras", { timeout: 150_000 }, async () => {
+    for (const era of Object.keys(ERAS)) {
+      const s = await judged(withAssets.pack, undefined, era, { assets: fetcher });
+      assert.deepEqual({ skills: s.skills, files: s.files, bytes: s.bytes, dirs: s.dirs }, published(SKILLS));
+    }
   });
 });
 
@@ -324,8 +400,8 @@ describe("refusals", () => {
  * (`req.auth`, as an authentication middleware sets it; none: anonymous). Returns
  * `{ url, close() }`.
  */
-async function startSdkServer(pack, scopes) {
-  const source = packSkillSource(pack, { ...byAuth, pageSize: PAGE_SIZE });
+async function startSdkServer(pack, scopes, options = {}) {
+  const source = packSkillSource(pack, { ...byAuth, pageSize: PAGE_SIZE, ...options });
   const skills = new SkillsExtension({ source, cacheHint: recommendedCacheHint(source) });
   const handler = createMcpHandler(() => {
     const mcp = new McpServer({ name: "sdk-source-test", version: "1.0.0" });
@@ -350,8 +426,8 @@ async function startSdkServer(pack, scopes) {
 }
 
 /** The SDK judge's summary of the source served by startSdkServer on `era`. */
-async function judged(pack, scopes, era) {
-  const s = await startSdkServer(pack, scopes);
+async function judged(pack, scopes, era, options) {
+  const s = await startSdkServer(pack, scopes, options);
   try {
     return await judgeSdk({ transport: httpTransport(s.url), era });
   } finally {
