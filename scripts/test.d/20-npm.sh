@@ -19,7 +19,11 @@
 # same results hashing in WebAssembly or with the platform digest, signed skills checked by
 # SkillHost, SkillsClient and `verify --trust/--pins` (npm and native) against a signing server,
 # a signed well-known source and a pack signed with `pack --sign` (tests/js/pkg/signatures);
-# then load the installed
+# `skills-edge/sdk`'s packSkillSource (tests/js/pkg/sdk-source): every SkillSource method
+# against a pack of skills/ and of tests/fixtures/private-skills for anonymous, wrong-scope and
+# right-scope callers, attached to a real SDK 2.4 McpServer (SkillsExtension) on a loopback
+# port and judged by the SDK 2.4 SkillsClient on both eras, and type-checked against the SDK's
+# own SkillSource (tests/js/pkg/consumer-sdk.ts); then load the installed
 # package in headless Chromium on plain-http pages (tests/js/browser), where the async functions
 # and SkillsClient run with crypto.subtle on the loopback origin and fall back to WebAssembly
 # on the other, the inspector page included (screenshots in target/screenshots/), and a page

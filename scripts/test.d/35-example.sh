@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# The example examples/js-worker/: a hand-written TypeScript MCP Worker that adds skills with
+# The examples. examples/js-worker/: a hand-written TypeScript MCP Worker that adds skills with
 # the npm package's SkillsServer (tests/e2e/js-worker.test.mjs). It packs skills/ with
 # `skills-edge pack`, type-checks the example, serves it with `wrangler dev` on a free
 # 127.0.0.1 port, and runs the conformance suite's Skills scenarios (2026-07-28), the official
 # SDK client, the judges of tests/judges/ (the official SDK 2.4 SkillsClient and MCP Inspector
 # 2.12 --verify, on both protocol eras) and raw HTTP probes against it; wrangler's process
-# group is stopped afterwards.
+# group is stopped afterwards. examples/node-sdk/: an MCP server made with the official
+# TypeScript SDK 2.4 on Node that adds skills through the SDK's SkillsExtension over
+# `skills-edge/sdk` (tests/e2e/node-sdk.test.mjs): packed with `skills-edge pack`, started on
+# a free 127.0.0.1 port, the conformance suite's three Skills scenarios and the judges on both
+# eras, its own tool called; stopped afterwards. The two files run at the same time (each
+# mostly waits on its server and the judges' child processes).
 # Needs the npm package built in pkg/ (scripts/build-pkg.sh, run by 20-npm.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,4 +22,4 @@ if [[ ! -f pkg/web/skills_edge_bg.wasm ]]; then
   exit 1
 fi
 # Node 22 (the npm package `node`): the conformance suite needs it.
-node_modules/.bin/node --test --test-concurrency=1 --test-reporter=spec tests/e2e/js-worker.test.mjs
+node_modules/.bin/node --test --test-concurrency=2 --test-reporter=spec tests/e2e/js-worker.test.mjs tests/e2e/node-sdk.test.mjs

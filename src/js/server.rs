@@ -22,7 +22,7 @@ use crate::catalog::access::is_scope_token;
 use crate::catalog::{Catalog, Grant};
 use crate::host::ErrorCode;
 use crate::http::{Endpoint, Head, HttpConfig, Response, Step};
-use crate::server::{ConfigError, HttpHeaders, Responder, SettingKey, Transport};
+use crate::server::{ConfigError, HttpHeaders, Responder, Served, SettingKey, Transport};
 use crate::settings::{self, Source};
 
 #[derive(serde::Deserialize, Default)]
@@ -421,6 +421,17 @@ struct HttpReplyJs<'a> {
     body: Option<Cow<'a, str>>,
 }
 
+/// `CatalogInfo`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CatalogInfoJs {
+    has_assets: bool,
+    has_private_skills: bool,
+    page_size: usize,
+    ttl_ms: f64,
+    cache_scope: &'static str,
+}
+
 /// Serves a skills catalog in-page: JSON-RPC messages in, responses out, on both protocol
 /// eras (2026-07-28 `server/discover` with `_meta`, 2025-11-25 `initialize`). The catalog is a
 /// pack (`options.pack`) or, by default, the one embedded in this package.
@@ -549,6 +560,65 @@ impl SkillsServer {
             body: reply.body.as_deref().map(String::from_utf8_lossy),
         })
     }
+    /// The content of the file at exactly `uri`, as `resources/read` serves it to a caller
+    /// with `options.scopes` (as `handle`'s), without a JSON-RPC reply around it: `{ uri,
+    /// mimeType, text }` for a text file, `{ uri, mimeType, bytes }` (a copy of the stored
+    /// bytes) for any other, `undefined` when the caller sees no file there. A file the caller
+    /// may not see is `undefined`, as one that does not exist. The work is the lookup and one
+    /// copy of the content: no JSON, no base64, no hashing. Throws `invalid-argument` when
+    /// `uri` is not a string, and for a file kept outside the pack as an asset (a pack made
+    /// with `--assets`), whose bytes this server does not have.
+    #[wasm_bindgen(js_name = readFile, unchecked_return_type = "ServedFile | undefined")]
+    pub fn read_file(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let a = arg("SkillsServer.readFile", "uri");
+        let uri = string(&uri, a)?;
+        let responder = self.responder();
+        let grant = call_grant(responder.catalog(), options, a.with("options"))?;
+        let Some(file) = responder.visible_file(&uri, grant) else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        let content: JsValue = match Served::of(&file) {
+            Served::Text(text) => JsValue::from_str(text),
+            Served::Bytes(bytes) => Uint8Array::from(bytes).into(),
+            Served::Asset { .. } => {
+                return Err(super::fail(
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "SkillsServer.readFile: {} is kept outside the pack as an asset (the pack was made with --assets), and this server has no assets; make the pack without --assets to serve it here",
+                        file.uri
+                    ),
+                ))
+            }
+        };
+        let out = Object::new();
+        Reflect::set(&out, &"uri".into(), &JsValue::from_str(file.uri))?;
+        Reflect::set(&out, &"mimeType".into(), &JsValue::from_str(file.mime))?;
+        let key = if content.is_string() { "text" } else { "bytes" };
+        Reflect::set(&out, &key.into(), &content)?;
+        Ok(out.into())
+    }
+
+    /// What an adapter over this server needs to know of its catalog and settings: whether
+    /// some files are kept outside the pack as assets (`hasAssets`), whether some skills are
+    /// private (`hasPrivateSkills`: answers then depend on the caller's scopes), and the
+    /// `pageSize`, `ttlMs` and `cacheScope` it serves with.
+    #[wasm_bindgen(js_name = catalogInfo, unchecked_return_type = "CatalogInfo")]
+    pub fn catalog_info(&self) -> Result<JsValue, JsValue> {
+        let responder = self.responder();
+        let config = responder.config();
+        to_js(&CatalogInfoJs {
+            has_assets: responder.catalog().has_assets(),
+            has_private_skills: responder.catalog().has_private(),
+            page_size: config.page_size,
+            ttl_ms: config.ttl_ms as f64,
+            cache_scope: config.cache_scope.as_str(),
+        })
+    }
+
     /// Answers a Fetch API `Request` with a `Response`, applying the Streamable HTTP rules
     /// of the Worker (`skills_edge::http`) with this server's options (`allowedOrigins`,
     /// `allowedHosts`, `maxBodyBytes`, `mirror`, from the same settings table): `Origin` and

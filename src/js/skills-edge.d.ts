@@ -178,6 +178,25 @@ export interface CallOptions {
   scopes?: Scopes | null;
 }
 
+/** A file's content from `SkillsServer.readFile`: `text` for a text file (what `resources/read` sends as `text`), `bytes` for any other (sent as a base64 `blob`). */
+export type ServedFile =
+  | { uri: string; mimeType: string; text: string }
+  | { uri: string; mimeType: string; bytes: Uint8Array };
+
+/** What `SkillsServer.catalogInfo()` tells an adapter about the catalog and the settings it is served with. */
+export interface CatalogInfo {
+  /** Some files are kept outside the pack as assets (a pack made with `--assets`). */
+  hasAssets: boolean;
+  /** Some skills are private (`[[access]]` rules): answers depend on the caller's scopes. */
+  hasPrivateSkills: boolean;
+  /** Items per page of `skills/list`, `resources/list` and `resources/directory/read`. */
+  pageSize: number;
+  /** `ttlMs` of cacheable results. */
+  ttlMs: number;
+  /** `cacheScope` of cacheable results for an anonymous caller (a caller with scopes always gets `private`). */
+  cacheScope: "public" | "private";
+}
+
 /** The options of one `SkillsServer.fetch`. */
 export interface FetchOptions {
   /** The caller's own answer to each message that passed the HTTP rules. */

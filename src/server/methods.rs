@@ -106,11 +106,7 @@ impl Responder {
         let uri = required_uri(params)?;
         let c = &*self.catalog;
         // A file or directory the grant does not see is answered as one that does not exist.
-        let file = c
-            .file_index(&uri)
-            .filter(|&i| c.file_visible(i, g))
-            .and_then(|i| c.file_at(i));
-        let Some(file) = file else {
+        let Some(file) = self.visible_file(&uri, g) else {
             let hint = c
                 .dir(&uri)
                 .filter(|d| g.sees(d.audience))
@@ -165,6 +161,51 @@ impl Responder {
     }
 }
 
+impl Responder {
+    /// The file at exactly `uri` that a caller with `g` sees: the one lookup of
+    /// `resources/read` (and of every adapter that hands over a file's content without a
+    /// reply). A file the grant does not see is `None`, as one that does not exist.
+    pub fn visible_file(&self, uri: &str, g: Grant) -> Option<FileView<'_>> {
+        let c = &*self.catalog;
+        c.file_index(uri)
+            .filter(|&i| c.file_visible(i, g))
+            .and_then(|i| c.file_at(i))
+    }
+}
+
+/// How a file's content goes out: the one decision of `resources/read`'s `text` or `blob`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Served<'a> {
+    /// UTF-8 text, stored in the pack: sent as `text`.
+    Text(&'a str),
+    /// Other bytes, stored in the pack: sent as a base64 `blob`.
+    Bytes(&'a [u8]),
+    /// Stored outside the pack as an asset (a pack made with assets); `is_text` says whether
+    /// it goes out as `text`.
+    Asset {
+        /// Whether the asset's content is sent as `text` (otherwise as `blob`).
+        is_text: bool,
+        /// The length of the rendered asset (the content's JSON string).
+        rendered_len: u64,
+    },
+}
+
+impl<'a> Served<'a> {
+    /// How `file`'s content is served.
+    pub fn of(file: &FileView<'a>) -> Served<'a> {
+        match file.content {
+            Content::Inline(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) if file.is_text => Served::Text(text),
+                _ => Served::Bytes(bytes),
+            },
+            Content::External { rendered_len } => Served::Asset {
+                is_text: file.is_text,
+                rendered_len,
+            },
+        }
+    }
+}
+
 pub(super) fn required_uri<'a>(params: &Params<'a>) -> Result<Cow<'a, str>, RpcError> {
     match params.uri {
         None => Err(RpcError::InvalidParams("`uri` is required".into())),
@@ -211,13 +252,14 @@ impl<'a> FileContent<'a> {
 
     /// The content of `file`.
     pub(super) fn of(file: &FileView<'a>) -> FileContent<'a> {
-        let (key, src) = match file.content {
-            Content::Inline(bytes) => match std::str::from_utf8(bytes) {
-                Ok(text) if file.is_text => ("text", Src::Text(text)),
-                _ => ("blob", Src::Bytes(bytes)),
-            },
-            Content::External { rendered_len } => (
-                if file.is_text { "text" } else { "blob" },
+        let (key, src) = match Served::of(file) {
+            Served::Text(text) => ("text", Src::Text(text)),
+            Served::Bytes(bytes) => ("blob", Src::Bytes(bytes)),
+            Served::Asset {
+                is_text,
+                rendered_len,
+            } => (
+                if is_text { "text" } else { "blob" },
                 Src::Asset { rendered_len },
             ),
         };

@@ -38,6 +38,7 @@ mod paging;
 
 pub use config::{Config, ConfigError, Fallback, SettingKey};
 pub(crate) use config::{DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION, MAX_PAGE_SIZE, MAX_TTL_MS};
+pub use methods::Served;
 
 /// What the transport knows about a message beyond its bytes.
 #[derive(Debug, Clone, Copy, Default)]

@@ -224,3 +224,19 @@ void [text, receipt, bytes, name, resolved, fingerprint, digest, codes, summarie
   void [receipt, loaded, codes];
 }
 
+
+// `skills-edge/sdk`: a SkillSource over a pack (its declarations checked strictly here; against
+// the SDK's own types in consumer-sdk.ts).
+import { packSkillSource, recommendedCacheHint, type PackSkillSource, type SdkSkill } from "skills-edge/sdk";
+{
+  const source: PackSkillSource = packSkillSource(new Uint8Array(0), { scopes: (ctx) => ctx.http?.authInfo?.scopes });
+  const hint: { ttlMs: number; cacheScope: "public" | "private" } = recommendedCacheHint(source);
+  void (async () => {
+    const first: SdkSkill | undefined = (await source.list({}, {})).skills[0];
+    const read = await source.read("skill://a/SKILL.md", {});
+    const content: string | Uint8Array | undefined = read === undefined ? undefined : "text" in read ? read.text : read.bytes;
+    void [first, content, hint];
+  });
+  // @ts-expect-error options.scopes maps the context to scopes
+  packSkillSource(new Uint8Array(0), { scopes: "billing" });
+}

@@ -3,6 +3,7 @@
 import init, { initSync, SkillHost, SkillsServer, sha256DigestAsync, verifyFileAsync, verifySkillMd } from "skills-edge";
 import type { InitOutput, SkillEntry, VerifiedSkillMd } from "skills-edge";
 import { SkillsClient } from "skills-edge/client";
+import { packSkillSource, type PackSkillSource } from "skills-edge/sdk";
 import initVerifier, { initSync as initVerifierSync, SkillHost as VerifierHost, verifyFile } from "skills-edge/verifier";
 import type { InitOutput as VerifierInitOutput, FileReceipt } from "skills-edge/verifier";
 
@@ -49,3 +50,9 @@ async function main(): Promise<void> {
   initVerifierSync();
 }
 void main;
+
+// `skills-edge/sdk` over a SkillsServer of the web build.
+{
+  const source: PackSkillSource = packSkillSource(new SkillsServer({ pageSize: 5 }), { scopes: () => "billing" });
+  void source.listResources({});
+}

@@ -120,6 +120,8 @@ const methods = {
     // A GET: answered from its head (405), so one request serves every call. The second
     // argument is `own` (a function) or `{ own?, scopes? }`.
     fetch: [["request", "request", new Request("http://127.0.0.1/mcp")], ["options", "functionOrOptions", undefined]],
+    readFile: [uri, ["options", "options", { scopes: ["a"] }]],
+    catalogInfo: [],
   },
   SkillHost: {
     addServer: [L],
