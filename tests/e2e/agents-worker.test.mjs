@@ -26,8 +26,8 @@
 // * the conformance suite's three skills scenarios at 2026-07-28 and 2025-11-25 with that token,
 //   through a local proxy adding the header (tests/e2e/lib/proxy.mjs): every check SUCCESS,
 //   nothing skipped but the two cache checks the suite itself skips below 2026-07-28;
-// * the README's quick-start block (`<!-- example: agents-worker -->`) is the example's code:
-//   each of its lines, comments aside, is a line of src/index.ts.
+// * the READMEs' blocks marked `<!-- example: agents-worker -->` (the quick start, the
+//   package's README) are the example's code: each line, comments aside, is one of src/index.ts.
 // Needs the npm package built (pkg/, by scripts/build-pkg.sh). Run with Node 22.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -317,12 +317,14 @@ test("the conformance suite's skills scenarios with the skills:oncall token, bot
   }
 });
 
-test("the README's agents-worker block is the example's code", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const block = readme.match(/<!-- example: agents-worker -->\s*```ts\n([\s\S]*?)```/)?.[1];
-  assert.ok(block, "README.md has the agents-worker example");
+test("the READMEs' agents-worker blocks are the example's code", () => {
   const code = (text) => text.split("\n").map((l) => l.replace(/\s*\/\/.*$/, "").trim()).filter((l) => l !== "");
   const source = new Set(code(readFileSync(join(EXAMPLE, "src", "index.ts"), "utf8")));
-  const missing = code(block).filter((l) => !source.has(l));
-  assert.deepEqual(missing, [], "README lines that are not in examples/agents-worker/src/index.ts");
+  for (const file of ["README.md", join("pkg", "README.md")]) {
+    const readme = readFileSync(join(ROOT, file), "utf8");
+    const block = readme.match(/<!-- example: agents-worker -->\s*```ts\n([\s\S]*?)```/)?.[1];
+    assert.ok(block, `${file} has the agents-worker example`);
+    const missing = code(block).filter((l) => !source.has(l));
+    assert.deepEqual(missing, [], `${file}: lines that are not in examples/agents-worker/src/index.ts`);
+  }
 });
