@@ -11,6 +11,8 @@
 // * without a token /mcp is the provider's 401 with its Bearer challenge, whose Protected
 //   Resource Metadata names this resource and the provider, which offers the private skill's
 //   scope; a token the provider did not issue is 401 `invalid_token`;
+// * the test consent screen answers 400 without a redirect for an unknown client and for a
+//   redirect URI the client did not register;
 // * the official SDK 2.4 client's OAuth flow (tests/e2e/lib/oauth.mjs: dynamic registration,
 //   PKCE through the example's test consent screen, `finishAuth`), once asking for
 //   `skills:oncall` and once for no scope; then, with each token and on both eras (2026-07-28
@@ -185,6 +187,26 @@ test("without a token /mcp is the provider's 401; the metadata names the resourc
   assert.equal(forged.status, 401);
   assert.match(forged.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
   assert.doesNotMatch(forged.text, /deploy-checklist/);
+});
+
+test("the test consent screen refuses what the provider cannot validate, without redirecting", async () => {
+  const { client_id: clientId } = callers.none.clientInformation();
+  const base = { response_type: "code", code_challenge: "x".repeat(43), code_challenge_method: "S256", state: "s" };
+  const cases = {
+    "an unknown client": { ...base, client_id: "no-such-client", redirect_uri: "http://127.0.0.1:9/callback" },
+    "a redirect URI the client did not register": { ...base, client_id: clientId, redirect_uri: "http://attacker.example/callback" },
+  };
+  for (const [what, params] of Object.entries(cases)) {
+    const res = await fetch(`${worker.origin}/authorize?${new URLSearchParams(params)}`, { redirect: "manual" });
+    const text = await res.text();
+    assert.equal(res.status, 400, `${what}: ${text}`);
+    assert.equal(res.headers.get("location"), null, `${what}: no redirect`);
+    assert.match(text, /^authorization refused: /, what);
+  }
+  // Other paths are 404 (JSON), as wrangler dev's readiness check expects.
+  const other = await fetch(`${worker.origin}/nothing-here`);
+  assert.equal(other.status, 404);
+  assert.equal((await other.json()).error, "not_found");
 });
 
 test("after the OAuth flow the SDK client sees exactly what each token may see, on both eras", { timeout: 240_000 }, async () => {
