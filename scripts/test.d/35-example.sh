@@ -9,8 +9,17 @@
 # TypeScript SDK 2.4 on Node that adds skills through the SDK's SkillsExtension over
 # `skills-edge/sdk` (tests/e2e/node-sdk.test.mjs): packed with `skills-edge pack`, started on
 # a free 127.0.0.1 port, the conformance suite's three Skills scenarios and the judges on both
-# eras, its own tool called; stopped afterwards. The two files run at the same time (each
-# mostly waits on its server and the judges' child processes).
+# eras, its own tool called; stopped afterwards.
+# examples/agents-worker/: an MCP server built with the Agents SDK's createMcpHandler and an
+# official TypeScript SDK 2.4 McpServer, behind @cloudflare/workers-oauth-provider, serving a
+# pack through the SDK's Skills extension and skills-edge/sdk's packSkillSource
+# (tests/e2e/agents-worker.test.mjs): its skills packed, the example type-checked, one
+# `wrangler dev` start, the SDK client's OAuth flow with and without the private skill's
+# scope, the SDK judge on both eras per token, the example's tool, the private skill absent as
+# an unknown one without the scope, MCP Inspector --verify with the token and the conformance
+# suite's skills scenarios through a proxy adding it.
+# The three files run at the same time (each mostly waits on its server and the judges' child
+# processes).
 # Needs the npm package built in pkg/ (scripts/build-pkg.sh, run by 20-npm.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,4 +31,5 @@ if [[ ! -f pkg/web/skills_edge_bg.wasm ]]; then
   exit 1
 fi
 # Node 22 (the npm package `node`): the conformance suite needs it.
-node_modules/.bin/node --test --test-concurrency=2 --test-reporter=spec tests/e2e/js-worker.test.mjs tests/e2e/node-sdk.test.mjs
+node_modules/.bin/node --test --test-concurrency=3 --test-reporter=spec \
+  tests/e2e/js-worker.test.mjs tests/e2e/node-sdk.test.mjs tests/e2e/agents-worker.test.mjs

@@ -27,7 +27,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createServer, request as httpRequest } from "node:http";
+import { createServer } from "node:http";
 import { generateKeyPairSync, sign } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -36,6 +36,7 @@ import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { ROOT, copyWorker, startWorker } from "./lib/worker.mjs";
 import { mcp, send } from "./lib/skills.mjs";
 import { httpProbes } from "./lib/http-probes.mjs";
+import { headerProxy } from "./lib/proxy.mjs";
 import { runScenario } from "./lib/mcp.mjs";
 import { tempDir } from "../lib/processes.mjs";
 import { ERAS, judgeSdk } from "../judges/sdk.mjs";
@@ -329,34 +330,8 @@ test("MCP Inspector 2.12 --verify with the billing token's header, both eras", a
   );
 });
 
-/**
- * A proxy to the Worker that adds `headers` to every request (the conformance suite's
- * command line sends none of its own). Resolves `{ url, close() }`.
- */
-async function headerProxy(headers) {
-  const server = createServer((req, res) => {
-    const up = httpRequest(
-      { host: "127.0.0.1", port: worker.port, method: req.method, path: req.url, headers: { ...req.headers, host: `localhost:${worker.port}`, ...headers } },
-      (r) => {
-        res.writeHead(r.statusCode, r.headers);
-        r.pipe(res);
-      },
-    );
-    up.on("error", () => res.destroy());
-    req.pipe(up);
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}/mcp`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 test("the conformance suite's skills scenarios with the billing token", async () => {
-  const proxy = await headerProxy(auth("billing"));
+  const proxy = await headerProxy({ port: worker.port, headers: auth("billing") });
   const out = join(dir, "conformance");
   try {
     const scenarios = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"];

@@ -22,9 +22,10 @@ import { execFile } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { startWorker, ROOT } from "./lib/worker.mjs";
+import { oauthFlow } from "./lib/oauth.mjs";
 import { freePort } from "../lib/processes.mjs";
 
 const run = promisify(execFile);
@@ -34,8 +35,6 @@ const V = "2026-07-28";
 const META = { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {} };
 const PUBLIC = "skill://team-handbook/SKILL.md";
 const PRIVATE = "skill://incident-runbook/SKILL.md";
-// The client's redirect URI: never contacted (the test reads the code from the Location).
-const REDIRECT = "http://127.0.0.1:9/callback";
 
 let worker;
 let mcp;
@@ -75,85 +74,15 @@ function post(method, params = {}, headers = {}) {
   });
 }
 
-/** An OAuthClientProvider kept in memory: the client's registration, tokens and verifier. */
-class MemoryProvider {
-  constructor(scope) {
-    this.scope = scope;
-    this.authorizationUrl = undefined;
-  }
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return {
-      client_name: "skills-edge provider test",
-      redirect_uris: [REDIRECT],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      ...(this.scope ? { scope: this.scope } : {}),
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url) {
-    this.authorizationUrl = new URL(url);
-  }
-  saveCodeVerifier(verifier) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  saveDiscoveryState(state) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-}
-
 const newClient = () => new Client({ name: "skills-edge-provider-e2e", version: "1.0.0" }, { versionNegotiation: { mode: { pin: V } } });
 
 /**
- * The whole flow for a client asking for `scope` (none when undefined): registration, PKCE
- * authorization, token; returns a connected SkillsClient, its client and the provider.
+ * The whole flow for a client asking for `scope` (none when undefined; tests/e2e/lib/oauth.mjs:
+ * registration, PKCE authorization, token); returns a connected SkillsClient, its client and
+ * the provider.
  */
 async function authorizedSkills(scope) {
-  const provider = new MemoryProvider(scope);
-  const first = newClient();
-  const transport = new StreamableHTTPClientTransport(new URL(mcp), { authProvider: provider });
-  await assert.rejects(first.connect(transport), UnauthorizedError, "the first connection has no token");
-  assert.ok(provider.info?.client_id, "dynamic client registration gave a client_id");
-  const auth = provider.authorizationUrl;
-  assert.ok(auth, "the SDK asked to open the authorization URL");
-  assert.equal(`${auth.origin}${auth.pathname}`, `${worker.origin}/authorize`);
-  assert.equal(auth.searchParams.get("code_challenge_method"), "S256");
-  assert.ok(auth.searchParams.get("code_challenge"), "PKCE code challenge");
-  assert.equal(auth.searchParams.get("resource"), mcp, "the resource indicator names /mcp");
-  assert.equal(auth.searchParams.get("scope"), scope ?? null);
-  // The test consent screen approves at once: a redirect to the client with the code.
-  const res = await fetch(auth, { redirect: "manual" });
-  assert.equal(res.status, 302, await res.text());
-  const back = new URL(res.headers.get("location"));
-  assert.equal(`${back.origin}${back.pathname}`, REDIRECT);
-  assert.equal(back.searchParams.get("state"), auth.searchParams.get("state"));
-  assert.ok(back.searchParams.get("code"), `a code in ${back}`);
-  await transport.finishAuth(back.searchParams);
-  const tokens = provider.tokens();
-  assert.ok(tokens?.access_token, "the code was exchanged for a token");
-  assert.equal(tokens.token_type.toLowerCase(), "bearer");
-  await first.close().catch(() => {});
+  const provider = await oauthFlow({ mcp, scope, client: newClient });
   const client = newClient();
   await client.connect(new StreamableHTTPClientTransport(new URL(mcp), { authProvider: provider }));
   return { client, skills: new SkillsClient(client), provider };
