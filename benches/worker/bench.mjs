@@ -13,7 +13,13 @@
 // read; and three baselines that answer every request with a fixed body: the empty Rust Worker
 // (empty-rs/: workers-rs 0.8.7, built like the project's Worker) and a plain JavaScript Worker
 // (empty-js.mjs), which do not read the request, and a plain JavaScript Worker that reads the
-// body first (js-read-body.mjs), the floor for any Worker that answers MCP.
+// body first (js-read-body.mjs), the floor for any Worker that answers MCP. And two Workers of
+// the official TypeScript SDK 2.4 server (`@modelcontextprotocol/server`: an McpServer per
+// request behind its `createMcpHandler`, its Skills extension, `nodejs_compat`), bundled with
+// esbuild as wrangler does, over the same bench catalog: with the SDK's own catalog
+// (`SkillsExtension.load(memorySkillFiles(files))`, sdk-catalog.mjs) and with skills-edge's
+// `packSkillSource` over the inline pack (the npm package's `skills-edge/sdk`, sdk-source.mjs);
+// what the second costs against the project's own Worker is what the SDK's layers cost.
 // Prints the sizes (wasm, packs, assets) and, for skills/list, a 4 KiB resources/read, a
 // 64 KiB text read and a 1 MiB binary read, from one run each: requests/s, p50/p99 latency
 // and the workerd process's CPU time per request (the disk service runs in the same process,
@@ -29,10 +35,13 @@
 //                       and 64 KiB, and skip the baselines (with --inline-max 0 this compares
 //                       a file in the pack with the same file as an asset, size by size)
 //   --only A,B          run only the cases whose names contain one of these ("1 MiB,64 KiB")
-//   --workers A,B       run only these Workers (inline, assets, jwt, empty-rs, empty-js, js-read-body)
-// (bash benches/worker/bench.sh runs it with Node 22.) Needs scripts/setup.sh --no-browser.
+//   --workers A,B       run only these Workers (inline, assets, jwt, empty-rs, empty-js, js-read-body,
+//                       sdk-catalog, sdk-source)
+// (bash benches/worker/bench.sh runs it with Node 22.) Needs scripts/setup.sh --no-browser; the
+// sdk-source Worker needs the npm package's web build (pkg/web/, scripts/build-pkg.sh), which
+// the build step makes when it is missing.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { fileURLToPath } from "node:url";
@@ -155,6 +164,65 @@ run(join(ROOT, "node_modules", ".bin", "wasm-opt"), ["-Oz", "--enable-bulk-memor
 copyFileSync(join(EMPTY_RS, "entry.mjs"), join(STAGE_EMPTY_RS, "entry.mjs"));
 bundle(join(STAGE_EMPTY_RS, "entry.mjs"), STAGE_EMPTY_RS);
 
+// The SDK 2.4 server's Workers (not with --crossover): each bundled with its dependencies into
+// one module next to the files it imports, and a workerd configuration written beside it.
+const STAGE_SDK = join(ROOT, "target", "bench-sdk");
+const PKG_WASM = join(ROOT, "pkg", "web", "skills_edge_bg.wasm");
+const wantSdk = !opts.crossover && (!opts.workers || opts.workers.some((w) => w.startsWith("sdk-")));
+if (wantSdk) {
+  if (opts.build || !existsSync(PKG_WASM)) run("bash", ["scripts/build-pkg.sh"]);
+  rmSync(STAGE_SDK, { recursive: true, force: true });
+  for (const id of ["sdk-catalog", "sdk-source"]) mkdirSync(join(STAGE_SDK, id), { recursive: true });
+  // sdk-catalog: every file of the bench catalog as a data module, keyed by its path.
+  const files = [];
+  const walk = (dir, rel) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(join(dir, e.name), r);
+      else if (e.isFile()) files.push(r);
+    }
+  };
+  walk(CATALOG, "");
+  const catalogDir = join(STAGE_SDK, "sdk-catalog");
+  mkdirSync(join(catalogDir, "files"), { recursive: true });
+  files.forEach((f, i) => copyFileSync(join(CATALOG, f), join(catalogDir, "files", `f${i}.bin`)));
+  writeFileSync(join(catalogDir, "catalog-files.mjs"),
+    files.map((_, i) => `import f${i} from "./files/f${i}.bin";`).join("\n") +
+    `\nexport default {\n${files.map((f, i) => `  ${JSON.stringify(f)}: new Uint8Array(f${i}),`).join("\n")}\n};\n`);
+  copyFileSync(join(HERE, "sdk-catalog.mjs"), join(catalogDir, "entry.mjs"));
+  const sourceDir = join(STAGE_SDK, "sdk-source");
+  copyFileSync(join(HERE, "sdk-source.mjs"), join(sourceDir, "entry.mjs"));
+  copyFileSync(PKG_WASM, join(sourceDir, "skills_edge_bg.wasm"));
+  copyFileSync(join(STAGE, "inline.pack"), join(sourceDir, "inline.pack"));
+  for (const [id, extra] of [
+    ["sdk-catalog", files.map((_, i) => `(name = "files/f${i}.bin", data = embed "files/f${i}.bin")`)],
+    ["sdk-source", ['(name = "skills_edge_bg.wasm", wasm = embed "skills_edge_bg.wasm")',
+      '(name = "inline.pack", data = embed "inline.pack")']],
+  ]) {
+    const dir = join(STAGE_SDK, id);
+    run(ESBUILD, [join(dir, "entry.mjs"), "--bundle", "--format=esm", "--platform=browser",
+      "--conditions=workerd,worker,browser", "--external:node:*", "--external:*.wasm", "--external:*.pack",
+      "--external:*.bin", "--log-level=warning", `--outfile=${join(dir, "worker.mjs")}`]);
+    writeFileSync(join(dir, "workerd.capnp"), `# Written by benches/worker/bench.mjs: the ${id} Worker on bare workerd.
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .w)],
+  sockets = [(name = "http", address = "127.0.0.1:8789", http = (), service = "main")],
+);
+
+const w :Workerd.Worker = (
+  compatibilityDate = "2026-04-01",
+  compatibilityFlags = ["nodejs_compat"],
+  modules = [
+    (name = "worker.mjs", esModule = embed "worker.mjs"),
+    ${extra.join(",\n    ")},
+  ],
+);
+`);
+  }
+}
+
 const sizeOf = (file) => {
   const bytes = readFileSync(file);
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
@@ -164,6 +232,11 @@ const sizes = {
   wasm: sizeOf(WASM),
   js: sizeOf(join(STAGE, "worker.mjs")),
   empty_rs_wasm: sizeOf(emptyWasm),
+  ...(wantSdk ? {
+    sdk_catalog_js: sizeOf(join(STAGE_SDK, "sdk-catalog", "worker.mjs")),
+    sdk_source_js: sizeOf(join(STAGE_SDK, "sdk-source", "worker.mjs")),
+    pkg_wasm: sizeOf(PKG_WASM),
+  } : {}),
   inline_pack: sizeOf(join(STAGE, "inline.pack")),
   assets_pack: sizeOf(join(STAGE, "assets.pack")),
   assets: {
@@ -197,6 +270,17 @@ function rawRequest(port, c, token) {
     "Connection: keep-alive",
   ];
   return { text: `${head.join("\r\n")}\r\n\r\n${body}`, body, headers: Object.fromEntries(head.slice(1).map((h) => h.split(": "))) };
+}
+
+/** The JSON-RPC message of a reply: a JSON body, or the one `data:` of an event stream. */
+function replyMessage(contentType, body) {
+  const text = body.toString("utf8");
+  if ((contentType ?? "").startsWith("text/event-stream")) {
+    const data = text.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart());
+    if (data.length !== 1) throw new Error(`an event stream with ${data.length} data lines: ${text.slice(0, 200)}`);
+    return JSON.parse(data[0]);
+  }
+  return JSON.parse(text);
 }
 
 // Pin workerd and the load generator to different CPUs when there are two or more, so they
@@ -288,6 +372,8 @@ const ALL_WORKERS = [
     ["empty-rs", "empty-rs.capnp", "empty-rs", cases.filter((c) => c.small)],
     ["empty-js", "empty-js.capnp", "empty-js", cases.filter((c) => c.small)],
     ["js-read-body", "js-read-body.capnp", "js-read-body", cases.filter((c) => c.small)],
+    ["sdk-catalog", join(STAGE_SDK, "sdk-catalog", "workerd.capnp"), "SDK 2.4 server, SDK SkillCatalog", cases],
+    ["sdk-source", join(STAGE_SDK, "sdk-source", "workerd.capnp"), "SDK 2.4 server, skills-edge packSkillSource", cases],
   ]),
 ];
 const WORKERS = ALL_WORKERS.map(([id, config, l, cs]) => [id, config, l, cs.filter((c) => picked(c.name))]).filter(
@@ -306,8 +392,8 @@ for (let round = 1; round <= opts.rounds; round++) {
         const check = await fetch(`http://127.0.0.1:${port}/mcp`, { method: "POST", headers: req.headers, body: req.body });
         const reply = Buffer.from(await check.arrayBuffer());
         if (check.status !== 200) throw new Error(`${worker} ${c.name}: HTTP ${check.status}: ${reply}`);
-        if (worker === "inline" || worker === "assets" || worker === "jwt") {
-          const result = JSON.parse(reply).result;
+        if (worker !== "empty-rs" && worker !== "empty-js" && worker !== "js-read-body") {
+          const result = replyMessage(check.headers.get("content-type"), reply).result;
           if (!result) throw new Error(`${worker} ${c.name}: ${reply}`);
           if (c.bytes) {
             const [item] = result.contents;
@@ -356,6 +442,12 @@ console.log(`\nworkerd ${execFileSync(WORKERD, ["--version"]).toString().trim()}
 console.log(`Worker wasm: ${sizes.wasm.raw} bytes raw, ${sizes.wasm.gzip} bytes gzip -9 ` +
   `(JS glue bundle: ${sizes.js.raw} raw, ${sizes.js.gzip} gzip; the empty Rust Worker's wasm: ` +
   `${sizes.empty_rs_wasm.raw} raw, ${sizes.empty_rs_wasm.gzip} gzip)`);
+if (wantSdk) {
+  console.log(`SDK 2.4 Workers (one bundle each, with the SDK): SkillCatalog ${sizes.sdk_catalog_js.raw} bytes raw, ` +
+    `${sizes.sdk_catalog_js.gzip} gzip (the catalog's files are data modules beside it); packSkillSource ` +
+    `${sizes.sdk_source_js.raw} raw, ${sizes.sdk_source_js.gzip} gzip, plus the npm package's wasm ` +
+    `${sizes.pkg_wasm.raw} raw, ${sizes.pkg_wasm.gzip} gzip and the inline pack`);
+}
 console.log(`bench catalog packs: inline ${sizes.inline_pack.raw} bytes raw, ${sizes.inline_pack.gzip} gzip; ` +
   `assets-backed ${sizes.assets_pack.raw} raw, ${sizes.assets_pack.gzip} gzip, with ${sizes.assets.files} assets ` +
   `(${sizes.assets.bytes} bytes)${opts.inlineMax !== null ? ` (--inline-max ${opts.inlineMax})` : ""}`);
@@ -384,6 +476,7 @@ for (const c of cases.filter((c) => picked(c.name))) {
     ? [["assets", "inline"], ["jwt", "inline"], ["inline", "empty-rs"], ["inline", "empty-js"], ["inline", "js-read-body"],
        ["empty-rs", "empty-js"], ["js-read-body", "empty-js"]]
     : [["assets", "inline"]];
+  pairs.push(["sdk-source", "sdk-catalog"], ["inline", "sdk-source"], ["inline", "sdk-catalog"]);
   for (const [worker, base] of pairs.filter(([w, b]) => have(w) && have(b))) {
     ratios.push({
       case: c.name, worker, baseline: base,
@@ -395,7 +488,7 @@ for (const c of cases.filter((c) => picked(c.name))) {
 console.log("\nrequests/s and CPU per request relative to a baseline (medians of per-round ratios):");
 for (const r of ratios) {
   let target = "";
-  if (r.worker === "inline") target = ` (target x0.80: ${r.rps >= 0.8 ? "met" : "not met"})`;
+  if (r.worker === "inline" && !r.baseline.startsWith("sdk-")) target = ` (target x0.80: ${r.rps >= 0.8 ? "met" : "not met"})`;
   else if (r.worker === "jwt") target = ` (target: CPU at most x1.30 the anonymous request's: ${r.cpu <= 1.3 ? "met" : "not met"})`;
   else if (r.worker === "assets" && cases.find((c) => c.name === r.case)?.small) {
     // The same request on the same code path: the assets-backed Worker may not lose more than
