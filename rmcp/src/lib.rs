@@ -55,6 +55,13 @@
 //! `SkillCatalog` answers `-32602` too, and rmcp turns a handler's `-32002` into `-32602` at
 //! 2026-07-28).
 
+//!
+//! ## Targets
+//!
+//! Native, and wasm32-unknown-unknown: rmcp's `server` feature alone does not build there
+//! (its uuid needs a source of randomness), so on that target this crate turns on uuid's `js`
+//! (`crypto.getRandomValues`). The crate itself does no I/O; a transport is the server's.
+
 #![warn(missing_docs)]
 
 use base64::engine::general_purpose::STANDARD as BASE64;

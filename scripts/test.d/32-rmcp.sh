@@ -4,7 +4,7 @@
 # skills-edge-rmcp (rmcp/) serves skills from.
 #
 # 1. skills-edge-rmcp and its example server (rmcp/examples/server): rustfmt, clippy with
-#    warnings denied on every target, rustdoc with warnings denied, the crate's tests
+#    warnings denied on every target (and on wasm32-unknown-unknown for the crate), rustdoc with warnings denied, the crate's tests
 #    (rmcp/tests/handler.rs), and the example built twice, over the private fixture catalog
 #    (tests/fixtures/private-skills, kept aside) and over skills/. All in the judge's target
 #    directory, in one feature set (both packages in every command), so rmcp and tokio are
@@ -35,6 +35,7 @@ rtarget=$(realpath -m "$target/rmcp")
 crates=(-p skills-edge-rmcp -p skills-edge-rmcp-example)
 if [[ "${1:-}" == --build-only ]]; then
   CARGO_TARGET_DIR=$rtarget cargo clippy --locked "${crates[@]}" --all-targets
+  CARGO_TARGET_DIR=$rtarget cargo clippy --locked -p skills-edge-rmcp --lib --target wasm32-unknown-unknown
   CARGO_TARGET_DIR=$rtarget cargo build --locked "${crates[@]}" --all-targets
   CARGO_TARGET_DIR=$rtarget cargo test --locked --manifest-path tests/rmcp/Cargo.toml --no-run
   exit 0
@@ -52,7 +53,9 @@ cargo fmt --check --manifest-path tests/rmcp/Cargo.toml
 # 1. skills-edge-rmcp and its example, with one feature set in every command.
 s=$SECONDS
 CARGO_TARGET_DIR=$rtarget cargo clippy --locked "${crates[@]}" --all-targets -- -D warnings
-echo "32-rmcp.sh: clippy of skills-edge-rmcp and its example in $((SECONDS - s)) s" >&2
+# The crate builds for wasm32-unknown-unknown too (rmcp's `server` with uuid's `js`).
+CARGO_TARGET_DIR=$rtarget cargo clippy --locked -p skills-edge-rmcp --lib --target wasm32-unknown-unknown -- -D warnings
+echo "32-rmcp.sh: clippy of skills-edge-rmcp (host, wasm32) and its example in $((SECONDS - s)) s" >&2
 CARGO_TARGET_DIR=$rtarget RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p skills-edge-rmcp --quiet
 s=$SECONDS
 CARGO_TARGET_DIR=$rtarget SKILLS_DIR=$PWD/tests/fixtures/private-skills \
