@@ -35,9 +35,12 @@ rtarget=$(realpath -m "$target/rmcp")
 crates=(-p skills-edge-rmcp -p skills-edge-rmcp-example)
 if [[ "${1:-}" == --build-only ]]; then
   CARGO_TARGET_DIR=$rtarget cargo clippy --locked "${crates[@]}" --all-targets
-  CARGO_TARGET_DIR=$rtarget cargo clippy --locked -p skills-edge-rmcp --lib --target wasm32-unknown-unknown
   CARGO_TARGET_DIR=$rtarget cargo build --locked "${crates[@]}" --all-targets
   CARGO_TARGET_DIR=$rtarget cargo test --locked --manifest-path tests/rmcp/Cargo.toml --no-run
+  # Last, and only once setup has added the target (scripts/test.sh starts this before setup).
+  if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    CARGO_TARGET_DIR=$rtarget cargo clippy --locked -p skills-edge-rmcp --lib --target wasm32-unknown-unknown
+  fi
   exit 0
 fi
 
