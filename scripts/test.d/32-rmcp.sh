@@ -22,8 +22,8 @@
 #    Skills scenarios and sep-2164-resource-not-found, the official SDK 2.4 client and MCP
 #    Inspector judges, against the example over Streamable HTTP.
 # Needs the Worker built (scripts/build-worker.sh; 30-worker.sh runs it).
-# `--build-only` makes the builds of 1 and the judge's, without the checks that can fail on
-# a warning, and stops (scripts/test.sh runs it in the background early).
+# `--build-only` makes the lints and builds of 1 and the judge's build, and stops
+# (scripts/test.sh runs it in the background early).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true
@@ -34,14 +34,19 @@ target=${CARGO_TARGET_DIR:-target}
 rtarget=$(realpath -m "$target/rmcp")
 crates=(-p skills-edge-rmcp -p skills-edge-rmcp-example)
 if [[ "${1:-}" == --build-only ]]; then
-  CARGO_TARGET_DIR=$rtarget cargo clippy --locked "${crates[@]}" --all-targets
-  CARGO_TARGET_DIR=$rtarget cargo build --locked "${crates[@]}" --all-targets
-  CARGO_TARGET_DIR=$rtarget cargo test --locked --manifest-path tests/rmcp/Cargo.toml --no-run
+  # The lints with the step's own arguments (other arguments would check the crates again
+  # there); each command runs even when one before it failed, and the first failure is the
+  # exit status (the step itself then fails on it, with its message).
+  status=0
+  CARGO_TARGET_DIR=$rtarget cargo clippy --locked "${crates[@]}" --all-targets -- -D warnings || status=$?
+  CARGO_TARGET_DIR=$rtarget cargo build --locked "${crates[@]}" --all-targets || status=$?
+  CARGO_TARGET_DIR=$rtarget cargo test --locked --manifest-path tests/rmcp/Cargo.toml --no-run || status=$?
   # Last, and only once setup has added the target (scripts/test.sh starts this before setup).
   if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-    CARGO_TARGET_DIR=$rtarget cargo clippy --locked -p skills-edge-rmcp --lib --target wasm32-unknown-unknown
+    CARGO_TARGET_DIR=$rtarget cargo clippy --locked -p skills-edge-rmcp --lib \
+      --target wasm32-unknown-unknown -- -D warnings || status=$?
   fi
-  exit 0
+  exit "$status"
 fi
 
 if [[ ! -f worker/build/skills_edge_worker_bg.wasm ]]; then
