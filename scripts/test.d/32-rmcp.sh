@@ -19,7 +19,7 @@
 #    directory is refused as an absent one, and a caller with the test scopes header sees and
 #    verifies every skill.
 # 3. At the same time, with Node 22 (tests/rmcp/example.test.mjs): the conformance suite's
-#    Skills scenarios and sep-2164-resource-not-found, the official SDK 2.4 client and MCP
+#    Skills scenarios in both eras and sep-2164-resource-not-found, the official SDK 2.4 client and MCP
 #    Inspector judges, against the example over Streamable HTTP.
 # Needs the Worker built (scripts/build-worker.sh; 30-worker.sh runs it).
 # `--build-only` makes the lints and builds of 1 and the judge's build, and stops
