@@ -12,76 +12,14 @@
 //! (default: the key's id); a key that cannot be read or used stops the build with a
 //! `signing-key` error naming the file, never its contents.
 
-use skills_edge_catalog::{compile, options, pack, walk};
-use std::path::PathBuf;
-
 fn main() {
-    println!("cargo:rerun-if-env-changed=SKILLS_DIR");
-    println!("cargo:rerun-if-env-changed={}", options::STRICT);
-    println!("cargo:rerun-if-env-changed={}", options::ON_INVALID);
-    println!("cargo:rerun-if-env-changed={}", options::SIGNING_KEY);
-    println!("cargo:rerun-if-env-changed={}", options::CATALOG_ID);
     if std::env::var_os("CARGO_FEATURE_EMBEDDED").is_none() {
+        // Nothing to compile, whatever the folder or the options: only this script's own
+        // changes run it again (without a rerun line cargo would rerun it on any change to
+        // the package, and the SKILLS_* variables would rebuild the library for nothing).
+        println!("cargo:rerun-if-changed=build.rs");
         return;
     }
-    // The options as every build reads them (skills_edge_catalog::options).
-    let options = match options::from_env(|v| std::env::var(v).ok()) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(1);
-        }
-    };
-    let signing = match options::signing(|v| std::env::var(v).ok(), None, None) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(1);
-        }
-    };
-    let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    // The key, read before the folder: a path relative to the package, like SKILLS_DIR.
-    let signer = signing.map(|s| {
-        let file = manifest_dir.join(&s.key_file);
-        println!("cargo:rerun-if-changed={}", file.display());
-        let read = std::fs::read(&file).map_err(|e| e.to_string());
-        match s.signer(read) {
-            Ok(signer) => signer,
-            Err(d) => {
-                eprintln!("{}", d.render(""));
-                std::process::exit(1);
-            }
-        }
-    });
-    let shown = std::env::var("SKILLS_DIR").unwrap_or_else(|_| "skills".to_owned());
-    let root = manifest_dir.join(&shown);
-    let walked = walk::walk(&root);
-    for p in &walked.read {
-        println!("cargo:rerun-if-changed={}", p.display());
-    }
-    if walked.read.is_empty() {
-        // Nothing was read (the folder is missing): rebuild once it appears.
-        println!("cargo:rerun-if-changed={}", root.display());
-    }
-    let mut compiled = match compile::compile_with(walked.tree, options) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{}", e.render(&shown));
-            std::process::exit(1);
-        }
-    };
-    for w in &compiled.warnings {
-        for line in w.render(&shown).lines() {
-            println!("cargo:warning={line}");
-        }
-    }
-    if let Some(s) = &signer {
-        compiled.sign(&s.key, &s.catalog);
-    }
-    let pack = pack::encode(&compiled, None);
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("catalog.pack");
-    if let Err(e) = std::fs::write(&out, pack) {
-        eprintln!("error: cannot write {}: {e}", out.display());
-        std::process::exit(1);
-    }
+    // The one build-script body every embedded catalog uses (skills-edge-catalog).
+    skills_edge_catalog::build_script::embed("skills");
 }

@@ -34,7 +34,8 @@ if [ "$quick" = 1 ]; then
   step setup.sh bash scripts/setup.sh --no-browser
   quick_rust() {
     cargo fmt --all -- --check
-    cargo test --workspace
+    # The crates over rmcp are 32-rmcp.sh's (as in 10-rust.sh).
+    cargo test --workspace --exclude skills-edge-rmcp --exclude skills-edge-rmcp-example
   }
   quick_node() {
     SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node --test tests/js/*.test.mjs
@@ -65,8 +66,9 @@ prebuild() {
 }
 prebuild wasmtime bash scripts/install-wasmtime.sh
 prebuild cargo-fuzz bash scripts/fuzz.sh --install
-prebuild rmcp env CARGO_TARGET_DIR="$(realpath -m "${CARGO_TARGET_DIR:-target}/rmcp")" \
-  cargo test --locked --manifest-path tests/rmcp/Cargo.toml --no-run
+# The rmcp judge and the crate skills-edge-rmcp with its example share target/rmcp/: 32-rmcp.sh
+# --build-only makes what that step builds, in its order, and nothing else.
+prebuild rmcp bash scripts/test.d/32-rmcp.sh --build-only
 
 step setup.sh bash scripts/setup.sh
 for s in scripts/test.d/*.sh; do

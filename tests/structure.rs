@@ -3,8 +3,8 @@
 //!
 //! Every path to another part of the code (`crate::…`, `super::…`, `skills_edge::…`,
 //! `skills_edge_catalog::…`, in `use` lines and written inline) in the sources of the library
-//! (`src/`), the catalog crate (`catalog/src/`), the command (`cli/src/`), the Worker (`worker/src/`) and the components
-//! (`component/*/src/`) is read, outside comments. Each file belongs to one layer; a path
+//! (`src/`), the catalog crate (`catalog/src/`), the command (`cli/src/`), the Worker (`worker/src/`), the components
+//! (`component/*/src/`) and the rmcp crate and its example (`rmcp/src/`, `rmcp/examples/server/src/`) is read, outside comments. Each file belongs to one layer; a path
 //! that reaches a layer its own may not import fails the test, naming the file, the line and
 //! the rule. Paths that name a file of the same crate also make a graph of files, in which
 //! no circle may appear. No dependency: a small reader of Rust paths, not a parser.
@@ -44,9 +44,10 @@ fn allowed(layer: &str) -> &'static [&'static str] {
         "command" => &[
             "catalog", "base64", "protocol", "server", "settings", "host", "client",
         ],
-        // The adapters (the npm package's exports, the command, the Worker, the components)
-        // use the library; nothing imports them, and they do not import each other.
-        "js" | "bin" | "worker" | "component" => LIBRARY,
+        // The adapters (the npm package's exports, the command, the Worker, the components,
+        // the rmcp handler and its example) use the library; nothing imports them, and they
+        // do not import each other.
+        "js" | "bin" | "worker" | "component" | "rmcp" => LIBRARY,
         // The crate root declares the modules and re-exports the catalog crate.
         "lib" => LIBRARY,
         _ => &[],
@@ -140,6 +141,8 @@ fn sources() -> Vec<Source> {
         (PathBuf::from("catalog/src"), "catalog"),
         (PathBuf::from("cli/src"), "bin"),
         (PathBuf::from("worker/src"), "worker"),
+        (PathBuf::from("rmcp/src"), "rmcp"),
+        (PathBuf::from("rmcp/examples/server/src"), "rmcp"),
     ];
     if let Ok(entries) = fs::read_dir(repo.join("component")) {
         let mut dirs: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();

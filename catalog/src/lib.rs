@@ -15,6 +15,7 @@
 //! | [`compile`] | a skills folder in ([`compile::SourceTree`]), a checked catalog out, or every problem found |
 //! | [`diag`] | the compiler's findings: rule ids, paths, lines, fixes |
 //! | `walk` | reading a skills folder from disk (native targets only) |
+//! | `build_script` | the body of a build script that embeds a skills folder (native targets only) |
 //! | [`pack`] | the versioned binary form of a compiled catalog |
 //! | [`sign`] | signed skills: keys, the in-toto statement of a skill's files, DSSE envelopes |
 //! | [`Catalog`] | the run-time view of a pack: lookups by URI that allocate nothing |
@@ -31,6 +32,8 @@
 #![warn(missing_docs)]
 
 pub mod access;
+#[cfg(not(target_family = "wasm"))]
+pub mod build_script;
 pub mod compile;
 pub mod diag;
 pub mod options;

@@ -110,6 +110,15 @@ impl<'a> FileView<'a> {
             Content::External { .. } => None,
         }
     }
+
+    /// The bytes as the text a `resources/read` content carries under `text`: in the pack,
+    /// marked text and UTF-8. `None` for bytes served as a base64 `blob`, and for an asset.
+    pub fn text(&self) -> Option<&'a str> {
+        match self.content {
+            Content::Inline(b) if self.is_text => std::str::from_utf8(b).ok(),
+            _ => None,
+        }
+    }
 }
 
 /// The mirror's archive of a skill (`{name}.tar.gz`, see [`crate::compile::archive`]).

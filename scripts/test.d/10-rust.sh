@@ -16,6 +16,10 @@ if git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.png'; then
   exit 1
 fi
 cargo fmt --all -- --check
+# The crates over rmcp (skills-edge-rmcp and its example server) are linted, documented and
+# tested in 32-rmcp.sh, in the rmcp judge's target directory, where rmcp and tokio are built
+# anyway: excluded here, so this step's target directory never compiles them.
+RMCP_CRATES="--exclude skills-edge-rmcp --exclude skills-edge-rmcp-example"
 bash scripts/check-rust-version.sh
 # The library without the command's network stack: a library user (default features, on the
 # host and on wasm32) compiles no HTTP client and no TLS; those are the command's crate's
@@ -30,8 +34,15 @@ for target in host "$W"; do
     echo "  fix: keep them in cli/Cargo.toml (skills-edge-cli), not in the library's [dependencies]" >&2
     exit 1
   fi
+  # Nor rmcp's async stack: that is the crate skills-edge-rmcp's (rmcp/).
+  found=$(echo "$tree" | awk '{print $1}' | sort -u | grep -xE 'rmcp|tokio|hyper|reqwest' || true)
+  if [ -n "$found" ]; then
+    echo "10-rust.sh: the library skills-edge ($target) depends on rmcp's async stack: $(echo $found)" >&2
+    echo "  fix: keep them in rmcp/Cargo.toml (skills-edge-rmcp), not in the library's [dependencies]" >&2
+    exit 1
+  fi
 done
-cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --workspace $RMCP_CRATES --all-targets -- -D warnings
 cargo clippy --lib --target "$W" --features js -- -D warnings
 # The npm package's verifier module (`skills-edge/verifier`): the host part of the exports alone.
 cargo clippy --lib --target "$W" --no-default-features --features web-verifier -- -D warnings
@@ -39,11 +50,11 @@ cargo clippy --target "$W" -p skills-edge-worker -- -D warnings
 # A host-only user of the crate (no embedded catalog) builds and lints too.
 cargo clippy --lib --no-default-features -- -D warnings
 export RUSTDOCFLAGS="-D warnings"
-cargo doc --no-deps --workspace --quiet
+cargo doc --no-deps --workspace $RMCP_CRATES --quiet
 cargo doc --no-deps --lib --target "$W" --features js --quiet
 cargo doc --no-deps --lib --target "$W" --no-default-features --features web-verifier --quiet
 cargo doc --no-deps --target "$W" -p skills-edge-worker --quiet
 unset RUSTDOCFLAGS
-cargo test --workspace
+cargo test --workspace $RMCP_CRATES
 # The binary the Rust tests built (scripts/native-bin.sh finds it fresh).
 SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node --test tests/js/*.test.mjs

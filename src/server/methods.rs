@@ -20,19 +20,9 @@ impl Responder {
         g: Grant,
     ) -> Result<String, RpcError> {
         let c = &*self.catalog;
-        let entry = |i| c.skill_at(i).map(|s| s.entry_json);
-        if c.has_private() {
-            return self.view_page(params, modern, ListKind::Skills, "skills", g, entry);
-        }
-        self.list_page(
-            params,
-            modern,
-            ListKind::Skills,
-            "skills",
-            c.skill_count(),
-            g,
-            entry,
-        )
+        self.skills_page_of(params, modern, ListKind::Skills, "skills", g, |i| {
+            c.skill_at(i).map(|s| s.entry_json)
+        })
     }
 
     pub(super) fn skills_get(
@@ -43,14 +33,9 @@ impl Responder {
     ) -> Result<String, RpcError> {
         let uri = required_uri(params)?;
         let c = &*self.catalog;
-        // A skill the grant does not see is answered as one that does not exist.
-        let skill = c
-            .skill_index(&uri)
-            .filter(|&i| c.skill_visible(i, g))
-            .and_then(|i| c.skill_at(i))
-            .ok_or_else(|| RpcError::SkillNotFound {
-                uri: uri.clone().into_owned(),
-            })?;
+        let skill = self
+            .visible_skill(&uri, g)
+            .and_then(|i| c.skill_at(i).ok_or_else(|| not_a_skill(&uri)))?;
         let mut b = Self::open(modern, skill.entry_json.len());
         b.push_str("\"skill\":");
         b.push_str(skill.entry_json);
@@ -64,20 +49,9 @@ impl Responder {
         g: Grant,
     ) -> Result<String, RpcError> {
         let c = &*self.catalog;
-        let item = |i| c.skill_at(i).map(|s| s.list_item_json);
-        if c.has_private() {
-            return self.view_page(params, modern, ListKind::Resources, "resources", g, item);
-        }
-        let total = c.skill_count();
-        self.list_page(
-            params,
-            modern,
-            ListKind::Resources,
-            "resources",
-            total,
-            g,
-            item,
-        )
+        self.skills_page_of(params, modern, ListKind::Resources, "resources", g, |i| {
+            c.skill_at(i).map(|s| s.list_item_json)
+        })
     }
 
     pub(super) fn templates_list(
@@ -104,18 +78,7 @@ impl Responder {
         g: Grant,
     ) -> Result<Rendered, RpcError> {
         let uri = required_uri(params)?;
-        let c = &*self.catalog;
-        // A file or directory the grant does not see is answered as one that does not exist.
-        let Some(file) = self.visible_file(&uri, g) else {
-            let hint = c
-                .dir(&uri)
-                .filter(|d| g.sees(d.audience))
-                .map(|_| "it is a directory; list it with resources/directory/read");
-            return Err(RpcError::ResourceNotFound {
-                uri: uri.into_owned(),
-                hint,
-            });
-        };
+        let file = self.visible_file_or_error(&uri, g)?;
         let content = FileContent::of(&file);
         let mut b = Self::open(modern, 128);
         b.push_str("\"contents\":[{");
@@ -171,6 +134,42 @@ impl Responder {
             .filter(|&i| c.file_visible(i, g))
             .and_then(|i| c.file_at(i))
     }
+
+    /// The index of the skill whose `SKILL.md` is `uri`, if the grant sees it; otherwise the
+    /// error of a skill that does not exist (the same for both).
+    pub(super) fn visible_skill(&self, uri: &str, g: Grant) -> Result<usize, RpcError> {
+        let c = &*self.catalog;
+        c.skill_index(uri)
+            .filter(|&i| c.skill_visible(i, g))
+            .ok_or_else(|| not_a_skill(uri))
+    }
+
+    /// The file at `uri`, if the grant sees it ([`Responder::visible_file`]); otherwise the
+    /// error of a file that does not exist (the same for both), with a hint when the URI is a
+    /// directory the grant sees.
+    pub(super) fn visible_file_or_error(
+        &self,
+        uri: &str,
+        g: Grant,
+    ) -> Result<FileView<'_>, RpcError> {
+        let c = &*self.catalog;
+        self.visible_file(uri, g).ok_or_else(|| {
+            let hint = c
+                .dir(uri)
+                .filter(|d| g.sees(d.audience))
+                .map(|_| "it is a directory; list it with resources/directory/read");
+            RpcError::ResourceNotFound {
+                uri: uri.to_owned(),
+                hint,
+            }
+        })
+    }
+}
+
+fn not_a_skill(uri: &str) -> RpcError {
+    RpcError::SkillNotFound {
+        uri: uri.to_owned(),
+    }
 }
 
 /// How a file's content goes out: the one decision of `resources/read`'s `text` or `blob`.
@@ -194,9 +193,9 @@ impl<'a> Served<'a> {
     /// How `file`'s content is served.
     pub fn of(file: &FileView<'a>) -> Served<'a> {
         match file.content {
-            Content::Inline(bytes) => match std::str::from_utf8(bytes) {
-                Ok(text) if file.is_text => Served::Text(text),
-                _ => Served::Bytes(bytes),
+            Content::Inline(bytes) => match file.text() {
+                Some(text) => Served::Text(text),
+                None => Served::Bytes(bytes),
             },
             Content::External { rendered_len } => Served::Asset {
                 is_text: file.is_text,

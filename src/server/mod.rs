@@ -15,9 +15,9 @@
 //! catalog is also served as `tools/list`, `tools/call`, `prompts/list` and `prompts/get`
 //! (`fallback`), for clients without the extension; off, those methods are `-32601`.
 
-use crate::catalog::Catalog;
 /// What a caller may see (re-exported from the catalog, where it is defined).
 pub use crate::catalog::Grant;
+use crate::catalog::{Catalog, FileView};
 use crate::protocol::envelope::{check_meta, raw_str};
 pub use crate::protocol::headers::HttpHeaders;
 use crate::protocol::headers::{
@@ -25,8 +25,8 @@ use crate::protocol::headers::{
 };
 use crate::protocol::reply::{envelope, result_envelope, Outcome};
 use crate::protocol::{
-    parse_message, Era, Incoming, NamedParams, Params, RawId, RpcError, LEGACY_VERSIONS,
-    META_SERVER_INFO, MODERN_VERSIONS, SKILLS_EXTENSION,
+    parse_message, CacheScope, Era, Incoming, NamedParams, Params, RawId, RpcError,
+    LEGACY_VERSIONS, META_SERVER_INFO, MODERN_VERSIONS, SKILLS_EXTENSION,
 };
 use crate::skill::value::write_json_string;
 use std::sync::Arc;
@@ -57,6 +57,35 @@ impl<'a> Transport<'a> {
             Transport::Http(h) => Some(h),
             Transport::Stream => None,
         }
+    }
+}
+
+/// One page of `skills/list` as data ([`Responder::skills_page`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillsPage {
+    /// The skills of the page, by their index in the catalog, in list order.
+    pub skills: Vec<usize>,
+    /// The cursor of the next page, when one follows.
+    pub next_cursor: Option<String>,
+}
+
+/// An error the responder sends, as its JSON-RPC error object
+/// (`{"code":…,"message":…,"data":…}`), exactly as in a reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorObject(String);
+
+impl ErrorObject {
+    /// The error object's JSON text.
+    pub fn as_json(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<RpcError> for ErrorObject {
+    fn from(err: RpcError) -> ErrorObject {
+        let mut json = String::new();
+        err.write_json(&mut json);
+        ErrorObject(json)
     }
 }
 
@@ -174,15 +203,15 @@ impl Responder {
         meta.push(':');
         meta.push_str(&server_info);
         meta.push('}');
-        let tail_cacheable = format!(
-            ",\"ttlMs\":{},\"cacheScope\":\"{}\"{meta}}}",
-            config.ttl_ms,
-            config.cache_scope.as_str()
-        );
-        let tail_private = format!(
-            ",\"ttlMs\":{},\"cacheScope\":\"private\"{meta}}}",
-            config.ttl_ms
-        );
+        let tail = |scope: CacheScope| {
+            format!(
+                ",\"ttlMs\":{},\"cacheScope\":\"{}\"{meta}}}",
+                config.ttl_ms,
+                scope.as_str()
+            )
+        };
+        let tail_cacheable = tail(config.cache_scope);
+        let tail_private = tail(CacheScope::Private);
         let tail_meta = format!("{meta}}}");
         let fallback = config.fallback;
         let fallback_lines = match catalog.fallback() {
@@ -244,6 +273,67 @@ impl Responder {
         ci.into()
     }
 
+    /// The cache hints of a cacheable 2026-07-28 result for a caller with `grant`: the
+    /// configured `ttlMs`, and the configured `cacheScope`, or `private` for a caller with a
+    /// grant in a catalog with private skills (its answers depend on who asks). The replies
+    /// of [`Responder::respond_as`] carry these; an adapter that builds its results from the
+    /// 2025-11-25 form of a reply (an SDK's own result types) adds them with this.
+    pub fn cache_hints(&self, grant: Grant) -> (u64, CacheScope) {
+        if self.catalog.has_private() && !grant.is_public() {
+            (self.config.ttl_ms, CacheScope::Private)
+        } else {
+            (self.config.ttl_ms, self.config.cache_scope)
+        }
+    }
+
+    /// The grant the answers follow: `grant`, or [`Grant::PUBLIC`] in a catalog without
+    /// private skills (where every caller gets the same answers).
+    fn in_force(&self, grant: Grant) -> Grant {
+        if self.catalog.has_private() {
+            grant
+        } else {
+            Grant::PUBLIC
+        }
+    }
+
+    /// One page of `skills/list` for a caller with `grant`, as data: the skills' indices in
+    /// the catalog and the next page's cursor, from the same cursors, pages and predicate as
+    /// [`Responder::respond_as`] (a cursor is the one a `skills/list` reply carries). For an
+    /// adapter that builds an SDK's own result types from the catalog's entries
+    /// ([`Catalog::skill_at`]); the error is the one `respond_as` would send.
+    pub fn skills_page(
+        &self,
+        cursor: Option<&str>,
+        grant: Grant,
+    ) -> Result<SkillsPage, ErrorObject> {
+        let g = self.in_force(grant);
+        let start = self
+            .skill_cursor(cursor, paging::ListKind::Skills, g)
+            .map_err(ErrorObject::from)?;
+        let (skills, next_cursor) = self.skill_page_at(start, paging::ListKind::Skills, g);
+        Ok(SkillsPage {
+            skills,
+            next_cursor,
+        })
+    }
+
+    /// `skills/get` for a caller with `grant`, as data: the index of the skill whose
+    /// `SKILL.md` is `uri`, or the error [`Responder::respond_as`] would send (the same for a
+    /// skill the grant does not see as for one that does not exist).
+    pub fn skill_for(&self, uri: &str, grant: Grant) -> Result<usize, ErrorObject> {
+        self.visible_skill(uri, self.in_force(grant))
+            .map_err(ErrorObject::from)
+    }
+
+    /// `resources/read` for a caller with `grant`, as data: the file at `uri`, or the error
+    /// [`Responder::respond_as`] would send (the same for a file the grant does not see as for
+    /// one that does not exist). Its content goes out as [`FileView::text`] when that is
+    /// `Some`, otherwise as the base64 of its bytes.
+    pub fn file_for(&self, uri: &str, grant: Grant) -> Result<FileView<'_>, ErrorObject> {
+        self.visible_file_or_error(uri, self.in_force(grant))
+            .map_err(ErrorObject::from)
+    }
+
     /// The catalog served.
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
@@ -266,11 +356,7 @@ impl Responder {
     /// catalog without private skills every grant is [`Grant::PUBLIC`] and the replies are
     /// the same byte for byte.
     pub fn respond_as(&self, message: &[u8], transport: &Transport<'_>, grant: Grant) -> Reply {
-        let g = if self.catalog.has_private() {
-            grant
-        } else {
-            Grant::PUBLIC
-        };
+        let g = self.in_force(grant);
         let (id, method, params_raw) = match parse_message(message) {
             Ok(Incoming::Request { id, method, params }) => (id, method, params),
             Ok(Incoming::Notification) | Ok(Incoming::Response) => return Reply::none(),

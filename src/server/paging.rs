@@ -41,7 +41,7 @@ const CURSOR_VERSION: u8 = 1;
 
 /// The cursors of a catalog with private skills: version 1's fields, then the grant's mask
 /// (8 bytes), so a cursor issued to one grant is refused, as belonging to a different list,
-/// when another presents it. The offset of a merged list ([`Responder::view_page`]) is the
+/// when another presents it. The offset of a merged list ([`Responder::skill_page_at`]) is the
 /// index, in the whole catalog, of the first skill of the next page: no earlier item is
 /// scanned to resume.
 const GRANT_CURSOR_VERSION: u8 = 2;
@@ -171,11 +171,9 @@ impl Responder {
 }
 
 impl Responder {
-    /// One page of the skills a caller with `g` sees (a catalog with private skills): the
-    /// merge of its classes' lists from the cursor's skill index on, `page_size` items and
-    /// one more to know whether a next page starts (and where). The cost is the page's, times
-    /// the number of classes the grant holds.
-    pub(super) fn view_page<'c>(
+    /// One page of a list with one item per skill the caller with `g` sees (`skills/list`,
+    /// `resources/list`): `"<field>":[items…]` plus `nextCursor` when more follow.
+    pub(super) fn skills_page_of<'c>(
         &self,
         params: &Params<'_>,
         modern: bool,
@@ -184,18 +182,13 @@ impl Responder {
         g: Grant,
         item: impl Fn(usize) -> Option<&'c str>,
     ) -> Result<String, RpcError> {
-        let c = &*self.catalog;
-        let start = self.cursor_offset(params, kind, c.skill_count(), g)?;
+        let start = self.cursor_offset(params, kind, self.catalog.skill_count(), g)?;
+        let (skills, next) = self.skill_page_at(start, kind, g);
         let mut b = Self::open(modern, 0);
         b.push('"');
         b.push_str(field);
         b.push_str("\":[");
-        let mut next = None;
-        for (n, i) in c.visible_skills(g, start).enumerate() {
-            if n == self.config.page_size {
-                next = Some(self.encode_cursor(kind, i, g));
-                break;
-            }
+        for (n, &i) in skills.iter().enumerate() {
             if n > 0 {
                 b.push(',');
             }
@@ -204,6 +197,51 @@ impl Responder {
         b.push(']');
         push_next(&mut b, next);
         Ok(b)
+    }
+
+    /// Where the page of a list of skills that `cursor` names starts (0 without one).
+    pub(super) fn skill_cursor(
+        &self,
+        cursor: Option<&str>,
+        kind: ListKind,
+        g: Grant,
+    ) -> Result<usize, RpcError> {
+        match cursor {
+            None => Ok(0),
+            Some(c) => self.decode_cursor(c, kind, self.catalog.skill_count(), g),
+        }
+    }
+
+    /// The skills of the page starting at the catalog index `start` for `g`: their indices
+    /// and the next page's cursor. Without private skills, the page is the index range. With
+    /// them, the merge of the grant's classes' lists from `start` on, `page_size` items and
+    /// one more to know whether a next page starts (and where): the cost is the page's, times
+    /// the number of classes the grant holds, and the next cursor's offset is the index, in
+    /// the whole catalog, of the first skill of the next page, so no earlier item is scanned
+    /// to resume.
+    pub(super) fn skill_page_at(
+        &self,
+        start: usize,
+        kind: ListKind,
+        g: Grant,
+    ) -> (Vec<usize>, Option<String>) {
+        let c = &*self.catalog;
+        if !c.has_private() {
+            let total = c.skill_count();
+            let end = (start + self.config.page_size).min(total);
+            let next = (end < total).then(|| self.encode_cursor(kind, end, g));
+            return ((start..end).collect(), next);
+        }
+        let mut skills = Vec::with_capacity(self.config.page_size);
+        let mut next = None;
+        for (n, i) in c.visible_skills(g, start).enumerate() {
+            if n == self.config.page_size {
+                next = Some(self.encode_cursor(kind, i, g));
+                break;
+            }
+            skills.push(i);
+        }
+        (skills, next)
     }
 }
 

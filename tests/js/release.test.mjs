@@ -104,7 +104,7 @@ test("cargo package --list of the crates holds their sources, the skills build.r
     assert.ok(crate.has(f), `skills-edge: ${f}`);
   }
   for (const f of crate) {
-    assert.doesNotMatch(f, /^(node_modules|target|pkg|worker|catalog|cli|fuzz|component|scripts|tests\/(e2e|js|judges|lib|rmcp))\//, `skills-edge does not ship ${f}`);
+    assert.doesNotMatch(f, /^(node_modules|target|pkg|worker|catalog|cli|rmcp|fuzz|component|scripts|tests\/(e2e|js|judges|lib|rmcp))\//, `skills-edge does not ship ${f}`);
   }
   // The command: its sources and the licenses; the library's sources are the library's.
   const cli = list("cli.files");

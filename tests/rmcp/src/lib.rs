@@ -20,12 +20,14 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use base64::Engine as _;
+use http::{HeaderName, HeaderValue};
 use rmcp::model::{
     CacheScope, ClientConfig, ErrorCode, GetSkillRequestParams, ProtocolVersion,
     ReadResourceDirectoryRequestParams, ReadResourceRequestParams, ResourceContents, ResultType,
     Skill, SkillResource, SkillResources, SKILL_MD,
 };
 use rmcp::service::{Peer, RunningService, ServiceError};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient};
 use sha2::{Digest, Sha256};
@@ -150,15 +152,25 @@ pub async fn connect_stdio(bin: &Path, era: Era) -> Result<Client, Failure> {
     command
         .arg("stdio")
         .arg("--page-size")
-        .arg(PAGE_SIZE.to_string())
-        .kill_on_drop(true);
+        .arg(PAGE_SIZE.to_string());
+    connect_command(command, &format!("{} stdio", bin.display()), era).await
+}
+
+/// Starts `command` (a server on its stdin and stdout, `what` in messages) and connects to it
+/// in `era`. The process is killed when the client is dropped; its stderr is passed through.
+pub async fn connect_command(
+    mut command: tokio::process::Command,
+    what: &str,
+    era: Era,
+) -> Result<Client, Failure> {
+    command.kill_on_drop(true);
     let (transport, _) = TokioChildProcess::builder(command)
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| Failure(format!("cannot start {} stdio: {e}", bin.display())))?;
-    let what = format!("connecting to {} stdio at {}", bin.display(), era.version());
+        .map_err(|e| Failure(format!("cannot start {what}: {e}")))?;
+    let label = format!("connecting to {what} at {}", era.version());
     bounded(
-        &what,
+        &label,
         Host { era }.serve_with_lifecycle(transport, era.lifecycle()),
     )
     .await
@@ -166,7 +178,27 @@ pub async fn connect_stdio(bin: &Path, era: Era) -> Result<Client, Failure> {
 
 /// Connects to the Streamable HTTP endpoint `url` in `era`.
 pub async fn connect_http(url: &str, era: Era) -> Result<Client, Failure> {
-    let transport = StreamableHttpClientTransport::from_uri(url.to_owned());
+    connect_http_with(url, era, &[]).await
+}
+
+/// Connects to the Streamable HTTP endpoint `url` in `era`, sending `headers` (name, value)
+/// with every request.
+pub async fn connect_http_with(
+    url: &str,
+    era: Era,
+    headers: &[(&str, &str)],
+) -> Result<Client, Failure> {
+    let mut custom = std::collections::HashMap::new();
+    for (name, value) in headers {
+        let name = HeaderName::try_from(*name)
+            .map_err(|e| Failure(format!("{name:?} is not a header name: {e}")))?;
+        let value = HeaderValue::try_from(*value)
+            .map_err(|e| Failure(format!("{value:?} is not a header value: {e}")))?;
+        custom.insert(name, value);
+    }
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(url.to_owned()).custom_headers(custom);
+    let transport = StreamableHttpClientTransport::from_config(config);
     let what = format!("connecting to {url} at {}", era.version());
     bounded(
         &what,
@@ -251,8 +283,15 @@ pub fn own_digest(bytes: &[u8]) -> String {
     format!("sha256:{hex}")
 }
 
-/// Runs every check against `client`, which was connected in `era`. Returns what it saw.
+/// Runs every check against `client`, a skills-edge server (`serverInfo.name`
+/// `skills-edge`) connected in `era`. Returns what it saw.
 pub async fn judge(client: &Client, era: Era) -> Result<Tally, Failure> {
+    judge_server(client, era, "skills-edge").await
+}
+
+/// Runs every check against `client`, connected in `era` to the server whose
+/// `serverInfo.name` is `server_name`. Returns what it saw.
+pub async fn judge_server(client: &Client, era: Era, server_name: &str) -> Result<Tally, Failure> {
     let info = client
         .peer_info()
         .ok_or_else(|| Failure::new("the client has no server information after connecting"))?;
@@ -264,8 +303,8 @@ pub async fn judge(client: &Client, era: Era) -> Result<Tally, Failure> {
         )
     })?;
     let name = info.server_info.as_ref().map(|s| s.name.as_str());
-    ensure(name == Some("skills-edge"), || {
-        format!("serverInfo.name is {name:?}, expected \"skills-edge\"")
+    ensure(name == Some(server_name), || {
+        format!("serverInfo.name is {name:?}, expected {server_name:?}")
     })?;
     ensure(info.capabilities.supports_skills(), || {
         format!(
@@ -640,4 +679,83 @@ async fn walk(
         }
     }
     Ok(files)
+}
+
+/// A request about one URI, for comparing how a server refuses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// `skills/get`.
+    Get,
+    /// `resources/read`.
+    Read,
+    /// `resources/directory/read`.
+    Directory,
+}
+
+/// How `peer` refuses `ask` of `uri`: the error's code and its message and `data` (as
+/// debug text) with every occurrence of `uri` replaced by `<uri>`, so the refusals of two
+/// URIs compare equal when they differ only in the URI they name. Fails when the server
+/// answers with a result.
+pub async fn refusal(
+    peer: &Peer<RoleClient>,
+    ask: Ask,
+    uri: &str,
+) -> Result<(ErrorCode, String, String), Failure> {
+    let what = format!("{ask:?} {uri}");
+    let outcome = match ask {
+        Ask::Get => tokio::time::timeout(
+            REQUEST_TIMEOUT,
+            peer.get_skill(GetSkillRequestParams::new(uri)),
+        )
+        .await
+        .map(|r| r.map(|ok| format!("{ok:?}"))),
+        Ask::Read => tokio::time::timeout(
+            REQUEST_TIMEOUT,
+            peer.read_resource(ReadResourceRequestParams::new(uri)),
+        )
+        .await
+        .map(|r| r.map(|ok| format!("{ok:?}"))),
+        Ask::Directory => tokio::time::timeout(
+            REQUEST_TIMEOUT,
+            peer.read_resource_directory(ReadResourceDirectoryRequestParams::new(uri)),
+        )
+        .await
+        .map(|r| r.map(|ok| format!("{ok:?}"))),
+    };
+    match outcome {
+        Ok(Err(ServiceError::McpError(e))) => Ok((
+            e.code,
+            e.message.replace(uri, "<uri>"),
+            format!("{:?}", e.data).replace(uri, "<uri>"),
+        )),
+        Ok(Ok(result)) => Err(Failure(format!(
+            "{what}: expected an error, got the result {result}"
+        ))),
+        Ok(Err(other)) => Err(Failure(format!(
+            "{what}: expected a JSON-RPC error, got {other}"
+        ))),
+        Err(_) => Err(Failure(format!(
+            "{what}: no answer within {} s",
+            REQUEST_TIMEOUT.as_secs()
+        ))),
+    }
+}
+
+/// Fails unless `peer` refuses `ask` of `hidden` exactly as it refuses `ask` of `absent` (a
+/// URI that exists nowhere): the same code (-32602), and the same message and `data` but for
+/// the URI they name.
+pub async fn refused_as_absent(
+    peer: &Peer<RoleClient>,
+    ask: Ask,
+    hidden: &str,
+    absent: &str,
+) -> Result<(), Failure> {
+    let h = refusal(peer, ask, hidden).await?;
+    let a = refusal(peer, ask, absent).await?;
+    ensure(h.0 == ErrorCode::INVALID_PARAMS, || {
+        format!("{ask:?} {hidden}: code {:?}, expected -32602", h.0)
+    })?;
+    ensure(h == a, || {
+        format!("{ask:?} {hidden} is refused as {h:?}, but {absent} (absent) as {a:?}")
+    })
 }

@@ -1,0 +1,295 @@
+//! `SkillsHandler` on the private fixture catalog (tests/fixtures/private-skills: `hello` and
+//! `acme/tools/lint` public, `acme/billing/**` for the scope `billing`, `code-review` for
+//! `review`) and on a catalog with a binary file: what each caller sees, refusals of hidden
+//! URIs equal to those of absent ones, pages and cursors, cache hints by era, and the contents
+//! as rmcp types.
+
+use rmcp::model::{
+    CacheScope, ErrorCode, ErrorData, GetSkillRequestParams, PaginatedRequestParams,
+    ReadResourceDirectoryRequestParams, ReadResourceRequestParams, ResourceContents, ResultType,
+    ServerCapabilities,
+};
+use skills_edge::catalog::compile::SourceTree;
+use skills_edge::catalog::{walk, Catalog, Grant};
+use skills_edge_rmcp::{capabilities, Caller, Config, SkillsHandler};
+use std::path::Path;
+use std::sync::Arc;
+
+fn fixture(page_size: usize) -> SkillsHandler {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/private-skills");
+    let walked = walk::walk(&root);
+    let catalog = Catalog::compile(walked.tree, None).expect("the fixture compiles");
+    let config = Config {
+        page_size,
+        ..Config::default()
+    };
+    SkillsHandler::from_catalog(Arc::new(catalog), config).expect("a valid configuration")
+}
+
+fn anonymous() -> Caller {
+    Caller {
+        grant: Grant::PUBLIC,
+        modern: true,
+    }
+}
+
+fn granted(h: &SkillsHandler, scopes: &[&str]) -> Caller {
+    Caller {
+        grant: h.catalog().grant(scopes),
+        modern: true,
+    }
+}
+
+fn cursor(c: Option<String>) -> Option<PaginatedRequestParams> {
+    c.map(|c| PaginatedRequestParams::default().with_cursor(Some(c)))
+}
+
+/// Every skill URI `caller` sees, following the cursors.
+fn all_skills(h: &SkillsHandler, caller: Caller) -> Vec<String> {
+    let mut uris = Vec::new();
+    let mut next = None;
+    loop {
+        let page = h.list_skills_as(cursor(next), caller).expect("skills/list");
+        uris.extend(page.skills.into_iter().map(|s| s.uri));
+        next = page.next_cursor;
+        if next.is_none() {
+            return uris;
+        }
+    }
+}
+
+/// The error with `uri` replaced by `<uri>` in its message and data.
+fn masked(e: ErrorData, uri: &str) -> (ErrorCode, String, String) {
+    (
+        e.code,
+        e.message.replace(uri, "<uri>"),
+        format!("{:?}", e.data).replace(uri, "<uri>"),
+    )
+}
+
+#[test]
+fn each_caller_sees_its_skills_across_pages() {
+    let h = fixture(1);
+    assert_eq!(
+        all_skills(&h, anonymous()),
+        ["skill://acme/tools/lint/SKILL.md", "skill://hello/SKILL.md"]
+    );
+    let mut both = all_skills(&h, granted(&h, &["billing", "review"]));
+    both.sort();
+    assert_eq!(
+        both,
+        [
+            "skill://acme/billing/invoices/SKILL.md",
+            "skill://acme/billing/invoices/refunds/SKILL.md",
+            "skill://acme/tools/lint/SKILL.md",
+            "skill://code-review/SKILL.md",
+            "skill://hello/SKILL.md",
+        ]
+    );
+    let review = all_skills(&h, granted(&h, &["review"]));
+    assert!(review.contains(&"skill://code-review/SKILL.md".to_owned()));
+    assert!(!review.iter().any(|u| u.contains("billing")), "{review:?}");
+}
+
+#[test]
+fn hidden_uris_are_refused_as_absent_ones() {
+    let h = fixture(10);
+    let anon = anonymous();
+    let get = |uri: &str| {
+        h.get_skill_as(GetSkillRequestParams::new(uri), anon)
+            .map(|_| ())
+            .expect_err(uri)
+    };
+    let read = |uri: &str| {
+        h.read_resource_as(ReadResourceRequestParams::new(uri), anon)
+            .map(|_| ())
+            .expect_err(uri)
+    };
+    let dir = |uri: &str| {
+        h.read_resource_directory_as(ReadResourceDirectoryRequestParams::new(uri), anon)
+            .map(|_| ())
+            .expect_err(uri)
+    };
+    type Ask<'a> = &'a dyn Fn(&str) -> ErrorData;
+    let cases: [(Ask, &str, &str); 6] = [
+        (
+            &get,
+            "skill://code-review/SKILL.md",
+            "skill://code-reviews/SKILL.md",
+        ),
+        (
+            &get,
+            "skill://acme/billing/invoices/SKILL.md",
+            "skill://acme/billing/x/SKILL.md",
+        ),
+        (
+            &read,
+            "skill://code-review/checklist.md",
+            "skill://code-review/checklists.md",
+        ),
+        (
+            &read,
+            "skill://acme/billing/invoices/references/rates.md",
+            "skill://nothing/r.md",
+        ),
+        (&dir, "skill://acme/billing", "skill://acme/billings"),
+        (&dir, "skill://code-review", "skill://code-reviews"),
+    ];
+    for (ask, hidden, absent) in cases {
+        let h_err = masked(ask(hidden), hidden);
+        assert_eq!(h_err.0, ErrorCode::INVALID_PARAMS, "{hidden}");
+        assert_eq!(h_err, masked(ask(absent), absent), "{hidden} vs {absent}");
+        assert!(h_err.2.contains("<uri>"), "data names the URI: {h_err:?}");
+    }
+    // The same URIs answer for a caller with the scopes.
+    let both = granted(&h, &["billing", "review"]);
+    h.get_skill_as(
+        GetSkillRequestParams::new("skill://code-review/SKILL.md"),
+        both,
+    )
+    .expect("a granted skills/get");
+    h.read_resource_as(
+        ReadResourceRequestParams::new("skill://acme/billing/invoices/references/rates.md"),
+        both,
+    )
+    .expect("a granted read");
+    h.read_resource_directory_as(
+        ReadResourceDirectoryRequestParams::new("skill://acme/billing"),
+        both,
+    )
+    .expect("a granted directory read");
+}
+
+#[test]
+fn shared_directories_and_resources_show_only_what_the_caller_sees() {
+    let h = fixture(10);
+    let acme = h
+        .read_resource_directory_as(
+            ReadResourceDirectoryRequestParams::new("skill://acme"),
+            anonymous(),
+        )
+        .expect("skill://acme");
+    let children: Vec<&str> = acme.resources.iter().map(|r| r.uri.as_str()).collect();
+    assert_eq!(children, ["skill://acme/tools"]);
+    assert!(acme.resources.iter().all(|r| r.is_directory()));
+    let listed = h
+        .list_resources_as(None, anonymous())
+        .expect("resources/list");
+    let uris: Vec<&str> = listed.resources.iter().map(|r| r.uri.as_str()).collect();
+    assert_eq!(
+        uris,
+        ["skill://acme/tools/lint/SKILL.md", "skill://hello/SKILL.md"]
+    );
+}
+
+#[test]
+fn a_cursor_belongs_to_its_caller_and_list() {
+    let h = fixture(1);
+    let both = granted(&h, &["billing", "review"]);
+    let first = h.list_skills_as(None, both).expect("first page");
+    let c = first.next_cursor.expect("more pages");
+    // Another caller, or another list, presenting it: -32602.
+    let other = h.list_skills_as(cursor(Some(c.clone())), anonymous());
+    let e = other.expect_err("a cursor of another grant");
+    assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+    assert!(e.message.contains("Invalid cursor"), "{}", e.message);
+    let e = h
+        .list_resources_as(cursor(Some(c)), both)
+        .expect_err("a cursor of another list");
+    assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+    let e = h
+        .list_skills_as(cursor(Some("not-ours".into())), both)
+        .expect_err("a made-up cursor");
+    assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+}
+
+#[test]
+fn cache_hints_follow_the_era_and_the_grant() {
+    let h = fixture(10);
+    let anon = h.list_skills_as(None, anonymous()).expect("list");
+    assert_eq!(anon.result_type, Some(ResultType::COMPLETE));
+    assert_eq!(
+        (anon.ttl_ms, anon.cache_scope),
+        (Some(300_000), Some(CacheScope::Public))
+    );
+    let g = h
+        .get_skill_as(
+            GetSkillRequestParams::new("skill://code-review/SKILL.md"),
+            granted(&h, &["review"]),
+        )
+        .expect("get");
+    assert_eq!(g.cache_scope, Some(CacheScope::Private));
+    let legacy = Caller {
+        grant: Grant::PUBLIC,
+        modern: false,
+    };
+    let r = h
+        .read_resource_as(
+            ReadResourceRequestParams::new("skill://hello/SKILL.md"),
+            legacy,
+        )
+        .expect("read");
+    assert_eq!((r.ttl_ms, r.cache_scope), (None, None));
+}
+
+#[test]
+fn contents_are_the_files_bytes_as_text_or_blob() {
+    let mut tree = SourceTree::default();
+    let skill_md = "---\nname: pics\ndescription: Has a picture.\n---\n# Pics \"quoted\" \\ é\n";
+    tree.add_file("pics/SKILL.md", skill_md);
+    let png: Vec<u8> = (0u8..=255).chain([0x89, b'P', b'N', b'G']).collect();
+    tree.add_file("pics/assets/p.png", png.clone());
+    let catalog = Catalog::compile(tree, None).expect("compiles");
+    let h = SkillsHandler::from_catalog(Arc::new(catalog), Config::default()).expect("handler");
+    let text = h
+        .read_resource_as(
+            ReadResourceRequestParams::new("skill://pics/SKILL.md"),
+            anonymous(),
+        )
+        .expect("text");
+    match &text.contents[..] {
+        [ResourceContents::TextResourceContents {
+            uri,
+            mime_type,
+            text,
+            ..
+        }] => {
+            assert_eq!(uri, "skill://pics/SKILL.md");
+            assert_eq!(mime_type.as_deref(), Some("text/markdown"));
+            assert_eq!(text, skill_md);
+        }
+        other => panic!("expected one text content, got {other:?}"),
+    }
+    let blob = h
+        .read_resource_as(
+            ReadResourceRequestParams::new("skill://pics/assets/p.png"),
+            anonymous(),
+        )
+        .expect("blob");
+    match &blob.contents[..] {
+        [ResourceContents::BlobResourceContents {
+            blob, mime_type, ..
+        }] => {
+            assert_eq!(mime_type.as_deref(), Some("image/png"));
+            use base64::Engine as _;
+            let expected = base64::engine::general_purpose::STANDARD.encode(&png);
+            assert_eq!(blob, &expected);
+        }
+        other => panic!("expected one blob content, got {other:?}"),
+    }
+}
+
+#[test]
+fn capabilities_add_resources_and_the_skills_extension() {
+    let caps = capabilities(ServerCapabilities::builder().enable_tools().build());
+    assert!(caps.tools.is_some());
+    assert!(caps.resources.is_some());
+    assert!(caps.supports_skills());
+    assert!(caps.supports_directory_read());
+}
+
+#[test]
+fn only_skill_uris_are_claimed() {
+    assert!(SkillsHandler::claims("skill://hello/SKILL.md"));
+    assert!(!SkillsHandler::claims("file:///etc/hosts"));
+}
