@@ -605,7 +605,9 @@ impl<'a> Parser<'a> {
         let text = self.text.get(start..self.at).unwrap_or_default();
         // An integer of up to 18 digits always fits; anything longer, or with a fraction or an
         // exponent, must be a finite f64.
-        if !(integer && text.len() <= 19) && !read_decimal_f64(text).is_some_and(f64::is_finite) {
+        let fits =
+            (integer && text.len() <= 19) || read_decimal_f64(text).is_some_and(f64::is_finite);
+        if !fits {
             return Err(self.error_at("number out of range", start));
         }
         Ok(Json::Number(text))

@@ -202,11 +202,15 @@ pub fn signed_approval_fingerprint(
         )
         .with_uri(entry.uri()));
     };
-    let mut pairs: Vec<(&str, &str)> = items
+    let pairs: Vec<(&str, &str)> = items
         .iter()
         .map(|i| (i.uri.as_str(), i.digest.as_str()))
         .collect();
-    pairs.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let keys: Vec<&[u8]> = pairs.iter().map(|(u, _)| u.as_bytes()).collect();
+    let pairs: Vec<(&str, &str)> = crate::skill::byte_order(&keys)
+        .into_iter()
+        .filter_map(|i| pairs.get(i).copied())
+        .collect();
     let mut msg = Vec::with_capacity(64 + pairs.len() * 128);
     field(&mut msg, FINGERPRINT_TAG);
     field(&mut msg, server_label);
