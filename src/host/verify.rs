@@ -119,7 +119,12 @@ pub enum Content {
     Bytes(Vec<u8>),
     /// Text; its UTF-8 bytes are what is verified.
     Text(String),
-    /// A `resources/read` result, checked with [`read_content`].
+    /// A `resources/read` result, checked with [`read_content`]. [`verify_content`],
+    /// [`verify_skill_md`] and [`SkillHost`](crate::host::SkillHost) check it as its JSON text
+    /// ([`Content::ReadResultText`]), with the same rules and outcomes: one reader of a result
+    /// in the verifier, so that a WebAssembly module that only gets text carries no
+    /// `serde_json` value reader. [`read_content`] and [`read_result_content`] read the value
+    /// itself.
     ReadResult(Json),
     /// A `resources/read` result as its JSON text, read with the catalog's strict JSON reader
     /// ([`skills_edge_catalog::json`]) and then checked as [`Content::ReadResult`] is (what the
@@ -630,7 +635,10 @@ pub fn verify_content(
 ) -> Result<VerifiedContent> {
     hashing.check()?;
     let (body, mime_type) = match content {
-        Content::ReadResult(result) => read_result_content(entry, uri, result, options)?,
+        // A `serde_json` value is checked as its JSON text is ([`Content::ReadResult`]).
+        Content::ReadResult(result) => {
+            read_result_text_content(entry, uri, &result.to_string(), options)?
+        }
         Content::ReadResultText(text) => read_result_text_content(entry, uri, text, options)?,
         Content::Item { body, mime_type } => (body.clone(), mime_type.clone()),
         Content::Bytes(b) => (Body::Blob(b.clone()), None),
@@ -705,20 +713,18 @@ pub fn verify_skill_md(
             format!("{uri} came as a `blob`; a SKILL.md is markdown and must come as `text`"),
         )),
     };
+    // A `resources/read` result's one content item, as text.
+    let from_result = |result: &str| -> Result<(String, Option<String>, FileReceipt)> {
+        let node = parse_result(result, uri)?;
+        let (body, mime) = read_item(&node, uri, item.map(|i| i.size))?;
+        let (text, mime) = item_text(body, mime)?;
+        let receipt = receipt_of(text.as_bytes())?;
+        Ok((text, mime, receipt))
+    };
     let (text, mime_type, receipt) = match content {
-        Content::ReadResult(result) => {
-            let (body, mime) = read_item(result, uri, item.map(|i| i.size))?;
-            let (text, mime) = item_text(body, mime)?;
-            let receipt = receipt_of(text.as_bytes())?;
-            (text, mime, receipt)
-        }
-        Content::ReadResultText(result) => {
-            let node = parse_result(result, uri)?;
-            let (body, mime) = read_item(&node, uri, item.map(|i| i.size))?;
-            let (text, mime) = item_text(body, mime)?;
-            let receipt = receipt_of(text.as_bytes())?;
-            (text, mime, receipt)
-        }
+        // A `serde_json` value is checked as its JSON text is ([`Content::ReadResult`]).
+        Content::ReadResult(value) => from_result(&value.to_string())?,
+        Content::ReadResultText(result) => from_result(result)?,
         Content::Item { body, mime_type } => {
             let (text, mime) = item_text(body.clone(), mime_type.clone())?;
             let receipt = receipt_of(text.as_bytes())?;
