@@ -70,6 +70,7 @@ case "$target" in
   sse | reply) dict=fuzz/dict/client.dict ;;
   auth) dict=fuzz/dict/auth.dict ;;
   decimal) dict=fuzz/dict/decimal.dict ;;
+  json) dict=fuzz/dict/jsonrpc.dict ;;
   *) dict= ;;
 esac
 

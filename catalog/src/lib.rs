@@ -14,6 +14,7 @@
 //! | [`skill`] | the rules of one skill: names, URIs, limits, frontmatter (YAML → ordered JSON), digests, MIME types |
 //! | [`compile`] | a skills folder in ([`compile::SourceTree`]), a checked catalog out, or every problem found |
 //! | [`diag`] | the compiler's findings: rule ids, paths, lines, fixes |
+//! | [`json`] | a strict JSON reader (RFC 8259, what `serde_json` accepts) into a small borrowed tree |
 //! | `walk` | reading a skills folder from disk (native targets only) |
 //! | `build_script` | the body of a build script that embeds a skills folder (native targets only) |
 //! | [`pack`] | the versioned binary form of a compiled catalog |
@@ -36,6 +37,7 @@ pub mod access;
 pub mod build_script;
 pub mod compile;
 pub mod diag;
+pub mod json;
 pub mod options;
 pub mod pack;
 pub mod sign;

@@ -20,7 +20,7 @@
 //!   padding; envelopes are written with the standard alphabet, padded.
 //! * A known field given twice is refused; fields this version does not know are ignored (DSSE
 //!   and in-toto: consumers MUST ignore them), but must be JSON. Envelopes, statements and keys
-//!   are read by one record reader ([`RawMembers`] below the field rules), as serde's derived
+//!   are read by one record reader (the [`crate::json`] tree below the field rules), as serde's derived
 //!   struct readers read them (an array with one item per field, in order, is read as well).
 //! * The catalog identity is a name the publisher chooses at build time; without one it is the
 //!   signing key's id (one key, one catalog).
@@ -28,13 +28,13 @@
 //! [in-toto v1 Statement]: https://github.com/in-toto/attestation/blob/main/spec/v1/statement.md
 //! [DSSE]: https://github.com/secure-systems-lab/dsse/blob/master/envelope.md
 
+use crate::json::{self, Json, Node};
 use crate::skill::digest::sha256;
-use crate::skill::value::RawMembers;
+use crate::skill::value::write_json_string;
 use base64::alphabet;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, URL_SAFE_NO_PAD};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
-use serde_json::value::RawValue;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -158,7 +158,8 @@ fn read_jwk(text: &str, what: &str) -> Result<Jwk, SignatureError> {
     }
     // The reader's own message may quote the input, which may be a secret: it is not repeated.
     let read = || -> Result<Jwk, String> {
-        let [kty, crv, x, d] = record(text, ["kty", "crv", "x", "d"])?;
+        let doc = document(text)?;
+        let [kty, crv, x, d] = record(&doc, ["kty", "crv", "x", "d"])?;
         Ok(Jwk {
             kty: optional_string(kty)?,
             crv: optional_string(crv)?,
@@ -384,73 +385,85 @@ pub struct Statement {
     pub subjects: Vec<Subject>,
 }
 
-/// Reads `text` (one JSON value) as serde's derived readers read a struct of the fields
-/// `names`: an object whose fields may come in any order, unknown fields ignored (but checked
-/// as JSON), a known field given twice refused; or an array of exactly one item per field, in
-/// order. Each field's raw JSON, `None` where the object lacks it.
-fn record<const N: usize>(
-    text: &str,
+/// Reads `node` (one JSON value) as serde's derived readers read a struct of the fields
+/// `names`: an object whose fields may come in any order, unknown fields ignored, a known field
+/// given twice refused; or an array of exactly one item per field, in order. Each field's
+/// value, `None` where the object lacks it.
+fn record<'n, 'a, const N: usize>(
+    node: &'n Node<'a>,
     names: [&'static str; N],
-) -> Result<[Option<Box<RawValue>>; N], String> {
-    let mut out: [Option<Box<RawValue>>; N] = std::array::from_fn(|_| None);
-    record_into(text, &names, &mut out)?;
+) -> Result<[Option<&'n Node<'a>>; N], String> {
+    let mut out: [Option<&'n Node<'a>>; N] = [None; N];
+    record_into(node, &names, &mut out)?;
     Ok(out)
 }
 
 /// [`record`] without the array size in its type (one copy in a binary).
-fn record_into(
-    text: &str,
+fn record_into<'n, 'a>(
+    node: &'n Node<'a>,
     names: &[&'static str],
-    out: &mut [Option<Box<RawValue>>],
+    out: &mut [Option<&'n Node<'a>>],
 ) -> Result<(), String> {
-    let m = RawMembers::parse(text, false).map_err(|e| e.to_string())?;
-    if m.array {
-        if m.members.len() != names.len() {
-            return Err(format!(
-                "an array of {} items, not one item per field ({})",
-                m.members.len(),
-                names.join(", ")
-            ));
-        }
-        for (slot, (_, v)) in out.iter_mut().zip(m.members) {
-            *slot = Some(v);
-        }
-        return Ok(());
-    }
-    for (k, v) in m.members {
-        if let Some(slot) = names
-            .iter()
-            .position(|n| *n == k)
-            .and_then(|i| out.get_mut(i))
-        {
-            if slot.replace(v).is_some() {
-                return Err(format!("duplicate field `{k}`"));
+    match &node.value {
+        Json::Array(items) => {
+            if items.len() != names.len() {
+                return Err(format!(
+                    "an array of {} items, not one item per field ({})",
+                    items.len(),
+                    names.join(", ")
+                ));
+            }
+            for (slot, v) in out.iter_mut().zip(items) {
+                *slot = Some(v);
             }
         }
+        Json::Object(members) => {
+            for (k, v) in members {
+                if let Some(slot) = names
+                    .iter()
+                    .position(|n| *n == k)
+                    .and_then(|i| out.get_mut(i))
+                {
+                    if slot.replace(v).is_some() {
+                        return Err(format!("duplicate field `{k}`"));
+                    }
+                }
+            }
+        }
+        _ => return Err(format!("{}, not an object", node.a_type())),
     }
     Ok(())
 }
 
 /// A required string field of a [`record`].
-fn string(field: Option<Box<RawValue>>, name: &str) -> Result<String, String> {
-    let raw = field.ok_or_else(|| format!("missing field `{name}`"))?;
-    serde_json::from_str(raw.get()).map_err(|e| format!("`{name}` is not a string ({e})"))
+fn string(field: Option<&Node>, name: &str) -> Result<String, String> {
+    let n = field.ok_or_else(|| format!("missing field `{name}`"))?;
+    n.as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("`{name}` is not a string ({})", n.a_type()))
 }
 
 /// An optional string field of a [`record`]: absent or `null` is `None`.
-fn optional_string(field: Option<Box<RawValue>>) -> Result<Option<String>, String> {
+fn optional_string(field: Option<&Node>) -> Result<Option<String>, String> {
     match field {
-        Some(raw) if raw.get() != "null" => serde_json::from_str(raw.get())
-            .map(Some)
-            .map_err(|e| format!("a field is not a string ({e})")),
+        Some(n) if !n.is_null() => n
+            .as_str()
+            .map(|s| Some(s.to_owned()))
+            .ok_or_else(|| format!("a field is not a string ({})", n.a_type())),
         _ => Ok(None),
     }
 }
 
-/// A required array field of a [`record`]: its items' raw JSON.
-fn array(field: Option<Box<RawValue>>, name: &str) -> Result<Vec<Box<RawValue>>, String> {
-    let raw = field.ok_or_else(|| format!("missing field `{name}`"))?;
-    serde_json::from_str(raw.get()).map_err(|e| format!("`{name}` is not an array ({e})"))
+/// A required array field of a [`record`]: its items.
+fn array<'n, 'a>(field: Option<&'n Node<'a>>, name: &str) -> Result<&'n [Node<'a>], String> {
+    let n = field.ok_or_else(|| format!("missing field `{name}`"))?;
+    n.as_array()
+        .ok_or_else(|| format!("`{name}` is not an array ({})", n.a_type()))
+}
+
+/// One JSON document.
+fn document(text: &str) -> Result<Node<'_>, String> {
+    json::parse(text).map_err(|e| e.to_string())
 }
 
 /// The UTF-8 text of JSON bytes; bytes that are not UTF-8 are refused, naming where the text
@@ -475,22 +488,21 @@ struct StatementJson {
 }
 
 fn read_statement(bytes: &[u8]) -> Result<StatementJson, String> {
-    let [kind, subject, predicate_type, predicate] = record(
-        json_text(bytes)?,
-        ["_type", "subject", "predicateType", "predicate"],
-    )?;
+    let doc = document(json_text(bytes)?)?;
+    let [kind, subject, predicate_type, predicate] =
+        record(&doc, ["_type", "subject", "predicateType", "predicate"])?;
     let kind = string(kind, "_type")?;
     let mut subjects = Vec::new();
     for item in array(subject, "subject")? {
-        let [name, digest] = record(item.get(), ["name", "digest"])?;
+        let [name, digest] = record(item, ["name", "digest"])?;
         let name = string(name, "name")?;
         let digest = digest.ok_or("missing field `digest`")?;
-        let [sha256] = record(digest.get(), ["sha256"])?;
+        let [sha256] = record(digest, ["sha256"])?;
         subjects.push((name, optional_string(sha256)?));
     }
     let predicate_type = string(predicate_type, "predicateType")?;
     let predicate = predicate.ok_or("missing field `predicate`")?;
-    let [skill, revision, catalog] = record(predicate.get(), ["skill", "revision", "catalog"])?;
+    let [skill, revision, catalog] = record(predicate, ["skill", "revision", "catalog"])?;
     Ok(StatementJson {
         kind,
         subject: subjects,
@@ -502,8 +514,9 @@ fn read_statement(bytes: &[u8]) -> Result<StatementJson, String> {
 }
 
 fn write_str(s: &str, out: &mut String) {
-    // serde_json's string form (escapes exactly what JSON requires).
-    out.push_str(&serde_json::Value::String(s.to_owned()).to_string());
+    // The string form serde_json writes too: `\"`, `\\`, the short escapes and `\u00XX` for
+    // control characters, nothing else escaped.
+    write_json_string(s, out);
 }
 
 fn is_hex_digest(s: &str) -> bool {
@@ -621,13 +634,14 @@ struct EnvelopeJson {
 }
 
 fn read_envelope(bytes: &[u8]) -> Result<EnvelopeJson, String> {
+    let doc = document(json_text(bytes)?)?;
     let [payload, payload_type, signatures] =
-        record(json_text(bytes)?, ["payload", "payloadType", "signatures"])?;
+        record(&doc, ["payload", "payloadType", "signatures"])?;
     let payload = string(payload, "payload")?;
     let payload_type = string(payload_type, "payloadType")?;
     let mut sigs = Vec::new();
     for item in array(signatures, "signatures")? {
-        let [keyid, sig] = record(item.get(), ["keyid", "sig"])?;
+        let [keyid, sig] = record(item, ["keyid", "sig"])?;
         sigs.push((optional_string(keyid)?, string(sig, "sig")?));
     }
     Ok(EnvelopeJson {

@@ -38,7 +38,7 @@ use super::error::{ErrorCode, Result, VerifyError};
 use super::signature::Signer;
 use crate::skill::digest::{digest_of, is_wire_digest};
 use crate::skill::value::write_json_string;
-use serde::Deserialize;
+use skills_edge_catalog::json;
 
 /// The `format` tag of exported approvals.
 pub(crate) const APPROVALS_FORMAT: &str = "skills-edge/approvals";
@@ -49,7 +49,7 @@ pub(crate) const APPROVALS_VERSION: u32 = 1;
 /// Persisted approvals, as [`crate::host::SkillHost::export_approvals`] writes them and
 /// [`crate::host::SkillHost::import_approvals`] reads them:
 /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ApprovalsExport {
     /// Always [`APPROVALS_FORMAT`].
     pub(crate) format: String,
@@ -60,7 +60,7 @@ pub(crate) struct ApprovalsExport {
 }
 
 /// One persisted approval: the skill, by (server label, URI), and the fingerprint approved.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StoredApproval {
     /// The host-assigned label of the skill's server.
     pub(crate) server: String,
@@ -110,12 +110,35 @@ impl ApprovalsExport {
         out
     }
 
+    /// The export's fields, as JSON requires them (the checks of their values are `parse`'s).
+    fn read(json: &str) -> std::result::Result<ApprovalsExport, String> {
+        let doc = json::parse(json).map_err(|e| e.to_string())?;
+        doc.expect_object("the export")?;
+        let approvals = doc
+            .array_of("approvals")?
+            .iter()
+            .map(|a| {
+                a.expect_object("an approval")?;
+                Ok(StoredApproval {
+                    server: a.str_of("server")?.to_owned(),
+                    uri: a.str_of("uri")?.to_owned(),
+                    fingerprint: a.str_of("fingerprint")?.to_owned(),
+                })
+            })
+            .collect::<std::result::Result<_, String>>()?;
+        Ok(ApprovalsExport {
+            format: doc.str_of("format")?.to_owned(),
+            version: doc.u32_of("version")?,
+            approvals,
+        })
+    }
+
     /// Reads an export, checking its format, version and every fingerprint's form.
     /// [`ErrorCode::InvalidArgument`] names what is wrong.
     pub(crate) fn parse(json: &str) -> Result<ApprovalsExport> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
-        let export: ApprovalsExport = serde_json::from_str(json)
-            .map_err(|e| bad(format!("the approvals cannot be read: {e}")))?;
+        let export =
+            Self::read(json).map_err(|e| bad(format!("the approvals cannot be read: {e}")))?;
         if export.format != APPROVALS_FORMAT || export.version != APPROVALS_VERSION {
             return Err(bad(format!(
                 "the approvals are in the format {:?} version {}; expected {APPROVALS_FORMAT:?} version {APPROVALS_VERSION}",
@@ -179,11 +202,15 @@ pub fn signed_approval_fingerprint(
         )
         .with_uri(entry.uri()));
     };
-    let mut pairs: Vec<(&str, &str)> = items
+    let pairs: Vec<(&str, &str)> = items
         .iter()
         .map(|i| (i.uri.as_str(), i.digest.as_str()))
         .collect();
-    pairs.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let keys: Vec<&[u8]> = pairs.iter().map(|(u, _)| u.as_bytes()).collect();
+    let pairs: Vec<(&str, &str)> = crate::skill::byte_order(&keys)
+        .into_iter()
+        .filter_map(|i| pairs.get(i).copied())
+        .collect();
     let mut msg = Vec::with_capacity(64 + pairs.len() * 128);
     field(&mut msg, FINGERPRINT_TAG);
     field(&mut msg, server_label);

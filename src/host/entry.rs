@@ -12,15 +12,14 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
-
 use super::error::{ErrorCode, Result, VerifyError};
 use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::name::check_name;
 use crate::skill::revision::{skill_revision, REVISION_META_KEY};
 use crate::skill::uri::{final_segment, is_scheme, resolve_reference, skill_root};
-use crate::skill::value::{write_json_string, RawMembers, Value, MAX_SAFE_INTEGER};
+use crate::skill::value::{write_json_string, Value, MAX_SAFE_INTEGER};
+use skills_edge_catalog::json::{self, Node};
 use skills_edge_catalog::sign::{DSSE_META_KEY, SIGNER_META_KEY};
 
 /// The `resources` marker of a skill whose files cannot be enumerated with stable digests.
@@ -110,12 +109,22 @@ impl Entry {
     /// assert_eq!(bad.unwrap_err().code, ErrorCode::InvalidEntry);
     /// ```
     pub fn parse(json: &str) -> Result<Entry> {
-        let fields = Fields::parse(json).map_err(|e| invalid(format!("the entry {e}")))?;
+        let doc =
+            json::parse(json).map_err(|e| invalid(format!("the entry is not valid JSON: {e}")))?;
+        Entry::from_node(&doc)
+    }
+
+    /// [`Entry::parse`] for an entry already read as JSON (an item of a listing, the `skill` of
+    /// a `skills/get` result).
+    pub(crate) fn from_node(doc: &Node) -> Result<Entry> {
+        let fields = Fields::of(doc).map_err(|e| invalid(format!("the entry {e}")))?;
         let uri_raw = fields
             .get("uri")
             .ok_or_else(|| invalid("the entry has no `uri`"))?;
-        let uri: String = serde_json::from_str(uri_raw.get())
-            .map_err(|_| invalid("the entry's `uri` must be a string"))?;
+        let uri = uri_raw
+            .as_str()
+            .ok_or_else(|| invalid("the entry's `uri` must be a string"))?
+            .to_owned();
         let err = |m: String| invalid(m).with_uri(uri.clone());
         check_uri_text(&uri).map_err(|m| err(format!("the entry's `uri` {uri:?} {m}")))?;
         let root = skill_root(&uri).ok_or_else(|| {
@@ -128,7 +137,8 @@ impl Entry {
         let fm_raw = fields
             .get("frontmatter")
             .ok_or_else(|| err("the entry has no `frontmatter`".into()))?;
-        let frontmatter: Value = serde_json::from_str(fm_raw.get())
+        let frontmatter = fm_raw
+            .to_value()
             .map_err(|e| err(format!("the entry's `frontmatter` cannot be read: {e}")))?;
         if !matches!(frontmatter, Value::Object(_)) {
             return Err(err(format!(
@@ -386,21 +396,21 @@ impl Entry {
 
 /// The signature of an entry's `_meta` (see [`Entry::parse`]): the envelope and the signer as
 /// raw JSON text (a `null` is absent), the revision when it is a string.
-fn signature_meta(meta: &RawValue) -> Option<SignatureMeta> {
-    let fields = Fields::parse(meta.get()).ok()?;
+fn signature_meta(meta: &Node) -> Option<SignatureMeta> {
+    let fields = Fields::of(meta).ok()?;
     let present = |key: &str| {
         fields
             .get(key)
-            .map(RawValue::get)
-            .filter(|t| *t != "null")
-            .map(str::to_owned)
+            .filter(|n| !n.is_null())
+            .map(|n| n.raw.to_owned())
     };
     Some(SignatureMeta {
         envelope: present(DSSE_META_KEY)?,
         signer: present(SIGNER_META_KEY),
         revision: fields
             .get(REVISION_META_KEY)
-            .and_then(|r| serde_json::from_str::<String>(r.get()).ok()),
+            .and_then(Node::as_str)
+            .map(str::to_owned),
     })
 }
 
@@ -416,12 +426,9 @@ fn invalid(message: impl Into<String>) -> VerifyError {
     VerifyError::new(ErrorCode::InvalidEntry, message)
 }
 
-fn parse_resources(raw: &RawValue, uri: &str, root: &str) -> Result<Resources> {
+fn parse_resources(raw: &Node, uri: &str, root: &str) -> Result<Resources> {
     let err = |m: String| invalid(m).with_uri(uri.to_owned());
-    let text = raw.get().trim_start();
-    if text.starts_with('"') {
-        let s: String = serde_json::from_str(raw.get())
-            .map_err(|_| err("`resources` is not a valid JSON string".into()))?;
+    if let Some(s) = raw.as_str() {
         if s == DYNAMIC {
             return Ok(Resources::Dynamic);
         }
@@ -429,13 +436,11 @@ fn parse_resources(raw: &RawValue, uri: &str, root: &str) -> Result<Resources> {
             "`resources` must be an array of files or exactly \"dynamic\", found the string {s:?}"
         )));
     }
-    if !text.starts_with('[') {
+    let Some(raw_items) = raw.as_array() else {
         return Err(err(
             "`resources` must be an array of files or exactly \"dynamic\"".into(),
         ));
-    }
-    let raw_items: Vec<Box<RawValue>> = serde_json::from_str(raw.get())
-        .map_err(|e| err(format!("`resources` cannot be read: {e}")))?;
+    };
     let mut items = Vec::with_capacity(raw_items.len());
     let mut seen: HashSet<&str> = HashSet::with_capacity(raw_items.len());
     for (i, raw_item) in raw_items.iter().enumerate() {
@@ -462,12 +467,13 @@ fn parse_resources(raw: &RawValue, uri: &str, root: &str) -> Result<Resources> {
     Ok(Resources::Files(items))
 }
 
-fn parse_item(raw: &RawValue, index: usize, root: &str) -> Result<ResourceItem> {
+fn parse_item(raw: &Node, index: usize, root: &str) -> Result<ResourceItem> {
     let at = |m: &str| invalid(format!("`resources[{index}]` {m}"));
-    let fields = Fields::parse(raw.get()).map_err(|e| at(&e))?;
+    let fields = Fields::of(raw).map_err(|e| at(&e))?;
     let uri: String = fields
         .get("uri")
-        .and_then(|r| serde_json::from_str(r.get()).ok())
+        .and_then(Node::as_str)
+        .map(str::to_owned)
         .ok_or_else(|| at("has no string `uri`"))?;
     let err =
         |m: String| invalid(format!("`resources[{index}]` ({uri}) {m}")).with_uri(uri.clone());
@@ -482,7 +488,8 @@ fn parse_item(raw: &RawValue, index: usize, root: &str) -> Result<ResourceItem> 
     }
     let digest: String = fields
         .get("digest")
-        .and_then(|r| serde_json::from_str(r.get()).ok())
+        .and_then(Node::as_str)
+        .map(str::to_owned)
         .ok_or_else(|| err("has no string `digest`".into()))?;
     if !is_wire_digest(&digest) {
         return Err(err(format!(
@@ -493,19 +500,18 @@ fn parse_item(raw: &RawValue, index: usize, root: &str) -> Result<ResourceItem> 
     let size_raw = fields
         .get("size")
         .ok_or_else(|| err("has no `size`".into()))?;
-    let size = parse_size(size_raw.get()).ok_or_else(|| {
+    let size = parse_size(size_raw).ok_or_else(|| {
         err(format!(
             "has the size {}; a size is an integer from 0 to 9007199254740991",
-            size_raw.get()
+            size_raw.raw
         ))
-        .with_values("an integer from 0 to 9007199254740991", size_raw.get())
+        .with_values("an integer from 0 to 9007199254740991", size_raw.raw)
     })?;
     Ok(ResourceItem { uri, digest, size })
 }
 
 /// A JSON number that is an integer in `0..=2^53-1` (`5.0` counts, as `Number.isInteger`).
-fn parse_size(text: &str) -> Option<u64> {
-    let n: serde_json::Number = serde_json::from_str(text).ok()?;
+fn parse_size(n: &Node) -> Option<u64> {
     if let Some(u) = n.as_u64() {
         return (u <= MAX_SAFE_INTEGER as u64).then_some(u);
     }
@@ -540,36 +546,25 @@ fn check_uri_text(uri: &str) -> std::result::Result<(), &'static str> {
     Ok(())
 }
 
-/// The members of one JSON object, in order, as raw JSON ([`RawMembers`], the catalog's reader
-/// of JSON records). Anything but an object is refused, and so is a key given twice (a reader
-/// that keeps the first and one that keeps the last would see different entries).
-struct Fields(RawMembers);
+/// The members of an entry, an item or a `_meta` object, read by the catalog's JSON reader.
+/// Anything but an object is refused, and so is a key given twice (a reader that keeps the
+/// first and one that keeps the last would see different entries).
+struct Fields<'n, 'a>(&'n Node<'a>);
 
-impl Fields {
-    fn parse(json: &str) -> std::result::Result<Fields, String> {
-        let not_object = || "must be a JSON object".to_owned();
-        // An array is refused before it is read, as a reader of objects only would.
-        if json
-            .trim_start_matches([' ', '\t', '\n', '\r'])
-            .starts_with('[')
-        {
-            return Err(not_object());
+impl<'n, 'a> Fields<'n, 'a> {
+    fn of(node: &'n Node<'a>) -> std::result::Result<Fields<'n, 'a>, String> {
+        if node.as_object().is_none() {
+            return Err("must be a JSON object".to_owned());
         }
-        match RawMembers::parse(json, true) {
-            Ok(m) if !m.array => Ok(Fields(m)),
-            Ok(_) => Err(not_object()),
-            Err(e) => {
-                let s = e.to_string();
-                Err(if s.contains("invalid type") {
-                    not_object()
-                } else {
-                    format!("is not valid JSON: {s}")
-                })
-            }
+        if let Some(k) = node.repeated_key() {
+            let mut m = String::from("is not valid JSON: duplicate key ");
+            write_json_string(k, &mut m);
+            return Err(m);
         }
+        Ok(Fields(node))
     }
 
-    fn get(&self, key: &str) -> Option<&RawValue> {
+    fn get(&self, key: &str) -> Option<&'n Node<'a>> {
         self.0.get(key)
     }
 }

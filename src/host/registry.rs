@@ -18,7 +18,8 @@
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
-use serde_json::value::RawValue;
+use crate::skill::value::write_json_string;
+use skills_edge_catalog::json;
 
 use super::approval::{signed_approval_fingerprint, ApprovalsExport};
 use super::entry::Entry;
@@ -633,7 +634,7 @@ impl SkillHost {
     pub fn register_listing(&mut self, label: &str, json: &str) -> Result<ListingOutcome> {
         self.server(label)?;
         let raw = listing_entries(json)?;
-        self.register_entries(label, raw.iter().map(|r| r.get()))
+        self.register_entries(label, raw)
     }
 
     /// [`SkillHost::register_listing`] for entries given one by one (each the JSON text of
@@ -728,27 +729,27 @@ impl SkillHost {
         json: &str,
     ) -> Result<RegisterOutcome> {
         self.server(label)?;
-        #[derive(serde::Deserialize)]
-        struct GetResult<'a> {
-            #[serde(rename = "resultType")]
-            result_type: Option<String>,
-            #[serde(borrow)]
-            skill: Option<&'a RawValue>,
-        }
         let invalid =
             |m: String| VerifyError::new(ErrorCode::InvalidEntry, m).with_uri(requested_uri);
-        let r: GetResult<'_> = serde_json::from_str(json)
-            .map_err(|e| invalid(format!("the skills/get result cannot be read: {e}")))?;
-        if let Some(t) = r.result_type.filter(|t| t != "complete") {
-            return Err(invalid(format!(
-                "the skills/get result is not complete (resultType {t:?})"
-            ))
-            .with_values("complete", t));
+        let read = |m: String| invalid(format!("the skills/get result cannot be read: {m}"));
+        let doc = json::parse(json).map_err(|e| read(e.to_string()))?;
+        if doc.as_object().is_none() {
+            return Err(read(format!("it is {}, not an object", doc.a_type())));
         }
-        let raw = r
-            .skill
+        if let Some(t) = doc.opt_str("resultType").map_err(read)? {
+            if t != "complete" {
+                let mut m = String::from("the skills/get result is not complete (resultType ");
+                write_json_string(t, &mut m);
+                m.push(')');
+                return Err(invalid(m).with_values("complete", t));
+            }
+        }
+        let raw = doc
+            .field("skill")
+            .map_err(read)?
+            .filter(|n| !n.is_null())
             .ok_or_else(|| invalid("the skills/get result has no `skill`".into()))?;
-        let entry = Entry::parse(raw.get())?;
+        let entry = Entry::from_node(raw)?;
         if entry.uri() != requested_uri {
             return Err(invalid(format!(
                 "skills/get for {requested_uri} answered with the skill {}",
@@ -1259,27 +1260,29 @@ fn dynamic_limit(uri: &str, total: u64) -> VerifyError {
 
 /// The entries of a listing: a JSON array, or an object with a `skills` array and a
 /// `resultType` that is absent or `"complete"`.
-fn listing_entries(json: &str) -> Result<Vec<Box<RawValue>>> {
+fn listing_entries(json: &str) -> Result<Vec<&str>> {
     let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
-    if json.trim_start().starts_with('[') {
-        return serde_json::from_str(json)
-            .map_err(|e| bad(format!("the listing cannot be read: {e}")));
+    let doc = json::parse(json).map_err(|e| bad(format!("the listing cannot be read: {e}")))?;
+    if let Some(items) = doc.as_array() {
+        return Ok(items.iter().map(|n| n.raw).collect());
     }
-    #[derive(serde::Deserialize)]
-    struct ListResult {
-        #[serde(rename = "resultType")]
-        result_type: Option<String>,
-        skills: Option<Vec<Box<RawValue>>>,
+    let shape = |m: String| {
+        bad(format!("a listing is a skills/list result or an array of entries; this one cannot be read: {m}"))
+    };
+    if doc.as_object().is_none() {
+        return Err(shape(format!("it is {}", doc.a_type())));
     }
-    let r: ListResult = serde_json::from_str(json).map_err(|e| {
-        bad(format!("a listing is a skills/list result or an array of entries; this one cannot be read: {e}"))
-    })?;
-    if let Some(t) = r.result_type.filter(|t| t != "complete") {
-        return Err(bad(format!(
-            "the skills/list result is not complete (resultType {t:?})"
-        )));
+    if let Some(t) = doc.opt_str("resultType").map_err(shape)? {
+        if t != "complete" {
+            let mut m = String::from("the skills/list result is not complete (resultType ");
+            write_json_string(t, &mut m);
+            m.push(')');
+            return Err(bad(m));
+        }
     }
-    r.skills
+    let skills = doc.opt_array("skills").map_err(shape)?;
+    skills
+        .map(|items| items.iter().map(|n| n.raw).collect())
         .ok_or_else(|| bad("the skills/list result has no `skills` array".into()))
 }
 

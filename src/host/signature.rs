@@ -65,7 +65,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use skills_edge_catalog::json;
 use skills_edge_catalog::sign::{Envelope, SignatureError, Statement};
 pub use skills_edge_catalog::sign::{PublicKey, DSSE_META_KEY, SIGNER_META_KEY};
 
@@ -241,21 +242,45 @@ pub struct Signers {
 
 /// Exported pins: `{"format":"skills-edge/pins","version":1,"pins":[{"origin","keyId","catalog","key"}]}`
 /// (read; [`Signers::export_pins`] writes the same shape).
-#[derive(Deserialize)]
 struct PinsExport {
     format: String,
     version: u32,
     pins: Vec<PinJson>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct PinJson {
     origin: String,
     key_id: String,
     catalog: String,
     /// The public JWK, as its JSON text (read by [`trusted_key`]).
-    key: Box<serde_json::value::RawValue>,
+    key: String,
+}
+
+impl PinsExport {
+    /// The export's fields, as JSON requires them (the checks of their values are
+    /// [`Signers::import_pins`]'s).
+    fn read(json: &str) -> std::result::Result<PinsExport, String> {
+        let doc = json::parse(json).map_err(|e| e.to_string())?;
+        doc.expect_object("the export")?;
+        let pins = doc
+            .array_of("pins")?
+            .iter()
+            .map(|p| {
+                p.expect_object("a pin")?;
+                Ok(PinJson {
+                    origin: p.str_of("origin")?.to_owned(),
+                    key_id: p.str_of("keyId")?.to_owned(),
+                    catalog: p.str_of("catalog")?.to_owned(),
+                    key: p.required("key")?.raw.to_owned(),
+                })
+            })
+            .collect::<std::result::Result<_, String>>()?;
+        Ok(PinsExport {
+            format: doc.str_of("format")?.to_owned(),
+            version: doc.u32_of("version")?,
+            pins,
+        })
+    }
 }
 
 fn invalid(uri: &str, message: impl Into<String>) -> VerifyError {
@@ -370,8 +395,8 @@ impl Signers {
     /// is stored then.
     pub fn import_pins(&mut self, json: &str) -> Result<usize> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
-        let export: PinsExport =
-            serde_json::from_str(json).map_err(|e| bad(format!("the pins cannot be read: {e}")))?;
+        let export =
+            PinsExport::read(json).map_err(|e| bad(format!("the pins cannot be read: {e}")))?;
         if export.format != PINS_FORMAT || export.version != PINS_VERSION {
             return Err(bad(format!(
                 "the pins are in the format {:?} version {}; expected {PINS_FORMAT:?} version {PINS_VERSION}",
@@ -381,7 +406,7 @@ impl Signers {
         let mut read = Vec::with_capacity(export.pins.len());
         for p in export.pins {
             check_origin(&p.origin).map_err(|e| bad(format!("a pin: {}", e.message)))?;
-            let key = trusted_key(&format!("the pin of {}", p.origin), p.key.get())?;
+            let key = trusted_key(&format!("the pin of {}", p.origin), &p.key)?;
             if key.key_id() != p.key_id {
                 return Err(bad(format!(
                     "the pin of {} names the key {} but holds the key {}",

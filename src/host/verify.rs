@@ -11,7 +11,10 @@
 //! to publish, are read as YAML 1.2 exactly as `yaml@2` reads them, so a third-party skill that
 //! uses them verifies when its entry carries that reading.
 
+use std::borrow::Cow;
+
 use serde_json::Value as Json;
+use skills_edge_catalog::json::{self, Node};
 
 use super::entry::{Entry, ResourceItem};
 use super::error::{ErrorCode, Result, VerifyError};
@@ -116,8 +119,17 @@ pub enum Content {
     Bytes(Vec<u8>),
     /// Text; its UTF-8 bytes are what is verified.
     Text(String),
-    /// A `resources/read` result, checked with [`read_content`].
+    /// A `resources/read` result, checked with [`read_content`]. [`verify_content`],
+    /// [`verify_skill_md`] and [`SkillHost`](crate::host::SkillHost) check it as its JSON text
+    /// ([`Content::ReadResultText`]), with the same rules and outcomes: one reader of a result
+    /// in the verifier, so that a WebAssembly module that only gets text carries no
+    /// `serde_json` value reader. [`read_content`] and [`read_result_content`] read the value
+    /// itself.
     ReadResult(Json),
+    /// A `resources/read` result as its JSON text, read with the catalog's strict JSON reader
+    /// ([`skills_edge_catalog::json`]) and then checked as [`Content::ReadResult`] is (what the
+    /// npm package hands over: it holds the text, not a `serde_json` value).
+    ReadResultText(String),
     /// The content item of a `resources/read` result as [`read_content`] extracted it (the
     /// result's shape, and a `blob`'s decoded length, already checked there): verified exactly
     /// as that result is, its `mimeType` kept. A caller that hashes the content elsewhere reads
@@ -380,27 +392,97 @@ pub fn read_content(
     uri: &str,
     expected_size: Option<u64>,
 ) -> Result<(Body, Option<String>)> {
-    let obj = result
-        .as_object()
-        .ok_or_else(|| bad_result(uri, "a resources/read result must be an object"))?;
-    match obj.get("resultType") {
-        None => {}
-        Some(Json::String(s)) if s == "complete" => {}
-        Some(other) => {
+    read_item(result, uri, expected_size)
+}
+
+/// What [`read_content`] needs of a parsed `resources/read` result: `serde_json`'s value (the
+/// Rust API) and the catalog's JSON tree (a result given as text). A repeated key counts with
+/// its last value in both, as `serde_json` reads it.
+trait ResultJson: Sized {
+    fn is_object(&self) -> bool;
+    fn member(&self, key: &str) -> Option<&Self>;
+    fn items(&self) -> Option<&[Self]>;
+    fn string(&self) -> Option<&str>;
+    /// The value as JSON text, for messages.
+    fn text(&self) -> Cow<'_, str>;
+}
+
+impl ResultJson for Json {
+    fn is_object(&self) -> bool {
+        self.is_object()
+    }
+    fn member(&self, key: &str) -> Option<&Self> {
+        self.get(key)
+    }
+    fn items(&self) -> Option<&[Self]> {
+        self.as_array().map(Vec::as_slice)
+    }
+    fn string(&self) -> Option<&str> {
+        self.as_str()
+    }
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Owned(self.to_string())
+    }
+}
+
+impl ResultJson for Node<'_> {
+    fn is_object(&self) -> bool {
+        self.as_object().is_some()
+    }
+    fn member(&self, key: &str) -> Option<&Self> {
+        self.as_object()?
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+    fn items(&self) -> Option<&[Self]> {
+        self.as_array()
+    }
+    fn string(&self) -> Option<&str> {
+        self.as_str()
+    }
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.raw)
+    }
+}
+
+/// A `resources/read` result given as JSON text, read with the strict reader.
+fn parse_result<'a>(text: &'a str, uri: &str) -> Result<Node<'a>> {
+    json::parse(text).map_err(|e| {
+        bad_result(
+            uri,
+            format!("the resources/read result for {uri} is not valid JSON: {e}"),
+        )
+    })
+}
+
+/// [`read_content`] over either form of the result.
+fn read_item<J: ResultJson>(
+    result: &J,
+    uri: &str,
+    expected_size: Option<u64>,
+) -> Result<(Body, Option<String>)> {
+    if !result.is_object() {
+        return Err(bad_result(uri, "a resources/read result must be an object"));
+    }
+    if let Some(other) = result.member("resultType") {
+        if other.string() != Some("complete") {
+            let other = other.text();
             return Err(bad_result(
                 uri,
                 format!("the resources/read result for {uri} is not complete (resultType {other}); skill files are never read incrementally"),
             )
-            .with_values("complete", other.to_string()))
+            .with_values("complete", other.into_owned()));
         }
     }
-    let contents = obj
-        .get("contents")
-        .and_then(Json::as_array)
+    let contents = result
+        .member("contents")
+        .and_then(J::items)
         .ok_or_else(|| bad_result(uri, "the resources/read result has no `contents` array"))?;
     let mut matching = contents
         .iter()
-        .filter(|c| c.get("uri").and_then(Json::as_str) == Some(uri));
+        .filter(|c| c.member("uri").and_then(J::string) == Some(uri));
     let item = matching.next().ok_or_else(|| {
         bad_result(
             uri,
@@ -423,12 +505,15 @@ pub fn read_content(
         .with_values("1", (extra + 1).to_string()));
     }
     let mime_type = item
-        .get("mimeType")
-        .and_then(Json::as_str)
+        .member("mimeType")
+        .and_then(J::string)
         .map(str::to_owned);
-    match (item.get("text"), item.get("blob")) {
-        (Some(Json::String(text)), None) => Ok((Body::Text(text.clone()), mime_type)),
-        (None, Some(Json::String(blob))) => {
+    match (
+        item.member("text").map(|t| t.string()),
+        item.member("blob").map(|b| b.string()),
+    ) {
+        (Some(Some(text)), None) => Ok((Body::Text(text.to_owned()), mime_type)),
+        (None, Some(Some(blob))) => {
             let padding = blob.bytes().rev().take_while(|&c| c == b'=').count();
             if blob.len() % 4 != 0 || padding > 2 {
                 return Err(bad_result(
@@ -481,8 +566,34 @@ pub fn read_result_content(
     result: &Json,
     options: VerifyOptions,
 ) -> Result<(Body, Option<String>)> {
+    result_content(entry, uri, |_| Ok(result), options)
+}
+
+/// [`read_result_content`] for a result given as JSON text ([`Content::ReadResultText`]).
+pub fn read_result_text_content(
+    entry: &Entry,
+    uri: &str,
+    text: &str,
+    options: VerifyOptions,
+) -> Result<(Body, Option<String>)> {
+    let mut node = None;
+    result_content(
+        entry,
+        uri,
+        |uri| Ok(&*node.insert(parse_result(text, uri)?)),
+        options,
+    )
+}
+
+/// [`read_result_content`] over either form, the result read only after the manifest check.
+fn result_content<'r, J: ResultJson + 'r>(
+    entry: &Entry,
+    uri: &str,
+    result: impl FnOnce(&str) -> Result<&'r J>,
+    options: VerifyOptions,
+) -> Result<(Body, Option<String>)> {
     let item = manifest_item(entry, uri, options)?;
-    let (body, mime_type) = read_content(result, uri, item.map(|i| i.size))?;
+    let (body, mime_type) = read_item(result(uri)?, uri, item.map(|i| i.size))?;
     if let Some(item) = item {
         check_size(item, body.as_bytes().len() as u64)?;
     }
@@ -524,7 +635,11 @@ pub fn verify_content(
 ) -> Result<VerifiedContent> {
     hashing.check()?;
     let (body, mime_type) = match content {
-        Content::ReadResult(result) => read_result_content(entry, uri, result, options)?,
+        // A `serde_json` value is checked as its JSON text is ([`Content::ReadResult`]).
+        Content::ReadResult(result) => {
+            read_result_text_content(entry, uri, &result.to_string(), options)?
+        }
+        Content::ReadResultText(text) => read_result_text_content(entry, uri, text, options)?,
         Content::Item { body, mime_type } => (body.clone(), mime_type.clone()),
         Content::Bytes(b) => (Body::Blob(b.clone()), None),
         Content::Text(t) => (Body::Text(t.clone()), None),
@@ -598,13 +713,18 @@ pub fn verify_skill_md(
             format!("{uri} came as a `blob`; a SKILL.md is markdown and must come as `text`"),
         )),
     };
+    // A `resources/read` result's one content item, as text.
+    let from_result = |result: &str| -> Result<(String, Option<String>, FileReceipt)> {
+        let node = parse_result(result, uri)?;
+        let (body, mime) = read_item(&node, uri, item.map(|i| i.size))?;
+        let (text, mime) = item_text(body, mime)?;
+        let receipt = receipt_of(text.as_bytes())?;
+        Ok((text, mime, receipt))
+    };
     let (text, mime_type, receipt) = match content {
-        Content::ReadResult(result) => {
-            let (body, mime) = read_content(result, uri, item.map(|i| i.size))?;
-            let (text, mime) = item_text(body, mime)?;
-            let receipt = receipt_of(text.as_bytes())?;
-            (text, mime, receipt)
-        }
+        // A `serde_json` value is checked as its JSON text is ([`Content::ReadResult`]).
+        Content::ReadResult(value) => from_result(&value.to_string())?,
+        Content::ReadResultText(result) => from_result(result)?,
         Content::Item { body, mime_type } => {
             let (text, mime) = item_text(body.clone(), mime_type.clone())?;
             let receipt = receipt_of(text.as_bytes())?;
@@ -991,15 +1111,19 @@ mod tests {
         .is_ok());
 
         let code = |uri: &str, r: Json| {
-            verify_content(
+            let err = verify_content(
                 &e,
                 uri,
                 &Content::ReadResult(r.clone()),
                 Hashing::Here,
                 NONE,
             )
-            .unwrap_err()
-            .code
+            .unwrap_err();
+            // The same result as JSON text: the same refusal, word for word.
+            let text = Content::ReadResultText(r.to_string());
+            let again = verify_content(&e, uri, &text, Hashing::Here, NONE).unwrap_err();
+            assert_eq!(again, err, "{r}");
+            err.code
         };
         use ErrorCode::*;
         assert_eq!(
@@ -1342,7 +1466,12 @@ mod tests {
         let (body, _) =
             read_result_content(&e, bin, &read(bin, json!({"blob": "AP8G"})), NONE).unwrap();
         assert_eq!(body.as_bytes(), &[0, 255, 6]);
-        let code = |uri: &str, r: Json| read_result_content(&e, uri, &r, NONE).unwrap_err().code;
+        let code = |uri: &str, r: Json| {
+            let err = read_result_content(&e, uri, &r, NONE).unwrap_err();
+            let again = read_result_text_content(&e, uri, &r.to_string(), NONE).unwrap_err();
+            assert_eq!(again, err, "{r}");
+            err.code
+        };
         assert_eq!(
             code(forms, read(forms, json!({"text": "short"}))),
             ErrorCode::SizeMismatch
@@ -1385,6 +1514,20 @@ mod tests {
                 &e,
                 Content::ReadResult(read(e.uri(), json!({"text": tampered}))),
             ),
+            (
+                &e,
+                Content::ReadResultText(
+                    read(
+                        e.uri(),
+                        json!({"text": SKILL_MD, "mimeType": "text/markdown"}),
+                    )
+                    .to_string(),
+                ),
+            ),
+            (
+                &e,
+                Content::ReadResultText(read(e.uri(), json!({"text": tampered})).to_string()),
+            ),
             (&dynamic, Content::Text(dyn_md.into())),
             (&dynamic, Content::Text(dyn_md.replace("x\n", "w\n"))),
             (
@@ -1407,6 +1550,12 @@ mod tests {
                 Content::Text(t) => t.as_bytes().to_vec(),
                 Content::Bytes(b) => b.clone(),
                 Content::ReadResult(r) => r["contents"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .as_bytes()
+                    .to_vec(),
+                Content::ReadResultText(t) => serde_json::from_str::<Json>(t).unwrap()["contents"]
+                    [0]["text"]
                     .as_str()
                     .unwrap()
                     .as_bytes()

@@ -651,7 +651,7 @@ pub(super) fn content_from(value: &JsValue, arg: Arg, result: bool) -> Result<Co
         return Ok(Content::Bytes(bytes));
     }
     if result && is_record(value) {
-        return read_result(value, arg).map(Content::ReadResult);
+        return read_result(value, arg).map(Content::ReadResultText);
     }
     Err(arg.wrong(
         if result {
@@ -663,8 +663,9 @@ pub(super) fn content_from(value: &JsValue, arg: Arg, result: bool) -> Result<Co
     ))
 }
 
-/// A `resources/read` result object as JSON.
-pub(super) fn read_result(value: &JsValue, arg: Arg) -> Result<serde_json::Value, JsValue> {
+/// A `resources/read` result object as JSON text (read by the host with the strict JSON
+/// reader, [`Content::ReadResultText`]).
+pub(super) fn read_result(value: &JsValue, arg: Arg) -> Result<String, JsValue> {
     if !is_record(value) {
         return Err(arg.wrong_with(
             ErrorCode::InvalidReadResult,
@@ -672,19 +673,13 @@ pub(super) fn read_result(value: &JsValue, arg: Arg) -> Result<serde_json::Value
             value,
         ));
     }
-    let text = json_arg(
+    json_arg(
         value,
         arg,
         ErrorCode::InvalidReadResult,
         "a resources/read result object",
         false,
-    )?;
-    serde_json::from_str(&text).map_err(|e| {
-        arg.error(
-            ErrorCode::InvalidReadResult,
-            format_args!("cannot be read: {e}"),
-        )
-    })
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

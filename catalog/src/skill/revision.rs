@@ -39,13 +39,16 @@ pub const REVISION_META_KEY: &str = "io.github.skills-edge/revision";
 /// );
 /// ```
 pub fn skill_revision<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<String> {
-    let mut files: Vec<(&str, &str)> = files.into_iter().collect();
+    let files: Vec<(&str, &str)> = files.into_iter().collect();
     if !files.iter().all(|(_, d)| super::digest::is_wire_digest(d)) {
         return None;
     }
-    files.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let keys: Vec<&[u8]> = files.iter().map(|(p, _)| p.as_bytes()).collect();
     let mut h = Sha256::new();
-    for (path, digest) in files {
+    for (path, digest) in super::byte_order(&keys)
+        .into_iter()
+        .filter_map(|i| files.get(i))
+    {
         h.update(path.as_bytes());
         h.update([0]);
         h.update(&digest.as_bytes()[DIGEST_LEN - 64..]);

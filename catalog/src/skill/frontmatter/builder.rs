@@ -300,12 +300,23 @@ fn js_property_order(pairs: Vec<(String, Value)>) -> Vec<(String, Value)> {
     if !pairs.iter().any(|(k, _)| array_index(k).is_some()) {
         return pairs;
     }
-    let (mut indices, others): (Vec<_>, Vec<_>) = pairs
+    let (indices, others): (Vec<_>, Vec<_>) = pairs
         .into_iter()
         .partition(|(k, _)| array_index(k).is_some());
-    indices.sort_by_key(|(k, _)| array_index(k).unwrap_or(u32::MAX));
-    indices.extend(others);
-    indices
+    // Big-endian bytes sort as the numbers do.
+    let numbers: Vec<[u8; 4]> = indices
+        .iter()
+        .map(|(k, _)| array_index(k).unwrap_or(u32::MAX).to_be_bytes())
+        .collect();
+    let keys: Vec<&[u8]> = numbers.iter().map(|n| n.as_slice()).collect();
+    let order = crate::skill::byte_order(&keys);
+    let mut slots: Vec<Option<(String, Value)>> = indices.into_iter().map(Some).collect();
+    let mut out: Vec<(String, Value)> = order
+        .into_iter()
+        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        .collect();
+    out.extend(others);
+    out
 }
 
 /// `Some(n)` when `key` is the canonical decimal form of an array index `n` (0 ≤ n ≤ 2^32 − 2).

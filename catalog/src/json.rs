@@ -1,0 +1,865 @@
+//! A strict JSON reader (RFC 8259) into a small borrowed tree, for the host's readers of what
+//! a server or a caller sent (skill entries, `skills/list` and `skills/get` results, DSSE
+//! envelopes and statements, pins and approvals exports).
+//!
+//! It accepts exactly the texts `serde_json` accepts as a `serde_json::Value`, and reads the same
+//! values from them, without serde's generic machinery (a much smaller WebAssembly module):
+//!
+//! - one value, surrounded by optional whitespace (space, tab, line feed, carriage return);
+//! - no trailing commas, no comments, no leading zeros (`01`), no `+1`, `.5`, `1.`, `NaN`;
+//! - strings: no unescaped control characters (U+0000 to U+001F); escapes `\" \\ \/ \b \f \n \r
+//!   \t \uXXXX`, where a `\u` surrogate must be a leading one followed by a trailing one (no lone
+//!   surrogates);
+//! - numbers: refused when they are out of the range of an `f64` ("number out of range");
+//! - depth: at most [`MAX_DEPTH`] arrays and objects nested, as `serde_json`'s recursion limit.
+//!
+//! Duplicate object keys are kept, in document order: the tree is what the text says, and each
+//! reader decides. [`Node::field`] refuses a repeated key it looks up (as serde's derived readers
+//! refuse a repeated field), [`Node::to_value`] refuses any repeated key (frontmatter keys are
+//! unique), [`Node::get`] returns the first occurrence.
+//!
+//! Errors name what is wrong and where, as `serde_json`'s do: `expected value at line 1 column 5`.
+
+use std::borrow::Cow;
+use std::fmt;
+
+// The exact decimal reader of frontmatter floats: `str::parse::<f64>`'s value without its
+// 10 KB table of powers of five.
+use crate::skill::frontmatter::read_decimal_f64;
+use crate::skill::value::{Number, Value, MAX_SAFE_INTEGER};
+
+/// The deepest nesting of arrays and objects read (`serde_json`'s recursion limit): 127
+/// containers inside one another; one more is refused ("recursion limit exceeded").
+pub const MAX_DEPTH: usize = 127;
+
+/// A JSON value and the exact text it was read from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node<'a> {
+    /// The value's text in the document, without the whitespace around it.
+    pub raw: &'a str,
+    /// The value.
+    pub value: Json<'a>,
+}
+
+/// A JSON value whose strings borrow from the document where they have no escapes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json<'a> {
+    /// `null`
+    Null,
+    /// `true` or `false`
+    Bool(bool),
+    /// A number, as written (valid JSON, within the range of an `f64`).
+    Number(&'a str),
+    /// A string, unescaped.
+    String(Cow<'a, str>),
+    /// An array, in order.
+    Array(Vec<Node<'a>>),
+    /// An object's members in document order, repeated keys included.
+    Object(Vec<(Cow<'a, str>, Node<'a>)>),
+}
+
+/// Why a text is not JSON, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// What is wrong, in `serde_json`'s words ("expected value", "trailing comma", ...).
+    pub message: &'static str,
+    /// The line, from 1.
+    pub line: usize,
+    /// The column in bytes, from 1 (0 at the end of an empty line, as `serde_json` counts).
+    pub column: usize,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at line {} column {}",
+            self.message, self.line, self.column
+        )
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Reads one JSON document.
+///
+/// ```
+/// use skills_edge_catalog::json::{parse, Json};
+/// let doc = parse(r#" {"a": [1, "x\n"], "b": null} "#).unwrap();
+/// assert_eq!(doc.raw, r#"{"a": [1, "x\n"], "b": null}"#);
+/// assert_eq!(doc.get("a").unwrap().raw, r#"[1, "x\n"]"#);
+/// assert!(matches!(doc.get("b").unwrap().value, Json::Null));
+/// assert_eq!(parse("[1,]").unwrap_err().to_string(), "trailing comma at line 1 column 4");
+/// ```
+pub fn parse(text: &str) -> Result<Node<'_>, Error> {
+    let mut p = Parser {
+        text,
+        bytes: text.as_bytes(),
+        at: 0,
+        depth: 0,
+    };
+    let node = p.value()?;
+    p.skip_ws();
+    if p.at < p.bytes.len() {
+        return Err(p.error_here("trailing characters"));
+    }
+    Ok(node)
+}
+
+impl<'a> Node<'a> {
+    /// The string, if the value is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The items, if the value is an array.
+    pub fn as_array(&self) -> Option<&[Node<'a>]> {
+        match &self.value {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The members, if the value is an object.
+    pub fn as_object(&self) -> Option<&[(Cow<'a, str>, Node<'a>)]> {
+        match &self.value {
+            Json::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    /// Whether the value is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self.value, Json::Null)
+    }
+
+    /// The number as a `u64`, if it is an integer written without a fraction or an exponent
+    /// that fits one (as `serde_json::Number::as_u64`).
+    pub fn as_u64(&self) -> Option<u64> {
+        match self.value {
+            Json::Number(n) => n.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The number as an `f64` (every number read fits one).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self.value {
+            Json::Number(n) => read_decimal_f64(n),
+            _ => None,
+        }
+    }
+
+    /// The first member named `key`, if the value is an object that has one.
+    pub fn get(&self, key: &str) -> Option<&Node<'a>> {
+        self.as_object()?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// The member named `key` of an object, refused when the key is repeated (as serde's
+    /// derived readers refuse a repeated field): `Err("duplicate field `key`")`.
+    pub fn field(&self, key: &str) -> Result<Option<&Node<'a>>, String> {
+        let mut found = None;
+        for (k, v) in self.as_object().unwrap_or_default() {
+            if k == key {
+                if found.is_some() {
+                    return Err(format!("duplicate field `{key}`"));
+                }
+                found = Some(v);
+            }
+        }
+        Ok(found)
+    }
+
+    /// The first key an object repeats, if any.
+    pub fn repeated_key(&self) -> Option<&str> {
+        let members = self.as_object()?;
+        members
+            .iter()
+            .enumerate()
+            .find(|(i, (k, _))| members[..*i].iter().any(|(seen, _)| seen == k))
+            .map(|(_, (k, _))| k.as_ref())
+    }
+
+    /// The JSON type of the value with its article, for messages: `null`, `a boolean`,
+    /// `a number`, `a string`, `an array` or `an object`.
+    pub fn a_type(&self) -> &'static str {
+        match self.value {
+            Json::Null => "null",
+            Json::Bool(_) => "a boolean",
+            Json::Number(_) => "a number",
+            Json::String(_) => "a string",
+            Json::Array(_) => "an array",
+            Json::Object(_) => "an object",
+        }
+    }
+
+    /// A required member of an object, refused as serde refuses a missing or repeated field:
+    /// "missing field `key`", "duplicate field `key`".
+    pub fn required(&self, key: &str) -> Result<&Node<'a>, String> {
+        self.field(key)?
+            .ok_or_else(|| format!("missing field `{key}`"))
+    }
+
+    /// A required string member of an object ([`Node::required`], then the type).
+    pub fn str_of(&self, key: &str) -> Result<&str, String> {
+        let n = self.required(key)?;
+        n.as_str()
+            .ok_or_else(|| format!("`{key}` must be a string, found {}", n.a_type()))
+    }
+
+    /// A required array member of an object ([`Node::required`], then the type).
+    pub fn array_of(&self, key: &str) -> Result<&[Node<'a>], String> {
+        let n = self.required(key)?;
+        n.as_array()
+            .ok_or_else(|| format!("`{key}` must be an array, found {}", n.a_type()))
+    }
+
+    /// A required member of an object that is an integer from 0 to `u32::MAX` written without
+    /// a fraction or an exponent, as serde reads a `u32` field.
+    pub fn u32_of(&self, key: &str) -> Result<u32, String> {
+        let n = self.required(key)?;
+        n.as_u64()
+            .and_then(|u| u32::try_from(u).ok())
+            .ok_or_else(|| {
+                format!(
+                    "`{key}` must be an integer from 0 to 4294967295, found {}",
+                    n.raw
+                )
+            })
+    }
+
+    /// `Ok` for an object; for anything else "`what` must be an object, found ...".
+    pub fn expect_object(&self, what: &str) -> Result<(), String> {
+        match self.value {
+            Json::Object(_) => Ok(()),
+            _ => Err(format!("{what} must be an object, found {}", self.a_type())),
+        }
+    }
+
+    /// An optional string member of an object (absent or `null`: `None`), read as serde reads
+    /// an `Option<String>` field: another type, or the key repeated, is refused.
+    pub fn opt_str(&self, key: &str) -> Result<Option<&str>, String> {
+        match self.field(key)? {
+            Some(n) if !n.is_null() => n
+                .as_str()
+                .map(Some)
+                .ok_or_else(|| format!("`{key}` must be a string, found {}", n.a_type())),
+            _ => Ok(None),
+        }
+    }
+
+    /// An optional array member of an object (absent or `null`: `None`), read as serde reads
+    /// an `Option<Vec<_>>` field: another type, or the key repeated, is refused.
+    pub fn opt_array(&self, key: &str) -> Result<Option<&[Node<'a>]>, String> {
+        match self.field(key)? {
+            Some(n) if !n.is_null() => n
+                .as_array()
+                .map(Some)
+                .ok_or_else(|| format!("`{key}` must be an array, found {}", n.a_type())),
+            _ => Ok(None),
+        }
+    }
+
+    /// The JSON type of the value: `null`, `boolean`, `number`, `string`, `array` or `object`.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            Json::Null => "null",
+            Json::Bool(_) => "boolean",
+            Json::Number(_) => "number",
+            Json::String(_) => "string",
+            Json::Array(_) => "array",
+            Json::Object(_) => "object",
+        }
+    }
+
+    /// The value as an ordered [`Value`]: integers within JavaScript's safe range stay
+    /// integers, other numbers become `f64`s; a repeated key in any object is refused
+    /// (`duplicate object key "k"`).
+    pub fn to_value(&self) -> Result<Value, String> {
+        Ok(match &self.value {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => Value::Number(number(n)),
+            Json::String(s) => Value::String(s.to_string()),
+            Json::Array(items) => {
+                Value::Array(items.iter().map(Node::to_value).collect::<Result<_, _>>()?)
+            }
+            Json::Object(members) => {
+                if let Some(k) = self.repeated_key() {
+                    let mut m = String::from("duplicate object key ");
+                    crate::skill::value::write_json_string(k, &mut m);
+                    return Err(m);
+                }
+                Value::Object(
+                    members
+                        .iter()
+                        .map(|(k, v)| Ok((k.to_string(), v.to_value()?)))
+                        .collect::<Result<_, String>>()?,
+                )
+            }
+        })
+    }
+}
+
+/// A number's value: an integer (no fraction, no exponent) within the safe range as
+/// [`Number::Int`], anything else as the nearest `f64`.
+fn number(text: &str) -> Number {
+    if !text.contains(['.', 'e', 'E']) {
+        if let Ok(i) = text.parse::<i64>() {
+            if (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i) {
+                return Number::Int(i);
+            }
+        }
+    }
+    Number::Float(read_decimal_f64(text).unwrap_or_default())
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+    depth: usize,
+}
+
+impl<'a> Parser<'a> {
+    /// An error at byte `at` (the offending byte; the end of the text for an early end).
+    fn error_at(&self, message: &'static str, at: usize) -> Error {
+        let before = self.bytes.get(..at).unwrap_or(self.bytes);
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let column = if at >= self.bytes.len() {
+            at - line_start
+        } else {
+            at - line_start + 1
+        };
+        Error {
+            message,
+            line: 1 + before.iter().filter(|&&b| b == b'\n').count(),
+            column,
+        }
+    }
+
+    fn error_here(&self, message: &'static str) -> Error {
+        self.error_at(message, self.at)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    fn value(&mut self) -> Result<Node<'a>, Error> {
+        self.skip_ws();
+        let start = self.at;
+        let value = match self.peek() {
+            None => return Err(self.error_here("EOF while parsing a value")),
+            Some(b'n') => self.literal("null", Json::Null)?,
+            Some(b't') => self.literal("true", Json::Bool(true))?,
+            Some(b'f') => self.literal("false", Json::Bool(false))?,
+            Some(b'"') => {
+                self.at += 1;
+                Json::String(self.string()?)
+            }
+            Some(b'-' | b'0'..=b'9') => self.number()?,
+            Some(open @ (b'[' | b'{')) => {
+                if self.depth == MAX_DEPTH {
+                    return Err(self.error_here("recursion limit exceeded"));
+                }
+                self.depth += 1;
+                self.at += 1;
+                let v = if open == b'[' {
+                    self.array()?
+                } else {
+                    self.object()?
+                };
+                self.depth -= 1;
+                v
+            }
+            Some(_) => return Err(self.error_here("expected value")),
+        };
+        Ok(Node {
+            raw: self.text.get(start..self.at).unwrap_or_default(),
+            value,
+        })
+    }
+
+    fn literal(&mut self, word: &'static str, value: Json<'a>) -> Result<Json<'a>, Error> {
+        for &b in word.as_bytes() {
+            match self.peek() {
+                None => return Err(self.error_here("EOF while parsing a value")),
+                Some(c) if c == b => self.at += 1,
+                Some(_) => return Err(self.error_here("expected ident")),
+            }
+        }
+        Ok(value)
+    }
+
+    /// `[` read; the items up to and with the `]`.
+    fn array(&mut self) -> Result<Json<'a>, Error> {
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.at += 1;
+            return Ok(Json::Array(items));
+        }
+        loop {
+            items.push(self.value()?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.at += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        return Err(self.error_here("trailing comma"));
+                    }
+                }
+                Some(b']') => {
+                    self.at += 1;
+                    return Ok(Json::Array(items));
+                }
+                None => return Err(self.error_here("EOF while parsing a list")),
+                Some(_) => return Err(self.error_here("expected `,` or `]`")),
+            }
+        }
+    }
+
+    /// `{` read; the members up to and with the `}`.
+    fn object(&mut self) -> Result<Json<'a>, Error> {
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.at += 1;
+            return Ok(Json::Object(members));
+        }
+        loop {
+            match self.peek() {
+                Some(b'"') => self.at += 1,
+                None => return Err(self.error_here("EOF while parsing an object")),
+                Some(_) => return Err(self.error_here("key must be a string")),
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b':') => self.at += 1,
+                None => return Err(self.error_here("EOF while parsing an object")),
+                Some(_) => return Err(self.error_here("expected `:`")),
+            }
+            members.push((key, self.value()?));
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.at += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b'}') {
+                        return Err(self.error_here("trailing comma"));
+                    }
+                }
+                Some(b'}') => {
+                    self.at += 1;
+                    return Ok(Json::Object(members));
+                }
+                None => return Err(self.error_here("EOF while parsing an object")),
+                Some(_) => return Err(self.error_here("expected `,` or `}`")),
+            }
+        }
+    }
+
+    /// The opening `"` read; the string up to and with the closing one, unescaped.
+    fn string(&mut self) -> Result<Cow<'a, str>, Error> {
+        let mut owned: Option<String> = None;
+        let mut run = self.at;
+        loop {
+            let Some(b) = self.peek() else {
+                return Err(self.error_here("EOF while parsing a string"));
+            };
+            match b {
+                b'"' => {
+                    let tail = self.text.get(run..self.at).unwrap_or_default();
+                    self.at += 1;
+                    return Ok(match owned {
+                        None => Cow::Borrowed(tail),
+                        Some(mut s) => {
+                            s.push_str(tail);
+                            Cow::Owned(s)
+                        }
+                    });
+                }
+                b'\\' => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(self.text.get(run..self.at).unwrap_or_default());
+                    self.at += 1;
+                    let c = self.escape()?;
+                    owned.get_or_insert_with(String::new).push(c);
+                    run = self.at;
+                }
+                0..=0x1f => {
+                    return Err(self.error_here(
+                        "control character (\\u0000-\\u001F) found while parsing a string",
+                    ))
+                }
+                _ => self.at += 1,
+            }
+        }
+    }
+
+    /// The `\` read; the escaped character.
+    fn escape(&mut self) -> Result<char, Error> {
+        let Some(b) = self.peek() else {
+            return Err(self.error_here("EOF while parsing a string"));
+        };
+        self.at += 1;
+        Ok(match b {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let n = self.hex4()?;
+                if (0xDC00..=0xDFFF).contains(&n) {
+                    return Err(self.error_at("lone leading surrogate in hex escape", self.at - 1));
+                }
+                if !(0xD800..=0xDBFF).contains(&n) {
+                    return char::from_u32(n)
+                        .ok_or_else(|| self.error_here("invalid unicode code point"));
+                }
+                if self.bytes.get(self.at..self.at + 2) != Some(b"\\u") {
+                    let at = (self.at + 1).min(self.bytes.len());
+                    return Err(self.error_at("unexpected end of hex escape", at));
+                }
+                self.at += 2;
+                let low = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err(self.error_at("lone leading surrogate in hex escape", self.at - 1));
+                }
+                let c = 0x1_0000 + ((n - 0xD800) << 10) + (low - 0xDC00);
+                char::from_u32(c).ok_or_else(|| self.error_here("invalid unicode code point"))?
+            }
+            _ => return Err(self.error_at("invalid escape", self.at - 1)),
+        })
+    }
+
+    fn hex4(&mut self) -> Result<u32, Error> {
+        let mut n = 0;
+        for _ in 0..4 {
+            let Some(b) = self.peek() else {
+                return Err(self.error_here("EOF while parsing a string"));
+            };
+            let d = (b as char)
+                .to_digit(16)
+                .ok_or_else(|| self.error_here("invalid escape"))?;
+            n = n * 16 + d;
+            self.at += 1;
+        }
+        Ok(n)
+    }
+
+    /// A number: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)? ([eE] [+-]? [0-9]+)?, within the
+    /// range of an `f64`.
+    fn number(&mut self) -> Result<Json<'a>, Error> {
+        let start = self.at;
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        match self.peek() {
+            Some(b'0') => {
+                self.at += 1;
+                if matches!(self.peek(), Some(b'0'..=b'9')) {
+                    return Err(self.error_here("invalid number"));
+                }
+            }
+            Some(b'1'..=b'9') => self.digits(),
+            None => return Err(self.error_here("EOF while parsing a value")),
+            Some(_) => return Err(self.error_here("invalid number")),
+        }
+        let mut integer = true;
+        if self.peek() == Some(b'.') {
+            integer = false;
+            self.at += 1;
+            self.required_digits()?;
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            integer = false;
+            self.at += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.at += 1;
+            }
+            self.required_digits()?;
+        }
+        let text = self.text.get(start..self.at).unwrap_or_default();
+        // An integer of up to 18 digits always fits; anything longer, or with a fraction or an
+        // exponent, must be a finite f64.
+        let fits =
+            (integer && text.len() <= 19) || read_decimal_f64(text).is_some_and(f64::is_finite);
+        if !fits {
+            return Err(self.error_at("number out of range", start));
+        }
+        Ok(Json::Number(text))
+    }
+
+    fn digits(&mut self) {
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.at += 1;
+        }
+    }
+
+    fn required_digits(&mut self) -> Result<(), Error> {
+        match self.peek() {
+            Some(b'0'..=b'9') => {
+                self.digits();
+                Ok(())
+            }
+            None => Err(self.error_here("EOF while parsing a value")),
+            Some(_) => Err(self.error_here("invalid number")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        parse(text).unwrap_err().to_string()
+    }
+
+    /// Ours accepts iff serde_json accepts, with the same value.
+    fn same_as_serde(text: &str) {
+        let ours = parse(text);
+        let theirs = serde_json::from_str::<serde_json::Value>(text);
+        match (&ours, &theirs) {
+            (Ok(a), Ok(b)) => assert_eq!(&to_serde(a), b, "{text:?}"),
+            (Err(_), Err(_)) => {}
+            _ => panic!("{text:?}: ours {ours:?}, serde_json {theirs:?}"),
+        }
+    }
+
+    fn to_serde(n: &Node) -> serde_json::Value {
+        match &n.value {
+            Json::Null => serde_json::Value::Null,
+            Json::Bool(b) => (*b).into(),
+            Json::Number(t) => serde_json::from_str(t).unwrap(),
+            Json::String(s) => s.to_string().into(),
+            Json::Array(items) => items.iter().map(to_serde).collect(),
+            Json::Object(m) => m
+                .iter()
+                .map(|(k, v)| (k.to_string(), to_serde(v)))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn accepts_json_and_keeps_raw_text() {
+        let doc =
+            parse(" { \"a\" : [ 1 , -2.5e3 , \"\\u00e9\\ud83d\\ude00\" ] , \"b\":{} }\n").unwrap();
+        assert_eq!(
+            doc.raw,
+            "{ \"a\" : [ 1 , -2.5e3 , \"\\u00e9\\ud83d\\ude00\" ] , \"b\":{} }"
+        );
+        let a = doc.get("a").unwrap().as_array().unwrap();
+        assert_eq!(a[0].as_u64(), Some(1));
+        assert_eq!(a[1].as_f64(), Some(-2500.0));
+        assert_eq!(a[1].raw, "-2.5e3");
+        assert_eq!(a[2].as_str(), Some("é😀"));
+        assert!(matches!(doc.get("b").unwrap().value, Json::Object(ref m) if m.is_empty()));
+        assert!(matches!(
+            parse("\"plain\"").unwrap().value,
+            Json::String(Cow::Borrowed("plain"))
+        ));
+        for text in [
+            "null",
+            "true",
+            "false",
+            "0",
+            "-0",
+            "1e5",
+            "1E+5",
+            "1e-5",
+            "0.5",
+            "-0.0",
+            "[]",
+            "{}",
+            "[[],{}]",
+            "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"",
+            "\"\u{7f}é\u{10ffff}\"",
+            "123456789012345678901234567890",
+            "1e-400",
+            "18446744073709551616",
+        ] {
+            same_as_serde(text);
+        }
+    }
+
+    #[test]
+    fn refuses_what_serde_json_refuses() {
+        for text in [
+            "",
+            " ",
+            "[1,]",
+            "{\"a\":1,}",
+            "[1 2]",
+            "{\"a\" 1}",
+            "{1:2}",
+            "// c\n1",
+            "/* c */1",
+            "01",
+            "-01",
+            "+1",
+            ".5",
+            "1.",
+            "1.e5",
+            "1e",
+            "1e+",
+            "-",
+            "NaN",
+            "Infinity",
+            "nul",
+            "truex",
+            "[",
+            "{",
+            "{\"a\":",
+            "\"abc",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "\"\\u12g4\"",
+            "\"\u{1}\"",
+            "\"a\nb\"",
+            "1 2",
+            "[]]",
+            "1e400",
+            "-1e400",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "\"\\ud800\\u0041\"",
+            "\"\\ud800x\"",
+            "\"\\ud800\\n\"",
+            "\u{feff}1",
+            "[\u{a0}1]",
+            "'a'",
+        ] {
+            assert!(parse(text).is_err(), "{text:?} accepted");
+            same_as_serde(text);
+        }
+    }
+
+    #[test]
+    fn messages_name_the_place() {
+        assert_eq!(err(""), "EOF while parsing a value at line 1 column 0");
+        assert_eq!(err("[1,]"), "trailing comma at line 1 column 4");
+        assert_eq!(
+            err("{\"a\":1,\n \"b\" 2}"),
+            "expected `:` at line 2 column 6"
+        );
+        assert_eq!(
+            err("{\"a\":1"),
+            "EOF while parsing an object at line 1 column 6"
+        );
+        assert_eq!(err("[1 2]"), "expected `,` or `]` at line 1 column 4");
+        assert_eq!(err("01"), "invalid number at line 1 column 2");
+        assert_eq!(err("1 x"), "trailing characters at line 1 column 3");
+        assert_eq!(err("{1:2}"), "key must be a string at line 1 column 2");
+        assert_eq!(
+            err("\"\\ud800\""),
+            "unexpected end of hex escape at line 1 column 8"
+        );
+        assert_eq!(
+            err("\"\\udc00\""),
+            "lone leading surrogate in hex escape at line 1 column 7"
+        );
+        assert_eq!(err("1e400"), "number out of range at line 1 column 1");
+        // The same words as serde_json's, at the same place, for the common mistakes.
+        for text in [
+            "",
+            "[1,]",
+            "{\"a\":1",
+            "[1 2]",
+            "1 x",
+            "{1:2}",
+            "tru",
+            "[\"a\u{1}\"]",
+        ] {
+            let theirs = serde_json::from_str::<serde_json::Value>(text)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(err(text), theirs, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn depth_is_bounded_like_serde_json() {
+        let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(parse(&nested(MAX_DEPTH)).is_ok());
+        assert_eq!(
+            parse(&nested(MAX_DEPTH + 1)).unwrap_err().message,
+            "recursion limit exceeded"
+        );
+        same_as_serde(&nested(MAX_DEPTH));
+        same_as_serde(&nested(MAX_DEPTH + 1));
+        let objects = format!(
+            "{}1{}",
+            "{\"a\":".repeat(MAX_DEPTH + 1),
+            "}".repeat(MAX_DEPTH + 1)
+        );
+        assert!(parse(&objects).is_err());
+        same_as_serde(&objects);
+        // Deep input far past the bound is refused without exhausting the stack.
+        assert!(parse(&"[".repeat(100_000)).is_err());
+    }
+
+    #[test]
+    fn numbers_and_values() {
+        let v = parse(r#"{"i":9007199254740991,"big":9007199254740992,"f":1.5,"neg":-3,"e":1e2}"#)
+            .unwrap()
+            .to_value()
+            .unwrap();
+        assert!(matches!(
+            v.get("i"),
+            Some(Value::Number(Number::Int(9007199254740991)))
+        ));
+        assert!(
+            matches!(v.get("big"), Some(Value::Number(Number::Float(f))) if *f == 9007199254740992.0)
+        );
+        assert!(matches!(v.get("f"), Some(Value::Number(Number::Float(f))) if *f == 1.5));
+        assert!(matches!(v.get("neg"), Some(Value::Number(Number::Int(-3)))));
+        assert!(matches!(v.get("e"), Some(Value::Number(Number::Float(f))) if *f == 100.0));
+        assert_eq!(parse("5").unwrap().as_u64(), Some(5));
+        assert_eq!(parse("5.0").unwrap().as_u64(), None);
+        assert_eq!(parse("-5").unwrap().as_u64(), None);
+        assert_eq!(parse("18446744073709551616").unwrap().as_u64(), None);
+        assert_eq!(parse("\"5\"").unwrap().as_u64(), None);
+    }
+
+    #[test]
+    fn repeated_keys_are_kept_and_judged_by_the_reader() {
+        let doc = parse(r#"{"a":1,"b":2,"a":3}"#).unwrap();
+        assert_eq!(doc.get("a").unwrap().raw, "1");
+        assert_eq!(doc.repeated_key(), Some("a"));
+        assert_eq!(doc.field("a").unwrap_err(), "duplicate field `a`");
+        assert_eq!(doc.field("b").unwrap().unwrap().raw, "2");
+        assert_eq!(doc.field("c").unwrap(), None);
+        assert_eq!(doc.to_value().unwrap_err(), "duplicate object key \"a\"");
+        assert_eq!(
+            parse(r#"{"x":{"k":1,"k":1}}"#)
+                .unwrap()
+                .to_value()
+                .unwrap_err(),
+            "duplicate object key \"k\""
+        );
+    }
+}
