@@ -322,6 +322,7 @@ function loadgen(pid, port, requestFile) {
     child.on("error", reject);
     child.on("exit", (code) => {
       if (code !== 0) return reject(new Error(`load generator failed (${code}): ${err}`));
+      if (/connection error/.test(err)) console.error(`load generator: ${err.match(/connection error.*/g).join("; ")}`);
       const r = JSON.parse(out);
       r.cpu_us_per_request = cpu0 !== null && cpu1 !== null && r.requests ? ((cpu1 - cpu0) * 1e6) / r.requests : null;
       r.cpu_share = cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / r.seconds : null;
@@ -405,7 +406,12 @@ for (let round = 1; round <= opts.rounds; round++) {
         writeFileSync(file, req.text);
         const r = await loadgen(pid, port, file);
         const bad = Object.entries(r.statuses).filter(([s]) => s !== "200");
-        if (bad.length || r.connection_errors) throw new Error(`${worker} ${c.name}: ${JSON.stringify(r)}`);
+        // The project's Workers and the baselines must answer every request; a peer (the SDK's
+        // Workers) that drops connections under this load is reported, not hidden: the table
+        // counts them.
+        if (bad.length || (r.connection_errors && !worker.startsWith("sdk-"))) {
+          throw new Error(`${worker} ${c.name}: ${JSON.stringify(r)}`);
+        }
         samples.push({ round, worker, case: c.name, reply_bytes: reply.length, ...r });
         console.error(`round ${round}: ${worker} ${c.name}: ${r.rps.toFixed(0)} req/s, ${r.cpu_us_per_request?.toFixed(1)} µs CPU/req`);
       }
@@ -429,6 +435,7 @@ for (const [worker, , , workerCases] of WORKERS) {
       p50_ms: median(xs.map((x) => x.p50_ms)),
       p99_ms: median(xs.map((x) => x.p99_ms)),
       cpu_us_per_request: median(xs.map((x) => x.cpu_us_per_request)),
+      connection_errors: xs.reduce((n, x) => n + x.connection_errors, 0),
     });
   }
 }
@@ -455,10 +462,10 @@ console.log(`  ${packs.assets}`);
 console.log("skills-edge (assets): the ASSETS binding is a workerd `disk` service over the assets folder " +
   "(bare workerd has no Static Assets), in the same workerd process, so its CPU is counted");
 const label = Object.fromEntries(WORKERS.map(([id, , l]) => [id, l]));
-console.log("\n| Worker | request | reply B | req/s | p50 ms | p99 ms | CPU µs/req |");
-console.log("|---|---|---:|---:|---:|---:|---:|");
+console.log("\n| Worker | request | reply B | req/s | p50 ms | p99 ms | CPU µs/req | connections lost |");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|");
 for (const r of results) {
-  console.log(`| ${label[r.worker]} | ${r.case} | ${r.reply_bytes} | ${fmt(r.rps)} | ${fmt(r.p50_ms, 3)} | ${fmt(r.p99_ms, 3)} | ${fmt(r.cpu_us_per_request, 1)} |`);
+  console.log(`| ${label[r.worker]} | ${r.case} | ${r.reply_bytes} | ${fmt(r.rps)} | ${fmt(r.p50_ms, 3)} | ${fmt(r.p99_ms, 3)} | ${fmt(r.cpu_us_per_request, 1)} | ${r.connection_errors} |`);
 }
 // Ratios are paired by round (both Workers measured minutes apart under the same load) and
 // the median over the rounds is reported, which is steadier on a shared machine than a ratio
