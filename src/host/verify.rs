@@ -1448,6 +1448,40 @@ mod tests {
     }
 
     #[test]
+    fn a_read_result_value_is_checked_as_its_json_text() {
+        // The same outcome as the text form, for a good result and a tampered one.
+        let e = entry();
+        let forms = "skill://pdf-processing/references/FORMS.md";
+        let good = read(forms, json!({"text": FORMS, "mimeType": "text/markdown"}));
+        for content in [
+            Content::ReadResult(good.clone()),
+            Content::ReadResultText(good.to_string()),
+        ] {
+            let v = verify_content(&e, forms, &content, Hashing::Here, NONE).unwrap();
+            assert_eq!(v.body.text(), Some(FORMS));
+        }
+        let bad = read(forms, json!({"text": format!("{FORMS}!")}));
+        for content in [
+            Content::ReadResult(bad.clone()),
+            Content::ReadResultText(bad.to_string()),
+        ] {
+            let err = verify_content(&e, forms, &content, Hashing::Here, NONE).unwrap_err();
+            assert_eq!(err.code, ErrorCode::SizeMismatch);
+        }
+        // A value nested deeper than any JSON text serde_json reads (128 levels) is refused
+        // as a malformed result, not read past its depth.
+        let mut deep = json!(0);
+        for _ in 0..200 {
+            deep = json!([deep]);
+        }
+        let mut nested = good;
+        nested["_meta"] = deep;
+        let err = verify_content(&e, forms, &Content::ReadResult(nested), Hashing::Here, NONE)
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidReadResult);
+    }
+
+    #[test]
     fn read_result_content_checks_everything_before_the_digest() {
         let e = entry();
         let forms = "skill://pdf-processing/references/FORMS.md";
