@@ -34,7 +34,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -46,6 +46,7 @@ import { runScenario } from "./lib/mcp.mjs";
 import { freePort, tempDir } from "../lib/processes.mjs";
 import { ERAS, judgeSdk } from "../judges/sdk.mjs";
 import { judgeInspector } from "../judges/inspector.mjs";
+import { published } from "../judges/folder.mjs";
 
 const run = promisify(execFile);
 const EXAMPLE = join(ROOT, "examples", "agents-worker");
@@ -70,21 +71,7 @@ let workerTypes;
 const callers = {};
 
 /** What a caller seeing the skill folders `names` may see: `{ skills, files, bytes, dirs }`. */
-function visible(names) {
-  const out = { skills: names.length, files: 0, bytes: 0, dirs: 0 };
-  const walk = (dir) => {
-    out.dirs++;
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(dir, e.name));
-      else {
-        out.files++;
-        out.bytes += statSync(join(dir, e.name)).size;
-      }
-    }
-  };
-  for (const name of names) walk(join(SKILLS_DIR, name));
-  return out;
-}
+const visible = (names) => published(SKILLS_DIR, { roots: names });
 
 before(async () => {
   assert.ok(

@@ -29,7 +29,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { generateKeyPairSync, sign } from "node:crypto";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
@@ -41,6 +41,7 @@ import { runScenario } from "./lib/mcp.mjs";
 import { tempDir } from "../lib/processes.mjs";
 import { ERAS, judgeSdk } from "../judges/sdk.mjs";
 import { judgeInspector } from "../judges/inspector.mjs";
+import { published } from "../judges/folder.mjs";
 
 const FIXTURE = join(ROOT, "tests", "fixtures", "private-skills");
 const NATIVE = process.env.SKILLS_EDGE_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "skills-edge");
@@ -65,20 +66,6 @@ const CALLERS = {
   review: ["review"],
 };
 
-// The fixture's files, relative to it (skills-edge.toml is not a skill file).
-const FILES = (() => {
-  const out = [];
-  const walk = (rel) => {
-    for (const e of readdirSync(join(FIXTURE, rel), { withFileTypes: true })) {
-      const path = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) walk(path);
-      else out.push(path);
-    }
-  };
-  walk("");
-  return out;
-})();
-
 /**
  * What a caller with `scopes` may see, computed from the folder: `{ skills, files, bytes,
  * dirs }` as the SDK judge counts them (each manifest holds every file under its skill's
@@ -86,26 +73,7 @@ const FILES = (() => {
  * around it).
  */
 function visible(scopes) {
-  const roots = SKILLS.filter((s) => sees(scopes, s)).map((s) => s.path);
-  let files = 0;
-  let bytes = 0;
-  for (const root of roots) {
-    for (const f of FILES) {
-      if (f.startsWith(`${root}/`)) {
-        files++;
-        bytes += statSync(join(FIXTURE, f)).size;
-      }
-    }
-  }
-  const dirs = new Set();
-  for (const f of FILES) {
-    const segments = f.split("/").slice(0, -1);
-    for (let i = 1; i <= segments.length; i++) {
-      const d = segments.slice(0, i).join("/");
-      if (roots.some((r) => d === r || d.startsWith(`${r}/`) || r.startsWith(`${d}/`))) dirs.add(d);
-    }
-  }
-  return { skills: roots.length, files, bytes, dirs: dirs.size };
+  return published(FIXTURE, { roots: SKILLS.filter((s) => sees(scopes, s)).map((s) => s.path) });
 }
 
 const b64 = (buf) => Buffer.from(buf).toString("base64url");

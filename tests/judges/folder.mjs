@@ -14,8 +14,11 @@ export const SKILLS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..",
  * `{ skills, files, bytes, dirs }` of the folder: `files` and `bytes` summed over every
  * skill's manifest, `dirs` every directory below `dir` (skill roots, their subdirectories
  * and organizational prefix directories).
+ *
+ * With `roots` (skill folders relative to `dir`), what a caller who sees only those skills
+ * may see: their manifests, and the directories at, under or around one of them.
  */
-export function published(dir = SKILLS_DIR) {
+export function published(dir = SKILLS_DIR, { roots: only } = {}) {
   const all = []; // [relative path, size]
   const dirs = [];
   const walk = (rel) => {
@@ -30,7 +33,10 @@ export function published(dir = SKILLS_DIR) {
     }
   };
   walk("");
-  const roots = all.filter(([p]) => p.endsWith("/SKILL.md")).map(([p]) => p.slice(0, -"/SKILL.md".length));
+  const every = all.filter(([p]) => p.endsWith("/SKILL.md")).map(([p]) => p.slice(0, -"/SKILL.md".length));
+  const unknown = (only ?? []).filter((r) => !every.includes(r));
+  if (unknown.length) throw new Error(`published: no skill folder ${unknown.join(", ")} under ${dir}`);
+  const roots = only === undefined ? every : every.filter((r) => only.includes(r));
   let files = 0;
   let bytes = 0;
   for (const root of roots) {
@@ -41,5 +47,6 @@ export function published(dir = SKILLS_DIR) {
       }
     }
   }
-  return { skills: roots.length, files, bytes, dirs: dirs.length };
+  const near = (d) => roots.some((r) => d === r || d.startsWith(`${r}/`) || r.startsWith(`${d}/`));
+  return { skills: roots.length, files, bytes, dirs: only === undefined ? dirs.length : dirs.filter(near).length };
 }
