@@ -76,6 +76,19 @@ function isNotFound(error) {
   return error.code === -32602 && error.data !== null && typeof error.data === "object" && typeof error.data.uri === "string";
 }
 
+/** A reply's result; `undefined` when it is the error of a URI the caller sees nothing at; its error thrown otherwise. */
+function found(reply) {
+  if (!reply.error) return reply.result;
+  if (isNotFound(reply.error)) return undefined;
+  throw rpcError(reply.error);
+}
+
+/** A page of a list result: its `key` items, and `nextCursor` only when there is a next page. */
+function page(result, key) {
+  const items = result[key];
+  return result.nextCursor === undefined ? { [key]: items } : { [key]: items, nextCursor: result.nextCursor };
+}
+
 /**
  * `packSkillSource` and `recommendedCacheHint` over a binding (`glue`: the Node or web build of
  * the package). `notReady(e)` turns what a constructor threw into the error to throw when it
@@ -201,16 +214,10 @@ export function makeSdk(glue, notReady = () => undefined) {
       async list(params, ctx) {
         const reply = call("skills/list", member("cursor", cursorArg("list", params)), ctx);
         if (reply.error) throw rpcError(reply.error);
-        const { skills, nextCursor } = reply.result;
-        return nextCursor === undefined ? { skills } : { skills, nextCursor };
+        return page(reply.result, "skills");
       },
       async get(uri, ctx) {
-        const reply = call("skills/get", member("uri", uriArg("get", uri)), ctx);
-        if (reply.error) {
-          if (isNotFound(reply.error)) return undefined;
-          throw rpcError(reply.error);
-        }
-        return reply.result.skill;
+        return found(call("skills/get", member("uri", uriArg("get", uri)), ctx))?.skill;
       },
       async read(uri, ctx) {
         const u = uriArg("read", uri);
@@ -221,17 +228,12 @@ export function makeSdk(glue, notReady = () => undefined) {
         return fromAsset(file);
       },
       async readDirectory(uri, params, ctx) {
-        const reply = call(
+        const result = found(call(
           "resources/directory/read",
           members(member("uri", uriArg("readDirectory", uri)), member("cursor", cursorArg("readDirectory", params))),
           ctx,
-        );
-        if (reply.error) {
-          if (isNotFound(reply.error)) return undefined;
-          throw rpcError(reply.error);
-        }
-        const { resources, nextCursor } = reply.result;
-        return nextCursor === undefined ? { resources } : { resources, nextCursor };
+        ));
+        return result === undefined ? undefined : page(result, "resources");
       },
       async listResources(ctx) {
         // Every page of `resources/list` (one item per skill the caller sees).
