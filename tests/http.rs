@@ -748,3 +748,47 @@ fn the_inspector_page_only_when_switched_on() {
     // The endpoint itself is unchanged.
     assert_eq!(on.head(&post()), Step::ReadBody { limit: 1 << 20 });
 }
+
+/// A header is not bounded by the body limit: a 60,000-character `Mcp-Method`, `Mcp-Name` or
+/// `MCP-Protocol-Version` used to come back whole in the error message (a 60 KB reply). Every
+/// value repeated is clipped to 200 characters, followed by `…`.
+#[test]
+fn a_60000_character_mcp_header_comes_back_clipped() {
+    let ep = endpoint(HttpConfig::default());
+    let long = "x".repeat(60_000);
+    let read = r#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"skill://code-review/SKILL.md","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let cases: [(&str, Head<'_>, &str); 3] = [
+        (
+            "Mcp-Method",
+            Head {
+                mcp_method: Some(&long),
+                ..post()
+            },
+            MODERN,
+        ),
+        (
+            "MCP-Protocol-Version",
+            Head {
+                protocol_version: Some(&long),
+                ..post()
+            },
+            MODERN,
+        ),
+        (
+            "Mcp-Name",
+            Head {
+                mcp_method: Some("resources/read"),
+                mcp_name: Some(&long),
+                ..post()
+            },
+            read,
+        ),
+    ];
+    for (name, head, body) in cases {
+        let r = ep.body(&head, body.as_bytes());
+        assert_eq!((r.status, error_code(&r)), (400, -32020), "{name}");
+        assert!(r.body.len() < 1000, "{name}: a {}-byte reply", r.body.len());
+        let clipped = format!("{}…", "x".repeat(200));
+        assert!(r.body_str().contains(&clipped), "{name}: {}", r.body_str());
+    }
+}

@@ -3,9 +3,12 @@
 //! the body (spec: `basic/transports/streamable-http.mdx`, "Required request headers").
 //!
 //! The transport rules (Origin, Host, Accept, Content-Type, body size) are in [`crate::http`];
-//! these rules need the parsed message, so the responder applies them.
+//! these rules need the parsed message, so the responder applies them. Every header value (and
+//! body value) a refusal repeats is clipped to 200 characters (`error::clip`): a header is not
+//! bounded by the body limit, so a long one must not make a long reply.
 
 use super::envelope::{raw_str, Meta, Params};
+use super::error::clip;
 use super::{Era, RpcError, LEGACY_VERSIONS};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -93,8 +96,8 @@ pub(crate) fn check_version_header(h: &HttpHeaders<'_>, version: &str) -> Result
     }
     Err(RpcError::HeaderMismatch(format!(
         "the MCP-Protocol-Version header {:?} differs from _meta protocolVersion {:?}",
-        h.protocol_version.unwrap_or_default(),
-        version
+        clip(h.protocol_version.unwrap_or_default()),
+        clip(version)
     )))
 }
 
@@ -121,14 +124,16 @@ pub(crate) fn check_method_headers(
     match h.method.map(decode_header_value) {
         None => {
             return Err(RpcError::HeaderMismatch(format!(
-                "the Mcp-Method header is required (expected {method:?})"
+                "the Mcp-Method header is required (expected {:?})",
+                clip(method)
             )))
         }
         Some(Some(m)) if m == method => {}
         Some(_) => {
             return Err(RpcError::HeaderMismatch(format!(
-                "the Mcp-Method header {:?} differs from the body's method {method:?}",
-                h.method.unwrap_or_default()
+                "the Mcp-Method header {:?} differs from the body's method {:?}",
+                clip(h.method.unwrap_or_default()),
+                clip(method)
             )))
         }
     }
@@ -140,7 +145,8 @@ pub(crate) fn check_method_headers(
         named.value.and_then(raw_str),
     ) {
         (None, _) => Err(RpcError::HeaderMismatch(format!(
-            "the Mcp-Name header is required on {method} ({})",
+            "the Mcp-Name header is required on {} ({})",
+            clip(method),
             named.what
         ))),
         (Some(Some(n)), Some(u)) if n == u => Ok(()),
@@ -148,7 +154,7 @@ pub(crate) fn check_method_headers(
         (Some(Some(_)), None) => Ok(()),
         (Some(_), _) => Err(RpcError::HeaderMismatch(format!(
             "the Mcp-Name header {:?} differs from params.{}",
-            h.name.unwrap_or_default(),
+            clip(h.name.unwrap_or_default()),
             named.field
         ))),
     }
