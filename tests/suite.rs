@@ -12,6 +12,7 @@ mod archive;
 mod auth;
 mod bad_input;
 mod bearer;
+mod browsers;
 mod build_errors;
 mod catalog_pack;
 #[cfg(feature = "command")]

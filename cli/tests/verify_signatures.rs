@@ -58,6 +58,8 @@ fn answer(endpoint: &Endpoint, stream: TcpStream) -> std::io::Result<()> {
         mcp_method: header("mcp-method"),
         mcp_name: header("mcp-name"),
         if_none_match: header("if-none-match"),
+        sec_fetch_site: header("sec-fetch-site"),
+        sec_fetch_mode: header("sec-fetch-mode"),
     };
     let r = endpoint.handle(&head, body);
     assert!(r.splice.is_none(), "every file is in the pack");

@@ -3,7 +3,8 @@
 //!
 //! Input: LF-separated fields (a field `~` is absent): the allowed origins, the allowed hosts,
 //! the body limit, then the request's method, path, `Host`, `Origin`, `Accept`,
-//! `Content-Type`, `Content-Length`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`; the rest
+//! `Content-Type`, `Content-Length`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
+//! `If-None-Match`, `Sec-Fetch-Site`, `Sec-Fetch-Mode` (the order of `Head::HEADERS`); the rest
 //! of the input is the body.
 //!
 //! Properties:
@@ -16,7 +17,10 @@
 //!   present, echoes an allowed `Origin` (the documented rule: an allowed origin gets it on
 //!   every response, the 403 of a refused `Host` included); every response has `Vary: Origin`; 204 only answers `OPTIONS`;
 //!   a refused origin or host is 403; reading the body is asked for only for an allowed `POST`
-//!   to the endpoint, with the configured limit;
+//!   to the endpoint, with the configured limit; every answer of the mirror carries
+//!   `X-Content-Type-Options: nosniff`, the sandbox `Content-Security-Policy` and a
+//!   `Cross-Origin-Resource-Policy`, and a file whose type is not shown inline is an
+//!   attachment;
 //! * `Endpoint::body` answers what the responder answers (same status and body) with the
 //!   reply properties of `skills_edge_fuzz::reply::check`, and `handle` equals the two steps.
 
@@ -153,7 +157,7 @@ fn check_common(r: &Response, head: &Head<'_>, origins: &OriginList) {
 }
 
 fn run(text: &str) {
-    let mut parts = text.splitn(15, '\n');
+    let mut parts = text.splitn(5 + Head::HEADERS.len() + 1, '\n');
     let mut next = || parts.next();
     let (origins, hosts, limit) = (field(next()), field(next()), field(next()));
     let method = next().unwrap_or("POST");
@@ -228,6 +232,8 @@ fn run(text: &str) {
             first_wins.mcp_method,
             first_wins.mcp_name,
             first_wins.if_none_match,
+            first_wins.sec_fetch_site,
+            first_wins.sec_fetch_mode,
         ][i];
         assert_eq!(
             got,
@@ -262,6 +268,23 @@ fn run(text: &str) {
                         r.header("etag").is_some(),
                         "a mirrored file without an ETag"
                     );
+                }
+                assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
+                assert!(r
+                    .header("content-security-policy")
+                    .is_some_and(|p| p.contains("sandbox")));
+                assert_eq!(
+                    r.header("cross-origin-resource-policy"),
+                    Some("cross-origin"),
+                    "an anonymous answer of the mirror is public"
+                );
+                let active = r.header("content-type").is_some_and(|t| {
+                    ["text/html", "image/svg+xml", "javascript", "xml"]
+                        .iter()
+                        .any(|a| t.contains(a))
+                });
+                if r.status == 200 && active {
+                    assert_eq!(r.header("content-disposition"), Some("attachment"));
                 }
             } else if r.status >= 400 {
                 check_error_body(&r);

@@ -484,6 +484,41 @@ impl Bearer {
         Some(h.finalize().into())
     }
 
+    /// The endpoint's answer `r` with this mode's cache rule for answers made for a caller's
+    /// grant (those marked `Cache-Control: private`: the mirror's, in a catalog with private
+    /// skills). With `access`, such an answer becomes `Cache-Control: private, no-store`:
+    /// Access's identity travels in its `CF_Authorization` cookie, which a browser sends and
+    /// no `Vary` of the answer names, so a browser's cache could hand one user's private index
+    /// to the next user of the same browser; it must keep nothing. With `jwt`, the identity is
+    /// the `Authorization` header the answer's `Vary` names, and `r` is unchanged. The adapter
+    /// applies it to every answer it sends for a request this step let through.
+    ///
+    /// ```
+    /// use skills_edge::http::{AuthMode, Bearer, BearerConfig, Response};
+    /// let access = Bearer::new(BearerConfig {
+    ///     mode: AuthMode::Access,
+    ///     issuer: Some("acme.cloudflareaccess.com".into()),
+    ///     audiences: vec!["aud-tag".into()],
+    ///     ..BearerConfig::default()
+    /// }).unwrap().unwrap();
+    /// let granted = Response { status: 200, headers: vec![("cache-control", "private, max-age=300".into())], body: vec![], splice: None };
+    /// assert_eq!(access.cache_rule(granted).header("cache-control"), Some("private, no-store"));
+    /// ```
+    pub fn cache_rule(&self, mut r: Response) -> Response {
+        if self.mode != AuthMode::Access {
+            return r;
+        }
+        for (name, value) in r.headers.iter_mut() {
+            let private = value
+                .split(',')
+                .any(|d| d.trim().eq_ignore_ascii_case("private"));
+            if *name == "cache-control" && private {
+                *value = "private, no-store".to_owned();
+            }
+        }
+        r
+    }
+
     /// The caller's scopes as the endpoint takes them: `None` for an anonymous caller.
     pub fn scopes(caller: Option<&crate::auth::Caller>) -> Option<Vec<String>> {
         caller.map(|c| c.scopes.clone())

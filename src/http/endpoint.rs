@@ -368,6 +368,15 @@ impl Endpoint {
                 method: m.to_owned(),
             });
         }
+        // A browser's request from a page of another origin that is no CORS request (a
+        // `<script>` or `<img>` load, a frame, a navigation) may carry a grant that comes with
+        // the browser (a cookie session, Access's cookie, a component's `SCOPES`), not from the
+        // page: it is answered as an anonymous caller's.
+        let grant = if head.from_another_origin() {
+            Grant::PUBLIC
+        } else {
+            grant
+        };
         let mut r = routes.get(
             self.responder.catalog(),
             head.path,

@@ -31,12 +31,20 @@ pub struct Head<'a> {
     pub mcp_name: Option<&'a str>,
     /// `If-None-Match` (the skills mirror's conditional `GET`).
     pub if_none_match: Option<&'a str>,
+    /// `Sec-Fetch-Site` (Fetch Metadata): which site a browser sent the request from
+    /// (`same-origin`, `same-site`, `cross-site`, `none`); see [`Head::from_another_origin`].
+    pub sec_fetch_site: Option<&'a str>,
+    /// `Sec-Fetch-Mode` (Fetch Metadata): `cors`, `no-cors`, `navigate`, `same-origin`, …
+    pub sec_fetch_mode: Option<&'a str>,
 }
+
+/// How many request headers the rules read: the length of [`Head::HEADERS`].
+const HEADER_COUNT: usize = 11;
 
 impl<'a> Head<'a> {
     /// The request headers the rules read, in the order of the fields of [`Head`] after
     /// `path`.
-    pub const HEADERS: [&'static str; 9] = [
+    pub const HEADERS: [&'static str; HEADER_COUNT] = [
         "host",
         "origin",
         "accept",
@@ -46,12 +54,18 @@ impl<'a> Head<'a> {
         "mcp-method",
         "mcp-name",
         "if-none-match",
+        "sec-fetch-site",
+        "sec-fetch-mode",
     ];
 
     /// Builds a head from the method, the path and the values of [`Head::HEADERS`], in that
     /// order (an adapter that looks each header up by name).
-    pub fn with_values(method: &'a str, path: &'a str, values: [Option<&'a str>; 9]) -> Head<'a> {
-        let [host, origin, accept, content_type, content_length, protocol_version, mcp_method, mcp_name, if_none_match] =
+    pub fn with_values(
+        method: &'a str,
+        path: &'a str,
+        values: [Option<&'a str>; HEADER_COUNT],
+    ) -> Head<'a> {
+        let [host, origin, accept, content_type, content_length, protocol_version, mcp_method, mcp_name, if_none_match, sec_fetch_site, sec_fetch_mode] =
             values;
         Head {
             method,
@@ -65,6 +79,8 @@ impl<'a> Head<'a> {
             mcp_method,
             mcp_name,
             if_none_match,
+            sec_fetch_site,
+            sec_fetch_mode,
         }
     }
 
@@ -74,10 +90,14 @@ impl<'a> Head<'a> {
     ///
     /// ```
     /// use skills_edge::http::Head;
-    /// let head = Head::from_url("POST", "https://a.example:8443/mcp?x#y", [None; 9]);
+    /// let head = Head::from_url("POST", "https://a.example:8443/mcp?x#y", [None; Head::HEADERS.len()]);
     /// assert_eq!((head.path, head.host), ("/mcp", Some("a.example:8443")));
     /// ```
-    pub fn from_url(method: &'a str, url: &'a str, values: [Option<&'a str>; 9]) -> Head<'a> {
+    pub fn from_url(
+        method: &'a str,
+        url: &'a str,
+        values: [Option<&'a str>; HEADER_COUNT],
+    ) -> Head<'a> {
         let rest = url.split_once("://").map_or(url, |(_, r)| r);
         let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
         let path = rest.find('/').map_or("", |i| rest.get(i..).unwrap_or(""));
@@ -93,7 +113,7 @@ impl<'a> Head<'a> {
     where
         I: IntoIterator<Item = (&'a str, &'a str)>,
     {
-        let mut values = [None; 9];
+        let mut values = [None; HEADER_COUNT];
         for (name, value) in headers {
             let Some(i) = Head::HEADERS
                 .iter()
@@ -106,6 +126,35 @@ impl<'a> Head<'a> {
             }
         }
         Head::with_values(method, path, values)
+    }
+
+    /// Whether a browser says it sent this request from a page of another origin, in a way
+    /// that carries its ambient credentials but is not a CORS request the `Origin` allow-list
+    /// decides: `Sec-Fetch-Site` is `cross-site` or `same-site`, and the request is not in
+    /// `cors` mode with an `Origin` (a `<script>`, `<img>`, `<link>` or `<iframe>` load, a
+    /// navigation, a form). Such a request is answered as an anonymous caller's under the
+    /// mirror ([`crate::http`]); an absent `Sec-Fetch-Site` (a client that is no browser, an
+    /// old browser) is not one, and `Cross-Origin-Resource-Policy` covers old browsers.
+    ///
+    /// ```
+    /// use skills_edge::http::Head;
+    /// let script = Head { sec_fetch_site: Some("cross-site"), sec_fetch_mode: Some("no-cors"), ..Head::default() };
+    /// assert!(script.from_another_origin());
+    /// let cors = Head { origin: Some("https://app.example"), sec_fetch_mode: Some("cors"), ..script };
+    /// assert!(!cors.from_another_origin());
+    /// let own = Head { sec_fetch_site: Some("same-origin"), ..script };
+    /// assert!(!own.from_another_origin());
+    /// ```
+    pub fn from_another_origin(&self) -> bool {
+        let other = self.sec_fetch_site.is_some_and(|s| {
+            let s = s.trim();
+            s.eq_ignore_ascii_case("cross-site") || s.eq_ignore_ascii_case("same-site")
+        });
+        let cors = self.origin.is_some()
+            && self
+                .sec_fetch_mode
+                .is_some_and(|m| m.trim().eq_ignore_ascii_case("cors"));
+        other && !cors
     }
 
     pub(crate) fn transport(&self) -> Transport<'a> {

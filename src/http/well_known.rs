@@ -18,7 +18,13 @@
 //!   `TTL_MS` and `CACHE_SCOPE` settings, and `304 Not Modified` when `If-None-Match` names
 //!   that tag; bytes kept as an asset are the raw asset, spliced in by the adapter (a missing or
 //!   truncated asset answers 500, never other bytes);
-//! * `HEAD` the same without the body; anything else under the prefix is 404.
+//! * `HEAD` the same without the body; anything else under the prefix is 404;
+//! * every answer inert in a browser: `X-Content-Type-Options: nosniff`,
+//!   `Content-Security-Policy: default-src 'none'; sandbox`, `Content-Disposition:
+//!   attachment` for a file of a type not in `INLINE_TYPES` (HTML, SVG, XML, JavaScript, PDF,
+//!   archives, …: the type and the bytes stay the file's, so every digest holds), and
+//!   `Cross-Origin-Resource-Policy`: `same-origin` for an answer made for a caller's grant
+//!   (a browser hands it to this origin's pages only), `cross-origin` for the public ones.
 //!
 //! The `Host` and `Origin` rules and the CORS headers are the ones of `/mcp`: the endpoint
 //! applies them to every path before routing.
@@ -76,9 +82,10 @@ impl WellKnown {
     /// The answer to `GET`/`HEAD` of `path` (under [`MIRROR_PREFIX`]) for a caller with
     /// `grant`. In a catalog with private skills, a caller with a grant gets its own index
     /// (the skills it sees), and every answer made for it is `Cache-Control: private` with
-    /// `Vary: Authorization`; a skill it does not see is answered as one that does not exist
-    /// (404, the same body). An anonymous caller's answers are the same as in a catalog
-    /// without private skills.
+    /// `Vary: Authorization` and `Cross-Origin-Resource-Policy: same-origin`; a skill it does
+    /// not see is answered as one that does not exist (404, the same body). An anonymous
+    /// caller's answers are the same as in a catalog without private skills. Every answer
+    /// carries the headers of `inert`.
     pub(crate) fn get(
         &self,
         catalog: &Catalog,
@@ -87,9 +94,36 @@ impl WellKnown {
         if_none_match: Option<&str>,
         grant: Grant,
     ) -> Response {
-        if !catalog.has_private() || grant.is_public() {
-            return self.get_public(catalog, path, head_only, if_none_match, grant);
+        let for_grant = catalog.has_private() && !grant.is_public();
+        let mut r = if for_grant {
+            self.get_for_grant(catalog, path, head_only, if_none_match, grant)
+        } else {
+            self.get_public(catalog, path, head_only, if_none_match, grant)
+        };
+        // Answers made for a grant are for this origin's pages only; public answers stay
+        // usable from any page (the mirror is meant to be read from anywhere).
+        let corp = if for_grant {
+            "same-origin"
+        } else {
+            "cross-origin"
+        };
+        inert(&mut r, corp);
+        if let Some(s) = r.splice.as_mut() {
+            inert(&mut s.fault, corp);
         }
+        r
+    }
+
+    /// The answer to a caller with a grant in a catalog with private skills: its own index,
+    /// `Cache-Control: private` and `Vary: Authorization`.
+    fn get_for_grant(
+        &self,
+        catalog: &Catalog,
+        path: &str,
+        head_only: bool,
+        if_none_match: Option<&str>,
+        grant: Grant,
+    ) -> Response {
         let mut r = if path == INDEX_PATH {
             let body = catalog.mirror_index_for(grant).into_owned();
             let tag = etag(&crate::skill::digest::digest_of(body.as_bytes()));
@@ -250,12 +284,56 @@ impl WellKnown {
         };
         if !fresh {
             r.headers.push(("content-type", mime.to_owned()));
+            if !shown_inline(mime) {
+                r.headers
+                    .push(("content-disposition", "attachment".to_owned()));
+            }
             if !head_only {
                 r.body = body;
             }
         }
         r
     }
+}
+
+/// `Content-Security-Policy` of every answer of the mirror: nothing is loaded and no script
+/// runs, whatever a file holds or a browser guesses it to be (the `sandbox` directive gives
+/// a document an opaque origin of its own, so it never acts as the server's origin).
+pub(crate) const MIRROR_CSP: &str = "default-src 'none'; sandbox";
+
+/// The media types a browser may show in its window as they are (text and raster images,
+/// which run nothing); every other file, `text/html`, `image/svg+xml`, XML, JavaScript, PDF
+/// and any type this list does not name included, carries `Content-Disposition: attachment`,
+/// so opening its URL saves it instead of rendering it on the server's origin. The type
+/// itself stays the file's (the one `resources/read` gives), and the bytes are the file's.
+const INLINE_TYPES: &[&str] = &[
+    "text/plain",
+    "text/markdown",
+    "text/csv",
+    "text/tab-separated-values",
+    "application/json",
+    "application/x-ndjson",
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/webp",
+];
+
+/// Whether a file of media type `mime` (parameters allowed) is one of [`INLINE_TYPES`].
+fn shown_inline(mime: &str) -> bool {
+    let essence = mime.split(';').next().unwrap_or("").trim();
+    INLINE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(essence))
+}
+
+/// Adds the headers that keep every answer of the mirror inert in a browser: `nosniff` (the
+/// type is the one given, never guessed: a text file is no script or stylesheet),
+/// [`MIRROR_CSP`], and `Cross-Origin-Resource-Policy: corp`.
+fn inert(r: &mut Response, corp: &str) {
+    r.headers.extend([
+        ("x-content-type-options", "nosniff".to_owned()),
+        ("content-security-policy", MIRROR_CSP.to_owned()),
+        ("cross-origin-resource-policy", corp.to_owned()),
+    ]);
 }
 
 /// The strong entity tag of content with `digest`: its 64 hex digits, quoted.
