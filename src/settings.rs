@@ -487,8 +487,32 @@ pub fn worker_config<'a>(
     let mut c = HttpConfig::default();
     let mut auth = BearerConfig::default();
     read(Source::Var, get, |_| true, &mut c, &mut auth, true)?;
+    own_audience(&c, &auth)?;
     let auth = WorkerAuth::new(auth).map_err(|e| named_for(Source::Var, e))?;
     Ok((c, auth))
+}
+
+/// Refuses `AUTH_MODE` `jwt` without `AUTH_AUDIENCE` when `ALLOWED_HOSTS` is `*`: the accepted
+/// audience is then this server's `/mcp` URL as each request names it, and with any `Host`
+/// admitted a caller would choose it, so a token the issuer minted for another resource
+/// (`https://other.example/mcp`) would be taken here with `Host: other.example` (RFC 8707
+/// §2: a token is for the resource it names). `access` always needs `AUTH_AUDIENCE` (the
+/// application's AUD tag), so the question does not arise there.
+fn own_audience(c: &HttpConfig, auth: &BearerConfig) -> Result<(), ConfigError> {
+    if auth.mode != AuthMode::Jwt || !auth.audiences.is_empty() || c.allowed_hosts != HostList::Any
+    {
+        return Ok(());
+    }
+    Err(ConfigError {
+        key: Some(SettingKey::AuthAudience),
+        what: Source::Var.label(),
+        name: AUTH_AUDIENCE.var.to_owned(),
+        value: None,
+        problem: Some(
+            "required with AUTH_MODE jwt when ALLOWED_HOSTS is `*`: the audience would be whatever Host a request names, so a token minted for another server would be accepted".into(),
+        ),
+        fix: "set AUTH_AUDIENCE to this server's MCP URL (https://<your host>/mcp), or list this server's host names in ALLOWED_HOSTS".into(),
+    })
 }
 
 /// Refuses authentication settings where only the Worker acts on them: `AUTH_MODE` other

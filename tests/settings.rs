@@ -372,3 +372,56 @@ fn an_unknown_var_is_another_binding_unless_it_misspells_a_setting() {
     let c = http_config(Source::Var, |s| (s.var == "PAGE_SIZE").then(|| "3".into())).unwrap();
     assert_eq!(c.server.page_size, 3);
 }
+
+/// The Worker's settings from `vars` (name, value), as its `env` gives them.
+fn worker_vars(
+    vars: &[(&str, &str)],
+) -> Result<(HttpConfig, skills_edge::http::WorkerAuth), skills_edge::server::ConfigError> {
+    worker_config(vars.iter().map(|(n, _)| *n), |s| {
+        vars.iter()
+            .find(|(n, _)| *n == s.var)
+            .map(|(_, v)| (*v).to_owned())
+    })
+}
+
+/// With `ALLOWED_HOSTS = "*"` and no `AUTH_AUDIENCE`, `AUTH_MODE` `jwt` would accept as
+/// audience whatever `Host` a request names: a token the issuer minted for another server
+/// (`aud` `https://other.example/mcp`) would be taken with `Host: other.example`. The Worker
+/// refuses to start, naming the fix.
+#[test]
+fn a_wildcard_host_cannot_choose_the_jwt_audience() {
+    const ISSUER: (&str, &str) = ("AUTH_ISSUER", "https://auth.example.com");
+    let e = worker_vars(&[("AUTH_MODE", "jwt"), ISSUER, ("ALLOWED_HOSTS", "*")]).unwrap_err();
+    assert_eq!(e.key, Some(SettingKey::AuthAudience));
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with("configuration variable AUTH_AUDIENCE is invalid (required with AUTH_MODE jwt when ALLOWED_HOSTS is `*`"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("set AUTH_AUDIENCE to this server's MCP URL"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("list this server's host names in ALLOWED_HOSTS"),
+        "{msg}"
+    );
+    // Either fix starts it; so do the default hosts, and `*` without jwt.
+    for good in [
+        &[
+            ("AUTH_MODE", "jwt"),
+            ISSUER,
+            ("ALLOWED_HOSTS", "*"),
+            ("AUTH_AUDIENCE", "https://skills.example.com/mcp"),
+        ][..],
+        &[
+            ("AUTH_MODE", "jwt"),
+            ISSUER,
+            ("ALLOWED_HOSTS", "skills.example.com"),
+        ][..],
+        &[("AUTH_MODE", "jwt"), ISSUER][..],
+        &[("ALLOWED_HOSTS", "*")][..],
+    ] {
+        assert!(worker_vars(good).is_ok(), "{good:?}");
+    }
+}
