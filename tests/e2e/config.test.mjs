@@ -63,3 +63,17 @@ for (const [name, value, form] of [
     });
   });
 }
+
+test("AUTH_MODE jwt with ALLOWED_HOSTS * and no AUTH_AUDIENCE stops the Worker at start", async () => {
+  // Any Host would choose the accepted audience: a token minted for another server would pass.
+  const vars = { AUTH_MODE: "jwt", AUTH_ISSUER: "https://auth.example.com", ALLOWED_HOSTS: "*" };
+  await assert.rejects(startWorker({ vars, readyTimeoutMs: 60_000 }), (err) => {
+    assert.match(err.message, /exited/);
+    assert.ok(
+      err.message.includes("configuration variable AUTH_AUDIENCE is invalid (required with AUTH_MODE jwt when ALLOWED_HOSTS is `*`"),
+      err.message,
+    );
+    assert.ok(err.message.includes("set AUTH_AUDIENCE to this server's MCP URL"), err.message);
+    return true;
+  });
+});

@@ -24,12 +24,19 @@
 //   * the raw HTTP probes of http-probes.test.mjs (tests/e2e/lib/http-probes.mjs) with the
 //     `billing` token on every request but the CORS preflights; the Worker runs with
 //     MAX_BODY_BYTES 65536 for their 413 probe.
+//   * grants that come with the browser: a second Worker with AUTH_MODE access (a copy of the
+//     fixture with an HTML page, an SVG, scripts and an XML file added, one script private),
+//     whose callers carry `Cf-Access-Jwt-Assertion` as Access adds it to every request a
+//     browser sends with its cookie: a `<script src>`, `<img src>` or frame of a private file
+//     from another site answers as an absent file; the grant's answers are
+//     `Cache-Control: private, no-store` and `Cross-Origin-Resource-Policy: same-origin`; a
+//     skill's HTML, SVG, script and XML are attachments under a sandbox CSP, byte for byte.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
-import { generateKeyPairSync, sign } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { createHash, generateKeyPairSync, sign } from "node:crypto";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
@@ -79,6 +86,7 @@ function visible(scopes) {
 const b64 = (buf) => Buffer.from(buf).toString("base64url");
 const part = (obj) => b64(JSON.stringify(obj));
 const key = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
 
 let dir;
 let keyServer;
@@ -109,6 +117,7 @@ before(async () => {
     };
     if (req.url === "/.well-known/oauth-authorization-server") return json(200, { issuer: ISS, jwks_uri: `${ISS}/jwks` });
     if (req.url === "/jwks") return json(200, { keys: [{ ...key.publicKey.export({ format: "jwk" }), kid: "k1", use: "sig" }] });
+    if (req.url === "/access/certs") return json(200, { keys: [{ ...rsa.publicKey.export({ format: "jwk" }), kid: "rsa-1", use: "sig" }] });
     return json(404, { error: "not found" });
   });
   await new Promise((resolve) => keyServer.listen(0, "127.0.0.1", resolve));
@@ -329,3 +338,110 @@ for (const [name, run] of httpProbes({
 })) {
   test(`HTTP probe with the billing token: ${name}`, run);
 }
+
+// Grants that come with the browser: AUTH_MODE access, where Access checks its cookie at the
+// edge and adds `Cf-Access-Jwt-Assertion` to whatever request the browser sends, whichever page
+// caused it. The Worker serves a copy of the fixture with active files added.
+const ACCESS_TEAM = "acme.cloudflareaccess.com";
+const ACCESS_AUD = "32eafc7626e974616deaf0dc3ce63d7bcbed58a2731e84d06bc3cdf1b53c4228";
+const ACTIVE = {
+  "hello/page.html": ["<!doctype html><script>fetch('/mcp')</script>\n", "text/html; charset=utf-8"],
+  "hello/logo.svg": ['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n', "image/svg+xml"],
+  "hello/app.js": ["window.x = 1;\n", "text/javascript; charset=utf-8"],
+  "hello/data.xml": ['<?xml version="1.0"?><r/>\n', "application/xml"],
+  "acme/billing/invoices/app.js": ["window.leak = 'the private body';\n", "text/javascript; charset=utf-8"],
+};
+
+test("AUTH_MODE access: what a page of another site can make a browser do with the mirror", async (t) => {
+  const folder = join(dir, "access-skills");
+  cpSync(FIXTURE, folder, { recursive: true });
+  for (const [path, [text]] of Object.entries(ACTIVE)) writeFileSync(join(folder, path), text);
+  const config = copyWorker(join(dir, "access"), { catalog: false });
+  const build = join(dir, "access", "worker", "build");
+  const packed = spawnSync(
+    NATIVE,
+    ["pack", folder, "--inline-max", "0", "--assets", join(build, "assets"), "-o", join(build, "catalog.pack")],
+    { encoding: "utf8" },
+  );
+  assert.equal(packed.status, 0, packed.stderr);
+  const access = await startWorker({
+    config,
+    vars: { AUTH_MODE: "access", AUTH_ISSUER: ACCESS_TEAM, AUTH_AUDIENCE: ACCESS_AUD, AUTH_JWKS_URL: `${ISS}/access/certs` },
+    readyTimeoutMs: 120_000,
+  });
+  try {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      iss: `https://${ACCESS_TEAM}`, aud: [ACCESS_AUD], sub: "u-1", email: "ann@acme.example",
+      iat: now, exp: now + 600, type: "app", scope: "billing",
+    };
+    const input = `${part({ alg: "RS256", kid: "rsa-1", typ: "JWT" })}.${part(claims)}`;
+    const token = `${input}.${b64(sign("sha256", Buffer.from(input), rsa.privateKey))}`;
+    // What Access adds to a request the browser sends with its cookie.
+    const cookie = { "cf-access-jwt-assertion": token };
+    const get = (path, headers = {}) => send(access.port, { path: `${MIRROR}/${path}`, headers });
+    const fromAnotherSite = (mode, dest) => ({ ...cookie, "sec-fetch-site": "cross-site", "sec-fetch-mode": mode, "sec-fetch-dest": dest });
+
+    await t.test("the grant's own page reads the private file; the answer is same-origin and never stored", async () => {
+      const own = await get("invoices/app.js", { ...cookie, "sec-fetch-site": "same-origin", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "script" });
+      assert.equal(own.status, 200, own.body.toString());
+      assert.equal(own.body.toString(), ACTIVE["acme/billing/invoices/app.js"][0]);
+      assert.equal(own.headers["cross-origin-resource-policy"], "same-origin");
+      for (const path of ["index.json", "invoices/app.js", "invoices.tar.gz"]) {
+        const res = await get(path, cookie);
+        assert.equal(res.status, 200, path);
+        assert.equal(res.headers["cache-control"], "private, no-store", path);
+        assert.equal(res.headers["cross-origin-resource-policy"], "same-origin", path);
+      }
+      const anonymous = await get("index.json");
+      assert.doesNotMatch(anonymous.headers["cache-control"], /private|no-store/);
+      assert.equal(anonymous.headers["cross-origin-resource-policy"], "cross-origin");
+    });
+
+    await t.test("a <script src> of a private file on another site answers as an absent file", async () => {
+      for (const [mode, dest] of [["no-cors", "script"], ["no-cors", "image"], ["navigate", "iframe"]]) {
+        const headers = fromAnotherSite(mode, dest);
+        for (const [hidden, absent] of [
+          ["invoices/app.js", "estimates/app.js"],
+          ["invoices/SKILL.md", "estimates/SKILL.md"],
+          ["invoices.tar.gz", "estimates.tar.gz"],
+        ]) {
+          const got = await get(hidden, headers);
+          const want = await get(absent, headers);
+          assert.equal(got.status, 404, `${mode} ${dest} ${hidden}`);
+          assert.equal(got.body.toString().replaceAll("invoices", "estimates"), want.body.toString(), hidden);
+          for (const h of ["content-type", "cache-control", "cross-origin-resource-policy", "x-content-type-options"]) {
+            assert.equal(got.headers[h], want.headers[h], `${hidden}: ${h}`);
+          }
+        }
+        // The index is the anonymous one, byte for byte.
+        const index = await get("index.json", headers);
+        const anonymous = await get("index.json");
+        assert.equal(index.body.toString(), anonymous.body.toString(), `${mode} ${dest}`);
+        assert.ok(!index.body.toString().includes("invoices"));
+      }
+    });
+
+    await t.test("a skill's HTML, SVG, script or XML runs nothing on the origin; bytes and digests hold", async () => {
+      for (const [path, [text, type]] of Object.entries(ACTIVE).filter(([p]) => p.startsWith("hello/"))) {
+        const res = await get(path);
+        assert.equal(res.status, 200, path);
+        assert.equal(res.headers["content-type"], type, path);
+        assert.equal(res.headers["content-disposition"], "attachment", path);
+        assert.equal(res.headers["content-security-policy"], "default-src 'none'; sandbox", path);
+        assert.equal(res.headers["x-content-type-options"], "nosniff", path);
+        assert.equal(res.body.toString(), text, path);
+        assert.equal(res.headers.etag, `"${createHash("sha256").update(res.body).digest("hex")}"`, path);
+      }
+      const md = await get("hello/SKILL.md");
+      assert.equal(md.headers["content-disposition"], undefined, "Markdown is shown as text");
+      const index = JSON.parse((await get("index.json")).body.toString());
+      const hello = index.skills.find((s) => s.name === "hello");
+      const archive = await send(access.port, { path: hello.url });
+      assert.equal(archive.status, 200);
+      assert.equal(hello.digest, `sha256:${createHash("sha256").update(archive.body).digest("hex")}`);
+    });
+  } finally {
+    await access.stop();
+  }
+});

@@ -34,7 +34,7 @@ extern "C" {
 extern "C" {
     /// `req.arrayBuffer().then(buf => f(id, buf))`, with `f(id, null)` if the body cannot be
     /// read: the body read's continuation is one long-lived function, not a future.
-    fn read_then(req: &web_sys::Request, id: u32, f: &JsValue) -> js_sys::Promise;
+    fn read_then(req: &web_sys::Request, id: u64, f: &JsValue) -> js_sys::Promise;
 }
 
 #[wasm_bindgen(inline_js = r#"
@@ -141,25 +141,26 @@ thread_local! {
     static PARKING: std::cell::RefCell<Parking<Pending, PARKING_SLOTS>> =
         const { std::cell::RefCell::new(Parking::new()) };
     /// The continuation of every body read (made once, lives as long as the instance).
-    static FINISH: Closure<dyn Fn(u32, JsValue) -> JsValue> = Closure::new(finish);
+    static FINISH: Closure<dyn Fn(u64, JsValue) -> JsValue> = Closure::new(finish);
     /// The `ASSETS` binding (a `Fetcher`), from the `env` given to `configure`.
     static ASSETS: std::cell::RefCell<JsValue> = const { std::cell::RefCell::new(JsValue::UNDEFINED) };
 }
 
-/// Parks a request whose body is being read; returns its id. A request it displaces is
-/// dropped here: its body read's continuation finds nothing and answers 503.
-fn park(p: Pending) -> u32 {
-    PARKING.with(|cell| cell.borrow_mut().park(p).0)
+/// Parks a request whose body is being read; returns its id, or `None` when the ring's ids
+/// are used up (the request is answered 503). A request it displaces is dropped here: its
+/// body read's continuation finds nothing and answers 503.
+fn park(p: Pending) -> Option<u64> {
+    PARKING.with(|cell| cell.borrow_mut().park(p).ok().map(|(id, _)| id))
 }
 
 /// The parked request `id`, taken out of the ring; `None` when it was displaced.
-fn unpark(id: u32) -> Option<Pending> {
+fn unpark(id: u64) -> Option<Pending> {
     PARKING.with(|cell| cell.borrow_mut().unpark(id))
 }
 
 /// Answers a parked request with its body (`buf` is `null` when the body could not be read).
 /// A request evicted from its slot (see [`PARKING_SLOTS`]) gets a 503.
-fn finish(id: u32, buf: JsValue) -> JsValue {
+fn finish(id: u64, buf: JsValue) -> JsValue {
     let Some(endpoint) = ENDPOINT.get() else {
         return JsValue::NULL;
     };
@@ -173,7 +174,7 @@ fn finish(id: u32, buf: JsValue) -> JsValue {
         let body = js_sys::Uint8Array::new(&buf).to_vec();
         endpoint.body_as(&head, &body, p.grant)
     };
-    into_platform(response).unwrap_or(JsValue::NULL)
+    into_platform(cache_rule(response)).unwrap_or(JsValue::NULL)
 }
 
 thread_local! {
@@ -271,6 +272,15 @@ fn endpoint(env: &Env) -> Result<&'static Endpoint> {
 /// The authentication step of `jwt` and `access`, once the endpoint is configured.
 fn bearer() -> Option<&'static Bearer> {
     AUTH.get().and_then(WorkerAuth::bearer)
+}
+
+/// `r` with the cache rule of `AUTH_MODE` (`Bearer::cache_rule`: with `access`, an answer made
+/// for a caller's grant is `Cache-Control: private, no-store`).
+fn cache_rule(r: Response) -> Response {
+    match bearer() {
+        Some(b) => b.cache_rule(r),
+        None => r,
+    }
 }
 
 /// Whether the Worker runs behind `@cloudflare/workers-oauth-provider` (`AUTH_MODE`
@@ -535,7 +545,9 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             // The declared length is within the limit (checked by `head`), and the platform
             // delivers exactly that many bytes: read them in one piece and answer in the
             // continuation. The promise stands in for the response; the runtime awaits it.
-            let id = park(pending);
+            let Some(id) = park(pending) else {
+                return Ok(into_platform(endpoint.overloaded())?.unchecked_into());
+            };
             let promise = FINISH.with(|f| read_then(&req, id, f.as_ref()));
             return Ok(promise.unchecked_into());
         }
@@ -545,5 +557,5 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             Chunked::Unreadable => endpoint.body_unreadable(&head),
         },
     };
-    Ok(into_platform(response)?.unchecked_into())
+    Ok(into_platform(cache_rule(response))?.unchecked_into())
 }

@@ -335,6 +335,38 @@ export function httpProbes({ origin, headers = () => ({}), expectations = {}, lo
     assertJsonRpcError(wrongName, -32020, { id: 9 });
   });
 
+  case_("a 60,000-character Mcp-Method, Mcp-Name or MCP-Protocol-Version comes back clipped", async () => {
+    // A header is not bounded by MAX_BODY_BYTES: a value repeated whole made a 60 KB reply.
+    const long = "x".repeat(60_000);
+    const list = await mcp("skills/list");
+    const uri = list.json.result.skills[0].uri;
+    for (const [name, res] of [
+      ["Mcp-Method", await mcp("skills/list", {}, { id: 3, headers: { "mcp-method": long } })],
+      ["MCP-Protocol-Version", await mcp("skills/list", {}, { id: 3, headers: { "mcp-protocol-version": long } })],
+      ["Mcp-Name", await mcp("resources/read", { uri }, { id: 3, headers: { "mcp-name": long } })],
+    ]) {
+      assert.equal(res.status, 400, `${name}: ${res.body.slice(0, 300)}`);
+      assertJsonRpcError(res, -32020, { id: 3 });
+      assert.ok(res.body.length < 1000, `${name}: a ${res.body.length}-byte reply`);
+      assert.ok(res.json.error.message.includes(`${"x".repeat(200)}…`), `${name}: ${res.json.error.message}`);
+    }
+  });
+
+  case_("every mirror answer is inert in a browser: nosniff, a sandbox CSP, a resource policy", async () => {
+    const index = await send({ method: "GET", path: "/.well-known/agent-skills/index.json" });
+    assert.equal(index.status, 200, index.body);
+    const paths = JSON.parse(index.body).skills.map((s) => s.url);
+    paths.push("/.well-known/agent-skills/index.json", "/.well-known/agent-skills/no-such-skill/SKILL.md");
+    for (const path of paths) {
+      const res = await send({ method: "GET", path });
+      assert.ok([200, 404].includes(res.status), `${path}: ${res.status}`);
+      assert.equal(res.headers["x-content-type-options"], "nosniff", path);
+      assert.equal(res.headers["content-security-policy"], "default-src 'none'; sandbox", path);
+      assert.match(res.headers["cross-origin-resource-policy"] ?? "", /^(same-origin|cross-origin)$/, path);
+      if (path.endsWith(".tar.gz")) assert.equal(res.headers["content-disposition"], "attachment", path);
+    }
+  });
+
   case_("an unsupported protocol version is 400 with -32022", async () => {
     const res = await send({
       headers: { "content-type": "application/json", accept: ACCEPT, "mcp-protocol-version": "v999", "mcp-method": "server/discover" },
