@@ -12,9 +12,9 @@
 //! | [`reply`] | the one writer of response envelopes ([`reply::refusal`] for adapters) |
 //! | `headers` | the era a request belongs to; `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` mirroring; the `=?base64?…?=` value form |
 //!
-//! Only [`Refusal`], [`reply::refusal`], [`Era`], [`CacheScope`] and the protocol's names
-//! (versions, [`SKILLS_EXTENSION`]) are public: an adapter answers a refusal, a host reads a
-//! result's era and `cacheScope`. The rest serves the responder and the client inside this
+//! Only [`Refusal`], [`reply::refusal`], [`Era`], [`CacheScope`], [`clip`] and the protocol's
+//! names (versions, [`SKILLS_EXTENSION`]) are public: an adapter answers a refusal and clips
+//! what it repeats of a request in its log, a host reads a result's era and `cacheScope`. The rest serves the responder and the client inside this
 //! crate; the request headers the responder reads are [`crate::server::HttpHeaders`].
 
 pub(crate) mod envelope;
@@ -26,6 +26,19 @@ pub mod reply;
 pub(crate) use envelope::{parse_message, Incoming, NamedParams, Params, RawId};
 pub(crate) use error::RpcError;
 pub use refusal::Refusal;
+
+/// A request value as every message of this crate repeats it: whole up to 200 characters,
+/// else its first 200 followed by `…` (so a long header or path never makes a long reply or
+/// log line). For adapters that log what a request sent (the Worker's authentication log).
+///
+/// ```
+/// let long = "x".repeat(60_000);
+/// assert_eq!(skills_edge::protocol::clip(&long).chars().count(), 201);
+/// assert_eq!(skills_edge::protocol::clip("/mcp"), "/mcp");
+/// ```
+pub fn clip(s: &str) -> std::borrow::Cow<'_, str> {
+    error::clip(s)
+}
 
 /// Decodes a header value in the `=?base64?…?=` form (the responder's rule for `Mcp-Name` and
 /// `Mcp-Method`). Exposed for the fuzz target `headers` only; not part of the API.

@@ -6,6 +6,7 @@ use crate::parking::Parking;
 use skills_edge::auth::TokenError;
 use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::http::{Bearer, BodyReader, Endpoint, Gate, Head, Response, Step, WorkerAuth};
+use skills_edge::protocol::clip;
 use skills_edge::settings::{self, Source};
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -490,8 +491,8 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
         let refused = |e: &TokenError| {
             auth::warn(&format!(
                 "skills-edge: auth: 401 {} {}: {e} (reason {})",
-                head.method,
-                head.path,
+                clip(head.method),
+                clip(head.path),
                 e.reason()
             ));
             bearer.refused(endpoint, &head, scheme, e)
@@ -507,8 +508,8 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
                     Outcome::Unavailable(e) => {
                         auth::error(&format!(
                             "skills-edge: auth: 503 {} {}: {e} (reason {})",
-                            head.method,
-                            head.path,
+                            clip(head.method),
+                            clip(head.path),
                             e.reason()
                         ));
                         let r = bearer.unavailable(endpoint, &head, &e);
