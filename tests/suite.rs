@@ -9,6 +9,7 @@ mod common;
 
 mod access;
 mod archive;
+mod archive_corpus;
 mod auth;
 mod bad_input;
 mod bearer;

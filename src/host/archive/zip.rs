@@ -20,10 +20,11 @@
 //!   (`name-mismatch`), flags, method, CRC-32 and sizes (`field-mismatch`). With a data
 //!   descriptor (flag bit 3) the local CRC-32 and sizes may be zero, and the descriptor that
 //!   follows the data (with or without its signature) must hold the central values; a stored
-//!   member with a data descriptor is refused (`unsupported`: a streaming reader cannot find
-//!   its end). Neither header may carry an Info-ZIP Unicode Path extra field, a second name
+//!   member with a data descriptor needs the signature, and none inside its data (a streaming
+//!   reader finds the end of stored data by that signature; `unsupported` otherwise). Neither header may carry an Info-ZIP Unicode Path extra field, a second name
 //!   that `unzip`, 7-Zip and `zipfile` (3.12 and later) extract instead (`name-mismatch`).
-//! * **Directories** end in `/` and have no data; an entry whose attributes say directory but
+//! * **Directories** end in `/` and have no data (an empty deflate stream at most, as
+//!   `zipfile` writes a directory added with deflate); an entry whose attributes say directory but
 //!   whose name does not end in `/` is refused (`zipfile` extracts it as a file).
 
 use super::{
@@ -347,7 +348,14 @@ fn member(
     }
     let data = zip.get(start..end).unwrap_or_default();
     if directory {
-        if e.size != 0 || e.compressed != 0 {
+        // Python's zipfile deflates a directory written with deflate: an empty stream.
+        let empty = |d: &[u8]| -> bool {
+            let none = || invalid(label, name, "unsupported", "");
+            e.method == 8
+                && inflate(d, 0, label, name, none)
+                    .is_ok_and(|(b, used)| b.is_empty() && used == d.len())
+        };
+        if e.size != 0 || (e.compressed != 0 && !empty(data)) {
             return Err(invalid(
                 label,
                 name,
@@ -368,12 +376,15 @@ fn member(
                         "a stored member's two sizes differ",
                     ));
                 }
-                if described {
+                // A streaming reader finds the end of stored data by the descriptor's signature.
+                let signed = le32(zip, end) == Some(DESCRIPTOR);
+                if described && (!signed || data.windows(4).any(|w| w == DESCRIPTOR.to_le_bytes()))
+                {
                     return Err(invalid(
                         label,
                         name,
                         "unsupported",
-                        "a stored member has a data descriptor; a streaming reader cannot find where its data ends",
+                        "a stored member has a data descriptor without its signature or with the signature inside its data; a streaming reader cannot find where its data ends",
                     ));
                 }
                 data.to_vec()
