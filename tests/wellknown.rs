@@ -345,6 +345,48 @@ fn hostile_archives_fail_with_their_rule() {
     }
 }
 
+/// The archive of issue 37: with the right digest, `verify` said "every file verified" for
+/// the files it read, while GNU tar writes the last member's text over `SKILL.md`.
+#[test]
+fn verify_fails_an_archive_whose_skill_md_tar_extracts_differently() {
+    let skill_md = {
+        let c = compiled();
+        let s = c.mirrored()["code-review"];
+        c.files[s.files[0]].bytes.clone()
+    };
+    let entry = |name: &str, kind: u8, data: &[u8]| {
+        let mut e = archive_support::header(name, data.len() as u64, kind, "");
+        e.extend(data);
+        e.resize(e.len().div_ceil(512) * 512, 0);
+        e
+    };
+    let mut t = entry("SKILL.md", b'0', &skill_md);
+    t.extend(entry(
+        "PaxHeaders/x",
+        b'x',
+        &archive_support::pax_record("path", "SKILL.md"),
+    ));
+    t.extend(entry("././@LongLink", b'L', b"notes.md\0"));
+    t.extend(entry(
+        "other.md",
+        b'0',
+        b"---\nname: code-review\ndescription: Other.\n---\n",
+    ));
+    t.extend([0u8; 1024]);
+    let server = Server::new();
+    server.replace("code-review", "application/gzip", gz(&t), true);
+    let out = run(&server, &[INDEX, "--json"]);
+    assert_eq!(out.exit_code, 1, "{}", out.stdout);
+    let json = lines(&out);
+    let row = skill(&json, "code-review");
+    assert_eq!(row["code"], "archive-unsafe", "{row}");
+    assert!(
+        !out.stderr.contains("every file verified"),
+        "{}",
+        out.stderr
+    );
+}
+
 #[test]
 fn a_zip_archive_verifies_too() {
     let c = compiled();
