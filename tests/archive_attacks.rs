@@ -227,15 +227,22 @@ fn a_name_prefix_outside_posix_ustar_cannot_move_a_member() {
             (Invalid, "bad-header".to_owned())
         );
     }
-    // A prefix, and an extended header naming the same member.
+    // Under the POSIX magic, a NUL-padded prefix joins the name, unless an extended header
+    // names the member (its name replaces both in every reader: the tar crate writes this).
     let mut h = header("x.md", 1, b'0', "");
     h[345..349].copy_from_slice(b"refs");
     fix_checksum(&mut h);
     h.extend(padded(b"p"));
+    let names = |parts: &[Vec<u8>]| -> Vec<String> {
+        let m = read_tar(&tar_of(parts), "t.tar").unwrap();
+        m.into_iter().map(|m| m.path).collect()
+    };
+    let skill = member("SKILL.md", b'0', SKILL);
     assert_eq!(
-        tar_refusal(&[member("SKILL.md", b'0', SKILL), long_name("p.md"), h]),
-        (Unsafe, "name-mismatch".to_owned())
+        names(&[skill.clone(), h.clone()]),
+        ["SKILL.md", "refs/x.md"]
     );
+    assert_eq!(names(&[skill, long_name("p.md"), h]), ["SKILL.md", "p.md"]);
 }
 
 #[test]
@@ -385,4 +392,26 @@ fn a_zip64_locator_cannot_point_readers_at_another_directory() {
         refusal(read_zip(&z, "t.zip")),
         (Invalid, "zip64".to_owned())
     );
+}
+
+/// What this project's mirror publishes must stay readable: ustar names and prefixes, and a GNU
+/// long-name entry for a path that fits neither (the tar crate writes the header after it).
+#[test]
+fn the_mirrors_own_archives_read_back() {
+    use skills_edge::catalog::compile::archive::CompiledArchive;
+    let long = format!("{}/{}.md", "d".repeat(150), "n".repeat(120));
+    let prefixed = format!("{}/x.md", "p".repeat(120));
+    let members: Vec<(&str, &[u8])> = vec![
+        ("SKILL.md", SKILL),
+        (long.as_str(), b"long"),
+        (prefixed.as_str(), b"prefixed"),
+        ("refs/a.md", b"a"),
+    ];
+    let built = CompiledArchive::build(members.iter().copied()).unwrap();
+    let read = unpack(ArchiveFormat::TarGz, &built.bytes, "m.tar.gz").unwrap();
+    let got: Vec<(&str, &[u8])> = read
+        .iter()
+        .map(|m| (m.path.as_str(), m.bytes.as_slice()))
+        .collect();
+    assert_eq!(got, members);
 }

@@ -284,7 +284,9 @@ def tar_cases():
     add("tar-prefix-star-padding", "tar.gz", tgz(ok, entry(b"x.md", b"p", prefix=b"refs",
         numbers={476: b"00000000000 ", 488: b"00000000000 "}), END))
     add("tar-pax-path-and-prefix", "tar.gz", tgz(ok, pax([(b"path", b"p.md")]),
-        entry(b"x.md", b"p", prefix=b"refs"), END))
+        entry(b"x.md", b"p", prefix=b"refs"), END), "accept")
+    add("tar-long-name-and-prefix", "tar.gz", tgz(ok, longname(b"p.md"),
+        entry(b"x.md", b"p", prefix=b"refs"), END), "accept")
     add("tar-bad-mode", "tar.gz", tgz(ok, entry(b"b.md", b"b", mode=b"zzzzzzz\x00"),
         entry(b"c.md", b"c"), END))
     add("tar-base256-uid", "tar.gz", tgz(ok, entry(b"b.md", b"b",

@@ -29,8 +29,8 @@
 //! the archive ended there, where GNU tar warns and reads on. The ustar prefix (bytes 345 to
 //! 500) must be empty unless the magic is POSIX `ustar\0` `00`, and NUL-padded after the prefix
 //! (`tarfile` joins the prefix whatever the magic, GNU tar only under that magic, and takes a
-//! star header's shorter prefix when the padding looks like star's time fields), and must be
-//! empty when an extended header names the entry. A directory has no data (size 0: `tarfile`
+//! star header's shorter prefix when the padding looks like star's time fields); a name from
+//! an extended header replaces the header's name and prefix (all three readers agree). A directory has no data (size 0: `tarfile`
 //! skips no data after a directory, GNU tar skips its size). The end is the first zero block;
 //! anything but zeros after it is refused (`trailing-data`).
 
@@ -395,14 +395,7 @@ pub fn read_tar(tar: &[u8], label: &str) -> Result<Vec<Member>> {
             _ => {
                 let ext = pending.take();
                 let (ext_path, ext_size) = ext.map(|p| (p.path, p.size)).unwrap_or_default();
-                if ext_path.is_some() && !prefix.is_empty() {
-                    return Err(unsafe_(
-                        label,
-                        &raw_name,
-                        "name-mismatch",
-                        "an extended header names the member and its ustar prefix names it too; readers disagree on its name",
-                    ));
-                }
+                // An extended header's name replaces the header's name and prefix in every reader.
                 let name = match ext_path {
                     Some(p) => p,
                     None if prefix.is_empty() => raw_name,
