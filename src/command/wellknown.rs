@@ -56,11 +56,10 @@ use crate::skill::revision::skill_revision;
 use crate::skill::uri::{skill_root, SKILL_MD};
 use skills_edge_catalog::sign::Envelope;
 
-/// What a `GET` brought back: the `Content-Type` and the whole body.
+/// What a `GET` brought back: the whole body (its `Content-Type` decides nothing: an archive's
+/// format is the index's, [`crate::host::archive::ArchiveFormat::from_url`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Fetched {
-    /// `Content-Type`, if any.
-    pub(crate) content_type: Option<String>,
     /// The body.
     pub(crate) bytes: Vec<u8>,
 }
@@ -101,10 +100,7 @@ pub(crate) async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
         }
         bytes.extend_from_slice(&chunk);
     }
-    Ok(Fetched {
-        content_type: response.content_type,
-        bytes,
-    })
+    Ok(Fetched { bytes })
 }
 
 /// What the signature checks of one run share: the signer policy and pins, the origin they are
