@@ -391,6 +391,7 @@ def zip_cases():
     add("zip-cd-slack", "zip", zipped([s()], cd_extra=b"\x00" * 10))
     fake_end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0, 0, 0, 0, 0)
     add("zip-comment-with-end", "zip", zipped([s()], comment=fake_end))
+    add("zip-comment-with-end-not-at-end", "zip", zipped([s()], comment=fake_end + b"xx"))
     locator = struct.pack("<IIQI", 0x07064B50, 0, 0, 1)
     add("zip-zip64-locator", "zip", _with_locator(s(), locator))
 
