@@ -435,12 +435,15 @@ fn member(
     if !described {
         return Ok(end);
     }
-    // The data descriptor: CRC-32, compressed size, size, after an optional signature.
+    // The data descriptor: CRC-32, compressed size, size, after an optional signature. Four
+    // bytes equal to the signature are the signature (as a streaming reader takes them), even
+    // where they could be a CRC-32.
     let d = |o: usize| le32(zip, end + o);
     let values = [Some(e.crc), Some(e.compressed), Some(e.size)];
-    let next = if d(0) == Some(DESCRIPTOR) && [d(4), d(8), d(12)] == values {
+    let signed = d(0) == Some(DESCRIPTOR);
+    let next = if signed && [d(4), d(8), d(12)] == values {
         end + 16
-    } else if [d(0), d(4), d(8)] == values {
+    } else if !signed && [d(0), d(4), d(8)] == values {
         end + 12
     } else {
         return Err(unsafe_(
