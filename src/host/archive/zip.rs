@@ -44,7 +44,9 @@ const ENCRYPTED: u16 = 1;
 /// Flag bit 3: the CRC-32 and sizes follow the data, in a data descriptor.
 const DATA_DESCRIPTOR: u16 = 8;
 
-/// Whether a zip header's extra field carries an Info-ZIP Unicode Path block (id 0x7075).
+/// Whether a zip header's extra field carries an Info-ZIP Unicode Path block (id 0x7075):
+/// a second name that Info-ZIP's unzip, 7-Zip and Python's `zipfile` (3.12 and later) put in
+/// place of the header's, so the name every check here read would not be the name extracted.
 /// The blocks are walked as APPNOTE 4.5 lays them out (id, size, data); a field cut short
 /// ends the walk (its truncation is the header's own error).
 fn second_name(extra: Option<&[u8]>) -> bool {
