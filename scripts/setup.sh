@@ -36,9 +36,9 @@ fi
 
 # Debian's packages, in one apt run (apt takes a lock): Chromium and ChromeDriver for the
 # browser tests, bsdtar (libarchive-tools) and Info-ZIP's unzip for the archive differential
-# test (tests/archive_corpus.rs), and Python's venv where it is missing. Then Python's securesystemslib (PyPI,
-# pinned by hash in tests/py/requirements.txt), the independent DSSE verifier of signed skills
-# (tests/py/verify_signed.py), in a venv in target/.
+# test (tests/archive_corpus.rs), and Python's venv where it is missing. Then Python's
+# securesystemslib (PyPI, pinned by hash in tests/py/requirements.txt), the independent DSSE
+# verifier of signed skills (tests/py/verify_signed.py), in a venv in target/.
 apt_packages=()
 if [ "$need_browser" = 1 ] && ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
   apt_packages+=(chromium chromium-driver)
