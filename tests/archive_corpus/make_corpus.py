@@ -295,6 +295,11 @@ def tar_cases():
     add("tar-unknown-type", "tar.gz", tgz(ok, entry(b"b.md", b"b", kind=b"Z"), END))
     add("tar-sparse", "tar.gz", tgz(ok, entry(b"b.md", b"b", kind=b"S"), END))
     add("tar-name-with-nul", "tar.gz", tgz(ok, entry(b"b.md\x00hidden", b"b"), END), "accept")
+    add("tar-long-name-with-nul", "tar.gz", tgz(ok, longname(b"b.md\x00SKILL.md"),
+        entry(b"x", EVIL), END))
+    no_nul = b"n" * 120 + b".md"
+    add("tar-long-name-without-nul", "tar.gz", tgz(ok, header(b"././@LongLink", b"L",
+        len(no_nul), magic=b"ustar  \x00") + pad(no_nul), entry(b"x", b"x"), END))
 
     # Pax records readers parse differently.
     add("tar-pax-duplicate-key", "tar.gz", tgz(ok, pax(None, raw=record(b"path", b"a.md")
