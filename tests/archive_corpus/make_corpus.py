@@ -93,7 +93,7 @@ class Z:
     descriptor say (the central's unless overridden)."""
 
     def __init__(self, name, data=b"", method=8, mode=0o100644, flags=0, descriptor=None,
-                 local=None, stored=None, extra=b""):
+                 local=None, stored=None, extra=b"", dos=None):
         self.name = name
         self.data = data
         self.method = method
@@ -106,6 +106,7 @@ class Z:
         self.local = local or {}
         self.descriptor = descriptor  # None, "sig" or "nosig"
         self.extra = extra
+        self.dos = dos  # MS-DOS attributes, for an archive made on Windows
 
     def local_header(self):
         f = dict(name=self.name, method=self.method, flags=self.flags, crc=self.crc,
@@ -124,9 +125,10 @@ class Z:
         return (struct.pack("<I", 0x08074B50) + d) if self.descriptor != "nosig" else d
 
     def central(self, offset):
-        return struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x0314, 20, self.flags,
+        made_by, external = (0x0314, self.mode << 16) if self.dos is None else (0x0014, self.dos)
+        return struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, made_by, 20, self.flags,
                            self.method, 0, 0x21, self.crc, self.csize, self.usize,
-                           len(self.name), len(self.extra), 0, 0, 0, self.mode << 16,
+                           len(self.name), len(self.extra), 0, 0, 0, external,
                            offset) + self.name + self.extra
 
 
@@ -418,6 +420,12 @@ def zip_cases():
         method=0, mode=0o120777)]))
     add("zip-dir-attr-without-slash", "zip", zipped([s(), Z(b"refs", method=0,
         mode=0o040755)]))
+    add("zip-made-on-windows", "zip", zipped([Z(b"SKILL.md", SKILL, dos=0x20),
+        Z(b"refs/", method=0, dos=0x10), Z(b"refs/a.md", b"a", dos=0x20)]), "accept")
+    add("zip-windows-dir-attr-without-slash", "zip", zipped([Z(b"SKILL.md", SKILL, dos=0x20),
+        Z(b"refs", method=0, dos=0x10)]))
+    add("zip-slash-name-regular-mode-with-data", "zip", zipped([s(), Z(b"refs/", b"x",
+        method=0)]))
     add("zip-dir-with-data", "zip", zipped([s(), Z(b"refs/", b"x", method=0, mode=0o040755)]))
     unicode = b"\x01" + struct.pack("<I", zlib.crc32(b"notes.md")) + b"SKILL.md"
     up = struct.pack("<HH", 0x7075, len(unicode)) + unicode
