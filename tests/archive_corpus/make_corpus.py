@@ -2,12 +2,14 @@
 (tests/archive_corpus.rs): usage `python3 make_corpus.py OUT_DIR`.
 
 Each archive is built byte by byte (tar headers, pax records, GNU long names, zip local and
-central headers, data descriptors), plus a few written by Python's own tarfile and zipfile.
+central headers, data descriptors), plus controls written by Python's own tarfile and zipfile,
+GNU tar and bsdtar.
 OUT_DIR/manifest.json lists them as {"file", "format" ("tar.gz" or "zip"), "expect"}:
 "accept" for the well-formed controls (the host must read them, so the test is not
 passed by refusing everything), "any" for the rest (the host may refuse it; if it reads it,
-every extractor must write exactly the host's files). The bytes depend on nothing but this
-script: fixed names, contents and times, gzip with mtime 0.
+every extractor must write exactly the host's files). The crafted bytes depend on nothing but
+this script (fixed names, contents and times, gzip with mtime 0); those GNU tar and bsdtar
+write may differ in what no reader extracts (inode numbers), never in their members.
 """
 
 import gzip
@@ -16,8 +18,10 @@ import itertools
 import json
 import os
 import struct
+import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 import zlib
 
@@ -434,6 +438,38 @@ def zip_cases():
     add("zip-backslash", "zip", zipped([s(), Z(b"refs\\a.md", b"a")]))
 
 
+def tool_cases():
+    """Archives of one small skill written by GNU tar (gnu, pax, ustar) and bsdtar (its default
+    tar, pax, zip), every time field fixed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "src")
+        os.makedirs(os.path.join(src, "refs"))
+        files = {"SKILL.md": SKILL, "refs/a.md": b"a\n" * 40, "refs/" + "l" * 120 + ".md": b"l"}
+        for name, data in files.items():
+            with open(os.path.join(src, name), "wb") as f:
+                f.write(data)
+        for d in (os.path.join(src, n) for n in list(files) + ["refs", "."]):
+            os.utime(d, (0, 0))
+        gnu = ["tar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner"]
+        pax = ["--pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime"]
+        runs = [
+            ("tar-gnu-tar-gnu", gnu + ["--format=gnu", "-czf"], "."),
+            ("tar-gnu-tar-pax", gnu + pax + ["--format=pax", "-czf"], "."),
+            ("tar-gnu-tar-ustar", gnu + ["--format=ustar", "-czf"], "SKILL.md"),
+            ("tar-bsdtar", ["bsdtar", "--uid", "0", "--gid", "0", "--options", "gzip:!timestamp",
+                            "-czf"], "."),
+            ("tar-bsdtar-pax", ["bsdtar", "--uid", "0", "--gid", "0", "--format", "pax",
+                                "--options", "gzip:!timestamp", "-czf"], "."),
+            ("zip-bsdtar", ["bsdtar", "--format", "zip", "-cf"], "."),
+        ]
+        for name, cmd, what in runs:
+            fmt = "zip" if name.startswith("zip") else "tar.gz"
+            out = os.path.join(tmp, name + "." + fmt)
+            subprocess.run(cmd + [out, what], cwd=src, check=True)
+            with open(out, "rb") as f:
+                add(name, fmt, f.read(), "accept")
+
+
 def _with_locator(member, locator):
     """A zip whose central directory ends with a zip64 end locator (in a file comment)."""
     out = bytearray()
@@ -452,6 +488,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     tar_cases()
     zip_cases()
+    tool_cases()
     manifest = []
     names = set()
     for name, fmt, data, expect in corpus:
