@@ -35,13 +35,16 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 fi
 
 # Debian's packages, in one apt run (apt takes a lock): Chromium and ChromeDriver for the
-# browser tests, and Python's venv where it is missing. Then Python's securesystemslib (PyPI,
-# pinned by hash in tests/py/requirements.txt), the independent DSSE verifier of signed skills
-# (tests/py/verify_signed.py), in a venv in target/.
+# browser tests, bsdtar (libarchive-tools) and Info-ZIP's unzip for the archive differential
+# test (tests/archive_corpus.rs), and Python's venv where it is missing. Then Python's
+# securesystemslib (PyPI, pinned by hash in tests/py/requirements.txt), the independent DSSE
+# verifier of signed skills (tests/py/verify_signed.py), in a venv in target/.
 apt_packages=()
 if [ "$need_browser" = 1 ] && ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
   apt_packages+=(chromium chromium-driver)
 fi
+command -v bsdtar >/dev/null || apt_packages+=(libarchive-tools)
+command -v unzip >/dev/null || apt_packages+=(unzip)
 python3 -c 'import venv, ensurepip' 2>/dev/null || apt_packages+=(python3 python3-venv)
 install_debian_and_python() {
   if [ "${#apt_packages[@]}" -gt 0 ]; then

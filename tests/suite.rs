@@ -9,6 +9,8 @@ mod common;
 
 mod access;
 mod archive;
+mod archive_attacks;
+mod archive_corpus;
 mod auth;
 mod bad_input;
 mod bearer;

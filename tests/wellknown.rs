@@ -132,6 +132,21 @@ impl Server {
         });
         self.put(&url, ctype, bytes);
     }
+
+    /// Replaces a skill's artifact with `bytes` at a new URL path (its extension names the
+    /// format in the index), served as `ctype`, the index's digest in step.
+    pub(crate) fn replace_at(&self, name: &str, path: &str, ctype: &str, bytes: Vec<u8>) {
+        let digest = digest_of(&bytes);
+        self.edit_index(|i| {
+            for s in i["skills"].as_array_mut().unwrap() {
+                if s["name"] == name {
+                    s["url"] = path.into();
+                    s["digest"] = digest.clone().into();
+                }
+            }
+        });
+        self.put(&format!("{ORIGIN}{path}"), ctype, bytes);
+    }
 }
 
 /// The value of a request's header `name` (the client sends names in lowercase).
@@ -301,7 +316,7 @@ fn hostile_archives_fail_with_their_rule() {
             "archive-unsafe",
         ),
         (
-            "zip served as gzip",
+            "zip named .tar.gz and served as gzip",
             zip(&[("SKILL.md", 0o100644, &skill_md, true)]),
             "application/gzip",
             "archive-invalid",
@@ -318,11 +333,58 @@ fn hostile_archives_fail_with_their_rule() {
     ];
     for (what, bytes, ctype, code) in cases {
         let server = Server::new();
-        server.replace("code-review", ctype, bytes, true);
+        if what.starts_with("zip symlink") {
+            let path = "/.well-known/agent-skills/code-review.zip";
+            server.replace_at("code-review", path, ctype, bytes);
+        } else {
+            server.replace("code-review", ctype, bytes, true);
+        }
         let out = run(&server, &[INDEX, "--json"]);
         assert_eq!(out.exit_code, 1, "{what}: {}", out.stderr);
         assert_eq!(skill(&lines(&out), "code-review")["code"], code, "{what}");
     }
+}
+
+/// The archive of issue 37: with the right digest, `verify` said "every file verified" for
+/// the files it read, while GNU tar writes the last member's text over `SKILL.md`.
+#[test]
+fn verify_fails_an_archive_whose_skill_md_tar_extracts_differently() {
+    let skill_md = {
+        let c = compiled();
+        let s = c.mirrored()["code-review"];
+        c.files[s.files[0]].bytes.clone()
+    };
+    let entry = |name: &str, kind: u8, data: &[u8]| {
+        let mut e = archive_support::header(name, data.len() as u64, kind, "");
+        e.extend(data);
+        e.resize(e.len().div_ceil(512) * 512, 0);
+        e
+    };
+    let mut t = entry("SKILL.md", b'0', &skill_md);
+    t.extend(entry(
+        "PaxHeaders/x",
+        b'x',
+        &archive_support::pax_record("path", "SKILL.md"),
+    ));
+    t.extend(entry("././@LongLink", b'L', b"notes.md\0"));
+    t.extend(entry(
+        "other.md",
+        b'0',
+        b"---\nname: code-review\ndescription: Other.\n---\n",
+    ));
+    t.extend([0u8; 1024]);
+    let server = Server::new();
+    server.replace("code-review", "application/gzip", gz(&t), true);
+    let out = run(&server, &[INDEX, "--json"]);
+    assert_eq!(out.exit_code, 1, "{}", out.stdout);
+    let json = lines(&out);
+    let row = skill(&json, "code-review");
+    assert_eq!(row["code"], "archive-unsafe", "{row}");
+    assert!(
+        !out.stderr.contains("every file verified"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
@@ -342,9 +404,61 @@ fn a_zip_archive_verifies_too() {
         })
         .collect();
     let server = Server::new();
-    server.replace("code-review", "application/zip", zip(&members), true);
+    let path = "/.well-known/agent-skills/code-review.zip";
+    server.replace_at("code-review", path, "application/zip", zip(&members));
     let out = run(&server, &[INDEX, "--json"]);
     assert_eq!(out.exit_code, 0, "{}", out.stdout);
+}
+
+/// The digest covers an artifact's bytes, not its `Content-Type`; if the header chose the
+/// format, a server could make one verified file read as two different archives. The format is
+/// the one the index's URL names, whatever the header says.
+#[test]
+fn content_type_cannot_make_an_archive_read_as_another_format() {
+    let c = compiled();
+    let s = c.mirrored()["code-review"];
+    let files: Vec<(&str, &[u8])> = s
+        .files
+        .iter()
+        .map(|&i| {
+            (
+                c.relative_path(s, &c.files[i].uri),
+                c.files[i].bytes.as_slice(),
+            )
+        })
+        .collect();
+    let zipped: Vec<(&str, u32, &[u8], bool)> = files
+        .iter()
+        .map(|(p, b)| (*p, 0o100644, *b, true))
+        .collect();
+    let tarred: Vec<(&str, u8, &[u8])> = files.iter().map(|(p, b)| (*p, b'0', *b)).collect();
+    // A zip named .zip but served as gzip, and a tar.gz named .tar.gz but served as zip: each
+    // is read as its name says, and verifies.
+    let server = Server::new();
+    let path = "/.well-known/agent-skills/code-review.zip";
+    server.replace_at("code-review", path, "application/gzip", zip(&zipped));
+    let out = run(&server, &[INDEX, "--json"]);
+    assert_eq!(out.exit_code, 0, "{}", out.stdout);
+    let server = Server::new();
+    server.replace("code-review", "application/zip", gz(&tar(&tarred)), true);
+    let out = run(&server, &[INDEX, "--json"]);
+    assert_eq!(out.exit_code, 0, "{}", out.stdout);
+    // A URL that names no format is refused, whatever the header says.
+    let server = Server::new();
+    let path = "/.well-known/agent-skills/code-review.bin";
+    server.replace_at("code-review", path, "application/zip", zip(&zipped));
+    let out = run(&server, &[INDEX, "--json"]);
+    assert_eq!(out.exit_code, 1, "{}", out.stdout);
+    let json = lines(&out);
+    let row = skill(&json, "code-review");
+    assert_eq!(row["code"], "archive-invalid", "{row}");
+    assert!(
+        row["why"]
+            .as_str()
+            .unwrap()
+            .contains(".tar.gz, .tgz or .zip"),
+        "{row}"
+    );
 }
 
 #[test]

@@ -7,8 +7,9 @@
 //!    `failed` skill (`invalid-entry`).
 //! 2. For each skill, `GET` its artifact and check its SHA-256 against `digest` before anything
 //!    else (`digest-mismatch`: nothing of it is unpacked or read).
-//! 3. A `skill-md` artifact is the `SKILL.md`; an `archive` is unpacked in memory by its
-//!    `Content-Type`, then its URL's extension ([`crate::host::archive`]).
+//! 3. A `skill-md` artifact is the `SKILL.md`; an `archive` is unpacked in memory as its URL's
+//!    extension in the index says (`.tar.gz`, `.tgz`, `.zip`; never by `Content-Type`, which
+//!    the digest does not cover: [`crate::host::archive`]).
 //! 4. The files go through the very checks the catalog compiler runs on a skills folder
 //!    ([`compile`]: path segments, frontmatter, `name` equal to the directory, limits), the
 //!    directory being the index's `name`, and the index's `description` must equal the
@@ -55,11 +56,10 @@ use crate::skill::revision::skill_revision;
 use crate::skill::uri::{skill_root, SKILL_MD};
 use skills_edge_catalog::sign::Envelope;
 
-/// What a `GET` brought back: the `Content-Type` and the whole body.
+/// What a `GET` brought back: the whole body (its `Content-Type` decides nothing: an archive's
+/// format is the index's, [`crate::host::archive::ArchiveFormat::from_url`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Fetched {
-    /// `Content-Type`, if any.
-    pub(crate) content_type: Option<String>,
     /// The body.
     pub(crate) bytes: Vec<u8>,
 }
@@ -100,10 +100,7 @@ pub(crate) async fn fetch<H: HttpIo>(io: &H, url: &str) -> Result<Fetched> {
         }
         bytes.extend_from_slice(&chunk);
     }
-    Ok(Fetched {
-        content_type: response.content_type,
-        bytes,
-    })
+    Ok(Fetched { bytes })
 }
 
 /// What the signature checks of one run share: the signer policy and pins, the origin they are
@@ -427,13 +424,12 @@ async fn artifact_members<H: HttpIo>(
             bytes: fetched.bytes,
         }]);
     }
-    let unpacked = ArchiveFormat::detect(fetched.content_type.as_deref(), url)
+    let unpacked = ArchiveFormat::from_url(url)
         .ok_or_else(|| {
             VerifyError::new(
                 ErrorCode::ArchiveInvalid,
                 format!(
-                    "{url} is served as {:?} and its name ends in neither .tar.gz, .tgz nor .zip, so its format is unknown",
-                    fetched.content_type.as_deref().unwrap_or("(no Content-Type)")
+                    "{url} does not end in .tar.gz, .tgz or .zip, so the index does not say how to read it; name the archive by its format (its Content-Type is not used: the digest does not cover it)"
                 ),
             )
             .with_uri(url.clone())

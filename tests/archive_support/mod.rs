@@ -111,3 +111,101 @@ pub fn zip(entries: &[(&str, u32, &[u8], bool)]) -> Vec<u8> {
     out.extend(0u16.to_le_bytes());
     out
 }
+
+/// A zip member for [`zip_raw`]: the fields of its central record, which its local header
+/// copies before `local_patch` (offset in the local header, bytes) changes it; `body` is what
+/// follows the local header (the data, and a data descriptor or hidden bytes if a test adds
+/// them), `before` what precedes it.
+pub struct RawMember {
+    pub name: Vec<u8>,
+    pub method: u16,
+    pub flags: u16,
+    pub crc: u32,
+    pub csize: u32,
+    pub size: u32,
+    pub mode: u32,
+    pub body: Vec<u8>,
+    pub local_patch: Vec<(usize, Vec<u8>)>,
+    pub before: Vec<u8>,
+}
+
+impl RawMember {
+    /// A regular file, deflated or stored.
+    pub fn new(name: &str, data: &[u8], deflate: bool) -> RawMember {
+        let body = if deflate {
+            let mut e = DeflateEncoder::new(Vec::new(), Compression::default());
+            e.write_all(data).unwrap();
+            e.finish().unwrap()
+        } else {
+            data.to_vec()
+        };
+        RawMember {
+            name: name.as_bytes().to_vec(),
+            method: if deflate { 8 } else { 0 },
+            flags: 0,
+            crc: crc(data),
+            csize: body.len() as u32,
+            size: data.len() as u32,
+            mode: 0o100644,
+            body,
+            local_patch: Vec::new(),
+            before: Vec::new(),
+        }
+    }
+
+    /// Its local header and what follows.
+    pub fn local(&self) -> Vec<u8> {
+        let mut h = 0x0403_4b50u32.to_le_bytes().to_vec();
+        h.extend(20u16.to_le_bytes());
+        h.extend(self.flags.to_le_bytes());
+        h.extend(self.method.to_le_bytes());
+        h.extend([0u8; 4]);
+        h.extend(self.crc.to_le_bytes());
+        h.extend(self.csize.to_le_bytes());
+        h.extend(self.size.to_le_bytes());
+        h.extend((self.name.len() as u16).to_le_bytes());
+        h.extend(0u16.to_le_bytes());
+        h.extend(&self.name);
+        for (at, bytes) in &self.local_patch {
+            h[*at..*at + bytes.len()].copy_from_slice(bytes);
+        }
+        h.extend(&self.body);
+        h
+    }
+}
+
+/// A zip of `members` (made by a Unix host) with an archive comment.
+pub fn zip_raw(members: &[RawMember], comment: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for m in members {
+        out.extend(&m.before);
+        let offset = out.len() as u32;
+        out.extend(m.local());
+        central.extend(0x0201_4b50u32.to_le_bytes());
+        central.extend((3u16 << 8 | 20).to_le_bytes());
+        central.extend(20u16.to_le_bytes());
+        central.extend(m.flags.to_le_bytes());
+        central.extend(m.method.to_le_bytes());
+        central.extend([0u8; 4]);
+        central.extend(m.crc.to_le_bytes());
+        central.extend(m.csize.to_le_bytes());
+        central.extend(m.size.to_le_bytes());
+        central.extend((m.name.len() as u16).to_le_bytes());
+        central.extend([0u8; 8]);
+        central.extend((m.mode << 16).to_le_bytes());
+        central.extend(offset.to_le_bytes());
+        central.extend(&m.name);
+    }
+    let cd_offset = out.len() as u32;
+    out.extend(&central);
+    out.extend(0x0605_4b50u32.to_le_bytes());
+    out.extend([0u8; 4]);
+    out.extend((members.len() as u16).to_le_bytes());
+    out.extend((members.len() as u16).to_le_bytes());
+    out.extend((central.len() as u32).to_le_bytes());
+    out.extend(cd_offset.to_le_bytes());
+    out.extend((comment.len() as u16).to_le_bytes());
+    out.extend(comment);
+    out
+}
