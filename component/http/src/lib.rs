@@ -12,8 +12,8 @@
 //! JSON-RPC error (`-32603`, [`Refusal::Misconfigured`]) that names no variable and no value,
 //! since a caller is not the operator (the Worker refuses to start instead).
 //!
-//! A body is read under a deadline, [`BODY_DEADLINE_SECS`] from the moment reading starts:
-//! one that is not whole by then is answered 408 (RFC 9110 §15.5.9) and its stream left, so
+//! A body is read under a deadline, 10 seconds (`BODY_DEADLINE_SECS`) from the moment reading
+//! starts: one that is not whole by then is answered 408 (RFC 9110 §15.5.9) and its stream left, so
 //! a client that stops sending holds its request for that long at most. A body the host
 //! cannot deliver is answered 400 ([`Refusal::Unreadable`]), one over the limit 413, as on
 //! the Worker.
@@ -68,10 +68,7 @@ static SERVED: OnceLock<Result<Served, String>> = OnceLock::new();
 /// `MAX_BODY_BYTES`, 1 MiB by default), sent at once by every client; the deadline bounds how
 /// long a client that stops half-way holds its request (and, where the runtime runs one
 /// request at a time, every other request).
-pub const BODY_DEADLINE_SECS: u64 = 10;
-
-/// The message of the 408 answer, as the refusals word theirs (status text, then what to do).
-const TIMED_OUT: &str = "Request Timeout: the request body did not arrive whole within 10 seconds; send the message at once";
+const BODY_DEADLINE_SECS: u64 = 10;
 
 /// What a caller of a misconfigured instance is told: the reason is the operator's, in the log.
 const MISCONFIGURED: &str = "see the server's log for the setting to fix";
@@ -201,7 +198,12 @@ fn host_value(
 /// The 408 answer to a body that did not arrive in time: a JSON-RPC error (`-32600`, no
 /// `id`) with the headers every answer carries.
 fn timed_out(endpoint: &Endpoint, head: &Head<'_>) -> Response {
-    let body = format!(r#"{{"jsonrpc":"2.0","error":{{"code":-32600,"message":"{TIMED_OUT}"}}}}"#);
+    // Worded as the refusals are: the status text, then what to do.
+    let message = format!(
+        "Request Timeout: the request body did not arrive whole within {BODY_DEADLINE_SECS} \
+         seconds; send the message at once"
+    );
+    let body = format!(r#"{{"jsonrpc":"2.0","error":{{"code":-32600,"message":"{message}"}}}}"#);
     let r = Response {
         status: 408,
         headers: vec![("content-type", "application/json".to_owned())],
@@ -462,6 +464,30 @@ mod tests {
                 r.body_str()
             );
         }
+    }
+
+    #[test]
+    fn a_body_past_the_deadline_gets_408_with_the_usual_headers() {
+        let s = instance(None);
+        let head = Head {
+            method: "POST",
+            path: "/mcp",
+            host: Some("localhost"),
+            origin: Some("http://localhost:3000"),
+            ..Head::default()
+        };
+        let r = timed_out(&s.endpoint, &head);
+        assert_eq!(r.status, 408);
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        assert_eq!(r.header("vary"), Some("Origin"));
+        assert_eq!(
+            r.header("access-control-allow-origin"),
+            Some("http://localhost:3000")
+        );
+        assert_eq!(
+            r.body_str(),
+            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Request Timeout: the request body did not arrive whole within 10 seconds; send the message at once"}}"#
+        );
     }
 
     #[test]
