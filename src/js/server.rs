@@ -413,6 +413,15 @@ pub fn inspector_files() -> Array {
         .collect()
 }
 
+/// The `HttpReply` of a message over the body limit: 413 with the Worker's JSON-RPC error.
+fn too_large(endpoint: &Endpoint) -> Result<JsValue, JsValue> {
+    let r = endpoint.body_too_large(&Head::default());
+    to_js(&HttpReplyJs {
+        status: r.status,
+        body: Some(String::from_utf8_lossy(&r.body)),
+    })
+}
+
 /// `HttpReply`.
 #[derive(Serialize)]
 struct HttpReplyJs<'a> {
@@ -526,11 +535,14 @@ impl SkillsServer {
     /// `Mcp-Name` against the body (`-32020`), a 2026-07-28 header without `_meta` is refused,
     /// and the reply carries the HTTP status the transport rules give it (202 and no body for
     /// a notification, 400 for envelope errors, 404 for an unknown method, 200 otherwise).
+    /// A message of more UTF-8 bytes than the `maxBodyBytes` option (1 MiB by default, the
+    /// Worker's `MAX_BODY_BYTES`) is answered 413 before anything else is read of it (a string
+    /// of more UTF-16 units than that is refused without being copied).
     /// `headers` is the platform's `Headers` or a record keyed by lowercase names. The
-    /// transport-level rules (`Host`, `Origin`, CORS, method, `Accept`, `Content-Type`, body
-    /// size) are [`SkillsServer::fetch`]'s; this is the message step for a caller whose own
-    /// HTTP layer applies them. `options` as `handle`'s: a caller your HTTP layer
-    /// authenticated passes its scopes here.
+    /// transport-level rules (`Host`, `Origin`, CORS, method, `Accept`, `Content-Type`, reading
+    /// no more of a body than the limit) are [`SkillsServer::fetch`]'s; this is the message
+    /// step for a caller whose own HTTP layer applies them. `options` as `handle`'s: a caller
+    /// your HTTP layer authenticated passes its scopes here.
     #[wasm_bindgen(js_name = handleHttp, unchecked_return_type = "HttpReply")]
     pub fn handle_http(
         &self,
@@ -540,7 +552,16 @@ impl SkillsServer {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let a = arg("SkillsServer.handleHttp", "message");
+        // UTF-8 takes at least one byte per UTF-16 unit: a longer string is over the limit.
+        let limit = self.endpoint.max_body_bytes();
+        let units = message.dyn_ref::<js_sys::JsString>().map(|s| s.length());
+        if units.is_some_and(|n| n as usize > limit) {
+            return too_large(&self.endpoint);
+        }
         let message = string(&message, a)?;
+        if message.len() > limit {
+            return too_large(&self.endpoint);
+        }
         let [protocol_version, method, name] = header_values(
             &headers.unwrap_or(JsValue::UNDEFINED),
             MCP_HEADERS,

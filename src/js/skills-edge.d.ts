@@ -131,7 +131,7 @@ export interface SkillsServerOptions {
   allowedOrigins?: string;
   /** `fetch` only: the `Host` values accepted, as the Worker's `ALLOWED_HOSTS` (default: loopback names on any port). */
   allowedHosts?: string;
-  /** `fetch` only: the largest body read, in bytes, as the Worker's `MAX_BODY_BYTES` (default 1048576). */
+  /** The largest message, in bytes, as the Worker's `MAX_BODY_BYTES` (default 1048576, at most 16777216): `fetch` reads no more of a body, and `handleHttp` answers a longer message 413. */
   maxBodyBytes?: number;
   /** `fetch` only: `"on"` (the default) serves the catalog under `/.well-known/agent-skills/` too, as the Worker's `MIRROR`. */
   mirror?: "on" | "off";

@@ -89,9 +89,10 @@ export const WASMTIME = process.env.WASMTIME ?? join(ROOT, ".tools", "bin", "was
  * The command serving `wasmPath` on 127.0.0.1:`port` with `runtime`, the component's
  * environment being exactly `env` for wasmtime (`-S cli=y` and one `--env` per variable) and
  * the test's environment plus `env` for jco (preview2-shim hands the process environment to
- * the component).
+ * the component). `workers` (jco only) runs each request in a worker thread of its own, from
+ * a pool of that many (`--isolate-requests worker`); without it jco runs one request at a time.
  */
-function serveCommand(runtime, wasmPath, port, env, scratch) {
+function serveCommand(runtime, wasmPath, port, env, scratch, workers) {
   if (runtime === "wasmtime") {
     if (!existsSync(WASMTIME)) {
       throw new Error(`${WASMTIME} is missing: install it with scripts/install-wasmtime.sh (or set WASMTIME)`);
@@ -101,21 +102,22 @@ function serveCommand(runtime, wasmPath, port, env, scratch) {
     const args = ["serve", "-O", "pooling-allocator=n", "-S", "cli=y", ...vars, "--addr", `127.0.0.1:${port}`, wasmPath];
     return { cmd: WASMTIME, args, env: process.env };
   }
-  const args = ["serve", "--host", "127.0.0.1", "--port", String(port), "--jco-dir", join(scratch, `serve-${port}`), wasmPath];
+  const isolate = workers ? ["--isolate-requests", "worker", "--isolate-worker-pool-size", String(workers)] : [];
+  const args = ["serve", "--host", "127.0.0.1", "--port", String(port), ...isolate, "--jco-dir", join(scratch, `serve-${port}`), wasmPath];
   return { cmd: JCO, args, env: { ...process.env, ...env } };
 }
 
 /**
  * Serves a `wasi:http` component with `runtime` (a key of RUNTIMES; default RUNTIME) on
  * 127.0.0.1 (a free port) in its own process group, and waits (bounded) until it answers.
- * Resolves with `{ port, url, runtime, stop, log }`; `stop()` ends the whole process group
- * and waits for it.
+ * `workers`: see serveCommand. Resolves with `{ port, url, runtime, stop, log }`; `stop()`
+ * ends the whole process group and waits for it.
  */
-export async function serve(wasmPath, { env = {}, scratch, readyMs = 30_000, runtime = RUNTIME } = {}) {
+export async function serve(wasmPath, { env = {}, scratch, readyMs = 30_000, runtime = RUNTIME, workers } = {}) {
   let lastError;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const { cmd, args, env: childEnv } = serveCommand(runtime, wasmPath, port, env, scratch);
+    const { cmd, args, env: childEnv } = serveCommand(runtime, wasmPath, port, env, scratch, workers);
     const child = spawn(cmd, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnv });
     let log = "";
     child.stdout.on("data", (d) => (log += d));

@@ -123,18 +123,38 @@ test("a body over the limit is refused with 413, by Content-Length or while read
   assert.equal(res.status, 413);
 });
 
-test("an invalid configuration variable is named in a 500 answer with a JSON-RPC error", async () => {
-  const bad = await serve(componentPath("skills-edge-http"), { scratch: dir, env: { PAGE_SIZE: "0" } });
+test("a caller of a misconfigured instance learns nothing of its settings: a generic 500, the reason in the log", async () => {
+  const secret = "0-from-the-operator";
+  const bad = await serve(componentPath("skills-edge-http"), { scratch: dir, env: { PAGE_SIZE: secret } });
   try {
-    const res = await fetch(bad.url, { method: "POST", signal: AbortSignal.timeout(10_000) });
-    assert.equal(res.status, 500);
-    assert.equal(res.headers.get("content-type"), "application/json");
-    assert.equal(res.headers.get("vary"), "Origin");
-    const body = await res.json();
-    assert.equal(body.jsonrpc, "2.0");
-    assert.ok(!("id" in body), "no id: the request was not read");
-    assert.equal(body.error.code, -32603);
-    assert.match(body.error.message, /configuration variable PAGE_SIZE = "0" is invalid/);
+    // Any request, from any Host or Origin, gets the same answer: the rules are not configured.
+    const probes = [
+      fetch(bad.url, { method: "POST", signal: AbortSignal.timeout(10_000) }),
+      fetch(bad.url.replace(/\/mcp$/, "/.well-known/agent-skills/index.json"), {
+        headers: { origin: "http://evil.example" },
+        signal: AbortSignal.timeout(10_000),
+      }),
+    ];
+    const bodies = [];
+    for (const res of await Promise.all(probes)) {
+      assert.equal(res.status, 500);
+      assert.equal(res.headers.get("content-type"), "application/json");
+      assert.equal(res.headers.get("vary"), "Origin");
+      assert.equal(res.headers.get("access-control-allow-origin"), null);
+      const text = await res.text();
+      assert.ok(!text.includes("PAGE_SIZE") && !text.includes(secret), `the answer names the setting: ${text}`);
+      const body = JSON.parse(text);
+      assert.equal(body.jsonrpc, "2.0");
+      assert.ok(!("id" in body), "no id: the request was not read");
+      assert.equal(body.error.code, -32603);
+      assert.match(body.error.message, /^Internal error: the server is misconfigured: see the server's log/);
+      bodies.push(text);
+    }
+    assert.equal(bodies[0], bodies[1], "one answer for every request");
+    // The operator's log says what to fix (its pipe may lag the answers a little).
+    const reason = new RegExp(`configuration variable PAGE_SIZE = "${secret}" is invalid`);
+    for (let i = 0; i < 50 && !reason.test(bad.log()); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.match(bad.log(), reason);
   } finally {
     await bad.stop();
   }

@@ -6,10 +6,17 @@
 //! ask [`skills_edge::http::Endpoint`] what to do, read at most `limit + 1` body bytes when
 //! told to (through the shared [`BodyReader`]), and write the endpoint's response back. The
 //! configuration comes from the environment variables named in
-//! [`skills_edge::settings::SETTINGS`] (the Worker's vars), read once per instance; while one
-//! is invalid, every request is answered 500 with a JSON-RPC error (`-32603`) naming it
-//! ([`Refusal::Misconfigured`]). A body the host cannot deliver is answered 400
-//! ([`Refusal::Unreadable`]), as on the Worker.
+//! [`skills_edge::settings::SETTINGS`] (the Worker's vars), read once per instance. While one
+//! is invalid the instance serves nothing: the reason (the variable, its value and the
+//! accepted form) goes to its log (stderr), and every caller gets the same 500 with a
+//! JSON-RPC error (`-32603`, [`Refusal::Misconfigured`]) that names no variable and no value,
+//! since a caller is not the operator (the Worker refuses to start instead).
+//!
+//! A body is read under a deadline, 10 seconds (`BODY_DEADLINE_SECS`) from the moment reading
+//! starts: one that is not whole by then is answered 408 (RFC 9110 §15.5.9) and its stream left, so
+//! a client that stops sending holds its request for that long at most. A body the host
+//! cannot deliver is answered 400 ([`Refusal::Unreadable`]), one over the limit 413, as on
+//! the Worker.
 //!
 //! The component does not authenticate: every caller of an instance has the scopes of the
 //! `SCOPES` variable (none by default: the public skills only), which the host that runs it
@@ -28,10 +35,12 @@ mod bindings {
 }
 
 use bindings::exports::wasi::http::incoming_handler::Guest;
+use bindings::wasi::clocks::monotonic_clock;
 use bindings::wasi::http::types::{
     ErrorCode, Fields, IncomingBody, IncomingRequest, Method, OutgoingBody, OutgoingResponse,
     ResponseOutparam,
 };
+use bindings::wasi::io::poll;
 use bindings::wasi::io::streams::StreamError;
 use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::http::{BodyReader, Endpoint, Head, HttpConfig, Response, Step};
@@ -54,23 +63,43 @@ struct Served {
 
 static SERVED: OnceLock<Result<Served, String>> = OnceLock::new();
 
-/// The endpoint of this instance, configured from the environment on first use.
+/// How long a request's body may take to arrive whole, from the moment the component starts
+/// reading it: 10 seconds, then 408. An MCP message is one JSON-RPC message (at most
+/// `MAX_BODY_BYTES`, 1 MiB by default), sent at once by every client; the deadline bounds how
+/// long a client that stops half-way holds its request (and, where the runtime runs one
+/// request at a time, every other request).
+const BODY_DEADLINE_SECS: u64 = 10;
+
+/// What a caller of a misconfigured instance is told: the reason is the operator's, in the log.
+const MISCONFIGURED: &str = "see the server's log for the setting to fix";
+
+/// The endpoint of this instance, configured from the environment on first use; an error
+/// (the variable, its value and the accepted form) is written to the log once.
 fn served() -> &'static Result<Served, String> {
     SERVED.get_or_init(|| {
-        // The environment may hold other variables (jco hands the host's whole process
-        // environment over): a name that is no setting is ignored unless it misspells one.
-        let names: Vec<String> = std::env::vars_os()
-            .map(|(k, _)| k.to_string_lossy().into_owned())
-            .collect();
-        // A value that is not UTF-8 keeps its valid parts, so the error names the variable.
-        let config = settings::from_vars(names.iter().map(String::as_str), |s| {
-            std::env::var_os(s.var).map(|v| v.to_string_lossy().into_owned())
-        })
-        .map_err(|e| e.to_string())?;
-        let catalog = skills_edge::embedded::catalog()
-            .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
-        serve(catalog, config)
+        let served = configure();
+        if let Err(message) = &served {
+            eprintln!("skills-edge: refusing every request until this is fixed: {message}");
+        }
+        served
     })
+}
+
+/// The endpoint over the embedded catalog, configured from the environment.
+fn configure() -> Result<Served, String> {
+    // The environment may hold other variables (jco hands the host's whole process
+    // environment over): a name that is no setting is ignored unless it misspells one.
+    let names: Vec<String> = std::env::vars_os()
+        .map(|(k, _)| k.to_string_lossy().into_owned())
+        .collect();
+    // A value that is not UTF-8 keeps its valid parts, so the error names the variable.
+    let config = settings::from_vars(names.iter().map(String::as_str), |s| {
+        std::env::var_os(s.var).map(|v| v.to_string_lossy().into_owned())
+    })
+    .map_err(|e| e.to_string())?;
+    let catalog = skills_edge::embedded::catalog()
+        .map_err(|e| format!("the embedded skills catalog cannot be read: {e}"))?;
+    serve(catalog, config)
 }
 
 /// The endpoint over `catalog` with `config` (read from the variables named in
@@ -87,12 +116,11 @@ impl Guest for Component {
     fn handle(request: IncomingRequest, out: ResponseOutparam) {
         let response = match served() {
             Ok(served) => respond(served, request),
-            Err(message) => {
-                eprintln!("skills-edge: {message}");
-                Response::refused(&Refusal::Misconfigured {
-                    message: message.clone(),
-                })
-            }
+            // Before the Host and Origin rules, which come from the configuration: the answer
+            // is the same for every request and says nothing of the settings.
+            Err(_) => Response::refused(&Refusal::Misconfigured {
+                message: MISCONFIGURED.into(),
+            }),
         };
         send(out, response);
     }
@@ -104,14 +132,14 @@ fn respond(served: &Served, request: IncomingRequest) -> Response {
     let method = request.method();
     let path_with_query = request.path_with_query().unwrap_or_default();
     let path = path_with_query.split('?').next().unwrap_or_default();
-    let headers = joined_headers(&request.headers());
-    let authority = request.authority();
+    let mut headers = joined_headers(&request.headers());
+    let host = host_value(&mut headers, request.authority());
     let mut head = Head::from_headers(
         method_name(&method),
         path,
         headers.iter().map(|(n, v)| (*n, v.as_str())),
     );
-    head.host = head.host.or(authority.as_deref());
+    head.host = host.as_deref();
     match endpoint.head_as(&head, *grant) {
         Step::Respond(r) => r,
         // The component has no static files: the inspector page is the Worker's.
@@ -119,6 +147,7 @@ fn respond(served: &Served, request: IncomingRequest) -> Response {
         Step::ReadBody { limit } => match read_body(request, limit) {
             Body::Complete(body) => endpoint.body_as(&head, &body, *grant),
             Body::TooLarge => endpoint.body_too_large(&head),
+            Body::TimedOut => timed_out(endpoint, &head),
             Body::Unreadable(message) => {
                 eprintln!("skills-edge: {message}");
                 endpoint.body_unreadable(&head)
@@ -145,6 +174,45 @@ fn joined_headers(fields: &Fields) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// The `Host` the rules check, taken out of `headers`: the request's authority, which is
+/// what the runtime made of the `Host` line(s) (wasmtime 48 and jco 1.35 both pass the first
+/// `Host` as the authority and strip every `Host` from the fields, so a second line never
+/// reaches the component: see docs/serving.md), joined with any `Host` the fields still carry
+/// when they differ, so a runtime that keeps repeated lines has them refused as the Worker
+/// refuses its joined value.
+fn host_value(
+    headers: &mut Vec<(&'static str, String)>,
+    authority: Option<String>,
+) -> Option<String> {
+    let fields = headers
+        .iter()
+        .position(|(n, _)| *n == "host")
+        .map(|i| headers.remove(i).1);
+    match (authority, fields) {
+        (Some(a), Some(f)) if !a.eq_ignore_ascii_case(&f) => Some(format!("{a}, {f}")),
+        (Some(a), _) => Some(a),
+        (None, f) => f,
+    }
+}
+
+/// The 408 answer to a body that did not arrive in time: a JSON-RPC error (`-32600`, no
+/// `id`) with the headers every answer carries.
+fn timed_out(endpoint: &Endpoint, head: &Head<'_>) -> Response {
+    // Worded as the refusals are: the status text, then what to do.
+    let message = format!(
+        "Request Timeout: the request body did not arrive whole within {BODY_DEADLINE_SECS} \
+         seconds; send the message at once"
+    );
+    let body = format!(r#"{{"jsonrpc":"2.0","error":{{"code":-32600,"message":"{message}"}}}}"#);
+    let r = Response {
+        status: 408,
+        headers: vec![("content-type", "application/json".to_owned())],
+        body: body.into_bytes(),
+        splice: None,
+    };
+    endpoint.framed(head, r)
+}
+
 /// The method as it appears on the request line.
 fn method_name(method: &Method) -> &str {
     match method {
@@ -167,34 +235,46 @@ enum Body {
     Complete(Vec<u8>),
     /// Longer than the limit (at most `limit + 1` bytes were kept).
     TooLarge,
+    /// Not whole within [`BODY_DEADLINE_SECS`].
+    TimedOut,
     /// The host could not deliver it; why.
     Unreadable(String),
 }
 
 /// Reads the body through a [`BodyReader`]: at most `limit + 1` bytes are kept; an oversized
-/// body is drained (and dropped) up to the reader's bound, then the stream is left.
+/// body is drained (and dropped) up to the reader's bound, then the stream is left. Each read
+/// waits for the stream or the deadline ([`BODY_DEADLINE_SECS`] from now), whichever is first:
+/// at the deadline a body within the limit so far is [`Body::TimedOut`], one over it
+/// [`Body::TooLarge`].
 fn read_body(request: IncomingRequest, limit: usize) -> Body {
     let Ok(body) = request.consume() else {
         return Body::Unreadable("the request body was already taken".into());
     };
     let mut reader = BodyReader::new(limit);
-    {
+    let deadline = monotonic_clock::subscribe_duration(BODY_DEADLINE_SECS * 1_000_000_000);
+    let late = {
         let Ok(stream) = body.stream() else {
             return Body::Unreadable("the request body stream was already taken".into());
         };
+        // Dropped before the stream it belongs to.
+        let input = stream.subscribe();
         loop {
+            // Index 1 is the deadline: past it, nothing more is read.
+            if poll::poll(&[&input, &deadline]).contains(&1) {
+                break true;
+            }
             // While within the limit, ask for no more than is kept; past it, drain in 64 KiB reads.
             let want = match reader.room() {
                 0 => 64 * 1024,
                 room => room.min(64 * 1024),
             };
-            match stream.blocking_read(want as u64) {
+            match stream.read(want as u64) {
                 Ok(chunk) => {
                     if !reader.push(&chunk) {
-                        break;
+                        break false;
                     }
                 }
-                Err(StreamError::Closed) => break,
+                Err(StreamError::Closed) => break false,
                 Err(StreamError::LastOperationFailed(e)) => {
                     return Body::Unreadable(format!(
                         "reading the request body failed: {}",
@@ -203,11 +283,12 @@ fn read_body(request: IncomingRequest, limit: usize) -> Body {
                 }
             }
         }
-    }
+    };
     drop(IncomingBody::finish(body));
-    match reader.finish() {
-        Some(bytes) => Body::Complete(bytes),
-        None => Body::TooLarge,
+    match (late, reader.finish()) {
+        (_, None) => Body::TooLarge,
+        (true, Some(_)) => Body::TimedOut,
+        (false, Some(bytes)) => Body::Complete(bytes),
     }
 }
 
@@ -341,6 +422,72 @@ mod tests {
         }
         let (read, _) = answers(&s, "resources/read", uri);
         assert!(read.contains("The secret skill, described."), "{read}");
+    }
+
+    #[test]
+    fn a_host_the_fields_repeat_or_contradict_is_refused() {
+        let s = instance(None);
+        let cases = [
+            (Some("localhost"), None, 200),
+            (Some("localhost"), Some("LOCALHOST"), 200),
+            (None, Some("localhost"), 200),
+            // Two Host lines, joined by `joined_headers`, as a runtime that keeps them gives them.
+            (Some("localhost"), Some("localhost, attacker.example"), 403),
+            (Some("localhost"), Some("attacker.example"), 403),
+            (Some("attacker.example"), Some("localhost"), 403),
+            (None, None, 403),
+        ];
+        for (authority, field, status) in cases {
+            let mut headers = vec![("origin", "x".to_owned())];
+            if let Some(f) = field {
+                headers.push(("host", f.to_owned()));
+            }
+            let host = host_value(&mut headers, authority.map(str::to_owned));
+            assert_eq!(
+                headers,
+                [("origin", "x".to_owned())],
+                "Host leaves the fields"
+            );
+            let head = Head {
+                method: "GET",
+                path: "/.well-known/agent-skills/index.json",
+                host: host.as_deref(),
+                ..Head::default()
+            };
+            let Step::Respond(r) = s.endpoint.head_as(&head, s.grant) else {
+                panic!("the mirror answers from the head");
+            };
+            assert_eq!(
+                r.status,
+                status,
+                "{authority:?} {field:?}: {}",
+                r.body_str()
+            );
+        }
+    }
+
+    #[test]
+    fn a_body_past_the_deadline_gets_408_with_the_usual_headers() {
+        let s = instance(None);
+        let head = Head {
+            method: "POST",
+            path: "/mcp",
+            host: Some("localhost"),
+            origin: Some("http://localhost:3000"),
+            ..Head::default()
+        };
+        let r = timed_out(&s.endpoint, &head);
+        assert_eq!(r.status, 408);
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        assert_eq!(r.header("vary"), Some("Origin"));
+        assert_eq!(
+            r.header("access-control-allow-origin"),
+            Some("http://localhost:3000")
+        );
+        assert_eq!(
+            r.body_str(),
+            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Request Timeout: the request body did not arrive whole within 10 seconds; send the message at once"}}"#
+        );
     }
 
     #[test]

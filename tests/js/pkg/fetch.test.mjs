@@ -105,6 +105,25 @@ test("fetch refuses an oversized body, declared or streamed, and reads no furthe
   assert.throws(() => new SkillsServer({ maxBodyBytes: 0 }), /maxBodyBytes/);
 });
 
+test("a 50 MB message to fetch is refused with 413 by the default limit, declared or streamed", async () => {
+  const s = new SkillsServer();
+  const size = 50 * 1024 * 1024;
+  const declared = await answer(await s.fetch(post(new Uint8Array(size).fill(0x20))));
+  assert.deepEqual([declared.status, declared.json?.error?.message], [413, "Content Too Large: a message may have at most 1048576 bytes"]);
+  let sent = 0;
+  const stream = new ReadableStream({
+    pull(c) {
+      if (sent >= size) return c.close();
+      sent += 1 << 20;
+      c.enqueue(new Uint8Array(1 << 20).fill(0x20));
+    },
+  });
+  const streamed = new Request(URL_, { method: "POST", headers: { accept: ACCEPT, "content-type": "application/json" }, body: stream, duplex: "half" });
+  const r = await answer(await s.fetch(streamed));
+  assert.equal(r.status, 413);
+  assert.ok(sent <= 4 << 20, `read ${sent} bytes of a 50 MB body`);
+});
+
 test("fetch refuses a body chunk whose length lies, with 400, and keeps serving", async () => {
   const s = new SkillsServer();
   const text = new TextEncoder().encode(discover);

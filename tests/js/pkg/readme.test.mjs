@@ -80,6 +80,73 @@ test("the README's SkillsClient example runs", async () => {
   }
 });
 
+test("the README's node:http server refuses a second Host, a foreign Origin and a 50 MB body", async () => {
+  const pkg = dirname(createRequire(import.meta.url).resolve("skills-edge/package.json"));
+  const readme = readFileSync(join(pkg, "README.md"), "utf8");
+  // The example's server, as written, up to where its client starts; then raw requests to it.
+  const code = example(readme, "client");
+  const cut = code.indexOf("const client = await SkillsClient.connect");
+  assert.ok(cut > 0, "the client example starts its server before its client");
+  const probes = `
+import { connect } from "node:net";
+const port = http.address().port;
+const host = \`127.0.0.1:\${port}\`;
+const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+function raw(head, extra = []) {
+  return new Promise((resolve) => {
+    const s = connect(port, "127.0.0.1", async () => {
+      s.write(head);
+      for (const part of extra) {
+        if (s.destroyed) break;
+        s.write(part);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    });
+    let got = "";
+    const done = () => {
+      resolve(got.split("\\r\\n")[0]);
+      s.destroy();
+    };
+    s.on("data", (d) => {
+      got += d;
+      if (got.includes("\\r\\n")) done();
+    });
+    s.on("close", done);
+    s.on("error", () => {});
+    setTimeout(() => s.destroy(), 20_000).unref();
+  });
+}
+const post = (lines, payload = body) => raw(["POST /mcp HTTP/1.1", ...lines, "Content-Length: " + Buffer.byteLength(payload), "Connection: close", "", payload].join("\\r\\n"));
+const chunk = "10000\\r\\n" + "x".repeat(0x10000) + "\\r\\n";
+console.log("one host: " + (await post(["Host: " + host])));
+console.log("second host: " + (await post(["Host: " + host, "Host: attacker.example"])));
+console.log("foreign host: " + (await post(["Host: attacker.example"])));
+console.log("origin: " + (await post(["Host: " + host, "Origin: https://attacker.example"])));
+console.log("declared 50 MB: " + (await raw(["POST /mcp HTTP/1.1", "Host: " + host, "Content-Length: 52428800", "", ""].join("\\r\\n"))));
+console.log("streamed 50 MB: " + (await raw(["POST /mcp HTTP/1.1", "Host: " + host, "Transfer-Encoding: chunked", "", ""].join("\\r\\n"), Array(800).fill(chunk))));
+http.close();
+`;
+  const file = join(here, "readme-server-example.mjs");
+  writeFileSync(file, code.slice(0, cut) + probes);
+  try {
+    const { stdout } = await run(process.execPath, [file], { cwd: here, timeout: 60_000 });
+    assert.equal(
+      stdout,
+      [
+        "one host: HTTP/1.1 200 OK",
+        "second host: HTTP/1.1 403 Forbidden",
+        "foreign host: HTTP/1.1 403 Forbidden",
+        "origin: HTTP/1.1 403 Forbidden",
+        "declared 50 MB: HTTP/1.1 413 Payload Too Large",
+        "streamed 50 MB: HTTP/1.1 413 Payload Too Large",
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    rmSync(file, { force: true });
+  }
+});
+
 test("the README's SDK-client example runs", async () => {
   const pkg = dirname(createRequire(import.meta.url).resolve("skills-edge/package.json"));
   const readme = readFileSync(join(pkg, "README.md"), "utf8");

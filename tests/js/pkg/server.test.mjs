@@ -133,6 +133,35 @@ test("handleHttp applies the MCP header rules and gives each reply its HTTP stat
   refused(() => s.handleHttp("{}", { "mcp-method": 7 }), "invalid-argument");
 });
 
+test("a 50 MB message to handleHttp is refused with 413 before it is processed", () => {
+  const TOO_LARGE = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Content Too Large: a message may have at most 1048576 bytes"}}';
+  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "skills/list" };
+  // A well-formed skills/list, padded to 50 MB: answered 200 if it were read.
+  const padded = (bytes, pad = "x") => {
+    const head = `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"_meta":${JSON.stringify(META)},"pad":"`;
+    return head + pad.repeat(Math.ceil((bytes - head.length - 3) / Buffer.byteLength(pad))) + '"}}';
+  };
+  const s = new SkillsServer();
+  const huge = padded(50 * 1024 * 1024);
+  assert.deepEqual(s.handleHttp(huge, headers, { scopes: "a" }), { status: 413, body: TOO_LARGE });
+  // At the limit it is a message; one byte over, by UTF-8 bytes (not UTF-16 units), it is not.
+  const exact = padded(1 << 20);
+  assert.equal(Buffer.byteLength(exact), 1 << 20);
+  assert.equal(s.handleHttp(exact, headers).status, 200);
+  const overByBytes = padded((1 << 20) + 2, "é");
+  assert.ok(overByBytes.length <= 1 << 20 && Buffer.byteLength(overByBytes) > 1 << 20);
+  assert.deepEqual(s.handleHttp(overByBytes, headers), { status: 413, body: TOO_LARGE });
+  // maxBodyBytes changes it, as the Worker's MAX_BODY_BYTES, up to 16 MiB.
+  const roomy = new SkillsServer({ maxBodyBytes: 16 * 1024 * 1024 });
+  assert.equal(roomy.handleHttp(padded(8 * 1024 * 1024), headers).status, 200);
+  assert.equal(roomy.handleHttp(huge, headers).status, 413);
+  const tight = new SkillsServer({ maxBodyBytes: 256 });
+  assert.equal(tight.handleHttp(padded(256), headers).status, 200);
+  assert.equal(JSON.parse(tight.handleHttp(padded(257), headers).body).error.message, "Content Too Large: a message may have at most 256 bytes");
+  // The server still answers.
+  assert.equal(s.handleHttp(padded(1000), headers).status, 200);
+});
+
 test("serverInfo names the embedding server in every result", () => {
   const s = new SkillsServer({ serverInfo: { name: "dice-mcp", version: "1.0.0" } });
   const info = { name: "dice-mcp", version: "1.0.0" };
