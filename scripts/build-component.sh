@@ -5,6 +5,9 @@
 # then shrinks their core modules with wasm-opt (through `jco opt`; NO_WASM_OPT=1 skips it)
 # and prints their sizes, raw and gzip -9.
 # Usage: scripts/build-component.sh [--debug]
+# COMPONENT_OUT=DIR puts the components in DIR instead of build/component (the component
+# tests build the HTTP world a second time over another skills folder, SKILLS_DIR, with its
+# own CARGO_TARGET_DIR so the two catalogs do not rebuild each other).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +23,7 @@ flag=()
 [ "$profile" = release ] && flag=(--release)
 (cd component && CARGO_TARGET_DIR="$target_dir" cargo build "${flag[@]}" --target "$T")
 
-out=build/component
+out=${COMPONENT_OUT:-build/component}
 mkdir -p "$out"
 jco=node_modules/.bin/jco
 for pair in skills_edge_component:skills-edge skills_edge_http_component:skills-edge-http; do

@@ -6,12 +6,18 @@
 #   - jco serve: the HTTP world on a loopback port, against the MCP conformance suite, the
 #     fault tests (tests/component/faults.test.mjs: the Worker's faults, its refusal statuses
 #     and bodies) and the judges of tests/judges/ (the official SDK 2.4 SkillsClient and MCP
-#     Inspector 2.12 --verify, on both protocol eras).
+#     Inspector 2.12 --verify, on both protocol eras), and, on the HTTP world built a second
+#     time over tests/fixtures/active-skills/ (build/component/active/, its own target folder
+#     target/component-active/), what a page of another site can make a browser do with the
+#     mirror when `SCOPES` grants private skills (tests/component/browsers.test.mjs).
 # scripts/test.d/45-wasmtime.sh runs the HTTP tests again on `wasmtime serve`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 bash scripts/build-component.sh
+# The HTTP world over a catalog with a private skill and active files, for browsers.test.mjs.
+SKILLS_DIR=tests/fixtures/active-skills CARGO_TARGET_DIR=target/component-active \
+  COMPONENT_OUT=build/component/active bash scripts/build-component.sh
 
 crates=(-p skills-edge-component -p skills-edge-http-component)
 (
@@ -26,5 +32,6 @@ node --test --test-timeout=300000 \
   tests/component/responder.test.mjs \
   tests/component/verifier.test.mjs \
   tests/component/http.test.mjs \
+  tests/component/browsers.test.mjs \
   tests/component/faults.test.mjs \
   tests/component/judges.test.mjs
