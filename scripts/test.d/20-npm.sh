@@ -2,7 +2,9 @@
 # The npm package (pkg/): build it (its main module and its verifier module,
 # `skills-edge/verifier`); run the wasm-bindgen-test suites in Node and in headless Chromium;
 # pack it with `npm pack`, install the tarball into an empty temporary project and run the
-# package tests there (tests/js/pkg, node --test): the server, every verifier function and
+# package tests there (tests/js/pkg, node --test): the server (its `fetch` with a session's
+# scopes against what a page of another site can make a browser do with the mirror,
+# tests/js/pkg/browsers.test.mjs with tests/lib/browser-probes.mjs), every verifier function and
 # error code, SkillHost (also loading a third-party skill served by @olaservo/ext-skills,
 # tests/js/peers/ext-skills.mjs), the verifier functions' and SkillHost's tests through both
 # modules, the verifier module's exports, loading and size bound, every export called with

@@ -1,0 +1,62 @@
+// SkillsServer.fetch(request, { scopes }) where the scopes come with the browser (a cookie
+// session the host hands over): what a page of another site can make a browser do with the
+// mirror. The catalog is tests/fixtures/active-skills/ compiled by the package
+// (compileCatalog); the granted caller has the `billing` scope, the anonymous one none. The
+// cases are tests/lib/browser-probes.mjs's, shared with the HTTP component's `SCOPES`
+// (tests/component/browsers.test.mjs): a `<script src>`, image or frame of a private file from
+// another site answers exactly as an absent file and the index as the public one, the grant's
+// answers are `Cross-Origin-Resource-Policy: same-origin` and the others `cross-origin`, a
+// skill's HTML, SVG, script and XML are attachments under a sandbox CSP with `nosniff`, byte
+// for byte, and a 60,000-character `Mcp-Method`, `Mcp-Name` or `MCP-Protocol-Version` comes
+// back clipped (also from `handleHttp`).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { SkillsServer, compileCatalog } from "skills-edge";
+import { REPO } from "./common.mjs";
+
+const { FIXTURE, SCOPE, browserProbes } = await import(pathToFileURL(join(REPO, "tests", "lib", "browser-probes.mjs")).href);
+
+const files = readdirSync(FIXTURE, { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile())
+  .map((e) => join(e.parentPath, e.name))
+  .map((p) => ({ path: relative(FIXTURE, p).split("\\").join("/"), bytes: readFileSync(p) }));
+const { pack } = compileCatalog(files);
+const server = new SkillsServer({ pack });
+const ORIGIN = "http://127.0.0.1:8787";
+
+/** The answer as the probes take it: status, every header by lowercase name, body bytes. */
+async function answer(response) {
+  const headers = Object.fromEntries(response.headers.entries());
+  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+const get = async (path, headers, granted) =>
+  answer(await server.fetch(new Request(ORIGIN + path, { headers }), granted ? { scopes: [SCOPE] } : undefined));
+const post = async (headers, body) => answer(await server.fetch(new Request(`${ORIGIN}/mcp`, { method: "POST", headers, body })));
+
+for (const [name, run] of browserProbes({ get, post })) {
+  test(`SkillsServer.fetch with a session's scopes: ${name}`, run);
+}
+
+test("SkillsServer.handleHttp: a 60,000-character Mcp-Method, Mcp-Name or MCP-Protocol-Version comes back clipped", () => {
+  const long = "x".repeat(60_000);
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const uri = "skill://hello/SKILL.md";
+  const message = (method, params = {}) => JSON.stringify({ jsonrpc: "2.0", id: 3, method, params: { ...params, _meta: meta } });
+  const base = { "mcp-protocol-version": "2026-07-28" };
+  for (const [name, reply] of [
+    ["Mcp-Method", server.handleHttp(message("skills/list"), { ...base, "mcp-method": long }, { scopes: [SCOPE] })],
+    ["MCP-Protocol-Version", server.handleHttp(message("skills/list"), { "mcp-protocol-version": long, "mcp-method": "skills/list" })],
+    ["Mcp-Name", server.handleHttp(message("resources/read", { uri }), { ...base, "mcp-method": "resources/read", "mcp-name": long })],
+  ]) {
+    assert.equal(reply.status, 400, `${name}: ${reply.body.slice(0, 300)}`);
+    assert.ok(reply.body.length < 1000, `${name}: a ${reply.body.length}-byte reply`);
+    const json = JSON.parse(reply.body);
+    assert.deepEqual([json.id, json.error.code], [3, -32020], name);
+    assert.ok(json.error.message.includes(`${"x".repeat(200)}…`), `${name}: ${json.error.message}`);
+    assert.ok(!json.error.message.includes("x".repeat(201)), `${name}: ${json.error.message}`);
+  }
+});
