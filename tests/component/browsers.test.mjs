@@ -25,7 +25,8 @@ before(async () => {
   // `jco serve` is Node's HTTP server, whose 16 KiB default bound on a request head answers a
   // 60,000-character header with its own empty 431 before the component runs: raised here so
   // that the header reaches the component (`wasmtime serve` lets it through as it is).
-  const runtimeEnv = RUNTIME === "jco" ? { NODE_OPTIONS: "--max-http-header-size=131072" } : {};
+  const nodeOptions = `${process.env.NODE_OPTIONS ?? ""} --max-http-header-size=131072`.trim();
+  const runtimeEnv = RUNTIME === "jco" ? { NODE_OPTIONS: nodeOptions } : {};
   [granted, anonymous] = await Promise.all([
     serve(wasm, { scratch: dir, env: { ...runtimeEnv, SCOPES: SCOPE } }),
     serve(wasm, { scratch: dir, env: runtimeEnv }),
