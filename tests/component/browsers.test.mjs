@@ -6,11 +6,18 @@
 // serve`, harness.mjs): with `SCOPES=billing` (the granted caller) and without (the anonymous
 // one). The cases are tests/lib/browser-probes.mjs's, shared with the npm package's
 // `SkillsServer.fetch` (tests/js/pkg/browsers.test.mjs); requests go out with node:http, so
-// every header is exactly what a probe says.
+// every header is exactly what a probe says. Then the Worker's raw HTTP probes
+// (tests/e2e/lib/http-probes.mjs: CORS, Host and Origin, 405/406/413/415, JSON-RPC errors,
+// header mirroring and clipping, the mirror's browser headers) against the instance with
+// `SCOPES`, as tests/e2e/private.test.mjs runs them with a token; both instances have
+// `MAX_BODY_BYTES` 65536 for their 413 probe.
 import { test, before, after } from "node:test";
 import { request as httpRequest } from "node:http";
 import { RUNTIME, RUNTIMES, componentPath, remove, scratchDir, serve } from "./harness.mjs";
 import { SCOPE, browserProbes } from "../lib/browser-probes.mjs";
+import { httpProbes } from "../e2e/lib/http-probes.mjs";
+
+const MAX_BODY_BYTES = 65536;
 
 /** Headers a runtime adds to every answer by itself, which say nothing of the request. */
 const RUNTIME_HEADERS = new Set(["date", "connection", "keep-alive"]);
@@ -26,7 +33,7 @@ before(async () => {
   // 60,000-character header with its own empty 431 before the component runs: raised here so
   // that the header reaches the component (`wasmtime serve` lets it through as it is).
   const nodeOptions = `${process.env.NODE_OPTIONS ?? ""} --max-http-header-size=131072`.trim();
-  const runtimeEnv = RUNTIME === "jco" ? { NODE_OPTIONS: nodeOptions } : {};
+  const runtimeEnv = { MAX_BODY_BYTES: String(MAX_BODY_BYTES), ...(RUNTIME === "jco" ? { NODE_OPTIONS: nodeOptions } : {}) };
   [granted, anonymous] = await Promise.all([
     serve(wasm, { scratch: dir, env: { ...runtimeEnv, SCOPES: SCOPE } }),
     serve(wasm, { scratch: dir, env: runtimeEnv }),
@@ -71,4 +78,12 @@ const post = (headers, body) => send(granted, { method: "POST", path: "/mcp", he
 
 for (const [name, run] of browserProbes({ get, post })) {
   test(`${RUNTIMES[RUNTIME]} with SCOPES: ${name}`, run);
+}
+
+for (const [name, run] of httpProbes({
+  origin: () => `http://127.0.0.1:${granted.port}`,
+  expectations: { maxBodyBytes: MAX_BODY_BYTES },
+  logTail: () => granted.log().slice(-4000),
+})) {
+  test(`${RUNTIMES[RUNTIME]} with SCOPES: HTTP probe: ${name}`, run);
 }

@@ -3,7 +3,8 @@
 // batches, parse errors, unknown methods, header mirroring. Sent with node:http so every header
 // (Host included) is exactly what the probe says. tests/e2e/http-probes.test.mjs runs them
 // against the default Worker (AUTH_MODE none), tests/e2e/private.test.mjs against its
-// AUTH_MODE jwt Worker with a token.
+// AUTH_MODE jwt Worker with a token, tests/component/browsers.test.mjs against the HTTP
+// component with SCOPES (jco serve and wasmtime serve).
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 
