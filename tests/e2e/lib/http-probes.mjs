@@ -4,7 +4,8 @@
 // (Host included) is exactly what the probe says. tests/e2e/http-probes.test.mjs runs them
 // against the default Worker (AUTH_MODE none), tests/e2e/private.test.mjs against its
 // AUTH_MODE jwt Worker with a token, tests/component/browsers.test.mjs against the HTTP
-// component with SCOPES (jco serve and wasmtime serve).
+// component with SCOPES (jco serve and wasmtime serve), tests/js/pkg/browsers.test.mjs against
+// the npm SkillsServer.fetch with scopes behind node:http.
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 

@@ -8,8 +8,12 @@
 // answers are `Cross-Origin-Resource-Policy: same-origin` and the others `cross-origin`, a
 // skill's HTML, SVG, script and XML are attachments under a sandbox CSP with `nosniff`, byte
 // for byte, and a 60,000-character `Mcp-Method`, `Mcp-Name` or `MCP-Protocol-Version` comes
-// back clipped (also from `handleHttp`).
-import { test } from "node:test";
+// back clipped (also from `handleHttp`). Then the Worker's raw HTTP probes
+// (tests/e2e/lib/http-probes.mjs) against `fetch` with the scopes behind a node:http server
+// on 127.0.0.1 that hands it each request as it came (every header, the body as a stream).
+import { test, before, after } from "node:test";
+import { createServer } from "node:http";
+import { Readable } from "node:stream";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -18,13 +22,15 @@ import { SkillsServer, compileCatalog } from "skills-edge";
 import { REPO } from "./common.mjs";
 
 const { FIXTURE, SCOPE, browserProbes } = await import(pathToFileURL(join(REPO, "tests", "lib", "browser-probes.mjs")).href);
+const { httpProbes } = await import(pathToFileURL(join(REPO, "tests", "e2e", "lib", "http-probes.mjs")).href);
+const MAX_BODY_BYTES = 65536;
 
 const files = readdirSync(FIXTURE, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile())
   .map((e) => join(e.parentPath, e.name))
   .map((p) => ({ path: relative(FIXTURE, p).split("\\").join("/"), bytes: readFileSync(p) }));
 const { pack } = compileCatalog(files);
-const server = new SkillsServer({ pack });
+const server = new SkillsServer({ pack, maxBodyBytes: MAX_BODY_BYTES });
 const ORIGIN = "http://127.0.0.1:8787";
 
 /** The answer as the probes take it: status, every header by lowercase name, body bytes. */
@@ -60,3 +66,36 @@ test("SkillsServer.handleHttp: a 60,000-character Mcp-Method, Mcp-Name or MCP-Pr
     assert.ok(!json.error.message.includes("x".repeat(201)), `${name}: ${json.error.message}`);
   }
 });
+
+// `fetch` with the session's scopes behind node:http, as a host mounts it: the request's
+// every header (Host included) and its body as a stream, the response as `fetch` made it.
+// Node's bound on a request head is raised, so that a 60,000-character header reaches `fetch`.
+let http;
+before(async () => {
+  http = createServer({ maxHeaderSize: 131072 }, async (req, res) => {
+    try {
+      const headers = new Headers();
+      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+      const body = req.method === "GET" || req.method === "HEAD" ? undefined : Readable.toWeb(req);
+      const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, duplex: "half" });
+      const response = await server.fetch(request, { scopes: [SCOPE] });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, Object.fromEntries(response.headers)).end(bytes);
+    } catch {
+      // The client went away mid-body: nobody to answer.
+      res.destroy();
+    }
+  });
+  await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
+});
+after(async () => {
+  http?.closeAllConnections();
+  await new Promise((resolve) => (http ? http.close(resolve) : resolve()));
+});
+
+for (const [name, run] of httpProbes({
+  origin: () => `http://127.0.0.1:${http.address().port}`,
+  expectations: { maxBodyBytes: MAX_BODY_BYTES },
+})) {
+  test(`SkillsServer.fetch with a session's scopes behind node:http: HTTP probe: ${name}`, run);
+}
