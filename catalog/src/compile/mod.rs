@@ -18,9 +18,10 @@
 //!   `skill::uri::fold_case`);
 //! * warnings: duplicate names (allowed by the spec), reserved `io.modelcontextprotocol/`
 //!   metadata keys, files outside every skill (not served), OS junk files (not served), names
-//!   outside every skill that differ only by case, and frontmatter that the official MCP TypeScript SDK 2.4's
-//!   reader cannot read (`frontmatter-sdk-*`, see `skill::frontmatter::sdk_subset`): hosts and
-//!   servers built on that SDK would refuse the skill. [`Options::strict`] makes those errors.
+//!   outside every skill that differ only by case, and frontmatter that the official MCP
+//!   TypeScript SDK 2.4's reader cannot read (`frontmatter-sdk-*`, see
+//!   `skill::frontmatter::sdk_subset`): hosts and servers built on that SDK would refuse the
+//!   skill. [`Options::strict`] makes those errors.
 //!
 //! Every file's digest and size are computed here, once, from the same bytes the catalog
 //! embeds and serves (open point A18: entries and bytes come from one snapshot).
