@@ -738,12 +738,133 @@ fn skill_md_must_be_spelled_exactly_and_live_in_a_directory() {
         "SKILL.md at the root",
         &[("skill-at-root", "SKILL.md", None, "directory")],
     );
-    // A lower-case twin next to a real SKILL.md is only a case collision.
+    // A lower-case twin next to a real SKILL.md is a case collision: on macOS and Windows it
+    // would replace SKILL.md.
     let t = one_skill("x", skill_md("x", ""));
     t.write("x/skill.md", "notes");
-    let (c, w) = assert_publishable(&t, "twin");
-    assert_eq!(w, [("case-collision".to_owned(), "x/skill.md".to_owned())]);
-    assert_eq!(c.skills.len(), 1);
+    assert_errors(
+        &t,
+        "twin",
+        &[("case-collision", "x/skill.md", None, "x/SKILL.md")],
+    );
+}
+
+/// The skill's files as its mirror archive would hold them, read back by the host's archive
+/// reader: `Err` with the refusal's token when the host refuses the archive.
+fn host_reads_archive_of(t: &TempDir, skill: &str) -> Result<Vec<String>, String> {
+    use skills_edge::host::archive::{unpack, ArchiveFormat};
+    let tree = skills_edge::catalog::walk::walk(t.path()).tree;
+    let prefix = format!("{skill}/");
+    let mut members: Vec<(String, Vec<u8>)> = tree
+        .files
+        .into_iter()
+        .filter_map(|f| Some((f.path.strip_prefix(&prefix)?.to_owned(), f.bytes)))
+        .collect();
+    members.sort();
+    let built = compile::archive::CompiledArchive::build(
+        members.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
+    )
+    .expect("the archive is written");
+    match unpack(ArchiveFormat::TarGz, &built.bytes, "x.tar.gz") {
+        Ok(read) => Ok(read.into_iter().map(|m| m.path).collect()),
+        Err(e) => Err(e.actual.as_deref().unwrap_or_default().to_owned()),
+    }
+}
+
+#[test]
+fn two_files_differing_only_in_case_are_refused_before_an_installer_loses_one() {
+    // (label, files besides a/SKILL.md, the error: path and the other name it gives).
+    let cases: &[(&str, &[&str], &str, &str)] = &[
+        (
+            "two files",
+            &["a/Notes.md", "a/notes.md"],
+            "a/notes.md",
+            "a/Notes.md",
+        ),
+        // Two directories: one error, not one per file below them.
+        (
+            "two directories",
+            &["a/Refs/x.md", "a/Refs/y.md", "a/refs/x.md", "a/refs/z.md"],
+            "a/refs",
+            "a/Refs",
+        ),
+        (
+            "a file and a directory",
+            &["a/guide", "a/Guide/x.md"],
+            "a/Guide",
+            "a/guide",
+        ),
+        // Across a nested skill: each skill alone is fine, but the outer skill's manifest and
+        // archive hold both spellings.
+        (
+            "a nested skill and a directory of its parent",
+            &["a/Inner/x.md", "a/inner/SKILL.md", "a/inner/y.md"],
+            "a/inner",
+            "a/Inner",
+        ),
+    ];
+    for (label, files, path, other) in cases {
+        let t = one_skill("a", skill_md("a", ""));
+        for f in *files {
+            let content = if f.ends_with("inner/SKILL.md") {
+                skill_md("inner", "")
+            } else {
+                format!("{f}\n")
+            };
+            t.write(f, content);
+        }
+        let e = assert_errors(&t, label, &[("case-collision", path, None, other)]);
+        let d = e.errors().next().expect("one error");
+        assert!(
+            d.message.contains(path)
+                && d.message.contains("macOS")
+                && d.message.contains("the skill a")
+                && d.fix.contains("rename"),
+            "{label}: {}",
+            d.render("")
+        );
+        // The rule is the host's: the archive the mirror would publish is refused by every host.
+        assert_eq!(
+            host_reads_archive_of(&t, "a"),
+            Err("case-collision".to_owned()),
+            "{label}"
+        );
+        // With --skip-invalid the skill is left out whole, never published without one file.
+        let left = compile::compile_with(
+            skills_edge::catalog::walk::walk(t.path()).tree,
+            compile::Options {
+                skip_invalid: true,
+                ..compile::Options::default()
+            },
+        );
+        let rule = left.map(|c| c.skills.len()).map_err(|e| e.render(""));
+        assert_eq!(rule, Ok(0), "{label}: the skill is left out");
+    }
+
+    // Names that differ in more than case are published, and the host reads their archive.
+    let t = one_skill("a", skill_md("a", ""));
+    t.write("a/notes.md", "1");
+    t.write("a/notes-2.md", "2");
+    t.write("a/Refs/x.md", "3");
+    assert_publishable(&t, "distinct names");
+    assert_eq!(
+        host_reads_archive_of(&t, "a"),
+        Ok(vec![
+            "Refs/x.md".to_owned(),
+            "SKILL.md".to_owned(),
+            "notes-2.md".to_owned(),
+            "notes.md".to_owned(),
+        ])
+    );
+
+    // Directories outside every skill that differ only in case hold different skills, each with
+    // its own manifest and archive: a warning, not an error.
+    let t = TempDir::new("prefixes");
+    t.write("Team/one/SKILL.md", skill_md("one", ""));
+    t.write("team/two/SKILL.md", skill_md("two", ""));
+    let (c, w) = assert_publishable(&t, "prefixes");
+    assert_eq!(w, [("case-collision".to_owned(), "team".to_owned())]);
+    assert_eq!(c.skills.len(), 2);
 }
 
 #[test]
@@ -885,8 +1006,8 @@ fn warnings_leave_the_catalog_publishable() {
     t.write("r/.DS_Store", b"\x00\x01");
     t.write("r/._resource", b"\x00");
     t.write("r/Thumbs.db", b"\x00");
-    t.write("r/ref/A.md", "upper");
-    t.write("r/ref/a.md", "lower");
+    t.write("X/x1/SKILL.md", skill_md("x1", ""));
+    t.write("x/x2/SKILL.md", skill_md("x2", ""));
     let (c, warnings) = assert_publishable(&t, "warnings only");
     let want: Vec<(String, String)> = [
         ("junk-file", ".DS_Store"),
@@ -898,7 +1019,7 @@ fn warnings_leave_the_catalog_publishable() {
         ("reserved-metadata-key", "r/SKILL.md"),
         ("junk-file", "r/._resource"),
         ("junk-file", "r/Thumbs.db"),
-        ("case-collision", "r/ref/a.md"),
+        ("case-collision", "x"),
     ]
     .iter()
     .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -909,19 +1030,19 @@ fn warnings_leave_the_catalog_publishable() {
     want_sorted.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
     assert_eq!(got, want_sorted);
 
-    // What is served: all three skills, both case twins, no junk, nothing outside a skill.
+    // What is served: all five skills, both case twins, no junk, nothing outside a skill.
     let served: Vec<&str> = c.files.iter().map(|f| f.uri.as_str()).collect();
     assert_eq!(
         served,
         [
+            "skill://X/x1/SKILL.md",
             "skill://a/tool/SKILL.md",
             "skill://b/tool/SKILL.md",
             "skill://r/SKILL.md",
-            "skill://r/ref/A.md",
-            "skill://r/ref/a.md",
+            "skill://x/x2/SKILL.md",
         ]
     );
-    assert_eq!(c.skills.len(), 3);
+    assert_eq!(c.skills.len(), 5);
     // The reserved key still passes through to the published frontmatter.
     let r = c.skills.iter().find(|s| s.name == "r").expect("r");
     assert_eq!(
@@ -944,7 +1065,7 @@ fn warnings_leave_the_catalog_publishable() {
     // And the compiled catalog loads and serves both duplicate names.
     let tree = skills_edge::catalog::walk::walk(t.path()).tree;
     let catalog = Catalog::compile(tree, None).expect("loads");
-    assert_eq!(catalog.skill_count(), 3);
+    assert_eq!(catalog.skill_count(), 5);
 }
 
 // ------------------------------------------------------------------------------------------

@@ -95,7 +95,10 @@ pub enum Rule {
     FileOutsideSkill,
     /// Warning: an operating-system junk file (`.DS_Store`, `Thumbs.db`, …); it is not served.
     JunkFile,
-    /// Warning: two names in one directory differ only by case.
+    /// Two names in one directory differ only by letter case
+    /// ([`crate::skill::uri::fold_case`]): an error inside a skill (its manifest and archive
+    /// would hold two paths that are one file on macOS and Windows), a warning between
+    /// directories outside every skill.
     CaseCollision,
     /// Warning: a path too long for a plain ustar header in the skill's mirror archive (it is
     /// written with a GNU long-name entry, which ustar-only readers skip).

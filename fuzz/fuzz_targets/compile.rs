@@ -14,7 +14,10 @@
 //! entry passes `Entry::parse`; every file of every entry is served with the source bytes, and
 //! they match the entry's size and digest (`digest_of`, `verify_bytes`, and `verify_content`
 //! of what `resources/read` returns); the `SKILL.md` verifies with its frontmatter; a one-byte
-//! change to any file, or one byte more, fails verification.
+//! change to any file, or one byte more, fails verification; every archive the mirror would
+//! publish is read by the host's archive reader (`host::archive::unpack`) as exactly the
+//! skill's files, so nothing the compiler publishes is refused by a host (such as two names
+//! that differ only in letter case).
 
 #![no_main]
 
@@ -22,6 +25,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::{pack, Catalog};
+use skills_edge::host::archive::{unpack, ArchiveFormat};
 use skills_edge::host::{
     verify_bytes, verify_content, verify_skill_md, Content, Entry, ErrorCode, Hashing,
     VerifyOptions,
@@ -393,6 +397,24 @@ fn run(data: &[u8]) {
             let e = verify_bytes(&entry, &item.uri, &longer, Hashing::Here, opts)
                 .expect_err("a longer file verifies");
             assert_eq!(e.code, ErrorCode::SizeMismatch);
+        }
+        if let Some(archive) = &skill.archive {
+            let members = unpack(ArchiveFormat::TarGz, &archive.bytes, "f.tar.gz")
+                .unwrap_or_else(|e| panic!("hosts refuse the archive of {}: {e:?}", skill.uri));
+            let got: Vec<(&str, &[u8])> = members
+                .iter()
+                .map(|m| (m.path.as_str(), m.bytes.as_slice()))
+                .collect();
+            let want: Vec<(&str, &[u8])> = skill
+                .files
+                .iter()
+                .filter_map(|&i| {
+                    let f = compiled.files.get(i)?;
+                    let path = f.uri.strip_prefix(skill.root.as_str())?.strip_prefix('/')?;
+                    Some((path, f.bytes.as_slice()))
+                })
+                .collect();
+            assert_eq!(got, want, "the archive of {} holds other files", skill.uri);
         }
         let md = catalog.file(&skill.uri).expect("SKILL.md is served");
         verify_skill_md(

@@ -45,7 +45,7 @@ use std::io::Read;
 
 use super::error::{ErrorCode, Result, VerifyError};
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
-use crate::skill::uri::{check_segment, SKILL_MD};
+use crate::skill::uri::{check_segment, fold_case, SKILL_MD};
 
 mod tar;
 mod zip;
@@ -348,9 +348,10 @@ struct Node {
 }
 
 /// What is being collected: the files, their total size, and the tree of every path seen,
-/// each segment keyed by its directory and its ASCII-lowercased spelling, so a path given
-/// twice, two spellings of one path and a file under a file are all found in one walk of the
-/// path (linear in its length, whatever its depth).
+/// each segment keyed by its directory and its folded spelling ([`fold_case`], the rule the
+/// compiler's `case-collision` applies), so a path given twice, two spellings of one path and a
+/// file under a file are all found in one walk of the path (linear in its length, whatever its
+/// depth).
 struct Collector<'a> {
     label: &'a str,
     members: Vec<Member>,
@@ -451,7 +452,7 @@ impl<'a> Collector<'a> {
             let last = segs.peek().is_none();
             walked += seg.len() + usize::from(walked > 0);
             let here = path.get(..walked).unwrap_or(path);
-            let key = (parent, seg.to_ascii_lowercase());
+            let key = (parent, fold_case(seg));
             let Some(&id) = self.tree.get(&key) else {
                 let id = self.nodes.len();
                 self.nodes.push(Node {

@@ -13,11 +13,15 @@
 //! * every path segment in `[A-Za-z0-9._~-]`, never `.`, `..` or empty; no symlinks;
 //! * at most 512 files and 16 MiB per skill, nested skills' files included (SEP-2640 §Limits;
 //!   open point A8 decided as a build error);
+//! * no two names in one directory of a skill that differ only in letter case (one file on
+//!   macOS and Windows; the host's archive reader refuses them with the same rule,
+//!   `skill::uri::fold_case`);
 //! * warnings: duplicate names (allowed by the spec), reserved `io.modelcontextprotocol/`
 //!   metadata keys, files outside every skill (not served), OS junk files (not served), names
-//!   that differ only by case, and frontmatter that the official MCP TypeScript SDK 2.4's
-//!   reader cannot read (`frontmatter-sdk-*`, see `skill::frontmatter::sdk_subset`): hosts and
-//!   servers built on that SDK would refuse the skill. [`Options::strict`] makes those errors.
+//!   outside every skill that differ only by case, and frontmatter that the official MCP
+//!   TypeScript SDK 2.4's reader cannot read (`frontmatter-sdk-*`, see
+//!   `skill::frontmatter::sdk_subset`): hosts and servers built on that SDK would refuse the
+//!   skill. [`Options::strict`] makes those errors.
 //!
 //! Every file's digest and size are computed here, once, from the same bytes the catalog
 //! embeds and serves (open point A18: entries and bytes come from one snapshot).
@@ -41,7 +45,7 @@ use crate::diag::{CompileError, Diagnostic, Rule, Severity};
 use crate::skill::digest::digest_of;
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::mime;
-use crate::skill::uri::{check_segment, is_inside, SCHEME, SKILL_MD};
+use crate::skill::uri::{check_segment, fold_case, is_inside, SCHEME, SKILL_MD};
 use crate::skill::value::Value;
 use archive::{CompiledArchive, MAX_ARCHIVE_BYTES};
 use skill_md::check_skill_md;
@@ -394,7 +398,6 @@ fn compile_pass(
             ));
         }
     }
-    warn_case_collisions(&files, &dirs, &mut diags);
 
     // Skills: directories holding SKILL.md.
     let mut skill_dirs: Vec<String> = Vec::new();
@@ -427,6 +430,8 @@ fn compile_pass(
             ));
         }
     }
+
+    check_case_collisions(&files, &dirs, &skill_dirs, &mut diags);
 
     // Check each skill's SKILL.md.
     let mut skills: Vec<CompiledSkill> = Vec::new();
@@ -753,30 +758,60 @@ fn check_path(path: &str, diags: &mut Vec<Diagnostic>) -> bool {
     true
 }
 
-fn warn_case_collisions(
+/// Two names in one directory that differ only in letter case ([`fold_case`], the rule of the
+/// host's archive reader): on a case-insensitive file system (macOS, Windows) they are one file
+/// or directory. Inside a skill both would be in its manifest and its mirror archive, where an
+/// installer on such a disk keeps one and silently loses the other and every host refuses the
+/// archive, so that is an error; between organisational directories that hold different skills,
+/// a warning. Linear: one map keyed by the exact parent and the folded name, so a name is only
+/// compared with its own directory's (two directories that differ only in case are reported
+/// once, not once per file below them).
+fn check_case_collisions(
     files: &[SourceFile],
     dirs: &BTreeSet<String>,
+    skill_dirs: &[String],
     diags: &mut Vec<Diagnostic>,
 ) {
-    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    let skills: BTreeSet<&str> = skill_dirs.iter().map(String::as_str).collect();
+    // The innermost skill whose directory is `dir` or holds it.
+    let skill_holding = |dir: &str| -> Option<String> {
+        let mut d = dir;
+        while !d.is_empty() {
+            if skills.contains(d) {
+                return Some(d.to_owned());
+            }
+            d = parent_of(d);
+        }
+        None
+    };
+    let mut seen: BTreeMap<(&str, String), &str> = BTreeMap::new();
     let all = files
         .iter()
         .map(|f| f.path.as_str())
         .chain(dirs.iter().map(String::as_str));
     for p in all {
-        let key = p.to_ascii_lowercase();
-        if let Some(prev) = seen.get(&key) {
-            if *prev != p {
-                diags.push(Diagnostic::warning(
-                    Rule::CaseCollision,
-                    p,
-                    format!("differs from {prev} only by letter case; hosts that cache skills on case-insensitive file systems cannot keep both"),
-                    "rename one of them",
-                ));
-            }
-        } else {
+        let key = (parent_of(p), fold_case(last_segment(p)));
+        let Some(&prev) = seen.get(&key) else {
             seen.insert(key, p);
+            continue;
+        };
+        if prev == p {
+            continue;
         }
+        diags.push(match skill_holding(parent_of(p)) {
+            Some(skill) => Diagnostic::error(
+                Rule::CaseCollision,
+                p,
+                format!("{p} and {prev} differ only in letter case and are both in the skill {skill}: on a case-insensitive file system (macOS, Windows) they are one file or directory, so an installer would keep one and lose the other, and hosts refuse the skill's archive"),
+                format!("rename {p} or {prev} so that their names differ in more than letter case"),
+            ),
+            None => Diagnostic::warning(
+                Rule::CaseCollision,
+                p,
+                format!("differs from {prev} only by letter case; hosts that cache skills on case-insensitive file systems cannot keep both"),
+                "rename one of them",
+            ),
+        });
     }
 }
 

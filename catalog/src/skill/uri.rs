@@ -59,6 +59,23 @@ pub fn check_segment(seg: &str) -> Result<(), SegmentError> {
     }
 }
 
+/// The spelling under which two published paths (or two segments) name one file on a
+/// case-insensitive file system, such as macOS's and Windows's defaults: the path with its ASCII
+/// letters lowercased. Every published segment is ASCII ([`check_segment`]), and those file
+/// systems fold ASCII letters alike, so two checked paths are one file there exactly when their
+/// folds are equal. The one rule for both sides: the compiler refuses two paths of one skill
+/// that fold alike (`case-collision`), and the host's archive reader refuses an archive that
+/// holds two.
+///
+/// ```
+/// use skills_edge_catalog::skill::uri::fold_case;
+/// assert_eq!(fold_case("References/Guide.MD"), fold_case("references/guide.md"));
+/// assert_ne!(fold_case("guide-1.md"), fold_case("guide_1.md"));
+/// ```
+pub fn fold_case(path: &str) -> String {
+    path.to_ascii_lowercase()
+}
+
 /// The skill root of a `SKILL.md` URI: the URI without `/SKILL.md`, no trailing slash.
 /// `None` when `uri` does not end in `/SKILL.md` or nothing precedes it.
 ///

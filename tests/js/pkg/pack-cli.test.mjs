@@ -202,6 +202,7 @@ const HOSTILE = [
     { "a/SKILL.md": skillMd("a"), "a/x": (p) => writeFileSync(Buffer.concat([Buffer.from(dirname(p) + "/caf"), Buffer.from([0xe9])]), "x") },
     ["path-utf8"],
   ],
+  ["two files that differ only in letter case", { "a/SKILL.md": skillMd("a"), "a/Notes.md": "1", "a/notes.md": "2" }, ["case-collision"]],
   ["513 files", Object.fromEntries([["a/SKILL.md", skillMd("a")], ...Array.from({ length: 512 }, (_, i) => [`a/f${i}.txt`, "x"])]), ["limit-files"]],
   ["more than 16 MiB", { "a/SKILL.md": skillMd("a"), "a/big.bin": Buffer.alloc(16 * 1024 * 1024) }, ["limit-size"]],
   [
