@@ -22,6 +22,18 @@
 //!
 //! The rules:
 //!
+//! * **Declarations** (spec notes H1, H2): `skills/list` and `skills/get` are sent only to a
+//!   server whose capabilities (recorded with [`SkillsClient::set_facts`]) declare the Skills
+//!   extension, and `resources/directory/read` only to one that declares `directoryRead:
+//!   true`; otherwise the operation fails with `invalid-argument` naming the missing
+//!   declaration (in `expected`), before anything is sent or taken from the cache
+//!   ([`check_declared`]). A client with no recorded capabilities sends neither.
+//! * **Arguments**: [`SkillsClient::get`] and [`SkillsClient::load`] take a `SKILL.md` URI
+//!   only ([`check_skill_md_uri`]), refused with `invalid-argument` before anything is sent.
+//! * **Identity** (H22, H28): the client's server is its label, the host-assigned name under
+//!   which every skill, approval and cached result is kept; a client of a URL is labelled
+//!   with the URL's origin by default ([`server_label_of_url`]), and an export of approvals
+//!   imports only into a client of the same server ([`SkillsClient::import_approvals`]).
 //! * **Verification** is [`SkillHost`]'s: a `SKILL.md` is loaded with [`SkillHost::load`] and
 //!   a supporting file read with [`SkillHost::read`]; nothing else reaches the caller, so no
 //!   unverified byte is ever returned. Only files the held entry lists are requested.
@@ -30,7 +42,12 @@
 //!   `skills/get` (bypassing the cache), registered (which revokes an approval whose files
 //!   changed), and the file fetched again and verified against it, once. For a supporting
 //!   file the skill's `SKILL.md` is loaded again first, so the acting window holds the new
-//!   entry. A second failure is thrown.
+//!   entry. A second failure is thrown. When the recovery `skills/get` itself fails, the
+//!   verification failure is thrown and the acting window stays as it was (H15: a host may
+//!   keep it longer, never shorter), unless the server answered that it no longer serves the
+//!   skill (JSON-RPC `-32602`, or the legacy `-32002`): then the skill is forgotten and its
+//!   window closes ([`says_gone`]). An internal error (`-32603`), a lost connection or a
+//!   timeout says nothing about the skill.
 //! * **Freshness** (H34): an entry from `skills/list` or `skills/get` is current for that
 //!   result's `ttlMs`; [`SkillsClient::load`] fetches an entry that is unknown or no longer
 //!   current with `skills/get` first. During an acting window the held entry governs reads,
@@ -61,6 +78,8 @@ use std::future::Future;
 
 use serde_json::{json, Value as Json};
 
+use crate::host::approval::ApprovalsExport;
+pub use crate::host::entry::check_skill_md_uri;
 use crate::host::entry::Entry;
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::registry::{
@@ -355,6 +374,128 @@ pub fn context_of(headers: &[(String, String)]) -> String {
     digest_of(text.as_bytes())
 }
 
+/// Refuses `method` unless the server declared what it needs (spec notes H1: "issue
+/// `skills/list` and `skills/get` only after seeing the server's declaration"; H2: "MUST NOT
+/// call `resources/directory/read` unless the server declared `directoryRead: true`").
+/// `facts` is what the server said about itself (`None`: nothing observed yet, so nothing is
+/// declared). Other methods pass. The refusal is `invalid-argument`, its `expected` the
+/// declaration that is missing and its `actual` what was observed.
+///
+/// ```
+/// use skills_edge::client::{check_declared, ServerFacts};
+/// use skills_edge::protocol::Era;
+/// let bare = ServerFacts::from_result(Era::Modern, "2026-07-28", &serde_json::json!({"capabilities": {"resources": {}}}));
+/// let e = check_declared(Some(&bare), "skills/list").unwrap_err();
+/// assert_eq!(e.expected.as_deref(), Some(r#"capabilities.extensions["io.modelcontextprotocol/skills"]"#));
+/// let skills = ServerFacts::from_result(Era::Modern, "2026-07-28", &serde_json::json!({
+///     "capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}}}));
+/// assert!(check_declared(Some(&skills), "skills/get").is_ok());
+/// assert!(check_declared(Some(&skills), "resources/directory/read").is_err());
+/// assert!(check_declared(None, "skills/list").is_err());
+/// assert!(check_declared(None, "resources/read").is_ok());
+/// ```
+pub fn check_declared(facts: Option<&ServerFacts>, method: &str) -> Result<()> {
+    let skills = format!("capabilities.extensions[\"{SKILLS_EXTENSION}\"]");
+    let (needed, rule) = match method {
+        "skills/list" | "skills/get" => {
+            if facts.is_some_and(ServerFacts::declares_skills) {
+                return Ok(());
+            }
+            (
+                skills,
+                "a client issues skills/list and skills/get only after observing the server's declaration of the Skills extension",
+            )
+        }
+        "resources/directory/read" => {
+            if facts.is_some_and(ServerFacts::directory_read) {
+                return Ok(());
+            }
+            (
+                format!("{skills}.directoryRead: true"),
+                "a client must not call resources/directory/read unless the server declared directoryRead: true; the skill's entry (its resources) lists its files",
+            )
+        }
+        _ => return Ok(()),
+    };
+    let observed = if facts.is_some() {
+        "not declared"
+    } else {
+        "no capabilities observed (connect first)"
+    };
+    Err(VerifyError::new(
+        ErrorCode::InvalidArgument,
+        format!("{method} was not sent: the server does not declare {needed} ({observed}); {rule}"),
+    )
+    .with_values(needed, observed)
+    .into())
+}
+
+/// Whether the answer to a recovery `skills/get` says the skill is gone: a JSON-RPC error
+/// `-32602` (SEP-2640 §Error Handling: `skills/get` for a skill the server does not serve) or
+/// the legacy resource-not-found `-32002`. Anything else (`-32603`, a lost connection, a
+/// timeout) says nothing about the skill, and its acting window stays open.
+pub fn says_gone(e: &ClientError) -> bool {
+    e.code == ExchangeKind::ServerError && matches!(e.actual.as_deref(), Some("-32602" | "-32002"))
+}
+
+/// The default label of the server at `url` (an `http:` or `https:` URL): its origin, as the
+/// WHATWG URL standard serializes it (`URL.origin`): the scheme and host in lowercase, the
+/// port unless it is the scheme's default (80, 443), no user information, path or query. The
+/// npm `SkillsClient.connect`, the inspector page and `skills-edge verify` label a server
+/// with it, so one server has one label everywhere, and two servers two. `None` for
+/// anything else, and for a host with characters outside ASCII (whose WHATWG origin is its
+/// IDNA form, which this function does not compute).
+///
+/// ```
+/// use skills_edge::client::server_label_of_url;
+/// assert_eq!(server_label_of_url("HTTPS://Skills.Example:443/mcp?x#y").as_deref(), Some("https://skills.example"));
+/// assert_eq!(server_label_of_url("http://user:pw@127.0.0.1:8080/mcp").as_deref(), Some("http://127.0.0.1:8080"));
+/// assert_eq!(server_label_of_url("http://[::1]:80/").as_deref(), Some("http://[::1]"));
+/// assert_eq!(server_label_of_url("ftp://h/"), None);
+/// ```
+pub fn server_label_of_url(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host, port) = match host_port.strip_prefix('[') {
+        Some(v6) => {
+            let (inner, after) = v6.split_once(']')?;
+            (format!("[{inner}]"), after.strip_prefix(':'))
+        }
+        None => match host_port.rsplit_once(':') {
+            Some((h, p)) => (h.to_owned(), Some(p)),
+            None => (host_port.to_owned(), None),
+        },
+    };
+    if host.is_empty() || !host.is_ascii() || host.chars().any(|c| c.is_ascii_control() || c == ' ')
+    {
+        return None;
+    }
+    let port = match port {
+        None | Some("") => None,
+        Some(p) if p.bytes().all(|b| b.is_ascii_digit()) => {
+            let n: u32 = p.trim_start_matches('0').parse().unwrap_or(0);
+            if n > 65535 {
+                return None;
+            }
+            (n != default_port).then_some(n)
+        }
+        Some(_) => return None,
+    };
+    let host = host.to_ascii_lowercase();
+    Some(match port {
+        Some(n) => format!("{scheme}://{host}:{n}"),
+        None => format!("{scheme}://{host}"),
+    })
+}
+
 /// A skill as a listing or `skills/get` shows it: the registry's summary, the entry, and the
 /// figures of its manifest.
 #[derive(Debug, Clone)]
@@ -524,8 +665,10 @@ fn hashing(platform_digest: &Option<String>) -> Hashing<'_> {
 }
 
 impl SkillsClient {
-    /// A client whose server is labelled `label` (1–128 bytes, no `:`; the host's name for it,
-    /// never the server's own) in a registry with `options`.
+    /// A client whose server is labelled `label` (the host's name for it, never the server's
+    /// own: for a server at a URL, [`server_label_of_url`] gives the default the npm package
+    /// and the `verify` command use; see [`SkillHost::add_server`] for the form) in a
+    /// registry with `options`.
     pub fn new(label: &str, options: HostOptions) -> Result<SkillsClient> {
         let mut host = SkillHost::new(options);
         host.add_server(label)?;
@@ -659,6 +802,35 @@ impl SkillsClient {
         })
     }
 
+    /// The approvals of this client's registry as JSON text, for persisting
+    /// ([`SkillHost::export_approvals`]): each carries the server's label, its identity.
+    pub fn export_approvals(&self) -> Result<String> {
+        self.with(|s| s.host.export_approvals())
+    }
+
+    /// Restores approvals exported by a client of the same server
+    /// ([`SkillHost::import_approvals`]); returns how many were stored. An export holding an
+    /// approval of another server (another label) is refused whole with `invalid-argument`
+    /// and nothing is stored: an approval is the user's consent to one server's skill (H22,
+    /// H30), and a client of another server must not count it.
+    pub fn import_approvals(&self, json: &str) -> Result<usize> {
+        let export = ApprovalsExport::parse(json)?;
+        self.with(|s| {
+            if let Some(other) = export.approvals.iter().find(|a| a.server != s.label) {
+                return Err(VerifyError::new(
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "the approvals were exported for the server {:?} ({}), and this client's server is {:?}: an approval holds for the server it was given for only, so nothing was imported",
+                        other.server, other.uri, s.label
+                    ),
+                )
+                .with_values(s.label.clone(), other.server.clone())
+                .into());
+            }
+            Ok(s.host.import_approvals(json)?)
+        })?
+    }
+
     /// The server's label.
     pub fn label(&self) -> String {
         self.with(|s| s.label.clone()).unwrap_or_default()
@@ -691,7 +863,8 @@ impl SkillsClient {
     }
 
     /// Sends a request, or takes a still-fresh result from the cache (`use_cache`), and checks
-    /// that the result is a complete result object.
+    /// that the result is a complete result object. A method the server did not declare is
+    /// refused first ([`check_declared`]): nothing is sent, nothing taken from the cache.
     async fn fetch<R: Rpc>(
         &self,
         rpc: &R,
@@ -699,6 +872,7 @@ impl SkillsClient {
         params: Json,
         use_cache: bool,
     ) -> Result<Fetched> {
+        self.with(|s| check_declared(s.facts.as_ref(), method))??;
         let key = Key::new(method, &params);
         let now = rpc.now_ms();
         let (context, hit) = self.with(|s| {
@@ -890,8 +1064,10 @@ impl SkillsClient {
     }
 
     /// `skills/get` for `uri`, registered (replacing the entry held for it; an approval whose
-    /// files changed is revoked).
+    /// files changed is revoked). `uri` must be a `SKILL.md` URI ([`check_skill_md_uri`]) and
+    /// the server must declare the extension ([`check_declared`]); otherwise nothing is sent.
     pub async fn get<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<FetchedSkill> {
+        check_skill_md_uri(uri)?;
         self.get_with(rpc, uri, true).await
     }
 
@@ -927,13 +1103,14 @@ impl SkillsClient {
         })?
     }
 
-    /// The recovery fetch of an entry: `skills/get` past the cache. A skill the server no
-    /// longer serves (a JSON-RPC error) is forgotten.
+    /// The recovery fetch of an entry: `skills/get` past the cache. A skill the server says it
+    /// no longer serves ([`says_gone`]) is forgotten, and its acting window closes; any other
+    /// failure leaves the skill and its window as they were.
     async fn refresh<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<FetchedSkill> {
         match self.get_with(rpc, uri, false).await {
             Ok(g) => Ok(g),
             Err(e) => {
-                if e.code == ExchangeKind::ServerError {
+                if says_gone(&e) {
                     self.with(|s| {
                         let _ = s.host.forget(&s.label, uri);
                     })?;
@@ -947,7 +1124,11 @@ impl SkillsClient {
     /// the limit, dynamic and approval checks, then its `SKILL.md` fetched and verified
     /// against the entry; on success the acting window opens holding that entry. On a
     /// verification failure the entry is refreshed once and the `SKILL.md` verified again.
+    ///
+    /// `uri` must be a `SKILL.md` URI ([`check_skill_md_uri`]): anything else is refused before
+    /// anything is sent.
     pub async fn load<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Loaded> {
+        check_skill_md_uri(uri)?;
         let now = rpc.now_ms();
         // The registry says at once whether the held entry is current and what to read.
         let mut plan = self.with(|s| s.host.plan_load_current(&s.label, uri, now))??;
@@ -1233,10 +1414,20 @@ mod tests {
         }
     }
 
+    /// A client of a server that declares the extension and `directoryRead`.
+    fn client() -> SkillsClient {
+        let c = SkillsClient::new("docs", HostOptions::default()).unwrap();
+        let caps =
+            json!({"capabilities": {"extensions": {SKILLS_EXTENSION: {"directoryRead": true}}}});
+        c.set_facts(ServerFacts::from_result(Era::Modern, "2026-07-28", &caps))
+            .unwrap();
+        c
+    }
+
     #[test]
     fn server_lists_many_skills_the_display_table_is_built_once() {
         let rpc = Many(1000);
-        let c = SkillsClient::new("docs", HostOptions::default()).unwrap();
+        let c = client();
         let before = table_builds();
         let listing = block_on(c.list(&rpc)).unwrap();
         assert_eq!((listing.skills.len(), listing.pages), (1000, 10));
@@ -1251,7 +1442,7 @@ mod tests {
     #[test]
     fn server_lists_a_directory_of_every_skill_without_scanning_skills() {
         let rpc = Many(1000);
-        let c = SkillsClient::new("docs", HostOptions::default()).unwrap();
+        let c = client();
         block_on(c.list(&rpc)).unwrap();
         let before = table_builds();
         let d = block_on(c.read_directory(&rpc, "skill://")).unwrap();

@@ -60,7 +60,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::args::VerifyArgs;
-use crate::client::{context_of, ServerFacts, SkillsClient};
+use crate::client::{context_of, server_label_of_url, ServerFacts, SkillsClient};
 use crate::client::{ClientError, ExchangeKind};
 use crate::client::{ListedSkill, Rpc};
 use crate::host::error::{ErrorCode, VerifyError};
@@ -1026,16 +1026,21 @@ impl Report {
     }
 }
 
-/// The client `verify` runs with: dynamic skills allowed (their frontmatter is checked and they
-/// are reported as `dynamic`), no approval required, the caller's headers as its
-/// authorization context, `signers` as its signer policy and pins, under the origin of the URL
-/// given.
+/// The client `verify` runs with: the server labelled with its URL's origin
+/// ([`server_label_of_url`], as the npm `SkillsClient.connect` and the inspector page label
+/// it), dynamic skills allowed (their frontmatter is checked and they are reported as
+/// `dynamic`), no approval required, nested skills checked like any other (`verify` checks
+/// every skill and puts none in a model's context, so there is no activation to consent to),
+/// the caller's headers as its authorization context, `signers` as its signer policy and
+/// pins, under the origin of the URL given.
 pub fn command_client(args: &VerifyArgs, signers: Signers) -> Result<SkillsClient, ClientError> {
+    let label = server_label_of_url(&args.url).unwrap_or_else(|| "server".to_owned());
     let client = SkillsClient::new(
-        "server",
+        &label,
         HostOptions {
             allow_dynamic: true,
             require_approval: false,
+            nested_without_approval: true,
         },
     )?;
     client.set_context(&context_of(&args.headers))?;
