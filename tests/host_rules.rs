@@ -1161,6 +1161,99 @@ fn a_revoked_approval_closes_the_window_it_gated() {
     assert!(!host.is_active("s", "skill://a/b/SKILL.md"));
 }
 
+// The defects a review found (each failed before these fixes), named after what the other side
+// does.
+
+/// Two clients of two servers: server B's client is handed the approvals exported by server
+/// A's client, and must not count them.
+#[test]
+fn server_b_is_handed_approvals_exported_for_server_a() {
+    let wire = Wire::new();
+    let client_of = |url: &str| {
+        let c =
+            SkillsClient::new(&server_label_of_url(url).unwrap(), HostOptions::default()).unwrap();
+        c.set_facts(wire.facts()).unwrap();
+        block_on(c.list(&wire)).unwrap();
+        c
+    };
+    let (a, b) = (
+        client_of("https://a.example/mcp"),
+        client_of("https://b.example/mcp"),
+    );
+    assert_ne!(a.label(), b.label());
+    a.host(|h, l| h.approve(l, CODE_REVIEW).unwrap()).unwrap();
+    assert!(b.import_approvals(&a.export_approvals().unwrap()).is_err());
+    assert!(!b.host(|h, l| h.is_approved(l, CODE_REVIEW)).unwrap());
+}
+
+/// A server that never declared the extension, or `directoryRead`, is sent no `skills/*` and
+/// no `resources/directory/read`.
+#[test]
+fn server_without_the_declarations_is_sent_no_undeclared_request() {
+    let wire = Wire::new();
+    let bare = client_with(
+        &wire,
+        HostOptions::default(),
+        facts_of(json!({"resources": {}})),
+    );
+    assert!(block_on(bare.list(&wire)).is_err());
+    assert!(block_on(bare.load(&wire, CODE_REVIEW)).is_err());
+    let skills_only = client_with(
+        &wire,
+        HostOptions::default(),
+        facts_of(json!({"resources": {}, "extensions": {SKILLS_EXT: {}}})),
+    );
+    assert!(block_on(skills_only.read_directory(&wire, "skill://code-review")).is_err());
+    assert!(wire.log.borrow().is_empty(), "{:?}", wire.methods());
+}
+
+/// A caller asks `get` or `load` for a file, a directory or something that is no URI: no
+/// `skills/get` goes out.
+#[test]
+fn caller_asks_skills_get_for_what_is_no_skill_md() {
+    let wire = Wire::new();
+    let c = client(&wire);
+    for bad in ["skill://alpha/x.md", "skill://alpha", "not a uri"] {
+        assert!(block_on(c.get(&wire, bad)).is_err());
+        assert!(block_on(c.load(&wire, bad)).is_err());
+    }
+    assert!(wire.log.borrow().is_empty());
+}
+
+/// A server publishes a skill inside another one: under the default options it is not
+/// activated without its own approval.
+#[test]
+fn server_nests_a_skill_to_have_it_activated_without_consent() {
+    let wire = Wire::new();
+    let c = client(&wire);
+    block_on(c.list(&wire)).unwrap();
+    block_on(c.load(&wire, OUTER)).unwrap();
+    assert_eq!(
+        block_on(c.load(&wire, NESTED)).unwrap_err().code,
+        ErrorCode::NotApproved
+    );
+    assert!(!c.host(|h, l| h.is_active(l, NESTED)).unwrap());
+}
+
+/// A server (or the network) fails the recovery `skills/get` once with `-32603`: the skill's
+/// acting window stays open and a listed file is still read.
+#[test]
+fn server_fails_the_recovery_get_once_to_end_the_window() {
+    let wire = Wire::new();
+    let c = client(&wire);
+    block_on(c.list(&wire)).unwrap();
+    block_on(c.load(&wire, CODE_REVIEW)).unwrap();
+    wire.set_fault(|method, _| (method == "skills/get").then(|| Err(server_error(-32603))));
+    wire.set_tamper(|method, _, result| {
+        if method == "resources/read" {
+            result["contents"][0]["text"] = json!("x");
+        }
+    });
+    assert!(block_on(c.read(&wire, CODE_REVIEW, "references/checklist.md")).is_err());
+    wire.clear();
+    block_on(c.read(&wire, CODE_REVIEW, "references/checklist.md")).unwrap();
+}
+
 /// The default label of a server at a URL is its WHATWG origin, the label the npm
 /// `SkillsClient.connect`, the inspector page and `skills-edge verify` give it.
 #[test]

@@ -83,7 +83,7 @@ pub use crate::host::entry::check_skill_md_uri;
 use crate::host::entry::Entry;
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::registry::{
-    HostOptions, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected, SkillHost,
+    HostOptions, LoadedSkill, PlannedRead, Purpose, ReadFile, RegisterOutcome, Rejected, SkillHost,
     SkillSummary,
 };
 use crate::host::signature::SignerPolicy;
@@ -1128,10 +1128,17 @@ impl SkillsClient {
     /// `uri` must be a `SKILL.md` URI ([`check_skill_md_uri`]): anything else is refused before
     /// anything is sent.
     pub async fn load<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Loaded> {
+        self.load_for(rpc, uri, Purpose::Use).await
+    }
+
+    /// [`SkillsClient::load`] for `purpose`: [`Purpose::Check`] loads a skill only to check
+    /// it (the `verify` run), so a nested skill needs no consent ([`SkillHost::plan_load_for`]).
+    pub async fn load_for<R: Rpc>(&self, rpc: &R, uri: &str, purpose: Purpose) -> Result<Loaded> {
         check_skill_md_uri(uri)?;
         let now = rpc.now_ms();
         // The registry says at once whether the held entry is current and what to read.
-        let mut plan = self.with(|s| s.host.plan_load_current(&s.label, uri, now))??;
+        let mut plan =
+            self.with(|s| s.host.plan_load_current_for(&s.label, uri, now, purpose))??;
         let mut approval_revoked = false;
         if plan.is_none() {
             approval_revoked |= self.get(rpc, uri).await?.outcome.approval_revoked;
@@ -1139,7 +1146,7 @@ impl SkillsClient {
         let mut refreshed = false;
         loop {
             match self
-                .load_skill_md(rpc, uri, plan.take(), !refreshed)
+                .load_skill_md(rpc, uri, plan.take(), !refreshed, purpose)
                 .await?
             {
                 Ok(skill) => {
@@ -1169,16 +1176,21 @@ impl SkillsClient {
         uri: &str,
         plan: Option<PlannedRead>,
         use_cache: bool,
+        purpose: Purpose,
     ) -> Result<Result<LoadedSkill>> {
         let plan = match plan {
             Some(p) => p,
-            None => self.with(|s| s.host.plan_load(&s.label, uri))??,
+            None => self.with(|s| s.host.plan_load_for(&s.label, uri, purpose))??,
         };
         let f = self
             .fetch(rpc, "resources/read", json!({ "uri": plan.uri }), use_cache)
             .await?;
         let (content, digest) = prepared(rpc, &f.result, &plan).await;
-        match self.with(|s| s.host.load(&s.label, uri, content, hashing(&digest)))? {
+        let loaded = self.with(|s| {
+            s.host
+                .load_for(&s.label, uri, content, hashing(&digest), purpose)
+        })?;
+        match loaded {
             Ok(skill) => {
                 self.remember(&f, rpc.now_ms())?;
                 Ok(Ok(skill))
@@ -1200,6 +1212,18 @@ impl SkillsClient {
         rpc: &R,
         skill_uri: &str,
         reference: &str,
+    ) -> Result<ReadOutcome> {
+        self.read_for(rpc, skill_uri, reference, Purpose::Use).await
+    }
+
+    /// [`SkillsClient::read`] for `purpose`: the skill loaded again after a refresh is loaded
+    /// for it ([`SkillsClient::load_for`]).
+    pub async fn read_for<R: Rpc>(
+        &self,
+        rpc: &R,
+        skill_uri: &str,
+        reference: &str,
+        purpose: Purpose,
     ) -> Result<ReadOutcome> {
         let mut refreshed = false;
         let mut approval_revoked = false;
@@ -1238,7 +1262,8 @@ impl SkillsClient {
                         Err(_) => return Err(e.into()),
                     }
                     // The acting window must hold the new entry: load the skill again.
-                    self.load_skill_md(rpc, skill_uri, None, false).await??;
+                    self.load_skill_md(rpc, skill_uri, None, false, purpose)
+                        .await??;
                 }
             }
         }

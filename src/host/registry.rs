@@ -56,6 +56,18 @@ pub struct HostOptions {
     pub nested_without_approval: bool,
 }
 
+/// Why a skill is loaded: to put its `SKILL.md` in a model's context ([`Purpose::Use`], what
+/// [`SkillHost::load`] does), or only to check it against its entry ([`Purpose::Check`], what
+/// `skills-edge verify` and `SkillsClient.verify()` do: the content goes nowhere, so a nested
+/// skill needs no consent, H31). Every other check is the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// The skill is activated for a model.
+    Use,
+    /// The skill is only checked.
+    Check,
+}
+
 /// One registered skill, as [`SkillHost::skills`] shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillSummary {
@@ -949,6 +961,12 @@ impl SkillHost {
     /// if allowed, approved if approval is required or the skill is nested
     /// ([`SkillHost::needs_approval`]). Returns what to read.
     pub fn plan_load(&self, label: &str, uri: &str) -> Result<PlannedRead> {
+        self.plan_load_for(label, uri, Purpose::Use)
+    }
+
+    /// [`SkillHost::plan_load`] for `purpose`: a load that only checks a skill
+    /// ([`Purpose::Check`]) needs no consent for a nested skill, since nothing reaches a model.
+    pub fn plan_load_for(&self, label: &str, uri: &str, purpose: Purpose) -> Result<PlannedRead> {
         let entry = self.entry_or_err(label, uri)?;
         if entry.is_dynamic() && !self.options.allow_dynamic {
             return Err(VerifyError::new(
@@ -958,7 +976,7 @@ impl SkillHost {
             .with_uri(uri));
         }
         entry.check_limits()?;
-        let enclosing = if self.options.nested_without_approval {
+        let enclosing = if self.options.nested_without_approval || purpose == Purpose::Check {
             None
         } else {
             self.enclosing_skill(label, uri)
@@ -1026,10 +1044,21 @@ impl SkillHost {
         uri: &str,
         now: f64,
     ) -> Result<Option<PlannedRead>> {
+        self.plan_load_current_for(label, uri, now, Purpose::Use)
+    }
+
+    /// [`SkillHost::plan_load_current`] for `purpose` ([`SkillHost::plan_load_for`]).
+    pub fn plan_load_current_for(
+        &self,
+        label: &str,
+        uri: &str,
+        now: f64,
+        purpose: Purpose,
+    ) -> Result<Option<PlannedRead>> {
         if !self.is_current(label, uri, now) {
             return Ok(None);
         }
-        self.plan_load(label, uri).map(Some)
+        self.plan_load_for(label, uri, purpose).map(Some)
     }
 
     /// Loads a skill: [`SkillHost::plan_load`]'s checks, then the `SKILL.md` content (read
@@ -1044,7 +1073,19 @@ impl SkillHost {
         content: Content,
         hashing: Hashing<'_>,
     ) -> Result<LoadedSkill> {
-        self.plan_load(label, uri)?;
+        self.load_for(label, uri, content, hashing, Purpose::Use)
+    }
+
+    /// [`SkillHost::load`] for `purpose` ([`SkillHost::plan_load_for`]).
+    pub fn load_for(
+        &mut self,
+        label: &str,
+        uri: &str,
+        content: Content,
+        hashing: Hashing<'_>,
+        purpose: Purpose,
+    ) -> Result<LoadedSkill> {
+        self.plan_load_for(label, uri, purpose)?;
         let entry = self.entry_or_err(label, uri)?.clone();
         let skill_md = verify_skill_md(&entry, &content, hashing)?;
         let retrieved = skill_md.receipt.size;

@@ -51,7 +51,12 @@ for (const era of ["2026-07-28", "2025-11-25"]) {
     assert.equal(listing.skills.length, 7);
     let files = 0;
     for (const s of listing.skills) {
-      await c.load(s);
+      // A nested skill needs its own approval (`not-approved` until then), given here.
+      await c.load(s).catch((e) => {
+        if (e?.code !== "not-approved" || !/nested/.test(e.message)) throw e;
+        c.approve(s.uri);
+        return c.load(s);
+      });
       for (const r of s.entry.resources) {
         if (r.uri === s.uri) continue;
         const f = await c.read(s, r.uri);

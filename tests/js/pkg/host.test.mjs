@@ -211,6 +211,8 @@ for (const [from, { SkillHost, approvalFingerprint, skillRevision }] of HOST_MOD
     assert.equal(new Set(names).size, names.length);
     for (const { serverLabel, uri } of host.skills()) {
       const origin = serverLabel === "one" ? one : two;
+      // A nested skill needs its own approval before it is loaded: given here.
+      host.approve(serverLabel, uri);
       host.load(serverLabel, uri, read(origin, host.planLoad(serverLabel, uri).uri));
       for (const r of host.entry(serverLabel, uri).resources) {
         const plan = host.planRead(serverLabel, uri, r.uri);
