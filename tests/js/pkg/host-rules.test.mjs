@@ -6,7 +6,7 @@
 // and can answer instead of the server (a JSON-RPC error, a network failure, no answer) or
 // change a result, so a test can say what was sent and what was not. The rules no library can
 // keep for its embedder are listed in docs/host-rules.md with the reason; the last test checks
-// that every npm test that table names is here. tests/host_rules.rs is the same suite in Rust.
+// that every npm test that table names is here. tests/host_rules/ is the same suite in Rust.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -64,7 +64,10 @@ for (const [from, { SkillHost, approvalFingerprint, skillRevision }] of HOST_MOD
     assert.equal(host.read("work", a.entry.uri, "a.md", "work").text, "work");
     refused(() => host.planRead("home", a.entry.uri, "a.md"), "no-acting-window");
     assert.deepEqual(host.servers(), ["work", "home"]);
-    for (const label of ["", "a:b", "work", "x".repeat(129)]) refused(() => host.addServer(label), "invalid-argument");
+    for (const label of ["", "a\nb", " a", "work", "x".repeat(2049)]) refused(() => host.addServer(label), "invalid-argument");
+    // A server's origin is a label (a client's default).
+    host.addServer("https://skills.example:8443");
+    host.removeServer("https://skills.example:8443");
     refused(() => host.register("nowhere", a.entry), "unknown-server");
     refused(() => host.planLoad("work", "skill://none/SKILL.md"), "unknown-skill");
     host.removeServer("home");
