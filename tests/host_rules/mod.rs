@@ -247,6 +247,23 @@ fn the_default_label_is_the_urls_origin() {
     );
 }
 
+/// `skills-edge verify` labels the server as `SkillsClient.connect` does: with its URL's
+/// origin.
+#[cfg(feature = "command")]
+#[test]
+fn the_verify_command_labels_the_server_with_its_origin() {
+    use skills_edge::command::args::VerifyArgs;
+    use skills_edge::command::report::command_client;
+    for (url, label) in [
+        ("http://127.0.0.1:8787/mcp", "http://127.0.0.1:8787"),
+        ("https://Skills.Example:443/mcp", "https://skills.example"),
+    ] {
+        let args = VerifyArgs::parse(&[url.to_owned()]).unwrap();
+        let client = command_client(&args, Default::default()).unwrap();
+        assert_eq!(client.label(), label);
+    }
+}
+
 /// The table of `docs/host-rules.md` names every host rule (H1 to H34 and the `skills/get`
 /// argument rule) once, and each row either names a test of this file that exists or says
 /// why the rule is the embedder's.
