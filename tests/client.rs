@@ -200,7 +200,15 @@ impl HttpIo for Server {
 
 fn connect(server: &Server, era: EraChoice) -> (HttpSession, SkillsClient) {
     let session = HttpSession::new(ClientInfo::default());
-    let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
+    let client = SkillsClient::new(
+        "docs",
+        // Every skill is loaded, the nested one too: its consent is host_rules.rs's subject.
+        HostOptions {
+            nested_without_approval: true,
+            ..HostOptions::default()
+        },
+    )
+    .unwrap();
     let facts = block_on(session.connect(server, era)).unwrap();
     client.set_facts(facts).unwrap();
     (session, client)

@@ -14,10 +14,11 @@ use skills_edge::client::http::{
     MAX_NOTIFICATION_REPLY_BYTES,
 };
 use skills_edge::client::{
-    block_on, ClientError, ClientInfo, EraChoice, ExchangeKind, Result, Rpc, SkillsClient,
-    DEFAULT_LISTING_BUDGET,
+    block_on, ClientError, ClientInfo, EraChoice, ExchangeKind, Result, Rpc, ServerFacts,
+    SkillsClient, DEFAULT_LISTING_BUDGET,
 };
 use skills_edge::host::{ErrorCode, HostOptions};
+use skills_edge::protocol::Era;
 use skills_edge::skill::digest::digest_of;
 
 /// An [`Rpc`] that answers from a function of (method, params) and counts the calls.
@@ -66,8 +67,13 @@ fn padded_page(field: &str, params: &Json, pages: usize, pad: usize) -> Json {
     result
 }
 
+/// A client of a server that declares the Skills extension with `directoryRead`.
 fn client() -> SkillsClient {
-    SkillsClient::new("docs", HostOptions::default()).unwrap()
+    let c = SkillsClient::new("docs", HostOptions::default()).unwrap();
+    let caps = json!({"capabilities": {"extensions": {"io.modelcontextprotocol/skills": {"directoryRead": true}}}});
+    c.set_facts(ServerFacts::from_result(Era::Modern, "2026-07-28", &caps))
+        .unwrap();
+    c
 }
 
 #[test]

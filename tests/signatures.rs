@@ -492,7 +492,15 @@ fn tamperings_in_transit_fail_the_skill() {
 
 fn connect(server: &Signed, policy: SignerPolicy) -> (HttpSession, SkillsClient) {
     let session = HttpSession::new(ClientInfo::default());
-    let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
+    let client = SkillsClient::new(
+        "docs",
+        // Every skill is loaded, the nested one too: its consent is host_rules.rs's subject.
+        HostOptions {
+            nested_without_approval: true,
+            ..HostOptions::default()
+        },
+    )
+    .unwrap();
     client.set_signer_policy(policy).unwrap();
     client.set_origin(ORIGIN).unwrap();
     let facts = block_on(session.connect(server, EraChoice::Auto)).unwrap();
@@ -767,7 +775,15 @@ fn a_catalog_signed_by_the_compiler_verifies_end_to_end() {
     let server = served(&key);
     // The entries as the endpoint serves them carry the compiler's signatures.
     let session = HttpSession::new(ClientInfo::default());
-    let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
+    let client = SkillsClient::new(
+        "docs",
+        // Every skill is loaded, the nested one too: its consent is host_rules.rs's subject.
+        HostOptions {
+            nested_without_approval: true,
+            ..HostOptions::default()
+        },
+    )
+    .unwrap();
     client
         .set_signer_policy(SignerPolicy {
             trusted: vec![key.public().clone()],

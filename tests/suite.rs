@@ -27,6 +27,7 @@ mod eras;
 mod fallback;
 mod frontmatter_corpus;
 mod golden_vectors;
+mod host_rules;
 mod http;
 mod mirror;
 mod pagination;

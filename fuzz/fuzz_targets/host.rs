@@ -918,6 +918,7 @@ fn run(data: &[u8]) {
     let options = HostOptions {
         allow_dynamic: flags[0] & 2 != 0,
         require_approval: flags[0] & 4 != 0,
+        nested_without_approval: flags[0] & 8 != 0,
     };
     match Entry::parse(&json) {
         Ok(entry) => verify_all(&entry, contents, refs, &label, options),

@@ -71,12 +71,18 @@ export interface ConnectOptions extends SignerOptions {
   timeoutMs?: number;
   /** Aborts connecting. */
   signal?: AbortSignalLike;
-  /** The host's name for the server (1–128 bytes, no `:`); default `server`. */
+  /** The host's name for the server, its identity wherever its skills, approvals and cached
+   * results are kept (1–2048 bytes, no control characters); default the URL's origin
+   * (`new URL(url).origin`, as `skills-edge verify` and the inspector page label it). */
   label?: string;
   /** Load skills whose `resources` is `"dynamic"` (frontmatter verified, files cannot be). */
   allowDynamic?: boolean;
-  /** Refuse to load a skill without a current approval (`not-approved`). */
+  /** Refuse to load a skill without a current approval (`not-approved`). Default false. */
   requireApproval?: boolean;
+  /** Load a nested skill (one inside another registered skill of the same server) without
+   * its own approval. Default false: a nested skill needs its own, explicit approval, which
+   * the enclosing skill's does not replace (`not-approved` until then). */
+  nestedWithoutApproval?: boolean;
   /** `clientInfo`; default `skills-edge` and this package's version. */
   clientInfo?: { name?: string; version?: string };
   /** The most result bytes (as JSON text) one listing, directory or walk may read over all
@@ -106,9 +112,12 @@ export interface WrapOptions extends SignerOptions {
   origin?: string;
   /** As in `ConnectOptions`. */
   listingBudget?: number;
+  /** The host's name for the server; required unless `origin` is given, from which it is
+   * derived (as `ConnectOptions.label` from the URL). */
   label?: string;
   allowDynamic?: boolean;
   requireApproval?: boolean;
+  nestedWithoutApproval?: boolean;
 }
 
 /** What `SkillsClient.wrap` needs of an SDK client (v2 `Client` or v1 `Client`). */

@@ -12,8 +12,9 @@
 import { httpIo, sdkIo } from "./transport.js";
 
 const SIGNER_OPTIONS = ["trust", "trustOnFirstUse", "pins"];
-const CONNECT_OPTIONS = ["era", "headers", "token", "fetch", "timeoutMs", "signal", "label", "allowDynamic", "requireApproval", "clientInfo", "listingBudget", ...SIGNER_OPTIONS];
-const WRAP_OPTIONS = ["timeoutMs", "label", "allowDynamic", "requireApproval", "listingBudget", "origin", ...SIGNER_OPTIONS];
+const HOST_OPTIONS = ["allowDynamic", "requireApproval", "nestedWithoutApproval"];
+const CONNECT_OPTIONS = ["era", "headers", "token", "fetch", "timeoutMs", "signal", "label", ...HOST_OPTIONS, "clientInfo", "listingBudget", ...SIGNER_OPTIONS];
+const WRAP_OPTIONS = ["timeoutMs", "label", ...HOST_OPTIONS, "listingBudget", "origin", ...SIGNER_OPTIONS];
 const CALL_OPTIONS = ["signal", "timeoutMs"];
 const VERIFY_OPTIONS = ["signal", "timeoutMs", "skill"];
 const WELL_KNOWN_OPTIONS = ["headers", "token", "fetch", "timeoutMs", "signal", ...SIGNER_OPTIONS];
@@ -80,7 +81,7 @@ function signerOptions(o) {
 
 /**
  * The options the WebAssembly core takes (`label`, `origin`, `listingBudget`, `allowDynamic`,
- * `requireApproval`, the signer options, and the client's name and version), passed as
+ * `requireApproval`, `nestedWithoutApproval`, the signer options, and the client's name and version), passed as
  * given: the core checks them, once.
  */
 function coreOptions(o, info = {}, origin = o.origin) {
@@ -91,6 +92,7 @@ function coreOptions(o, info = {}, origin = o.origin) {
     ...(o.listingBudget !== undefined && { listingBudget: o.listingBudget }),
     ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }),
     ...(o.requireApproval !== undefined && { requireApproval: o.requireApproval }),
+    ...(o.nestedWithoutApproval !== undefined && { nestedWithoutApproval: o.nestedWithoutApproval }),
     ...(info.name !== undefined && { clientName: info.name }),
     ...(info.version !== undefined && { clientVersion: info.version }),
   };
@@ -167,7 +169,10 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
      * as `Authorization: Bearer …` on every request to the URL's origin only; a 401 names the
      * server's authorization servers and scopes), `fetch`,
      * `timeoutMs` (per request, default 30000), `signal` (for the connection), `label` (the
-     * host's name for the server, default "server"), `allowDynamic`, `requireApproval`,
+     * host's name for the server, its identity wherever its skills and approvals are kept;
+     * default the URL's origin, the label `skills-edge verify` and the inspector page give it),
+     * `allowDynamic`, `requireApproval` (default off), `nestedWithoutApproval` (default off: a
+     * nested skill needs its own approval),
      * `clientInfo` ({ name, version }), `listingBudget` (the most result bytes one listing or
      * walk may read, default 256 MiB), and the signer policy: `trust` (public JWKs, objects or
      * JSON text), `trustOnFirstUse`, `pins` (exported before). The server's signer is pinned
@@ -227,7 +232,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       const timeoutMs = checkTimeout(where, o.timeoutMs, bounds());
       const signal = checkSignal(where, o.signal);
       // The transport's own header rules, checked once, as for connect().
-      const checker = new SkillsClientCore();
+      const checker = new SkillsClientCore({ label: "headers" });
       let headers;
       try {
         headers = checker.setHeaders(o.headers ?? [], o.token);
@@ -240,8 +245,10 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
     /**
      * Wraps an official SDK Client that is already connected (v2 `@modelcontextprotocol/client`,
      * or v1 `@modelcontextprotocol/sdk`, which speaks 2025-11-25): requests go through its
-     * `request()`, with its transport, era and headers. Options: `timeoutMs`, `label`,
-     * `allowDynamic`, `requireApproval`, `listingBudget`, the signer policy (`trust`,
+     * `request()`, with its transport, era and headers. Options: `label` (the host's name for
+     * the server, its identity; required unless `origin` is given, from which it is derived:
+     * an SDK client does not say which server it talks to), `timeoutMs`, `allowDynamic`,
+     * `requireApproval`, `nestedWithoutApproval`, `listingBudget`, the signer policy (`trust`,
      * `trustOnFirstUse`, `pins`) and `origin` (what the server's signer is pinned under;
      * default the label).
      */
@@ -251,6 +258,9 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
         throw invalid(where, `client must be a connected SDK Client (with request()), got ${typeName(client)}`);
       }
       const o = readOptions(where, options, WRAP_OPTIONS);
+      if (o.label === undefined && o.origin === undefined) {
+        throw invalid(where, "options.label is required (or options.origin, from which it is derived): the host's name for the server, its identity wherever its skills and approvals are kept");
+      }
       await ready();
       const timeoutMs = checkTimeout(where, o.timeoutMs, bounds());
       const version =
@@ -386,7 +396,7 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       return this.#core.exportApprovals();
     }
 
-    /** Restores exported approvals. */
+    /** Restores approvals exported by a client of the same server (another server's are refused: `invalid-argument`). */
     importApprovals(approvals) {
       return this.#core.importApprovals(approvals);
     }

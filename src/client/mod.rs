@@ -10,9 +10,11 @@
 //! | [`challenge`] | a 401 explained: the `WWW-Authenticate` challenge and the Protected Resource Metadata it points to |
 //! | `cache` (private) | results kept for their `ttlMs`, private ones per authorization context; a result's [`Hints`] |
 //! | `error` (private) | [`ClientError`]: a refusal of the host rules or a failure of the exchange ([`ExchangeKind`]); [`ClientCode`], their wire names |
+//! | `rules` (private) | what the client may send and to whom: [`check_declared`], [`says_gone`], [`server_label_of_url`] |
 //!
-//! The items of `cache` and `error` a caller needs are this module's ([`Hints`], [`ClientError`],
-//! [`ClientCode`], [`ExchangeKind`], [`Result`]): each has one path.
+//! The items of `cache`, `error` and `rules` a caller needs are this module's ([`Hints`],
+//! [`ClientError`], [`ClientCode`], [`ExchangeKind`], [`Result`], [`check_declared`],
+//! [`says_gone`], [`server_label_of_url`]): each has one path.
 //!
 //! The client performs no I/O itself. Each operation is an `async fn` that takes an [`Rpc`]:
 //! something that sends one JSON-RPC request and returns its result. The npm package passes
@@ -22,6 +24,18 @@
 //!
 //! The rules:
 //!
+//! * **Declarations** (spec notes H1, H2): `skills/list` and `skills/get` are sent only to a
+//!   server whose capabilities (recorded with [`SkillsClient::set_facts`]) declare the Skills
+//!   extension, and `resources/directory/read` only to one that declares `directoryRead:
+//!   true`; otherwise the operation fails with `invalid-argument` naming the missing
+//!   declaration (in `expected`), before anything is sent or taken from the cache
+//!   ([`check_declared`]). A client with no recorded capabilities sends neither.
+//! * **Arguments**: [`SkillsClient::get`] and [`SkillsClient::load`] take a `SKILL.md` URI
+//!   only ([`check_skill_md_uri`]), refused with `invalid-argument` before anything is sent.
+//! * **Identity** (H22, H28): the client's server is its label, the host-assigned name under
+//!   which every skill, approval and cached result is kept; a client of a URL is labelled
+//!   with the URL's origin by default ([`server_label_of_url`]), and an export of approvals
+//!   imports only into a client of the same server ([`SkillsClient::import_approvals`]).
 //! * **Verification** is [`SkillHost`]'s: a `SKILL.md` is loaded with [`SkillHost::load`] and
 //!   a supporting file read with [`SkillHost::read`]; nothing else reaches the caller, so no
 //!   unverified byte is ever returned. Only files the held entry lists are requested.
@@ -30,7 +44,12 @@
 //!   `skills/get` (bypassing the cache), registered (which revokes an approval whose files
 //!   changed), and the file fetched again and verified against it, once. For a supporting
 //!   file the skill's `SKILL.md` is loaded again first, so the acting window holds the new
-//!   entry. A second failure is thrown.
+//!   entry. A second failure is thrown. When the recovery `skills/get` itself fails, the
+//!   verification failure is thrown and the acting window stays as it was (H15: a host may
+//!   keep it longer, never shorter), unless the server answered that it no longer serves the
+//!   skill (JSON-RPC `-32602`, or the legacy `-32002`): then the skill is forgotten and its
+//!   window closes ([`says_gone`]). An internal error (`-32603`), a lost connection or a
+//!   timeout says nothing about the skill.
 //! * **Freshness** (H34): an entry from `skills/list` or `skills/get` is current for that
 //!   result's `ttlMs`; [`SkillsClient::load`] fetches an entry that is unknown or no longer
 //!   current with `skills/get` first. During an acting window the held entry governs reads,
@@ -61,10 +80,12 @@ use std::future::Future;
 
 use serde_json::{json, Value as Json};
 
+use crate::host::approval::ApprovalsExport;
+pub use crate::host::entry::check_skill_md_uri;
 use crate::host::entry::Entry;
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::registry::{
-    HostOptions, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected, SkillHost,
+    HostOptions, LoadedSkill, PlannedRead, Purpose, ReadFile, RegisterOutcome, Rejected, SkillHost,
     SkillSummary,
 };
 use crate::host::signature::SignerPolicy;
@@ -76,9 +97,11 @@ mod cache;
 pub mod challenge;
 mod error;
 pub mod http;
+mod rules;
 
 pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};
+pub use rules::{check_declared, says_gone, server_label_of_url};
 
 use cache::{Cache, Key};
 
@@ -524,8 +547,10 @@ fn hashing(platform_digest: &Option<String>) -> Hashing<'_> {
 }
 
 impl SkillsClient {
-    /// A client whose server is labelled `label` (1–128 bytes, no `:`; the host's name for it,
-    /// never the server's own) in a registry with `options`.
+    /// A client whose server is labelled `label` (the host's name for it, never the server's
+    /// own: for a server at a URL, [`server_label_of_url`] gives the default the npm package
+    /// and the `verify` command use; see [`SkillHost::add_server`] for the form) in a
+    /// registry with `options`.
     pub fn new(label: &str, options: HostOptions) -> Result<SkillsClient> {
         let mut host = SkillHost::new(options);
         host.add_server(label)?;
@@ -659,6 +684,35 @@ impl SkillsClient {
         })
     }
 
+    /// The approvals of this client's registry as JSON text, for persisting
+    /// ([`SkillHost::export_approvals`]): each carries the server's label, its identity.
+    pub fn export_approvals(&self) -> Result<String> {
+        self.with(|s| s.host.export_approvals())
+    }
+
+    /// Restores approvals exported by a client of the same server
+    /// ([`SkillHost::import_approvals`]); returns how many were stored. An export holding an
+    /// approval of another server (another label) is refused whole with `invalid-argument`
+    /// and nothing is stored: an approval is the user's consent to one server's skill (H22,
+    /// H30), and a client of another server must not count it.
+    pub fn import_approvals(&self, json: &str) -> Result<usize> {
+        let export = ApprovalsExport::parse(json)?;
+        self.with(|s| {
+            if let Some(other) = export.approvals.iter().find(|a| a.server != s.label) {
+                return Err(VerifyError::new(
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "the approvals were exported for the server {:?} ({}), and this client's server is {:?}: an approval holds for the server it was given for only, so nothing was imported",
+                        other.server, other.uri, s.label
+                    ),
+                )
+                .with_values(s.label.clone(), other.server.clone())
+                .into());
+            }
+            Ok(s.host.import_approvals(json)?)
+        })?
+    }
+
     /// The server's label.
     pub fn label(&self) -> String {
         self.with(|s| s.label.clone()).unwrap_or_default()
@@ -691,7 +745,8 @@ impl SkillsClient {
     }
 
     /// Sends a request, or takes a still-fresh result from the cache (`use_cache`), and checks
-    /// that the result is a complete result object.
+    /// that the result is a complete result object. A method the server did not declare is
+    /// refused first ([`check_declared`]): nothing is sent, nothing taken from the cache.
     async fn fetch<R: Rpc>(
         &self,
         rpc: &R,
@@ -699,6 +754,7 @@ impl SkillsClient {
         params: Json,
         use_cache: bool,
     ) -> Result<Fetched> {
+        self.with(|s| check_declared(s.facts.as_ref(), method))??;
         let key = Key::new(method, &params);
         let now = rpc.now_ms();
         let (context, hit) = self.with(|s| {
@@ -890,8 +946,10 @@ impl SkillsClient {
     }
 
     /// `skills/get` for `uri`, registered (replacing the entry held for it; an approval whose
-    /// files changed is revoked).
+    /// files changed is revoked). `uri` must be a `SKILL.md` URI ([`check_skill_md_uri`]) and
+    /// the server must declare the extension ([`check_declared`]); otherwise nothing is sent.
     pub async fn get<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<FetchedSkill> {
+        check_skill_md_uri(uri)?;
         self.get_with(rpc, uri, true).await
     }
 
@@ -927,13 +985,14 @@ impl SkillsClient {
         })?
     }
 
-    /// The recovery fetch of an entry: `skills/get` past the cache. A skill the server no
-    /// longer serves (a JSON-RPC error) is forgotten.
+    /// The recovery fetch of an entry: `skills/get` past the cache. A skill the server says it
+    /// no longer serves ([`says_gone`]) is forgotten, and its acting window closes; any other
+    /// failure leaves the skill and its window as they were.
     async fn refresh<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<FetchedSkill> {
         match self.get_with(rpc, uri, false).await {
             Ok(g) => Ok(g),
             Err(e) => {
-                if e.code == ExchangeKind::ServerError {
+                if says_gone(&e) {
                     self.with(|s| {
                         let _ = s.host.forget(&s.label, uri);
                     })?;
@@ -947,10 +1006,21 @@ impl SkillsClient {
     /// the limit, dynamic and approval checks, then its `SKILL.md` fetched and verified
     /// against the entry; on success the acting window opens holding that entry. On a
     /// verification failure the entry is refreshed once and the `SKILL.md` verified again.
+    ///
+    /// `uri` must be a `SKILL.md` URI ([`check_skill_md_uri`]): anything else is refused before
+    /// anything is sent.
     pub async fn load<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Loaded> {
+        self.load_for(rpc, uri, Purpose::Use).await
+    }
+
+    /// [`SkillsClient::load`] for `purpose`: [`Purpose::Check`] loads a skill only to check
+    /// it (the `verify` run), so a nested skill needs no consent ([`SkillHost::plan_load_for`]).
+    pub async fn load_for<R: Rpc>(&self, rpc: &R, uri: &str, purpose: Purpose) -> Result<Loaded> {
+        check_skill_md_uri(uri)?;
         let now = rpc.now_ms();
         // The registry says at once whether the held entry is current and what to read.
-        let mut plan = self.with(|s| s.host.plan_load_current(&s.label, uri, now))??;
+        let mut plan =
+            self.with(|s| s.host.plan_load_current_for(&s.label, uri, now, purpose))??;
         let mut approval_revoked = false;
         if plan.is_none() {
             approval_revoked |= self.get(rpc, uri).await?.outcome.approval_revoked;
@@ -958,7 +1028,7 @@ impl SkillsClient {
         let mut refreshed = false;
         loop {
             match self
-                .load_skill_md(rpc, uri, plan.take(), !refreshed)
+                .load_skill_md(rpc, uri, plan.take(), !refreshed, purpose)
                 .await?
             {
                 Ok(skill) => {
@@ -988,16 +1058,21 @@ impl SkillsClient {
         uri: &str,
         plan: Option<PlannedRead>,
         use_cache: bool,
+        purpose: Purpose,
     ) -> Result<Result<LoadedSkill>> {
         let plan = match plan {
             Some(p) => p,
-            None => self.with(|s| s.host.plan_load(&s.label, uri))??,
+            None => self.with(|s| s.host.plan_load_for(&s.label, uri, purpose))??,
         };
         let f = self
             .fetch(rpc, "resources/read", json!({ "uri": plan.uri }), use_cache)
             .await?;
         let (content, digest) = prepared(rpc, &f.result, &plan).await;
-        match self.with(|s| s.host.load(&s.label, uri, content, hashing(&digest)))? {
+        let loaded = self.with(|s| {
+            s.host
+                .load_for(&s.label, uri, content, hashing(&digest), purpose)
+        })?;
+        match loaded {
             Ok(skill) => {
                 self.remember(&f, rpc.now_ms())?;
                 Ok(Ok(skill))
@@ -1019,6 +1094,18 @@ impl SkillsClient {
         rpc: &R,
         skill_uri: &str,
         reference: &str,
+    ) -> Result<ReadOutcome> {
+        self.read_for(rpc, skill_uri, reference, Purpose::Use).await
+    }
+
+    /// [`SkillsClient::read`] for `purpose`: the skill loaded again after a refresh is loaded
+    /// for it ([`SkillsClient::load_for`]).
+    pub async fn read_for<R: Rpc>(
+        &self,
+        rpc: &R,
+        skill_uri: &str,
+        reference: &str,
+        purpose: Purpose,
     ) -> Result<ReadOutcome> {
         let mut refreshed = false;
         let mut approval_revoked = false;
@@ -1057,7 +1144,8 @@ impl SkillsClient {
                         Err(_) => return Err(e.into()),
                     }
                     // The acting window must hold the new entry: load the skill again.
-                    self.load_skill_md(rpc, skill_uri, None, false).await??;
+                    self.load_skill_md(rpc, skill_uri, None, false, purpose)
+                        .await??;
                 }
             }
         }
@@ -1233,10 +1321,20 @@ mod tests {
         }
     }
 
+    /// A client of a server that declares the extension and `directoryRead`.
+    fn client() -> SkillsClient {
+        let c = SkillsClient::new("docs", HostOptions::default()).unwrap();
+        let caps =
+            json!({"capabilities": {"extensions": {SKILLS_EXTENSION: {"directoryRead": true}}}});
+        c.set_facts(ServerFacts::from_result(Era::Modern, "2026-07-28", &caps))
+            .unwrap();
+        c
+    }
+
     #[test]
     fn server_lists_many_skills_the_display_table_is_built_once() {
         let rpc = Many(1000);
-        let c = SkillsClient::new("docs", HostOptions::default()).unwrap();
+        let c = client();
         let before = table_builds();
         let listing = block_on(c.list(&rpc)).unwrap();
         assert_eq!((listing.skills.len(), listing.pages), (1000, 10));
@@ -1251,7 +1349,7 @@ mod tests {
     #[test]
     fn server_lists_a_directory_of_every_skill_without_scanning_skills() {
         let rpc = Many(1000);
-        let c = SkillsClient::new("docs", HostOptions::default()).unwrap();
+        let c = client();
         block_on(c.list(&rpc)).unwrap();
         let before = table_builds();
         let d = block_on(c.read_directory(&rpc, "skill://")).unwrap();

@@ -60,12 +60,12 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::args::VerifyArgs;
-use crate::client::{context_of, ServerFacts, SkillsClient};
+use crate::client::{context_of, server_label_of_url, ServerFacts, SkillsClient};
 use crate::client::{ClientError, ExchangeKind};
 use crate::client::{ListedSkill, Rpc};
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::origin_of;
-use crate::host::registry::HostOptions;
+use crate::host::registry::{HostOptions, Purpose};
 use crate::host::signature::{Signer, SignerTrust, Signers};
 
 /// Most directories listed per skill.
@@ -258,6 +258,8 @@ fn failed_check(uri: &str, e: ClientError) -> FileCheck {
 }
 
 /// Verifies every skill of the connected server (or only `only`), with `client` over `rpc`.
+/// Each skill is loaded only to be checked ([`Purpose::Check`]): a nested skill needs no
+/// consent (nothing reaches a model), and every other option of the client applies.
 pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> Report {
     let facts = client.facts();
     let directory_read = facts.as_ref().is_some_and(ServerFacts::directory_read);
@@ -426,7 +428,7 @@ async fn check_skill<R: Rpc>(
         Some(listed.name().to_owned()),
         Some(listed.description().to_owned()),
     );
-    match client.load(rpc, &uri).await {
+    match client.load_for(rpc, &uri, Purpose::Check).await {
         Ok(l) => {
             report.refreshed |= l.refreshed;
             let r = &l.skill.skill_md.receipt;
@@ -453,7 +455,7 @@ async fn check_skill<R: Rpc>(
         if item.uri == uri {
             continue;
         }
-        match client.read(rpc, &uri, &item.uri).await {
+        match client.read_for(rpc, &uri, &item.uri, Purpose::Check).await {
             Ok(r) => {
                 report.refreshed |= r.refreshed;
                 let receipt = &r.file.content.receipt;
@@ -1026,16 +1028,20 @@ impl Report {
     }
 }
 
-/// The client `verify` runs with: dynamic skills allowed (their frontmatter is checked and they
-/// are reported as `dynamic`), no approval required, the caller's headers as its
-/// authorization context, `signers` as its signer policy and pins, under the origin of the URL
-/// given.
+/// The client `verify` runs with: the server labelled with its URL's origin
+/// ([`server_label_of_url`], as the npm `SkillsClient.connect` and the inspector page label
+/// it), dynamic skills allowed (their frontmatter is checked and they are reported as
+/// `dynamic`), no approval required, the caller's headers as its authorization context,
+/// `signers` as its signer policy and pins, under the origin of the URL given. Its run
+/// ([`run`]) loads every skill only to check it ([`Purpose::Check`]): a nested skill needs no
+/// consent there, since nothing reaches a model.
 pub fn command_client(args: &VerifyArgs, signers: Signers) -> Result<SkillsClient, ClientError> {
+    let label = server_label_of_url(&args.url).unwrap_or_else(|| "server".to_owned());
     let client = SkillsClient::new(
-        "server",
+        &label,
         HostOptions {
             allow_dynamic: true,
-            require_approval: false,
+            ..HostOptions::default()
         },
     )?;
     client.set_context(&context_of(&args.headers))?;

@@ -519,6 +519,36 @@ fn parse_size(n: &Node) -> Option<u64> {
     (f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(&f)).then_some(f as u64)
 }
 
+/// Checks that `uri` is a skill's `SKILL.md` URI, the only URI `skills/get` takes (SEP-2640
+/// §Getting a Skill: "`params.uri` MUST be a `SKILL.md` URI"): an absolute URI without
+/// whitespace, control characters, `\\`, `?`, `#` or empty, `.` or `..` segments, ending in
+/// `/<name>/SKILL.md` where `<name>` meets the Agent Skills naming rules. A client checks this
+/// before it sends anything. [`ErrorCode::InvalidArgument`] names what is wrong.
+///
+/// ```
+/// use skills_edge::host::entry::check_skill_md_uri;
+/// assert!(check_skill_md_uri("skill://acme/billing/refunds/SKILL.md").is_ok());
+/// for bad in ["skill://alpha/x.md", "skill://alpha", "not a uri", "skill://SKILL.md", "skill://Alpha/SKILL.md"] {
+///     assert!(check_skill_md_uri(bad).is_err(), "{bad}");
+/// }
+/// ```
+pub fn check_skill_md_uri(uri: &str) -> Result<()> {
+    let bad = |why: &str| {
+        VerifyError::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{uri:?} is not a skill's SKILL.md URI ({why}); skills/get and a load take the URI of a SKILL.md, `<scheme>://<skill-path>/SKILL.md`, and nothing was sent"
+            ),
+        )
+        .with_uri(uri)
+    };
+    check_uri_text(uri).map_err(bad)?;
+    let root = skill_root(uri).ok_or_else(|| bad("it does not end in `/<name>/SKILL.md`"))?;
+    check_name(final_segment(root))
+        .map_err(|_| bad("the segment before `/SKILL.md` is not a valid skill name"))?;
+    Ok(())
+}
+
 /// The characters and segments an entry URI may not have: it must be an absolute URI
 /// (`scheme:`), without whitespace, control characters, backslashes, `?` or `#`, and without
 /// empty, `.` or `..` path segments. Skill URIs are compared as exact strings (A2), so these

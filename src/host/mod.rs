@@ -40,8 +40,8 @@ pub use approval::{approval_fingerprint, signed_approval_fingerprint};
 pub use entry::{Entry, LimitReport, ResourceItem, Resources, SignatureMeta};
 pub use error::{ErrorCode, Failure, VerifyError};
 pub use registry::{
-    HostOptions, ListingOutcome, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected,
-    SkillHost, SkillSummary,
+    HostOptions, ListingOutcome, LoadedSkill, PlannedRead, Purpose, ReadFile, RegisterOutcome,
+    Rejected, SkillHost, SkillSummary,
 };
 pub use signature::{Pin, Signer, SignerPolicy, SignerTrust, Signers};
 pub use verify::{

@@ -31,8 +31,9 @@ use super::verify::{
 };
 use crate::skill::limits::MAX_BYTES_PER_SKILL;
 
-/// The longest server label accepted, in bytes.
-pub const MAX_LABEL_LEN: usize = 128;
+/// The longest server label accepted, in bytes: the longest origin accepted
+/// ([`SkillHost::set_origin`]), since a client's default label is its server's origin.
+pub const MAX_LABEL_LEN: usize = super::signature::MAX_ORIGIN_LEN;
 
 /// Host policy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -41,8 +42,30 @@ pub struct HostOptions {
     /// retrieved bytes capped at 16 MiB). Off by default: such skills are declined.
     pub allow_dynamic: bool,
     /// Refuse to load a skill unless a current approval covers its entry
-    /// ([`ErrorCode::NotApproved`]).
+    /// ([`ErrorCode::NotApproved`]). Off by default: loading is the host's to gate (spec
+    /// notes H29: a host MAY gate loading behind approval); a nested skill needs its own
+    /// approval either way (see `nested_without_approval`).
     pub require_approval: bool,
+    /// Load a nested skill (one whose root lies inside the root of another skill registered
+    /// for the same server) without its own approval. Off by default: activating a nested
+    /// skill needs fresh, explicit consent, which the enclosing skill's approval does not
+    /// replace (spec notes H31), so [`SkillHost::plan_load`] refuses it with
+    /// [`ErrorCode::NotApproved`] until [`SkillHost::approve`] records an approval of the
+    /// nested skill itself. A host that asks for that consent another way turns this on, by
+    /// name.
+    pub nested_without_approval: bool,
+}
+
+/// Why a skill is loaded: to put its `SKILL.md` in a model's context ([`Purpose::Use`], what
+/// [`SkillHost::load`] does), or only to check it against its entry ([`Purpose::Check`], what
+/// `skills-edge verify` and `SkillsClient.verify()` do: the content goes nowhere, so a nested
+/// skill needs no consent, H31). Every other check is the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// The skill is activated for a model.
+    Use,
+    /// The skill is only checked.
+    Check,
 }
 
 /// One registered skill, as [`SkillHost::skills`] shows it.
@@ -221,9 +244,12 @@ struct Window {
 /// host.add_server("work").unwrap();
 /// host.add_server("home").unwrap();
 /// assert_eq!(host.servers(), ["work", "home"]);
-/// // A label is the host's own name for a server: unique, without `:` or control characters.
+/// // A label is the host's own name for a server (a client's default: the server's origin):
+/// // unique, without control characters.
 /// assert_eq!(host.add_server("work").unwrap_err().code, ErrorCode::InvalidArgument);
-/// assert_eq!(host.add_server("a:b").unwrap_err().code, ErrorCode::InvalidArgument);
+/// assert_eq!(host.add_server("a\nb").unwrap_err().code, ErrorCode::InvalidArgument);
+/// host.add_server("https://skills.example").unwrap();
+/// host.remove_server("https://skills.example").unwrap();
 /// // Removing a server leaves nothing of it behind.
 /// host.remove_server("home").unwrap();
 /// assert_eq!(host.servers(), ["work"]);
@@ -485,9 +511,12 @@ impl SkillHost {
         self.options
     }
 
-    /// Adds a server under a host-assigned label (H23, H28): 1–128 bytes, no control
-    /// characters, no `:` (display names use `label:name`). Never the server's self-reported
-    /// name. [`ErrorCode::InvalidArgument`] when the label is malformed or already in use.
+    /// Adds a server under a host-assigned label (H23, H28): 1 to [`MAX_LABEL_LEN`] bytes, no
+    /// control characters, no leading or trailing whitespace. Never the server's
+    /// self-reported name; a client's default is the server's origin (`https://host:port`),
+    /// so a label may hold `:` (display names qualify a name with `label:`, and stay unique:
+    /// a skill name never holds `:`). [`ErrorCode::InvalidArgument`] when the label is
+    /// malformed or already in use.
     pub fn add_server(&mut self, label: &str) -> Result<()> {
         let bad = |m: &str| {
             VerifyError::new(
@@ -496,10 +525,10 @@ impl SkillHost {
             )
         };
         if label.is_empty() || label.len() > MAX_LABEL_LEN {
-            return Err(bad("must be 1 to 128 bytes long"));
+            return Err(bad("must be 1 to 2048 bytes long"));
         }
-        if label.chars().any(|c| c.is_control() || c == ':') {
-            return Err(bad("must not contain `:` or control characters"));
+        if label.chars().any(char::is_control) {
+            return Err(bad("must not contain control characters"));
         }
         if label.trim() != label {
             return Err(bad("must not start or end with whitespace"));
@@ -607,6 +636,7 @@ impl SkillHost {
             if let Some(uris) = self.approvals.get_mut(label) {
                 uris.remove(&uri);
             }
+            self.close_gated_window(label, &uri);
         }
         Ok(RegisterOutcome {
             uri,
@@ -911,10 +941,32 @@ impl SkillHost {
         })
     }
 
-    /// Checks everything that can be checked before the `SKILL.md` is fetched (H8, H30):
-    /// the skill is registered, within the limits (from the entry alone), dynamic only if
-    /// allowed, approved if approval is required. Returns what to read.
+    /// The innermost skill of the same server whose root encloses the root of the registered
+    /// skill `uri`, when `uri` is a nested skill (U10, H31). Nesting is known from the
+    /// registered entries only: nothing in a listing marks it.
+    pub fn enclosing_skill(&self, label: &str, uri: &str) -> Option<&Entry> {
+        let entry = self.entry(label, uri)?;
+        self.innermost_entry(label, entry.root())
+    }
+
+    /// Whether loading the skill needs a current approval: `require_approval` is on, or it is
+    /// a nested skill ([`SkillHost::enclosing_skill`]) and `nested_without_approval` is off.
+    pub fn needs_approval(&self, label: &str, uri: &str) -> bool {
+        self.options.require_approval
+            || (!self.options.nested_without_approval && self.enclosing_skill(label, uri).is_some())
+    }
+
+    /// Checks everything that can be checked before the `SKILL.md` is fetched (H8, H30,
+    /// H31): the skill is registered, within the limits (from the entry alone), dynamic only
+    /// if allowed, approved if approval is required or the skill is nested
+    /// ([`SkillHost::needs_approval`]). Returns what to read.
     pub fn plan_load(&self, label: &str, uri: &str) -> Result<PlannedRead> {
+        self.plan_load_for(label, uri, Purpose::Use)
+    }
+
+    /// [`SkillHost::plan_load`] for `purpose`: a load that only checks a skill
+    /// ([`Purpose::Check`]) needs no consent for a nested skill, since nothing reaches a model.
+    pub fn plan_load_for(&self, label: &str, uri: &str, purpose: Purpose) -> Result<PlannedRead> {
         let entry = self.entry_or_err(label, uri)?;
         if entry.is_dynamic() && !self.options.allow_dynamic {
             return Err(VerifyError::new(
@@ -924,18 +976,31 @@ impl SkillHost {
             .with_uri(uri));
         }
         entry.check_limits()?;
-        if self.options.require_approval {
+        let enclosing = if self.options.nested_without_approval || purpose == Purpose::Check {
+            None
+        } else {
+            self.enclosing_skill(label, uri)
+        };
+        if self.options.require_approval || enclosing.is_some() {
+            // H31: a nested skill needs its own consent, whatever the policy.
+            let nested = enclosing.map(|outer| {
+                format!(
+                    "; it is nested in the skill {} and activating a nested skill needs its own, explicit consent (the enclosing skill's approval does not count): approve it, or set nested_without_approval (npm: nestedWithoutApproval) when the host asks for that consent itself",
+                    outer.uri()
+                )
+            });
+            let nested = nested.unwrap_or_default();
             if entry.is_dynamic() {
                 return Err(VerifyError::new(
                     ErrorCode::DynamicNotAllowed,
-                    format!("the skill {uri} has \"dynamic\" resources, and approvals cannot cover content that is not enumerated"),
+                    format!("the skill {uri} has \"dynamic\" resources, and approvals cannot cover content that is not enumerated{nested}"),
                 )
                 .with_uri(uri));
             }
             if !self.is_approved(label, uri) {
                 return Err(VerifyError::new(
                     ErrorCode::NotApproved,
-                    format!("the skill {uri} of {label:?} is not approved in its current form; ask the user before loading it"),
+                    format!("the skill {uri} of {label:?} is not approved in its current form; ask the user before loading it{nested}"),
                 )
                 .with_uri(uri));
             }
@@ -979,10 +1044,21 @@ impl SkillHost {
         uri: &str,
         now: f64,
     ) -> Result<Option<PlannedRead>> {
+        self.plan_load_current_for(label, uri, now, Purpose::Use)
+    }
+
+    /// [`SkillHost::plan_load_current`] for `purpose` ([`SkillHost::plan_load_for`]).
+    pub fn plan_load_current_for(
+        &self,
+        label: &str,
+        uri: &str,
+        now: f64,
+        purpose: Purpose,
+    ) -> Result<Option<PlannedRead>> {
         if !self.is_current(label, uri, now) {
             return Ok(None);
         }
-        self.plan_load(label, uri).map(Some)
+        self.plan_load_for(label, uri, purpose).map(Some)
     }
 
     /// Loads a skill: [`SkillHost::plan_load`]'s checks, then the `SKILL.md` content (read
@@ -997,7 +1073,19 @@ impl SkillHost {
         content: Content,
         hashing: Hashing<'_>,
     ) -> Result<LoadedSkill> {
-        self.plan_load(label, uri)?;
+        self.load_for(label, uri, content, hashing, Purpose::Use)
+    }
+
+    /// [`SkillHost::load`] for `purpose` ([`SkillHost::plan_load_for`]).
+    pub fn load_for(
+        &mut self,
+        label: &str,
+        uri: &str,
+        content: Content,
+        hashing: Hashing<'_>,
+        purpose: Purpose,
+    ) -> Result<LoadedSkill> {
+        self.plan_load_for(label, uri, purpose)?;
         let entry = self.entry_or_err(label, uri)?.clone();
         let skill_md = verify_skill_md(&entry, &content, hashing)?;
         let retrieved = skill_md.receipt.size;
@@ -1107,12 +1195,28 @@ impl SkillHost {
         Ok(fingerprint)
     }
 
-    /// Withdraws an approval. Returns whether there was one.
+    /// Withdraws an approval. Returns whether there was one. When loading the skill needs an
+    /// approval ([`SkillHost::needs_approval`]), its acting window closes too: the consent it
+    /// was opened under is gone, so no more of its files are read (load it again after a new
+    /// approval).
     pub fn revoke(&mut self, label: &str, uri: &str) -> bool {
-        self.approvals
+        let had = self
+            .approvals
             .get_mut(label)
             .and_then(|uris| uris.remove(uri))
-            .is_some()
+            .is_some();
+        if had {
+            self.close_gated_window(label, uri);
+        }
+        had
+    }
+
+    /// Closes the acting window of a skill whose approval was just revoked, when loading it
+    /// needs one (an explicit revocation, a changed entry, an import that no longer matches).
+    fn close_gated_window(&mut self, label: &str, uri: &str) {
+        if self.needs_approval(label, uri) {
+            self.close_window(label, uri);
+        }
     }
 
     /// Whether a stored approval matches the skill's current entry and signer.
@@ -1157,7 +1261,9 @@ impl SkillHost {
             match current {
                 Some(f) if f.as_ref() != Some(&a.fingerprint) => {
                     if let Some(uris) = self.approvals.get_mut(&a.server) {
-                        uris.remove(&a.uri);
+                        if uris.remove(&a.uri).is_some() {
+                            self.close_gated_window(&a.server, &a.uri);
+                        }
                     }
                 }
                 _ => {
@@ -1506,7 +1612,7 @@ pub(crate) mod tests {
     #[test]
     fn labels_are_checked() {
         let mut h = host();
-        for bad in ["", "a:b", "a\nb", " a", "work", &"x".repeat(129)] {
+        for bad in ["", "a\nb", " a", "work", &"x".repeat(2049)] {
             assert_eq!(
                 h.add_server(bad).unwrap_err().code,
                 ErrorCode::InvalidArgument,
@@ -1805,7 +1911,12 @@ pub(crate) mod tests {
             h.plan_read("work", &inner.uri, "x").unwrap_err().code,
             ErrorCode::NoActingWindow
         );
-        // Activating it is its own load, with its own root.
+        // Activating it is its own load, with its own approval and root.
+        assert_eq!(
+            h.plan_load("work", &inner.uri).unwrap_err().code,
+            ErrorCode::NotApproved
+        );
+        h.approve("work", &inner.uri).unwrap();
         h.load("work", &inner.uri, inner.read_result(), Hashing::Here)
             .unwrap();
         assert_eq!(
@@ -1821,6 +1932,7 @@ pub(crate) mod tests {
         let mut h = SkillHost::new(HostOptions {
             allow_dynamic: false,
             require_approval: true,
+            nested_without_approval: false,
         });
         h.add_server("work").unwrap();
         let s = Skill::new("skill://r/SKILL.md", &[("skill://r/a.md", "A")]);
@@ -1904,6 +2016,7 @@ pub(crate) mod tests {
         let mut open = SkillHost::new(HostOptions {
             allow_dynamic: true,
             require_approval: false,
+            nested_without_approval: false,
         });
         open.add_server("work").unwrap();
         open.register("work", Entry::parse(dynamic).unwrap())
@@ -2035,6 +2148,7 @@ pub(crate) mod tests {
         let mut strict = SkillHost::new(HostOptions {
             allow_dynamic: false,
             require_approval: true,
+            nested_without_approval: false,
         });
         strict.add_server("work").unwrap();
         strict.register("work", s.entry()).unwrap();
@@ -2211,6 +2325,7 @@ pub(crate) mod tests {
             let mut h = SkillHost::new(HostOptions {
                 allow_dynamic: false,
                 require_approval: true,
+                nested_without_approval: false,
             });
             h.add_server("work").unwrap();
             // An unsigned skill keeps the fingerprint it always had.

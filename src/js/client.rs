@@ -42,8 +42,8 @@ use super::host::{signer_json, summary_fields, summary_json, SignerOptionsJs, SI
 use super::{js_error, throw};
 use crate::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
 use crate::client::{
-    bearer_header, check_headers, context_of, ClientInfo, EraChoice, ListedSkill, Rpc, ServerFacts,
-    SkillsClient,
+    bearer_header, check_headers, context_of, server_label_of_url, ClientInfo, EraChoice,
+    ListedSkill, Rpc, ServerFacts, SkillsClient,
 };
 use crate::client::{ClientCode, ClientError, ExchangeKind, Result as ClientResult};
 use crate::command::report::{self, Report};
@@ -570,7 +570,8 @@ where
 
 #[wasm_bindgen]
 impl SkillsClientCore {
-    /// A client core: `label` (the host's name for the server, default `server`),
+    /// A client core: `label` (the host's name for the server; default: its `origin`'s, see
+    /// [`crate::client::server_label_of_url`]; one of the two is required),
     /// `listingBudget` (the most result bytes one listing or walk may read, default 256 MiB),
     /// `allowDynamic`, `requireApproval`, `trust`, `trustOnFirstUse`, `pins` (as for
     /// `SkillHost`), `origin` (what the server's signer is pinned under, default the label),
@@ -591,10 +592,19 @@ impl SkillsClientCore {
             pins: o.pins,
         }
         .signers(a)?;
-        let client = throw(SkillsClient::new(
-            o.label.as_deref().unwrap_or("server"),
-            host,
-        ))?;
+        // The server's identity: the label given, else its origin's (the URL's origin for
+        // `connect`; `wrap` needs one of them).
+        let label = match (&o.label, &o.origin) {
+            (Some(l), _) => l.clone(),
+            (None, Some(origin)) => server_label_of_url(origin).unwrap_or_else(|| origin.clone()),
+            (None, None) => {
+                return Err(a.with("label").error(
+                    ErrorCode::InvalidArgument,
+                    "is required when no origin is given: the host's name for the server, its identity wherever its skills and approvals are kept (SkillsClient.connect uses the URL's origin)",
+                ))
+            }
+        };
+        let client = throw(SkillsClient::new(&label, host))?;
         if let Some(origin) = &o.origin {
             throw(client.set_origin(origin)).map_err(|_| {
                 a.with("origin").error(
@@ -1030,10 +1040,11 @@ impl SkillsClientCore {
     /// The stored approvals as JSON text, for persisting.
     #[wasm_bindgen(js_name = exportApprovals)]
     pub fn export_approvals(&self) -> Result<String, JsValue> {
-        throw(self.inner.client.host(|h, _| h.export_approvals()))
+        throw(self.inner.client.export_approvals())
     }
 
-    /// Restores exported approvals; returns how many were stored.
+    /// Restores approvals exported by a client of the same server; returns how many were
+    /// stored. An export with an approval of another server is refused (`invalid-argument`).
     #[wasm_bindgen(js_name = importApprovals)]
     pub fn import_approvals(
         &self,
@@ -1046,9 +1057,7 @@ impl SkillsClientCore {
             "JSON text or an ApprovalsExport object",
             true,
         )?;
-        let n = throw(throw(
-            self.inner.client.host(|h, _| h.import_approvals(&text)),
-        )?)?;
+        let n = throw(self.inner.client.import_approvals(&text))?;
         Ok(u32::try_from(n).unwrap_or(u32::MAX))
     }
 }

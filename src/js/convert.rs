@@ -782,10 +782,11 @@ fn checked_copy(
     Ok(copy)
 }
 
-/// The host's options as the package names them: `allowDynamic` and `requireApproval`
-/// (absent: `false`). `new SkillHost` and `new SkillsClientCore` take them beside their own
-/// (the signer options, the client's).
-pub(super) const HOST_FIELDS: [&str; 2] = ["allowDynamic", "requireApproval"];
+/// The host's options as the package names them: `allowDynamic`, `requireApproval` and
+/// `nestedWithoutApproval` (absent: `false`). `new SkillHost` and `new SkillsClientCore` take
+/// them beside their own (the signer options, the client's).
+pub(super) const HOST_FIELDS: [&str; 3] =
+    ["allowDynamic", "requireApproval", "nestedWithoutApproval"];
 
 /// The host's options ([`HOST_FIELDS`]) of an option object; the defaults without one.
 pub(super) fn host_options(record: Option<&Record>) -> Result<HostOptions, JsValue> {
@@ -795,6 +796,7 @@ pub(super) fn host_options(record: Option<&Record>) -> Result<HostOptions, JsVal
     Ok(HostOptions {
         allow_dynamic: r.bool("allowDynamic")?.unwrap_or(false),
         require_approval: r.bool("requireApproval")?.unwrap_or(false),
+        nested_without_approval: r.bool("nestedWithoutApproval")?.unwrap_or(false),
     })
 }
 

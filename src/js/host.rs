@@ -170,7 +170,8 @@ pub struct SkillHost {
 
 #[wasm_bindgen]
 impl SkillHost {
-    /// An empty registry: `allowDynamic`, `requireApproval`, and the signer policy (`trust`,
+    /// An empty registry: `allowDynamic`, `requireApproval`, `nestedWithoutApproval` (a nested
+    /// skill needs its own approval unless it is set), and the signer policy (`trust`,
     /// `trustOnFirstUse`, `pins`; none by default: signatures are checked when present and
     /// reported). Throws `invalid-argument` for an unknown or malformed option.
     #[wasm_bindgen(constructor)]
@@ -186,6 +187,7 @@ impl SkillHost {
             SIGNER_FIELDS[2],
             HOST_FIELDS[0],
             HOST_FIELDS[1],
+            HOST_FIELDS[2],
         ];
         let record = option_record(&options.unwrap_or(JsValue::UNDEFINED), a, &fields)?;
         let signer_options = SignerOptionsJs::read(record.as_ref())?;
@@ -258,7 +260,8 @@ impl SkillHost {
         Ok(self.inner.accept_signer_change(&origin))
     }
 
-    /// Adds a server under a host-assigned label (1-128 bytes, no `:`). Throws
+    /// Adds a server under a host-assigned label (1-2048 bytes, no control characters; an
+    /// origin such as `https://skills.example` is one). Throws
     /// `invalid-argument` when malformed or already in use.
     #[wasm_bindgen(js_name = addServer)]
     pub fn add_server(

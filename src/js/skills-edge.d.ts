@@ -255,7 +255,9 @@ export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
 /** Options of `new SkillsClientCore`. */
 export interface SkillsClientCoreOptions extends SignerOptions {
-  /** The host's name for the server (1–128 bytes, no `:`); default `server`. */
+  /** The host's name for the server, its identity wherever its skills and approvals are kept
+   * (1–2048 bytes, no control characters); default derived from `origin` (its WHATWG origin
+   * form); one of the two is required. */
   label?: string;
   /** The name the server's signer is pinned under (`SkillsClient.connect` gives its URL's origin); default the label. */
   origin?: string;
@@ -264,6 +266,7 @@ export interface SkillsClientCoreOptions extends SignerOptions {
   listingBudget?: number;
   allowDynamic?: boolean;
   requireApproval?: boolean;
+  nestedWithoutApproval?: boolean;
   /** `clientInfo.name`; default `skills-edge`. */
   clientName?: string;
   /** `clientInfo.version`; default this package's version. */

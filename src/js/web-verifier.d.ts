@@ -205,6 +205,10 @@ export interface SkillHostOptions extends SignerOptions {
   allowDynamic?: boolean;
   /** Refuse to load a skill without a current approval (`not-approved`). Default false. */
   requireApproval?: boolean;
+  /** Load a nested skill (one inside another registered skill of the same server) without
+   * its own approval. Default false: a nested skill needs its own, explicit approval, which
+   * the enclosing skill's does not replace (`not-approved` until then). */
+  nestedWithoutApproval?: boolean;
 }
 
 /** The verified signer of a skill whose signature holds. */

@@ -96,6 +96,9 @@ impl wit::GuestSkillHost for SkillHost {
         SkillHost(RefCell::new(host::SkillHost::new(host::HostOptions {
             allow_dynamic: options.allow_dynamic,
             require_approval: options.require_approval,
+            // The component's host options have no opt-out: a nested skill needs its own
+            // approval (H31).
+            nested_without_approval: false,
         })))
     }
 

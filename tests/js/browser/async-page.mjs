@@ -152,6 +152,7 @@ try {
   let id = 0;
   const sdk = {
     getNegotiatedProtocolVersion: () => "2026-07-28",
+    getServerCapabilities: () => server.handle({ jsonrpc: "2.0", id: 0, method: "server/discover", params: { _meta: meta } }).result.capabilities,
     async request({ method, params }) {
       const reply = server.handle({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: meta } });
       if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
@@ -165,7 +166,7 @@ try {
   };
   let subtleDuring = out.subtleCalls;
   const walk = async (Client) => {
-    const c = await Client.wrap(sdk);
+    const c = await Client.wrap(sdk, { label: "page" });
     const steps = [];
     try {
       const listing = await c.list();

@@ -42,11 +42,19 @@ async function refusedAsync(promise, code) {
   return error;
 }
 
+/** The listed skills that lie inside another listed skill: each needs its own approval. */
+function nestedOf(skills) {
+  const roots = skills.map((s) => s.uri.slice(0, -"/SKILL.md".length));
+  return new Set(skills.filter((s, i) => roots.some((r, j) => j !== i && s.uri.startsWith(`${r}/`))).map((s) => s.uri));
+}
+
 /** Loads every skill and reads every file; checks each against the entry and node:crypto. */
 async function walkAll(client) {
   const listing = await client.list();
   let files = 0;
+  const nested = nestedOf(listing.skills);
   for (const s of listing.skills) {
+    if (nested.has(s.uri)) client.approve(s.uri); // a nested skill needs its own approval
     const md = await client.load(s.uri);
     assert.equal(md.verified, true);
     assert.equal(md.digest, digestOf(Buffer.from(md.text, "utf8")));
@@ -317,7 +325,7 @@ describe("wrapping an official SDK client", () => {
     test(label, async () => {
       const sdk = await connect(plain.url);
       try {
-        const c = await SkillsClient.wrap(sdk);
+        const c = await SkillsClient.wrap(sdk, { label: "sdk" });
         assert.equal(c.server.protocolVersion, label.endsWith("2026-07-28") ? "2026-07-28" : "2025-11-25");
         assert.equal(c.server.directoryRead, true);
         const w = await walkAll(c);

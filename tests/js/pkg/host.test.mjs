@@ -64,7 +64,10 @@ for (const [from, { SkillHost, approvalFingerprint, skillRevision }] of HOST_MOD
     assert.equal(host.read("work", a.entry.uri, "a.md", "work").text, "work");
     refused(() => host.planRead("home", a.entry.uri, "a.md"), "no-acting-window");
     assert.deepEqual(host.servers(), ["work", "home"]);
-    for (const label of ["", "a:b", "work", "x".repeat(129)]) refused(() => host.addServer(label), "invalid-argument");
+    for (const label of ["", "a\nb", " a", "work", "x".repeat(2049)]) refused(() => host.addServer(label), "invalid-argument");
+    // A server's origin is a label (a client's default).
+    host.addServer("https://skills.example:8443");
+    host.removeServer("https://skills.example:8443");
     refused(() => host.register("nowhere", a.entry), "unknown-server");
     refused(() => host.planLoad("work", "skill://none/SKILL.md"), "unknown-skill");
     host.removeServer("home");
@@ -211,6 +214,8 @@ for (const [from, { SkillHost, approvalFingerprint, skillRevision }] of HOST_MOD
     assert.equal(new Set(names).size, names.length);
     for (const { serverLabel, uri } of host.skills()) {
       const origin = serverLabel === "one" ? one : two;
+      // A nested skill needs its own approval before it is loaded: given here.
+      host.approve(serverLabel, uri);
       host.load(serverLabel, uri, read(origin, host.planLoad(serverLabel, uri).uri));
       for (const r of host.entry(serverLabel, uri).resources) {
         const plan = host.planRead(serverLabel, uri, r.uri);

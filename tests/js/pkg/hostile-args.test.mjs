@@ -253,7 +253,7 @@ function populatedHost() {
 /** A SkillsClientCore with a skill registered through an SDK-style transport and approved. */
 async function populatedCore() {
   const core = new pkg.SkillsClientCore({ label: "s" });
-  core.attach({ protocolVersion: "2026-07-28", capabilities: {} });
+  core.attach({ protocolVersion: "2026-07-28", capabilities: { extensions: { "io.modelcontextprotocol/skills": {} } } });
   const listing = { skills: [entry], ttlMs: 0, cacheScope: "private" };
   await core.list({ request: async () => listing });
   core.approve(U);
