@@ -67,7 +67,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use skills_edge_catalog::json;
-use skills_edge_catalog::sign::{Envelope, SignatureError, Statement};
+use skills_edge_catalog::sign::{Envelope, SignatureError, Statement, Subject};
 pub use skills_edge_catalog::sign::{PublicKey, DSSE_META_KEY, SIGNER_META_KEY};
 
 use super::entry::Entry;
@@ -694,9 +694,10 @@ pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<(
             ),
         ));
     }
+    let subjects = subjects_by_name(statement);
     for item in items {
         let field = format!("subject[{}]", item.uri);
-        match statement.subjects.iter().find(|s| s.name == item.uri) {
+        match subjects.get(item.uri.as_str()) {
             None => {
                 return Err(mismatch(
                     uri,
@@ -782,10 +783,11 @@ pub fn statement_matches_files(
             ),
         ));
     }
+    let subjects = subjects_by_name(statement);
     for (path, digest) in files {
         let subject_name = format!("{root}/{path}");
         let field = format!("subject[{subject_name}]");
-        match statement.subjects.iter().find(|s| s.name == subject_name) {
+        match subjects.get(subject_name.as_str()) {
             None => {
                 return Err(mismatch(
                     what,
@@ -825,6 +827,16 @@ pub fn statement_matches_files(
         ));
     }
     Ok(())
+}
+
+/// The statement's subjects by name, the first of a name kept: one lookup per file, so
+/// checking n files is O(n log n), not a scan of every subject for each file.
+fn subjects_by_name(statement: &Statement) -> BTreeMap<&str, &Subject> {
+    let mut by_name = BTreeMap::new();
+    for s in &statement.subjects {
+        by_name.entry(s.name.as_str()).or_insert(s);
+    }
+    by_name
 }
 
 #[cfg(test)]
