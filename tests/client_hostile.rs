@@ -214,6 +214,30 @@ fn server_downgrades_a_listed_manifest_to_dynamic_on_get_fails_even_with_allow_d
 }
 
 #[test]
+fn server_downgrades_a_listed_manifest_to_dynamic_for_a_host_that_declines_dynamic_skills() {
+    // SkillsClient.verify() with its default SkillHost (no allowDynamic): the load is refused,
+    // and the skill is still reported as what the server did, a downgrade.
+    let listed = entry("the listed body", &[("notes.md", "notes")]);
+    let server = Scripted::new(move |method, params| match method {
+        "skills/list" => Ok(listing(vec![listed.clone()], None)),
+        "skills/get" => Ok(json!({ "skill": dynamic_entry() })),
+        "resources/read" if params["uri"] == SKILL_MD => {
+            Ok(read_result(SKILL_MD, &skill_md("other bytes entirely")))
+        }
+        _ => Err(unknown("method")),
+    });
+    let client = SkillsClient::new("server", skills_edge::host::HostOptions::default()).unwrap();
+    client
+        .set_facts(facts(json!({ "name": "scripted" }), false))
+        .unwrap();
+    let r = run_with(&client, &server);
+    let s = &r.skills[0];
+    assert_eq!(s.status, SkillStatus::Downgraded, "{s:?}");
+    assert_eq!((r.exit_code(false), r.exit_code(true)), (1, 1));
+    assert!(s.checks.iter().all(|c| c.status != FileStatus::Verified));
+}
+
+#[test]
 fn server_serves_only_dynamic_skills_verify_fails_without_allow_dynamic() {
     let server = Scripted::new(|method, params| match method {
         "skills/list" => Ok(listing(vec![dynamic_entry()], Some(60_000))),
