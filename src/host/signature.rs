@@ -694,10 +694,13 @@ pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<(
             ),
         ));
     }
-    let subjects = subjects_by_name(statement);
+    let subjects = subject_set(statement);
     for item in items {
+        if subjects.contains(subject_key(&item.uri, hex(&item.digest)).as_str()) {
+            continue;
+        }
         let field = format!("subject[{}]", item.uri);
-        match subjects.get(item.uri.as_str()) {
+        match subject_named(statement, &item.uri) {
             None => {
                 return Err(mismatch(
                     uri,
@@ -783,11 +786,14 @@ pub fn statement_matches_files(
             ),
         ));
     }
-    let subjects = subjects_by_name(statement);
+    let subjects = subject_set(statement);
     for (path, digest) in files {
         let subject_name = format!("{root}/{path}");
+        if subjects.contains(subject_key(&subject_name, hex(digest)).as_str()) {
+            continue;
+        }
         let field = format!("subject[{subject_name}]");
-        match subjects.get(subject_name.as_str()) {
+        match subject_named(statement, &subject_name) {
             None => {
                 return Err(mismatch(
                     what,
@@ -829,14 +835,25 @@ pub fn statement_matches_files(
     Ok(())
 }
 
-/// The statement's subjects by name, the first of a name kept: one lookup per file, so
-/// checking n files is O(n log n), not a scan of every subject for each file.
-fn subjects_by_name(statement: &Statement) -> BTreeMap<&str, &Subject> {
-    let mut by_name = BTreeMap::new();
+/// The statement's subjects as an ordered set of `name\nsha256` ([`subject_key`]): one
+/// lookup per file, so checking n files is O(n log n), not a scan of every subject for each.
+fn subject_set(statement: &Statement) -> BTreeSet<String> {
+    let mut set = BTreeSet::new();
     for s in &statement.subjects {
-        by_name.entry(s.name.as_str()).or_insert(s);
+        set.insert(subject_key(&s.name, &s.sha256));
     }
-    by_name
+    set
+}
+
+/// A subject's name and digest as one string (a name holds no line feed).
+fn subject_key(name: &str, sha256: &str) -> String {
+    format!("{name}\n{sha256}")
+}
+
+/// The subject stated for `name` when the statement does not state the file's digest for it:
+/// the first of that name, or `None`. Only on the way to a refusal, so one scan.
+fn subject_named<'s>(statement: &'s Statement, name: &str) -> Option<&'s Subject> {
+    statement.subjects.iter().find(|s| s.name == name)
 }
 
 #[cfg(test)]
