@@ -473,6 +473,7 @@ fn verify(server: &Server, json: bool) -> report::Output {
         cross_check: false,
         trust: Vec::new(),
         pins: None,
+        allow_dynamic: false,
     };
     block_on(skills_edge::command::verify::verify_command(
         &args,

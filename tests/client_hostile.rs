@@ -1,5 +1,5 @@
-//! The `verify` report against servers that try to fool it: an entry that turns `"dynamic"`
-//! on `skills/get`, a refresh to a new entry in the middle of a skill's check, an entry that
+//! The `verify` report against servers that try to fool it: an entry listed with a manifest
+//! that turns `"dynamic"` on `skills/get` (a downgrade), a catalog of dynamic skills only, a refresh to a new entry in the middle of a skill's check, an entry that
 //! changes on every refresh, a skill the server stops serving during its check, text with
 //! terminal escape sequences in every place a server
 //! controls, and a directory walk that repeats its directories. Each test is named after what
@@ -143,6 +143,14 @@ fn args(json: bool) -> VerifyArgs {
     VerifyArgs::parse(&a).unwrap()
 }
 
+/// [`args`] with `--allow-dynamic`.
+fn allowing_dynamic(json: bool) -> VerifyArgs {
+    VerifyArgs {
+        allow_dynamic: true,
+        ..args(json)
+    }
+}
+
 fn check<'r>(r: &'r Report, uri: &str) -> &'r report::FileCheck {
     r.skills[0]
         .checks
@@ -152,9 +160,10 @@ fn check<'r>(r: &'r Report, uri: &str) -> &'r report::FileCheck {
 }
 
 #[test]
-fn server_turns_entry_dynamic_on_get_is_not_verified() {
+fn server_downgrades_a_listed_manifest_to_dynamic_on_get_fails_even_with_allow_dynamic() {
     // Listed with a manifest and no ttlMs (stale at once); skills/get says "dynamic"; the
-    // SKILL.md served has the listed frontmatter but other bytes.
+    // SKILL.md served has the listed frontmatter but other bytes. Before, this was `dynamic`
+    // with exit status 0: a `verify URL && deploy` step passed.
     let listed = entry("the listed body", &[("notes.md", "notes")]);
     let server = Scripted::new(move |method, params| match method {
         "skills/list" => Ok(listing(vec![listed.clone()], None)),
@@ -166,7 +175,10 @@ fn server_turns_entry_dynamic_on_get_is_not_verified() {
     });
     let r = run(&server, false);
     let s = &r.skills[0];
-    assert_eq!(s.status, SkillStatus::Dynamic, "{s:?}");
+    assert_eq!(s.status, SkillStatus::Downgraded, "{s:?}");
+    let why = s.error.as_ref().expect("a reason");
+    assert_eq!(why.verify_code(), Some(ErrorCode::DynamicNotAllowed));
+    assert!(why.message.contains("a downgrade"), "{}", why.message);
     assert_eq!(check(&r, SKILL_MD).status, FileStatus::Dynamic);
     assert!(s.checks.iter().all(|c| c.status != FileStatus::Verified));
     // The figures are those of the entry held (dynamic: no files, no revision).
@@ -179,7 +191,7 @@ fn server_turns_entry_dynamic_on_get_is_not_verified() {
         out.stdout
     );
     assert!(
-        out.stdout.contains(r#""status":"dynamic""#),
+        out.stdout.contains(r#""status":"downgraded""#),
         "{}",
         out.stdout
     );
@@ -189,12 +201,44 @@ fn server_turns_entry_dynamic_on_get_is_not_verified() {
         "{}",
         table.stderr
     );
-    assert!(table.stderr.contains("1 dynamic"), "{}", table.stderr);
-    assert_eq!(out.exit_code, 0);
+    assert!(
+        table.stderr.contains("1 downgraded to dynamic"),
+        "{}",
+        table.stderr
+    );
+    assert!(table.stdout.contains("downgraded"), "{}", table.stdout);
+    // Refused whether or not dynamic skills are accepted.
+    assert_eq!(out.exit_code, 1);
+    assert_eq!(r.render(&allowing_dynamic(true)).exit_code, 1);
+    assert_eq!((r.exit_code(false), r.exit_code(true)), (1, 1));
 }
 
 #[test]
-fn server_lists_a_dynamic_skill_its_skill_md_is_dynamic() {
+fn server_downgrades_a_listed_manifest_to_dynamic_for_a_host_that_declines_dynamic_skills() {
+    // SkillsClient.verify() with its default SkillHost (no allowDynamic): the load is refused,
+    // and the skill is still reported as what the server did, a downgrade.
+    let listed = entry("the listed body", &[("notes.md", "notes")]);
+    let server = Scripted::new(move |method, params| match method {
+        "skills/list" => Ok(listing(vec![listed.clone()], None)),
+        "skills/get" => Ok(json!({ "skill": dynamic_entry() })),
+        "resources/read" if params["uri"] == SKILL_MD => {
+            Ok(read_result(SKILL_MD, &skill_md("other bytes entirely")))
+        }
+        _ => Err(unknown("method")),
+    });
+    let client = SkillsClient::new("server", skills_edge::host::HostOptions::default()).unwrap();
+    client
+        .set_facts(facts(json!({ "name": "scripted" }), false))
+        .unwrap();
+    let r = run_with(&client, &server);
+    let s = &r.skills[0];
+    assert_eq!(s.status, SkillStatus::Downgraded, "{s:?}");
+    assert_eq!((r.exit_code(false), r.exit_code(true)), (1, 1));
+    assert!(s.checks.iter().all(|c| c.status != FileStatus::Verified));
+}
+
+#[test]
+fn server_serves_only_dynamic_skills_verify_fails_without_allow_dynamic() {
     let server = Scripted::new(|method, params| match method {
         "skills/list" => Ok(listing(vec![dynamic_entry()], Some(60_000))),
         "resources/read" if params["uri"] == SKILL_MD => {
@@ -206,7 +250,21 @@ fn server_lists_a_dynamic_skill_its_skill_md_is_dynamic() {
     assert_eq!(r.skills[0].status, SkillStatus::Dynamic);
     assert_eq!(check(&r, SKILL_MD).status, FileStatus::Dynamic);
     assert_eq!(r.skills[0].checks.len(), 1);
-    assert_eq!(r.exit_code(), 0);
+    // Nothing verified: a failure, unless the user accepts unverifiable skills (before, exit
+    // status 0 either way).
+    let strict = r.render(&args(false));
+    assert_eq!(strict.exit_code, 1, "{}", strict.stderr);
+    assert!(
+        strict
+            .stderr
+            .contains("error: 1 skill is dynamic: its files cannot be verified (only the frontmatter was checked); pass --allow-dynamic"),
+        "{}",
+        strict.stderr
+    );
+    let allowed = r.render(&allowing_dynamic(false));
+    assert_eq!(allowed.exit_code, 0, "{}", allowed.stderr);
+    assert!(!allowed.stderr.contains("error:"), "{}", allowed.stderr);
+    assert_eq!((r.exit_code(false), r.exit_code(true)), (1, 0));
     // Nothing of a dynamic skill is listed as a directory either (there is no manifest).
     assert_eq!(server.count("resources/directory/read"), 0);
 }
@@ -258,7 +316,7 @@ fn server_refreshes_to_new_entry_mid_read() {
     assert_eq!(s.revision, b_revision);
     assert_eq!(s.files, 3);
     assert!(s.refreshed);
-    assert_eq!(r.exit_code(), 1);
+    assert_eq!(r.exit_code(false), 1);
     assert!(!r.summary("x").contains("every file verified"));
 }
 
@@ -301,7 +359,7 @@ fn server_stops_serving_the_skill_mid_check_nothing_is_verified() {
             .and_then(ClientError::verify_code),
         Some(ErrorCode::UnknownSkill)
     );
-    assert_eq!(r.exit_code(), 1);
+    assert_eq!(r.exit_code(false), 1);
     assert!(!r.summary("x").contains("every file verified"));
 }
 
@@ -328,7 +386,7 @@ fn server_refreshes_to_new_entry_mid_read_and_serves_it_verifies() {
     assert_eq!(s.checks.len(), 3);
     assert!(s.checks.iter().all(|c| c.status == FileStatus::Verified));
     assert_eq!(server.reads_of(&format!("{ROOT}/new.md")), 1);
-    assert_eq!(r.exit_code(), 0);
+    assert_eq!(r.exit_code(false), 0);
 }
 
 #[test]
@@ -364,7 +422,7 @@ fn server_changes_entry_on_every_refresh_is_changed() {
         .all(|c| c.status != FileStatus::Verified || c.uri == SKILL_MD));
     // One check per attempt, each refreshing once: the bound holds.
     assert_eq!(server.count("skills/get"), MAX_ENTRY_RESTARTS + 1);
-    assert_eq!(r.exit_code(), 1);
+    assert_eq!(r.exit_code(false), 1);
     let out = r.render(&args(false));
     assert!(out.stdout.contains("changed"), "{}", out.stdout);
     assert!(out.stderr.contains("1 changed"), "{}", out.stderr);

@@ -552,8 +552,17 @@ fn a_v0_1_0_index_is_read_without_digests() {
     let index =
         json!({"skills": [{"name": "code-review", "description": s.description, "files": paths}]});
     server.put(INDEX, "application/json", index.to_string().into_bytes());
-    let out = run(&server, &[INDEX, "--json"]);
+    // Nothing can be verified: a failure, unless the user accepts unverifiable skills.
+    let strict = run(&server, &[INDEX, "--json"]);
+    assert_eq!(strict.exit_code, 1, "{}{}", strict.stdout, strict.stderr);
+    assert!(
+        strict.stderr.contains("pass --allow-dynamic"),
+        "{}",
+        strict.stderr
+    );
+    let out = run(&server, &[INDEX, "--json", "--allow-dynamic"]);
     assert_eq!(out.exit_code, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, strict.stdout);
     let l = &lines(&out)[0];
     assert_eq!(l["status"], "dynamic", "{l}");
     assert_eq!(l["revision"], c.revision(s));

@@ -176,14 +176,18 @@ impl<'a> Node<'a> {
         Ok(found)
     }
 
-    /// The first key an object repeats, if any.
+    /// The first key an object repeats, if any: the first member, in document order, whose
+    /// key an earlier member has. One ordered set of the keys seen, so O(n log n) comparisons
+    /// for n members (a reply may hold millions), never a comparison with every earlier key.
+    /// The set holds `String`s, the one set type the host's readers share, so the
+    /// WebAssembly verifier carries one copy of its code.
     pub fn repeated_key(&self) -> Option<&str> {
         let members = self.as_object()?;
+        let mut seen: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
         members
             .iter()
-            .enumerate()
-            .find(|(i, (k, _))| members[..*i].iter().any(|(seen, _)| seen == k))
-            .map(|(_, (k, _))| k.as_ref())
+            .map(|(k, _)| k.as_ref())
+            .find(|k| !seen.insert((*k).to_owned()))
     }
 
     /// The JSON type of the value with its article, for messages: `null`, `a boolean`,

@@ -84,8 +84,8 @@ mod native {
                 println!("skills-edge {}", env!("CARGO_PKG_VERSION"));
                 ExitCode::SUCCESS
             }
-            Invocation::Help => {
-                print!("{}", args::usage(Program::Native));
+            Invocation::Help(text) => {
+                print!("{text}");
                 ExitCode::SUCCESS
             }
         }

@@ -9,7 +9,7 @@ use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody}
 use skills_edge::client::{block_on, ClientError, ExchangeKind};
 use skills_edge::command::args::VerifyArgs;
 use skills_edge::command::verify::{verify_command, SignerFiles};
-use skills_edge::host::index::same_origin;
+use skills_edge::host::index::{resolve_reference_uri, same_origin};
 use std::future::{ready, Future};
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -17,13 +17,18 @@ use std::time::{Duration, Instant};
 
 type Result<T> = std::result::Result<T, ClientError>;
 
+/// The most redirects one GET follows; the next one is an error naming the limit (the npm
+/// package's transport has the same limit and the same message).
+const MAX_REDIRECTS: usize = 5;
+
 /// POSTs to the URL with the caller's headers, every request bounded by the timeout
 /// (body included), redirects not followed (MCP endpoints answer in place; a 3xx is
-/// reported as `http-status`). GETs (a well-known index and its artifacts) follow up to five
-/// redirects, as the Agent Skills Discovery RFC asks of clients.
+/// reported as `http-status`). GETs (a well-known index, its artifacts, envelopes and keys,
+/// protected resource metadata) follow up to [`MAX_REDIRECTS`] redirects, as the Agent Skills
+/// Discovery RFC asks of clients, hop by hop here (ureq's own following is off), so that the
+/// caller's headers go with a hop only when its origin is the origin of the URL given.
 struct Ureq {
     agent: ureq::Agent,
-    get_agent: ureq::Agent,
     url: String,
     headers: Vec<(String, String)>,
     started: Instant,
@@ -123,20 +128,7 @@ impl HttpIo for Ureq {
     }
 
     fn get(&self, url: &str) -> impl Future<Output = Result<HttpResponse<Body>>> {
-        let mut req = self.get_agent.get(url);
-        // The caller's headers go to the origin they named only (an index names artifacts
-        // on any host).
-        if same_origin(&self.url, url) {
-            for (k, v) in &self.headers {
-                req = req.header(k.as_str(), v.as_str());
-            }
-        }
-        // The challenge of a 401 is read too (a well-known source's index, explained as the
-        // MCP endpoint's is); a GET has no MCP session.
-        ready(match req.call() {
-            Ok(resp) => Ok(response(resp, false, self.timeout_ms)),
-            Err(e) => Err(failure(&e, self.timeout_ms)),
-        })
+        ready(self.get_following(url))
     }
 
     fn now_ms(&self) -> f64 {
@@ -150,6 +142,70 @@ impl HttpIo for Ureq {
     fn sends_authorization(&self) -> bool {
         self.headers.iter().any(|(k, _)| k == "authorization")
     }
+}
+
+impl Ureq {
+    /// GETs `url`, following up to [`MAX_REDIRECTS`] redirects (301, 302, 303, 307, 308 with a
+    /// `Location`, resolved against the hop that sent it, to `http` or `https` only). The
+    /// caller's headers (`--header`, `--token`) go with a hop only when its origin is the
+    /// origin of the URL given ([`same_origin`]): an index names artifacts on any host, and a
+    /// redirect may point anywhere; neither ever sees the caller's headers. The whole GET, its
+    /// hops and the final body, is bounded by the timeout. The challenge of a 401 is read too
+    /// (a well-known source's index, explained as the MCP endpoint's is); a GET has no MCP
+    /// session.
+    fn get_following(&self, url: &str) -> Result<HttpResponse<Body>> {
+        let deadline = Instant::now() + Duration::from_millis(self.timeout_ms);
+        let mut hop = url.to_owned();
+        let mut redirects = 0;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let mut req = self
+                .agent
+                .get(&hop)
+                .config()
+                .timeout_global(Some(left))
+                .build();
+            if same_origin(&self.url, &hop) {
+                for (k, v) in &self.headers {
+                    req = req.header(k.as_str(), v.as_str());
+                }
+            }
+            let resp = req.call().map_err(|e| failure(&e, self.timeout_ms))?;
+            let status = resp.status().as_u16();
+            let location = resp
+                .headers()
+                .get("location")
+                .and_then(|v| v.to_str().ok())
+                .filter(|_| matches!(status, 301 | 302 | 303 | 307 | 308));
+            let Some(location) = location else {
+                return Ok(response(resp, false, self.timeout_ms));
+            };
+            let next = resolve_reference_uri(&hop, location.trim());
+            if redirects == MAX_REDIRECTS {
+                return Err(too_many_redirects(url, status, &next));
+            }
+            if !(next.starts_with("http://") || next.starts_with("https://")) {
+                return Err(ClientError::exchange(
+                    ExchangeKind::HttpStatus,
+                    format!("GET {url} was redirected (HTTP {status}) to {next}, which is not an http(s) URL"),
+                )
+                .with_values("200", status.to_string()));
+            }
+            hop = next;
+            redirects += 1;
+        }
+    }
+}
+
+/// A GET redirected once more than [`MAX_REDIRECTS`] allows: `http-status`, naming the limit.
+fn too_many_redirects(url: &str, status: u16, next: &str) -> ClientError {
+    ClientError::exchange(
+        ExchangeKind::HttpStatus,
+        format!(
+            "GET {url} was redirected more than {MAX_REDIRECTS} times (the limit); the last answer was HTTP {status} to {next}"
+        ),
+    )
+    .with_values("200", status.to_string())
 }
 
 /// The `--trust` and `--pins` files' texts; the message of a usage error (exit status 2) when
@@ -181,17 +237,16 @@ pub(crate) fn command(args: &VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let config = |redirects: u32| {
-        ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .max_redirects(redirects)
-            .timeout_global(Some(Duration::from_millis(args.timeout_ms)))
-            .user_agent(concat!("skills-edge/", env!("CARGO_PKG_VERSION")))
-            .build()
-    };
+    // No request follows a redirect on its own: POSTs never do, GETs hop by hop
+    // (`Ureq::get_following`).
+    let config = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(Duration::from_millis(args.timeout_ms)))
+        .user_agent(concat!("skills-edge/", env!("CARGO_PKG_VERSION")))
+        .build();
     let io = Ureq {
-        agent: config(0).into(),
-        get_agent: config(5).into(),
+        agent: config.into(),
         url: args.url.clone(),
         headers: args.headers.clone(),
         started: Instant::now(),

@@ -206,6 +206,37 @@ fn check_usage_errors() {
     assert!(out.stdout.is_empty());
 }
 
+#[test]
+fn every_subcommand_answers_help_with_its_usage() {
+    // `verify --help` was refused as an unknown option (exit 2, the usage on stderr).
+    for (command, extra) in [
+        ("verify", &[][..]),
+        ("verify", &["http://127.0.0.1:1/mcp"][..]),
+        ("check", &[]),
+        ("pack", &["-h"]),
+        ("keygen", &[]),
+        ("stdio", &[]),
+    ] {
+        let mut args = vec![command];
+        args.extend_from_slice(extra);
+        if !extra.contains(&"-h") {
+            args.push("--help");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_skills-edge"))
+            .args(&args)
+            .output()
+            .expect("run");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stdout}");
+        assert!(out.stderr.is_empty(), "{args:?}");
+        assert!(stdout.starts_with("USAGE:\n"), "{args:?}: {stdout}");
+        assert!(
+            stdout.contains(&format!("skills-edge {command}")),
+            "{args:?}: {stdout}"
+        );
+    }
+}
+
 fn run(args: &[&std::ffi::OsStr]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skills-edge"))
         .args(args)

@@ -8,5 +8,6 @@ mod check_command;
 mod raw_http;
 mod sign_command;
 mod skip_invalid;
+mod verify_redirects;
 mod verify_signatures;
 mod verify_token;

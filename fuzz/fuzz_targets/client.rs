@@ -36,7 +36,9 @@
 //!   with the reported size and digest, and the server served exactly such bytes for it
 //!   (SHA-256 recomputed here with `sha2`); a skill reported `verified` has a manifest in the
 //!   entry held at the end, the revision of that entry, and every file of it verified that
-//!   way. Any other status (`failed`, `dynamic`, …) asserts nothing, so new statuses fit;
+//!   way. A skill reported `dynamic` in a listed run was listed `"dynamic"` by some page (one
+//!   listed only with a manifest and held dynamic is `downgraded`). Any other status asserts
+//!   nothing, so new statuses fit;
 //! * the audit agrees with `SkillsClient`'s own operations: a second client on the same
 //!   answers lists, loads each skill and reads every file of the entry it holds; for every
 //!   skill the server showed with one entry only (in listings and `skills/get`, in both runs,
@@ -300,6 +302,8 @@ struct Log {
     /// Skills shown with two different entries, or whose `skills/get` was refused or answered
     /// with another skill.
     changed: HashSet<usize>,
+    /// Skills some listing page showed as `"dynamic"`.
+    listed_dynamic: HashSet<usize>,
 }
 
 struct Server<'c> {
@@ -370,6 +374,9 @@ impl<'c> Server<'c> {
                     .map(|(s, shape)| {
                         let e = shape.entry(*s);
                         self.show(*s, &e);
+                        if e["resources"] == "dynamic" {
+                            self.log.borrow_mut().listed_dynamic.insert(*s);
+                        }
                         e
                     })
                     .collect();
@@ -589,8 +596,19 @@ fn served_as(log: &Log, uri: &str, size: u64, digest: &str) -> bool {
 
 /// Properties of the audit: what it calls `verified` matches the entry held at the end and
 /// the bytes served.
-fn check_audit(report: &Report, client: &SkillsClient, log: &Log) {
+fn check_audit(report: &Report, client: &SkillsClient, log: &Log, listed: bool) {
     for s in &report.skills {
+        // No pass for a downgrade: a skill the listing only ever gave a manifest is never
+        // reported `dynamic` (the audit started from a listed manifest, so a dynamic entry
+        // held at the end is `downgraded`, which fails).
+        if listed && s.status == SkillStatus::Dynamic {
+            let k = skill_of(&s.uri);
+            assert!(
+                k.is_some_and(|k| log.listed_dynamic.contains(&k)),
+                "{} is reported dynamic, but every listing gave it a manifest (a downgrade)",
+                s.uri
+            );
+        }
         let entry = held(client, &s.uri);
         for c in s.checks.iter().filter(|c| c.status == FileStatus::Verified) {
             let Some(entry) = &entry else {
@@ -765,7 +783,7 @@ fuzz_target!(|data: &[u8]| {
     let audited = new_client(&script);
     let server = Server::new(&audited, script.clone());
     let report = block_on(report::run(&audited, &server, only.as_deref()));
-    check_audit(&report, &audited, &server.log.borrow());
+    check_audit(&report, &audited, &server.log.borrow(), only.is_none());
 
     let own_client = new_client(&script);
     let own_server = Server::new(&own_client, script.clone());

@@ -12,6 +12,9 @@
 //! - every node's `raw` text reads back as that node (the same value);
 //! - `to_value` succeeds iff no object repeats a key, and writes JSON that reads back to the
 //!   same value;
+//! - `repeated_key` of every object is what a simple reference finds (each member compared with
+//!   every member before it; quadratic, fine for fuzz inputs): the first member, in document
+//!   order, whose key an earlier member has;
 //! - an error names a line and column inside the input (or just after its end);
 //! - it never panics. Nesting is refused beyond 127 levels, as serde_json's recursion limit.
 
@@ -76,6 +79,31 @@ fn raw_reads_back(node: &Node) {
     }
 }
 
+/// The reference: the first member whose key an earlier member has, by comparing each member
+/// with every one before it.
+fn first_repeated<'n>(members: &'n [(std::borrow::Cow<'_, str>, Node<'_>)]) -> Option<&'n str> {
+    (0..members.len())
+        .find(|&i| (0..i).any(|j| members[j].0 == members[i].0))
+        .map(|i| members[i].0.as_ref())
+}
+
+/// `repeated_key` agrees with the reference on every object of the tree.
+fn repeated_keys_match(node: &Node) {
+    match &node.value {
+        Json::Object(members) => {
+            assert_eq!(
+                node.repeated_key(),
+                first_repeated(members),
+                "repeated_key of {:?}",
+                node.raw
+            );
+            members.iter().for_each(|(_, v)| repeated_keys_match(v));
+        }
+        Json::Array(items) => items.iter().for_each(repeated_keys_match),
+        _ => assert_eq!(node.repeated_key(), None),
+    }
+}
+
 fn repeats_a_key(node: &Node) -> bool {
     node.repeated_key().is_some()
         || match &node.value {
@@ -95,6 +123,7 @@ fuzz_target!(|data: &[u8]| {
         (Ok(node), Ok(value)) => {
             assert!(same(&node, &value), "{text:?}: ours {node:?}, serde_json {value:?}");
             raw_reads_back(&node);
+            repeated_keys_match(&node);
             match node.to_value() {
                 Ok(v) => {
                     assert!(!repeats_a_key(&node), "to_value accepted a repeated key");

@@ -434,7 +434,8 @@ function main(args) {
       process.stdout.write(`skills-edge ${require("../package.json").version}\n`);
       return 0;
     case "help":
-      process.stdout.write(commandUsage());
+      // The whole usage, or one subcommand's (`skills-edge verify --help`).
+      process.stdout.write(parsed.usage);
       return 0;
     default:
       throw new Error(`parseCommand gave an unknown command ${JSON.stringify(parsed.command)}`);

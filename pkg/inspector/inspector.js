@@ -137,6 +137,7 @@ function details(r) {
   );
   if (r.refreshed) section.append(el("p", {}, "The entry was fetched again with skills/get after a verification failure (the spec's recovery), then verified again."));
   if (r.status === "changed") section.append(el("p", {}, `The entry changed while it was checked, each time the check started again: ${r.why ?? ""}`));
+  if (r.status === "downgraded") section.append(el("p", {}, `The listing gave this skill a manifest, then the server served it as "dynamic": nothing it serves can be verified. ${r.why ?? ""}`));
   const table = el("table", {}, el("caption", {}, `Files of ${r.name ?? r.skill}`));
   table.append(
     el("thead", {}, el("tr", {}, ...["File", "Size", "Digest", "Status", "Reason"].map((h) => el("th", { scope: "col" }, h)))),
@@ -202,8 +203,10 @@ async function run() {
       $("details").append(details(r));
     }
     $("summary").textContent = report.summary;
-    const failed = report.skills.filter((s) => s.status !== "verified" && s.status !== "dynamic").length;
-    say(failed === 0 ? `Done: all ${report.skills.length} skills verified.` : `Done: ${failed} of ${report.skills.length} skills did not verify.`);
+    // The run's verdict is its exit code: a dynamic or downgraded skill is not verified (the
+    // page accepts no dynamic skills, as SkillHost by default).
+    const failed = report.skills.filter((s) => s.status !== "verified").length;
+    say(report.exitCode === 0 && failed === 0 ? `Done: all ${report.skills.length} skills verified.` : `Done: ${failed} of ${report.skills.length} skills did not verify.`);
     $("results-title").focus();
   } catch (e) {
     say(`Failed: ${e.message}${e.code ? ` [${e.code}]` : ""}`);

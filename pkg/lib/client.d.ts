@@ -103,6 +103,8 @@ export interface WellKnownOptions extends SignerOptions {
   timeoutMs?: number;
   /** Aborts the run. */
   signal?: AbortSignalLike;
+  /** A dynamic skill (every skill of a v0.1.0 index) passes (exit code 0) only with this. */
+  allowDynamic?: boolean;
 }
 
 /** Options of `SkillsClient.wrap`. */

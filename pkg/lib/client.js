@@ -17,7 +17,7 @@ const CONNECT_OPTIONS = ["era", "headers", "token", "fetch", "timeoutMs", "signa
 const WRAP_OPTIONS = ["timeoutMs", "label", ...HOST_OPTIONS, "listingBudget", "origin", ...SIGNER_OPTIONS];
 const CALL_OPTIONS = ["signal", "timeoutMs"];
 const VERIFY_OPTIONS = ["signal", "timeoutMs", "skill"];
-const WELL_KNOWN_OPTIONS = ["headers", "token", "fetch", "timeoutMs", "signal", ...SIGNER_OPTIONS];
+const WELL_KNOWN_OPTIONS = ["headers", "token", "fetch", "timeoutMs", "signal", "allowDynamic", ...SIGNER_OPTIONS];
 
 function invalid(where, message) {
   const e = new Error(`${where}: ${message}`);
@@ -218,7 +218,8 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
      * archives are unpacked in memory with the RFC's safety rules, and every file goes through
      * the compiler's checks; the signature each entry names is checked against the files.
      * Options: `headers`, `token` (as for `connect`), `fetch`, `timeoutMs` (per request,
-     * default 30000), `signal`, and the signer policy (`trust`, `trustOnFirstUse`, `pins`). Resolves to `{ skills, exitCode,
+     * default 30000), `signal`, `allowDynamic` (a dynamic skill, such as every skill of a
+     * v0.1.0 index, passes only with it), and the signer policy (`trust`, `trustOnFirstUse`, `pins`). Resolves to `{ skills, exitCode,
      * table, summary, error?, pins? }`, as `verify()`; `pins` (with `trustOnFirstUse` or
      * `pins`) is what to persist.
      */
@@ -239,7 +240,8 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
       } finally {
         checker.free();
       }
-      return glue.verifyWellKnown(withDigest(httpIo({ url: u, headers, fetch: fetchFn }, { signal, timeoutMs })), u, signerOptions(o));
+      const verifyOptions = { ...signerOptions(o), ...(o.allowDynamic !== undefined && { allowDynamic: o.allowDynamic }) };
+      return glue.verifyWellKnown(withDigest(httpIo({ url: u, headers, fetch: fetchFn }, { signal, timeoutMs })), u, verifyOptions);
     }
 
     /**

@@ -42,6 +42,23 @@ function timedOut(ms) {
   return failure("timeout", `the request did not complete within ${ms} ms`);
 }
 
+// The most redirects one GET follows; the next one is an error naming the limit (the native
+// command's transport has the same limit and the same message).
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * `location` resolved against `base` (RFC 3986 §5, as the native command resolves it), or
+ * undefined when it is no URL.
+ */
+function resolveLocation(base, location) {
+  try {
+    return new URL(location.trim(), base).href;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * An io object for one operation over Streamable HTTP.
  * `target`: `{ url, headers: [name, value][], fetch }`; `call`: `{ signal?, timeoutMs }`.
@@ -49,16 +66,17 @@ function timedOut(ms) {
  * finish within `timeoutMs`.
  */
 export function httpIo(target, { signal, timeoutMs }) {
-  // One request, its body included, within `timeoutMs`: `init` adds method, body and redirect.
-  // `own`: whether the caller's headers go with it (see `get` below).
-  async function send(url, extraHeaders, init, own = true) {
+  // One request, its body included, within `timeoutMs` (or until `deadline`, a Date.now()
+  // value: the hops of one GET share it): `init` adds method, body and redirect. `own`:
+  // whether the caller's headers go with it (see `get` below).
+  async function send(url, extraHeaders, init, own = true, deadline = Date.now() + timeoutMs) {
     if (signal?.aborted) throw abortedBy(signal);
     const controller = new AbortController();
     let expired = false;
     const timer = setTimeout(() => {
       expired = true;
       controller.abort();
-    }, timeoutMs);
+    }, Math.max(0, deadline - Date.now()));
     const onAbort = () => controller.abort();
     signal?.addEventListener("abort", onAbort, { once: true });
     let done = false;
@@ -85,6 +103,10 @@ export function httpIo(target, { signal, timeoutMs }) {
     const reader = res.body ? res.body.getReader() : undefined;
     return {
       status: res.status,
+      // Read by `get` only (a redirect it follows itself); `opaque`: a browser's answer to
+      // `redirect: "manual"`, which hides where the redirect points.
+      location: res.headers.get("location"),
+      opaque: res.type === "opaqueredirect",
       contentType: res.headers.get("content-type"),
       sessionId: res.headers.get("mcp-session-id"),
       // The challenge of a 401, which the core explains from the server's metadata.
@@ -120,11 +142,51 @@ export function httpIo(target, { signal, timeoutMs }) {
     authorized: target.headers.some(([k]) => k.toLowerCase() === "authorization"),
     // MCP endpoints answer in place: a 3xx is the core's `http-status`.
     post: (body, mcpHeaders) => send(target.url, mcpHeaders, { method: "POST", body, redirect: "manual" }),
-    // A well-known index or artifact: redirects followed, as the Discovery RFC asks of clients.
-    // The caller's headers go only to the origin of the URL they gave: an index may name its
-    // artifacts on any host, and those hosts never see the caller's credentials.
-    get: (url) => send(url, [], { method: "GET", redirect: "follow" }, sameOrigin(target.url, url)),
+    // A well-known index, artifact, envelope or key set, or protected resource metadata.
+    get: (url) => follow(url),
   };
+
+  // GETs `url`, following up to MAX_REDIRECTS redirects (301, 302, 303, 307, 308 with a
+  // Location, resolved against the hop that sent it, to http or https only) itself, as the
+  // Discovery RFC asks of clients: fetch's own following is off (`redirect: "manual"`). The
+  // caller's headers (`headers`, `token`) go with a hop only when its origin is the origin of
+  // the URL they gave: an index may name its artifacts on any host and a redirect may point
+  // anywhere, and neither sees the caller's credentials. The hops share one `timeoutMs`.
+  async function follow(url) {
+    const deadline = Date.now() + timeoutMs;
+    let hop = url;
+    for (let redirects = 0; ; redirects++) {
+      const own = sameOrigin(target.url, hop);
+      const res = await send(hop, [], { method: "GET", redirect: "manual" }, own, deadline);
+      if (res.opaque) {
+        res.cancel();
+        // A browser hides the target of a redirect. Without the caller's headers the browser
+        // may follow it itself (nothing of the caller's can go anywhere); with them it is
+        // asked again without them, so a hop that needs them answers 401 rather than another
+        // origin seeing them.
+        return send(hop, [], { method: "GET", redirect: "follow" }, false, deadline);
+      }
+      const location = REDIRECT_STATUSES.has(res.status) ? res.location : null;
+      if (location === null || location === undefined) return res;
+      res.cancel();
+      const next = resolveLocation(hop, location) ?? location.trim();
+      if (redirects === MAX_REDIRECTS) {
+        throw failure(
+          "http-status",
+          `GET ${url} was redirected more than ${MAX_REDIRECTS} times (the limit); the last answer was HTTP ${res.status} to ${next}`,
+          { expected: "200", actual: String(res.status) },
+        );
+      }
+      if (!/^https?:\/\//.test(next)) {
+        throw failure(
+          "http-status",
+          `GET ${url} was redirected (HTTP ${res.status}) to ${next}, which is not an http(s) URL`,
+          { expected: "200", actual: String(res.status) },
+        );
+      }
+      hop = next;
+    }
+  }
 }
 
 /** Accepts any result: the core checks results itself (Standard Schema for v2, safeParse for v1). */

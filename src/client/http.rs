@@ -119,10 +119,12 @@ pub trait HttpIo {
     /// POSTs `request` (with the caller's own headers added) to the endpoint. Failures are
     /// `connection-failed`, `timeout` or `aborted`; any status is a response.
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Self::Body>>>;
-    /// GETs `url` (with the caller's own headers added only when `url` has the origin of the
-    /// URL the caller gave: [`crate::host::index::same_origin`]), following redirects: the index and
-    /// artifacts of a well-known skills source (the command's `wellknown` run). Failures as for
-    /// [`HttpIo::post`]. The default refuses (`invalid-argument`), so a transport that only
+    /// GETs `url`, following at most 5 redirects itself (never the HTTP library's own
+    /// following), with the caller's own headers on a hop only when the hop's URL has the
+    /// origin of the URL the caller gave ([`crate::host::index::same_origin`]): the index,
+    /// artifacts, envelopes and keys of a well-known skills source (the command's `wellknown`
+    /// run) and the metadata explaining a 401. A sixth redirect is `http-status` naming the
+    /// limit. Failures as for [`HttpIo::post`]. The default refuses (`invalid-argument`), so a transport that only
     /// speaks MCP needs nothing more.
     fn get(&self, url: &str) -> impl Future<Output = Result<HttpResponse<Self::Body>>> {
         std::future::ready(Err(VerifyError::new(

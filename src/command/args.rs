@@ -51,8 +51,9 @@ pub enum Invocation {
     Keygen(KeygenArgs),
     /// `--version` or `-V`.
     Version,
-    /// `--help`, `-h` or `help`.
-    Help,
+    /// `--help`, `-h` or `help`: the whole usage; `COMMAND --help` (or `-h`): that
+    /// subcommand's ([`command_usage`]). The text to print on stdout (exit status 0).
+    Help(String),
 }
 
 /// Reads a whole command line (without the program name) as `program` reads it; `env` gives
@@ -83,17 +84,37 @@ pub fn parse(
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<Invocation, String> {
     let rest = args.get(1..).unwrap_or_default();
-    match args.first().map(String::as_str) {
+    let command = args.first().map(String::as_str);
+    let parsed = parse_command(program, command, rest, &env);
+    // `--help` or `-h` where an option may stand (a value such as `--instructions -h` is
+    // read as one): the subcommand's usage, whatever else the line holds.
+    match parsed {
+        Err(e) if rest.iter().any(|a| a == "--help" || a == "-h") => command
+            .and_then(|c| command_usage(program, c))
+            .map(Invocation::Help)
+            .ok_or(e),
+        other => other,
+    }
+}
+
+/// [`parse`] without its `--help` rule: `command` and the arguments after it.
+fn parse_command(
+    program: Program,
+    command: Option<&str>,
+    rest: &[String],
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<Invocation, String> {
+    match command {
         Some("stdio") if program == Program::Native => parse_stdio(rest).map(Invocation::Stdio),
-        Some("check") => parse_check(rest, &env).map(Invocation::Check),
-        Some("pack") => parse_pack(program, rest, &env).map(Invocation::Pack),
+        Some("check") => parse_check(rest, env).map(Invocation::Check),
+        Some("pack") => parse_pack(program, rest, env).map(Invocation::Pack),
         Some("worker") if program == Program::Npm => {
-            parse_worker(rest, &env).map(Invocation::Worker)
+            parse_worker(rest, env).map(Invocation::Worker)
         }
-        Some("verify") => VerifyArgs::parse_with_env(rest, &env).map(Invocation::Verify),
+        Some("verify") => VerifyArgs::parse_with_env(rest, env).map(Invocation::Verify),
         Some("keygen") => parse_keygen(rest).map(Invocation::Keygen),
         Some("--version" | "-V") => Ok(Invocation::Version),
-        Some("--help" | "-h" | "help") => Ok(Invocation::Help),
+        Some("--help" | "-h" | "help") => Ok(Invocation::Help(usage(program))),
         Some(other) => Err(format!("unknown command {other:?}")),
         None => Err("missing command".into()),
     }
@@ -480,6 +501,10 @@ pub struct VerifyArgs {
     /// `--pins FILE`: pins read before the run when the file exists and written back after
     /// it; it turns trust on first use on.
     pub pins: Option<String>,
+    /// `--allow-dynamic`: a `dynamic` skill (its files cannot be verified) does not fail the
+    /// run. Without it the exit status is 1, as a `SkillHost` declines such skills by default.
+    /// A skill `downgraded` from a manifest to `"dynamic"` fails either way.
+    pub allow_dynamic: bool,
 }
 
 impl VerifyArgs {
@@ -526,6 +551,7 @@ impl VerifyArgs {
         let mut cross_check = false;
         let mut trust = Vec::new();
         let mut pins = None;
+        let mut allow_dynamic = false;
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let mut value = |flag: &str| {
@@ -574,6 +600,7 @@ impl VerifyArgs {
                     pins = Some(value("--pins")?);
                 }
                 "--json" => json = true,
+                "--allow-dynamic" => allow_dynamic = true,
                 "--well-known" => origin = true,
                 "--cross-check" => cross_check = true,
                 "--timeout" => {
@@ -637,6 +664,7 @@ impl VerifyArgs {
             cross_check,
             trust,
             pins,
+            allow_dynamic,
         })
     }
 }
@@ -665,7 +693,7 @@ pub(crate) fn verify_usage() -> String {
     format!(
         "    skills-edge verify <url> [--era auto|2026-07-28|2025-11-25] [--header 'Name: value']...
                        [--token TOKEN] [--skill URI] [--json] [--timeout MS]
-                       [--trust KEYFILE]... [--pins FILE]
+                       [--trust KEYFILE]... [--pins FILE] [--allow-dynamic]
         List every skill of the MCP server at <url> (Streamable HTTP), load and verify every
         file (size, SHA-256, frontmatter; refreshing a stale entry once), check each signed
         skill's signature, list every directory when the server supports it, and print a
@@ -679,10 +707,15 @@ pub(crate) fn verify_usage() -> String {
         of them. --pins keeps the signer each origin was first seen with in FILE (read if it
         exists, written after the run): a skill signed by another key, for another catalog,
         or unsigned from a pinned origin fails. Without either, signatures are checked when
-        present and reported. Exit status 0 when everything verifies, 1 when something does
-        not (a signature check included), 2 for usage or connection errors.
+        present and reported. --header and --token go only to the origin of <url>: GETs
+        follow at most 5 redirects, and a hop to another origin gets neither. A dynamic
+        skill (no manifest: only its frontmatter can be checked) fails the run unless
+        --allow-dynamic accepts unverifiable skills; a skill listed with a manifest and then
+        served as dynamic is downgraded and always fails. Exit status 0 when everything
+        verifies, 1 when something does not (a signature check and a dynamic skill
+        included), 2 for usage or connection errors.
     skills-edge verify <url>/.well-known/agent-skills/index.json [--json] [--header …] [--timeout MS]
-                       [--trust KEYFILE]... [--pins FILE]
+                       [--trust KEYFILE]... [--pins FILE] [--allow-dynamic]
     skills-edge verify --well-known <origin> [--json] [--header …] [--timeout MS] [--trust …] [--pins …]
         Read the Agent Skills Discovery index (RFC v0.2.0, or v0.1.0 without $schema) instead
         of speaking MCP: check every artifact's SHA-256, unpack archives safely, run the
@@ -711,8 +744,18 @@ fn stdio_options() -> String {
     out
 }
 
-/// The usage text `program` prints for `--help` and after a usage error.
-pub fn usage(program: Program) -> String {
+/// The parts of the usage text of `program`: each subcommand's own text, and the options
+/// `check`, `pack` and `worker` share.
+struct Usage {
+    head: &'static str,
+    /// `(subcommand, its text)`, in the order the whole usage lists them.
+    commands: Vec<(&'static str, String)>,
+    /// `--strict`, `--skip-invalid`, `--sign` and the environment, for `check`, `pack` and
+    /// `worker`.
+    shared: String,
+}
+
+fn usage_parts(program: Program) -> Usage {
     const CHECK: &str =
         "    skills-edge check <dir> [--strict] [--skip-invalid] [--sign PATH [--catalog-id ID]]
         Check a skills folder; print the entries it would publish (JSON) on stdout,
@@ -735,32 +778,54 @@ pub fn usage(program: Program) -> String {
     const PACK_CHECK: &str =
         "        --check prints the entries instead of writing. Exit status 1 on any error.\n";
     let inline_max = pack::DEFAULT_INLINE_MAX;
-    let (head, commands, env_applies) = match program {
+    let (head, mut commands, env_applies) = match program {
         Program::Native => (
             "skills-edge: serve and verify Agent Skills over MCP\n",
-            format!(
-                "    skills-edge stdio [OPTIONS]
+            vec![
+                (
+                    "stdio",
+                    format!(
+                        "    skills-edge stdio [OPTIONS]
         Serve the embedded skills over stdio (newline-delimited JSON-RPC). Exits on end of input.
         OPTIONS (each at most once):
-{stdio}{CHECK}{PACK}                     [--assets DIR [--inline-max BYTES]]
+{stdio}",
+                        stdio = stdio_options()
+                    ),
+                ),
+                ("check", CHECK.to_owned()),
+                (
+                    "pack",
+                    format!(
+                        "{PACK}                     [--assets DIR [--inline-max BYTES]]
         Compile a skills folder into a pack (served by the npm package's SkillsServer);
 {PACK_CHECK}        --assets DIR leaves every file larger than BYTES (default {inline_max}) out of the
         pack and writes it into DIR as two files named by its SHA-256: <hex> (its bytes) and
         <hex>.json (its resources/read JSON string), for the Cloudflare Worker's Static
         Assets. DIR is created if missing; files already in it are overwritten or left as
         they are, so give a fresh folder.
-",
-                stdio = stdio_options()
-            ),
+"
+                    ),
+                ),
+            ],
             "check and pack",
         ),
         Program::Npm => (
             "skills-edge: compile Agent Skills into a pack for skills-edge's SkillsServer, and verify
 the skills an MCP server serves
 ",
-            format!(
-                "{PACK}        Compile a skills folder into a pack (load it with new SkillsServer({{ pack }}));
-{PACK_CHECK}{CHECK}    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
+            vec![
+                (
+                    "pack",
+                    format!(
+                        "{PACK}        Compile a skills folder into a pack (load it with new SkillsServer({{ pack }}));
+{PACK_CHECK}"
+                    ),
+                ),
+                ("check", CHECK.to_owned()),
+                (
+                    "worker",
+                    format!(
+                        "    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
                        [--inline-max BYTES] [--strict] [--skip-invalid] [--force]
                        [--sign PATH [--catalog-id ID]]
         Write a Cloudflare Worker project serving the folder into --out (refused when it
@@ -773,24 +838,72 @@ the skills an MCP server serves
         localhost, 127.0.0.1, [::1] and *.workers.dev (your custom domains). --sign: the
         Worker serves signed skills (the key itself is not copied into the project).
 "
-            ),
+                    ),
+                ),
+            ],
             "check, pack and worker",
         ),
     };
-    format!(
-        "{head}
-USAGE:
-{commands}    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
+    commands.push(("keygen", KEYGEN.to_owned()));
+    commands.push(("verify", verify_usage()));
+    let shared = format!(
+        "    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
         (frontmatter-sdk-* warnings) is an error.
     --skip-invalid: an invalid skill is left out (its errors become warnings naming it)
         and the other skills are published.
 {SIGN}    SKILLS_STRICT=1 and SKILLS_ON_INVALID=skip in the environment turn --strict and
         --skip-invalid on for {env_applies}, as they do for the build;
         SKILLS_SIGNING_KEY=PATH and SKILLS_CATALOG_ID=ID give --sign and --catalog-id.
-{KEYGEN}{verify}    skills-edge --version | --help
+"
+    );
+    Usage {
+        head,
+        commands,
+        shared,
+    }
+}
+
+/// The usage text `program` prints for `--help` and after a usage error.
+pub fn usage(program: Program) -> String {
+    let u = usage_parts(program);
+    let text = |name: &str| {
+        u.commands
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t.as_str())
+            .unwrap_or_default()
+    };
+    // The subcommands that build a catalog, then their shared options, then the others.
+    let building: String = u
+        .commands
+        .iter()
+        .filter(|(n, _)| !matches!(*n, "keygen" | "verify"))
+        .map(|(_, t)| t.as_str())
+        .collect();
+    format!(
+        "{head}
+USAGE:
+{building}{shared}{keygen}{verify}    skills-edge --version | --help
 ",
-        verify = verify_usage()
+        head = u.head,
+        shared = u.shared,
+        keygen = text("keygen"),
+        verify = text("verify"),
     )
+}
+
+/// The usage of one subcommand of `program` (what `skills-edge COMMAND --help` prints): its
+/// own text, and for `check`, `pack` and `worker` the options they share. `None` for a name
+/// that is not one of `program`'s subcommands.
+pub fn command_usage(program: Program, command: &str) -> Option<String> {
+    let u = usage_parts(program);
+    let (name, own) = u.commands.iter().find(|(n, _)| *n == command)?;
+    let shared = if matches!(*name, "check" | "pack" | "worker") {
+        u.shared.as_str()
+    } else {
+        ""
+    };
+    Some(format!("USAGE:\n{own}{shared}"))
 }
 
 #[cfg(test)]
@@ -1127,6 +1240,65 @@ mod tests {
                 Err("unknown option \"--force\"".into())
             );
         }
+    }
+
+    #[test]
+    fn every_subcommand_answers_help_with_its_own_usage() {
+        let none = |_: &str| None;
+        for (program, commands) in [
+            (
+                Program::Native,
+                &["stdio", "check", "pack", "keygen", "verify"][..],
+            ),
+            (
+                Program::Npm,
+                &["pack", "check", "worker", "keygen", "verify"],
+            ),
+        ] {
+            let whole = usage(program);
+            for command in commands {
+                let own = command_usage(program, command).unwrap();
+                // Each part is the whole usage's, word for word.
+                let body = own.strip_prefix("USAGE:\n").unwrap();
+                let first = body.lines().next().unwrap();
+                assert!(whole.contains(first), "{command}: {first}");
+                assert!(first.contains(&format!("skills-edge {command}")), "{first}");
+                for help in ["--help", "-h"] {
+                    for line in [
+                        vec![*command, help],
+                        vec![*command, "x", help],
+                        vec![*command, help, "--nope"],
+                    ] {
+                        match parse(program, &line_of(&line), none) {
+                            Ok(Invocation::Help(text)) => assert_eq!(text, own, "{line:?}"),
+                            other => panic!("{line:?}: {other:?}"),
+                        }
+                    }
+                }
+            }
+            // A value that happens to be `-h` stays a value.
+            assert!(matches!(
+                parse(program, &line_of(&["keygen", "--out", "-h"]), none),
+                Ok(Invocation::Keygen(k)) if k.out == "-h"
+            ));
+            assert!(matches!(
+                parse(program, &line_of(&["--help"]), none),
+                Ok(Invocation::Help(text)) if text == whole
+            ));
+            // Another program's subcommand has no usage here.
+            let other = if program == Program::Native {
+                "worker"
+            } else {
+                "stdio"
+            };
+            assert!(command_usage(program, other).is_none());
+            assert!(parse(program, &line_of(&[other, "--help"]), none).is_err());
+        }
+        assert!(verify_usage().contains("[--allow-dynamic]"));
+    }
+
+    fn line_of(a: &[&str]) -> Vec<String> {
+        line(a)
     }
 
     #[test]

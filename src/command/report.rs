@@ -40,9 +40,12 @@
 //! `"dynamic"` (only its frontmatter can be checked; its `SKILL.md` is `dynamic` too, never
 //! `verified`), `changed` when its entry kept changing during its check, `failed` when
 //! something did not verify (or the server refused a request with a JSON-RPC error), `error`
-//! when the exchange itself failed. The exit status follows from the statuses alone: 0 when
-//! every skill is `verified` or `dynamic`, 1 when some skill is `failed` or `changed`, 2 when
-//! the server could not be reached or listed, a skill's check hit an `error`, or the
+//! when the exchange itself failed, `downgraded` when the listing gave it a manifest and the
+//! entry held (what `skills/get` answered) is `"dynamic"`. The exit status follows from the
+//! statuses alone: 0 when every skill is `verified` (or `dynamic`, with `--allow-dynamic`), 1
+//! when some skill is `failed`, `changed` or `downgraded`, or `dynamic` without
+//! `--allow-dynamic` (a host declines dynamic skills unless told: `SkillHost`'s default), 2
+//! when the server could not be reached or listed, a skill's check hit an `error`, or the
 //! arguments are wrong.
 //!
 //! **Terminal output.** Everything a server says (its name and version, URIs, error
@@ -127,6 +130,10 @@ pub enum SkillStatus {
     Verified,
     /// The entry held is `"dynamic"`: the frontmatter verified, the files cannot be.
     Dynamic,
+    /// The listing gave the skill a manifest, and the entry held (what `skills/get` answered)
+    /// is `"dynamic"`: the server withdrew what the files could be verified against. Always a
+    /// failure, whatever accepts dynamic skills.
+    Downgraded,
     /// The entry kept changing during the skill's check ([`MAX_ENTRY_RESTARTS`]): what was
     /// read was not all verified against the entry now held.
     Changed,
@@ -137,11 +144,12 @@ pub enum SkillStatus {
 }
 
 impl SkillStatus {
-    /// `verified`, `dynamic`, `changed`, `failed` or `error`.
+    /// `verified`, `dynamic`, `downgraded`, `changed`, `failed` or `error`.
     pub fn as_str(self) -> &'static str {
         match self {
             SkillStatus::Verified => "verified",
             SkillStatus::Dynamic => "dynamic",
+            SkillStatus::Downgraded => "downgraded",
             SkillStatus::Changed => "changed",
             SkillStatus::Failed => "failed",
             SkillStatus::Error => "error",
@@ -371,7 +379,7 @@ async fn verify_skill<R: Rpc>(
             // The server stopped serving the skill during its check (a refresh answered with
             // an error, so the client forgot it): no entry backs what was read.
             withdrawn(&mut report, &uri);
-            skill.entry
+            skill.entry.clone()
         }
     };
     settle(&mut report, &entry);
@@ -380,7 +388,39 @@ async fn verify_skill<R: Rpc>(
         .ok()
         .flatten();
     let changed = report.status == SkillStatus::Changed;
-    finish(report, &entry, changed.then_some(restarts))
+    let report = finish(report, &entry, changed.then_some(restarts));
+    downgrade(report, &skill.entry, &entry)
+}
+
+/// A skill the listing gave a manifest whose entry held is `"dynamic"` is `downgraded`: a
+/// server that lists files and digests, then answers `skills/get` with `"dynamic"`, would
+/// otherwise serve other bytes as a `dynamic` skill that only fails without
+/// `--allow-dynamic`. An `error` stays an `error` (the exchange failed first).
+fn downgrade(
+    mut report: SkillReport,
+    listed: &crate::host::Entry,
+    held: &crate::host::Entry,
+) -> SkillReport {
+    if listed.is_dynamic() || !held.is_dynamic() || report.status == SkillStatus::Error {
+        return report;
+    }
+    let files = listed.items().map_or(0, <[_]>::len);
+    report.status = SkillStatus::Downgraded;
+    report.error = Some(
+        VerifyError::new(
+            ErrorCode::DynamicNotAllowed,
+            format!(
+                "{} was listed with a manifest of {files} files (revision {}), then served as \"dynamic\": its files can no longer be verified against anything (a downgrade, refused even when dynamic skills are accepted)",
+                listed.uri(),
+                listed.revision().unwrap_or_default()
+            ),
+        )
+        .with_uri(listed.uri())
+        .with_field("resources")
+        .with_values("a manifest", "\"dynamic\"")
+        .into(),
+    );
+    report
 }
 
 /// Marks every check of a skill whose entry the client no longer holds as `changed`: what was
@@ -880,19 +920,31 @@ impl Report {
     }
 
     /// 0, 1 or 2 (see the module documentation), from the statuses alone: 2 when the run
-    /// stopped or a skill is `error`, 1 when one is `failed` or `changed`, else 0.
-    pub fn exit_code(&self) -> u8 {
+    /// stopped or a skill is `error`, 1 when one is `failed`, `changed` or `downgraded`, or
+    /// `dynamic` without `allow_dynamic` (`--allow-dynamic`, npm `allowDynamic`: the user
+    /// accepts skills whose files cannot be verified, as `SkillHost` only does when told),
+    /// else 0.
+    pub fn exit_code(&self, allow_dynamic: bool) -> u8 {
+        let fails = |st: SkillStatus| match st {
+            SkillStatus::Failed | SkillStatus::Changed | SkillStatus::Downgraded => true,
+            SkillStatus::Dynamic => !allow_dynamic,
+            SkillStatus::Verified | SkillStatus::Error => false,
+        };
         if self.fatal.is_some() || self.skills.iter().any(|s| s.status == SkillStatus::Error) {
             2
-        } else if self
-            .skills
-            .iter()
-            .any(|s| matches!(s.status, SkillStatus::Failed | SkillStatus::Changed))
-        {
+        } else if self.skills.iter().any(|s| fails(s.status)) {
             1
         } else {
             0
         }
+    }
+
+    /// How many skills are `dynamic`.
+    fn dynamic_skills(&self) -> usize {
+        self.skills
+            .iter()
+            .filter(|s| s.status == SkillStatus::Dynamic)
+            .count()
     }
 
     /// The table: one row per skill (skill, files, bytes, status, signer, why), every cell
@@ -971,18 +1023,23 @@ impl Report {
         let files: usize = self.skills.iter().map(|s| s.files).sum();
         let bytes: u64 = self.skills.iter().map(|s| s.bytes).sum();
         let n = self.skills.len();
-        let (failed, errors, dynamic, changed) = (
+        let (failed, errors, dynamic, changed, downgraded) = (
             count(SkillStatus::Failed),
             count(SkillStatus::Error),
             count(SkillStatus::Dynamic),
             count(SkillStatus::Changed),
+            count(SkillStatus::Downgraded),
         );
-        let tail = if failed + errors + dynamic + changed == 0 {
+        let tail = if failed + errors + dynamic + changed + downgraded == 0 {
             "every file verified".to_owned()
         } else {
             let mut parts = vec![format!("{} verified", count(SkillStatus::Verified))];
             for (k, what) in [
                 (dynamic, "dynamic (frontmatter only)"),
+                (
+                    downgraded,
+                    "downgraded to dynamic after a listing with a manifest",
+                ),
                 (changed, "changed during the check"),
                 (failed, "failed"),
                 (errors, "with errors"),
@@ -1015,14 +1072,27 @@ impl Report {
                 pins: None,
             };
         }
+        let mut stderr = format!("{}\n", self.summary(&args.url));
+        let dynamic = self.dynamic_skills();
+        if dynamic > 0 && !args.allow_dynamic {
+            let what = if dynamic == 1 {
+                "1 skill is dynamic: its files".to_owned()
+            } else {
+                format!("{dynamic} skills are dynamic: their files")
+            };
+            let _ = writeln!(
+                stderr,
+                "error: {what} cannot be verified (only the frontmatter was checked); pass --allow-dynamic to accept unverifiable skills"
+            );
+        }
         Output {
             stdout: if args.json {
                 self.json_lines()
             } else {
                 self.table()
             },
-            stderr: format!("{}\n", self.summary(&args.url)),
-            exit_code: self.exit_code(),
+            stderr,
+            exit_code: self.exit_code(args.allow_dynamic),
             pins: None,
         }
     }
@@ -1030,11 +1100,12 @@ impl Report {
 
 /// The client `verify` runs with: the server labelled with its URL's origin
 /// ([`server_label_of_url`], as the npm `SkillsClient.connect` and the inspector page label
-/// it), dynamic skills allowed (their frontmatter is checked and they are reported as
-/// `dynamic`), no approval required, the caller's headers as its authorization context,
-/// `signers` as its signer policy and pins, under the origin of the URL given. Its run
-/// ([`run`]) loads every skill only to check it ([`Purpose::Check`]): a nested skill needs no
-/// consent there, since nothing reaches a model.
+/// it), dynamic skills loaded (their frontmatter is checked and they are reported as
+/// `dynamic`; whether that passes is the exit status's, `--allow-dynamic`), no approval
+/// required, the caller's headers as its authorization context, `signers` as its signer
+/// policy and pins, under the origin of the URL given. Its run ([`run`]) loads every skill
+/// only to check it ([`Purpose::Check`]): a nested skill needs no consent there, since
+/// nothing reaches a model.
 pub fn command_client(args: &VerifyArgs, signers: Signers) -> Result<SkillsClient, ClientError> {
     let label = server_label_of_url(&args.url).unwrap_or_else(|| "server".to_owned());
     let client = SkillsClient::new(

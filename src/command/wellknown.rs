@@ -38,6 +38,8 @@
 //! [`cross_check`] compares such a report with an MCP server's: every file of an archive must
 //! have the digest the MCP entry of the same skill lists, and every MCP file must be in it.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use super::report::{finish_skill, FileCheck, FileStatus, Report, SkillReport, SkillStatus};
 use crate::catalog::compile::{compile, SourceTree};
 use crate::catalog::diag::Severity;
@@ -296,9 +298,10 @@ async fn verify_skill<H: HttpIo>(
         }
         report.checks.push(check);
     }
+    let member_paths: BTreeSet<&str> = files.iter().map(|m| m.path.as_str()).collect();
     for (path, e) in problems
         .iter()
-        .filter(|(p, _)| !files.iter().any(|m| m.path == *p))
+        .filter(|(p, _)| !member_paths.contains(p.as_str()))
     {
         report
             .checks
@@ -557,26 +560,36 @@ fn compiler_checks(skill: &IndexSkill, files: &[Member]) -> Vec<(String, VerifyE
 /// well-known skill that one MCP skill has the name of, each of its files must carry the digest
 /// the MCP entry lists, and each MCP file must be among them (`digest-mismatch`,
 /// `not-in-manifest`). Skills only one side has are left as they are.
+///
+/// Every lookup is in an ordered map built once (skills by name, files by path): O(n log n) in
+/// the skills and files of both runs.
 pub(crate) fn cross_check(mcp: &Report, well_known: &mut Report) {
+    // The MCP skill of each name; `None` when two have it (neither is compared).
+    let mut by_name: BTreeMap<&str, Option<&SkillReport>> = BTreeMap::new();
+    for m in &mcp.skills {
+        if let Some(name) = m.name.as_deref() {
+            by_name
+                .entry(name)
+                .and_modify(|slot| *slot = None)
+                .or_insert(Some(m));
+        }
+    }
     for s in &mut well_known.skills {
         let Some(name) = s.name.clone() else { continue };
-        let mut same = mcp
-            .skills
-            .iter()
-            .filter(|m| m.name.as_deref() == Some(&name));
-        let (Some(m), None) = (same.next(), same.next()) else {
+        let Some(Some(m)) = by_name.get(name.as_str()) else {
             continue;
         };
         let Some(root) = skill_root(&m.uri).map(|r| format!("{r}/")) else {
             continue;
         };
-        let mcp_files: Vec<(&str, Option<&str>)> = m
-            .checks
-            .iter()
-            .filter_map(|c| Some((c.uri.strip_prefix(&root)?, c.digest.as_deref())))
-            .collect();
+        let mut mcp_files: BTreeMap<&str, Option<&str>> = BTreeMap::new();
+        for c in &m.checks {
+            if let Some(path) = c.uri.strip_prefix(&root) {
+                mcp_files.entry(path).or_insert(c.digest.as_deref());
+            }
+        }
         let artifact = s.uri.clone();
-        let mut ours: Vec<(String, Option<String>)> = s
+        let ours: Vec<(String, Option<String>)> = s
             .checks
             .iter()
             .filter_map(|c| {
@@ -593,9 +606,9 @@ pub(crate) fn cross_check(mcp: &Report, well_known: &mut Report) {
         }
         let mut added = Vec::new();
         for (path, digest) in &ours {
-            match mcp_files.iter().find(|(p, _)| p == path) {
-                Some((_, Some(d))) if Some(*d) == digest.as_deref() => {}
-                Some((_, d)) => added.push(check_failed(
+            match mcp_files.get(path.as_str()) {
+                Some(Some(d)) if Some(*d) == digest.as_deref() => {}
+                Some(d) => added.push(check_failed(
                     &format!("{artifact}#{path}"),
                     VerifyError::new(
                         ErrorCode::DigestMismatch,
@@ -618,9 +631,10 @@ pub(crate) fn cross_check(mcp: &Report, well_known: &mut Report) {
                 )),
             }
         }
-        ours.sort();
-        for (path, _) in &mcp_files {
-            if !ours.iter().any(|(p, _)| p == path) {
+        let our_paths: BTreeSet<&str> = ours.iter().map(|(p, _)| p.as_str()).collect();
+        let mcp_paths = m.checks.iter().filter_map(|c| c.uri.strip_prefix(&root));
+        for path in mcp_paths {
+            if !our_paths.contains(path) {
                 added.push(check_failed(
                     &format!("{root}{path}"),
                     VerifyError::new(

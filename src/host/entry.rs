@@ -9,7 +9,7 @@
 //! [`SIGNER_META_KEY`] (the signer's public key) and, beside them, the revision are kept as the
 //! server sent them ([`SignatureMeta`]), unverified, for [`crate::host::signature`] to judge.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::error::{ErrorCode, Result, VerifyError};
@@ -333,10 +333,14 @@ impl Entry {
     /// the same set (nothing binds them).
     pub(crate) fn same_file_set(&self, other: &Entry) -> bool {
         match (self.items(), other.items()) {
+            // One ordered set of `b`'s files: O(n log n), not a scan of `b` for each of `a`.
+            // Both manifests list each URI once, so the same length and every file of `a` in
+            // that set is the same set.
             (Some(a), Some(b)) => {
+                let theirs = file_pairs(b);
                 a.len() == b.len()
                     && a.iter()
-                        .all(|x| other.item(&x.uri).is_some_and(|y| y.digest == x.digest))
+                        .all(|i| theirs.contains(file_pair(&i.uri, &i.digest).as_str()))
             }
             _ => false,
         }
@@ -442,7 +446,9 @@ fn parse_resources(raw: &Node, uri: &str, root: &str) -> Result<Resources> {
         ));
     };
     let mut items = Vec::with_capacity(raw_items.len());
-    let mut seen: HashSet<&str> = HashSet::with_capacity(raw_items.len());
+    // An ordered set: O(n log n) whatever the URIs (a hash set's cost depends on the hasher's
+    // keys, which are fixed on wasm32); of `String`s, the set type the host's readers share.
+    let mut seen: BTreeSet<String> = BTreeSet::new();
     for (i, raw_item) in raw_items.iter().enumerate() {
         let item = parse_item(raw_item, i, root).map_err(|e| match e.uri {
             Some(_) => e,
@@ -451,7 +457,7 @@ fn parse_resources(raw: &Node, uri: &str, root: &str) -> Result<Resources> {
         items.push(item);
     }
     for item in &items {
-        if !seen.insert(item.uri.as_str()) {
+        if !seen.insert(item.uri.clone()) {
             return Err(invalid(format!(
                 "the file {} is listed more than once in `resources`",
                 item.uri
@@ -574,6 +580,20 @@ fn check_uri_text(uri: &str) -> std::result::Result<(), &'static str> {
         return Err("has an empty, `.` or `..` path segment");
     }
     Ok(())
+}
+
+/// A file's `(uri, digest)` as one string (a URI holds no line feed).
+fn file_pair(uri: &str, digest: &str) -> String {
+    format!("{uri}\n{digest}")
+}
+
+/// The `(uri, digest)` pairs of a manifest, in an ordered set ([`file_pair`]).
+fn file_pairs(items: &[ResourceItem]) -> BTreeSet<String> {
+    let mut pairs = BTreeSet::new();
+    for i in items {
+        pairs.insert(file_pair(&i.uri, &i.digest));
+    }
+    pairs
 }
 
 /// The members of an entry, an item or a `_meta` object, read by the catalog's JSON reader.

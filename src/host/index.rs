@@ -203,7 +203,7 @@ pub fn parse_index(index_url: &str, body: &[u8]) -> Result<Index, IndexError> {
             ),
         ));
     }
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     let mut skills = Vec::with_capacity(list.len());
     for (index, item) in list.iter().enumerate() {
         let name = item.get("name").and_then(Json::as_str);
@@ -214,7 +214,7 @@ pub fn parse_index(index_url: &str, body: &[u8]) -> Result<Index, IndexError> {
             Ok(s)
         });
         if let Ok(s) = &read {
-            names.push(list_name(list, s.index));
+            names.insert(list_name(list, s.index));
         }
         skills.push(read.map_err(|error| RejectedEntry {
             index,

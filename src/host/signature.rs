@@ -67,7 +67,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use skills_edge_catalog::json;
-use skills_edge_catalog::sign::{Envelope, SignatureError, Statement};
+use skills_edge_catalog::sign::{Envelope, SignatureError, Statement, Subject};
 pub use skills_edge_catalog::sign::{PublicKey, DSSE_META_KEY, SIGNER_META_KEY};
 
 use super::entry::Entry;
@@ -694,9 +694,13 @@ pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<(
             ),
         ));
     }
+    let subjects = subject_set(statement);
     for item in items {
+        if subjects.contains(subject_key(&item.uri, hex(&item.digest)).as_str()) {
+            continue;
+        }
         let field = format!("subject[{}]", item.uri);
-        match statement.subjects.iter().find(|s| s.name == item.uri) {
+        match subject_named(statement, &item.uri) {
             None => {
                 return Err(mismatch(
                     uri,
@@ -782,10 +786,14 @@ pub fn statement_matches_files(
             ),
         ));
     }
+    let subjects = subject_set(statement);
     for (path, digest) in files {
         let subject_name = format!("{root}/{path}");
+        if subjects.contains(subject_key(&subject_name, hex(digest)).as_str()) {
+            continue;
+        }
         let field = format!("subject[{subject_name}]");
-        match statement.subjects.iter().find(|s| s.name == subject_name) {
+        match subject_named(statement, &subject_name) {
             None => {
                 return Err(mismatch(
                     what,
@@ -825,6 +833,27 @@ pub fn statement_matches_files(
         ));
     }
     Ok(())
+}
+
+/// The statement's subjects as an ordered set of `name\nsha256` ([`subject_key`]): one
+/// lookup per file, so checking n files is O(n log n), not a scan of every subject for each.
+fn subject_set(statement: &Statement) -> BTreeSet<String> {
+    let mut set = BTreeSet::new();
+    for s in &statement.subjects {
+        set.insert(subject_key(&s.name, &s.sha256));
+    }
+    set
+}
+
+/// A subject's name and digest as one string (a name holds no line feed).
+fn subject_key(name: &str, sha256: &str) -> String {
+    format!("{name}\n{sha256}")
+}
+
+/// The subject stated for `name` when the statement does not state the file's digest for it:
+/// the first of that name, or `None`. Only on the way to a refusal, so one scan.
+fn subject_named<'s>(statement: &'s Statement, name: &str) -> Option<&'s Subject> {
+    statement.subjects.iter().find(|s| s.name == name)
 }
 
 #[cfg(test)]

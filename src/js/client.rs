@@ -449,18 +449,25 @@ struct ReportJs<'a> {
     pins: Option<String>,
 }
 
-fn report_js(r: &Report, url: &str) -> Result<JsValue, JsValue> {
-    report_with_pins(r, url, None)
+/// The report of `verify`: `allow_dynamic` (the client's `allowDynamic`, as its `SkillHost`
+/// has it) says whether a `dynamic` skill passes (`Report::exit_code`).
+fn report_js(r: &Report, url: &str, allow_dynamic: bool) -> Result<JsValue, JsValue> {
+    report_with_pins(r, url, None, allow_dynamic)
 }
 
 /// [`report_js`] with the pins to hand back (`verifyWellKnown` with trust on first use or
 /// pins).
-fn report_with_pins(r: &Report, url: &str, pins: Option<String>) -> Result<JsValue, JsValue> {
+fn report_with_pins(
+    r: &Report,
+    url: &str,
+    pins: Option<String>,
+    allow_dynamic: bool,
+) -> Result<JsValue, JsValue> {
     let lines: Vec<String> = r.skills.iter().map(|s| s.to_json()).collect();
     to_js(&ReportJs {
         pins,
         skills: json_array(lines.iter().map(String::as_str))?,
-        exit_code: r.exit_code(),
+        exit_code: r.exit_code(allow_dynamic),
         table: r.table(),
         summary: r.summary(url),
         error: match &r.fatal {
@@ -904,7 +911,13 @@ impl SkillsClientCore {
         };
         Ok(promise(async move {
             let r = report::run(rpc.client(), &rpc, skill.as_deref()).await;
-            report_js(&r, &url)
+            // A dynamic skill passes only when the client accepts them (`allowDynamic`, as
+            // its SkillHost does); a downgraded one never does.
+            let allow_dynamic = rpc
+                .client()
+                .host(|h, _| h.options().allow_dynamic)
+                .unwrap_or(false);
+            report_js(&r, &url, allow_dynamic)
         }))
     }
 
@@ -1065,7 +1078,9 @@ impl SkillsClientCore {
 /// Reads and verifies a well-known skills source (an Agent Skills Discovery index, RFC v0.2.0 or
 /// v0.1.0) through `io.get`: `url` is the index (ending in `/.well-known/agent-skills/index.json`)
 /// or an origin (`https://host`, whose index that is). `options` holds the signer options
-/// (`trust`, `trustOnFirstUse`, `pins`, as for `SkillHost`). Resolves to what
+/// (`trust`, `trustOnFirstUse`, `pins`, as for `SkillHost`) and `allowDynamic` (a `dynamic`
+/// skill, such as every skill of a v0.1.0 index, passes only with it, as with
+/// `--allow-dynamic`). Resolves to what
 /// `SkillsClient.verify` resolves to, `{ skills, exitCode, table, summary, error? }`, with the
 /// same statuses and exit codes as `skills-edge verify`, which runs the same code, and `pins`
 /// (the pins after the run, to persist) when `trustOnFirstUse` or `pins` was given. Throws
@@ -1082,8 +1097,17 @@ pub fn verify_well_known(
     let record = option_record(
         &options.unwrap_or(JsValue::UNDEFINED),
         a.with("options"),
-        &SIGNER_FIELDS,
+        &[
+            SIGNER_FIELDS[0],
+            SIGNER_FIELDS[1],
+            SIGNER_FIELDS[2],
+            "allowDynamic",
+        ],
     )?;
+    let allow_dynamic = match &record {
+        Some(r) => r.bool("allowDynamic")?.unwrap_or(false),
+        None => false,
+    };
     let signer_options = SignerOptionsJs::read(record.as_ref())?;
     let mut signers = signer_options.signers(a.with("options"))?;
     let hand_back = signer_options.pins_given();
@@ -1108,7 +1132,12 @@ pub fn verify_well_known(
     };
     Ok(promise(async move {
         let r = run_well_known(&io, &index, &mut signers).await;
-        report_with_pins(&r, &index, hand_back.then(|| signers.export_pins()))
+        report_with_pins(
+            &r,
+            &index,
+            hand_back.then(|| signers.export_pins()),
+            allow_dynamic,
+        )
     }))
 }
 

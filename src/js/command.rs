@@ -53,6 +53,7 @@ struct VerifyArgsJs<'a> {
     trust: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     pins: Option<&'a str>,
+    allow_dynamic: bool,
 }
 
 impl<'a> From<&'a VerifyArgs> for VerifyArgsJs<'a> {
@@ -68,6 +69,7 @@ impl<'a> From<&'a VerifyArgs> for VerifyArgsJs<'a> {
             cross_check: a.cross_check,
             trust: &a.trust,
             pins: a.pins.as_deref(),
+            allow_dynamic: a.allow_dynamic,
         }
     }
 }
@@ -121,7 +123,10 @@ enum CommandJs<'a> {
         out: &'a str,
     },
     Version,
-    Help,
+    /// `usage`: what to print (the whole usage, or one subcommand's for `COMMAND --help`).
+    Help {
+        usage: &'a str,
+    },
 }
 
 /// The key file and the catalog identity of `signing`, as the command hands them on.
@@ -197,7 +202,7 @@ pub fn parse_command(
         Invocation::Keygen(k) => CommandJs::Keygen { out: &k.out },
         Invocation::Verify(v) => CommandJs::Verify(v.into()),
         Invocation::Version => CommandJs::Version,
-        Invocation::Help => CommandJs::Help,
+        Invocation::Help(usage) => CommandJs::Help { usage },
         // Not a subcommand of the npm package's command: the parser refuses it.
         Invocation::Stdio(_) => return Err(usage_error("unknown command \"stdio\"".into())),
     };

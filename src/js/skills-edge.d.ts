@@ -413,8 +413,9 @@ export interface VerifiedSkill {
   revision?: string;
   files: number;
   bytes: number;
-  /** `changed`: the entry kept changing during the skill's check. */
-  status: "verified" | "dynamic" | "changed" | "failed" | "error";
+  /** `changed`: the entry kept changing during the skill's check; `downgraded`: listed with a
+   * manifest, then served as `"dynamic"` (always a failure). */
+  status: "verified" | "dynamic" | "downgraded" | "changed" | "failed" | "error";
   code?: ErrorCode;
   why?: string;
   refreshed: boolean;
@@ -426,8 +427,9 @@ export interface VerifiedSkill {
 /** The `verify` run. */
 export interface VerifyReport {
   skills: VerifiedSkill[];
-  /** From the statuses alone: 0 every skill `verified` or `dynamic`, 1 one `failed` or
-   * `changed`, 2 the server could not be reached or listed, or a skill is `error`. */
+  /** From the statuses alone: 0 every skill `verified` (or `dynamic`, with `allowDynamic`),
+   * 1 one `failed`, `changed` or `downgraded`, or `dynamic` without `allowDynamic`, 2 the
+   * server could not be reached or listed, or a skill is `error`. */
   exitCode: 0 | 1 | 2;
   /** The table, escaped for a terminal (control and bidirectional characters as `\u{1b}`). */
   table: string;
@@ -456,6 +458,8 @@ export interface VerifyArgs {
   trust: string[];
   /** `--pins FILE`: the pins file (read if it exists, written after the run). */
   pins?: string;
+  /** `--allow-dynamic`: a dynamic skill does not fail the run (a downgraded one still does). */
+  allowDynamic: boolean;
 }
 
 /** The texts of the `--trust` and `--pins` files, for `runVerifyCommand`. */
@@ -495,7 +499,7 @@ export type ParsedCommand =
   | ({ command: "verify" } & VerifyArgs)
   | { command: "keygen"; out: string }
   | { command: "version" }
-  | { command: "help" };
+  | { command: "help"; usage: string };
 
 /** The time allowed for each request, in milliseconds (`timeoutBounds`): the default and the largest accepted (the smallest is 1). */
 export interface TimeoutBounds {

@@ -5,7 +5,8 @@
 // verifies, the tampering proxy (tests/js/peers), where each tampering shows with its code
 // and the expected and actual values, and a server that needs a bearer token (its 401 explained
 // from its metadata, then the token typed into the page's field, kept out of the address and
-// storage). The page's statuses and codes are those of
+// storage), and a server that downgrades a listed skill to "dynamic" (shown `downgraded`, not
+// verified). The page's statuses and codes are those of
 // SkillsClient.verify() for the same server. Screenshots of both states (and of the tampered
 // one without styles) are saved under target/screenshots/ (SKILLS_EDGE_SCREENSHOTS overrides).
 import { test, before, after } from "node:test";
@@ -53,6 +54,25 @@ after(async () => {
 
 const pageUrl = () => `http://${HOST}:${site.port}/inspector/`;
 
+/**
+ * `inner` (for startHttpServer) that lists `uri` with its manifest, stale at once (ttlMs 0),
+ * then answers its skills/get with "dynamic" and serves its SKILL.md with other bytes.
+ */
+function downgrading(inner, uri) {
+  return {
+    handleHttp(body, headers) {
+      const reply = inner.handleHttp(body, headers);
+      if (reply.body === undefined) return reply;
+      const msg = JSON.parse(reply.body);
+      const params = JSON.parse(body).params ?? {};
+      if (msg.result?.skills) msg.result.ttlMs = 0;
+      if (msg.result?.skill?.uri === uri) msg.result.skill = { ...msg.result.skill, resources: "dynamic" };
+      if (msg.result?.contents && params.uri === uri) msg.result.contents[0].text += "\nOther instructions.\n";
+      return { ...reply, body: JSON.stringify(msg) };
+    },
+  };
+}
+
 test("every skill of a server verifies in the page, with the keyboard, without crypto.subtle", { timeout: 180_000 }, async () => {
   const page = await inspect(browser, pageUrl(), plain.url);
   assert.equal(page.secure, false);
@@ -65,6 +85,19 @@ test("every skill of a server verifies in the page, with the keyboard, without c
   for (const name of ["refunds", "code-review", "skill-authoring"]) assert.match(page.text, new RegExp(`${name}: verified`));
   assert.match(page.text, /7 skills, 21 files, \d+ bytes: every file verified/);
   await browser.screenshot(join(SHOTS, "inspector-verified.png"));
+});
+
+test("server downgrades a listed skill to dynamic: the page shows it downgraded, not verified", { timeout: 180_000 }, async () => {
+  const uri = "skill://code-review/SKILL.md";
+  const server = await startHttpServer(downgrading(new SkillsServer({ pageSize: 3 }), uri));
+  try {
+    const page = await inspect(browser, pageUrl(), server.url);
+    assert.match(page.status, /^Done: 1 of 7 skills did not verify\.$/);
+    assert.equal(page.skills.find((s) => s.uri === uri).status, "downgraded");
+    assert.match(page.text, /code-review: downgraded/);
+  } finally {
+    await server.close();
+  }
 });
 
 test("the tampering server: each refused file shows its code and what differs", { timeout: 180_000 }, async () => {
