@@ -190,6 +190,8 @@ fn answer(
         mcp_method: header("mcp-method"),
         mcp_name: header("mcp-name"),
         if_none_match: header("if-none-match"),
+        sec_fetch_site: header("sec-fetch-site"),
+        sec_fetch_mode: header("sec-fetch-mode"),
     };
     let r = endpoint.handle(&head, body);
     let out: Vec<(String, String)> = r
