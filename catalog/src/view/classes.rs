@@ -193,3 +193,83 @@ impl Catalog {
             .fold(0, |acc, (_, s)| acc ^ s)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::SourceTree;
+    use crate::{Catalog, Grant};
+
+    /// Skills `s0`…`s9`; `hidden` of them private, each listed with its scope.
+    fn catalog(hidden: &[(&str, &str)]) -> Catalog {
+        let mut t = SourceTree::default();
+        let mut rules = String::new();
+        for i in 0..10 {
+            let name = format!("s{i}");
+            t.add_file(
+                &format!("{name}/SKILL.md"),
+                format!("---\nname: {name}\ndescription: Skill {i}.\n---\n# {name}\n"),
+            );
+        }
+        for (skill, scope) in hidden {
+            rules.push_str(&format!(
+                "[[access]]\nskills = [\"{skill}\"]\nscopes = [\"{scope}\"]\n"
+            ));
+        }
+        t.add_file("skills-edge.toml", rules);
+        Catalog::compile(t, None).expect("compiles")
+    }
+
+    #[test]
+    fn the_skill_at_a_rank_is_that_item_of_the_merged_list() {
+        let c = catalog(&[
+            ("s1", "a"),
+            ("s2", "b"),
+            ("s5", "a"),
+            ("s6", "c"),
+            ("s9", "b"),
+        ]);
+        for mask in 0..8u64 {
+            let g = Grant::from_mask(mask);
+            let all: Vec<usize> = c.visible_skills(g, 0).collect();
+            assert_eq!(all.len(), c.visible_skill_count(g));
+            for (rank, &i) in all.iter().enumerate() {
+                assert_eq!(
+                    c.visible_skill_at(g, rank),
+                    Some(i),
+                    "mask {mask} rank {rank}"
+                );
+            }
+            assert_eq!(c.visible_skill_at(g, all.len()), None);
+            assert_eq!(c.visible_skill_at(g, usize::MAX), None);
+        }
+    }
+
+    #[test]
+    fn a_view_snapshot_changes_with_what_the_caller_sees_only() {
+        let few = catalog(&[("s3", "billing")]);
+        let many = catalog(&[("s1", "audit"), ("s3", "billing"), ("s7", "ops")]);
+        // The public view is the same when s1 and s7 are private in both, whoever sees them.
+        let few_public = catalog(&[("s1", "x"), ("s3", "billing"), ("s7", "x")]);
+        assert_eq!(
+            few_public.view_snapshot(Grant::PUBLIC),
+            many.view_snapshot(Grant::PUBLIC)
+        );
+        assert_ne!(
+            few.view_snapshot(Grant::PUBLIC),
+            many.view_snapshot(Grant::PUBLIC),
+            "s1 and s7 are public in one of them"
+        );
+        // Billing's class is 1 in one catalog and 2 in the other: the same view, the same
+        // snapshot.
+        let (gb_few, gb_many) = (few_public.grant(&["billing"]), many.grant(&["billing"]));
+        assert_ne!(gb_few, gb_many);
+        assert_eq!(
+            few_public.view_snapshot(gb_few),
+            many.view_snapshot(gb_many)
+        );
+        assert_ne!(
+            many.view_snapshot(gb_many),
+            many.view_snapshot(Grant::PUBLIC)
+        );
+    }
+}
