@@ -22,6 +22,7 @@ mod client;
 mod client_bounds;
 #[cfg(feature = "command")]
 mod client_hostile;
+mod cursors;
 mod embedded_catalog;
 mod eras;
 mod fallback;

@@ -6,6 +6,10 @@ use crate::compile;
 use crate::diag;
 use crate::pack::{self, AudienceRec, FallbackTables, PackError, Span, Tables};
 
+mod classes;
+pub use classes::Merged;
+use classes::{class_lists, ClassLists};
+
 enum Bytes {
     Static(&'static [u8]),
     Owned(Box<[u8]>),
@@ -31,44 +35,6 @@ pub struct Catalog {
     /// Per audience class, what it sees, in each list's order (a catalog with private
     /// skills only).
     ix: Option<ClassLists>,
-}
-
-/// The lists the catalog precomputes per audience class when it loads (index 0 public, `k`
-/// private class `k`): a caller's view of a list is the merge of its granted classes' lists,
-/// so no request filters the whole catalog.
-struct ClassLists {
-    /// Skill indices (URI order).
-    skills: Vec<Vec<u32>>,
-    /// Mirror record indices (name order).
-    mirror: Vec<Vec<u32>>,
-    /// Indices into the fallback's prompts by name (name order).
-    prompts: Vec<Vec<u32>>,
-}
-
-/// The items of several sorted lists of indices, merged in order (each index is in one list);
-/// or a plain range of indices (a catalog without private skills).
-pub struct Merged<'a> {
-    heads: Vec<&'a [u32]>,
-    range: Option<std::ops::Range<usize>>,
-}
-
-impl Iterator for Merged<'_> {
-    type Item = usize;
-    fn next(&mut self) -> Option<usize> {
-        if let Some(r) = &mut self.range {
-            return r.next();
-        }
-        let (k, v) = self
-            .heads
-            .iter()
-            .enumerate()
-            .filter_map(|(k, h)| Some((k, *h.first()?)))
-            .min_by_key(|&(_, v)| v)?;
-        if let Some(h) = self.heads.get_mut(k) {
-            *h = h.get(1..).unwrap_or(&[]);
-        }
-        Some(v as usize)
-    }
 }
 
 /// A served file.
@@ -260,7 +226,8 @@ impl<'a> FallbackView<'a> {
 pub struct DirView<'a> {
     /// Its URI.
     pub uri: &'a str,
-    /// Its position in URI order (stable for one catalog; cursors name directories by it).
+    /// Its position in URI order among every directory of the catalog, hidden ones included
+    /// (stable for one catalog; never shown to a caller).
     pub index: usize,
     /// Who sees it: the union of the audiences of the skills at, under or around it.
     pub audience: Audience,
@@ -309,7 +276,7 @@ impl Catalog {
     pub fn from_static(pack: &'static [u8]) -> Result<Self, PackError> {
         let t = pack::decode(pack)?;
         Ok(Catalog {
-            ix: class_lists(&t),
+            ix: class_lists(&t, pack.get(t.heap_start..).unwrap_or(&[])),
             t,
             bytes: Bytes::Static(pack),
         })
@@ -319,7 +286,7 @@ impl Catalog {
     pub fn from_bytes(pack: Vec<u8>) -> Result<Self, PackError> {
         let t = pack::decode(&pack)?;
         Ok(Catalog {
-            ix: class_lists(&t),
+            ix: class_lists(&t, pack.get(t.heap_start..).unwrap_or(&[])),
             t,
             bytes: Bytes::Owned(pack.into_boxed_slice()),
         })
@@ -652,46 +619,6 @@ impl Catalog {
         self.find(&self.t.files, |r| r.uri, uri)
     }
 
-    /// The lists of the classes `grant` holds, public first.
-    fn granted<'a>(&'a self, lists: &'a [Vec<u32>], grant: Grant) -> Vec<&'a [u32]> {
-        lists
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| *k == 0 || grant.mask() & (1u64 << (k - 1)) != 0)
-            .map(|(_, l)| l.as_slice())
-            .collect()
-    }
-
-    /// The skills a caller with `grant` sees, from index `from` on, in URI order: the merge of
-    /// its classes' precomputed lists (a binary search per class, then the items taken). In a
-    /// catalog without private skills, every skill from `from` on.
-    pub fn visible_skills(&self, grant: Grant, from: usize) -> Merged<'_> {
-        let Some(ix) = &self.ix else {
-            return Merged {
-                heads: Vec::new(),
-                range: Some(from..self.skill_count()),
-            };
-        };
-        let heads = self
-            .granted(&ix.skills, grant)
-            .into_iter()
-            .map(|l| &l[l.partition_point(|&i| (i as usize) < from)..])
-            .collect();
-        Merged { heads, range: None }
-    }
-
-    /// How many skills a caller with `grant` sees.
-    pub fn visible_skill_count(&self, grant: Grant) -> usize {
-        match &self.ix {
-            Some(ix) => self
-                .granted(&ix.skills, grant)
-                .iter()
-                .map(|l| l.len())
-                .sum(),
-            None => self.skill_count(),
-        }
-    }
-
     /// The instructions for a caller with `grant`: the default ones assembled from the
     /// skills it sees; `None` when they are the same for everybody ([`Catalog::instructions`]:
     /// a catalog without private skills, or instructions given when it was packed).
@@ -807,40 +734,6 @@ impl Catalog {
         s.push('}');
         Some(s)
     }
-}
-
-/// The per-class lists of a pack with access rules (`None` without).
-fn class_lists(t: &Tables) -> Option<ClassLists> {
-    let a = t.access.as_ref()?;
-    let n = a.classes.len() + 1;
-    let class_of = |skill: usize| a.skills.get(skill).copied().unwrap_or(0) as usize;
-    let mut skills = vec![Vec::new(); n];
-    for i in 0..t.skills.len() {
-        if let Some(l) = skills.get_mut(class_of(i)) {
-            l.push(i as u32);
-        }
-    }
-    let mut mirror = vec![Vec::new(); n];
-    for (m, r) in t.mirror.iter().enumerate() {
-        if let Some(l) = mirror.get_mut(class_of(r.skill as usize)) {
-            l.push(m as u32);
-        }
-    }
-    let mut prompts = vec![Vec::new(); n];
-    for (p, r) in t
-        .fallback
-        .iter()
-        .flat_map(|f| f.prompts_by_name.iter().enumerate())
-    {
-        if let Some(l) = prompts.get_mut(class_of(r.skill as usize)) {
-            l.push(p as u32);
-        }
-    }
-    Some(ClassLists {
-        skills,
-        mirror,
-        prompts,
-    })
 }
 
 /// Why a catalog could not be built in memory.

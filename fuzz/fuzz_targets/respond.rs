@@ -5,7 +5,11 @@
 //!   `arbitrary` to build a near-valid request (methods from the real list, URIs from the
 //!   catalog or mutations of them, real cursors or tampered ones, ids of every kind).
 //!   Bits 1–2 choose the responder's settings (page size 50, 1 or 2; private cache, no
-//!   instructions).
+//!   instructions). Bit 3 set: the message goes instead to the two catalogs of
+//!   tests/fixtures/hidden-views (`one/` and `four/`, which differ only in what is hidden),
+//!   with page size 1, 2 or 50 (bits 1–2) for an anonymous caller or a `billing` caller
+//!   (bit 4); URIs are those of both catalogs, hidden ones included, cursors the real ones of
+//!   every list.
 //! * byte 1, bits 0–1: 0 = a stream, else Streamable HTTP; bits 2–4: the
 //!   `MCP-Protocol-Version` header; bits 5–7: `Mcp-Method`.
 //! * byte 2, bits 0–2: `Mcp-Name`.
@@ -16,6 +20,8 @@
 //! Properties: every reply property of `skills_edge_fuzz::reply::check`; a result is served in
 //! the era the request belongs to (`resultType` exactly in 2026-07-28); a `resources/read`
 //! result carries the catalog's bytes for that URI; a `skills/get` result carries its entry.
+//! With bit 3: hidden is absent, cursors included: the two catalogs give the caller the same
+//! reply, byte for byte, whatever the request (a forged cursor, a hidden URI, anything).
 
 #![no_main]
 
@@ -24,7 +30,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;
-use skills_edge::catalog::Catalog;
+use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::protocol::{CacheScope, LEGACY_VERSIONS};
 use skills_edge::server::{Config, HttpHeaders, Responder, Transport};
 use skills_edge_fuzz::json::Members;
@@ -111,6 +117,87 @@ fn world() -> &'static World {
         World {
             catalog,
             responders,
+            uris,
+            cursors,
+        }
+    })
+}
+
+/// The two catalogs of tests/fixtures/hidden-views, which differ only in what is hidden.
+struct Hidden {
+    /// Per page size (1, 2, 50): the responder over `one/` and over `four/`.
+    responders: Vec<(Responder, Responder)>,
+    /// Per caller (anonymous, `billing`): its grant in `one/` and in `four/`.
+    grants: [(Grant, Grant); 2],
+    /// Every URI of both catalogs, hidden ones included.
+    uris: Vec<String>,
+    /// The cursors of every page of every list, for both callers and every page size.
+    cursors: Vec<String>,
+}
+
+fn hidden() -> &'static Hidden {
+    static H: OnceLock<Hidden> = OnceLock::new();
+    H.get_or_init(|| {
+        let load = |name: &str| {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../tests/fixtures/hidden-views")
+                .join(name);
+            let walked = skills_edge::catalog::walk::walk(&dir);
+            Arc::new(Catalog::compile(walked.tree, None).expect("the fixture compiles"))
+        };
+        let (one, four) = (load("one"), load("four"));
+        let responders: Vec<(Responder, Responder)> = [1, 2, 50]
+            .into_iter()
+            .map(|page_size| {
+                let c = Config {
+                    page_size,
+                    ..Config::default()
+                };
+                (
+                    Responder::new(one.clone(), c.clone()).expect("valid settings"),
+                    Responder::new(four.clone(), c).expect("valid settings"),
+                )
+            })
+            .collect();
+        let grants = [
+            (Grant::PUBLIC, Grant::PUBLIC),
+            (one.grant(&["billing"]), four.grant(&["billing"])),
+        ];
+        let mut uris = skills_edge_fuzz::catalog_uris(&four);
+        uris.extend(skills_edge_fuzz::catalog_uris(&one));
+        uris.sort();
+        uris.dedup();
+        let mut cursors = Vec::new();
+        let mut lists = vec![
+            ("skills/list", String::new()),
+            ("resources/list", String::new()),
+        ];
+        for u in &uris {
+            lists.push(("resources/directory/read", format!("\"uri\":{},", s(u))));
+        }
+        for (r, _) in &responders[..2] {
+            for (g, _) in grants {
+                for (method, fields) in &lists {
+                    let mut cursor = String::new();
+                    for _ in 0..20 {
+                        let msg = format!(
+                            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{fields}{cursor}"_meta":{{"io.modelcontextprotocol/protocolVersion":"{MODERN}","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+                        );
+                        let reply = r.respond_as(msg.as_bytes(), &Transport::Stream, g);
+                        let v: Json = serde_json::from_slice(reply.body.as_deref().unwrap_or(b"{}"))
+                            .unwrap_or(Json::Null);
+                        let Some(c) = v["result"]["nextCursor"].as_str() else {
+                            break;
+                        };
+                        cursors.push(c.to_owned());
+                        cursor = format!("\"cursor\":{},", s(c));
+                    }
+                }
+            }
+        }
+        Hidden {
+            responders,
+            grants,
             uris,
             cursors,
         }
@@ -280,7 +367,7 @@ fn pick(list: &[String], i: usize) -> &str {
     }
 }
 
-fn render(m: &Msg, w: &World) -> String {
+fn render(m: &Msg, uris: &[String], cursors: &[String]) -> String {
     let mut members: Vec<(String, String)> = Vec::new();
     match m.jsonrpc % 8 {
         0 => {}
@@ -323,11 +410,11 @@ fn render(m: &Msg, w: &World) -> String {
             let mut p: Vec<(String, String)> = Vec::new();
             if let Some(u) = uri {
                 let text = match u {
-                    UriSpec::Real(i) => s(pick(&w.uris, *i as usize)),
-                    UriSpec::Mutated(i, how) => s(&mutate(pick(&w.uris, *i as usize), how)),
+                    UriSpec::Real(i) => s(pick(uris, *i as usize)),
+                    UriSpec::Mutated(i, how) => s(&mutate(pick(uris, *i as usize), how)),
                     UriSpec::Custom(c) => s(c),
                     UriSpec::NotAString => "[\"skill://code-review/SKILL.md\"]".into(),
-                    UriSpec::Escaped(i) => escaped(pick(&w.uris, *i as usize)),
+                    UriSpec::Escaped(i) => escaped(pick(uris, *i as usize)),
                 };
                 p.push(("uri".into(), text.clone()));
                 if *duplicate_uri {
@@ -336,9 +423,9 @@ fn render(m: &Msg, w: &World) -> String {
             }
             if let Some(c) = cursor {
                 let text = match c {
-                    CursorSpec::Real(i) => s(pick(&w.cursors, *i as usize)),
+                    CursorSpec::Real(i) => s(pick(cursors, *i as usize)),
                     CursorSpec::Tampered(i, at, ch) => {
-                        let mut chars: Vec<char> = pick(&w.cursors, *i as usize).chars().collect();
+                        let mut chars: Vec<char> = pick(cursors, *i as usize).chars().collect();
                         if !chars.is_empty() {
                             let k = *at as usize % chars.len();
                             chars[k] = *ch;
@@ -480,12 +567,18 @@ fn is_modern(msg: &[u8], headers: Option<&HttpHeaders<'_>>) -> bool {
 fn run(data: &[u8]) {
     let w = world();
     let (flags, rest) = skills_edge_fuzz::split_flags::<3>(data);
+    let hidden_views = flags[0] & 8 != 0;
+    let (uris, cursors) = if hidden_views {
+        (&hidden().uris, &hidden().cursors)
+    } else {
+        (&w.uris, &w.cursors)
+    };
     let msg: Vec<u8> = if flags[0] & 1 == 0 {
         rest.to_vec()
     } else {
         let mut u = Unstructured::new(rest);
         match Msg::arbitrary(&mut u) {
-            Ok(m) => render(&m, w).into_bytes(),
+            Ok(m) => render(&m, uris, cursors).into_bytes(),
             Err(_) => return,
         }
     };
@@ -517,6 +610,21 @@ fn run(data: &[u8]) {
     } else {
         Transport::Http(headers)
     };
+    if hidden_views {
+        let h = hidden();
+        let (one, four) = &h.responders[((flags[0] >> 1) & 3) as usize % h.responders.len()];
+        let (g_one, g_four) = h.grants[((flags[0] >> 4) & 1) as usize];
+        let a = one.respond_as(&msg, &transport, g_one);
+        let b = four.respond_as(&msg, &transport, g_four);
+        assert!(
+            a.status == b.status && a.body == b.body && a.splice.is_none() && b.splice.is_none(),
+            "catalogs that differ only in what is hidden answered {:?} differently:\n{}\n{}",
+            String::from_utf8_lossy(&msg),
+            String::from_utf8_lossy(a.body.as_deref().unwrap_or(b"")),
+            String::from_utf8_lossy(b.body.as_deref().unwrap_or(b"")),
+        );
+        return;
+    }
     let reply = responder.respond(&msg, &transport);
     let Checked::Result(result) = check(&msg, &reply) else {
         return;

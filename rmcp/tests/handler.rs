@@ -293,3 +293,163 @@ fn only_skill_uris_are_claimed() {
     assert!(SkillsHandler::claims("skill://hello/SKILL.md"));
     assert!(!SkillsHandler::claims("file:///etc/hosts"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Cursors say nothing about what the caller may not see: tests/fixtures/hidden-views, two
+// folders that differ only in what is hidden (`one/` hides 1 skill from an anonymous caller,
+// `four/` 4, sorting among the public ones; a billing caller 0 and 3).
+// ---------------------------------------------------------------------------------------------
+
+fn hidden_views(name: &str, page_size: usize) -> SkillsHandler {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/hidden-views")
+        .join(name);
+    let catalog = Catalog::compile(walk::walk(&root).tree, None).expect("the fixture compiles");
+    let config = Config {
+        page_size,
+        ..Config::default()
+    };
+    SkillsHandler::from_catalog(Arc::new(catalog), config).expect("a valid configuration")
+}
+
+/// Every directory URI of both folders (hidden ones included).
+fn hidden_views_dirs() -> Vec<String> {
+    let mut dirs = std::collections::BTreeSet::new();
+    for name in ["one", "four"] {
+        for f in hidden_views(name, 1).catalog().files() {
+            let mut uri = f.uri;
+            while let Some((parent, _)) = uri.rsplit_once('/') {
+                if parent.len() <= "skill:/".len() {
+                    break;
+                }
+                dirs.insert(parent.to_owned());
+                uri = parent;
+            }
+        }
+    }
+    dirs.into_iter().collect()
+}
+
+/// Cursors forged from `c`: each character replaced by two others of the alphabet, each
+/// decoded byte changed four ways, truncated, extended and empty.
+fn forged(c: &str) -> Vec<String> {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine as _;
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = Vec::new();
+    for (i, ch) in c.bytes().enumerate() {
+        let at = ALPHABET.iter().position(|&a| a == ch).unwrap_or(0);
+        for step in [1, 32] {
+            let mut s = c.as_bytes().to_vec();
+            s[i] = ALPHABET[(at + step) % 64];
+            out.push(String::from_utf8(s).expect("ASCII"));
+        }
+    }
+    if let Ok(bytes) = URL_SAFE_NO_PAD.decode(c) {
+        for i in 0..bytes.len() {
+            for change in [|b: u8| b ^ 1, |b: u8| b ^ 0x80, |_| 0, |_| 0xff] {
+                let mut b = bytes.clone();
+                b[i] = change(b[i]);
+                out.push(URL_SAFE_NO_PAD.encode(&b));
+            }
+        }
+    }
+    out.push(c[..c.len().saturating_sub(1)].to_owned());
+    out.push(format!("{c}A"));
+    out.push(String::new());
+    out
+}
+
+/// One list of the handler: `None` for skills/list, `Some(None)` for resources/list,
+/// `Some(Some(uri))` for a directory.
+type HandlerList = Option<Option<String>>;
+
+/// One page of `list` for `caller`, as text (the result's JSON or the error), and its cursor.
+fn ask(
+    h: &SkillsHandler,
+    list: &HandlerList,
+    c: Option<String>,
+    caller: Caller,
+) -> (String, Option<String>) {
+    let text = |r: Result<serde_json::Value, ErrorData>| match r {
+        Ok(v) => v.to_string(),
+        Err(e) => format!("{:?} {} {:?}", e.code, e.message, e.data),
+    };
+    fn json<T: serde::Serialize>(v: T) -> serde_json::Value {
+        serde_json::to_value(v).expect("serialisable")
+    }
+    let reply = match list {
+        None => h.list_skills_as(cursor(c), caller).map(json),
+        Some(None) => h.list_resources_as(cursor(c), caller).map(json),
+        Some(Some(uri)) => {
+            let mut p = ReadResourceDirectoryRequestParams::new(uri.as_str());
+            if let Some(c) = c {
+                p = p.with_cursor(c);
+            }
+            h.read_resource_directory_as(p, caller).map(json)
+        }
+    };
+    let next = reply
+        .as_ref()
+        .ok()
+        .and_then(|v| v["nextCursor"].as_str().map(str::to_owned));
+    (text(reply), next)
+}
+
+/// What `caller` gets from `h`: every page of every list, then each cursor issued presented
+/// to every list and forged ([`forged`]) against its own.
+fn handler_transcript(h: &SkillsHandler, caller: Caller) -> Vec<String> {
+    let mut lists: Vec<HandlerList> = vec![None, Some(None)];
+    lists.extend(hidden_views_dirs().into_iter().map(|u| Some(Some(u))));
+    let mut out = Vec::new();
+    let mut issued = Vec::new();
+    for list in &lists {
+        let mut next = None;
+        loop {
+            let (text, c) = ask(h, list, next.clone(), caller);
+            out.push(text);
+            match c {
+                Some(c) => {
+                    issued.push((list.clone(), c.clone()));
+                    next = Some(c);
+                }
+                None => break,
+            }
+            assert!(out.len() < 10_000);
+        }
+    }
+    for (list, c) in &issued {
+        for other in &lists {
+            out.push(ask(h, other, Some(c.clone()), caller).0);
+        }
+        for f in forged(c) {
+            out.push(format!("{f} {}", ask(h, list, Some(f.clone()), caller).0));
+        }
+    }
+    assert!(issued.len() >= 2, "cursors were issued");
+    out
+}
+
+#[test]
+fn callers_cannot_learn_hidden_skills_from_cursors_or_forged_ones() {
+    for page_size in [1, 2] {
+        let (one, four) = (
+            hidden_views("one", page_size),
+            hidden_views("four", page_size),
+        );
+        for modern in [true, false] {
+            for scopes in [&[][..], &["nobody"][..], &["billing"][..]] {
+                let caller = |h: &SkillsHandler| Caller {
+                    grant: h.catalog().grant(scopes),
+                    modern,
+                };
+                let a = handler_transcript(&one, caller(&one));
+                let b = handler_transcript(&four, caller(&four));
+                assert_eq!(a.len(), b.len());
+                for (x, y) in a.iter().zip(&b) {
+                    assert_eq!(x, y, "page size {page_size}, modern {modern}, {scopes:?}");
+                }
+            }
+        }
+    }
+}

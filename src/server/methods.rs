@@ -107,7 +107,7 @@ impl Responder {
                 uri: uri.into_owned(),
             });
         };
-        let kind = ListKind::Directory(dir.index as u32);
+        let kind = ListKind::directory(dir.uri);
         if !c.has_private() {
             return self.list_page(params, modern, kind, "resources", dir.len(), g, |i| {
                 dir.child_json(i)

@@ -1,12 +1,24 @@
 //! Pagination (base protocol `pagination.mdx`; open point A16): opaque cursors naming the list,
-//! the catalog snapshot and the offset, so a cursor from another list or an earlier catalog is
-//! refused with `-32602`, and pages of rendered items.
+//! the snapshot of what the caller sees and the offset into what the caller sees, so a cursor
+//! from another list or an earlier catalog is refused with `-32602`, and pages of rendered
+//! items.
+//!
+//! **A cursor says nothing about what its caller may not see.** Every field is a function of
+//! the caller's own view: the list's kind, for a directory the digest of its URI (never its
+//! position among every directory), the snapshot of the caller's view
+//! ([`crate::catalog::Catalog::view_snapshot`]: precomputed per audience class, so it depends
+//! only on the classes the caller holds) and the offset into the list the caller sees (never
+//! an index in the whole catalog). A presented cursor is checked against the same: its
+//! snapshot against the caller's, its offset against the number of items the caller sees.
+//! So two catalogs that differ only in what a grant hides issue that grant the same cursors
+//! and answer every cursor, forged ones included, with the same bytes.
 
 use super::Responder;
 use crate::base64;
 use crate::catalog::Grant;
 use crate::protocol::envelope::raw_str;
 use crate::protocol::{Params, RpcError};
+use crate::skill::digest::sha256;
 use crate::skill::value::write_json_string;
 
 /// The list a cursor belongs to: its kind, and for directories which one.
@@ -15,7 +27,7 @@ pub(super) enum ListKind {
     Skills,
     Resources,
     Templates,
-    /// A directory, by its index in the catalog.
+    /// A directory, by [`ListKind::directory`]'s digest of its URI.
     Directory(u32),
     /// `tools/list` of the fallback (one page).
     Tools,
@@ -24,27 +36,35 @@ pub(super) enum ListKind {
 }
 
 impl ListKind {
+    /// The list of the directory whose URI is `uri`: named by the first four bytes of the
+    /// SHA-256 of the URI, which the request itself names, so nothing about other directories
+    /// (their number, their order) enters the cursor.
+    pub(super) fn directory(uri: &str) -> ListKind {
+        let d = sha256(uri.as_bytes());
+        ListKind::Directory(u32::from_le_bytes([d[0], d[1], d[2], d[3]]))
+    }
+
     /// (tag, scope) as written into a cursor.
     fn key(self) -> (u8, u32) {
         match self {
             ListKind::Skills => (1, 0),
             ListKind::Resources => (2, 0),
             ListKind::Templates => (4, 0),
-            ListKind::Directory(i) => (3, i),
+            ListKind::Directory(d) => (3, d),
             ListKind::Tools => (5, 0),
             ListKind::Prompts => (6, 0),
         }
     }
 }
 
-const CURSOR_VERSION: u8 = 1;
-
-/// The cursors of a catalog with private skills: version 1's fields, then the grant's mask
-/// (8 bytes), so a cursor issued to one grant is refused, as belonging to a different list,
-/// when another presents it. The offset of a merged list ([`Responder::skill_page_at`]) is the
-/// index, in the whole catalog, of the first skill of the next page: no earlier item is
-/// scanned to resume.
-const GRANT_CURSOR_VERSION: u8 = 2;
+/// The cursor's format: 14 bytes, base64url without padding: this version (1 byte), the
+/// list's tag (1), the snapshot of the caller's view (4, little-endian), the list's scope
+/// (4: a directory's URI digest, else 0) and the offset of the next page's first item in the
+/// list the caller sees (4). The same in catalogs with and without private skills. (Version 1
+/// carried the catalog-wide snapshot, version 2 also the grant's class mask and, for skill
+/// lists, a catalog-wide index: both are refused as not issued by this server.)
+const CURSOR_VERSION: u8 = 3;
+const CURSOR_LEN: usize = 14;
 
 impl Responder {
     /// Opens a result object: `{"resultType":"complete",` in the modern era, `{` otherwise.
@@ -93,20 +113,18 @@ impl Responder {
 
     fn encode_cursor(&self, kind: ListKind, offset: usize, g: Grant) -> String {
         let (tag, scope) = kind.key();
-        let mut b = [0u8; 22];
+        let mut b = [0u8; CURSOR_LEN];
         b[0] = CURSOR_VERSION;
         b[1] = tag;
-        b[2..6].copy_from_slice(&self.catalog.snapshot().to_le_bytes());
+        b[2..6].copy_from_slice(&self.catalog.view_snapshot(g).to_le_bytes());
         b[6..10].copy_from_slice(&scope.to_le_bytes());
         b[10..14].copy_from_slice(&(offset as u32).to_le_bytes());
-        if !self.catalog.has_private() {
-            return base64::encode_url(&b[..14]);
-        }
-        b[0] = GRANT_CURSOR_VERSION;
-        b[14..22].copy_from_slice(&g.mask().to_le_bytes());
         base64::encode_url(&b)
     }
 
+    /// The offset a presented cursor names in the list of `total` items the caller with `g`
+    /// sees. Each refusal depends only on the cursor's bytes and on that view: what the
+    /// caller may not see changes neither which cursors are accepted nor the message.
     fn decode_cursor(
         &self,
         cursor: &str,
@@ -116,22 +134,15 @@ impl Responder {
     ) -> Result<usize, RpcError> {
         let (tag, scope) = kind.key();
         let bad = |reason| RpcError::InvalidCursor { reason };
-        let (version, len) = if self.catalog.has_private() {
-            (GRANT_CURSOR_VERSION, 22)
-        } else {
-            (CURSOR_VERSION, 14)
-        };
         let b = base64::decode_url(cursor)
-            .filter(|b| b.len() == len && b[0] == version)
+            .filter(|b| b.len() == CURSOR_LEN && b[0] == CURSOR_VERSION)
             .ok_or(bad("it was not issued by this server"))?;
         let u = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-        let grant_differs = len == 22 && b.get(14..22) != Some(&g.mask().to_le_bytes()[..]);
-        if b[1] != tag || u(6) != scope || grant_differs {
-            return Err(bad("it belongs to a different list"));
-        }
-        if u(2) != self.catalog.snapshot() {
+        // Another list, another caller's view and an earlier catalog look alike from here
+        // (the snapshot is of the view): one message for all three.
+        if b[1] != tag || u(6) != scope || u(2) != self.catalog.view_snapshot(g) {
             return Err(bad(
-                "the catalog has changed since it was issued; list again from the start",
+                "it belongs to a different list, or the catalog has changed since it was issued; list again from the start",
             ));
         }
         let offset = u(10) as usize;
@@ -182,7 +193,8 @@ impl Responder {
         g: Grant,
         item: impl Fn(usize) -> Option<&'c str>,
     ) -> Result<String, RpcError> {
-        let start = self.cursor_offset(params, kind, self.catalog.skill_count(), g)?;
+        let total = self.catalog.visible_skill_count(g);
+        let start = self.cursor_offset(params, kind, total, g)?;
         let (skills, next) = self.skill_page_at(start, kind, g);
         let mut b = Self::open(modern, 0);
         b.push('"');
@@ -199,7 +211,8 @@ impl Responder {
         Ok(b)
     }
 
-    /// Where the page of a list of skills that `cursor` names starts (0 without one).
+    /// Where, in the list of skills the caller with `g` sees, the page `cursor` names
+    /// starts (0 without one).
     pub(super) fn skill_cursor(
         &self,
         cursor: Option<&str>,
@@ -208,17 +221,17 @@ impl Responder {
     ) -> Result<usize, RpcError> {
         match cursor {
             None => Ok(0),
-            Some(c) => self.decode_cursor(c, kind, self.catalog.skill_count(), g),
+            Some(c) => self.decode_cursor(c, kind, self.catalog.visible_skill_count(g), g),
         }
     }
 
-    /// The skills of the page starting at the catalog index `start` for `g`: their indices
-    /// and the next page's cursor. Without private skills, the page is the index range. With
-    /// them, the merge of the grant's classes' lists from `start` on, `page_size` items and
-    /// one more to know whether a next page starts (and where): the cost is the page's, times
-    /// the number of classes the grant holds, and the next cursor's offset is the index, in
-    /// the whole catalog, of the first skill of the next page, so no earlier item is scanned
-    /// to resume.
+    /// The skills of the page starting at position `start` of the list the caller with `g`
+    /// sees: their indices in the catalog and the next page's cursor. The first is found by
+    /// its rank ([`crate::catalog::Catalog::visible_skill_at`]), then the merge of the
+    /// grant's classes' lists gives `page_size` items and one more to know whether a next
+    /// page starts: the cost is the page's, times the number of classes the grant holds,
+    /// plus the rank's binary searches. The next cursor's offset is `start + page_size`, a
+    /// position in the caller's own list.
     pub(super) fn skill_page_at(
         &self,
         start: usize,
@@ -226,21 +239,20 @@ impl Responder {
         g: Grant,
     ) -> (Vec<usize>, Option<String>) {
         let c = &*self.catalog;
-        if !c.has_private() {
-            let total = c.skill_count();
-            let end = (start + self.config.page_size).min(total);
-            let next = (end < total).then(|| self.encode_cursor(kind, end, g));
-            return ((start..end).collect(), next);
-        }
-        let mut skills = Vec::with_capacity(self.config.page_size);
-        let mut next = None;
-        for (n, i) in c.visible_skills(g, start).enumerate() {
-            if n == self.config.page_size {
-                next = Some(self.encode_cursor(kind, i, g));
+        let size = self.config.page_size;
+        let Some(first) = c.visible_skill_at(g, start) else {
+            return (Vec::new(), None);
+        };
+        let mut skills = Vec::with_capacity(size);
+        let mut more = false;
+        for i in c.visible_skills(g, first) {
+            if skills.len() == size {
+                more = true;
                 break;
             }
             skills.push(i);
         }
+        let next = more.then(|| self.encode_cursor(kind, start + size, g));
         (skills, next)
     }
 }

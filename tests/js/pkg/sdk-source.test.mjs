@@ -9,6 +9,10 @@
 // * Scopes over tests/fixtures/private-skills (`[[access]]` rules): anonymous, a wrong scope and
 //   the right one through `options.scopes(ctx)` from `ctx.http.authInfo`; a hidden skill, file
 //   or directory is `undefined` exactly as an unknown one, and never listed.
+// * Cursors over tests/fixtures/hidden-views (two folders that differ only in what is hidden):
+//   for an anonymous caller, a scope no rule names and `billing`, with pages of 1 and 2, every
+//   page of every list through SkillsServer.handle and the source, every cursor presented to
+//   every list and forged (each character, each decoded byte): the same answers from both.
 // * Refusals: wrong-typed arguments (`invalid-argument`, naming the argument), a pack with
 //   assets without `options.assets`, a damaged pack; recommendedCacheHint (private for a
 //   catalog with private skills).
@@ -287,6 +291,104 @@ describe("scopes over tests/fixtures/private-skills", () => {
       await assert.rejects(call(), (e) => e.code === "invalid-argument" && /^packSkillSource: options\.scopes\(ctx\) returned a list that holds "billing review", which is not an OAuth scope token/.test(e.message));
     }
   });
+});
+
+const HIDDEN_VIEWS = join(REPO, "tests", "fixtures", "hidden-views");
+
+/** Cursors forged from `c`: each character changed to two others of the alphabet, each decoded byte changed four ways, truncated, extended, empty. */
+function forged(c) {
+  const A = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const out = [];
+  for (let i = 0; i < c.length; i++) {
+    const at = Math.max(0, A.indexOf(c[i]));
+    for (const step of [1, 32]) out.push(c.slice(0, i) + A[(at + step) % 64] + c.slice(i + 1));
+  }
+  const bytes = Buffer.from(c, "base64url");
+  for (let i = 0; i < bytes.length; i++) {
+    for (const change of [(b) => b ^ 1, (b) => b ^ 0x80, () => 0, () => 0xff]) {
+      const b = Buffer.from(bytes);
+      b[i] = change(b[i]);
+      out.push(b.toString("base64url"));
+    }
+  }
+  out.push(c.slice(0, -1), `${c}A`, "");
+  return out;
+}
+
+/**
+ * What a caller gets from `lists` (each `{ name, ask(cursor) }`, `ask` resolving to a page or throwing): every page of
+ * every list; then every cursor issued presented to every list, and forged (`forged`) against its own list.
+ */
+async function cursorTranscript(lists) {
+  const out = [];
+  const outcome = async (f) => {
+    try {
+      return JSON.stringify(await f()) ?? "undefined";
+    } catch (e) {
+      return JSON.stringify({ thrown: e.name, code: e.code, message: e.message, data: e.data });
+    }
+  };
+  const issued = [];
+  for (const list of lists) {
+    let cursor;
+    for (let n = 0; n < 100; n++) {
+      let page;
+      out.push(`${list.name} ${await outcome(async () => (page = await list.ask(cursor)))}`);
+      if (page?.nextCursor === undefined) break;
+      cursor = page.nextCursor;
+      issued.push([list, cursor]);
+    }
+  }
+  for (const [list, c] of issued) {
+    for (const other of lists) out.push(`${other.name} ${c} ${await outcome(() => other.ask(c))}`);
+    for (const f of forged(c)) out.push(`${list.name} ${f} ${await outcome(() => list.ask(f))}`);
+  }
+  return { out, issued: issued.length };
+}
+
+describe("cursors over tests/fixtures/hidden-views (one/ hides 1 skill, four/ hides 4)", () => {
+  const packs = {};
+  let dirs;
+  before(async () => {
+    packs.one = await packOf(join(HIDDEN_VIEWS, "one"));
+    packs.four = await packOf(join(HIDDEN_VIEWS, "four"));
+    dirs = [...new Set([...diskDirs(join(HIDDEN_VIEWS, "one")).keys(), ...diskDirs(join(HIDDEN_VIEWS, "four")).keys()])].sort();
+  });
+
+  /** The lists of a SkillsServer (handle) and of a packSkillSource over the same pack, for a caller with `scopes`. */
+  function listsOf(pack, pageSize, scopes) {
+    const server = new SkillsServer({ pack, pageSize });
+    const source = packSkillSource(pack, { ...byAuth, pageSize });
+    const ctx = ctxOf(scopes);
+    const handled = (method, params) => async (cursor) => {
+      const reply = server.handle({ jsonrpc: "2.0", id: 1, method, params: { ...params, ...(cursor === undefined ? {} : { cursor }), _meta: META } }, { scopes });
+      if (reply.error) throw Object.assign(new Error(reply.error.message), { name: "reply", code: reply.error.code, data: reply.error.data });
+      return reply.result;
+    };
+    const p = (cursor) => (cursor === undefined ? {} : { cursor });
+    return [
+      { name: "handle skills/list", ask: handled("skills/list", {}) },
+      { name: "handle resources/list", ask: handled("resources/list", {}) },
+      ...dirs.map((uri) => ({ name: `handle ${uri}`, ask: handled("resources/directory/read", { uri }) })),
+      { name: "source.list", ask: (cursor) => source.list(p(cursor), ctx) },
+      { name: "source.listResources", ask: () => source.listResources(ctx) },
+      ...dirs.map((uri) => ({ name: `source.readDirectory ${uri}`, ask: (cursor) => source.readDirectory(uri, p(cursor), ctx) })),
+    ];
+  }
+
+  for (const [who, scopes] of Object.entries({ anonymous: undefined, "a scope no rule names": ["nobody"], billing: ["billing"] })) {
+    test(`${who}: cannot tell one hidden skill from four by the cursors it gets or forges (SkillsServer and packSkillSource, pages of 1 and 2)`, async () => {
+      for (const pageSize of [1, 2]) {
+        const one = await cursorTranscript(listsOf(packs.one, pageSize, scopes));
+        const four = await cursorTranscript(listsOf(packs.four, pageSize, scopes));
+        assert.ok(one.issued >= 4, `${who}, page size ${pageSize}: cursors were issued`);
+        assert.equal(one.out.length, four.out.length, `${who}, page size ${pageSize}`);
+        for (let i = 0; i < one.out.length; i++) assert.equal(four.out[i], one.out[i], `${who}, page size ${pageSize}, step ${i}`);
+        assert.ok(one.out.some((line) => /"nextCursor"/.test(line)), "pages were compared");
+        assert.ok(one.out.some((line) => /-32602/.test(line)), "refusals were compared");
+      }
+    });
+  }
 });
 
 describe("refusals", () => {
