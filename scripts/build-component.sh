@@ -6,8 +6,8 @@
 # and prints their sizes, raw and gzip -9.
 # Usage: scripts/build-component.sh [--debug]
 # COMPONENT_OUT=DIR puts the components in DIR instead of build/component (the component
-# tests build the HTTP world a second time over another skills folder, SKILLS_DIR, with its
-# own CARGO_TARGET_DIR so the two catalogs do not rebuild each other).
+# tests build the HTTP world a second time over another skills folder, SKILLS_DIR; only the
+# catalog and the component crates are compiled again).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

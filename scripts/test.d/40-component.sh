@@ -7,8 +7,8 @@
 #     fault tests (tests/component/faults.test.mjs: the Worker's faults, its refusal statuses
 #     and bodies) and the judges of tests/judges/ (the official SDK 2.4 SkillsClient and MCP
 #     Inspector 2.12 --verify, on both protocol eras), and, on the HTTP world built a second
-#     time over tests/fixtures/active-skills/ (build/component/active/, its own target folder
-#     target/component-active/), what a page of another site can make a browser do with the
+#     time over tests/fixtures/active-skills/ (build/component/active/; the same target folder, so
+#     only the catalog and the component crates are compiled again), what a page of another site can make a browser do with the
 #     mirror when `SCOPES` grants private skills (tests/component/browsers.test.mjs).
 # scripts/test.d/45-wasmtime.sh runs the HTTP tests again on `wasmtime serve`.
 set -euo pipefail
@@ -16,8 +16,7 @@ cd "$(dirname "$0")/../.."
 
 bash scripts/build-component.sh
 # The HTTP world over a catalog with a private skill and active files, for browsers.test.mjs.
-SKILLS_DIR=tests/fixtures/active-skills CARGO_TARGET_DIR=target/component-active \
-  COMPONENT_OUT=build/component/active bash scripts/build-component.sh
+SKILLS_DIR=tests/fixtures/active-skills COMPONENT_OUT=build/component/active bash scripts/build-component.sh
 
 crates=(-p skills-edge-component -p skills-edge-http-component)
 (
