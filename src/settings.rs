@@ -310,7 +310,7 @@ const AUTH_AUDIENCE: Setting = Setting {
     wit: "",
     kind: Kind::Text,
     default: "for `jwt`: this server's `/mcp` URL as each request names it",
-    form: "a comma-separated list of audiences, compared exactly with each token's `aud`; for `access` the application's AUD tag (required)",
+    form: "a comma-separated list of audiences, compared exactly with each token's `aud`; for `jwt` required when `ALLOWED_HOSTS` holds a wildcard (`*`, `*.workers.dev`); for `access` the application's AUD tag (required)",
     doc: "the audiences a token must name (RFC 8707: this server's canonical URI)",
     scope: Scope::Auth,
 };
