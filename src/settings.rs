@@ -25,7 +25,7 @@
 use crate::http::MAX_MAX_BODY_BYTES;
 use crate::http::{AuthMode, BearerConfig, WorkerAuth};
 use crate::http::{
-    HostList, HttpConfig, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS,
+    HostList, HostPattern, HttpConfig, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS,
 };
 use crate::protocol::CacheScope;
 use crate::server::{Config, Fallback, MAX_PAGE_SIZE, MAX_TTL_MS};
@@ -310,7 +310,7 @@ const AUTH_AUDIENCE: Setting = Setting {
     wit: "",
     kind: Kind::Text,
     default: "for `jwt`: this server's `/mcp` URL as each request names it",
-    form: "a comma-separated list of audiences, compared exactly with each token's `aud`; for `access` the application's AUD tag (required)",
+    form: "a comma-separated list of audiences, compared exactly with each token's `aud`; for `jwt` required when `ALLOWED_HOSTS` holds a wildcard (`*`, `*.workers.dev`); for `access` the application's AUD tag (required)",
     doc: "the audiences a token must name (RFC 8707: this server's canonical URI)",
     scope: Scope::Auth,
 };
@@ -492,26 +492,37 @@ pub fn worker_config<'a>(
     Ok((c, auth))
 }
 
-/// Refuses `AUTH_MODE` `jwt` without `AUTH_AUDIENCE` when `ALLOWED_HOSTS` is `*`: the accepted
-/// audience is then this server's `/mcp` URL as each request names it, and with any `Host`
-/// admitted a caller would choose it, so a token the issuer minted for another resource
-/// (`https://other.example/mcp`) would be taken here with `Host: other.example` (RFC 8707
-/// §2: a token is for the resource it names). `access` always needs `AUTH_AUDIENCE` (the
-/// application's AUD tag), so the question does not arise there.
+/// Refuses `AUTH_MODE` `jwt` without `AUTH_AUDIENCE` when `ALLOWED_HOSTS` holds a wildcard
+/// (`*`, or a subdomain pattern such as the shipped `*.workers.dev` or `*.com`): the accepted
+/// audience is then this server's `/mcp` URL as each request names it, and with a wildcard
+/// admitting hosts that are not this server's a caller would choose it, so a token the issuer
+/// minted for another resource (`https://other.acct.workers.dev/mcp`) would be taken here
+/// with `Host: other.acct.workers.dev` (RFC 8707 §2: a token is for the resource it names).
+/// Only a list of exact host names keeps the default audience this server's own. `access`
+/// always needs `AUTH_AUDIENCE` (the application's AUD tag), so the question does not arise
+/// there.
 fn own_audience(c: &HttpConfig, auth: &BearerConfig) -> Result<(), ConfigError> {
-    if auth.mode != AuthMode::Jwt || !auth.audiences.is_empty() || c.allowed_hosts != HostList::Any
-    {
+    let wildcard = match &c.allowed_hosts {
+        HostList::Any => Some("*".to_owned()),
+        HostList::Only(list) => list.iter().find_map(|(h, _)| match h {
+            HostPattern::Subdomain(suffix) => Some(format!("*{suffix}")),
+            HostPattern::Exact(_) => None,
+        }),
+    };
+    let Some(wildcard) =
+        wildcard.filter(|_| auth.mode == AuthMode::Jwt && auth.audiences.is_empty())
+    else {
         return Ok(());
-    }
+    };
     Err(ConfigError {
         key: Some(SettingKey::AuthAudience),
         what: Source::Var.label(),
         name: AUTH_AUDIENCE.var.to_owned(),
         value: None,
-        problem: Some(
-            "required with AUTH_MODE jwt when ALLOWED_HOSTS is `*`: the audience would be whatever Host a request names, so a token minted for another server would be accepted".into(),
-        ),
-        fix: "set AUTH_AUDIENCE to this server's MCP URL (https://<your host>/mcp), or list this server's host names in ALLOWED_HOSTS".into(),
+        problem: Some(format!(
+            "required with AUTH_MODE jwt when ALLOWED_HOSTS holds a wildcard ({wildcard}): the audience would be whatever Host a request names, so a token minted for another server under that wildcard would be accepted"
+        )),
+        fix: "set AUTH_AUDIENCE to this server's MCP URL (https://<your host>/mcp), or list only this server's exact host names in ALLOWED_HOSTS (no `*`)".into(),
     })
 }
 

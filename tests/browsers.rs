@@ -344,3 +344,271 @@ fn a_shared_browser_cannot_replay_an_access_callers_private_index() {
         .unwrap()
         .starts_with("public, max-age="));
 }
+
+#[test]
+fn a_page_on_another_site_repeats_sec_fetch_site_to_keep_the_grant() {
+    let ep = endpoint();
+    let grant = billing(&ep);
+    let private = format!("{MIRROR}/invoices/app.js");
+    let anonymous = answer(&ep, &agent(&private), Grant::PUBLIC);
+    assert_eq!(anonymous.status, 404);
+    // The value as the Fetch API (the Worker, the npm `fetch`) and the HTTP component present a
+    // header sent twice: joined with ", ". Any list, and any value but one `same-origin` or
+    // `none`, is another origin's.
+    for site in [
+        "cross-site, cross-site",
+        "same-origin, cross-site",
+        "cross-site, same-origin",
+        "none, same-site",
+        "same-origin, same-origin",
+        "same-origin,none",
+        "same-origin-ish",
+        "",
+    ] {
+        let r = answer(&ep, &browser(&private, site, "no-cors", None), grant);
+        assert_eq!(transcript(&r), transcript(&anonymous), "{site:?}");
+        // Through the Fetch API's head (the Worker and the npm `fetch` build theirs so).
+        let mut values = [None; Head::HEADERS.len()];
+        values[Head::HEADERS
+            .iter()
+            .position(|h| *h == "sec-fetch-site")
+            .unwrap()] = Some(site);
+        let url = format!("http://localhost:8787{private}");
+        let head = Head::from_url("GET", &url, values);
+        assert_eq!(answer(&ep, &head, grant).status, 404, "{site:?}");
+    }
+    // Sent as two header lines to an adapter that hands each line over (the first one used to
+    // win): in either order, the request is another origin's.
+    for lines in [
+        ["same-origin", "cross-site"],
+        ["cross-site", "same-origin"],
+        ["none", "none"],
+    ] {
+        let head = Head::from_headers(
+            "GET",
+            &private,
+            [
+                ("Host", "localhost:8787"),
+                ("Sec-Fetch-Site", lines[0]),
+                ("sec-fetch-mode", "no-cors"),
+                ("SEC-FETCH-SITE", lines[1]),
+            ],
+        );
+        let r = answer(&ep, &head, grant);
+        assert_eq!(transcript(&r), transcript(&anonymous), "{lines:?}");
+    }
+    // One `same-origin` or `none` keeps the grant, on every head.
+    for site in ["same-origin", " none ", "Same-Origin"] {
+        let r = answer(&ep, &browser(&private, site, "no-cors", None), grant);
+        assert_eq!(r.status, 200, "{site:?}");
+        let head = Head::from_headers(
+            "GET",
+            &private,
+            [("host", "localhost:8787"), ("sec-fetch-site", site)],
+        );
+        assert_eq!(answer(&ep, &head, grant).status, 200, "{site:?}");
+    }
+}
+
+#[test]
+fn a_page_loads_a_mirror_refusal_as_a_script_or_a_page() {
+    let ep = endpoint();
+    let private = format!("{MIRROR}/invoices/app.js");
+    let with = |method, origin, host| Head {
+        method,
+        path: &private,
+        host,
+        origin,
+        ..Head::default()
+    };
+    let bearer = Bearer::new(BearerConfig {
+        mode: AuthMode::Jwt,
+        issuer: Some("https://auth.example.com".into()),
+        ..BearerConfig::default()
+    })
+    .unwrap()
+    .unwrap();
+    let bad_token = with("GET", None, Some("localhost:8787"));
+    let answers = [
+        // The CORS preflight, with and without an allowed origin.
+        answer(
+            &ep,
+            &with(
+                "OPTIONS",
+                Some("http://localhost:5173"),
+                Some("localhost:8787"),
+            ),
+            Grant::PUBLIC,
+        ),
+        answer(
+            &ep,
+            &with("OPTIONS", None, Some("localhost:8787")),
+            Grant::PUBLIC,
+        ),
+        // A method the mirror does not take.
+        answer(
+            &ep,
+            &with("POST", None, Some("localhost:8787")),
+            Grant::PUBLIC,
+        ),
+        answer(
+            &ep,
+            &with("DELETE", None, Some("localhost:8787")),
+            Grant::PUBLIC,
+        ),
+        // A refused Origin and a refused Host, through both ways in.
+        answer(
+            &ep,
+            &with("GET", Some("https://evil.example"), Some("localhost:8787")),
+            Grant::PUBLIC,
+        ),
+        answer(&ep, &with("GET", None, Some("evil.example")), Grant::PUBLIC),
+        ep.admit(&with(
+            "GET",
+            Some("https://evil.example"),
+            Some("localhost:8787"),
+        ))
+        .unwrap_err(),
+        // A refused token.
+        bearer.refused(
+            &ep,
+            &bad_token,
+            "http",
+            &skills_edge::auth::TokenError::Missing,
+        ),
+    ];
+    let statuses: Vec<u16> = answers.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [204, 204, 405, 405, 403, 403, 403, 401]);
+    for r in &answers {
+        for (name, value) in [
+            ("x-content-type-options", "nosniff"),
+            ("content-security-policy", "default-src 'none'; sandbox"),
+            ("cross-origin-resource-policy", "cross-origin"),
+        ] {
+            let got: Vec<&str> = r
+                .headers
+                .iter()
+                .filter(|(n, _)| *n == name)
+                .map(|(_, v)| v.as_str())
+                .collect();
+            assert_eq!(got, [value], "{} {name}", r.status);
+        }
+    }
+    // An answer made for a grant has its one CORP, `same-origin`.
+    let grant = billing(&ep);
+    let r = answer(&ep, &agent(&private), grant);
+    let corp: Vec<_> = r
+        .headers
+        .iter()
+        .filter(|(n, _)| *n == "cross-origin-resource-policy")
+        .collect();
+    assert_eq!(corp.len(), 1);
+    assert_eq!(
+        r.header("cross-origin-resource-policy"),
+        Some("same-origin")
+    );
+    // `/mcp` keeps its own headers: its refusals are JSON-RPC, not mirror answers.
+    let r = answer(
+        &ep,
+        &Head {
+            method: "GET",
+            path: "/mcp",
+            host: Some("localhost:8787"),
+            ..Head::default()
+        },
+        Grant::PUBLIC,
+    );
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("content-security-policy"), None);
+}
+
+/// A `skills/get` of the private skill through `/mcp`.
+fn mcp_get(ep: &Endpoint, grant: Grant, name: &str) -> Response {
+    let head = Head {
+        method: "POST",
+        path: "/mcp",
+        host: Some("localhost:8787"),
+        accept: Some("application/json, text/event-stream"),
+        content_type: Some("application/json"),
+        protocol_version: Some("2026-07-28"),
+        mcp_method: Some("skills/get"),
+        ..Head::default()
+    };
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"skills/get","params":{{"uri":"skill://{name}/SKILL.md","_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+    );
+    ep.handle_as(&head, body.as_bytes(), grant)
+}
+
+#[test]
+fn a_page_on_another_origin_embeds_an_mcp_answer_made_for_a_grant() {
+    let ep = endpoint();
+    let grant = billing(&ep);
+    let access = Bearer::new(BearerConfig {
+        mode: AuthMode::Access,
+        issuer: Some("https://acme.cloudflareaccess.com".into()),
+        audiences: vec!["aud-tag".into()],
+        ..BearerConfig::default()
+    })
+    .unwrap()
+    .unwrap();
+    // The private skill, and one that does not exist, for the grant: same-origin only, and
+    // private (with Access, kept nowhere).
+    for name in ["invoices", "estimates"] {
+        let r = mcp_get(&ep, grant, name);
+        assert_eq!(r.status, 200, "{}", r.body_str());
+        assert_eq!(
+            r.header("cross-origin-resource-policy"),
+            Some("same-origin"),
+            "{name}"
+        );
+        assert_eq!(r.header("cache-control"), Some("private"), "{name}");
+        let r = access.cache_rule(r);
+        assert_eq!(r.header("cache-control"), Some("private, no-store"));
+    }
+    assert!(mcp_get(&ep, grant, "invoices")
+        .body_str()
+        .contains("invoices"));
+    // The anonymous caller's answers are as before: no such headers.
+    let r = mcp_get(&ep, Grant::PUBLIC, "invoices");
+    assert_eq!(r.header("cross-origin-resource-policy"), None);
+    assert_eq!(r.header("cache-control"), None);
+}
+
+#[test]
+fn a_shared_browser_replays_an_access_callers_404() {
+    let ep = endpoint();
+    let grant = billing(&ep);
+    let access = Bearer::new(BearerConfig {
+        mode: AuthMode::Access,
+        issuer: Some("https://acme.cloudflareaccess.com".into()),
+        audiences: vec!["aud-tag".into()],
+        ..BearerConfig::default()
+    })
+    .unwrap()
+    .unwrap();
+    // A file the grant's skill does not have, a skill that does not exist: each 404 made for
+    // the grant is kept nowhere, and the two are alike.
+    let missing = access.cache_rule(answer(
+        &ep,
+        &agent(&format!("{MIRROR}/invoices/nothing.js")),
+        grant,
+    ));
+    let never = access.cache_rule(answer(
+        &ep,
+        &agent(&format!("{MIRROR}/estimates/nothing.js")),
+        grant,
+    ));
+    for r in [&missing, &never] {
+        assert_eq!(r.status, 404);
+        assert_eq!(r.header("cache-control"), Some("private, no-store"));
+        assert_eq!(
+            r.header("cross-origin-resource-policy"),
+            Some("same-origin")
+        );
+    }
+    assert_eq!(
+        transcript(&missing).replace("invoices", "estimates"),
+        transcript(&never)
+    );
+}

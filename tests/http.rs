@@ -792,3 +792,92 @@ fn a_60000_character_mcp_header_comes_back_clipped() {
         assert!(r.body_str().contains(&clipped), "{name}: {}", r.body_str());
     }
 }
+
+/// A request value the spec has `data` repeat (`data.uri` of "Resource not found",
+/// `data.method`, `data.name`, `data.requested`) comes back whole there: a client matches the
+/// error to what it asked by that value, and `data.requested` must echo the version (MCP
+/// 2026-07-28, the conformance checks), so a clipped one would name something else. The
+/// message repeats it clipped. Such a value is read from the body, so the reply stays within
+/// the body's size plus a constant, whatever a client sends: a 500,000-character URI or
+/// method makes a reply of about one body, never more.
+#[test]
+fn a_500000_character_uri_or_method_in_the_body_makes_no_reply_larger_than_the_body() {
+    let big = endpoint(HttpConfig {
+        max_body_bytes: 2 << 20,
+        ..HttpConfig::default()
+    });
+    let long = format!("skill://code-review/{}", "y".repeat(500_000));
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let cases = [
+        ("resources/read", "uri", "resources/read", &long),
+        ("skills/get", "uri", "skills/get", &long),
+        ("x/y", "", &long[..], &long),
+    ];
+    for (header, key, method, value) in cases {
+        let params = if key.is_empty() {
+            format!("{{{meta}}}")
+        } else {
+            format!(r#"{{"{key}":"{value}",{meta}}}"#)
+        };
+        let body = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"{method}","params":{params}}}"#);
+        let name = (header != "x/y").then_some(value.as_str());
+        let head = Head {
+            mcp_method: Some(if header == "x/y" { method } else { header }),
+            mcp_name: name,
+            ..post()
+        };
+        let r = big.body(&head, body.as_bytes());
+        let v: serde_json::Value = serde_json::from_slice(&r.body).expect("JSON");
+        let error = &v["error"];
+        assert!(
+            r.body.len() < body.len() + 1000,
+            "{method:.40}: a {}-byte reply to a {}-byte body",
+            r.body.len(),
+            body.len()
+        );
+        let message = error["message"].as_str().unwrap();
+        assert!(message.chars().count() < 400, "{message:.300}");
+        assert!(message.contains('…'), "{message:.300}");
+        let data_value = error["data"]["uri"]
+            .as_str()
+            .or(error["data"]["method"].as_str())
+            .unwrap_or_else(|| panic!("{error:.300}"));
+        assert_eq!(data_value, value.as_str(), "data repeats it whole");
+    }
+}
+
+/// `"` escapes to `\"`: a `Host` or `Origin` of 300 quotes used to come back as 400 quoted
+/// characters (clipped before it was escaped). The message quotes the value, then clips it.
+#[test]
+fn a_host_or_origin_of_quotes_makes_no_long_403() {
+    let ep = endpoint(HttpConfig::default());
+    let quotes = "\"".repeat(300);
+    let origin = format!("http://{quotes}");
+    for head in [
+        Head {
+            host: Some(&quotes),
+            ..post()
+        },
+        Head {
+            origin: Some(&origin),
+            ..post()
+        },
+    ] {
+        let r = respond(&ep, &head);
+        assert_eq!(r.status, 403);
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        let message = v["error"]["message"].as_str().unwrap();
+        let run = message
+            .split(|c| c != '"' && c != '\\')
+            .map(str::len)
+            .max()
+            .unwrap();
+        assert!(run <= 201, "{run} quote characters: {message}");
+        assert!(message.chars().count() < 300, "{message}");
+        assert!(
+            message.ends_with("… is not served here")
+                || message.ends_with("… is not allowed to call this server"),
+            "{message}"
+        );
+    }
+}

@@ -395,7 +395,7 @@ fn a_wildcard_host_cannot_choose_the_jwt_audience() {
     assert_eq!(e.key, Some(SettingKey::AuthAudience));
     let msg = e.to_string();
     assert!(
-        msg.starts_with("configuration variable AUTH_AUDIENCE is invalid (required with AUTH_MODE jwt when ALLOWED_HOSTS is `*`"),
+        msg.starts_with("configuration variable AUTH_AUDIENCE is invalid (required with AUTH_MODE jwt when ALLOWED_HOSTS holds a wildcard (*)"),
         "{msg}"
     );
     assert!(
@@ -403,7 +403,7 @@ fn a_wildcard_host_cannot_choose_the_jwt_audience() {
         "{msg}"
     );
     assert!(
-        msg.contains("list this server's host names in ALLOWED_HOSTS"),
+        msg.contains("list only this server's exact host names in ALLOWED_HOSTS"),
         "{msg}"
     );
     // Either fix starts it; so do the default hosts, and `*` without jwt.
@@ -424,4 +424,46 @@ fn a_wildcard_host_cannot_choose_the_jwt_audience() {
     ] {
         assert!(worker_vars(good).is_ok(), "{good:?}");
     }
+}
+
+/// A subdomain wildcard in `ALLOWED_HOSTS` (the shipped `*.workers.dev`, or `*.com`) admits
+/// hosts that are other servers: without `AUTH_AUDIENCE`, `AUTH_MODE` `jwt` would take a
+/// token the issuer minted for `https://other-service.acct.workers.dev/mcp` when a request
+/// names that `Host`. The Worker refuses to start, naming the wildcard and the fix.
+#[test]
+fn a_token_minted_for_another_service_under_the_host_wildcard_is_refused_at_start() {
+    const ISSUER: (&str, &str) = ("AUTH_ISSUER", "https://auth.example.com");
+    for (hosts, named) in [
+        ("localhost,127.0.0.1,[::1],*.workers.dev", "*.workers.dev"),
+        ("*.com", "*.com"),
+        ("skills.example.com, *.Example.com:443", "*.example.com"),
+    ] {
+        let e = worker_vars(&[("AUTH_MODE", "jwt"), ISSUER, ("ALLOWED_HOSTS", hosts)]).unwrap_err();
+        assert_eq!(e.key, Some(SettingKey::AuthAudience), "{hosts}");
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with(&format!("configuration variable AUTH_AUDIENCE is invalid (required with AUTH_MODE jwt when ALLOWED_HOSTS holds a wildcard ({named})")),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("set AUTH_AUDIENCE to this server's MCP URL"),
+            "{msg}"
+        );
+        // Either fix starts it.
+        let with_audience = [
+            ("AUTH_MODE", "jwt"),
+            ISSUER,
+            ("ALLOWED_HOSTS", hosts),
+            ("AUTH_AUDIENCE", "https://skills.acct.workers.dev/mcp"),
+        ];
+        assert!(worker_vars(&with_audience).is_ok(), "{hosts}");
+        // The wildcard without jwt is fine: no audience is chosen by a Host.
+        assert!(worker_vars(&[("ALLOWED_HOSTS", hosts)]).is_ok(), "{hosts}");
+    }
+    let exact = [
+        ("AUTH_MODE", "jwt"),
+        ISSUER,
+        ("ALLOWED_HOSTS", "skills.acct.workers.dev,localhost:8787"),
+    ];
+    assert!(worker_vars(&exact).is_ok());
 }

@@ -5,7 +5,10 @@ use super::body::{DEFAULT_MAX_BODY_BYTES, MAX_MAX_BODY_BYTES};
 use super::head::{accepts, is_json_media_type, Head};
 use super::origin::{HostList, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
 use super::response::Response;
-use super::well_known::{WellKnown, MIRROR_PREFIX, WELL_KNOWN_METHODS};
+use super::well_known::{
+    inert_headers, WellKnown, CORP_GRANT, CORP_PUBLIC, INERT_NAMES, MIRROR_PREFIX,
+    WELL_KNOWN_METHODS,
+};
 use crate::catalog::{Catalog, Grant};
 use crate::protocol::Refusal;
 use crate::server::{Config, ConfigError, Responder, SettingKey, Splice};
@@ -165,11 +168,24 @@ impl Endpoint {
         head.origin.filter(|o| self.allowed_origins.allows(o))
     }
 
+    /// Whether `head` asks for a path of the mirror (served: [`HttpConfig::mirror`] is on).
+    fn under_mirror(&self, head: &Head<'_>) -> bool {
+        self.well_known.is_some() && head.path.starts_with(MIRROR_PREFIX)
+    }
+
+    /// The headers every response carries: `Vary`, the CORS headers of an allowed origin, and
+    /// under the mirror's prefix the headers that keep an answer inert in a browser
+    /// ([`inert_headers`]: whatever answers there, a file, a 404, a 403, a 405, a 401, a
+    /// preflight), with `Cross-Origin-Resource-Policy: cross-origin` unless the answer is
+    /// made for a grant (the routes set `same-origin` then, and [`Endpoint::framed`] keeps it).
     fn base(&self, head: &Head<'_>, status: u16) -> Response {
-        let mut headers = Vec::with_capacity(4);
+        let mut headers = Vec::with_capacity(8);
         headers.push(("vary", "Origin".to_owned()));
         if let Some(o) = self.cors_origin(head) {
             headers.push(("access-control-allow-origin", o.to_owned()));
+        }
+        if self.under_mirror(head) {
+            headers.extend(inert_headers(CORP_PUBLIC));
         }
         Response {
             status,
@@ -180,11 +196,19 @@ impl Endpoint {
     }
 
     /// `r` with the headers every response carries (`Vary`, the CORS headers of an allowed
-    /// origin) in front of its own: for an adapter that answers some messages itself (its own
-    /// methods, after the head passed [`Endpoint::head`]).
+    /// origin, under the mirror's prefix the inert ones) in front of its own: for an adapter
+    /// that answers some messages itself (its own methods, after the head passed
+    /// [`Endpoint::head`]). An inert header `r` sets itself replaces the common one, so each
+    /// is sent once.
     pub fn framed(&self, head: &Head<'_>, r: Response) -> Response {
         let mut out = self.base(head, r.status);
-        out.headers.extend(r.headers);
+        for (name, value) in r.headers {
+            let inert = INERT_NAMES.contains(&name);
+            match out.headers.iter_mut().find(|(n, _)| inert && *n == name) {
+                Some(slot) => slot.1 = value,
+                None => out.headers.push((name, value)),
+            }
+        }
         out.body = r.body;
         out.splice = r.splice.map(|s| {
             let fault = self.framed(head, s.fault);
@@ -448,13 +472,28 @@ impl Endpoint {
         self.body_as(head, body, Grant::PUBLIC)
     }
 
-    /// [`Endpoint::body`] for a caller with `grant` ([`Responder::respond_as`]).
+    /// [`Endpoint::body`] for a caller with `grant` ([`Responder::respond_as`]). In a
+    /// catalog with private skills, an answer made for a caller with a grant (not the public
+    /// one) carries `Cache-Control: private` (an adapter's cache rule may make it stricter,
+    /// [`crate::http::Bearer::cache_rule`]) and `Cross-Origin-Resource-Policy: same-origin`,
+    /// as the mirror's answers made for a grant do; the fault of its splice too.
     pub fn body_as(&self, head: &Head<'_>, body: &[u8], grant: Grant) -> Response {
         if body.len() > self.max_body_bytes {
             return self.body_too_large(head);
         }
         let reply = self.responder.respond_as(body, &head.transport(), grant);
-        let mut r = self.base(head, reply.status);
+        let for_grant = self.responder.catalog().has_private() && !grant.is_public();
+        let base = |status| {
+            let mut r = self.base(head, status);
+            if for_grant {
+                r.headers.extend([
+                    ("cache-control", "private".to_owned()),
+                    ("cross-origin-resource-policy", CORP_GRANT.to_owned()),
+                ]);
+            }
+            r
+        };
+        let mut r = base(reply.status);
         if let Some(b) = reply.body {
             r.headers
                 .push(("content-type", "application/json".to_owned()));
@@ -467,7 +506,7 @@ impl Endpoint {
                 tail,
                 fault: reply,
             } = *s;
-            let mut fault = self.base(head, reply.status);
+            let mut fault = base(reply.status);
             fault
                 .headers
                 .push(("content-type", "application/json".to_owned()));

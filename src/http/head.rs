@@ -41,6 +41,10 @@ pub struct Head<'a> {
 /// How many request headers the rules read: the length of [`Head::HEADERS`].
 const HEADER_COUNT: usize = 11;
 
+/// The `Sec-Fetch-Site` value [`Head::from_headers`] gives a request that sent the header more
+/// than once (no browser does): not `same-origin` or `none`, so another origin's.
+const REPEATED_FETCH_SITE: &str = "(sent more than once)";
+
 impl<'a> Head<'a> {
     /// The request headers the rules read, in the order of the fields of [`Head`] after
     /// `path`.
@@ -108,7 +112,10 @@ impl<'a> Head<'a> {
     }
 
     /// Builds a head from the method, the path and any list of `(name, value)` headers
-    /// (names matched case-insensitively; the first occurrence wins).
+    /// (names matched case-insensitively; the first occurrence wins, except for
+    /// `Sec-Fetch-Site`: one sent more than once gets a value that
+    /// [`Head::from_another_origin`] takes as another origin's, as it takes the Fetch API's
+    /// joined value).
     pub fn from_headers<I>(method: &'a str, path: &'a str, headers: I) -> Head<'a>
     where
         I: IntoIterator<Item = (&'a str, &'a str)>,
@@ -122,7 +129,13 @@ impl<'a> Head<'a> {
                 continue;
             };
             if let Some(slot) = values.get_mut(i) {
-                *slot = slot.or(Some(value));
+                *slot = match slot {
+                    Some(_) if Head::HEADERS.get(i) == Some(&"sec-fetch-site") => {
+                        Some(REPEATED_FETCH_SITE)
+                    }
+                    Some(first) => Some(*first),
+                    None => Some(value),
+                };
             }
         }
         Head::with_values(method, path, values)
@@ -130,11 +143,16 @@ impl<'a> Head<'a> {
 
     /// Whether a browser says it sent this request from a page of another origin, in a way
     /// that carries its ambient credentials but is not a CORS request the `Origin` allow-list
-    /// decides: `Sec-Fetch-Site` is `cross-site` or `same-site`, and the request is not in
-    /// `cors` mode with an `Origin` (a `<script>`, `<img>`, `<link>` or `<iframe>` load, a
-    /// navigation, a form). Such a request is answered as an anonymous caller's under the
-    /// mirror ([`crate::http`]); an absent `Sec-Fetch-Site` (a client that is no browser, an
-    /// old browser) is not one, and `Cross-Origin-Resource-Policy` covers old browsers.
+    /// decides: `Sec-Fetch-Site` is present and is anything but exactly one `same-origin` or
+    /// `none` (so `cross-site`, `same-site`, an unknown value, and a list such as
+    /// `same-origin, cross-site`, which is how the Fetch API and the HTTP component present a
+    /// header sent twice), and the request is not in `cors` mode with an `Origin` (a
+    /// `<script>`, `<img>`, `<link>` or `<iframe>` load, a navigation, a form). Such a request
+    /// is answered as an anonymous caller's under the mirror ([`crate::http`]); an absent
+    /// `Sec-Fetch-Site` (a client that is no browser, an old browser) is not one, and
+    /// `Cross-Origin-Resource-Policy` covers old browsers. A browser sends the header once,
+    /// with one value (Fetch Metadata, §2.1), so a list is no browser's and never widens a
+    /// grant.
     ///
     /// ```
     /// use skills_edge::http::Head;
@@ -144,11 +162,13 @@ impl<'a> Head<'a> {
     /// assert!(!cors.from_another_origin());
     /// let own = Head { sec_fetch_site: Some("same-origin"), ..script };
     /// assert!(!own.from_another_origin());
+    /// let twice = Head { sec_fetch_site: Some("same-origin, cross-site"), ..script };
+    /// assert!(twice.from_another_origin());
     /// ```
     pub fn from_another_origin(&self) -> bool {
         let other = self.sec_fetch_site.is_some_and(|s| {
             let s = s.trim();
-            s.eq_ignore_ascii_case("cross-site") || s.eq_ignore_ascii_case("same-site")
+            !(s.eq_ignore_ascii_case("same-origin") || s.eq_ignore_ascii_case("none"))
         });
         let cors = self.origin.is_some()
             && self

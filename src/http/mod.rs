@@ -30,15 +30,18 @@
 //! every error of `/mcp`. The mirror's own answers are plain HTTP for agents that do not speak
 //! MCP: a path under its prefix that names no file is a 404, and a missing asset a 500, each
 //! with a `text/plain` body (module `well_known`). Every answer of the mirror is inert in a
-//! browser: `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none';
-//! sandbox`, `Content-Disposition: attachment` for a file of a type a browser would run or
+//! browser, its preflights and refusals included: `X-Content-Type-Options: nosniff`,
+//! `Content-Security-Policy: default-src 'none'; sandbox`, `Content-Disposition: attachment` for a file of a type a browser would run or
 //! render as a page (everything but plain text, JSON and raster images), and
 //! `Cross-Origin-Resource-Policy: same-origin` for an answer made for a caller's grant
 //! (`cross-origin` otherwise). A mirror request a browser sends from a page of another
-//! origin outside CORS ([`Head::from_another_origin`]: `Sec-Fetch-Site` `cross-site` or
-//! `same-site`, not a `cors` request with an `Origin`) is answered with the public grant,
+//! origin outside CORS ([`Head::from_another_origin`]: `Sec-Fetch-Site` anything but exactly
+//! one `same-origin` or `none`, not a `cors` request with an `Origin`) is answered with the
+//! public grant,
 //! whatever grant the adapter gives: such a grant came with the browser (a cookie), not from
-//! the page. Every response carries `Vary: Origin`;
+//! the page. An answer of `/mcp` made for a grant (in a catalog with private skills) is
+//! `Cache-Control: private` and `Cross-Origin-Resource-Policy: same-origin`, as the mirror's
+//! are. Every response carries `Vary: Origin`;
 //! a request from an allowed origin gets `Access-Control-Allow-Origin` echoing it on every
 //! response, errors included. No session id is ever minted or required.
 //!

@@ -102,11 +102,7 @@ impl WellKnown {
         };
         // Answers made for a grant are for this origin's pages only; public answers stay
         // usable from any page (the mirror is meant to be read from anywhere).
-        let corp = if for_grant {
-            "same-origin"
-        } else {
-            "cross-origin"
-        };
+        let corp = if for_grant { CORP_GRANT } else { CORP_PUBLIC };
         inert(&mut r, corp);
         if let Some(s) = r.splice.as_mut() {
             inert(&mut s.fault, corp);
@@ -137,13 +133,20 @@ impl WellKnown {
         } else {
             self.get_public(catalog, path, head_only, if_none_match, grant)
         };
-        if r.status == 200 || r.status == 304 {
-            for (name, value) in r.headers.iter_mut() {
-                if *name == "cache-control" {
-                    value.clone_from(&self.cache_control_private);
-                }
-            }
-            r.headers.push(("vary", "Authorization".to_owned()));
+        // Every answer made for the grant, a 404 (a skill it does not see, or none) and a
+        // 500 (a missing asset) included, is private: a shared cache keeps none of them, and
+        // an adapter's cache rule can make them all stricter (`Bearer::cache_rule`).
+        match r.headers.iter_mut().find(|(n, _)| *n == "cache-control") {
+            Some((_, value)) => value.clone_from(&self.cache_control_private),
+            None => r
+                .headers
+                .push(("cache-control", self.cache_control_private.clone())),
+        }
+        r.headers.push(("vary", "Authorization".to_owned()));
+        if let Some(s) = r.splice.as_mut() {
+            s.fault
+                .headers
+                .push(("cache-control", self.cache_control_private.clone()));
         }
         r
     }
@@ -325,15 +328,36 @@ fn shown_inline(mime: &str) -> bool {
     INLINE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(essence))
 }
 
-/// Adds the headers that keep every answer of the mirror inert in a browser: `nosniff` (the
-/// type is the one given, never guessed: a text file is no script or stylesheet),
-/// [`MIRROR_CSP`], and `Cross-Origin-Resource-Policy: corp`.
+/// `Cross-Origin-Resource-Policy` of an answer made for a caller's grant: a browser hands it
+/// to this origin's pages only.
+pub(crate) const CORP_GRANT: &str = "same-origin";
+
+/// `Cross-Origin-Resource-Policy` of every other answer of the mirror: usable from any page.
+pub(crate) const CORP_PUBLIC: &str = "cross-origin";
+
+/// The names of the headers of [`inert_headers`].
+pub(crate) const INERT_NAMES: [&str; 3] = [
+    "x-content-type-options",
+    "content-security-policy",
+    "cross-origin-resource-policy",
+];
+
+/// The headers that keep every answer of the mirror inert in a browser: `nosniff` (the type is
+/// the one given, never guessed: a text file is no script or stylesheet), [`MIRROR_CSP`], and
+/// `Cross-Origin-Resource-Policy: corp`. The endpoint puts them on every answer under the
+/// mirror's prefix, its refusals and preflights included.
+pub(crate) fn inert_headers(corp: &str) -> [(&'static str, String); 3] {
+    let [nosniff, csp, corp_name] = INERT_NAMES;
+    [
+        (nosniff, "nosniff".to_owned()),
+        (csp, MIRROR_CSP.to_owned()),
+        (corp_name, corp.to_owned()),
+    ]
+}
+
+/// Adds [`inert_headers`] to `r`.
 fn inert(r: &mut Response, corp: &str) {
-    r.headers.extend([
-        ("x-content-type-options", "nosniff".to_owned()),
-        ("content-security-policy", MIRROR_CSP.to_owned()),
-        ("cross-origin-resource-policy", corp.to_owned()),
-    ]);
+    r.headers.extend(inert_headers(corp));
 }
 
 /// The strong entity tag of content with `digest`: its 64 hex digits, quoted.

@@ -134,12 +134,16 @@ impl Refusal {
     /// The human message.
     pub fn message(&self) -> String {
         match self {
+            // Quoted and escaped first, then clipped: 200 `"` escape to 400 characters.
             Refusal::Origin { origin } => format!(
-                "Forbidden: the Origin {:?} is not allowed to call this server",
-                clip(origin)
+                "Forbidden: the Origin {} is not allowed to call this server",
+                clip(&format!("{origin:?}"))
             ),
             Refusal::Host { host: Some(h) } => {
-                format!("Forbidden: the Host {:?} is not served here", clip(h))
+                format!(
+                    "Forbidden: the Host {} is not served here",
+                    clip(&format!("{h:?}"))
+                )
             }
             Refusal::Host { host: None } => "Forbidden: the request has no Host header".into(),
             Refusal::Path { endpoint } => format!("Not Found: the MCP endpoint is {endpoint}"),

@@ -21,6 +21,9 @@ const ORIGIN = "http://localhost:5173"; // allowed by the default ALLOWED_ORIGIN
 const ACCESS_TEAM = "acme.cloudflareaccess.com";
 const ACCESS_ISS = `https://${ACCESS_TEAM}`;
 const ACCESS_AUD = "32eafc7626e974616deaf0dc3ce63d7bcbed58a2731e84d06bc3cdf1b53c4228";
+// The jwt Workers list exact host names: a wildcard in ALLOWED_HOSTS (the shipped
+// *.workers.dev) needs AUTH_AUDIENCE, and these test the default audience.
+const LOOPBACK = "localhost,127.0.0.1,[::1]";
 
 const b64 = (buf) => Buffer.from(buf).toString("base64url");
 const part = (obj) => b64(JSON.stringify(obj));
@@ -134,7 +137,7 @@ async function logHas(worker, text) {
 
 test("AUTH_MODE jwt: anonymous, valid and hostile tokens, metadata, CORS", async (t) => {
   // No AUTH_JWKS_URL: the key set's URL comes from the issuer's metadata.
-  const worker = await startWorker({ vars: { AUTH_MODE: "jwt", AUTH_ISSUER: ISS } });
+  const worker = await startWorker({ vars: { AUTH_MODE: "jwt", AUTH_ISSUER: ISS, ALLOWED_HOSTS: LOOPBACK } });
   const challenge = (error) =>
     `Bearer ${error ? `error="${error}", ` : ""}resource_metadata="http://127.0.0.1:${worker.port}/.well-known/oauth-protected-resource/mcp"`;
   try {
@@ -241,7 +244,7 @@ test("AUTH_MODE jwt: anonymous, valid and hostile tokens, metadata, CORS", async
 test("a key set that cannot be had answers 503", async () => {
   const cases = ["down", "slow", "huge", "wrong"];
   const workers = await Promise.all(
-    cases.map((c) => startWorker({ vars: { AUTH_MODE: "jwt", AUTH_ISSUER: ISS, AUTH_JWKS_URL: `${ISS}/${c}/jwks` } })),
+    cases.map((c) => startWorker({ vars: { AUTH_MODE: "jwt", AUTH_ISSUER: ISS, AUTH_JWKS_URL: `${ISS}/${c}/jwks`, ALLOWED_HOSTS: LOOPBACK } })),
   );
   try {
     const reasons = { down: "(reason fetch)", slow: "(reason fetch)", huge: "(reason too-large)", wrong: "(reason no-usable-key)" };

@@ -70,10 +70,28 @@ test("AUTH_MODE jwt with ALLOWED_HOSTS * and no AUTH_AUDIENCE stops the Worker a
   await assert.rejects(startWorker({ vars, readyTimeoutMs: 60_000 }), (err) => {
     assert.match(err.message, /exited/);
     assert.ok(
-      err.message.includes("configuration variable AUTH_AUDIENCE is invalid (required with AUTH_MODE jwt when ALLOWED_HOSTS is `*`"),
+      err.message.includes("configuration variable AUTH_AUDIENCE is invalid (required with AUTH_MODE jwt when ALLOWED_HOSTS holds a wildcard (*)"),
       err.message,
     );
     assert.ok(err.message.includes("set AUTH_AUDIENCE to this server's MCP URL"), err.message);
     return true;
   });
+});
+
+test("a token minted for another service under the shipped *.workers.dev cannot pass: jwt without AUTH_AUDIENCE stops the Worker", async () => {
+  // The shipped wrangler.toml admits *.workers.dev: without AUTH_AUDIENCE, a request naming
+  // `Host: other-service.acct.workers.dev` would make that service's token this one's.
+  const vars = { AUTH_MODE: "jwt", AUTH_ISSUER: "https://auth.example.com" };
+  await assert.rejects(startWorker({ vars, readyTimeoutMs: 60_000 }), (err) => {
+    assert.match(err.message, /exited/);
+    assert.ok(
+      err.message.includes("configuration variable AUTH_AUDIENCE is invalid (required with AUTH_MODE jwt when ALLOWED_HOSTS holds a wildcard (*.workers.dev)"),
+      err.message,
+    );
+    assert.ok(err.message.includes("set AUTH_AUDIENCE to this server's MCP URL"), err.message);
+    return true;
+  });
+  // With its audience named, the documented setup starts.
+  const worker = await startWorker({ vars: { ...vars, AUTH_AUDIENCE: "https://skills.acct.workers.dev/mcp" }, readyTimeoutMs: 60_000 });
+  await worker.stop();
 });

@@ -130,7 +130,7 @@ before(async () => {
     { encoding: "utf8" },
   );
   if (packed.status !== 0) throw new Error(`skills-edge pack failed:\n${packed.stderr}`);
-  worker = await startWorker({ config, vars: { AUTH_MODE: "jwt", AUTH_ISSUER: ISS, MAX_BODY_BYTES: String(MAX_BODY_BYTES) }, readyTimeoutMs: 120_000 });
+  worker = await startWorker({ config, vars: { AUTH_MODE: "jwt", AUTH_ISSUER: ISS, MAX_BODY_BYTES: String(MAX_BODY_BYTES), ALLOWED_HOSTS: "localhost,127.0.0.1,[::1]" }, readyTimeoutMs: 120_000 });
   for (const [caller, scopes] of Object.entries(CALLERS)) if (scopes) tokens[caller] = mint(scopes);
 });
 
@@ -339,6 +339,29 @@ for (const [name, run] of httpProbes({
   test(`HTTP probe with the billing token: ${name}`, run);
 }
 
+test("a page on another origin embeds an /mcp answer made for the billing grant: it is same-origin and private", async () => {
+  const uri = "skill://acme/billing/invoices/SKILL.md";
+  const granted = await mcp(worker.port, "skills/get", { uri }, { headers: auth("billing") });
+  assert.equal(granted.status, 200, granted.body.toString());
+  assert.ok(granted.json.result, granted.body.toString());
+  assert.equal(granted.headers["cross-origin-resource-policy"], "same-origin");
+  assert.equal(granted.headers["cache-control"], "private");
+  // An error made for the grant too; the anonymous caller's answers are as before.
+  const absent = await mcp(worker.port, "skills/get", { uri: "skill://estimates/SKILL.md" }, { headers: auth("billing") });
+  assert.equal(absent.headers["cross-origin-resource-policy"], "same-origin");
+  const anonymous = await mcp(worker.port, "skills/get", { uri });
+  assert.equal(anonymous.headers["cross-origin-resource-policy"], undefined);
+  assert.equal(anonymous.headers["cache-control"], undefined);
+});
+
+test("a page loads the mirror's 401 for a bad token as a script or a page: it is inert", async () => {
+  const res = await send(worker.port, { path: `${MIRROR}/invoices/SKILL.md`, headers: { authorization: "Bearer not.a.token" } });
+  assert.equal(res.status, 401);
+  assert.equal(res.headers["x-content-type-options"], "nosniff");
+  assert.equal(res.headers["content-security-policy"], "default-src 'none'; sandbox");
+  assert.equal(res.headers["cross-origin-resource-policy"], "cross-origin");
+});
+
 // Grants that come with the browser: AUTH_MODE access, where Access checks its cookie at the
 // edge and adds `Cf-Access-Jwt-Assertion` to whatever request the browser sends, whichever page
 // caused it. The Worker serves a copy of the fixture with active files added.
@@ -420,6 +443,29 @@ test("AUTH_MODE access: what a page of another site can make a browser do with t
         assert.equal(index.body.toString(), anonymous.body.toString(), `${mode} ${dest}`);
         assert.ok(!index.body.toString().includes("invoices"));
       }
+    });
+
+    await t.test("a page of another site repeats Sec-Fetch-Site to keep the grant: it answers as an absent file", async () => {
+      const want = await get("estimates/app.js", fromAnotherSite("no-cors", "script"));
+      for (const site of [["cross-site", "cross-site"], ["same-origin", "cross-site"], ["cross-site", "same-origin"]]) {
+        const got = await get("invoices/app.js", { ...cookie, "sec-fetch-site": site, "sec-fetch-mode": "no-cors", "sec-fetch-dest": "script" });
+        assert.equal(got.status, 404, site.join(", "));
+        assert.equal(got.body.toString().replaceAll("invoices", "estimates"), want.body.toString(), site.join(", "));
+      }
+    });
+
+    await t.test("a shared browser replays an Access caller's 404 or /mcp answer: neither is stored", async () => {
+      for (const path of ["invoices/nothing.js", "estimates/app.js"]) {
+        const res = await get(path, cookie);
+        assert.equal(res.status, 404, path);
+        assert.equal(res.headers["cache-control"], "private, no-store", path);
+        assert.equal(res.headers["cross-origin-resource-policy"], "same-origin", path);
+      }
+      const res = await mcp(access.port, "skills/get", { uri: "skill://acme/billing/invoices/SKILL.md" }, { headers: cookie });
+      assert.equal(res.status, 200, res.body.toString());
+      assert.ok(res.json.result, res.body.toString());
+      assert.equal(res.headers["cache-control"], "private, no-store");
+      assert.equal(res.headers["cross-origin-resource-policy"], "same-origin");
     });
 
     await t.test("a skill's HTML, SVG, script or XML runs nothing on the origin; bytes and digests hold", async () => {
