@@ -18,9 +18,11 @@ pub(super) struct ClassLists {
     pub(super) mirror: Vec<Vec<u32>>,
     /// Indices into the fallback's prompts by name (name order).
     pub(super) prompts: Vec<Vec<u32>>,
-    /// The snapshot of each class: the first four bytes of the SHA-256 of its skills' URIs,
-    /// entries and list items, in URI order. It depends on the class's skills only (not on
-    /// the class's number, nor on any other skill).
+    /// The snapshot of each class: the wrapping sum, over its skills, of the first four bytes
+    /// of the SHA-256 of each skill's URI, entry and list item. A sum over skills, so the sum
+    /// of a caller's classes is the sum over the skills it sees, whatever way they are split
+    /// into classes: it depends on those skills only (not on a class's number, nor on which
+    /// other scopes also see them, nor on any other skill).
     snapshots: Vec<u32>,
 }
 
@@ -79,19 +81,23 @@ pub(super) fn class_lists(t: &Tables, heap: &[u8]) -> Option<ClassLists> {
             l.push(p as u32);
         }
     }
+    let skill_snapshot = |i: u32| {
+        let mut h = Sha256Stream::new();
+        if let Some(r) = t.skills.get(i as usize) {
+            for span in [r.uri, r.entry, r.list_item] {
+                let bytes = bytes_at(heap, span);
+                h.update(&(bytes.len() as u64).to_le_bytes());
+                h.update(bytes);
+            }
+        }
+        let d = h.finish();
+        u32::from_le_bytes([d[0], d[1], d[2], d[3]])
+    };
     let snapshots = skills
         .iter()
         .map(|list| {
-            let mut h = Sha256Stream::new();
-            for r in list.iter().filter_map(|&i| t.skills.get(i as usize)) {
-                for span in [r.uri, r.entry, r.list_item] {
-                    let bytes = bytes_at(heap, span);
-                    h.update(&(bytes.len() as u64).to_le_bytes());
-                    h.update(bytes);
-                }
-            }
-            let d = h.finish();
-            u32::from_le_bytes([d[0], d[1], d[2], d[3]])
+            list.iter()
+                .fold(0u32, |acc, &i| acc.wrapping_add(skill_snapshot(i)))
         })
         .collect();
     Some(ClassLists {
@@ -177,11 +183,12 @@ impl Catalog {
     }
 
     /// The snapshot of what a caller with `grant` sees: a value that changes when anything
-    /// it sees changes, and only then. In a catalog with private skills, the combination of
-    /// the snapshots of the classes it holds (each computed when the catalog loads from that
-    /// class's skills alone), so it depends on nothing the caller does not see, not even on
-    /// how many classes there are or how they are numbered. In a catalog without private
-    /// skills, [`Catalog::snapshot`]. Costs the number of private classes.
+    /// it sees changes, and only then. In a catalog with private skills, the wrapping sum of
+    /// the snapshots of the classes it holds, which is the sum over the skills it sees of each
+    /// skill's own snapshot (computed when the catalog loads), so it depends on nothing the
+    /// caller does not see: not on how many classes there are, how they are numbered, or
+    /// which other scopes also see its skills. In a catalog without private skills,
+    /// [`Catalog::snapshot`]. Costs the number of private classes.
     pub fn view_snapshot(&self, grant: Grant) -> u32 {
         let Some(ix) = &self.ix else {
             return self.snapshot();
@@ -190,7 +197,7 @@ impl Catalog {
             .iter()
             .enumerate()
             .filter(|(k, _)| *k == 0 || grant.mask() & (1u64 << (k - 1)) != 0)
-            .fold(0, |acc, (_, s)| acc ^ s)
+            .fold(0u32, |acc, (_, s)| acc.wrapping_add(*s))
     }
 }
 
@@ -270,6 +277,22 @@ mod tests {
         assert_ne!(
             many.view_snapshot(gb_many),
             many.view_snapshot(Grant::PUBLIC)
+        );
+    }
+
+    #[test]
+    fn a_scoped_caller_cannot_tell_which_other_scopes_share_its_skills() {
+        // Billing sees every skill in both; in the second s2 is also granted to ops, so
+        // billing's private skills are one class in the first and two in the second.
+        let alone = catalog(&[("s1", "billing"), ("s2", "billing")]);
+        let shared = catalog(&[("s1", "billing"), ("s2", "billing"), ("s2", "ops")]);
+        let (ga, gs) = (alone.grant(&["billing"]), shared.grant(&["billing"]));
+        let seen = |c: &Catalog, g| c.visible_skills(g, 0).collect::<Vec<_>>();
+        assert_eq!(seen(&alone, ga), seen(&shared, gs));
+        assert_eq!(alone.view_snapshot(ga), shared.view_snapshot(gs));
+        assert_eq!(
+            alone.view_snapshot(Grant::PUBLIC),
+            shared.view_snapshot(Grant::PUBLIC)
         );
     }
 }
