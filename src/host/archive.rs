@@ -236,6 +236,11 @@ fn inflate(
             TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
                 return Err(corrupt("it ends before its last block"))
             }
+            TINFLStatus::Failed => {
+                return Err(corrupt(
+                    "a code is invalid or a copy reaches before the start of the output",
+                ))
+            }
             other => return Err(corrupt(&format!("{other:?}"))),
         }
     }

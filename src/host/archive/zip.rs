@@ -57,14 +57,8 @@ const DATA_DESCRIPTOR: u16 = 8;
 /// unzip, 7-Zip and Python's `zipfile` (3.12 and later) put in place of the header's, so the
 /// name every check here read would not be the name extracted.
 fn check_extra(label: &str, member: &str, extra: Option<&[u8]>) -> Result<()> {
-    let mut rest = extra.ok_or_else(|| {
-        invalid(
-            label,
-            member,
-            "truncated",
-            "its extra field is cut short",
-        )
-    })?;
+    let mut rest =
+        extra.ok_or_else(|| invalid(label, member, "truncated", "its extra field is cut short"))?;
     while !rest.is_empty() {
         let (Some(id), Some(len)) = (le16(rest, 0), le16(rest, 2)) else {
             return Err(extra_cut(label, member));
@@ -284,7 +278,10 @@ fn member(
             label,
             name,
             "unsupported",
-            format!("it sets general-purpose flags {:#06x}; readers refuse or apply them differently", e.flags & !KNOWN_FLAGS),
+            format!(
+                "it sets general-purpose flags {:#06x}; readers refuse or apply them differently",
+                e.flags & !KNOWN_FLAGS
+            ),
         ));
     }
     if e.compressed == u32::MAX || e.size == u32::MAX || e.offset == u32::MAX {
@@ -381,7 +378,11 @@ fn member(
     if zip.get(lh + 30..lh + 30 + lname) != Some(e.name.as_bytes()) {
         return Err(unsafe_(label, name, "name-mismatch", "its local header names another file than the central directory; readers disagree on its name"));
     }
-    check_extra(label, name, zip.get(lh + 30 + lname..lh + 30 + lname + lextra))?;
+    check_extra(
+        label,
+        name,
+        zip.get(lh + 30 + lname..lh + 30 + lname + lextra),
+    )?;
     if l16(4).unwrap_or(0) > MAX_VERSION_NEEDED {
         return Err(invalid(
             label,
