@@ -9,10 +9,12 @@
 //! could read differently is refused (`tests/archive_corpus.rs` holds the host to this against
 //! the real tools). With the member and the rule, it refuses:
 //!
-//! * malformed input (`archive-invalid`): a bad gzip header, trailer or CRC-32, a tar header
-//!   whose checksum does not add up or whose numeric fields are not octal numbers, a truncated
-//!   member, bytes after the end of the archive or between zip members, an entry type, pax
-//!   record or zip method this reader does not know, encryption, zip64, a member name the
+//! * malformed input (`archive-invalid`): a bad gzip header (or header CRC), trailer or
+//!   CRC-32, a corrupt deflate stream (a copy from before the start of the output included, as
+//!   zlib refuses it), a tar header whose checksum does not add up or whose numeric fields are
+//!   not octal numbers, a truncated member, bytes after the end of the archive or between zip
+//!   members, an entry type, pax record, zip method, flag or version this reader does not
+//!   know, encryption, zip64, a member name the
 //!   compiler would refuse to publish (`[A-Za-z0-9._~-]` segments), no `SKILL.md` at the root;
 //! * anything unsafe (`archive-unsafe`): `..` segments, absolute paths (`/x`, `C:x`),
 //!   backslashes, symbolic and hard links (whatever they point at: a skill has no links, so

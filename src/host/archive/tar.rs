@@ -21,17 +21,26 @@
 //! * a pax global header (`g`) applies to every later entry, so it may carry only those inert
 //!   records (not `path`, not `size`); it describes no single entry, so it may be followed by
 //!   an `x` or `L` header, not follow one;
-//! * a GNU long link name (`K`) is refused: a skill has no links.
+//! * a GNU long link name (`K`) is refused: a skill has no links;
+//! * the padding of an `x`, `g` or `L` header's block after its size must be all NUL
+//!   (`tarfile` parses the whole padded block of a pax header), and a long name must end in a
+//!   NUL within its size (GNU tar and `tarfile` read it to the first NUL of the block);
+//! * pax times lie within 8^11 seconds of 1970 and owners within 32 bits (GNU tar fails on
+//!   larger ones, `tarfile` cannot set them).
 //!
 //! **Headers.** The checksum must add up (unsigned or signed, as every reader accepts). Every
 //! numeric field (mode, uid, gid, size, mtime, device numbers) must be an octal number, or
 //! empty (all NUL) except the size: `tarfile` stops at the first header it cannot parse as if
 //! the archive ended there, where GNU tar warns and reads on. The ustar prefix (bytes 345 to
-//! 500) must be empty unless the magic is POSIX `ustar\0` `00`, and NUL-padded after the prefix
-//! (`tarfile` joins the prefix whatever the magic, GNU tar only under that magic, and takes a
-//! star header's shorter prefix when the padding looks like star's time fields); a name from
-//! an extended header replaces the header's name and prefix (all three readers agree). A directory has no data (size 0: `tarfile`
-//! skips no data after a directory, GNU tar skips its size). The end is the first zero block;
+//! 500) must be empty unless the magic is POSIX `ustar\0` `00`, and all NUL after the prefix,
+//! an empty one too (`tarfile` joins the prefix whatever the magic, GNU tar only under that
+//! magic, and takes a star header's shorter prefix when the padding looks like star's time
+//! fields; bsdtar takes an old GNU header's "real size" at byte 483); a name from an extended
+//! header replaces the header's name and prefix (all three readers agree). A directory has no
+//! data (size 0: `tarfile` skips no data after a directory, GNU tar skips its size). An
+//! old-style entry (type NUL) is a directory when its name ends in `/`, but `tarfile` decides
+//! that from the header's own name and the others from the full name, so one whose own or full
+//! name ends in `/` is refused when an extended name or a prefix sets its name. The end is the first zero block;
 //! anything but zeros after it is refused (`trailing-data`).
 
 use super::{
