@@ -38,10 +38,10 @@
 //! fields; bsdtar takes an old GNU header's "real size" at byte 483); a name from an extended
 //! header replaces the header's name and prefix (all three readers agree). A directory has no
 //! data (size 0: `tarfile` skips no data after a directory, GNU tar skips its size). An
-//! old-style entry (type NUL) is a directory when its name ends in `/`, but `tarfile` decides
-//! that from the header's own name and the others from the full name, so one whose own or full
-//! name ends in `/` is refused when an extended name or a prefix sets its name. The end is the first zero block;
-//! anything but zeros after it is refused (`trailing-data`).
+//! old-style entry (type NUL) is a directory when its name ends in `/`, but `tarfile` decides that
+//! from the header's own name and the others from the full name, so one whose own or full name ends
+//! in `/` is refused when an extended name or a prefix sets its name. The end is the first zero
+//! block; anything but zeros after it is refused (`trailing-data`).
 
 use super::{
     invalid, limit, name_text, sums_match, unsafe_, Collector, Member, Result, MAX_TAR_RECORD,
