@@ -417,3 +417,246 @@ fn the_mirrors_own_archives_read_back() {
         .collect();
     assert_eq!(got, members);
 }
+
+/// `data` under an extended header whose size field says `declared` bytes.
+fn declared(name: &str, kind: u8, declared: usize, data: &[u8]) -> Vec<u8> {
+    let mut h = header(name, declared as u64, kind, "");
+    if kind == b'L' {
+        h[257..265].copy_from_slice(b"ustar  \0");
+        fix_checksum(&mut h);
+    }
+    h.extend(padded(data));
+    h
+}
+
+#[test]
+fn a_pax_record_hidden_in_the_block_padding_cannot_rename_a_member() {
+    // `tarfile` parses the whole padded block; GNU tar and bsdtar stop at the declared size.
+    for (kind, first) in [
+        (b'x', pax_record("mtime", "0")),
+        (b'g', pax_record("comment", "c")),
+    ] {
+        let block = [first.clone(), pax_record("path", "SKILL.md")].concat();
+        let parts = [
+            member("SKILL.md", b'0', SKILL),
+            declared("PaxHeaders/x", kind, first.len(), &block),
+            member("notes.md", b'0', EVIL),
+        ];
+        assert_eq!(tar_refusal(&parts), (Invalid, "bad-header".to_owned()));
+    }
+}
+
+#[test]
+fn a_long_name_without_its_nul_cannot_read_on_into_its_padding() {
+    // The size says `SKILL`; GNU tar and `tarfile` read `SKILL.md`, up to the NUL.
+    let parts = [
+        member("SKILL.md", b'0', SKILL),
+        declared("././@LongLink", b'L', 5, b"SKILL.md"),
+        member("x.md", b'0', EVIL),
+    ];
+    assert_eq!(tar_refusal(&parts), (Invalid, "bad-header".to_owned()));
+    let parts = [
+        member("SKILL.md", b'0', SKILL),
+        declared("././@LongLink", b'L', 8, b"SKILL.md"),
+        member("x.md", b'0', EVIL),
+    ];
+    assert_eq!(tar_refusal(&parts), (Invalid, "bad-name".to_owned()));
+}
+
+#[test]
+fn an_old_style_directory_renamed_by_an_extended_name_cannot_hide_its_data() {
+    // `tarfile` makes `x/` a directory from the header's own name and reads its data (a tar
+    // member) as the next header; the others write a file `notes.md`.
+    let hidden = member("SKILL.md", b'0', EVIL);
+    let mut dir = header("x/", hidden.len() as u64, 0, "");
+    dir.extend(&hidden);
+    for rename in [pax(b'x', &[("path", "notes.md")]), long_name("notes.md")] {
+        let parts = [member("SKILL.md", b'0', SKILL), rename, dir.clone()];
+        assert_eq!(tar_refusal(&parts), (Unsafe, "name-mismatch".to_owned()));
+    }
+    // The other way: a plain name made a directory by a pax path or by a prefix.
+    let parts = [
+        member("SKILL.md", b'0', SKILL),
+        pax(b'x', &[("path", "dir/")]),
+        header("x", 0, 0, ""),
+    ];
+    assert_eq!(tar_refusal(&parts), (Unsafe, "name-mismatch".to_owned()));
+    let mut prefixed = header("", 0, 0, "");
+    prefixed[345..348].copy_from_slice(b"dir");
+    fix_checksum(&mut prefixed);
+    let parts = [member("SKILL.md", b'0', SKILL), prefixed];
+    assert_eq!(tar_refusal(&parts), (Unsafe, "name-mismatch".to_owned()));
+}
+
+#[test]
+fn a_gnu_real_size_after_an_empty_prefix_cannot_resize_a_file() {
+    // bsdtar takes the old GNU "real size" at byte 483 as the file's size.
+    for magic in [&b"ustar  \0"[..], &b"ustar\x0000"[..]] {
+        let mut m = member("SKILL.md", b'0', SKILL);
+        m[257..265].copy_from_slice(magic);
+        m[483..495].copy_from_slice(b"00000000004\0");
+        fix_checksum(&mut m[..512]);
+        assert_eq!(tar_refusal(&[m]), (Invalid, "bad-header".to_owned()));
+    }
+}
+
+#[test]
+fn a_wrong_gzip_header_crc_cannot_pass() {
+    // gzip (so GNU tar) refuses a header CRC-16 that does not match; the host checks it too.
+    let t = gz(&tar(&[("SKILL.md", b'0', SKILL)]));
+    let with_crc = |crc16: u16| {
+        let mut g = t[..10].to_vec();
+        g[3] |= 2;
+        let sum = (archive_support::crc(&g) & 0xffff) as u16;
+        g.extend(if crc16 == 0 { sum } else { crc16 }.to_le_bytes());
+        g.extend(&t[10..]);
+        g
+    };
+    assert!(unpack(ArchiveFormat::TarGz, &with_crc(0), "t.tar.gz").is_ok());
+    assert_eq!(
+        refusal(unpack(ArchiveFormat::TarGz, &with_crc(0x3412), "t.tar.gz")),
+        (Invalid, "crc".to_owned())
+    );
+}
+
+#[test]
+fn a_pax_number_out_of_range_cannot_stop_one_extractor() {
+    // GNU tar exits 2 on a time or owner beyond its types; `tarfile` overflows setting it.
+    let huge = "9".repeat(30);
+    for key in ["mtime", "atime", "uid", "gid", "SCHILY.ino"] {
+        let parts = [pax(b'x', &[(key, &huge)]), member("SKILL.md", b'0', SKILL)];
+        assert_eq!(
+            tar_refusal(&parts),
+            (Invalid, "bad-header".to_owned()),
+            "{key}"
+        );
+    }
+    let parts = [
+        pax(b'x', &[("mtime", "8589934591.5"), ("uid", "4294967295")]),
+        member("SKILL.md", b'0', SKILL),
+    ];
+    assert!(read_tar(&tar_of(&parts), "t.tar").is_ok());
+}
+
+/// `z` with `bytes` written at `at` in its first central record.
+fn patch_central(z: &mut [u8], at: usize, bytes: &[u8]) {
+    let eocd = z.len() - 22;
+    let cd = u32::from_le_bytes(z[eocd + 16..eocd + 20].try_into().unwrap()) as usize;
+    z[cd + at..cd + at + bytes.len()].copy_from_slice(bytes);
+}
+
+#[test]
+fn an_end_signature_across_the_comment_length_cannot_start_another_archive() {
+    // A comment length of 0x4b50 (`PK`) and a comment that starts `\x05\x06`: a signature
+    // from byte 20 of the end record, which readers searching backwards take first.
+    let mut comment = vec![0u8; 0x4b50];
+    comment[..2].copy_from_slice(b"\x05\x06");
+    assert_eq!(
+        zip_refusal(&[RawMember::new("SKILL.md", SKILL, true)], &comment),
+        (Invalid, "trailing-data".to_owned())
+    );
+}
+
+#[test]
+fn a_symlink_mode_under_another_system_cannot_make_a_link() {
+    // `unzip` makes a link from a Unix mode under VMS, Atari, BeOS and AtheOS too.
+    for host in [2u16, 5, 16, 30] {
+        let mut link = RawMember::new("notes.md", b"/etc/passwd", false);
+        link.mode = 0o120777;
+        let mut z = zip_raw(&[RawMember::new("SKILL.md", SKILL, true), link], b"");
+        let second = 46 + "SKILL.md".len();
+        patch_central(&mut z, second + 4, &(host << 8 | 20).to_le_bytes());
+        assert_eq!(
+            refusal(read_zip(&z, "t.zip")),
+            (Unsafe, "symlink".to_owned()),
+            "made by {host}"
+        );
+    }
+}
+
+#[test]
+fn a_version_needed_above_4_5_cannot_make_unzip_skip_a_member() {
+    for need in [46u16, 63] {
+        let mut m = RawMember::new("SKILL.md", SKILL, true);
+        m.local_patch.push((4, need.to_le_bytes().to_vec()));
+        let mut z = zip_raw(&[m], b"");
+        assert_eq!(
+            refusal(read_zip(&z, "t.zip")),
+            (Invalid, "unsupported".to_owned())
+        );
+        patch_central(&mut z, 6, &need.to_le_bytes());
+        assert_eq!(
+            refusal(read_zip(&z, "t.zip")),
+            (Invalid, "unsupported".to_owned())
+        );
+    }
+}
+
+#[test]
+fn patched_data_or_strong_encryption_flags_cannot_pass() {
+    // `zipfile` refuses bits 5 and 6; the reserved bits mean nothing any reader agrees on.
+    for flags in [0x10u16, 0x20, 0x40, 0x2000] {
+        let mut m = RawMember::new("SKILL.md", SKILL, true);
+        m.flags = flags;
+        assert_eq!(
+            zip_refusal(&[m], b""),
+            (Invalid, "unsupported".to_owned()),
+            "{flags:#x}"
+        );
+    }
+}
+
+#[test]
+fn a_local_extra_field_cut_short_cannot_pass() {
+    // Three bytes of extra field: no room for a block's id and size. bsdtar refuses it.
+    let mut m = RawMember::new("SKILL.md", SKILL, true);
+    m.local_patch.push((28, 3u16.to_le_bytes().to_vec()));
+    m.body = [&[0x0a, 0, 9][..], &m.body].concat();
+    assert_eq!(zip_refusal(&[m], b""), (Invalid, "bad-header".to_owned()));
+}
+
+#[test]
+fn a_deflate_copy_from_before_the_output_cannot_read_as_zeros() {
+    // A literal `a`, then 3 bytes copied from 4 back: a windowed decoder writes zeros, zlib
+    // (GNU tar's gzip, `zipfile`, `unzip`) refuses the stream.
+    let far = [0x4b, 0x04, 0x62, 0x00];
+    let mut m = RawMember::new("notes.md", b"a\0\0\0", false);
+    m.method = 8;
+    m.body = far.to_vec();
+    m.csize = 4;
+    assert_eq!(
+        zip_refusal(&[RawMember::new("SKILL.md", SKILL, true), m], b""),
+        (Invalid, "deflate".to_owned())
+    );
+    // The same in a .tar.gz: the NULs after `SKILL.md` in the first header are such a copy,
+    // the rest of the tar one stored block.
+    let t = tar(&[("SKILL.md", b'0', SKILL)]);
+    let mut g = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    g.extend([
+        0x0a, 0xf6, 0xf6, 0xf4, 0xf1, 0xd1, 0xcb, 0x4d, 0xa1, 0xa5, 0x1d, 0x80, 0x00,
+    ]);
+    let rest = &t[100..];
+    g.extend((rest.len() as u16).to_le_bytes());
+    g.extend((rest.len() as u16 ^ 0xffff).to_le_bytes());
+    g.extend(rest);
+    g.extend(archive_support::crc(&t).to_le_bytes());
+    g.extend((t.len() as u32).to_le_bytes());
+    assert_eq!(
+        refusal(unpack(ArchiveFormat::TarGz, &g, "t.tar.gz")),
+        (Invalid, "deflate".to_owned())
+    );
+}
+
+#[test]
+fn zero_padding_after_the_end_record_is_read_and_other_padding_is_not() {
+    // bsdtar pads a zip it writes to a pipe with zeros to a whole block; every reader reads it.
+    let mut z = zip_raw(&[RawMember::new("SKILL.md", SKILL, true)], b"");
+    z.resize(10240, 0);
+    let files = read_zip(&z, "t.zip").expect("zero padding is read");
+    assert_eq!(files.len(), 1);
+    z.push(b'x');
+    assert_eq!(
+        refusal(read_zip(&z, "t.zip")),
+        (Invalid, "truncated".to_owned())
+    );
+}

@@ -9,10 +9,12 @@
 //! could read differently is refused (`tests/archive_corpus.rs` holds the host to this against
 //! the real tools). With the member and the rule, it refuses:
 //!
-//! * malformed input (`archive-invalid`): a bad gzip header, trailer or CRC-32, a tar header
-//!   whose checksum does not add up or whose numeric fields are not octal numbers, a truncated
-//!   member, bytes after the end of the archive or between zip members, an entry type, pax
-//!   record or zip method this reader does not know, encryption, zip64, a member name the
+//! * malformed input (`archive-invalid`): a bad gzip header (or header CRC), trailer or
+//!   CRC-32, a corrupt deflate stream (a copy from before the start of the output included, as
+//!   zlib refuses it), a tar header whose checksum does not add up or whose numeric fields are
+//!   not octal numbers, a truncated member, bytes after the end of the archive or between zip
+//!   members, an entry type, pax record, zip method, flag or version this reader does not
+//!   know, encryption, zip64, a member name the
 //!   compiler would refuse to publish (`[A-Za-z0-9._~-]` segments), no `SKILL.md` at the root;
 //! * anything unsafe (`archive-unsafe`): `..` segments, absolute paths (`/x`, `C:x`),
 //!   backslashes, symbolic and hard links (whatever they point at: a skill has no links, so
@@ -41,7 +43,6 @@
 //! archives. The bytes are never sniffed either.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 
 use super::error::{ErrorCode, Result, VerifyError};
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
@@ -186,8 +187,13 @@ fn bound_error(label: &str, member: &str, bound: u64) -> VerifyError {
 }
 
 /// Inflates the raw deflate stream at the start of `input`, stopping with `over()` as soon as
-/// more than `cap` bytes come out. Returns the bytes and
-/// how much of `input` the stream used.
+/// more than `cap` bytes come out. Returns the bytes and how much of `input` the stream used.
+///
+/// The output buffer is the whole output, never a window, so a back-reference to a distance
+/// before the start of the output is an error (`deflate`), as zlib (GNU tar's gzip, Python,
+/// `unzip`) reports it, where a windowed decoder would copy zeros the other readers never
+/// write. Incomplete Huffman codes are refused as zlib refuses them. The buffer doubles as it
+/// fills, so the work stays linear in the output.
 fn inflate(
     input: &[u8],
     cap: u64,
@@ -195,28 +201,51 @@ fn inflate(
     member: &str,
     over: impl Fn() -> VerifyError,
 ) -> Result<(Vec<u8>, usize)> {
-    let mut decoder = flate2::bufread::DeflateDecoder::new(input);
-    let mut out = Vec::new();
-    let mut chunk = vec![0u8; 64 << 10];
+    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
+    use miniz_oxide::inflate::TINFLStatus;
+    let corrupt = |what: &str| {
+        invalid(
+            label,
+            member,
+            "deflate",
+            format!("the deflate stream is corrupt or truncated ({what})"),
+        )
+    };
+    // One byte past the cap, to tell "exactly the cap" from "more".
+    let limit = usize::try_from(cap).unwrap_or(usize::MAX).saturating_add(1);
+    let mut out = vec![0u8; input.len().saturating_mul(4).clamp(1, limit)];
+    let mut decoder = Box::<DecompressorOxide>::default();
+    let (mut used, mut written) = (0usize, 0usize);
+    let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
     loop {
-        let n = decoder.read(&mut chunk).map_err(|e| {
-            invalid(
-                label,
-                member,
-                "deflate",
-                format!("the deflate stream is corrupt or truncated ({e})"),
-            )
-        })?;
-        if n == 0 {
-            break;
-        }
-        if out.len() as u64 + n as u64 > cap {
+        let rest = input.get(used..).unwrap_or_default();
+        let (status, read, wrote) = decompress(&mut decoder, rest, &mut out, written, flags);
+        used = used.saturating_add(read);
+        written = written.saturating_add(wrote);
+        if written as u64 > cap {
             return Err(over());
         }
-        out.extend_from_slice(chunk.get(..n).unwrap_or_default());
+        match status {
+            TINFLStatus::Done => {
+                out.truncate(written);
+                return Ok((out, used));
+            }
+            TINFLStatus::HasMoreOutput if out.len() < limit => {
+                let grown = out.len().saturating_mul(2).min(limit);
+                out.resize(grown, 0);
+            }
+            TINFLStatus::HasMoreOutput => return Err(over()),
+            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                return Err(corrupt("it ends before its last block"))
+            }
+            TINFLStatus::Failed => {
+                return Err(corrupt(
+                    "a code is invalid or a copy reaches before the start of the output",
+                ))
+            }
+            other => return Err(corrupt(&format!("{other:?}"))),
+        }
     }
-    let used = usize::try_from(decoder.total_in()).unwrap_or(usize::MAX);
-    Ok((out, used))
 }
 
 /// Whether a checksum or CRC-32 comparison passes. Fuzzing builds only (`cargo fuzz` sets
@@ -283,6 +312,18 @@ pub fn gunzip(bytes: &[u8], label: &str) -> Result<Vec<u8>> {
         }
     }
     if flags & 2 != 0 {
+        // FHCRC: the low 16 bits of the CRC-32 of the header before it (RFC 1952 2.3.1);
+        // gzip, and so GNU tar, refuses a wrong one.
+        let stored = le16(bytes, at).ok_or_else(|| bad("the header is cut short"))?;
+        let head = bytes.get(..at).unwrap_or_default();
+        if !sums_match(u32::from(stored) == crc32(head) & 0xffff) {
+            return Err(invalid(
+                label,
+                "",
+                "crc",
+                "the gzip header's CRC-16 (flag FHCRC) does not match the header",
+            ));
+        }
         at += 2;
     }
     let body = bytes

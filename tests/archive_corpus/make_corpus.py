@@ -489,6 +489,8 @@ def main():
     tar_cases()
     zip_cases()
     tool_cases()
+    import make_corpus_more
+    make_corpus_more.cases(sys.modules[__name__])
     manifest = []
     names = set()
     for name, fmt, data, expect in corpus:

@@ -21,18 +21,27 @@
 //! * a pax global header (`g`) applies to every later entry, so it may carry only those inert
 //!   records (not `path`, not `size`); it describes no single entry, so it may be followed by
 //!   an `x` or `L` header, not follow one;
-//! * a GNU long link name (`K`) is refused: a skill has no links.
+//! * a GNU long link name (`K`) is refused: a skill has no links;
+//! * the padding of an `x`, `g` or `L` header's block after its size must be all NUL
+//!   (`tarfile` parses the whole padded block of a pax header), and a long name must end in a
+//!   NUL within its size (GNU tar and `tarfile` read it to the first NUL of the block);
+//! * pax times lie within 8^11 seconds of 1970 and owners within 32 bits (GNU tar fails on
+//!   larger ones, `tarfile` cannot set them).
 //!
 //! **Headers.** The checksum must add up (unsigned or signed, as every reader accepts). Every
 //! numeric field (mode, uid, gid, size, mtime, device numbers) must be an octal number, or
 //! empty (all NUL) except the size: `tarfile` stops at the first header it cannot parse as if
 //! the archive ended there, where GNU tar warns and reads on. The ustar prefix (bytes 345 to
-//! 500) must be empty unless the magic is POSIX `ustar\0` `00`, and NUL-padded after the prefix
-//! (`tarfile` joins the prefix whatever the magic, GNU tar only under that magic, and takes a
-//! star header's shorter prefix when the padding looks like star's time fields); a name from
-//! an extended header replaces the header's name and prefix (all three readers agree). A directory has no data (size 0: `tarfile`
-//! skips no data after a directory, GNU tar skips its size). The end is the first zero block;
-//! anything but zeros after it is refused (`trailing-data`).
+//! 500) must be empty unless the magic is POSIX `ustar\0` `00`, and all NUL after the prefix,
+//! an empty one too (`tarfile` joins the prefix whatever the magic, GNU tar only under that
+//! magic, and takes a star header's shorter prefix when the padding looks like star's time
+//! fields; bsdtar takes an old GNU header's "real size" at byte 483); a name from an extended
+//! header replaces the header's name and prefix (all three readers agree). A directory has no
+//! data (size 0: `tarfile` skips no data after a directory, GNU tar skips its size). An
+//! old-style entry (type NUL) is a directory when its name ends in `/`, but `tarfile` decides that
+//! from the header's own name and the others from the full name, so one whose own or full name ends
+//! in `/` is refused when an extended name or a prefix sets its name. The end is the first zero
+//! block; anything but zeros after it is refused (`trailing-data`).
 
 use super::{
     invalid, limit, name_text, sums_match, unsafe_, Collector, Member, Result, MAX_TAR_RECORD,
@@ -77,14 +86,29 @@ fn digits(v: &[u8]) -> bool {
     !v.is_empty() && v.iter().all(u8::is_ascii_digit)
 }
 
-/// Whether `v` is a pax time: `-?digits(.digits)?`.
+/// The largest pax time accepted, in seconds either side of 1970: the largest a ustar header's
+/// 11 octal digits hold. GNU tar refuses a time beyond its `time_t` and `tarfile` fails to set
+/// one beyond the platform's, so the bound stays far inside both.
+const MAX_PAX_SECONDS: u64 = 0o77777777777;
+
+/// Whether `v` is a decimal number (digits only) no larger than `max`.
+fn decimal_at_most(v: &[u8], max: u64) -> bool {
+    digits(v)
+        && std::str::from_utf8(v)
+            .ok()
+            .and_then(|t| t.parse::<u64>().ok())
+            .is_some_and(|n| n <= max)
+}
+
+/// Whether `v` is a pax time: `-?digits(.digits)?`, at most [`MAX_PAX_SECONDS`] either side.
 fn pax_time(v: &[u8]) -> bool {
     let v = v.strip_prefix(b"-").unwrap_or(v);
     match v.iter().position(|&b| b == b'.') {
         Some(dot) => {
-            digits(v.get(..dot).unwrap_or_default()) && digits(v.get(dot + 1..).unwrap_or_default())
+            decimal_at_most(v.get(..dot).unwrap_or_default(), MAX_PAX_SECONDS)
+                && digits(v.get(dot + 1..).unwrap_or_default())
         }
-        None => digits(v),
+        None => decimal_at_most(v, MAX_PAX_SECONDS),
     }
 }
 
@@ -163,7 +187,11 @@ fn pax(label: &str, member: &str, data: &[u8], global: bool) -> Result<Pax> {
                 true
             }
             b"atime" | b"ctime" | b"mtime" | b"LIBARCHIVE.creationtime" => pax_time(value),
-            b"uid" | b"gid" | b"SCHILY.dev" | b"SCHILY.ino" | b"SCHILY.nlink" => digits(value),
+            // GNU tar refuses an owner beyond its 32-bit `uid_t` and a number beyond 64 bits.
+            b"uid" | b"gid" => decimal_at_most(value, u64::from(u32::MAX)),
+            b"SCHILY.dev" | b"SCHILY.ino" | b"SCHILY.nlink" => {
+                decimal_at_most(value, i64::MAX as u64)
+            }
             b"uname" | b"gname" | b"comment" => std::str::from_utf8(value).is_ok(),
             _ if INERT_PREFIXES.iter().any(|p| key.starts_with(p.as_bytes())) => true,
             _ => {
@@ -287,21 +315,21 @@ pub fn read_tar(tar: &[u8], label: &str) -> Result<Vec<Member>> {
         })?;
         let prefix_field = h.get(345..500).unwrap_or_default();
         let prefix = field(h, 345, 155);
-        if !prefix.is_empty() {
-            let posix = h.get(257..265) == Some(&b"ustar\x0000"[..]);
-            let padded = prefix_field
-                .get(prefix.len()..)
-                .unwrap_or_default()
-                .iter()
-                .all(|&b| b == 0);
-            if !posix || !padded {
-                return Err(invalid(
-                    label,
-                    &raw_name,
-                    "bad-header",
-                    "bytes 345 to 500 are not an empty or NUL-padded POSIX ustar name prefix; readers disagree on whether they are part of the name",
-                ));
-            }
+        // All of bytes 345 to 500 after the prefix, even an empty one: under GNU magic they
+        // hold times and a "real size" that bsdtar applies to the file.
+        let padded = prefix_field
+            .get(prefix.len()..)
+            .unwrap_or_default()
+            .iter()
+            .all(|&b| b == 0);
+        let posix = h.get(257..265) == Some(&b"ustar\x0000"[..]);
+        if !padded || !(prefix.is_empty() || posix) {
+            return Err(invalid(
+                label,
+                &raw_name,
+                "bad-header",
+                "bytes 345 to 500 are not empty or a NUL-padded POSIX ustar name prefix; readers disagree on whether they are part of the name or the size",
+            ));
         }
         let kind = h.get(156).copied().unwrap_or(0);
         let data_at = at + BLOCK;
@@ -332,6 +360,23 @@ pub fn read_tar(tar: &[u8], label: &str) -> Result<Vec<Member>> {
                     ));
                 }
                 let record = data(header_size, &raw_name)?;
+                // `tarfile` parses a pax header's whole padded block, and GNU tar and
+                // `tarfile` read a long name up to the first NUL of its block: the padding
+                // must say nothing.
+                let block_end = usize::try_from(header_size.div_ceil(BLOCK as u64))
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(BLOCK);
+                let padding = tar
+                    .get(data_at + record.len()..data_at.saturating_add(block_end))
+                    .unwrap_or_default();
+                if padding.iter().any(|&b| b != 0) {
+                    return Err(invalid(
+                        label,
+                        &raw_name,
+                        "bad-header",
+                        "an extended header's block padding is not all NUL; some readers read it as more records or more of the name",
+                    ));
+                }
                 let (path, ext_size) = match kind {
                     b'K' => {
                         return Err(invalid(
@@ -342,6 +387,14 @@ pub fn read_tar(tar: &[u8], label: &str) -> Result<Vec<Member>> {
                         ))
                     }
                     b'L' => {
+                        if !record.contains(&0) {
+                            return Err(invalid(
+                                label,
+                                &raw_name,
+                                "bad-name",
+                                "a GNU long name does not end in NUL within its size; GNU tar and tarfile read on into its padding",
+                            ));
+                        }
                         let name = name_text(label, field(record, 0, record.len()))?;
                         if name.is_empty() {
                             return Err(invalid(
@@ -395,6 +448,21 @@ pub fn read_tar(tar: &[u8], label: &str) -> Result<Vec<Member>> {
             _ => {
                 let ext = pending.take();
                 let (ext_path, ext_size) = ext.map(|p| (p.path, p.size)).unwrap_or_default();
+                if kind == 0 {
+                    let final_slash = match &ext_path {
+                        Some(p) => p.ends_with('/'),
+                        None => raw_name.ends_with('/') || raw_name.is_empty(),
+                    };
+                    let renamed = ext_path.is_some() || !prefix.is_empty();
+                    if (raw_name.ends_with('/') || final_slash) && renamed {
+                        return Err(unsafe_(
+                            label,
+                            &raw_name,
+                            "name-mismatch",
+                            "an old-style (type NUL) entry is a directory by its name, and an extended name or a prefix changes that name; tarfile decides from the header's own name, the others from the full name",
+                        ));
+                    }
+                }
                 // An extended header's name replaces the header's name and prefix in every reader.
                 let name = match ext_path {
                     Some(p) => p,
@@ -496,5 +564,8 @@ mod tests {
         assert!(!pax_time(b"1."));
         assert!(!pax_time(b"+1"));
         assert!(!pax_time(b""));
+        assert!(pax_time(b"8589934591"));
+        assert!(!pax_time(b"8589934592"));
+        assert!(!pax_time(&[b'9'; 30]));
     }
 }

@@ -3,10 +3,17 @@
 //! reader would (walking the local headers from the first byte), or refused.
 //!
 //! * **The end record** is the last end-of-central-directory record whose comment runs to the
-//!   end of the file. Its comment may not hold another end record's signature (`zipfile` takes
-//!   the last signature it finds), no zip64 locator may precede it (`zipfile` and `unzip` would
-//!   follow it to another central directory), and the central directory must end where it
-//!   begins (`trailing-data`: bytes prepended or hidden after it).
+//!   end of the file, or to zeros that run to the end (bsdtar pads a zip written to a pipe;
+//!   every reader searches back past them). No end record signature may follow its first byte,
+//!   in its fields or comment (`zipfile` and `unzip` take the last signature they find), no
+//!   zip64 locator may precede it (`zipfile` and `unzip` would follow it to another central
+//!   directory), and the central directory must end where it begins (`trailing-data`: bytes
+//!   prepended or hidden after it).
+//! * **Headers.** The general-purpose flags are bits 1, 2, 3 and 11 at most, the version
+//!   needed to extract at most 4.5, the extra fields filled exactly by their blocks, and the
+//!   upper 16 bits of the external attributes, whatever the "made by" system, give no file type
+//!   but a regular file or a directory (`unzip` makes a link from them for systems besides
+//!   Unix).
 //! * **The central directory** is the list of members; its entries fill it exactly
 //!   (`unlisted-data`).
 //! * **The local walk.** In offset order, the members tile the bytes before the central
@@ -44,34 +51,52 @@ const ENCRYPTED: u16 = 1;
 /// Flag bit 3: the CRC-32 and sizes follow the data, in a data descriptor.
 const DATA_DESCRIPTOR: u16 = 8;
 
-/// Whether a zip header's extra field carries an Info-ZIP Unicode Path block (id 0x7075):
-/// a second name that Info-ZIP's unzip, 7-Zip and Python's `zipfile` (3.12 and later) put in
-/// place of the header's, so the name every check here read would not be the name extracted.
-/// The blocks are walked as APPNOTE 4.5 lays them out (id, size, data); a field cut short
-/// ends the walk (its truncation is the header's own error).
-fn second_name(extra: Option<&[u8]>) -> bool {
-    let mut rest = extra.unwrap_or_default();
-    while let (Some(id), Some(len)) = (le16(rest, 0), le16(rest, 2)) {
-        if id == 0x7075 {
-            return true;
-        }
-        let Some(next) = rest.get(4 + usize::from(len)..) else {
-            return false;
+/// Checks a header's extra field: its blocks, walked as APPNOTE 4.5 lays them out (id, size,
+/// data), must fill it exactly (bsdtar refuses a block cut short, the others skip it), and
+/// none may be an Info-ZIP Unicode Path block (id 0x7075): a second name that Info-ZIP's
+/// unzip, 7-Zip and Python's `zipfile` (3.12 and later) put in place of the header's, so the
+/// name every check here read would not be the name extracted.
+fn check_extra(label: &str, member: &str, extra: Option<&[u8]>) -> Result<()> {
+    let mut rest =
+        extra.ok_or_else(|| invalid(label, member, "truncated", "its extra field is cut short"))?;
+    while !rest.is_empty() {
+        let (Some(id), Some(len)) = (le16(rest, 0), le16(rest, 2)) else {
+            return Err(extra_cut(label, member));
         };
-        rest = next;
+        if id == 0x7075 {
+            return Err(unsafe_(
+                label,
+                member,
+                "name-mismatch",
+                "it carries a second name (an Info-ZIP Unicode Path extra field) that some \
+                 readers extract instead; readers disagree on its name",
+            ));
+        }
+        rest = rest
+            .get(4 + usize::from(len)..)
+            .ok_or_else(|| extra_cut(label, member))?;
     }
-    false
+    Ok(())
 }
 
-fn second_name_refused(label: &str, member: &str) -> VerifyError {
-    unsafe_(
+fn extra_cut(label: &str, member: &str) -> VerifyError {
+    invalid(
         label,
         member,
-        "name-mismatch",
-        "it carries a second name (an Info-ZIP Unicode Path extra field) that some readers \
-         extract instead; readers disagree on its name",
+        "bad-header",
+        "its extra field ends inside a block; bsdtar refuses it where other readers skip it",
     )
 }
+
+/// The general-purpose flag bits this reader accepts: 1 and 2 (deflate options), 3 (data
+/// descriptor) and 11 (UTF-8 names). Bit 0 (encryption) has its own refusal; the others
+/// (patched data, strong encryption, an encrypted central directory, reserved bits) make
+/// `zipfile` or `unzip` refuse or read the member their own way.
+const KNOWN_FLAGS: u16 = 0b0000_1000_0000_1111;
+
+/// The highest "version needed to extract" accepted: 4.5 (zip64, which this reader refuses
+/// anyway). `unzip` 6.0 skips a member that needs more, `zipfile` refuses above 6.3.
+const MAX_VERSION_NEEDED: u16 = 45;
 
 /// One central directory entry, as far as this reader needs it.
 struct ZipEntry {
@@ -83,6 +108,9 @@ struct ZipEntry {
     size: u32,
     offset: u32,
     unix_mode: Option<u32>,
+    /// The upper 16 bits of the external attributes, whatever system made the archive:
+    /// `unzip` applies a Unix file type from them for several systems besides Unix.
+    upper_mode: u32,
     dos_directory: bool,
 }
 
@@ -90,18 +118,25 @@ struct ZipEntry {
 /// data, with the checks of the module documentation and of [`super`].
 pub fn read_zip(zip: &[u8], label: &str) -> Result<Vec<Member>> {
     let bad = |token: &str, what: &str| invalid(label, "", token, what.to_owned());
-    // The end-of-central-directory record: the last signature whose comment ends the file.
+    // The end-of-central-directory record: the last signature whose comment ends the file,
+    // or is followed by zeros only (bsdtar pads a zip it writes to a pipe to a whole block;
+    // every reader searches back past them).
+    let zeros_from = zip.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
     let min = zip.len().saturating_sub(22 + 0xffff);
     let eocd = (min..=zip.len().saturating_sub(22))
         .rev()
         .find(|&i| {
             le32(zip, i) == Some(END)
-                && le16(zip, i + 20).map(|c| i + 22 + usize::from(c)) == Some(zip.len())
+                && le16(zip, i + 20)
+                    .map(|c| i + 22 + usize::from(c))
+                    .is_some_and(|end| end <= zip.len() && end >= zeros_from)
         })
         .ok_or_else(|| bad("truncated", "there is no end-of-central-directory record; it is not a zip file or it is truncated"))?;
-    let comment = zip.get(eocd + 22..).unwrap_or_default();
-    if comment.windows(4).any(|w| w == END.to_le_bytes()) {
-        return Err(bad("trailing-data", "the archive comment holds an end-of-central-directory signature; readers that take the last signature read another archive"));
+    // Any signature after this one's first byte (in its own fields or its comment) is an end
+    // record for readers that search backwards from the end and take the first they find.
+    let after = zip.get(eocd + 1..).unwrap_or_default();
+    if after.windows(4).any(|w| w == END.to_le_bytes()) {
+        return Err(bad("trailing-data", "an end-of-central-directory signature lies inside the end record or its comment; readers that take the last signature read another archive"));
     }
     if eocd >= 20 && le32(zip, eocd - 20) == Some(END64_LOCATOR) {
         return Err(bad(
@@ -148,10 +183,20 @@ pub fn read_zip(zip: &[u8], label: &str) -> Result<Vec<Member>> {
             .get(at + 46..at + 46 + name_len)
             .ok_or_else(|| bad("truncated", "a central directory entry is cut short"))?;
         let name = name_text(label, name_bytes)?;
-        if second_name(zip.get(at + 46 + name_len..at + 46 + name_len + extra_len)) {
-            return Err(second_name_refused(label, &name));
-        }
+        check_extra(
+            label,
+            &name,
+            zip.get(at + 46 + name_len..at + 46 + name_len + extra_len),
+        )?;
         let made_by_unix = f16(4) >> 8 == 3;
+        if f16(6) > MAX_VERSION_NEEDED {
+            return Err(invalid(
+                label,
+                &name,
+                "unsupported",
+                format!("it needs zip version {} to extract; unzip skips a member above 4.6 and zipfile refuses above 6.3", f16(6)),
+            ));
+        }
         let external = f32(38);
         entries.push(ZipEntry {
             name,
@@ -162,6 +207,7 @@ pub fn read_zip(zip: &[u8], label: &str) -> Result<Vec<Member>> {
             size: f32(24),
             offset: f32(42),
             unix_mode: made_by_unix.then_some(external >> 16),
+            upper_mode: external >> 16,
             dos_directory: external & 0x10 != 0,
         });
         at += 46 + name_len + extra_len + comment_len;
@@ -227,6 +273,17 @@ fn member(
     if e.flags & ENCRYPTED != 0 {
         return Err(invalid(label, name, "encrypted", "it is encrypted"));
     }
+    if e.flags & !KNOWN_FLAGS != 0 {
+        return Err(invalid(
+            label,
+            name,
+            "unsupported",
+            format!(
+                "it sets general-purpose flags {:#06x}; readers refuse or apply them differently",
+                e.flags & !KNOWN_FLAGS
+            ),
+        ));
+    }
     if e.compressed == u32::MAX || e.size == u32::MAX || e.offset == u32::MAX {
         return Err(invalid(
             label,
@@ -235,7 +292,8 @@ fn member(
             "its sizes are in a zip64 field; a skill needs no zip64",
         ));
     }
-    let kind = e.unix_mode.map(|m| m & 0o170000).unwrap_or(0);
+    // The file type of the upper attribute bits, whatever the "made by" system says.
+    let kind = e.upper_mode & 0o170000;
     let regular_only = |token: &str, what: &str| {
         unsafe_(
             label,
@@ -248,7 +306,15 @@ fn member(
         0o120000 => return Err(regular_only("symlink", "a symbolic link")),
         0o020000 | 0o060000 => return Err(regular_only("device", "a device file")),
         0o010000 | 0o140000 => return Err(regular_only("fifo", "a FIFO or socket")),
-        _ => {}
+        0 | 0o100000 | 0o040000 => {}
+        other => {
+            return Err(invalid(
+                label,
+                name,
+                "unsupported",
+                format!("its attributes give the unknown file type {other:#o}"),
+            ))
+        }
     }
     let directory = name.ends_with('/');
     if !directory && (kind == 0o040000 || (e.unix_mode.is_none() && e.dos_directory)) {
@@ -312,8 +378,18 @@ fn member(
     if zip.get(lh + 30..lh + 30 + lname) != Some(e.name.as_bytes()) {
         return Err(unsafe_(label, name, "name-mismatch", "its local header names another file than the central directory; readers disagree on its name"));
     }
-    if second_name(zip.get(lh + 30 + lname..lh + 30 + lname + lextra)) {
-        return Err(second_name_refused(label, name));
+    check_extra(
+        label,
+        name,
+        zip.get(lh + 30 + lname..lh + 30 + lname + lextra),
+    )?;
+    if l16(4).unwrap_or(0) > MAX_VERSION_NEEDED {
+        return Err(invalid(
+            label,
+            name,
+            "unsupported",
+            "its local header needs a zip version above 4.5 to extract",
+        ));
     }
     let described = e.flags & DATA_DESCRIPTOR != 0;
     let agrees = |local: u32, central: u32| local == central || (described && local == 0);
