@@ -35,8 +35,8 @@
 //!   whose name does not end in `/` is refused (`zipfile` extracts it as a file).
 
 use super::{
-    bound_error, crc32, inflate, inflate_bound, invalid, le16, le32, limit, name_text, sums_match,
-    unsafe_, Collector, Member, Result, VerifyError,
+    bound_error, crc32, inflate, invalid, le16, le32, limit, name_text, sums_match, unsafe_,
+    Collector, Member, Result, VerifyError, MAX_INFLATED_BYTES,
 };
 use crate::skill::limits::MAX_FILES_PER_SKILL;
 
@@ -226,7 +226,7 @@ pub fn read_zip(zip: &[u8], label: &str) -> Result<Vec<Member>> {
     }
     entries.sort_by_key(|e| e.offset);
     let mut c = Collector::new(label);
-    let bound = inflate_bound(zip.len());
+    let bound = MAX_INFLATED_BYTES;
     let mut inflated = 0u64;
     // Where the next local header must begin: the walk's position.
     let mut expected = 0usize;
@@ -240,7 +240,7 @@ pub fn read_zip(zip: &[u8], label: &str) -> Result<Vec<Member>> {
             cd_offset as usize,
             |size| {
                 if u64::from(size) > bound.saturating_sub(inflated) {
-                    return Err(bound_error(label, &e.name, bound));
+                    return Err(bound_error(label, &e.name));
                 }
                 inflated += u64::from(size);
                 Ok(())
