@@ -1190,3 +1190,33 @@ fn empty_directories_inside_skills_are_listed_and_empty() {
     );
     assert_eq!(e["skill"]["resources"].as_array().map(Vec::len), Some(1));
 }
+
+#[test]
+fn a_public_skill_cannot_reveal_the_name_of_a_private_skill_it_shares() {
+    let skill = |name: &str| format!("---\nname: {name}\ndescription: Lints.\n---\n# Lint\n");
+    let t = TempDir::new("names");
+    t.write("tools/lint/SKILL.md", skill("lint"));
+    t.write("other/lint/SKILL.md", skill("lint"));
+    t.write("zeta/SKILL.md", skill("zeta"));
+    t.write(
+        "skills-edge.toml",
+        "[[access]]\nskills = [\"other/**\"]\nscopes = [\"billing\"]\n",
+    );
+    assert_errors(
+        &t,
+        "a public and a private skill named lint",
+        &[(
+            "access-name",
+            "other/lint",
+            None,
+            "give the private skill a name of its own",
+        )],
+    );
+    // The same name with the same audience is the warning it always was.
+    t.write(
+        "skills-edge.toml",
+        "[[access]]\nskills = [\"other/**\", \"tools/**\"]\nscopes = [\"billing\"]\n",
+    );
+    let (_, warnings) = assert_publishable(&t, "both private to billing");
+    assert!(warnings.iter().any(|(rule, _)| rule == "duplicate-name"));
+}

@@ -84,6 +84,10 @@ pub enum Rule {
     AccessNested,
     /// More distinct scope sets than [`crate::access::MAX_PRIVATE_CLASSES`].
     AccessClasses,
+    /// Two skills share a name but not their audience: how a shared name is served (left out
+    /// of the mirror, a path-based prompt name) is decided for the whole catalog, so a caller
+    /// would learn the hidden one's name from the visible one's.
+    AccessName,
     /// Warning: the catalog has private skills; they are served only where authentication is
     /// configured, and to nobody without it.
     AccessNeedsAuth,
@@ -146,6 +150,7 @@ impl Rule {
             Rule::AccessPattern => "access-pattern",
             Rule::AccessNested => "access-nested",
             Rule::AccessClasses => "access-classes",
+            Rule::AccessName => "access-name",
             Rule::AccessNeedsAuth => "access-needs-auth",
             Rule::DuplicateName => "duplicate-name",
             Rule::ReservedMetadataKey => "reserved-metadata-key",

@@ -637,6 +637,33 @@ fn compile_pass(
             .map(|s| s.root.strip_prefix(SCHEME).unwrap_or(&s.root))
             .collect();
         let a = access::resolve(&rules, &paths, &mut diags);
+        // A name shared by skills of different audiences: the name's handling is the
+        // catalog's (mirror, prompt names), so the visible skill would show the hidden one.
+        for uris in by_name.values().filter(|u| u.len() > 1) {
+            let at = |uri: &String| skills.binary_search_by(|s| s.uri.cmp(uri)).ok();
+            let classes: Vec<(usize, u32)> = uris
+                .iter()
+                .filter_map(|u| at(u))
+                .map(|i| (i, a.skill_class.get(i).copied().unwrap_or(0)))
+                .collect();
+            if classes.windows(2).all(|w| w[0].1 == w[1].1) {
+                continue;
+            }
+            let path = |i: usize| paths.get(i).copied().unwrap_or_default();
+            let (first, rest) = (classes[0].0, &classes[1..]);
+            let others: Vec<&str> = rest.iter().map(|&(i, _)| path(i)).collect();
+            diags.push(Diagnostic::error(
+                Rule::AccessName,
+                path(first),
+                format!(
+                    "the skill {} shares its name {:?} with {}, which another audience sees: a caller who sees one would learn the other's name (a shared name is left out of the mirror and gets a path-based prompt name for every caller)",
+                    path(first),
+                    skills[first].name,
+                    others.join(", ")
+                ),
+                "give the private skill a name of its own, or give the skills the same scopes",
+            ));
+        }
         let private = a.skill_class.iter().filter(|&&c| c > 0).count();
         if private > 0 {
             diags.push(Diagnostic::warning(
