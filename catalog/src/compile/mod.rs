@@ -643,7 +643,7 @@ fn compile_pass(
             let at = |uri: &String| skills.binary_search_by(|s| s.uri.cmp(uri)).ok();
             let classes: Vec<(usize, u32)> = uris
                 .iter()
-                .filter_map(|u| at(u))
+                .filter_map(at)
                 .map(|i| (i, a.skill_class.get(i).copied().unwrap_or(0)))
                 .collect();
             if classes.windows(2).all(|w| w[0].1 == w[1].1) {
