@@ -1110,7 +1110,10 @@ impl SkillsClient {
         let mut refreshed = false;
         let mut approval_revoked = false;
         loop {
-            let plan = self.with(|s| s.host.plan_read(&s.label, skill_uri, reference))??;
+            let plan = self.with(|s| {
+                s.host
+                    .plan_read_for(&s.label, skill_uri, reference, purpose)
+            })??;
             let f = self
                 .fetch(
                     rpc,
@@ -1121,8 +1124,14 @@ impl SkillsClient {
                 .await?;
             let (content, digest) = prepared(rpc, &f.result, &plan).await;
             let read = self.with(|s| {
-                s.host
-                    .read(&s.label, skill_uri, &plan.uri, content, hashing(&digest))
+                s.host.read_for(
+                    &s.label,
+                    skill_uri,
+                    &plan.uri,
+                    content,
+                    hashing(&digest),
+                    purpose,
+                )
             })?;
             match read {
                 Ok(file) => {
