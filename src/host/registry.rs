@@ -1688,11 +1688,16 @@ pub(crate) mod tests {
             "same (p7)"
         );
         assert_eq!(table_builds() - before, 3);
-        // Under another server, where it is the only `same`, it keeps its plain name.
+        // Under another server, where it is the only `same`, it is still qualified: the
+        // name is served by two servers, so no bare or prefixed form of it stands alone.
         h.register("home", skills[0].entry()).unwrap();
         assert_eq!(
             h.summary("home", &skills[0].uri).unwrap().display_name,
-            "same"
+            "home:same"
+        );
+        assert_eq!(
+            h.summary("work", &skills[3].uri).unwrap().display_name,
+            "work:same (p3)"
         );
         assert_eq!(table_builds() - before, 4);
     }
@@ -1789,11 +1794,11 @@ pub(crate) mod tests {
         assert_eq!(
             names,
             [
-                "refunds (acme/billing)",
-                "refunds (other)",
+                "work:refunds (acme/billing)",
+                "work:refunds (other)",
                 "work:solo",
-                "refunds (github://refunds)",
-                "refunds (skill://refunds)",
+                "home:refunds (github://refunds)",
+                "home:refunds (skill://refunds)",
                 "home:solo",
             ]
         );
