@@ -534,6 +534,11 @@ impl SkillHost {
         if label.chars().any(char::is_control) {
             return Err(bad("must not contain control characters"));
         }
+        if label.chars().any(is_invisible_format) {
+            return Err(bad(
+                "must not contain invisible or bidirectional format characters (U+00AD, U+061C, U+180E, U+200B to U+200F, U+202A to U+202E, U+2060 to U+206F, U+FEFF, U+FFF9 to U+FFFB): a label is shown to people, and two labels that look alike would pass for one server",
+            ));
+        }
         if label.trim() != label {
             return Err(bad("must not start or end with whitespace"));
         }
@@ -543,7 +548,7 @@ impl SkillHost {
         self.servers.push(Server {
             label: label.to_owned(),
             skills: Map::new(),
-            origin: label.to_owned(),
+            origin: super::index::canonical_origin(label),
         });
         self.names.take();
         Ok(())
@@ -1478,6 +1483,23 @@ fn listing_entries(json: &str) -> Result<Vec<&str>> {
     skills
         .map(|items| items.iter().map(|n| n.raw).collect())
         .ok_or_else(|| bad("the skills/list result has no `skills` array".into()))
+}
+
+/// The format characters that show nothing or reorder text: the soft hyphen, the Arabic
+/// letter mark, the Mongolian vowel separator, the zero-width characters and marks
+/// (U+200B to U+200F), the bidirectional embeddings and overrides (U+202A to U+202E), the
+/// word joiner, invisible operators and isolates (U+2060 to U+206F), the byte order mark and
+/// the interlinear annotation characters. A label holding one looks like another label.
+fn is_invisible_format(c: char) -> bool {
+    matches!(c,
+        '\u{ad}'
+        | '\u{61c}'
+        | '\u{180e}'
+        | '\u{200b}'..='\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}'
+        | '\u{feff}'
+        | '\u{fff9}'..='\u{fffb}')
 }
 
 /// The per-server display names, in the server's URI order: the name when it is unique in the

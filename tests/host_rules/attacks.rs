@@ -175,3 +175,59 @@ fn serving_two_endpoints_on_one_origin_shares_one_label_by_default() {
         label("http://127.0.0.1:8788/mcp")
     );
 }
+
+/// An entry whose item URIs spell a dot segment in escapes (`%2e%2e`), an unreserved
+/// character in an escape (`%61`) or the scheme in capitals is refused: skill URIs are
+/// compared as strings, so a second spelling of a path would get past the checks of
+/// containment and nesting.
+#[test]
+fn spelling_a_uri_in_escapes_or_capitals_is_refused() {
+    let text = md("a");
+    let entry = |uri: &str, item: &str| {
+        json!({
+            "uri": uri,
+            "frontmatter": {"name": "a", "description": "d"},
+            "resources": [
+                {"uri": uri, "digest": digest_of(text.as_bytes()), "size": text.len()},
+                {"uri": item, "digest": digest_of(b"x"), "size": 1},
+            ],
+        })
+        .to_string()
+    };
+    for (uri, item) in [
+        ("skill://a/SKILL.md", "skill://a/%2e%2e/b/x.md"),
+        ("skill://a/SKILL.md", "skill://a/%2E%2E/b/x.md"),
+        ("skill://a/SKILL.md", "skill://a/%61.md"),
+        ("skill://a/SKILL.md", "skill://a/x%2fy.md"),
+        ("skill://a/SKILL.md", "SKILL://a/x.md"),
+        ("Skill://a/SKILL.md", "Skill://a/x.md"),
+        ("skill://%61/SKILL.md", "skill://%61/x.md"),
+    ] {
+        let e = Entry::parse(&entry(uri, item)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidEntry, "{item}: {}", e.message);
+    }
+    // An escape of a reserved or non-ASCII byte, in capitals, is the one spelling it has.
+    Entry::parse(&entry("skill://a/SKILL.md", "skill://a/caf%C3%A9.md")).unwrap();
+    // A file on disk is named as such, not as an empty path segment.
+    let e = skills_edge::host::entry::check_skill_md_uri("file:///etc/SKILL.md").unwrap_err();
+    assert!(e.message.contains("empty authority"), "{}", e.message);
+}
+
+/// A label with an invisible or bidirectional format character would read like another
+/// server's label: it is refused.
+#[test]
+fn a_label_that_looks_like_another_servers_is_refused() {
+    let mut host = SkillHost::new(HostOptions::default());
+    host.add_server("https://good.example").unwrap();
+    for label in [
+        "https://good\u{200b}.example",
+        "https://\u{202e}elpmaxe.doog",
+        "https://good.example\u{feff}",
+        "https://go\u{ad}od.example",
+        "https://good.example\u{2066}",
+    ] {
+        let e = host.add_server(label).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument, "{label:?}");
+    }
+    assert_eq!(host.servers(), ["https://good.example"]);
+}
