@@ -7,17 +7,46 @@ use skills_edge::host::Purpose;
 const NESTED_RULES: &str = "skill://release-notes/changelog-lint/references/rules.md";
 
 /// H31 ("Activating it needs fresh, explicit user consent"): a nested skill loaded by its URI
-/// alone, before its enclosing skill is known, loses its acting window as soon as the
-/// enclosing skill is registered; reads through it stop and loading it again needs consent.
+/// alone, before its enclosing skill is known, is not activated as a skill of its own: the
+/// client asks for the skills that could enclose it first, and the load needs consent.
 #[test]
-fn loading_a_nested_skill_by_uri_before_its_parent_keeps_no_window() {
+fn loading_a_nested_skill_by_uri_before_its_parent_is_refused() {
     let wire = Wire::new();
     let c = client(&wire);
-    // Nothing known yet: the skill loads as a skill of its own.
+    let e = block_on(c.load(&wire, NESTED)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NotApproved, "{}", e.message);
+    assert!(e.message.contains(OUTER), "{}", e.message);
+    assert_eq!(wire.reads_of(NESTED), 0, "nothing of it fetched");
+    assert!(!c.host(|h, l| h.is_active(l, NESTED)).unwrap());
+    // Its own consent lets it load; a skill with no enclosing directory asks for nothing.
+    c.host(|h, l| h.approve(l, NESTED).unwrap()).unwrap();
+    block_on(c.load(&wire, NESTED)).unwrap();
+    let gets = wire.count("skills/get");
+    block_on(c.load(&wire, CODE_REVIEW)).unwrap();
+    assert_eq!(wire.count("skills/get"), gets + 1);
+}
+
+/// The same, for a listing that leaves the enclosing skill out: the nested skill loads as a
+/// skill of its own, and its window closes as soon as the enclosing skill is registered;
+/// reads through it stop and loading it again needs consent.
+#[test]
+fn listing_a_nested_skill_without_its_parent_keeps_no_window_once_the_parent_arrives() {
+    let wire = Wire::new();
+    let c = client(&wire);
+    wire.set_tamper(|method, _, result| {
+        if method == "skills/list" {
+            result["skills"]
+                .as_array_mut()
+                .unwrap()
+                .retain(|e| e["uri"] != OUTER);
+        }
+    });
+    block_on(c.list(&wire)).unwrap();
+    wire.clear();
     block_on(c.load(&wire, NESTED)).unwrap();
     assert!(c.host(|h, l| h.is_active(l, NESTED)).unwrap());
-    // The listing registers the enclosing skill: the window it lacked consent for closes.
-    block_on(c.list(&wire)).unwrap();
+    // The enclosing skill arrives: the window it lacked consent for closes.
+    block_on(c.get(&wire, OUTER)).unwrap();
     assert!(!c.host(|h, l| h.is_active(l, NESTED)).unwrap());
     let reads = wire.count("resources/read");
     let e = block_on(c.read(&wire, NESTED, NESTED_RULES)).unwrap_err();

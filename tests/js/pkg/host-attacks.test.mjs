@@ -14,10 +14,13 @@ const CODE_REVIEW = "skill://code-review/SKILL.md";
 const NESTED = "skill://release-notes/changelog-lint/SKILL.md";
 const NESTED_RULES = "skill://release-notes/changelog-lint/references/rules.md";
 
-/** A SkillsServer behind a fetch; `hold(method, params)` may return a promise to wait on first. */
+/**
+ * A SkillsServer behind a fetch; `hold(method, params)` may return a promise to wait on first,
+ * `tamper(method, result)` may change a result in place.
+ */
 function wire() {
   const server = new SkillsServer();
-  const w = { log: [], hold: undefined };
+  const w = { log: [], hold: undefined, tamper: undefined };
   w.reads = (uri) => w.log.filter((r) => r.method === "resources/read" && r.params?.uri === uri).length;
   w.fetch = async (url, init) => {
     const msg = JSON.parse(init.body);
@@ -25,7 +28,15 @@ function wire() {
     await w.hold?.(msg.method, msg.params);
     const reply = server.handleHttp(init.body, Object.fromEntries(new Headers(init.headers)));
     if (reply.body === undefined) return new Response(null, { status: reply.status });
-    return new Response(reply.body, { status: reply.status, headers: { "content-type": "application/json" } });
+    let text = reply.body;
+    if (w.tamper) {
+      const answer = JSON.parse(text);
+      if (answer.result) {
+        w.tamper(msg.method, answer.result);
+        text = JSON.stringify(answer);
+      }
+    }
+    return new Response(text, { status: reply.status, headers: { "content-type": "application/json" } });
   };
   return w;
 }
@@ -68,13 +79,28 @@ function skill(uri, files = []) {
   };
 }
 
-test("loading a nested skill by URI before its parent keeps no window", async () => {
+test("loading a nested skill by URI before its parent is refused", async () => {
   // H31: "Activating it needs fresh, explicit user consent."
   const w = wire();
   const c = await connect(w);
-  await c.load(NESTED); // nothing known yet: a skill of its own
+  const e = await refused(c.load(NESTED), "not-approved");
+  assert.ok(e.message.includes("skill://release-notes/SKILL.md"), e.message);
+  assert.equal(w.reads(NESTED), 0, "nothing of it fetched");
+  assert.equal(c.isActive(NESTED), false);
+  c.close();
+});
+
+test("listing a nested skill without its parent keeps no window once the parent arrives", async () => {
+  const w = wire();
+  const c = await connect(w);
+  w.tamper = (method, result) => {
+    if (method === "skills/list") result.skills = result.skills.filter((s) => s.uri !== "skill://release-notes/SKILL.md");
+  };
+  await c.list();
+  w.tamper = undefined;
+  await c.load(NESTED);
   assert.equal(c.isActive(NESTED), true);
-  await c.list(); // the enclosing skill arrives
+  await c.get("skill://release-notes/SKILL.md"); // the enclosing skill arrives
   assert.equal(c.isActive(NESTED), false);
   const before = w.reads(NESTED_RULES);
   await refused(c.read(NESTED, NESTED_RULES), "no-acting-window");
