@@ -573,6 +573,38 @@ fn the_client_reports_signers_binds_approvals_and_accepts_a_change() {
     assert_eq!(later.origin(), ORIGIN);
 }
 
+/// A pin is kept under the WHATWG origin: a client that names the same server in other
+/// case, with a default or zero-padded port or a path, still holds it to the pinned signer.
+#[test]
+fn spelling_the_origin_differently_escapes_no_pin() {
+    let tofu = || SignerPolicy {
+        trusted: vec![],
+        trust_on_first_use: true,
+    };
+    let server = Signed::new(Some(&key(1)), CATALOG);
+    let (session, client) = connect(&server, tofu());
+    block_on(client.list(&session.rpc(&server))).unwrap();
+    let pins = client.export_pins().unwrap();
+    server.sign_with(Some(&key(2)), CATALOG);
+    for spelling in [
+        "HTTP://127.0.0.1:8787",
+        "http://127.0.0.1:08787",
+        "http://127.0.0.1:8787/",
+        "http://127.0.0.1:8787/mcp",
+    ] {
+        let (session2, later) = connect(&server, tofu());
+        later.set_origin(spelling).unwrap();
+        assert_eq!(later.origin(), ORIGIN, "{spelling}");
+        assert_eq!(later.import_pins(&pins).unwrap(), 1);
+        let changed = block_on(later.list(&session2.rpc(&server))).unwrap();
+        assert!(changed.skills.is_empty(), "{spelling}");
+        assert!(changed
+            .rejected
+            .iter()
+            .all(|r| r.error.code == ErrorCode::SignerChanged));
+    }
+}
+
 #[test]
 fn the_mirror_is_checked_against_the_same_policy() {
     let k = key(1);

@@ -1022,8 +1022,15 @@ impl SkillsClient {
         let mut plan =
             self.with(|s| s.host.plan_load_current_for(&s.label, uri, now, purpose))??;
         let mut approval_revoked = false;
+        // A skill known from a listing (or an earlier get) is loaded from that entry (H6);
+        // one known from its URI alone has its enclosing skills looked for first.
+        let known = self.with(|s| s.host.entry(&s.label, uri).is_some())?;
         if plan.is_none() {
             approval_revoked |= self.get(rpc, uri).await?.outcome.approval_revoked;
+        }
+        if purpose == Purpose::Use && !known && self.learn_enclosing(rpc, uri).await? {
+            // An enclosing skill is now registered: the plan is made again under it.
+            plan = None;
         }
         let mut refreshed = false;
         loop {
@@ -1048,6 +1055,44 @@ impl SkillsClient {
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// Before a skill loaded from its URI alone is activated, learns whether it is nested
+    /// (H31: "Activating it needs fresh, explicit user consent"), so that it is not
+    /// activated as a skill of its own: each enclosing
+    /// directory of its root that could be a skill (its last segment a valid skill name) and
+    /// is not registered is asked for with `skills/get`, outermost first, until one answers.
+    /// An answer that the server serves no such skill (`-32602`, `-32002`) moves on; any
+    /// other failure stops the load, since whether the skill is nested is then unknown.
+    /// Returns whether an enclosing skill was registered. Nothing is asked when the host lets
+    /// nested skills load without their own approval, or the skill is already known to be
+    /// nested. At most one request per enclosing directory (the skill path's depth).
+    async fn learn_enclosing<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<bool> {
+        let candidates = self.with(|s| {
+            if s.host.options().nested_without_approval
+                || s.host.enclosing_skill(&s.label, uri).is_some()
+            {
+                return Vec::new();
+            }
+            let Some(root) = s.host.entry(&s.label, uri).map(|e| e.root().to_owned()) else {
+                return Vec::new();
+            };
+            let start = root.find("://").map_or(0, |i| i + 3);
+            root.match_indices('/')
+                .map(|(i, _)| i)
+                .filter(|i| *i > start)
+                .map(|i| format!("{}/SKILL.md", &root[..i]))
+                .filter(|c| check_skill_md_uri(c).is_ok() && s.host.entry(&s.label, c).is_none())
+                .collect()
+        })?;
+        for candidate in candidates {
+            match self.get(rpc, &candidate).await {
+                Ok(_) => return Ok(true),
+                Err(e) if says_gone(&e) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(false)
     }
 
     /// One attempt at loading, with the registry's plan when the caller has it already:
@@ -1110,7 +1155,10 @@ impl SkillsClient {
         let mut refreshed = false;
         let mut approval_revoked = false;
         loop {
-            let plan = self.with(|s| s.host.plan_read(&s.label, skill_uri, reference))??;
+            let plan = self.with(|s| {
+                s.host
+                    .plan_read_for(&s.label, skill_uri, reference, purpose)
+            })??;
             let f = self
                 .fetch(
                     rpc,
@@ -1121,8 +1169,14 @@ impl SkillsClient {
                 .await?;
             let (content, digest) = prepared(rpc, &f.result, &plan).await;
             let read = self.with(|s| {
-                s.host
-                    .read(&s.label, skill_uri, &plan.uri, content, hashing(&digest))
+                s.host.read_for(
+                    &s.label,
+                    skill_uri,
+                    &plan.uri,
+                    content,
+                    hashing(&digest),
+                    purpose,
+                )
             })?;
             match read {
                 Ok(file) => {

@@ -372,7 +372,9 @@ async fn verify_skill<R: Rpc>(
         restarts += 1;
     };
     report.refreshed = refreshed;
-    let _ = client.host(|h, label| h.close_window(label, &uri));
+    // Only the window this check opened closes: the embedder's acting window, if any, stays
+    // as it was (H15: a window is kept open longer, never shorter).
+    let _ = client.host(|h, label| h.close_check_window(label, &uri));
     let entry = match held {
         Some(e) => e,
         None => {

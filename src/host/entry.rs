@@ -571,13 +571,53 @@ fn check_uri_text(uri: &str) -> std::result::Result<(), &'static str> {
     {
         return Err("contains whitespace, a control character, `\\`, `?` or `#`");
     }
+    if uri[..colon].bytes().any(|b| b.is_ascii_uppercase()) {
+        return Err("has a scheme in capitals; a skill URI is written in its canonical form, the scheme in lowercase (RFC 3986 §6.2.2.1)");
+    }
+    check_percent_escapes(uri)?;
     let rest = &uri[colon + 1..];
+    if rest.starts_with("///") {
+        return Err("has an empty authority (`scheme:///`); a skill URI is `<scheme>://<skill-path>/SKILL.md`, its skill path right after `://` (a file on disk is not a skill URI)");
+    }
     let path = rest.strip_prefix("//").unwrap_or(rest);
     if path
         .split('/')
         .any(|s| s.is_empty() || s == "." || s == "..")
     {
         return Err("has an empty, `.` or `..` path segment");
+    }
+    Ok(())
+}
+
+/// Every `%` of `uri` starts an escape in its one canonical spelling (RFC 3986 §2.1, §6.2.2):
+/// two uppercase hex digits, for a byte that is not an unreserved character (`A`–`Z`,
+/// `a`–`z`, `0`–`9`, `-`, `.`, `_`, `~`, which are written as themselves). Otherwise one file
+/// would have two spellings, and `%2e%2e` a `..` segment that string checks of nesting and
+/// containment do not see.
+fn check_percent_escapes(uri: &str) -> std::result::Result<(), &'static str> {
+    let b = uri.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = |x: u8| matches!(x, b'0'..=b'9' | b'A'..=b'F');
+            let (Some(&h), Some(&l)) = (b.get(i + 1), b.get(i + 2)) else {
+                return Err("has a `%` without two hex digits after it");
+            };
+            if !hex(h) || !hex(l) {
+                return Err(
+                    "has a `%` escape that is not two uppercase hex digits (RFC 3986 §2.1)",
+                );
+            }
+            let byte =
+                (h as char).to_digit(16).unwrap_or(0) * 16 + (l as char).to_digit(16).unwrap_or(0);
+            let byte = byte as u8;
+            if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+                return Err("has a `%` escape of an unreserved character (such as `%2E` for `.` or `%61` for `a`), which a skill URI writes as itself (RFC 3986 §6.2.2.2)");
+            }
+            i += 3;
+        } else {
+            i += 1;
+        }
     }
     Ok(())
 }

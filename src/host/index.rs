@@ -552,8 +552,20 @@ pub fn index_url_of_origin(origin: &str) -> Option<String> {
 
 /// The origin of a URL (`scheme://authority`).
 pub fn origin_of(url: &str) -> Option<String> {
+    if let Some(origin) = crate::client::server_label_of_url(url) {
+        return Some(origin);
+    }
     let p = split(url);
     Some(format!("{}://{}", p.scheme?, p.authority?))
+}
+
+/// `origin` in the one spelling every origin is kept and compared in: an `http:` or
+/// `https:` URL becomes its WHATWG serialization ([`crate::client::server_label_of_url`]:
+/// scheme and host in lowercase, the default port dropped, a port without leading zeros,
+/// no path); anything else stays as written. Signer pins, approvals and labels use it, so
+/// `HTTPS://Good.Example:443/` and `https://good.example` are one origin everywhere.
+pub fn canonical_origin(origin: &str) -> String {
+    crate::client::server_label_of_url(origin).unwrap_or_else(|| origin.to_owned())
 }
 
 /// Whether `url` has the origin of `given`, the URL the caller named. A GET carries the

@@ -16,7 +16,7 @@
 //! to read. Registering an entry again clears its deadline until the caller sets a new one.
 
 use std::cell::OnceCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::skill::value::write_json_string;
 use skills_edge_catalog::json;
@@ -190,6 +190,10 @@ struct Skill {
     /// The acting window, when the skill is loaded: it keeps the entry it was loaded from
     /// when a newer one is registered (H15), and goes when the skill is forgotten.
     window: Option<Window>,
+    /// The window of a load that only checks the skill ([`Purpose::Check`]): apart from the
+    /// acting window, so ordinary reads never pass through it, and closing it never closes
+    /// the embedder's acting window ([`SkillHost::close_check_window`]).
+    check: Option<Window>,
 }
 
 struct Window {
@@ -530,6 +534,11 @@ impl SkillHost {
         if label.chars().any(char::is_control) {
             return Err(bad("must not contain control characters"));
         }
+        if label.chars().any(is_invisible_format) {
+            return Err(bad(
+                "must not contain invisible or bidirectional format characters (U+00AD, U+061C, U+180E, U+200B to U+200F, U+202A to U+202E, U+2060 to U+206F, U+FEFF, U+FFF9 to U+FFFB): a label is shown to people, and two labels that look alike would pass for one server",
+            ));
+        }
         if label.trim() != label {
             return Err(bad("must not start or end with whitespace"));
         }
@@ -539,7 +548,7 @@ impl SkillHost {
         self.servers.push(Server {
             label: label.to_owned(),
             skills: Map::new(),
-            origin: label.to_owned(),
+            origin: super::index::canonical_origin(label),
         });
         self.names.take();
         Ok(())
@@ -626,12 +635,16 @@ impl SkillHost {
                     current_until: None,
                     signer,
                     window: None,
+                    check: None,
                 };
                 server.skills.insert(uri.clone(), Box::new(skill));
                 self.names.take();
                 (true, false)
             }
         };
+        if added {
+            self.close_unconsented_windows(label, &uri);
+        }
         if revoke {
             if let Some(uris) = self.approvals.get_mut(label) {
                 uris.remove(&uri);
@@ -867,15 +880,22 @@ impl SkillHost {
         #[cfg(test)]
         tests::TABLE_BUILDS.with(|c| c.set(c.get() + 1));
         let locals: Vec<Vec<String>> = self.servers.iter().map(local_display_names).collect();
-        let mut local_count: Map<usize> = Map::new();
-        for n in locals.iter().flatten() {
-            **local_count.entry(n.clone()).or_default() += 1;
+        // H23: a skill name served by more than one server is qualified with the label on
+        // every server that serves it, whatever prefixes a server adds, so no bare name (or
+        // `name (prefix)`) stands for one server's skill while another's has the same name.
+        let mut servers_of_name: Map<usize> = Map::new();
+        for server in self.servers.iter() {
+            let names: BTreeSet<&str> = server.skills.values().map(|s| s.entry.name()).collect();
+            for n in names {
+                **servers_of_name.entry(n.to_owned()).or_default() += 1;
+            }
         }
         let mut out = Vec::new();
         for (server, names) in self.servers.iter().zip(&locals) {
             for (skill, local) in server.skills.values().zip(names) {
                 let entry = &skill.entry;
-                let display_name = if local_count.get(local.as_str()).is_some_and(|n| **n > 1) {
+                let shared = servers_of_name.get(entry.name()).is_some_and(|n| **n > 1);
+                let display_name = if shared {
                     format!("{}:{local}", server.label)
                 } else {
                     local.clone()
@@ -1093,7 +1113,11 @@ impl SkillHost {
             return Err(dynamic_limit(uri, retrieved));
         }
         if let Some(skill) = self.skill_mut(label, uri) {
-            skill.window = Some(Window { entry, retrieved });
+            let window = Some(Window { entry, retrieved });
+            match purpose {
+                Purpose::Use => skill.window = window,
+                Purpose::Check => skill.check = window,
+            }
         }
         Ok(LoadedSkill {
             server_label: label.to_owned(),
@@ -1115,9 +1139,21 @@ impl SkillHost {
             .is_some()
     }
 
-    fn window(&self, label: &str, skill_uri: &str) -> Result<&Window> {
+    /// Closes the window a check opened ([`Purpose::Check`]), leaving the acting window as
+    /// it was. Returns whether one was open.
+    pub fn close_check_window(&mut self, label: &str, uri: &str) -> bool {
+        self.skill_mut(label, uri)
+            .and_then(|s| s.check.take())
+            .is_some()
+    }
+
+    fn window(&self, label: &str, skill_uri: &str, purpose: Purpose) -> Result<&Window> {
         self.server(label)?;
-        self.skill(label, skill_uri).and_then(|s| s.window.as_ref()).ok_or_else(|| {
+        let window = self.skill(label, skill_uri).and_then(|s| match purpose {
+            Purpose::Use => s.window.as_ref(),
+            Purpose::Check => s.check.as_ref(),
+        });
+        window.ok_or_else(|| {
             VerifyError::new(
                 ErrorCode::NoActingWindow,
                 format!("the skill {skill_uri} of {label:?} is not loaded, so its files cannot be read; load it first (reading a SKILL.md does not activate a skill)"),
@@ -1131,7 +1167,19 @@ impl SkillHost {
     /// leaves the root is [`ErrorCode::EscapesRoot`], an unlisted file
     /// [`ErrorCode::NotInManifest`], both before anything is fetched.
     pub fn plan_read(&self, label: &str, skill_uri: &str, reference: &str) -> Result<PlannedRead> {
-        let window = self.window(label, skill_uri)?;
+        self.plan_read_for(label, skill_uri, reference, Purpose::Use)
+    }
+
+    /// [`SkillHost::plan_read`] through the window of `purpose`: a check reads only through
+    /// the window its own load opened, an ordinary read only through the acting window.
+    pub fn plan_read_for(
+        &self,
+        label: &str,
+        skill_uri: &str,
+        reference: &str,
+        purpose: Purpose,
+    ) -> Result<PlannedRead> {
+        let window = self.window(label, skill_uri, purpose)?;
         let uri = resolve_in_root(window.entry.root(), reference)?;
         let item = manifest_item(&window.entry, &uri, self.verify_options())?;
         Ok(PlannedRead {
@@ -1154,11 +1202,27 @@ impl SkillHost {
         content: Content,
         hashing: Hashing<'_>,
     ) -> Result<ReadFile> {
-        let plan = self.plan_read(label, skill_uri, reference)?;
+        self.read_for(label, skill_uri, reference, content, hashing, Purpose::Use)
+    }
+
+    /// [`SkillHost::read`] through the window of `purpose` ([`SkillHost::plan_read_for`]).
+    pub fn read_for(
+        &mut self,
+        label: &str,
+        skill_uri: &str,
+        reference: &str,
+        content: Content,
+        hashing: Hashing<'_>,
+        purpose: Purpose,
+    ) -> Result<ReadFile> {
+        let plan = self.plan_read_for(label, skill_uri, reference, purpose)?;
         let options = self.verify_options();
         let window = self
             .skill_mut(label, skill_uri)
-            .and_then(|s| s.window.as_mut())
+            .and_then(|s| match purpose {
+                Purpose::Use => s.window.as_mut(),
+                Purpose::Check => s.check.as_mut(),
+            })
             .ok_or_else(|| VerifyError::new(ErrorCode::NoActingWindow, "no acting window"))?;
         let verified = verify_content(&window.entry, &plan.uri, &content, hashing, options)?;
         if window.entry.is_dynamic() {
@@ -1209,6 +1273,35 @@ impl SkillHost {
             self.close_gated_window(label, uri);
         }
         had
+    }
+
+    /// Closes the acting windows of the skills nested in the skill `uri`, just registered,
+    /// that now need a consent they lack (H31: "Activating it needs fresh, explicit user
+    /// consent"). A nested skill loaded from its URI before its enclosing skill was known
+    /// was loaded as a skill of its own; once the enclosing skill is registered, its window
+    /// stays open only if it is approved (or the host opted out with
+    /// `nested_without_approval`). The registered skills under the root are a range of the
+    /// map, so only they are visited.
+    fn close_unconsented_windows(&mut self, label: &str, uri: &str) {
+        let Some(root) = uri.strip_suffix("/SKILL.md") else {
+            return;
+        };
+        let prefix = format!("{root}/");
+        let open: Vec<String> = match self.server(label) {
+            Ok(server) => server
+                .skills
+                .range(prefix.clone()..)
+                .take_while(|(k, _)| k.starts_with(&prefix))
+                .filter(|(_, s)| s.window.is_some())
+                .map(|(k, _)| k.clone())
+                .collect(),
+            Err(_) => return,
+        };
+        for nested in open {
+            if self.needs_approval(label, &nested) && !self.is_approved(label, &nested) {
+                self.close_window(label, &nested);
+            }
+        }
     }
 
     /// Closes the acting window of a skill whose approval was just revoked, when loading it
@@ -1304,7 +1397,7 @@ impl SkillHost {
                 format!("the origin {origin:?} must be 1 to 2048 bytes without control characters"),
             ));
         }
-        self.server_mut(label)?.origin = origin.to_owned();
+        self.server_mut(label)?.origin = super::index::canonical_origin(origin);
         Ok(())
     }
 
@@ -1390,6 +1483,23 @@ fn listing_entries(json: &str) -> Result<Vec<&str>> {
     skills
         .map(|items| items.iter().map(|n| n.raw).collect())
         .ok_or_else(|| bad("the skills/list result has no `skills` array".into()))
+}
+
+/// The format characters that show nothing or reorder text: the soft hyphen, the Arabic
+/// letter mark, the Mongolian vowel separator, the zero-width characters and marks
+/// (U+200B to U+200F), the bidirectional embeddings and overrides (U+202A to U+202E), the
+/// word joiner, invisible operators and isolates (U+2060 to U+206F), the byte order mark and
+/// the interlinear annotation characters. A label holding one looks like another label.
+fn is_invisible_format(c: char) -> bool {
+    matches!(c,
+        '\u{ad}'
+        | '\u{61c}'
+        | '\u{180e}'
+        | '\u{200b}'..='\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}'
+        | '\u{feff}'
+        | '\u{fff9}'..='\u{fffb}')
 }
 
 /// The per-server display names, in the server's URI order: the name when it is unique in the
@@ -1600,11 +1710,16 @@ pub(crate) mod tests {
             "same (p7)"
         );
         assert_eq!(table_builds() - before, 3);
-        // Under another server, where it is the only `same`, it keeps its plain name.
+        // Under another server, where it is the only `same`, it is still qualified: the
+        // name is served by two servers, so no bare or prefixed form of it stands alone.
         h.register("home", skills[0].entry()).unwrap();
         assert_eq!(
             h.summary("home", &skills[0].uri).unwrap().display_name,
-            "same"
+            "home:same"
+        );
+        assert_eq!(
+            h.summary("work", &skills[3].uri).unwrap().display_name,
+            "work:same (p3)"
         );
         assert_eq!(table_builds() - before, 4);
     }
@@ -1701,11 +1816,11 @@ pub(crate) mod tests {
         assert_eq!(
             names,
             [
-                "refunds (acme/billing)",
-                "refunds (other)",
+                "work:refunds (acme/billing)",
+                "work:refunds (other)",
                 "work:solo",
-                "refunds (github://refunds)",
-                "refunds (skill://refunds)",
+                "home:refunds (github://refunds)",
+                "home:refunds (skill://refunds)",
                 "home:solo",
             ]
         );

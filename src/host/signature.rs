@@ -72,6 +72,7 @@ pub use skills_edge_catalog::sign::{PublicKey, DSSE_META_KEY, SIGNER_META_KEY};
 
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
+use super::index::canonical_origin;
 use crate::skill::revision::skill_revision;
 use crate::skill::uri::{final_segment, skill_root};
 use crate::skill::value::write_json_string;
@@ -336,12 +337,14 @@ impl Signers {
 
     /// The pin of `origin`, if it has one.
     pub fn pin(&self, origin: &str) -> Option<&Pin> {
-        self.pins.get(origin).map(|p| &**p)
+        self.pins.get(&canonical_origin(origin)).map(|p| &**p)
     }
 
     /// Whether the next signature from `origin` that holds would pin it: it has no pin, and
     /// trust on first use is on or a change was accepted for it.
     pub fn would_pin(&self, origin: &str) -> bool {
+        let origin = canonical_origin(origin);
+        let origin = origin.as_str();
         !self.pins.contains_key(origin)
             && (self.policy.trust_on_first_use || self.accepting.contains(origin))
     }
@@ -355,6 +358,8 @@ impl Signers {
     /// from it that holds pins it again (with trust on first use off too). Until then its
     /// skills are checked as an unpinned origin's. Returns whether it had a pin.
     pub fn accept_signer_change(&mut self, origin: &str) -> bool {
+        let origin = canonical_origin(origin);
+        let origin = origin.as_str();
         self.accepting.insert(origin.to_owned());
         self.pins.remove(origin).is_some()
     }
@@ -416,7 +421,7 @@ impl Signers {
                 )));
             }
             read.push((
-                p.origin,
+                canonical_origin(&p.origin),
                 Box::new(Pin {
                     key,
                     catalog: p.catalog,
@@ -490,6 +495,8 @@ impl Signers {
         presented: Option<Presented>,
         matches: impl FnOnce(&Statement) -> Result<()>,
     ) -> Result<Option<Signer>> {
+        let origin = canonical_origin(origin);
+        let origin = origin.as_str();
         let pin = self.pins.get(origin);
         let Some(Presented { envelope, offered }) = presented else {
             if let Some(p) = pin {

@@ -24,6 +24,7 @@ use skills_edge::skill::digest::digest_of;
 
 use crate::common::{call, ok, request, responder, MODERN, SKILLS_EXT};
 
+mod attacks;
 mod discovery;
 mod identity;
 mod reading;
@@ -272,6 +273,7 @@ fn every_host_rule_is_tested_or_left_to_the_embedder() {
     let doc = include_str!("../../docs/host-rules.md");
     let me = [
         include_str!("mod.rs"),
+        include_str!("attacks.rs"),
         include_str!("discovery.rs"),
         include_str!("reading.rs"),
         include_str!("identity.rs"),

@@ -489,7 +489,7 @@ test("h22_identity_is_the_server_and_the_uri", async () => {
   const sdk = { getServerCapabilities: () => ({ extensions: { [EXT]: {} } }), getNegotiatedProtocolVersion: () => "2026-07-28", request: async () => ({}) };
   await refused(SkillsClient.wrap(sdk), "invalid-argument");
   const wrapped = await SkillsClient.wrap(sdk, { origin: "https://Skills.Example:443" });
-  assert.equal(wrapped.origin, "https://Skills.Example:443");
+  assert.equal(wrapped.origin, "https://skills.example");
   wrapped.close();
   for (const c of [a, b, again]) c.close();
 });
