@@ -550,9 +550,67 @@ pub fn index_url_of_origin(origin: &str) -> Option<String> {
     Some(format!("{}{INDEX_PATH}", origin.trim_end_matches('/')))
 }
 
+/// The default label of the server at `url` (an `http:` or `https:` URL): its origin, as the
+/// WHATWG URL standard serializes it (`URL.origin`): the scheme and host in lowercase, the
+/// port unless it is the scheme's default (80, 443), no user information, path or query. The
+/// npm `SkillsClient.connect`, the inspector page and `skills-edge verify` label a server
+/// with it, so one server has one label everywhere, and two servers two. `None` for
+/// anything else, and for a host with characters outside ASCII (whose WHATWG origin is its
+/// IDNA form, which this function does not compute).
+///
+/// ```
+/// use skills_edge::client::server_label_of_url;
+/// assert_eq!(server_label_of_url("HTTPS://Skills.Example:443/mcp?x#y").as_deref(), Some("https://skills.example"));
+/// assert_eq!(server_label_of_url("http://user:pw@127.0.0.1:8080/mcp").as_deref(), Some("http://127.0.0.1:8080"));
+/// assert_eq!(server_label_of_url("http://[::1]:80/").as_deref(), Some("http://[::1]"));
+/// assert_eq!(server_label_of_url("ftp://h/"), None);
+/// ```
+pub fn server_label_of_url(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host, port) = match host_port.strip_prefix('[') {
+        Some(v6) => {
+            let (inner, after) = v6.split_once(']')?;
+            (format!("[{inner}]"), after.strip_prefix(':'))
+        }
+        None => match host_port.rsplit_once(':') {
+            Some((h, p)) => (h.to_owned(), Some(p)),
+            None => (host_port.to_owned(), None),
+        },
+    };
+    if host.is_empty() || !host.is_ascii() || host.chars().any(|c| c.is_ascii_control() || c == ' ')
+    {
+        return None;
+    }
+    let port = match port {
+        None | Some("") => None,
+        Some(p) if p.bytes().all(|b| b.is_ascii_digit()) => {
+            let n: u32 = p.trim_start_matches('0').parse().unwrap_or(0);
+            if n > 65535 {
+                return None;
+            }
+            (n != default_port).then_some(n)
+        }
+        Some(_) => return None,
+    };
+    let host = host.to_ascii_lowercase();
+    Some(match port {
+        Some(n) => format!("{scheme}://{host}:{n}"),
+        None => format!("{scheme}://{host}"),
+    })
+}
+
 /// The origin of a URL (`scheme://authority`).
 pub fn origin_of(url: &str) -> Option<String> {
-    if let Some(origin) = crate::client::server_label_of_url(url) {
+    if let Some(origin) = server_label_of_url(url) {
         return Some(origin);
     }
     let p = split(url);
@@ -560,12 +618,12 @@ pub fn origin_of(url: &str) -> Option<String> {
 }
 
 /// `origin` in the one spelling every origin is kept and compared in: an `http:` or
-/// `https:` URL becomes its WHATWG serialization ([`crate::client::server_label_of_url`]:
+/// `https:` URL becomes its WHATWG serialization ([`server_label_of_url`]:
 /// scheme and host in lowercase, the default port dropped, a port without leading zeros,
 /// no path); anything else stays as written. Signer pins, approvals and labels use it, so
 /// `HTTPS://Good.Example:443/` and `https://good.example` are one origin everywhere.
 pub fn canonical_origin(origin: &str) -> String {
-    crate::client::server_label_of_url(origin).unwrap_or_else(|| origin.to_owned())
+    server_label_of_url(origin).unwrap_or_else(|| origin.to_owned())
 }
 
 /// Whether `url` has the origin of `given`, the URL the caller named. A GET carries the
