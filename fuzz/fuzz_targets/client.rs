@@ -56,7 +56,7 @@ use skills_edge::client::{
 };
 use skills_edge::command::args::VerifyArgs;
 use skills_edge::command::report::{self, FileStatus, Report, SkillStatus};
-use skills_edge::host::Entry;
+use skills_edge::host::{Entry, Purpose};
 use skills_edge::protocol::{Era, MODERN_VERSION, SKILLS_EXTENSION};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -563,14 +563,20 @@ fn held(client: &SkillsClient, skill_uri: &str) -> Option<Entry> {
 
 /// Property: a `resources/read` goes only to a file that the held entry lists (or to any file
 /// of a dynamic entry): the registered entry (what loading reads from), or the one the acting
-/// window holds (what reads during the window go by, H16; asked with `plan_read`).
+/// window holds (what reads during the window go by, H16; asked with `plan_read_for`), or the
+/// one a check's own window holds (what an audit's reads go by).
 fn check_requested(client: &SkillsClient, uri: &str) {
     let Some(s) = skill_of(uri) else {
         panic!("resources/read was requested for {uri}, which is in no skill");
     };
     let skill = skill_uri(s);
     let window = client
-        .host(|h, label| h.plan_read(label, &skill, uri).is_ok_and(|p| p.uri == uri))
+        .host(|h, label| {
+            [Purpose::Use, Purpose::Check].into_iter().any(|purpose| {
+                h.plan_read_for(label, &skill, uri, purpose)
+                    .is_ok_and(|p| p.uri == uri)
+            })
+        })
         .unwrap_or(false);
     if window {
         return;
