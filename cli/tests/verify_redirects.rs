@@ -178,21 +178,13 @@ fn answer(
         return Ok(());
     }
     let header = |n: &str| request.header(n);
-    let head = Head {
+    let head = Head::from_headers(
         method,
         path,
-        host: header("host"),
-        origin: header("origin"),
-        accept: header("accept"),
-        content_type: header("content-type"),
-        content_length: header("content-length"),
-        protocol_version: header("mcp-protocol-version"),
-        mcp_method: header("mcp-method"),
-        mcp_name: header("mcp-name"),
-        if_none_match: header("if-none-match"),
-        sec_fetch_site: header("sec-fetch-site"),
-        sec_fetch_mode: header("sec-fetch-mode"),
-    };
+        Head::HEADERS
+            .iter()
+            .filter_map(|&n| header(n).map(|v| (n, v))),
+    );
     let r = endpoint.handle(&head, body);
     let out: Vec<(String, String)> = r
         .headers
