@@ -23,7 +23,7 @@
 //! ```
 
 use crate::http::MAX_MAX_BODY_BYTES;
-use crate::http::{AuthMode, BearerConfig, WorkerAuth};
+use crate::http::{AuthMode, BearerConfig, TokenProfile, WorkerAuth};
 use crate::http::{
     HostList, HostPattern, HttpConfig, OriginList, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS,
 };
@@ -338,8 +338,22 @@ const AUTH_SCOPES_CLAIM: Setting = Setting {
     wit: "",
     kind: Kind::Text,
     default: "scope",
-    form: "a claim name; its value is a space-separated string or an array of strings (such as `permissions`, `groups` or `roles`)",
-    doc: "the token claim the caller's scopes are read from",
+    form: "claim names or JSON Pointers (`/realm_access/roles`), separated by commas; each value is a space-separated string or an array of strings (such as `scp`, `permissions`, `groups` or `roles`)",
+    doc: "the token claims the caller's scopes are read from, their values joined; with `access`, the claim the Access application passes groups in (each value grants `group:<value>`; default none)",
+    scope: Scope::Auth,
+};
+
+/// Which JWT access tokens `jwt` accepts ([`crate::http::TokenProfile`]).
+const AUTH_TOKEN_PROFILE: Setting = Setting {
+    key: SettingKey::AuthTokenProfile,
+    var: "AUTH_TOKEN_PROFILE",
+    flag: "--auth-token-profile",
+    option: "authTokenProfile",
+    wit: "",
+    kind: Kind::Choice(&["rfc9068", "jwt"]),
+    default: "rfc9068",
+    form: "`rfc9068` or `jwt` (with `AUTH_MODE` `jwt` only)",
+    doc: "which access tokens `jwt` accepts: `rfc9068`, RFC 9068 profile tokens (`typ` `at+jwt`, `client_id`, `jti`); `jwt`, the identity provider's own JWT access tokens (Auth0's default profile, Okta, Microsoft Entra ID, Keycloak), still signed, with the exact `iss`, an accepted `aud` and `exp`, but `typ` `JWT` or none, so an ID token is kept out only by its `aud` ([private catalogs](private.md))",
     scope: Scope::Auth,
 };
 
@@ -376,6 +390,7 @@ pub const SETTINGS: &[Setting] = &[
     AUTH_AUDIENCE,
     AUTH_JWKS_URL,
     AUTH_SCOPES_CLAIM,
+    AUTH_TOKEN_PROFILE,
     SCOPES,
 ];
 
@@ -803,12 +818,17 @@ fn read(
             }
             SettingKey::AuthJwksUrl => auth.jwks_url = non_empty(&value),
             SettingKey::AuthScopesClaim => {
-                let claim = value.trim();
-                if claim.is_empty() || claim.contains(|c: char| c.is_whitespace() || c.is_control())
-                {
-                    return Err(err(Some("not a claim name".into())));
+                let claims = value.trim();
+                let bad = |c: &str| {
+                    c.is_empty() || c.contains(|c: char| c.is_whitespace() || c.is_control())
+                };
+                if claims.split(',').map(str::trim).any(bad) {
+                    return Err(err(Some("not a list of claim names".into())));
                 }
-                auth.scope_claim = Some(claim.to_owned())
+                auth.scope_claim = Some(claims.to_owned())
+            }
+            SettingKey::AuthTokenProfile => {
+                auth.token_profile = Some(TokenProfile::parse(&value).ok_or_else(|| err(None))?)
             }
             SettingKey::Scopes => c.server.scopes = scope_list(&value),
         }

@@ -331,7 +331,7 @@ fn worker_settings_are_checked_together() {
         b.validator().config().audiences,
         ["https://a.example/mcp", "https://b.example/mcp"]
     );
-    assert_eq!(b.validator().config().scope_claim, "permissions");
+    assert_eq!(b.validator().config().scope_claims, ["permissions"]);
     assert_eq!(
         b.key_source(),
         &KeySource::Url("https://keys.example.com/jwks.json".into())
@@ -363,7 +363,27 @@ fn worker_settings_are_checked_together() {
         ),
         (
             &[("AUTH_MODE", "jwt"), ("AUTH_ISSUER", ISS), ("AUTH_SCOPES_CLAIM", "a b")][..],
-            "configuration variable AUTH_SCOPES_CLAIM = \"a b\" is invalid (not a claim name)",
+            "configuration variable AUTH_SCOPES_CLAIM = \"a b\" is invalid (not a list of claim names)",
+        ),
+        (
+            &[("AUTH_MODE", "jwt"), ("AUTH_ISSUER", ISS), ("AUTH_SCOPES_CLAIM", "scp,/a~2")][..],
+            "configuration variable AUTH_SCOPES_CLAIM = \"scp,/a~2\" is invalid: \"/a~2\" is not a JSON Pointer",
+        ),
+        (
+            &[("AUTH_MODE", "jwt"), ("AUTH_ISSUER", ISS), ("AUTH_TOKEN_PROFILE", "oidc")][..],
+            "configuration variable AUTH_TOKEN_PROFILE = \"oidc\" is invalid: use `rfc9068` or `jwt`",
+        ),
+        (
+            &[("AUTH_MODE", "access"), ("AUTH_ISSUER", "acme.cloudflareaccess.com"), ("AUTH_AUDIENCE", "t"), ("AUTH_TOKEN_PROFILE", "jwt")][..],
+            "configuration variable AUTH_TOKEN_PROFILE = \"jwt\" is invalid (given with AUTH_MODE access): remove it",
+        ),
+        (
+            &[("AUTH_MODE", "provider"), ("AUTH_TOKEN_PROFILE", "jwt")][..],
+            "configuration variable AUTH_TOKEN_PROFILE = \"jwt\" is invalid (given with AUTH_MODE provider",
+        ),
+        (
+            &[("AUTH_TOKEN_PROFILE", "jwt")][..],
+            "configuration variable AUTH_TOKEN_PROFILE = \"jwt\" is invalid (given without an AUTH_MODE other than none)",
         ),
         (
             &[("AUTH_MODE", "access"), ("AUTH_ISSUER", "not a host"), ("AUTH_AUDIENCE", "t")][..],

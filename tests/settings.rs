@@ -118,7 +118,25 @@ fn documented_defaults_parse_to_the_defaults() {
             .1
             .into_bearer()
             .unwrap();
-            assert_eq!(b.validator().config().scope_claim, "scope");
+            assert_eq!(b.validator().config().scope_claims, ["scope"]);
+            continue;
+        }
+        if s.key == SettingKey::AuthTokenProfile {
+            // The Worker's alone, with `jwt`: the default is the RFC 9068 profile.
+            let b = skills_edge::settings::worker_config(["AUTH_MODE", s.var], |t| match t.var {
+                "AUTH_MODE" => Some("jwt".to_owned()),
+                "AUTH_ISSUER" => Some("https://auth.example.com".to_owned()),
+                v if v == s.var => Some(s.default.to_owned()),
+                _ => None,
+            })
+            .unwrap()
+            .1
+            .into_bearer()
+            .unwrap();
+            assert_eq!(
+                b.validator().config().token_type,
+                skills_edge::auth::TypeCheck::AccessToken
+            );
             continue;
         }
         let c = http_config(Source::Var, |t| {
@@ -234,7 +252,7 @@ fn every_setting_key_has_one_row() {
             s.var
         );
     }
-    assert_eq!(SETTINGS.len(), 18);
+    assert_eq!(SETTINGS.len(), 19);
 }
 
 /// Every configuration error has one shape, whatever its source: the typed configuration's

@@ -3,8 +3,9 @@
 //! its `issuer` is the configured one), and Cloudflare Access's certificate URL. Pure
 //! functions over strings and fetched bytes.
 
+use super::claims::{read_object, shown};
 use super::error::KeySetError;
-use super::json::{shown, Json, Object};
+use skills_edge_catalog::skill::value::Value;
 
 /// The largest metadata document read, in bytes: 64 KiB (real ones are 1 to 5 KiB).
 pub const MAX_METADATA_BYTES: usize = 64 * 1024;
@@ -58,20 +59,20 @@ pub fn jwks_uri(metadata: &[u8], issuer: &str) -> Result<String, KeySetError> {
             max: MAX_METADATA_BYTES,
         });
     }
-    let doc = Object::parse(metadata).map_err(|e| invalid(e.to_string()))?;
-    match doc.get("issuer").map(Json::of) {
-        Some(Json::Str(i)) if i == issuer => {}
-        Some(Json::Str(i)) => {
+    let doc = read_object(metadata).map_err(invalid)?;
+    match doc.get("issuer") {
+        Some(Value::String(i)) if i == issuer => {}
+        Some(Value::String(i)) => {
             return Err(invalid(format!(
                 "names the issuer {}, not the configured {} (RFC 8414 §3.3: it is not used)",
-                shown(&i),
+                shown(i),
                 shown(issuer)
             )))
         }
         _ => return Err(invalid("has no \"issuer\" string".into())),
     }
-    let uri = match doc.get("jwks_uri").map(Json::of) {
-        Some(Json::Str(u)) => u,
+    let uri = match doc.get("jwks_uri") {
+        Some(Value::String(u)) => u.clone(),
         _ => {
             return Err(invalid(
                 "has no \"jwks_uri\" string: configure the key set URL instead".into(),

@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::claims::{a_type, as_str, read_object, shown, strings};
 use super::error::{KeySetError, TokenError};
-use super::json::{shown, Json, Object};
 use super::token::Algorithm;
 use crate::base64::{decode_url, encode_url};
+use skills_edge_catalog::skill::value::Value;
 
 /// The largest key set read, in bytes: 256 KiB. A key set of 64 RSA-4096 keys with
 /// certificates is about 150 KiB; real ones are a few KiB.
@@ -163,12 +164,13 @@ impl KeySet {
                 max: MAX_KEY_SET_BYTES,
             });
         }
-        let doc = Object::parse(bytes).map_err(|e| invalid(e.to_string()))?;
+        let doc = read_object(bytes).map_err(invalid)?;
         let Some(raw) = doc.get("keys") else {
             return Err(invalid("has no \"keys\" member (RFC 7517 §5)"));
         };
-        let entries: Vec<&serde_json::value::RawValue> = serde_json::from_str(raw.get())
-            .map_err(|_| invalid("has a \"keys\" member that is not an array"))?;
+        let Value::Array(entries) = raw else {
+            return Err(invalid("has a \"keys\" member that is not an array"));
+        };
         if entries.len() > MAX_KEYS {
             return Err(KeySetError::TooManyKeys {
                 count: entries.len(),
@@ -177,7 +179,7 @@ impl KeySet {
         let mut keys = Vec::new();
         let mut skipped = Vec::new();
         for (i, entry) in entries.iter().enumerate() {
-            match read_key(entry.get().as_bytes()) {
+            match read_key(entry) {
                 Ok(k) => keys.push(k),
                 Err((kid, why)) => skipped.push(SkippedKey {
                     kid,
@@ -296,19 +298,25 @@ fn invalid(problem: impl Into<String>) -> KeySetError {
 const PRIVATE_MEMBERS: [&str; 8] = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
 
 /// One JWK of the set, or why it is skipped (with its `kid` when it had a string one).
-fn read_key(bytes: &[u8]) -> Result<Key, (Option<String>, String)> {
-    let jwk = Object::parse(bytes).map_err(|e| (None, format!("the entry {e}")))?;
-    let kid = match jwk.get("kid").map(Json::of) {
+fn read_key(jwk: &Value) -> Result<Key, (Option<String>, String)> {
+    if !matches!(jwk, Value::Object(_)) {
+        return Err((
+            None,
+            format!("the entry is {}, not a JSON object", a_type(jwk)),
+        ));
+    }
+    let kid = match jwk.get("kid") {
         None => None,
-        Some(Json::Str(s)) => Some(s),
-        Some(other) => return Err((None, format!("its kid is {}", other.type_name()))),
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => return Err((None, format!("its kid is {}", a_type(other)))),
     };
     let fail = |why: String| (kid.clone(), why);
     let text = |name: &str| -> Result<Option<String>, (Option<String>, String)> {
-        match jwk.get(name).map(Json::of) {
+        match jwk.get(name) {
             None => Ok(None),
-            Some(Json::Str(s)) => Ok(Some(s)),
-            Some(other) => Err(fail(format!("its {name:?} is {}", other.type_name()))),
+            Some(v) => as_str(v)
+                .map(|s| Some(s.to_owned()))
+                .ok_or_else(|| fail(format!("its {name:?} is {}", a_type(v)))),
         }
     };
     let kty = text("kty")?.ok_or_else(|| fail("it has no kty".into()))?;
@@ -320,9 +328,9 @@ fn read_key(bytes: &[u8]) -> Result<Key, (Option<String>, String)> {
             )));
         }
     }
-    match jwk.get("key_ops").map(Json::of) {
+    match jwk.get("key_ops").map(strings) {
         None => {}
-        Some(Json::Strings(ops)) if ops.iter().any(|o| o == "verify") => {}
+        Some(Some(ops)) if ops.iter().any(|o| o == "verify") => {}
         Some(_) => {
             return Err(fail(
                 "its key_ops does not list \"verify\" (RFC 7517 §4.3)".into(),
@@ -334,7 +342,7 @@ fn read_key(bytes: &[u8]) -> Result<Key, (Option<String>, String)> {
             "it is a symmetric key (kty oct), never used to verify tokens (RFC 8725 §3.1)".into(),
         ));
     }
-    if let Some(m) = PRIVATE_MEMBERS.iter().find(|m| jwk.has(m)) {
+    if let Some(m) = PRIVATE_MEMBERS.iter().find(|m| jwk.get(m).is_some()) {
         return Err(fail(format!(
             "it holds private key material ({m:?}): publish public keys only"
         )));

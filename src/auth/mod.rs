@@ -40,9 +40,9 @@
 //! ```
 
 mod cache;
+mod claims;
 mod discovery;
 mod error;
-mod json;
 mod jwk;
 mod token;
 mod validate;
@@ -56,7 +56,7 @@ pub use jwk::{
 };
 pub use token::{Algorithm, Token, MAX_TOKEN_BYTES};
 pub use validate::{
-    AuthConfigError, Caller, DetachedCheck, RequiredClaims, SignatureCheck, TypeCheck, Validator,
-    ValidatorConfig, DEFAULT_LEEWAY, DEFAULT_SCOPE_CLAIM, MAX_LEEWAY,
+    AuthConfigError, Caller, DetachedCheck, Grants, RequiredClaims, SignatureCheck, TypeCheck,
+    Validator, ValidatorConfig, DEFAULT_LEEWAY, DEFAULT_SCOPE_CLAIM, MAX_LEEWAY,
 };
 pub use verify::{Ed25519Verifier, SignatureVerifier, Unsupported};

@@ -5,9 +5,10 @@ use std::fmt;
 
 use sha2::{Digest as _, Sha256};
 
+use super::claims::{a_type, as_str, read_object, shown};
 use super::error::TokenError;
-use super::json::{shown, Json, JsonProblem, Object};
 use crate::base64::decode_url;
+use skills_edge_catalog::skill::value::Value;
 
 /// The largest header value (or bare token) read, in bytes: 16 KiB. A longer one is refused
 /// before anything in it is decoded. Access tokens are a few hundred bytes to a few KiB;
@@ -89,7 +90,7 @@ pub struct Token {
     alg: Algorithm,
     kid: Option<String>,
     typ: Option<String>,
-    pub(crate) claims: Object,
+    pub(crate) claims: Value,
     /// `BASE64URL(header) || '.' || BASE64URL(payload)`, the bytes signed (RFC 7515 §5.1).
     signing_input: String,
     signature: Vec<u8>,
@@ -148,27 +149,27 @@ impl Token {
             }));
         }
         let header_bytes = decode_url(h).ok_or_else(|| not_base64("header"))?;
-        let header = Object::parse(&header_bytes).map_err(|e| json(e, "header"))?;
-        let alg = match header.get("alg").map(Json::of) {
+        let header = read_object(&header_bytes).map_err(|e| json(e, "header"))?;
+        let alg = match header.get("alg") {
             None => return Err(malformed("header has no \"alg\"")),
-            Some(Json::Str(name)) => match Algorithm::from_name(&name) {
+            Some(Value::String(name)) => match Algorithm::from_name(name) {
                 Some(a) => a,
-                None => return Err(TokenError::Algorithm { alg: shown(&name) }),
+                None => return Err(TokenError::Algorithm { alg: shown(name) }),
             },
             Some(other) => {
                 return Err(malformed(format!(
                     "header's \"alg\" is {}, not a string",
-                    other.type_name()
+                    a_type(other)
                 )))
             }
         };
-        if header.has("crit") {
+        if header.get("crit").is_some() {
             return Err(TokenError::Critical);
         }
         let kid = optional_string(&header, "kid")?;
         let typ = optional_string(&header, "typ")?;
         let payload = decode_url(p).ok_or_else(|| not_base64("payload"))?;
-        let claims = Object::parse(&payload).map_err(|e| json(e, "claims set"))?;
+        let claims = read_object(&payload).map_err(|e| json(e, "claims set"))?;
         if s.is_empty() {
             return Err(malformed("has an empty signature"));
         }
@@ -265,14 +266,12 @@ fn bearer(value: &str) -> Result<&str, TokenError> {
     Ok(token)
 }
 
-fn optional_string(header: &Object, name: &str) -> Result<Option<String>, TokenError> {
-    match header.get(name).map(Json::of) {
+fn optional_string(header: &Value, name: &str) -> Result<Option<String>, TokenError> {
+    match header.get(name) {
         None => Ok(None),
-        Some(Json::Str(s)) => Ok(Some(s)),
-        Some(other) => Err(malformed(format!(
-            "header's {name:?} is {}, not a string",
-            other.type_name()
-        ))),
+        Some(v) => as_str(v)
+            .map(|s| Some(s.to_owned()))
+            .ok_or_else(|| malformed(format!("header's {name:?} is {}, not a string", a_type(v)))),
     }
 }
 
@@ -286,6 +285,6 @@ fn not_base64(part: &str) -> TokenError {
     ))
 }
 
-fn json(e: JsonProblem, part: &str) -> TokenError {
+fn json(e: String, part: &str) -> TokenError {
     malformed(format!("has a {part} that {e}"))
 }

@@ -4,11 +4,12 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+use super::claims::{a_type, as_number, shown, strings, ClaimPath};
 use super::error::{InsufficientScope, TokenError};
-use super::json::{shown, Json};
 use super::jwk::{KeySet, PublicKey};
 use super::token::{Algorithm, Token};
 use super::verify::{SignatureVerifier, Unsupported};
+use skills_edge_catalog::skill::value::{Number, Value};
 
 /// The default leeway for `exp`, `nbf` and `iat`, in seconds.
 pub const DEFAULT_LEEWAY: u64 = 60;
@@ -28,8 +29,34 @@ pub enum TypeCheck {
     /// and reject tokens carrying any other value"; RFC 7515 §4.1.9: media types are
     /// case-insensitive and `application/` may be left out). A missing `typ` is refused.
     AccessToken,
+    /// Absent, `JWT` (RFC 7519 §5.1) or an access token's (`at+jwt`), each also with
+    /// `application/` and in any case: the identity providers' own access token formats
+    /// (Auth0's default profile, Okta, Microsoft Entra ID, Keycloak send `JWT` or nothing).
+    /// Any other `typ` names another kind of JWT (`dpop+jwt`, `logout+jwt`,
+    /// `secevent+jwt`, an issuer's private type such as Okta's
+    /// `application/okta-internal-at+jwt`), which is never an access token for this server:
+    /// refused (RFC 8725 §3.11, explicit typing). What it gives up against
+    /// [`TypeCheck::AccessToken`]: an ID token (`typ` `JWT`) is no longer told apart by its
+    /// type, only by its `aud` (an ID token names the client, so an audience that is no
+    /// client's ID keeps it out: docs/private.md).
+    Jwt,
     /// Not checked (Cloudflare Access's tokens carry `typ` `JWT`).
     Unchecked,
+}
+
+/// What the caller's grant is made of ([`Caller::scopes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grants {
+    /// The values of the scope claims ([`ValidatorConfig::scope_claims`]), as they are.
+    Scopes,
+    /// What Cloudflare Access asserts, each as a token of its own kind, so that no value of one
+    /// kind can pass for another: `email:<email>` and `email-domain:<domain>` for an `email`
+    /// claim that is one address (`local@domain`, lower-cased), `service-token:<common_name>`
+    /// for a service token (`sub` empty, `common_name` its client ID), and `group:<value>`
+    /// for each value of the scope claims (a groups claim the Access application passes,
+    /// such as `/custom/groups`). A value with a space, `"` or `\\` in it is no scope token
+    /// (RFC 6749 §3.3) and is left out: no access rule can name it.
+    AccessIdentity,
 }
 
 /// Which claims must be present. Every claim read here is refused when present with the
@@ -57,10 +84,15 @@ pub struct ValidatorConfig {
     pub token_type: TypeCheck,
     /// The claims that must be present.
     pub required: RequiredClaims,
-    /// The claim the scopes are read from: a space-separated string (`scope`, RFC 8693
-    /// §4.2) or an array of strings (such as `permissions`, `groups` or `roles`, RFC 9068
-    /// §2.2.3.1). Absent: no scopes.
-    pub scope_claim: String,
+    /// The claims the scopes are read from, their values joined: each a claim name (`scope`,
+    /// `scp`, `roles`, `permissions`, a namespaced `https://example.com/roles`) or, starting
+    /// with `/`, a JSON Pointer into the claims set (RFC 6901: `/realm_access/roles`). Each
+    /// value is a space-separated string (`scope`, RFC 8693 §4.2; Entra ID's `scp`) or an
+    /// array of strings (`permissions`, `groups`, `roles`, RFC 9068 §2.2.3.1; Okta's `scp`).
+    /// An absent claim gives no scopes; one of another type refuses the token.
+    pub scope_claims: Vec<String>,
+    /// What the caller's grant is made of.
+    pub grants: Grants,
     /// With [`RequiredClaims::Minimal`]: the claim the caller's subject is read from when
     /// `sub` is absent or empty (Cloudflare Access's service tokens name the service token in
     /// `common_name`).
@@ -82,18 +114,34 @@ impl ValidatorConfig {
             audiences,
             token_type: TypeCheck::AccessToken,
             required: RequiredClaims::Rfc9068,
-            scope_claim: DEFAULT_SCOPE_CLAIM.to_owned(),
+            scope_claims: vec![DEFAULT_SCOPE_CLAIM.to_owned()],
+            grants: Grants::Scopes,
             subject_fallback: None,
             leeway: DEFAULT_LEEWAY,
             algorithms: Algorithm::ALL.to_vec(),
         }
     }
 
+    /// The settings for an identity provider's own JWT access tokens, which are not RFC 9068
+    /// profile tokens: the signature, the exact `iss`, `aud` and `exp` are required as with
+    /// [`ValidatorConfig::rfc9068`], `nbf` and `iat` checked when present; `typ` may be
+    /// absent or `JWT` ([`TypeCheck::Jwt`]); `sub`, `client_id`, `jti` and `iat` are not
+    /// required ([`RequiredClaims::Minimal`]). Scopes from `scope` until
+    /// [`ValidatorConfig::scope_claims`] says otherwise.
+    pub fn provider_jwt(issuer: impl Into<String>, audiences: Vec<String>) -> ValidatorConfig {
+        ValidatorConfig {
+            token_type: TypeCheck::Jwt,
+            required: RequiredClaims::Minimal,
+            ..ValidatorConfig::rfc9068(issuer, audiences)
+        }
+    }
+
     /// The Cloudflare Access preset: the issuer is the team domain
     /// (`https://<team>.cloudflareaccess.com`; `<team>.cloudflareaccess.com` and a trailing
     /// `/` are read too), the audiences are the application's AUD tags, `typ` is not checked,
-    /// only `iss`, `exp` and `aud` are required, the subject falls back to `common_name`, and
-    /// only RS256 is accepted (Access signs its application tokens with RS256 keys published
+    /// only `iss`, `exp` and `aud` are required, the subject falls back to `common_name`, the
+    /// grant is what Access asserts ([`Grants::AccessIdentity`]; no groups claim until
+    /// [`ValidatorConfig::scope_claims`] names one), and only RS256 is accepted (Access signs its application tokens with RS256 keys published
     /// at [`super::access_certs_url`]).
     pub fn cloudflare_access(
         team_domain: &str,
@@ -105,7 +153,8 @@ impl ValidatorConfig {
             audiences: aud_tags,
             token_type: TypeCheck::Unchecked,
             required: RequiredClaims::Minimal,
-            scope_claim: DEFAULT_SCOPE_CLAIM.to_owned(),
+            scope_claims: Vec::new(),
+            grants: Grants::AccessIdentity,
             subject_fallback: Some("common_name".to_owned()),
             leeway: DEFAULT_LEEWAY,
             algorithms: vec![Algorithm::Rs256],
@@ -217,6 +266,7 @@ impl Caller {
 #[derive(Debug, Clone)]
 pub struct Validator {
     config: ValidatorConfig,
+    paths: Vec<ClaimPath>,
 }
 
 /// The signature left to check for a token whose every other check passed: the algorithm,
@@ -310,9 +360,20 @@ impl Validator {
                 "is empty: give this server's canonical URI (or the Access application's AUD tag)",
             );
         }
-        if config.scope_claim.is_empty() {
+        if config.scope_claims.is_empty() && config.grants == Grants::Scopes {
             return fail("scope claim", "is empty: give a claim name such as scope");
         }
+        let paths = config
+            .scope_claims
+            .iter()
+            .map(|c| ClaimPath::parse(c))
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|problem| AuthConfigError {
+                setting: "scope claim",
+                problem: format!(
+                    "{problem}: give claim names (scope, scp, roles) or JSON Pointers (/realm_access/roles), separated by commas"
+                ),
+            })?;
         if config.leeway > MAX_LEEWAY {
             return fail(
                 "leeway",
@@ -322,7 +383,7 @@ impl Validator {
         if config.algorithms.is_empty() {
             return fail("algorithms", "is empty: accept ES256, RS256 or EdDSA");
         }
-        Ok(Validator { config })
+        Ok(Validator { config, paths })
     }
 
     /// The configuration.
@@ -358,19 +419,24 @@ impl Validator {
                 alg: shown(alg.as_str()),
             });
         }
-        if c.token_type == TypeCheck::AccessToken {
-            let ok = token.typ().is_some_and(|t| {
+        let typ_ok = |accepted: &[&str]| {
+            token.typ().is_some_and(|t| {
                 let t = match t.get(..12) {
                     Some(p) if p.eq_ignore_ascii_case("application/") => &t[12..],
                     _ => t,
                 };
-                t.eq_ignore_ascii_case("at+jwt")
+                accepted.iter().any(|a| t.eq_ignore_ascii_case(a))
+            })
+        };
+        let ok = match c.token_type {
+            TypeCheck::AccessToken => typ_ok(&["at+jwt"]),
+            TypeCheck::Jwt => token.typ().is_none() || typ_ok(&["at+jwt", "jwt"]),
+            TypeCheck::Unchecked => true,
+        };
+        if !ok {
+            return Err(TokenError::Type {
+                typ: token.typ().map(shown),
             });
-            if !ok {
-                return Err(TokenError::Type {
-                    typ: token.typ().map(shown),
-                });
-            }
         }
         let key = keys.select(token.kid(), alg)?;
         if let PublicKey::Rsa { n, .. } = &key.key {
@@ -416,23 +482,21 @@ impl Validator {
         let c = &self.config;
         let strict = c.required == RequiredClaims::Rfc9068;
         let claims = &token.claims;
-        let get = |name: &str| claims.get(name).map(Json::of);
+        let get = |name: &str| claims.get(name);
         let now_i = i128::from(now);
         let leeway = i128::from(c.leeway);
 
         match get("iss") {
             None => return Err(missing("iss")),
-            Some(Json::Str(iss)) if iss == c.issuer => {}
-            Some(Json::Str(iss)) => return Err(TokenError::Issuer { iss: shown(&iss) }),
-            Some(other) => return Err(wrong_type("iss", &other, "a string")),
+            Some(Value::String(iss)) if *iss == c.issuer => {}
+            Some(Value::String(iss)) => return Err(TokenError::Issuer { iss: shown(iss) }),
+            Some(other) => return Err(wrong_type("iss", other, "a string")),
         }
         let audiences = match get("aud") {
             None => return Err(missing("aud")),
-            Some(Json::Str(a)) => vec![a],
-            Some(Json::Strings(a)) => a,
-            Some(other) => {
-                return Err(wrong_type("aud", &other, "a string or an array of strings"))
-            }
+            Some(Value::String(a)) => vec![a.clone()],
+            Some(other) => strings(other)
+                .ok_or_else(|| wrong_type("aud", other, "a string or an array of strings"))?,
         };
         if !audiences
             .iter()
@@ -440,46 +504,64 @@ impl Validator {
         {
             return Err(TokenError::Audience);
         }
-        let exp = match get("exp") {
-            None => return Err(missing("exp")),
-            Some(Json::Num(n)) => numeric_date(&n, false),
-            Some(other) => return Err(wrong_type("exp", &other, "a number (NumericDate)")),
+        let date = |name: &str, round_up: bool| -> Result<Option<i64>, TokenError> {
+            match get(name) {
+                None => Ok(None),
+                Some(v) => as_number(v)
+                    .map(|n| Some(numeric_date(n, round_up)))
+                    .ok_or_else(|| wrong_type(name, v, "a number (NumericDate)")),
+            }
         };
+        let exp = date("exp", false)?.ok_or_else(|| missing("exp"))?;
         if now_i >= i128::from(exp) + leeway {
             return Err(TokenError::Expired { exp, now });
         }
-        match get("nbf") {
-            None => {}
-            Some(Json::Num(n)) => {
-                let nbf = numeric_date(&n, true);
-                if i128::from(nbf) > now_i + leeway {
-                    return Err(TokenError::NotYetValid { nbf, now });
-                }
+        if let Some(nbf) = date("nbf", true)? {
+            if i128::from(nbf) > now_i + leeway {
+                return Err(TokenError::NotYetValid { nbf, now });
             }
-            Some(other) => return Err(wrong_type("nbf", &other, "a number (NumericDate)")),
         }
-        match get("iat") {
+        match date("iat", true)? {
             None if strict => return Err(missing("iat")),
             None => {}
-            Some(Json::Num(n)) => {
-                let iat = numeric_date(&n, true);
+            Some(iat) => {
                 if i128::from(iat) > now_i + leeway {
                     return Err(TokenError::IssuedInFuture { iat, now });
                 }
             }
-            Some(other) => return Err(wrong_type("iat", &other, "a number (NumericDate)")),
         }
         let sub = self.string_claim(token, "sub", strict)?;
         self.string_claim(token, "client_id", strict)?;
         self.string_claim(token, "jti", strict)?;
-        let subject = match sub {
-            Some(s) if !s.is_empty() => s,
+        let subject = match &sub {
+            Some(s) if !s.is_empty() => s.clone(),
             _ => match &c.subject_fallback {
                 Some(name) => self.string_claim(token, name, false)?.unwrap_or_default(),
                 None => String::new(),
             },
         };
-        let scopes = scopes(get(&c.scope_claim), &c.scope_claim)?;
+        let mut values = Vec::new();
+        for (path, name) in self.paths.iter().zip(&c.scope_claims) {
+            let found = path.find(claims).map_err(|t| TokenError::Claim {
+                name: name.clone(),
+                problem: format!("passes through {t}; each member on the way must be an object"),
+            })?;
+            values.extend(scopes(found, name)?);
+        }
+        let scopes = match c.grants {
+            Grants::Scopes => values,
+            Grants::AccessIdentity => {
+                let service = sub.as_deref().is_none_or(str::is_empty);
+                let email = self.string_claim(token, "email", false)?;
+                let name = self.string_claim(token, "common_name", false)?;
+                access_identity(email.as_deref(), service.then_some(name).flatten(), values)
+            }
+        };
+        let mut seen = BTreeSet::new();
+        let scopes = scopes
+            .into_iter()
+            .filter(|s| !s.is_empty() && seen.insert(s.clone()))
+            .collect();
         let expires_at = u64::try_from(exp).unwrap_or(0);
         let refused_from = u64::try_from(i128::from(exp) + leeway).unwrap_or(0);
         Ok(Caller {
@@ -497,54 +579,82 @@ impl Validator {
         name: &str,
         required: bool,
     ) -> Result<Option<String>, TokenError> {
-        match token.claims.get(name).map(Json::of) {
+        match token.claims.get(name) {
             None if required => Err(missing(name)),
             None => Ok(None),
-            Some(Json::Str(s)) if required && s.is_empty() => Err(TokenError::Claim {
+            Some(Value::String(s)) if required && s.is_empty() => Err(TokenError::Claim {
                 name: name.to_owned(),
                 problem: "is empty (RFC 9068 §2.2)".to_owned(),
             }),
-            Some(Json::Str(s)) => Ok(Some(s)),
-            Some(other) => Err(wrong_type(name, &other, "a string")),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(wrong_type(name, other, "a string")),
         }
     }
 }
 
-/// The scopes of the scope claim: split on spaces when a string, each element when an array
-/// of strings; empty entries dropped, each scope once, in token order.
-fn scopes(value: Option<Json>, name: &str) -> Result<Vec<String>, TokenError> {
-    let items: Vec<String> = match value {
-        None => return Ok(Vec::new()),
-        Some(Json::Str(s)) => s.split(' ').map(str::to_owned).collect(),
-        Some(Json::Strings(v)) => v,
-        Some(other) => {
-            return Err(wrong_type(
-                name,
-                &other,
-                "a space-separated string or an array of strings",
-            ))
+/// The grant of what Access asserts ([`Grants::AccessIdentity`]): `email:` and
+/// `email-domain:` of one address, `service-token:` of a service token's client ID, `group:`
+/// of each group; values that are no scope token are left out.
+fn access_identity(
+    email: Option<&str>,
+    service: Option<String>,
+    groups: Vec<String>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(email) = email {
+        let email = email.to_ascii_lowercase();
+        if let Some((local, domain)) = email.split_once('@') {
+            let address = format!("email:{email}");
+            if !local.is_empty()
+                && !domain.is_empty()
+                && !domain.contains('@')
+                && is_scope_token(&address)
+            {
+                out.push(address);
+                out.push(format!("email-domain:{domain}"));
+            }
         }
-    };
-    let mut seen = BTreeSet::new();
-    Ok(items
-        .into_iter()
-        .filter(|s| !s.is_empty() && seen.insert(s.clone()))
-        .collect())
+    }
+    if let Some(name) = service {
+        out.push(format!("service-token:{name}"));
+    }
+    out.extend(groups.into_iter().map(|g| format!("group:{g}")));
+    out.retain(|t| is_scope_token(t));
+    out
+}
+
+/// RFC 6749 §3.3: `1*( %x21 / %x23-5B / %x5D-7E )`.
+fn is_scope_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b))
+}
+
+/// The scopes of one scope claim's value: split on spaces when a string, each element when an
+/// array of strings (empty entries dropped by the caller).
+fn scopes(value: Option<&Value>, name: &str) -> Result<Vec<String>, TokenError> {
+    match value {
+        None => Ok(Vec::new()),
+        Some(Value::String(s)) => Ok(s.split(' ').map(str::to_owned).collect()),
+        Some(other) => strings(other).ok_or_else(|| {
+            wrong_type(
+                name,
+                other,
+                "a space-separated string or an array of strings",
+            )
+        }),
+    }
 }
 
 /// A NumericDate (RFC 7519 §2: seconds, possibly with a fraction) as whole seconds, rounded
 /// down (`exp`) or up (`nbf`, `iat`) so the fraction never widens the window; values beyond
 /// `i64` saturate.
-fn numeric_date(n: &serde_json::Number, round_up: bool) -> i64 {
-    if let Some(i) = n.as_i64() {
-        return i;
+fn numeric_date(n: Number, round_up: bool) -> i64 {
+    match n {
+        Number::Int(i) => i,
+        // `as` saturates at the bounds of i64.
+        Number::Float(f) => (if round_up { f.ceil() } else { f.floor() }) as i64,
     }
-    if n.as_u64().is_some() {
-        return i64::MAX;
-    }
-    let f = n.as_f64().unwrap_or(0.0);
-    // `as` saturates at the bounds of i64.
-    (if round_up { f.ceil() } else { f.floor() }) as i64
 }
 
 fn missing(name: &str) -> TokenError {
@@ -554,10 +664,10 @@ fn missing(name: &str) -> TokenError {
     }
 }
 
-fn wrong_type(name: &str, value: &Json, expected: &str) -> TokenError {
+fn wrong_type(name: &str, value: &Value, expected: &str) -> TokenError {
     TokenError::Claim {
         name: name.to_owned(),
-        problem: format!("is {}; it must be {expected}", value.type_name()),
+        problem: format!("is {}; it must be {expected}", a_type(value)),
     }
 }
 
@@ -597,7 +707,7 @@ mod tests {
             (|c| c.issuer.clear(), "issuer"),
             (|c| c.audiences.push(String::new()), "audience"),
             (|c| c.audiences = vec![String::new()], "audience"),
-            (|c| c.scope_claim.clear(), "scope claim"),
+            (|c| c.scope_claims.clear(), "scope claim"),
             (|c| c.leeway = 301, "leeway"),
             (|c| c.algorithms.clear(), "algorithms"),
         ];
@@ -610,30 +720,70 @@ mod tests {
 
     #[test]
     fn numeric_dates_round_toward_refusal() {
-        let n = |s: &str| serde_json::from_str::<serde_json::Number>(s).unwrap();
-        assert_eq!(numeric_date(&n("10"), false), 10);
-        assert_eq!(numeric_date(&n("10.5"), false), 10);
-        assert_eq!(numeric_date(&n("10.5"), true), 11);
-        assert_eq!(numeric_date(&n("-1.5"), false), -2);
-        assert_eq!(numeric_date(&n("18446744073709551615"), false), i64::MAX);
-        assert_eq!(numeric_date(&n("1e300"), false), i64::MAX);
-        assert_eq!(numeric_date(&n("-1e300"), true), i64::MIN);
+        let n =
+            |s: &str| match crate::auth::claims::read_object(format!("{{\"n\":{s}}}").as_bytes())
+                .unwrap()
+                .get("n")
+            {
+                Some(Value::Number(n)) => *n,
+                _ => unreachable!(),
+            };
+        assert_eq!(numeric_date(n("10"), false), 10);
+        assert_eq!(numeric_date(n("10.5"), false), 10);
+        assert_eq!(numeric_date(n("10.5"), true), 11);
+        assert_eq!(numeric_date(n("-1.5"), false), -2);
+        assert_eq!(numeric_date(n("18446744073709551615"), false), i64::MAX);
+        assert_eq!(numeric_date(n("1e300"), false), i64::MAX);
+        assert_eq!(numeric_date(n("-1e300"), true), i64::MIN);
     }
 
     #[test]
-    fn scopes_are_split_and_deduplicated() {
-        let s = |v: Json| scopes(Some(v), "scope");
+    fn scopes_are_split() {
+        let s = |v: Value| scopes(Some(&v), "scope");
         assert_eq!(
-            s(Json::Str("a  b a c".into())).unwrap(),
-            ["a", "b", "c"].map(String::from)
+            s(Value::String("a  b".into())).unwrap(),
+            ["a", "", "b"].map(String::from)
         );
         assert_eq!(
-            s(Json::Strings(vec!["g 1".into(), "".into(), "g 1".into()])).unwrap(),
+            s(Value::Array(vec![Value::String("g 1".into())])).unwrap(),
             ["g 1"].map(String::from)
         );
-        assert!(s(Json::MixedArray).is_err());
-        assert!(s(Json::Other).is_err());
+        assert!(s(Value::Array(vec![Value::String("a".into()), Value::Null])).is_err());
+        assert!(s(Value::Bool(true)).is_err());
         assert_eq!(scopes(None, "scope").unwrap(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn access_identities_are_kinds_of_their_own() {
+        assert_eq!(
+            access_identity(
+                Some("Alice@Example.COM"),
+                None,
+                vec!["eng".into(), "a b".into()]
+            ),
+            [
+                "email:alice@example.com",
+                "email-domain:example.com",
+                "group:eng"
+            ]
+        );
+        // Not one address: no email grant at all.
+        for bad in [
+            "alice",
+            "@example.com",
+            "alice@",
+            "a@b@example.com",
+            "a b@example.com",
+        ] {
+            assert!(
+                access_identity(Some(bad), None, vec![]).is_empty(),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            access_identity(None, Some("abc.access".into()), vec![]),
+            ["service-token:abc.access"]
+        );
     }
 
     #[test]

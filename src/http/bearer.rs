@@ -24,7 +24,7 @@ use super::head::Head;
 use super::response::Response;
 use crate::auth::{
     access_certs_url, metadata_urls, KeySet, KeySetError, SignatureCheck, Token, TokenError,
-    Validator, ValidatorConfig, DEFAULT_SCOPE_CLAIM,
+    Validator, ValidatorConfig,
 };
 use crate::server::{ConfigError, SettingKey};
 
@@ -83,6 +83,40 @@ impl AuthMode {
     }
 }
 
+/// Which access tokens `AUTH_MODE = "jwt"` accepts (`AUTH_TOKEN_PROFILE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TokenProfile {
+    /// RFC 9068 JWT access tokens (`typ` `at+jwt`; `sub`, `client_id`, `jti`, `iat`
+    /// required): [`ValidatorConfig::rfc9068`]. The default.
+    #[default]
+    Rfc9068,
+    /// The identity provider's own JWT access tokens (Auth0's default profile, Okta's custom
+    /// authorization servers, Microsoft Entra ID v1 and v2, Keycloak): `typ` absent, `JWT` or
+    /// `at+jwt`, and only `iss`, `aud` and `exp` required besides the signature
+    /// ([`ValidatorConfig::provider_jwt`]; what it gives up: docs/private.md).
+    Jwt,
+}
+
+impl TokenProfile {
+    /// Every profile, in the order the setting lists them.
+    pub const ALL: [TokenProfile; 2] = [TokenProfile::Rfc9068, TokenProfile::Jwt];
+
+    /// The profile a setting's value names (blanks around it allowed).
+    pub fn parse(value: &str) -> Option<TokenProfile> {
+        TokenProfile::ALL
+            .into_iter()
+            .find(|p| p.as_str() == value.trim())
+    }
+
+    /// The setting's value for this profile.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenProfile::Rfc9068 => "rfc9068",
+            TokenProfile::Jwt => "jwt",
+        }
+    }
+}
+
 /// The authentication settings as read from the settings table ([`crate::settings`]), not
 /// yet checked together ([`Bearer::new`] does).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -99,8 +133,12 @@ pub struct BearerConfig {
     /// `AUTH_JWKS_URL`: the key set's URL. `None`: for `jwt`, the `jwks_uri` of the issuer's
     /// metadata; for `access`, `<team domain>/cdn-cgi/access/certs`.
     pub jwks_url: Option<String>,
-    /// `AUTH_SCOPES_CLAIM`: the claim the scopes are read from (`None`: `scope`).
+    /// `AUTH_SCOPES_CLAIM`: the claims the scopes are read from, comma-separated, each a claim
+    /// name or a JSON Pointer (`None`: `scope` for `jwt`; for `access`, no groups claim).
+    /// With `access` each value is a group (`group:<value>`, [`crate::auth::Grants`]).
     pub scope_claim: Option<String>,
+    /// `AUTH_TOKEN_PROFILE` (`jwt` only; `None`: [`TokenProfile::Rfc9068`]).
+    pub token_profile: Option<TokenProfile>,
     /// The scopes listed as `scopes_supported` in the metadata (not a setting: the
     /// catalog's access rules name them); empty leaves the member out (RFC 9728 §2:
     /// optional).
@@ -231,6 +269,11 @@ impl Bearer {
                     "scope_claim",
                     config.scope_claim.clone(),
                 ),
+                (
+                    SettingKey::AuthTokenProfile,
+                    "token_profile",
+                    config.token_profile.map(|p| p.as_str().to_owned()),
+                ),
             ];
             if let Some((key, name, Some(value))) = given.into_iter().find(|g| g.2.is_some()) {
                 let (problem, fix) = if config.mode == AuthMode::Provider {
@@ -265,10 +308,16 @@ impl Bearer {
             e.problem = Some(format!("required with AUTH_MODE {mode_value}"));
             return Err(e);
         }
-        let scope_claim = config
-            .scope_claim
-            .clone()
-            .unwrap_or_else(|| DEFAULT_SCOPE_CLAIM.to_owned());
+        if let (AuthMode::Access, Some(p)) = (config.mode, config.token_profile) {
+            let mut e = config_error(
+                SettingKey::AuthTokenProfile,
+                "token_profile",
+                p.as_str(),
+                "remove it: with AUTH_MODE access the tokens are Access's application tokens, whatever the identity provider behind Access".into(),
+            );
+            e.problem = Some("given with AUTH_MODE access".into());
+            return Err(e);
+        }
         let mut validator_config = match config.mode {
             AuthMode::Access => {
                 if config.audiences.is_empty() {
@@ -286,9 +335,23 @@ impl Bearer {
                     |e| config_error(SettingKey::AuthIssuer, "issuer", &issuer, e.problem.clone()),
                 )?
             }
-            _ => ValidatorConfig::rfc9068(issuer.clone(), config.audiences.clone()),
+            _ => match config.token_profile.unwrap_or_default() {
+                TokenProfile::Rfc9068 => {
+                    ValidatorConfig::rfc9068(issuer.clone(), config.audiences.clone())
+                }
+                TokenProfile::Jwt => {
+                    ValidatorConfig::provider_jwt(issuer.clone(), config.audiences.clone())
+                }
+            },
         };
-        validator_config.scope_claim = scope_claim;
+        if let Some(claims) = &config.scope_claim {
+            validator_config.scope_claims = claims
+                .split(',')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(str::to_owned)
+                .collect();
+        }
         let keys = match (&config.jwks_url, config.mode) {
             (Some(url), _) => {
                 // The key set URL follows the discovery rule for URLs (https, or http on a
@@ -321,12 +384,16 @@ impl Bearer {
         };
         let per_request_audience = validator_config.audiences.is_empty();
         let validator = Validator::new(validator_config).map_err(|e| {
-            let (key, name) = match e.setting {
-                "audience" => (SettingKey::AuthAudience, "audiences"),
-                "scope claim" => (SettingKey::AuthScopesClaim, "scope_claim"),
-                _ => (SettingKey::AuthIssuer, "issuer"),
+            let (key, name, value) = match e.setting {
+                "audience" => (SettingKey::AuthAudience, "audiences", String::new()),
+                "scope claim" => (
+                    SettingKey::AuthScopesClaim,
+                    "scope_claim",
+                    config.scope_claim.clone().unwrap_or_default(),
+                ),
+                _ => (SettingKey::AuthIssuer, "issuer", String::new()),
             };
-            config_error(key, name, "", e.problem.clone())
+            config_error(key, name, &value, e.problem.clone())
         })?;
         Ok(Some(Bearer {
             mode: config.mode,
@@ -449,8 +516,14 @@ impl Bearer {
     /// access rules name ([`crate::catalog::Catalog::access_scopes`]), so that a client can ask the
     /// authorization server for them (RFC 9728 §2, MCP authorization, Scope Selection
     /// Strategy).
+    ///
+    /// With `access` the list stays empty: its callers' grants are what Access asserts
+    /// (`email:…`, `group:…`), no scope a client asks for, and the rules naming people's
+    /// addresses are not published.
     pub fn with_scopes_supported(mut self, scopes: Vec<String>) -> Bearer {
-        self.scopes_supported = scopes;
+        if self.mode != AuthMode::Access {
+            self.scopes_supported = scopes;
+        }
         self
     }
 

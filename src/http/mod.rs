@@ -90,8 +90,8 @@ mod response;
 mod well_known;
 
 pub use bearer::{
-    AuthMode, Bearer, BearerConfig, Gate, KeySource, WorkerAuth, PRM_MCP_PATH, PRM_PATH,
-    UNAVAILABLE_RETRY_AFTER,
+    AuthMode, Bearer, BearerConfig, Gate, KeySource, TokenProfile, WorkerAuth, PRM_MCP_PATH,
+    PRM_PATH, UNAVAILABLE_RETRY_AFTER,
 };
 pub use body::{BodyReader, MAX_MAX_BODY_BYTES};
 pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH, INSPECTOR_FILES, INSPECTOR_PREFIX};

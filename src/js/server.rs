@@ -44,6 +44,7 @@ struct JsServerOptions {
     auth_audience: Option<String>,
     auth_jwks_url: Option<String>,
     auth_scopes_claim: Option<String>,
+    auth_token_profile: Option<String>,
     /// Read as a value of its own (a nested object, checked field by field).
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     server_info: JsValue,
@@ -109,6 +110,7 @@ fn server_config(options: &JsValue) -> Result<(HttpConfig, Option<Vec<u8>>), JsV
         SettingKey::AuthAudience => o.auth_audience.clone(),
         SettingKey::AuthJwksUrl => o.auth_jwks_url.clone(),
         SettingKey::AuthScopesClaim => o.auth_scopes_claim.clone(),
+        SettingKey::AuthTokenProfile => o.auth_token_profile.clone(),
         // Not an option (`Setting::option` is empty): each request's scopes are given with
         // it (`SkillsServer::fetch`, `handleHttp`, …).
         SettingKey::Scopes => None,

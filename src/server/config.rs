@@ -167,6 +167,8 @@ pub enum SettingKey {
     AuthJwksUrl,
     /// `BearerConfig::scope_claim`.
     AuthScopesClaim,
+    /// `BearerConfig::token_profile`.
+    AuthTokenProfile,
     /// [`Config::scopes`] (every adapter but the Worker).
     Scopes,
 }

@@ -51,6 +51,7 @@ impl wit::GuestServer for Server {
             | SettingKey::AuthAudience
             | SettingKey::AuthJwksUrl
             | SettingKey::AuthScopesClaim
+            | SettingKey::AuthTokenProfile
             | SettingKey::Scopes => None,
         })
         .map_err(|e| e.to_string())?;

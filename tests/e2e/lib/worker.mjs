@@ -148,10 +148,13 @@ const ESBUILD = join(ROOT, "node_modules", ".bin", "esbuild");
  * wrangler in front) on a free 127.0.0.1 port: worker/entry.mjs bundled with its glue as
  * wrangler bundles it, the pack as a Data module, and the assets as a read-only workerd `disk`
  * service bound as ASSETS (bare workerd has no Static Assets; benches/worker does the same).
- * `vars` are text bindings, plus wrangler.toml's ALLOWED_HOSTS. Waits until the Worker
- * answers; returns `{ port, origin, url, log, logTail(n), stop() }`.
+ * `vars` are text bindings, plus wrangler.toml's ALLOWED_HOSTS. `instances` (an array of such
+ * `vars`) runs one Worker per entry in the same workerd process, each on a port of its own
+ * (`origins`, in order); `pack` and `assets` serve another catalog than worker/build's.
+ * Waits until every Worker answers; returns `{ port, origin, origins, url, log, logTail(n),
+ * stop() }` (`port`, `origin` and `url` are the first Worker's).
  */
-export async function startWorkerd({ vars = {}, readyTimeoutMs = 60_000 } = {}) {
+export async function startWorkerd({ vars = {}, instances, pack, assets, readyTimeoutMs = 60_000 } = {}) {
   const build = join(ROOT, "worker", "build");
   if (!existsSync(join(build, "skills_edge_worker_bg.wasm"))) {
     throw new Error("the Worker is not built: run `bash scripts/build-worker.sh` first");
@@ -168,62 +171,66 @@ export async function startWorkerd({ vars = {}, readyTimeoutMs = 60_000 } = {}) 
     );
   });
   cpSync(join(build, "skills_edge_worker_bg.wasm"), join(dir, "skills_edge_worker_bg.wasm"));
-  cpSync(join(build, "catalog.pack"), join(dir, "catalog.pack"));
-  cpSync(join(build, "assets"), join(dir, "assets"), { recursive: true });
+  cpSync(pack ?? join(build, "catalog.pack"), join(dir, "catalog.pack"));
+  cpSync(assets ?? join(build, "assets"), join(dir, "assets"), { recursive: true });
   const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
   const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
   const hosts = /^ALLOWED_HOSTS\s*=\s*"([^"]*)"/m.exec(toml)?.[1];
   if (!date) throw new Error("wrangler.toml has no compatibility_date");
-  const all = { ...(hosts === undefined ? {} : { ALLOWED_HOSTS: hosts }), ...vars };
-  const bindings = [
-    '(name = "ASSETS", service = "assets")',
-    ...Object.entries(all).map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(String(value))})`),
-  ];
-  const port = await freePort();
+  const sets = instances ?? [vars];
+  const ports = [];
+  for (const _ of sets) ports.push(await freePort());
   const config = join(dir, "worker.capnp");
+  const bindings = (v) => {
+    const all = { ...(hosts === undefined ? {} : { ALLOWED_HOSTS: hosts }), ...v };
+    return [
+      '(name = "ASSETS", service = "assets")',
+      ...Object.entries(all).map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(String(value))})`),
+    ].join(", ");
+  };
   writeFileSync(
     config,
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [
-    (name = "main", worker = .skillsEdge),
+${sets.map((v, i) => `    (name = "main${i}", worker = (compatibilityDate = ${JSON.stringify(date)}, modules = .modules, bindings = [${bindings(v)}])),`).join("\n")}
     (name = "assets", disk = (path = "assets", writable = false, allowDotfiles = false)),
   ],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+  sockets = [${sets.map((_, i) => `(name = "http${i}", address = "127.0.0.1:${ports[i]}", http = (), service = "main${i}")`).join(", ")}],
 );
-const skillsEdge :Workerd.Worker = (
-  compatibilityDate = ${JSON.stringify(date)},
-  modules = [
-    (name = "worker.mjs", esModule = embed "worker.mjs"),
-    (name = "build/skills_edge_worker_bg.wasm", wasm = embed "skills_edge_worker_bg.wasm"),
-    (name = "build/catalog.pack", data = embed "catalog.pack"),
-  ],
-  bindings = [${bindings.join(", ")}],
-);
+const modules :List(Workerd.Worker.Module) = [
+  (name = "worker.mjs", esModule = embed "worker.mjs"),
+  (name = "build/skills_edge_worker_bg.wasm", wasm = embed "skills_edge_worker_bg.wasm"),
+  (name = "build/catalog.pack", data = embed "catalog.pack"),
+];
 `,
   );
   const log = join(dir, "workerd.log");
   const proc = spawnGroup(WORKERD, ["serve", config], { cwd: dir, logFile: log });
-  const origin = `http://127.0.0.1:${port}`;
+  const origins = ports.map((p) => `http://127.0.0.1:${p}`);
   const deadline = Date.now() + readyTimeoutMs;
   let exited = null;
   proc.exited.then((e) => (exited = e));
-  for (;;) {
-    if (exited) throw new Error(`workerd exited (${JSON.stringify(exited)}) before answering:\n${tail(log)}`);
-    try {
-      const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) });
-      await res.arrayBuffer();
-      if (res.status === 404 && (res.headers.get("content-type") ?? "").includes("application/json")) break;
-    } catch {}
-    if (Date.now() > deadline) {
-      await proc.stop();
-      throw new Error(`workerd did not answer within ${readyTimeoutMs} ms:\n${tail(log)}`);
+  for (const origin of origins) {
+    for (;;) {
+      if (exited) throw new Error(`workerd exited (${JSON.stringify(exited)}) before answering:\n${tail(log)}`);
+      try {
+        const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) });
+        await res.arrayBuffer();
+        if (res.status === 404 && (res.headers.get("content-type") ?? "").includes("application/json")) break;
+      } catch {}
+      if (Date.now() > deadline) {
+        await proc.stop();
+        throw new Error(`workerd did not answer within ${readyTimeoutMs} ms:\n${tail(log)}`);
+      }
+      await sleep(100);
     }
-    await sleep(100);
   }
+  const port = ports[0];
   return {
     port,
-    origin,
+    origin: origins[0],
+    origins,
     url: `http://localhost:${port}/mcp`,
     log,
     logTail: (n) => tail(log, n),
