@@ -126,21 +126,28 @@ impl SignatureVerifier for TestVerifier {
     }
 }
 
-fn configs() -> &'static [Validator; 2] {
-    static CONFIGS: OnceLock<[Validator; 2]> = OnceLock::new();
+fn configs() -> &'static [Validator; 3] {
+    static CONFIGS: OnceLock<[Validator; 3]> = OnceLock::new();
     CONFIGS.get_or_init(make_configs)
 }
 
-fn make_configs() -> [Validator; 2] {
+/// The RFC 9068 settings; Access's (no `typ` check, the subject's fallback, the grant of what
+/// Access asserts with a groups claim behind a JSON Pointer); the `jwt` profile with two scope
+/// claims, one a pointer.
+fn make_configs() -> [Validator; 3] {
     let strict = ValidatorConfig::rfc9068(ISS, vec![AUD.into()]);
     let mut loose = strict.clone();
     loose.token_type = TypeCheck::Unchecked;
     loose.required = RequiredClaims::Minimal;
     loose.subject_fallback = Some("common_name".into());
-    loose.scope_claim = "groups".into();
+    loose.scope_claims = vec!["/custom/groups".into()];
+    loose.grants = Grants::AccessIdentity;
+    let mut jwt = ValidatorConfig::provider_jwt(ISS, vec![AUD.into()]);
+    jwt.scope_claims = vec!["scp".into(), "/realm_access/roles".into()];
     [
         Validator::new(strict).expect("valid config"),
         Validator::new(loose).expect("valid config"),
+        Validator::new(jwt).expect("valid config"),
     ]
 }
 
@@ -306,6 +313,25 @@ fn accepted(
     if cfg.token_type == TypeCheck::AccessToken {
         let typ = header["typ"].as_str().unwrap().to_ascii_lowercase();
         assert!(typ == "at+jwt" || typ == "application/at+jwt", "typ {typ}");
+    }
+    if cfg.token_type == TypeCheck::Jwt {
+        if let Some(typ) = header.get("typ") {
+            let typ = typ.as_str().unwrap().to_ascii_lowercase();
+            let typ = typ.strip_prefix("application/").unwrap_or(&typ);
+            assert!(typ == "at+jwt" || typ == "jwt", "typ {typ}");
+        }
+    }
+    // Every scope a caller holds is in the token: a scope claim's value (split on spaces), or,
+    // with Access's grants, a kind prefix before one.
+    let text = claims.to_string().to_ascii_lowercase();
+    for scope in &caller.scopes {
+        let value = match cfg.grants {
+            Grants::Scopes => scope.as_str(),
+            Grants::AccessIdentity => scope.split_once(':').map(|(_, v)| v).unwrap_or(""),
+        };
+        let escaped = serde_json::to_string(&value.to_ascii_lowercase()).unwrap();
+        let escaped = &escaped[1..escaped.len() - 1];
+        assert!(!value.is_empty() && text.contains(escaped), "scope {scope}");
     }
     assert_eq!(claims["iss"], json!(ISS));
     let aud_ok = match &claims["aud"] {

@@ -212,7 +212,9 @@ pub struct Caller {
     /// `sub` (or, with the Access preset, the fallback claim); empty only with
     /// [`RequiredClaims::Minimal`] when neither is given.
     pub subject: String,
-    /// The scopes of the scope claim, in token order, each once.
+    /// The grant: the scopes of the scope claims, in token order, each once (with
+    /// [`Grants::AccessIdentity`], what Access asserts: `email:…`, `email-domain:…`,
+    /// `service-token:…`, `group:…`).
     pub scopes: Vec<String>,
     /// `exp`, in seconds since the epoch.
     pub expires_at: u64,

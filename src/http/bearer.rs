@@ -99,7 +99,7 @@ pub enum TokenProfile {
 
 impl TokenProfile {
     /// Every profile, in the order the setting lists them.
-    pub const ALL: [TokenProfile; 2] = [TokenProfile::Rfc9068, TokenProfile::Jwt];
+    const ALL: [TokenProfile; 2] = [TokenProfile::Rfc9068, TokenProfile::Jwt];
 
     /// The profile a setting's value names (blanks around it allowed).
     pub fn parse(value: &str) -> Option<TokenProfile> {

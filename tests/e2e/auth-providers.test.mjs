@@ -104,7 +104,7 @@ async function list(origin, mode, token) {
   }
   const body = await res.json();
   assert.ok(body.result, JSON.stringify(body));
-  return { status: 200, names: body.result.skills.map((s) => s.name).sort() };
+  return { status: 200, names: body.result.skills.map((s) => s.frontmatter.name).sort() };
 }
 
 for (const r of recipes) {

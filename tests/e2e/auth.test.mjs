@@ -116,7 +116,7 @@ async function skillNames(res) {
   assert.equal(res.status, 200);
   const body = await res.json();
   assert.ok(body.result, JSON.stringify(body));
-  return body.result.skills.map((s) => s.name);
+  return body.result.skills.map((s) => s.frontmatter.name);
 }
 
 function claims(worker, extra = {}) {

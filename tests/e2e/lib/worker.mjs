@@ -195,6 +195,8 @@ const config :Workerd.Config = (
   services = [
 ${sets.map((v, i) => `    (name = "main${i}", worker = (compatibilityDate = ${JSON.stringify(date)}, modules = .modules, bindings = [${bindings(v)}])),`).join("\n")}
     (name = "assets", disk = (path = "assets", writable = false, allowDotfiles = false)),
+    # The Workers' fetch (a key set on a loopback key server): loopback only.
+    (name = "internet", network = (allow = ["local"])),
   ],
   sockets = [${sets.map((_, i) => `(name = "http${i}", address = "127.0.0.1:${ports[i]}", http = (), service = "main${i}")`).join(", ")}],
 );
