@@ -30,6 +30,7 @@
 #                       signatures and the public key reach worker/build/, never the key
 #   --runtime DIR       only the Worker without a catalog, for the npm package's
 #                       `skills-edge worker` (scripts/build-pkg.sh): DIR/entry.mjs,
+#                       DIR/skills.mjs (the Worker as a handler, for AUTH_MODE provider),
 #                       DIR/build/ (the wasm and its glue), DIR/wrangler.toml (this
 #                       repository's, the template of the projects it writes) and
 #                       DIR/versions.json (the wrangler version those projects pin: the
@@ -100,6 +101,7 @@ fi
 if [ -n "$runtime" ]; then
   rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
   cp worker/entry.mjs "$runtime/entry.mjs"
+  cp worker/skills.mjs "$runtime/skills.mjs"
   cp wrangler.toml "$runtime/wrangler.toml"
   wrangler_version=$(node -p 'require("./node_modules/wrangler/package.json").version')
   printf '{\n  "wrangler": "%s"\n}\n' "$wrangler_version" > "$runtime/versions.json"

@@ -293,7 +293,8 @@ function wranglerToml(name, hosts, { source, out }) {
   body = replaceLine(body, /^ALLOWED_HOSTS = ".*"$/, `ALLOWED_HOSTS = ${JSON.stringify(list)}`, "ALLOWED_HOSTS");
   const header = `# A Cloudflare Worker serving the skills folder ${source} over MCP (Streamable HTTP at /mcp,
 # and the /.well-known/agent-skills/ mirror), written by \`skills-edge worker\` (skills-edge ${require("../package.json").version}).
-# worker/ holds the prebuilt Worker (entry.mjs, build/: the wasm and its glue), the catalog pack
+# worker/ holds the prebuilt Worker (entry.mjs, build/: the wasm and its glue; skills.mjs, the same
+# Worker as a handler for AUTH_MODE = "provider"), the catalog pack
 # (worker/build/catalog.pack) and the files the pack leaves out (worker/build/assets/, named by
 # SHA-256). After changing the skills, run the command again with --force:
 #   npx skills-edge worker ${source} --out ${out} --force
@@ -337,6 +338,9 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, ...flags }) {
     rmSync(joinPath(out, "worker"), { recursive: true, force: true });
     mkdirSync(assets, { recursive: true });
     cpSync(joinPath(RUNTIME, "entry.mjs"), joinPath(out, "worker", "entry.mjs"));
+    // The same Worker as a handler to compose (AUTH_MODE = "provider", behind
+    // @cloudflare/workers-oauth-provider: docs/private.md).
+    cpSync(joinPath(RUNTIME, "skills.mjs"), joinPath(out, "worker", "skills.mjs"));
     // The wasm, its glue and the glue's snippets (inline JavaScript modules it imports).
     cpSync(joinPath(RUNTIME, "build"), build, { recursive: true });
     writeFileSync(joinPath(build, "catalog.pack"), compiled.pack);

@@ -123,7 +123,7 @@ async function names(scope) {
   await client.connect(new StreamableHTTPClientTransport(new URL(mcp), { authProvider: provider }));
   try {
     const { skills } = await new SkillsClient(client).list();
-    return { scope: provider.tokens().scope ?? "", names: skills.map((s) => s.name).sort() };
+    return { scope: provider.tokens().scope ?? "", names: skills.map((s) => s.frontmatter.name).sort() };
   } finally {
     await client.close().catch(() => {});
   }

@@ -66,8 +66,9 @@ test("npm publish --dry-run uploads every file the package lists, and nothing el
     assert.ok(existsSync(join(ROOT, "pkg", e)), `${e} exists`);
     assert.ok([...files].some((f) => (e.endsWith("/") ? f.startsWith(e) : f === e)), `${e} is published`);
   }
-  // The no-Rust deployment: the prebuilt Worker and its template are in the package.
-  for (const f of ["worker/entry.mjs", "worker/wrangler.toml", "worker/versions.json", "worker/build/skills_edge_worker_bg.wasm", "worker/build/skills_edge_worker.js"]) {
+  // The no-Rust deployment: the prebuilt Worker and its template are in the package, and the
+  // same Worker as a handler (worker/skills.mjs) for AUTH_MODE = "provider".
+  for (const f of ["worker/entry.mjs", "worker/skills.mjs", "worker/wrangler.toml", "worker/versions.json", "worker/build/skills_edge_worker_bg.wasm", "worker/build/skills_edge_worker.js"]) {
     assert.ok(files.has(f), `${f} is published`);
   }
   // Every module the Worker's glue imports (its snippets) is published.
@@ -75,6 +76,9 @@ test("npm publish --dry-run uploads every file the package lists, and nothing el
   const imports = [...glue.matchAll(/from ['"]\.\/(snippets\/[^'"]+)['"]/g)].map((m) => `worker/build/${m[1]}`);
   assert.ok(imports.length > 0);
   for (const f of imports) assert.ok(files.has(f), `${f} (imported by the glue) is published`);
+  // The handler imports exactly the glue and wasm the package ships beside it.
+  const handler = readFileSync(join(ROOT, "pkg", "worker", "skills.mjs"), "utf8");
+  for (const m of handler.matchAll(/from ['"]\.\/([^'"]+)['"]/g)) assert.ok(files.has(`worker/${m[1]}`), `worker/${m[1]} (imported by worker/skills.mjs) is published`);
   // Every file `exports` points to is published.
   const targets = [];
   const collect = (node) => (typeof node === "string" ? targets.push(node) : Object.values(node).forEach(collect));
