@@ -10,7 +10,10 @@
 # spec's limits, a private catalog (tests/fixtures/private-skills/, AUTH_MODE=jwt) through the
 # SDK client, the Inspector, the conformance suite and the raw HTTP probes with tokens, the
 # Worker behind @cloudflare/workers-oauth-provider (examples/oauth-provider: the full OAuth
-# flow with the official SDK client, scopes deciding what is listed), the npm `skills` installer
+# flow with the official SDK client, scopes deciding what is listed), the identity providers'
+# recipes of docs/private.md (tokens shaped as Auth0, Okta, Entra ID, Keycloak and Access
+# document them, one Worker per recipe on bare workerd; the oauth-provider recipe composed from
+# the npm package's worker/skills.mjs on wrangler dev), the npm `skills` installer
 # installing every mirrored skill byte-exact, and the host side against the Worker:
 # SkillsClient on both eras, `skills-edge verify` (native and npm, identical output),
 # signatures (the Worker is built with a fresh signing key; Python's securesystemslib verifies
@@ -45,6 +48,8 @@ node_modules/.bin/node --test --test-concurrency=2 --test-reporter=spec \
   tests/e2e/faults.test.mjs \
   tests/e2e/config.test.mjs \
   tests/e2e/auth.test.mjs \
+  tests/e2e/auth-providers.test.mjs \
+  tests/e2e/auth-provider-npm.test.mjs \
   tests/e2e/provider.test.mjs \
   tests/e2e/private.test.mjs \
   tests/e2e/deploy.test.mjs \
