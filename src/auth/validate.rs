@@ -267,7 +267,7 @@ impl Caller {
 /// have a fraction (RFC 7519 §2): `exp` is rounded down, `nbf` and `iat` up.
 #[derive(Debug, Clone)]
 pub struct Validator {
-    config: ValidatorConfig,
+    config: Box<ValidatorConfig>,
     paths: Vec<ClaimPath>,
 }
 
@@ -385,7 +385,10 @@ impl Validator {
         if config.algorithms.is_empty() {
             return fail("algorithms", "is empty: accept ES256, RS256 or EdDSA");
         }
-        Ok(Validator { config, paths })
+        Ok(Validator {
+            config: Box::new(config),
+            paths,
+        })
     }
 
     /// The configuration.
@@ -525,12 +528,10 @@ impl Validator {
         }
         match date("iat", true)? {
             None if strict => return Err(missing("iat")),
-            None => {}
-            Some(iat) => {
-                if i128::from(iat) > now_i + leeway {
-                    return Err(TokenError::IssuedInFuture { iat, now });
-                }
+            Some(iat) if i128::from(iat) > now_i + leeway => {
+                return Err(TokenError::IssuedInFuture { iat, now })
             }
+            _ => {}
         }
         let sub = self.string_claim(token, "sub", strict)?;
         self.string_claim(token, "client_id", strict)?;
