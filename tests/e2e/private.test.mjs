@@ -36,7 +36,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { createHash, generateKeyPairSync, sign } from "node:crypto";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
@@ -379,6 +379,9 @@ test("AUTH_MODE access: what a page of another site can make a browser do with t
   const folder = join(dir, "access-skills");
   cpSync(FIXTURE, folder, { recursive: true });
   for (const [path, [text]] of Object.entries(ACTIVE)) writeFileSync(join(folder, path), text);
+  // Access grants by what it asserts (docs/private.md, Access grants): the billing skills
+  // are also the signed-in domain's.
+  appendFileSync(join(folder, "skills-edge.toml"), '\n[[access]]\nskills = ["acme/billing/**"]\nscopes = ["email-domain:acme.example"]\n');
   const config = copyWorker(join(dir, "access"), { catalog: false });
   const build = join(dir, "access", "worker", "build");
   const packed = spawnSync(
@@ -396,7 +399,7 @@ test("AUTH_MODE access: what a page of another site can make a browser do with t
     const now = Math.floor(Date.now() / 1000);
     const claims = {
       iss: `https://${ACCESS_TEAM}`, aud: [ACCESS_AUD], sub: "u-1", email: "ann@acme.example",
-      iat: now, exp: now + 600, type: "app", scope: "billing",
+      iat: now, exp: now + 600, type: "app",
     };
     const input = `${part({ alg: "RS256", kid: "rsa-1", typ: "JWT" })}.${part(claims)}`;
     const token = `${input}.${b64(sign("sha256", Buffer.from(input), rsa.privateKey))}`;
