@@ -41,6 +41,7 @@
 
 mod cache;
 mod claims;
+mod config;
 mod discovery;
 mod error;
 mod jwk;
@@ -49,14 +50,15 @@ mod validate;
 mod verify;
 
 pub use cache::{KeyCache, KeyCachePolicy, Plan, TokenCache, DEFAULT_TOKEN_CACHE_ENTRIES};
+pub use config::{
+    AuthConfigError, Grants, RequiredClaims, TypeCheck, ValidatorConfig, DEFAULT_LEEWAY,
+    DEFAULT_SCOPE_CLAIM, MAX_LEEWAY,
+};
 pub use discovery::{access_certs_url, jwks_uri, metadata_urls, MAX_METADATA_BYTES};
 pub use error::{InsufficientScope, KeySetError, TokenError};
 pub use jwk::{
     Key, KeySet, PublicKey, SkippedKey, MAX_KEYS, MAX_KEY_SET_BYTES, MAX_RSA_BITS, MIN_RSA_BITS,
 };
 pub use token::{Algorithm, Token, MAX_TOKEN_BYTES};
-pub use validate::{
-    AuthConfigError, Caller, DetachedCheck, Grants, RequiredClaims, SignatureCheck, TypeCheck,
-    Validator, ValidatorConfig, DEFAULT_LEEWAY, DEFAULT_SCOPE_CLAIM, MAX_LEEWAY,
-};
+pub use validate::{Caller, DetachedCheck, SignatureCheck, Validator};
 pub use verify::{Ed25519Verifier, SignatureVerifier, Unsupported};
