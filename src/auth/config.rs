@@ -39,7 +39,7 @@ pub enum TypeCheck {
     Unchecked,
 }
 
-/// What the caller's grant is made of ([`Caller::scopes`]).
+/// What the caller's grant is made of ([`super::Caller::scopes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Grants {
     /// The values of the scope claims ([`ValidatorConfig::scope_claims`]), as they are.
