@@ -189,12 +189,18 @@ impl fmt::Display for TokenError {
             TokenError::Critical => f.write_str(
                 "its header has \"crit\": no JWS extension is understood here (RFC 7515 §4.1.11)",
             ),
+            // `t` is shown quoted: `"JWT"`. A `JWT` (or no) typ is refused only by the RFC
+            // 9068 profile, so the fix for a provider's own tokens is named.
+            TokenError::Type { typ: Some(t) } if t.trim_matches('"').eq_ignore_ascii_case("jwt") || t.trim_matches('"').eq_ignore_ascii_case("application/jwt") => write!(
+                f,
+                "its typ {t} is not an access token's: at+jwt or application/at+jwt (RFC 9068 §4); if the issuer is an identity provider whose access tokens are plain JWTs (Auth0's default profile, Microsoft Entra ID, Keycloak), set AUTH_TOKEN_PROFILE = \"jwt\" (docs/private.md, The jwt profile)"
+            ),
             TokenError::Type { typ: Some(t) } => write!(
                 f,
-                "its typ {t} is not an access token's: at+jwt or application/at+jwt (RFC 9068 §4)"
+                "its typ {t} is not an access token's: at+jwt or application/at+jwt (RFC 9068 §4), nor, with AUTH_TOKEN_PROFILE = \"jwt\", JWT: it names another kind of JWT"
             ),
             TokenError::Type { typ: None } => f.write_str(
-                "its header has no typ; an access token's is at+jwt (RFC 9068 §4)",
+                "its header has no typ; an access token's is at+jwt (RFC 9068 §4); if the issuer's access tokens have none (Okta), set AUTH_TOKEN_PROFILE = \"jwt\" (docs/private.md, The jwt profile)",
             ),
             TokenError::UnknownKey { kid: Some(k) } => write!(
                 f,

@@ -102,6 +102,10 @@ fn each_recipe_grants_what_its_provider_asserts() {
                 Value::Number(_) => {
                     let e = got.map(|_| ()).unwrap_err();
                     assert_eq!(e.reason(), t["reason"].as_str().unwrap(), "{label}: {e}");
+                    // The log names the setting that fixes a provider's plain JWT, and only
+                    // for a type that setting accepts.
+                    let names_fix = e.to_string().contains("set AUTH_TOKEN_PROFILE = \"jwt\"");
+                    assert_eq!(names_fix, name == "auth0-rfc9068", "{label}: {e}");
                 }
                 sees => {
                     let caller = got
