@@ -30,8 +30,9 @@ fn allowed(layer: &str) -> &'static [&'static str] {
         "server" => &["catalog", "base64", "protocol"],
         "http" => &["catalog", "base64", "protocol", "server", "auth"],
         // Bearer token validation: beside the HTTP rules, on the ground layers only (strict
-        // base64url); the adapters wire it to their requests.
-        "auth" => &["base64"],
+        // base64url, and the one strict reader of JSON from strangers, the catalog's `json`);
+        // the adapters wire it to their requests.
+        "auth" => &["catalog", "base64"],
         // The one table of settings configures the responder and the endpoint: it sits above them.
         "settings" => &["catalog", "protocol", "server", "http"],
         // The host rules: what a host applies to what a server sent. Never the server's side.
