@@ -31,7 +31,7 @@
 //! of the classes of the skills under it (public when any public skill is under it).
 
 use crate::diag::{Diagnostic, Rule};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The name of the access file at the root of the skills folder. At the root it is never a
 /// skill file (never in a pack's files, archives or mirror); a file of that name inside a
@@ -405,16 +405,19 @@ pub fn resolve(rules: &[AccessRule], skill_paths: &[&str], diags: &mut Vec<Diagn
             }
         }
     }
-    // Nested skills: the audience of the innermost enclosing skill must be the same.
+    // Nested skills: the audience of the innermost enclosing skill must be the same. It is
+    // found by walking the path's parents in a map of the skills' paths.
+    let at: BTreeMap<&str, usize> = skill_paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (*p, i))
+        .collect();
     for (i, path) in skill_paths.iter().enumerate() {
-        let parent = skill_paths
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| {
-                path.len() > p.len() && path.starts_with(*p) && path.as_bytes()[p.len()] == b'/'
-            })
-            .max_by_key(|(_, p)| p.len());
-        let Some((pi, ppath)) = parent else { continue };
+        let parent = std::iter::successors(path.rsplit_once('/'), |(p, _)| p.rsplit_once('/'))
+            .find_map(|(p, _)| at.get_key_value(p));
+        let Some((&ppath, &pi)) = parent else {
+            continue;
+        };
         if scopes[i] == scopes[pi] {
             continue;
         }
@@ -464,6 +467,11 @@ pub fn resolve(rules: &[AccessRule], skill_paths: &[&str], diags: &mut Vec<Diagn
             "give skills that share readers the same scopes, so fewer distinct sets remain",
         );
     }
+    let class_of: BTreeMap<&[String], u32> = sets
+        .iter()
+        .enumerate()
+        .map(|(k, c)| (c.as_slice(), k as u32 + 1))
+        .collect();
     let skill_class = scopes
         .iter()
         .map(|s| {
@@ -471,9 +479,7 @@ pub fn resolve(rules: &[AccessRule], skill_paths: &[&str], diags: &mut Vec<Diagn
                 return 0;
             }
             let v: Vec<String> = s.iter().cloned().collect();
-            sets.iter()
-                .position(|c| *c == v)
-                .map_or(0, |k| k as u32 + 1)
+            class_of.get(v.as_slice()).copied().unwrap_or(0)
         })
         .collect();
     Access {
