@@ -545,7 +545,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("src/host/signature.rs", "decide", 151),
     ("src/http/bearer.rs", "new", 121),
     ("catalog/src/access.rs", "parse_rules", 141),
-    ("catalog/src/access.rs", "resolve", 111),
     (
         "catalog/src/compile/fallback.rs",
         "fallback_tools_json",

@@ -405,49 +405,7 @@ pub fn resolve(rules: &[AccessRule], skill_paths: &[&str], diags: &mut Vec<Diagn
             }
         }
     }
-    // Nested skills: the audience of the innermost enclosing skill must be the same. It is
-    // found by walking the path's parents in a map of the skills' paths.
-    let at: BTreeMap<&str, usize> = skill_paths
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (*p, i))
-        .collect();
-    for (i, path) in skill_paths.iter().enumerate() {
-        let parent = std::iter::successors(path.rsplit_once('/'), |(p, _)| p.rsplit_once('/'))
-            .find_map(|(p, _)| at.get_key_value(p));
-        let Some((&ppath, &pi)) = parent else {
-            continue;
-        };
-        if scopes[i] == scopes[pi] {
-            continue;
-        }
-        let show = |s: &BTreeSet<String>| {
-            if s.is_empty() {
-                "public".to_owned()
-            } else {
-                format!("scopes {}", s.iter().cloned().collect::<Vec<_>>().join(" "))
-            }
-        };
-        let wider =
-            scopes[i].is_empty() || (!scopes[pi].is_empty() && !scopes[i].is_subset(&scopes[pi]));
-        let line = named_by[i].or(named_by[pi]).unwrap_or(1);
-        err(
-            diags,
-            Rule::AccessNested,
-            line,
-            format!(
-                "the skill {path} ({}) is nested in the skill {ppath} ({}), so {}",
-                show(&scopes[i]),
-                show(&scopes[pi]),
-                if wider {
-                    "a caller who may not see the outer skill would see the nested one"
-                } else {
-                    "a caller who may not see the nested skill would still see its files in the outer skill's manifest"
-                }
-            ),
-            &format!("give {path} the same scopes as {ppath} (e.g. a pattern {ppath}/** in the rule that names {ppath}), or move it out of {ppath}"),
-        );
-    }
+    check_nested(skill_paths, &scopes, &named_by, diags);
     let mut sets: Vec<Vec<String>> = scopes
         .iter()
         .filter(|s| !s.is_empty())
@@ -485,6 +443,59 @@ pub fn resolve(rules: &[AccessRule], skill_paths: &[&str], diags: &mut Vec<Diagn
     Access {
         classes: sets,
         skill_class,
+    }
+}
+
+/// Nested skills: the audience of a skill's innermost enclosing skill must be the same
+/// (`access-nested`). The enclosing skill is found by walking the path's parents in a map of
+/// the skills' paths.
+fn check_nested(
+    skill_paths: &[&str],
+    scopes: &[BTreeSet<String>],
+    named_by: &[Option<usize>],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let at: BTreeMap<&str, usize> = skill_paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (*p, i))
+        .collect();
+    for (i, path) in skill_paths.iter().enumerate() {
+        let parent = std::iter::successors(path.rsplit_once('/'), |(p, _)| p.rsplit_once('/'))
+            .find_map(|(p, _)| at.get_key_value(p));
+        let Some((&ppath, &pi)) = parent else {
+            continue;
+        };
+        if scopes[i] == scopes[pi] {
+            continue;
+        }
+        let show = |s: &BTreeSet<String>| {
+            if s.is_empty() {
+                "public".to_owned()
+            } else {
+                format!("scopes {}", s.iter().cloned().collect::<Vec<_>>().join(" "))
+            }
+        };
+        let wider =
+            scopes[i].is_empty() || (!scopes[pi].is_empty() && !scopes[i].is_subset(&scopes[pi]));
+        let line = named_by[i].or(named_by[pi]).unwrap_or(1);
+        let mut d = Diagnostic::error(
+            Rule::AccessNested,
+            ACCESS_FILE,
+            format!(
+                "the skill {path} ({}) is nested in the skill {ppath} ({}), so {}",
+                show(&scopes[i]),
+                show(&scopes[pi]),
+                if wider {
+                    "a caller who may not see the outer skill would see the nested one"
+                } else {
+                    "a caller who may not see the nested skill would still see its files in the outer skill's manifest"
+                }
+            ),
+            format!("give {path} the same scopes as {ppath} (e.g. a pattern {ppath}/** in the rule that names {ppath}), or move it out of {ppath}"),
+        );
+        d.line = Some(line);
+        diags.push(d);
     }
 }
 

@@ -196,6 +196,21 @@ fn uri_of(path: &str) -> String {
     format!("{SCHEME}{path}")
 }
 
+/// The most pages a client reads of one list: the official MCP TypeScript SDK 2.4 client
+/// (`listMaxPages`, default 64) and MCP Inspector stop a `skills/list` or `resources/list`
+/// that needs more. The responder sizes its pages so that every list a caller sees ends within
+/// this many (`skills_edge::server::Config::page_size`).
+pub const MAX_LIST_PAGES: usize = 64;
+
+/// The most items a page holds, whatever the catalog: a reply of 1,000 entries is a few
+/// hundred kilobytes, a size every host handles (the largest `page_size` setting too).
+pub const MAX_PAGE_ITEMS: usize = 1000;
+
+/// The most skills a catalog holds (`limit-skills`): [`MAX_LIST_PAGES`] pages of
+/// [`MAX_PAGE_ITEMS`], so that `skills/list` and `resources/list` end within the clients'
+/// page cap for every caller. Beyond it, a folder is split into catalogs.
+pub const MAX_SKILLS: usize = MAX_LIST_PAGES * MAX_PAGE_ITEMS;
+
 /// How the compiler judges a folder.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Options {

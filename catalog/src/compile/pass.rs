@@ -8,7 +8,7 @@ use super::paths::{check_case_collisions, check_path};
 use super::skill_md::check_skill_md;
 use super::{
     ancestors, archive_too_large, last_segment, parent_of, uri_of, Compiled, CompiledFile,
-    CompiledSkill, Options, SourceFile, SourceTree,
+    CompiledSkill, Options, SourceFile, SourceTree, MAX_LIST_PAGES, MAX_PAGE_ITEMS, MAX_SKILLS,
 };
 use crate::access::{self, AccessRule, ACCESS_FILE};
 use crate::diag::{CompileError, Diagnostic, Rule, Severity};
@@ -41,6 +41,9 @@ pub(super) fn compile_pass(
     archives(&mut skills, &compiled_files, &by_name, &mut diags);
     let compiled_dirs = super::dirs::served_dirs(dirs, &skill_set, &compiled_files);
     skills.sort_by(|a, b| a.uri.cmp(&b.uri));
+    if let Some(d) = too_many_skills(skills.len(), MAX_SKILLS) {
+        diags.push(d);
+    }
     let access = if rules.is_empty() {
         None
     } else {
@@ -403,5 +406,40 @@ fn archives(
                 "shorten the skill's file paths",
             )),
         }
+    }
+}
+
+/// The `limit-skills` error of a catalog of `n` skills when more than `limit` (the folder
+/// itself: no skill is to blame, so `--skip-invalid` cannot leave one out).
+pub(super) fn too_many_skills(n: usize, limit: usize) -> Option<Diagnostic> {
+    (n > limit).then(|| {
+        Diagnostic::error(
+            Rule::LimitSkills,
+            "",
+            format!(
+                "the catalog has {n} skills; the limit is {limit}: clients stop a skills/list after {MAX_LIST_PAGES} pages (the official MCP TypeScript SDK's listMaxPages, MCP Inspector) and a page holds at most {MAX_PAGE_ITEMS} skills (the largest page size, PAGE_SIZE / --page-size / pageSize)"
+            ),
+            format!("split the skills folder into catalogs of at most {limit} skills, each served on its own"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_catalog_over_the_skill_limit_is_a_build_error_naming_the_fix() {
+        // 64,001 generated skills take a while to compile in a debug build, so the check is
+        // exercised with the limit as a parameter; the constant is the pages times the items.
+        assert_eq!(MAX_SKILLS, 64_000);
+        assert_eq!(too_many_skills(64_000, MAX_SKILLS), None);
+        let d = too_many_skills(64_001, MAX_SKILLS).expect("over the limit");
+        assert_eq!((d.rule.id(), d.severity), ("limit-skills", Severity::Error));
+        assert!(d.message.contains("64001 skills") && d.message.contains("64 pages"));
+        assert!(
+            d.message.contains("PAGE_SIZE") && d.fix.contains("split"),
+            "{d:?}"
+        );
     }
 }
