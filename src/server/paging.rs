@@ -97,8 +97,8 @@ impl Responder {
     /// [`MAX_LIST_PAGES`] pages, `⌈total / 64⌉` (at most [`MAX_PAGE_ITEMS`], which the
     /// compiler's `limit-skills` keeps every list within).
     ///
-    /// The spec leaves the page size to the server (base protocol `pagination.mdx`: "the page
-    /// size is determined by the server"); clients do not leave it open: the official
+    /// The spec leaves the page size to the server ("Cursors are opaque strings and the server
+    /// sets the page size"); clients do not leave it open: the official
     /// TypeScript SDK 2.4 client (`listMaxPages`, default 64) and MCP Inspector refuse a list
     /// that needs more than 64 pages, so a catalog of 3,201 skills at the default 50 could not
     /// be listed. The rule depends only on the list the caller sees (never on what it may not
