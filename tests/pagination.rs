@@ -1,16 +1,17 @@
 //! Pagination of `skills/list`, `resources/list` and `resources/directory/read`: with small
 //! pages, walking `nextCursor` visits every item exactly once, entries are atomic, the last page
 //! has no `nextCursor`; cursors carried to another page size resolve to the same place, and
-//! cursors carried to another list or catalog are refused with a clear message.
+//! cursors carried to another list or catalog are refused with a clear message; a list longer
+//! than 64 pages of the configured size gets larger pages, from what the caller sees only.
 
 use crate::common;
 
 use common::*;
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::compile::SourceTree;
-use skills_edge::catalog::Catalog;
+use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::protocol::Era;
-use skills_edge::server::Responder;
+use skills_edge::server::{Responder, Transport};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -296,6 +297,100 @@ fn every_page_carries_the_same_cache_hints() {
             assert_eq!(p["cacheScope"], "public", "{method}");
             assert_eq!(p["ttlMs"], 300_000, "{method}");
             assert_eq!(p["resultType"], "complete");
+        }
+    }
+}
+
+/// A folder of `n` generated skills under four prefix directories (`team-0` … `team-3`), and
+/// `hidden` more under `private/`, private to the scope `private` when there are any.
+fn many_skills(n: usize, hidden: usize) -> Arc<Catalog> {
+    let mut tree = SourceTree::default();
+    for i in 0..n {
+        let name = format!("skill-{i:05}");
+        let md = skill_md(&name, "");
+        tree.add_file(&format!("team-{}/{name}/SKILL.md", i % 4), md.into_bytes());
+    }
+    for i in 0..hidden {
+        let name = format!("hidden-{i:05}");
+        let md = skill_md(&name, "");
+        tree.add_file(&format!("private/{name}/SKILL.md"), md.into_bytes());
+    }
+    if hidden > 0 {
+        let rules = "[[access]]\nskills = [\"private/**\"]\nscopes = [\"private\"]\n";
+        tree.add_file("skills-edge.toml", rules);
+    }
+    Arc::new(Catalog::compile(tree, None).expect("the generated catalog compiles"))
+}
+
+/// The raw replies of every page of `method` for an anonymous caller (the cursors followed).
+fn anonymous_transcript(r: &Responder, era: Era, method: &str, params: Json) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut p = params.clone();
+        if let Some(c) = &cursor {
+            p["cursor"] = json!(c);
+        }
+        let msg = request(era, 1, method, p);
+        let reply = r.respond_as(&msg, &Transport::Stream, Grant::PUBLIC);
+        let body = reply.body_str().to_owned();
+        let parsed: Json = serde_json::from_str(&body).expect("a JSON reply");
+        out.push(body);
+        match parsed["result"].get("nextCursor").and_then(Json::as_str) {
+            Some(c) if out.len() < 1000 => cursor = Some(c.to_owned()),
+            _ => return out,
+        }
+    }
+}
+
+#[test]
+fn a_catalog_of_3300_skills_lists_within_the_clients_64_pages_at_every_page_size() {
+    // The official TypeScript SDK 2.4 client and MCP Inspector stop after 64 pages: at 50 a
+    // page, 3,300 skills would take 66. Lists that long get pages of ⌈3300 / 64⌉ = 52.
+    let catalog = many_skills(3300, 0);
+    let want: Vec<String> = catalog.skills().map(|s| s.uri.to_owned()).collect();
+    for page_size in [1, 50, 60] {
+        let r = responder_over(catalog.clone(), page_size);
+        for era in ERAS {
+            for (method, key) in [("skills/list", "skills"), ("resources/list", "resources")] {
+                let pages = pages(&r, era, method, json!({}));
+                assert!(
+                    pages.len() <= 64,
+                    "{method} at {page_size}: {} pages",
+                    pages.len()
+                );
+                let size = page_size.max(52);
+                assert_eq!(pages[0][key].as_array().map(Vec::len), Some(size));
+                let got = uris(&all_items(&r, era, method, json!({}), key));
+                assert_eq!(
+                    got, want,
+                    "{method} at {page_size}: every skill once, in order"
+                );
+            }
+            // A directory of 825 children: within the configured size's pages when they fit.
+            let dir = json!({ "uri": "skill://team-0" });
+            let children = pages(&r, era, "resources/directory/read", dir.clone());
+            assert_eq!(children.len(), 825usize.div_ceil(page_size.max(13)));
+            let all = all_items(&r, era, "resources/directory/read", dir, "resources");
+            assert_eq!(all.len(), 825);
+            assert_once(&uris(&all), "skill://team-0");
+        }
+    }
+}
+
+#[test]
+fn hidden_skills_do_not_change_the_page_size_an_anonymous_caller_sees() {
+    // 3,300 public skills and one private skill, or 3,000 private ones: the page size follows
+    // the list the caller sees, so the anonymous caller's pages, cursors included, are the
+    // same bytes (a size from the whole catalog, 99 a page, would tell it the hidden count).
+    let bare = responder_over(many_skills(3300, 1), 50);
+    let hiding = responder_over(many_skills(3300, 3000), 50);
+    for era in ERAS {
+        for method in ["skills/list", "resources/list"] {
+            let a = anonymous_transcript(&bare, era, method, json!({}));
+            let b = anonymous_transcript(&hiding, era, method, json!({}));
+            assert_eq!(a.len(), 64, "{method}: 64 pages of 52");
+            assert_eq!(a, b, "{method}, {era:?}");
         }
     }
 }

@@ -31,7 +31,7 @@
 //! of the classes of the skills under it (public when any public skill is under it).
 
 use crate::diag::{Diagnostic, Rule};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The name of the access file at the root of the skills folder. At the root it is never a
 /// skill file (never in a pack's files, archives or mirror); a file of that name inside a
@@ -405,46 +405,7 @@ pub fn resolve(rules: &[AccessRule], skill_paths: &[&str], diags: &mut Vec<Diagn
             }
         }
     }
-    // Nested skills: the audience of the innermost enclosing skill must be the same.
-    for (i, path) in skill_paths.iter().enumerate() {
-        let parent = skill_paths
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| {
-                path.len() > p.len() && path.starts_with(*p) && path.as_bytes()[p.len()] == b'/'
-            })
-            .max_by_key(|(_, p)| p.len());
-        let Some((pi, ppath)) = parent else { continue };
-        if scopes[i] == scopes[pi] {
-            continue;
-        }
-        let show = |s: &BTreeSet<String>| {
-            if s.is_empty() {
-                "public".to_owned()
-            } else {
-                format!("scopes {}", s.iter().cloned().collect::<Vec<_>>().join(" "))
-            }
-        };
-        let wider =
-            scopes[i].is_empty() || (!scopes[pi].is_empty() && !scopes[i].is_subset(&scopes[pi]));
-        let line = named_by[i].or(named_by[pi]).unwrap_or(1);
-        err(
-            diags,
-            Rule::AccessNested,
-            line,
-            format!(
-                "the skill {path} ({}) is nested in the skill {ppath} ({}), so {}",
-                show(&scopes[i]),
-                show(&scopes[pi]),
-                if wider {
-                    "a caller who may not see the outer skill would see the nested one"
-                } else {
-                    "a caller who may not see the nested skill would still see its files in the outer skill's manifest"
-                }
-            ),
-            &format!("give {path} the same scopes as {ppath} (e.g. a pattern {ppath}/** in the rule that names {ppath}), or move it out of {ppath}"),
-        );
-    }
+    check_nested(skill_paths, &scopes, &named_by, diags);
     let mut sets: Vec<Vec<String>> = scopes
         .iter()
         .filter(|s| !s.is_empty())
@@ -464,6 +425,11 @@ pub fn resolve(rules: &[AccessRule], skill_paths: &[&str], diags: &mut Vec<Diagn
             "give skills that share readers the same scopes, so fewer distinct sets remain",
         );
     }
+    let class_of: BTreeMap<&[String], u32> = sets
+        .iter()
+        .enumerate()
+        .map(|(k, c)| (c.as_slice(), k as u32 + 1))
+        .collect();
     let skill_class = scopes
         .iter()
         .map(|s| {
@@ -471,14 +437,65 @@ pub fn resolve(rules: &[AccessRule], skill_paths: &[&str], diags: &mut Vec<Diagn
                 return 0;
             }
             let v: Vec<String> = s.iter().cloned().collect();
-            sets.iter()
-                .position(|c| *c == v)
-                .map_or(0, |k| k as u32 + 1)
+            class_of.get(v.as_slice()).copied().unwrap_or(0)
         })
         .collect();
     Access {
         classes: sets,
         skill_class,
+    }
+}
+
+/// Nested skills: the audience of a skill's innermost enclosing skill must be the same
+/// (`access-nested`). The enclosing skill is found by walking the path's parents in a map of
+/// the skills' paths.
+fn check_nested(
+    skill_paths: &[&str],
+    scopes: &[BTreeSet<String>],
+    named_by: &[Option<usize>],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let at: BTreeMap<&str, usize> = skill_paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (*p, i))
+        .collect();
+    for (i, path) in skill_paths.iter().enumerate() {
+        let parent = std::iter::successors(path.rsplit_once('/'), |(p, _)| p.rsplit_once('/'))
+            .find_map(|(p, _)| at.get_key_value(p));
+        let Some((&ppath, &pi)) = parent else {
+            continue;
+        };
+        if scopes[i] == scopes[pi] {
+            continue;
+        }
+        let show = |s: &BTreeSet<String>| {
+            if s.is_empty() {
+                "public".to_owned()
+            } else {
+                format!("scopes {}", s.iter().cloned().collect::<Vec<_>>().join(" "))
+            }
+        };
+        let wider =
+            scopes[i].is_empty() || (!scopes[pi].is_empty() && !scopes[i].is_subset(&scopes[pi]));
+        let line = named_by[i].or(named_by[pi]).unwrap_or(1);
+        let mut d = Diagnostic::error(
+            Rule::AccessNested,
+            ACCESS_FILE,
+            format!(
+                "the skill {path} ({}) is nested in the skill {ppath} ({}), so {}",
+                show(&scopes[i]),
+                show(&scopes[pi]),
+                if wider {
+                    "a caller who may not see the outer skill would see the nested one"
+                } else {
+                    "a caller who may not see the nested skill would still see its files in the outer skill's manifest"
+                }
+            ),
+            format!("give {path} the same scopes as {ppath} (e.g. a pattern {ppath}/** in the rule that names {ppath}), or move it out of {ppath}"),
+        );
+        d.line = Some(line);
+        diags.push(d);
     }
 }
 

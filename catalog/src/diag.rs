@@ -65,6 +65,9 @@ pub enum Rule {
     LimitSize,
     /// A skill's `.tar.gz` for the mirror is over 25 MiB (the Static Assets file limit).
     LimitArchive,
+    /// More skills than a `skills/list` can give within the clients' 64 pages at the largest
+    /// page size ([`crate::compile::MAX_SKILLS`]).
+    LimitSkills,
     /// The skills folder cannot be read.
     Io,
     /// The signing key (`SKILLS_SIGNING_KEY`, `--sign`) cannot be read or is not an Ed25519
@@ -143,6 +146,7 @@ impl Rule {
             Rule::LimitFiles => "limit-files",
             Rule::LimitSize => "limit-size",
             Rule::LimitArchive => "limit-archive",
+            Rule::LimitSkills => "limit-skills",
             Rule::Io => "io",
             Rule::SigningKey => "signing-key",
             Rule::DuplicatePath => "duplicate-path",

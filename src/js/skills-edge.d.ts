@@ -195,7 +195,7 @@ export interface CatalogInfo {
   hasAssets: boolean;
   /** Some skills are private (`[[access]]` rules): answers depend on the caller's scopes. */
   hasPrivateSkills: boolean;
-  /** Items per page of `skills/list`, `resources/list` and `resources/directory/read`. */
+  /** Items per page of `skills/list`, `resources/list` and `resources/directory/read`, as configured; a list longer than 64 such pages is served in pages of ⌈items / 64⌉ (at most 1,000), so every client that stops at 64 pages lists it all. */
   pageSize: number;
   /** `ttlMs` of cacheable results. */
   ttlMs: number;

@@ -90,7 +90,11 @@ pub(crate) const MAX_TTL_MS: u64 = crate::skill::value::MAX_SAFE_INTEGER as u64;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     /// Items per page of `skills/list`, `resources/list` and `resources/directory/read`
-    /// (1–1000).
+    /// (1–1000). A list longer than 64 such pages gets pages of `⌈items / 64⌉` instead (at
+    /// most 1,000), so every list a caller sees ends within the 64 pages the official
+    /// TypeScript SDK 2.4 client (`listMaxPages`) and MCP Inspector read; the compiler keeps
+    /// a catalog within 64,000 skills (`limit-skills`). The size follows from the list the
+    /// caller sees only, never from what it may not see.
     pub page_size: usize,
     /// `ttlMs` of cacheable results (0 to 2^53 − 1).
     pub ttl_ms: u64,

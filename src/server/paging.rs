@@ -15,6 +15,7 @@
 
 use super::Responder;
 use crate::base64;
+use crate::catalog::compile::{MAX_LIST_PAGES, MAX_PAGE_ITEMS};
 use crate::catalog::Grant;
 use crate::protocol::envelope::raw_str;
 use crate::protocol::{Params, RpcError};
@@ -86,9 +87,27 @@ impl Responder {
         g: Grant,
     ) -> Result<(usize, usize, Option<String>), RpcError> {
         let start = self.cursor_offset(params, kind, total, g)?;
-        let end = (start + self.config.page_size).min(total);
+        let end = (start + self.page_size(total)).min(total);
         let next = (end < total).then(|| self.encode_cursor(kind, end, g));
         Ok((start, end, next))
+    }
+
+    /// The page size of a list of `total` items the caller sees: the configured
+    /// [`Config::page_size`](super::Config::page_size), or more when that would take more than
+    /// [`MAX_LIST_PAGES`] pages, `⌈total / 64⌉` (at most [`MAX_PAGE_ITEMS`], which the
+    /// compiler's `limit-skills` keeps every list within).
+    ///
+    /// The spec leaves the page size to the server ("Cursors are opaque strings and the server
+    /// sets the page size"); clients do not leave it open: the official
+    /// TypeScript SDK 2.4 client (`listMaxPages`, default 64) and MCP Inspector refuse a list
+    /// that needs more than 64 pages, so a catalog of 3,201 skills at the default 50 could not
+    /// be listed. The rule depends only on the list the caller sees (never on what it may not
+    /// see), so two catalogs that differ only in what a grant hides page that grant's lists
+    /// alike; and on nothing that changes while a cursor lives (the list's length is part of
+    /// the view its snapshot names), so every page of one listing has the same size.
+    pub(super) fn page_size(&self, total: usize) -> usize {
+        let needed = total.div_ceil(MAX_LIST_PAGES).min(MAX_PAGE_ITEMS);
+        self.config.page_size.max(needed)
     }
 
     /// Where the page a request's cursor names starts (0 without a cursor).
@@ -228,10 +247,10 @@ impl Responder {
     /// The skills of the page starting at position `start` of the list the caller with `g`
     /// sees: their indices in the catalog and the next page's cursor. The first is found by
     /// its rank ([`crate::catalog::Catalog::visible_skill_at`]), then the merge of the
-    /// grant's classes' lists gives `page_size` items and one more to know whether a next
-    /// page starts: the cost is the page's, times the number of classes the grant holds,
-    /// plus the rank's binary searches. The next cursor's offset is `start + page_size`, a
-    /// position in the caller's own list.
+    /// grant's classes' lists gives a page's items ([`Responder::page_size`] of the caller's
+    /// list) and one more to know whether a next page starts: the cost is the page's, times
+    /// the number of classes the grant holds, plus the rank's binary searches. The next
+    /// cursor's offset is `start` plus the page size, a position in the caller's own list.
     pub(super) fn skill_page_at(
         &self,
         start: usize,
@@ -239,7 +258,7 @@ impl Responder {
         g: Grant,
     ) -> (Vec<usize>, Option<String>) {
         let c = &*self.catalog;
-        let size = self.config.page_size;
+        let size = self.page_size(c.visible_skill_count(g));
         let Some(first) = c.visible_skill_at(g, start) else {
             return (Vec::new(), None);
         };

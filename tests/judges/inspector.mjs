@@ -32,15 +32,18 @@ const ERAS = ["modern", "legacy"];
  * outcome is `verified`, with every file `verified` and no issue (not even a warning);
  * rejects with an Error naming the skill and file otherwise, or when `expectedSkills` is
  * given and differs from the number of reports. `headers` (`["Name: value", …]`, a URL target
- * only) are sent with every request (`--header`), e.g. a bearer token.
+ * only) are sent with every request (`--header`), e.g. a bearer token. `options` are more
+ * Inspector options (e.g. `["--skill-catalog-max-skills", "4000"]` for a catalog larger than
+ * its default read budget of 256 skills).
  */
-export async function judgeInspector({ target, era, expectedSkills, headers = [], timeoutMs = 90_000 }) {
+export async function judgeInspector({ target, era, expectedSkills, headers = [], options = [], timeoutMs = 90_000 }) {
   if (!ERAS.includes(era)) throw new TypeError(`era must be "modern" or "legacy", not ${JSON.stringify(era)}`);
   const where = `Inspector judge (${era})`;
   const storage = mkdtempSync(join(tmpdir(), "skills-edge-inspector-"));
   const args = [INSPECTOR, "--cli"];
   const opts = ["--protocol-era", era, "--method", "skills/list", "--verify", "--require-digests", "--stored-auth-only", "--connect-timeout", "20000"];
   if (headers.length > 0) opts.push("--header", ...headers);
+  opts.push(...options);
   if (typeof target === "string") args.push(target, ...opts);
   else args.push(...opts, "--", target.command, ...(target.args ?? []));
   const env = {

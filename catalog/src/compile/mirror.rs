@@ -88,9 +88,8 @@ impl Compiled {
         let mirrored = self.mirrored();
         let public = mirrored.iter().filter(|(_, sk)| {
             self.skills
-                .iter()
-                .position(|s| s.uri == sk.uri)
-                .is_some_and(|i| self.is_public(i))
+                .binary_search_by(|s| s.uri.cmp(&sk.uri))
+                .is_ok_and(|i| self.is_public(i))
         });
         for (i, (name, skill)) in public.enumerate() {
             if i > 0 {
