@@ -40,7 +40,7 @@
 import { createRequire } from "node:module";
 import { randomBytes } from "node:crypto";
 import { chmodSync, cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { basename, join as joinPath, resolve as resolvePath } from "node:path";
+import { basename, dirname, join as joinPath, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants } from "node:os";
 import { nodeIoDigest } from "../lib/node-digest.js";
@@ -195,10 +195,12 @@ function packCommand({ dir, output, instructions, ...flags }) {
     return 0;
   }
   try {
+    // The output's folder is made first (`pack -o build/skills.pack` in a fresh checkout).
+    if (!isThere(dirname(output))) mkdirSync(dirname(output), { recursive: true });
     writeFileSync(output, compiled.pack);
   } catch (e) {
     process.stderr.write(
-      `error: cannot write ${output}: ${osError(e)}\n  fix: check that its folder exists and is writable\n`,
+      `error: cannot write ${output}: ${osError(e)}\n  fix: check that its folder can be created and written\n`,
     );
     return 1;
   }
