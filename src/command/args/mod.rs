@@ -24,7 +24,7 @@ pub use pack::PackArgs;
 pub(crate) use usage::verify_usage;
 pub use usage::{command_usage, usage};
 pub use verify::{VerifyArgs, TOKEN_ENV};
-pub use worker::WorkerArgs;
+pub use worker::{Route, WorkerArgs};
 
 use crate::server::Config;
 use crate::settings::{self, Scope, Source};

@@ -206,6 +206,71 @@ fn worker_arguments() {
 }
 
 #[test]
+fn worker_vars_and_routes_for_the_settings_users_edit_by_hand() {
+    let none = |_: &str| None;
+    let w = |a: &[&str]| {
+        let mut all = vec!["worker", "d", "--out", "o"];
+        all.extend_from_slice(a);
+        match parse(Program::Npm, &line(&all), none) {
+            Ok(Invocation::Worker(w)) => Ok(w),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e),
+        }
+    };
+    let ok = w(&[
+        "--var",
+        "FALLBACK=tools",
+        "--var",
+        "AUTH_MODE=jwt",
+        "--var",
+        "FALLBACK=tools,prompts",
+        "--var",
+        "API_NOTE=a = b",
+        "--route",
+        "skills.example.com",
+        "--route",
+        "example.com/skills/*@example.com",
+        "--route",
+        "skills.example.com",
+    ])
+    .unwrap();
+    // The last value of a var wins; a name that is not a setting is another binding's.
+    assert_eq!(
+        ok.vars,
+        [
+            ("AUTH_MODE".to_owned(), "jwt".to_owned()),
+            ("FALLBACK".to_owned(), "tools,prompts".to_owned()),
+            ("API_NOTE".to_owned(), "a = b".to_owned()),
+        ]
+    );
+    assert_eq!(
+        ok.routes,
+        [
+            Route {
+                pattern: "skills.example.com".into(),
+                zone: None
+            },
+            Route {
+                pattern: "example.com/skills/*".into(),
+                zone: Some("example.com".into())
+            },
+        ]
+    );
+    assert_eq!(ok.routes[1].host(), "example.com");
+    // A misspelt setting is refused naming the right one, as the Worker would.
+    let e = w(&["--var", "FALL_BACK=tools"]).unwrap_err();
+    assert!(e.starts_with("--var: ") && e.contains("FALLBACK"), "{e}");
+    for bad in ["FALLBACK", "=x", "1A=x", "A-B=x"] {
+        assert!(w(&["--var", bad]).is_err(), "{bad}");
+    }
+    let e = w(&["--route", "example.com/*"]).unwrap_err();
+    assert!(e.contains("without its zone"), "{e}");
+    for bad in ["", "a\"b", "a b", "x@", "@z", "a@b@c"] {
+        assert!(w(&["--route", bad]).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
 fn trust_is_repeatable_and_pins_given_once() {
     let a = VerifyArgs::parse(&line(&[
         "https://h/mcp",

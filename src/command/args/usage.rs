@@ -143,17 +143,24 @@ the skills an MCP server serves
                     "worker",
                     format!(
                         "    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
+                       [--var NAME=VALUE]... [--route HOST | --route PATTERN@ZONE]...
                        [--inline-max BYTES] [--strict] [--skip-invalid] [--force]
                        [--sign PATH [--catalog-id ID]]
-        Write a Cloudflare Worker project serving the folder into --out (refused when it
-        is not empty, unless --force): wrangler.toml, package.json (wrangler pinned), the
-        prebuilt Worker and the folder's pack, with every file larger than BYTES (default
-        {inline_max}; 0: every non-empty file) as a Static Asset. Then: cd <out> && npm install &&
-        npx wrangler dev (local), or npx wrangler login && npx wrangler deploy.
-        --name: the Worker's name (default skills-edge), its URL
-        https://NAME.SUBDOMAIN.workers.dev/mcp. --allowed-hosts: Host names accepted besides
-        localhost, 127.0.0.1, [::1] and *.workers.dev (your custom domains). --sign: the
-        Worker serves signed skills (the key itself is not copied into the project).
+        Write a Cloudflare Worker project serving the folder into --out: wrangler.toml,
+        package.json (wrangler pinned), the prebuilt Worker and the folder's pack, with every
+        file larger than BYTES (default {inline_max}; 0: every non-empty file) as a Static
+        Asset. Then: cd <out> && npm install && npx wrangler dev (local), or npx wrangler
+        login && npx wrangler deploy. Run it again after changing the skills: it rewrites
+        worker/ (the Worker, the pack, the assets) and keeps wrangler.toml, package.json and
+        .gitignore as you edited them (package.json gets this version's wrangler); a folder
+        it did not make is refused unless --force. --name: the Worker's name (default
+        skills-edge; a new wrangler.toml only), its URL https://NAME.SUBDOMAIN.workers.dev/mcp.
+        --allowed-hosts: Host names accepted besides localhost, 127.0.0.1, [::1] and
+        *.workers.dev (your custom domains). --var NAME=VALUE sets a Worker var in
+        wrangler.toml's [vars] (FALLBACK=tools, AUTH_MODE=jwt, ...). --route adds a custom
+        domain (a host name alone) or a route on a zone (PATTERN@ZONE) to wrangler.toml and
+        accepts its host name. --sign: the Worker serves signed skills (the key itself is not
+        copied into the project).
 "
                     ),
                 ),

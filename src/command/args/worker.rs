@@ -3,6 +3,7 @@
 use super::is_option;
 use super::pack::SignFlags;
 use crate::catalog::{compile, options, pack};
+use crate::settings::{self, Scope, Source};
 
 /// The arguments of the npm package's `worker`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,13 +18,89 @@ pub struct WorkerArgs {
     pub hosts: Vec<String>,
     /// Files larger than this many bytes become Static Assets (`--inline-max`).
     pub inline_max: u64,
-    /// Replace the Worker project in a folder that is not empty (`--force`).
+    /// Write the Worker project into a folder that is not empty and was not made by this
+    /// command (`--force`).
     pub force: bool,
+    /// `--var NAME=VALUE` (repeatable, last one wins): Worker vars set in the project's
+    /// `wrangler.toml` `[vars]` table, a new one's or the one the user edited.
+    pub vars: Vec<(String, String)>,
+    /// `--route PATTERN[@ZONE]` (repeatable): routes added to the project's `wrangler.toml`;
+    /// their host names are accepted (`ALLOWED_HOSTS`).
+    pub routes: Vec<Route>,
     /// `--strict` and `--skip-invalid`, over the environment's.
     pub options: compile::Options,
     /// `--sign PATH` and `--catalog-id ID`, over the environment's: the Worker serves signed
     /// skills.
     pub signing: Option<options::Signing>,
+}
+
+/// A route of `--route`: a custom domain (a host name alone, `skills.example.com`: the Worker
+/// is that host's origin) or a route on a zone (`PATTERN@ZONE`: `example.com/skills/*` on the
+/// zone `example.com`), as wrangler's `routes` spell them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Route {
+    /// The route's pattern (a host name for a custom domain).
+    pub pattern: String,
+    /// The zone of a route by pattern; `None`: a custom domain.
+    pub zone: Option<String>,
+}
+
+impl Route {
+    /// The host name the route serves (its pattern up to the first `/`;
+    /// `*.example.com` stays a wildcard), which `ALLOWED_HOSTS` must accept.
+    pub fn host(&self) -> &str {
+        self.pattern.split('/').next().unwrap_or_default()
+    }
+}
+
+/// `--route PATTERN[@ZONE]`: a host name alone is a custom domain; a pattern with a path or a
+/// wildcard needs its zone. Only what stays one TOML string without escapes is accepted.
+fn parse_route(v: &str) -> Result<Route, String> {
+    let plain = |t: &str| {
+        !t.is_empty()
+            && t.bytes().all(|c| (0x21..=0x7e).contains(&c))
+            && !t.contains(['"', '\\', ',', '@', '\''])
+    };
+    let (pattern, zone) = match v.split_once('@') {
+        Some((p, z)) => (p, Some(z)),
+        None => (v, None),
+    };
+    if !plain(pattern) || !zone.is_none_or(plain) {
+        return Err(format!(
+            "--route {v:?} is not a route: use a custom domain (skills.example.com) or PATTERN@ZONE (example.com/skills/*@example.com)"
+        ));
+    }
+    if zone.is_none() && pattern.contains(['/', '*']) {
+        return Err(format!(
+            "--route {v:?} is a pattern without its zone: add @ZONE (e.g. {pattern}@example.com), or give a host name alone for a custom domain"
+        ));
+    }
+    Ok(Route {
+        pattern: pattern.to_owned(),
+        zone: zone.map(str::to_owned),
+    })
+}
+
+/// `--var NAME=VALUE`: a name as wrangler.toml keys and Worker vars spell them; a misspelt
+/// setting of the Worker is refused as the Worker would refuse it
+/// ([`settings::check_names`]). The value is the Worker's to check when it starts.
+fn parse_var(v: &str) -> Result<(String, String), String> {
+    let (name, value) = v
+        .split_once('=')
+        .ok_or_else(|| format!("--var {v:?} has no '=': use NAME=VALUE, e.g. FALLBACK=tools"))?;
+    let ok = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    if name.is_empty() || !name.bytes().all(ok) || name.as_bytes()[0].is_ascii_digit() {
+        return Err(format!(
+            "--var {name:?} is not a variable name: use letters, digits and '_', e.g. FALLBACK=tools"
+        ));
+    }
+    settings::check_names(
+        Source::Var,
+        &[Scope::Responder, Scope::Http, Scope::Auth],
+        [name],
+    )
+    .map_err(|e| format!("--var: {e}"))?;
+    Ok((name.to_owned(), value.to_owned()))
 }
 
 /// Whether `name` is a Worker name Cloudflare accepts, which is also the workers.dev host
@@ -56,6 +133,8 @@ pub(super) fn parse_worker(
     let mut hosts = Vec::new();
     let mut inline_max = None;
     let mut force = false;
+    let mut vars: Vec<(String, String)> = Vec::new();
+    let mut routes: Vec<Route> = Vec::new();
     let mut sign = SignFlags::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -78,6 +157,8 @@ pub(super) fn parse_worker(
             "--name" => "a Worker name",
             "--allowed-hosts" => "a comma-separated list of host names",
             "--inline-max" => "a number of bytes",
+            "--var" => "NAME=VALUE",
+            "--route" => "a custom domain or PATTERN@ZONE",
             "--out" | "-o" => "a folder",
             s if is_option(s) => return Err(format!("unknown option {s:?}")),
             _ if dir.is_some() => return Err("worker takes exactly one folder".into()),
@@ -100,6 +181,17 @@ pub(super) fn parse_worker(
                     .collect();
             }
             "--inline-max" => inline_max = Some(v),
+            "--var" => {
+                let (name, value) = parse_var(&v)?;
+                vars.retain(|(n, _)| *n != name);
+                vars.push((name, value));
+            }
+            "--route" => {
+                let route = parse_route(&v)?;
+                if !routes.contains(&route) {
+                    routes.push(route);
+                }
+            }
             _ => out = Some(v),
         }
     }
@@ -133,6 +225,8 @@ pub(super) fn parse_worker(
         hosts,
         inline_max,
         force,
+        vars,
+        routes,
         options,
         signing,
     })
