@@ -10,6 +10,8 @@
 # The tools built this way are wasmtime-cli (scripts/install-wasmtime.sh) and cargo-fuzz
 # (scripts/fuzz.sh). One install of a folder at a time: a second caller (scripts/test.sh starts
 # them in the background) waits for the first, then finds the binary in place.
+# With INSTALL_TOOL_PROBE=1 it builds and links nothing: exit status 0 when the cache has the
+# tool built for these arguments, 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,11 @@ shift 3
 cache="${SKILLS_EDGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skills-edge}"
 key=$(printf '%s\n' "$crate" "$version" "$@" | sha256sum | cut -c1-12)
 root="$cache/$crate-$version-$key"
+# INSTALL_TOOL_PROBE=1: only say (exit status 0 or 1) whether the cache has the tool built.
+if [ -n "${INSTALL_TOOL_PROBE:-}" ]; then
+  [ -x "$root/bin/$bin" ]
+  exit
+fi
 mkdir -p "$root"
 exec 9>"$root/.lock"
 flock 9

@@ -82,8 +82,14 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         },
         None => Vec::new(),
     };
-    if let Err(e) = std::fs::write(output, &packed.pack) {
-        eprintln!("error: cannot write {output}: {e}\n  fix: check that its folder exists and is writable");
+    // The output's folder is made first (`pack -o build/skills.pack` in a fresh checkout).
+    let written = match Path::new(output).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => std::fs::create_dir_all(dir),
+        _ => Ok(()),
+    }
+    .and_then(|()| std::fs::write(output, &packed.pack));
+    if let Err(e) = written {
+        eprintln!("error: cannot write {output}: {e}\n  fix: check that its folder can be created and written");
         return ExitCode::FAILURE;
     }
     let Some((assets_dir, policy)) = &a.assets else {

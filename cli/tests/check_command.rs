@@ -298,10 +298,11 @@ fn pack_refuses_a_hostile_folder_and_writes_nothing() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[name-matches-directory]"));
 
-    // An unwritable destination is an error naming the file.
+    // An unwritable destination (a folder under a file) is an error naming the file.
     let good = TempDir::new("pack-good");
     good.write("x/SKILL.md", skill_md("x", ""));
-    let nowhere = out_dir.path().join("missing-dir").join("x.pack");
+    out_dir.write("a-file", "x");
+    let nowhere = out_dir.path().join("a-file").join("x.pack");
     let out = run(&[
         "pack".as_ref(),
         good.path().as_os_str(),
@@ -309,7 +310,37 @@ fn pack_refuses_a_hostile_folder_and_writes_nothing() {
         nowhere.as_os_str(),
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "error: cannot write {}: Not a directory (os error 20)",
+            nowhere.display()
+        )),
+        "{stderr}"
+    );
+}
+
+/// `pack -o build/skills.pack` in a fresh checkout, where `build/` does not exist yet: the
+/// folders on the way are made, as the quick starts expect.
+#[test]
+fn pack_into_a_folder_that_does_not_exist_yet_makes_it() {
+    let good = TempDir::new("pack-parent");
+    good.write("skills/x/SKILL.md", skill_md("x", ""));
+    let output = good.path().join("build").join("deep").join("skills.pack");
+    let out = run(&[
+        "pack".as_ref(),
+        good.path().join("skills").as_os_str(),
+        "-o".as_ref(),
+        output.as_os_str(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&output).expect("the pack was written");
+    assert!(!bytes.is_empty());
 }
 
 #[test]

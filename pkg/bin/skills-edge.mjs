@@ -40,14 +40,14 @@
 import { createRequire } from "node:module";
 import { randomBytes } from "node:crypto";
 import { chmodSync, cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { basename, join as joinPath, resolve as resolvePath } from "node:path";
+import { basename, dirname, join as joinPath, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants } from "node:os";
 import { nodeIoDigest } from "../lib/node-digest.js";
 import { httpIo } from "../lib/transport.js";
 
 const require = createRequire(import.meta.url);
-const { commandUsage, compileCatalog, parseCommand, runVerifyCommand, signingKeyFiles } = require("../node/skills_edge.js");
+const { commandUsage, compileCatalog, inspectorFiles, parseCommand, runVerifyCommand, signingKeyFiles } = require("../node/skills_edge.js");
 
 /** The prebuilt Worker (scripts/build-worker.sh --runtime). */
 const RUNTIME = fileURLToPath(new URL("../worker/", import.meta.url));
@@ -195,10 +195,12 @@ function packCommand({ dir, output, instructions, ...flags }) {
     return 0;
   }
   try {
+    // The output's folder is made first (`pack -o build/skills.pack` in a fresh checkout).
+    if (!isThere(dirname(output))) mkdirSync(dirname(output), { recursive: true });
     writeFileSync(output, compiled.pack);
   } catch (e) {
     process.stderr.write(
-      `error: cannot write ${output}: ${osError(e)}\n  fix: check that its folder exists and is writable\n`,
+      `error: cannot write ${output}: ${osError(e)}\n  fix: check that its folder can be created and written\n`,
     );
     return 1;
   }
@@ -294,25 +296,147 @@ function wranglerToml(name, hosts, { source, out }) {
   const header = `# A Cloudflare Worker serving the skills folder ${source} over MCP (Streamable HTTP at /mcp,
 # and the /.well-known/agent-skills/ mirror), written by \`skills-edge worker\` (skills-edge ${require("../package.json").version}).
 # worker/ holds the prebuilt Worker (entry.mjs, build/: the wasm and its glue; skills.mjs, the same
-# Worker as a handler for AUTH_MODE = "provider"), the catalog pack
-# (worker/build/catalog.pack) and the files the pack leaves out (worker/build/assets/, named by
-# SHA-256). After changing the skills, run the command again with --force:
-#   npx skills-edge worker ${source} --out ${out} --force
+# Worker as a handler for AUTH_MODE = "provider"), the catalog pack (worker/build/catalog.pack),
+# the files the pack leaves out (worker/build/assets/, named by SHA-256) and the skills inspector
+# page (worker/build/assets/inspector/, served at /inspector/ with INSPECTOR = "on"). After
+# changing the skills, run the command again:
+#   npx skills-edge worker ${source} --out ${out}
+# It rewrites worker/ only and keeps this file as you edit it (vars, routes, custom domains,
+# bindings); --var NAME=VALUE and --route set vars and routes here from the command line.
 #   local:  npm install && npx wrangler dev    (http://127.0.0.1:8787/mcp)
 #   deploy: npx wrangler login && npx wrangler deploy   (CI: CLOUDFLARE_API_TOKEN and
 #           CLOUDFLARE_ACCOUNT_ID instead of login); the URL is
 #           https://${name}.<your workers.dev subdomain>.workers.dev/mcp
-# Every file of every skill is public to whoever can reach the URL.
-# The skills inspector page is not part of this project: with INSPECTOR = "on", /inspector/
-# answers 503 (the repository's scripts/build-worker.sh adds the page).
+# Every file of every skill is public to whoever can reach the URL (see AUTH_MODE below).
 `;
   return `${header}${body}`;
 }
 
-function workerCommand({ dir, out, name, hosts, inlineMax, force, ...flags }) {
+// Editing a wrangler.toml the user may have changed: only the lines a setting names are
+// touched, everything else (comments, order, other tables and bindings) stays byte for byte.
+// The top-level [vars] table is the one the Worker reads; [env.NAME.vars] are left alone.
+
+const TABLE_HEADER = /^[ \t]*\[/;
+
+/** The line range [from, to) of the top-level table `[name]` (its header at `from - 1`), or undefined. */
+function tableRange(lines, name) {
+  const header = new RegExp(`^[ \\t]*\\[[ \\t]*${name}[ \\t]*\\][ \\t]*(#.*)?$`);
+  const at = lines.findIndex((l) => header.test(l));
+  if (at < 0) return undefined;
+  let to = at + 1;
+  while (to < lines.length && !TABLE_HEADER.test(lines[to])) to++;
+  return { from: at + 1, to };
+}
+
+/** A TOML basic string holding `value` (JSON's escapes are TOML's). */
+const tomlString = (value) => JSON.stringify(value);
+
+/** The text of `[vars]` with `name` set to `value`: its line replaced, or added at the table's end (the table made if missing). */
+function setVar(text, name, value) {
+  const lines = text.split("\n");
+  const topLevel = lines.slice(0, lines.findIndex((l) => TABLE_HEADER.test(l)) >>> 0);
+  if (topLevel.some((l) => /^[ \t]*vars[ \t]*[.=]/.test(l))) {
+    throw new Error("wrangler.toml sets vars as a key (vars = { ... } or vars.NAME): write them as a [vars] table, or set " + name + " there by hand");
+  }
+  const line = `${name} = ${tomlString(value)}`;
+  const range = tableRange(lines, "vars");
+  if (range === undefined) {
+    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    return `${lines.join("\n")}\n\n[vars]\n${line}\n`;
+  }
+  const key = new RegExp(`^[ \\t]*${name}[ \\t]*=`);
+  const found = lines.findIndex((l, i) => i >= range.from && i < range.to && key.test(l));
+  if (found >= 0) {
+    lines[found] = line;
+  } else {
+    let last = range.to;
+    while (last > range.from && /^[ \t]*(#.*)?$/.test(lines[last - 1])) last--;
+    lines.splice(last, 0, line);
+  }
+  return lines.join("\n");
+}
+
+/** The value of `name` in `[vars]` when it is one plain string on its line; null when absent. */
+function getVar(text, name) {
+  const lines = text.split("\n");
+  const range = tableRange(lines, "vars");
+  if (range === undefined) return null;
+  const key = new RegExp(`^[ \\t]*${name}[ \\t]*=[ \\t]*(.*)$`);
+  for (let i = range.from; i < range.to; i++) {
+    const m = key.exec(lines[i]);
+    if (!m) continue;
+    const v = /^"([^"\\]*)"[ \t]*(#.*)?$/.exec(m[1]) ?? /^'([^']*)'[ \t]*(#.*)?$/.exec(m[1]);
+    if (!v) throw new Error(`wrangler.toml's ${name} is not one plain string on its line: add the host names there by hand`);
+    return v[1];
+  }
+  return null;
+}
+
+/** The text with `route` added as a [[routes]] table, unless a route of that pattern is there. */
+function addRoute(text, route) {
+  if (new RegExp(`^[ \\t]*pattern[ \\t]*=[ \\t]*${JSON.stringify(route.pattern).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m").test(text)) return text;
+  const lines = text.split("\n");
+  const topLevel = lines.slice(0, lines.findIndex((l) => TABLE_HEADER.test(l)) >>> 0);
+  if (topLevel.some((l) => /^[ \t]*routes?[ \t]*=/.test(l))) {
+    throw new Error(`wrangler.toml lists its routes as a key (route = or routes = [...]): add ${route.pattern} there by hand, or write the routes as [[routes]] tables`);
+  }
+  const where = route.zone == null ? "custom_domain = true" : `zone_name = ${tomlString(route.zone)}`;
+  return `${text.replace(/\n*$/, "")}\n\n[[routes]]\npattern = ${tomlString(route.pattern)}\n${where}\n`;
+}
+
+/** `toml` with the command line's settings: each --var, each --route, and their host names and --allowed-hosts accepted. */
+function withSettings(toml, { vars, routes, hosts }) {
+  let text = toml;
+  for (const [name, value] of vars) text = setVar(text, name, value);
+  const wanted = [...hosts, ...routes.map((r) => r.pattern.split("/")[0])];
+  if (wanted.length > 0) {
+    const current = getVar(text, "ALLOWED_HOSTS");
+    const list = (current ?? "localhost,127.0.0.1,[::1],*.workers.dev").split(",").filter((h) => h !== "");
+    const missing = wanted.filter((h, i) => !list.includes(h) && wanted.indexOf(h) === i);
+    if (missing.length > 0 && !list.includes("*")) text = setVar(text, "ALLOWED_HOSTS", [...list, ...missing].join(","));
+  }
+  for (const route of routes) text = addRoute(text, route);
+  return text;
+}
+
+/** Reads `path` as UTF-8, or undefined when nothing is there. */
+function readIfThere(path) {
   try {
-    if (!force && !isEmptyOrMissing(out)) {
-      process.stderr.write(`error: ${out} is not empty\n  fix: give a new or empty folder, or --force to replace the Worker project in it\n`);
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    if (e?.code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+/** Copies the skills inspector page (the package's `inspectorFiles()`) into `page`, as scripts/build-worker.sh does. */
+function copyInspector(page) {
+  const pkgRoot = fileURLToPath(new URL("../", import.meta.url));
+  for (const [f] of inspectorFiles()) {
+    const to = joinPath(page, f);
+    mkdirSync(dirname(to), { recursive: true });
+    if (f === "index.html") {
+      const html = readFileSync(joinPath(pkgRoot, "inspector", "index.html"), "utf8");
+      const from = '"skills-edge/client": "../lib/client-web.js"';
+      if (!html.includes(from)) throw new Error("inspector/index.html of this package has no import map entry for skills-edge/client: the package is damaged; reinstall it");
+      writeFileSync(to, html.replace(from, '"skills-edge/client": "./lib/client-web.js"'));
+    } else {
+      cpSync(joinPath(pkgRoot, f.startsWith("lib/") || f.startsWith("web/") ? f : joinPath("inspector", f)), to);
+    }
+  }
+}
+
+/** Whether `out` holds a Worker project this command wrote (its Worker and its wrangler.toml). */
+function isWorkerProject(out) {
+  return isThere(joinPath(out, "worker", "entry.mjs")) && isThere(joinPath(out, "wrangler.toml"));
+}
+
+function workerCommand({ dir, out, name, hosts, inlineMax, force, vars, routes, ...flags }) {
+  try {
+    if (!force && !isWorkerProject(out) && !isEmptyOrMissing(out)) {
+      process.stderr.write(
+        `error: ${out} is not empty and holds no Worker project of skills-edge worker\n  fix: give a new or empty folder, or --force to write the Worker project into it (worker/ is replaced; wrangler.toml, package.json and .gitignore are kept when there)\n`,
+      );
       return 1;
     }
   } catch (e) {
@@ -330,11 +454,22 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, ...flags }) {
   for (const w of compiled.warnings) process.stderr.write(`${w.rendered}\n`);
   if (compiled.audience !== undefined) process.stderr.write(compiled.audience);
   const wrangler = JSON.parse(readFileSync(joinPath(RUNTIME, "versions.json"), "utf8")).wrangler;
-  const toml = wranglerToml(name, hosts, { source: dir, out });
+  const tomlPath = joinPath(out, "wrangler.toml");
+  let toml;
+  let kept;
+  try {
+    kept = readIfThere(tomlPath);
+    // The user's wrangler.toml is theirs: only what --var, --route and --allowed-hosts name changes.
+    toml = withSettings(kept ?? wranglerToml(name, [], { source: dir, out }), { vars, routes, hosts });
+  } catch (e) {
+    process.stderr.write(`error: ${tomlPath}: ${e.message}\n`);
+    return 1;
+  }
   const build = joinPath(out, "worker", "build");
   const assets = joinPath(build, "assets");
   try {
-    // --force replaces what this command writes; nothing else in the folder is touched.
+    // What this command owns is worker/: replaced whole. Nothing else in the folder is touched
+    // but wrangler.toml (only as above), package.json (its wrangler) and a missing .gitignore.
     rmSync(joinPath(out, "worker"), { recursive: true, force: true });
     mkdirSync(assets, { recursive: true });
     cpSync(joinPath(RUNTIME, "entry.mjs"), joinPath(out, "worker", "entry.mjs"));
@@ -345,18 +480,26 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, ...flags }) {
     cpSync(joinPath(RUNTIME, "build"), build, { recursive: true });
     writeFileSync(joinPath(build, "catalog.pack"), compiled.pack);
     for (const a of compiled.assets) writeFileSync(joinPath(assets, a.name), a.bytes);
-    writeFileSync(joinPath(out, "wrangler.toml"), toml);
-    const project = {
-      name,
-      private: true,
-      description: `The skills folder ${basename(resolvePath(dir))}, served over MCP by a Cloudflare Worker (skills-edge)`,
-      scripts: { dev: "wrangler dev", deploy: "wrangler deploy" },
-      devDependencies: { wrangler: wrangler },
-    };
-    writeFileSync(joinPath(out, "package.json"), `${JSON.stringify(project, null, 2)}\n`);
-    writeFileSync(joinPath(out, ".gitignore"), "node_modules/\n.wrangler/\n");
+    copyInspector(joinPath(assets, "inspector"));
+    if (toml !== kept) writeFileSync(tomlPath, toml);
+    const packagePath = joinPath(out, "package.json");
+    const existing = readIfThere(packagePath);
+    const project =
+      existing === undefined
+        ? {
+            name,
+            private: true,
+            description: `The skills folder ${basename(resolvePath(dir))}, served over MCP by a Cloudflare Worker (skills-edge)`,
+            scripts: { dev: "wrangler dev", deploy: "wrangler deploy" },
+            devDependencies: { wrangler },
+          }
+        : JSON.parse(existing);
+    project.devDependencies = { ...project.devDependencies, wrangler };
+    const packageText = `${JSON.stringify(project, null, 2)}\n`;
+    if (packageText !== existing) writeFileSync(packagePath, packageText);
+    if (!isThere(joinPath(out, ".gitignore"))) writeFileSync(joinPath(out, ".gitignore"), "node_modules/\n.wrangler/\n");
   } catch (e) {
-    process.stderr.write(`error: cannot write the Worker project into ${out}: ${osError(e)}\n  fix: check that the folder can be created and written\n`);
+    process.stderr.write(`error: cannot write the Worker project into ${out}: ${e instanceof SyntaxError ? `package.json: ${e.message}` : osError(e)}\n  fix: check that the folder can be created and written${e instanceof SyntaxError ? " and that its package.json is JSON" : ""}\n`);
     return 1;
   }
   // A file of a nested skill is listed by both skills: count each once.
@@ -366,6 +509,9 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, ...flags }) {
     `${dir}: ${compiled.skills.length} skills, ${compiled.files} files, ${compiled.bytes} bytes: wrote the Worker ${JSON.stringify(name)} into ${out} ` +
       `(pack ${compiled.pack.length} bytes, ${inline} files inline; ${compiled.assets.length} assets)\n${signedLine(compiled)}`,
   );
+  if (kept !== undefined) {
+    process.stderr.write(`kept ${tomlPath} as it was${toml !== kept ? ", with the --var, --route and --allowed-hosts given" : ""}\n`);
+  }
   for (const w of compiled.uploadWarnings) process.stderr.write(`${w}\n`);
   process.stderr.write(`next: cd ${out} && npm install && npx wrangler dev (local), or npx wrangler login && npx wrangler deploy\n`);
   return 0;

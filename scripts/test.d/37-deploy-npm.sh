@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 tarball=$(cd pkg && npm pack --silent --pack-destination "$tmp" | tail -n 1)
 # Node 22 (the npm package `node`), as for the other Worker tests.
 SKILLS_EDGE_TARBALL="$tmp/$tarball" node_modules/.bin/node --test --test-concurrency=1 \
-  --test-reporter=spec tests/e2e/deploy-npm.test.mjs
+  --test-reporter=spec tests/e2e/deploy-npm.test.mjs tests/e2e/docs-walk.test.mjs
 
 # What a release would publish, without publishing (--allow-dirty: a working copy with edits
 # lists the files it would package as they are).

@@ -10,7 +10,7 @@ use super::compiler::build_env;
 use super::convert::{arg, array_items, to_js, Arg};
 use crate::catalog::options::Signing;
 use crate::command::args::{
-    self, Invocation, PackArgs, Program, VerifyArgs, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS,
+    self, Invocation, PackArgs, Program, Route, VerifyArgs, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS,
 };
 use crate::host::ErrorCode;
 
@@ -111,6 +111,10 @@ enum CommandJs<'a> {
         hosts: &'a [String],
         inline_max: u64,
         force: bool,
+        /// `[[name, value], …]`.
+        vars: &'a [(String, String)],
+        /// `[{ pattern, zone }, …]`, `zone` `null` for a custom domain.
+        routes: &'a [Route],
         strict: bool,
         skip_invalid: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -193,6 +197,8 @@ pub fn parse_command(
                 hosts: &w.hosts,
                 inline_max: w.inline_max,
                 force: w.force,
+                vars: &w.vars,
+                routes: &w.routes,
                 strict: w.options.strict,
                 skip_invalid: w.options.skip_invalid,
                 sign,

@@ -6,7 +6,10 @@
 // through the /.well-known/agent-skills/ mirror, the Host names of --allowed-hosts; and
 // `wrangler deploy --dry-run` bundles it under 1 MB gzip. The build options pass through
 // (--skip-invalid and SKILLS_ON_INVALID=skip, --strict and SKILLS_STRICT=1, --inline-max,
-// --name, --allowed-hosts), a non-empty folder is refused without --force, and bad arguments
+// --name, --allowed-hosts), the user's edits to wrangler.toml and package.json survive a rebuild
+// after a skill change (vars, a custom domain, a KV binding, an [env] section; served after it),
+// --var and --route change only their lines, a non-empty folder the command did not make is
+// refused without --force, and bad arguments
 // get exit status 2. The package must be built first (scripts/build-pkg.sh, which also builds
 // the prebuilt Worker into pkg/worker/).
 import { test, before, after } from "node:test";
@@ -218,10 +221,81 @@ test("--inline-max decides which files are assets (default 8192), --name names t
     const out = join(scratch, `inline-${max}`);
     const r = cli(["worker", dir, "--out", out, ...(max === "undefined" ? [] : ["--inline-max", max])]);
     assert.equal(r.status, 0, r.stderr);
-    const raw = readdirSync(join(out, "worker", "build", "assets")).filter((f) => !f.endsWith(".json")).sort();
+    // The skills' assets, beside the inspector page's folder.
+    const raw = readdirSync(join(out, "worker", "build", "assets")).filter((f) => !f.endsWith(".json") && f !== "inspector").sort();
     assert.deepEqual(raw, left.map(hex).sort(), `--inline-max ${max}`);
     assert.match(readFileSync(join(out, "wrangler.toml"), "utf8"), /^name = "skills-edge"$/m, "the default name");
   }
+});
+
+test("a user's edits to wrangler.toml and package.json survive adding a skill and running the command again, with and without --force", async () => {
+  const dir = skillsFolder({ "first/SKILL.md": skillMd("first") });
+  const out = join(scratch, "kept");
+  const first = cli(["worker", dir, "--out", out]);
+  assert.equal(first.status, 0, first.stderr);
+  // What users set by hand today: vars (a second one in [vars], ALLOWED_HOSTS changed), a
+  // custom domain, a KV binding, an [env.staging] section, comments; a script in package.json.
+  const tomlPath = join(out, "wrangler.toml");
+  const edited = readFileSync(tomlPath, "utf8")
+    .replace(/^ALLOWED_HOSTS = "(.*)"$/m, 'ALLOWED_HOSTS = "$1,skills.example.test" # the team\'s domain\nFALLBACK = "tools"\nINSPECTOR = "on"') +
+    '\n# ours\n[[routes]]\npattern = "skills.example.test"\ncustom_domain = true\n\n[[kv_namespaces]]\nbinding = "TEAM_CACHE"\nid = "0123456789abcdef0123456789abcdef"\n\n[env.staging.vars]\nPAGE_SIZE = "3"\n';
+  writeFileSync(tomlPath, edited);
+  const packagePath = join(out, "package.json");
+  const project_ = JSON.parse(readFileSync(packagePath, "utf8"));
+  project_.scripts.tail = "wrangler tail";
+  writeFileSync(packagePath, `${JSON.stringify(project_, null, 2)}\n`);
+  writeFileSync(join(out, ".gitignore"), "node_modules/\n.wrangler/\n.dev.vars\n");
+  // A skill added, the command run again as the docs say (no --force), then with --force.
+  mkdirSync(join(dir, "second"));
+  writeFileSync(join(dir, "second", "SKILL.md"), skillMd("second"));
+  for (const force of [[], ["--force"]]) {
+    const again = cli(["worker", dir, "--out", out, ...force]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stderr, /kept .*wrangler\.toml as it was\n/);
+    assert.equal(readFileSync(tomlPath, "utf8"), edited, "wrangler.toml byte for byte");
+    assert.equal(JSON.parse(readFileSync(packagePath, "utf8")).scripts.tail, "wrangler tail");
+    assert.equal(readFileSync(join(out, ".gitignore"), "utf8"), "node_modules/\n.wrangler/\n.dev.vars\n");
+    assert.deepEqual(packOf(out).skills.map((s) => s.uri), ["skill://first/SKILL.md", "skill://second/SKILL.md"]);
+  }
+  // The kept settings are the ones served: FALLBACK's tools, INSPECTOR's page, the new skill.
+  const served = await startWorker({ config: tomlPath, env: { PATH } });
+  try {
+    const tools = await mcp(served.port, "tools/list", {});
+    assert.equal(tools.status, 200, tools.body.toString());
+    assert.ok(tools.json.result.tools.length > 0, "FALLBACK = tools is served");
+    assert.deepEqual((await allSkills(served.port)).map((s) => s.uri), ["skill://first/SKILL.md", "skill://second/SKILL.md"]);
+    const page = await fetch(`http://127.0.0.1:${served.port}/inspector/`);
+    assert.equal(page.status, 200, "the inspector page's files are in the project");
+    assert.match(await page.text(), /<html/i);
+    const host = await mcp(served.port, "skills/list", {}, { host: "skills.example.test" });
+    assert.equal(host.status, 200, "the edited ALLOWED_HOSTS is served");
+  } finally {
+    await served.stop();
+  }
+});
+
+test("--var and --route change only the lines they name, in a new project and in an edited one", () => {
+  const dir = skillsFolder({ "a/SKILL.md": skillMd("a") });
+  const out = join(scratch, "settings");
+  const made_ = cli(["worker", dir, "--out", out, "--var", "FALLBACK=tools", "--var", "AUTH_SCOPES_CLAIM=roles", "--route", "skills.example.test", "--route", "example.test/skills/*@example.test"]);
+  assert.equal(made_.status, 0, made_.stderr);
+  const toml = readFileSync(join(out, "wrangler.toml"), "utf8");
+  assert.match(toml, /^\[vars\]$/m);
+  assert.equal(toml.match(/^\[vars\]$/gm).length, 1, "one [vars] table");
+  assert.match(toml, /^FALLBACK = "tools"$/m);
+  assert.match(toml, /^AUTH_SCOPES_CLAIM = "roles"$/m);
+  assert.match(toml, /^ALLOWED_HOSTS = "localhost,127\.0\.0\.1,\[::1\],\*\.workers\.dev,skills\.example\.test,example\.test"$/m, "*.workers.dev kept, the routes' hosts added");
+  assert.match(toml, /\[\[routes\]\]\npattern = "skills\.example\.test"\ncustom_domain = true\n/);
+  assert.match(toml, /\[\[routes\]\]\npattern = "example\.test\/skills\/\*"\nzone_name = "example\.test"\n/);
+  // Again with a changed value: that line changes, nothing else; routes are not repeated.
+  const again = cli(["worker", dir, "--out", out, "--var", "FALLBACK=tools,prompts", "--route", "skills.example.test"]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(readFileSync(join(out, "wrangler.toml"), "utf8"), toml.replace('FALLBACK = "tools"', 'FALLBACK = "tools,prompts"'));
+  // A wrangler.toml whose routes are a key is not rewritten: the message says what to do.
+  writeFileSync(join(out, "wrangler.toml"), `routes = ["x.example.test/*"]\n${toml}`);
+  const refused = cli(["worker", dir, "--out", out, "--route", "y.example.test"]);
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /wrangler\.toml lists its routes as a key .*add y\.example\.test there by hand/);
 });
 
 test("a non-empty folder is refused without --force; --force replaces the project and keeps other files", () => {
@@ -232,7 +306,7 @@ test("a non-empty folder is refused without --force; --force replaces the projec
   writeFileSync(join(out, "worker", "build", "assets", "stale"), "old\n");
   const refused = cli(["worker", dir, "--out", out]);
   assert.equal(refused.status, 1);
-  assert.match(refused.stderr, /^error: .*forced is not empty\n  fix: give a new or empty folder, or --force/);
+  assert.match(refused.stderr, /^error: .*forced is not empty and holds no Worker project of skills-edge worker\n  fix: give a new or empty folder, or --force/);
   assert.ok(!existsSync(join(out, "wrangler.toml")), "nothing is written");
   const forced = cli(["worker", dir, "--out", out, "--force", "--inline-max", "0"]);
   assert.equal(forced.status, 0, forced.stderr);
@@ -252,6 +326,9 @@ test("bad arguments get exit status 2 and a message naming the fix", () => {
     [["worker", dir, "--out", out, "--allowed-hosts", 'a.test,"b'], /^error: --allowed-hosts: "\\"b" is not a host name/],
     [["worker", dir, "--out", out, "--frobnicate"], /^error: unknown option "--frobnicate"/],
     [["worker", dir, "--out"], /^error: --out needs a folder/],
+    [["worker", dir, "--out", out, "--var", "FALL_BACK=tools"], /^error: --var: .*FALLBACK/],
+    [["worker", dir, "--out", out, "--var", "FALLBACK"], /^error: --var "FALLBACK" has no '='/],
+    [["worker", dir, "--out", out, "--route", "example.test/*"], /^error: --route "example\.test\/\*" is a pattern without its zone/],
   ];
   for (const [args, pattern] of cases) {
     const r = cli(args);

@@ -303,7 +303,8 @@ test("npx skills-edge worker writes the pack and the assets of native skills-edg
     const build = join(out, "worker", "build");
     assert.ok(readFileSync(join(build, "catalog.pack")).equals(readFileSync(pack)), `--inline-max ${inlineMax}: byte-identical packs`);
     const names = readdirSync(assets).sort();
-    assert.deepEqual(readdirSync(join(build, "assets")).sort(), names, "the same asset names");
+    // The same asset names, beside the inspector page's folder the Worker project carries.
+    assert.deepEqual(readdirSync(join(build, "assets")).filter((f) => f !== "inspector").sort(), names, "the same asset names");
     for (const name of names) {
       assert.ok(readFileSync(join(build, "assets", name)).equals(readFileSync(join(assets, name))), `${name}: the same bytes`);
     }
@@ -325,9 +326,23 @@ test("a missing folder, a file instead of a folder, and usage errors match the n
     assert.equal(b.stdout, "");
     assert.equal(b.stderr.split("\n")[0], a.stderr.split("\n")[0], `${args}: the same first line`);
   }
-  const unwritable = npx(["pack", join(REPO, "skills"), "-o", join(tmp, "no-such-dir", "x.pack")]);
+  // A folder under a file cannot be made: the same message from both commands.
+  const underFile = join(REPO, "README.md", "x.pack");
+  const unwritable = npx(["pack", join(REPO, "skills"), "-o", underFile]);
+  const nativeUnwritable = native(["pack", join(REPO, "skills"), "-o", underFile]);
   assert.equal(unwritable.status, 1);
-  assert.match(unwritable.stderr, /^error: cannot write .*No such file or directory/);
+  assert.equal(nativeUnwritable.status, 1);
+  assert.match(unwritable.stderr, /^error: cannot write .*: Not a directory \(os error 20\)\n  fix: /);
+  assert.equal(unwritable.stderr, nativeUnwritable.stderr);
+});
+
+test("pack -o build/skills.pack in a fresh checkout makes build/ (both commands)", () => {
+  for (const [who, run] of [["npm", npx], ["native", native]]) {
+    const output = join(tmp, `fresh-${who}`, "build", "skills.pack");
+    const r = run(["pack", join(REPO, "skills"), "-o", output]);
+    assert.equal(r.status, 0, `${who}: ${r.stderr}`);
+    assert.ok(readFileSync(output).length > 0, who);
+  }
 });
 
 test("a refusal is the one parser's: the same message, byte for byte, then each command's usage text", () => {

@@ -1,0 +1,190 @@
+//! The command lines of `skills-edge`, read in one place for both commands: the native command
+//! (crate `skills-edge-cli`) and the npm package's (`bin/skills-edge.mjs`, through the wasm
+//! export `parseCommand`). Both read `check`, `pack` and `verify` with the same code, so they
+//! accept and refuse the same arguments with the same messages, and print usage text made
+//! here. What differs is said here too ([`Program`]): each command has one subcommand of its
+//! own (`stdio` natively, `worker` in the npm package), and only the native `pack` writes a
+//! folder of Static Assets (`--assets`, `--inline-max`; the npm package's `worker` writes them
+//! into a Worker project).
+//!
+//! Nothing here reads the process: the environment comes in as a function (`SKILLS_STRICT`,
+//! `SKILLS_ON_INVALID`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID`, as the build reads them),
+//! the arguments as strings. A signing key is only named here (its path); each command reads
+//! the file itself and hands the bytes to `options::Signing::signer`.
+
+mod pack;
+#[cfg(test)]
+mod tests;
+mod usage;
+mod verify;
+mod worker;
+
+pub use pack::PackArgs;
+#[cfg(feature = "js")]
+pub(crate) use usage::verify_usage;
+pub use usage::{command_usage, usage};
+pub use verify::{VerifyArgs, TOKEN_ENV};
+pub use worker::{Route, WorkerArgs};
+
+use crate::server::Config;
+use crate::settings::{self, Scope, Source};
+use pack::{parse_check, parse_pack};
+use worker::parse_worker;
+
+/// The default time allowed for each request of `verify` and of the npm package's
+/// `SkillsClient` (`timeoutMs`), in milliseconds.
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+
+/// The longest `--timeout` (and `timeoutMs`), in milliseconds (one hour).
+pub(crate) const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+/// Which command reads the line: its own subcommands and its usage text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Program {
+    /// The native `skills-edge` (crate `skills-edge-cli`): `stdio`, and `pack --assets`.
+    Native,
+    /// The npm package's `skills-edge`: `worker`.
+    Npm,
+}
+
+/// What a command line asks for.
+#[derive(Debug)]
+pub enum Invocation {
+    /// `stdio [OPTIONS]` (native): serve the embedded catalog with this configuration.
+    Stdio(Config),
+    /// `check <dir>`: `pack --check` with fewer options.
+    Check(PackArgs),
+    /// `pack <dir> (-o <file> | --check)`.
+    Pack(PackArgs),
+    /// `worker <dir> --out <dir>` (npm): write a Cloudflare Worker project.
+    Worker(WorkerArgs),
+    /// `verify <url>`.
+    Verify(VerifyArgs),
+    /// `keygen --out <dir>`: make a signing key.
+    Keygen(KeygenArgs),
+    /// `--version` or `-V`.
+    Version,
+    /// `--help`, `-h` or `help`: the whole usage; `COMMAND --help` (or `-h`): that
+    /// subcommand's ([`command_usage`]). The text to print on stdout (exit status 0).
+    Help(String),
+}
+
+/// Reads a whole command line (without the program name) as `program` reads it; `env` gives
+/// the environment's `SKILLS_STRICT` and `SKILLS_ON_INVALID`. The error is the message of a
+/// usage error, which both commands print as `error: MESSAGE`, the usage text, exit status 2.
+///
+/// ```
+/// use skills_edge::command::args::{parse, Invocation, Program};
+/// let line = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// let no_env = |_: &str| None;
+/// let Ok(Invocation::Check(a)) = parse(Program::Npm, &line(&["check", "skills", "--strict"]), no_env) else {
+///     panic!("a check");
+/// };
+/// assert_eq!(a.dir, "skills");
+/// assert!(a.options.strict);
+/// // The same refusal, with the same words, for both commands.
+/// for p in [Program::Native, Program::Npm] {
+///     let e = parse(p, &line(&["pack", "skills"]), no_env).unwrap_err();
+///     assert_eq!(e, "pack needs -o <file> (or --check to only check)");
+/// }
+/// // Each command's own subcommand is unknown to the other.
+/// assert!(parse(Program::Npm, &line(&["stdio"]), no_env).is_err());
+/// assert!(parse(Program::Native, &line(&["worker", "skills", "--out", "w"]), no_env).is_err());
+/// ```
+pub fn parse(
+    program: Program,
+    args: &[String],
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Invocation, String> {
+    let rest = args.get(1..).unwrap_or_default();
+    let command = args.first().map(String::as_str);
+    let parsed = parse_command(program, command, rest, &env);
+    // `--help` or `-h` where an option may stand (a value such as `--instructions -h` is
+    // read as one): the subcommand's usage, whatever else the line holds.
+    match parsed {
+        Err(e) if rest.iter().any(|a| a == "--help" || a == "-h") => command
+            .and_then(|c| command_usage(program, c))
+            .map(Invocation::Help)
+            .ok_or(e),
+        other => other,
+    }
+}
+
+/// [`parse`] without its `--help` rule: `command` and the arguments after it.
+fn parse_command(
+    program: Program,
+    command: Option<&str>,
+    rest: &[String],
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<Invocation, String> {
+    match command {
+        Some("stdio") if program == Program::Native => parse_stdio(rest).map(Invocation::Stdio),
+        Some("check") => parse_check(rest, env).map(Invocation::Check),
+        Some("pack") => parse_pack(program, rest, env).map(Invocation::Pack),
+        Some("worker") if program == Program::Npm => {
+            parse_worker(rest, env).map(Invocation::Worker)
+        }
+        Some("verify") => VerifyArgs::parse_with_env(rest, env).map(Invocation::Verify),
+        Some("keygen") => parse_keygen(rest).map(Invocation::Keygen),
+        Some("--version" | "-V") => Ok(Invocation::Version),
+        Some("--help" | "-h" | "help") => Ok(Invocation::Help(usage(program))),
+        Some(other) => Err(format!("unknown command {other:?}")),
+        None => Err("missing command".into()),
+    }
+}
+
+/// The options of `stdio`: the responder's settings, by their flags. The settings table owns
+/// the rules ([`settings::from_pairs`]): a flag that is no responder setting, or one given
+/// twice, is refused naming the known ones; a value out of range names the fix.
+fn parse_stdio(args: &[String]) -> Result<Config, String> {
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        pairs.push((flag, value));
+    }
+    settings::from_pairs(Source::Flag, &[Scope::Responder, Scope::Auth], &pairs)
+        .map(|c| c.server)
+        .map_err(|e| e.to_string())
+}
+
+/// The arguments of `keygen`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeygenArgs {
+    /// The folder `signing.key` and `signing.pub` are written into (`--out`; created if
+    /// missing).
+    pub out: String,
+}
+
+/// The file of the secret key `keygen` writes into its folder.
+pub const SECRET_KEY_FILE: &str = "signing.key";
+/// The file of the public key `keygen` writes into its folder.
+pub const PUBLIC_KEY_FILE: &str = "signing.pub";
+
+/// `keygen --out <dir>`.
+fn parse_keygen(args: &[String]) -> Result<KeygenArgs, String> {
+    const NEEDS_OUT: &str =
+        "keygen needs --out <dir> (the folder to write signing.key and signing.pub into)";
+    let mut out = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--out" | "-o" => {
+                if out.is_some() {
+                    return Err("--out is given twice".into());
+                }
+                out = Some(it.next().ok_or("--out needs a folder")?.clone());
+            }
+            s if is_option(s) => return Err(format!("unknown option {s:?}")),
+            _ => return Err(format!("keygen takes only --out <dir>, not {a:?}")),
+        }
+    }
+    Ok(KeygenArgs {
+        out: out.filter(|o| !o.is_empty()).ok_or(NEEDS_OUT)?,
+    })
+}
+
+/// Whether an argument is an option (`-x`, `--x`) rather than a value (`-` alone is a value).
+fn is_option(s: &str) -> bool {
+    s.starts_with('-') && s.len() > 1
+}

@@ -1,0 +1,232 @@
+//! `verify`: its arguments, the token from the environment, the URL it accepts.
+
+use super::{is_option, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
+use crate::client::{bearer_header, check_headers, EraChoice};
+use crate::host::index::{index_url_of_origin, is_index_url};
+
+/// The environment variable holding the bearer token `verify` sends when `--token` is not
+/// given.
+pub const TOKEN_ENV: &str = "SKILLS_EDGE_TOKEN";
+
+/// The arguments of `verify`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyArgs {
+    /// The MCP endpoint (`http://` or `https://`).
+    pub url: String,
+    /// The protocol revision to speak.
+    pub era: EraChoice,
+    /// Extra request headers, checked ([`check_headers`]), names in lowercase.
+    pub headers: Vec<(String, String)>,
+    /// Only this skill (its `SKILL.md` URI).
+    pub skill: Option<String>,
+    /// One JSON object per skill instead of the table.
+    pub json: bool,
+    /// Time allowed for each request, in milliseconds.
+    pub timeout_ms: u64,
+    /// `url` is a well-known index (it ends in `/.well-known/agent-skills/index.json`, or
+    /// `--well-known` turned an origin into one): read it instead of speaking MCP.
+    pub well_known: bool,
+    /// `--cross-check`: after the MCP run, verify the index of the same origin and compare.
+    pub cross_check: bool,
+    /// `--trust FILE` (repeatable): files holding a public JWK each, the trust list. The
+    /// command's I/O reads them ([`crate::command::verify::SignerFiles`]).
+    pub trust: Vec<String>,
+    /// `--pins FILE`: pins read before the run when the file exists and written back after
+    /// it; it turns trust on first use on.
+    pub pins: Option<String>,
+    /// `--allow-dynamic`: a `dynamic` skill (its files cannot be verified) does not fail the
+    /// run. Without it the exit status is 1, as a `SkillHost` declines such skills by default.
+    /// A skill `downgraded` from a manifest to `"dynamic"` fails either way.
+    pub allow_dynamic: bool,
+}
+
+impl VerifyArgs {
+    /// Reads the arguments after `verify`. The error is the message of a usage error.
+    ///
+    /// ```
+    /// use skills_edge::command::args::VerifyArgs;
+    /// let a = VerifyArgs::parse(&["http://127.0.0.1:8787/mcp".into(), "--json".into(),
+    ///     "--header".into(), "Authorization: Bearer t".into()]).unwrap();
+    /// assert!(a.json);
+    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer t".to_owned())]);
+    /// assert!(VerifyArgs::parse(&["ftp://x".into()]).is_err());
+    /// ```
+    pub fn parse(args: &[String]) -> Result<VerifyArgs, String> {
+        VerifyArgs::parse_with_env(args, &|_: &str| None)
+    }
+
+    /// [`VerifyArgs::parse`], with the environment: `SKILLS_EDGE_TOKEN` ([`TOKEN_ENV`]) is the
+    /// token when `--token` is not given and no `--header authorization` either. `--token TOKEN`
+    /// (or the variable) adds `authorization: Bearer TOKEN` to the headers ([`bearer_header`]);
+    /// `--token` with `--header authorization` is refused, as is `--token` given twice. The token
+    /// is never repeated in a message.
+    ///
+    /// ```
+    /// use skills_edge::command::args::VerifyArgs;
+    /// let env = |n: &str| (n == "SKILLS_EDGE_TOKEN").then(|| "from-env".to_owned());
+    /// let a = VerifyArgs::parse_with_env(&["https://h/mcp".into()], &env).unwrap();
+    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer from-env".to_owned())]);
+    /// let a = VerifyArgs::parse_with_env(&["https://h/mcp".into(), "--token".into(), "t".into()], &env).unwrap();
+    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer t".to_owned())]);
+    /// ```
+    pub fn parse_with_env(
+        args: &[String],
+        env: &impl Fn(&str) -> Option<String>,
+    ) -> Result<VerifyArgs, String> {
+        let mut token = None;
+        let mut url = None;
+        let mut era = None;
+        let mut headers = Vec::new();
+        let mut skill = None;
+        let mut json = false;
+        let mut timeout = None;
+        let mut origin = false;
+        let mut cross_check = false;
+        let mut trust = Vec::new();
+        let mut pins = None;
+        let mut allow_dynamic = false;
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = |flag: &str| {
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value"))
+            };
+            match a.as_str() {
+                "--era" => {
+                    if era.is_some() {
+                        return Err("--era is given twice".into());
+                    }
+                    let v = value("--era")?;
+                    era = Some(EraChoice::parse(&v).ok_or_else(|| {
+                        format!("--era {v:?} is invalid: use auto, 2026-07-28 or 2025-11-25")
+                    })?);
+                }
+                "--header" | "-H" => {
+                    let v = value("--header")?;
+                    // The value is not repeated: a header given without its name is often
+                    // a credential.
+                    let (name, val) = v.split_once(':').ok_or_else(|| {
+                        "a --header value has no ':' (not shown: it may be a credential): \
+                         use 'Name: value'"
+                            .to_owned()
+                    })?;
+                    headers.push((name.trim().to_owned(), val.trim().to_owned()));
+                }
+                "--token" => {
+                    if token.is_some() {
+                        return Err("--token is given twice".into());
+                    }
+                    token = Some(value("--token")?);
+                }
+                "--skill" => {
+                    if skill.is_some() {
+                        return Err("--skill is given twice".into());
+                    }
+                    skill = Some(value("--skill")?);
+                }
+                "--trust" => trust.push(value("--trust")?),
+                "--pins" => {
+                    if pins.is_some() {
+                        return Err("--pins is given twice".into());
+                    }
+                    pins = Some(value("--pins")?);
+                }
+                "--json" => json = true,
+                "--allow-dynamic" => allow_dynamic = true,
+                "--well-known" => origin = true,
+                "--cross-check" => cross_check = true,
+                "--timeout" => {
+                    if timeout.is_some() {
+                        return Err("--timeout is given twice".into());
+                    }
+                    timeout = Some(parse_timeout(&value("--timeout")?)?);
+                }
+                s if is_option(s) => return Err(format!("unknown option {s:?}")),
+                _ if url.is_some() => return Err("verify takes exactly one URL".into()),
+                _ => url = Some(a.clone()),
+            }
+        }
+        let mut url = url.ok_or("verify needs the server's URL (http://… or https://…)")?;
+        check_url(&url)?;
+        if origin {
+            url = index_url_of_origin(&url).ok_or_else(|| {
+                format!("--well-known takes an origin (https://host[:port]), not {url:?}")
+            })?;
+        }
+        let well_known = is_index_url(&url);
+        if well_known && (cross_check || skill.is_some() || era.is_some()) {
+            return Err(
+                "--cross-check, --skill and --era apply to an MCP server, not to a well-known index"
+                    .into(),
+            );
+        }
+        let headers = headers_with_token(&headers, token, env)?;
+        Ok(VerifyArgs {
+            url,
+            era: era.unwrap_or_default(),
+            headers,
+            skill,
+            json,
+            timeout_ms: timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+            well_known,
+            cross_check,
+            trust,
+            pins,
+            allow_dynamic,
+        })
+    }
+}
+
+/// `--timeout`'s value: milliseconds from 1 to [`MAX_TIMEOUT_MS`].
+fn parse_timeout(v: &str) -> Result<u64, String> {
+    v.parse::<u64>()
+        .ok()
+        .filter(|ms| (1..=MAX_TIMEOUT_MS).contains(ms))
+        .ok_or_else(|| {
+            format!("--timeout {v:?} is invalid: use milliseconds from 1 to {MAX_TIMEOUT_MS}")
+        })
+}
+
+/// The `--header` values checked, with the token of `--token` (or of [`TOKEN_ENV`]) as
+/// `authorization: Bearer TOKEN` unless a `--header authorization` is given.
+fn headers_with_token(
+    headers: &[(String, String)],
+    token: Option<String>,
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<Vec<(String, String)>, String> {
+    let mut headers = check_headers(headers).map_err(|e| format!("--header: {}", e.message))?;
+    let has_authorization = headers.iter().any(|(k, _)| k == "authorization");
+    match token {
+        Some(_) if has_authorization => {
+            return Err("--token and --header authorization are both given: use one of them".into())
+        }
+        Some(t) => headers.push(bearer_header("--token", &t).map_err(|e| e.message)?),
+        None if has_authorization => {}
+        None => {
+            if let Some(t) = env(TOKEN_ENV).filter(|t| !t.is_empty()) {
+                headers.push(bearer_header(TOKEN_ENV, &t).map_err(|e| e.message)?);
+            }
+        }
+    }
+    Ok(headers)
+}
+
+/// A URL the commands accept: `http://` or `https://`, a host, no whitespace or control
+/// characters, no fragment.
+fn check_url(url: &str) -> Result<(), String> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .ok_or_else(|| format!("the URL {url:?} must start with http:// or https://"))?;
+    let host = rest.split(['/', '?']).next().unwrap_or_default();
+    if host.is_empty() || host.starts_with(':') {
+        return Err(format!("the URL {url:?} has no host"));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) || url.contains('#') {
+        return Err(format!(
+            "the URL {url:?} must not contain whitespace, control characters or a fragment"
+        ));
+    }
+    Ok(())
+}
