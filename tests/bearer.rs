@@ -6,6 +6,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde_json::{json, Value};
 use skills_edge::auth::{Ed25519Verifier, KeySet, KeySetError, SignatureVerifier, TokenError};
+use skills_edge::catalog::Grant;
 use skills_edge::http::{
     AuthMode, Bearer, BearerConfig, Endpoint, Gate, Head, HttpConfig, KeySource, Step, WorkerAuth,
 };
@@ -266,7 +267,10 @@ fn protected_resource_metadata_at_both_paths() {
         );
     }
     // Without authentication, the path is the endpoint's: 404.
-    let Step::Respond(r) = e.head(&head("GET", "/.well-known/oauth-protected-resource")) else {
+    let Step::Respond(r) = e.head(
+        &head("GET", "/.well-known/oauth-protected-resource"),
+        Grant::PUBLIC,
+    ) else {
         panic!()
     };
     assert_eq!(r.status, 404);

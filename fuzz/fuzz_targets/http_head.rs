@@ -31,7 +31,7 @@ use libfuzzer_sys::fuzz_target;
 use skills_edge::http::{
     Endpoint, Head, HostList, HttpConfig, OriginList, Response, Step, ENDPOINT_PATH,
 };
-use skills_edge::server::{HttpHeaders, Transport};
+use skills_edge::server::{Grant, HttpHeaders, Transport};
 use skills_edge_fuzz::json::Members;
 use std::sync::Arc;
 
@@ -255,7 +255,7 @@ fn run(text: &str) {
 
     let origin_ok = head.origin.is_none_or(|o| allowed_origins.allows(o));
     let host_ok = head.host.is_some_and(|h| allowed_hosts.allows(h));
-    match endpoint.head(&head) {
+    match endpoint.head(&head, Grant::PUBLIC) {
         Step::Respond(r) => {
             check_common(&r, &head, &allowed_origins);
             // The skills mirror answers GET and HEAD under its prefix itself: files, 304s, and
@@ -319,7 +319,7 @@ fn run(text: &str) {
                 r.status
             );
             assert_eq!(
-                endpoint.handle(&head, body.as_bytes()),
+                endpoint.handle(&head, body.as_bytes(), Grant::PUBLIC),
                 r,
                 "handle differs from head"
             );
@@ -331,10 +331,10 @@ fn run(text: &str) {
                 "a body is read from a refused origin or host"
             );
             assert!(method.eq_ignore_ascii_case("POST") && path == ENDPOINT_PATH);
-            let r = endpoint.body(&head, body.as_bytes());
+            let r = endpoint.body(&head, body.as_bytes(), Grant::PUBLIC);
             check_common(&r, &head, &allowed_origins);
             assert_eq!(
-                endpoint.handle(&head, body.as_bytes()),
+                endpoint.handle(&head, body.as_bytes(), Grant::PUBLIC),
                 r,
                 "handle differs from head + body"
             );
@@ -347,7 +347,7 @@ fn run(text: &str) {
                 method: head.mcp_method,
                 name: head.mcp_name,
             });
-            let reply = endpoint.responder().respond(body.as_bytes(), &transport);
+            let reply = endpoint.responder().respond(body.as_bytes(), &transport, Grant::PUBLIC);
             assert_eq!(
                 r.status, reply.status,
                 "the endpoint's status differs from the responder's"

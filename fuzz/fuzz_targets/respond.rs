@@ -107,7 +107,7 @@ fn world() -> &'static World {
             let msg = format!(
                 r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{fields}"_meta":{{"io.modelcontextprotocol/protocolVersion":"{MODERN}","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
             );
-            let reply = responders[1].respond(msg.as_bytes(), &Transport::Stream);
+            let reply = responders[1].respond(msg.as_bytes(), &Transport::Stream, Grant::PUBLIC);
             let v: Json = serde_json::from_slice(reply.body.as_deref().unwrap_or(b"{}"))
                 .unwrap_or(Json::Null);
             if let Some(c) = v["result"]["nextCursor"].as_str() {
@@ -183,7 +183,7 @@ fn hidden() -> &'static Hidden {
                         let msg = format!(
                             r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{fields}{cursor}"_meta":{{"io.modelcontextprotocol/protocolVersion":"{MODERN}","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
                         );
-                        let reply = r.respond_as(msg.as_bytes(), &Transport::Stream, g);
+                        let reply = r.respond(msg.as_bytes(), &Transport::Stream, g);
                         let v: Json = serde_json::from_slice(reply.body.as_deref().unwrap_or(b"{}"))
                             .unwrap_or(Json::Null);
                         let Some(c) = v["result"]["nextCursor"].as_str() else {
@@ -614,8 +614,8 @@ fn run(data: &[u8]) {
         let h = hidden();
         let (one, four) = &h.responders[((flags[0] >> 1) & 3) as usize % h.responders.len()];
         let (g_one, g_four) = h.grants[((flags[0] >> 4) & 1) as usize];
-        let a = one.respond_as(&msg, &transport, g_one);
-        let b = four.respond_as(&msg, &transport, g_four);
+        let a = one.respond(&msg, &transport, g_one);
+        let b = four.respond(&msg, &transport, g_four);
         assert!(
             a.status == b.status && a.body == b.body && a.splice.is_none() && b.splice.is_none(),
             "catalogs that differ only in what is hidden answered {:?} differently:\n{}\n{}",
@@ -625,7 +625,7 @@ fn run(data: &[u8]) {
         );
         return;
     }
-    let reply = responder.respond(&msg, &transport);
+    let reply = responder.respond(&msg, &transport, Grant::PUBLIC);
     let Checked::Result(result) = check(&msg, &reply) else {
         return;
     };

@@ -461,7 +461,7 @@ impl SkillsHandler {
         let message = request(method, uri, cursor);
         let reply = self
             .responder
-            .respond_as(&message, &Transport::Stream, caller.grant);
+            .respond(&message, &Transport::Stream, caller.grant);
         read_reply(method, reply)
     }
 }

@@ -46,6 +46,7 @@
 //! response, errors included. No session id is ever minted or required.
 //!
 //! ```
+//! use skills_edge::catalog::Grant;
 //! use skills_edge::http::{Endpoint, Head, HttpConfig, Step};
 //! let endpoint = Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap();
 //! let head = Head {
@@ -58,11 +59,11 @@
 //!     mcp_method: Some("skills/list"),
 //!     ..Head::default()
 //! };
-//! let Step::ReadBody { limit } = endpoint.head(&head) else { panic!() };
+//! let Step::ReadBody { limit } = endpoint.head(&head, Grant::PUBLIC) else { panic!() };
 //! assert_eq!(limit, 1 << 20);
 //! let response = endpoint.body(&head, br#"{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"_meta":{
 //!     "io.modelcontextprotocol/protocolVersion":"2026-07-28",
-//!     "io.modelcontextprotocol/clientCapabilities":{}}}}"#);
+//!     "io.modelcontextprotocol/clientCapabilities":{}}}}"#, Grant::PUBLIC);
 //! assert_eq!(response.status, 200);
 //! assert_eq!(response.header("content-type"), Some("application/json"));
 //! ```

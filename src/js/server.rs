@@ -503,7 +503,7 @@ impl SkillsServer {
         let grant = call_grant(self.responder().catalog(), options, a.with("options"))?;
         let reply = self
             .responder()
-            .respond_as(text.as_bytes(), &Transport::Stream, grant);
+            .respond(text.as_bytes(), &Transport::Stream, grant);
         match reply.body {
             Some(body) => json_value(&String::from_utf8_lossy(&body)),
             None => Ok(JsValue::UNDEFINED),
@@ -523,7 +523,7 @@ impl SkillsServer {
         let grant = call_grant(self.responder().catalog(), options, a.with("options"))?;
         let reply = self
             .responder()
-            .respond_as(text.as_bytes(), &Transport::Stream, grant);
+            .respond(text.as_bytes(), &Transport::Stream, grant);
         Ok(reply.body.map(|b| {
             String::from_utf8(b)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -575,7 +575,7 @@ impl SkillsServer {
         let grant = call_grant(self.responder().catalog(), options, a.with("options"))?;
         let reply = self
             .responder()
-            .respond_as(message.as_bytes(), &transport, grant);
+            .respond(message.as_bytes(), &transport, grant);
         to_js(&HttpReplyJs {
             status: reply.status,
             body: reply.body.as_deref().map(String::from_utf8_lossy),
@@ -690,7 +690,7 @@ impl SkillsServer {
         };
         let endpoint = Rc::clone(&self.endpoint);
         let grant = endpoint.responder().catalog().grant(&scopes);
-        let limit = match endpoint.head_as(&fetched.head(), grant) {
+        let limit = match endpoint.head(&fetched.head(), grant) {
             Step::Respond(r) => return Ok(Promise::resolve(&platform_response(r)?)),
             // No static files here: the inspector page is the Worker's.
             Step::Page { missing, .. } => {
@@ -711,7 +711,7 @@ impl SkillsServer {
                     };
                     match mine {
                         Some(r) => endpoint.framed(&head, r),
-                        None => endpoint.body_as(&head, &body, grant),
+                        None => endpoint.body(&head, &body, grant),
                     }
                 }
             };

@@ -147,7 +147,7 @@ impl Reply {
 ///
 /// ```
 /// use skills_edge::catalog::{compile::SourceTree, Catalog};
-/// use skills_edge::server::{Config, Responder, Transport};
+/// use skills_edge::server::{Config, Grant, Responder, Transport};
 /// use std::sync::Arc;
 /// let mut tree = SourceTree::default();
 /// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
@@ -157,11 +157,16 @@ impl Reply {
 /// let reply = responder.respond(
 ///     br#"{"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":"skill://hello/SKILL.md"}}"#,
 ///     &Transport::Stream,
+///     Grant::PUBLIC,
 /// );
 /// assert_eq!(reply.status, 200);
 /// assert!(reply.body_str().contains(r#""text":"---\nname: hello"#));
 /// // A notification gets no reply.
-/// let none = responder.respond(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, &Transport::Stream);
+/// let none = responder.respond(
+///     br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+///     &Transport::Stream,
+///     Grant::PUBLIC,
+/// );
 /// assert_eq!((none.status, none.body), (202, None));
 /// ```
 pub struct Responder {
@@ -276,7 +281,7 @@ impl Responder {
     /// The cache hints of a cacheable 2026-07-28 result for a caller with `grant`: the
     /// configured `ttlMs`, and the configured `cacheScope`, or `private` for a caller with a
     /// grant in a catalog with private skills (its answers depend on who asks). The replies
-    /// of [`Responder::respond_as`] carry these; an adapter that builds its results from the
+    /// of [`Responder::respond`] carry these; an adapter that builds its results from the
     /// 2025-11-25 form of a reply (an SDK's own result types) adds them with this.
     pub fn cache_hints(&self, grant: Grant) -> (u64, CacheScope) {
         if self.catalog.has_private() && !grant.is_public() {
@@ -298,9 +303,9 @@ impl Responder {
 
     /// One page of `skills/list` for a caller with `grant`, as data: the skills' indices in
     /// the catalog and the next page's cursor, from the same cursors, pages and predicate as
-    /// [`Responder::respond_as`] (a cursor is the one a `skills/list` reply carries). For an
+    /// [`Responder::respond`] (a cursor is the one a `skills/list` reply carries). For an
     /// adapter that builds an SDK's own result types from the catalog's entries
-    /// ([`Catalog::skill_at`]); the error is the one `respond_as` would send.
+    /// ([`Catalog::skill_at`]); the error is the one `respond` would send.
     pub fn skills_page(
         &self,
         cursor: Option<&str>,
@@ -318,7 +323,7 @@ impl Responder {
     }
 
     /// `skills/get` for a caller with `grant`, as data: the index of the skill whose
-    /// `SKILL.md` is `uri`, or the error [`Responder::respond_as`] would send (the same for a
+    /// `SKILL.md` is `uri`, or the error [`Responder::respond`] would send (the same for a
     /// skill the grant does not see as for one that does not exist).
     pub fn skill_for(&self, uri: &str, grant: Grant) -> Result<usize, ErrorObject> {
         self.visible_skill(uri, self.in_force(grant))
@@ -326,7 +331,7 @@ impl Responder {
     }
 
     /// `resources/read` for a caller with `grant`, as data: the file at `uri`, or the error
-    /// [`Responder::respond_as`] would send (the same for a file the grant does not see as for
+    /// [`Responder::respond`] would send (the same for a file the grant does not see as for
     /// one that does not exist). Its content goes out as [`FileView::text`] when that is
     /// `Some`, otherwise as the base64 of its bytes.
     pub fn file_for(&self, uri: &str, grant: Grant) -> Result<FileView<'_>, ErrorObject> {
@@ -344,18 +349,13 @@ impl Responder {
         &self.config
     }
 
-    /// Answers one message from an anonymous caller ([`Grant::PUBLIC`]: the public skills
-    /// only).
-    pub fn respond(&self, message: &[u8], transport: &Transport<'_>) -> Reply {
-        self.respond_as(message, transport, Grant::PUBLIC)
-    }
-
-    /// Answers one message from a caller with `grant` ([`Catalog::grant`] of the scopes its
-    /// token carries). Every surface applies the one predicate [`Catalog::skill_visible`]: a
+    /// Answers one message from a caller with `grant` ([`Grant::PUBLIC`] for an anonymous
+    /// caller: the public skills only; [`Catalog::grant`] of the scopes a token carries
+    /// otherwise). Every surface applies the one predicate [`Catalog::skill_visible`]: a
     /// skill the grant does not see is answered exactly as one that does not exist. In a
     /// catalog without private skills every grant is [`Grant::PUBLIC`] and the replies are
     /// the same byte for byte.
-    pub fn respond_as(&self, message: &[u8], transport: &Transport<'_>, grant: Grant) -> Reply {
+    pub fn respond(&self, message: &[u8], transport: &Transport<'_>, grant: Grant) -> Reply {
         let g = self.in_force(grant);
         let (id, method, params_raw) = match parse_message(message) {
             Ok(Incoming::Request { id, method, params }) => (id, method, params),

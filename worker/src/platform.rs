@@ -173,7 +173,7 @@ fn finish(id: u64, buf: JsValue) -> JsValue {
         endpoint.body_unreadable(&head)
     } else {
         let body = js_sys::Uint8Array::new(&buf).to_vec();
-        endpoint.body_as(&head, &body, p.grant)
+        endpoint.body(&head, &body, p.grant)
     };
     into_platform(cache_rule(response)).unwrap_or(JsValue::NULL)
 }
@@ -526,7 +526,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
         }
     }
     let head = pending.head();
-    let response = match endpoint.head_as(&head, pending.grant) {
+    let response = match endpoint.head(&head, pending.grant) {
         Step::Respond(r) => r,
         Step::Page {
             file,
@@ -553,7 +553,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             return Ok(promise.unchecked_into());
         }
         Step::ReadBody { limit } => match read_chunked_body(&req, limit).await {
-            Chunked::Complete(body) => endpoint.body_as(&head, &body, pending.grant),
+            Chunked::Complete(body) => endpoint.body(&head, &body, pending.grant),
             Chunked::TooLarge => endpoint.body_too_large(&head),
             Chunked::Unreadable => endpoint.body_unreadable(&head),
         },
