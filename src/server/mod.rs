@@ -18,15 +18,15 @@
 /// What a caller may see (re-exported from the catalog, where it is defined).
 pub use crate::catalog::Grant;
 use crate::catalog::{Catalog, FileView};
-use crate::protocol::envelope::{check_meta, raw_str};
+use crate::protocol::envelope::check_meta;
 pub use crate::protocol::headers::HttpHeaders;
 use crate::protocol::headers::{
-    check_method_headers, check_version_header, era_of, require_version_header, NamedField,
+    check_method_headers, check_version_header, era_of, require_version_header,
 };
 use crate::protocol::reply::{envelope, result_envelope, Outcome};
 use crate::protocol::{
-    parse_message, CacheScope, Era, Incoming, NamedParams, Params, RawId, RpcError,
-    LEGACY_VERSIONS, META_SERVER_INFO, MODERN_VERSIONS, SKILLS_EXTENSION,
+    parse_message, CacheScope, Era, Incoming, Params, RawId, RpcError, META_SERVER_INFO,
+    MODERN_VERSIONS,
 };
 use crate::skill::value::write_json_string;
 use std::sync::Arc;
@@ -35,6 +35,7 @@ mod config;
 mod fallback;
 mod methods;
 mod paging;
+mod table;
 
 pub use config::{Config, ConfigError, Fallback, SettingKey};
 pub(crate) use config::{DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION, MAX_PAGE_SIZE, MAX_TTL_MS};
@@ -230,16 +231,7 @@ impl Responder {
             )),
             None => "",
         };
-        let mut ci = String::from("\"capabilities\":{\"resources\":{}");
-        if fallback.tools {
-            ci.push_str(",\"tools\":{}");
-        }
-        if fallback.prompts {
-            ci.push_str(",\"prompts\":{}");
-        }
-        ci.push_str(",\"extensions\":{");
-        write_json_string(SKILLS_EXTENSION, &mut ci);
-        ci.push_str(":{\"directoryRead\":true}}}");
+        let mut ci = table::declared_capabilities(fallback);
         let capabilities_base = ci.clone();
         // Settings-given instructions are sent as given; the catalog's own start with how to
         // use the fallback when it is on, so clients that keep only the first 2,048
@@ -415,132 +407,31 @@ impl Responder {
                 supported: MODERN_VERSIONS,
             });
         }
+        let row = self.method(method, true);
         if let Some(h) = headers {
-            check_method_headers(h, method, self.named_field(method, &params))?;
+            check_method_headers(h, method, row.and_then(|m| m.named_field(&params)))?;
         }
-        // A caller with a grant gets answers made for it: `cacheScope` private.
-        let tail = if g.is_public() {
-            &self.tail_cacheable
-        } else {
-            &self.tail_private
-        };
-        let cacheable = |body: Rendered| body.close(tail);
-        let plain = |body: Rendered| body.close(&self.tail_meta);
-        let fallback = self.config.fallback;
-        match method {
-            "server/discover" => {
-                let mut b = String::from("{\"resultType\":\"complete\",\"supportedVersions\":[");
-                for (i, v) in MODERN_VERSIONS.iter().enumerate() {
-                    if i > 0 {
-                        b.push(',');
-                    }
-                    write_json_string(v, &mut b);
-                }
-                b.push_str("],");
-                b.push_str(&self.capabilities_for(g));
-                Ok(cacheable(b.into()))
-            }
-            "skills/list" => self.skills_list(&params, true, g).map(whole).map(cacheable),
-            "skills/get" => self.skills_get(&params, true, g).map(whole).map(cacheable),
-            "resources/list" => self
-                .resources_list(&params, true, g)
-                .map(whole)
-                .map(cacheable),
-            "resources/templates/list" => self
-                .templates_list(&params, true, g)
-                .map(whole)
-                .map(cacheable),
-            "resources/read" => self.resources_read(&params, true, g).map(cacheable),
-            // Not a CacheableResult on the stable spec page, but the official TypeScript SDK
-            // (2.4) requires ttlMs and cacheScope on it at 2026-07-28 (as its server sends
-            // them); clients that follow the page ignore the extra fields.
-            "resources/directory/read" => self
-                .directory_read(&params, true, g)
-                .map(whole)
-                .map(cacheable),
-            "tools/list" if fallback.tools => self.tools_list(&params, true, g).map(cacheable),
-            "tools/call" if fallback.tools => self.tools_call(&params, true, g).map(plain),
-            "prompts/list" if fallback.prompts => {
-                self.prompts_list(&params, true, g).map(cacheable)
-            }
-            "prompts/get" if fallback.prompts => self.prompts_get(&params, true, g).map(plain),
-            "initialize"
-            | "ping"
-            | "logging/setLevel"
-            | "resources/subscribe"
-            | "resources/unsubscribe" => Err(RpcError::MethodNotFound {
+        let Some(row) = row else {
+            return Err(RpcError::MethodNotFound {
                 method: method.to_owned(),
-                hint: Some("removed in protocol revision 2026-07-28; use server/discover"),
-            }),
-            _ => Err(not_found(method)),
-        }
+                hint: table::REMOVED_IN_MODERN
+                    .contains(&method)
+                    .then_some("removed in protocol revision 2026-07-28; use server/discover"),
+            });
+        };
+        // A caller with a grant gets answers made for it: `cacheScope` private.
+        let tail = match (row.cacheable, g.is_public()) {
+            (false, _) => &self.tail_meta,
+            (true, true) => &self.tail_cacheable,
+            (true, false) => &self.tail_private,
+        };
+        (row.run)(self, &params, true, g).map(|body| body.close(tail))
     }
 
     fn legacy(&self, method: &str, params: &Params<'_>, g: Grant) -> Result<Rendered, RpcError> {
-        let close = |b: Rendered| b.close("}");
-        let fallback = self.config.fallback;
-        match method {
-            "initialize" => {
-                let requested = params.protocol_version.and_then(raw_str).ok_or_else(|| {
-                    RpcError::InvalidParams(
-                        "`protocolVersion` (a string) is required in initialize".into(),
-                    )
-                })?;
-                let chosen = LEGACY_VERSIONS
-                    .iter()
-                    .find(|v| **v == requested)
-                    .unwrap_or(&LEGACY_VERSIONS[0]);
-                let mut b = String::from("{\"protocolVersion\":");
-                write_json_string(chosen, &mut b);
-                b.push(',');
-                b.push_str(&self.capabilities_for(g));
-                // 2025-11-25 carries serverInfo in the body; 2026-07-28 only in `_meta`.
-                b.push_str(",\"serverInfo\":");
-                b.push_str(&self.server_info);
-                Ok(close(b.into()))
-            }
-            "ping" => Ok(whole("{}".to_owned())),
-            "skills/list" => self.skills_list(params, false, g).map(whole).map(close),
-            "skills/get" => self.skills_get(params, false, g).map(whole).map(close),
-            "resources/list" => self.resources_list(params, false, g).map(whole).map(close),
-            "resources/templates/list" => {
-                self.templates_list(params, false, g).map(whole).map(close)
-            }
-            "resources/read" => self.resources_read(params, false, g).map(close),
-            "resources/directory/read" => {
-                self.directory_read(params, false, g).map(whole).map(close)
-            }
-            "tools/list" if fallback.tools => self.tools_list(params, false, g).map(close),
-            "tools/call" if fallback.tools => self.tools_call(params, false, g).map(close),
-            "prompts/list" if fallback.prompts => self.prompts_list(params, false, g).map(close),
-            "prompts/get" if fallback.prompts => self.prompts_get(params, false, g).map(close),
-            _ => Err(not_found(method)),
-        }
-    }
-
-    /// The body field `Mcp-Name` must repeat on `method` over HTTP: the URI of
-    /// `resources/read`, and the name of `tools/call` and `prompts/get` when this server offers
-    /// them (otherwise those methods are `-32601`, whatever the headers).
-    fn named_field<'p>(&self, method: &str, params: &Params<'p>) -> Option<NamedField<'p>> {
-        let name = || NamedParams::parse(params.raw).ok().and_then(|n| n.name);
-        let f = self.config.fallback;
-        match method {
-            "resources/read" => Some(NamedField {
-                field: "uri",
-                what: "the resource URI",
-                value: params.uri,
-            }),
-            "tools/call" if f.tools => Some(NamedField {
-                field: "name",
-                what: "the tool name",
-                value: name(),
-            }),
-            "prompts/get" if f.prompts => Some(NamedField {
-                field: "name",
-                what: "the prompt name",
-                value: name(),
-            }),
-            _ => None,
+        match self.method(method, false) {
+            Some(row) => (row.run)(self, params, false, g).map(|body| body.close("}")),
+            None => Err(not_found(method)),
         }
     }
 }
@@ -600,10 +491,6 @@ pub(super) struct Split {
     pub(super) uri: String,
     /// The result after the asset.
     pub(super) tail: String,
-}
-
-fn whole(body: String) -> Rendered {
-    Rendered::Whole(body)
 }
 
 impl From<String> for Rendered {
