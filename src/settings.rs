@@ -85,8 +85,10 @@ pub struct Setting {
     pub kind: Kind,
     /// The default, as documented.
     pub default: &'static str,
-    /// The accepted form, as documented and repeated in errors.
-    pub form: &'static str,
+    /// The accepted form, as documented and repeated in errors, of a value that is not one of
+    /// a list of words; empty for [`Kind::Choice`] and [`Kind::Set`], whose form is made from
+    /// their words ([`Setting::form`]).
+    form: &'static str,
     /// What it does.
     pub doc: &'static str,
     /// Where it applies.
@@ -134,9 +136,9 @@ const CACHE_SCOPE: Setting = Setting {
     flag: "--cache-scope",
     option: "cacheScope",
     wit: "cache-scope",
-    kind: Kind::Choice(&["public", "private"]),
+    kind: Kind::Choice(&CacheScope::NAMES),
     default: "public",
-    form: "`public` or `private`",
+    form: "",
     doc: "`cacheScope` of cacheable results; use `private` when content depends on authorization",
     scope: Scope::Responder,
 };
@@ -163,9 +165,9 @@ const FALLBACK: Setting = Setting {
     flag: "--fallback",
     option: "fallback",
     wit: "fallback",
-    kind: Kind::Set(&["tools", "prompts"]),
+    kind: Kind::Set(&Fallback::ITEMS),
     default: "none",
-    form: "`none`, or a comma-separated set of `tools` and `prompts` (e.g. `tools,prompts`); empty is `none`",
+    form: "",
     doc: "also serve the skills as MCP tools (`list_skills`, `read_skill`, `read_skill_resource`) and/or as one prompt per skill, for clients without the Skills extension (not part of the extension)",
     scope: Scope::Responder,
 };
@@ -252,9 +254,9 @@ const MIRROR: Setting = Setting {
     flag: "--mirror",
     option: "mirror",
     wit: "",
-    kind: Kind::Choice(&["on", "off"]),
+    kind: Kind::Choice(&ON_OFF),
     default: "on",
-    form: "`on` or `off`",
+    form: "",
     doc: "serve the catalog under `/.well-known/agent-skills/` too (Agent Skills Discovery RFC v0.2.0: `index.json`, each skill's archive and every file), for agents that do not speak MCP",
     scope: Scope::Http,
 };
@@ -266,9 +268,9 @@ const INSPECTOR: Setting = Setting {
     flag: "--inspector",
     option: "inspector",
     wit: "",
-    kind: Kind::Choice(&["on", "off"]),
+    kind: Kind::Choice(&ON_OFF),
     default: "off",
-    form: "`on` or `off`",
+    form: "",
     doc: "serve the skills inspector page (the npm package's `inspector/`, from the Worker's static assets) at `/inspector/`: it lists and verifies the skills of the server its form names (this Worker's `/mcp`, or any server that allows the page's origin); `on` also admits requests whose `Origin` is this server's own (the `Host` rule still applies); the HTTP component has no page files and answers 503 there",
     scope: Scope::Http,
 };
@@ -280,9 +282,9 @@ const AUTH_MODE: Setting = Setting {
     flag: "--auth-mode",
     option: "authMode",
     wit: "",
-    kind: Kind::Choice(&["none", "jwt", "access", "provider"]),
+    kind: Kind::Choice(&AuthMode::NAMES),
     default: "none",
-    form: "`none`, `jwt`, `access` or `provider`",
+    form: "",
     doc: "who the caller is (the Worker only; elsewhere only `none`): `none`, every caller is anonymous; `jwt`, the Worker validates OAuth access tokens (RFC 9068 JWTs) sent as `Authorization: Bearer` and serves its Protected Resource Metadata; `access`, the same for Cloudflare Access's `Cf-Access-Jwt-Assertion`; `provider`, the Worker is mounted behind `@cloudflare/workers-oauth-provider`, which validates the tokens, and takes the caller's scopes from the `ctx.auth.scope` it hands over (no other `AUTH_*` setting applies) ([private catalogs](private.md))",
     scope: Scope::Auth,
 };
@@ -420,7 +422,39 @@ impl Setting {
     }
 }
 
+/// The words of `MIRROR` and `INSPECTOR`: on, then off.
+const ON_OFF: [&str; 2] = ["on", "off"];
+
+/// `words` as a list in prose, each in backticks: "`a`, `b` or `c`" (`last` is "or", "and").
+fn prose_list(words: &[&str], last: &str) -> String {
+    let mut out = String::new();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == words.len() { last } else { ", " });
+        }
+        out.push('`');
+        out.push_str(w);
+        out.push('`');
+    }
+    out
+}
+
 impl Setting {
+    /// The accepted form, as documented and repeated in errors: for a choice of words, or a
+    /// set of them, made from the words the setting's enum names.
+    pub fn form(&self) -> std::borrow::Cow<'static, str> {
+        match self.kind {
+            Kind::Choice(words) => prose_list(words, " or ").into(),
+            Kind::Set(words) => format!(
+                "`none`, or a comma-separated set of {} (e.g. `{}`); empty is `none`",
+                prose_list(words, " and "),
+                words.join(",")
+            )
+            .into(),
+            _ => self.form.into(),
+        }
+    }
+
     /// The error for `value` of this setting from `source`: its name as `source` spells it,
     /// the value, `problem` when more precise than the form, and the form as the fix.
     fn error(&self, source: Source, value: &str, problem: Option<String>) -> ConfigError {
@@ -430,7 +464,7 @@ impl Setting {
             name: self.name(source).to_owned(),
             value: Some(value.to_owned()),
             problem,
-            fix: format!("use {}", self.form),
+            fix: format!("use {}", self.form()),
         }
     }
 }
@@ -765,10 +799,9 @@ fn read(
         }
         let Some(value) = get(s) else { continue };
         let err = |problem: Option<String>| s.error(source, &value, problem);
-        let on_off = |v: &str| match v.trim() {
-            "on" => Ok(true),
-            "off" => Ok(false),
-            _ => Err(err(None)),
+        let on_off = |v: &str| match ON_OFF.iter().position(|w| *w == v.trim()) {
+            Some(i) => Ok(i == 0),
+            None => Err(err(None)),
         };
         match s.key {
             SettingKey::PageSize => c.server.page_size = integer(&value).map_err(err)?,
@@ -925,7 +958,7 @@ fn markdown_row(source: Source, s: &Setting) -> String {
         "| `{}` | {default} | {}; {} |\n",
         s.name(source),
         s.doc,
-        s.form
+        s.form()
     )
 }
 

@@ -61,25 +61,27 @@ pub enum AuthMode {
 }
 
 impl AuthMode {
-    /// The mode a setting's value names (`none`, `jwt`, `access`; blanks around it allowed).
+    /// Every mode, in the order of [`AuthMode::NAMES`].
+    const ALL: [AuthMode; 4] = [
+        AuthMode::None,
+        AuthMode::Jwt,
+        AuthMode::Access,
+        AuthMode::Provider,
+    ];
+
+    /// The settings' values, in declaration order: the choices of `AUTH_MODE`.
+    pub(crate) const NAMES: [&'static str; 4] = ["none", "jwt", "access", "provider"];
+
+    /// The mode a setting's value names (`none`, `jwt`, `access`, `provider`; blanks around
+    /// it allowed).
     pub fn parse(value: &str) -> Option<AuthMode> {
-        match value.trim() {
-            "none" => Some(AuthMode::None),
-            "jwt" => Some(AuthMode::Jwt),
-            "access" => Some(AuthMode::Access),
-            "provider" => Some(AuthMode::Provider),
-            _ => None,
-        }
+        let value = value.trim();
+        Self::ALL.into_iter().find(|m| m.as_str() == value)
     }
 
     /// The setting's value for this mode.
     pub fn as_str(self) -> &'static str {
-        match self {
-            AuthMode::None => "none",
-            AuthMode::Jwt => "jwt",
-            AuthMode::Access => "access",
-            AuthMode::Provider => "provider",
-        }
+        Self::NAMES[self as usize]
     }
 }
 

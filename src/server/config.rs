@@ -38,6 +38,9 @@ impl Fallback {
         self.tools || self.prompts
     }
 
+    /// The items of the setting, `tools` and `prompts`, in this order.
+    pub(crate) const ITEMS: [&'static str; 2] = ["tools", "prompts"];
+
     /// The setting's form: `none`, `tools`, `prompts` or `tools,prompts`.
     pub fn as_str(self) -> &'static str {
         match (self.tools, self.prompts) {
@@ -58,8 +61,8 @@ impl Fallback {
         let mut f = Fallback::NONE;
         for item in t.split(',').map(str::trim) {
             let slot = match item {
-                "tools" => &mut f.tools,
-                "prompts" => &mut f.prompts,
+                _ if item == Self::ITEMS[0] => &mut f.tools,
+                _ if item == Self::ITEMS[1] => &mut f.prompts,
                 "" => return Err("an empty item".into()),
                 "none" => return Err("`none` cannot be combined with other items".into()),
                 other => {
