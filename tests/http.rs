@@ -7,6 +7,20 @@ use skills_edge::http::*;
 const MODERN: &str = r#"{"jsonrpc":"2.0","id":7,"method":"skills/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
 const ACCEPT: &str = "application/json, text/event-stream";
 
+/// The inspector page's files as the npm package ships them (`inspector/`, `lib/`, `web/`),
+/// with the content types they are served with.
+const PAGE_FILES: [(&str, &str); 9] = [
+    ("index.html", "text/html; charset=utf-8"),
+    ("inspector.js", "text/javascript; charset=utf-8"),
+    ("inspector.css", "text/css; charset=utf-8"),
+    ("lib/client.js", "text/javascript; charset=utf-8"),
+    ("lib/client-web.js", "text/javascript; charset=utf-8"),
+    ("lib/async-verifier.js", "text/javascript; charset=utf-8"),
+    ("lib/transport.js", "text/javascript; charset=utf-8"),
+    ("web/skills_edge.js", "text/javascript; charset=utf-8"),
+    ("web/skills_edge_bg.wasm", "application/wasm"),
+];
+
 fn endpoint(config: HttpConfig) -> Endpoint {
     let catalog = skills_edge::embedded::catalog().expect("embedded catalog");
     Endpoint::new(catalog, config).expect("valid config")
@@ -659,7 +673,7 @@ fn the_inspector_page_only_when_switched_on() {
         inspector: true,
         ..HttpConfig::default()
     });
-    for (file, content_type) in INSPECTOR_FILES {
+    for (file, content_type) in &PAGE_FILES {
         let path = format!("{INSPECTOR_PREFIX}{file}");
         let Step::Page {
             file: f,

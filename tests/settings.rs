@@ -409,7 +409,7 @@ fn an_unknown_var_is_another_binding_unless_it_misspells_a_setting() {
 /// The Worker's settings from `vars` (name, value), as its `env` gives them.
 fn worker_vars(
     vars: &[(&str, &str)],
-) -> Result<(HttpConfig, skills_edge::http::WorkerAuth), skills_edge::server::ConfigError> {
+) -> Result<(HttpConfig, skills_edge::http::AuthStep), skills_edge::server::ConfigError> {
     worker_config(vars.iter().map(|(n, _)| *n), |s| {
         vars.iter()
             .find(|(n, _)| *n == s.var)

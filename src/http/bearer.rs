@@ -56,7 +56,7 @@ pub enum AuthMode {
     /// `apiHandler` or an `OAuthResourceServer`'s `handler`): the host validates the token,
     /// answers 401 and serves the Protected Resource Metadata itself, and calls the Worker
     /// only for a valid token, with the token's scopes in `ctx.auth.scope`
-    /// ([`WorkerAuth::Provider`]).
+    /// ([`AuthStep::Provider`]).
     Provider,
 }
 
@@ -144,10 +144,11 @@ pub struct Bearer {
     scopes_supported: Vec<String>,
 }
 
-/// How the Worker learns who the caller is: its `AUTH_MODE`, checked with the other
-/// authentication settings ([`WorkerAuth::new`]).
+/// The authentication step `AUTH_MODE` puts in front of the endpoint (only the Worker acts on
+/// it; every other adapter accepts `none` alone), checked with the other authentication
+/// settings ([`AuthStep::new`]).
 #[derive(Debug, Clone)]
-pub enum WorkerAuth {
+pub enum AuthStep {
     /// `none`: every caller is anonymous (the public grant).
     Anonymous,
     /// `jwt` or `access`: the Worker validates tokens itself ([`Bearer`]).
@@ -161,21 +162,21 @@ pub enum WorkerAuth {
     Provider,
 }
 
-impl WorkerAuth {
+impl AuthStep {
     /// The step for `config` (see [`Bearer::new`] for the checks).
-    pub fn new(config: BearerConfig) -> Result<WorkerAuth, ConfigError> {
+    pub fn new(config: BearerConfig) -> Result<AuthStep, ConfigError> {
         let mode = config.mode;
         Ok(match (Bearer::new(config)?, mode) {
-            (Some(bearer), _) => WorkerAuth::Bearer(bearer),
-            (None, AuthMode::Provider) => WorkerAuth::Provider,
-            (None, _) => WorkerAuth::Anonymous,
+            (Some(bearer), _) => AuthStep::Bearer(bearer),
+            (None, AuthMode::Provider) => AuthStep::Provider,
+            (None, _) => AuthStep::Anonymous,
         })
     }
 
     /// The token step of `jwt` and `access`; `None` for the other modes.
     pub fn bearer(&self) -> Option<&Bearer> {
         match self {
-            WorkerAuth::Bearer(b) => Some(b),
+            AuthStep::Bearer(b) => Some(b),
             _ => None,
         }
     }
@@ -183,7 +184,7 @@ impl WorkerAuth {
     /// The token step of `jwt` and `access`, taken; `None` for the other modes.
     pub fn into_bearer(self) -> Option<Bearer> {
         match self {
-            WorkerAuth::Bearer(b) => Some(b),
+            AuthStep::Bearer(b) => Some(b),
             _ => None,
         }
     }
@@ -191,9 +192,9 @@ impl WorkerAuth {
     /// The mode.
     pub fn mode(&self) -> AuthMode {
         match self {
-            WorkerAuth::Anonymous => AuthMode::None,
-            WorkerAuth::Bearer(b) => b.mode(),
-            WorkerAuth::Provider => AuthMode::Provider,
+            AuthStep::Anonymous => AuthMode::None,
+            AuthStep::Bearer(b) => b.mode(),
+            AuthStep::Provider => AuthMode::Provider,
         }
     }
 }
@@ -210,9 +211,45 @@ fn config_error(key: SettingKey, name: &'static str, value: &str, fix: String) -
     }
 }
 
+/// With [`AuthMode::None`] or [`AuthMode::Provider`], no other authentication setting may be
+/// given: it would be silently ignored.
+fn no_token_settings(config: &BearerConfig) -> Result<(), ConfigError> {
+    let given = [
+        (SettingKey::AuthIssuer, "issuer", config.issuer.clone()),
+        (
+            SettingKey::AuthAudience,
+            "audiences",
+            (!config.audiences.is_empty()).then(|| config.audiences.join(",")),
+        ),
+        (SettingKey::AuthJwksUrl, "jwks_url", config.jwks_url.clone()),
+        (
+            SettingKey::AuthScopesClaim,
+            "scope_claim",
+            config.scope_claim.clone(),
+        ),
+    ];
+    if let Some((key, name, Some(value))) = given.into_iter().find(|g| g.2.is_some()) {
+        let (problem, fix) = if config.mode == AuthMode::Provider {
+            (
+                "given with AUTH_MODE provider, where the host (@cloudflare/workers-oauth-provider) validates the tokens and this Worker reads none",
+                "remove it (the host's own options configure the tokens), or set AUTH_MODE to jwt or access",
+            )
+        } else {
+            (
+                "given without an AUTH_MODE other than none",
+                "set AUTH_MODE to jwt or access, or remove it",
+            )
+        };
+        let mut e = config_error(key, name, &value, fix.into());
+        e.problem = Some(problem.into());
+        return Err(e);
+    }
+    Ok(())
+}
+
 impl Bearer {
     /// The authentication step for `config`, `None` for [`AuthMode::None`] and
-    /// [`AuthMode::Provider`] (no token work of this server's own; see [`WorkerAuth`]); refused
+    /// [`AuthMode::Provider`] (no token work of this server's own; see [`AuthStep`]); refused
     /// when the settings do not go together: `jwt` and `access` need `AUTH_ISSUER`, `access`
     /// needs `AUTH_AUDIENCE` (the application's AUD tag), the issuer of `jwt` and a key set URL
     /// are `https` URLs (`http` for loopback hosts, for local testing), and with `none` or
@@ -220,36 +257,7 @@ impl Bearer {
     pub fn new(config: BearerConfig) -> Result<Option<Bearer>, ConfigError> {
         let mode_value = config.mode.as_str();
         if matches!(config.mode, AuthMode::None | AuthMode::Provider) {
-            let given = [
-                (SettingKey::AuthIssuer, "issuer", config.issuer.clone()),
-                (
-                    SettingKey::AuthAudience,
-                    "audiences",
-                    (!config.audiences.is_empty()).then(|| config.audiences.join(",")),
-                ),
-                (SettingKey::AuthJwksUrl, "jwks_url", config.jwks_url.clone()),
-                (
-                    SettingKey::AuthScopesClaim,
-                    "scope_claim",
-                    config.scope_claim.clone(),
-                ),
-            ];
-            if let Some((key, name, Some(value))) = given.into_iter().find(|g| g.2.is_some()) {
-                let (problem, fix) = if config.mode == AuthMode::Provider {
-                    (
-                        "given with AUTH_MODE provider, where the host (@cloudflare/workers-oauth-provider) validates the tokens and this Worker reads none",
-                        "remove it (the host's own options configure the tokens), or set AUTH_MODE to jwt or access",
-                    )
-                } else {
-                    (
-                        "given without an AUTH_MODE other than none",
-                        "set AUTH_MODE to jwt or access, or remove it",
-                    )
-                };
-                let mut e = config_error(key, name, &value, fix.into());
-                e.problem = Some(problem.into());
-                return Err(e);
-            }
+            no_token_settings(&config)?;
             return Ok(None);
         }
         let issuer = config.issuer.clone().unwrap_or_default();

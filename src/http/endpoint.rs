@@ -36,7 +36,7 @@ pub const INSPECTOR_PREFIX: &str = "/inspector/";
 /// files below `inspector/` (the npm package's `inspector/`, `lib/` and `web/` files, with
 /// the page's import map pointing at `./lib/`), with their content types. Nothing else is
 /// served under the prefix.
-pub const INSPECTOR_FILES: &[(&str, &str)] = &[
+pub(crate) const INSPECTOR_FILES: &[(&str, &str)] = &[
     ("index.html", "text/html; charset=utf-8"),
     ("inspector.js", "text/javascript; charset=utf-8"),
     ("inspector.css", "text/css; charset=utf-8"),
@@ -114,10 +114,11 @@ pub enum Step {
         limit: usize,
     },
     /// Send `response` with the adapter's static file `inspector/<file>` as its body (a file of
-    /// the inspector page, [`INSPECTOR_FILES`]); an adapter that has no such file sends
-    /// `missing` instead (503, `-32603`: the page is switched on but not deployed).
+    /// the inspector page, as the npm package's `inspectorFiles()` lists them); an adapter that
+    /// has no such file sends `missing` instead (503, `-32603`: the page is switched on but not
+    /// deployed).
     Page {
-        /// The file, a path from [`INSPECTOR_FILES`].
+        /// The file, a path below `inspector/` of the adapter's static files.
         file: &'static str,
         /// Its status and headers (the body is the file).
         response: Response,

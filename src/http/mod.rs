@@ -15,7 +15,7 @@
 //! |---|---|
 //! | `Origin` present and not allowed ([`HttpConfig::allowed_origins`]; with [`HttpConfig::inspector`], also allowed when it names the request's own `Host`) | 403, no CORS headers |
 //! | `Host` not allowed ([`HttpConfig::allowed_hosts`], DNS-rebinding defence) | 403 |
-//! | with [`HttpConfig::inspector`]: a path under [`INSPECTOR_PREFIX`] (or `/inspector`) | `GET`/`HEAD` of one of [`INSPECTOR_FILES`]: [`Step::Page`] (the adapter sends its static file; 503 when it has none); `/inspector`: 308 to `/inspector/`; another file: 404; another method: 405 with `Allow: GET, HEAD` |
+//! | with [`HttpConfig::inspector`]: a path under [`INSPECTOR_PREFIX`] (or `/inspector`) | `GET`/`HEAD` of one of the page's files (the npm package's `inspectorFiles()`): [`Step::Page`] (the adapter sends its static file; 503 when it has none); `/inspector`: 308 to `/inspector/`; another file: 404; another method: 405 with `Allow: GET, HEAD` |
 //! | path other than [`ENDPOINT_PATH`] | 404 |
 //! | `OPTIONS` | 204, the CORS preflight answer (no authentication) |
 //! | method other than `POST` | 405 with `Allow: POST` |
@@ -91,11 +91,13 @@ mod response;
 mod well_known;
 
 pub use bearer::{
-    AuthMode, Bearer, BearerConfig, Gate, KeySource, WorkerAuth, PRM_MCP_PATH, PRM_PATH,
+    AuthMode, AuthStep, Bearer, BearerConfig, Gate, KeySource, PRM_MCP_PATH, PRM_PATH,
     UNAVAILABLE_RETRY_AFTER,
 };
 pub use body::{BodyReader, MAX_MAX_BODY_BYTES};
-pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH, INSPECTOR_FILES, INSPECTOR_PREFIX};
+#[cfg(feature = "js")]
+pub(crate) use endpoint::INSPECTOR_FILES;
+pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH, INSPECTOR_PREFIX};
 pub use head::Head;
 pub use origin::{HostList, HostPattern, OriginList, OriginPattern, PortPattern};
 pub(crate) use origin::{DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};

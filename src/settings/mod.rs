@@ -22,7 +22,7 @@
 //! assert_eq!(e.to_string(), "option --page-size = \"0\" is invalid (out of range): use an integer from 1 to 1000");
 //! ```
 
-use crate::http::{AuthMode, BearerConfig, WorkerAuth};
+use crate::http::{AuthMode, AuthStep, BearerConfig};
 use crate::http::{HostList, HostPattern, HttpConfig, OriginList};
 use crate::protocol::CacheScope;
 use crate::server::{Config, Fallback};

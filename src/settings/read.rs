@@ -27,7 +27,7 @@ pub fn from_vars<'a>(
 }
 
 /// The Worker's settings: as [`from_vars`], plus the authentication settings ([`Scope::Auth`],
-/// which only the Worker acts on), checked together by [`WorkerAuth::new`].
+/// which only the Worker acts on), checked together by [`AuthStep::new`].
 ///
 /// ```
 /// use skills_edge::settings::worker_config;
@@ -46,7 +46,7 @@ pub fn from_vars<'a>(
 pub fn worker_config<'a>(
     names: impl IntoIterator<Item = &'a str>,
     get: impl FnMut(&'static Setting) -> Option<String>,
-) -> Result<(HttpConfig, WorkerAuth), ConfigError> {
+) -> Result<(HttpConfig, AuthStep), ConfigError> {
     check_names(
         Source::Var,
         &[Scope::Responder, Scope::Http, Scope::Auth],
@@ -56,7 +56,7 @@ pub fn worker_config<'a>(
     let mut auth = BearerConfig::default();
     read(Source::Var, get, |_| true, &mut c, &mut auth, true)?;
     own_audience(&c, &auth)?;
-    let auth = WorkerAuth::new(auth).map_err(|e| named_for(Source::Var, e))?;
+    let auth = AuthStep::new(auth).map_err(|e| named_for(Source::Var, e))?;
     Ok((c, auth))
 }
 
