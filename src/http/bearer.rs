@@ -30,7 +30,7 @@ use crate::server::{ConfigError, SettingKey};
 
 /// The Protected Resource Metadata at the origin's root (RFC 9728 §3), which MCP clients try
 /// second.
-pub const PRM_PATH: &str = "/.well-known/oauth-protected-resource";
+pub(crate) const PRM_PATH: &str = "/.well-known/oauth-protected-resource";
 
 /// The Protected Resource Metadata of the resource `/mcp` (RFC 9728 §3.1: the well-known
 /// segment inserted before the resource's path), which MCP clients try first and which the
@@ -40,7 +40,7 @@ pub const PRM_MCP_PATH: &str = "/.well-known/oauth-protected-resource/mcp";
 /// `Retry-After` of the 503 sent when no key set can be had, in seconds: the key cache's
 /// refetch interval ([`crate::auth::KeyCachePolicy::refetch_interval`]), before which no new
 /// fetch is tried.
-pub const UNAVAILABLE_RETRY_AFTER: &str = "60";
+pub(crate) const UNAVAILABLE_RETRY_AFTER: &str = "60";
 
 /// How the caller is known (`AUTH_MODE`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -571,7 +571,7 @@ impl Bearer {
     }
 
     /// The 503 for a request with a token when no key set can be had: `Retry-After`
-    /// ([`UNAVAILABLE_RETRY_AFTER`]), `Cache-Control: no-store`, an empty body. The adapter
+    /// (60 seconds), `Cache-Control: no-store`, an empty body. The adapter
     /// logs `error`.
     pub fn unavailable(
         &self,
@@ -594,7 +594,7 @@ impl Bearer {
         )
     }
 
-    /// The Protected Resource Metadata (RFC 9728 §2), the same document at [`PRM_PATH`] and
+    /// The Protected Resource Metadata (RFC 9728 §2), the same document at `/.well-known/oauth-protected-resource` and
     /// [`PRM_MCP_PATH`]: `resource` (this server's `/mcp` URL: the one protected resource,
     /// which MCP clients check against the URL they connect to), `authorization_servers`
     /// (the issuer), `bearer_methods_supported` (`header` only: RFC 6750 §2.1, MCP forbids

@@ -220,7 +220,7 @@ impl Endpoint {
 
     /// The response to a refused request: its status and headers, the CORS headers of an
     /// allowed origin, and a JSON-RPC error body without `id`.
-    pub fn refuse(&self, head: &Head<'_>, refusal: &Refusal) -> Response {
+    pub(crate) fn refuse(&self, head: &Head<'_>, refusal: &Refusal) -> Response {
         let mut r = self.base(head, refusal.status());
         r.set_refusal(refusal);
         r

@@ -90,10 +90,7 @@ mod origin;
 mod response;
 mod well_known;
 
-pub use bearer::{
-    AuthMode, AuthStep, Bearer, BearerConfig, Gate, KeySource, PRM_MCP_PATH, PRM_PATH,
-    UNAVAILABLE_RETRY_AFTER,
-};
+pub use bearer::{AuthMode, AuthStep, Bearer, BearerConfig, Gate, KeySource, PRM_MCP_PATH};
 pub use body::{BodyReader, MAX_MAX_BODY_BYTES};
 #[cfg(feature = "js")]
 pub(crate) use endpoint::INSPECTOR_FILES;

@@ -54,7 +54,7 @@ pub const MODERN_VERSION: &str = "2026-07-28";
 /// Legacy revisions are deliberately not listed: they are negotiated with `initialize`, not
 /// per request, so naming them here would invite a client to send `_meta` with a version this
 /// server can only speak through the handshake (spec notes §6, "Open question").
-pub const MODERN_VERSIONS: &[&str] = &[MODERN_VERSION];
+pub(crate) const MODERN_VERSIONS: &[&str] = &[MODERN_VERSION];
 
 /// Revisions served with the legacy (`initialize`) rules, newest first. The first is what
 /// `initialize` answers when the client asks for a version this server does not know.
