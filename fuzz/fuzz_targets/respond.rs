@@ -399,87 +399,97 @@ fn render(m: &Msg, uris: &[String], cursors: &[String]) -> String {
     match &m.params {
         ParamsSpec::Absent => {}
         ParamsSpec::NotAnObject => members.push(("params".into(), "[]".into())),
-        ParamsSpec::Object {
-            meta,
-            uri,
-            cursor,
-            protocol_version,
-            extra,
-            duplicate_uri,
-        } => {
-            let mut p: Vec<(String, String)> = Vec::new();
-            if let Some(u) = uri {
-                let text = match u {
-                    UriSpec::Real(i) => s(pick(uris, *i as usize)),
-                    UriSpec::Mutated(i, how) => s(&mutate(pick(uris, *i as usize), how)),
-                    UriSpec::Custom(c) => s(c),
-                    UriSpec::NotAString => "[\"skill://code-review/SKILL.md\"]".into(),
-                    UriSpec::Escaped(i) => escaped(pick(uris, *i as usize)),
-                };
-                p.push(("uri".into(), text.clone()));
-                if *duplicate_uri {
-                    p.push(("uri".into(), text));
-                }
-            }
-            if let Some(c) = cursor {
-                let text = match c {
-                    CursorSpec::Real(i) => s(pick(cursors, *i as usize)),
-                    CursorSpec::Tampered(i, at, ch) => {
-                        let mut chars: Vec<char> = pick(cursors, *i as usize).chars().collect();
-                        if !chars.is_empty() {
-                            let k = *at as usize % chars.len();
-                            chars[k] = *ch;
-                        }
-                        s(&chars.into_iter().collect::<String>())
-                    }
-                    CursorSpec::Custom(c) => s(c),
-                    CursorSpec::Null => "null".into(),
-                    CursorSpec::NotAString => "1".into(),
-                };
-                p.push(("cursor".into(), text));
-            }
-            if let Some(v) = protocol_version {
-                p.push(("protocolVersion".into(), version(v)));
-            }
-            if let Some((k, v)) = extra {
-                p.push((s(k)[1..s(k).len() - 1].to_owned(), s(v)));
-            }
-            match meta {
-                MetaSpec::Absent => {}
-                MetaSpec::NotAnObject => p.push(("_meta".into(), "\"meta\"".into())),
-                MetaSpec::Object {
-                    version: v,
-                    caps,
-                    duplicate_version,
-                } => {
-                    let mut mm: Vec<(String, String)> = Vec::new();
-                    if let Some(v) = v {
-                        mm.push(("io.modelcontextprotocol/protocolVersion".into(), version(v)));
-                        if *duplicate_version {
-                            mm.push(("io.modelcontextprotocol/protocolVersion".into(), version(v)));
-                        }
-                    }
-                    match caps {
-                        Caps::Object => mm.push((
-                            "io.modelcontextprotocol/clientCapabilities".into(),
-                            "{}".into(),
-                        )),
-                        Caps::Absent => {}
-                        Caps::NotAnObject => mm.push((
-                            "io.modelcontextprotocol/clientCapabilities".into(),
-                            "true".into(),
-                        )),
-                    }
-                    p.push(("_meta".into(), object(&mm, m.spaced)));
-                }
-            }
-            members.push(("params".into(), object(&p, m.spaced)));
-        }
+        ParamsSpec::Object { .. } => members.push((
+            "params".into(),
+            params_object(&m.params, uris, cursors, m.spaced),
+        )),
     }
     if m.result_member {
         members.push(("result".into(), "{}".into()));
     }
     object(&members, m.spaced)
+}
+
+/// The `params` object of a request whose params are an object.
+fn params_object(spec: &ParamsSpec, uris: &[String], cursors: &[String], spaced: bool) -> String {
+    let ParamsSpec::Object {
+        meta,
+        uri,
+        cursor,
+        protocol_version,
+        extra,
+        duplicate_uri,
+    } = spec
+    else {
+        return "{}".into();
+    };
+    let mut p: Vec<(String, String)> = Vec::new();
+    if let Some(u) = uri {
+        let text = match u {
+            UriSpec::Real(i) => s(pick(uris, *i as usize)),
+            UriSpec::Mutated(i, how) => s(&mutate(pick(uris, *i as usize), how)),
+            UriSpec::Custom(c) => s(c),
+            UriSpec::NotAString => "[\"skill://code-review/SKILL.md\"]".into(),
+            UriSpec::Escaped(i) => escaped(pick(uris, *i as usize)),
+        };
+        p.push(("uri".into(), text.clone()));
+        if *duplicate_uri {
+            p.push(("uri".into(), text));
+        }
+    }
+    if let Some(c) = cursor {
+        let text = match c {
+            CursorSpec::Real(i) => s(pick(cursors, *i as usize)),
+            CursorSpec::Tampered(i, at, ch) => {
+                let mut chars: Vec<char> = pick(cursors, *i as usize).chars().collect();
+                if !chars.is_empty() {
+                    let k = *at as usize % chars.len();
+                    chars[k] = *ch;
+                }
+                s(&chars.into_iter().collect::<String>())
+            }
+            CursorSpec::Custom(c) => s(c),
+            CursorSpec::Null => "null".into(),
+            CursorSpec::NotAString => "1".into(),
+        };
+        p.push(("cursor".into(), text));
+    }
+    if let Some(v) = protocol_version {
+        p.push(("protocolVersion".into(), version(v)));
+    }
+    if let Some((k, v)) = extra {
+        p.push((s(k)[1..s(k).len() - 1].to_owned(), s(v)));
+    }
+    match meta {
+        MetaSpec::Absent => {}
+        MetaSpec::NotAnObject => p.push(("_meta".into(), "\"meta\"".into())),
+        MetaSpec::Object {
+            version: v,
+            caps,
+            duplicate_version,
+        } => {
+            let mut mm: Vec<(String, String)> = Vec::new();
+            if let Some(v) = v {
+                mm.push(("io.modelcontextprotocol/protocolVersion".into(), version(v)));
+                if *duplicate_version {
+                    mm.push(("io.modelcontextprotocol/protocolVersion".into(), version(v)));
+                }
+            }
+            match caps {
+                Caps::Object => mm.push((
+                    "io.modelcontextprotocol/clientCapabilities".into(),
+                    "{}".into(),
+                )),
+                Caps::Absent => {}
+                Caps::NotAnObject => mm.push((
+                    "io.modelcontextprotocol/clientCapabilities".into(),
+                    "true".into(),
+                )),
+            }
+            p.push(("_meta".into(), object(&mm, spaced)));
+        }
+    }
+    object(&p, spaced)
 }
 
 fn object(members: &[(String, String)], spaced: bool) -> String {
