@@ -78,7 +78,28 @@ pub(super) struct Method {
     pub(super) declares: Declares,
     /// Its result.
     pub(super) run: Run,
+    /// The adapters over the responder that answer it with their own types: the rmcp
+    /// handler's method (`SkillsHandler::list_skills`) and the member of the npm package's
+    /// `packSkillSource` (the official TypeScript SDK's `SkillSource`: `list`). Read by the
+    /// test that checks each adapter has exactly the table's methods.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(super) adapters: Adapters,
 }
+
+/// The names of a method in the adapters that build their own result types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Adapters {
+    /// `SkillsHandler`'s method (crate skills-edge-rmcp).
+    pub(super) rmcp: Option<&'static str>,
+    /// The member of the `SkillSource` that `packSkillSource` makes (pkg/lib/sdk.js).
+    pub(super) sdk: Option<&'static str>,
+}
+
+/// A method the adapters leave to the SDK they plug into (or that only the responder serves).
+const NONE: Adapters = Adapters {
+    rmcp: None,
+    sdk: None,
+};
 
 /// Every method served, in the order the capabilities are declared.
 pub(super) const METHODS: &[Method] = &[
@@ -90,6 +111,7 @@ pub(super) const METHODS: &[Method] = &[
         named: None,
         declares: Declares::Nothing,
         run: |r, _, _, g| Ok(r.discover(g)),
+        adapters: NONE,
     },
     Method {
         name: "initialize",
@@ -99,6 +121,7 @@ pub(super) const METHODS: &[Method] = &[
         named: None,
         declares: Declares::Nothing,
         run: |r, p, _, g| r.initialize(p, g),
+        adapters: NONE,
     },
     Method {
         name: "ping",
@@ -109,6 +132,7 @@ pub(super) const METHODS: &[Method] = &[
         declares: Declares::Nothing,
         // An empty result (the closing `}` follows).
         run: |_, _, _, _| Ok(Rendered::Whole("{".to_owned())),
+        adapters: NONE,
     },
     Method {
         name: "skills/list",
@@ -118,6 +142,10 @@ pub(super) const METHODS: &[Method] = &[
         named: None,
         declares: Declares::Extension,
         run: |r, p, m, g| r.skills_list(p, m, g).map(Rendered::Whole),
+        adapters: Adapters {
+            rmcp: Some("list_skills"),
+            sdk: Some("list"),
+        },
     },
     Method {
         name: "skills/get",
@@ -127,6 +155,10 @@ pub(super) const METHODS: &[Method] = &[
         named: None,
         declares: Declares::Extension,
         run: |r, p, m, g| r.skills_get(p, m, g).map(Rendered::Whole),
+        adapters: Adapters {
+            rmcp: Some("get_skill"),
+            sdk: Some("get"),
+        },
     },
     Method {
         name: "resources/list",
@@ -136,6 +168,10 @@ pub(super) const METHODS: &[Method] = &[
         named: None,
         declares: Declares::Capability("resources"),
         run: |r, p, m, g| r.resources_list(p, m, g).map(Rendered::Whole),
+        adapters: Adapters {
+            rmcp: Some("list_resources"),
+            sdk: Some("listResources"),
+        },
     },
     Method {
         name: "resources/templates/list",
@@ -145,6 +181,10 @@ pub(super) const METHODS: &[Method] = &[
         named: None,
         declares: Declares::Capability("resources"),
         run: |r, p, m, g| r.templates_list(p, m, g).map(Rendered::Whole),
+        adapters: Adapters {
+            rmcp: Some("list_resource_templates"),
+            sdk: None,
+        },
     },
     Method {
         name: "resources/read",
@@ -154,6 +194,10 @@ pub(super) const METHODS: &[Method] = &[
         named: Some(Named::Uri),
         declares: Declares::Capability("resources"),
         run: |r, p, m, g| r.resources_read(p, m, g),
+        adapters: Adapters {
+            rmcp: Some("read_resource"),
+            sdk: Some("read"),
+        },
     },
     // Not a CacheableResult on the stable spec page, but the official TypeScript SDK (2.4)
     // requires ttlMs and cacheScope on it at 2026-07-28 (as its server sends them); clients
@@ -166,6 +210,10 @@ pub(super) const METHODS: &[Method] = &[
         named: None,
         declares: Declares::ExtensionSetting("directoryRead"),
         run: |r, p, m, g| r.directory_read(p, m, g).map(Rendered::Whole),
+        adapters: Adapters {
+            rmcp: Some("read_resource_directory"),
+            sdk: Some("readDirectory"),
+        },
     },
     Method {
         name: "tools/list",
@@ -175,6 +223,7 @@ pub(super) const METHODS: &[Method] = &[
         named: None,
         declares: Declares::Capability("tools"),
         run: |r, p, m, g| r.tools_list(p, m, g),
+        adapters: NONE,
     },
     Method {
         name: "tools/call",
@@ -184,6 +233,7 @@ pub(super) const METHODS: &[Method] = &[
         named: Some(Named::Name("the tool name")),
         declares: Declares::Capability("tools"),
         run: |r, p, m, g| r.tools_call(p, m, g),
+        adapters: NONE,
     },
     Method {
         name: "prompts/list",
@@ -193,6 +243,7 @@ pub(super) const METHODS: &[Method] = &[
         named: None,
         declares: Declares::Capability("prompts"),
         run: |r, p, m, g| r.prompts_list(p, m, g),
+        adapters: NONE,
     },
     Method {
         name: "prompts/get",
@@ -202,6 +253,7 @@ pub(super) const METHODS: &[Method] = &[
         named: Some(Named::Name("the prompt name")),
         declares: Declares::Capability("prompts"),
         run: |r, p, m, g| r.prompts_get(p, m, g),
+        adapters: NONE,
     },
 ];
 
@@ -364,6 +416,59 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    /// The adapters that build their own result types answer exactly the table's methods: the
+    /// rmcp handler has a method per row that names one (and the example server calls it),
+    /// the npm package's `packSkillSource` a member per row that names one, and neither has
+    /// one the table does not name. Adding a method is a row; this test names the adapter
+    /// that lacks it.
+    #[test]
+    fn the_adapters_answer_the_tables_methods() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).expect(p);
+        let (rmcp, example, sdk) = (
+            read("rmcp/src/lib.rs"),
+            read("rmcp/examples/server/src/main.rs"),
+            read("pkg/lib/sdk.js"),
+        );
+        let named = |f: fn(&Adapters) -> Option<&'static str>| -> Vec<&str> {
+            let mut v: Vec<&str> = METHODS.iter().filter_map(|m| f(&m.adapters)).collect();
+            v.sort_unstable();
+            v
+        };
+        // The handler's methods: those that take who asks.
+        let mut handler: Vec<&str> = rmcp
+            .split("pub fn ")
+            .skip(1)
+            .filter(|f| {
+                f.split(')')
+                    .next()
+                    .is_some_and(|a| a.contains("who: impl Asker"))
+            })
+            .filter_map(|f| f.split('(').next())
+            .collect();
+        handler.sort_unstable();
+        assert_eq!(handler, named(|a| a.rmcp), "rmcp/src/lib.rs");
+        for m in named(|a| a.rmcp) {
+            assert!(
+                example.contains(&format!(".{m}(")),
+                "the example server calls {m}"
+            );
+        }
+        // The source's members: `async name(` inside `const source = {`.
+        let source = sdk
+            .split("const source = {")
+            .nth(1)
+            .and_then(|s| s.split("\n    };").next())
+            .expect("pkg/lib/sdk.js has its source object");
+        let mut members: Vec<&str> = source
+            .split("async ")
+            .skip(1)
+            .filter_map(|f| f.split('(').next())
+            .collect();
+        members.sort_unstable();
+        assert_eq!(members, named(|a| a.sdk), "pkg/lib/sdk.js");
     }
 
     /// The capabilities follow the rows offered: the fallback's capabilities only when on.
