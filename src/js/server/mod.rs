@@ -33,7 +33,8 @@ use options::*;
 
 /// The files of the skills inspector page, `[path, content type]`, as the Worker serves them
 /// below `/inspector/` and finds them in the npm package (`inspector/`, `lib/`, `web/`): the
-/// one list ([`crate::http::INSPECTOR_FILES`]) for the Worker's build and its tests.
+/// one list (`INSPECTOR_FILES` of the library's `http` module) for the Worker's build and its
+/// tests.
 #[wasm_bindgen(js_name = inspectorFiles, unchecked_return_type = "Array<[string, string]>")]
 pub fn inspector_files() -> Array {
     crate::http::INSPECTOR_FILES
