@@ -3,9 +3,9 @@
 //!
 //! Run: `cargo bench --bench responder`. Each case measures one call of
 //! `Responder::respond` on a complete 2026-07-28 request, reply bytes included. The group
-//! `respond_as` measures the same catalog with access rules (`skills-edge.toml`: the skills of
+//! `respond_grant` measures the same catalog with access rules (`skills-edge.toml`: the skills of
 //! teams 0 to 4 private, one scope per team) for a caller with the scope `team-2`
-//! (`Responder::respond_as`) and for an anonymous one.
+//! and for an anonymous one.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use skills_edge::catalog::compile::SourceTree;
@@ -126,7 +126,7 @@ fn bench(c: &mut Criterion) {
     ];
     let mut group = c.benchmark_group("respond");
     for (name, msg) in &cases {
-        let reply = responder.respond(msg, &Transport::Stream);
+        let reply = responder.respond(msg, &Transport::Stream, Grant::PUBLIC);
         assert!(
             reply.status == 200 && reply.body_str().contains("\"result\""),
             "{name}: {}",
@@ -134,7 +134,7 @@ fn bench(c: &mut Criterion) {
         );
         group.throughput(Throughput::Bytes(reply.body.map_or(0, |b| b.len()) as u64));
         group.bench_with_input(BenchmarkId::from_parameter(name), msg, |b, msg| {
-            b.iter(|| responder.respond(black_box(msg), &Transport::Stream))
+            b.iter(|| responder.respond(black_box(msg), &Transport::Stream, Grant::PUBLIC))
         });
     }
     group.finish();
@@ -166,9 +166,9 @@ fn bench(c: &mut Criterion) {
             ),
         ),
     ];
-    let mut group = c.benchmark_group("respond_as");
+    let mut group = c.benchmark_group("respond_grant");
     for (name, g, msg) in &cases {
-        let reply = private.respond_as(msg, &Transport::Stream, *g);
+        let reply = private.respond(msg, &Transport::Stream, *g);
         assert!(
             reply.status == 200 && reply.body_str().contains("\"result\""),
             "{name}: {}",
@@ -176,7 +176,7 @@ fn bench(c: &mut Criterion) {
         );
         group.throughput(Throughput::Bytes(reply.body.map_or(0, |b| b.len()) as u64));
         group.bench_with_input(BenchmarkId::from_parameter(name), msg, |b, msg| {
-            b.iter(|| private.respond_as(black_box(msg), &Transport::Stream, *g))
+            b.iter(|| private.respond(black_box(msg), &Transport::Stream, *g))
         });
     }
     group.finish();

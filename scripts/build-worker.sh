@@ -115,7 +115,7 @@ fi
 # wrangler needs the folder even when every file is in the pack.
 mkdir -p "$OUT.tmp/assets"
 # The skills inspector page (served at /inspector/ with INSPECTOR=on) from the npm package's
-# build: every file of the package's `inspectorFiles()` (INSPECTOR_FILES of src/http/endpoint.rs,
+# build: every file of the package's `inspectorFiles()` (INSPECTOR_FILES of src/http/endpoint.rs, crate-private,
 # the one list of what the Worker serves there), which are its HTML (the import map pointed at ./lib/), module and styles
 # (pkg/inspector/), SkillsClient (pkg/lib/) and the web build with its wasm (pkg/web/). Without
 # the package build the Worker answers 503 there.

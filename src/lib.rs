@@ -22,13 +22,14 @@
 //! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
 //!
 //! ```
-//! use skills_edge::server::{Config, Responder, Transport};
+//! use skills_edge::server::{Config, Grant, Responder, Transport};
 //! let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap();
 //! let reply = responder.respond(
 //!     br#"{"jsonrpc":"2.0","id":1,"method":"skills/get","params":{"uri":"skill://code-review/SKILL.md",
 //!         "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
 //!                  "io.modelcontextprotocol/clientCapabilities":{}}}}"#,
 //!     &Transport::Stream,
+//!     Grant::PUBLIC,
 //! );
 //! assert_eq!(reply.status, 200);
 //! assert!(reply.body_str().contains("sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160"));

@@ -155,7 +155,7 @@ fn post(ep: &Endpoint, era: Era, grant: Grant, method: &str, params: Json) -> Re
         },
         ..Head::default()
     };
-    let r = ep.handle_as(&head, &body, grant);
+    let r = ep.handle(&head, &body, grant);
     assert!(r.splice.is_none(), "every byte is in the pack here");
     r
 }
@@ -167,7 +167,7 @@ fn get(ep: &Endpoint, grant: Grant, path: &str) -> Response {
         host: Some("127.0.0.1:8787"),
         ..Head::default()
     };
-    match ep.head_as(&head, grant) {
+    match ep.head(&head, grant) {
         Step::Respond(r) => r,
         _ => panic!("the mirror answers from the head"),
     }

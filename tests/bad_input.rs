@@ -12,6 +12,7 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use common::*;
 use serde_json::json;
+use skills_edge::catalog::Grant;
 use skills_edge::protocol::Era;
 use skills_edge::server::{Responder, Transport};
 
@@ -1427,7 +1428,7 @@ fn table(r: &Responder) -> Vec<Row> {
 
 fn check_row(s: &mut Schemas, r: &Responder, row: &Row) {
     let label = &row.name;
-    let reply = r.respond(&row.msg, &row.t.get());
+    let reply = r.respond(&row.msg, &row.t.get(), Grant::PUBLIC);
     assert_eq!(
         reply.status,
         row.status,
@@ -2019,7 +2020,7 @@ fn the_fallback_bad_input_table() {
     let mut s = Schemas::new();
     for (row, tool) in &rows {
         check_row(&mut s, &r, row);
-        let rpc = check_reply(&r.respond(&row.msg, &row.t.get()))
+        let rpc = check_reply(&r.respond(&row.msg, &row.t.get(), Grant::PUBLIC))
             .expect("well formed")
             .expect("a body");
         let is_error = rpc.result().and_then(|res| res.get("isError")).cloned();
@@ -2046,7 +2047,7 @@ fn the_fallback_bad_input_table() {
     // headers say), except the one whose Mcp-Method header contradicts the body.
     let off = responder(1);
     for (row, _) in &rows {
-        let rpc = check_reply(&off.respond(&row.msg, &row.t.get()))
+        let rpc = check_reply(&off.respond(&row.msg, &row.t.get(), Grant::PUBLIC))
             .expect("well formed")
             .expect("a body");
         let want = if row.name.contains("under Mcp-Method") {
@@ -2285,8 +2286,10 @@ fn the_trailing_slash_is_accepted_once_and_never_emitted() {
 
 /// Answers `msg` without letting a panic escape; returns a description of any problem.
 fn probe(s: &mut Schemas, r: &Responder, msg: &[u8], t: &Transport<'_>) -> Result<(), String> {
-    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| r.respond(msg, t)))
-        .map_err(|_| "the responder panicked".to_owned())?;
+    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        r.respond(msg, t, Grant::PUBLIC)
+    }))
+    .map_err(|_| "the responder panicked".to_owned())?;
     let Some(rpc) = check_reply(&reply)? else {
         return Ok(());
     };

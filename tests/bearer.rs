@@ -6,8 +6,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde_json::{json, Value};
 use skills_edge::auth::{Ed25519Verifier, KeySet, KeySetError, SignatureVerifier, TokenError};
+use skills_edge::catalog::Grant;
 use skills_edge::http::{
-    AuthMode, Bearer, BearerConfig, Endpoint, Gate, Head, HttpConfig, KeySource, Step, WorkerAuth,
+    AuthMode, AuthStep, Bearer, BearerConfig, Endpoint, Gate, Head, HttpConfig, KeySource, Step,
 };
 use skills_edge::settings::{self, Scope, Source};
 
@@ -266,7 +267,10 @@ fn protected_resource_metadata_at_both_paths() {
         );
     }
     // Without authentication, the path is the endpoint's: 404.
-    let Step::Respond(r) = e.head(&head("GET", "/.well-known/oauth-protected-resource")) else {
+    let Step::Respond(r) = e.head(
+        &head("GET", "/.well-known/oauth-protected-resource"),
+        Grant::PUBLIC,
+    ) else {
         panic!()
     };
     assert_eq!(r.status, 404);
@@ -418,7 +422,7 @@ fn provider_mode_does_no_token_work_of_its_own() {
         .map(|(_, a)| a)
     };
     let provider = auth(&[("AUTH_MODE", "provider")]).unwrap();
-    assert!(matches!(provider, WorkerAuth::Provider));
+    assert!(matches!(provider, AuthStep::Provider));
     assert_eq!(provider.mode(), AuthMode::Provider);
     assert!(
         provider.bearer().is_none(),
@@ -432,8 +436,8 @@ fn provider_mode_does_no_token_work_of_its_own() {
         ("PUBLIC_URL", "http://127.0.0.1:8787"),
     ])
     .unwrap();
-    assert!(matches!(provider, WorkerAuth::Provider));
-    assert!(matches!(auth(&[]).unwrap(), WorkerAuth::Anonymous));
+    assert!(matches!(provider, AuthStep::Provider));
+    assert!(matches!(auth(&[]).unwrap(), AuthStep::Anonymous));
     assert_eq!(AuthMode::parse("provider"), Some(AuthMode::Provider));
     assert_eq!(AuthMode::Provider.as_str(), "provider");
     let jwt = auth(&[("AUTH_MODE", "jwt"), ("AUTH_ISSUER", ISS)]).unwrap();

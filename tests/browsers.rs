@@ -76,7 +76,7 @@ fn agent(path: &str) -> Head<'_> {
 }
 
 fn answer(ep: &Endpoint, head: &Head<'_>, grant: Grant) -> Response {
-    match ep.head_as(head, grant) {
+    match ep.head(head, grant) {
         Step::Respond(r) => r,
         _ => panic!("the mirror answers from the head"),
     }
@@ -537,7 +537,7 @@ fn mcp_get(ep: &Endpoint, grant: Grant, name: &str) -> Response {
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"skills/get","params":{{"uri":"skill://{name}/SKILL.md","_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
     );
-    ep.handle_as(&head, body.as_bytes(), grant)
+    ep.handle(&head, body.as_bytes(), grant)
 }
 
 #[test]

@@ -8,6 +8,7 @@ use crate::common;
 use common::*;
 use serde_json::json;
 use skills_edge::catalog::compile::{self, SourceTree};
+use skills_edge::catalog::Grant;
 use skills_edge::catalog::{pack, walk, Catalog};
 use skills_edge::protocol::Era;
 use skills_edge::server::Transport;
@@ -148,7 +149,7 @@ fn exercise(bytes: Vec<u8>) -> bool {
     for m in msgs {
         // A pack whose bytes are assets is served with the assets missing: the fault replies
         // must be well formed too.
-        let reply = assemble(r.respond(&m, &Transport::Stream), |_| None);
+        let reply = assemble(r.respond(&m, &Transport::Stream, Grant::PUBLIC), |_| None);
         if let Err(e) = check_reply(&reply) {
             panic!(
                 "malformed reply over a loaded pack ({e}): {}",
@@ -335,8 +336,8 @@ fn large_files_can_live_outside_the_pack_as_assets_and_read_back_byte_for_byte()
     for f in &compiled.files {
         for era in ERAS {
             let m = request(era, "r-1", "resources/read", json!({"uri": f.uri}));
-            let whole = ri.respond(&m, &Transport::Stream);
-            let spliced = re.respond(&m, &Transport::Stream);
+            let whole = ri.respond(&m, &Transport::Stream, Grant::PUBLIC);
+            let spliced = re.respond(&m, &Transport::Stream, Grant::PUBLIC);
             assert_eq!(spliced.splice.is_some(), f.size > 64, "{}", f.uri);
             assert_eq!(assemble(spliced, asset), whole, "{}", f.uri);
         }
@@ -354,7 +355,9 @@ fn large_files_can_live_outside_the_pack_as_assets_and_read_back_byte_for_byte()
             b
         }),
     ] {
-        let r = assemble(re.respond(&m, &Transport::Stream), |_| damage.clone());
+        let r = assemble(re.respond(&m, &Transport::Stream, Grant::PUBLIC), |_| {
+            damage.clone()
+        });
         let rpc = check_reply(&r).expect("well formed").expect("a body");
         assert_eq!(rpc.status, 500);
         assert_eq!(rpc.json["id"], 7);

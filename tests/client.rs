@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::Catalog;
+use skills_edge::catalog::Grant;
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
 use skills_edge::client::{
     block_on, ClientError, ClientInfo, EraChoice, ExchangeKind, Rpc, SkillsClient,
@@ -144,7 +145,9 @@ impl Server {
             method: header("mcp-method"),
             name: header("mcp-name"),
         });
-        let reply = self.responder.respond(request.body.as_bytes(), &transport);
+        let reply = self
+            .responder
+            .respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
         let Some(body) = reply.body else {
             return HttpResponse {
                 status: reply.status,

@@ -141,7 +141,7 @@ fn transcript(r: &Responder, g: Grant, era: Era) -> Vec<(String, String)> {
             params["cursor"] = json!(c);
         }
         let msg = request(era, 1, list.method, params);
-        let reply = r.respond_as(&msg, &Transport::Stream, g);
+        let reply = r.respond(&msg, &Transport::Stream, g);
         let body = String::from_utf8(reply.body.unwrap_or_default()).expect("UTF-8 reply");
         out.push((String::from_utf8(msg).expect("UTF-8 request"), body.clone()));
         serde_json::from_str::<Json>(&body).expect("JSON reply")["result"]["nextCursor"]
@@ -280,7 +280,7 @@ fn anonymous_caller_cannot_count_hidden_skills_by_forging_offsets() {
         let r = responder(&c, 1);
         for method in ["skills/list", "resources/list"] {
             let first = request(Era::Modern, 1, method, json!({}));
-            let reply = r.respond_as(&first, &Transport::Stream, Grant::PUBLIC);
+            let reply = r.respond(&first, &Transport::Stream, Grant::PUBLIC);
             let v: Json = serde_json::from_slice(&reply.body.unwrap_or_default()).unwrap();
             let cursor = v["result"]["nextCursor"].as_str().expect("a cursor");
             let mut bytes = URL_SAFE_NO_PAD.decode(cursor).expect("base64url");
@@ -294,7 +294,7 @@ fn anonymous_caller_cannot_count_hidden_skills_by_forging_offsets() {
                     method,
                     json!({"cursor": URL_SAFE_NO_PAD.encode(&bytes)}),
                 );
-                let reply = r.respond_as(&msg, &Transport::Stream, Grant::PUBLIC);
+                let reply = r.respond(&msg, &Transport::Stream, Grant::PUBLIC);
                 let v: Json = serde_json::from_slice(&reply.body.unwrap_or_default()).unwrap();
                 if v.get("result").is_some() {
                     accepted.push(offset);
@@ -336,12 +336,12 @@ fn anonymous_caller_cannot_see_a_private_skill_change_through_its_cursors() {
     }
     let public_edit = edit("hello/SKILL.md");
     let first = request(Era::Modern, 1, "skills/list", json!({}));
-    let reply = responder(&before, 2).respond_as(&first, &Transport::Stream, Grant::PUBLIC);
+    let reply = responder(&before, 2).respond(&first, &Transport::Stream, Grant::PUBLIC);
     let v: Json = serde_json::from_slice(&reply.body.unwrap_or_default()).unwrap();
     let cursor = v["result"]["nextCursor"].as_str().expect("a cursor");
     for (c, stale) in [(&private_edit, false), (&public_edit, true)] {
         let msg = request(Era::Modern, 1, "skills/list", json!({ "cursor": cursor }));
-        let reply = responder(c, 2).respond_as(&msg, &Transport::Stream, Grant::PUBLIC);
+        let reply = responder(c, 2).respond(&msg, &Transport::Stream, Grant::PUBLIC);
         let v: Json = serde_json::from_slice(&reply.body.unwrap_or_default()).unwrap();
         assert_eq!(v.get("error").is_some(), stale, "{v}");
     }

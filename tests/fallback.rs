@@ -9,6 +9,7 @@ use crate::common;
 use common::*;
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::compile::{self, SourceTree};
+use skills_edge::catalog::Grant;
 use skills_edge::catalog::{pack, Catalog};
 use skills_edge::protocol::Era;
 use skills_edge::server::{Config, Fallback, Responder, Transport};
@@ -142,8 +143,8 @@ fn off_nothing_changes() {
         ] {
             let m = request(era, 1, method, params);
             assert_eq!(
-                off.respond(&m, &Transport::Stream),
-                on.respond(&m, &Transport::Stream),
+                off.respond(&m, &Transport::Stream, Grant::PUBLIC),
+                on.respond(&m, &Transport::Stream, Grant::PUBLIC),
                 "{method}"
             );
         }
@@ -1111,8 +1112,8 @@ fn results_are_spliced_around_assets_and_equal_the_inline_ones() {
             ));
         }
         for m in msgs {
-            let whole = inline.respond(&m, &Transport::Stream);
-            let reply = external.respond(&m, &Transport::Stream);
+            let whole = inline.respond(&m, &Transport::Stream, Grant::PUBLIC);
+            let reply = external.respond(&m, &Transport::Stream, Grant::PUBLIC);
             if reply.splice.is_some() {
                 spliced += 1;
             }
@@ -1136,9 +1137,10 @@ fn results_are_spliced_around_assets_and_equal_the_inline_ones() {
         "tools/call",
         json!({"name": "read_skill_resource", "arguments": {"uri": "skill://big/assets/blob.bin"}}),
     );
-    let rpc = check_reply(&assemble(external.respond(&m, &Transport::Stream), |_| {
-        None
-    }))
+    let rpc = check_reply(&assemble(
+        external.respond(&m, &Transport::Stream, Grant::PUBLIC),
+        |_| None,
+    ))
     .unwrap()
     .unwrap();
     assert_eq!((rpc.status, rpc.code()), (500, Some(-32603)));

@@ -1,10 +1,25 @@
 //! The Streamable HTTP rules (`skills_edge::http`): statuses, headers and bodies of every
 //! decision, driven through the public `Endpoint` API.
 
+use skills_edge::catalog::Grant;
 use skills_edge::http::*;
 
 const MODERN: &str = r#"{"jsonrpc":"2.0","id":7,"method":"skills/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
 const ACCEPT: &str = "application/json, text/event-stream";
+
+/// The inspector page's files as the npm package ships them (`inspector/`, `lib/`, `web/`),
+/// with the content types they are served with.
+const PAGE_FILES: [(&str, &str); 9] = [
+    ("index.html", "text/html; charset=utf-8"),
+    ("inspector.js", "text/javascript; charset=utf-8"),
+    ("inspector.css", "text/css; charset=utf-8"),
+    ("lib/client.js", "text/javascript; charset=utf-8"),
+    ("lib/client-web.js", "text/javascript; charset=utf-8"),
+    ("lib/async-verifier.js", "text/javascript; charset=utf-8"),
+    ("lib/transport.js", "text/javascript; charset=utf-8"),
+    ("web/skills_edge.js", "text/javascript; charset=utf-8"),
+    ("web/skills_edge_bg.wasm", "application/wasm"),
+];
 
 fn endpoint(config: HttpConfig) -> Endpoint {
     let catalog = skills_edge::embedded::catalog().expect("embedded catalog");
@@ -25,7 +40,7 @@ fn post<'a>() -> Head<'a> {
 }
 
 fn respond(ep: &Endpoint, head: &Head<'_>) -> Response {
-    match ep.head(head) {
+    match ep.head(head, Grant::PUBLIC) {
         Step::Respond(r) => r,
         Step::ReadBody { limit } => {
             panic!("expected an immediate response, got ReadBody {limit}")
@@ -45,8 +60,11 @@ fn error_code(r: &Response) -> i64 {
 fn a_result_is_200_json_with_vary() {
     let ep = endpoint(HttpConfig::default());
     let h = post();
-    assert_eq!(ep.head(&h), Step::ReadBody { limit: 1 << 20 });
-    let r = ep.body(&h, MODERN.as_bytes());
+    assert_eq!(
+        ep.head(&h, Grant::PUBLIC),
+        Step::ReadBody { limit: 1 << 20 }
+    );
+    let r = ep.body(&h, MODERN.as_bytes(), Grant::PUBLIC);
     assert_eq!(r.status, 200);
     assert_eq!(r.header("content-type"), Some("application/json"));
     assert_eq!(r.header("vary"), Some("Origin"));
@@ -67,6 +85,7 @@ fn notifications_get_202_without_body() {
     let r = ep.handle(
         &h,
         br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        Grant::PUBLIC,
     );
     assert_eq!(r.status, 202);
     assert!(r.body.is_empty());
@@ -78,10 +97,10 @@ fn notifications_get_202_without_body() {
 fn responder_statuses_pass_through_with_error_bodies() {
     let ep = endpoint(HttpConfig::default());
     // Parse error.
-    let r = ep.handle(&post(), b"{not json");
+    let r = ep.handle(&post(), b"{not json", Grant::PUBLIC);
     assert_eq!((r.status, error_code(&r)), (400, -32700));
     // Batch.
-    let r = ep.handle(&post(), format!("[{MODERN}]").as_bytes());
+    let r = ep.handle(&post(), format!("[{MODERN}]").as_bytes(), Grant::PUBLIC);
     assert_eq!((r.status, error_code(&r)), (400, -32600));
     // Unknown method.
     let h = Head {
@@ -89,14 +108,14 @@ fn responder_statuses_pass_through_with_error_bodies() {
         ..post()
     };
     let body = MODERN.replace("skills/list", "nope/nope");
-    let r = ep.handle(&h, body.as_bytes());
+    let r = ep.handle(&h, body.as_bytes(), Grant::PUBLIC);
     assert_eq!((r.status, error_code(&r)), (404, -32601));
     // Header mismatch.
     let h = Head {
         mcp_method: Some("skills/get"),
         ..post()
     };
-    let r = ep.handle(&h, MODERN.as_bytes());
+    let r = ep.handle(&h, MODERN.as_bytes(), Grant::PUBLIC);
     assert_eq!((r.status, error_code(&r)), (400, -32020));
     // Unsupported version.
     let h = Head {
@@ -104,12 +123,13 @@ fn responder_statuses_pass_through_with_error_bodies() {
         ..post()
     };
     let body = MODERN.replace("2026-07-28", "v999");
-    let r = ep.handle(&h, body.as_bytes());
+    let r = ep.handle(&h, body.as_bytes(), Grant::PUBLIC);
     assert_eq!((r.status, error_code(&r)), (400, -32022));
     // Envelope error.
     let r = ep.handle(
         &post(),
         br#"{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{}}"#,
+        Grant::PUBLIC,
     );
     assert_eq!((r.status, error_code(&r)), (400, -32602));
     // Other errors are 200.
@@ -121,7 +141,7 @@ fn responder_statuses_pass_through_with_error_bodies() {
         "\"params\":{",
         "\"params\":{\"uri\":\"skill://missing/SKILL.md\",",
     );
-    let r = ep.handle(&h, body.as_bytes());
+    let r = ep.handle(&h, body.as_bytes(), Grant::PUBLIC);
     assert_eq!((r.status, error_code(&r)), (200, -32602));
 }
 
@@ -141,7 +161,7 @@ fn mcp_name_base64_form_reaches_the_responder() {
     let body = MODERN
         .replace("skills/list", "resources/read")
         .replace("\"params\":{", &format!("\"params\":{{\"uri\":\"{uri}\","));
-    let r = ep.handle(&h, body.as_bytes());
+    let r = ep.handle(&h, body.as_bytes(), Grant::PUBLIC);
     assert_eq!(r.status, 200, "{}", r.body_str());
     assert!(r.body_str().contains("\"contents\""));
 }
@@ -157,6 +177,7 @@ fn legacy_clients_are_served_without_sessions() {
     let r = ep.handle(
         &h,
         br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+        Grant::PUBLIC,
     );
     assert_eq!(r.status, 200);
     assert!(r.body_str().contains("\"protocolVersion\":\"2025-11-25\""));
@@ -221,10 +242,13 @@ fn accept_must_allow_both_types() {
     ] {
         assert!(
             matches!(
-                ep.head(&Head {
-                    accept: Some(good),
-                    ..post()
-                }),
+                ep.head(
+                    &Head {
+                        accept: Some(good),
+                        ..post()
+                    },
+                    Grant::PUBLIC
+                ),
                 Step::ReadBody { .. }
             ),
             "{good:?}"
@@ -232,10 +256,13 @@ fn accept_must_allow_both_types() {
     }
     // No Accept header means any type (RFC 9110 §12.5.1).
     assert!(matches!(
-        ep.head(&Head {
-            accept: None,
-            ..post()
-        }),
+        ep.head(
+            &Head {
+                accept: None,
+                ..post()
+            },
+            Grant::PUBLIC
+        ),
         Step::ReadBody { .. }
     ));
 }
@@ -261,10 +288,13 @@ fn content_type_must_be_json() {
     }
     for good in ["application/json; charset=utf-8", "Application/Json"] {
         assert!(matches!(
-            ep.head(&Head {
-                content_type: Some(good),
-                ..post()
-            }),
+            ep.head(
+                &Head {
+                    content_type: Some(good),
+                    ..post()
+                },
+                Grant::PUBLIC
+            ),
             Step::ReadBody { .. }
         ));
     }
@@ -293,10 +323,13 @@ fn body_limit_from_content_length_and_from_the_body() {
     );
     assert_eq!(r.status, 413);
     assert_eq!(
-        ep.head(&Head {
-            content_length: Some("100"),
-            ..post()
-        }),
+        ep.head(
+            &Head {
+                content_length: Some("100"),
+                ..post()
+            },
+            Grant::PUBLIC
+        ),
         Step::ReadBody { limit: 100 }
     );
     let r = respond(
@@ -308,7 +341,7 @@ fn body_limit_from_content_length_and_from_the_body() {
     );
     assert_eq!((r.status, error_code(&r)), (400, -32600));
     // Chunked: no Content-Length, the body itself is over the limit.
-    let r = ep.body(&post(), &[b' '; 101]);
+    let r = ep.body(&post(), &[b' '; 101], Grant::PUBLIC);
     assert_eq!(r.status, 413);
     assert_eq!(ep.body_too_large(&post()).status, 413);
 }
@@ -337,10 +370,13 @@ fn host_allow_list_defends_against_dns_rebinding() {
     ] {
         assert!(
             matches!(
-                ep.head(&Head {
-                    host: Some(ok),
-                    ..post()
-                }),
+                ep.head(
+                    &Head {
+                        host: Some(ok),
+                        ..post()
+                    },
+                    Grant::PUBLIC
+                ),
                 Step::ReadBody { .. }
             ),
             "{ok}"
@@ -508,8 +544,8 @@ fn cors_headers_on_every_response_from_an_allowed_origin() {
         ..h
     };
     let cases: Vec<Response> = vec![
-        ep.handle(&with(post()), MODERN.as_bytes()),
-        ep.handle(&with(post()), b"{"),
+        ep.handle(&with(post()), MODERN.as_bytes(), Grant::PUBLIC),
+        ep.handle(&with(post()), b"{", Grant::PUBLIC),
         respond(
             &ep,
             &with(Head {
@@ -570,6 +606,7 @@ fn any_origin_is_echoed_not_wildcarded() {
             ..post()
         },
         MODERN.as_bytes(),
+        Grant::PUBLIC,
     );
     assert_eq!(r.status, 200);
     assert_eq!(
@@ -636,13 +673,13 @@ fn the_inspector_page_only_when_switched_on() {
         inspector: true,
         ..HttpConfig::default()
     });
-    for (file, content_type) in INSPECTOR_FILES {
+    for (file, content_type) in &PAGE_FILES {
         let path = format!("{INSPECTOR_PREFIX}{file}");
         let Step::Page {
             file: f,
             response,
             missing,
-        } = on.head(&get(&path))
+        } = on.head(&get(&path), Grant::PUBLIC)
         else {
             panic!("{path} is a file of the page");
         };
@@ -654,9 +691,9 @@ fn the_inspector_page_only_when_switched_on() {
         assert_eq!((missing.status, error_code(&missing)), (503, -32603));
         assert!(missing.body_str().contains("build the npm package"));
         // An adapter without static files answers `missing`.
-        assert_eq!(on.handle(&get(&path), b""), missing);
+        assert_eq!(on.handle(&get(&path), b"", Grant::PUBLIC), missing);
     }
-    let Step::Page { file, .. } = on.head(&get("/inspector/")) else {
+    let Step::Page { file, .. } = on.head(&get("/inspector/"), Grant::PUBLIC) else {
         panic!("the page's index");
     };
     assert_eq!(file, "index.html");
@@ -719,7 +756,7 @@ fn the_inspector_page_only_when_switched_on() {
         ..HttpConfig::default()
     };
     assert_eq!(
-        endpoint(only(true)).head(&own),
+        endpoint(only(true)).head(&own, Grant::PUBLIC),
         Step::ReadBody { limit: 1 << 20 }
     );
     assert_eq!(respond(&endpoint(only(false)), &own).status, 403);
@@ -739,14 +776,17 @@ fn the_inspector_page_only_when_switched_on() {
         ..get("/inspector/inspector.js")
     };
     assert!(matches!(
-        endpoint(only(true)).head(&page),
+        endpoint(only(true)).head(&page, Grant::PUBLIC),
         Step::Page {
             file: "inspector.js",
             ..
         }
     ));
     // The endpoint itself is unchanged.
-    assert_eq!(on.head(&post()), Step::ReadBody { limit: 1 << 20 });
+    assert_eq!(
+        on.head(&post(), Grant::PUBLIC),
+        Step::ReadBody { limit: 1 << 20 }
+    );
 }
 
 /// A header is not bounded by the body limit: a 60,000-character `Mcp-Method`, `Mcp-Name` or
@@ -785,7 +825,7 @@ fn a_60000_character_mcp_header_comes_back_clipped() {
         ),
     ];
     for (name, head, body) in cases {
-        let r = ep.body(&head, body.as_bytes());
+        let r = ep.body(&head, body.as_bytes(), Grant::PUBLIC);
         assert_eq!((r.status, error_code(&r)), (400, -32020), "{name}");
         assert!(r.body.len() < 1000, "{name}: a {}-byte reply", r.body.len());
         let clipped = format!("{}…", "x".repeat(200));
@@ -826,7 +866,7 @@ fn a_500000_character_uri_or_method_in_the_body_makes_no_reply_larger_than_the_b
             mcp_name: name,
             ..post()
         };
-        let r = big.body(&head, body.as_bytes());
+        let r = big.body(&head, body.as_bytes(), Grant::PUBLIC);
         let v: serde_json::Value = serde_json::from_slice(&r.body).expect("JSON");
         let error = &v["error"];
         assert!(

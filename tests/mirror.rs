@@ -8,6 +8,7 @@
 use serde_json::{json, Value as Json};
 use sha2::{Digest as _, Sha256};
 use skills_edge::catalog::compile::{self, SourceTree};
+use skills_edge::catalog::Grant;
 use skills_edge::catalog::{pack, Catalog};
 use skills_edge::host::Entry;
 use skills_edge::http::*;
@@ -28,7 +29,7 @@ fn get<'a>(path: &'a str) -> Head<'a> {
 }
 
 fn respond(ep: &Endpoint, head: &Head<'_>) -> Response {
-    match ep.head(head) {
+    match ep.head(head, Grant::PUBLIC) {
         Step::Respond(r) => r,
         Step::ReadBody { .. } => panic!("the mirror never reads a body"),
         Step::Page { file, .. } => panic!("the mirror is not the inspector page ({file})"),

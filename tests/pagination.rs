@@ -332,7 +332,7 @@ fn anonymous_transcript(r: &Responder, era: Era, method: &str, params: Json) -> 
             p["cursor"] = json!(c);
         }
         let msg = request(era, 1, method, p);
-        let reply = r.respond_as(&msg, &Transport::Stream, Grant::PUBLIC);
+        let reply = r.respond(&msg, &Transport::Stream, Grant::PUBLIC);
         let body = reply.body_str().to_owned();
         let parsed: Json = serde_json::from_str(&body).expect("a JSON reply");
         out.push(body);

@@ -78,7 +78,10 @@ fn bad_vars_are_named_with_value_and_form() {
         let setting = SETTINGS.iter().find(|s| Some(s.key) == e.key).unwrap();
         assert_eq!(setting.var, name);
         let msg = e.to_string();
-        assert!(msg.contains(name) && msg.contains(setting.form), "{msg}");
+        assert!(
+            msg.contains(name) && msg.contains(&*setting.form()),
+            "{msg}"
+        );
         assert!(msg.contains(&format!("{value:?}")), "{msg}");
     }
     // Surrounding blanks are tolerated in numbers and lists.
@@ -190,7 +193,7 @@ fn the_fallback_setting_is_a_set_of_tools_and_prompts() {
         assert_eq!(e.name, "FALLBACK");
         let msg = e.to_string();
         assert!(
-            msg.contains(problem) && msg.contains(row(SettingKey::Fallback).form),
+            msg.contains(problem) && msg.contains(row(SettingKey::Fallback).form().as_ref()),
             "{msg}"
         );
     }
@@ -226,6 +229,36 @@ fn the_fallback_setting_is_a_set_of_tools_and_prompts() {
 
 /// `wrangler.toml` (copied into every project `skills-edge worker` writes) lists the default
 /// of every Worker var in its comments.
+/// A choice's words are its enum's: each word the table lists is accepted by the setting's
+/// parser, and the form an error gives names every one of them.
+#[test]
+fn every_listed_choice_parses_and_the_form_names_them_all() {
+    for s in SETTINGS {
+        let Kind::Choice(words) = s.kind else {
+            continue;
+        };
+        assert!(!words.is_empty(), "{}", s.var);
+        for w in words {
+            assert!(
+                s.form().contains(&format!("`{w}`")),
+                "{}: {}",
+                s.var,
+                s.form()
+            );
+            if s.scope == Scope::Auth && *w != "none" {
+                continue; // only the Worker acts on the other modes
+            }
+            let r = http_config(Source::Var, |t| (t.key == s.key).then(|| w.to_string()));
+            assert!(r.is_ok(), "{} = {w}: {:?}", s.var, r.err());
+        }
+        let e = http_config(Source::Var, |t| {
+            (t.key == s.key).then(|| "neither".to_owned())
+        })
+        .unwrap_err();
+        assert_eq!(e.fix, format!("use {}", s.form()), "{}", s.var);
+    }
+}
+
 #[test]
 fn wrangler_toml_lists_every_var() {
     let toml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/wrangler.toml"))
@@ -284,7 +317,7 @@ fn one_error_shape_and_one_range_check() {
         .unwrap_err();
         assert_eq!((e.key, e.what, e.name.as_str()), (typed.key, what, name));
         assert_eq!(e.problem, typed.problem);
-        assert_eq!(e.fix, format!("use {}", row(SettingKey::PageSize).form));
+        assert_eq!(e.fix, format!("use {}", row(SettingKey::PageSize).form()));
     }
     let e = HttpConfig {
         max_body_bytes: 0,
@@ -394,7 +427,7 @@ fn an_unknown_var_is_another_binding_unless_it_misspells_a_setting() {
 /// The Worker's settings from `vars` (name, value), as its `env` gives them.
 fn worker_vars(
     vars: &[(&str, &str)],
-) -> Result<(HttpConfig, skills_edge::http::WorkerAuth), skills_edge::server::ConfigError> {
+) -> Result<(HttpConfig, skills_edge::http::AuthStep), skills_edge::server::ConfigError> {
     worker_config(vars.iter().map(|(n, _)| *n), |s| {
         vars.iter()
             .find(|(n, _)| *n == s.var)

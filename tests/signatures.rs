@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::compile::signing::CatalogId;
+use skills_edge::catalog::Grant;
 use skills_edge::catalog::{pack, Catalog};
 use skills_edge::client::http::ResponseBody as _;
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession};
@@ -156,10 +157,10 @@ impl HttpIo for Signed {
 
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Body>>> {
         let transport = transport_of(&request);
-        let reply = self
-            .server
-            .responder
-            .respond(request.body.as_bytes(), &transport);
+        let reply =
+            self.server
+                .responder
+                .respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
         let body = reply.body.map(|b| {
             let mut v: Json = serde_json::from_slice(&b).unwrap();
             if let Some(result) = v.get_mut("result") {
@@ -754,7 +755,7 @@ fn served(key: &SigningKey) -> Served {
 
 impl Served {
     fn answer(&self, head: &Head<'_>, body: &[u8]) -> HttpResponse<Body> {
-        let r = self.0.handle(head, body);
+        let r = self.0.handle(head, body, Grant::PUBLIC);
         assert!(r.splice.is_none(), "every file is in the pack");
         HttpResponse {
             status: r.status,

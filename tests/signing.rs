@@ -14,6 +14,7 @@ use skills_edge::catalog::compile::{compile, Compiled};
 use skills_edge::catalog::sign::{
     Envelope, PublicKey, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
 };
+use skills_edge::catalog::Grant;
 use skills_edge::catalog::{pack, walk, Catalog};
 use skills_edge::http::{Endpoint, Head, HttpConfig, Response, Step};
 use skills_edge::skill::digest::digest_of;
@@ -111,7 +112,7 @@ fn get(path: &str) -> Head<'_> {
 }
 
 fn respond(ep: &Endpoint, head: &Head<'_>) -> Response {
-    match ep.head(head) {
+    match ep.head(head, Grant::PUBLIC) {
         Step::Respond(r) => r,
         _ => panic!("the mirror answers at once"),
     }

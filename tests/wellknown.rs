@@ -15,6 +15,7 @@ use archive_support::{gz, tar, zip};
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::compile::{compile, Compiled};
 use skills_edge::catalog::walk::walk;
+use skills_edge::catalog::Grant;
 use skills_edge::client::block_on;
 use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
 use skills_edge::client::Result;
@@ -173,7 +174,9 @@ impl HttpIo for Server {
 
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Body>>> {
         let transport = transport_of(&request);
-        let reply = self.responder.respond(request.body.as_bytes(), &transport);
+        let reply = self
+            .responder
+            .respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
         ready(Ok(HttpResponse {
             status: reply.status,
             content_type: reply.body.as_ref().map(|_| "application/json".to_owned()),

@@ -17,7 +17,7 @@ const MAX_LINE: usize = 4 * 1024 * 1024;
 /// The one client is whoever launched the process: it has the scopes `--scopes` names
 /// (`Config::scopes`, taken as verified by the launching host; none by default), and every
 /// message is answered for the grant of those scopes ([`Catalog::grant`], then
-/// [`Responder::respond_as`]), as the Worker answers a caller whose token carries them.
+/// [`Responder::respond`]), as the Worker answers a caller whose token carries them.
 pub(crate) fn stdio(cfg: Config) -> Result<ExitCode, String> {
     let catalog = match skills_edge::embedded::catalog() {
         Ok(c) => c,
@@ -94,7 +94,7 @@ fn serve(
         } else if msg.is_empty() {
             None
         } else {
-            responder.respond_as(msg, &Transport::Stream, grant).body
+            responder.respond(msg, &Transport::Stream, grant).body
         };
         if let Some(body) = reply {
             if out

@@ -10,6 +10,7 @@
 
 use crate::common::TempDir;
 use skills_edge::catalog::Catalog;
+use skills_edge::catalog::Grant;
 use skills_edge::http::{Endpoint, Head, HttpConfig};
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
@@ -185,7 +186,7 @@ fn answer(
             .iter()
             .filter_map(|&n| header(n).map(|v| (n, v))),
     );
-    let r = endpoint.handle(&head, body);
+    let r = endpoint.handle(&head, body, Grant::PUBLIC);
     let out: Vec<(String, String)> = r
         .headers
         .iter()

@@ -12,6 +12,7 @@ use crate::common::TempDir;
 use serde_json::Value as Json;
 use skills_edge::catalog::sign::SigningKey;
 use skills_edge::catalog::Catalog;
+use skills_edge::catalog::Grant;
 use skills_edge::http::{Endpoint, Head, HttpConfig};
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
@@ -61,7 +62,7 @@ fn answer(endpoint: &Endpoint, stream: TcpStream) -> std::io::Result<()> {
         sec_fetch_site: header("sec-fetch-site"),
         sec_fetch_mode: header("sec-fetch-mode"),
     };
-    let r = endpoint.handle(&head, body);
+    let r = endpoint.handle(&head, body, Grant::PUBLIC);
     assert!(r.splice.is_none(), "every file is in the pack");
     let mut out = format!("HTTP/1.1 {} X\r\n", r.status).into_bytes();
     for (k, v) in &r.headers {

@@ -9,6 +9,7 @@
 //! there, never bring it the token. The token appears in no output.
 
 use serde_json::json;
+use skills_edge::catalog::Grant;
 use skills_edge::http::{Endpoint, Head, HttpConfig};
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
@@ -144,7 +145,7 @@ fn answer(
         sec_fetch_site: header("sec-fetch-site"),
         sec_fetch_mode: header("sec-fetch-mode"),
     };
-    let r = endpoint.handle(&head, body);
+    let r = endpoint.handle(&head, body, Grant::PUBLIC);
     let out: Vec<(String, String)> = r
         .headers
         .iter()

@@ -30,7 +30,7 @@ use skills_edge::host::{
     verify_bytes, verify_content, verify_skill_md, Content, Entry, ErrorCode, Hashing,
     VerifyOptions,
 };
-use skills_edge::server::{Config, Responder, Transport};
+use skills_edge::server::{Config, Grant, Responder, Transport};
 use skills_edge::skill::digest::digest_of;
 use skills_edge_catalog::compile::{compile, SourceTree};
 use skills_edge_catalog::diag::Severity;
@@ -276,7 +276,7 @@ fn read(r: &Responder, uri: &str) -> Json {
         &json!({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":uri}}),
     )
     .unwrap_or_default();
-    let reply = r.respond(&msg, &Transport::Stream);
+    let reply = r.respond(&msg, &Transport::Stream, Grant::PUBLIC);
     match check(&msg, &reply) {
         Checked::Result(v) => v,
         other => panic!(

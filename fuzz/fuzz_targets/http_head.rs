@@ -31,7 +31,7 @@ use libfuzzer_sys::fuzz_target;
 use skills_edge::http::{
     Endpoint, Head, HostList, HttpConfig, OriginList, Response, Step, ENDPOINT_PATH,
 };
-use skills_edge::server::{HttpHeaders, Transport};
+use skills_edge::server::{Grant, HttpHeaders, Transport};
 use skills_edge_fuzz::json::Members;
 use std::sync::Arc;
 
@@ -189,9 +189,45 @@ fn run(text: &str) {
         return;
     };
 
-    // The head, directly and from a header list with duplicates and mixed-case names.
+    let head = head_of(method, path, &values);
+
+    let origin_ok = head.origin.is_none_or(|o| allowed_origins.allows(o));
+    let host_ok = head.host.is_some_and(|h| allowed_hosts.allows(h));
+    let seen = Seen {
+        endpoint: &endpoint,
+        head: &head,
+        body,
+        allowed_origins: &allowed_origins,
+        origin_ok,
+        host_ok,
+    };
+    match endpoint.head(&head, Grant::PUBLIC) {
+        Step::Respond(r) => seen.immediate(&r, method, path),
+        Step::ReadBody { limit } => {
+            assert_eq!(limit, max);
+            seen.read(max, method, path)
+        }
+        Step::Page { file, .. } => {
+            panic!("the inspector page is off here, yet {file} was to be served for {path}")
+        }
+    }
+}
+
+/// What one run checks its answers against.
+struct Seen<'e> {
+    endpoint: &'e Endpoint,
+    head: &'e Head<'e>,
+    body: &'e str,
+    allowed_origins: &'e OriginList,
+    origin_ok: bool,
+    host_ok: bool,
+}
+
+/// The head, directly and from a header list with duplicates and mixed-case names: both
+/// readings agree, and the first occurrence of a header wins.
+fn head_of<'a>(method: &'a str, path: &'a str, values: &[Option<&'a str>]) -> Head<'a> {
     let mut pairs: Vec<(&str, &str)> = Vec::new();
-    for (name, v) in Head::HEADERS.iter().zip(&values) {
+    for (name, v) in Head::HEADERS.iter().zip(values) {
         if let Some(v) = v {
             pairs.push((name, v));
         }
@@ -211,7 +247,7 @@ fn run(text: &str) {
         ));
     }
     let mut in_order = [None; Head::HEADERS.len()];
-    for (slot, v) in in_order.iter_mut().zip(&values) {
+    for (slot, v) in in_order.iter_mut().zip(values) {
         *slot = *v;
     }
     let head = Head::with_values(method, path, in_order);
@@ -252,112 +288,128 @@ fn run(text: &str) {
             "from_headers: the first occurrence must win"
         );
     }
+    head
+}
 
-    let origin_ok = head.origin.is_none_or(|o| allowed_origins.allows(o));
-    let host_ok = head.host.is_some_and(|h| allowed_hosts.allows(h));
-    match endpoint.head(&head) {
-        Step::Respond(r) => {
-            check_common(&r, &head, &allowed_origins);
-            // The skills mirror answers GET and HEAD under its prefix itself: files, 304s, and
-            // 404s as plain text. Everything else is a refusal with a JSON-RPC error body.
-            let mirror = path.starts_with(skills_edge::catalog::compile::mirror::MIRROR_PREFIX)
-                && (method.eq_ignore_ascii_case("GET") || method.eq_ignore_ascii_case("HEAD"))
-                && origin_ok
-                && host_ok;
+impl Seen<'_> {
+    /// An answer from the head alone.
+    fn immediate(&self, r: &Response, method: &str, path: &str) {
+        let Seen {
+            endpoint,
+            head,
+            body,
+            allowed_origins,
+            origin_ok,
+            host_ok,
+        } = *self;
+        check_common(&r, &head, &allowed_origins);
+        // The skills mirror answers GET and HEAD under its prefix itself: files, 304s, and
+        // 404s as plain text. Everything else is a refusal with a JSON-RPC error body.
+        let mirror = path.starts_with(skills_edge::catalog::compile::mirror::MIRROR_PREFIX)
+            && (method.eq_ignore_ascii_case("GET") || method.eq_ignore_ascii_case("HEAD"))
+            && origin_ok
+            && host_ok;
+        assert!(
+            r.splice.is_none(),
+            "the embedded catalog keeps every byte in the pack"
+        );
+        if mirror {
             assert!(
-                r.splice.is_none(),
-                "the embedded catalog keeps every byte in the pack"
-            );
-            if mirror {
-                assert!(
-                    matches!(r.status, 200 | 304 | 404),
-                    "the mirror answered {}",
-                    r.status
-                );
-                if r.status == 200 {
-                    assert!(
-                        r.header("etag").is_some(),
-                        "a mirrored file without an ETag"
-                    );
-                }
-                assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
-                assert!(r
-                    .header("content-security-policy")
-                    .is_some_and(|p| p.contains("sandbox")));
-                assert_eq!(
-                    r.header("cross-origin-resource-policy"),
-                    Some("cross-origin"),
-                    "an anonymous answer of the mirror is public"
-                );
-                let active = r.header("content-type").is_some_and(|t| {
-                    ["text/html", "image/svg+xml", "javascript", "xml"]
-                        .iter()
-                        .any(|a| t.contains(a))
-                });
-                if r.status == 200 && active {
-                    assert_eq!(r.header("content-disposition"), Some("attachment"));
-                }
-            } else if r.status >= 400 {
-                check_error_body(&r);
-            }
-            if !origin_ok || !host_ok {
-                assert_eq!(r.status, 403, "a refused origin or host got {}", r.status);
-            }
-            if !origin_ok {
-                assert_eq!(
-                    r.header("access-control-allow-origin"),
-                    None,
-                    "a refused origin can read its 403"
-                );
-            }
-            if r.status == 204 {
-                assert!(method.eq_ignore_ascii_case("OPTIONS") && r.body.is_empty());
-            }
-            assert!(
-                mirror || r.status == 204 || r.status >= 400,
-                "an immediate response of status {}",
+                matches!(r.status, 200 | 304 | 404),
+                "the mirror answered {}",
                 r.status
             );
-            assert_eq!(
-                endpoint.handle(&head, body.as_bytes()),
-                r,
-                "handle differs from head"
-            );
-        }
-        Step::ReadBody { limit } => {
-            assert_eq!(limit, max);
-            assert!(
-                origin_ok && host_ok,
-                "a body is read from a refused origin or host"
-            );
-            assert!(method.eq_ignore_ascii_case("POST") && path == ENDPOINT_PATH);
-            let r = endpoint.body(&head, body.as_bytes());
-            check_common(&r, &head, &allowed_origins);
-            assert_eq!(
-                endpoint.handle(&head, body.as_bytes()),
-                r,
-                "handle differs from head + body"
-            );
-            if body.len() > max {
-                assert_eq!(r.status, 413);
-                return;
+            if r.status == 200 {
+                assert!(
+                    r.header("etag").is_some(),
+                    "a mirrored file without an ETag"
+                );
             }
-            let transport = Transport::Http(HttpHeaders {
-                protocol_version: head.protocol_version,
-                method: head.mcp_method,
-                name: head.mcp_name,
-            });
-            let reply = endpoint.responder().respond(body.as_bytes(), &transport);
+            assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
+            assert!(r
+                .header("content-security-policy")
+                .is_some_and(|p| p.contains("sandbox")));
             assert_eq!(
-                r.status, reply.status,
-                "the endpoint's status differs from the responder's"
+                r.header("cross-origin-resource-policy"),
+                Some("cross-origin"),
+                "an anonymous answer of the mirror is public"
             );
-            assert_eq!(r.body, reply.body.clone().unwrap_or_default());
-            skills_edge_fuzz::reply::check(body.as_bytes(), &reply);
+            let active = r.header("content-type").is_some_and(|t| {
+                ["text/html", "image/svg+xml", "javascript", "xml"]
+                    .iter()
+                    .any(|a| t.contains(a))
+            });
+            if r.status == 200 && active {
+                assert_eq!(r.header("content-disposition"), Some("attachment"));
+            }
+        } else if r.status >= 400 {
+            check_error_body(&r);
         }
-        Step::Page { file, .. } => {
-            panic!("the inspector page is off here, yet {file} was to be served for {path}")
+        if !origin_ok || !host_ok {
+            assert_eq!(r.status, 403, "a refused origin or host got {}", r.status);
         }
+        if !origin_ok {
+            assert_eq!(
+                r.header("access-control-allow-origin"),
+                None,
+                "a refused origin can read its 403"
+            );
+        }
+        if r.status == 204 {
+            assert!(method.eq_ignore_ascii_case("OPTIONS") && r.body.is_empty());
+        }
+        assert!(
+            mirror || r.status == 204 || r.status >= 400,
+            "an immediate response of status {}",
+            r.status
+        );
+        assert_eq!(
+            &endpoint.handle(head, body.as_bytes(), Grant::PUBLIC),
+            r,
+            "handle differs from head"
+        );
+    }
+
+    /// A body read and answered.
+    fn read(&self, max: usize, method: &str, path: &str) {
+        let Seen {
+            endpoint,
+            head,
+            body,
+            allowed_origins,
+            origin_ok,
+            host_ok,
+        } = *self;
+        assert!(
+            origin_ok && host_ok,
+            "a body is read from a refused origin or host"
+        );
+        assert!(method.eq_ignore_ascii_case("POST") && path == ENDPOINT_PATH);
+        let r = endpoint.body(&head, body.as_bytes(), Grant::PUBLIC);
+        check_common(&r, &head, &allowed_origins);
+        assert_eq!(
+            endpoint.handle(&head, body.as_bytes(), Grant::PUBLIC),
+            r,
+            "handle differs from head + body"
+        );
+        if body.len() > max {
+            assert_eq!(r.status, 413);
+            return;
+        }
+        let transport = Transport::Http(HttpHeaders {
+            protocol_version: head.protocol_version,
+            method: head.mcp_method,
+            name: head.mcp_name,
+        });
+        let reply = endpoint
+            .responder()
+            .respond(body.as_bytes(), &transport, Grant::PUBLIC);
+        assert_eq!(
+            r.status, reply.status,
+            "the endpoint's status differs from the responder's"
+        );
+        assert_eq!(r.body, reply.body.clone().unwrap_or_default());
+        skills_edge_fuzz::reply::check(body.as_bytes(), &reply);
     }
 }
 

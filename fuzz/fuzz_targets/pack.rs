@@ -46,7 +46,7 @@ fn ask(r: &Responder, modern: bool, method: &str, params: Json) -> Json {
 
 fn ask_as(r: &Responder, modern: bool, method: &str, params: Json, g: Grant) -> Json {
     let msg = request(modern, method, params);
-    let reply = r.respond_as(&msg, &Transport::Stream, g);
+    let reply = r.respond(&msg, &Transport::Stream, g);
     match check(&msg, &reply) {
         Checked::Result(v) => v,
         Checked::Error(code) => panic!(
@@ -286,7 +286,7 @@ fn grants(c: &Catalog, r: &Responder, modern: bool) {
             .collect();
         for uri in &hidden {
             let msg = request(modern, "skills/get", json!({"uri": uri}));
-            let reply = r.respond_as(&msg, &Transport::Stream, g);
+            let reply = r.respond(&msg, &Transport::Stream, g);
             assert!(
                 matches!(check(&msg, &reply), Checked::Error(_)),
                 "skills/get of a hidden skill is refused"

@@ -107,7 +107,7 @@ fn world() -> &'static World {
             let msg = format!(
                 r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{fields}"_meta":{{"io.modelcontextprotocol/protocolVersion":"{MODERN}","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
             );
-            let reply = responders[1].respond(msg.as_bytes(), &Transport::Stream);
+            let reply = responders[1].respond(msg.as_bytes(), &Transport::Stream, Grant::PUBLIC);
             let v: Json = serde_json::from_slice(reply.body.as_deref().unwrap_or(b"{}"))
                 .unwrap_or(Json::Null);
             if let Some(c) = v["result"]["nextCursor"].as_str() {
@@ -183,7 +183,7 @@ fn hidden() -> &'static Hidden {
                         let msg = format!(
                             r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{fields}{cursor}"_meta":{{"io.modelcontextprotocol/protocolVersion":"{MODERN}","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
                         );
-                        let reply = r.respond_as(msg.as_bytes(), &Transport::Stream, g);
+                        let reply = r.respond(msg.as_bytes(), &Transport::Stream, g);
                         let v: Json = serde_json::from_slice(reply.body.as_deref().unwrap_or(b"{}"))
                             .unwrap_or(Json::Null);
                         let Some(c) = v["result"]["nextCursor"].as_str() else {
@@ -399,87 +399,97 @@ fn render(m: &Msg, uris: &[String], cursors: &[String]) -> String {
     match &m.params {
         ParamsSpec::Absent => {}
         ParamsSpec::NotAnObject => members.push(("params".into(), "[]".into())),
-        ParamsSpec::Object {
-            meta,
-            uri,
-            cursor,
-            protocol_version,
-            extra,
-            duplicate_uri,
-        } => {
-            let mut p: Vec<(String, String)> = Vec::new();
-            if let Some(u) = uri {
-                let text = match u {
-                    UriSpec::Real(i) => s(pick(uris, *i as usize)),
-                    UriSpec::Mutated(i, how) => s(&mutate(pick(uris, *i as usize), how)),
-                    UriSpec::Custom(c) => s(c),
-                    UriSpec::NotAString => "[\"skill://code-review/SKILL.md\"]".into(),
-                    UriSpec::Escaped(i) => escaped(pick(uris, *i as usize)),
-                };
-                p.push(("uri".into(), text.clone()));
-                if *duplicate_uri {
-                    p.push(("uri".into(), text));
-                }
-            }
-            if let Some(c) = cursor {
-                let text = match c {
-                    CursorSpec::Real(i) => s(pick(cursors, *i as usize)),
-                    CursorSpec::Tampered(i, at, ch) => {
-                        let mut chars: Vec<char> = pick(cursors, *i as usize).chars().collect();
-                        if !chars.is_empty() {
-                            let k = *at as usize % chars.len();
-                            chars[k] = *ch;
-                        }
-                        s(&chars.into_iter().collect::<String>())
-                    }
-                    CursorSpec::Custom(c) => s(c),
-                    CursorSpec::Null => "null".into(),
-                    CursorSpec::NotAString => "1".into(),
-                };
-                p.push(("cursor".into(), text));
-            }
-            if let Some(v) = protocol_version {
-                p.push(("protocolVersion".into(), version(v)));
-            }
-            if let Some((k, v)) = extra {
-                p.push((s(k)[1..s(k).len() - 1].to_owned(), s(v)));
-            }
-            match meta {
-                MetaSpec::Absent => {}
-                MetaSpec::NotAnObject => p.push(("_meta".into(), "\"meta\"".into())),
-                MetaSpec::Object {
-                    version: v,
-                    caps,
-                    duplicate_version,
-                } => {
-                    let mut mm: Vec<(String, String)> = Vec::new();
-                    if let Some(v) = v {
-                        mm.push(("io.modelcontextprotocol/protocolVersion".into(), version(v)));
-                        if *duplicate_version {
-                            mm.push(("io.modelcontextprotocol/protocolVersion".into(), version(v)));
-                        }
-                    }
-                    match caps {
-                        Caps::Object => mm.push((
-                            "io.modelcontextprotocol/clientCapabilities".into(),
-                            "{}".into(),
-                        )),
-                        Caps::Absent => {}
-                        Caps::NotAnObject => mm.push((
-                            "io.modelcontextprotocol/clientCapabilities".into(),
-                            "true".into(),
-                        )),
-                    }
-                    p.push(("_meta".into(), object(&mm, m.spaced)));
-                }
-            }
-            members.push(("params".into(), object(&p, m.spaced)));
-        }
+        ParamsSpec::Object { .. } => members.push((
+            "params".into(),
+            params_object(&m.params, uris, cursors, m.spaced),
+        )),
     }
     if m.result_member {
         members.push(("result".into(), "{}".into()));
     }
     object(&members, m.spaced)
+}
+
+/// The `params` object of a request whose params are an object.
+fn params_object(spec: &ParamsSpec, uris: &[String], cursors: &[String], spaced: bool) -> String {
+    let ParamsSpec::Object {
+        meta,
+        uri,
+        cursor,
+        protocol_version,
+        extra,
+        duplicate_uri,
+    } = spec
+    else {
+        return "{}".into();
+    };
+    let mut p: Vec<(String, String)> = Vec::new();
+    if let Some(u) = uri {
+        let text = match u {
+            UriSpec::Real(i) => s(pick(uris, *i as usize)),
+            UriSpec::Mutated(i, how) => s(&mutate(pick(uris, *i as usize), how)),
+            UriSpec::Custom(c) => s(c),
+            UriSpec::NotAString => "[\"skill://code-review/SKILL.md\"]".into(),
+            UriSpec::Escaped(i) => escaped(pick(uris, *i as usize)),
+        };
+        p.push(("uri".into(), text.clone()));
+        if *duplicate_uri {
+            p.push(("uri".into(), text));
+        }
+    }
+    if let Some(c) = cursor {
+        let text = match c {
+            CursorSpec::Real(i) => s(pick(cursors, *i as usize)),
+            CursorSpec::Tampered(i, at, ch) => {
+                let mut chars: Vec<char> = pick(cursors, *i as usize).chars().collect();
+                if !chars.is_empty() {
+                    let k = *at as usize % chars.len();
+                    chars[k] = *ch;
+                }
+                s(&chars.into_iter().collect::<String>())
+            }
+            CursorSpec::Custom(c) => s(c),
+            CursorSpec::Null => "null".into(),
+            CursorSpec::NotAString => "1".into(),
+        };
+        p.push(("cursor".into(), text));
+    }
+    if let Some(v) = protocol_version {
+        p.push(("protocolVersion".into(), version(v)));
+    }
+    if let Some((k, v)) = extra {
+        p.push((s(k)[1..s(k).len() - 1].to_owned(), s(v)));
+    }
+    match meta {
+        MetaSpec::Absent => {}
+        MetaSpec::NotAnObject => p.push(("_meta".into(), "\"meta\"".into())),
+        MetaSpec::Object {
+            version: v,
+            caps,
+            duplicate_version,
+        } => {
+            let mut mm: Vec<(String, String)> = Vec::new();
+            if let Some(v) = v {
+                mm.push(("io.modelcontextprotocol/protocolVersion".into(), version(v)));
+                if *duplicate_version {
+                    mm.push(("io.modelcontextprotocol/protocolVersion".into(), version(v)));
+                }
+            }
+            match caps {
+                Caps::Object => mm.push((
+                    "io.modelcontextprotocol/clientCapabilities".into(),
+                    "{}".into(),
+                )),
+                Caps::Absent => {}
+                Caps::NotAnObject => mm.push((
+                    "io.modelcontextprotocol/clientCapabilities".into(),
+                    "true".into(),
+                )),
+            }
+            p.push(("_meta".into(), object(&mm, spaced)));
+        }
+    }
+    object(&p, spaced)
 }
 
 fn object(members: &[(String, String)], spaced: bool) -> String {
@@ -614,8 +624,8 @@ fn run(data: &[u8]) {
         let h = hidden();
         let (one, four) = &h.responders[((flags[0] >> 1) & 3) as usize % h.responders.len()];
         let (g_one, g_four) = h.grants[((flags[0] >> 4) & 1) as usize];
-        let a = one.respond_as(&msg, &transport, g_one);
-        let b = four.respond_as(&msg, &transport, g_four);
+        let a = one.respond(&msg, &transport, g_one);
+        let b = four.respond(&msg, &transport, g_four);
         assert!(
             a.status == b.status && a.body == b.body && a.splice.is_none() && b.splice.is_none(),
             "catalogs that differ only in what is hidden answered {:?} differently:\n{}\n{}",
@@ -625,7 +635,7 @@ fn run(data: &[u8]) {
         );
         return;
     }
-    let reply = responder.respond(&msg, &transport);
+    let reply = responder.respond(&msg, &transport, Grant::PUBLIC);
     let Checked::Result(result) = check(&msg, &reply) else {
         return;
     };

@@ -94,7 +94,7 @@ fn bench(c: &mut Criterion) {
         modern: true,
     };
 
-    let ours_list = handler.list_skills_as(None, caller).expect("skills/list");
+    let ours_list = handler.list_skills(None, caller).expect("skills/list");
     let theirs_list = theirs.list_skills();
     assert_eq!(ours_list.skills.len(), SKILLS);
     assert_eq!(theirs_list.skills.len(), SKILLS);
@@ -109,7 +109,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("skills/list (50 skills)");
     g.bench_function("skills-edge-rmcp", |b| {
         b.iter(|| {
-            let r = handler.list_skills_as(None, caller).expect("skills/list");
+            let r = handler.list_skills(None, caller).expect("skills/list");
             black_box(serde_json::to_vec(&r).expect("serializes"))
         })
     });
@@ -126,7 +126,7 @@ fn bench(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(len as u64));
         // Both serve the same bytes.
         let a = handler
-            .read_resource_as(ReadResourceRequestParams::new(uri), caller)
+            .read_resource(ReadResourceRequestParams::new(uri), caller)
             .expect("our read");
         let b = theirs.read_resource(uri).expect("their read");
         assert_eq!(
@@ -139,7 +139,7 @@ fn bench(c: &mut Criterion) {
             |bch, uri| {
                 bch.iter(|| {
                     let r = handler
-                        .read_resource_as(ReadResourceRequestParams::new(uri), caller)
+                        .read_resource(ReadResourceRequestParams::new(uri), caller)
                         .expect("read");
                     black_box(serde_json::to_vec(&r).expect("serializes"))
                 })

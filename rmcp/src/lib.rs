@@ -131,6 +131,26 @@ pub struct Caller {
     pub modern: bool,
 }
 
+/// Who asks one of [`SkillsHandler`]'s methods: a request's context (`&RequestContext`, whose
+/// caller [`SkillsHandler::caller`] reads) or a [`Caller`] made directly (a test, another
+/// transport).
+pub trait Asker {
+    /// The caller, as `handler` reads it.
+    fn caller(&self, handler: &SkillsHandler) -> Caller;
+}
+
+impl Asker for &RequestContext<RoleServer> {
+    fn caller(&self, handler: &SkillsHandler) -> Caller {
+        handler.caller(self)
+    }
+}
+
+impl Asker for Caller {
+    fn caller(&self, _: &SkillsHandler) -> Caller {
+        *self
+    }
+}
+
 /// Why a [`SkillsHandler`] could not be made.
 #[derive(Debug)]
 pub enum SetupError {
@@ -259,20 +279,14 @@ impl SkillsHandler {
     }
 
     /// `skills/list`: one page of the skills the caller sees.
+    /// `who` is the request's context (`&cx`: its caller as [`SkillsHandler::caller`] reads
+    /// it) or a [`Caller`].
     pub fn list_skills(
         &self,
         request: Option<PaginatedRequestParams>,
-        cx: &RequestContext<RoleServer>,
+        who: impl Asker,
     ) -> Result<ListSkillsResult, ErrorData> {
-        self.list_skills_as(request, self.caller(cx))
-    }
-
-    /// `skills/list` for `caller`.
-    pub fn list_skills_as(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        caller: Caller,
-    ) -> Result<ListSkillsResult, ErrorData> {
+        let caller = who.caller(self);
         let cursor = request.and_then(|r| r.cursor);
         let page = self
             .responder
@@ -291,20 +305,14 @@ impl SkillsHandler {
     }
 
     /// `skills/get`: the entry of one skill; `-32602` when the caller sees no skill there.
+    /// `who` is the request's context (`&cx`: its caller as [`SkillsHandler::caller`] reads
+    /// it) or a [`Caller`].
     pub fn get_skill(
         &self,
         request: GetSkillRequestParams,
-        cx: &RequestContext<RoleServer>,
+        who: impl Asker,
     ) -> Result<GetSkillResult, ErrorData> {
-        self.get_skill_as(request, self.caller(cx))
-    }
-
-    /// `skills/get` for `caller`.
-    pub fn get_skill_as(
-        &self,
-        request: GetSkillRequestParams,
-        caller: Caller,
-    ) -> Result<GetSkillResult, ErrorData> {
+        let caller = who.caller(self);
         let i = self
             .responder
             .skill_for(&request.uri, caller.grant)
@@ -316,20 +324,14 @@ impl SkillsHandler {
 
     /// `resources/directory/read`: one page of a directory's children; `-32602` when the
     /// caller sees no directory there.
+    /// `who` is the request's context (`&cx`: its caller as [`SkillsHandler::caller`] reads
+    /// it) or a [`Caller`].
     pub fn read_resource_directory(
         &self,
         request: ReadResourceDirectoryRequestParams,
-        cx: &RequestContext<RoleServer>,
+        who: impl Asker,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        self.read_resource_directory_as(request, self.caller(cx))
-    }
-
-    /// `resources/directory/read` for `caller`.
-    pub fn read_resource_directory_as(
-        &self,
-        request: ReadResourceDirectoryRequestParams,
-        caller: Caller,
-    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        let caller = who.caller(self);
         let mut r: ReadResourceDirectoryResult = self.answer(
             "resources/directory/read",
             Some(&request.uri),
@@ -344,20 +346,14 @@ impl SkillsHandler {
     /// `resources/list`: one page of the `SKILL.md` of every skill the caller sees. A server
     /// with resources of its own lists them after the skills' last page (or serves the
     /// skills' pages alone, as the example does).
+    /// `who` is the request's context (`&cx`: its caller as [`SkillsHandler::caller`] reads
+    /// it) or a [`Caller`].
     pub fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        cx: &RequestContext<RoleServer>,
+        who: impl Asker,
     ) -> Result<ListResourcesResult, ErrorData> {
-        self.list_resources_as(request, self.caller(cx))
-    }
-
-    /// `resources/list` for `caller`.
-    pub fn list_resources_as(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        caller: Caller,
-    ) -> Result<ListResourcesResult, ErrorData> {
+        let caller = who.caller(self);
         let cursor = request.and_then(|r| r.cursor);
         let mut r: ListResourcesResult =
             self.answer("resources/list", None, cursor.as_deref(), caller)?;
@@ -367,20 +363,14 @@ impl SkillsHandler {
     }
 
     /// `resources/templates/list`: the one template of skill files, `skill://{+path}`.
+    /// `who` is the request's context (`&cx`: its caller as [`SkillsHandler::caller`] reads
+    /// it) or a [`Caller`].
     pub fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
-        cx: &RequestContext<RoleServer>,
+        who: impl Asker,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        self.list_resource_templates_as(request, self.caller(cx))
-    }
-
-    /// `resources/templates/list` for `caller`.
-    pub fn list_resource_templates_as(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        caller: Caller,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let caller = who.caller(self);
         let cursor = request.and_then(|r| r.cursor);
         let mut r: ListResourceTemplatesResult =
             self.answer("resources/templates/list", None, cursor.as_deref(), caller)?;
@@ -390,20 +380,14 @@ impl SkillsHandler {
     }
 
     /// `resources/read` of a skill file; `-32602` when the caller sees no file there.
+    /// `who` is the request's context (`&cx`: its caller as [`SkillsHandler::caller`] reads
+    /// it) or a [`Caller`].
     pub fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        cx: &RequestContext<RoleServer>,
+        who: impl Asker,
     ) -> Result<ReadResourceResult, ErrorData> {
-        self.read_resource_as(request, self.caller(cx))
-    }
-
-    /// `resources/read` for `caller`.
-    pub fn read_resource_as(
-        &self,
-        request: ReadResourceRequestParams,
-        caller: Caller,
-    ) -> Result<ReadResourceResult, ErrorData> {
+        let caller = who.caller(self);
         let file = self
             .responder
             .file_for(&request.uri, caller.grant)
@@ -461,7 +445,7 @@ impl SkillsHandler {
         let message = request(method, uri, cursor);
         let reply = self
             .responder
-            .respond_as(&message, &Transport::Stream, caller.grant);
+            .respond(&message, &Transport::Stream, caller.grant);
         read_reply(method, reply)
     }
 }

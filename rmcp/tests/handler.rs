@@ -49,7 +49,7 @@ fn all_skills(h: &SkillsHandler, caller: Caller) -> Vec<String> {
     let mut uris = Vec::new();
     let mut next = None;
     loop {
-        let page = h.list_skills_as(cursor(next), caller).expect("skills/list");
+        let page = h.list_skills(cursor(next), caller).expect("skills/list");
         uris.extend(page.skills.into_iter().map(|s| s.uri));
         next = page.next_cursor;
         if next.is_none() {
@@ -96,17 +96,17 @@ fn hidden_uris_are_refused_as_absent_ones() {
     let h = fixture(10);
     let anon = anonymous();
     let get = |uri: &str| {
-        h.get_skill_as(GetSkillRequestParams::new(uri), anon)
+        h.get_skill(GetSkillRequestParams::new(uri), anon)
             .map(|_| ())
             .expect_err(uri)
     };
     let read = |uri: &str| {
-        h.read_resource_as(ReadResourceRequestParams::new(uri), anon)
+        h.read_resource(ReadResourceRequestParams::new(uri), anon)
             .map(|_| ())
             .expect_err(uri)
     };
     let dir = |uri: &str| {
-        h.read_resource_directory_as(ReadResourceDirectoryRequestParams::new(uri), anon)
+        h.read_resource_directory(ReadResourceDirectoryRequestParams::new(uri), anon)
             .map(|_| ())
             .expect_err(uri)
     };
@@ -143,17 +143,17 @@ fn hidden_uris_are_refused_as_absent_ones() {
     }
     // The same URIs answer for a caller with the scopes.
     let both = granted(&h, &["billing", "review"]);
-    h.get_skill_as(
+    h.get_skill(
         GetSkillRequestParams::new("skill://code-review/SKILL.md"),
         both,
     )
     .expect("a granted skills/get");
-    h.read_resource_as(
+    h.read_resource(
         ReadResourceRequestParams::new("skill://acme/billing/invoices/references/rates.md"),
         both,
     )
     .expect("a granted read");
-    h.read_resource_directory_as(
+    h.read_resource_directory(
         ReadResourceDirectoryRequestParams::new("skill://acme/billing"),
         both,
     )
@@ -164,7 +164,7 @@ fn hidden_uris_are_refused_as_absent_ones() {
 fn shared_directories_and_resources_show_only_what_the_caller_sees() {
     let h = fixture(10);
     let acme = h
-        .read_resource_directory_as(
+        .read_resource_directory(
             ReadResourceDirectoryRequestParams::new("skill://acme"),
             anonymous(),
         )
@@ -172,9 +172,7 @@ fn shared_directories_and_resources_show_only_what_the_caller_sees() {
     let children: Vec<&str> = acme.resources.iter().map(|r| r.uri.as_str()).collect();
     assert_eq!(children, ["skill://acme/tools"]);
     assert!(acme.resources.iter().all(|r| r.is_directory()));
-    let listed = h
-        .list_resources_as(None, anonymous())
-        .expect("resources/list");
+    let listed = h.list_resources(None, anonymous()).expect("resources/list");
     let uris: Vec<&str> = listed.resources.iter().map(|r| r.uri.as_str()).collect();
     assert_eq!(
         uris,
@@ -186,19 +184,19 @@ fn shared_directories_and_resources_show_only_what_the_caller_sees() {
 fn a_cursor_belongs_to_its_caller_and_list() {
     let h = fixture(1);
     let both = granted(&h, &["billing", "review"]);
-    let first = h.list_skills_as(None, both).expect("first page");
+    let first = h.list_skills(None, both).expect("first page");
     let c = first.next_cursor.expect("more pages");
     // Another caller, or another list, presenting it: -32602.
-    let other = h.list_skills_as(cursor(Some(c.clone())), anonymous());
+    let other = h.list_skills(cursor(Some(c.clone())), anonymous());
     let e = other.expect_err("a cursor of another grant");
     assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
     assert!(e.message.contains("Invalid cursor"), "{}", e.message);
     let e = h
-        .list_resources_as(cursor(Some(c)), both)
+        .list_resources(cursor(Some(c)), both)
         .expect_err("a cursor of another list");
     assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
     let e = h
-        .list_skills_as(cursor(Some("not-ours".into())), both)
+        .list_skills(cursor(Some("not-ours".into())), both)
         .expect_err("a made-up cursor");
     assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
 }
@@ -206,14 +204,14 @@ fn a_cursor_belongs_to_its_caller_and_list() {
 #[test]
 fn cache_hints_follow_the_era_and_the_grant() {
     let h = fixture(10);
-    let anon = h.list_skills_as(None, anonymous()).expect("list");
+    let anon = h.list_skills(None, anonymous()).expect("list");
     assert_eq!(anon.result_type, Some(ResultType::COMPLETE));
     assert_eq!(
         (anon.ttl_ms, anon.cache_scope),
         (Some(300_000), Some(CacheScope::Public))
     );
     let g = h
-        .get_skill_as(
+        .get_skill(
             GetSkillRequestParams::new("skill://code-review/SKILL.md"),
             granted(&h, &["review"]),
         )
@@ -224,7 +222,7 @@ fn cache_hints_follow_the_era_and_the_grant() {
         modern: false,
     };
     let r = h
-        .read_resource_as(
+        .read_resource(
             ReadResourceRequestParams::new("skill://hello/SKILL.md"),
             legacy,
         )
@@ -242,7 +240,7 @@ fn contents_are_the_files_bytes_as_text_or_blob() {
     let catalog = Catalog::compile(tree, None).expect("compiles");
     let h = SkillsHandler::from_catalog(Arc::new(catalog), Config::default()).expect("handler");
     let text = h
-        .read_resource_as(
+        .read_resource(
             ReadResourceRequestParams::new("skill://pics/SKILL.md"),
             anonymous(),
         )
@@ -261,7 +259,7 @@ fn contents_are_the_files_bytes_as_text_or_blob() {
         other => panic!("expected one text content, got {other:?}"),
     }
     let blob = h
-        .read_resource_as(
+        .read_resource(
             ReadResourceRequestParams::new("skill://pics/assets/p.png"),
             anonymous(),
         )
@@ -379,14 +377,14 @@ fn ask(
         serde_json::to_value(v).expect("serialisable")
     }
     let reply = match list {
-        None => h.list_skills_as(cursor(c), caller).map(json),
-        Some(None) => h.list_resources_as(cursor(c), caller).map(json),
+        None => h.list_skills(cursor(c), caller).map(json),
+        Some(None) => h.list_resources(cursor(c), caller).map(json),
         Some(Some(uri)) => {
             let mut p = ReadResourceDirectoryRequestParams::new(uri.as_str());
             if let Some(c) = c {
                 p = p.with_cursor(c);
             }
-            h.read_resource_directory_as(p, caller).map(json)
+            h.read_resource_directory(p, caller).map(json)
         }
     };
     let next = reply

@@ -30,7 +30,7 @@ use crate::server::{ConfigError, SettingKey};
 
 /// The Protected Resource Metadata at the origin's root (RFC 9728 §3), which MCP clients try
 /// second.
-pub const PRM_PATH: &str = "/.well-known/oauth-protected-resource";
+pub(crate) const PRM_PATH: &str = "/.well-known/oauth-protected-resource";
 
 /// The Protected Resource Metadata of the resource `/mcp` (RFC 9728 §3.1: the well-known
 /// segment inserted before the resource's path), which MCP clients try first and which the
@@ -40,7 +40,7 @@ pub const PRM_MCP_PATH: &str = "/.well-known/oauth-protected-resource/mcp";
 /// `Retry-After` of the 503 sent when no key set can be had, in seconds: the key cache's
 /// refetch interval ([`crate::auth::KeyCachePolicy::refetch_interval`]), before which no new
 /// fetch is tried.
-pub const UNAVAILABLE_RETRY_AFTER: &str = "60";
+pub(crate) const UNAVAILABLE_RETRY_AFTER: &str = "60";
 
 /// How the caller is known (`AUTH_MODE`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -56,30 +56,32 @@ pub enum AuthMode {
     /// `apiHandler` or an `OAuthResourceServer`'s `handler`): the host validates the token,
     /// answers 401 and serves the Protected Resource Metadata itself, and calls the Worker
     /// only for a valid token, with the token's scopes in `ctx.auth.scope`
-    /// ([`WorkerAuth::Provider`]).
+    /// ([`AuthStep::Provider`]).
     Provider,
 }
 
 impl AuthMode {
-    /// The mode a setting's value names (`none`, `jwt`, `access`; blanks around it allowed).
+    /// Every mode, in the order of [`AuthMode::NAMES`].
+    const ALL: [AuthMode; 4] = [
+        AuthMode::None,
+        AuthMode::Jwt,
+        AuthMode::Access,
+        AuthMode::Provider,
+    ];
+
+    /// The settings' values, in declaration order: the choices of `AUTH_MODE`.
+    pub(crate) const NAMES: [&'static str; 4] = ["none", "jwt", "access", "provider"];
+
+    /// The mode a setting's value names (`none`, `jwt`, `access`, `provider`; blanks around
+    /// it allowed).
     pub fn parse(value: &str) -> Option<AuthMode> {
-        match value.trim() {
-            "none" => Some(AuthMode::None),
-            "jwt" => Some(AuthMode::Jwt),
-            "access" => Some(AuthMode::Access),
-            "provider" => Some(AuthMode::Provider),
-            _ => None,
-        }
+        let value = value.trim();
+        Self::ALL.into_iter().find(|m| m.as_str() == value)
     }
 
     /// The setting's value for this mode.
     pub fn as_str(self) -> &'static str {
-        match self {
-            AuthMode::None => "none",
-            AuthMode::Jwt => "jwt",
-            AuthMode::Access => "access",
-            AuthMode::Provider => "provider",
-        }
+        Self::NAMES[self as usize]
     }
 }
 
@@ -98,8 +100,11 @@ pub enum TokenProfile {
 }
 
 impl TokenProfile {
-    /// Every profile, in the order the setting lists them.
+    /// Every profile, in the order of [`TokenProfile::NAMES`].
     const ALL: [TokenProfile; 2] = [TokenProfile::Rfc9068, TokenProfile::Jwt];
+
+    /// The settings' values, in declaration order: the choices of `AUTH_TOKEN_PROFILE`.
+    pub(crate) const NAMES: [&'static str; 2] = ["rfc9068", "jwt"];
 
     /// The profile a setting's value names (blanks around it allowed).
     pub fn parse(value: &str) -> Option<TokenProfile> {
@@ -110,10 +115,7 @@ impl TokenProfile {
 
     /// The setting's value for this profile.
     pub fn as_str(self) -> &'static str {
-        match self {
-            TokenProfile::Rfc9068 => "rfc9068",
-            TokenProfile::Jwt => "jwt",
-        }
+        Self::NAMES[self as usize]
     }
 }
 
@@ -180,10 +182,11 @@ pub struct Bearer {
     scopes_supported: Vec<String>,
 }
 
-/// How the Worker learns who the caller is: its `AUTH_MODE`, checked with the other
-/// authentication settings ([`WorkerAuth::new`]).
+/// The authentication step `AUTH_MODE` puts in front of the endpoint (only the Worker acts on
+/// it; every other adapter accepts `none` alone), checked with the other authentication
+/// settings ([`AuthStep::new`]).
 #[derive(Debug, Clone)]
-pub enum WorkerAuth {
+pub enum AuthStep {
     /// `none`: every caller is anonymous (the public grant).
     Anonymous,
     /// `jwt` or `access`: the Worker validates tokens itself ([`Bearer`]).
@@ -197,21 +200,21 @@ pub enum WorkerAuth {
     Provider,
 }
 
-impl WorkerAuth {
+impl AuthStep {
     /// The step for `config` (see [`Bearer::new`] for the checks).
-    pub fn new(config: BearerConfig) -> Result<WorkerAuth, ConfigError> {
+    pub fn new(config: BearerConfig) -> Result<AuthStep, ConfigError> {
         let mode = config.mode;
         Ok(match (Bearer::new(config)?, mode) {
-            (Some(bearer), _) => WorkerAuth::Bearer(bearer),
-            (None, AuthMode::Provider) => WorkerAuth::Provider,
-            (None, _) => WorkerAuth::Anonymous,
+            (Some(bearer), _) => AuthStep::Bearer(bearer),
+            (None, AuthMode::Provider) => AuthStep::Provider,
+            (None, _) => AuthStep::Anonymous,
         })
     }
 
     /// The token step of `jwt` and `access`; `None` for the other modes.
     pub fn bearer(&self) -> Option<&Bearer> {
         match self {
-            WorkerAuth::Bearer(b) => Some(b),
+            AuthStep::Bearer(b) => Some(b),
             _ => None,
         }
     }
@@ -219,7 +222,7 @@ impl WorkerAuth {
     /// The token step of `jwt` and `access`, taken; `None` for the other modes.
     pub fn into_bearer(self) -> Option<Bearer> {
         match self {
-            WorkerAuth::Bearer(b) => Some(b),
+            AuthStep::Bearer(b) => Some(b),
             _ => None,
         }
     }
@@ -227,9 +230,9 @@ impl WorkerAuth {
     /// The mode.
     pub fn mode(&self) -> AuthMode {
         match self {
-            WorkerAuth::Anonymous => AuthMode::None,
-            WorkerAuth::Bearer(b) => b.mode(),
-            WorkerAuth::Provider => AuthMode::Provider,
+            AuthStep::Anonymous => AuthMode::None,
+            AuthStep::Bearer(b) => b.mode(),
+            AuthStep::Provider => AuthMode::Provider,
         }
     }
 }
@@ -246,9 +249,50 @@ fn config_error(key: SettingKey, name: &'static str, value: &str, fix: String) -
     }
 }
 
+/// With [`AuthMode::None`] or [`AuthMode::Provider`], no other authentication setting may be
+/// given: it would be silently ignored.
+fn no_token_settings(config: &BearerConfig) -> Result<(), ConfigError> {
+    let given = [
+        (SettingKey::AuthIssuer, "issuer", config.issuer.clone()),
+        (
+            SettingKey::AuthAudience,
+            "audiences",
+            (!config.audiences.is_empty()).then(|| config.audiences.join(",")),
+        ),
+        (SettingKey::AuthJwksUrl, "jwks_url", config.jwks_url.clone()),
+        (
+            SettingKey::AuthScopesClaim,
+            "scope_claim",
+            config.scope_claim.clone(),
+        ),
+        (
+            SettingKey::AuthTokenProfile,
+            "token_profile",
+            config.token_profile.map(|p| p.as_str().to_owned()),
+        ),
+    ];
+    if let Some((key, name, Some(value))) = given.into_iter().find(|g| g.2.is_some()) {
+        let (problem, fix) = if config.mode == AuthMode::Provider {
+            (
+                "given with AUTH_MODE provider, where the host (@cloudflare/workers-oauth-provider) validates the tokens and this Worker reads none",
+                "remove it (the host's own options configure the tokens), or set AUTH_MODE to jwt or access",
+            )
+        } else {
+            (
+                "given without an AUTH_MODE other than none",
+                "set AUTH_MODE to jwt or access, or remove it",
+            )
+        };
+        let mut e = config_error(key, name, &value, fix.into());
+        e.problem = Some(problem.into());
+        return Err(e);
+    }
+    Ok(())
+}
+
 impl Bearer {
     /// The authentication step for `config`, `None` for [`AuthMode::None`] and
-    /// [`AuthMode::Provider`] (no token work of this server's own; see [`WorkerAuth`]); refused
+    /// [`AuthMode::Provider`] (no token work of this server's own; see [`AuthStep`]); refused
     /// when the settings do not go together: `jwt` and `access` need `AUTH_ISSUER`, `access`
     /// needs `AUTH_AUDIENCE` (the application's AUD tag), the issuer of `jwt` and a key set URL
     /// are `https` URLs (`http` for loopback hosts, for local testing), and with `none` or
@@ -256,41 +300,7 @@ impl Bearer {
     pub fn new(config: BearerConfig) -> Result<Option<Bearer>, ConfigError> {
         let mode_value = config.mode.as_str();
         if matches!(config.mode, AuthMode::None | AuthMode::Provider) {
-            let given = [
-                (SettingKey::AuthIssuer, "issuer", config.issuer.clone()),
-                (
-                    SettingKey::AuthAudience,
-                    "audiences",
-                    (!config.audiences.is_empty()).then(|| config.audiences.join(",")),
-                ),
-                (SettingKey::AuthJwksUrl, "jwks_url", config.jwks_url.clone()),
-                (
-                    SettingKey::AuthScopesClaim,
-                    "scope_claim",
-                    config.scope_claim.clone(),
-                ),
-                (
-                    SettingKey::AuthTokenProfile,
-                    "token_profile",
-                    config.token_profile.map(|p| p.as_str().to_owned()),
-                ),
-            ];
-            if let Some((key, name, Some(value))) = given.into_iter().find(|g| g.2.is_some()) {
-                let (problem, fix) = if config.mode == AuthMode::Provider {
-                    (
-                        "given with AUTH_MODE provider, where the host (@cloudflare/workers-oauth-provider) validates the tokens and this Worker reads none",
-                        "remove it (the host's own options configure the tokens), or set AUTH_MODE to jwt or access",
-                    )
-                } else {
-                    (
-                        "given without an AUTH_MODE other than none",
-                        "set AUTH_MODE to jwt or access, or remove it",
-                    )
-                };
-                let mut e = config_error(key, name, &value, fix.into());
-                e.problem = Some(problem.into());
-                return Err(e);
-            }
+            no_token_settings(&config)?;
             return Ok(None);
         }
         let issuer = config.issuer.clone().unwrap_or_default();
@@ -634,7 +644,7 @@ impl Bearer {
     }
 
     /// The 503 for a request with a token when no key set can be had: `Retry-After`
-    /// ([`UNAVAILABLE_RETRY_AFTER`]), `Cache-Control: no-store`, an empty body. The adapter
+    /// (60 seconds), `Cache-Control: no-store`, an empty body. The adapter
     /// logs `error`.
     pub fn unavailable(
         &self,
@@ -657,7 +667,7 @@ impl Bearer {
         )
     }
 
-    /// The Protected Resource Metadata (RFC 9728 §2), the same document at [`PRM_PATH`] and
+    /// The Protected Resource Metadata (RFC 9728 §2), the same document at `/.well-known/oauth-protected-resource` and
     /// [`PRM_MCP_PATH`]: `resource` (this server's `/mcp` URL: the one protected resource,
     /// which MCP clients check against the URL they connect to), `authorization_servers`
     /// (the issuer), `bearer_methods_supported` (`header` only: RFC 6750 §2.1, MCP forbids

@@ -36,7 +36,7 @@ pub const INSPECTOR_PREFIX: &str = "/inspector/";
 /// files below `inspector/` (the npm package's `inspector/`, `lib/` and `web/` files, with
 /// the page's import map pointing at `./lib/`), with their content types. Nothing else is
 /// served under the prefix.
-pub const INSPECTOR_FILES: &[(&str, &str)] = &[
+pub(crate) const INSPECTOR_FILES: &[(&str, &str)] = &[
     ("index.html", "text/html; charset=utf-8"),
     ("inspector.js", "text/javascript; charset=utf-8"),
     ("inspector.css", "text/css; charset=utf-8"),
@@ -114,10 +114,11 @@ pub enum Step {
         limit: usize,
     },
     /// Send `response` with the adapter's static file `inspector/<file>` as its body (a file of
-    /// the inspector page, [`INSPECTOR_FILES`]); an adapter that has no such file sends
-    /// `missing` instead (503, `-32603`: the page is switched on but not deployed).
+    /// the inspector page, as the npm package's `inspectorFiles()` lists them); an adapter that
+    /// has no such file sends `missing` instead (503, `-32603`: the page is switched on but not
+    /// deployed).
     Page {
-        /// The file, a path from [`INSPECTOR_FILES`].
+        /// The file, a path below `inspector/` of the adapter's static files.
         file: &'static str,
         /// Its status and headers (the body is the file).
         response: Response,
@@ -219,21 +220,16 @@ impl Endpoint {
 
     /// The response to a refused request: its status and headers, the CORS headers of an
     /// allowed origin, and a JSON-RPC error body without `id`.
-    pub fn refuse(&self, head: &Head<'_>, refusal: &Refusal) -> Response {
+    pub(crate) fn refuse(&self, head: &Head<'_>, refusal: &Refusal) -> Response {
         let mut r = self.base(head, refusal.status());
         r.set_refusal(refusal);
         r
     }
 
-    /// Decides from the request head alone: an immediate response, or read the body (an
-    /// anonymous caller: [`Endpoint::head_as`] with [`Grant::PUBLIC`]).
-    pub fn head(&self, head: &Head<'_>) -> Step {
-        self.head_as(head, Grant::PUBLIC)
-    }
-
-    /// [`Endpoint::head`] for a caller with `grant` (what the mirror's routes answer depends
-    /// on it).
-    pub fn head_as(&self, head: &Head<'_>, grant: Grant) -> Step {
+    /// Decides from the request head alone, for a caller with `grant` ([`Grant::PUBLIC`] for an
+    /// anonymous one; what the mirror's routes answer depends on it): an immediate response,
+    /// or read the body.
+    pub fn head(&self, head: &Head<'_>, grant: Grant) -> Step {
         match self.check_head(head, grant) {
             Ok(step) => step,
             Err(refusal) => Step::Respond(self.refuse(head, &refusal)),
@@ -466,22 +462,17 @@ impl Endpoint {
         Response::refused(&Refusal::Overloaded)
     }
 
-    /// Answers a request whose head passed [`Endpoint::head`] with its body (an anonymous
-    /// caller: [`Endpoint::body_as`] with [`Grant::PUBLIC`]).
-    pub fn body(&self, head: &Head<'_>, body: &[u8]) -> Response {
-        self.body_as(head, body, Grant::PUBLIC)
-    }
-
-    /// [`Endpoint::body`] for a caller with `grant` ([`Responder::respond_as`]). In a
+    /// Answers a request whose head passed [`Endpoint::head`] with its body, for a caller
+    /// with `grant` ([`Responder::respond`]; [`Grant::PUBLIC`] for an anonymous one). In a
     /// catalog with private skills, an answer made for a caller with a grant (not the public
     /// one) carries `Cache-Control: private` (an adapter's cache rule may make it stricter,
     /// [`crate::http::Bearer::cache_rule`]) and `Cross-Origin-Resource-Policy: same-origin`,
     /// as the mirror's answers made for a grant do; the fault of its splice too.
-    pub fn body_as(&self, head: &Head<'_>, body: &[u8], grant: Grant) -> Response {
+    pub fn body(&self, head: &Head<'_>, body: &[u8], grant: Grant) -> Response {
         if body.len() > self.max_body_bytes {
             return self.body_too_large(head);
         }
-        let reply = self.responder.respond_as(body, &head.transport(), grant);
+        let reply = self.responder.respond(body, &head.transport(), grant);
         let for_grant = self.responder.catalog().has_private() && !grant.is_public();
         let base = |status| {
             let mut r = self.base(head, status);
@@ -522,19 +513,14 @@ impl Endpoint {
     }
 
     /// Both steps at once, for adapters that already hold the whole body (tests, servers
-    /// whose platform enforces the limit): the head's response if it has one, else the
-    /// body's. A page file comes back as its `missing` response (this function has no static
-    /// files).
-    pub fn handle(&self, head: &Head<'_>, body: &[u8]) -> Response {
-        self.handle_as(head, body, Grant::PUBLIC)
-    }
-
-    /// [`Endpoint::handle`] for a caller with `grant` (the scopes of its token, mapped by
-    /// [`Catalog::grant`]): [`Endpoint::head_as`], then [`Endpoint::body_as`].
-    pub fn handle_as(&self, head: &Head<'_>, body: &[u8], grant: Grant) -> Response {
-        match self.head_as(head, grant) {
+    /// whose platform enforces the limit), for a caller with `grant` (the scopes of its token,
+    /// mapped by [`Catalog::grant`]; [`Grant::PUBLIC`] for an anonymous one):
+    /// [`Endpoint::head`], then [`Endpoint::body`]. A page file comes back as its `missing`
+    /// response (this function has no static files).
+    pub fn handle(&self, head: &Head<'_>, body: &[u8], grant: Grant) -> Response {
+        match self.head(head, grant) {
             Step::Respond(r) => r,
-            Step::ReadBody { .. } => self.body_as(head, body, grant),
+            Step::ReadBody { .. } => self.body(head, body, grant),
             Step::Page { missing, .. } => missing,
         }
     }

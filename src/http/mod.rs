@@ -15,7 +15,7 @@
 //! |---|---|
 //! | `Origin` present and not allowed ([`HttpConfig::allowed_origins`]; with [`HttpConfig::inspector`], also allowed when it names the request's own `Host`) | 403, no CORS headers |
 //! | `Host` not allowed ([`HttpConfig::allowed_hosts`], DNS-rebinding defence) | 403 |
-//! | with [`HttpConfig::inspector`]: a path under [`INSPECTOR_PREFIX`] (or `/inspector`) | `GET`/`HEAD` of one of [`INSPECTOR_FILES`]: [`Step::Page`] (the adapter sends its static file; 503 when it has none); `/inspector`: 308 to `/inspector/`; another file: 404; another method: 405 with `Allow: GET, HEAD` |
+//! | with [`HttpConfig::inspector`]: a path under [`INSPECTOR_PREFIX`] (or `/inspector`) | `GET`/`HEAD` of one of the page's files (the npm package's `inspectorFiles()`): [`Step::Page`] (the adapter sends its static file; 503 when it has none); `/inspector`: 308 to `/inspector/`; another file: 404; another method: 405 with `Allow: GET, HEAD` |
 //! | path other than [`ENDPOINT_PATH`] | 404 |
 //! | `OPTIONS` | 204, the CORS preflight answer (no authentication) |
 //! | method other than `POST` | 405 with `Allow: POST` |
@@ -46,6 +46,7 @@
 //! response, errors included. No session id is ever minted or required.
 //!
 //! ```
+//! use skills_edge::catalog::Grant;
 //! use skills_edge::http::{Endpoint, Head, HttpConfig, Step};
 //! let endpoint = Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap();
 //! let head = Head {
@@ -58,11 +59,11 @@
 //!     mcp_method: Some("skills/list"),
 //!     ..Head::default()
 //! };
-//! let Step::ReadBody { limit } = endpoint.head(&head) else { panic!() };
+//! let Step::ReadBody { limit } = endpoint.head(&head, Grant::PUBLIC) else { panic!() };
 //! assert_eq!(limit, 1 << 20);
 //! let response = endpoint.body(&head, br#"{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"_meta":{
 //!     "io.modelcontextprotocol/protocolVersion":"2026-07-28",
-//!     "io.modelcontextprotocol/clientCapabilities":{}}}}"#);
+//!     "io.modelcontextprotocol/clientCapabilities":{}}}}"#, Grant::PUBLIC);
 //! assert_eq!(response.status, 200);
 //! assert_eq!(response.header("content-type"), Some("application/json"));
 //! ```
@@ -90,11 +91,12 @@ mod response;
 mod well_known;
 
 pub use bearer::{
-    AuthMode, Bearer, BearerConfig, Gate, KeySource, TokenProfile, WorkerAuth, PRM_MCP_PATH,
-    PRM_PATH, UNAVAILABLE_RETRY_AFTER,
+    AuthMode, AuthStep, Bearer, BearerConfig, Gate, KeySource, TokenProfile, PRM_MCP_PATH,
 };
 pub use body::{BodyReader, MAX_MAX_BODY_BYTES};
-pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH, INSPECTOR_FILES, INSPECTOR_PREFIX};
+#[cfg(feature = "js")]
+pub(crate) use endpoint::INSPECTOR_FILES;
+pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH, INSPECTOR_PREFIX};
 pub use head::Head;
 pub use origin::{HostList, HostPattern, OriginList, OriginPattern, PortPattern};
 pub(crate) use origin::{DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};

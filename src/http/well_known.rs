@@ -122,7 +122,11 @@ impl WellKnown {
     ) -> Response {
         let mut r = if path == INDEX_PATH {
             let body = catalog.mirror_index_for(grant).into_owned();
-            let tag = etag(&crate::skill::digest::digest_of(body.as_bytes()));
+            // Precomputed per audience class when the catalog loaded: no hashing per request.
+            let tag = match catalog.mirror_index_tag_for(grant) {
+                Some(hex) => format!("\"{hex}\""),
+                None => self.index_etag.clone(),
+            };
             self.ok(
                 "application/json",
                 &tag,

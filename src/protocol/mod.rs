@@ -54,7 +54,7 @@ pub const MODERN_VERSION: &str = "2026-07-28";
 /// Legacy revisions are deliberately not listed: they are negotiated with `initialize`, not
 /// per request, so naming them here would invite a client to send `_meta` with a version this
 /// server can only speak through the handshake (spec notes §6, "Open question").
-pub const MODERN_VERSIONS: &[&str] = &[MODERN_VERSION];
+pub(crate) const MODERN_VERSIONS: &[&str] = &[MODERN_VERSION];
 
 /// Revisions served with the legacy (`initialize`) rules, newest first. The first is what
 /// `initialize` answers when the client asks for a version this server does not know.
@@ -89,20 +89,19 @@ pub enum CacheScope {
 }
 
 impl CacheScope {
+    /// Every scope, in the order of [`CacheScope::NAMES`].
+    const ALL: [CacheScope; 2] = [CacheScope::Public, CacheScope::Private];
+
+    /// The wire values, in declaration order: the choices of the `CACHE_SCOPE` setting.
+    pub(crate) const NAMES: [&'static str; 2] = ["public", "private"];
+
     /// The wire value.
     pub fn as_str(self) -> &'static str {
-        match self {
-            CacheScope::Public => "public",
-            CacheScope::Private => "private",
-        }
+        Self::NAMES[self as usize]
     }
 
     /// Parses `"public"` or `"private"`.
     pub fn parse(s: &str) -> Option<CacheScope> {
-        match s {
-            "public" => Some(CacheScope::Public),
-            "private" => Some(CacheScope::Private),
-            _ => None,
-        }
+        Self::ALL.into_iter().find(|c| c.as_str() == s)
     }
 }

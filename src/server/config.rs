@@ -38,6 +38,9 @@ impl Fallback {
         self.tools || self.prompts
     }
 
+    /// The items of the setting, `tools` and `prompts`, in this order.
+    pub(crate) const ITEMS: [&'static str; 2] = ["tools", "prompts"];
+
     /// The setting's form: `none`, `tools`, `prompts` or `tools,prompts`.
     pub fn as_str(self) -> &'static str {
         match (self.tools, self.prompts) {
@@ -58,8 +61,8 @@ impl Fallback {
         let mut f = Fallback::NONE;
         for item in t.split(',').map(str::trim) {
             let slot = match item {
-                "tools" => &mut f.tools,
-                "prompts" => &mut f.prompts,
+                _ if item == Self::ITEMS[0] => &mut f.tools,
+                _ if item == Self::ITEMS[1] => &mut f.prompts,
                 "" => return Err("an empty item".into()),
                 "none" => return Err("`none` cannot be combined with other items".into()),
                 other => {
@@ -111,7 +114,7 @@ pub struct Config {
     pub fallback: Fallback,
     /// The scopes granted to every caller of an adapter that does not authenticate (the stdio
     /// server, the HTTP component), as the host that runs it decided: the adapter answers with
-    /// [`crate::catalog::Catalog::grant`] of these (`respond_as`). Taken as verified; empty
+    /// [`crate::catalog::Catalog::grant`] of these (`respond`). Taken as verified; empty
     /// (the default) is an anonymous caller, the public skills only. The Worker refuses it
     /// (its callers' scopes come from their tokens), and [`crate::server::Responder::respond`]
     /// does not read it.

@@ -128,7 +128,7 @@ impl Responder {
     /// The file at exactly `uri` that a caller with `g` sees: the one lookup of
     /// `resources/read` (and of every adapter that hands over a file's content without a
     /// reply). A file the grant does not see is `None`, as one that does not exist.
-    pub fn visible_file(&self, uri: &str, g: Grant) -> Option<FileView<'_>> {
+    pub(crate) fn visible_file(&self, uri: &str, g: Grant) -> Option<FileView<'_>> {
         let c = &*self.catalog;
         c.file_index(uri)
             .filter(|&i| c.file_visible(i, g))
@@ -191,7 +191,7 @@ pub enum Served<'a> {
 
 impl<'a> Served<'a> {
     /// How `file`'s content is served.
-    pub fn of(file: &FileView<'a>) -> Served<'a> {
+    pub(crate) fn of(file: &FileView<'a>) -> Served<'a> {
         match file.content {
             Content::Inline(bytes) => match file.text() {
                 Some(text) => Served::Text(text),

@@ -18,15 +18,15 @@
 /// What a caller may see (re-exported from the catalog, where it is defined).
 pub use crate::catalog::Grant;
 use crate::catalog::{Catalog, FileView};
-use crate::protocol::envelope::{check_meta, raw_str};
+use crate::protocol::envelope::check_meta;
 pub use crate::protocol::headers::HttpHeaders;
 use crate::protocol::headers::{
-    check_method_headers, check_version_header, era_of, require_version_header, NamedField,
+    check_method_headers, check_version_header, era_of, require_version_header,
 };
 use crate::protocol::reply::{envelope, result_envelope, Outcome};
 use crate::protocol::{
-    parse_message, CacheScope, Era, Incoming, NamedParams, Params, RawId, RpcError,
-    LEGACY_VERSIONS, META_SERVER_INFO, MODERN_VERSIONS, SKILLS_EXTENSION,
+    parse_message, CacheScope, Era, Incoming, Params, RawId, RpcError, META_SERVER_INFO,
+    MODERN_VERSIONS,
 };
 use crate::skill::value::write_json_string;
 use std::sync::Arc;
@@ -35,6 +35,7 @@ mod config;
 mod fallback;
 mod methods;
 mod paging;
+mod table;
 
 pub use config::{Config, ConfigError, Fallback, SettingKey};
 pub(crate) use config::{DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION, MAX_PAGE_SIZE, MAX_TTL_MS};
@@ -147,7 +148,7 @@ impl Reply {
 ///
 /// ```
 /// use skills_edge::catalog::{compile::SourceTree, Catalog};
-/// use skills_edge::server::{Config, Responder, Transport};
+/// use skills_edge::server::{Config, Grant, Responder, Transport};
 /// use std::sync::Arc;
 /// let mut tree = SourceTree::default();
 /// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
@@ -157,11 +158,16 @@ impl Reply {
 /// let reply = responder.respond(
 ///     br#"{"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":"skill://hello/SKILL.md"}}"#,
 ///     &Transport::Stream,
+///     Grant::PUBLIC,
 /// );
 /// assert_eq!(reply.status, 200);
 /// assert!(reply.body_str().contains(r#""text":"---\nname: hello"#));
 /// // A notification gets no reply.
-/// let none = responder.respond(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, &Transport::Stream);
+/// let none = responder.respond(
+///     br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+///     &Transport::Stream,
+///     Grant::PUBLIC,
+/// );
 /// assert_eq!((none.status, none.body), (202, None));
 /// ```
 pub struct Responder {
@@ -225,16 +231,7 @@ impl Responder {
             )),
             None => "",
         };
-        let mut ci = String::from("\"capabilities\":{\"resources\":{}");
-        if fallback.tools {
-            ci.push_str(",\"tools\":{}");
-        }
-        if fallback.prompts {
-            ci.push_str(",\"prompts\":{}");
-        }
-        ci.push_str(",\"extensions\":{");
-        write_json_string(SKILLS_EXTENSION, &mut ci);
-        ci.push_str(":{\"directoryRead\":true}}}");
+        let mut ci = table::declared_capabilities(fallback);
         let capabilities_base = ci.clone();
         // Settings-given instructions are sent as given; the catalog's own start with how to
         // use the fallback when it is on, so clients that keep only the first 2,048
@@ -276,7 +273,7 @@ impl Responder {
     /// The cache hints of a cacheable 2026-07-28 result for a caller with `grant`: the
     /// configured `ttlMs`, and the configured `cacheScope`, or `private` for a caller with a
     /// grant in a catalog with private skills (its answers depend on who asks). The replies
-    /// of [`Responder::respond_as`] carry these; an adapter that builds its results from the
+    /// of [`Responder::respond`] carry these; an adapter that builds its results from the
     /// 2025-11-25 form of a reply (an SDK's own result types) adds them with this.
     pub fn cache_hints(&self, grant: Grant) -> (u64, CacheScope) {
         if self.catalog.has_private() && !grant.is_public() {
@@ -298,9 +295,9 @@ impl Responder {
 
     /// One page of `skills/list` for a caller with `grant`, as data: the skills' indices in
     /// the catalog and the next page's cursor, from the same cursors, pages and predicate as
-    /// [`Responder::respond_as`] (a cursor is the one a `skills/list` reply carries). For an
+    /// [`Responder::respond`] (a cursor is the one a `skills/list` reply carries). For an
     /// adapter that builds an SDK's own result types from the catalog's entries
-    /// ([`Catalog::skill_at`]); the error is the one `respond_as` would send.
+    /// ([`Catalog::skill_at`]); the error is the one `respond` would send.
     pub fn skills_page(
         &self,
         cursor: Option<&str>,
@@ -318,7 +315,7 @@ impl Responder {
     }
 
     /// `skills/get` for a caller with `grant`, as data: the index of the skill whose
-    /// `SKILL.md` is `uri`, or the error [`Responder::respond_as`] would send (the same for a
+    /// `SKILL.md` is `uri`, or the error [`Responder::respond`] would send (the same for a
     /// skill the grant does not see as for one that does not exist).
     pub fn skill_for(&self, uri: &str, grant: Grant) -> Result<usize, ErrorObject> {
         self.visible_skill(uri, self.in_force(grant))
@@ -326,7 +323,7 @@ impl Responder {
     }
 
     /// `resources/read` for a caller with `grant`, as data: the file at `uri`, or the error
-    /// [`Responder::respond_as`] would send (the same for a file the grant does not see as for
+    /// [`Responder::respond`] would send (the same for a file the grant does not see as for
     /// one that does not exist). Its content goes out as [`FileView::text`] when that is
     /// `Some`, otherwise as the base64 of its bytes.
     pub fn file_for(&self, uri: &str, grant: Grant) -> Result<FileView<'_>, ErrorObject> {
@@ -344,18 +341,13 @@ impl Responder {
         &self.config
     }
 
-    /// Answers one message from an anonymous caller ([`Grant::PUBLIC`]: the public skills
-    /// only).
-    pub fn respond(&self, message: &[u8], transport: &Transport<'_>) -> Reply {
-        self.respond_as(message, transport, Grant::PUBLIC)
-    }
-
-    /// Answers one message from a caller with `grant` ([`Catalog::grant`] of the scopes its
-    /// token carries). Every surface applies the one predicate [`Catalog::skill_visible`]: a
+    /// Answers one message from a caller with `grant` ([`Grant::PUBLIC`] for an anonymous
+    /// caller: the public skills only; [`Catalog::grant`] of the scopes a token carries
+    /// otherwise). Every surface applies the one predicate [`Catalog::skill_visible`]: a
     /// skill the grant does not see is answered exactly as one that does not exist. In a
     /// catalog without private skills every grant is [`Grant::PUBLIC`] and the replies are
     /// the same byte for byte.
-    pub fn respond_as(&self, message: &[u8], transport: &Transport<'_>, grant: Grant) -> Reply {
+    pub fn respond(&self, message: &[u8], transport: &Transport<'_>, grant: Grant) -> Reply {
         let g = self.in_force(grant);
         let (id, method, params_raw) = match parse_message(message) {
             Ok(Incoming::Request { id, method, params }) => (id, method, params),
@@ -415,132 +407,31 @@ impl Responder {
                 supported: MODERN_VERSIONS,
             });
         }
+        let row = self.method(method, true);
         if let Some(h) = headers {
-            check_method_headers(h, method, self.named_field(method, &params))?;
+            check_method_headers(h, method, row.and_then(|m| m.named_field(&params)))?;
         }
-        // A caller with a grant gets answers made for it: `cacheScope` private.
-        let tail = if g.is_public() {
-            &self.tail_cacheable
-        } else {
-            &self.tail_private
-        };
-        let cacheable = |body: Rendered| body.close(tail);
-        let plain = |body: Rendered| body.close(&self.tail_meta);
-        let fallback = self.config.fallback;
-        match method {
-            "server/discover" => {
-                let mut b = String::from("{\"resultType\":\"complete\",\"supportedVersions\":[");
-                for (i, v) in MODERN_VERSIONS.iter().enumerate() {
-                    if i > 0 {
-                        b.push(',');
-                    }
-                    write_json_string(v, &mut b);
-                }
-                b.push_str("],");
-                b.push_str(&self.capabilities_for(g));
-                Ok(cacheable(b.into()))
-            }
-            "skills/list" => self.skills_list(&params, true, g).map(whole).map(cacheable),
-            "skills/get" => self.skills_get(&params, true, g).map(whole).map(cacheable),
-            "resources/list" => self
-                .resources_list(&params, true, g)
-                .map(whole)
-                .map(cacheable),
-            "resources/templates/list" => self
-                .templates_list(&params, true, g)
-                .map(whole)
-                .map(cacheable),
-            "resources/read" => self.resources_read(&params, true, g).map(cacheable),
-            // Not a CacheableResult on the stable spec page, but the official TypeScript SDK
-            // (2.4) requires ttlMs and cacheScope on it at 2026-07-28 (as its server sends
-            // them); clients that follow the page ignore the extra fields.
-            "resources/directory/read" => self
-                .directory_read(&params, true, g)
-                .map(whole)
-                .map(cacheable),
-            "tools/list" if fallback.tools => self.tools_list(&params, true, g).map(cacheable),
-            "tools/call" if fallback.tools => self.tools_call(&params, true, g).map(plain),
-            "prompts/list" if fallback.prompts => {
-                self.prompts_list(&params, true, g).map(cacheable)
-            }
-            "prompts/get" if fallback.prompts => self.prompts_get(&params, true, g).map(plain),
-            "initialize"
-            | "ping"
-            | "logging/setLevel"
-            | "resources/subscribe"
-            | "resources/unsubscribe" => Err(RpcError::MethodNotFound {
+        let Some(row) = row else {
+            return Err(RpcError::MethodNotFound {
                 method: method.to_owned(),
-                hint: Some("removed in protocol revision 2026-07-28; use server/discover"),
-            }),
-            _ => Err(not_found(method)),
-        }
+                hint: table::REMOVED_IN_MODERN
+                    .contains(&method)
+                    .then_some("removed in protocol revision 2026-07-28; use server/discover"),
+            });
+        };
+        // A caller with a grant gets answers made for it: `cacheScope` private.
+        let tail = match (row.cacheable, g.is_public()) {
+            (false, _) => &self.tail_meta,
+            (true, true) => &self.tail_cacheable,
+            (true, false) => &self.tail_private,
+        };
+        (row.run)(self, &params, true, g).map(|body| body.close(tail))
     }
 
     fn legacy(&self, method: &str, params: &Params<'_>, g: Grant) -> Result<Rendered, RpcError> {
-        let close = |b: Rendered| b.close("}");
-        let fallback = self.config.fallback;
-        match method {
-            "initialize" => {
-                let requested = params.protocol_version.and_then(raw_str).ok_or_else(|| {
-                    RpcError::InvalidParams(
-                        "`protocolVersion` (a string) is required in initialize".into(),
-                    )
-                })?;
-                let chosen = LEGACY_VERSIONS
-                    .iter()
-                    .find(|v| **v == requested)
-                    .unwrap_or(&LEGACY_VERSIONS[0]);
-                let mut b = String::from("{\"protocolVersion\":");
-                write_json_string(chosen, &mut b);
-                b.push(',');
-                b.push_str(&self.capabilities_for(g));
-                // 2025-11-25 carries serverInfo in the body; 2026-07-28 only in `_meta`.
-                b.push_str(",\"serverInfo\":");
-                b.push_str(&self.server_info);
-                Ok(close(b.into()))
-            }
-            "ping" => Ok(whole("{}".to_owned())),
-            "skills/list" => self.skills_list(params, false, g).map(whole).map(close),
-            "skills/get" => self.skills_get(params, false, g).map(whole).map(close),
-            "resources/list" => self.resources_list(params, false, g).map(whole).map(close),
-            "resources/templates/list" => {
-                self.templates_list(params, false, g).map(whole).map(close)
-            }
-            "resources/read" => self.resources_read(params, false, g).map(close),
-            "resources/directory/read" => {
-                self.directory_read(params, false, g).map(whole).map(close)
-            }
-            "tools/list" if fallback.tools => self.tools_list(params, false, g).map(close),
-            "tools/call" if fallback.tools => self.tools_call(params, false, g).map(close),
-            "prompts/list" if fallback.prompts => self.prompts_list(params, false, g).map(close),
-            "prompts/get" if fallback.prompts => self.prompts_get(params, false, g).map(close),
-            _ => Err(not_found(method)),
-        }
-    }
-
-    /// The body field `Mcp-Name` must repeat on `method` over HTTP: the URI of
-    /// `resources/read`, and the name of `tools/call` and `prompts/get` when this server offers
-    /// them (otherwise those methods are `-32601`, whatever the headers).
-    fn named_field<'p>(&self, method: &str, params: &Params<'p>) -> Option<NamedField<'p>> {
-        let name = || NamedParams::parse(params.raw).ok().and_then(|n| n.name);
-        let f = self.config.fallback;
-        match method {
-            "resources/read" => Some(NamedField {
-                field: "uri",
-                what: "the resource URI",
-                value: params.uri,
-            }),
-            "tools/call" if f.tools => Some(NamedField {
-                field: "name",
-                what: "the tool name",
-                value: name(),
-            }),
-            "prompts/get" if f.prompts => Some(NamedField {
-                field: "name",
-                what: "the prompt name",
-                value: name(),
-            }),
-            _ => None,
+        match self.method(method, false) {
+            Some(row) => (row.run)(self, params, false, g).map(|body| body.close("}")),
+            None => Err(not_found(method)),
         }
     }
 }
@@ -600,10 +491,6 @@ pub(super) struct Split {
     pub(super) uri: String,
     /// The result after the asset.
     pub(super) tail: String,
-}
-
-fn whole(body: String) -> Rendered {
-    Rendered::Whole(body)
 }
 
 impl From<String> for Rendered {

@@ -10,6 +10,7 @@ use serde_json::value::RawValue;
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::compile::{self, Compiled};
 use skills_edge::catalog::diag::CompileError;
+use skills_edge::catalog::Grant;
 use skills_edge::catalog::{walk, Catalog};
 use skills_edge::protocol::Era;
 use skills_edge::server::{Config, Fallback, HttpHeaders, Reply, Responder, Transport};
@@ -257,7 +258,7 @@ pub fn assemble(reply: Reply, fetch: impl Fn(&str) -> Option<Vec<u8>>) -> Reply 
 
 /// Answers `msg` and returns the checked response (panics when there is no body).
 pub fn call(r: &Responder, msg: &[u8], transport: &Transport<'_>) -> Rpc {
-    let reply = r.respond(msg, transport);
+    let reply = r.respond(msg, transport, Grant::PUBLIC);
     match check_reply(&reply) {
         Ok(Some(rpc)) => rpc,
         Ok(None) => panic!("no reply to {}", String::from_utf8_lossy(msg)),

@@ -32,7 +32,7 @@
 //! there, a request with a token has it validated (the key set fetched when the key cache
 //! says so, ES256 and RS256 through WebCrypto, Ed25519 in Rust) and gets 401 or 503 when it
 //! fails, and the token's scopes become the caller's grant (`Catalog::grant`), which travels
-//! with the request to the endpoint (`Endpoint::head_as`, `Endpoint::body_as`): the catalog's
+//! with the request to the endpoint (`Endpoint::head`, `Endpoint::body`): the catalog's
 //! access rules decide what it sees, on every surface (docs/private.md). An anonymous caller
 //! has the public grant; an all-private catalog challenges it on `/mcp`
 //! (`Bearer::needs_token`).

@@ -5,7 +5,7 @@ use crate::auth::{self, Outcome};
 use crate::parking::Parking;
 use skills_edge::auth::TokenError;
 use skills_edge::catalog::{Catalog, Grant};
-use skills_edge::http::{Bearer, BodyReader, Endpoint, Gate, Head, Response, Step, WorkerAuth};
+use skills_edge::http::{AuthStep, Bearer, BodyReader, Endpoint, Gate, Head, Response, Step};
 use skills_edge::protocol::clip;
 use skills_edge::settings::{self, Source};
 use std::sync::Arc;
@@ -18,7 +18,7 @@ use worker::{event, Context, Env, Result};
 
 static ENDPOINT: OnceLock<Endpoint> = OnceLock::new();
 /// How the caller is known (`AUTH_MODE`).
-static AUTH: OnceLock<WorkerAuth> = OnceLock::new();
+static AUTH: OnceLock<AuthStep> = OnceLock::new();
 
 #[wasm_bindgen]
 extern "C" {
@@ -173,7 +173,7 @@ fn finish(id: u64, buf: JsValue) -> JsValue {
         endpoint.body_unreadable(&head)
     } else {
         let body = js_sys::Uint8Array::new(&buf).to_vec();
-        endpoint.body_as(&head, &body, p.grant)
+        endpoint.body(&head, &body, p.grant)
     };
     into_platform(cache_rule(response)).unwrap_or(JsValue::NULL)
 }
@@ -205,7 +205,7 @@ fn read_var(env: &JsValue, name: &str) -> Option<String> {
 
 /// The endpoint serving `pack` (an `ArrayBuffer` or `Uint8Array`) with the settings in
 /// `env`'s vars; remembers `env.ASSETS` for the responses spliced around assets.
-fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, WorkerAuth), String> {
+fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, AuthStep), String> {
     if !(pack.is_instance_of::<js_sys::ArrayBuffer>()
         || pack.is_instance_of::<js_sys::Uint8Array>())
     {
@@ -224,13 +224,13 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, Worker
         format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
     })?;
     let auth = match auth {
-        WorkerAuth::Bearer(b) => {
+        AuthStep::Bearer(b) => {
             let scopes = catalog
                 .access_scopes()
                 .into_iter()
                 .map(str::to_owned)
                 .collect();
-            WorkerAuth::Bearer(b.with_scopes_supported(scopes))
+            AuthStep::Bearer(b.with_scopes_supported(scopes))
         }
         other => other,
     };
@@ -272,7 +272,7 @@ fn endpoint(env: &Env) -> Result<&'static Endpoint> {
 
 /// The authentication step of `jwt` and `access`, once the endpoint is configured.
 fn bearer() -> Option<&'static Bearer> {
-    AUTH.get().and_then(WorkerAuth::bearer)
+    AUTH.get().and_then(AuthStep::bearer)
 }
 
 /// `r` with the cache rule of `AUTH_MODE` (`Bearer::cache_rule`: with `access`, an answer made
@@ -287,7 +287,7 @@ fn cache_rule(r: Response) -> Response {
 /// Whether the Worker runs behind `@cloudflare/workers-oauth-provider` (`AUTH_MODE`
 /// `provider`).
 fn behind_provider() -> bool {
-    matches!(AUTH.get(), Some(WorkerAuth::Provider))
+    matches!(AUTH.get(), Some(AuthStep::Provider))
 }
 
 thread_local! {
@@ -526,7 +526,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
         }
     }
     let head = pending.head();
-    let response = match endpoint.head_as(&head, pending.grant) {
+    let response = match endpoint.head(&head, pending.grant) {
         Step::Respond(r) => r,
         Step::Page {
             file,
@@ -553,7 +553,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             return Ok(promise.unchecked_into());
         }
         Step::ReadBody { limit } => match read_chunked_body(&req, limit).await {
-            Chunked::Complete(body) => endpoint.body_as(&head, &body, pending.grant),
+            Chunked::Complete(body) => endpoint.body(&head, &body, pending.grant),
             Chunked::TooLarge => endpoint.body_too_large(&head),
             Chunked::Unreadable => endpoint.body_unreadable(&head),
         },

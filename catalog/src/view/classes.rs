@@ -24,6 +24,33 @@ pub(super) struct ClassLists {
     /// into classes: it depends on those skills only (not on a class's number, nor on which
     /// other scopes also see them, nor on any other skill).
     snapshots: Vec<u32>,
+    /// The mirror index's entity tag per class: the wrapping sum, in four 64-bit lanes, of the
+    /// SHA-256 of each index item of its mirror records. Like the snapshots, a sum over what a
+    /// caller sees, so the tag of a caller's index depends on those items only.
+    mirror_tags: Vec<[u64; 4]>,
+    /// The SHA-256 of the mirror index's fixed parts (its prefix, then its suffix), in lanes.
+    mirror_base: [u64; 4],
+}
+
+/// A SHA-256 digest as four 64-bit lanes (big-endian), to be summed.
+fn lanes(d: [u8; 32]) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    for (lane, chunk) in out.iter_mut().zip(d.chunks_exact(8)) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        *lane = u64::from_be_bytes(b);
+    }
+    out
+}
+
+/// `a + b`, lane by lane, wrapping.
+fn add_lanes(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    [
+        a[0].wrapping_add(b[0]),
+        a[1].wrapping_add(b[1]),
+        a[2].wrapping_add(b[2]),
+        a[3].wrapping_add(b[3]),
+    ]
 }
 
 /// The items of several sorted lists of indices, merged in order (each index is in one list);
@@ -100,11 +127,37 @@ pub(super) fn class_lists(t: &Tables, heap: &[u8]) -> Option<ClassLists> {
                 .fold(0u32, |acc, &i| acc.wrapping_add(skill_snapshot(i)))
         })
         .collect();
+    let item_tag = |m: u32| {
+        let item = t
+            .mirror
+            .get(m as usize)
+            .and_then(|r| a.fragments.get(r.skill as usize))
+            .map_or(&[][..], |f| bytes_at(heap, f.mirror_item));
+        // The index leaves an empty item out.
+        if item.is_empty() {
+            return [0u64; 4];
+        }
+        let mut h = Sha256Stream::new();
+        h.update(item);
+        lanes(h.finish())
+    };
+    let mirror_tags = mirror
+        .iter()
+        .map(|list| {
+            list.iter()
+                .fold([0u64; 4], |acc, &m| add_lanes(acc, item_tag(m)))
+        })
+        .collect();
+    let mut base = Sha256Stream::new();
+    base.update(bytes_at(heap, a.heads.mirror_prefix));
+    base.update(crate::compile::mirror::MIRROR_SUFFIX.as_bytes());
     Some(ClassLists {
         skills,
         mirror,
         prompts,
         snapshots,
+        mirror_tags,
+        mirror_base: lanes(base.finish()),
     })
 }
 
@@ -182,6 +235,28 @@ impl Catalog {
         lo.checked_sub(1).filter(|_| lo <= self.skill_count())
     }
 
+    /// The strong entity tag (64 lowercase hex digits, unquoted) of
+    /// [`Catalog::mirror_index_for`] `grant`, made without hashing anything per request: the
+    /// wrapping sum of the precomputed tags of the classes the grant holds and of the
+    /// index's fixed parts. It changes when an item of that index changes, and depends on
+    /// nothing the caller does not see (a sum over its items, as [`Catalog::view_snapshot`]).
+    /// `None` in a catalog without private skills, whose one index is hashed once
+    /// ([`Catalog::mirror_index`]).
+    pub fn mirror_index_tag_for(&self, grant: Grant) -> Option<String> {
+        let ix = self.ix.as_ref()?;
+        let sum = ix
+            .mirror_tags
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k == 0 || grant.mask() & (1u64 << (k - 1)) != 0)
+            .fold(ix.mirror_base, |acc, (_, t)| add_lanes(acc, *t));
+        let mut hex = String::with_capacity(64);
+        for lane in sum {
+            hex.push_str(&format!("{lane:016x}"));
+        }
+        Some(hex)
+    }
+
     /// The snapshot of what a caller with `grant` sees: a value that changes when anything
     /// it sees changes, and only then. In a catalog with private skills, the wrapping sum of
     /// the snapshots of the classes it holds, which is the sum over the skills it sees of each
@@ -249,6 +324,33 @@ mod tests {
             assert_eq!(c.visible_skill_at(g, all.len()), None);
             assert_eq!(c.visible_skill_at(g, usize::MAX), None);
         }
+    }
+
+    /// The entity tag of a caller's mirror index, precomputed per class: equal for equal
+    /// indexes (whatever is hidden from the caller, and however it is split into classes),
+    /// different for different ones.
+    #[test]
+    fn a_mirror_index_tag_follows_the_index_the_caller_sees_only() {
+        let few = catalog(&[("s1", "x"), ("s3", "billing"), ("s7", "x")]);
+        let many = catalog(&[("s1", "audit"), ("s3", "billing"), ("s7", "ops")]);
+        let (gf, gm) = (few.grant(&["billing"]), many.grant(&["billing"]));
+        assert_eq!(few.mirror_index_for(gf), many.mirror_index_for(gm));
+        assert_eq!(few.mirror_index_tag_for(gf), many.mirror_index_tag_for(gm));
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for mask in 0..8u64 {
+            let g = Grant::from_mask(mask);
+            let index = many.mirror_index_for(g).into_owned();
+            let tag = many
+                .mirror_index_tag_for(g)
+                .expect("a catalog with private skills");
+            assert_eq!(tag.len(), 64);
+            for (i, t) in &seen {
+                assert_eq!(i == &index, t == &tag, "mask {mask}");
+            }
+            seen.push((index, tag));
+        }
+        let public = catalog(&[]);
+        assert_eq!(public.mirror_index_tag_for(Grant::PUBLIC), None);
     }
 
     #[test]

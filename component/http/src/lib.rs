@@ -21,8 +21,8 @@
 //! The component does not authenticate: every caller of an instance has the scopes of the
 //! `SCOPES` variable (none by default: the public skills only), which the host that runs it
 //! grants by deciding who may reach it. The requests are answered for the grant of those
-//! scopes ([`skills_edge::catalog::Catalog::grant`], then the endpoint's `head_as` and
-//! `body_as`), as the Worker answers a caller whose token carries them.
+//! scopes ([`skills_edge::catalog::Catalog::grant`], then the endpoint's `head` and
+//! `body`), as the Worker answers a caller whose token carries them.
 
 #![warn(missing_docs)]
 
@@ -140,12 +140,12 @@ fn respond(served: &Served, request: IncomingRequest) -> Response {
         headers.iter().map(|(n, v)| (*n, v.as_str())),
     );
     head.host = host.as_deref();
-    match endpoint.head_as(&head, *grant) {
+    match endpoint.head(&head, *grant) {
         Step::Respond(r) => r,
         // The component has no static files: the inspector page is the Worker's.
         Step::Page { missing, .. } => missing,
         Step::ReadBody { limit } => match read_body(request, limit) {
-            Body::Complete(body) => endpoint.body_as(&head, &body, *grant),
+            Body::Complete(body) => endpoint.body(&head, &body, *grant),
             Body::TooLarge => endpoint.body_too_large(&head),
             Body::TimedOut => timed_out(endpoint, &head),
             Body::Unreadable(message) => {
@@ -376,19 +376,19 @@ mod tests {
             mcp_name: (method == "resources/read").then_some("skill://secret/SKILL.md"),
             ..Head::default()
         };
-        let Step::ReadBody { .. } = served.endpoint.head_as(&post, served.grant) else {
+        let Step::ReadBody { .. } = served.endpoint.head(&post, served.grant) else {
             panic!("a POST to /mcp reads its body");
         };
         let r = served
             .endpoint
-            .body_as(&post, body.as_bytes(), served.grant);
+            .body(&post, body.as_bytes(), served.grant);
         let index = Head {
             method: "GET",
             path: "/.well-known/agent-skills/index.json",
             host: Some("localhost"),
             ..Head::default()
         };
-        let Step::Respond(i) = served.endpoint.head_as(&index, served.grant) else {
+        let Step::Respond(i) = served.endpoint.head(&index, served.grant) else {
             panic!("the mirror answers from the head");
         };
         (
@@ -454,7 +454,7 @@ mod tests {
                 host: host.as_deref(),
                 ..Head::default()
             };
-            let Step::Respond(r) = s.endpoint.head_as(&head, s.grant) else {
+            let Step::Respond(r) = s.endpoint.head(&head, s.grant) else {
                 panic!("the mirror answers from the head");
             };
             assert_eq!(

@@ -77,7 +77,7 @@ impl wit::GuestServer for Server {
 }
 
 impl Server {
-    /// The reply to `message` for a caller with `grant` ([`server::Responder::respond_as`]).
+    /// The reply to `message` for a caller with `grant` ([`server::Responder::respond`]).
     fn answer(
         &self,
         message: &[u8],
@@ -92,7 +92,7 @@ impl Server {
                 name: h.name.as_deref(),
             }),
         };
-        let reply = self.0.respond_as(message, &transport, grant);
+        let reply = self.0.respond(message, &transport, grant);
         wit::Reply {
             status: reply.status,
             body: reply.body,

@@ -55,7 +55,10 @@ fn stdio_options() -> String {
     for s in SETTINGS.iter().filter(shown) {
         out.push_str(&format!(
             "        {} VALUE\n            {}; default: {}; {}\n",
-            s.flag, s.doc, s.default, s.form
+            s.flag,
+            s.doc,
+            s.default,
+            s.form()
         ));
     }
     out

@@ -25,383 +25,16 @@ use crate::http::{Endpoint, Head, HttpConfig, Response, Step};
 use crate::server::{ConfigError, HttpHeaders, Responder, Served, SettingKey, Transport};
 use crate::settings::{self, Source};
 
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsServerOptions {
-    page_size: Option<f64>,
-    ttl_ms: Option<f64>,
-    cache_scope: Option<String>,
-    instructions: Option<String>,
-    fallback: Option<String>,
-    allowed_origins: Option<String>,
-    allowed_hosts: Option<String>,
-    max_body_bytes: Option<f64>,
-    mirror: Option<String>,
-    /// The authentication settings: read so that anything but `authMode: "none"` is refused
-    /// naming the Worker, the only adapter that authenticates callers.
-    auth_mode: Option<String>,
-    auth_issuer: Option<String>,
-    auth_audience: Option<String>,
-    auth_jwks_url: Option<String>,
-    auth_scopes_claim: Option<String>,
-    auth_token_profile: Option<String>,
-    /// Read as a value of its own (a nested object, checked field by field).
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    server_info: JsValue,
-}
+mod fetch;
+mod options;
 
-#[derive(serde::Deserialize)]
-struct JsServerInfo {
-    name: String,
-    version: String,
-}
-
-/// Every option of `SkillsServer`, read in one place: the endpoint's [`HttpConfig`] (the
-/// responder's settings and the HTTP rules of `fetch`) and the bytes of `options.pack`, if any. `pack` is read on its own (its bytes are copied once, never
-/// walked as an object); the other options through serde.
-fn server_config(options: &JsValue) -> Result<(HttpConfig, Option<Vec<u8>>), JsValue> {
-    let a = arg("new SkillsServer", "options");
-    let o: JsServerOptions = options_except(options, a, &["pack"])?;
-    let pack = if options.is_undefined() || options.is_null() {
-        None
-    } else {
-        let value = get(options, "pack", a)?;
-        if value.is_undefined() {
-            None
-        } else {
-            let p = a.with("options.pack");
-            let bytes = bytes_of(&value, true, p)?.ok_or_else(|| {
-                p.wrong(
-                    "a Uint8Array or an ArrayBuffer (the bytes of a .pack file)",
-                    &value,
-                )
-            })?;
-            Some(bytes)
-        }
-    };
-    // Every value goes through the one settings table (as text, JavaScript numbers in their
-    // decimal form), so the ranges and the messages are those of the Worker and the command.
-    let server_info = if o.server_info.is_undefined() {
-        None
-    } else {
-        Some(record::<JsServerInfo>(
-            &o.server_info,
-            a.with("options.serverInfo"),
-            &[],
-        )?)
-    };
-    // The inspector page is the Worker's (this server has no static files): `inspector` is
-    // not an option, and stays off.
-    let config = settings::http_config(Source::Option, |s| match s.key {
-        SettingKey::PageSize => o.page_size.map(|n| n.to_string()),
-        SettingKey::TtlMs => o.ttl_ms.map(|n| n.to_string()),
-        SettingKey::CacheScope => o.cache_scope.clone(),
-        SettingKey::Instructions => o.instructions.clone(),
-        SettingKey::Fallback => o.fallback.clone(),
-        SettingKey::ServerName => server_info.as_ref().map(|i| i.name.clone()),
-        SettingKey::ServerVersion => server_info.as_ref().map(|i| i.version.clone()),
-        SettingKey::AllowedOrigins => o.allowed_origins.clone(),
-        SettingKey::AllowedHosts => o.allowed_hosts.clone(),
-        SettingKey::MaxBodyBytes => o.max_body_bytes.map(|n| n.to_string()),
-        SettingKey::Mirror => o.mirror.clone(),
-        SettingKey::Inspector => None,
-        SettingKey::AuthMode => o.auth_mode.clone(),
-        SettingKey::AuthIssuer => o.auth_issuer.clone(),
-        SettingKey::AuthAudience => o.auth_audience.clone(),
-        SettingKey::AuthJwksUrl => o.auth_jwks_url.clone(),
-        SettingKey::AuthScopesClaim => o.auth_scopes_claim.clone(),
-        SettingKey::AuthTokenProfile => o.auth_token_profile.clone(),
-        // Not an option (`Setting::option` is empty): each request's scopes are given with
-        // it (`SkillsServer::fetch`, `handleHttp`, …).
-        SettingKey::Scopes => None,
-    })
-    .map_err(config_error)?;
-    Ok((config, pack))
-}
-
-/// A configuration error as `new SkillsServer` throws it (`invalid-argument`), the setting
-/// named as an option: the one mapping of [`ConfigError`] to this adapter's form.
-fn config_error(e: ConfigError) -> JsValue {
-    let e = settings::named_for(Source::Option, e);
-    super::fail(ErrorCode::InvalidArgument, format!("new SkillsServer: {e}"))
-}
-
-/// The options of one call of `handle`, `handleText`, `handleHttp` or `fetch` (whose `own`
-/// is read on its own): who the caller is.
-#[derive(serde::Deserialize, Default)]
-struct JsCallOptions {
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    scopes: JsValue,
-}
-
-/// What `options.scopes` accepts, as its errors say.
-const SCOPES_EXPECTED: &str = "an array of OAuth scope strings (`[\"billing\"]`) or a space-separated string (`\"billing review\"`): the scopes your host verified for this caller";
-
-/// The scopes of `options.scopes`: an array of strings or a space-separated string (a token's
-/// `scope` claim), `undefined` or `null` for none. Each must be an OAuth scope token (RFC 6749
-/// §3.3), so a list joined into one item (`["billing review"]`) is refused rather than
-/// matching nothing. The scopes are taken as verified: this server does not authenticate.
-fn scopes_of(value: &JsValue, a: Arg) -> Result<Vec<String>, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(Vec::new());
-    }
-    let scopes: Vec<String> = if let Some(text) = value.as_string() {
-        text.split_ascii_whitespace().map(str::to_owned).collect()
-    } else if is_array(value) {
-        let mut out = Vec::new();
-        for (i, item) in array_items(value, a, SCOPES_EXPECTED)?.iter().enumerate() {
-            let text = item.as_string().ok_or_else(|| {
-                a.at(
-                    i,
-                    format_args!("must be a string (one scope), got {}", type_name(item)),
-                )
-            })?;
-            out.push(text);
-        }
-        out
-    } else {
-        return Err(a.wrong(SCOPES_EXPECTED, value));
-    };
-    if let Some(bad) = scopes.iter().find(|s| !is_scope_token(s)) {
-        return Err(a.error(
-            ErrorCode::InvalidArgument,
-            format_args!(
-                "holds {:?}, which is not an OAuth scope token (RFC 6749 §3.3: printable ASCII without space, `\"` or `\\`): give each scope as an item of its own",
-                crate::protocol::error::clip(bad)
-            ),
-        ));
-    }
-    Ok(scopes)
-}
-
-/// The grant of a caller of `handle`, `handleText` or `handleHttp` from the call's `options`
-/// (`{ scopes }`; absent: an anonymous caller).
-fn call_grant(catalog: &Catalog, options: Option<JsValue>, a: Arg) -> Result<Grant, JsValue> {
-    let options = options.unwrap_or(JsValue::UNDEFINED);
-    let o: JsCallOptions = options_except(&options, a, &[])?;
-    let scopes = scopes_of(&o.scopes, a.with("options.scopes"))?;
-    Ok(catalog.grant(&scopes))
-}
-
-/// The MCP request headers `handleHttp` reads, by their lowercase names.
-const MCP_HEADERS: [&str; 3] = ["mcp-protocol-version", "mcp-method", "mcp-name"];
-
-/// Reads the headers `names` from a `Headers` object (anything with a `get` method) or a
-/// plain record keyed by lowercase names; absent, `null` and `undefined` values are `None`.
-fn header_values<const N: usize>(
-    headers: &JsValue,
-    names: [&str; N],
-    a: Arg,
-) -> Result<[Option<String>; N], JsValue> {
-    let mut out = [const { None }; N];
-    if headers.is_undefined() || headers.is_null() {
-        return Ok(out);
-    }
-    if !headers.is_object() {
-        return Err(a.wrong(
-            "a Headers object or a record of lowercase header names",
-            headers,
-        ));
-    }
-    let getter = get(headers, "get", a)?.dyn_into::<Function>().ok();
-    for (slot, name) in out.iter_mut().zip(names) {
-        let v = match &getter {
-            Some(f) => f.call1(headers, &JsValue::from_str(name)).map_err(|_| {
-                a.error(
-                    ErrorCode::InvalidArgument,
-                    format_args!("threw from get({name:?})"),
-                )
-            })?,
-            None => get(headers, name, a)?,
-        };
-        if v.is_undefined() || v.is_null() {
-            continue;
-        }
-        *slot = Some(v.as_string().ok_or_else(|| {
-            a.error(
-                ErrorCode::InvalidArgument,
-                format_args!(
-                    "{name} must be a string, got {}",
-                    super::convert::type_name(&v)
-                ),
-            )
-        })?);
-    }
-    Ok(out)
-}
-
-/// The head of a Fetch API `Request`, read once (its method, URL and the headers the HTTP
-/// rules read, [`Head::HEADERS`]), kept while the body is read.
-struct FetchHead {
-    method: String,
-    url: String,
-    headers: [Option<String>; Head::HEADERS.len()],
-}
-
-impl FetchHead {
-    fn read(request: &JsValue, a: Arg) -> Result<FetchHead, JsValue> {
-        let expected = "a Request (the Fetch API's, with method, url and headers)";
-        if !request.is_object() {
-            return Err(a.wrong(expected, request));
-        }
-        let text = |key: &str| -> Result<String, JsValue> {
-            get(request, key, a)?
-                .as_string()
-                .ok_or_else(|| a.wrong(expected, request))
-        };
-        let method = text("method")?;
-        let url = text("url")?;
-        let headers = get(request, "headers", a)?;
-        if !headers.is_object() {
-            return Err(a.wrong(expected, request));
-        }
-        let headers = header_values(&headers, Head::HEADERS, a.with("request.headers"))?;
-        Ok(FetchHead {
-            method,
-            url,
-            headers,
-        })
-    }
-
-    fn head(&self) -> Head<'_> {
-        Head::from_url(
-            &self.method,
-            &self.url,
-            self.headers.each_ref().map(Option::as_deref),
-        )
-    }
-}
-
-/// What reading a request body gave.
-enum FetchBody {
-    /// All of it, within the limit.
-    Complete(Vec<u8>),
-    /// Longer than the limit: reading stopped there and the stream was cancelled.
-    TooLarge,
-    /// The platform could not deliver it (the client went away, the body was used already).
-    Unreadable,
-}
-
-/// Reads `request.body` (a `ReadableStream` of bytes, or `null` for no body), keeping at most
-/// `limit` bytes.
-async fn read_body(request: JsValue, limit: usize) -> FetchBody {
-    let Ok(stream) = Reflect::get(&request, &JsValue::from_str("body")) else {
-        return FetchBody::Unreadable;
-    };
-    if stream.is_null() || stream.is_undefined() {
-        return FetchBody::Complete(Vec::new());
-    }
-    let reader = Reflect::get(&stream, &JsValue::from_str("getReader"))
-        .and_then(|f| f.dyn_into::<Function>())
-        .and_then(|f| f.call0(&stream));
-    let Ok(reader) = reader else {
-        return FetchBody::Unreadable;
-    };
-    let method = |name: &str| {
-        Reflect::get(&reader, &JsValue::from_str(name))
-            .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok())
-    };
-    let (Some(read), Some(cancel)) = (method("read"), method("cancel")) else {
-        return FetchBody::Unreadable;
-    };
-    let mut body = Vec::new();
-    loop {
-        let chunk = match read
-            .call0(&reader)
-            .map(|p| JsFuture::from(Promise::from(p)))
-        {
-            Ok(next) => next.await,
-            Err(e) => Err(e),
-        };
-        let Ok(chunk) = chunk else {
-            return FetchBody::Unreadable;
-        };
-        let done = Reflect::get(&chunk, &JsValue::from_str("done")).unwrap_or(JsValue::TRUE);
-        if done.is_truthy() {
-            return FetchBody::Complete(body);
-        }
-        let value = Reflect::get(&chunk, &JsValue::from_str("value")).unwrap_or_default();
-        // Read as every byte argument is (`convert::js_bytes`: the built-in length, a copy
-        // that cannot trap), so a chunk whose `length` is shadowed or changes is refused.
-        let Ok(Some(bytes)) = js_bytes(&value, false, arg("SkillsServer.fetch", "request")) else {
-            let _ = cancel.call0(&reader);
-            return FetchBody::Unreadable;
-        };
-        if body.len().saturating_add(bytes.len()) > limit {
-            // Nothing more is read; the platform closes the stream.
-            let _ = cancel.call0(&reader);
-            return FetchBody::TooLarge;
-        }
-        match bytes.to_vec() {
-            Ok(chunk) => body.extend_from_slice(&chunk),
-            Err(_) => {
-                let _ = cancel.call0(&reader);
-                return FetchBody::Unreadable;
-            }
-        }
-    }
-}
-
-/// The platform's `Response` for `r` (status, headers, body; no body when it is empty). A
-/// response whose middle is an asset gets its fault answer: this server has no assets.
-fn platform_response(r: Response) -> Result<JsValue, JsValue> {
-    let r = match r.splice {
-        Some(splice) => splice.fault,
-        None => r,
-    };
-    let headers = Array::new();
-    for (name, value) in &r.headers {
-        headers.push(&Array::of2(
-            &JsValue::from_str(name),
-            &JsValue::from_str(value),
-        ));
-    }
-    let init = Object::new();
-    Reflect::set(&init, &"status".into(), &r.status.into())?;
-    Reflect::set(&init, &"headers".into(), &headers)?;
-    let body: JsValue = if r.body.is_empty() {
-        JsValue::NULL
-    } else {
-        Uint8Array::from(r.body.as_slice()).into()
-    };
-    let ctor = Reflect::get(&js_sys::global(), &"Response".into())?.dyn_into::<Function>()?;
-    Reflect::construct(&ctor, &Array::of2(&body, &init))
-}
-
-/// The caller's own answer to a message, from `own(text)`: `undefined` (or `null`) leaves the
-/// message to this server; an `HttpReply` (`status`, and `body`, JSON text, unless it is 202)
-/// is sent with the headers every response carries.
-fn own_reply(own: &Function, body: &[u8], a: Arg) -> Result<Option<Response>, JsValue> {
-    let text = String::from_utf8_lossy(body);
-    let reply = own.call1(&JsValue::NULL, &JsValue::from_str(&text))?;
-    if reply.is_undefined() || reply.is_null() {
-        return Ok(None);
-    }
-    let expected = "an HttpReply ({ status, body? }) or undefined";
-    let status = get(&reply, "status", a)?
-        .as_f64()
-        .filter(|n| n.fract() == 0.0 && (200.0..=599.0).contains(n))
-        .ok_or_else(|| a.wrong(expected, &reply))? as u16;
-    let body = get(&reply, "body", a)?;
-    let mut r = Response {
-        status,
-        headers: Vec::new(),
-        body: Vec::new(),
-        splice: None,
-    };
-    if !body.is_undefined() {
-        let text = body.as_string().ok_or_else(|| a.wrong(expected, &reply))?;
-        r.headers
-            .push(("content-type", "application/json".to_owned()));
-        r.body = text.into_bytes();
-    }
-    Ok(Some(r))
-}
+use fetch::*;
+use options::*;
 
 /// The files of the skills inspector page, `[path, content type]`, as the Worker serves them
 /// below `/inspector/` and finds them in the npm package (`inspector/`, `lib/`, `web/`): the
-/// one list ([`crate::http::INSPECTOR_FILES`]) for the Worker's build and its tests.
+/// one list (`INSPECTOR_FILES` of the library's `http` module) for the Worker's build and its
+/// tests.
 #[wasm_bindgen(js_name = inspectorFiles, unchecked_return_type = "Array<[string, string]>")]
 pub fn inspector_files() -> Array {
     crate::http::INSPECTOR_FILES
@@ -505,7 +138,7 @@ impl SkillsServer {
         let grant = call_grant(self.responder().catalog(), options, a.with("options"))?;
         let reply = self
             .responder()
-            .respond_as(text.as_bytes(), &Transport::Stream, grant);
+            .respond(text.as_bytes(), &Transport::Stream, grant);
         match reply.body {
             Some(body) => json_value(&String::from_utf8_lossy(&body)),
             None => Ok(JsValue::UNDEFINED),
@@ -525,7 +158,7 @@ impl SkillsServer {
         let grant = call_grant(self.responder().catalog(), options, a.with("options"))?;
         let reply = self
             .responder()
-            .respond_as(text.as_bytes(), &Transport::Stream, grant);
+            .respond(text.as_bytes(), &Transport::Stream, grant);
         Ok(reply.body.map(|b| {
             String::from_utf8(b)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -577,7 +210,7 @@ impl SkillsServer {
         let grant = call_grant(self.responder().catalog(), options, a.with("options"))?;
         let reply = self
             .responder()
-            .respond_as(message.as_bytes(), &transport, grant);
+            .respond(message.as_bytes(), &transport, grant);
         to_js(&HttpReplyJs {
             status: reply.status,
             body: reply.body.as_deref().map(String::from_utf8_lossy),
@@ -692,7 +325,7 @@ impl SkillsServer {
         };
         let endpoint = Rc::clone(&self.endpoint);
         let grant = endpoint.responder().catalog().grant(&scopes);
-        let limit = match endpoint.head_as(&fetched.head(), grant) {
+        let limit = match endpoint.head(&fetched.head(), grant) {
             Step::Respond(r) => return Ok(Promise::resolve(&platform_response(r)?)),
             // No static files here: the inspector page is the Worker's.
             Step::Page { missing, .. } => {
@@ -713,7 +346,7 @@ impl SkillsServer {
                     };
                     match mine {
                         Some(r) => endpoint.framed(&head, r),
-                        None => endpoint.body_as(&head, &body, grant),
+                        None => endpoint.body(&head, &body, grant),
                     }
                 }
             };
