@@ -23,7 +23,7 @@
 use skills_edge::catalog::compile::{compile, SourceTree};
 use skills_edge::catalog::pack::{encode, encode_with, AssetPolicy, PackOptions};
 use skills_edge::catalog::Catalog;
-use skills_edge::server::{Config, Responder, Transport};
+use skills_edge::server::{Config, Grant, Responder, Transport};
 use std::hint::black_box;
 use std::io::Write as _;
 use std::sync::Arc;
@@ -115,7 +115,7 @@ fn mean(budget: Duration, mut f: impl FnMut()) -> Duration {
 }
 
 fn answer(responder: &Responder, msg: &[u8]) -> usize {
-    let reply = responder.respond(msg, &Transport::Stream);
+    let reply = responder.respond(msg, &Transport::Stream, Grant::PUBLIC);
     let body = reply.body_str();
     assert!(
         reply.status == 200 && body.contains("\"result\""),
@@ -186,7 +186,7 @@ fn row(n: usize, budget: Duration) -> String {
     }
     let per = |msg: &[u8]| {
         let d = mean(budget, || {
-            black_box(responder.respond(black_box(msg), &Transport::Stream));
+            black_box(responder.respond(black_box(msg), &Transport::Stream, Grant::PUBLIC));
         });
         format!("{:.1}", d.as_secs_f64() * 1e6)
     };
