@@ -773,8 +773,10 @@ pub fn verify_skill_md(
 /// ```
 /// use skills_edge::host::{compare_frontmatter, ErrorCode};
 /// use skills_edge::skill::value::Value;
-/// let entry: Value = serde_json::from_str(r#"{"name":"a","description":"d","metadata":{"v":"1"}}"#).unwrap();
-/// let file: Value = serde_json::from_str(r#"{"description":"d","name":"a","metadata":{"v":"2"}}"#).unwrap();
+/// use skills_edge_catalog::json;
+/// let value = |t: &str| -> Value { json::parse(t).unwrap().to_value().unwrap() };
+/// let entry = value(r#"{"name":"a","description":"d","metadata":{"v":"1"}}"#);
+/// let file = value(r#"{"description":"d","name":"a","metadata":{"v":"2"}}"#);
 /// let e = compare_frontmatter("skill://a/SKILL.md", &entry, &file).unwrap_err();
 /// assert_eq!((e.code, e.field.as_deref()), (ErrorCode::FrontmatterMismatch, Some("metadata.v")));
 /// assert!(compare_frontmatter("skill://a/SKILL.md", &entry, &entry).is_ok());
@@ -989,13 +991,15 @@ mod tests {
 
     #[test]
     fn every_differing_field_is_named() {
-        let entry: Value = serde_json::from_str(
-            r#"{"name":"a","description":"d","license":"MIT","tags":["x","y"]}"#,
-        )
-        .unwrap();
-        let file: Value =
-            serde_json::from_str(r#"{"name":"a","description":"e","tags":["x","z"],"extra":1}"#)
+        let entry =
+            json::parse(r#"{"name":"a","description":"d","license":"MIT","tags":["x","y"]}"#)
+                .unwrap()
+                .to_value()
                 .unwrap();
+        let file = json::parse(r#"{"name":"a","description":"e","tags":["x","z"],"extra":1}"#)
+            .unwrap()
+            .to_value()
+            .unwrap();
         let e = compare_frontmatter("skill://a/SKILL.md", &entry, &file).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("description"));
         assert_eq!(
@@ -1007,10 +1011,11 @@ mod tests {
             "{}",
             e.message
         );
-        let one: Value = serde_json::from_str(
-            r#"{"name":"a","description":"d","license":"MIT","tags":["x","y"],"z":2}"#,
-        )
-        .unwrap();
+        let one =
+            json::parse(r#"{"name":"a","description":"d","license":"MIT","tags":["x","y"],"z":2}"#)
+                .unwrap()
+                .to_value()
+                .unwrap();
         let e = compare_frontmatter("skill://a/SKILL.md", &entry, &one).unwrap_err();
         assert_eq!(
             (&*e.differences, e.field.as_deref()),
