@@ -632,7 +632,7 @@ fn verify_all(
                 );
             }
             let res = read_result(u, bytes, i % 2 == 0);
-            let via = verify_content(entry, u, &Content::ReadResult(res), Hashing::Here, opts);
+            let via = verify_content(entry, u, &Content::ReadResult(res.to_string()), Hashing::Here, opts);
             assert_eq!(
                 via.as_ref().map(|v| &v.receipt).ok(),
                 b.as_ref().ok(),

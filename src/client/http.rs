@@ -52,6 +52,7 @@ use std::cell::RefCell;
 use std::future::Future;
 
 use serde_json::{json, Map, Value as Json};
+use skills_edge_catalog::json::{self, Json as JsonNode, Node};
 
 use super::challenge::{
     metadata_urls, parse_challenge, read_metadata, unauthorized, Requested, MAX_METADATA_BYTES,
@@ -671,12 +672,10 @@ pub async fn read_answer<B: ResponseBody>(
 
 /// An event's data: `Some` when it is the response to `id`; other messages are skipped.
 fn answer_in_event(data: &str, id: u64, method: &str) -> Result<Option<Answer>> {
-    let envelope = match serde_json::from_str::<Envelope>(data) {
+    let envelope = match read_envelope(data) {
         Ok(e) => e,
-        Err(e) if e.is_data() && e.to_string().starts_with(DUPLICATE) => {
-            return Err(duplicate(method, &e))
-        }
-        Err(_) => {
+        Err(Unread::Repeated(key)) => return Err(duplicate(method, &key)),
+        Err(Unread::NotJson(_)) => {
             return Err(protocol(format!(
                 "an event answering {method} is not JSON: {}",
                 excerpt(data)
@@ -695,76 +694,61 @@ fn answer_in_event(data: &str, id: u64, method: &str) -> Result<Option<Answer>> 
     answer_of(envelope, id, method, false).map(Some)
 }
 
-/// The start of the message of a duplicate member (see [`Envelope`]).
-const DUPLICATE: &str = "duplicate member";
-
-fn duplicate(method: &str, e: &serde_json::Error) -> ClientError {
-    let what = e.to_string();
-    let what = what.split(" at line ").next().unwrap_or_default();
+fn duplicate(method: &str, key: &str) -> ClientError {
     protocol(format!(
-        "the reply to {method} is not a valid JSON-RPC response: it has a {what}; a response names each member once"
+        "the reply to {method} is not a valid JSON-RPC response: it has a duplicate member {key:?}; a response names each member once"
     ))
 }
 
-/// A reply read as JSON: an object whose members are all distinct (a member given twice is a
-/// [`DUPLICATE`] error while reading, so the reply is never read on one of its spellings), or
-/// anything else.
+/// A reply read as JSON: an object whose members are all distinct, or anything else.
 enum Envelope {
     Object(Map<String, Json>),
     Other,
 }
 
-impl<'de> serde::Deserialize<'de> for Envelope {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Envelope, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Envelope;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> std::result::Result<Envelope, A::Error> {
-                let mut out = Map::new();
-                while let Some(key) = map.next_key::<String>()? {
-                    if out.contains_key(&key) {
-                        return Err(serde::de::Error::custom(format_args!(
-                            "{DUPLICATE} {key:?}"
-                        )));
-                    }
-                    let value: Json = map.next_value()?;
-                    out.insert(key, value);
-                }
-                Ok(Envelope::Object(out))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> std::result::Result<Envelope, A::Error> {
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                Ok(Envelope::Other)
-            }
-            fn visit_bool<E>(self, _: bool) -> std::result::Result<Envelope, E> {
-                Ok(Envelope::Other)
-            }
-            fn visit_i64<E>(self, _: i64) -> std::result::Result<Envelope, E> {
-                Ok(Envelope::Other)
-            }
-            fn visit_u64<E>(self, _: u64) -> std::result::Result<Envelope, E> {
-                Ok(Envelope::Other)
-            }
-            fn visit_f64<E>(self, _: f64) -> std::result::Result<Envelope, E> {
-                Ok(Envelope::Other)
-            }
-            fn visit_str<E>(self, _: &str) -> std::result::Result<Envelope, E> {
-                Ok(Envelope::Other)
-            }
-            fn visit_unit<E>(self) -> std::result::Result<Envelope, E> {
-                Ok(Envelope::Other)
-            }
-        }
-        d.deserialize_any(Visit)
+/// Why a reply was not read.
+enum Unread {
+    /// Not JSON (the strict reader's error).
+    NotJson(json::Error),
+    /// An object that names this member twice: refused, so the reply is never read on one of
+    /// its spellings.
+    Repeated(String),
+}
+
+/// Reads a reply with the strict JSON reader ([`skills_edge_catalog::json`]): once, its
+/// top-level members checked for a repeated key with one ordered set (O(n log n)), then
+/// handed on as `serde_json` values, without writing them back to text.
+fn read_envelope(text: &str) -> std::result::Result<Envelope, Unread> {
+    let node = json::parse(text).map_err(Unread::NotJson)?;
+    if node.as_object().is_none() {
+        return Ok(Envelope::Other);
+    }
+    if let Some(key) = node.repeated_key() {
+        return Err(Unread::Repeated(key.to_owned()));
+    }
+    match serde_value(&node) {
+        Json::Object(obj) => Ok(Envelope::Object(obj)),
+        _ => Ok(Envelope::Other),
+    }
+}
+
+/// The value of a node read by the strict reader, as a `serde_json` value (the client's
+/// representation of results). Depth is bounded by the reader's nesting limit. A number keeps
+/// `serde_json`'s reading of its text; a repeated key below the top level keeps its last
+/// value, as `serde_json` reads it.
+fn serde_value(node: &Node<'_>) -> Json {
+    match &node.value {
+        JsonNode::Null => Json::Null,
+        JsonNode::Bool(b) => Json::Bool(*b),
+        JsonNode::Number(n) => n.parse().map_or(Json::Null, Json::Number),
+        JsonNode::String(s) => Json::String(s.to_string()),
+        JsonNode::Array(items) => Json::Array(items.iter().map(serde_value).collect()),
+        JsonNode::Object(members) => Json::Object(
+            members
+                .iter()
+                .map(|(k, v)| (k.to_string(), serde_value(v)))
+                .collect(),
+        ),
     }
 }
 
@@ -779,14 +763,18 @@ fn excerpt(s: &str) -> String {
 /// Parses a JSON body as the response to `id`. With `lenient_id`, an error without an `id`
 /// (the server could not read the request's) is accepted.
 fn parse_response(body: &[u8], id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
-    let envelope: Envelope = serde_json::from_slice(body).map_err(|e| {
-        if e.is_data() && e.to_string().starts_with(DUPLICATE) {
-            return duplicate(method, &e);
-        }
+    let text = std::str::from_utf8(body).map_err(|_| {
         protocol(format!(
-            "the reply to {method} is not JSON ({e}): {}",
+            "the reply to {method} is not JSON (it is not UTF-8): {}",
             excerpt(&String::from_utf8_lossy(body))
         ))
+    })?;
+    let envelope = read_envelope(text).map_err(|e| match e {
+        Unread::Repeated(key) => duplicate(method, &key),
+        Unread::NotJson(e) => protocol(format!(
+            "the reply to {method} is not JSON ({e}): {}",
+            excerpt(text)
+        )),
     })?;
     answer_of(envelope, id, method, lenient_id)
 }

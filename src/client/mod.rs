@@ -526,8 +526,9 @@ pub(crate) fn refreshable(code: impl Into<ClientCode>) -> bool {
 /// which names the failure), and hashed only when its length is the planned size (a wrong
 /// size is refused without hashing).
 async fn prepared<R: Rpc>(rpc: &R, result: &Json, plan: &PlannedRead) -> (Content, Option<String>) {
-    let Ok((body, mime_type)) = read_content(result, &plan.uri, plan.size) else {
-        return (Content::ReadResult(result.clone()), None);
+    let text = result.to_string();
+    let Ok((body, mime_type)) = read_content(&text, &plan.uri, plan.size) else {
+        return (Content::ReadResult(text), None);
     };
     let bytes = body.as_bytes();
     let digest = if plan.size.is_none_or(|s| s == bytes.len() as u64) {

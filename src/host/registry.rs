@@ -354,7 +354,7 @@ struct Window {
 /// assert_eq!(plan.size, Some(md("a").len() as u64));
 /// // The caller sends resources/read for plan.uri to the same server and hands back the result.
 /// let result = serde_json::json!({"contents":[{"uri": plan.uri, "mimeType": "text/markdown", "text": md("a")}]});
-/// let loaded = host.load("docs", &plan.uri, Content::ReadResult(result), Hashing::Here).unwrap();
+/// let loaded = host.load("docs", &plan.uri, Content::ReadResult(result.to_string()), Hashing::Here).unwrap();
 /// assert_eq!((loaded.display_name.as_str(), loaded.skill_md.body()), ("a", "See [x](x.md).\n"));
 /// assert!(host.is_active("docs", &plan.uri));
 /// // A changed file fails whichever side hashed it, and the content must not be used.
@@ -1615,7 +1615,8 @@ pub(crate) mod tests {
         }
         fn read_result(&self) -> Content {
             Content::ReadResult(
-                json!({"contents":[{"uri": self.uri, "mimeType": "text/markdown", "text": self.md}]}),
+                json!({"contents":[{"uri": self.uri, "mimeType": "text/markdown", "text": self.md}]})
+                    .to_string(),
             )
         }
     }
@@ -1873,7 +1874,7 @@ pub(crate) mod tests {
             ErrorCode::EscapesRoot
         );
         let blob =
-            Content::ReadResult(json!({"contents":[{"uri":"skill://r/b.bin","blob":"AAE="}]}));
+            Content::ReadResult(r#"{"contents":[{"uri":"skill://r/b.bin","blob":"AAE="}]}"#.into());
         let f = h
             .read("work", &s.uri, "skill://r/b.bin", blob, Hashing::Here)
             .unwrap();

@@ -11,9 +11,6 @@
 //! to publish, are read as YAML 1.2 exactly as `yaml@2` reads them, so a third-party skill that
 //! uses them verifies when its entry carries that reading.
 
-use std::borrow::Cow;
-
-use serde_json::Value as Json;
 use skills_edge_catalog::json::{self, Node};
 
 use super::entry::{Entry, ResourceItem};
@@ -112,24 +109,16 @@ impl Body {
 }
 
 /// A file's content as the caller has it: raw bytes, text, or a whole `resources/read`
-/// result (the `result` object of the JSON-RPC response).
+/// result (the `result` object of the JSON-RPC response) as its JSON text.
 #[derive(Debug, Clone)]
 pub enum Content {
     /// Raw bytes.
     Bytes(Vec<u8>),
     /// Text; its UTF-8 bytes are what is verified.
     Text(String),
-    /// A `resources/read` result, checked with [`read_content`]. [`verify_content`],
-    /// [`verify_skill_md`] and [`SkillHost`](crate::host::SkillHost) check it as its JSON text
-    /// ([`Content::ReadResultText`]), with the same rules and outcomes: one reader of a result
-    /// in the verifier, so that a WebAssembly module that only gets text carries no
-    /// `serde_json` value reader. [`read_content`] and [`read_result_content`] read the value
-    /// itself.
-    ReadResult(Json),
-    /// A `resources/read` result as its JSON text, read with the catalog's strict JSON reader
-    /// ([`skills_edge_catalog::json`]) and then checked as [`Content::ReadResult`] is (what the
-    /// npm package hands over: it holds the text, not a `serde_json` value).
-    ReadResultText(String),
+    /// A `resources/read` result as its JSON text, read once with the strict JSON reader
+    /// ([`skills_edge_catalog::json`]) and checked with [`read_content`]'s rules.
+    ReadResult(String),
     /// The content item of a `resources/read` result as [`read_content`] extracted it (the
     /// result's shape, and a `blob`'s decoded length, already checked there): verified exactly
     /// as that result is, its `mimeType` kept. A caller that hashes the content elsewhere reads
@@ -382,69 +371,30 @@ fn bad_result(uri: &str, message: impl Into<String>) -> VerifyError {
     VerifyError::new(ErrorCode::InvalidReadResult, message).with_uri(uri)
 }
 
-/// Extracts the one content item for `uri` from a `resources/read` result (A7, A14):
-/// `resultType` absent (legacy servers) or `"complete"`; exactly one item of `contents` with
-/// this exact `uri` (items for other URIs are ignored); exactly one of `text` (a string) or
-/// `blob` (strict, padded standard base64). When `expected_size` is given, a `blob`'s decoded
-/// length is checked against it before anything is decoded ([`ErrorCode::SizeMismatch`]).
+/// Extracts the one content item for `uri` from a `resources/read` result given as its JSON
+/// text (A7, A14), read with the strict JSON reader: `resultType` absent (legacy servers) or
+/// `"complete"`; exactly one item of `contents` with this exact `uri` (items for other URIs
+/// are ignored); exactly one of `text` (a string) or `blob` (strict, padded standard base64).
+/// A member the check reads that is given twice (in the result or in a content item) is
+/// refused, so the result is never read on one of its spellings. When `expected_size` is
+/// given, a `blob`'s decoded length is checked against it before anything is decoded
+/// ([`ErrorCode::SizeMismatch`]).
+///
+/// ```
+/// use skills_edge::host::{read_content, Body, ErrorCode};
+/// let r = r#"{"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]}"#;
+/// let (body, mime) = read_content(r, "skill://a/SKILL.md", None).unwrap();
+/// assert_eq!((body, mime.as_deref()), (Body::Text("a".into()), Some("text/markdown")));
+/// let twice = r#"{"contents":[{"uri":"skill://a/SKILL.md","text":"a","text":"b"}]}"#;
+/// let e = read_content(twice, "skill://a/SKILL.md", None).unwrap_err();
+/// assert_eq!(e.code, ErrorCode::InvalidReadResult);
+/// ```
 pub fn read_content(
-    result: &Json,
+    result: &str,
     uri: &str,
     expected_size: Option<u64>,
 ) -> Result<(Body, Option<String>)> {
-    read_item(result, uri, expected_size)
-}
-
-/// What [`read_content`] needs of a parsed `resources/read` result: `serde_json`'s value (the
-/// Rust API) and the catalog's JSON tree (a result given as text). A repeated key counts with
-/// its last value in both, as `serde_json` reads it.
-trait ResultJson: Sized {
-    fn is_object(&self) -> bool;
-    fn member(&self, key: &str) -> Option<&Self>;
-    fn items(&self) -> Option<&[Self]>;
-    fn string(&self) -> Option<&str>;
-    /// The value as JSON text, for messages.
-    fn text(&self) -> Cow<'_, str>;
-}
-
-impl ResultJson for Json {
-    fn is_object(&self) -> bool {
-        self.is_object()
-    }
-    fn member(&self, key: &str) -> Option<&Self> {
-        self.get(key)
-    }
-    fn items(&self) -> Option<&[Self]> {
-        self.as_array().map(Vec::as_slice)
-    }
-    fn string(&self) -> Option<&str> {
-        self.as_str()
-    }
-    fn text(&self) -> Cow<'_, str> {
-        Cow::Owned(self.to_string())
-    }
-}
-
-impl ResultJson for Node<'_> {
-    fn is_object(&self) -> bool {
-        self.as_object().is_some()
-    }
-    fn member(&self, key: &str) -> Option<&Self> {
-        self.as_object()?
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
-    }
-    fn items(&self) -> Option<&[Self]> {
-        self.as_array()
-    }
-    fn string(&self) -> Option<&str> {
-        self.as_str()
-    }
-    fn text(&self) -> Cow<'_, str> {
-        Cow::Borrowed(self.raw)
-    }
+    read_item(&parse_result(result, uri)?, uri, expected_size)
 }
 
 /// A `resources/read` result given as JSON text, read with the strict reader.
@@ -457,33 +407,48 @@ fn parse_result<'a>(text: &'a str, uri: &str) -> Result<Node<'a>> {
     })
 }
 
-/// [`read_content`] over either form of the result.
-fn read_item<J: ResultJson>(
-    result: &J,
+/// The member `key` of `node` (`None` when absent or `node` is no object); a key given twice
+/// is refused.
+fn member<'n, 'a>(node: &'n Node<'a>, key: &str, uri: &str) -> Result<Option<&'n Node<'a>>> {
+    node.field(key).map_err(|e| {
+        bad_result(
+            uri,
+            format!(
+                "the resources/read result for {uri} has a {e}; a result names each member once"
+            ),
+        )
+    })
+}
+
+/// [`read_content`] over the parsed result.
+fn read_item(
+    result: &Node<'_>,
     uri: &str,
     expected_size: Option<u64>,
 ) -> Result<(Body, Option<String>)> {
-    if !result.is_object() {
+    if result.as_object().is_none() {
         return Err(bad_result(uri, "a resources/read result must be an object"));
     }
-    if let Some(other) = result.member("resultType") {
-        if other.string() != Some("complete") {
-            let other = other.text();
+    if let Some(other) = member(result, "resultType", uri)? {
+        if other.as_str() != Some("complete") {
+            let other = other.raw;
             return Err(bad_result(
                 uri,
                 format!("the resources/read result for {uri} is not complete (resultType {other}); skill files are never read incrementally"),
             )
-            .with_values("complete", other.into_owned()));
+            .with_values("complete", other));
         }
     }
-    let contents = result
-        .member("contents")
-        .and_then(J::items)
+    let contents = member(result, "contents", uri)?
+        .and_then(Node::as_array)
         .ok_or_else(|| bad_result(uri, "the resources/read result has no `contents` array"))?;
-    let mut matching = contents
-        .iter()
-        .filter(|c| c.member("uri").and_then(J::string) == Some(uri));
-    let item = matching.next().ok_or_else(|| {
+    let mut matching = Vec::new();
+    for c in contents {
+        if member(c, "uri", uri)?.and_then(Node::as_str) == Some(uri) {
+            matching.push(c);
+        }
+    }
+    let item = *matching.first().ok_or_else(|| {
         bad_result(
             uri,
             format!(
@@ -493,7 +458,7 @@ fn read_item<J: ResultJson>(
         )
         .with_values("1", "0")
     })?;
-    let extra = matching.count();
+    let extra = matching.len() - 1;
     if extra > 0 {
         return Err(bad_result(
             uri,
@@ -504,13 +469,12 @@ fn read_item<J: ResultJson>(
         )
         .with_values("1", (extra + 1).to_string()));
     }
-    let mime_type = item
-        .member("mimeType")
-        .and_then(J::string)
+    let mime_type = member(item, "mimeType", uri)?
+        .and_then(Node::as_str)
         .map(str::to_owned);
     match (
-        item.member("text").map(|t| t.string()),
-        item.member("blob").map(|b| b.string()),
+        member(item, "text", uri)?.map(Node::as_str),
+        member(item, "blob", uri)?.map(Node::as_str),
     ) {
         (Some(Some(text)), None) => Ok((Body::Text(text.to_owned()), mime_type)),
         (None, Some(Some(blob))) => {
@@ -555,45 +519,19 @@ fn read_item<J: ResultJson>(
     }
 }
 
-/// The content item of a `resources/read` result for `uri` after every check of
-/// [`verify_content`] over a `resources/read` result that comes before hashing: the URI must be listed, the result
-/// well-formed ([`read_content`]), and the content's byte length equal to its item's. A
-/// caller that hashes the content elsewhere then hands the content item to
-/// [`verify_content`] with [`Hashing::Given`].
+/// The content item of a `resources/read` result (its JSON text) for `uri` after every check
+/// of [`verify_content`] over a `resources/read` result that comes before hashing: the URI
+/// must be listed, the result well-formed ([`read_content`]), and the content's byte length
+/// equal to its item's. A caller that hashes the content elsewhere then hands the content
+/// item to [`verify_content`] with [`Hashing::Given`].
 pub fn read_result_content(
     entry: &Entry,
     uri: &str,
-    result: &Json,
-    options: VerifyOptions,
-) -> Result<(Body, Option<String>)> {
-    result_content(entry, uri, |_| Ok(result), options)
-}
-
-/// [`read_result_content`] for a result given as JSON text ([`Content::ReadResultText`]).
-pub fn read_result_text_content(
-    entry: &Entry,
-    uri: &str,
-    text: &str,
-    options: VerifyOptions,
-) -> Result<(Body, Option<String>)> {
-    let mut node = None;
-    result_content(
-        entry,
-        uri,
-        |uri| Ok(&*node.insert(parse_result(text, uri)?)),
-        options,
-    )
-}
-
-/// [`read_result_content`] over either form, the result read only after the manifest check.
-fn result_content<'r, J: ResultJson + 'r>(
-    entry: &Entry,
-    uri: &str,
-    result: impl FnOnce(&str) -> Result<&'r J>,
+    result: &str,
     options: VerifyOptions,
 ) -> Result<(Body, Option<String>)> {
     let item = manifest_item(entry, uri, options)?;
-    let (body, mime_type) = read_item(result(uri)?, uri, item.map(|i| i.size))?;
+    let (body, mime_type) = read_content(result, uri, item.map(|i| i.size))?;
     if let Some(item) = item {
         check_size(item, body.as_bytes().len() as u64)?;
     }
@@ -618,11 +556,10 @@ fn result_content<'r, J: ResultJson + 'r>(
 /// assert_eq!(e.unwrap_err().code, ErrorCode::NotInManifest);
 ///
 /// // A `resources/read` result: one content item for the URI, `text` or strict base64 `blob`.
-/// let ok = serde_json::json!({"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]});
-/// let v = verify_content(&entry, "skill://a/SKILL.md", &Content::ReadResult(ok.clone()), h, o).unwrap();
+/// let ok = r#"{"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]}"#;
+/// let v = verify_content(&entry, "skill://a/SKILL.md", &Content::ReadResult(ok.into()), h, o).unwrap();
 /// assert_eq!((v.receipt.size, v.mime_type.as_deref()), (1, Some("text/markdown")));
-/// let mut tampered = ok;
-/// tampered["contents"][0]["text"] = "b".into();
+/// let tampered = ok.replace(r#""text":"a""#, r#""text":"b""#);
 /// let e = verify_content(&entry, "skill://a/SKILL.md", &Content::ReadResult(tampered), h, o);
 /// assert_eq!(e.unwrap_err().code, ErrorCode::DigestMismatch);
 /// ```
@@ -635,11 +572,7 @@ pub fn verify_content(
 ) -> Result<VerifiedContent> {
     hashing.check()?;
     let (body, mime_type) = match content {
-        // A `serde_json` value is checked as its JSON text is ([`Content::ReadResult`]).
-        Content::ReadResult(result) => {
-            read_result_text_content(entry, uri, &result.to_string(), options)?
-        }
-        Content::ReadResultText(text) => read_result_text_content(entry, uri, text, options)?,
+        Content::ReadResult(text) => read_result_content(entry, uri, text, options)?,
         Content::Item { body, mime_type } => (body.clone(), mime_type.clone()),
         Content::Bytes(b) => (Body::Blob(b.clone()), None),
         Content::Text(t) => (Body::Text(t.clone()), None),
@@ -722,9 +655,7 @@ pub fn verify_skill_md(
         Ok((text, mime, receipt))
     };
     let (text, mime_type, receipt) = match content {
-        // A `serde_json` value is checked as its JSON text is ([`Content::ReadResult`]).
-        Content::ReadResult(value) => from_result(&value.to_string())?,
-        Content::ReadResultText(result) => from_result(result)?,
+        Content::ReadResult(result) => from_result(result)?,
         Content::Item { body, mime_type } => {
             let (text, mime) = item_text(body.clone(), mime_type.clone())?;
             let receipt = receipt_of(text.as_bytes())?;
@@ -932,7 +863,12 @@ pub(crate) fn resolve_in_root(root: &str, reference: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value as Json};
+
+    /// A `resources/read` result as the JSON text a server sends.
+    fn rr(result: Json) -> Content {
+        Content::ReadResult(result.to_string())
+    }
 
     const SKILL_MD: &str =
         "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\n---\n\nSkill body.\n";
@@ -1073,7 +1009,7 @@ mod tests {
         let ok = verify_content(
             &e,
             forms,
-            &Content::ReadResult(read(
+            &rr(read(
                 forms,
                 json!({"text": FORMS, "mimeType":"text/markdown"}),
             )),
@@ -1087,7 +1023,7 @@ mod tests {
         let ok = verify_content(
             &e,
             bin,
-            &Content::ReadResult(read(bin, json!({"blob": "AP8H"}))),
+            &rr(read(bin, json!({"blob": "AP8H"}))),
             Hashing::Here,
             NONE,
         )
@@ -1096,38 +1032,18 @@ mod tests {
         assert!(ok.receipt.verified);
         // Legacy result: no resultType.
         let legacy = json!({"contents":[{"uri": forms, "text": FORMS}]});
-        assert!(verify_content(
-            &e,
-            forms,
-            &Content::ReadResult(legacy.clone()),
-            Hashing::Here,
-            NONE
-        )
-        .is_ok());
+        assert!(verify_content(&e, forms, &rr(legacy.clone()), Hashing::Here, NONE).is_ok());
         // Extra items for other URIs are ignored.
         let extra = json!({"contents":[{"uri":"skill://other/x","text":"x"},{"uri": forms, "text": FORMS}]});
-        assert!(verify_content(
-            &e,
-            forms,
-            &Content::ReadResult(extra.clone()),
-            Hashing::Here,
-            NONE
-        )
-        .is_ok());
+        assert!(verify_content(&e, forms, &rr(extra.clone()), Hashing::Here, NONE).is_ok());
 
         let code = |uri: &str, r: Json| {
-            let err = verify_content(
-                &e,
-                uri,
-                &Content::ReadResult(r.clone()),
-                Hashing::Here,
-                NONE,
-            )
-            .unwrap_err();
-            // The same result as JSON text: the same refusal, word for word.
-            let text = Content::ReadResultText(r.to_string());
-            let again = verify_content(&e, uri, &text, Hashing::Here, NONE).unwrap_err();
-            assert_eq!(again, err, "{r}");
+            let err = verify_content(&e, uri, &rr(r.clone()), Hashing::Here, NONE).unwrap_err();
+            // The content item alone: the same refusal, word for word.
+            let again = read_content(&r.to_string(), uri, None).map(|_| ());
+            if err.code == ErrorCode::InvalidReadResult {
+                assert_eq!(again.unwrap_err(), err, "{r}");
+            }
             err.code
         };
         use ErrorCode::*;
@@ -1196,14 +1112,14 @@ mod tests {
             json!({"blob": base64::encode(SKILL_MD.as_bytes())}),
         );
         assert_eq!(
-            verify_skill_md(&e, &Content::ReadResult(blob), Hashing::Here)
+            verify_skill_md(&e, &rr(blob), Hashing::Here)
                 .unwrap_err()
                 .code,
             InvalidReadResult
         );
         let text = read(e.uri(), json!({"text": SKILL_MD}));
         assert_eq!(
-            verify_skill_md(&e, &Content::ReadResult(text), Hashing::Here)
+            verify_skill_md(&e, &rr(text), Hashing::Here)
                 .unwrap()
                 .body(),
             "\nSkill body.\n"
@@ -1453,22 +1369,61 @@ mod tests {
     }
 
     #[test]
-    fn a_read_result_value_is_checked_as_its_json_text() {
-        // The same outcome as the text form, for a good result and a tampered one.
+    fn a_server_that_repeats_a_member_of_a_read_result_is_refused() {
+        // A member given twice would let two readers see two different results; each
+        // member the check reads is refused when repeated, wherever it is.
+        let e = entry();
+        let forms = "skill://pdf-processing/references/FORMS.md";
+        let item = format!(
+            r#""uri":"{forms}","text":{}"#,
+            serde_json::to_string(FORMS).unwrap()
+        );
+        let good = format!(r#"{{"contents":[{{{item}}}]}}"#);
+        assert!(verify_content(&e, forms, &Content::ReadResult(good), Hashing::Here, NONE).is_ok());
+        for twice in [
+            format!(r#"{{"contents":[{{{item},"text":"x"}}]}}"#),
+            format!(r#"{{"contents":[{{{item},"uri":"skill://pdf-processing/x"}}]}}"#),
+            format!(r#"{{"contents":[{{{item},"mimeType":"a","mimeType":"b"}}]}}"#),
+            format!(r#"{{"contents":[{{{item}}}],"contents":[]}}"#),
+            format!(r#"{{"resultType":"complete","resultType":"x","contents":[{{{item}}}]}}"#),
+            format!(r#"{{"contents":[{{"uri":"skill://o/x","uri":"skill://o/y"}},{{{item}}}]}}"#),
+        ] {
+            let err = verify_content(
+                &e,
+                forms,
+                &Content::ReadResult(twice.clone()),
+                Hashing::Here,
+                NONE,
+            )
+            .unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidReadResult, "{twice}");
+            assert!(err.message.contains("duplicate field"), "{}", err.message);
+        }
+    }
+
+    #[test]
+    fn a_read_result_and_its_item_verify_alike() {
+        // The same outcome as the content item read from it, for a good result and a tampered one.
         let e = entry();
         let forms = "skill://pdf-processing/references/FORMS.md";
         let good = read(forms, json!({"text": FORMS, "mimeType": "text/markdown"}));
         for content in [
-            Content::ReadResult(good.clone()),
-            Content::ReadResultText(good.to_string()),
+            rr(good.clone()),
+            Content::Item {
+                body: Body::Text(FORMS.into()),
+                mime_type: None,
+            },
         ] {
             let v = verify_content(&e, forms, &content, Hashing::Here, NONE).unwrap();
             assert_eq!(v.body.text(), Some(FORMS));
         }
         let bad = read(forms, json!({"text": format!("{FORMS}!")}));
         for content in [
-            Content::ReadResult(bad.clone()),
-            Content::ReadResultText(bad.to_string()),
+            rr(bad.clone()),
+            Content::Item {
+                body: Body::Text(format!("{FORMS}!")),
+                mime_type: None,
+            },
         ] {
             let err = verify_content(&e, forms, &content, Hashing::Here, NONE).unwrap_err();
             assert_eq!(err.code, ErrorCode::SizeMismatch);
@@ -1481,8 +1436,7 @@ mod tests {
         }
         let mut nested = good;
         nested["_meta"] = deep;
-        let err = verify_content(&e, forms, &Content::ReadResult(nested), Hashing::Here, NONE)
-            .unwrap_err();
+        let err = verify_content(&e, forms, &rr(nested), Hashing::Here, NONE).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidReadResult);
     }
 
@@ -1494,7 +1448,7 @@ mod tests {
         let (body, mime) = read_result_content(
             &e,
             forms,
-            &read(forms, json!({"text": FORMS, "mimeType": "text/markdown"})),
+            &read(forms, json!({"text": FORMS, "mimeType": "text/markdown"})).to_string(),
             NONE,
         )
         .unwrap();
@@ -1502,14 +1456,18 @@ mod tests {
         assert_eq!(mime.as_deref(), Some("text/markdown"));
         // A wrong digest is not its business; a wrong size, an unlisted file and a bad
         // result are.
-        let (body, _) =
-            read_result_content(&e, bin, &read(bin, json!({"blob": "AP8G"})), NONE).unwrap();
+        let (body, _) = read_result_content(
+            &e,
+            bin,
+            &read(bin, json!({"blob": "AP8G"})).to_string(),
+            NONE,
+        )
+        .unwrap();
         assert_eq!(body.as_bytes(), &[0, 255, 6]);
         let code = |uri: &str, r: Json| {
-            let err = read_result_content(&e, uri, &r, NONE).unwrap_err();
-            let again = read_result_text_content(&e, uri, &r.to_string(), NONE).unwrap_err();
-            assert_eq!(again, err, "{r}");
-            err.code
+            read_result_content(&e, uri, &r.to_string(), NONE)
+                .unwrap_err()
+                .code
         };
         assert_eq!(
             code(forms, read(forms, json!({"text": "short"}))),
@@ -1544,28 +1502,25 @@ mod tests {
             (&e, Content::Bytes(vec![0xff; SKILL_MD.len()])),
             (
                 &e,
-                Content::ReadResult(read(
+                rr(read(
                     e.uri(),
                     json!({"text": SKILL_MD, "mimeType": "text/markdown"}),
                 )),
             ),
+            (&e, rr(read(e.uri(), json!({"text": tampered})))),
             (
                 &e,
-                Content::ReadResult(read(e.uri(), json!({"text": tampered}))),
+                Content::Item {
+                    body: Body::Text(SKILL_MD.into()),
+                    mime_type: Some("text/markdown".into()),
+                },
             ),
             (
                 &e,
-                Content::ReadResultText(
-                    read(
-                        e.uri(),
-                        json!({"text": SKILL_MD, "mimeType": "text/markdown"}),
-                    )
-                    .to_string(),
-                ),
-            ),
-            (
-                &e,
-                Content::ReadResultText(read(e.uri(), json!({"text": tampered})).to_string()),
+                Content::Item {
+                    body: Body::Text(tampered.clone()),
+                    mime_type: Some("text/markdown".into()),
+                },
             ),
             (&dynamic, Content::Text(dyn_md.into())),
             (&dynamic, Content::Text(dyn_md.replace("x\n", "w\n"))),
@@ -1588,13 +1543,8 @@ mod tests {
             let bytes: Vec<u8> = match &content {
                 Content::Text(t) => t.as_bytes().to_vec(),
                 Content::Bytes(b) => b.clone(),
-                Content::ReadResult(r) => r["contents"][0]["text"]
-                    .as_str()
-                    .unwrap()
-                    .as_bytes()
-                    .to_vec(),
-                Content::ReadResultText(t) => serde_json::from_str::<Json>(t).unwrap()["contents"]
-                    [0]["text"]
+                Content::ReadResult(r) => serde_json::from_str::<Json>(r).unwrap()["contents"][0]
+                    ["text"]
                     .as_str()
                     .unwrap()
                     .as_bytes()
@@ -1645,17 +1595,11 @@ mod tests {
             (e.uri(), read(e.uri(), json!({"text": SKILL_MD}))),
         ];
         for (uri, result) in cases {
-            let expected = verify_content(
-                &e,
-                uri,
-                &Content::ReadResult(result.clone()),
-                Hashing::Here,
-                NONE,
-            );
+            let expected = verify_content(&e, uri, &rr(result.clone()), Hashing::Here, NONE);
             // As the client reads it: with the size its plan expects, and when that fails the
             // whole result goes to the verifier.
             let size = e.item(uri).map(|i| i.size);
-            let item = match read_content(&result, uri, size) {
+            let item = match read_content(&result.to_string(), uri, size) {
                 Ok((body, mime_type)) => Content::Item { body, mime_type },
                 Err(err) => {
                     assert_eq!(Err(err), expected, "{uri}");
@@ -1677,13 +1621,7 @@ mod tests {
                 "{uri}"
             );
             assert_eq!(
-                verify_content(
-                    &e,
-                    uri,
-                    &Content::ReadResult(result),
-                    Hashing::Given(&digest),
-                    NONE
-                ),
+                verify_content(&e, uri, &rr(result), Hashing::Given(&digest), NONE),
                 expected,
                 "{uri}"
             );

@@ -651,7 +651,7 @@ pub(super) fn content_from(value: &JsValue, arg: Arg, result: bool) -> Result<Co
         return Ok(Content::Bytes(bytes));
     }
     if result && is_record(value) {
-        return read_result(value, arg).map(Content::ReadResultText);
+        return read_result(value, arg).map(Content::ReadResult);
     }
     Err(arg.wrong(
         if result {
@@ -664,7 +664,7 @@ pub(super) fn content_from(value: &JsValue, arg: Arg, result: bool) -> Result<Co
 }
 
 /// A `resources/read` result object as JSON text (read by the host with the strict JSON
-/// reader, [`Content::ReadResultText`]).
+/// reader, [`Content::ReadResult`]).
 pub(super) fn read_result(value: &JsValue, arg: Arg) -> Result<String, JsValue> {
     if !is_record(value) {
         return Err(arg.wrong_with(
