@@ -20,8 +20,10 @@
 //!   padding; envelopes are written with the standard alphabet, padded.
 //! * A known field given twice is refused; fields this version does not know are ignored (DSSE
 //!   and in-toto: consumers MUST ignore them), but must be JSON. Envelopes, statements and keys
-//!   are read by one record reader (the [`crate::json`] tree below the field rules), as serde's derived
-//!   struct readers read them (an array with one item per field, in order, is read as well).
+//!   are read by one record reader (the [`crate::json`] tree below the field rules). DSSE
+//!   envelopes, in-toto statements and JWKs (RFC 7517 §4) are JSON objects: an array where one
+//!   is expected is refused (serde's derived struct readers read an array with one item per
+//!   field, in order; nothing writes that form).
 //! * The catalog identity is a name the publisher chooses at build time; without one it is the
 //!   signing key's id (one key, one catalog).
 //!
@@ -385,10 +387,9 @@ pub struct Statement {
     pub subjects: Vec<Subject>,
 }
 
-/// Reads `node` (one JSON value) as serde's derived readers read a struct of the fields
-/// `names`: an object whose fields may come in any order, unknown fields ignored, a known field
-/// given twice refused; or an array of exactly one item per field, in order. Each field's
-/// value, `None` where the object lacks it.
+/// Reads `node` (one JSON value) as an object of the fields `names`: fields in any order,
+/// unknown fields ignored, a known field given twice refused; anything else than an object
+/// (an array too) is refused. Each field's value, `None` where the object lacks it.
 fn record<'n, 'a, const N: usize>(
     node: &'n Node<'a>,
     names: [&'static str; N],
@@ -405,18 +406,6 @@ fn record_into<'n, 'a>(
     out: &mut [Option<&'n Node<'a>>],
 ) -> Result<(), String> {
     match &node.value {
-        Json::Array(items) => {
-            if items.len() != names.len() {
-                return Err(format!(
-                    "an array of {} items, not one item per field ({})",
-                    items.len(),
-                    names.join(", ")
-                ));
-            }
-            for (slot, v) in out.iter_mut().zip(items) {
-                *slot = Some(v);
-            }
-        }
         Json::Object(members) => {
             for (k, v) in members {
                 if let Some(slot) = names
@@ -965,11 +954,11 @@ mod tests {
         assert_eq!(Envelope::parse(url.as_bytes()).unwrap(), env);
     }
 
-    /// The record reader reads as serde's derived struct readers did: unknown fields ignored
-    /// (also when given twice) but checked as JSON, a known field given twice refused, `null`
-    /// for an optional field, and the array form with exactly one item per field.
+    /// The record reader: unknown fields ignored (also when given twice) but checked as JSON,
+    /// a known field given twice refused, `null` for an optional field; an array where an
+    /// envelope, a statement or a key is expected is refused.
     #[test]
-    fn records_read_as_derived_struct_readers() {
+    fn records_are_objects_with_each_known_field_once() {
         let key = SigningKey::from_seed([3; 32]);
         let env = Envelope::sign(&statement(), &key);
         let (payload, sig) = (
@@ -982,16 +971,16 @@ mod tests {
             r#"{{"x":1,"signatures":[{{"sig":"{sig}","keyid":"{id}","x":[]}}],"x":{{}},"payloadType":"{PAYLOAD_TYPE}","payload":"{payload}"}}"#
         ));
         assert_eq!(object.unwrap(), env);
-        let array = read(format!(
-            r#"["{payload}","{PAYLOAD_TYPE}",[["{id}","{sig}"]]]"#
-        ));
-        assert_eq!(array.unwrap(), env);
         let no_keyid = read(format!(
             r#"{{"payload":"{payload}","payloadType":"{PAYLOAD_TYPE}","signatures":[{{"keyid":null,"sig":"{sig}"}}]}}"#
         ))
         .unwrap();
         assert_eq!(no_keyid.signatures[0].keyid, "");
         for bad in [
+            format!(r#"["{payload}","{PAYLOAD_TYPE}",[["{id}","{sig}"]]]"#),
+            format!(
+                r#"{{"payload":"{payload}","payloadType":"{PAYLOAD_TYPE}","signatures":[["{id}","{sig}"]]}}"#
+            ),
             format!(r#"["{payload}","{PAYLOAD_TYPE}"]"#),
             format!(r#"["{payload}","{PAYLOAD_TYPE}",[],1]"#),
             format!(r#"["{payload}","{PAYLOAD_TYPE}",[["{sig}"]]]"#),
@@ -1026,18 +1015,15 @@ mod tests {
             e.message
         );
 
-        // Keys: the same rules; a JWK in the array form is [kty, crv, x, d].
+        // Keys: the same rules; a JWK is an object (RFC 7517 §4), never an array.
         let public = key.public().to_jwk();
         let x = URL_SAFE_NO_PAD.encode(key.public().as_bytes());
-        assert_eq!(
-            PublicKey::from_jwk(&format!(r#"["OKP","Ed25519","{x}",null]"#)).unwrap(),
-            *key.public()
-        );
         assert_eq!(
             PublicKey::from_jwk(&public.replace("{", r#"{"use":1,"use":2,"#)).unwrap(),
             *key.public()
         );
         for bad in [
+            format!(r#"["OKP","Ed25519","{x}",null]"#),
             format!(r#"["OKP","Ed25519","{x}"]"#),
             public.replace("{", r#"{"kty":"OKP","#),
             public.replace("\"kty\":\"OKP\"", "\"kty\":1"),
@@ -1047,6 +1033,38 @@ mod tests {
                 SignatureFault::Key,
                 "{bad}"
             );
+        }
+    }
+
+    /// A signer who writes an in-toto statement in serde's array form (one item per field)
+    /// and signs it: the signature verifies, the statement is refused.
+    #[test]
+    fn a_signer_that_signs_a_statement_written_as_an_array_is_refused() {
+        let key = SigningKey::from_seed([4; 32]);
+        let object = statement().to_json();
+        let good = Envelope::sign(&statement(), &key);
+        assert_eq!(good.verify(key.public()).unwrap(), statement());
+        let array = format!(
+            r#"["{STATEMENT_TYPE}",[["skill://code-review/SKILL.md",["{}"]]],"{PREDICATE_TYPE}",["skill://code-review/SKILL.md","sha256:00","acme"]]"#,
+            "ab".repeat(32)
+        );
+        let nested = object.replace(
+            r#"{"sha256":"abababababababababababababababababababababababababababababababab"}"#,
+            &format!(r#"["{}"]"#, "ab".repeat(32)),
+        );
+        assert_ne!(nested, object);
+        for payload in [array, nested] {
+            let signed = Envelope {
+                payload_type: PAYLOAD_TYPE.into(),
+                signatures: vec![EnvelopeSignature {
+                    keyid: key.public().key_id().into(),
+                    sig: key.sign(&pae(PAYLOAD_TYPE, payload.as_bytes())).to_vec(),
+                }],
+                payload: payload.into_bytes(),
+            };
+            let e = signed.verify(key.public()).unwrap_err();
+            assert_eq!(e.fault, SignatureFault::Statement, "{}", e.message);
+            assert!(e.message.contains("not an object"), "{}", e.message);
         }
     }
 
