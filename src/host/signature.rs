@@ -502,37 +502,50 @@ impl Signers {
     ) -> Result<Option<Signer>> {
         let origin = canonical_origin(origin);
         let origin = origin.as_str();
-        let pin = self.pins.get(origin);
         let Some(Presented { envelope, offered }) = presented else {
-            if let Some(p) = pin {
-                return Err(VerifyError::new(
-                    ErrorCode::SignerChanged,
-                    format!(
-                        "{uri} is unsigned, but its origin {origin} is pinned to the signer {} of {:?}; accept the change (accept_signer_change) if the publisher stopped signing",
-                        p.key.key_id(),
-                        p.catalog
-                    ),
-                )
-                .with_uri(uri)
-                .with_values(signer_text(p.key.key_id(), &p.catalog), "unsigned"));
-            }
-            if self.policy.requires_signature() {
-                return Err(VerifyError::new(
-                    ErrorCode::SignerUntrusted,
-                    format!("{uri} is unsigned, and this host requires a signature by a key of its trust list"),
-                )
-                .with_uri(uri)
-                .with_actual("unsigned"));
-            }
-            return Ok(None);
+            return self.unsigned(origin, uri).map(|()| None);
         };
-        let named: Vec<&str> = envelope.key_ids().collect();
-        #[derive(PartialEq)]
-        enum Source {
-            Trusted,
-            Pinned,
-            Offered,
+        let (key, source, statement) = self.verified_by(origin, uri, &envelope, &offered)?;
+        matches(&statement)?;
+        self.accept(origin, uri, key, source, statement).map(Some)
+    }
+
+    /// An unsigned entry: refused when its origin is pinned or the policy requires a signature.
+    fn unsigned(&self, origin: &str, uri: &str) -> Result<()> {
+        if let Some(p) = self.pins.get(origin) {
+            return Err(VerifyError::new(
+                ErrorCode::SignerChanged,
+                format!(
+                    "{uri} is unsigned, but its origin {origin} is pinned to the signer {} of {:?}; accept the change (accept_signer_change) if the publisher stopped signing",
+                    p.key.key_id(),
+                    p.catalog
+                ),
+            )
+            .with_uri(uri)
+            .with_values(signer_text(p.key.key_id(), &p.catalog), "unsigned"));
         }
+        if self.policy.requires_signature() {
+            return Err(VerifyError::new(
+                ErrorCode::SignerUntrusted,
+                format!("{uri} is unsigned, and this host requires a signature by a key of its trust list"),
+            )
+            .with_uri(uri)
+            .with_actual("unsigned"));
+        }
+        Ok(())
+    }
+
+    /// The key among the trusted, the pinned and the offered ones that the envelope names and
+    /// that verifies it (the first that does), where it came from, and the statement.
+    fn verified_by(
+        &self,
+        origin: &str,
+        uri: &str,
+        envelope: &Envelope,
+        offered: &[PublicKey],
+    ) -> Result<(PublicKey, Source, Statement)> {
+        let pin = self.pins.get(origin);
+        let named: Vec<&str> = envelope.key_ids().collect();
         let mut candidates: Vec<(&PublicKey, Source)> = Vec::new();
         for k in &self.policy.trusted {
             if named.contains(&k.key_id()) {
@@ -544,7 +557,7 @@ impl Signers {
                 candidates.push((&p.key, Source::Pinned));
             }
         }
-        for k in &offered {
+        for k in offered {
             if named.contains(&k.key_id()) {
                 candidates.push((k, Source::Offered));
             }
@@ -583,7 +596,20 @@ impl Signers {
                 None => invalid(uri, format!("the signature of {uri} does not verify")),
             });
         };
-        matches(&statement)?;
+        Ok((key, source, statement))
+    }
+
+    /// A verified signer checked against the policy and the origin's pin, and pinned when
+    /// trust on first use (or an accepted change) says so.
+    fn accept(
+        &mut self,
+        origin: &str,
+        uri: &str,
+        key: PublicKey,
+        source: Source,
+        statement: Statement,
+    ) -> Result<Signer> {
+        let pin = self.pins.get(origin);
         let key_id = key.key_id().to_owned();
         if self.policy.requires_signature() && source != Source::Trusted {
             return Err(VerifyError::new(
@@ -638,12 +664,20 @@ impl Signers {
                 }),
             );
         }
-        Ok(Some(Signer {
+        Ok(Signer {
             key_id,
             catalog: statement.catalog,
             trust,
-        }))
+        })
     }
+}
+
+/// Where the key that verified an envelope came from.
+#[derive(PartialEq)]
+enum Source {
+    Trusted,
+    Pinned,
+    Offered,
 }
 
 #[cfg(test)]
