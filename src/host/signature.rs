@@ -155,7 +155,7 @@ pub struct SignerPolicy {
 
 impl SignerPolicy {
     /// Whether the policy requires every skill to be signed (a trust list is given).
-    pub fn requires_signature(&self) -> bool {
+    pub(crate) fn requires_signature(&self) -> bool {
         !self.trusted.is_empty()
     }
 }
@@ -336,7 +336,7 @@ impl Signers {
     }
 
     /// Replaces the policy; the pins stay.
-    pub fn set_policy(&mut self, policy: SignerPolicy) {
+    pub(crate) fn set_policy(&mut self, policy: SignerPolicy) {
         self.policy = policy;
     }
 
@@ -347,7 +347,7 @@ impl Signers {
 
     /// Whether the next signature from `origin` that holds would pin it: it has no pin, and
     /// trust on first use is on or a change was accepted for it.
-    pub fn would_pin(&self, origin: &str) -> bool {
+    pub(crate) fn would_pin(&self, origin: &str) -> bool {
         let origin = canonical_origin(origin);
         let origin = origin.as_str();
         !self.pins.contains_key(origin)
@@ -477,7 +477,7 @@ impl Signers {
     /// (`None`: unsigned), `what` names the skill in messages (its artifact's URL). The same
     /// policy and pins as [`Signers::check_entry`], the statement checked by
     /// [`statement_matches_files`].
-    pub fn check_files(
+    pub(crate) fn check_files(
         &mut self,
         origin: &str,
         what: &str,

@@ -51,7 +51,7 @@ impl SkillHost {
     }
 
     /// The signer policy and the pins, mutable ([`SkillHost::signers`]).
-    pub fn signers_mut(&mut self) -> &mut Signers {
+    pub(crate) fn signers_mut(&mut self) -> &mut Signers {
         &mut self.signers
     }
 }
