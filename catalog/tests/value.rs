@@ -1,6 +1,7 @@
 //! Ordered JSON values: numbers and strings printed as JavaScript's `JSON.stringify` prints
 //! them, content equality as a host compares frontmatter, and duplicate keys refused.
 
+use skills_edge_catalog::json;
 use skills_edge_catalog::skill::value::{write_json_string, write_number, Number, Value};
 
 fn num(f: f64) -> String {
@@ -39,12 +40,17 @@ fn strings_escape_like_javascript() {
     assert_eq!(s, "\"a\\\"b\\\\c\\u0001\\b\\f\\t\\r\\n\u{7f}é😀/\"");
 }
 
+/// A JSON text as an ordered value, with the one strict reader.
+fn value(text: &str) -> Value {
+    json::parse(text).unwrap().to_value().unwrap()
+}
+
 #[test]
 fn content_equality_ignores_key_order_not_key_sets() {
-    let a: Value = serde_json::from_str(r#"{"a":1,"b":{"x":[1,2],"y":null}}"#).unwrap();
-    let b: Value = serde_json::from_str(r#"{"b":{"y":null,"x":[1.0,2]},"a":1.0}"#).unwrap();
-    let c: Value = serde_json::from_str(r#"{"b":{"x":[1,2]},"a":1}"#).unwrap();
-    let d: Value = serde_json::from_str(r#"{"a":1,"b":{"x":[2,1],"y":null}}"#).unwrap();
+    let a = value(r#"{"a":1,"b":{"x":[1,2],"y":null}}"#);
+    let b = value(r#"{"b":{"y":null,"x":[1.0,2]},"a":1.0}"#);
+    let c = value(r#"{"b":{"x":[1,2]},"a":1}"#);
+    let d = value(r#"{"a":1,"b":{"x":[2,1],"y":null}}"#);
     assert!(a.same_content(&b));
     assert!(!a.same_content(&c), "missing key is not null");
     assert!(!a.same_content(&d), "array order matters");
@@ -53,7 +59,7 @@ fn content_equality_ignores_key_order_not_key_sets() {
 
 #[test]
 fn duplicate_keys_are_refused() {
-    assert!(serde_json::from_str::<Value>(r#"{"a":1,"a":2}"#).is_err());
+    assert!(json::parse(r#"{"a":1,"a":2}"#).unwrap().to_value().is_err());
 }
 
 /// ECMA-262 Number::toString laid out from Rust's `{:e}` digits: the shortest digits that

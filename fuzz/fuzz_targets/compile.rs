@@ -372,7 +372,7 @@ fn run(data: &[u8]) {
             let v = verify_content(
                 &entry,
                 &item.uri,
-                &Content::ReadResult(result),
+                &Content::ReadResult(result.to_string()),
                 Hashing::Here,
                 opts,
             )

@@ -203,14 +203,6 @@ impl ClientError {
             ClientCode::Exchange(_) => None,
         }
     }
-
-    /// The exchange failure this error is, if it is one.
-    pub fn exchange_kind(&self) -> Option<ExchangeKind> {
-        match self.code {
-            ClientCode::Exchange(k) => Some(k),
-            ClientCode::Verify(_) => None,
-        }
-    }
 }
 
 impl From<VerifyError> for ClientError {

@@ -142,21 +142,6 @@ impl ErrorCode {
             ErrorCode::SignerChanged => "signer-changed",
         }
     }
-
-    /// Whether this code means "the content did not verify" (H11, H14, H16): the content must
-    /// not be used, and the host recovers by refreshing the entry (`skills/get`), which
-    /// revokes any approval whose file set changed (H12).
-    pub fn is_verification_failure(self) -> bool {
-        matches!(
-            self,
-            ErrorCode::NotInManifest
-                | ErrorCode::SizeMismatch
-                | ErrorCode::DigestMismatch
-                | ErrorCode::FrontmatterMismatch
-                | ErrorCode::FrontmatterInvalid
-                | ErrorCode::InvalidReadResult
-        )
-    }
 }
 
 impl ErrorCode {
@@ -305,7 +290,5 @@ mod tests {
             .with_values("1", "2");
         assert_eq!(e.to_string(), "size differs [size-mismatch]");
         assert_eq!(e.expected.as_deref(), Some("1"));
-        assert!(e.code.is_verification_failure());
-        assert!(!ErrorCode::UnknownServer.is_verification_failure());
     }
 }

@@ -13,7 +13,7 @@ use crate::catalog::sign::Envelope;
 use crate::host::signature::trusted_key;
 use crate::host::verify::verify_file_with;
 use crate::host::{
-    approval_fingerprint, check_file_size, read_result_text_content, resolve, verify_bytes,
+    approval_fingerprint, check_file_size, read_result_content, resolve, verify_bytes,
     verify_content, verify_skill_md, Content, FileReceipt, Hashing,
 };
 use crate::host::{ErrorCode, VerifyError};
@@ -160,7 +160,7 @@ pub fn read_result_content_js(
     let uri = string(&uri, a.with("uri"))?;
     let text = read_result(&result, a.with("result"))?;
     let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
-    let (body, mime_type) = throw(read_result_text_content(&entry, &uri, &text, options))?;
+    let (body, mime_type) = throw(read_result_content(&entry, &uri, &text, options))?;
     body_js(&body, mime_type.as_deref())
 }
 
@@ -179,7 +179,7 @@ pub fn verify_read_result_js(
     let uri = string(&uri, a.with("uri"))?;
     let text = read_result(&result, a.with("result"))?;
     let options = verify_options(&options.unwrap_or(JsValue::UNDEFINED), a.with("options"))?;
-    let content = Content::ReadResultText(text);
+    let content = Content::ReadResult(text);
     let content = throw(verify_content(
         &entry,
         &uri,

@@ -51,11 +51,10 @@ impl wit::Guest for Component {
         options: Option<wit::VerifyOptions>,
     ) -> Result<wit::VerifiedContent> {
         let entry = entry_from(&entry)?;
-        let result = read_result(&read_result_json)?;
         host::verify_content(
             &entry,
             &uri,
-            &host::Content::ReadResult(result),
+            &host::Content::ReadResult(read_result_json),
             Hashing::Here,
             verify_options(options),
         )
@@ -361,20 +360,11 @@ fn entry_from(json: &str) -> Result<host::Entry> {
     host::Entry::parse(json).map_err(error)
 }
 
-fn read_result(json: &str) -> Result<serde_json::Value> {
-    serde_json::from_str(json).map_err(|e| {
-        error(host::VerifyError::new(
-            ErrorCode::InvalidReadResult,
-            format!("the resources/read result cannot be read: {e}"),
-        ))
-    })
-}
-
 fn content_from(content: wit::Content) -> Result<host::Content> {
     Ok(match content {
         wit::Content::Text(t) => host::Content::Text(t),
         wit::Content::Bytes(b) => host::Content::Bytes(b),
-        wit::Content::ReadResult(json) => host::Content::ReadResult(read_result(&json)?),
+        wit::Content::ReadResult(json) => host::Content::ReadResult(json),
     })
 }
 

@@ -211,7 +211,7 @@ pub(in crate::js) fn content_from(
         return Ok(Content::Bytes(bytes));
     }
     if result && is_record(value) {
-        return read_result(value, arg).map(Content::ReadResultText);
+        return read_result(value, arg).map(Content::ReadResult);
     }
     Err(arg.wrong(
         if result {
@@ -224,7 +224,7 @@ pub(in crate::js) fn content_from(
 }
 
 /// A `resources/read` result object as JSON text (read by the host with the strict JSON
-/// reader, [`Content::ReadResultText`]).
+/// reader, [`Content::ReadResult`]).
 pub(in crate::js) fn read_result(value: &JsValue, arg: Arg) -> Result<String, JsValue> {
     if !is_record(value) {
         return Err(arg.wrong_with(
