@@ -152,6 +152,9 @@ pub struct PackArgs {
     /// `--sign PATH` and `--catalog-id ID`, over `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID`:
     /// sign every skill (`None`: the catalog is not signed).
     pub signing: Option<options::Signing>,
+    /// `--oms-sign PATH` over `SKILLS_OMS_KEY`: give every skill an OpenSSF Model Signing
+    /// signature, `skill.oms.sig` (`catalog::oms`; `None`: none).
+    pub oms_key: Option<String>,
 }
 
 /// `--sign PATH` and `--catalog-id ID` as they are met on a command line (each at most once).
@@ -159,6 +162,7 @@ pub struct PackArgs {
 struct SignFlags {
     key: Option<String>,
     id: Option<String>,
+    oms: Option<String>,
 }
 
 impl SignFlags {
@@ -172,6 +176,10 @@ impl SignFlags {
         let (slot, what) = match flag {
             "--sign" => (&mut self.key, "the path of a signing key file"),
             "--catalog-id" => (&mut self.id, "a catalog identity"),
+            "--oms-sign" => (
+                &mut self.oms,
+                "the path of an OMS signing key file (oms.key)",
+            ),
             _ => return Ok(false),
         };
         if slot.is_some() {
@@ -183,6 +191,13 @@ impl SignFlags {
                 .clone(),
         );
         Ok(true)
+    }
+
+    /// The OMS key file: `--oms-sign` over `SKILLS_OMS_KEY` (an empty variable is unset).
+    fn oms_key(&mut self, env: &impl Fn(&str) -> Option<String>) -> Option<String> {
+        self.oms
+            .take()
+            .or_else(|| env(crate::catalog::oms::OMS_KEY_VAR).filter(|v| !v.is_empty()))
     }
 
     /// The signing options: these flags over the environment's variables.
@@ -218,6 +233,7 @@ fn parse_check(args: &[String], env: &impl Fn(&str) -> Option<String>) -> Result
         }
     }
     a.dir = dir.ok_or(ONE_FOLDER)?;
+    a.oms_key = sign.oms_key(env);
     a.signing = sign.resolve(env)?;
     Ok(a)
 }
@@ -266,6 +282,7 @@ fn parse_pack(
         }
     }
     let dir = dir.ok_or("pack needs a skills folder")?;
+    let oms_key = sign.oms_key(env);
     let signing = sign.resolve(env)?;
     let assets = match (assets_dir, inline_max) {
         (Some(d), n) => Some((
@@ -292,6 +309,7 @@ fn parse_pack(
             assets,
             options,
             signing,
+            oms_key,
         }),
     }
 }
@@ -436,6 +454,9 @@ pub struct KeygenArgs {
     /// The folder `signing.key` and `signing.pub` are written into (`--out`; created if
     /// missing).
     pub out: String,
+    /// `--oms`: an ECDSA P-256 key for OpenSSF Model Signing instead (`oms.key`, `oms.pub`,
+    /// PEM: the key type `model_signing`'s key mode verifies).
+    pub oms: bool,
 }
 
 /// The file of the secret key `keygen` writes into its folder.
@@ -448,9 +469,11 @@ fn parse_keygen(args: &[String]) -> Result<KeygenArgs, String> {
     const NEEDS_OUT: &str =
         "keygen needs --out <dir> (the folder to write signing.key and signing.pub into)";
     let mut out = None;
+    let mut oms = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
+            "--oms" => oms = true,
             "--out" | "-o" => {
                 if out.is_some() {
                     return Err("--out is given twice".into());
@@ -458,11 +481,16 @@ fn parse_keygen(args: &[String]) -> Result<KeygenArgs, String> {
                 out = Some(it.next().ok_or("--out needs a folder")?.clone());
             }
             s if is_option(s) => return Err(format!("unknown option {s:?}")),
-            _ => return Err(format!("keygen takes only --out <dir>, not {a:?}")),
+            _ => {
+                return Err(format!(
+                    "keygen takes only --out <dir> and --oms, not {a:?}"
+                ))
+            }
         }
     }
     Ok(KeygenArgs {
         out: out.filter(|o| !o.is_empty()).ok_or(NEEDS_OUT)?,
+        oms,
     })
 }
 
@@ -769,6 +797,10 @@ fn usage_parts(program: Program) -> Usage {
         mode 0600) and <dir>/signing.pub (the public key, a JWK), creating <dir> if needed
         and never replacing either file. Prints the key's id (its RFC 7638 thumbprint).
 ";
+    const KEYGEN_OMS: &str = "    skills-edge keygen --out <dir> --oms
+        Make an ECDSA P-256 key for OpenSSF Model Signing instead: <dir>/oms.key and
+        <dir>/oms.pub (PEM, the files model_signing's key mode reads). Prints its hint.
+";
     const SIGN: &str =
         "    --sign PATH: sign every skill with the secret key in PATH (signing.key of keygen):
         each entry, the mirror and the pack carry a DSSE envelope over the skill's files.
@@ -796,13 +828,16 @@ fn usage_parts(program: Program) -> Usage {
                 (
                     "pack",
                     format!(
-                        "{PACK}                     [--assets DIR [--inline-max BYTES]]
+                        "{PACK}                     [--assets DIR [--inline-max BYTES]] [--oms-sign PATH]
         Compile a skills folder into a pack (served by the npm package's SkillsServer);
 {PACK_CHECK}        --assets DIR leaves every file larger than BYTES (default {inline_max}) out of the
         pack and writes it into DIR as two files named by its SHA-256: <hex> (its bytes) and
         <hex>.json (its resources/read JSON string), for the Cloudflare Worker's Static
         Assets. DIR is created if missing; files already in it are overwritten or left as
         they are, so give a fresh folder.
+        --oms-sign PATH (or SKILLS_OMS_KEY=PATH; check takes it too): every skill gets an
+        OpenSSF Model Signing signature, <skill>/skill.oms.sig, with the P-256 key in PATH
+        (oms.key of keygen --oms); model_signing verify key checks an installed skill.
 "
                     ),
                 ),
@@ -844,7 +879,13 @@ the skills an MCP server serves
             "check, pack and worker",
         ),
     };
-    commands.push(("keygen", KEYGEN.to_owned()));
+    commands.push((
+        "keygen",
+        match program {
+            Program::Native => format!("{KEYGEN}{KEYGEN_OMS}"),
+            Program::Npm => KEYGEN.to_owned(),
+        },
+    ));
     commands.push(("verify", verify_usage()));
     let shared = format!(
         "    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read
@@ -1233,8 +1274,13 @@ mod tests {
             );
             assert_eq!(
                 k(&["keygen", "keys"]),
-                Err("keygen takes only --out <dir>, not \"keys\"".into())
+                Err("keygen takes only --out <dir> and --oms, not \"keys\"".into())
             );
+            let oms = parse(p, &line(&["keygen", "--oms", "--out", "k"]), |_: &str| None);
+            assert!(matches!(
+                oms,
+                Ok(Invocation::Keygen(KeygenArgs { oms: true, .. }))
+            ));
             assert_eq!(
                 k(&["keygen", "--force"]),
                 Err("unknown option \"--force\"".into())
