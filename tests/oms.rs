@@ -196,3 +196,321 @@ fn a_publishers_own_skill_oms_sig_is_replaced_and_git_files_at_a_root_stop_the_b
         ("oms-signature", "a/.gitignore")
     );
 }
+
+// The host side: `skills-edge verify` on a well-known source (the in-memory mirror of
+// tests/wellknown.rs) whose `code-review` archive carries a `skill.oms.sig` that
+// `model_signing sign key` made over the skill's folder.
+
+use crate::archive_support::{gz, tar};
+use crate::wellknown::{compiled, Server, INDEX, ORIGIN};
+use serde_json::{json, Value as Json};
+use skills_edge::client::block_on;
+use skills_edge::command::args::VerifyArgs;
+use skills_edge::command::report::Output as Report;
+use skills_edge::command::verify::{verify_command, SignerFiles};
+use skills_edge::skill::digest::digest_of;
+use skills_edge::skill::revision::skill_revision;
+use skills_edge_catalog::sign::{Envelope, SigningKey, Statement, Subject};
+
+const ARCHIVE: &str = "http://127.0.0.1:8787/.well-known/agent-skills/code-review.tar.gz";
+
+/// `code-review`'s files, by path relative to its root, SKILL.md first.
+fn code_review_files() -> Vec<(String, Vec<u8>)> {
+    let c = compiled();
+    let s = c.mirrored()["code-review"];
+    s.files
+        .iter()
+        .map(|&i| &c.files[i])
+        .map(|f| (c.relative_path(s, &f.uri).to_owned(), f.bytes.clone()))
+        .collect()
+}
+
+/// `model_signing sign key` over `files` laid out in a folder, with `key`: the bundle it
+/// writes.
+fn model_signing_sign(dir: &Path, files: &[(String, Vec<u8>)], key: &OmsSigningKey) -> Vec<u8> {
+    let folder = dir.join("code-review");
+    let _ = std::fs::remove_dir_all(&folder);
+    for (path, bytes) in files {
+        let p = folder.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    let private = dir.join("signer.key");
+    std::fs::write(&private, key.to_pem()).unwrap();
+    let run = Command::new(venv("model_signing"))
+        .arg("sign")
+        .arg("key")
+        .arg(&folder)
+        .arg("--private_key")
+        .arg(&private)
+        .arg("--signature")
+        .arg(folder.join(SIGNATURE_FILE))
+        .output()
+        .expect("model_signing runs");
+    assert!(run.status.success(), "{}", said(&run));
+    std::fs::read(folder.join(SIGNATURE_FILE)).unwrap()
+}
+
+/// Serves `files` (and the signature) as `code-review`'s archive, the index's digest in step.
+fn serve(server: &Server, files: &[(String, Vec<u8>)], sig: Option<&[u8]>) {
+    let mut members: Vec<(&str, u8, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b'0', b.as_slice()))
+        .collect();
+    if let Some(sig) = sig {
+        members.push((SIGNATURE_FILE, b'0', sig));
+    }
+    server.replace("code-review", "application/gzip", gz(&tar(&members)), true);
+}
+
+fn verify(server: &Server, trust: &[(&str, String)]) -> Vec<Json> {
+    let mut args = vec![INDEX.to_owned(), "--json".to_owned()];
+    for (name, _) in trust {
+        args.push("--trust".into());
+        args.push((*name).to_owned());
+    }
+    let files = SignerFiles {
+        trust: trust.iter().map(|(_, t)| t.clone()).collect(),
+        pins: None,
+    };
+    let out: Report = block_on(verify_command(
+        &VerifyArgs::parse(&args).unwrap(),
+        &files,
+        server,
+    ));
+    assert!(out.exit_code < 2, "{}{}", out.stdout, out.stderr);
+    out.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn line<'a>(lines: &'a [Json], name: &str) -> &'a Json {
+    lines.iter().find(|l| l["name"] == name).unwrap()
+}
+
+/// The failed check of a skill's line: (its URI, its code, its message).
+fn failure(l: &Json) -> (String, String, String) {
+    let c = l["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["status"] == "failed")
+        .unwrap_or_else(|| panic!("no failed check in {l}"));
+    let s = |v: &Json| v.as_str().unwrap_or_default().to_owned();
+    (s(&c["uri"]), s(&c["code"]), s(&c["why"]))
+}
+
+#[test]
+fn a_skill_model_signing_signed_verifies_with_its_trusted_key_and_not_with_another() {
+    let dir = scratch("host");
+    let signer = key(21);
+    let files = code_review_files();
+    let sig = model_signing_sign(&dir, &files, &signer);
+    let server = Server::new();
+    serve(&server, &files, Some(&sig));
+    let trusted = [("oms.pub", signer.public().to_pem())];
+    let lines = verify(&server, &trusted);
+    let l = line(&lines, "code-review");
+    assert_eq!(l["status"], "verified", "{l}");
+    assert_eq!(
+        l["signer"]["keyId"],
+        format!("oms:{}", signer.public().hint())
+    );
+    assert_eq!(l["signer"]["trust"], "trusted");
+    // The trust list is one list: a skill signed in neither format by a key on it fails.
+    let (uri, code, _) = failure(line(&lines, "diagram-style"));
+    assert!(
+        uri.ends_with(&format!("diagram-style.tar.gz#{SIGNATURE_FILE}")),
+        "{uri}"
+    );
+    assert_eq!(code, "signer-untrusted");
+
+    // Another key trusted: refused, the signature's file named.
+    let other = [("other.pub", key(22).public().to_pem())];
+    let l = verify(&server, &other);
+    let (uri, code, why) = failure(line(&l, "code-review"));
+    assert_eq!(
+        (uri.as_str(), code.as_str()),
+        (
+            format!("{ARCHIVE}#{SIGNATURE_FILE}").as_str(),
+            "signer-untrusted"
+        ),
+        "{why}"
+    );
+
+    // Without any key trusted the bundle's coverage is still checked (it holds here).
+    let l = verify(&server, &[]);
+    assert_eq!(line(&l, "code-review")["status"], "verified");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_signature_that_does_not_cover_exactly_the_served_files_fails_naming_the_file() {
+    let dir = scratch("cover");
+    let signer = key(23);
+    let files = code_review_files();
+    let sig = model_signing_sign(&dir, &files, &signer);
+    let trusted = [("oms.pub", signer.public().to_pem())];
+    let server = Server::new();
+
+    // A byte of one file changed (the index's digest kept in step, as a mirror that rebuilt
+    // the archive would): the file is named.
+    let mut changed = files.clone();
+    let last = changed.len() - 1;
+    changed[last].1[0] ^= 1;
+    serve(&server, &changed, Some(&sig));
+    for trust in [&trusted[..], &[]] {
+        let (uri, code, why) = failure(line(&verify(&server, trust), "code-review"));
+        assert_eq!(uri, format!("{ARCHIVE}#{}", files[last].0), "{why}");
+        assert_eq!(code, "signature-invalid");
+        assert!(why.contains("changed after signing"), "{why}");
+    }
+
+    // A file added.
+    let mut added = files.clone();
+    added.push(("references/added.md".into(), b"new\n".to_vec()));
+    serve(&server, &added, Some(&sig));
+    let (uri, _, why) = failure(line(&verify(&server, &trusted), "code-review"));
+    assert_eq!(uri, format!("{ARCHIVE}#references/added.md"), "{why}");
+
+    // The bundle of another folder (diagram-style's files, signed by the same key).
+    let c = compiled();
+    let ds = c.mirrored()["diagram-style"];
+    let other: Vec<(String, Vec<u8>)> = ds
+        .files
+        .iter()
+        .map(|&i| &c.files[i])
+        .map(|f| (c.relative_path(ds, &f.uri).to_owned(), f.bytes.clone()))
+        .collect();
+    let foreign = model_signing_sign(&dir, &other, &signer);
+    serve(&server, &files, Some(&foreign));
+    let (_, code, why) = failure(line(&verify(&server, &trusted), "code-review"));
+    assert_eq!(code, "signature-invalid", "{why}");
+
+    // A truncated bundle, and a certificate chain's bundle: clear errors, never a pass.
+    serve(&server, &files, Some(&sig[..sig.len() / 2]));
+    let (_, code, why) = failure(line(&verify(&server, &trusted), "code-review"));
+    assert_eq!(code, "signature-invalid");
+    assert!(why.contains("truncated"), "{why}");
+    let text = String::from_utf8(sig.clone()).unwrap();
+    let chain = text.replace(
+        "\"publicKey\":",
+        "\"x509CertificateChain\":{\"certificates\":[]},\"publicKey\":",
+    );
+    serve(&server, &files, Some(chain.as_bytes()));
+    let (_, _, why) = failure(line(&verify(&server, &trusted), "code-review"));
+    assert!(why.contains("signed with a certificate"), "{why}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pem_trust_file_that_is_no_p256_public_key_stops_the_run_and_mcp_refuses_oms_keys() {
+    let server = Server::new();
+    let run = |args: &[&str], trust: Vec<String>| {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        block_on(verify_command(
+            &VerifyArgs::parse(&args).unwrap(),
+            &SignerFiles { trust, pins: None },
+            &server,
+        ))
+    };
+    let cert = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".to_owned();
+    let out = run(&[INDEX, "--trust", "ca.pem"], vec![cert]);
+    assert_eq!(out.exit_code, 2, "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("--trust ca.pem is a certificate, not a key"),
+        "{}",
+        out.stderr
+    );
+    let secret = key(1).to_pem();
+    let out = run(&[INDEX, "--trust", "oms.key"], vec![secret.clone()]);
+    assert_eq!(out.exit_code, 2);
+    assert!(
+        out.stderr
+            .contains("private key where a public key belongs"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains(secret.lines().nth(1).unwrap()),
+        "the secret is never printed"
+    );
+    let mcp = format!("{ORIGIN}/mcp");
+    let out = run(
+        &[&mcp, "--trust", "oms.pub"],
+        vec![key(1).public().to_pem()],
+    );
+    assert_eq!(out.exit_code, 2, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("checked on a well-known source"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn both_formats_present_must_both_hold() {
+    let dir = scratch("both");
+    let oms_key = key(31);
+    let dsse_key = SigningKey::from_seed([32; 32]);
+    let files = code_review_files();
+    let server = Server::new();
+    // DSSE over every served file, the OMS bundle included, as the build signs.
+    let publish = |sig: &[u8]| {
+        serve(&server, &files, Some(sig));
+        let mut all = files.clone();
+        all.push((SIGNATURE_FILE.into(), sig.to_vec()));
+        let digests: Vec<(&str, String)> = all
+            .iter()
+            .map(|(p, b)| (p.as_str(), digest_of(b)))
+            .collect();
+        let statement = Statement {
+            skill: "skill://code-review/SKILL.md".into(),
+            revision: skill_revision(digests.iter().map(|(p, d)| (*p, d.as_str()))).unwrap(),
+            catalog: "acme".into(),
+            subjects: digests
+                .iter()
+                .map(|(p, d)| Subject {
+                    name: format!("skill://code-review/{p}"),
+                    sha256: d["sha256:".len()..].to_owned(),
+                })
+                .collect(),
+        };
+        let env = Envelope::sign(&statement, &dsse_key).to_json();
+        server.put(
+            &format!("{ORIGIN}/.well-known/agent-skills/code-review.dsse.json"),
+            "application/json",
+            env.into_bytes(),
+        );
+        server.edit_index(|i| {
+            for s in i["skills"].as_array_mut().unwrap() {
+                if s["name"] == "code-review" {
+                    s["_meta"]["io.github.skills-edge/dsse"] =
+                        json!("/.well-known/agent-skills/code-review.dsse.json");
+                }
+            }
+        });
+    };
+    let trust = [
+        ("signing.pub", dsse_key.public().to_jwk()),
+        ("oms.pub", oms_key.public().to_pem()),
+    ];
+    let good = model_signing_sign(&dir, &files, &oms_key);
+    publish(&good);
+    let lines = verify(&server, &trust);
+    let l = line(&lines, "code-review");
+    assert_eq!(l["status"], "verified", "{l}");
+    assert_eq!(l["signer"]["keyId"], dsse_key.public().key_id());
+    // The DSSE envelope holds, the OMS bundle is another key's: they disagree, refused.
+    let stranger = model_signing_sign(&dir, &files, &key(33));
+    publish(&stranger);
+    let l = verify(&server, &trust);
+    let (uri, code, _) = failure(line(&l, "code-review"));
+    assert_eq!(
+        (uri, code.as_str()),
+        (format!("{ARCHIVE}#{SIGNATURE_FILE}"), "signer-untrusted")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,7 @@
 
 use super::args::VerifyArgs;
 use super::report::{command_client, run, Output, Report};
-use super::wellknown::{cross_check, run_well_known};
+use super::wellknown::{cross_check, run_well_known, run_well_known_with};
 use crate::catalog::compile::mirror::INDEX_PATH;
 use crate::client::http::{HttpIo, HttpSession};
 use crate::client::{ClientInfo, SkillsClient};
@@ -64,14 +64,27 @@ pub fn signers_of(args: &VerifyArgs, files: &SignerFiles) -> Result<Signers, Ver
 /// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part);
 /// `files` holds what the `--trust` and `--pins` files say.
 pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, files: &SignerFiles, io: &H) -> Output {
-    let signers = match signers_of(args, files) {
+    // `--trust` files holding PEM are OMS keys (super::oms), the others JWKs for DSSE.
+    let (oms_keys, jwk_args, jwk_files) = match super::oms::split_trust(args, files) {
+        Ok(split) => split,
+        Err(e) => return Report::stopped(None, e).render(args),
+    };
+    let signers = match signers_of(&jwk_args, &jwk_files) {
         Ok(s) => s,
         Err(e) => return Report::stopped(None, e).render(args),
     };
     if args.well_known {
         let mut signers = signers;
-        let report = run_well_known(io, &args.url, &mut signers).await;
+        let report = run_well_known_with(io, &args.url, &mut signers, oms_keys).await;
         return output(args, &report, &signers);
+    }
+    if !oms_keys.is_empty() {
+        // Over MCP this version checks DSSE only: an OMS key must not pass for a trust list.
+        let e = VerifyError::new(
+            ErrorCode::InvalidArgument,
+            "--trust names an OMS key (PEM): OpenSSF Model Signing signatures are checked on a well-known source; give its index or --well-known ORIGIN, or trust the publisher's DSSE key (JWK) for an MCP server".to_owned(),
+        );
+        return Report::stopped(None, e).render(args);
     }
     let client = match command_client(args, signers) {
         Ok(c) => c,

@@ -294,8 +294,10 @@ impl Bundle {
     }
 }
 
-/// The manifest of a signed statement (`model_signing`'s `dsse_payload_to_manifest`).
-fn read_statement(payload: &[u8]) -> Result<Manifest, OmsError> {
+/// The manifest of a statement (`model_signing`'s `dsse_payload_to_manifest`): the payload
+/// of a [`Bundle`], read without checking its signature (that is [`Bundle::verify`]'s), so what
+/// it says is only what the bundle claims.
+pub fn read_statement(payload: &[u8]) -> Result<Manifest, OmsError> {
     let text =
         std::str::from_utf8(payload).map_err(|_| fail("the OMS statement is not UTF-8 JSON"))?;
     let doc = json::parse(text).map_err(|e| fail(format!("the OMS statement is not JSON: {e}")))?;
