@@ -405,7 +405,7 @@ fn a_signature_that_does_not_cover_exactly_the_served_files_fails_naming_the_fil
 }
 
 #[test]
-fn a_pem_trust_file_that_is_no_p256_public_key_stops_the_run_and_mcp_refuses_oms_keys() {
+fn a_pem_trust_file_that_is_no_p256_public_key_stops_the_run() {
     let server = Server::new();
     let run = |args: &[&str], trust: Vec<String>| {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
@@ -436,17 +436,6 @@ fn a_pem_trust_file_that_is_no_p256_public_key_stops_the_run_and_mcp_refuses_oms
     assert!(
         !out.stderr.contains(secret.lines().nth(1).unwrap()),
         "the secret is never printed"
-    );
-    let mcp = format!("{ORIGIN}/mcp");
-    let out = run(
-        &[&mcp, "--trust", "oms.pub"],
-        vec![key(1).public().to_pem()],
-    );
-    assert_eq!(out.exit_code, 2, "{}", out.stdout);
-    assert!(
-        out.stderr.contains("checked on a well-known source"),
-        "{}",
-        out.stderr
     );
 }
 
@@ -511,6 +500,138 @@ fn both_formats_present_must_both_hold() {
     assert_eq!(
         (uri, code.as_str()),
         (format!("{ARCHIVE}#{SIGNATURE_FILE}"), "signer-untrusted")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An MCP endpoint over a catalog compiled from `files` (the `code-review` skill, with
+/// `skill.oms.sig` when `sig` is given): the responder, no mirror.
+struct Mcp(skills_edge::server::Responder);
+
+impl Mcp {
+    fn new(files: &[(String, Vec<u8>)], sig: Option<&[u8]>) -> Mcp {
+        let mut tree = SourceTree::default();
+        for (p, b) in files {
+            tree.add_file(&format!("code-review/{p}"), b.clone());
+        }
+        if let Some(sig) = sig {
+            tree.add_file(&format!("code-review/{SIGNATURE_FILE}"), sig.to_vec());
+        }
+        let catalog = skills_edge::catalog::Catalog::compile(tree, None).unwrap();
+        Mcp(crate::common::responder_over(
+            std::sync::Arc::new(catalog),
+            50,
+        ))
+    }
+}
+
+impl skills_edge::client::http::HttpIo for Mcp {
+    type Body = crate::wellknown::Body;
+
+    fn post(
+        &self,
+        request: skills_edge::client::http::HttpRequest,
+    ) -> impl std::future::Future<
+        Output = skills_edge::client::Result<skills_edge::client::http::HttpResponse<Self::Body>>,
+    > {
+        let reply = self.0.respond(
+            request.body.as_bytes(),
+            &crate::wellknown::transport_of(&request),
+        );
+        std::future::ready(Ok(skills_edge::client::http::HttpResponse {
+            status: reply.status,
+            content_type: reply.body.as_ref().map(|_| "application/json".to_owned()),
+            session_id: None,
+            www_authenticate: None,
+            body: crate::wellknown::Body(reply.body),
+        }))
+    }
+
+    fn get(
+        &self,
+        _url: &str,
+    ) -> impl std::future::Future<
+        Output = skills_edge::client::Result<skills_edge::client::http::HttpResponse<Self::Body>>,
+    > {
+        std::future::ready(Ok(skills_edge::client::http::HttpResponse {
+            status: 404,
+            content_type: None,
+            session_id: None,
+            www_authenticate: None,
+            body: crate::wellknown::Body(None),
+        }))
+    }
+
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+}
+
+fn verify_mcp(server: &Mcp, trust: &[(&str, String)]) -> Json {
+    let mut args = vec![format!("{ORIGIN}/mcp"), "--json".to_owned()];
+    for (name, _) in trust {
+        args.push("--trust".into());
+        args.push((*name).to_owned());
+    }
+    let files = SignerFiles {
+        trust: trust.iter().map(|(_, t)| t.clone()).collect(),
+        pins: None,
+    };
+    let out = block_on(verify_command(
+        &VerifyArgs::parse(&args).unwrap(),
+        &files,
+        server,
+    ));
+    assert!(out.exit_code < 2, "{}{}", out.stdout, out.stderr);
+    let lines: Vec<Json> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    line(&lines, "code-review").clone()
+}
+
+#[test]
+fn over_mcp_a_model_signing_signed_skill_verifies_with_its_key_and_an_uncovered_file_is_named() {
+    let dir = scratch("mcp");
+    let signer = key(41);
+    let files = code_review_files();
+    let sig = model_signing_sign(&dir, &files, &signer);
+    let trusted = [("oms.pub", signer.public().to_pem())];
+    let l = verify_mcp(&Mcp::new(&files, Some(&sig)), &trusted);
+    assert_eq!(l["status"], "verified", "{l}");
+    assert_eq!(
+        l["signer"]["keyId"],
+        format!("oms:{}", signer.public().hint())
+    );
+    // Without a trusted key the coverage holds; with another key, refused.
+    let l = verify_mcp(&Mcp::new(&files, Some(&sig)), &[]);
+    assert_eq!(l["status"], "verified", "{l}");
+    let other = [("other.pub", key(42).public().to_pem())];
+    let l = verify_mcp(&Mcp::new(&files, Some(&sig)), &other);
+    let (uri, code, _) = failure(&l);
+    assert_eq!(
+        (uri.as_str(), code.as_str()),
+        ("skill://code-review/skill.oms.sig", "signer-untrusted")
+    );
+    // A file the signature does not cover, served and listed: named.
+    let mut more = files.clone();
+    more.push(("references/extra.md".into(), b"extra\n".to_vec()));
+    let l = verify_mcp(&Mcp::new(&more, Some(&sig)), &trusted);
+    let (uri, code, _) = failure(&l);
+    assert_eq!(
+        (uri.as_str(), code.as_str()),
+        (
+            "skill://code-review/references/extra.md",
+            "signature-invalid"
+        )
+    );
+    // Trusting an OMS key, a skill signed in neither format fails.
+    let l = verify_mcp(&Mcp::new(&files, None), &trusted);
+    let (uri, code, _) = failure(&l);
+    assert_eq!(
+        (uri.as_str(), code.as_str()),
+        ("skill://code-review/skill.oms.sig", "signer-untrusted")
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

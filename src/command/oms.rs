@@ -1,4 +1,5 @@
-//! OpenSSF Model Signing on the host side of `verify`: a skill whose files hold
+//! OpenSSF Model Signing on the host side of `verify` (a well-known source's artifacts, and
+//! an MCP server's entries after their files were read): a skill whose files hold
 //! `skill.oms.sig` at its root offers an OMS signature ([`crate::catalog::oms`]), whatever
 //! made it (this project's build, `model_signing sign key`, NVIDIA's verified skills).
 //!
@@ -97,11 +98,75 @@ pub(crate) fn check_oms(
     let Some(sig) = files.iter().find(|m| m.path == SIGNATURE_FILE) else {
         return OmsOutcome::Absent;
     };
-    let at = |path: &str| format!("{artifact}#{path}");
     let digests: Vec<(&str, [u8; 32])> = files
         .iter()
         .map(|m| (m.path.as_str(), Sha256::digest(&m.bytes).into()))
         .collect();
+    check_bundle(
+        &sig.bytes,
+        digests,
+        |p| format!("{artifact}#{p}"),
+        keys,
+        report,
+    )
+}
+
+/// Checks the OMS signature of a skill served over MCP, after its files were read: the
+/// `skill.oms.sig` its entry lists is read again (verified against the entry like every read),
+/// and the bundle is checked against the entry's digests, which every read was checked
+/// against. A refusal is a failed check on the file's `skill://` URI.
+pub(crate) async fn check_mcp<R: crate::client::Rpc>(
+    client: &crate::client::SkillsClient,
+    rpc: &R,
+    entry: &crate::host::Entry,
+    keys: &[OmsPublicKey],
+    report: &mut SkillReport,
+) -> OmsOutcome {
+    let skill = entry.uri();
+    let root = skill.strip_suffix("SKILL.md").unwrap_or(skill);
+    let items = entry.items().unwrap_or_default();
+    let sig_uri = format!("{root}{SIGNATURE_FILE}");
+    if !items.iter().any(|i| i.uri == sig_uri) {
+        return OmsOutcome::Absent;
+    }
+    let purpose = crate::host::Purpose::Check;
+    let bytes = match client.read_for(rpc, skill, &sig_uri, purpose).await {
+        Ok(r) => r.file.content.body.as_bytes().to_vec(),
+        // The read's own check reports why.
+        Err(_) => return OmsOutcome::Failed,
+    };
+    let mut digests = Vec::with_capacity(items.len());
+    for i in items {
+        let (Some(path), Some(d)) = (i.uri.strip_prefix(root), hex32(&i.digest)) else {
+            continue;
+        };
+        digests.push((path, d));
+    }
+    check_bundle(&bytes, digests, |p| format!("{root}{p}"), keys, report)
+}
+
+/// The 32 bytes of a `sha256:` + 64 hex digest.
+fn hex32(digest: &str) -> Option<[u8; 32]> {
+    let hex = digest.strip_prefix("sha256:")?.as_bytes();
+    if hex.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (o, pair) in out.iter_mut().zip(hex.chunks(2)) {
+        let s = std::str::from_utf8(pair).ok()?;
+        *o = u8::from_str_radix(s, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// The check of one bundle against the files' digests; `at` gives a file's URI in the report.
+fn check_bundle(
+    sig: &[u8],
+    digests: Vec<(&str, [u8; 32])>,
+    at: impl Fn(&str) -> String,
+    keys: &[OmsPublicKey],
+    report: &mut SkillReport,
+) -> OmsOutcome {
     let refuse = |e: crate::catalog::oms::OmsError, code: ErrorCode| {
         let uri = at(e.file.as_deref().unwrap_or(SIGNATURE_FILE));
         failed(
@@ -111,7 +176,7 @@ pub(crate) fn check_oms(
         )
     };
     if keys.is_empty() {
-        let covered = Bundle::parse(&sig.bytes)
+        let covered = Bundle::parse(sig)
             .and_then(|b| read_unverified(&b))
             .and_then(|m| m.check_covers(digests));
         return match covered {
@@ -122,7 +187,7 @@ pub(crate) fn check_oms(
             }
         };
     }
-    match verify_folder(&sig.bytes, keys, digests) {
+    match verify_folder(sig, keys, digests) {
         Ok(key) => OmsOutcome::Trusted(Signer {
             key_id: format!("oms:{}", key.hint()),
             catalog: "OpenSSF Model Signing".into(),
@@ -154,7 +219,7 @@ fn read_unverified(
 pub(crate) fn finish(
     outcome: OmsOutcome,
     keys: &[OmsPublicKey],
-    artifact: &str,
+    sig_uri: &str,
     report: &mut SkillReport,
 ) {
     if let OmsOutcome::Trusted(signer) = outcome {
@@ -170,7 +235,7 @@ pub(crate) fn finish(
         .is_some_and(|s| s.trust != SignerTrust::Announced);
     if !dsse_trusted {
         report.checks.push(failed(
-            format!("{artifact}#{SIGNATURE_FILE}"),
+            sig_uri.to_owned(),
             ErrorCode::SignerUntrusted,
             format!("the skill has no OMS signature ({SIGNATURE_FILE}) and no DSSE signature by a trusted key, and --trust names OMS keys: it is not signed by a key trusted here"),
         ));

@@ -7,7 +7,7 @@
 //! [`SignerFiles`]; the pins to write back come out in [`Output::pins`].
 
 use super::args::VerifyArgs;
-use super::report::{command_client, run, Output, Report};
+use super::report::{command_client, run_with_oms, Output, Report};
 use super::wellknown::{cross_check, run_well_known, run_well_known_with};
 use crate::catalog::compile::mirror::INDEX_PATH;
 use crate::client::http::{HttpIo, HttpSession};
@@ -78,14 +78,6 @@ pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, files: &SignerFiles, i
         let report = run_well_known_with(io, &args.url, &mut signers, oms_keys).await;
         return output(args, &report, &signers);
     }
-    if !oms_keys.is_empty() {
-        // Over MCP this version checks DSSE only: an OMS key must not pass for a trust list.
-        let e = VerifyError::new(
-            ErrorCode::InvalidArgument,
-            "--trust names an OMS key (PEM): OpenSSF Model Signing signatures are checked on a well-known source; give its index or --well-known ORIGIN, or trust the publisher's DSSE key (JWK) for an MCP server".to_owned(),
-        );
-        return Report::stopped(None, e).render(args);
-    }
     let client = match command_client(args, signers) {
         Ok(c) => c,
         Err(e) => return Report::stopped(None, e).render(args),
@@ -94,7 +86,7 @@ pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, files: &SignerFiles, i
     let report = match session.connect(io, args.era).await {
         Ok(facts) => {
             let _ = client.set_facts(facts);
-            run(&client, &session.rpc(io), args.skill.as_deref()).await
+            run_with_oms(&client, &session.rpc(io), args.skill.as_deref(), &oms_keys).await
         }
         Err(e) => Report::stopped(None, e),
     };

@@ -326,7 +326,8 @@ async fn verify_skill<H: HttpIo>(
     if !matches!(oms, super::oms::OmsOutcome::Trusted(_)) || skill.envelope.is_some() {
         check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
     }
-    super::oms::finish(oms, &signing.oms_keys, &uri, &mut report);
+    let sig_uri = format!("{uri}#{}", crate::catalog::oms::SIGNATURE_FILE);
+    super::oms::finish(oms, &signing.oms_keys, &sig_uri, &mut report);
     finish_skill(report, dynamic)
 }
 
