@@ -424,6 +424,21 @@ fn a_pem_trust_file_that_is_no_p256_public_key_stops_the_run() {
         "{}",
         out.stderr
     );
+    // Key types model_signing's key mode may take (P-384) or not (Ed25519), which this
+    // verifier does not read: named, never passed.
+    const P384: &str = "-----BEGIN PUBLIC KEY-----\nMHYwEAYHKoZIzj0CAQYFK4EEACIDYgAEYbVVa/BduLpCslCuAZ60sEcDpqSpbd2T\nPwrBOknCJZ5dBlIYevxhm9ll8yJOJTmV7CfW2G0Mbs5+uOHm45Lal283KXfZkcDJ\n7pSSPQVuH6R4HsvUDN9OCpXeH51Y/mIu\n-----END PUBLIC KEY-----\n";
+    const ED25519: &str = "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEACHaWSPDTX6ckz3SUBZiAP41yjgriMDi/MnT8yDMpApw=\n-----END PUBLIC KEY-----\n";
+    for (name, pem) in [("p384.pub", P384), ("ed25519.pub", ED25519)] {
+        let out = run(&[INDEX, "--trust", name], vec![pem.to_owned()]);
+        assert_eq!(out.exit_code, 2, "{}", out.stdout);
+        assert!(
+            out.stderr.contains(&format!(
+                "--trust {name} is a public key, but not ECDSA P-256"
+            )),
+            "{}",
+            out.stderr
+        );
+    }
     let secret = key(1).to_pem();
     let out = run(&[INDEX, "--trust", "oms.key"], vec![secret.clone()]);
     assert_eq!(out.exit_code, 2);
