@@ -23,6 +23,9 @@
 #   --strict, --skip-invalid, and SKILLS_STRICT=1, SKILLS_ON_INVALID=skip in the environment:
 #                       as for the build (build.rs); `skills-edge pack` reads them, from the
 #                       one place every build reads them (skills_edge_catalog::options)
+#   --oms-sign PATH, and SKILLS_OMS_KEY=PATH in the environment: every skill also gets an
+#                       OpenSSF Model Signing signature, skill.oms.sig (`skills-edge keygen
+#                       --oms`; docs/signing.md)
 #   --sign PATH, --catalog-id ID, and SKILLS_SIGNING_KEY=PATH, SKILLS_CATALOG_ID=ID in the
 #                       environment: sign every skill with the secret key in PATH
 #                       (`skills-edge keygen`); the Worker then serves signed skills (envelopes
@@ -55,7 +58,7 @@ while [ $# -gt 0 ]; do
       [ $# -ge 2 ] || { echo "error: --inline-max needs a number of bytes" >&2; exit 2; }
       pack_args+=(--inline-max "$2"); shift 2 ;;
     --strict | --skip-invalid) pack_args+=("$1"); shift ;;
-    --sign | --catalog-id)
+    --sign | --catalog-id | --oms-sign)
       [ $# -ge 2 ] || { echo "error: $1 needs a value" >&2; exit 2; }
       pack_args+=("$1" "$2"); shift 2 ;;
     --runtime)

@@ -38,7 +38,8 @@ fi
 # browser tests, bsdtar (libarchive-tools) and Info-ZIP's unzip for the archive differential
 # test (tests/archive_corpus.rs), and Python's venv where it is missing. Then Python's
 # securesystemslib (PyPI, pinned by hash in tests/py/requirements.txt), the independent DSSE
-# verifier of signed skills (tests/py/verify_signed.py), in a venv in target/.
+# verifier of signed skills (tests/py/verify_signed.py), and model-signing, the OpenSSF Model
+# Signing command that judges skill.oms.sig (tests/oms.rs), in a venv in target/.
 apt_packages=()
 if [ "$need_browser" = 1 ] && ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
   apt_packages+=(chromium chromium-driver)
@@ -52,7 +53,7 @@ install_debian_and_python() {
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_packages[@]}"
   fi
-  if ! target/py/bin/python -c 'import securesystemslib' 2>/dev/null; then
+  if ! target/py/bin/python -c 'import securesystemslib, model_signing._cli' 2>/dev/null; then
     rm -rf target/py
     python3 -m venv target/py
     target/py/bin/pip install -q --disable-pip-version-check --require-hashes \

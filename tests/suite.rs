@@ -31,6 +31,7 @@ mod golden_vectors;
 mod host_rules;
 mod http;
 mod mirror;
+mod oms;
 mod pagination;
 mod schema_validation;
 mod settings;

@@ -74,6 +74,10 @@ pub enum Rule {
     /// secret key; the diagnostic's path is the key file as given, and its message never
     /// quotes the file.
     SigningKey,
+    /// The OMS signing key (`SKILLS_OMS_KEY`, `--oms-sign`) cannot be read or is not a P-256
+    /// private key, or a skill has a file that an OpenSSF Model Signing signature cannot cover
+    /// (a git path at its root, which `model_signing` leaves out) ([`crate::oms`]).
+    OmsSignature,
     /// A path given twice, or both as a file and as a directory (only a program that builds
     /// the source tree itself can do this; no file system can).
     DuplicatePath,
@@ -149,6 +153,7 @@ impl Rule {
             Rule::LimitSkills => "limit-skills",
             Rule::Io => "io",
             Rule::SigningKey => "signing-key",
+            Rule::OmsSignature => "oms-signature",
             Rule::DuplicatePath => "duplicate-path",
             Rule::AccessFile => "access-file",
             Rule::AccessPattern => "access-pattern",

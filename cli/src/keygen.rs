@@ -5,7 +5,7 @@
 //! npm package's command.
 
 use skills_edge::command::args::KeygenArgs;
-use skills_edge::command::keygen::{key_files, write_error, KeyFile};
+use skills_edge::command::keygen::{key_files, oms_key_files, write_error, KeyFile};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -37,8 +37,12 @@ fn create(f: &KeyFile, mode: u32) -> io::Result<()> {
 pub(crate) fn keygen(a: &KeygenArgs) -> ExitCode {
     let mut seed = [0u8; 32];
     let drawn = getrandom::getrandom(&mut seed).map_err(|e| e.to_string());
-    let files = drawn
-        .and_then(|()| key_files(&a.out, seed).ok_or_else(|| "it gave 32 zero bytes".to_owned()));
+    let files = drawn.and_then(|()| match a.oms {
+        // A scalar at or above the P-256 group order has odds below 2^-32: no retry loop.
+        true => oms_key_files(&a.out, seed)
+            .ok_or_else(|| "it gave bytes that are no P-256 key".to_owned()),
+        false => key_files(&a.out, seed).ok_or_else(|| "it gave 32 zero bytes".to_owned()),
+    });
     let files = match files {
         Ok(f) => f,
         Err(e) => {

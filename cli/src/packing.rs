@@ -2,7 +2,7 @@
 //! the build uses; print its entries, or write the pack (and, with `--assets`, the files left
 //! out of it). The arguments are read by `skills_edge::command::args`.
 
-use skills_edge::catalog::{compile, pack, walk};
+use skills_edge::catalog::{compile, oms, pack, walk};
 use skills_edge::command::args::PackArgs;
 use std::io;
 use std::path::Path;
@@ -19,8 +19,25 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // An OMS key makes `skill.oms.sig` a file of every skill (catalog::oms), before the
+    // catalog's own signatures, which then cover it.
+    let oms = a.oms_key.as_ref().map(|f| {
+        let key = oms::load_key(f, std::fs::read(f).map_err(|e| e.to_string()))?;
+        Ok::<_, skills_edge::catalog::diag::Diagnostic>((f, key))
+    });
+    let oms = match oms.transpose() {
+        Ok(k) => k,
+        Err(d) => {
+            eprintln!("{}", d.render(""));
+            return ExitCode::FAILURE;
+        }
+    };
     let walked = walk::walk(Path::new(&a.dir));
-    let mut c = match compile::compile_with(walked.tree, a.options) {
+    let compiled = match &oms {
+        Some((_, key)) => oms::compile_signed(walked.tree, a.options, key),
+        None => compile::compile_with(walked.tree, a.options),
+    };
+    let mut c = match compiled {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{}", e.render(&a.dir));
@@ -44,6 +61,14 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
             s.catalog
         )
     });
+    if let Some((_, key)) = &oms {
+        eprintln!(
+            "OMS-signed: {} skills ({} in each), key hint {}",
+            c.skills.len(),
+            oms::SIGNATURE_FILE,
+            key.public().hint()
+        );
+    }
     let bytes: u64 = c.files.iter().map(|f| f.size).sum();
     let summary = format!(
         "{}: {} skills, {} files, {bytes} bytes",

@@ -5,6 +5,7 @@
 mod common;
 
 mod check_command;
+mod oms_command;
 mod raw_http;
 mod sign_command;
 mod skip_invalid;

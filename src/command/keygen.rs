@@ -88,3 +88,41 @@ pub fn write_error(what: &str, why: &str) -> String {
         "error: cannot write {what}: {why}\n  fix: check that the folder can be created and written"
     )
 }
+
+/// The file of the OMS secret key `keygen --oms` writes into its folder.
+pub const OMS_SECRET_KEY_FILE: &str = "oms.key";
+/// The file of the OMS public key `keygen --oms` writes into its folder.
+pub const OMS_PUBLIC_KEY_FILE: &str = "oms.pub";
+
+/// What `keygen --oms --out <out>` writes for a 32-byte secret scalar: `oms.key` (PKCS#8
+/// PEM) and `oms.pub` (SubjectPublicKeyInfo PEM), the ECDSA P-256 key files
+/// `model_signing sign key` and `model_signing verify key` read; `key_id` is the key's hint
+/// in a bundle. `None` when the scalar is no P-256 key (draw again).
+///
+/// ```
+/// use skills_edge::command::keygen::oms_key_files;
+/// let f = oms_key_files("keys", [7; 32]).unwrap();
+/// assert!(oms_key_files("keys", [0; 32]).is_none());
+/// assert_eq!((f.secret.path.as_str(), f.public.path.as_str()), ("keys/oms.key", "keys/oms.pub"));
+/// assert!(f.secret.text.starts_with("-----BEGIN PRIVATE KEY-----\n"));
+/// assert!(f.public.text.starts_with("-----BEGIN PUBLIC KEY-----\n"));
+/// ```
+pub fn oms_key_files(out: &str, scalar: [u8; 32]) -> Option<KeyFiles> {
+    let key = crate::catalog::oms::OmsSigningKey::from_scalar(&scalar)?;
+    let pem_file = |name: &str, text: String| KeyFile {
+        text,
+        ..file(out, name, String::new())
+    };
+    let secret = pem_file(OMS_SECRET_KEY_FILE, key.to_pem());
+    let public = pem_file(OMS_PUBLIC_KEY_FILE, key.public().to_pem());
+    let written = format!(
+        "wrote {} (the OMS secret key, ECDSA P-256: keep it private; sign with --oms-sign {} or SKILLS_OMS_KEY={}) and {} (the public key: model_signing verify key --public_key {})",
+        secret.path, secret.path, secret.path, public.path, public.path
+    );
+    Some(KeyFiles {
+        key_id: key.public().hint(),
+        secret,
+        public,
+        written,
+    })
+}

@@ -9,10 +9,12 @@
 //! | [`keygen`] | the `keygen` command's files and messages (the seed and the writing are each command's) |
 //! | [`verify`] | the `verify` command after its arguments were read: an MCP server, a well-known source, or both compared |
 //! | [`report`] | which skills and files were checked, each one's status and reason, the table, the JSON lines, the exit status |
+//! | `oms` (crate-private) | OpenSSF Model Signing signatures (`skill.oms.sig`) of the skills `verify` checks, with the `--trust` files that hold PEM keys |
 //! | `wellknown` (crate-private) | the run over a well-known skills source (Agent Skills Discovery RFC), reached through [`verify`] |
 
 pub mod args;
 pub mod keygen;
+pub(crate) mod oms;
 pub mod report;
 pub mod verify;
 pub(crate) mod wellknown;

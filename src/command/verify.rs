@@ -7,8 +7,8 @@
 //! [`SignerFiles`]; the pins to write back come out in [`Output::pins`].
 
 use super::args::VerifyArgs;
-use super::report::{command_client, run, Output, Report};
-use super::wellknown::{cross_check, run_well_known};
+use super::report::{command_client, run_with_oms, Output, Report};
+use super::wellknown::{cross_check, run_well_known, run_well_known_with};
 use crate::catalog::compile::mirror::INDEX_PATH;
 use crate::client::http::{HttpIo, HttpSession};
 use crate::client::{ClientInfo, SkillsClient};
@@ -64,13 +64,18 @@ pub fn signers_of(args: &VerifyArgs, files: &SignerFiles) -> Result<Signers, Ver
 /// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part);
 /// `files` holds what the `--trust` and `--pins` files say.
 pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, files: &SignerFiles, io: &H) -> Output {
-    let signers = match signers_of(args, files) {
+    // `--trust` files holding PEM are OMS keys (super::oms), the others JWKs for DSSE.
+    let (oms_keys, jwk_args, jwk_files) = match super::oms::split_trust(args, files) {
+        Ok(split) => split,
+        Err(e) => return Report::stopped(None, e).render(args),
+    };
+    let signers = match signers_of(&jwk_args, &jwk_files) {
         Ok(s) => s,
         Err(e) => return Report::stopped(None, e).render(args),
     };
     if args.well_known {
         let mut signers = signers;
-        let report = run_well_known(io, &args.url, &mut signers).await;
+        let report = run_well_known_with(io, &args.url, &mut signers, oms_keys).await;
         return output(args, &report, &signers);
     }
     let client = match command_client(args, signers) {
@@ -81,7 +86,7 @@ pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, files: &SignerFiles, i
     let report = match session.connect(io, args.era).await {
         Ok(facts) => {
             let _ = client.set_facts(facts);
-            run(&client, &session.rpc(io), args.skill.as_deref()).await
+            run_with_oms(&client, &session.rpc(io), args.skill.as_deref(), &oms_keys).await
         }
         Err(e) => Report::stopped(None, e),
     };

@@ -114,6 +114,8 @@ struct Signing<'a> {
     keys_url: String,
     /// The key set: the keys it holds, or why it could not be read; `None` until needed.
     keys: Option<std::result::Result<Vec<PublicKey>, String>>,
+    /// The OMS keys the `--trust` files hold ([`super::oms`]).
+    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
 }
 
 impl Signing<'_> {
@@ -155,6 +157,16 @@ pub(crate) async fn run_well_known<H: HttpIo>(
     index_url: &str,
     signers: &mut Signers,
 ) -> Report {
+    run_well_known_with(io, index_url, signers, Vec::new()).await
+}
+
+/// [`run_well_known`] with the OMS keys of the `--trust` files ([`super::oms`]).
+pub(crate) async fn run_well_known_with<H: HttpIo>(
+    io: &H,
+    index_url: &str,
+    signers: &mut Signers,
+    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
+) -> Report {
     let index = match fetch(io, index_url).await {
         Ok(f) => match parse_index(index_url, &f.bytes) {
             Ok(i) => i,
@@ -167,6 +179,7 @@ pub(crate) async fn run_well_known<H: HttpIo>(
         origin: origin_of(index_url).unwrap_or_else(|| index_url.to_owned()),
         keys_url: index.keys.clone(),
         keys: None,
+        oms_keys,
     };
     let mut skills = Vec::with_capacity(index.skills.len());
     for entry in index.skills {
@@ -307,7 +320,14 @@ async fn verify_skill<H: HttpIo>(
             .checks
             .push(check_failed(&format!("{uri}#{path}"), e.clone()));
     }
-    check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
+    // An OMS signature verified by a trusted key stands for a skill without a DSSE envelope
+    // (one trust list, either format); each format present must hold ([`super::oms`]).
+    let oms = super::oms::check_oms(&files, &uri, &signing.oms_keys, &mut report);
+    if !matches!(oms, super::oms::OmsOutcome::Trusted(_)) || skill.envelope.is_some() {
+        check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
+    }
+    let sig_uri = format!("{uri}#{}", crate::catalog::oms::SIGNATURE_FILE);
+    super::oms::finish(oms, &signing.oms_keys, &sig_uri, &mut report);
     finish_skill(report, dynamic)
 }
 

@@ -177,6 +177,12 @@ pub fn parse_command(
     let env = build_env(&env, a.with("env"))?;
     let invocation = args::parse(Program::Npm, &line, |n| env.get(n)).map_err(usage_error)?;
     let parsed = match &invocation {
+        // OpenSSF Model Signing is native only for now: refused rather than ignored.
+        Invocation::Check(p) | Invocation::Pack(p) if p.oms_key.is_some() => {
+            return Err(usage_error(
+                "--oms-sign (or SKILLS_OMS_KEY) is for the native skills-edge only".into(),
+            ))
+        }
         Invocation::Check(p) => {
             let (sign, catalog_id) = sign_js(&p.signing);
             CommandJs::Check {
@@ -204,6 +210,11 @@ pub fn parse_command(
                 sign,
                 catalog_id,
             }
+        }
+        Invocation::Keygen(k) if k.oms => {
+            return Err(usage_error(
+                "keygen --oms is for the native skills-edge only".into(),
+            ))
         }
         Invocation::Keygen(k) => CommandJs::Keygen { out: &k.out },
         Invocation::Verify(v) => CommandJs::Verify(v.into()),

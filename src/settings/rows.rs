@@ -1,7 +1,9 @@
 //! The rows of the settings table, one per setting, and the table itself.
 
 use super::{Kind, Scope, Setting, ON_OFF};
-use crate::http::{AuthMode, TokenProfile, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS, MAX_MAX_BODY_BYTES};
+use crate::http::{
+    AuthMode, TokenProfile, DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS, MAX_MAX_BODY_BYTES,
+};
 use crate::protocol::CacheScope;
 use crate::server::{Fallback, SettingKey, MAX_PAGE_SIZE, MAX_TTL_MS};
 

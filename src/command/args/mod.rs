@@ -154,6 +154,9 @@ pub struct KeygenArgs {
     /// The folder `signing.key` and `signing.pub` are written into (`--out`; created if
     /// missing).
     pub out: String,
+    /// `--oms`: an ECDSA P-256 key for OpenSSF Model Signing instead (`oms.key`, `oms.pub`,
+    /// PEM: the key type `model_signing`'s key mode verifies).
+    pub oms: bool,
 }
 
 /// The file of the secret key `keygen` writes into its folder.
@@ -166,9 +169,11 @@ fn parse_keygen(args: &[String]) -> Result<KeygenArgs, String> {
     const NEEDS_OUT: &str =
         "keygen needs --out <dir> (the folder to write signing.key and signing.pub into)";
     let mut out = None;
+    let mut oms = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
+            "--oms" => oms = true,
             "--out" | "-o" => {
                 if out.is_some() {
                     return Err("--out is given twice".into());
@@ -176,11 +181,16 @@ fn parse_keygen(args: &[String]) -> Result<KeygenArgs, String> {
                 out = Some(it.next().ok_or("--out needs a folder")?.clone());
             }
             s if is_option(s) => return Err(format!("unknown option {s:?}")),
-            _ => return Err(format!("keygen takes only --out <dir>, not {a:?}")),
+            _ => {
+                return Err(format!(
+                    "keygen takes only --out <dir> and --oms, not {a:?}"
+                ))
+            }
         }
     }
     Ok(KeygenArgs {
         out: out.filter(|o| !o.is_empty()).ok_or(NEEDS_OUT)?,
+        oms,
     })
 }
 

@@ -20,6 +20,9 @@ pub struct PackArgs {
     /// `--sign PATH` and `--catalog-id ID`, over `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID`:
     /// sign every skill (`None`: the catalog is not signed).
     pub signing: Option<options::Signing>,
+    /// `--oms-sign PATH` over `SKILLS_OMS_KEY`: give every skill an OpenSSF Model Signing
+    /// signature, `skill.oms.sig` (`catalog::oms`; `None`: none).
+    pub oms_key: Option<String>,
 }
 
 /// `--sign PATH` and `--catalog-id ID` as they are met on a command line (each at most once).
@@ -27,6 +30,7 @@ pub struct PackArgs {
 pub(super) struct SignFlags {
     key: Option<String>,
     id: Option<String>,
+    oms: Option<String>,
 }
 
 impl SignFlags {
@@ -40,6 +44,10 @@ impl SignFlags {
         let (slot, what) = match flag {
             "--sign" => (&mut self.key, "the path of a signing key file"),
             "--catalog-id" => (&mut self.id, "a catalog identity"),
+            "--oms-sign" => (
+                &mut self.oms,
+                "the path of an OMS signing key file (oms.key)",
+            ),
             _ => return Ok(false),
         };
         if slot.is_some() {
@@ -51,6 +59,13 @@ impl SignFlags {
                 .clone(),
         );
         Ok(true)
+    }
+
+    /// The OMS key file: `--oms-sign` over `SKILLS_OMS_KEY` (an empty variable is unset).
+    fn oms_key(&mut self, env: &impl Fn(&str) -> Option<String>) -> Option<String> {
+        self.oms
+            .take()
+            .or_else(|| env(crate::catalog::oms::OMS_KEY_VAR).filter(|v| !v.is_empty()))
     }
 
     /// The signing options: these flags over the environment's variables.
@@ -89,6 +104,7 @@ pub(super) fn parse_check(
         }
     }
     a.dir = dir.ok_or(ONE_FOLDER)?;
+    a.oms_key = sign.oms_key(env);
     a.signing = sign.resolve(env)?;
     Ok(a)
 }
@@ -137,6 +153,7 @@ pub(super) fn parse_pack(
         }
     }
     let dir = dir.ok_or("pack needs a skills folder")?;
+    let oms_key = sign.oms_key(env);
     let signing = sign.resolve(env)?;
     let assets = match (assets_dir, inline_max) {
         (Some(d), n) => Some((
@@ -163,6 +180,7 @@ pub(super) fn parse_pack(
             assets,
             options,
             signing,
+            oms_key,
         }),
     }
 }

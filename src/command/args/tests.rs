@@ -388,8 +388,13 @@ fn keygen_takes_one_folder() {
         );
         assert_eq!(
             k(&["keygen", "keys"]),
-            Err("keygen takes only --out <dir>, not \"keys\"".into())
+            Err("keygen takes only --out <dir> and --oms, not \"keys\"".into())
         );
+        let oms = parse(p, &line(&["keygen", "--oms", "--out", "k"]), |_: &str| None);
+        assert!(matches!(
+            oms,
+            Ok(Invocation::Keygen(KeygenArgs { oms: true, .. }))
+        ));
         assert_eq!(
             k(&["keygen", "--force"]),
             Err("unknown option \"--force\"".into())

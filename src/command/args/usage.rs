@@ -89,6 +89,10 @@ fn usage_parts(program: Program) -> Usage {
         mode 0600) and <dir>/signing.pub (the public key, a JWK), creating <dir> if needed
         and never replacing either file. Prints the key's id (its RFC 7638 thumbprint).
 ";
+    const KEYGEN_OMS: &str = "    skills-edge keygen --out <dir> --oms
+        Make an ECDSA P-256 key for OpenSSF Model Signing instead: <dir>/oms.key and
+        <dir>/oms.pub (PEM, the files model_signing's key mode reads). Prints its hint.
+";
     const SIGN: &str =
         "    --sign PATH: sign every skill with the secret key in PATH (signing.key of keygen):
         each entry, the mirror and the pack carry a DSSE envelope over the skill's files.
@@ -116,13 +120,16 @@ fn usage_parts(program: Program) -> Usage {
                 (
                     "pack",
                     format!(
-                        "{PACK}                     [--assets DIR [--inline-max BYTES]]
+                        "{PACK}                     [--assets DIR [--inline-max BYTES]] [--oms-sign PATH]
         Compile a skills folder into a pack (served by the npm package's SkillsServer);
 {PACK_CHECK}        --assets DIR leaves every file larger than BYTES (default {inline_max}) out of the
         pack and writes it into DIR as two files named by its SHA-256: <hex> (its bytes) and
         <hex>.json (its resources/read JSON string), for the Cloudflare Worker's Static
         Assets. DIR is created if missing; files already in it are overwritten or left as
         they are, so give a fresh folder.
+        --oms-sign PATH (or SKILLS_OMS_KEY=PATH; check takes it too): every skill gets an
+        OpenSSF Model Signing signature, <skill>/skill.oms.sig, with the P-256 key in PATH
+        (oms.key of keygen --oms); model_signing verify key checks an installed skill.
 "
                     ),
                 ),
@@ -171,7 +178,13 @@ the skills an MCP server serves
             "check, pack and worker",
         ),
     };
-    commands.push(("keygen", KEYGEN.to_owned()));
+    commands.push((
+        "keygen",
+        match program {
+            Program::Native => format!("{KEYGEN}{KEYGEN_OMS}"),
+            Program::Npm => KEYGEN.to_owned(),
+        },
+    ));
     commands.push(("verify", verify_usage()));
     let shared = format!(
         "    --strict: frontmatter the official MCP TypeScript SDK 2.4 cannot read

@@ -70,6 +70,7 @@ mod tests;
 pub use output::Output;
 pub(crate) use run::finish_skill;
 pub use run::run;
+pub(crate) use run::run_with_oms;
 
 use super::args::VerifyArgs;
 use crate::client::{context_of, server_label_of_url, ServerFacts, SkillsClient};

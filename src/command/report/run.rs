@@ -7,6 +7,17 @@ use super::*;
 /// Each skill is loaded only to be checked ([`Purpose::Check`]): a nested skill needs no
 /// consent (nothing reaches a model), and every other option of the client applies.
 pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> Report {
+    run_with_oms(client, rpc, only, &[]).await
+}
+
+/// [`run`], checking OpenSSF Model Signing signatures with `oms_keys` (the `--trust` files
+/// holding PEM; `super::oms`).
+pub(crate) async fn run_with_oms<R: Rpc>(
+    client: &SkillsClient,
+    rpc: &R,
+    only: Option<&str>,
+    oms_keys: &[crate::catalog::oms::OmsPublicKey],
+) -> Report {
     let facts = client.facts();
     let directory_read = facts.as_ref().is_some_and(ServerFacts::directory_read);
     let mut targets: Vec<Result<ListedSkill, (String, ClientError)>> = Vec::new();
@@ -47,7 +58,7 @@ pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> 
     let mut skills = Vec::with_capacity(targets.len());
     for t in targets {
         skills.push(match t {
-            Ok(skill) => verify_skill(client, rpc, skill, directory_read).await,
+            Ok(skill) => verify_skill(client, rpc, skill, directory_read, oms_keys).await,
             Err((uri, e)) => SkillReport {
                 uri: uri.clone(),
                 name: None,
@@ -86,6 +97,7 @@ async fn verify_skill<R: Rpc>(
     rpc: &R,
     skill: ListedSkill,
     directory_read: bool,
+    oms_keys: &[crate::catalog::oms::OmsPublicKey],
 ) -> SkillReport {
     let uri = skill.entry.uri().to_owned();
     let mut refreshed = false;
@@ -110,6 +122,11 @@ async fn verify_skill<R: Rpc>(
         restarts += 1;
     };
     report.refreshed = refreshed;
+    // The OMS signature among the files (skill.oms.sig), checked while the window is open.
+    let oms = match &held {
+        Some(e) => crate::command::oms::check_mcp(client, rpc, e, oms_keys, &mut report).await,
+        None => crate::command::oms::OmsOutcome::Absent,
+    };
     // Only the window this check opened closes: the embedder's acting window, if any, stays
     // as it was (H15: a window is kept open longer, never shorter).
     let _ = client.host(|h, label| h.close_check_window(label, &uri));
@@ -127,6 +144,12 @@ async fn verify_skill<R: Rpc>(
         .host(|h, label| h.signer(label, &uri).cloned())
         .ok()
         .flatten();
+    let sig_uri = format!(
+        "{}{}",
+        uri.strip_suffix("SKILL.md").unwrap_or(&uri),
+        crate::catalog::oms::SIGNATURE_FILE
+    );
+    crate::command::oms::finish(oms, oms_keys, &sig_uri, &mut report);
     let changed = report.status == SkillStatus::Changed;
     let report = finish(report, &entry, changed.then_some(restarts));
     downgrade(report, &skill.entry, &entry)

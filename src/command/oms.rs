@@ -1,0 +1,243 @@
+//! OpenSSF Model Signing on the host side of `verify` (a well-known source's artifacts, and
+//! an MCP server's entries after their files were read): a skill whose files hold
+//! `skill.oms.sig` at its root offers an OMS signature ([`crate::catalog::oms`]), whatever
+//! made it (this project's build, `model_signing sign key`, NVIDIA's verified skills).
+//!
+//! The trust options are the command's: a `--trust` file holding a PEM public key
+//! (`-----BEGIN PUBLIC KEY-----`, P-256, `oms.pub`) trusts that key for OMS signatures, as a
+//! JWK file trusts a key for DSSE envelopes. Per skill:
+//!
+//! - a `skill.oms.sig` is always read: a bundle that is not a Sigstore bundle of
+//!   `model_signing`'s key mode (truncated, a certificate chain, another predicate, shards,
+//!   another digest) fails the skill (`signature-invalid`), as does one whose statement does not
+//!   cover exactly the skill's other files (the check names the file);
+//! - with OMS keys trusted, its signature must verify with one of them (`signer-untrusted`
+//!   otherwise); without, its signature cannot be checked (a bundle carries a hint of its key,
+//!   not the key) and only the coverage is, which says nothing about who signed;
+//! - with OMS keys trusted, a skill without an OMS signature must carry a DSSE signature by a
+//!   trusted key, else it fails `signer-untrusted`: the trust list is one list, and a skill
+//!   signed in either format by a key on it verifies;
+//! - both formats present: each must hold on its own. They cover the same served files, so
+//!   two that hold agree; one that fails refuses the skill.
+
+use super::args::VerifyArgs;
+use super::report::{FileCheck, FileStatus, SkillReport};
+use super::verify::SignerFiles;
+use crate::catalog::oms::{verify_folder, Bundle, OmsPublicKey, SIGNATURE_FILE};
+use crate::host::archive::Member;
+use crate::host::error::{ErrorCode, VerifyError};
+use crate::host::signature::{Signer, SignerTrust};
+use sha2::{Digest as _, Sha256};
+
+/// Whether a `--trust` file holds a PEM block (an OMS key) rather than a JWK.
+pub(crate) fn is_pem(text: &str) -> bool {
+    text.trim_start().starts_with("-----BEGIN ")
+}
+
+/// The `--trust` files split: the OMS public keys of those that hold PEM, and the arguments
+/// and files of the others (JWKs, for [`super::verify::signers_of`]). A PEM file that is not a
+/// P-256 public key (a certificate, a private key, another curve) is an `invalid-argument`
+/// naming the file.
+pub(crate) fn split_trust(
+    args: &VerifyArgs,
+    files: &SignerFiles,
+) -> Result<(Vec<OmsPublicKey>, VerifyArgs, SignerFiles), VerifyError> {
+    let mut keys = Vec::new();
+    let mut jwk_args = args.clone();
+    let mut jwk_files = files.clone();
+    jwk_args.trust.clear();
+    jwk_files.trust.clear();
+    for (path, text) in args.trust.iter().zip(&files.trust) {
+        if is_pem(text) {
+            let key = OmsPublicKey::from_pem(text, &format!("--trust {path}"))
+                .map_err(|e| VerifyError::new(ErrorCode::InvalidArgument, e.message))?;
+            keys.push(key);
+        } else {
+            jwk_args.trust.push(path.clone());
+            jwk_files.trust.push(text.clone());
+        }
+    }
+    if files.trust.len() != args.trust.len() {
+        // signers_of names the mismatch.
+        return Ok((keys, args.clone(), files.clone()));
+    }
+    Ok((keys, jwk_args, jwk_files))
+}
+
+/// What the OMS check of one skill found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum OmsOutcome {
+    /// No `skill.oms.sig`.
+    Absent,
+    /// A bundle that covers the files, not checked against a key (none is trusted).
+    Unchecked,
+    /// Verified with a trusted key: the signer to report.
+    Trusted(Signer),
+    /// Refused (a failed check was added to the report).
+    Failed,
+}
+
+fn failed(uri: String, code: ErrorCode, message: String) -> FileCheck {
+    FileCheck {
+        uri: uri.clone(),
+        size: None,
+        digest: None,
+        status: FileStatus::Failed,
+        error: Some(VerifyError::new(code, message).with_uri(uri).into()),
+    }
+}
+
+/// Checks the OMS signature among `files` (read from the artifact `artifact`) with `keys`;
+/// a refusal is a failed check on `{artifact}#skill.oms.sig` (or the file it names).
+pub(crate) fn check_oms(
+    files: &[Member],
+    artifact: &str,
+    keys: &[OmsPublicKey],
+    report: &mut SkillReport,
+) -> OmsOutcome {
+    let Some(sig) = files.iter().find(|m| m.path == SIGNATURE_FILE) else {
+        return OmsOutcome::Absent;
+    };
+    let digests: Vec<(&str, [u8; 32])> = files
+        .iter()
+        .map(|m| (m.path.as_str(), Sha256::digest(&m.bytes).into()))
+        .collect();
+    check_bundle(
+        &sig.bytes,
+        digests,
+        |p| format!("{artifact}#{p}"),
+        keys,
+        report,
+    )
+}
+
+/// Checks the OMS signature of a skill served over MCP, after its files were read: the
+/// `skill.oms.sig` its entry lists is read again (verified against the entry like every read),
+/// and the bundle is checked against the entry's digests, which every read was checked
+/// against. A refusal is a failed check on the file's `skill://` URI.
+pub(crate) async fn check_mcp<R: crate::client::Rpc>(
+    client: &crate::client::SkillsClient,
+    rpc: &R,
+    entry: &crate::host::Entry,
+    keys: &[OmsPublicKey],
+    report: &mut SkillReport,
+) -> OmsOutcome {
+    let skill = entry.uri();
+    let root = skill.strip_suffix("SKILL.md").unwrap_or(skill);
+    let items = entry.items().unwrap_or_default();
+    let sig_uri = format!("{root}{SIGNATURE_FILE}");
+    if !items.iter().any(|i| i.uri == sig_uri) {
+        return OmsOutcome::Absent;
+    }
+    let purpose = crate::host::Purpose::Check;
+    let bytes = match client.read_for(rpc, skill, &sig_uri, purpose).await {
+        Ok(r) => r.file.content.body.as_bytes().to_vec(),
+        // The read's own check reports why.
+        Err(_) => return OmsOutcome::Failed,
+    };
+    let mut digests = Vec::with_capacity(items.len());
+    for i in items {
+        let (Some(path), Some(d)) = (i.uri.strip_prefix(root), hex32(&i.digest)) else {
+            continue;
+        };
+        digests.push((path, d));
+    }
+    check_bundle(&bytes, digests, |p| format!("{root}{p}"), keys, report)
+}
+
+/// The 32 bytes of a `sha256:` + 64 hex digest.
+fn hex32(digest: &str) -> Option<[u8; 32]> {
+    let hex = digest.strip_prefix("sha256:")?.as_bytes();
+    if hex.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (o, pair) in out.iter_mut().zip(hex.chunks(2)) {
+        let s = std::str::from_utf8(pair).ok()?;
+        *o = u8::from_str_radix(s, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// The check of one bundle against the files' digests; `at` gives a file's URI in the report.
+fn check_bundle(
+    sig: &[u8],
+    digests: Vec<(&str, [u8; 32])>,
+    at: impl Fn(&str) -> String,
+    keys: &[OmsPublicKey],
+    report: &mut SkillReport,
+) -> OmsOutcome {
+    let refuse = |e: crate::catalog::oms::OmsError, code: ErrorCode| {
+        let uri = at(e.file.as_deref().unwrap_or(SIGNATURE_FILE));
+        failed(
+            uri,
+            code,
+            format!("the OMS signature {SIGNATURE_FILE}: {}", e.message),
+        )
+    };
+    if keys.is_empty() {
+        let covered = Bundle::parse(sig)
+            .and_then(|b| read_unverified(&b))
+            .and_then(|m| m.check_covers(digests));
+        return match covered {
+            Ok(()) => OmsOutcome::Unchecked,
+            Err(e) => {
+                report.checks.push(refuse(e, ErrorCode::SignatureInvalid));
+                OmsOutcome::Failed
+            }
+        };
+    }
+    match verify_folder(sig, keys, digests) {
+        Ok(key) => OmsOutcome::Trusted(Signer {
+            key_id: format!("oms:{}", key.hint()),
+            catalog: "OpenSSF Model Signing".into(),
+            trust: SignerTrust::Trusted,
+        }),
+        Err(e) => {
+            let code = if e.message.contains("not trusted here") {
+                ErrorCode::SignerUntrusted
+            } else {
+                ErrorCode::SignatureInvalid
+            };
+            report.checks.push(refuse(e, code));
+            OmsOutcome::Failed
+        }
+    }
+}
+
+/// The statement of a bundle whose signature is not checked: only for its coverage, when no
+/// key is trusted.
+fn read_unverified(
+    b: &Bundle,
+) -> Result<crate::catalog::oms::Manifest, crate::catalog::oms::OmsError> {
+    crate::catalog::oms::read_statement(&b.payload)
+}
+
+/// After the DSSE check: the OMS signer is reported when no DSSE signer is; with OMS keys
+/// trusted, a skill without an OMS signature must have been verified by a DSSE signature whose
+/// key is trusted or pinned, else a failed check (`signer-untrusted`).
+pub(crate) fn finish(
+    outcome: OmsOutcome,
+    keys: &[OmsPublicKey],
+    sig_uri: &str,
+    report: &mut SkillReport,
+) {
+    if let OmsOutcome::Trusted(signer) = outcome {
+        report.signer.get_or_insert(signer);
+        return;
+    }
+    if keys.is_empty() || outcome != OmsOutcome::Absent {
+        return;
+    }
+    let dsse_trusted = report
+        .signer
+        .as_ref()
+        .is_some_and(|s| s.trust != SignerTrust::Announced);
+    if !dsse_trusted {
+        report.checks.push(failed(
+            sig_uri.to_owned(),
+            ErrorCode::SignerUntrusted,
+            format!("the skill has no OMS signature ({SIGNATURE_FILE}) and no DSSE signature by a trusted key, and --trust names OMS keys: it is not signed by a key trusted here"),
+        ));
+    }
+}
