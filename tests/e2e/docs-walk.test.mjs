@@ -214,9 +214,7 @@ test("no doc tells a user to install what is not published, or to add a second [
   const docs = ["README.md", "pkg/README.md", "cli/README.md", "rmcp/README.md", "catalog/README.md"]
     .concat(readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`))
     .concat(readdirSync(join(ROOT, "examples")).map((d) => `examples/${d}/README.md`))
-    // docs/private.md (the identity providers' recipes) is left out: its settings snippets are
-    // being rewritten with the providers' recipes; it joins this check once they use --var.
-    .filter((f) => existsSync(join(ROOT, f)) && f !== "docs/private.md");
+    .filter((f) => existsSync(join(ROOT, f)));
   const wrong = [];
   for (const file of docs) {
     const text = readFileSync(join(ROOT, file), "utf8");
