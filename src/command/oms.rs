@@ -20,9 +20,9 @@
 //! - both formats present: each must hold on its own. They cover the same served files, so
 //!   two that hold agree; one that fails refuses the skill.
 
+use super::args::SignerFiles;
 use super::args::VerifyArgs;
 use super::report::{FileCheck, FileStatus, SkillReport};
-use super::verify::SignerFiles;
 use crate::catalog::oms::{verify_folder, Bundle, OmsPublicKey, SIGNATURE_FILE};
 use crate::host::archive::Member;
 use crate::host::error::{ErrorCode, VerifyError};

@@ -6,6 +6,7 @@
 //! read by the command's I/O (the native command, the npm package's) and handed over as
 //! [`SignerFiles`]; the pins to write back come out in [`Output::pins`].
 
+pub use super::args::SignerFiles;
 use super::args::VerifyArgs;
 use super::report::{command_client, run_with_oms, Output, Report};
 use super::wellknown::{cross_check, run_well_known, run_well_known_with};
@@ -15,15 +16,6 @@ use crate::client::{ClientInfo, SkillsClient};
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::origin_of;
 use crate::host::signature::{trusted_key, SignerPolicy, Signers};
-
-/// What the `--trust` and `--pins` files hold, read by the command's I/O.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SignerFiles {
-    /// The text of each `--trust` file, in the order of [`VerifyArgs::trust`].
-    pub trust: Vec<String>,
-    /// The text of the `--pins` file; `None` when it does not exist yet (or without `--pins`).
-    pub pins: Option<String>,
-}
 
 /// The signer policy and pins of a run: the trust list of the `--trust` files (each a public
 /// JWK; a secret one is refused), trust on first use with `--pins`, and the pins its file

@@ -23,7 +23,7 @@ pub use pack::PackArgs;
 #[cfg(feature = "js")]
 pub(crate) use usage::verify_usage;
 pub use usage::{command_usage, usage};
-pub use verify::{VerifyArgs, TOKEN_ENV};
+pub use verify::{SignerFiles, VerifyArgs, TOKEN_ENV};
 pub use worker::{Route, WorkerArgs};
 
 use crate::server::Config;

@@ -29,7 +29,7 @@ pub struct VerifyArgs {
     /// `--cross-check`: after the MCP run, verify the index of the same origin and compare.
     pub cross_check: bool,
     /// `--trust FILE` (repeatable): files holding a public JWK each, the trust list. The
-    /// command's I/O reads them ([`crate::command::verify::SignerFiles`]).
+    /// command's I/O reads them ([`SignerFiles`]).
     pub trust: Vec<String>,
     /// `--pins FILE`: pins read before the run when the file exists and written back after
     /// it; it turns trust on first use on.
@@ -229,4 +229,13 @@ fn check_url(url: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// What the `--trust` and `--pins` files hold, read by the command's I/O.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SignerFiles {
+    /// The text of each `--trust` file, in the order of [`VerifyArgs::trust`].
+    pub trust: Vec<String>,
+    /// The text of the `--pins` file; `None` when it does not exist yet (or without `--pins`).
+    pub pins: Option<String>,
 }
