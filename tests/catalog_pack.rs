@@ -187,28 +187,22 @@ fn hostile_packs_are_refused_or_served_without_a_panic() {
     let mut bad = good.clone();
     bad[0] = b'X';
     assert!(refusal(bad).contains("not a skills pack"));
-    // Every other version, the previous ones included (version 3 had no mirror archives), is
-    // refused by name, with the fix. (Version 5 is a signed catalog's: tested with signatures
-    // in catalog/tests/signing.rs.)
-    for v in [1u8, 2, 3, 7] {
+    // Every other version, the earlier ones included (4 plain, 5 signed, 6 with access
+    // rules), is refused naming both, with the fix.
+    for v in [1u8, 2, 3, 4, 5, 6, 8] {
         let mut bad = good.clone();
         bad[8] = v;
         let e = refusal(bad);
         assert!(
             e.contains(&format!(
-                "format version {v}; this build reads version {} (a catalog without signatures), version {} (a signed catalog) and version {} (a catalog with access rules)",
-                pack::VERSION,
-                pack::SIGNED_VERSION,
-                pack::ACCESS_VERSION
+                "format version {v}; this build reads version {} only",
+                pack::VERSION
             )),
             "{e}"
         );
         assert!(e.contains("rebuild the pack"), "{e}");
     }
-    assert_eq!(
-        (pack::VERSION, pack::SIGNED_VERSION, pack::ACCESS_VERSION),
-        (4, 5, 6)
-    );
+    assert_eq!(pack::VERSION, 7);
     // Every flipped bit after the header is caught by the checksum.
     for at in 16..good.len() {
         let mut b = good.clone();

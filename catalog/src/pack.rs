@@ -1,79 +1,8 @@
-//! The pack: one versioned binary form of a compiled catalog. `build.rs` writes the embedded
+//! The pack: the one binary form of a compiled catalog. `build.rs` writes the embedded
 //! catalog as a pack and the runtime reads it back; a pack made elsewhere by the same compiler
-//! (`skills-edge pack`, `compileCatalog`) loads the same way. It holds every JSON fragment a
-//! reply is made of (entries, `resources/list` items, directory children, the mirror's
-//! `index.json`), rendered at build time so a request only copies bytes, and the raw file
-//! bytes once.
-//!
-//! A pack can also leave file bytes out ([`AssetPolicy`]): a file above the policy's size is
-//! then recorded by digest, size and MIME type only, and written as two *assets* named by
-//! content: `{hex}` (the raw bytes, for the HTTP mirror) and `{hex}.json` (the JSON string the
-//! `text` or `blob` of a `resources/read` result carries, escaped or base64-encoded at build
-//! time, so a read is a prefix, an asset and a suffix). The Cloudflare Worker serves such packs
-//! with its assets in Workers Static Assets; every other runtime keeps every byte in the pack.
-//!
-//! Layout (all integers little-endian `u32`; a "range" is `offset, length` into the heap):
-//! ```text
-//! "SKEDPACK"  version(=4, 5 signed, or 6 with access rules)  total_len  sha256(32 bytes, over every byte after it)
-//! snapshot  n_files  n_skills  n_dirs  n_children  n_mirror  n_sections
-//! files:    n_files    × { uri, mime, digest, data: range; size, rendered_len, flags }
-//!                        (flags: bit 0 text, bit 1 external: data is empty, the bytes are assets)
-//! skills:   n_skills   × { uri, entry, list_item, name, revision: range }
-//! dirs:     n_dirs     × { uri: range, first_child, child_count }
-//! children: n_children × { json: range }
-//! mirror:   n_mirror   × { name: range, skill, archive_digest: range, archive_data: range;
-//!                          archive_size, archive_flags }
-//!                        (sorted by name; see compile::mirror. A skill-md skill has no
-//!                        archive: empty ranges, size 0, flags 0; archive_flags bit 1 external:
-//!                        data is empty, the bytes are the asset `{hex}`)
-//! sections: n_sections × { tag, text: range }       (1 instructions, 2 mirror index.json,
-//!                                                     3–9 the tools and prompts fallback,
-//!                                                     10–11 the signatures, version 5 or 6,
-//!                                                     12–18 the access rules, version 6 only)
-//! heap_len, heap
-//! ```
-//! The fallback sections ([`crate::compile::fallback`]) are JSON text (3 the `tools` of
-//! `tools/list`, 4 the `prompts` of `prompts/list`, 5 the members of the `list_skills` result) or
-//! tables of `u32`s in the heap (6 the instructions for tools, prompts and both: 3 ranges;
-//! 7 per skill in skill order: its description as a JSON string, its prompt links as a JSON
-//! array, its `read_skill` text block and structured content as JSON objects: 4 ranges;
-//! 8 the prompts by name: n_skills × { name: range, skill }; 9 the skills by name: n_skills ×
-//! skill). A pack has all of them or none (a pack made before they existed); a reader that
-//! does not know a section ignores it, so adding them kept the format version. Version 4 added
-//! the archives to the mirror records (version 3 had `{ name, skill }`): a reader refuses every
-//! version but its own, naming both.
-//!
-//! Version 5 is version 4 with the signatures of a signed catalog
-//! ([`crate::compile::Compiled::sign`]): section 10, a table of n_skills × { envelope: range,
-//! digest: range } in skill order (each skill's DSSE envelope JSON and the SHA-256 of those
-//! bytes, the mirror's `{name}.dsse.json` and its ETag; the envelope's range lies inside the
-//! skill's entry, whose `_meta` holds the same bytes), and section 11, the mirror's
-//! `keys.json` (the JWK Set of the signer's public key). A version-5 pack has both; a
-//! version-4 pack has neither. A catalog that is not signed is still written as version 4,
-//! byte for byte as before signatures existed, so earlier builds keep reading it; a signed
-//! one is version 5, which earlier builds refuse (naming both versions) instead of serving a
-//! mirror index that names envelope files they cannot serve. This build reads both.
-//!
-//! Version 6 is a catalog with access rules ([`crate::access`]): version 4 with sections 12 to
-//! 18, and sections 10 and 11 too when it is signed. 12: the scopes of each private class (a
-//! table of ranges, each the class's sorted scopes separated by a space); 13 and 14: the class
-//! of each skill and of each file (`u32`s); 15 and 16: the audience of each directory and of
-//! each directory child ({ flags (bit 0 public), mask low word, mask high word }); 17: each
-//! skill's fragments of the replies assembled per caller (its line of the instructions, its
-//! item of the mirror's index, of `prompts/list` and of the `list_skills` result: 4 ranges);
-//! 18: one record { flags (bit 0: the instructions are the default ones), the instructions
-//! before the list of skills, the mirror's index before its first skill }. In such a pack,
-//! the instructions, the mirror index and the fallback's sections are what an anonymous
-//! caller sees (public skills only), so a reader that ignored the access sections would still
-//! reveal nothing.
-//! A catalog without rules is still written as version 4 or 5, byte for byte as before.
-//! Decoding first checks the integrity of the whole pack (magic, version, length, then the
-//! SHA-256 of the rest), so a truncated or corrupted pack is refused as such before anything
-//! else is read. It then checks every range, every UTF-8 string, URI order, digests and JSON
-//! well-formedness (strings decoded, as strict JSON readers do) once, so even a pack with a
-//! valid checksum but a hostile structure is refused with a message instead of causing a panic
-//! or an unreadable reply later. That one digest is the only hashing a load does: no manifest
-//! is recomputed and no YAML is read.
+//! (`skills-edge pack`, `compileCatalog`) loads the same way. The format (one version, a
+//! table of optional sections) is described once, in `docs/pack-format.md`; the record
+//! layouts below are its one description in code, followed by the writer and the reader.
 
 use crate::compile::{Compiled, DirChild};
 use crate::skill::digest::is_wire_digest;
@@ -82,20 +11,18 @@ use base64::Engine as _;
 
 /// The magic bytes at the start of a pack.
 pub(crate) const MAGIC: &[u8; 8] = b"SKEDPACK";
-/// The pack format version of a catalog without signatures (this build reads and writes it).
-pub const VERSION: u32 = 4;
-/// The pack format version of a signed catalog: [`VERSION`] with the signature sections
-/// (this build reads and writes it).
-pub const SIGNED_VERSION: u32 = 5;
-/// The pack format version of a catalog with access rules ([`crate::access`]): version 4 with
-/// the access sections, and the signature sections when it is signed (this build reads and
-/// writes it).
-pub const ACCESS_VERSION: u32 = 6;
+/// The pack format version this build reads and writes (the only one). What a catalog has
+/// or has not (signatures, access rules, assets, the fallback) is said by the sections it
+/// carries, not by the version.
+pub const VERSION: u32 = 7;
 /// Length of the fixed prefix: magic, version, total length, SHA-256.
 const PREFIX_LEN: usize = 8 + 4 + 4 + 32;
 
 const FLAG_TEXT: u32 = 1;
 const FLAG_EXTERNAL: u32 = 2;
+/// Section flag: a reader that does not know the section's tag must refuse the pack (without
+/// the flag, it ignores the section).
+const SECTION_REQUIRED: u32 = 1;
 
 /// Section tag: the default server instructions.
 const SECTION_INSTRUCTIONS: u32 = 1;
@@ -116,29 +43,32 @@ const SECTION_FALLBACK_PROMPT_INDEX: u32 = 8;
 /// Section tag: the skills by name (a table of skill indices).
 const SECTION_FALLBACK_NAME_INDEX: u32 = 9;
 /// Section tag: each skill's envelope and its digest (a table of `{ envelope, digest }`, one
-/// record per skill; version 5 only).
+/// record per skill; a signed catalog only).
 const SECTION_SIGNATURES: u32 = 10;
-/// Section tag: the mirror's `keys.json` (version 5 only).
+/// Section tag: the mirror's `keys.json` (a signed catalog only).
 const SECTION_KEYS: u32 = 11;
 /// Section tag: the scopes of each private class (a table of ranges, class 1 first; each
-/// range the class's scopes, sorted, separated by one space; version 6 only).
+/// range the class's scopes, sorted, separated by one space; access rules only).
 const SECTION_ACCESS_CLASSES: u32 = 12;
-/// Section tag: the class of each skill (n_skills × `u32`; version 6 only).
+/// Section tag: the class of each skill (n_skills × `u32`; access rules only).
 const SECTION_ACCESS_SKILLS: u32 = 13;
-/// Section tag: the class of each file (n_files × `u32`; version 6 only).
+/// Section tag: the class of each file (n_files × `u32`; access rules only).
 const SECTION_ACCESS_FILES: u32 = 14;
-/// Section tag: the audience of each directory (n_dirs × { flags, lo, hi }; version 6 only).
+/// Section tag: the audience of each directory (n_dirs × { flags, lo, hi }; access rules only).
 const SECTION_ACCESS_DIRS: u32 = 15;
 /// Section tag: the audience of each directory child (n_children × { flags, lo, hi };
 /// version 6 only).
 const SECTION_ACCESS_CHILDREN: u32 = 16;
 /// Section tag: each skill's fragments of the replies assembled per caller (n_skills × {
-/// instructions line, mirror index item, prompt item, list_skills item: range }; version 6).
+/// instructions line, mirror index item, prompt item, list_skills item: range }; access rules only).
 const SECTION_ACCESS_FRAGMENTS: u32 = 17;
 /// Section tag: what the assembled replies start with (one { flags, instructions head,
 /// mirror index prefix: range } record; flags bit 0: the instructions are the default ones,
-/// assembled per caller; version 6 only).
+/// assembled per caller; access rules only).
 const SECTION_ACCESS_HEADS: u32 = 18;
+/// Section tag: the length of each file's rendered asset (n_files × `u32`, 0 for a file kept
+/// in the pack; a pack that leaves a file out only).
+const SECTION_ASSETS: u32 = 19;
 /// Every access section tag, in order.
 const ACCESS_SECTIONS: [u32; 7] = [
     SECTION_ACCESS_CLASSES,
@@ -179,8 +109,6 @@ pub(crate) struct FileRec {
     /// The raw bytes (empty for an external file).
     pub data: Span,
     pub size: u32,
-    /// Length of the rendered JSON string asset of an external file (0 when inline).
-    pub rendered_len: u32,
     pub text: bool,
     pub external: bool,
 }
@@ -300,11 +228,33 @@ pub(crate) struct PromptRec {
 #[derive(Debug, Clone, Copy, Default)]
 struct FallbackInstructionsRec([Span; 3]);
 
-/// One entry of the table of sections: a tag and its payload.
+/// One entry of the table of sections: a tag, its payload and whether a reader that does not
+/// know the tag must refuse the pack.
 #[derive(Debug, Clone, Copy, Default)]
 struct SectionRec {
     tag: u32,
     text: Span,
+    required: bool,
+}
+
+impl SectionRec {
+    /// A section a reader may ignore if it does not know it.
+    fn optional(tag: u32, text: Span) -> SectionRec {
+        SectionRec {
+            tag,
+            text,
+            required: false,
+        }
+    }
+
+    /// A section a reader must know to serve the pack.
+    fn required(tag: u32, text: Span) -> SectionRec {
+        SectionRec {
+            tag,
+            text,
+            required: true,
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,7 +310,6 @@ impl Record for FileRec {
         f.span(&mut self.digest);
         f.span(&mut self.data);
         f.word(&mut self.size);
-        f.word(&mut self.rendered_len);
         f.flags(&mut [
             (&mut self.text, FLAG_TEXT),
             (&mut self.external, FLAG_EXTERNAL),
@@ -401,6 +350,7 @@ impl Record for SectionRec {
     fn layout(&mut self, f: &mut impl Fields) {
         f.word(&mut self.tag);
         f.span(&mut self.text);
+        f.flags(&mut [(&mut self.required, SECTION_REQUIRED)]);
     }
 }
 
@@ -517,7 +467,7 @@ pub(crate) struct FallbackTables {
     pub skills_by_name: Vec<u32>,
 }
 
-/// The decoded signature sections of a signed pack (version 5).
+/// The decoded signature sections of a signed pack.
 #[derive(Debug, Clone)]
 pub(crate) struct SignatureTables {
     /// Per skill, in skill order.
@@ -526,7 +476,7 @@ pub(crate) struct SignatureTables {
     pub keys: Span,
 }
 
-/// The decoded access sections of a pack with access rules (version 6).
+/// The decoded access sections of a pack with access rules.
 #[derive(Debug, Clone)]
 pub(crate) struct AccessTables {
     /// The scopes of each private class (class 1 first), space-separated.
@@ -548,17 +498,18 @@ pub(crate) struct AccessTables {
 /// A decoded pack: the tables, with spans into the heap.
 #[derive(Debug, Clone)]
 pub(crate) struct Tables {
-    /// The format version ([`VERSION`] or [`SIGNED_VERSION`]).
-    pub version: u32,
     pub snapshot: u32,
     pub instructions: Span,
     pub mirror_index: Span,
     /// The fallback sections (`None` for a pack made before they existed).
     pub fallback: Option<FallbackTables>,
-    /// The signatures (`Some` exactly in a version-5 pack, or a signed version-6 pack).
+    /// The signatures (`Some` exactly in a signed catalog's pack).
     pub signatures: Option<SignatureTables>,
-    /// The access sections (`Some` exactly in a version-6 pack).
+    /// The access sections (`Some` exactly in the pack of a catalog with access rules).
     pub access: Option<AccessTables>,
+    /// Per file, the length of its rendered asset, 0 for a file in the pack (`None` when
+    /// every file and archive is in the pack).
+    pub assets: Option<Vec<u32>>,
     pub files: Vec<FileRec>,
     pub skills: Vec<SkillRec>,
     pub dirs: Vec<DirRec>,
@@ -763,6 +714,7 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     let instr = heap.put(o.instructions.unwrap_or(&default_instr).as_bytes());
     let mirror_index = heap.put(c.mirror_index_json().as_bytes());
     let mut assets: Vec<Asset> = Vec::new();
+    let mut rendered_lens: Vec<u32> = Vec::new();
     let files: Vec<FileRec> = c
         .files
         .iter()
@@ -793,8 +745,10 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
                 } else {
                     heap.put(&f.bytes)
                 },
-                size: f.size as u32,
-                rendered_len,
+                size: {
+                    rendered_lens.push(rendered_len);
+                    f.size as u32
+                },
                 text: f.is_text,
                 external,
             }
@@ -867,15 +821,14 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         })
         .collect();
     let mut sections = vec![
-        SectionRec {
-            tag: SECTION_INSTRUCTIONS,
-            text: instr,
-        },
-        SectionRec {
-            tag: SECTION_MIRROR_INDEX,
-            text: mirror_index,
-        },
+        SectionRec::required(SECTION_INSTRUCTIONS, instr),
+        SectionRec::required(SECTION_MIRROR_INDEX, mirror_index),
     ];
+    if files.iter().any(|f| f.external) || mirror.iter().any(|m| m.archive_external) {
+        let mut table = Vec::new();
+        u32s(&mut table, &rendered_lens);
+        sections.push(SectionRec::required(SECTION_ASSETS, heap.put(&table)));
+    }
     sections.extend(encode_fallback(c, &mut heap));
     if let Some(a) = &c.access {
         sections.extend(encode_access(c, a, o.instructions.is_none(), &mut heap));
@@ -913,19 +866,7 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         heap.bytes.len() + PREFIX_LEN + 64 + files.len() * record_len::<FileRec>(),
     );
     out.extend_from_slice(MAGIC);
-    u32s(
-        &mut out,
-        &[
-            if c.access.is_some() {
-                ACCESS_VERSION
-            } else if signed {
-                SIGNED_VERSION
-            } else {
-                VERSION
-            },
-            0,
-        ],
-    );
+    u32s(&mut out, &[VERSION, 0]);
     out.extend_from_slice(&[0; 32]);
     put(&mut out, &header);
     files.iter().for_each(|r| put(&mut out, r));
@@ -971,14 +912,8 @@ fn encode_signatures(
     let signatures = heap.put(&table);
     let keys = heap.put(c.keys_json().unwrap_or_default().as_bytes());
     vec![
-        SectionRec {
-            tag: SECTION_SIGNATURES,
-            text: signatures,
-        },
-        SectionRec {
-            tag: SECTION_KEYS,
-            text: keys,
-        },
+        SectionRec::required(SECTION_SIGNATURES, signatures),
+        SectionRec::required(SECTION_KEYS, keys),
     ]
 }
 
@@ -1052,7 +987,7 @@ fn encode_access(
     ACCESS_SECTIONS
         .into_iter()
         .zip([classes, skills, files, dirs, children, fragments, heads])
-        .map(|(tag, text)| SectionRec { tag, text })
+        .map(|(tag, text)| SectionRec::required(tag, text))
         .collect()
 }
 
@@ -1119,7 +1054,7 @@ fn encode_fallback(c: &Compiled, heap: &mut Heap) -> Vec<SectionRec> {
         (SECTION_FALLBACK_NAME_INDEX, name_index),
     ]
     .into_iter()
-    .map(|(tag, text)| SectionRec { tag, text })
+    .map(|(tag, text)| SectionRec::optional(tag, text))
     .collect()
 }
 
@@ -1164,9 +1099,9 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
             .ok_or_else(too_short)
     };
     let version = word(8)?;
-    if version != VERSION && version != SIGNED_VERSION && version != ACCESS_VERSION {
+    if version != VERSION {
         return Err(PackError(format!(
-            "format version {version}; this build reads version {VERSION} (a catalog without signatures), version {SIGNED_VERSION} (a signed catalog) and version {ACCESS_VERSION} (a catalog with access rules) (rebuild the pack with this version of skills-edge)"
+            "format version {version}; this build reads version {VERSION} only (rebuild the pack with this version of skills-edge)"
         )));
     }
     // Fuzzing builds only (`cargo fuzz` compiles with `--cfg fuzzing`; no other build sets it):
@@ -1389,7 +1324,6 @@ impl Reader<'_> {
 /// `&pack[tables.heap_start..]`.
 pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     check_integrity(pack)?;
-    let version = Reader { b: pack, pos: 8 }.u32()?;
     let mut r = Reader {
         b: pack,
         pos: PREFIX_LEN,
@@ -1407,10 +1341,16 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     let mut signatures = None;
     let mut keys = None;
     let mut access: [Option<Span>; 7] = [None; 7];
+    let mut assets = None;
     for _ in 0..h.sections {
-        let SectionRec { tag, text: span } = r.record()?;
+        let SectionRec {
+            tag,
+            text: span,
+            required,
+        } = r.record()?;
         match tag {
             SECTION_INSTRUCTIONS => instructions = Some(span),
+            SECTION_ASSETS => assets = Some(span),
             SECTION_MIRROR_INDEX => mirror_index = Some(span),
             SECTION_SIGNATURES => signatures = Some(span),
             SECTION_KEYS => keys = Some(span),
@@ -1426,7 +1366,12 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
                     *s = Some(span);
                 }
             }
-            // Sections a later minor revision adds are ignored by this reader.
+            t if required => {
+                return Err(PackError(format!(
+                    "section {t} is required to serve the pack, and this build does not know it (serve the pack with the version of skills-edge that made it, or rebuild the pack with this one)"
+                )))
+            }
+            // A section this reader does not know and may ignore.
             _ => {}
         }
     }
@@ -1467,8 +1412,20 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
     let mirror_index =
         mirror_index.ok_or_else(|| PackError("the mirror index section is missing".into()))?;
     json(mirror_index, "mirror index")?;
+    let rendered: Option<Vec<u32>> = match assets {
+        Some(s) => Some(table(
+            bytes(s, "asset lengths")?,
+            Some(files.len()),
+            "asset length",
+        )?),
+        None => None,
+    };
     let mut prev: Option<&str> = None;
-    for f in &files {
+    for (i, f) in files.iter().enumerate() {
+        let rendered_len = rendered
+            .as_ref()
+            .and_then(|r| r.get(i).copied())
+            .unwrap_or(0);
         let uri = text(f.uri, "file URI")?;
         if prev.is_some_and(|p| p >= uri) {
             return Err(PackError(format!("file URIs are not sorted at {uri}")));
@@ -1478,13 +1435,13 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         digest(f.digest, "file digest")?;
         let data = bytes(f.data, "file data")?;
         if f.external {
-            if !data.is_empty() || f.rendered_len < 2 {
+            if !data.is_empty() || rendered_len < 2 {
                 return Err(PackError(format!(
                     "{uri} is external but has inline bytes or no rendered length"
                 )));
             }
         } else {
-            if data.len() != f.size as usize || f.rendered_len != 0 {
+            if data.len() != f.size as usize || rendered_len != 0 {
                 return Err(PackError(format!(
                     "{uri} has {} bytes, its record says {}",
                     data.len(),
@@ -1569,52 +1526,42 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
         .map(|s| text(s.name, "skill name"))
         .collect::<Result<_, _>>()?;
     let fallback = decode_fallback(&fallback, heap, &skill_names)?;
-    let signatures = match (version, signatures, keys) {
-        (SIGNED_VERSION | ACCESS_VERSION, Some(signature_table), Some(keys)) => {
-            let per_skill: Vec<SignatureRec> = table(
-                bytes(signature_table, "signature table")?,
-                Some(skills.len()),
-                "signature",
-            )?;
-            for (i, s) in per_skill.iter().enumerate() {
-                let envelope = text(s.envelope, "skill envelope")?;
-                if !envelope.starts_with('{') {
-                    return Err(PackError(format!(
-                        "the envelope of skill {i} is not a JSON object"
-                    )));
+    let signatures =
+        match (signatures, keys) {
+            (Some(signature_table), Some(keys)) => {
+                let per_skill: Vec<SignatureRec> = table(
+                    bytes(signature_table, "signature table")?,
+                    Some(skills.len()),
+                    "signature",
+                )?;
+                for (i, s) in per_skill.iter().enumerate() {
+                    let envelope = text(s.envelope, "skill envelope")?;
+                    if !envelope.starts_with('{') {
+                        return Err(PackError(format!(
+                            "the envelope of skill {i} is not a JSON object"
+                        )));
+                    }
+                    json(s.envelope, "skill envelope")?;
+                    digest(s.digest, "envelope digest")?;
                 }
-                json(s.envelope, "skill envelope")?;
-                digest(s.digest, "envelope digest")?;
+                let keys_text = text(keys, "keys.json")?;
+                if !keys_text.starts_with('{') {
+                    return Err(PackError("keys.json is not a JSON object".into()));
+                }
+                json(keys, "keys.json")?;
+                Some(SignatureTables {
+                    skills: per_skill,
+                    keys,
+                })
             }
-            let keys_text = text(keys, "keys.json")?;
-            if !keys_text.starts_with('{') {
-                return Err(PackError("keys.json is not a JSON object".into()));
-            }
-            json(keys, "keys.json")?;
-            Some(SignatureTables {
-                skills: per_skill,
-                keys,
-            })
-        }
-        (SIGNED_VERSION, _, _) => {
-            return Err(PackError(format!(
-                "a version {SIGNED_VERSION} pack is signed, but its signature sections are missing"
-            )))
-        }
-        (_, None, None) => None,
-        (ACCESS_VERSION, _, _) => {
-            return Err(PackError(
-                "a signed pack has both signature sections, but this one has only one".into(),
-            ))
-        }
-        _ => {
-            return Err(PackError(format!(
-                "a version {VERSION} pack has no signatures, but it has signature sections"
-            )))
-        }
-    };
-    let access = match (version, access) {
-        (ACCESS_VERSION, [Some(cl), Some(sk), Some(fi), Some(di), Some(ch), Some(fr), Some(he)]) => {
+            (None, None) => None,
+            _ => return Err(PackError(
+                "a signed pack has both signature sections (10 and 11), but this one has only one"
+                    .into(),
+            )),
+        };
+    let access = match access {
+        [Some(cl), Some(sk), Some(fi), Some(di), Some(ch), Some(fr), Some(he)] => {
             let n_classes = bytes(cl, "access classes")?.len() / record_len::<Span>();
             let classes: Vec<Span> = table(bytes(cl, "access classes")?, None, "access class")?;
             if classes.is_empty() || n_classes > crate::access::MAX_PRIVATE_CLASSES {
@@ -1686,20 +1633,22 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
                 heads,
             })
         }
-        (ACCESS_VERSION, _) => {
-            return Err(PackError(format!(
-                "a version {ACCESS_VERSION} pack has access rules, but its access sections are missing or incomplete"
-            )))
-        }
-        (_, found) if found.iter().all(Option::is_none) => None,
+        found if found.iter().all(Option::is_none) => None,
         _ => {
-            return Err(PackError(format!(
-                "a version {version} pack has no access rules, but it has access sections"
-            )))
+            return Err(PackError(
+                "a pack with access rules has all of its access sections (12 to 18), but this one lacks some".into(),
+            ))
         }
     };
+    if rendered.is_none()
+        && (files.iter().any(|f| f.external) || mirror.iter().any(|m| m.archive_external))
+    {
+        return Err(PackError(
+            "a file or archive is an asset, but the pack has no asset section (19)".into(),
+        ));
+    }
     Ok(Tables {
-        version,
+        assets: rendered,
         snapshot,
         instructions,
         mirror_index,

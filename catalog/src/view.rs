@@ -364,10 +364,9 @@ impl Catalog {
         })
     }
 
-    /// The pack's format version: [`pack::VERSION`], or [`pack::SIGNED_VERSION`] for a
-    /// signed catalog.
+    /// The pack's format version: [`pack::VERSION`], the only one this build reads.
     pub fn format_version(&self) -> u32 {
-        self.t.version
+        pack::VERSION
     }
 
     /// Whether the catalog is signed (every skill has a signature).
@@ -480,7 +479,12 @@ impl Catalog {
             is_text: r.text,
             content: if r.external {
                 Content::External {
-                    rendered_len: u64::from(r.rendered_len),
+                    rendered_len: self
+                        .t
+                        .assets
+                        .as_ref()
+                        .and_then(|a| a.get(i))
+                        .map_or(0, |&n| u64::from(n)),
                 }
             } else {
                 Content::Inline(bytes_at(self.heap(), r.data))
