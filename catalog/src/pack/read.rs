@@ -1,0 +1,484 @@
+//! The reader: a pack's prefix, header and tables, then each section, checked once.
+
+use super::format::*;
+use super::record::{get, record_len, table, Record};
+use super::{PackError, VERSION};
+use crate::skill::digest::is_wire_digest;
+
+/// Checks magic, version, length and checksum, in that order, so each kind of damage is
+/// named: not a pack at all, a pack of another format version, a truncated (or extended)
+/// pack, a corrupted one.
+fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
+    if pack.len() < 8 || &pack[..8] != MAGIC {
+        return Err(PackError(
+            "it does not start with SKEDPACK: this is not a skills pack (make one with `skills-edge pack <dir> -o <file>`)".into(),
+        ));
+    }
+    let too_short = || {
+        PackError(format!(
+            "truncated: {} bytes, too short for the header",
+            pack.len()
+        ))
+    };
+    let word = |at: usize| {
+        pack.get(at..at + 4)
+            .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+            .ok_or_else(too_short)
+    };
+    let version = word(8)?;
+    if version != VERSION {
+        return Err(PackError(format!(
+            "format version {version}; this build reads version {VERSION} only (rebuild the pack with this version of skills-edge)"
+        )));
+    }
+    // Fuzzing builds only (`cargo fuzz` compiles with `--cfg fuzzing`; no other build sets it):
+    // the length and the SHA-256 are not checked, so that mutated packs reach the structure
+    // decoder instead of all stopping at the checksum. Magic and version still are.
+    if cfg!(fuzzing) {
+        return Ok(());
+    }
+    let total = word(12)? as usize;
+    if pack.len() != total {
+        let how = if pack.len() < total {
+            "truncated"
+        } else {
+            "has trailing bytes"
+        };
+        return Err(PackError(format!(
+            "{how}: {} bytes, the header says {total} (copy the whole file, in binary mode)",
+            pack.len()
+        )));
+    }
+    if total < PREFIX_LEN {
+        return Err(too_short());
+    }
+    let digest = crate::skill::digest::sha256(&pack[PREFIX_LEN..]);
+    if digest[..] != pack[16..PREFIX_LEN] {
+        return Err(PackError(
+            "checksum mismatch: the pack is corrupted (rebuild it, and copy it in binary mode)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The header's table lengths, each checked against the size of its records.
+struct Counts {
+    snapshot: u32,
+    files: usize,
+    skills: usize,
+    dirs: usize,
+    children: usize,
+    mirror: usize,
+    sections: usize,
+}
+
+impl Counts {
+    /// Reads the header at `r` (just after the prefix).
+    fn read(r: &mut Reader<'_>) -> Result<Counts, PackError> {
+        let h: Header = r.record()?;
+        let pack_len = r.b.len();
+        let fits = |n: u32, rec: usize, what: &str| {
+            let n = n as usize;
+            if n.saturating_mul(rec) > pack_len {
+                return Err(PackError(format!("{what} count {n} exceeds the pack size")));
+            }
+            Ok(n)
+        };
+        Ok(Counts {
+            snapshot: h.snapshot,
+            files: fits(h.files, record_len::<FileRec>(), "file")?,
+            skills: fits(h.skills, record_len::<SkillRec>(), "skill")?,
+            dirs: fits(h.dirs, record_len::<DirRec>(), "directory")?,
+            children: fits(h.children, record_len::<Span>(), "child")?,
+            mirror: fits(h.mirror, record_len::<MirrorRec>(), "mirror")?,
+            sections: fits(h.sections, record_len::<SectionRec>(), "section")?,
+        })
+    }
+
+    /// Bytes from the end of the header to the table of sections.
+    fn before_sections(&self) -> usize {
+        self.files * record_len::<FileRec>()
+            + self.skills * record_len::<SkillRec>()
+            + self.dirs * record_len::<DirRec>()
+            + self.children * record_len::<Span>()
+            + self.mirror * record_len::<MirrorRec>()
+    }
+}
+
+/// Where the table of sections lies in a pack, as [`section_table`] finds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SectionTable {
+    /// Offset of the header's section count (a little-endian `u32`).
+    pub count_at: usize,
+    /// Offset of the first section record.
+    pub start: usize,
+    /// Number of section records.
+    pub count: usize,
+    /// Length of one record: `tag`, then the payload's range (offset, length), three `u32`s;
+    /// the tag is the first word.
+    pub record_len: usize,
+}
+
+/// Finds the table of sections of `pack` with the reader [`crate::Catalog::from_bytes`] uses
+/// (the same record layouts), without checking anything else: for tests and tools that
+/// rewrite a pack's sections, then [`super::seal`] it again. `Err` when the header or the tables
+/// before it do not fit in `pack`.
+pub fn section_table(pack: &[u8]) -> Result<SectionTable, PackError> {
+    let mut r = Reader {
+        b: pack,
+        pos: PREFIX_LEN,
+    };
+    let counts = Counts::read(&mut r)?;
+    let start = r.pos + counts.before_sections();
+    let record_len = record_len::<SectionRec>();
+    if start.saturating_add(counts.sections.saturating_mul(record_len)) > pack.len() {
+        return Err(PackError("truncated header or table".into()));
+    }
+    Ok(SectionTable {
+        count_at: r.pos - 4,
+        start,
+        count: counts.sections,
+        record_len,
+    })
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn u32(&mut self) -> Result<u32, PackError> {
+        let s = self
+            .b
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| PackError("truncated header or table".into()))?;
+        self.pos += 4;
+        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+    /// The next record.
+    fn record<R: Record>(&mut self) -> Result<R, PackError> {
+        let end = self.pos + record_len::<R>();
+        let bytes = self
+            .b
+            .get(self.pos..end)
+            .ok_or_else(|| PackError("truncated header or table".into()))?;
+        self.pos = end;
+        Ok(get(bytes))
+    }
+    /// The next `n` records.
+    fn records<R: Record>(&mut self, n: usize) -> Result<Vec<R>, PackError> {
+        (0..n).map(|_| self.record()).collect()
+    }
+}
+
+/// A pack's heap, with the checks of what a range holds; each error names the record.
+#[derive(Clone, Copy)]
+pub(super) struct HeapCheck<'a>(pub(super) &'a [u8]);
+
+impl<'a> HeapCheck<'a> {
+    /// The bytes of `s`, inside the heap.
+    pub(super) fn bytes(&self, s: Span, what: &str) -> Result<&'a [u8], PackError> {
+        let start = s.off as usize;
+        start
+            .checked_add(s.len as usize)
+            .and_then(|end| self.0.get(start..end))
+            .ok_or_else(|| PackError(format!("{what} lies outside the heap")))
+    }
+
+    /// The text of `s`: UTF-8.
+    pub(super) fn text(&self, s: Span, what: &str) -> Result<&'a str, PackError> {
+        std::str::from_utf8(self.bytes(s, what)?)
+            .map_err(|_| PackError(format!("{what} is not UTF-8")))
+    }
+
+    /// `s` holds one JSON value that the project's strict reader accepts (every string
+    /// decoded, so a fragment strict JSON readers refuse, such as a lone surrogate escape
+    /// `"\ud800"`, is refused here instead of making every reply that embeds it unreadable).
+    pub(super) fn json(&self, s: Span, what: &str) -> Result<(), PackError> {
+        strict_json(self.text(s, what)?, what)
+    }
+
+    /// `s` holds one JSON value that starts with `open` (`[`, `{` or `"`).
+    pub(super) fn json_kind(&self, s: Span, what: &str, open: u8) -> Result<(), PackError> {
+        let t = self.text(s, what)?;
+        if t.as_bytes().first() != Some(&open) {
+            let kind = match open {
+                b'[' => "array",
+                b'{' => "object",
+                _ => "string",
+            };
+            return Err(PackError(format!("{what} is not a JSON {kind}")));
+        }
+        strict_json(t, what)
+    }
+
+    /// `s` holds `sha256:` and 64 lowercase hex digits.
+    pub(super) fn digest(&self, s: Span, what: &str) -> Result<(), PackError> {
+        if is_wire_digest(self.text(s, what)?) {
+            Ok(())
+        } else {
+            Err(PackError(format!("{what} is not a sha256 digest")))
+        }
+    }
+}
+
+/// `text` is one JSON value the project's strict reader ([`crate::json`]) accepts.
+pub(super) fn strict_json(text: &str, what: &str) -> Result<(), PackError> {
+    crate::json::parse(text)
+        .map(|_| ())
+        .map_err(|e| PackError(format!("{what} is not valid JSON: {e}")))
+}
+
+/// The payloads of the sections this reader knows, as the table of sections gives them.
+#[derive(Default)]
+pub(super) struct Found {
+    pub(super) instructions: Option<Span>,
+    pub(super) mirror_index: Option<Span>,
+    pub(super) fallback: [Option<Span>; 7],
+    pub(super) signatures: Option<Span>,
+    pub(super) keys: Option<Span>,
+    pub(super) access: [Option<Span>; 7],
+    pub(super) assets: Option<Span>,
+}
+
+/// Reads the table of sections: each known tag's payload; an unknown tag is ignored unless
+/// it is marked required.
+fn read_sections(r: &mut Reader<'_>, n: usize) -> Result<Found, PackError> {
+    let mut f = Found::default();
+    for _ in 0..n {
+        let SectionRec {
+            tag,
+            text: span,
+            required,
+        } = r.record()?;
+        match tag {
+            SECTION_INSTRUCTIONS => f.instructions = Some(span),
+            SECTION_MIRROR_INDEX => f.mirror_index = Some(span),
+            SECTION_ASSETS => f.assets = Some(span),
+            SECTION_SIGNATURES => f.signatures = Some(span),
+            SECTION_KEYS => f.keys = Some(span),
+            t if ACCESS_SECTIONS.contains(&t) => {
+                if let Some(s) = f.access.get_mut((t - SECTION_ACCESS_CLASSES) as usize) {
+                    *s = Some(span);
+                }
+            }
+            t if FALLBACK_SECTIONS.contains(&t) => {
+                if let Some(s) = f.fallback.get_mut((t - SECTION_FALLBACK_TOOLS) as usize) {
+                    *s = Some(span);
+                }
+            }
+            t if required => {
+                return Err(PackError(format!(
+                    "section {t} is required to serve the pack, and this build does not know it (serve the pack with the version of skills-edge that made it, or rebuild the pack with this one)"
+                )))
+            }
+            // A section this reader does not know and may ignore.
+            _ => {}
+        }
+    }
+    Ok(f)
+}
+
+/// Decodes and validates a pack. Returns the tables; spans index into
+/// `&pack[tables.heap_start..]`.
+pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
+    check_integrity(pack)?;
+    let mut r = Reader {
+        b: pack,
+        pos: PREFIX_LEN,
+    };
+    let h = Counts::read(&mut r)?;
+    let files: Vec<FileRec> = r.records(h.files)?;
+    let skills: Vec<SkillRec> = r.records(h.skills)?;
+    let dirs: Vec<DirRec> = r.records(h.dirs)?;
+    let children: Vec<Span> = r.records(h.children)?;
+    let mirror: Vec<MirrorRec> = r.records(h.mirror)?;
+    let found = read_sections(&mut r, h.sections)?;
+    let heap_len = r.u32()? as usize;
+    let heap_start = r.pos;
+    if pack.len() - heap_start != heap_len {
+        return Err(PackError(format!(
+            "heap is {} bytes, header says {heap_len}",
+            pack.len() - heap_start
+        )));
+    }
+    let heap = HeapCheck(&pack[heap_start..]);
+    let instructions = found
+        .instructions
+        .ok_or_else(|| PackError("the instructions section is missing".into()))?;
+    heap.text(instructions, "instructions")?;
+    let mirror_index = found
+        .mirror_index
+        .ok_or_else(|| PackError("the mirror index section is missing".into()))?;
+    heap.json(mirror_index, "mirror index")?;
+    let assets = match found.assets {
+        Some(s) => Some(table(
+            heap.bytes(s, "asset lengths")?,
+            Some(files.len()),
+            "asset length",
+        )?),
+        None => None,
+    };
+    check_files(heap, &files, assets.as_deref())?;
+    check_skills(heap, &skills)?;
+    check_dirs(heap, &dirs, children.len())?;
+    for c in &children {
+        heap.json(*c, "directory child")?;
+    }
+    check_mirror(heap, &mirror, skills.len())?;
+    if assets.is_none()
+        && (files.iter().any(|f| f.external) || mirror.iter().any(|m| m.archive_external))
+    {
+        return Err(PackError(
+            "a file or archive is an asset, but the pack has no asset section (19)".into(),
+        ));
+    }
+    let skill_names: Vec<&str> = skills
+        .iter()
+        .map(|s| heap.text(s.name, "skill name"))
+        .collect::<Result<_, _>>()?;
+    let fallback = super::sections::fallback(&found.fallback, heap, &skill_names)?;
+    let signatures = super::sections::signatures(found.signatures, found.keys, heap, skills.len())?;
+    let shape = super::sections::Shape {
+        files: files.len(),
+        skills: skills.len(),
+        dirs: dirs.len(),
+        children: children.len(),
+    };
+    let access = super::sections::access(&found.access, heap, shape)?;
+    Ok(Tables {
+        assets,
+        snapshot: h.snapshot,
+        instructions,
+        mirror_index,
+        fallback,
+        signatures,
+        access,
+        files,
+        skills,
+        dirs,
+        children,
+        mirror,
+        heap_start,
+    })
+}
+
+/// Whether `next` comes after `prev` (a table sorted by `what`, each key once).
+fn sorted<'a>(prev: &mut Option<&'a str>, next: &'a str, what: &str) -> Result<(), PackError> {
+    if prev.is_some_and(|p| p >= next) {
+        return Err(PackError(format!("{what} are not sorted at {next}")));
+    }
+    *prev = Some(next);
+    Ok(())
+}
+
+/// The files: sorted URIs, MIME types, digests, and bytes in the pack or an asset's length.
+fn check_files(
+    heap: HeapCheck<'_>,
+    files: &[FileRec],
+    assets: Option<&[u32]>,
+) -> Result<(), PackError> {
+    let mut prev = None;
+    for (i, f) in files.iter().enumerate() {
+        let rendered_len = assets.and_then(|r| r.get(i).copied()).unwrap_or(0);
+        let uri = heap.text(f.uri, "file URI")?;
+        sorted(&mut prev, uri, "file URIs")?;
+        heap.text(f.mime, "MIME type")?;
+        heap.digest(f.digest, "file digest")?;
+        let data = heap.bytes(f.data, "file data")?;
+        if f.external {
+            if !data.is_empty() || rendered_len < 2 {
+                return Err(PackError(format!(
+                    "{uri} is external but has inline bytes or no rendered length"
+                )));
+            }
+        } else {
+            if data.len() != f.size as usize || rendered_len != 0 {
+                return Err(PackError(format!(
+                    "{uri} has {} bytes, its record says {}",
+                    data.len(),
+                    f.size
+                )));
+            }
+            if f.text && std::str::from_utf8(data).is_err() {
+                return Err(PackError(format!("{uri} is marked text but is not UTF-8")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The skills: sorted URIs, entries and list items as JSON, names, revisions.
+fn check_skills(heap: HeapCheck<'_>, skills: &[SkillRec]) -> Result<(), PackError> {
+    let mut prev = None;
+    for s in skills {
+        let uri = heap.text(s.uri, "skill URI")?;
+        sorted(&mut prev, uri, "skill URIs")?;
+        heap.json(s.entry, "skill entry")?;
+        heap.json(s.list_item, "resource list item")?;
+        heap.text(s.name, "skill name")?;
+        heap.digest(s.revision, "skill revision")?;
+    }
+    Ok(())
+}
+
+/// The directories: sorted URIs, each run of children inside the children table.
+fn check_dirs(heap: HeapCheck<'_>, dirs: &[DirRec], n_children: usize) -> Result<(), PackError> {
+    let mut prev = None;
+    for d in dirs {
+        let uri = heap.text(d.uri, "directory URI")?;
+        sorted(&mut prev, uri, "directory URIs")?;
+        let end = (d.first_child as usize).checked_add(d.child_count as usize);
+        if end.is_none_or(|end| end > n_children) {
+            return Err(PackError(format!(
+                "children of {uri} lie outside the table"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The mirror: sorted names, skills inside the skills table, archives in the pack or assets.
+fn check_mirror(
+    heap: HeapCheck<'_>,
+    mirror: &[MirrorRec],
+    n_skills: usize,
+) -> Result<(), PackError> {
+    let mut prev = None;
+    for m in mirror {
+        let name = heap.text(m.name, "mirrored name")?;
+        sorted(&mut prev, name, "mirrored names")?;
+        if m.skill as usize >= n_skills {
+            return Err(PackError(format!(
+                "the mirrored skill {name} lies outside the skills table"
+            )));
+        }
+        let data = heap.bytes(m.archive_data, "archive data")?;
+        if m.archive_digest.len == 0 {
+            if m.archive_size != 0 || !data.is_empty() || m.archive_external {
+                return Err(PackError(format!(
+                    "the mirrored skill {name} has archive bytes but no archive digest"
+                )));
+            }
+            continue;
+        }
+        heap.digest(m.archive_digest, "archive digest")?;
+        let inline_ok = !m.archive_external && data.len() == m.archive_size as usize;
+        let external_ok = m.archive_external && data.is_empty();
+        if m.archive_size == 0 || !(inline_ok || external_ok) {
+            return Err(PackError(format!(
+                "the archive of {name} has {} bytes in the pack, its record says {}{}",
+                data.len(),
+                m.archive_size,
+                if m.archive_external {
+                    " and that it is an asset"
+                } else {
+                    ""
+                }
+            )));
+        }
+    }
+    Ok(())
+}
