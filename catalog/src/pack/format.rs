@@ -1,6 +1,8 @@
 //! The pack's layout: its constants, section tags and records, and the tables a load
 //! yields (described in `docs/pack-format.md`).
 
+pub(crate) use super::record::Table;
+
 /// The magic bytes at the start of a pack.
 pub(crate) const MAGIC: &[u8; 8] = b"SKEDPACK";
 /// Length of the fixed prefix: magic, version, total length, SHA-256.
@@ -57,8 +59,11 @@ pub(super) const SECTION_ACCESS_HEADS: u32 = 18;
 /// Section tag: the length of each file's rendered asset (n_files × `u32`, 0 for a file kept
 /// in the pack; a pack that leaves a file out only).
 pub(super) const SECTION_ASSETS: u32 = 19;
+/// Section tag: what each audience class sees (n_classes + 1 × { skills, mirror, prompts:
+/// range; snapshot }, public first; access rules only).
+pub(super) const SECTION_ACCESS_LISTS: u32 = 20;
 /// Every access section tag, in order.
-pub(super) const ACCESS_SECTIONS: [u32; 7] = [
+pub(super) const ACCESS_SECTIONS: [u32; 8] = [
     SECTION_ACCESS_CLASSES,
     SECTION_ACCESS_SKILLS,
     SECTION_ACCESS_FILES,
@@ -66,6 +71,7 @@ pub(super) const ACCESS_SECTIONS: [u32; 7] = [
     SECTION_ACCESS_CHILDREN,
     SECTION_ACCESS_FRAGMENTS,
     SECTION_ACCESS_HEADS,
+    SECTION_ACCESS_LISTS,
 ];
 /// Every fallback section tag.
 pub(super) const FALLBACK_SECTIONS: [u32; 7] = [
@@ -257,7 +263,7 @@ pub(super) struct Header {
     pub(super) sections: u32,
 }
 
-/// The decoded fallback sections.
+/// The fallback sections, read in place.
 #[derive(Debug, Clone)]
 pub(crate) struct FallbackTables {
     pub tools: Span,
@@ -266,48 +272,51 @@ pub(crate) struct FallbackTables {
     /// Instructions for tools, prompts, both.
     pub instructions: [Span; 3],
     /// Per skill, in skill order.
-    pub skills: Vec<FallbackSkillRec>,
+    pub skills: Table<FallbackSkillRec>,
     /// Sorted by name.
-    pub prompts_by_name: Vec<PromptRec>,
+    pub prompts_by_name: Table<PromptRec>,
     /// Skill indices sorted by skill name.
-    pub skills_by_name: Vec<u32>,
+    pub skills_by_name: Table<u32>,
 }
 
-/// The decoded signature sections of a signed pack.
+/// The signature sections of a signed pack, read in place.
 #[derive(Debug, Clone)]
 pub(crate) struct SignatureTables {
     /// Per skill, in skill order.
-    pub skills: Vec<SignatureRec>,
+    pub skills: Table<SignatureRec>,
     /// The mirror's `keys.json`.
     pub keys: Span,
 }
 
-/// The decoded access sections of a pack with access rules.
+/// The access sections of a pack with access rules, read in place.
 #[derive(Debug, Clone)]
 pub(crate) struct AccessTables {
     /// The scopes of each private class (class 1 first), space-separated.
-    pub classes: Vec<Span>,
+    pub classes: Table<Span>,
     /// Per skill, its class.
-    pub skills: Vec<u32>,
+    pub skills: Table<u32>,
     /// Per file, its class.
-    pub files: Vec<u32>,
+    pub files: Table<u32>,
     /// Per directory, its audience.
-    pub dirs: Vec<AudienceRec>,
+    pub dirs: Table<AudienceRec>,
     /// Per directory child, its audience.
-    pub children: Vec<AudienceRec>,
+    pub children: Table<AudienceRec>,
     /// Per skill, its fragments.
-    pub fragments: Vec<FragmentRec>,
+    pub fragments: Table<FragmentRec>,
     /// The heads.
     pub heads: HeadsRec,
+    /// Per audience class (0 public, then each private class), what it sees.
+    pub lists: Table<ClassListRec>,
 }
 
-/// A decoded pack: the tables, with spans into the heap.
+/// A pack's tables, read in place: each a position and a length in the pack, each record
+/// read (bounds-checked) when it is used; spans index into the heap.
 #[derive(Debug, Clone)]
 pub(crate) struct Tables {
     pub snapshot: u32,
     pub instructions: Span,
     pub mirror_index: Span,
-    /// The fallback sections (`None` for a pack made before they existed).
+    /// The fallback sections (`None` in a pack without them).
     pub fallback: Option<FallbackTables>,
     /// The signatures (`Some` exactly in a signed catalog's pack).
     pub signatures: Option<SignatureTables>,
@@ -315,12 +324,26 @@ pub(crate) struct Tables {
     pub access: Option<AccessTables>,
     /// Per file, the length of its rendered asset, 0 for a file in the pack (`None` when
     /// every file and archive is in the pack).
-    pub assets: Option<Vec<u32>>,
-    pub files: Vec<FileRec>,
-    pub skills: Vec<SkillRec>,
-    pub dirs: Vec<DirRec>,
-    pub children: Vec<Span>,
-    pub mirror: Vec<MirrorRec>,
+    pub assets: Option<Table<u32>>,
+    pub files: Table<FileRec>,
+    pub skills: Table<SkillRec>,
+    pub dirs: Table<DirRec>,
+    pub children: Table<Span>,
+    pub mirror: Table<MirrorRec>,
     /// Offset of the heap in the pack.
     pub heap_start: usize,
+}
+
+/// What one audience class sees (section 20, one record per class, public first): the
+/// sorted lists of its skills (skill indices), mirrored skills (mirror record indices) and
+/// prompts (indices into the prompts by name), each a range of `u32`s in the heap, and the
+/// class's snapshot.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ClassListRec {
+    pub skills: Span,
+    pub mirror: Span,
+    pub prompts: Span,
+    /// The wrapping sum, over the class's skills, of each skill's snapshot
+    /// ([`super::lists::skill_snapshot`]).
+    pub snapshot: u32,
 }

@@ -10,10 +10,12 @@
 //! | `write` | a compiled catalog in, a pack out |
 //! | `read` | the prefix, the header and the tables, checked |
 //! | `sections` | the optional sections, checked |
+//! | `lists` | what each audience class sees, computed when the pack is written |
 //! | `assets` | files left out of the pack, and the Workers limits |
 
 mod assets;
 mod format;
+mod lists;
 mod read;
 mod record;
 mod sections;
@@ -24,8 +26,9 @@ pub use assets::{
     DEFAULT_INLINE_MAX, MAX_ASSETS_FREE, MAX_ASSET_BYTES, MAX_PACK_FREE,
 };
 pub(crate) use format::*;
-pub(crate) use read::decode;
+pub(crate) use read::{open, Check};
 pub use read::{section_table, SectionTable};
+pub(crate) use record::Record;
 pub use write::{encode, encode_with, seal, snapshot_of, Asset, PackOptions, Packed};
 
 /// The pack format version this build reads and writes (the only one). What a catalog has

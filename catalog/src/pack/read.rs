@@ -1,14 +1,29 @@
 //! The reader: a pack's prefix, header and tables, then each section, checked once.
 
 use super::format::*;
-use super::record::{get, record_len, table, Record};
+use super::record::{get, record_len, Record};
 use super::{PackError, VERSION};
 use crate::skill::digest::is_wire_digest;
 
-/// Checks magic, version, length and checksum, in that order, so each kind of damage is
-/// named: not a pack at all, a pack of another format version, a truncated (or extended)
-/// pack, a corrupted one.
-fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
+/// How much of a pack [`open`] checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Check {
+    /// Everything: the SHA-256 of the whole pack, then every record, range, string, order and
+    /// JSON fragment once (a pack from elsewhere: a user's file, bytes from storage). Costs
+    /// time linear in the pack.
+    Full,
+    /// The shape only: magic, version, length, and where each table and section lies, each
+    /// checked to fit (a pack the deployment vouches for: the one `build.rs` embeds, the
+    /// Worker's bundled pack). Costs time independent of the catalog's size; records are
+    /// read, bounds-checked, when they are used, so a damaged record reads as absent, never a
+    /// panic.
+    Shape,
+}
+
+/// Checks magic, version, length and (for [`Check::Full`]) the checksum, in that order, so
+/// each kind of damage is named: not a pack at all, a pack of another format version, a
+/// truncated (or extended) pack, a corrupted one.
+fn check_integrity(pack: &[u8], check: Check) -> Result<(), PackError> {
     if pack.len() < 8 || &pack[..8] != MAGIC {
         return Err(PackError(
             "it does not start with SKEDPACK: this is not a skills pack (make one with `skills-edge pack <dir> -o <file>`)".into(),
@@ -51,6 +66,9 @@ fn check_integrity(pack: &[u8]) -> Result<(), PackError> {
     }
     if total < PREFIX_LEN {
         return Err(too_short());
+    }
+    if check == Check::Shape {
+        return Ok(());
     }
     let digest = crate::skill::digest::sha256(&pack[PREFIX_LEN..]);
     if digest[..] != pack[16..PREFIX_LEN] {
@@ -167,24 +185,66 @@ impl Reader<'_> {
         self.pos = end;
         Ok(get(bytes))
     }
-    /// The next `n` records.
-    fn records<R: Record>(&mut self, n: usize) -> Result<Vec<R>, PackError> {
-        (0..n).map(|_| self.record()).collect()
+    /// The table of the next `n` records, read in place.
+    fn table<R: Record>(&mut self, n: usize) -> Result<Table<R>, PackError> {
+        let t = Table::new(self.pos, n);
+        match t.end() {
+            Some(end) if end <= self.b.len() => {
+                self.pos = end;
+                Ok(t)
+            }
+            _ => Err(PackError("truncated header or table".into())),
+        }
     }
 }
 
-/// A pack's heap, with the checks of what a range holds; each error names the record.
+/// A pack and where its heap starts, with the checks of what a range holds; each error names
+/// the record.
 #[derive(Clone, Copy)]
-pub(super) struct HeapCheck<'a>(pub(super) &'a [u8]);
+pub(super) struct HeapCheck<'a> {
+    /// The whole pack.
+    pub(super) pack: &'a [u8],
+    /// Offset of the heap in the pack.
+    pub(super) start: usize,
+}
 
 impl<'a> HeapCheck<'a> {
     /// The bytes of `s`, inside the heap.
     pub(super) fn bytes(&self, s: Span, what: &str) -> Result<&'a [u8], PackError> {
+        let heap = self.pack.get(self.start..).unwrap_or(&[]);
         let start = s.off as usize;
         start
             .checked_add(s.len as usize)
-            .and_then(|end| self.0.get(start..end))
+            .and_then(|end| heap.get(start..end))
             .ok_or_else(|| PackError(format!("{what} lies outside the heap")))
+    }
+
+    /// The table of `R` records a section's payload `s` holds, read in place: `n` of them
+    /// (`None`: any number).
+    pub(super) fn table<R: Record>(
+        &self,
+        s: Span,
+        n: Option<usize>,
+        what: &str,
+    ) -> Result<Table<R>, PackError> {
+        let payload = self.bytes(s, &format!("the {what} table"))?;
+        let rec = record_len::<R>();
+        let count = payload.len() / rec;
+        if !payload.len().is_multiple_of(rec) || n.is_some_and(|n| n != count) {
+            return Err(PackError(format!(
+                "the {what} table is {} bytes, not {} records of {rec}",
+                payload.len(),
+                n.map_or_else(|| "whole".to_owned(), |n| n.to_string())
+            )));
+        }
+        Ok(Table::new(self.start + s.off as usize, count))
+    }
+
+    /// The one record a section's payload `s` holds.
+    pub(super) fn one<R: Record>(&self, s: Span, what: &str) -> Result<R, PackError> {
+        let t: Table<R> = self.table(s, Some(1), what)?;
+        t.get(self.pack, 0)
+            .ok_or_else(|| PackError(format!("the {what} table is not one record")))
     }
 
     /// The text of `s`: UTF-8.
@@ -239,7 +299,7 @@ pub(super) struct Found {
     pub(super) fallback: [Option<Span>; 7],
     pub(super) signatures: Option<Span>,
     pub(super) keys: Option<Span>,
-    pub(super) access: [Option<Span>; 7],
+    pub(super) access: [Option<Span>; 8],
     pub(super) assets: Option<Span>,
 }
 
@@ -260,7 +320,8 @@ fn read_sections(r: &mut Reader<'_>, n: usize) -> Result<Found, PackError> {
             SECTION_SIGNATURES => f.signatures = Some(span),
             SECTION_KEYS => f.keys = Some(span),
             t if ACCESS_SECTIONS.contains(&t) => {
-                if let Some(s) = f.access.get_mut((t - SECTION_ACCESS_CLASSES) as usize) {
+                let slot = ACCESS_SECTIONS.iter().position(|&a| a == t).unwrap_or(0);
+                if let Some(s) = f.access.get_mut(slot) {
                     *s = Some(span);
                 }
             }
@@ -281,20 +342,20 @@ fn read_sections(r: &mut Reader<'_>, n: usize) -> Result<Found, PackError> {
     Ok(f)
 }
 
-/// Decodes and validates a pack. Returns the tables; spans index into
-/// `&pack[tables.heap_start..]`.
-pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
-    check_integrity(pack)?;
+/// Opens a pack: its integrity, then where each table and section lies, each checked to fit;
+/// with [`Check::Full`], every record's contents too. Returns the tables, read in place.
+pub(crate) fn open(pack: &[u8], check: Check) -> Result<Tables, PackError> {
+    check_integrity(pack, check)?;
     let mut r = Reader {
         b: pack,
         pos: PREFIX_LEN,
     };
     let h = Counts::read(&mut r)?;
-    let files: Vec<FileRec> = r.records(h.files)?;
-    let skills: Vec<SkillRec> = r.records(h.skills)?;
-    let dirs: Vec<DirRec> = r.records(h.dirs)?;
-    let children: Vec<Span> = r.records(h.children)?;
-    let mirror: Vec<MirrorRec> = r.records(h.mirror)?;
+    let files: Table<FileRec> = r.table(h.files)?;
+    let skills: Table<SkillRec> = r.table(h.skills)?;
+    let dirs: Table<DirRec> = r.table(h.dirs)?;
+    let children: Table<Span> = r.table(h.children)?;
+    let mirror: Table<MirrorRec> = r.table(h.mirror)?;
     let found = read_sections(&mut r, h.sections)?;
     let heap_len = r.u32()? as usize;
     let heap_start = r.pos;
@@ -304,30 +365,59 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
             pack.len() - heap_start
         )));
     }
-    let heap = HeapCheck(&pack[heap_start..]);
-    let instructions = found
-        .instructions
-        .ok_or_else(|| PackError("the instructions section is missing".into()))?;
-    heap.text(instructions, "instructions")?;
-    let mirror_index = found
-        .mirror_index
-        .ok_or_else(|| PackError("the mirror index section is missing".into()))?;
-    heap.json(mirror_index, "mirror index")?;
-    let assets = match found.assets {
-        Some(s) => Some(table(
-            heap.bytes(s, "asset lengths")?,
-            Some(files.len()),
-            "asset length",
-        )?),
-        None => None,
+    let heap = HeapCheck {
+        pack,
+        start: heap_start,
     };
-    check_files(heap, &files, assets.as_deref())?;
-    check_skills(heap, &skills)?;
-    check_dirs(heap, &dirs, children.len())?;
-    for c in &children {
-        heap.json(*c, "directory child")?;
+    let shape = super::sections::Shape {
+        files: files.len(),
+        skills: skills.len(),
+        dirs: dirs.len(),
+        children: children.len(),
+    };
+    let t = Tables {
+        snapshot: h.snapshot,
+        instructions: found
+            .instructions
+            .ok_or_else(|| PackError("the instructions section is missing".into()))?,
+        mirror_index: found
+            .mirror_index
+            .ok_or_else(|| PackError("the mirror index section is missing".into()))?,
+        assets: match found.assets {
+            Some(s) => Some(heap.table(s, Some(files.len()), "asset length")?),
+            None => None,
+        },
+        fallback: super::sections::fallback(&found.fallback, heap, skills.len())?,
+        signatures: super::sections::signatures(found.signatures, found.keys, heap, skills.len())?,
+        access: super::sections::access(&found.access, heap, shape)?,
+        files,
+        skills,
+        dirs,
+        children,
+        mirror,
+        heap_start,
+    };
+    if check == Check::Full {
+        check_contents(&t, heap)?;
     }
-    check_mirror(heap, &mirror, skills.len())?;
+    Ok(t)
+}
+
+/// Reads every record of an opened pack once: ranges, UTF-8, order, digests, JSON.
+fn check_contents(t: &Tables, heap: HeapCheck<'_>) -> Result<(), PackError> {
+    let pack = heap.pack;
+    heap.text(t.instructions, "instructions")?;
+    heap.json(t.mirror_index, "mirror index")?;
+    let assets: Option<Vec<u32>> = t.assets.map(|a| a.iter(pack).collect());
+    let files: Vec<FileRec> = t.files.iter(pack).collect();
+    let mirror: Vec<MirrorRec> = t.mirror.iter(pack).collect();
+    check_files(heap, &files, assets.as_deref())?;
+    check_skills(heap, t.skills)?;
+    check_dirs(heap, t.dirs, t.children.len())?;
+    for c in t.children.iter(pack) {
+        heap.json(c, "directory child")?;
+    }
+    check_mirror(heap, &mirror, t.skills.len())?;
     if assets.is_none()
         && (files.iter().any(|f| f.external) || mirror.iter().any(|m| m.archive_external))
     {
@@ -335,38 +425,30 @@ pub(crate) fn decode(pack: &[u8]) -> Result<Tables, PackError> {
             "a file or archive is an asset, but the pack has no asset section (19)".into(),
         ));
     }
-    let skill_names: Vec<&str> = skills
-        .iter()
+    let skill_names: Vec<&str> = t
+        .skills
+        .iter(pack)
         .map(|s| heap.text(s.name, "skill name"))
         .collect::<Result<_, _>>()?;
-    let fallback = super::sections::fallback(&found.fallback, heap, &skill_names)?;
-    let signatures = super::sections::signatures(found.signatures, found.keys, heap, skills.len())?;
-    let shape = super::sections::Shape {
-        files: files.len(),
-        skills: skills.len(),
-        dirs: dirs.len(),
-        children: children.len(),
-    };
-    let access = super::sections::access(&found.access, heap, shape)?;
-    Ok(Tables {
-        assets,
-        snapshot: h.snapshot,
-        instructions,
-        mirror_index,
-        fallback,
-        signatures,
-        access,
-        files,
-        skills,
-        dirs,
-        children,
-        mirror,
-        heap_start,
-    })
+    if let Some(f) = &t.fallback {
+        super::sections::check_fallback(f, heap, &skill_names)?;
+    }
+    if let Some(s) = &t.signatures {
+        super::sections::check_signatures(s, heap)?;
+    }
+    if let Some(a) = &t.access {
+        super::sections::check_access(a, heap)?;
+        super::sections::check_lists(t, a, heap)?;
+    }
+    Ok(())
 }
 
 /// Whether `next` comes after `prev` (a table sorted by `what`, each key once).
-fn sorted<'a>(prev: &mut Option<&'a str>, next: &'a str, what: &str) -> Result<(), PackError> {
+pub(super) fn sorted<'a>(
+    prev: &mut Option<&'a str>,
+    next: &'a str,
+    what: &str,
+) -> Result<(), PackError> {
     if prev.is_some_and(|p| p >= next) {
         return Err(PackError(format!("{what} are not sorted at {next}")));
     }
@@ -411,9 +493,9 @@ fn check_files(
 }
 
 /// The skills: sorted URIs, entries and list items as JSON, names, revisions.
-fn check_skills(heap: HeapCheck<'_>, skills: &[SkillRec]) -> Result<(), PackError> {
+fn check_skills(heap: HeapCheck<'_>, skills: Table<SkillRec>) -> Result<(), PackError> {
     let mut prev = None;
-    for s in skills {
+    for s in skills.iter(heap.pack) {
         let uri = heap.text(s.uri, "skill URI")?;
         sorted(&mut prev, uri, "skill URIs")?;
         heap.json(s.entry, "skill entry")?;
@@ -425,9 +507,13 @@ fn check_skills(heap: HeapCheck<'_>, skills: &[SkillRec]) -> Result<(), PackErro
 }
 
 /// The directories: sorted URIs, each run of children inside the children table.
-fn check_dirs(heap: HeapCheck<'_>, dirs: &[DirRec], n_children: usize) -> Result<(), PackError> {
+fn check_dirs(
+    heap: HeapCheck<'_>,
+    dirs: Table<DirRec>,
+    n_children: usize,
+) -> Result<(), PackError> {
     let mut prev = None;
-    for d in dirs {
+    for d in dirs.iter(heap.pack) {
         let uri = heap.text(d.uri, "directory URI")?;
         sorted(&mut prev, uri, "directory URIs")?;
         let end = (d.first_child as usize).checked_add(d.child_count as usize);

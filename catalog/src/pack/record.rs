@@ -3,13 +3,12 @@
 //! that one list, so they cannot disagree.
 
 use super::format::*;
-use super::PackError;
 
 // ---------------------------------------------------------------------------------------------
 
 /// What walks a record's fields in order: each field is one little-endian `u32` word, a
 /// [`Span`] two (offset, length), a set of flags one (the bits of the booleans that are set).
-pub(super) trait Fields {
+pub(crate) trait Fields {
     /// One `u32` field.
     fn word(&mut self, v: &mut u32);
     /// One range field: its offset, then its length.
@@ -30,7 +29,7 @@ pub(super) trait Fields {
 }
 
 /// A fixed-size record of the pack: the one description of its layout.
-pub(super) trait Record: Default {
+pub(crate) trait Record: Default {
     /// Visits every field, in the pack's order.
     fn layout(&mut self, f: &mut impl Fields);
 }
@@ -207,20 +206,118 @@ impl Record for Header {
     }
 }
 
-/// The records of a table section, `n` of them expected (`None`: any number).
-pub(super) fn table<R: Record>(
-    payload: &[u8],
-    n: Option<usize>,
-    what: &str,
-) -> Result<Vec<R>, PackError> {
-    let rec = record_len::<R>();
-    let count = payload.len() / rec;
-    if !payload.len().is_multiple_of(rec) || n.is_some_and(|n| n != count) {
-        return Err(PackError(format!(
-            "the {what} table is {} bytes, not {} records of {rec}",
-            payload.len(),
-            n.map_or_else(|| "whole".to_owned(), |n| n.to_string())
-        )));
+impl Record for ClassListRec {
+    fn layout(&mut self, f: &mut impl Fields) {
+        f.span(&mut self.skills);
+        f.span(&mut self.mirror);
+        f.span(&mut self.prompts);
+        f.word(&mut self.snapshot);
     }
-    Ok(payload.chunks_exact(rec).map(get).collect())
+}
+
+/// A table of `R` records read in place: its position in the pack and its number of records.
+/// A record is read when it is used, bounds-checked: a table that does not fit in the pack
+/// yields no record past its end, never a panic.
+pub(crate) struct Table<R> {
+    at: usize,
+    len: usize,
+    _r: std::marker::PhantomData<fn() -> R>,
+}
+
+impl<R> Clone for Table<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Table<R> {}
+
+impl<R> std::fmt::Debug for Table<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Table {{ at: {}, len: {} }}", self.at, self.len)
+    }
+}
+
+impl<R> Default for Table<R> {
+    fn default() -> Self {
+        Table::new(0, 0)
+    }
+}
+
+impl<R> Table<R> {
+    /// The table of `len` records at offset `at` of the pack.
+    pub(crate) fn new(at: usize, len: usize) -> Self {
+        Table {
+            at,
+            len,
+            _r: std::marker::PhantomData,
+        }
+    }
+
+    /// The number of records.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl<R: Record> Table<R> {
+    /// Where the table ends in the pack (`None` on overflow).
+    pub(crate) fn end(&self) -> Option<usize> {
+        self.at
+            .checked_add(self.len.checked_mul(record_len::<R>())?)
+    }
+
+    /// Record `i`, read from `pack`; `None` past the end of the table or of the pack.
+    pub(crate) fn get(&self, pack: &[u8], i: usize) -> Option<R> {
+        if i >= self.len {
+            return None;
+        }
+        let n = record_len::<R>();
+        let start = self.at.checked_add(i.checked_mul(n)?)?;
+        pack.get(start..start.checked_add(n)?).map(get)
+    }
+
+    /// Every record, in order (stops at the first that does not fit in `pack`).
+    pub(crate) fn iter<'a>(&self, pack: &'a [u8]) -> impl Iterator<Item = R> + 'a
+    where
+        R: 'a,
+    {
+        let t = *self;
+        (0..t.len).map_while(move |i| t.get(pack, i))
+    }
+
+    /// The records `start..start + count` (clipped to the table).
+    pub(crate) fn slice(&self, start: usize, count: usize) -> Table<R> {
+        let start = start.min(self.len);
+        let count = count.min(self.len - start);
+        Table::new(self.at + start * record_len::<R>(), count)
+    }
+
+    /// The first index whose record does not satisfy `pred`, for a table ordered so that
+    /// every record satisfying it comes first (a binary search). A record that cannot be
+    /// read counts as not satisfying it.
+    pub(crate) fn partition_point(&self, pack: &[u8], pred: impl Fn(&R) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.len);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.get(pack, mid).is_some_and(|r| pred(&r)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// The index of the record whose key is `key`, by binary search over a table sorted by
+    /// `key_of`.
+    pub(crate) fn find<'k, K: Ord + ?Sized + 'k>(
+        &self,
+        pack: &[u8],
+        key: &K,
+        key_of: impl Fn(&R) -> &'k K,
+    ) -> Option<usize> {
+        let i = self.partition_point(pack, |r| key_of(r) < key);
+        self.get(pack, i).filter(|r| key_of(r) == key).map(|_| i)
+    }
 }

@@ -100,6 +100,7 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     sections.extend(encode_fallback(c, heap));
     if let Some(a) = &c.access {
         sections.extend(encode_access(c, a, o.instructions.is_none(), heap));
+        sections.push(encode_lists(c, a, heap, &skills, &mirror));
     }
     if c.is_signed() {
         let entry_spans: Vec<Span> = skills.iter().map(|r| r.entry).collect();
@@ -484,4 +485,54 @@ pub fn seal(pack: &mut [u8]) {
 pub fn snapshot_of(pack: &[u8]) -> Option<u32> {
     pack.get(PREFIX_LEN..PREFIX_LEN + 4)
         .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+}
+
+/// Section 20: what each audience class sees, in the order of the tables the pack holds.
+fn encode_lists(
+    c: &Compiled,
+    a: &crate::access::Access,
+    heap: &mut Heap,
+    skills: &[SkillRec],
+    mirror: &[MirrorRec],
+) -> SectionRec {
+    let names = c.prompt_names();
+    let mut by_name: Vec<(&str, usize)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    by_name.sort();
+    let snapshot_of = |i: usize| {
+        let at = |s: Span| {
+            let start = s.off as usize;
+            heap.bytes.get(start..start + s.len as usize).unwrap_or(&[])
+        };
+        skills.get(i).map_or(0, |r| {
+            super::lists::skill_snapshot(at(r.uri), at(r.entry), at(r.list_item))
+        })
+    };
+    let lists = super::lists::class_lists(
+        a.classes.len(),
+        c.skills.len(),
+        |i| c.skill_class(i) as usize,
+        mirror.iter().map(|m| m.skill),
+        by_name.iter().map(|&(_, i)| i as u32),
+        snapshot_of,
+    );
+    let mut table = Vec::new();
+    for l in &lists {
+        let mut ids = |v: &[u32]| {
+            let mut b = Vec::with_capacity(v.len() * 4);
+            u32s(&mut b, v);
+            heap.put(&b)
+        };
+        let rec = ClassListRec {
+            skills: ids(&l.skills),
+            mirror: ids(&l.mirror),
+            prompts: ids(&l.prompts),
+            snapshot: l.snapshot,
+        };
+        put(&mut table, &rec);
+    }
+    SectionRec::required(SECTION_ACCESS_LISTS, heap.put(&table))
 }
