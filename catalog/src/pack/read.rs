@@ -418,12 +418,13 @@ fn check_contents(t: &Tables, heap: HeapCheck<'_>) -> Result<(), PackError> {
         heap.json(c, "directory child")?;
     }
     check_mirror(heap, &mirror, t.skills.len())?;
-    if assets.is_none()
-        && (files.iter().any(|f| f.external) || mirror.iter().any(|m| m.archive_external))
-    {
-        return Err(PackError(
-            "a file or archive is an asset, but the pack has no asset section (19)".into(),
-        ));
+    let external = files.iter().any(|f| f.external) || mirror.iter().any(|m| m.archive_external);
+    if assets.is_none() == external {
+        return Err(PackError(if external {
+            "a file or archive is an asset, but the pack has no asset section (19)".into()
+        } else {
+            "the pack has an asset section (19), but no file or archive is an asset".into()
+        }));
     }
     let skill_names: Vec<&str> = t
         .skills
