@@ -83,8 +83,8 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         .heap
         .put(o.instructions.unwrap_or(&default_instr).as_bytes());
     let mirror_index = w.heap.put(c.mirror_index_json().as_bytes());
-    let (files, rendered_lens) = w.files(c);
-    let (skills, entries) = w.skills(c);
+    let (skills, entries, inside) = w.skills(c);
+    let (files, rendered_lens) = w.files(c, &inside);
     let (dirs, children) = w.dirs(c);
     let mirror = w.mirror(c);
     let heap = &mut w.heap;
@@ -179,11 +179,12 @@ impl Writer {
         }
     }
 
-    /// The file records, and the length of each file's rendered asset (0 in the pack).
-    fn files(&mut self, c: &Compiled) -> (Vec<FileRec>, Vec<u32>) {
+    /// The file records, and the length of each file's rendered asset (0 in the pack). A
+    /// file's URI and digest are the ranges `inside` gives (inside an entry), when it does.
+    fn files(&mut self, c: &Compiled, inside: &[Option<(Span, Span)>]) -> (Vec<FileRec>, Vec<u32>) {
         let mut rendered_lens = Vec::with_capacity(c.files.len());
         let mut files = Vec::with_capacity(c.files.len());
-        for f in &c.files {
+        for (i, f) in c.files.iter().enumerate() {
             let external = self.external(f.size);
             let mut rendered_len = 0;
             if external {
@@ -194,10 +195,14 @@ impl Writer {
             }
             rendered_lens.push(rendered_len);
             let heap = &mut self.heap;
+            let (uri, digest) = match inside.get(i).copied().flatten() {
+                Some(spans) => spans,
+                None => (heap.put(f.uri.as_bytes()), heap.put(f.digest.as_bytes())),
+            };
             files.push(FileRec {
-                uri: heap.put(f.uri.as_bytes()),
+                uri,
                 mime: heap.put(f.mime.as_bytes()),
-                digest: heap.put(f.digest.as_bytes()),
+                digest,
                 data: if external {
                     Span::default()
                 } else {
@@ -211,27 +216,75 @@ impl Writer {
         (files, rendered_lens)
     }
 
-    /// The skill records, and each skill's entry.
-    fn skills(&mut self, c: &Compiled) -> (Vec<SkillRec>, Vec<String>) {
+    /// The skill records, each skill's entry, and per file the ranges of its URI and digest
+    /// inside the first entry that lists it. The skill's URI and revision, and its files' URIs
+    /// and digests, are stored once: as ranges inside the entry, which holds the same bytes.
+    #[allow(clippy::type_complexity)]
+    fn skills(&mut self, c: &Compiled) -> (Vec<SkillRec>, Vec<String>, Vec<Option<(Span, Span)>>) {
         let heap = &mut self.heap;
         let mut entries = Vec::with_capacity(c.skills.len());
+        let mut inside = vec![None; c.files.len()];
         let skills = c
             .skills
             .iter()
             .map(|s| {
                 let entry = c.entry_json(s);
+                let at = heap.put(entry.as_bytes());
+                let within = |from: usize, value: &str| -> Option<(usize, Span)> {
+                    let k = from + entry.get(from..)?.find(value)?;
+                    let span = Span {
+                        off: at.off + k as u32,
+                        len: value.len() as u32,
+                    };
+                    Some((k + value.len(), span))
+                };
+                // The entry lists the skill's files in order, each `{"uri":…,"digest":…`: one
+                // walk through it finds them all.
+                let mut pos = entry.find(",\"resources\":[").unwrap_or(entry.len());
+                for &fi in &s.files {
+                    let Some(f) = c.files.get(fi) else { continue };
+                    let found = within(pos, &format!("{{\"uri\":\"{}\",\"digest\":\"", f.uri))
+                        .and_then(|(end, pattern)| {
+                            // The URI starts after `{"uri":"`.
+                            let uri = Span {
+                                off: pattern.off + 8,
+                                len: f.uri.len() as u32,
+                            };
+                            let (next, digest) = within(end, &f.digest)?;
+                            (next == end + f.digest.len()).then_some((next, uri, digest))
+                        });
+                    if let Some((next, uri, digest)) = found {
+                        pos = next;
+                        if let Some(slot @ None) = inside.get_mut(fi) {
+                            *slot = Some((uri, digest));
+                        }
+                    }
+                }
+                let revision = c.revision(s);
                 let rec = SkillRec {
-                    uri: heap.put(s.uri.as_bytes()),
-                    entry: heap.put(entry.as_bytes()),
+                    uri: match entry.strip_prefix("{\"uri\":\"") {
+                        Some(rest) if rest.starts_with(&format!("{}\"", s.uri)) => Span {
+                            off: at.off + 8,
+                            len: s.uri.len() as u32,
+                        },
+                        _ => heap.put(s.uri.as_bytes()),
+                    },
+                    entry: at,
                     list_item: heap.put(c.list_item_json(s).as_bytes()),
                     name: heap.put(s.name.as_bytes()),
-                    revision: heap.put(c.revision(s).as_bytes()),
+                    revision: match entry.rfind(&format!("\"{revision}\"")) {
+                        Some(k) => Span {
+                            off: at.off + k as u32 + 1,
+                            len: revision.len() as u32,
+                        },
+                        None => heap.put(revision.as_bytes()),
+                    },
                 };
                 entries.push(entry);
                 rec
             })
             .collect();
-        (skills, entries)
+        (skills, entries, inside)
     }
 
     /// The directory records and their children.
