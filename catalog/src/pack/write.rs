@@ -97,7 +97,7 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         u32s(&mut table, &rendered_lens);
         sections.push(SectionRec::required(SECTION_ASSETS, heap.put(&table)));
     }
-    sections.extend(encode_fallback(c, heap));
+    sections.extend(encode_fallback(c, heap, &skills));
     if let Some(a) = &c.access {
         sections.extend(encode_access(c, a, o.instructions.is_none(), heap));
         sections.push(encode_lists(c, a, heap, &skills, &mirror));
@@ -454,7 +454,13 @@ pub(super) fn encode_access(
 }
 
 /// The fallback sections ([`crate::compile::fallback`]), their payloads written to the heap.
-pub(super) fn encode_fallback(c: &Compiled, heap: &mut Heap) -> Vec<SectionRec> {
+/// Each skill's description is the range of its `resources/list` item (in `skills`) that holds
+/// the same JSON string.
+pub(super) fn encode_fallback(
+    c: &Compiled,
+    heap: &mut Heap,
+    skills: &[SkillRec],
+) -> Vec<SectionRec> {
     let names = c.prompt_names();
     let tools = heap.put(c.fallback_tools_json().as_bytes());
     let prompts = heap.put(c.fallback_prompts_json(&names).as_bytes());
@@ -471,10 +477,25 @@ pub(super) fn encode_fallback(c: &Compiled, heap: &mut Heap) -> Vec<SectionRec> 
     put(&mut table, &rec);
     let instructions = heap.put(&table);
     let mut table = Vec::new();
-    for sk in &c.skills {
-        let mut description = String::new();
+    for (i, sk) in c.skills.iter().enumerate() {
+        let mut description = String::from(",\"description\":");
         write_json_string(&sk.description, &mut description);
-        let description = heap.put(description.as_bytes());
+        let item = skills.get(i).map_or(Span::default(), |r| r.list_item);
+        let start = item.off as usize;
+        let found = heap
+            .bytes
+            .get(start..start + item.len as usize)
+            .and_then(|b| {
+                b.windows(description.len())
+                    .position(|w| w == description.as_bytes())
+            });
+        let description = match found {
+            Some(k) => Span {
+                off: item.off + (k + 15) as u32,
+                len: (description.len() - 15) as u32,
+            },
+            None => heap.put(&description.as_bytes()[15..]),
+        };
         let links = heap.put(c.prompt_links_json(sk).as_bytes());
         let (block, structured) = c.read_skill_parts(sk);
         let rec = FallbackSkillRec {
