@@ -290,7 +290,13 @@ impl<R: Record> Table<R> {
     pub(crate) fn slice(&self, start: usize, count: usize) -> Table<R> {
         let start = start.min(self.len);
         let count = count.min(self.len - start);
-        Table::new(self.at + start * record_len::<R>(), count)
+        // Saturating: a table whose position came from a damaged pack reads nothing, even on
+        // a 32-bit target.
+        Table::new(
+            self.at
+                .saturating_add(start.saturating_mul(record_len::<R>())),
+            count,
+        )
     }
 
     /// The first index whose record does not satisfy `pred`, for a table ordered so that
