@@ -158,7 +158,7 @@ impl Catalog {
     }
 
     /// The `prompts` array of `prompts/list` for a caller with `grant`; `None` in a catalog
-    /// without private skills or without the fallback (use [`FallbackView::prompts_json`]).
+    /// without private skills or without the fallback (use [`super::FallbackView::prompts_json`]).
     pub fn prompts_json_for(&self, grant: Grant) -> Option<String> {
         let (a, f) = (self.t.access.as_ref()?, self.t.fallback.as_ref()?);
         let mut s = String::from("[");
@@ -180,7 +180,7 @@ impl Catalog {
 
     /// The members of the `list_skills` result for a caller with `grant`
     /// (`{"content":[…],"structuredContent":{…}}`); `None` in a catalog without private
-    /// skills (use [`FallbackView::list_skills_json`]).
+    /// skills (use [`super::FallbackView::list_skills_json`]).
     pub fn list_skills_json_for(&self, grant: Grant) -> Option<String> {
         let a = self.t.access.as_ref()?;
         let mut structured = String::from("{\"skills\":[");
