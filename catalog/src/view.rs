@@ -1,14 +1,15 @@
-//! The run-time view of a catalog: a decoded pack, looked up by URI with binary searches over
-//! sorted tables, and JSON fragments rendered at build time, so lookups allocate nothing.
+//! The run-time view of a catalog: a pack read in place, looked up by URI with binary
+//! searches over its sorted tables, and JSON fragments rendered at build time, so lookups
+//! allocate nothing. Each record is read, bounds-checked, when it is used.
 
 use crate::access::{Audience, Grant};
 use crate::compile;
 use crate::diag;
-use crate::pack::{self, AudienceRec, FallbackTables, PackError, Span, Tables};
+use crate::pack::{self, AudienceRec, Check, FallbackTables, PackError, Span, Table, Tables};
 
+mod access;
 mod classes;
 pub use classes::Merged;
-use classes::{class_lists, ClassLists};
 
 enum Bytes {
     Static(&'static [u8]),
@@ -32,9 +33,6 @@ enum Bytes {
 pub struct Catalog {
     bytes: Bytes,
     t: Tables,
-    /// Per audience class, what it sees, in each list's order (a catalog with private
-    /// skills only).
-    ix: Option<ClassLists>,
 }
 
 /// A served file.
@@ -135,6 +133,7 @@ impl<'a> SkillView<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct FallbackView<'a> {
     t: &'a FallbackTables,
+    pack: &'a [u8],
     heap: &'a [u8],
 }
 
@@ -184,7 +183,7 @@ impl<'a> FallbackView<'a> {
 
     /// The parts of skill `i` (in skill order, as [`Catalog::skill_at`]).
     pub fn skill(&self, i: usize) -> Option<SkillFallback<'a>> {
-        let r = self.t.skills.get(i)?;
+        let r = self.t.skills.get(self.pack, i)?;
         Some(SkillFallback {
             description_json: str_at(self.heap, r.description),
             links_json: str_at(self.heap, r.links),
@@ -196,28 +195,29 @@ impl<'a> FallbackView<'a> {
     /// The skill (its index) whose prompt is named `name`.
     pub fn prompt(&self, name: &str) -> Option<usize> {
         let p = &self.t.prompts_by_name;
-        let i = p
-            .binary_search_by(|r| str_at(self.heap, r.name).cmp(name))
-            .ok()?;
-        p.get(i).map(|r| r.skill as usize)
+        let i = p.find(self.pack, name, |r| str_at(self.heap, r.name))?;
+        p.get(self.pack, i).map(|r| r.skill as usize)
     }
 
     /// The name of the prompt of skill `i`.
     pub fn prompt_name(&self, skill: usize) -> Option<&'a str> {
         self.t
             .prompts_by_name
-            .iter()
+            .iter(self.pack)
             .find(|r| r.skill as usize == skill)
             .map(|r| str_at(self.heap, r.name))
     }
 
     /// The skills (indices, in URI order) whose `name` is `name`, found in the name index
     /// with `name_of` (the catalog's skill name of an index).
-    fn named<'n>(&self, name: &str, name_of: impl Fn(usize) -> &'n str) -> &'a [u32] {
+    fn named<'n>(&self, name: &str, name_of: impl Fn(usize) -> &'n str) -> Vec<usize> {
         let idx = &self.t.skills_by_name;
-        let start = idx.partition_point(|&i| name_of(i as usize) < name);
-        let end = idx.partition_point(|&i| name_of(i as usize) <= name);
-        idx.get(start..end).unwrap_or(&[])
+        let start = idx.partition_point(self.pack, |&i| name_of(i as usize) < name);
+        let end = idx.partition_point(self.pack, |&i| name_of(i as usize) <= name);
+        idx.slice(start, end.saturating_sub(start))
+            .iter(self.pack)
+            .map(|i| i as usize)
+            .collect()
     }
 }
 
@@ -231,9 +231,10 @@ pub struct DirView<'a> {
     pub index: usize,
     /// Who sees it: the union of the audiences of the skills at, under or around it.
     pub audience: Audience,
-    children: &'a [Span],
+    children: Table<Span>,
     /// The audience of each child (empty in a catalog without private skills).
-    child_audiences: &'a [AudienceRec],
+    child_audiences: Option<Table<AudienceRec>>,
+    pack: &'a [u8],
     heap: &'a [u8],
 }
 
@@ -244,50 +245,70 @@ impl<'a> DirView<'a> {
     }
     /// Whether the directory is empty.
     pub fn is_empty(&self) -> bool {
-        self.children.is_empty()
+        self.children.len() == 0
     }
     /// The JSON of child `i` (a `Resource`), if any.
     pub fn child_json(&self, i: usize) -> Option<&'a str> {
-        self.children.get(i).map(|s| str_at(self.heap, *s))
+        self.children
+            .get(self.pack, i)
+            .map(|s| str_at(self.heap, s))
     }
     /// Whether a caller with `grant` sees child `i` (every child of a catalog without private
     /// skills is public).
     pub fn child_visible(&self, i: usize, grant: Grant) -> bool {
-        self.child_audiences
-            .get(i)
-            .is_none_or(|a| grant.sees(a.audience()))
+        match &self.child_audiences {
+            None => true,
+            Some(t) => t
+                .get(self.pack, i)
+                .is_some_and(|a| grant.sees(a.audience())),
+        }
     }
 }
 
 fn bytes_at(heap: &[u8], s: Span) -> &[u8] {
-    // Spans were checked to be in bounds when the pack was decoded.
+    // Bounds-checked here: a range outside the heap reads as empty.
     let start = s.off as usize;
     heap.get(start..start.saturating_add(s.len as usize))
         .unwrap_or(&[])
 }
 
 fn str_at(heap: &[u8], s: Span) -> &str {
-    // Spans were checked to be UTF-8 when the pack was decoded.
+    // Checked here: bytes that are not UTF-8 read as empty.
     std::str::from_utf8(bytes_at(heap, s)).unwrap_or("")
 }
 
 impl Catalog {
-    /// Loads a pack that lives for the whole program (e.g. `include_bytes!`).
+    /// Loads a pack that lives for the whole program and that the build vouches for: the
+    /// pack a build script embedded (`include_bytes!`). Its shape only is checked (magic,
+    /// version, length, where each table lies), in time independent of the catalog's size:
+    /// no digest of the whole pack, no table decoded. Each record is read, bounds-checked,
+    /// when it is used; a damaged one reads as absent, never a panic. A pack from elsewhere
+    /// goes through [`Catalog::from_bytes`].
     pub fn from_static(pack: &'static [u8]) -> Result<Self, PackError> {
-        let t = pack::decode(pack)?;
         Ok(Catalog {
-            ix: class_lists(&t, pack.get(t.heap_start..).unwrap_or(&[])),
-            t,
+            t: pack::open(pack, Check::Shape)?,
             bytes: Bytes::Static(pack),
         })
     }
 
-    /// Loads a pack from owned bytes.
-    pub fn from_bytes(pack: Vec<u8>) -> Result<Self, PackError> {
-        let t = pack::decode(&pack)?;
+    /// Loads a pack the deployment vouches for, from owned bytes: the pack bundled with a
+    /// Cloudflare Worker's code, which the same upload delivers. Checked as
+    /// [`Catalog::from_static`] checks (the shape only, in time independent of the catalog's
+    /// size).
+    pub fn from_bundled(pack: Vec<u8>) -> Result<Self, PackError> {
         Ok(Catalog {
-            ix: class_lists(&t, pack.get(t.heap_start..).unwrap_or(&[])),
-            t,
+            t: pack::open(&pack, Check::Shape)?,
+            bytes: Bytes::Owned(pack.into_boxed_slice()),
+        })
+    }
+
+    /// Loads a pack from owned bytes that come from elsewhere (a user's file, object
+    /// storage): the whole pack is checked first, its SHA-256 then every record, range,
+    /// string, order and JSON fragment, in time linear in the pack, so a corrupted or
+    /// hostile pack is refused with a message naming what is wrong.
+    pub fn from_bytes(pack: Vec<u8>) -> Result<Self, PackError> {
+        Ok(Catalog {
+            t: pack::open(&pack, Check::Full)?,
             bytes: Bytes::Owned(pack.into_boxed_slice()),
         })
     }
@@ -301,12 +322,16 @@ impl Catalog {
         Catalog::from_bytes(pack::encode(&compiled, instructions)).map_err(CatalogError::Pack)
     }
 
-    fn heap(&self) -> &[u8] {
-        let b: &[u8] = match &self.bytes {
+    /// The whole pack.
+    fn pack(&self) -> &[u8] {
+        match &self.bytes {
             Bytes::Static(b) => b,
             Bytes::Owned(b) => b,
-        };
-        &b[self.t.heap_start..]
+        }
+    }
+
+    fn heap(&self) -> &[u8] {
+        self.pack().get(self.t.heap_start..).unwrap_or(&[])
     }
 
     fn s(&self, span: Span) -> &str {
@@ -314,8 +339,13 @@ impl Catalog {
     }
 
     /// Binary search of a table sorted by URI.
-    fn find<T>(&self, table: &[T], uri_of: impl Fn(&T) -> Span, uri: &str) -> Option<usize> {
-        table.binary_search_by(|r| self.s(uri_of(r)).cmp(uri)).ok()
+    fn find<R: pack::Record>(
+        &self,
+        table: &Table<R>,
+        uri_of: impl Fn(&R) -> Span,
+        uri: &str,
+    ) -> Option<usize> {
+        table.find(self.pack(), uri, |r| self.s(uri_of(r)))
     }
 
     /// The content snapshot id: equal for equal catalogs, different after any change.
@@ -340,13 +370,9 @@ impl Catalog {
     }
 
     /// The mirror record of `name` (the table is sorted by name).
-    fn mirror_rec(&self, name: &str) -> Option<&pack::MirrorRec> {
-        let i = self
-            .t
-            .mirror
-            .binary_search_by(|m| self.s(m.name).cmp(name))
-            .ok()?;
-        self.t.mirror.get(i)
+    fn mirror_rec(&self, name: &str) -> Option<pack::MirrorRec> {
+        let i = self.find(&self.t.mirror, |m| m.name, name)?;
+        self.t.mirror.get(self.pack(), i)
     }
 
     /// The archive the mirror publishes for the skill mirrored under `name`: `None` when no
@@ -364,10 +390,9 @@ impl Catalog {
         })
     }
 
-    /// The pack's format version: [`pack::VERSION`], or [`pack::SIGNED_VERSION`] for a
-    /// signed catalog.
+    /// The pack's format version: [`pack::VERSION`], the only one this build reads.
     pub fn format_version(&self) -> u32 {
-        self.t.version
+        pack::VERSION
     }
 
     /// Whether the catalog is signed (every skill has a signature).
@@ -378,7 +403,7 @@ impl Catalog {
     /// The signature of skill `i` (in URI order, as [`Catalog::skill_at`]); `None` in a
     /// catalog that is not signed.
     pub fn signature(&self, i: usize) -> Option<SignatureView<'_>> {
-        let r = self.t.signatures.as_ref()?.skills.get(i)?;
+        let r = self.t.signatures.as_ref()?.skills.get(self.pack(), i)?;
         Some(SignatureView {
             envelope_json: self.s(r.envelope),
             digest: self.s(r.digest),
@@ -402,6 +427,7 @@ impl Catalog {
     pub fn fallback(&self) -> Option<FallbackView<'_>> {
         Some(FallbackView {
             t: self.t.fallback.as_ref()?,
+            pack: self.pack(),
             heap: self.heap(),
         })
     }
@@ -414,22 +440,20 @@ impl Catalog {
             return Vec::new();
         };
         f.named(name, |i| self.skill_at(i).map_or("", |s| s.name))
-            .iter()
-            .map(|&i| i as usize)
-            .collect()
     }
 
     /// The files whose URI starts with `prefix`, in URI order (the files of a skill are those
     /// under its root and a `/`).
     pub fn files_under<'p>(&'p self, prefix: &'p str) -> impl Iterator<Item = FileView<'p>> + 'p {
         let t = &self.t.files;
-        let start = t.partition_point(|r| self.s(r.uri) < prefix);
+        let start = t.partition_point(self.pack(), |r| self.s(r.uri) < prefix);
         (start..t.len()).map_while(move |i| self.file_at(i).filter(|f| f.uri.starts_with(prefix)))
     }
 
-    /// Whether any file or mirror archive of the catalog is an asset (outside the pack).
+    /// Whether any file or mirror archive of the catalog is an asset (outside the pack): the
+    /// pack has the assets section.
     pub fn has_assets(&self) -> bool {
-        self.t.files.iter().any(|f| f.external) || self.t.mirror.iter().any(|m| m.archive_external)
+        self.t.assets.is_some()
     }
 
     /// Number of skills.
@@ -444,7 +468,7 @@ impl Catalog {
 
     /// Skill `i` in URI order.
     pub fn skill_at(&self, i: usize) -> Option<SkillView<'_>> {
-        let r = self.t.skills.get(i)?;
+        let r = self.t.skills.get(self.pack(), i)?;
         Some(SkillView {
             uri: self.s(r.uri),
             name: self.s(r.name),
@@ -471,7 +495,7 @@ impl Catalog {
 
     /// File `i` in URI order.
     pub fn file_at(&self, i: usize) -> Option<FileView<'_>> {
-        let r = self.t.files.get(i)?;
+        let r = self.t.files.get(self.pack(), i)?;
         Some(FileView {
             uri: self.s(r.uri),
             mime: self.s(r.mime),
@@ -480,7 +504,11 @@ impl Catalog {
             is_text: r.text,
             content: if r.external {
                 Content::External {
-                    rendered_len: u64::from(r.rendered_len),
+                    rendered_len: self
+                        .t
+                        .assets
+                        .and_then(|a| a.get(self.pack(), i))
+                        .map_or(0, u64::from),
                 }
             } else {
                 Content::Inline(bytes_at(self.heap(), r.data))
@@ -510,229 +538,27 @@ impl Catalog {
 
     /// Directory `i` in URI order.
     pub fn dir_at(&self, i: usize) -> Option<DirView<'_>> {
-        let r = self.t.dirs.get(i)?;
-        let start = r.first_child as usize;
-        let range = start..start + r.child_count as usize;
+        let pack = self.pack();
+        let r = self.t.dirs.get(pack, i)?;
+        let (start, count) = (r.first_child as usize, r.child_count as usize);
         let (audience, child_audiences) = match &self.t.access {
             Some(a) => (
-                a.dirs.get(i).map_or(Audience::default(), |d| d.audience()),
-                a.children.get(range.clone()).unwrap_or(&[]),
+                a.dirs
+                    .get(pack, i)
+                    .map_or(Audience::default(), |d| d.audience()),
+                Some(a.children.slice(start, count)),
             ),
-            None => (Audience::PUBLIC, &[][..]),
+            None => (Audience::PUBLIC, None),
         };
         Some(DirView {
             uri: self.s(r.uri),
             index: i,
             audience,
-            children: self.t.children.get(range).unwrap_or(&[]),
+            children: self.t.children.slice(start, count),
             child_audiences,
+            pack,
             heap: self.heap(),
         })
-    }
-
-    // -----------------------------------------------------------------------------------------
-    // Who may see what (crate::access)
-    // -----------------------------------------------------------------------------------------
-
-    /// Whether any skill is private (the pack has access rules).
-    pub fn has_private(&self) -> bool {
-        self.t.access.is_some()
-    }
-
-    /// The number of private audience classes.
-    pub fn class_count(&self) -> usize {
-        self.t.access.as_ref().map_or(0, |a| a.classes.len())
-    }
-
-    /// The scopes of private class `class` (1-based); empty for class 0 (public) or one the
-    /// catalog does not have.
-    pub fn class_scopes(&self, class: u32) -> Vec<&str> {
-        let Some(a) = &self.t.access else {
-            return Vec::new();
-        };
-        match class.checked_sub(1).and_then(|k| a.classes.get(k as usize)) {
-            Some(span) => self.s(*span).split(' ').collect(),
-            None => Vec::new(),
-        }
-    }
-
-    /// Every scope the access rules name, sorted, each once: what a token may carry to see
-    /// more than the public skills (the Protected Resource Metadata's `scopes_supported`).
-    /// Empty in a catalog without private skills.
-    pub fn access_scopes(&self) -> Vec<&str> {
-        let mut all: Vec<&str> = (1..=self.class_count() as u32)
-            .flat_map(|k| self.class_scopes(k))
-            .collect();
-        all.sort_unstable();
-        all.dedup();
-        all
-    }
-
-    /// The grant of a caller holding `scopes`: every private class whose scopes include one
-    /// of them ("either rule's scopes": a class is the union of the scopes of the rules
-    /// naming its skills, and any one of them grants sight). Costs classes × scopes; no work
-    /// per skill. [`Grant::PUBLIC`] in a catalog without private skills.
-    pub fn grant<S: AsRef<str>>(&self, scopes: &[S]) -> Grant {
-        let Some(a) = &self.t.access else {
-            return Grant::PUBLIC;
-        };
-        let mut mask = 0u64;
-        for (k, span) in a.classes.iter().enumerate() {
-            let held = self
-                .s(*span)
-                .split(' ')
-                .any(|c| scopes.iter().any(|s| s.as_ref() == c));
-            if held {
-                mask |= 1u64 << k;
-            }
-        }
-        Grant::from_mask(mask)
-    }
-
-    /// The audience class of skill `i` (0 public).
-    pub fn skill_class(&self, i: usize) -> u32 {
-        self.t
-            .access
-            .as_ref()
-            .and_then(|a| a.skills.get(i).copied())
-            .unwrap_or(0)
-    }
-
-    /// Whether a caller with `grant` sees skill `i`.
-    pub fn skill_visible(&self, i: usize, grant: Grant) -> bool {
-        grant.sees(Audience::of_class(self.skill_class(i)))
-    }
-
-    /// Whether a caller with `grant` sees file `i` (its skill's audience).
-    pub fn file_visible(&self, i: usize, grant: Grant) -> bool {
-        let class = self
-            .t
-            .access
-            .as_ref()
-            .and_then(|a| a.files.get(i).copied())
-            .unwrap_or(0);
-        grant.sees(Audience::of_class(class))
-    }
-
-    /// The index (in URI order) of the file whose URI is exactly `uri`.
-    pub fn file_index(&self, uri: &str) -> Option<usize> {
-        self.find(&self.t.files, |r| r.uri, uri)
-    }
-
-    /// The instructions for a caller with `grant`: the default ones assembled from the
-    /// skills it sees; `None` when they are the same for everybody ([`Catalog::instructions`]:
-    /// a catalog without private skills, or instructions given when it was packed).
-    pub fn instructions_for(&self, grant: Grant) -> Option<String> {
-        let a = self.t.access.as_ref()?;
-        if !a.heads.default_instructions {
-            return None;
-        }
-        let mut s = self.s(a.heads.instructions_head).to_owned();
-        let count = self.visible_skill_count(grant);
-        if count > 0 {
-            s.push_str(compile::INSTRUCTIONS_SKILLS);
-            for i in self
-                .visible_skills(grant, 0)
-                .take(compile::INSTRUCTIONS_NAMED)
-            {
-                if let Some(f) = a.fragments.get(i) {
-                    s.push_str(self.s(f.instructions_line));
-                }
-            }
-            if count > compile::INSTRUCTIONS_NAMED {
-                s.push_str(&compile::instructions_more(
-                    count - compile::INSTRUCTIONS_NAMED,
-                ));
-            }
-        }
-        Some(s)
-    }
-
-    /// The mirror's `index.json` for a caller with `grant` (the skills it sees); the
-    /// prebuilt one ([`Catalog::mirror_index`]) in a catalog without private skills.
-    pub fn mirror_index_for(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
-        let (Some(a), Some(ix)) = (&self.t.access, &self.ix) else {
-            return self.mirror_index().into();
-        };
-        let mut s = self.s(a.heads.mirror_prefix).to_owned();
-        let recs = Merged {
-            heads: self.granted(&ix.mirror, grant),
-            range: None,
-        };
-        let mut first = true;
-        for m in recs {
-            let item = self
-                .t
-                .mirror
-                .get(m)
-                .and_then(|r| a.fragments.get(r.skill as usize))
-                .map_or("", |f| self.s(f.mirror_item));
-            if item.is_empty() {
-                continue;
-            }
-            if !first {
-                s.push(',');
-            }
-            first = false;
-            s.push_str(item);
-        }
-        s.push_str(compile::mirror::MIRROR_SUFFIX);
-        s.into()
-    }
-
-    /// The index (in URI order) of the skill the mirror publishes under `name`.
-    pub fn mirrored_index(&self, name: &str) -> Option<usize> {
-        Some(self.mirror_rec(name)?.skill as usize)
-    }
-
-    /// The `prompts` array of `prompts/list` for a caller with `grant`; `None` in a catalog
-    /// without private skills or without the fallback (use [`FallbackView::prompts_json`]).
-    pub fn prompts_json_for(&self, grant: Grant) -> Option<String> {
-        let (a, ix, f) = (
-            self.t.access.as_ref()?,
-            self.ix.as_ref()?,
-            self.t.fallback.as_ref()?,
-        );
-        let mut s = String::from("[");
-        let merged = Merged {
-            heads: self.granted(&ix.prompts, grant),
-            range: None,
-        };
-        for (n, p) in merged.enumerate() {
-            let item = f
-                .prompts_by_name
-                .get(p)
-                .and_then(|r| a.fragments.get(r.skill as usize))
-                .map_or("", |fr| self.s(fr.prompt_item));
-            if n > 0 {
-                s.push(',');
-            }
-            s.push_str(item);
-        }
-        s.push(']');
-        Some(s)
-    }
-
-    /// The members of the `list_skills` result for a caller with `grant`
-    /// (`{"content":[…],"structuredContent":{…}}`); `None` in a catalog without private
-    /// skills (use [`FallbackView::list_skills_json`]).
-    pub fn list_skills_json_for(&self, grant: Grant) -> Option<String> {
-        let a = self.t.access.as_ref()?;
-        let mut structured = String::from("{\"skills\":[");
-        for (n, i) in self.visible_skills(grant, 0).enumerate() {
-            if n > 0 {
-                structured.push(',');
-            }
-            structured.push_str(a.fragments.get(i).map_or("", |f| self.s(f.list_item)));
-        }
-        structured.push_str("]}");
-        let mut s = String::with_capacity(structured.len() * 2 + 64);
-        s.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
-        crate::skill::value::write_json_string(&structured, &mut s);
-        s.push_str("}],\"structuredContent\":");
-        s.push_str(&structured);
-        s.push('}');
-        Some(s)
     }
 }
 

@@ -176,7 +176,7 @@ fn pack_and_check_sign_every_skill_and_never_print_the_secret() {
         )),
         "{stderr}"
     );
-    assert_eq!(bytes[8..12], pack::SIGNED_VERSION.to_le_bytes());
+    assert_eq!(bytes[8..12], pack::VERSION.to_le_bytes());
     let mut every_output = vec![bytes.clone(), out.stdout.clone(), out.stderr.clone()];
     for a in std::fs::read_dir(&assets).unwrap() {
         every_output.push(std::fs::read(a.unwrap().path()).unwrap());

@@ -1,6 +1,11 @@
 //! Pack decoding: `Catalog::from_bytes` on arbitrary bytes. Under `cfg(fuzzing)` the pack's length and SHA-256 are not checked (magic and version
-//! still are; see `check_integrity` in `catalog/src/pack.rs`), so mutations reach the structure
-//! decoder instead of stopping at the checksum.
+//! still are; see `check_integrity` in `catalog/src/pack/read.rs`), so mutations reach the
+//! structure decoder instead of stopping at the checksum.
+//!
+//! The same bytes through `Catalog::from_bundled` (the shape-only load of a pack the
+//! deployment vouches for, which reads each record when it is used): whatever it opens is
+//! looked up and answered without a panic (a damaged record reads as absent; its replies need
+//! not be well formed).
 //!
 //! Properties: a pack that loads can be served: every file,
 //! skill and directory is found by its own URI, every JSON fragment parses (strictly), text
@@ -9,7 +14,7 @@
 //! `resources/read` of every file gives well-formed JSON-RPC replies (both eras) serving the
 //! pack's bytes (a file kept as an asset: a splice of its announced length, or its fault). A
 //! signed pack has an envelope (a JSON object) for every skill and a key set. A pack with
-//! access rules (format 6), for the anonymous grant, each class's grant and every class at
+//! access rules, for the anonymous grant, each class's grant and every class at
 //! once: the merged list of visible skills is exactly the skills the grant sees, in order;
 //! `skills/list` and `resources/list` list exactly those over all pages (the cursors carry
 //! the grant); `skills/get` of a hidden skill is refused as an unknown one; the assembled
@@ -92,7 +97,67 @@ fn all_pages_as(
     panic!("{method} has more pages than items");
 }
 
+/// A pack opened by its shape only: every lookup and a first page of each list, for the
+/// anonymous grant and every class at once, answer without a panic.
+fn bundled(data: &[u8]) {
+    let Ok(c) = Catalog::from_bundled(data.to_vec()) else {
+        return;
+    };
+    let c = Arc::new(c);
+    let all = Grant::from_mask(u64::MAX);
+    let _ = (c.instructions(), c.mirror_index(), c.keys_json(), c.has_assets());
+    for s in c.skills() {
+        let _ = (c.skill(s.uri), c.skill_index(s.uri), c.skills_named(s.name));
+    }
+    for f in c.files() {
+        let _ = (c.file(f.uri), c.file_index(f.uri), c.files_under(f.uri).count());
+    }
+    for i in 0..c.dir_count() {
+        if let Some(d) = c.dir_at(i) {
+            let _ = c.dir(d.uri);
+            for k in 0..d.len() {
+                let _ = (d.child_json(k), d.child_visible(k, all));
+            }
+        }
+    }
+    for g in [Grant::PUBLIC, all] {
+        let _ = c.visible_skills(g, 0).take(1000).count();
+        let _ = (c.visible_skill_count(g), c.visible_skill_at(g, 1), c.view_snapshot(g));
+        let _ = (c.instructions_for(g), c.mirror_index_for(g));
+        let _ = (c.prompts_json_for(g), c.list_skills_json_for(g));
+    }
+    if let Some(f) = c.fallback() {
+        let _ = (f.tools_json(), f.prompts_json(), f.list_skills_json());
+        for i in 0..c.skill_count().min(64) {
+            let _ = (f.skill(i), f.prompt_name(i));
+        }
+    }
+    let Ok(r) = Responder::new(c.clone(), Config::default()) else {
+        return;
+    };
+    let mut msgs = vec![
+        request(true, "server/discover", json!({})),
+        request(true, "skills/list", json!({})),
+        request(false, "resources/list", json!({})),
+    ];
+    for s in c.skills().take(16) {
+        msgs.push(request(true, "skills/get", json!({"uri": s.uri})));
+    }
+    for f in c.files().take(16) {
+        msgs.push(request(true, "resources/read", json!({"uri": f.uri})));
+    }
+    for d in (0..c.dir_count().min(16)).filter_map(|i| c.dir_at(i)) {
+        msgs.push(request(false, "resources/directory/read", json!({"uri": d.uri})));
+    }
+    for m in &msgs {
+        for g in [Grant::PUBLIC, all] {
+            let _ = r.respond(m, &Transport::Stream, g);
+        }
+    }
+}
+
 fn run(data: &[u8]) {
+    bundled(data);
     let Ok(c) = Catalog::from_bytes(data.to_vec()) else {
         return;
     };
@@ -125,7 +190,7 @@ fn run(data: &[u8]) {
         strict(s.entry_json, "a skill entry");
         strict(s.list_item_json, "a resource list item");
     }
-    // A signed pack (format 5): every skill's envelope and the key set are JSON objects.
+    // A signed pack: every skill's envelope and the key set are JSON objects.
     assert_eq!(c.is_signed(), c.keys_json().is_some());
     if let Some(keys) = c.keys_json() {
         assert!(strict(keys, "keys.json").is_object());

@@ -103,7 +103,7 @@ export interface SigningKeyFiles {
 
 /** What a pack holds, read without serving it. */
 export interface PackSummary {
-  /** The pack's format version: 4, or 5 for a signed catalog. */
+  /** The pack's format version: 7, the only one (see docs/pack-format.md). */
   version: number;
   snapshot: number;
   skills: SkillEntry[];

@@ -99,7 +99,7 @@ test("npm publish --dry-run uploads every file the package lists, and nothing el
 test("cargo package --list of the crates holds their sources, the skills build.rs compiles and the licenses", { skip: !DIR && "SKILLS_EDGE_RELEASE_DIR is not set (scripts/test.d/37-deploy-npm.sh sets it)" }, () => {
   const list = (name) => new Set(readFileSync(join(DIR, name), "utf8").split("\n").filter(Boolean));
   const catalog = list("catalog.files");
-  for (const f of ["Cargo.toml", "README.md", "src/lib.rs", "src/options.rs", "src/pack.rs", "LICENSE-MIT", "LICENSE-APACHE"]) {
+  for (const f of ["Cargo.toml", "README.md", "src/lib.rs", "src/options.rs", "src/pack/mod.rs", "LICENSE-MIT", "LICENSE-APACHE"]) {
     assert.ok(catalog.has(f), `skills-edge-catalog: ${f}`);
   }
   const crate = list("skills-edge.files");

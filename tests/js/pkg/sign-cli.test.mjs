@@ -176,8 +176,8 @@ test("npx skills-edge pack --sign writes the native signed pack, and its entries
     assert.equal(viaNpx.err.replaceAll(b, a), viaNative.err, "the same messages");
     const pack = readFileSync(b);
     assert.ok(pack.equals(readFileSync(a)), "byte-identical signed packs");
-    assert.equal(pack.readUInt32LE(8), 5, "format 5: a signed pack");
-    assert.equal(inspectPack(pack).version, 5);
+    assert.equal(pack.readUInt32LE(8), 7, "format 7, the one version: signatures are sections");
+    assert.equal(inspectPack(pack).version, 7);
     const server = new SkillsServer({ pack, pageSize: 2 });
     const entries = listAll(server);
     assert.match(viaNpx.err, new RegExp(`\nsigned: ${entries.length} skills, key id ${k.id}, catalog ${catalog.replaceAll(".", "\\.")}\n$`));

@@ -1,0 +1,206 @@
+//! Who may see what ([`crate::access`]): a catalog's classes and grants, and the replies
+//! assembled per caller from the fragments of the skills it sees.
+
+use super::Catalog;
+use crate::access::{Audience, Grant};
+use crate::compile;
+
+impl Catalog {
+    /// Whether any skill is private (the pack has access rules).
+    pub fn has_private(&self) -> bool {
+        self.t.access.is_some()
+    }
+
+    /// The number of private audience classes.
+    pub fn class_count(&self) -> usize {
+        self.t.access.as_ref().map_or(0, |a| a.classes.len())
+    }
+
+    /// The scopes of private class `class` (1-based); empty for class 0 (public) or one the
+    /// catalog does not have.
+    pub fn class_scopes(&self, class: u32) -> Vec<&str> {
+        let Some(a) = &self.t.access else {
+            return Vec::new();
+        };
+        match class
+            .checked_sub(1)
+            .and_then(|k| a.classes.get(self.pack(), k as usize))
+        {
+            Some(span) => self.s(span).split(' ').collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Every scope the access rules name, sorted, each once: what a token may carry to see
+    /// more than the public skills (the Protected Resource Metadata's `scopes_supported`).
+    /// Empty in a catalog without private skills.
+    pub fn access_scopes(&self) -> Vec<&str> {
+        let mut all: Vec<&str> = (1..=self.class_count() as u32)
+            .flat_map(|k| self.class_scopes(k))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    /// The grant of a caller holding `scopes`: every private class whose scopes include one
+    /// of them ("either rule's scopes": a class is the union of the scopes of the rules
+    /// naming its skills, and any one of them grants sight). Costs classes × scopes; no work
+    /// per skill. [`Grant::PUBLIC`] in a catalog without private skills.
+    pub fn grant<S: AsRef<str>>(&self, scopes: &[S]) -> Grant {
+        let Some(a) = &self.t.access else {
+            return Grant::PUBLIC;
+        };
+        let mut mask = 0u64;
+        for (k, span) in a.classes.iter(self.pack()).enumerate() {
+            let held = self
+                .s(span)
+                .split(' ')
+                .any(|c| scopes.iter().any(|s| s.as_ref() == c));
+            if held {
+                mask |= 1u64 << k;
+            }
+        }
+        Grant::from_mask(mask)
+    }
+
+    /// The audience class of skill `i` (0 public).
+    pub fn skill_class(&self, i: usize) -> u32 {
+        self.t
+            .access
+            .as_ref()
+            .and_then(|a| a.skills.get(self.pack(), i))
+            .unwrap_or(0)
+    }
+
+    /// Whether a caller with `grant` sees skill `i`.
+    pub fn skill_visible(&self, i: usize, grant: Grant) -> bool {
+        grant.sees(Audience::of_class(self.skill_class(i)))
+    }
+
+    /// Whether a caller with `grant` sees file `i` (its skill's audience).
+    pub fn file_visible(&self, i: usize, grant: Grant) -> bool {
+        let class = self
+            .t
+            .access
+            .as_ref()
+            .and_then(|a| a.files.get(self.pack(), i))
+            .unwrap_or(0);
+        grant.sees(Audience::of_class(class))
+    }
+
+    /// The index (in URI order) of the file whose URI is exactly `uri`.
+    pub fn file_index(&self, uri: &str) -> Option<usize> {
+        self.find(&self.t.files, |r| r.uri, uri)
+    }
+
+    /// The instructions for a caller with `grant`: the default ones assembled from the
+    /// skills it sees; `None` when they are the same for everybody ([`Catalog::instructions`]:
+    /// a catalog without private skills, or instructions given when it was packed).
+    pub fn instructions_for(&self, grant: Grant) -> Option<String> {
+        let a = self.t.access.as_ref()?;
+        if !a.heads.default_instructions {
+            return None;
+        }
+        let mut s = self.s(a.heads.instructions_head).to_owned();
+        let count = self.visible_skill_count(grant);
+        if count > 0 {
+            s.push_str(compile::INSTRUCTIONS_SKILLS);
+            for i in self
+                .visible_skills(grant, 0)
+                .take(compile::INSTRUCTIONS_NAMED)
+            {
+                if let Some(f) = a.fragments.get(self.pack(), i) {
+                    s.push_str(self.s(f.instructions_line));
+                }
+            }
+            if count > compile::INSTRUCTIONS_NAMED {
+                s.push_str(&compile::instructions_more(
+                    count - compile::INSTRUCTIONS_NAMED,
+                ));
+            }
+        }
+        Some(s)
+    }
+
+    /// The mirror's `index.json` for a caller with `grant` (the skills it sees); the
+    /// prebuilt one ([`Catalog::mirror_index`]) in a catalog without private skills.
+    pub fn mirror_index_for(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
+        let Some(a) = &self.t.access else {
+            return self.mirror_index().into();
+        };
+        let mut s = self.s(a.heads.mirror_prefix).to_owned();
+        let recs = self.merged(|l| l.mirror, grant);
+        let mut first = true;
+        for m in recs {
+            let item = self
+                .t
+                .mirror
+                .get(self.pack(), m)
+                .and_then(|r| a.fragments.get(self.pack(), r.skill as usize))
+                .map_or("", |f| self.s(f.mirror_item));
+            if item.is_empty() {
+                continue;
+            }
+            if !first {
+                s.push(',');
+            }
+            first = false;
+            s.push_str(item);
+        }
+        s.push_str(compile::mirror::MIRROR_SUFFIX);
+        s.into()
+    }
+
+    /// The index (in URI order) of the skill the mirror publishes under `name`.
+    pub fn mirrored_index(&self, name: &str) -> Option<usize> {
+        Some(self.mirror_rec(name)?.skill as usize)
+    }
+
+    /// The `prompts` array of `prompts/list` for a caller with `grant`; `None` in a catalog
+    /// without private skills or without the fallback (use [`super::FallbackView::prompts_json`]).
+    pub fn prompts_json_for(&self, grant: Grant) -> Option<String> {
+        let (a, f) = (self.t.access.as_ref()?, self.t.fallback.as_ref()?);
+        let mut s = String::from("[");
+        let merged = self.merged(|l| l.prompts, grant);
+        for (n, p) in merged.enumerate() {
+            let item = f
+                .prompts_by_name
+                .get(self.pack(), p)
+                .and_then(|r| a.fragments.get(self.pack(), r.skill as usize))
+                .map_or("", |fr| self.s(fr.prompt_item));
+            if n > 0 {
+                s.push(',');
+            }
+            s.push_str(item);
+        }
+        s.push(']');
+        Some(s)
+    }
+
+    /// The members of the `list_skills` result for a caller with `grant`
+    /// (`{"content":[…],"structuredContent":{…}}`); `None` in a catalog without private
+    /// skills (use [`super::FallbackView::list_skills_json`]).
+    pub fn list_skills_json_for(&self, grant: Grant) -> Option<String> {
+        let a = self.t.access.as_ref()?;
+        let mut structured = String::from("{\"skills\":[");
+        for (n, i) in self.visible_skills(grant, 0).enumerate() {
+            if n > 0 {
+                structured.push(',');
+            }
+            structured.push_str(
+                a.fragments
+                    .get(self.pack(), i)
+                    .map_or("", |f| self.s(f.list_item)),
+            );
+        }
+        structured.push_str("]}");
+        let mut s = String::with_capacity(structured.len() * 2 + 64);
+        s.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
+        crate::skill::value::write_json_string(&structured, &mut s);
+        s.push_str("}],\"structuredContent\":");
+        s.push_str(&structured);
+        s.push('}');
+        Some(s)
+    }
+}
