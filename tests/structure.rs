@@ -525,7 +525,6 @@ const LONG_FILES: &[(&str, usize)] = &[
 
 /// The functions over [`MAX_FN_LINES`] today: (file, function, lines), the same rules.
 const LONG_FNS: &[(&str, &str, usize)] = &[
-    ("src/auth/jwk.rs", "read_key", 126),
     ("src/host/archive/tar.rs", "read_tar", 252),
     ("src/host/archive/zip.rs", "member", 281),
     ("src/host/archive/zip.rs", "read_zip", 140),
