@@ -549,7 +549,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
         144,
     ),
     ("catalog/src/skill/frontmatter/tree.rs", "read", 147),
-    ("cli/src/packing.rs", "pack_command", 115),
 ];
 
 /// The lines of `code` (comments and literals blanked) before its inline test module.
