@@ -518,32 +518,16 @@ const MAX_FN_LINES: usize = 100;
 /// The files over [`MAX_FILE_LINES`] today, each with its count: a listed file may shrink,
 /// never grow, and leaves the list once within the bound. Being split now; trimmed as they are.
 const LONG_FILES: &[(&str, usize)] = &[
-    ("src/client/http.rs", 976),
-    ("src/client/mod.rs", 1417),
-    ("src/command/args.rs", 908),
-    ("src/command/report.rs", 1127),
-    ("src/host/registry.rs", 1558),
-    ("src/host/signature.rs", 865),
-    ("src/host/verify.rs", 929),
-    ("src/js/client.rs", 1233),
-    ("src/js/convert.rs", 1153),
-    ("src/js/server.rs", 721),
-    ("src/settings.rs", 931),
     ("catalog/src/pack.rs", 1852),
-    ("catalog/src/sign.rs", 773),
     ("catalog/src/skill/frontmatter/sdk_subset/reader.rs", 876),
     ("catalog/src/view.rs", 757),
 ];
 
 /// The functions over [`MAX_FN_LINES`] today: (file, function, lines), the same rules.
 const LONG_FNS: &[(&str, &str, usize)] = &[
-    ("src/auth/jwk.rs", "read_key", 126),
-    ("src/command/args.rs", "parse_with_env", 131),
-    ("src/command/args.rs", "usage_parts", 107),
     ("src/host/archive/tar.rs", "read_tar", 252),
     ("src/host/archive/zip.rs", "member", 281),
     ("src/host/archive/zip.rs", "read_zip", 140),
-    ("src/host/signature.rs", "decide", 151),
     ("src/http/bearer.rs", "new", 121),
     ("catalog/src/access.rs", "parse_rules", 141),
     (
@@ -565,7 +549,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
         144,
     ),
     ("catalog/src/skill/frontmatter/tree.rs", "read", 147),
-    ("cli/src/packing.rs", "pack_command", 115),
 ];
 
 /// The lines of `code` (comments and literals blanked) before its inline test module.

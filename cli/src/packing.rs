@@ -19,38 +19,9 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // An OMS key makes `skill.oms.sig` a file of every skill (catalog::oms), before the
-    // catalog's own signatures, which then cover it.
-    let oms = a.oms_key.as_ref().map(|f| {
-        let key = oms::load_key(f, std::fs::read(f).map_err(|e| e.to_string()))?;
-        Ok::<_, skills_edge::catalog::diag::Diagnostic>((f, key))
-    });
-    let oms = match oms.transpose() {
-        Ok(k) => k,
-        Err(d) => {
-            eprintln!("{}", d.render(""));
-            return ExitCode::FAILURE;
-        }
+    let Some(mut c) = compile_folder(a) else {
+        return ExitCode::FAILURE;
     };
-    let walked = walk::walk(Path::new(&a.dir));
-    let compiled = match &oms {
-        Some((_, key)) => oms::compile_signed(walked.tree, a.options, key),
-        None => compile::compile_with(walked.tree, a.options),
-    };
-    let mut c = match compiled {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{}", e.render(&a.dir));
-            return ExitCode::FAILURE;
-        }
-    };
-    for w in &c.warnings {
-        eprintln!("{}", w.render(&a.dir));
-    }
-    // Who may see what, skill by skill (a catalog with access rules only).
-    if let Some(report) = c.audience_report() {
-        eprint!("{report}");
-    }
     // The line both commands print for a signed catalog: key id and identity, never the key.
     let signed = signer.map(|s| {
         c.sign(&s.key, &s.catalog);
@@ -61,14 +32,6 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
             s.catalog
         )
     });
-    if let Some((_, key)) = &oms {
-        eprintln!(
-            "OMS-signed: {} skills ({} in each), key hint {}",
-            c.skills.len(),
-            oms::SIGNATURE_FILE,
-            key.public().hint()
-        );
-    }
     let bytes: u64 = c.files.iter().map(|f| f.size).sum();
     let summary = format!(
         "{}: {} skills, {} files, {bytes} bytes",
@@ -128,6 +91,82 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         eprintln!("error: cannot write the assets into {assets_dir}: {e}\n  fix: check that the folder can be created and written");
         return ExitCode::FAILURE;
     }
+    eprintln!(
+        "{}",
+        assets_line(
+            &c,
+            &packed,
+            policy,
+            &format!("{summary}: wrote {output}"),
+            assets_dir
+        )
+    );
+    if let Some(line) = &signed {
+        eprintln!("{line}");
+    }
+    for w in warnings {
+        eprintln!("{w}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// The folder compiled, its warnings and audience report printed; with `--oms-sign`, the
+/// OpenSSF Model Signing step: the key is read first and every skill gets its signature
+/// file. `None` once the error is printed.
+fn compile_folder(a: &PackArgs) -> Option<compile::Compiled> {
+    // An OMS key makes `skill.oms.sig` a file of every skill (catalog::oms), before the
+    // catalog's own signatures, which then cover it.
+    let oms = a.oms_key.as_ref().map(|f| {
+        let key = oms::load_key(f, std::fs::read(f).map_err(|e| e.to_string()))?;
+        Ok::<_, skills_edge::catalog::diag::Diagnostic>((f, key))
+    });
+    let oms = match oms.transpose() {
+        Ok(k) => k,
+        Err(d) => {
+            eprintln!("{}", d.render(""));
+            return None;
+        }
+    };
+    let walked = walk::walk(Path::new(&a.dir));
+    let compiled = match &oms {
+        Some((_, key)) => oms::compile_signed(walked.tree, a.options, key),
+        None => compile::compile_with(walked.tree, a.options),
+    };
+    let c = match compiled {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{}", e.render(&a.dir));
+            return None;
+        }
+    };
+    for w in &c.warnings {
+        eprintln!("{}", w.render(&a.dir));
+    }
+    // Who may see what, skill by skill (a catalog with access rules only).
+    if let Some(report) = c.audience_report() {
+        eprint!("{report}");
+    }
+    if let Some((_, key)) = &oms {
+        eprintln!(
+            "OMS-signed: {} skills ({} in each), key hint {}",
+            c.skills.len(),
+            oms::SIGNATURE_FILE,
+            key.public().hint()
+        );
+    }
+    Some(c)
+}
+
+/// The line `pack --assets` prints after writing: `wrote` (the summary and the pack's
+/// file), then what stayed inline and what went into `assets_dir`.
+fn assets_line(
+    c: &compile::Compiled,
+    packed: &pack::Packed,
+    policy: &pack::AssetPolicy,
+    wrote: &str,
+    assets_dir: &str,
+) -> String {
+    let bytes: u64 = c.files.iter().map(|f| f.size).sum();
     let out_files: Vec<_> = c
         .files
         .iter()
@@ -141,21 +180,14 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         .filter_map(|s| s.archive.as_ref())
         .filter(|a| a.size > policy.inline_max)
         .count();
-    eprintln!(
-        "{summary}: wrote {output} ({} bytes; {} files, {inline_bytes} bytes inline); {} assets ({} files and {out_archives} mirror archive{} left out, {asset_bytes} bytes) in {assets_dir}",
+    format!(
+        "{wrote} ({} bytes; {} files, {inline_bytes} bytes inline); {} assets ({} files and {out_archives} mirror archive{} left out, {asset_bytes} bytes) in {assets_dir}",
         packed.pack.len(),
         c.files.len() - out_files.len(),
         packed.assets.len(),
         out_files.len(),
         if out_archives == 1 { "" } else { "s" },
-    );
-    if let Some(line) = &signed {
-        eprintln!("{line}");
-    }
-    for w in warnings {
-        eprintln!("{w}");
-    }
-    ExitCode::SUCCESS
+    )
 }
 
 /// Writes each asset into `dir` (created if missing) under its name.

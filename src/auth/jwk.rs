@@ -320,33 +320,7 @@ fn read_key(jwk: &Value) -> Result<Key, (Option<String>, String)> {
         }
     };
     let kty = text("kty")?.ok_or_else(|| fail("it has no kty".into()))?;
-    if let Some(u) = text("use")? {
-        if u != "sig" {
-            return Err(fail(format!(
-                "its use is {}, not \"sig\" (RFC 7517 §4.2)",
-                shown(&u)
-            )));
-        }
-    }
-    match jwk.get("key_ops").map(strings) {
-        None => {}
-        Some(Some(ops)) if ops.iter().any(|o| o == "verify") => {}
-        Some(_) => {
-            return Err(fail(
-                "its key_ops does not list \"verify\" (RFC 7517 §4.3)".into(),
-            ))
-        }
-    }
-    if kty == "oct" {
-        return Err(fail(
-            "it is a symmetric key (kty oct), never used to verify tokens (RFC 8725 §3.1)".into(),
-        ));
-    }
-    if let Some(m) = PRIVATE_MEMBERS.iter().find(|m| jwk.get(m).is_some()) {
-        return Err(fail(format!(
-            "it holds private key material ({m:?}): publish public keys only"
-        )));
-    }
+    check_purpose(jwk, &kty, text("use")?).map_err(&fail)?;
     let alg = text("alg")?;
     let coordinate = |name: &str| -> Result<[u8; 32], (Option<String>, String)> {
         let s = text(name)?.ok_or_else(|| fail(format!("it has no {name:?}")))?;
@@ -392,23 +366,7 @@ fn read_key(jwk: &Value) -> Result<Key, (Option<String>, String)> {
             };
             let n = uint("n")?;
             let e = uint("e")?;
-            let b = bits(&n);
-            if b < MIN_RSA_BITS {
-                return Err(fail(format!(
-                    "its RSA modulus has {b} bits; at least {MIN_RSA_BITS} are required (RFC 7518 §3.3)"
-                )));
-            }
-            if b > MAX_RSA_BITS {
-                return Err(fail(format!(
-                    "its RSA modulus has {b} bits; at most {MAX_RSA_BITS} are read"
-                )));
-            }
-            let odd = e.last().is_some_and(|l| l & 1 == 1);
-            if e.len() > 4 || !odd || (e.len() == 1 && e[0] < 3) {
-                return Err(fail(
-                    "its RSA exponent is not an odd number from 3 to 2^32-1".into(),
-                ));
-            }
+            check_rsa(&n, &e).map_err(&fail)?;
             PublicKey::Rsa { n, e }
         }
         other => {
@@ -429,6 +387,55 @@ fn read_key(jwk: &Value) -> Result<Key, (Option<String>, String)> {
         }
     }
     Ok(Key { kid, key })
+}
+
+/// The checks of what a key is for, before its material is read: `use` "sig" if present,
+/// `key_ops` listing "verify" if present, never a symmetric key, never private members.
+fn check_purpose(jwk: &Value, kty: &str, use_: Option<String>) -> Result<(), String> {
+    if let Some(u) = use_ {
+        if u != "sig" {
+            return Err(format!(
+                "its use is {}, not \"sig\" (RFC 7517 §4.2)",
+                shown(&u)
+            ));
+        }
+    }
+    match jwk.get("key_ops").map(strings) {
+        None => {}
+        Some(Some(ops)) if ops.iter().any(|o| o == "verify") => {}
+        Some(_) => return Err("its key_ops does not list \"verify\" (RFC 7517 §4.3)".into()),
+    }
+    if kty == "oct" {
+        return Err(
+            "it is a symmetric key (kty oct), never used to verify tokens (RFC 8725 §3.1)".into(),
+        );
+    }
+    if let Some(m) = PRIVATE_MEMBERS.iter().find(|m| jwk.get(m).is_some()) {
+        return Err(format!(
+            "it holds private key material ({m:?}): publish public keys only"
+        ));
+    }
+    Ok(())
+}
+
+/// The bounds of an RSA public key: its modulus size and its exponent.
+fn check_rsa(n: &[u8], e: &[u8]) -> Result<(), String> {
+    let b = bits(n);
+    if b < MIN_RSA_BITS {
+        return Err(format!(
+            "its RSA modulus has {b} bits; at least {MIN_RSA_BITS} are required (RFC 7518 §3.3)"
+        ));
+    }
+    if b > MAX_RSA_BITS {
+        return Err(format!(
+            "its RSA modulus has {b} bits; at most {MAX_RSA_BITS} are read"
+        ));
+    }
+    let odd = e.last().is_some_and(|l| l & 1 == 1);
+    if e.len() > 4 || !odd || (e.len() == 1 && e[0] < 3) {
+        return Err("its RSA exponent is not an odd number from 3 to 2^32-1".into());
+    }
+    Ok(())
 }
 
 /// The bit length of a big-endian unsigned integer without leading zeros.

@@ -77,11 +77,13 @@
 //! | `response` | the response an adapter writes back, and an asset spliced into it | [`Response`] |
 //! | `endpoint` | the endpoint: configuration, responder, the decision on each request | [`Endpoint`], [`HttpConfig`], [`Step`] |
 //! | `well_known` | the routes under `/.well-known/agent-skills/`, which serve the catalog's mirror | (through [`Endpoint`]) |
-//! | `bearer` | the authentication step in front of the endpoint (`AUTH_MODE`): the Protected Resource Metadata, the token's gate, the 401 and 503 answers | [`Bearer`], [`BearerConfig`], [`AuthMode`], [`Gate`], [`KeySource`] |
+//! | `bearer` | the authentication step in front of the endpoint (`AUTH_MODE`): the Protected Resource Metadata, the token's gate, the 401 and 503 answers | [`Bearer`], [`Gate`], [`KeySource`] |
+//! | `auth_settings` | the authentication settings (`AUTH_MODE`, `AUTH_TOKEN_PROFILE`, …) and the check that none is given without a token mode | [`BearerConfig`], [`AuthMode`], [`TokenProfile`] |
 //!
 //! Every public item is named once, here: what an adapter needs to drive the endpoint. The
 //! configuration comes from the settings table, [`crate::settings`].
 
+mod auth_settings;
 mod bearer;
 mod body;
 mod endpoint;
@@ -90,9 +92,8 @@ mod origin;
 mod response;
 mod well_known;
 
-pub use bearer::{
-    AuthMode, AuthStep, Bearer, BearerConfig, Gate, KeySource, TokenProfile, PRM_MCP_PATH,
-};
+pub use auth_settings::{AuthMode, BearerConfig, TokenProfile};
+pub use bearer::{AuthStep, Bearer, Gate, KeySource, PRM_MCP_PATH};
 pub use body::{BodyReader, MAX_MAX_BODY_BYTES};
 #[cfg(feature = "js")]
 pub(crate) use endpoint::INSPECTOR_FILES;

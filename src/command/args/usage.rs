@@ -64,6 +64,70 @@ fn stdio_options() -> String {
     out
 }
 
+/// The usage of `check`.
+const CHECK: &str =
+    "    skills-edge check <dir> [--strict] [--skip-invalid] [--sign PATH [--catalog-id ID]]
+        Check a skills folder; print the entries it would publish (JSON) on stdout,
+        problems on stderr; exit status 1 when the folder cannot be published. With
+        --sign, also the signing key's id and the catalog identity (stderr).
+";
+
+/// The synopsis of `pack`, which each program continues.
+const PACK: &str = "    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
+                     [--sign PATH [--catalog-id ID]]\n";
+
+/// The usage of `keygen`.
+const KEYGEN: &str = "    skills-edge keygen --out <dir>
+        Make an Ed25519 signing key: <dir>/signing.key (the secret, a JWK; keep it private,
+        mode 0600) and <dir>/signing.pub (the public key, a JWK), creating <dir> if needed
+        and never replacing either file. Prints the key's id (its RFC 7638 thumbprint).
+";
+
+/// The usage of `keygen --oms` (the native command only).
+const KEYGEN_OMS: &str = "    skills-edge keygen --out <dir> --oms
+        Make an ECDSA P-256 key for OpenSSF Model Signing instead: <dir>/oms.key and
+        <dir>/oms.pub (PEM, the files model_signing's key mode reads). Prints its hint.
+";
+
+/// `--sign` and `--catalog-id`, shared by `check`, `pack` and `worker`.
+const SIGN: &str =
+    "    --sign PATH: sign every skill with the secret key in PATH (signing.key of keygen):
+        each entry, the mirror and the pack carry a DSSE envelope over the skill's files.
+        --catalog-id ID: the identity the signatures name (1 to 256 visible ASCII
+        characters; default: the key's id).
+";
+
+/// `pack --check`.
+const PACK_CHECK: &str =
+    "        --check prints the entries instead of writing. Exit status 1 on any error.\n";
+
+/// The usage of `worker` (the npm package's command only); `inline_max` is the default of
+/// `--inline-max`.
+fn worker_usage(inline_max: u64) -> String {
+    format!(
+        "    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
+                       [--var NAME=VALUE]... [--route HOST | --route PATTERN@ZONE]...
+                       [--inline-max BYTES] [--strict] [--skip-invalid] [--force]
+                       [--sign PATH [--catalog-id ID]]
+        Write a Cloudflare Worker project serving the folder into --out: wrangler.toml,
+        package.json (wrangler pinned), the prebuilt Worker and the folder's pack, with every
+        file larger than BYTES (default {inline_max}; 0: every non-empty file) as a Static
+        Asset. Then: cd <out> && npm install && npx wrangler dev (local), or npx wrangler
+        login && npx wrangler deploy. Run it again after changing the skills: it rewrites
+        worker/ (the Worker, the pack, the assets) and keeps wrangler.toml, package.json and
+        .gitignore as you edited them (package.json gets this version's wrangler); a folder
+        it did not make is refused unless --force. --name: the Worker's name (default
+        skills-edge; a new wrangler.toml only), its URL https://NAME.SUBDOMAIN.workers.dev/mcp.
+        --allowed-hosts: Host names accepted besides localhost, 127.0.0.1, [::1] and
+        *.workers.dev (your custom domains). --var NAME=VALUE sets a Worker var in
+        wrangler.toml's [vars] (FALLBACK=tools, AUTH_MODE=jwt, ...). --route adds a custom
+        domain (a host name alone) or a route on a zone (PATTERN@ZONE) to wrangler.toml and
+        accepts its host name. --sign: the Worker serves signed skills (the key itself is not
+        copied into the project).
+"
+    )
+}
+
 /// The parts of the usage text of `program`: each subcommand's own text, and the options
 /// `check`, `pack` and `worker` share.
 struct Usage {
@@ -76,31 +140,6 @@ struct Usage {
 }
 
 fn usage_parts(program: Program) -> Usage {
-    const CHECK: &str =
-        "    skills-edge check <dir> [--strict] [--skip-invalid] [--sign PATH [--catalog-id ID]]
-        Check a skills folder; print the entries it would publish (JSON) on stdout,
-        problems on stderr; exit status 1 when the folder cannot be published. With
-        --sign, also the signing key's id and the catalog identity (stderr).
-";
-    const PACK: &str = "    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
-                     [--sign PATH [--catalog-id ID]]\n";
-    const KEYGEN: &str = "    skills-edge keygen --out <dir>
-        Make an Ed25519 signing key: <dir>/signing.key (the secret, a JWK; keep it private,
-        mode 0600) and <dir>/signing.pub (the public key, a JWK), creating <dir> if needed
-        and never replacing either file. Prints the key's id (its RFC 7638 thumbprint).
-";
-    const KEYGEN_OMS: &str = "    skills-edge keygen --out <dir> --oms
-        Make an ECDSA P-256 key for OpenSSF Model Signing instead: <dir>/oms.key and
-        <dir>/oms.pub (PEM, the files model_signing's key mode reads). Prints its hint.
-";
-    const SIGN: &str =
-        "    --sign PATH: sign every skill with the secret key in PATH (signing.key of keygen):
-        each entry, the mirror and the pack carry a DSSE envelope over the skill's files.
-        --catalog-id ID: the identity the signatures name (1 to 256 visible ASCII
-        characters; default: the key's id).
-";
-    const PACK_CHECK: &str =
-        "        --check prints the entries instead of writing. Exit status 1 on any error.\n";
     let inline_max = pack::DEFAULT_INLINE_MAX;
     let (head, mut commands, env_applies) = match program {
         Program::Native => (
@@ -151,28 +190,7 @@ the skills an MCP server serves
                 ("check", CHECK.to_owned()),
                 (
                     "worker",
-                    format!(
-                        "    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
-                       [--var NAME=VALUE]... [--route HOST | --route PATTERN@ZONE]...
-                       [--inline-max BYTES] [--strict] [--skip-invalid] [--force]
-                       [--sign PATH [--catalog-id ID]]
-        Write a Cloudflare Worker project serving the folder into --out: wrangler.toml,
-        package.json (wrangler pinned), the prebuilt Worker and the folder's pack, with every
-        file larger than BYTES (default {inline_max}; 0: every non-empty file) as a Static
-        Asset. Then: cd <out> && npm install && npx wrangler dev (local), or npx wrangler
-        login && npx wrangler deploy. Run it again after changing the skills: it rewrites
-        worker/ (the Worker, the pack, the assets) and keeps wrangler.toml, package.json and
-        .gitignore as you edited them (package.json gets this version's wrangler); a folder
-        it did not make is refused unless --force. --name: the Worker's name (default
-        skills-edge; a new wrangler.toml only), its URL https://NAME.SUBDOMAIN.workers.dev/mcp.
-        --allowed-hosts: Host names accepted besides localhost, 127.0.0.1, [::1] and
-        *.workers.dev (your custom domains). --var NAME=VALUE sets a Worker var in
-        wrangler.toml's [vars] (FALLBACK=tools, AUTH_MODE=jwt, ...). --route adds a custom
-        domain (a host name alone) or a route on a zone (PATTERN@ZONE) to wrangler.toml and
-        accepts its host name. --sign: the Worker serves signed skills (the key itself is not
-        copied into the project).
-"
-                    ),
+                    worker_usage(inline_max),
                 ),
             ],
             "check, pack and worker",

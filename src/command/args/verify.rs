@@ -103,15 +103,7 @@ impl VerifyArgs {
                     })?);
                 }
                 "--header" | "-H" => {
-                    let v = value("--header")?;
-                    // The value is not repeated: a header given without its name is often
-                    // a credential.
-                    let (name, val) = v.split_once(':').ok_or_else(|| {
-                        "a --header value has no ':' (not shown: it may be a credential): \
-                         use 'Name: value'"
-                            .to_owned()
-                    })?;
-                    headers.push((name.trim().to_owned(), val.trim().to_owned()));
+                    headers.push(parse_header(&value("--header")?)?);
                 }
                 "--token" => {
                     if token.is_some() {
@@ -147,13 +139,7 @@ impl VerifyArgs {
                 _ => url = Some(a.clone()),
             }
         }
-        let mut url = url.ok_or("verify needs the server's URL (http://… or https://…)")?;
-        check_url(&url)?;
-        if origin {
-            url = index_url_of_origin(&url).ok_or_else(|| {
-                format!("--well-known takes an origin (https://host[:port]), not {url:?}")
-            })?;
-        }
+        let url = target_url(url, origin)?;
         let well_known = is_index_url(&url);
         if well_known && (cross_check || skill.is_some() || era.is_some()) {
             return Err(
@@ -176,6 +162,31 @@ impl VerifyArgs {
             allow_dynamic,
         })
     }
+}
+
+/// A `--header` value, `Name: value`, as (name, value) trimmed.
+fn parse_header(v: &str) -> Result<(String, String), String> {
+    // The value is not repeated: a header given without its name is often
+    // a credential.
+    let (name, val) = v.split_once(':').ok_or_else(|| {
+        "a --header value has no ':' (not shown: it may be a credential): \
+         use 'Name: value'"
+            .to_owned()
+    })?;
+    Ok((name.trim().to_owned(), val.trim().to_owned()))
+}
+
+/// The URL `verify` reads: the one given, checked, or with `--well-known` (`origin`) the
+/// index URL of the origin given.
+fn target_url(url: Option<String>, origin: bool) -> Result<String, String> {
+    let mut url = url.ok_or("verify needs the server's URL (http://… or https://…)")?;
+    check_url(&url)?;
+    if origin {
+        url = index_url_of_origin(&url).ok_or_else(|| {
+            format!("--well-known takes an origin (https://host[:port]), not {url:?}")
+        })?;
+    }
+    Ok(url)
 }
 
 /// `--timeout`'s value: milliseconds from 1 to [`MAX_TIMEOUT_MS`].

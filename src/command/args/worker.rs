@@ -198,21 +198,8 @@ pub(super) fn parse_worker(
     let dir = dir.ok_or("worker needs a skills folder")?;
     let out =
         out.ok_or("worker needs --out <dir> (the folder to write the Worker project into)")?;
-    if !is_worker_name(&name) {
-        return Err(format!(
-            "--name {name:?} is not a Worker name: use lowercase letters, digits and dashes (up to 63, not first or last), e.g. team-skills"
-        ));
-    }
-    // The Worker checks every name's form when it starts (ALLOWED_HOSTS); here only what would
-    // not stay one TOML string.
-    let bad = hosts
-        .iter()
-        .find(|h| !h.bytes().all(|c| (0x21..=0x7e).contains(&c)) || h.contains(['"', '\\', ',']));
-    if let Some(bad) = bad {
-        return Err(format!(
-            "--allowed-hosts: {bad:?} is not a host name: use names such as skills.example.com or *.example.com, separated by commas"
-        ));
-    }
+    check_name(&name)?;
+    check_hosts(&hosts)?;
     let inline_max = match inline_max {
         Some(v) => options::inline_max("--inline-max", &v)?,
         None => pack::DEFAULT_INLINE_MAX,
@@ -230,4 +217,29 @@ pub(super) fn parse_worker(
         options,
         signing,
     })
+}
+
+/// `--name`: a Worker name (lowercase letters, digits and dashes).
+fn check_name(name: &str) -> Result<(), String> {
+    if !is_worker_name(name) {
+        return Err(format!(
+            "--name {name:?} is not a Worker name: use lowercase letters, digits and dashes (up to 63, not first or last), e.g. team-skills"
+        ));
+    }
+    Ok(())
+}
+
+/// `--allowed-hosts`: each name one TOML string.
+fn check_hosts(hosts: &[String]) -> Result<(), String> {
+    // The Worker checks every name's form when it starts (ALLOWED_HOSTS); here only what would
+    // not stay one TOML string.
+    let bad = hosts
+        .iter()
+        .find(|h| !h.bytes().all(|c| (0x21..=0x7e).contains(&c)) || h.contains(['"', '\\', ',']));
+    if let Some(bad) = bad {
+        return Err(format!(
+            "--allowed-hosts: {bad:?} is not a host name: use names such as skills.example.com or *.example.com, separated by commas"
+        ));
+    }
+    Ok(())
 }
