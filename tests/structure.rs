@@ -517,11 +517,7 @@ const MAX_FN_LINES: usize = 100;
 
 /// The files over [`MAX_FILE_LINES`] today, each with its count: a listed file may shrink,
 /// never grow, and leaves the list once within the bound. Being split now; trimmed as they are.
-const LONG_FILES: &[(&str, usize)] = &[
-    ("catalog/src/pack.rs", 1852),
-    ("catalog/src/skill/frontmatter/sdk_subset/reader.rs", 876),
-    ("catalog/src/view.rs", 757),
-];
+const LONG_FILES: &[(&str, usize)] = &[("catalog/src/skill/frontmatter/sdk_subset/reader.rs", 876)];
 
 /// The functions over [`MAX_FN_LINES`] today: (file, function, lines), the same rules.
 const LONG_FNS: &[(&str, &str, usize)] = &[
@@ -536,8 +532,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
         163,
     ),
     ("catalog/src/compile/skill_md.rs", "check_skill_md", 185),
-    ("catalog/src/pack.rs", "decode", 327),
-    ("catalog/src/pack.rs", "encode_with", 182),
     (
         "catalog/src/skill/frontmatter/scalar.rs",
         "resolve_plain_inner",

@@ -14,11 +14,13 @@
 //! | `assets` | files left out of the pack, and the Workers limits |
 
 mod assets;
+mod check;
 mod format;
 pub(crate) mod lists;
 mod read;
 mod record;
 mod sections;
+mod tables;
 mod write;
 
 pub use assets::{
@@ -28,7 +30,8 @@ pub use assets::{
 pub(crate) use format::*;
 pub(crate) use read::{open, Check};
 pub use read::{section_table, SectionTable};
-pub(crate) use record::Record;
+pub(crate) use record::{Record, Table};
+pub(crate) use tables::*;
 pub use write::{encode, encode_with, seal, snapshot_of, Asset, PackOptions, Packed};
 
 /// The pack format version this build reads and writes (the only one). What a catalog has

@@ -3,8 +3,10 @@
 //! fits (work per section, none per skill); the full check ([`super::Check::Full`]) then
 //! reads every record once.
 
+use super::check::{sorted, strict_json, HeapCheck};
 use super::format::*;
-use super::read::{sorted, strict_json, HeapCheck};
+use super::record::Table;
+use super::tables::*;
 use super::PackError;
 
 /// Where the fallback sections lie: all or none, each table of the expected length.
