@@ -476,7 +476,8 @@ impl Signers {
     /// root, wire digest)` pairs, `presented` its envelope and the keys the source offers
     /// (`None`: unsigned), `what` names the skill in messages (its artifact's URL). The same
     /// policy and pins as [`Signers::check_entry`], the statement checked by
-    /// [`statement_matches_files`].
+    /// [`statement_matches_files`]. Used by the command's well-known check.
+    #[cfg(any(feature = "command", test))]
     pub(crate) fn check_files(
         &mut self,
         origin: &str,

@@ -53,12 +53,15 @@ pub(crate) fn add_lanes(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
     ]
 }
 
-/// The tag of the mirror index's fixed parts: its prefix (before the first skill), then its
-/// suffix.
-pub(super) fn mirror_base(prefix: &[u8]) -> [u64; 4] {
+/// `lists` with the tag of the mirror index's fixed parts (its prefix, before the first skill,
+/// then its suffix) added to the public class's (index 0), which every caller holds.
+pub(super) fn with_mirror_base(mut lists: Vec<ClassList>, prefix: &[u8]) -> Vec<ClassList> {
     let mut fixed = prefix.to_vec();
     fixed.extend_from_slice(crate::compile::mirror::MIRROR_SUFFIX.as_bytes());
-    lanes_of(&fixed)
+    if let Some(public) = lists.first_mut() {
+        public.mirror_tag = add_lanes(public.mirror_tag, lanes_of(&fixed));
+    }
+    lists
 }
 
 /// The snapshot of one skill: the first four bytes of the SHA-256 of its URI, entry and
@@ -76,8 +79,8 @@ pub(crate) fn skill_snapshot(uri: &[u8], entry: &[u8], list_item: &[u8]) -> u32 
 /// The lists of `n_classes` private classes and the public one (index 0): `class_of` gives
 /// each skill's class, `mirror_skills` and `prompt_skills` the skill of each mirror record
 /// and of each prompt (in their tables' order), `snapshot_of` each skill's snapshot,
-/// `mirror_item_of` the mirror index item of each skill and `base` the tag of the index's fixed
-/// parts ([`mirror_base`]). A class number out of range puts the item nowhere (the checked
+/// `mirror_item_of` the tag of the mirror index item of each skill (the caller adds the tag of
+/// the index's fixed parts, [`mirror_base`], to the public class's). A class number out of range puts the item nowhere (the checked
 /// reader refuses such a pack before).
 pub(super) fn class_lists(
     n_classes: usize,
@@ -87,12 +90,8 @@ pub(super) fn class_lists(
     prompt_skills: impl Iterator<Item = u32>,
     snapshot_of: impl Fn(usize) -> u32,
     mirror_item_of: impl Fn(usize) -> [u64; 4],
-    base: [u64; 4],
 ) -> Vec<ClassList> {
     let mut lists = vec![ClassList::default(); n_classes + 1];
-    if let Some(public) = lists.first_mut() {
-        public.mirror_tag = base;
-    }
     for i in 0..n_skills {
         if let Some(l) = lists.get_mut(class_of(i)) {
             l.skills.push(i as u32);

@@ -242,8 +242,8 @@ pub(super) fn check_lists(
                 .map_or(&[][..], |f| at(f.mirror_item));
             super::lists::lanes_of(item)
         },
-        super::lists::mirror_base(at(a.heads.mirror_prefix)),
     );
+    let want = super::lists::with_mirror_base(want, at(a.heads.mirror_prefix));
     for (k, (rec, want)) in a.lists.iter(pack).zip(&want).enumerate() {
         let ids = |s: Span| -> Result<Vec<u32>, PackError> {
             Ok(heap

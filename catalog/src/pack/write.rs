@@ -603,8 +603,8 @@ fn encode_lists(
         by_name.iter().map(|&(_, i)| i as u32),
         snapshot_of,
         mirror_item_of,
-        super::lists::mirror_base(c.mirror_prefix().as_bytes()),
     );
+    let lists = super::lists::with_mirror_base(lists, c.mirror_prefix().as_bytes());
     let mut table = Vec::new();
     for l in &lists {
         let mut ids = |v: &[u32]| {

@@ -50,7 +50,9 @@ impl SkillHost {
         &self.signers
     }
 
-    /// The signer policy and the pins, mutable ([`SkillHost::signers`]).
+    /// The signer policy and the pins, mutable ([`SkillHost::signers`]); used by the command
+    /// and the npm package, which set them from their options.
+    #[cfg(any(feature = "command", feature = "web-verifier"))]
     pub(crate) fn signers_mut(&mut self) -> &mut Signers {
         &mut self.signers
     }
