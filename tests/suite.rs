@@ -40,5 +40,6 @@ mod signatures;
 mod signing;
 mod skip_invalid;
 mod structure;
+mod token_attacks;
 #[cfg(feature = "command")]
 mod wellknown;

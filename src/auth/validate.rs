@@ -350,14 +350,7 @@ impl Validator {
                 None => String::new(),
             },
         };
-        let mut values = Vec::new();
-        for (path, name) in self.paths.iter().zip(&c.scope_claims) {
-            let found = path.find(claims).map_err(|t| TokenError::Claim {
-                name: name.clone(),
-                problem: format!("passes through {t}; each member on the way must be an object"),
-            })?;
-            values.extend(scopes(found, name)?);
-        }
+        let values = self.claim_values(claims)?;
         let scopes = match c.grants {
             Grants::Scopes => values,
             Grants::AccessIdentity => {
@@ -380,6 +373,26 @@ impl Validator {
             expires_at,
             refused_from,
         })
+    }
+
+    /// The values of the scope claims (`AUTH_SCOPES_CLAIM`) in `claims`, in their order: each
+    /// string split on spaces for scopes, kept whole for Access's groups.
+    fn claim_values(&self, claims: &Value) -> Result<Vec<String>, TokenError> {
+        let c = &self.config;
+        let mut values = Vec::new();
+        for (path, name) in self.paths.iter().zip(&c.scope_claims) {
+            let found = path.find(claims).map_err(|t| TokenError::Claim {
+                name: name.clone(),
+                problem: format!("passes through {t}; each member on the way must be an object"),
+            })?;
+            values.extend(match c.grants {
+                Grants::Scopes => scopes(found, name)?,
+                // A group's name is the claim's value whole: "Platform eng" is one group (no
+                // scope token, so left out), never the groups "Platform" and "eng".
+                Grants::AccessIdentity => groups(found, name)?,
+            });
+        }
+        Ok(values)
     }
 
     /// A claim that must be a string if present; with `required`, present and non-empty.
@@ -453,6 +466,18 @@ fn scopes(value: Option<&Value>, name: &str) -> Result<Vec<String>, TokenError> 
                 "a space-separated string or an array of strings",
             )
         }),
+    }
+}
+
+/// The groups of the groups claim's value in `access` mode: a string is one group, an array
+/// of strings one group per element.
+fn groups(value: Option<&Value>, name: &str) -> Result<Vec<String>, TokenError> {
+    match value {
+        None => Ok(Vec::new()),
+        Some(Value::String(s)) => Ok(vec![s.clone()]),
+        Some(other) => {
+            strings(other).ok_or_else(|| wrong_type(name, other, "a string or an array of strings"))
+        }
     }
 }
 

@@ -197,7 +197,7 @@ pub(super) const AUTH_MODE: Setting = Setting {
     kind: Kind::Choice(&AuthMode::NAMES),
     default: "none",
     form: "",
-    doc: "who the caller is (the Worker only; elsewhere only `none`): `none`, every caller is anonymous; `jwt`, the Worker validates OAuth access tokens (RFC 9068 JWTs) sent as `Authorization: Bearer` and serves its Protected Resource Metadata; `access`, the same for Cloudflare Access's `Cf-Access-Jwt-Assertion`; `provider`, the Worker is mounted behind `@cloudflare/workers-oauth-provider`, which validates the tokens, and takes the caller's scopes from the `ctx.auth.scope` it hands over (no other `AUTH_*` setting applies) ([private catalogs](private.md))",
+    doc: "who the caller is (the Worker only; elsewhere only `none`): `none`, every caller is anonymous; `jwt`, the Worker validates OAuth JWT access tokens (RFC 9068 profile tokens, or the identity provider's own with `AUTH_TOKEN_PROFILE` `jwt`) sent as `Authorization: Bearer` and serves its Protected Resource Metadata; `access`, the same for Cloudflare Access's `Cf-Access-Jwt-Assertion`; `provider`, the Worker is mounted behind `@cloudflare/workers-oauth-provider`, which validates the tokens, and takes the caller's scopes from the `ctx.auth.scope` it hands over (no other `AUTH_*` setting applies) ([private catalogs](private.md))",
     scope: Scope::Auth,
 };
 
@@ -252,7 +252,7 @@ pub(super) const AUTH_SCOPES_CLAIM: Setting = Setting {
     wit: "",
     kind: Kind::Text,
     default: "scope",
-    form: "claim names or JSON Pointers (`/realm_access/roles`), separated by commas; each value is a space-separated string or an array of strings (such as `scp`, `permissions`, `groups` or `roles`)",
+    form: "claim names or JSON Pointers (`/realm_access/roles`), separated by commas; each value is a space-separated string or an array of strings (such as `scp`, `permissions`, `groups` or `roles`); with `access`, a string is one group",
     doc: "the token claims the caller's scopes are read from, their values joined; with `access`, the claim the Access application passes groups in (each value grants `group:<value>`; default none)",
     scope: Scope::Auth,
 };
@@ -267,7 +267,7 @@ pub(super) const AUTH_TOKEN_PROFILE: Setting = Setting {
     kind: Kind::Choice(&TokenProfile::NAMES),
     default: "rfc9068",
     form: "",
-    doc: "which access tokens `jwt` accepts (with `AUTH_MODE` `jwt` only): `rfc9068`, RFC 9068 profile tokens (`typ` `at+jwt`, `client_id`, `jti`); `jwt`, the identity provider's own JWT access tokens (Auth0's default profile, Okta, Microsoft Entra ID, Keycloak), still signed, with the exact `iss`, an accepted `aud` and `exp`, but `typ` `JWT` or none, so an ID token is kept out only by its `aud` ([private catalogs](private.md))",
+    doc: "which access tokens `jwt` accepts (with `AUTH_MODE` `jwt` only): `rfc9068`, RFC 9068 profile tokens (`typ` `at+jwt`, `client_id`, `jti`); `jwt`, the identity provider's own JWT access tokens (Auth0's default profile, Okta, Microsoft Entra ID, Keycloak), still signed, with the exact `iss`, an accepted `aud` and `exp`, but `typ` `at+jwt`, `JWT` or none, so an ID token is kept out only by its `aud` ([private catalogs](private.md))",
     scope: Scope::Auth,
 };
 
