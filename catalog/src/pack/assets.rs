@@ -29,8 +29,9 @@ impl Default for AssetPolicy {
 /// an asset up to about 64 KiB (an asset read pays for a subrequest to the
 /// binding, whatever its size; a read from the pack copies, and escapes or base64-encodes,
 /// bytes per request), so for CPU alone the limit would be higher. But every byte kept in
-/// the pack is a byte of the Worker's upload, which the Workers plans cap (3 MB compressed on
-/// the free plan): a generated catalog shaped like a real one with a skill at the spec's
+/// the pack is a byte of the Worker's upload (at most 64 MiB on every Workers plan, per
+/// Cloudflare's limits page as read on 2026-12-06) and of the isolate's 128 MB of memory,
+/// which the pack shares with everything else the Worker holds: a generated catalog shaped like a real one with a skill at the spec's
 /// limits (512 files, 16 MiB) makes a pack of 0.59 MB gzip at 8 KiB and 1.06 MB at 16 KiB,
 /// so 8 KiB is the largest power of two that keeps such a Worker under 1 MB. Most `SKILL.md`
 /// files, the file every host reads first, are below it.
@@ -39,16 +40,16 @@ pub const DEFAULT_INLINE_MAX: u64 = 8 * 1024;
 /// The largest file Workers Static Assets accept (25 MiB, per file).
 pub const MAX_ASSET_BYTES: usize = 25 * 1024 * 1024;
 
-/// Pack size above which the Worker's upload may exceed the Workers free plan's 3 MB
-/// compressed limit (a pack of binary files hardly compresses).
-pub const MAX_PACK_FREE: usize = 3 * 1000 * 1000 - 200 * 1000;
+/// Pack size above which the Worker's upload (the pack, the wasm, about 0.5 MB, and its glue)
+/// may exceed the 64 MiB a Worker may be on every Workers plan.
+pub const MAX_PACK_UPLOAD: usize = 63 * 1024 * 1024;
 
 /// Most Static Assets files per Worker version on the Workers free plan.
 pub const MAX_ASSETS_FREE: usize = 20_000;
 
 /// Checks a pack made for a Worker (with assets) against the Workers limits: an asset larger
 /// than [`MAX_ASSET_BYTES`] is an error naming the file and the fix (the deployment would be
-/// refused); a pack above [`MAX_PACK_FREE`] or more than [`MAX_ASSETS_FREE`] assets are
+/// refused); a pack above [`MAX_PACK_UPLOAD`] or more than [`MAX_ASSETS_FREE`] assets are
 /// warnings (the free plan may refuse it, a paid one takes it). Every command that writes a
 /// Worker's pack (`skills-edge pack --assets`, the npm `skills-edge worker`) reports these.
 pub fn workers_limits(c: &Compiled, p: &Packed) -> Result<Vec<String>, String> {
@@ -73,9 +74,9 @@ pub fn workers_limits(c: &Compiled, p: &Packed) -> Result<Vec<String>, String> {
         ));
     }
     let mut warnings = Vec::new();
-    if p.pack.len() > MAX_PACK_FREE {
+    if p.pack.len() > MAX_PACK_UPLOAD {
         warnings.push(format!(
-            "warning: the pack is {} bytes: with the Worker's wasm its upload may exceed the Workers free plan's 3 MB compressed limit (`npx wrangler deploy --dry-run` prints the gzip size)\n  fix: lower --inline-max (0 keeps every non-empty file out of the pack)",
+            "warning: the pack is {} bytes: with the Worker's wasm its upload may exceed the 64 MiB a Worker may be on every Workers plan (`npx wrangler deploy --dry-run` prints the upload's size)\n  fix: lower --inline-max (0 keeps every non-empty file out of the pack)",
             p.pack.len()
         ));
     }
@@ -115,5 +116,38 @@ pub fn rendered_content(bytes: &[u8], is_text: bool) -> String {
             out.push('"');
             out
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{compile, SourceTree};
+
+    fn compiled() -> Compiled {
+        let mut t = SourceTree::default();
+        t.add_file(
+            "a/SKILL.md",
+            "---\nname: a\ndescription: A skill.\n---\n# A\n".to_owned(),
+        );
+        compile(t).expect("compiles")
+    }
+
+    #[test]
+    fn a_pack_past_the_upload_limit_is_warned_of_and_one_below_is_not() {
+        let c = compiled();
+        let packed = |len: usize| Packed {
+            pack: vec![0; len],
+            assets: Vec::new(),
+        };
+        let over = workers_limits(&c, &packed(MAX_PACK_UPLOAD + 1)).expect("a warning only");
+        assert!(
+            over.len() == 1 && over[0].contains("64 MiB") && over[0].contains("--inline-max"),
+            "{over:?}"
+        );
+        // A pack of a few megabytes, past the old 3 MB compressed limit, deploys on every plan.
+        assert!(workers_limits(&c, &packed(4_000_000))
+            .expect("no error")
+            .is_empty());
     }
 }

@@ -25,7 +25,7 @@ mod write;
 
 pub use assets::{
     raw_asset_name, rendered_asset_name, rendered_content, workers_limits, AssetPolicy,
-    DEFAULT_INLINE_MAX, MAX_ASSETS_FREE, MAX_ASSET_BYTES, MAX_PACK_FREE,
+    DEFAULT_INLINE_MAX, MAX_ASSETS_FREE, MAX_ASSET_BYTES, MAX_PACK_UPLOAD,
 };
 pub(crate) use format::*;
 pub(crate) use read::{open, Check};
