@@ -32,6 +32,8 @@ mod host_rules;
 mod http;
 mod mirror;
 mod oms;
+#[cfg(feature = "command")]
+mod oms_attacks;
 mod pagination;
 mod schema_validation;
 mod settings;

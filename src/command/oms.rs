@@ -213,31 +213,50 @@ fn read_unverified(
     crate::catalog::oms::read_statement(&b.payload)
 }
 
-/// After the DSSE check: the OMS signer is reported when no DSSE signer is; with OMS keys
-/// trusted, a skill without an OMS signature must have been verified by a DSSE signature whose
-/// key is trusted or pinned, else a failed check (`signer-untrusted`).
+/// After the DSSE check. Each format present must hold on its own, and with a trust list
+/// (`trust_given`: any `--trust` or `--pins`) each signature present must be by a key on it:
+/// - an OMS signature by a trusted key beside a DSSE signature whose key is only announced
+///   (not trusted, not pinned): refused (`signer-untrusted`), since the two disagree on who
+///   signed;
+/// - an OMS signature checked against no key (no OMS key is trusted) while a trust list is
+///   given: refused, since nothing vouches for its signer (OMS keys cannot be pinned);
+/// - with OMS keys trusted, a skill without an OMS signature must have a DSSE signature whose
+///   key is trusted or pinned.
+///
+/// The OMS signer is reported when no DSSE signer is.
 pub(crate) fn finish(
     outcome: OmsOutcome,
     keys: &[OmsPublicKey],
+    trust_given: bool,
     sig_uri: &str,
     report: &mut SkillReport,
 ) {
-    if let OmsOutcome::Trusted(signer) = outcome {
-        report.signer.get_or_insert(signer);
-        return;
-    }
-    if keys.is_empty() || outcome != OmsOutcome::Absent {
-        return;
-    }
-    let dsse_trusted = report
+    let dsse = report
         .signer
         .as_ref()
-        .is_some_and(|s| s.trust != SignerTrust::Announced);
-    if !dsse_trusted {
-        report.checks.push(failed(
+        .map(|s| s.trust != SignerTrust::Announced);
+    match outcome {
+        OmsOutcome::Trusted(signer) => match dsse {
+            Some(false) => report.checks.push(failed(
+                sig_uri.to_owned(),
+                ErrorCode::SignerUntrusted,
+                "the OMS signature is by a trusted key, but the skill's DSSE signature is by a key not trusted here: both formats present must both hold (trust that key too, or serve one format)".to_owned(),
+            )),
+            Some(true) => {}
+            None => report.signer = Some(signer),
+        },
+        OmsOutcome::Unchecked if trust_given => report.checks.push(failed(
             sig_uri.to_owned(),
             ErrorCode::SignerUntrusted,
-            format!("the skill has no OMS signature ({SIGNATURE_FILE}) and no DSSE signature by a trusted key, and --trust names OMS keys: it is not signed by a key trusted here"),
-        ));
+            format!("the skill's OMS signature ({SIGNATURE_FILE}) is by no key trusted here (--trust names no OMS key, and OMS keys cannot be pinned): both formats present must both hold; add the publisher's oms.pub to --trust"),
+        )),
+        OmsOutcome::Absent if !keys.is_empty() && dsse != Some(true) => {
+            report.checks.push(failed(
+                sig_uri.to_owned(),
+                ErrorCode::SignerUntrusted,
+                format!("the skill has no OMS signature ({SIGNATURE_FILE}) and no DSSE signature by a trusted key, and --trust names OMS keys: it is not signed by a key trusted here"),
+            ));
+        }
+        _ => {}
     }
 }

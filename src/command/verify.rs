@@ -9,7 +9,7 @@
 pub use super::args::SignerFiles;
 use super::args::VerifyArgs;
 use super::report::{command_client, run_with_oms, Output, Report};
-use super::wellknown::{cross_check, run_well_known, run_well_known_with};
+use super::wellknown::{cross_check, run_well_known_with};
 use crate::catalog::compile::mirror::INDEX_PATH;
 use crate::client::http::{HttpIo, HttpSession};
 use crate::client::{ClientInfo, SkillsClient};
@@ -82,20 +82,21 @@ pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, files: &SignerFiles, i
         }
         Err(e) => Report::stopped(None, e),
     };
-    after_mcp(args, io, &client, report).await
+    after_mcp(args, io, &client, report, oms_keys).await
 }
 
 /// The rest of the command after the MCP run `report` over `client`: with `--cross-check`,
 /// the index of the same origin verified (with the signer policy and the pins the client holds
-/// now) and compared ([`cross_check`]), then the output.
+/// now, and the OMS keys `oms_keys`) and compared ([`cross_check`]), then the output.
 pub(crate) async fn after_mcp<H: HttpIo>(
     args: &VerifyArgs,
     io: &H,
     client: &SkillsClient,
     report: Report,
+    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
 ) -> Output {
     let mut signers = client.host(|h, _| h.signers().clone()).unwrap_or_default();
-    let report = with_well_known(args, io, report, &mut signers).await;
+    let report = with_well_known(args, io, report, &mut signers, oms_keys).await;
     output(args, &report, &signers)
 }
 
@@ -113,13 +114,14 @@ async fn with_well_known<H: HttpIo>(
     io: &H,
     mut report: Report,
     signers: &mut Signers,
+    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
 ) -> Report {
     if !args.cross_check || report.fatal.is_some() {
         return report;
     }
     let index = origin_of(&args.url).map(|o| format!("{o}{INDEX_PATH}"));
     let mut mirror = match index {
-        Some(i) => run_well_known(io, &i, signers).await,
+        Some(i) => run_well_known_with(io, &i, signers, oms_keys).await,
         None => Report::stopped(
             None,
             VerifyError::new(ErrorCode::InvalidArgument, "the URL has no origin"),

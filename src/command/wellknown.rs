@@ -151,7 +151,8 @@ impl Signing<'_> {
 
 /// Verifies every skill of the well-known index at `index_url` (see the module
 /// documentation), checking signatures with `signers` under the index's origin (pins made on
-/// first use are added to it).
+/// first use are added to it). No OMS key: the npm package's form ([`run_well_known_with`]).
+#[cfg(feature = "js")]
 pub(crate) async fn run_well_known<H: HttpIo>(
     io: &H,
     index_url: &str,
@@ -327,7 +328,10 @@ async fn verify_skill<H: HttpIo>(
         check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
     }
     let sig_uri = format!("{uri}#{}", crate::catalog::oms::SIGNATURE_FILE);
-    super::oms::finish(oms, &signing.oms_keys, &sig_uri, &mut report);
+    let policy = signing.signers.policy();
+    let trust_given =
+        !policy.trusted.is_empty() || policy.trust_on_first_use || !signing.oms_keys.is_empty();
+    super::oms::finish(oms, &signing.oms_keys, trust_given, &sig_uri, &mut report);
     finish_skill(report, dynamic)
 }
 

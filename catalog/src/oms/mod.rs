@@ -180,6 +180,9 @@ impl Manifest {
             .collect();
         served.sort_by(|a, b| path_order(a.0, b.0));
         for (path, digest) in served {
+            if is_ignored(path) {
+                return Err(fail_file(path, format!("{path} is served with the skill, but model_signing never signs or checks it (it leaves the git paths at a folder's root out): a folder holding it is refused by `model_signing verify`, so it is refused here too; the publisher leaves it out of the skill")));
+            }
             match stated.remove(path) {
                 None => return Err(fail_file(path, format!("{path} is not covered by the OMS signature ({SIGNATURE_FILE}): it was added after signing, or the signature is another folder's"))),
                 Some(d) if *d != digest => return Err(fail_file(path, format!("{path} has SHA-256 {}, but the OMS signature states {}: the file was changed after signing", hex(&digest), hex(d)))),
@@ -252,7 +255,13 @@ impl Bundle {
             }
         }
         let hint = match material.field("publicKey").map_err(bad)? {
-            Some(pk) => pk.opt_str("hint").map_err(bad)?.map(str::to_owned),
+            // An empty hint names no key, as `model_signing` reads it: the signature is then
+            // checked against every trusted key.
+            Some(pk) => pk
+                .opt_str("hint")
+                .map_err(bad)?
+                .filter(|h| !h.is_empty())
+                .map(str::to_owned),
             None => None,
         };
         let env = doc.required("dsseEnvelope").map_err(bad)?;

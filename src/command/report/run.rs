@@ -149,7 +149,14 @@ async fn verify_skill<R: Rpc>(
         uri.strip_suffix("SKILL.md").unwrap_or(&uri),
         crate::catalog::oms::SIGNATURE_FILE
     );
-    crate::command::oms::finish(oms, oms_keys, &sig_uri, &mut report);
+    let trust_given = client
+        .host(|h, _| {
+            let p = h.signers().policy();
+            !p.trusted.is_empty() || p.trust_on_first_use
+        })
+        .unwrap_or(true)
+        || !oms_keys.is_empty();
+    crate::command::oms::finish(oms, oms_keys, trust_given, &sig_uri, &mut report);
     let changed = report.status == SkillStatus::Changed;
     let report = finish(report, &entry, changed.then_some(restarts));
     downgrade(report, &skill.entry, &entry)

@@ -123,7 +123,7 @@ pub fn run_verify_command(
                         report::run(rpc.client(), &rpc, parsed.skill.as_deref()).await
                     }
                 };
-                after_mcp(&parsed, &rpc.io, rpc.client(), report).await
+                after_mcp(&parsed, &rpc.io, rpc.client(), report, Vec::new()).await
             }
         };
         to_js(&OutputJs {
