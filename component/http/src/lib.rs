@@ -379,9 +379,7 @@ mod tests {
         let Step::ReadBody { .. } = served.endpoint.head(&post, served.grant) else {
             panic!("a POST to /mcp reads its body");
         };
-        let r = served
-            .endpoint
-            .body(&post, body.as_bytes(), served.grant);
+        let r = served.endpoint.body(&post, body.as_bytes(), served.grant);
         let index = Head {
             method: "GET",
             path: "/.well-known/agent-skills/index.json",
