@@ -521,10 +521,10 @@ fn both_formats_present_must_both_hold() {
 
 /// An MCP endpoint over a catalog compiled from `files` (the `code-review` skill, with
 /// `skill.oms.sig` when `sig` is given): the responder, no mirror.
-struct Mcp(skills_edge::server::Responder);
+pub(crate) struct Mcp(pub(crate) skills_edge::server::Responder);
 
 impl Mcp {
-    fn new(files: &[(String, Vec<u8>)], sig: Option<&[u8]>) -> Mcp {
+    pub(crate) fn new(files: &[(String, Vec<u8>)], sig: Option<&[u8]>) -> Mcp {
         let mut tree = SourceTree::default();
         for (p, b) in files {
             tree.add_file(&format!("code-review/{p}"), b.clone());

@@ -4,6 +4,7 @@
 //! endpoint. Each must end in a failed check, never in `verified`.
 
 use crate::archive_support::{gz, tar};
+use crate::oms::Mcp;
 use crate::wellknown::{compiled, Server, INDEX, ORIGIN};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -616,66 +617,6 @@ fn the_bundle_hint_naming_another_key_or_in_upper_case_does_not_change_the_verdi
 
 // Over MCP: the same hostile bundle as a file of the skill.
 
-struct Mcp(skills_edge::server::Responder);
-
-impl Mcp {
-    fn new(files: &[(String, Vec<u8>)], sig: &[u8]) -> Mcp {
-        let mut tree = SourceTree::default();
-        for (p, b) in files {
-            tree.add_file(&format!("code-review/{p}"), b.clone());
-        }
-        tree.add_file(&format!("code-review/{SIGNATURE_FILE}"), sig.to_vec());
-        let catalog = skills_edge::catalog::Catalog::compile(tree, None).unwrap();
-        Mcp(crate::common::responder_over(
-            std::sync::Arc::new(catalog),
-            50,
-        ))
-    }
-}
-
-impl skills_edge::client::http::HttpIo for Mcp {
-    type Body = crate::wellknown::Body;
-
-    fn post(
-        &self,
-        request: skills_edge::client::http::HttpRequest,
-    ) -> impl std::future::Future<
-        Output = skills_edge::client::Result<skills_edge::client::http::HttpResponse<Self::Body>>,
-    > {
-        let reply = self.0.respond(
-            request.body.as_bytes(),
-            &crate::wellknown::transport_of(&request),
-            skills_edge::server::Grant::PUBLIC,
-        );
-        std::future::ready(Ok(skills_edge::client::http::HttpResponse {
-            status: reply.status,
-            content_type: reply.body.as_ref().map(|_| "application/json".to_owned()),
-            session_id: None,
-            www_authenticate: None,
-            body: crate::wellknown::Body(reply.body),
-        }))
-    }
-
-    fn get(
-        &self,
-        _url: &str,
-    ) -> impl std::future::Future<
-        Output = skills_edge::client::Result<skills_edge::client::http::HttpResponse<Self::Body>>,
-    > {
-        std::future::ready(Ok(skills_edge::client::http::HttpResponse {
-            status: 404,
-            content_type: None,
-            session_id: None,
-            www_authenticate: None,
-            body: crate::wellknown::Body(None),
-        }))
-    }
-
-    fn now_ms(&self) -> f64 {
-        0.0
-    }
-}
-
 fn judge_mcp(files: &[(String, Vec<u8>)], sig: &[u8]) -> Json {
     let args = vec![
         format!("{ORIGIN}/mcp"),
@@ -690,7 +631,7 @@ fn judge_mcp(files: &[(String, Vec<u8>)], sig: &[u8]) -> Json {
     let out = block_on(verify_command(
         &VerifyArgs::parse(&args).unwrap(),
         &sf,
-        &Mcp::new(files, sig),
+        &Mcp::new(files, Some(sig)),
     ));
     assert!(out.exit_code < 2, "{}{}", out.stdout, out.stderr);
     out.stdout
@@ -1143,7 +1084,7 @@ fn over_mcp_a_stranger_dsse_envelope_beside_a_trusted_oms_bundle_is_refused() {
     }
     let f = files();
     let good = bundle(&statement(&resources_of(&f)), &key(SIGNER));
-    let mcp = Mcp::new(&f, &good);
+    let mcp = Mcp::new(&f, Some(&good));
     let c = {
         let mut tree = SourceTree::default();
         for (p, b) in &f {
