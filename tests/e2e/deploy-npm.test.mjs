@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { ROOT, deployDryRun, startWorker } from "./lib/worker.mjs";
 import { allSkills, mcp, mirrorEveryFile, readEveryFile } from "./lib/skills.mjs";
 import { tempDir } from "../lib/processes.mjs";
+import { installPackage } from "./lib/package.mjs";
 
 const hex = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
@@ -72,18 +73,7 @@ before(async () => {
   mkdirSync(nodeBin);
   symlinkSync(process.execPath, join(nodeBin, "node"));
   PATH = `${nodeBin}:${join(ROOT, "node_modules", ".bin")}`;
-  let tarball = process.env.SKILLS_EDGE_TARBALL;
-  if (!tarball) {
-    const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], { cwd: join(ROOT, "pkg"), encoding: "utf8" })
-      .trim()
-      .split("\n")
-      .at(-1);
-    tarball = join(scratch, name);
-  }
-  app = join(scratch, "app");
-  mkdirSync(app);
-  writeFileSync(join(app, "package.json"), '{\n  "name": "deploy-npm-test",\n  "private": true\n}\n');
-  execFileSync("npm", ["install", tarball, "--no-audit", "--no-fund", "--offline", "--loglevel=error"], { cwd: app, stdio: "inherit" });
+  app = installPackage(ROOT, scratch, "app", "deploy-npm-test");
   pkg = createRequire(join(app, "package.json"))("skills-edge");
   // The project's skills, copied out of the repository, every non-empty file an asset.
   folder = join(scratch, "my-skills");

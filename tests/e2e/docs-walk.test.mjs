@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { ROOT, startWorker } from "./lib/worker.mjs";
 import { allSkills } from "./lib/skills.mjs";
 import { tempDir } from "../lib/processes.mjs";
+import { installPackage } from "./lib/package.mjs";
 
 let scratch;
 let app;
@@ -85,19 +86,8 @@ before(() => {
   }
   // The system's tools (bash, coreutils) stay; cargo and rustc live in ~/.cargo/bin, left out.
   PATH = `${nodeBin}:${join(ROOT, "node_modules", ".bin")}:/usr/bin:/bin`;
-  let tarball = process.env.SKILLS_EDGE_TARBALL;
-  if (!tarball) {
-    const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], { cwd: join(ROOT, "pkg"), encoding: "utf8" })
-      .trim()
-      .split("\n")
-      .at(-1);
-    tarball = join(scratch, name);
-  }
   // "install the package in the folder's parent": the project that holds my-skills.
-  app = join(scratch, "team");
-  mkdirSync(app);
-  writeFileSync(join(app, "package.json"), '{\n  "name": "team",\n  "private": true\n}\n');
-  execFileSync("npm", ["install", tarball, "--no-audit", "--no-fund", "--offline", "--loglevel=error"], { cwd: app, stdio: "inherit" });
+  app = installPackage(ROOT, scratch, "team", "team");
   cpSync(join(ROOT, "skills"), join(app, "my-skills"), { recursive: true });
 });
 
