@@ -328,9 +328,7 @@ async fn verify_skill<H: HttpIo>(
         check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
     }
     let sig_uri = format!("{uri}#{}", crate::catalog::oms::SIGNATURE_FILE);
-    let policy = signing.signers.policy();
-    let trust_given =
-        !policy.trusted.is_empty() || policy.trust_on_first_use || !signing.oms_keys.is_empty();
+    let trust_given = signing.signers.policy().has_trust() || !signing.oms_keys.is_empty();
     super::oms::finish(oms, &signing.oms_keys, trust_given, &sig_uri, &mut report);
     finish_skill(report, dynamic)
 }

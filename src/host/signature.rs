@@ -158,6 +158,12 @@ impl SignerPolicy {
     pub(crate) fn requires_signature(&self) -> bool {
         !self.trusted.is_empty()
     }
+
+    /// Whether the run has a trust list at all: keys to trust, or pins on first use.
+    #[cfg(feature = "command")]
+    pub(crate) fn has_trust(&self) -> bool {
+        self.requires_signature() || self.trust_on_first_use
+    }
 }
 
 /// Reads a key for a trust list from its public JWK text (`{"kty":"OKP","crv":"Ed25519","x":…}`,

@@ -150,10 +150,7 @@ async fn verify_skill<R: Rpc>(
         crate::catalog::oms::SIGNATURE_FILE
     );
     let trust_given = client
-        .host(|h, _| {
-            let p = h.signers().policy();
-            !p.trusted.is_empty() || p.trust_on_first_use
-        })
+        .host(|h, _| h.signers().policy().has_trust())
         .unwrap_or(true)
         || !oms_keys.is_empty();
     crate::command::oms::finish(oms, oms_keys, trust_given, &sig_uri, &mut report);
