@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project: installs what it needs (scripts/setup.sh), then each step
-# in scripts/test.d/ in order. A step that fails stops the run with its exit status. Each step
-# prints its time, and the total is printed at the end. TESTING.md describes the steps.
+# in scripts/test.d/ in order, the end-to-end steps that only wait on their servers side by side
+# (the plan below). A step that fails stops the run with its exit status. Each step prints its
+# time, and the total is printed at the end. TESTING.md describes the steps.
 #
 # Usage: scripts/test.sh [--quick]
 #   --quick  the edit-test loop, a few minutes on a warm machine: formatting, every Rust test,
@@ -70,9 +71,46 @@ prebuild cargo-fuzz bash scripts/fuzz.sh --install
 # --build-only makes what that step builds, in its order, and nothing else.
 prebuild rmcp bash scripts/test.d/32-rmcp.sh --build-only
 
-step setup.sh bash scripts/setup.sh
-for s in scripts/test.d/*.sh; do
-  step "${s##*/}" bash "$s"
+# Runs the steps given (each `NAME [ARGS]` of scripts/test.d/) at the same time, each timed as a
+# step; when one fails, the others finish, then the first failure's status ends the run.
+together() {
+  local pids=() status=0 pid rc
+  for s in "$@"; do
+    # shellcheck disable=SC2086 # NAME and its arguments, split on purpose.
+    step "$s" bash scripts/test.d/$s &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" || { rc=$?; [ "$status" != 0 ] || status=$rc; }
+  done
+  return "$status"
+}
+
+# The steps in order. The end-to-end steps after 30-worker.sh mostly wait on their servers (and
+# faults.test.mjs on the components' 10-second body deadline), so independent ones run side by
+# side, each pair sharing no files and no cargo target folder:
+# - 32-rmcp (its builds done by the background build below, in target/rmcp/) beside the
+#   components' builds and lints (40-component --build-only, the CPU the judges leave);
+# - 35-example beside 37-deploy-npm (both need only 20-npm's and 30-worker's builds; 35's walk
+#   of the oauth-provider README rebuilds worker/build/, which 32-rmcp serves, so after it);
+# - the components' tests on jco serve (40-component --tests-only) beside wasmtime serve's.
+# After 10-rust.sh every step takes the native command it built (SKILLS_EDGE_BIN), so no step
+# asks cargo for it while another step's build holds target/. TESTING.md has the figures.
+plan=(10-rust.sh 15-fuzz.sh 20-npm.sh 30-worker.sh 32-rmcp.sh 35-example.sh 37-deploy-npm.sh
+  40-component.sh 45-wasmtime.sh)
+for f in scripts/test.d/*.sh; do
+  [[ " ${plan[*]} " == *" ${f##*/} "* ]] \
+    || { echo "scripts/test.sh: ${f##*/} is not in the plan; add it there" >&2; exit 1; }
 done
+step setup.sh bash scripts/setup.sh
+step 10-rust.sh bash scripts/test.d/10-rust.sh
+SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh)
+export SKILLS_EDGE_BIN
+for s in 15-fuzz.sh 20-npm.sh 30-worker.sh; do
+  step "$s" bash "scripts/test.d/$s"
+done
+together 32-rmcp.sh "40-component.sh --build-only"
+together 35-example.sh 37-deploy-npm.sh
+together "40-component.sh --tests-only" 45-wasmtime.sh
 wait
 echo "all tests passed ($((SECONDS - start)) s)" >&2

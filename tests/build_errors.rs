@@ -1220,3 +1220,37 @@ fn a_public_skill_cannot_reveal_the_name_of_a_private_skill_it_shares() {
     let (_, warnings) = assert_publishable(&t, "both private to billing");
     assert!(warnings.iter().any(|(rule, _)| rule == "duplicate-name"));
 }
+
+#[test]
+fn a_rule_naming_an_access_address_in_capitals_is_refused_at_build() {
+    // `AUTH_MODE = "access"` grants `email:` and `email-domain:` lower-cased, so a rule
+    // written `email:Alice@Example.com` would match nobody: the skill would stay hidden from
+    // the person it names, with no error anywhere. The build refuses it, naming the fix.
+    let t = TempDir::new("capitals");
+    t.write(
+        "team/SKILL.md",
+        "---\nname: team\ndescription: For the team.\n---\n# Team\n",
+    );
+    for (scope, lower) in [
+        ("email:Alice@Example.com", "email:alice@example.com"),
+        ("email-domain:Example.COM", "email-domain:example.com"),
+    ] {
+        t.write(
+            "skills-edge.toml",
+            format!(
+                "# rules\n\n[[access]]\nskills = [\"team\"]\nscopes = [\"billing\", \"{scope}\"]\n"
+            ),
+        );
+        assert_errors(
+            &t,
+            scope,
+            &[("access-file", "skills-edge.toml", Some(3), lower)],
+        );
+    }
+    // Lower case builds; other kinds keep their case (groups and scopes are case-sensitive).
+    t.write(
+        "skills-edge.toml",
+        "[[access]]\nskills = [\"team\"]\nscopes = [\"email:alice@example.com\", \"group:Eng\", \"Billing\"]\n",
+    );
+    assert_publishable(&t, "lower-case addresses");
+}

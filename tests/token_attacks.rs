@@ -537,12 +537,17 @@ fn access_step(groups: Option<&str>) -> Bearer {
 
 /// The grant Access's claims give, or the refusal's reason.
 fn access(b: &Bearer, claims: Value) -> Result<Vec<String>, &'static str> {
-    let header = json!({"alg":"RS256","kid":"rs-1","typ":"JWT"});
     let mut c = json!({"iss":TEAM,"aud":[TAG],"iat":NOW - 5,"nbf":NOW - 5,"exp":NOW + 600,
         "type":"app","identity_nonce":"n","country":"US"});
     for (k, v) in claims.as_object().unwrap() {
         c[k] = v.clone();
     }
+    access_exactly(b, c)
+}
+
+/// The grant of exactly these claims, or the refusal's reason.
+fn access_exactly(b: &Bearer, c: Value) -> Result<Vec<String>, &'static str> {
+    let header = json!({"alg":"RS256","kid":"rs-1","typ":"JWT"});
     let compact = format!(
         "{}.{}.{}",
         b64(header.to_string().as_bytes()),
@@ -924,4 +929,192 @@ fn token_profile_settings_at_the_edge() {
     ]);
     v.retain(|(k, _)| *k != "AUTH_AUDIENCE");
     assert!(cfg(&v).is_err());
+}
+
+// ---- Found by an outside attack on the identity providers' tokens ----
+
+#[test]
+fn attacker_presents_a_token_that_never_expires() {
+    let b = jwt_profile(None);
+    const DAY: u64 = 24 * 3600;
+    let lived = |iat: Option<u64>, exp: u64| {
+        run(
+            &b,
+            &signed(
+                HDR,
+                &with(|c| {
+                    c.remove("iat");
+                    if let Some(iat) = iat {
+                        c.insert("iat".into(), json!(iat));
+                    }
+                    c.insert("exp".into(), json!(exp));
+                }),
+            ),
+        )
+    };
+    // Valid until the year 2100, or further: refused whatever iat says.
+    for (iat, exp) in [
+        (Some(NOW), 4_102_444_800),
+        (None, 4_102_444_800),
+        (Some(NOW), i64::MAX as u64),
+        (None, NOW + 32 * DAY),
+        // Issued long ago, "valid" a little longer: the lifetime is what counts.
+        (Some(NOW - 400 * DAY), NOW + 60),
+    ] {
+        assert_eq!(lived(iat, exp), Err("claim"), "iat {iat:?} exp {exp}");
+    }
+    let huge = with(|c| drop(c.insert("exp".into(), json!(1e300))));
+    assert_eq!(run(&b, &signed(HDR, &huge)), Err("claim"));
+    // The longest lifetime a supported issuer documents (Auth0's 30 days) and the usual ones
+    // are accepted.
+    for (iat, exp) in [
+        (Some(NOW - 10), NOW - 10 + 30 * DAY),
+        (None, NOW + 30 * DAY),
+        (Some(NOW - 10), NOW + 300),
+        (Some(NOW - 29 * DAY), NOW + DAY),
+    ] {
+        assert!(lived(iat, exp).is_ok(), "iat {iat:?} exp {exp}");
+    }
+    // The same bound under the RFC 9068 profile and for Access.
+    let strict = Bearer::new(BearerConfig {
+        mode: AuthMode::Jwt,
+        issuer: Some(ISS.into()),
+        audiences: vec![AUD.into()],
+        ..BearerConfig::default()
+    })
+    .unwrap()
+    .unwrap();
+    let h = r#"{"alg":"EdDSA","kid":"ed","typ":"at+jwt"}"#;
+    let forever = with(|c| {
+        c.insert("client_id".into(), json!("c"));
+        c.insert("jti".into(), json!("j"));
+        c.insert("exp".into(), json!(4_102_444_800u64));
+    });
+    assert_eq!(run(&strict, &signed(h, &forever)), Err("claim"));
+    let a = access_step(None);
+    let r = access(
+        &a,
+        json!({"sub":"u","email":"a@acme.example","exp":4_102_444_800u64}),
+    );
+    assert_eq!(r, Err("claim"));
+}
+
+#[test]
+fn attacker_presents_a_dpop_or_mtls_bound_token_as_a_bearer_token() {
+    // A sender-constrained token (RFC 7800 `cnf`) stolen without its key: DPoP's `jkt`
+    // (RFC 9449 §6.1), mTLS's `x5t#S256` (RFC 8705 §3.1), or any other confirmation method.
+    let b = jwt_profile(None);
+    for cnf in [
+        json!({"jkt":"0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"}),
+        json!({"x5t#S256":"bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"}),
+        json!({"jwk":{"kty":"OKP","crv":"Ed25519","x":b64(&pair().pk[..])}}),
+        json!({}),
+        json!(null),
+        json!("jkt"),
+    ] {
+        let c = with(|c| drop(c.insert("cnf".into(), cnf.clone())));
+        assert_eq!(run(&b, &signed(HDR, &c)), Err("claim"), "cnf {cnf}");
+    }
+    let a = access_step(None);
+    let r = access(
+        &a,
+        json!({"sub":"u","email":"a@acme.example","cnf":{"jkt":"x"}}),
+    );
+    assert_eq!(r, Err("claim"));
+}
+
+#[test]
+fn attacker_presents_a_keycloak_id_token_addressed_to_the_api() {
+    // Keycloak marks each token in its `typ` claim: `Bearer` for access tokens, `ID` for ID
+    // tokens. An ID token whose `aud` is the API (a client whose ID is the API's URL, or an
+    // audience mapper on the ID token) passes every other check.
+    let b = jwt_profile(Some("scope,/realm_access/roles"));
+    let keycloak = |typ: Value| {
+        with(|c| {
+            c.insert("typ".into(), typ);
+            c.insert("azp".into(), json!("mcp-client"));
+            c.insert("realm_access".into(), json!({"roles":["skills-reader"]}));
+        })
+    };
+    for typ in [
+        json!("ID"),
+        json!("Refresh"),
+        json!("Offline"),
+        json!("Logout"),
+        json!("Serialized-ID"),
+        json!(""),
+        json!("Bearer "),
+        json!(["Bearer"]),
+        json!(null),
+    ] {
+        assert_eq!(
+            run(&b, &signed(HDR, &keycloak(typ.clone()))),
+            Err("claim"),
+            "typ {typ}"
+        );
+    }
+    // Keycloak's access token, and providers that send no such claim, are accepted.
+    for typ in ["Bearer", "bearer"] {
+        assert_eq!(
+            run(&b, &signed(HDR, &keycloak(json!(typ)))),
+            Ok(vec!["team".into(), "skills-reader".into()])
+        );
+    }
+}
+
+#[test]
+fn attacker_puts_values_that_are_not_scope_tokens_in_the_jwt_grant() {
+    // Array items are kept whole (a space does not split them), and those that are no scope
+    // token (RFC 6749 §3.3) never reach the grant: no access rule can name them.
+    let b = jwt_profile(Some("scp,roles"));
+    let c = with(|c| {
+        c.remove("scope");
+        c.insert("scp".into(), json!(["team", "other team", "a\"b", "a\\b"]));
+        c.insert(
+            "roles".into(),
+            json!(["caf\u{e9}", "tab\tbed", "nul\u{0}", "", "review", "\u{7f}"]),
+        );
+    });
+    assert_eq!(
+        run(&b, &signed(HDR, &c)),
+        Ok(vec!["team".into(), "review".into()])
+    );
+    // A string with other whitespace than a space is one value, and no scope token.
+    let c = with(|c| drop(c.insert("scope".into(), json!("team\tadmin review"))));
+    assert_eq!(
+        run(&jwt_profile(None), &signed(HDR, &c)),
+        Ok(vec!["review".into()])
+    );
+}
+
+#[test]
+fn attacker_presents_an_access_org_token_to_the_application() {
+    // The team domain's own token (`type` "org", the CF_Authorization cookie of
+    // <team>.cloudflareaccess.com) or a token of another kind is no application token.
+    let b = access_step(None);
+    let user = json!({"sub":"u","email":"alice@acme.example"});
+    for kind in [
+        json!("org"),
+        json!("APP"),
+        json!("app "),
+        json!(""),
+        json!(["app"]),
+        json!(null),
+    ] {
+        let mut c = user.clone();
+        c["type"] = kind.clone();
+        assert_eq!(access(&b, c), Err("claim"), "type {kind}");
+    }
+    // Without `type` at all.
+    let c = json!({"iss":TEAM,"aud":[TAG],"iat":NOW - 5,"exp":NOW + 600,
+        "sub":"u","email":"alice@acme.example"});
+    assert_eq!(access_exactly(&b, c), Err("claim"));
+    // The application token is accepted.
+    assert_eq!(
+        access(&b, user),
+        Ok(vec![
+            "email:alice@acme.example".into(),
+            "email-domain:acme.example".into()
+        ])
+    );
 }

@@ -352,14 +352,9 @@ pub fn parse_rules(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<AccessRule> {
                 }
             }
             for s in scopes.iter().flatten() {
-                if !is_scope_token(s) {
+                if let Some((problem, fix)) = scope_problem(s) {
                     ok = false;
-                    err(
-                        diags,
-                        line,
-                        format!("the scope {s:?} is not an OAuth scope token (RFC 6749 §3.3: printable ASCII without space, \" or \\)"),
-                        "use the scope exactly as your authorization server issues it",
-                    );
+                    err(diags, line, problem, &fix);
                 }
             }
             if let (Some(skills), Some(scopes), true) = (skills, scopes, ok) {
@@ -372,6 +367,29 @@ pub fn parse_rules(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<AccessRule> {
         }
     }
     rules
+}
+
+/// What is wrong with a rule's scope, and the fix: not an OAuth scope token, or an `email:`
+/// or `email-domain:` scope with an ASCII capital letter. `AUTH_MODE = "access"` grants those
+/// lower-cased (domain names compare without regard to case, RFC 5321 §2.4, and Access
+/// reports addresses as the user typed them), so a rule written with a capital letter would
+/// match nobody and leave the skill hidden from the people it names.
+fn scope_problem(scope: &str) -> Option<(String, String)> {
+    let email = ["email:", "email-domain:"]
+        .into_iter()
+        .any(|k| scope.starts_with(k));
+    if email && scope.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Some((
+            format!("the scope {scope:?} has capital letters, but Cloudflare Access's email grants are lower case, so it would match no caller"),
+            format!("write it in lower case: {:?}", scope.to_ascii_lowercase()),
+        ));
+    }
+    (!is_scope_token(scope)).then(|| {
+        (
+            format!("the scope {scope:?} is not an OAuth scope token (RFC 6749 §3.3: printable ASCII without space, \" or \\)"),
+            "use the scope exactly as your authorization server issues it".to_owned(),
+        )
+    })
 }
 
 /// Applies `rules` to the skills (their paths, in skill order): each skill's scope set, or

@@ -24,8 +24,10 @@
 //!   was asked exactly once, with that `alg` and a key of its type, and the signature
 //!   verifies again independently (Ed25519 with ed25519-compact, the stand-in recomputed);
 //!   its claims, read again with serde_json, have the configured `iss`, an `aud` naming the
-//!   configured audience, an `exp` not past, and the caller's subject; `typ` is an access
-//!   token's where the configuration asks; `validate` and `prepare` + `finish` agree;
+//!   configured audience, an `exp` not past and at most 31 days after `iat` (or now), no
+//!   `cnf`, a `typ` claim absent or `Bearer`, `type` `app` with Access's grants, only scope
+//!   tokens in the grant, and the caller's subject; `typ` is an access token's where the
+//!   configuration asks; `validate` and `prepare` + `finish` agree;
 //! * a valid token is accepted; a mutated one is accepted only when its compact form is the
 //!   original's (strict base64url gives one spelling), with the same caller;
 //! * a key set read has at most `MAX_KEYS` keys, no `kid` shared by two of its keys, and every
@@ -345,6 +347,32 @@ fn accepted(
         (now as f64) < exp.floor() + cfg.leeway as f64,
         "exp {exp} now {now}"
     );
+    // At most 31 days from iat (or now) to exp, compared where f64 holds the seconds exactly.
+    let from = claims
+        .get("iat")
+        .and_then(Value::as_f64)
+        .map_or(now as f64, f64::ceil);
+    if exp.abs() < 9e15 && from.abs() < 9e15 {
+        let bound = (31 * 24 * 3600 + cfg.leeway) as f64;
+        assert!(exp.floor() - from <= bound, "lifetime: exp {exp} from {from}");
+    }
+    // No sender-constrained token, no token its issuer marks as another kind.
+    assert!(claims.get("cnf").is_none(), "a cnf-bound token was accepted");
+    if let Some(t) = claims.get("typ") {
+        let bearer = t.as_str().is_some_and(|t| t.eq_ignore_ascii_case("bearer"));
+        assert!(bearer, "typ claim {t}");
+    }
+    if cfg.grants == Grants::AccessIdentity {
+        assert_eq!(claims["type"], json!("app"));
+    }
+    // Only scope tokens (RFC 6749 §3.3) in the grant.
+    for scope in &caller.scopes {
+        let token = !scope.is_empty()
+            && scope
+                .bytes()
+                .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b));
+        assert!(token, "scope {scope:?} is no scope token");
+    }
     match claims.get("sub") {
         Some(Value::String(s)) if !s.is_empty() => assert_eq!(&caller.subject, s),
         _ => assert_eq!(cfg.required, RequiredClaims::Minimal),
@@ -406,7 +434,7 @@ fn mutated(data: &[u8]) {
     let claims = json!({
         "iss": ISS, "aud": if d & 1 == 0 { json!(AUD) } else { json!(["x", AUD]) },
         "sub": sub, "client_id": "c", "jti": "j", "iat": NOW - 100, "exp": exp,
-        "scope": scope, "groups": [scope],
+        "scope": scope, "groups": [scope], "type": "app",
     });
     let header = json!({"alg":"EdDSA","kid":"ed-1","typ":"at+jwt"});
     let input = format!(

@@ -19,7 +19,7 @@
 # an unknown one without the scope, MCP Inspector --verify with the token and the conformance
 # suite's skills scenarios through a proxy adding it.
 # The three files run at the same time (each mostly waits on its server and the judges' child
-# processes).
+# processes). Then the examples' READMEs are walked, block by block (docs-walk-examples.test.mjs).
 # Needs the npm package built in pkg/ (scripts/build-pkg.sh, run by 20-npm.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,3 +33,9 @@ fi
 # Node 22 (the npm package `node`): the conformance suite needs it.
 node_modules/.bin/node --test --test-concurrency=3 --test-reporter=spec \
   tests/e2e/js-worker.test.mjs tests/e2e/node-sdk.test.mjs tests/e2e/agents-worker.test.mjs
+# Then the examples' READMEs walked step by step (tests/e2e/docs-walk-examples.test.mjs): their
+# blocks run as written from the repository root, so after the files above, which write the
+# same packs. oauth-provider's README rebuilds worker/build/ (scripts/build-worker.sh), which
+# packs with SKILLS_EDGE_BIN: the native command the Rust tests built.
+SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node_modules/.bin/node --test --test-reporter=spec \
+  tests/e2e/docs-walk-examples.test.mjs

@@ -42,7 +42,8 @@ pub enum TypeCheck {
 /// What the caller's grant is made of ([`super::Caller::scopes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Grants {
-    /// The values of the scope claims ([`ValidatorConfig::scope_claims`]), as they are.
+    /// The values of the scope claims ([`ValidatorConfig::scope_claims`]) that are scope
+    /// tokens (RFC 6749 §3.3); others are left out, as no access rule can name them.
     Scopes,
     /// What Cloudflare Access asserts, each as a token of its own kind, so that no value of one
     /// kind can pass for another: `email:<email>` and `email-domain:<domain>` for an `email`
@@ -50,7 +51,9 @@ pub enum Grants {
     /// for a service token (`sub` empty, `common_name` its client ID), and `group:<value>`
     /// for each value of the scope claims (a groups claim the Access application passes,
     /// such as `/custom/groups`). A value with a space, `"` or `\\` in it is no scope token
-    /// (RFC 6749 §3.3) and is left out: no access rule can name it.
+    /// (RFC 6749 §3.3) and is left out: no access rule can name it. Only an application
+    /// token asserts these: its `type` claim must be `app` (the team domain's own token is
+    /// `org`).
     AccessIdentity,
 }
 

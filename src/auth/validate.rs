@@ -65,8 +65,10 @@ impl Caller {
 /// 5. `iss` (a string, exactly the issuer), `aud` (a string or an array of strings, one of
 ///    them accepted), `exp` (a number, required: now < exp + leeway), `nbf` (a number if
 ///    present: nbf ≤ now + leeway), `iat` (a number, required by RFC 9068: iat ≤ now +
-///    leeway), `sub`, `client_id`, `jti` (strings; required and non-empty by RFC 9068), the
-///    scope claim (a string or an array of strings);
+///    leeway), a lifetime (`exp` − `iat`, or `exp` − now) of at most 31 days, no `cnf`, a
+///    `typ` claim absent or `Bearer`, with the Access preset `type` `app`, `sub`,
+///    `client_id`, `jti` (strings; required and non-empty by RFC 9068), the scope claim (a
+///    string or an array of strings; values that are no scope token are left out);
 /// 6. the signature.
 ///
 /// The claims are checked before the signature so that an expired or misaddressed token costs
@@ -333,13 +335,16 @@ impl Validator {
                 return Err(TokenError::NotYetValid { nbf, now });
             }
         }
-        match date("iat", true)? {
+        let iat = date("iat", true)?;
+        match iat {
             None if strict => return Err(missing("iat")),
             Some(iat) if i128::from(iat) > now_i + leeway => {
                 return Err(TokenError::IssuedInFuture { iat, now })
             }
             _ => {}
         }
+        lifetime(exp, iat, now_i, leeway)?;
+        kind_of_token(claims, c.grants)?;
         let sub = self.string_claim(token, "sub", strict)?;
         self.string_claim(token, "client_id", strict)?;
         self.string_claim(token, "jti", strict)?;
@@ -360,10 +365,12 @@ impl Validator {
                 access_identity(email.as_deref(), service.then_some(name).flatten(), values)
             }
         };
+        // Only scope tokens (RFC 6749 §3.3) reach the grant: an access rule can name no other
+        // value (the build refuses it), so nothing else may stand in the caller's scopes.
         let mut seen = BTreeSet::new();
         let scopes = scopes
             .into_iter()
-            .filter(|s| !s.is_empty() && seen.insert(s.clone()))
+            .filter(|s| is_scope_token(s) && seen.insert(s.clone()))
             .collect();
         let expires_at = u64::try_from(exp).unwrap_or(0);
         let refused_from = u64::try_from(i128::from(exp) + leeway).unwrap_or(0);
@@ -413,6 +420,91 @@ impl Validator {
             Some(other) => Err(wrong_type(name, other, "a string")),
         }
     }
+}
+
+/// The longest lifetime accepted, in seconds: 31 days, from `iat` (or from now when the token
+/// has none) to `exp`. RFC 7519 §4.1.4 sets no bound and RFC 9068 none either, but a token
+/// that never expires stays usable wherever it leaks (RFC 6819 §5.1.5.3: "use short
+/// expiration time"; RFC 8725 §2.1 lists leaked tokens' replay among the threats). The bound
+/// is above the longest lifetime each supported issuer documents, so no genuine token is
+/// refused: Auth0's "Maximum Access Token Lifetime" (30 days), Okta's and Microsoft Entra
+/// ID's (one day), Keycloak's realm setting (minutes by default), Cloudflare Access's longest
+/// application session (one month).
+pub(crate) const MAX_LIFETIME: i128 = 31 * 24 * 3600;
+
+/// Refuses a token whose lifetime, `exp` minus `iat` (or minus `now` without `iat`), is over
+/// [`MAX_LIFETIME`] plus the leeway.
+fn lifetime(exp: i64, iat: Option<i64>, now: i128, leeway: i128) -> Result<(), TokenError> {
+    let from = iat.map_or(now, i128::from);
+    let span = i128::from(exp) - from;
+    if span <= MAX_LIFETIME + leeway {
+        return Ok(());
+    }
+    Err(TokenError::Claim {
+        name: "exp".to_owned(),
+        problem: format!(
+            "is {span} seconds after {}; at most {MAX_LIFETIME} (31 days) are accepted: have the issuer give access tokens a shorter lifetime (docs/private.md, Token lifetime)",
+            if iat.is_some() { "iat" } else { "now" }
+        ),
+    })
+}
+
+/// Refuses what is not an access token for this server by its claims (RFC 8725 §3.12:
+/// mutually exclusive validation rules for different kinds of JWTs):
+///
+/// * `cnf` (RFC 7800 §3): the token is bound to a key its holder must prove, by DPoP (RFC
+///   9449 §7.2: a resource server "MUST reject a DPoP-bound access token received as a
+///   bearer token") or a client certificate (RFC 8705 §3). This server checks neither
+///   proof, so a sender-constrained token is never taken as a bearer token.
+/// * `typ` (Keycloak's own claim: `Bearer` for access tokens, `ID`, `Refresh`, `Logout`,
+///   `Serialized-ID` for the others): present and not `Bearer` (any case), the token is an ID
+///   or refresh token, refused even when its `aud` names this server.
+/// * with [`Grants::AccessIdentity`], `type` (Cloudflare Access: `app` for an application
+///   token, `org` for the team domain's own token): required and exactly `app`.
+fn kind_of_token(claims: &Value, grants: Grants) -> Result<(), TokenError> {
+    let refuse = |name: &str, problem: String| {
+        Err(TokenError::Claim {
+            name: name.to_owned(),
+            problem,
+        })
+    };
+    if claims.get("cnf").is_some() {
+        return refuse(
+            "cnf",
+            "binds the token to a key (DPoP, RFC 9449 §7.2, or a client certificate, RFC 8705 §3) whose proof this server does not check: a sender-constrained token is not accepted as a bearer token; have the client request a bearer token for this server".to_owned(),
+        );
+    }
+    match claims.get("typ") {
+        None => {}
+        Some(Value::String(t)) if t.eq_ignore_ascii_case("bearer") => {}
+        Some(Value::String(t)) => {
+            return refuse(
+                "typ",
+                format!(
+                    "is {}: the issuer marks it as no access token (Keycloak: Bearer for access tokens, ID for ID tokens); send the access token",
+                    shown(t)
+                ),
+            )
+        }
+        Some(other) => return Err(wrong_type("typ", other, "a string")),
+    }
+    if grants == Grants::AccessIdentity {
+        match claims.get("type") {
+            Some(Value::String(t)) if t == "app" => {}
+            Some(Value::String(t)) => {
+                return refuse(
+                    "type",
+                    format!(
+                        "is {}: only an Access application token (type \"app\") grants access to this application",
+                        shown(t)
+                    ),
+                )
+            }
+            Some(other) => return Err(wrong_type("type", other, "a string")),
+            None => return Err(missing("type")),
+        }
+    }
+    Ok(())
 }
 
 /// The grant of what Access asserts ([`Grants::AccessIdentity`]): `email:` and

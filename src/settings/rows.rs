@@ -267,7 +267,7 @@ pub(super) const AUTH_TOKEN_PROFILE: Setting = Setting {
     kind: Kind::Choice(&TokenProfile::NAMES),
     default: "rfc9068",
     form: "",
-    doc: "which access tokens `jwt` accepts (with `AUTH_MODE` `jwt` only): `rfc9068`, RFC 9068 profile tokens (`typ` `at+jwt`, `client_id`, `jti`); `jwt`, the identity provider's own JWT access tokens (Auth0's default profile, Okta, Microsoft Entra ID, Keycloak), still signed, with the exact `iss`, an accepted `aud` and `exp`, but `typ` `at+jwt`, `JWT` or none, so an ID token is kept out only by its `aud` ([private catalogs](private.md))",
+    doc: "which access tokens `jwt` accepts (with `AUTH_MODE` `jwt` only): `rfc9068`, RFC 9068 profile tokens (`typ` `at+jwt`, `client_id`, `jti`); `jwt`, the identity provider's own JWT access tokens (Auth0's default profile, Okta, Microsoft Entra ID, Keycloak), still signed, with the exact `iss`, an accepted `aud` and `exp`, but `typ` `at+jwt`, `JWT` or none, so an ID token is kept out by its `aud` (and a Keycloak one by its `typ` claim) ([private catalogs](private.md))",
     scope: Scope::Auth,
 };
 

@@ -200,6 +200,52 @@ test("the signing quick start: keygen, build signed, verify --trust", async () =
   }
 });
 
+test("pkg/README.md: install from the tarball, then the deploy quick start, with Node only", async () => {
+  // A project of its own, as a user of the npm page starts: the Install block run as written,
+  // in a folder holding the tarball under the name `npm pack` gives it.
+  const project = join(scratch, "landing");
+  mkdirSync(project);
+  writeFileSync(join(project, "package.json"), `{\n  "name": "landing",\n  "private": true\n}\n`);
+  const version = JSON.parse(readFileSync(join(ROOT, "pkg", "package.json"), "utf8")).version;
+  const install = block("install", "pkg/README.md").trim();
+  assert.equal(install, `npm install ./skills-edge-${version}.tgz`, "the Install block names the tarball npm pack makes");
+  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", project], { cwd: join(ROOT, "pkg"), encoding: "utf8" }).trim().split("\n").at(-1);
+  assert.equal(packed, `skills-edge-${version}.tgz`);
+  let r = sh(install, project);
+  assert.equal(r.status, 0, r.stderr);
+  cpSync(join(ROOT, "skills"), join(project, "my-skills"), { recursive: true });
+
+  const lines = block("deploy", "pkg/README.md").split("\n").map((l) => l.replace(/\s+#.*$/, "")).filter(Boolean);
+  assert.equal(lines.length, 4);
+  const [check, worker, deploy, verify] = lines;
+  r = sh(check, project);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /skill:\/\/code-review/);
+  r = sh(worker, project);
+  assert.equal(r.status, 0, r.stderr);
+  const toml = readFileSync(join(project, "my-worker", "wrangler.toml"), "utf8");
+  assert.match(toml, /^name = "team-skills"$/m);
+  assert.match(toml, /^FALLBACK = "tools,prompts"$/m);
+  // The deploy line: npm install (the repository's node_modules linked, its wrangler the pinned
+  // one, as in the README walk above); `wrangler login` needs an account and is not run;
+  // `wrangler deploy` runs as a dry run, then the Worker is served by `wrangler dev`.
+  assert.equal(deploy, "(cd my-worker && npm install && npx wrangler login && npx wrangler deploy)");
+  symlinkSync(join(ROOT, "node_modules"), join(project, "my-worker", "node_modules"));
+  const pinned = JSON.parse(readFileSync(join(project, "my-worker", "package.json"), "utf8")).devDependencies.wrangler;
+  assert.equal(JSON.parse(readFileSync(join(ROOT, "node_modules", "wrangler", "package.json"), "utf8")).version, pinned);
+  r = sh("npx wrangler deploy --dry-run --outdir dist", join(project, "my-worker"));
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const served = await startWorker({ config: join(project, "my-worker", "wrangler.toml"), env: { PATH } });
+  try {
+    assert.ok(verify.includes(DEPLOYED));
+    r = sh(verify.replace(DEPLOYED, localUrl(served)), project);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /verified/);
+  } finally {
+    await served.stop();
+  }
+});
+
 test("no doc tells a user to install what is not published, or to add a second [vars] table", () => {
   const docs = ["README.md", "pkg/README.md", "cli/README.md", "rmcp/README.md", "catalog/README.md"]
     .concat(readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`))
