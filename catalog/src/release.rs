@@ -89,7 +89,7 @@ pub mod keys {
     }
     /// The publish history (revisions in publish order, for `--rollback` and `gc`).
     pub fn history(id: &str) -> String {
-        format!("{id}/history.json")
+        format!("{id}/history")
     }
 }
 

@@ -8,17 +8,41 @@ use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::http::{AuthStep, Bearer, BodyReader, Endpoint, Gate, Head, Response, Step};
 use skills_edge::protocol::clip;
 use skills_edge::settings::{self, Source};
+use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::OnceLock;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
 use worker::{event, Context, Env, Result};
 
-static ENDPOINT: OnceLock<Endpoint> = OnceLock::new();
-/// How the caller is known (`AUTH_MODE`).
-static AUTH: OnceLock<AuthStep> = OnceLock::new();
+/// What the Worker serves: the endpoint over one pack and how the caller is known
+/// (`AUTH_MODE`; its Protected Resource Metadata names the pack's scopes). A request takes
+/// the current one when it arrives and keeps it to its end, so it is answered from exactly one
+/// pack even when a catalog from R2 switches meanwhile (module `r2`).
+pub(crate) struct Serving {
+    pub(crate) endpoint: Endpoint,
+    pub(crate) auth: AuthStep,
+    /// The authentication step of `jwt` and `access` (shared with the key set's refresh,
+    /// which may outlive the request).
+    bearer: Option<Rc<Bearer>>,
+}
+
+thread_local! {
+    /// The current [`Serving`]; `None` before `configure` (or after the wasm instance was
+    /// reset), and in r2 mode until a good pack was installed.
+    static SERVING: std::cell::RefCell<Option<Rc<Serving>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The current [`Serving`], if any.
+pub(crate) fn current() -> Option<Rc<Serving>> {
+    SERVING.with(|s| s.borrow().clone())
+}
+
+/// Makes `s` the current [`Serving`]; requests under way keep the one they took.
+pub(crate) fn install(s: Serving) {
+    SERVING.with(|c| *c.borrow_mut() = Some(Rc::new(s)));
+}
 
 #[wasm_bindgen]
 extern "C" {
@@ -120,6 +144,8 @@ struct Pending {
     /// What the caller may see: the grant of its token's scopes ([`Catalog::grant`]),
     /// [`Grant::PUBLIC`] for an anonymous caller.
     grant: Grant,
+    /// What answers it (the pack current when it arrived).
+    serving: Rc<Serving>,
 }
 
 impl Pending {
@@ -162,12 +188,13 @@ fn unpark(id: u64) -> Option<Pending> {
 /// Answers a parked request with its body (`buf` is `null` when the body could not be read).
 /// A request evicted from its slot (see [`PARKING_SLOTS`]) gets a 503.
 fn finish(id: u64, buf: JsValue) -> JsValue {
-    let Some(endpoint) = ENDPOINT.get() else {
-        return JsValue::NULL;
-    };
     let Some(p) = unpark(id) else {
-        return into_platform(endpoint.overloaded()).unwrap_or(JsValue::NULL);
+        return match current() {
+            Some(s) => into_platform(s.endpoint.overloaded()).unwrap_or(JsValue::NULL),
+            None => JsValue::NULL,
+        };
     };
+    let endpoint = &p.serving.endpoint;
     let head = p.head();
     let response = if buf.is_null() {
         endpoint.body_unreadable(&head)
@@ -175,7 +202,7 @@ fn finish(id: u64, buf: JsValue) -> JsValue {
         let body = js_sys::Uint8Array::new(&buf).to_vec();
         endpoint.body(&head, &body, p.grant)
     };
-    into_platform(cache_rule(response)).unwrap_or(JsValue::NULL)
+    into_platform(cache_rule(&p.serving, response)).unwrap_or(JsValue::NULL)
 }
 
 thread_local! {
@@ -205,12 +232,32 @@ fn read_var(env: &JsValue, name: &str) -> Option<String> {
 
 /// The endpoint serving `pack` (an `ArrayBuffer` or `Uint8Array`) with the settings in
 /// `env`'s vars; remembers `env.ASSETS` for the responses spliced around assets.
-fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, AuthStep), String> {
+fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Serving, String> {
     if !(pack.is_instance_of::<js_sys::ArrayBuffer>()
         || pack.is_instance_of::<js_sys::Uint8Array>())
     {
         return Err("the skills pack was not given: worker/entry.mjs must import the pack scripts/build-worker.sh writes (worker/build/catalog.pack, a Data module) and call configure(env, pack)".into());
     }
+    // The pack is bundled with this code by the same upload (scripts/build-worker.sh wrote
+    // it), so the deployment vouches for its bytes: it is opened by its shape only, in time
+    // independent of the catalog's size (docs/pack-format.md#reading).
+    let catalog = Catalog::from_bundled(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
+        format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
+    })?;
+    let serving = serve(env, catalog)?;
+    let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
+    set_assets(assets);
+    Ok(serving)
+}
+
+/// Where the bytes a pack leaves out are fetched (`fetch(url)` answering 200 with them): the
+/// `ASSETS` binding, or in r2 mode the catalog's assets in the bucket.
+pub(crate) fn set_assets(assets: JsValue) {
+    ASSETS.with(|a| *a.borrow_mut() = assets);
+}
+
+/// The endpoint serving `catalog` with the settings in `env`'s vars.
+pub(crate) fn serve(env: &JsValue, catalog: Catalog) -> std::result::Result<Serving, String> {
     // `env` holds the Worker's bindings, secrets and other vars too: a name that is no setting
     // is theirs, unless it misspells one (see `settings::check_names`).
     let names: Vec<String> = js_sys::Object::keys(&js_sys::Object::from(env.clone()))
@@ -220,12 +267,6 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, AuthSt
     let (config, auth) =
         settings::worker_config(names.iter().map(String::as_str), |s| read_var(env, s.var))
             .map_err(|e| e.to_string())?;
-    // The pack is bundled with this code by the same upload (scripts/build-worker.sh wrote
-    // it), so the deployment vouches for its bytes: it is opened by its shape only, in time
-    // independent of the catalog's size (docs/pack-format.md#reading).
-    let catalog = Catalog::from_bundled(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
-        format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
-    })?;
     let auth = match auth {
         AuthStep::Bearer(b) => {
             let scopes = catalog
@@ -239,9 +280,12 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, AuthSt
     };
     let endpoint = Endpoint::new(Arc::new(catalog), config)
         .map_err(|e| settings::named_for(Source::Var, e).to_string())?;
-    let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
-    ASSETS.with(|a| *a.borrow_mut() = assets);
-    Ok((endpoint, auth))
+    let bearer = auth.bearer().cloned().map(Rc::new);
+    Ok(Serving {
+        endpoint,
+        auth,
+        bearer,
+    })
 }
 
 /// Loads the skills `pack` (the file `scripts/build-worker.sh` writes, imported as a Data
@@ -251,46 +295,54 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, AuthSt
 /// the variable, its value and the accepted form.
 #[wasm_bindgen]
 pub fn configure(env: &JsValue, pack: &JsValue) -> std::result::Result<(), JsError> {
-    if ENDPOINT.get().is_none() {
-        let (endpoint, auth) = build(env, pack).map_err(|e| JsError::new(&e))?;
+    // `CATALOG_SOURCE = "r2"`: the catalog comes from the bucket (module `r2`), not `pack`.
+    if crate::r2::configure(env).map_err(|e| JsError::new(&e))? {
+        return Ok(());
+    }
+    if current().is_none() {
+        let serving = build(env, pack).map_err(|e| JsError::new(&e))?;
         kept(pack);
-        let _ = AUTH.set(auth);
-        let _ = ENDPOINT.set(endpoint);
+        install(serving);
     }
     Ok(())
 }
 
-/// The endpoint, configured at start; configured again from the kept pack after the wasm
-/// instance was reset (a fresh instance after an abort has empty statics).
-fn endpoint(env: &Env) -> Result<&'static Endpoint> {
-    if let Some(e) = ENDPOINT.get() {
-        return Ok(e);
+/// What answers a request: the current [`Serving`]; configured again from the kept pack after
+/// the wasm instance was reset (a fresh instance after an abort has empty statics). `None` in
+/// r2 mode while no good pack was installed.
+fn serving(env: &Env) -> Result<Option<Rc<Serving>>> {
+    if let Some(s) = current() {
+        return Ok(Some(s));
     }
     let env: &JsValue = env.as_ref();
-    let (endpoint, auth) =
-        build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
-    let _ = AUTH.set(auth);
-    Ok(ENDPOINT.get_or_init(|| endpoint))
+    if crate::r2::configure(env).map_err(worker::Error::RustError)? {
+        return Ok(None);
+    }
+    let s = build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
+    install(s);
+    Ok(current())
 }
 
-/// The authentication step of `jwt` and `access`, once the endpoint is configured.
-fn bearer() -> Option<&'static Bearer> {
-    AUTH.get().and_then(AuthStep::bearer)
+impl Serving {
+    /// The authentication step of `jwt` and `access`.
+    fn bearer(&self) -> Option<&Rc<Bearer>> {
+        self.bearer.as_ref()
+    }
+
+    /// Whether the Worker runs behind `@cloudflare/workers-oauth-provider` (`AUTH_MODE`
+    /// `provider`).
+    fn behind_provider(&self) -> bool {
+        matches!(self.auth, AuthStep::Provider)
+    }
 }
 
 /// `r` with the cache rule of `AUTH_MODE` (`Bearer::cache_rule`: with `access`, an answer made
 /// for a caller's grant is `Cache-Control: private, no-store`).
-fn cache_rule(r: Response) -> Response {
-    match bearer() {
+fn cache_rule(s: &Serving, r: Response) -> Response {
+    match s.bearer() {
         Some(b) => b.cache_rule(r),
         None => r,
     }
-}
-
-/// Whether the Worker runs behind `@cloudflare/workers-oauth-provider` (`AUTH_MODE`
-/// `provider`).
-fn behind_provider() -> bool {
-    matches!(AUTH.get(), Some(AuthStep::Provider))
 }
 
 thread_local! {
@@ -471,7 +523,13 @@ async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Chunked {
 
 #[event(fetch)]
 async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys::Response> {
-    let endpoint = endpoint(&env)?;
+    if crate::r2::configure(env.as_ref()).map_err(worker::Error::RustError)? {
+        crate::r2::ready(&ctx).await;
+    }
+    let Some(serving) = serving(&env)? else {
+        return crate::r2::unavailable();
+    };
+    let endpoint = &serving.endpoint;
     let headers = req.headers();
     let h: &NamedHeaders = headers.unchecked_ref();
     let mut pending = Pending {
@@ -479,8 +537,9 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
         url: req.url(),
         headers: HEADER_NAMES.with(|names| names.each_ref().map(|n| h.get(n))),
         grant: Grant::PUBLIC,
+        serving: serving.clone(),
     };
-    if let Some(bearer) = bearer() {
+    if let Some(bearer) = serving.bearer() {
         let head = pending.head();
         let credential = CREDENTIAL_NAME.with(|n| {
             let n = n.get_or_init(|| JsValue::from_str(bearer.credential_header()));
@@ -522,7 +581,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             }
         };
         pending.grant = grant;
-    } else if behind_provider() {
+    } else if serving.behind_provider() {
         let context: &worker::worker_sys::Context = ctx.as_ref();
         if let Some(scopes) = provider_scopes(context.as_ref()) {
             pending.grant = endpoint.responder().catalog().grant(&scopes);
@@ -561,5 +620,5 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             Chunked::Unreadable => endpoint.body_unreadable(&head),
         },
     };
-    Ok(into_platform(cache_rule(response))?.unchecked_into())
+    Ok(into_platform(cache_rule(&serving, response))?.unchecked_into())
 }
