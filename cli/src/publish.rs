@@ -26,6 +26,11 @@ use skills_edge::command::args::{self, Invocation, Program};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
+/// `s` as a JSON string.
+fn json_string(s: &str, out: &mut String) {
+    skills_edge::skill::value::write_json_string(s, out);
+}
+
 /// Where the objects go: the bucket, the catalog, and how wrangler reaches them.
 struct Store {
     bucket: String,
@@ -199,6 +204,43 @@ impl Store {
 
     fn path(&self, key: &str) -> String {
         format!("{}/{key}", self.bucket)
+    }
+
+    /// Uploads every `(key, bytes)` in one run of wrangler (`r2 bulk put`, which uploads them
+    /// concurrently, in no order: only for objects no reader finds before the pointer names
+    /// them).
+    fn put_all(&self, objects: &[(String, &[u8])]) -> Result<(), String> {
+        let mut manifest = String::from("[");
+        for (i, (key, bytes)) in objects.iter().enumerate() {
+            let file = self.tmp.join(format!("bulk-{i}"));
+            std::fs::write(&file, bytes)
+                .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+            if i > 0 {
+                manifest.push(',');
+            }
+            let mut item = String::from("{\"key\":");
+            json_string(key, &mut item);
+            item.push_str(",\"file\":");
+            json_string(&file.to_string_lossy(), &mut item);
+            item.push('}');
+            manifest.push_str(&item);
+        }
+        manifest.push(']');
+        let list = self.tmp.join("bulk.json");
+        std::fs::write(&list, manifest)
+            .map_err(|e| format!("cannot write {}: {e}", list.display()))?;
+        let list = list.to_string_lossy().into_owned();
+        let (ok, out) = self.wrangler(&["r2", "bulk", "put", &self.bucket, "--filename", &list])?;
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "wrangler could not upload {} objects to {}:\n{}",
+                objects.len(),
+                self.bucket,
+                out.trim()
+            ))
+        }
     }
 
     fn put(&self, key: &str, bytes: &[u8], content_type: &str) -> Result<(), String> {
@@ -391,23 +433,20 @@ fn publish(store: &Store, f: &Flags) -> Result<(), String> {
         println!("{rev}");
         return Ok(());
     }
-    for x in &missing {
-        store.put(
-            &format!("{}{}", keys::assets(&store.catalog), x.name),
-            &x.bytes,
-            "application/octet-stream",
-        )?;
-    }
-    store.put(
-        &keys::pack(&store.catalog, &rev),
-        &packed.pack,
-        "application/octet-stream",
-    )?;
-    store.put(
-        &keys::release(&store.catalog, &rev),
-        signed.as_bytes(),
-        "application/json",
-    )?;
+    // The assets, the pack and the release in one upload: nothing names them until the
+    // pointer moves.
+    let mut objects: Vec<(String, &[u8])> = missing
+        .iter()
+        .map(|x| {
+            (
+                format!("{}{}", keys::assets(&store.catalog), x.name),
+                x.bytes.as_slice(),
+            )
+        })
+        .collect();
+    objects.push((keys::pack(&store.catalog, &rev), &packed.pack));
+    objects.push((keys::release(&store.catalog, &rev), signed.as_bytes()));
+    store.put_all(&objects)?;
     history.retain(|e| e.revision != rev);
     history.push(Entry {
         revision: rev.clone(),
