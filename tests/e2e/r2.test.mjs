@@ -330,3 +330,37 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     assert.equal(await fingerprint(), fp1, "v1 is still served");
   });
 });
+
+describe("r2 mode refuses to start without what it needs", { concurrency: false }, () => {
+  /** The project's config with the bucket but without CATALOG_TRUST. */
+  const untrusted = () => {
+    const file = join(dir, "project", "untrusted.toml");
+    const text = readFileSync(join(dir, "project", "wrangler.toml"), "utf8").replace(/^CATALOG_TRUST = .*$/m, "");
+    writeFileSync(file, text);
+    return file;
+  };
+  const refused = (options, ...messages) =>
+    assert.rejects(startWorker({ readyTimeoutMs: 60_000, readyStatus: 503, ...options }), (err) => {
+      assert.match(err.message, /exited/);
+      for (const m of messages) assert.ok(err.message.includes(m), `${m}\n${err.message}`);
+      return true;
+    });
+
+  test("without an R2 binding", () =>
+    refused({ vars: { CATALOG_SOURCE: "r2" } }, 'CATALOG_SOURCE is "r2" but the Worker has no R2 binding CATALOG_BUCKET'));
+
+  test("without CATALOG_TRUST", () =>
+    refused({ config: untrusted() }, "configuration variable CATALOG_TRUST is invalid (required with CATALOG_SOURCE r2"));
+
+  test("with a secret key as CATALOG_TRUST, never echoed", async () => {
+    const d = JSON.parse(trusted).d;
+    await assert.rejects(startWorker({ readyTimeoutMs: 60_000, readyStatus: 503, config: untrusted(), vars: { CATALOG_TRUST: trusted.trim() } }), (err) => {
+      // wrangler lists the vars it was given (its own output); the Worker's message never
+      // repeats the key.
+      const line = err.message.split("\n").find((l) => l.includes("CATALOG_TRUST is invalid"));
+      assert.ok(line?.includes("is a secret key: give its public half"), err.message);
+      assert.ok(!line.includes(d) && !line.includes(d.slice(0, 12)), line);
+      return true;
+    });
+  });
+});
