@@ -364,3 +364,113 @@ describe("r2 mode refuses to start without what it needs", { concurrency: false 
     });
   });
 });
+
+describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () => {
+  let tenants;
+  const store = join(dir, "tenants-state");
+  const a = () => `a.localhost:${tenants.port}`;
+  const b = () => `b.localhost:${tenants.port}`;
+  const bX = join(dir, "b-x");
+  const bY = join(dir, "b-y");
+
+  const publishTo = async (catalog, folder) => {
+    const r = await run(BIN, ["publish", folder, "--catalog", catalog, "--sign", join(dir, "trusted", "signing.key"), "--bucket", BUCKET, "--local", "--persist-to", store]);
+    assert.equal(r.code, 0, r.stderr);
+  };
+  const call = (host, method, params = {}) => mcp(tenants.port, method, params, { host });
+  /** `uri@revision` of every skill `host` lists, following the cursors; `null` on a failure. */
+  const served = async (host) => {
+    const out = [];
+    let cursor;
+    do {
+      const r = await call(host, "skills/list", cursor ? { cursor } : {});
+      if (r.status !== 200 || !r.json?.result) return null;
+      out.push(...r.json.result.skills.map((s) => `${s.uri}@${s._meta["io.github.skills-edge/revision"]}`));
+      cursor = r.json.result.nextCursor;
+    } while (cursor);
+    return out.sort().join("\n");
+  };
+  const waitFor = async (host, fp) => {
+    const deadline = Date.now() + SWITCH_MS;
+    while (Date.now() < deadline) {
+      if ((await served(host)) === fp) return;
+      await sleep(100);
+    }
+    assert.fail(`${host} did not serve the expected catalog:\n${tenants.logTail(20)}`);
+  };
+  /** Everything tenant A's host answers, the other tenant's names and cursor included. */
+  const transcript = async (bCursor) => {
+    const out = [];
+    const keep = (r) => out.push({ status: r.status, etag: r.headers.etag ?? null, body: r.body.toString("utf8") });
+    let cursor;
+    const uris = [];
+    do {
+      const r = await call(a(), "skills/list", cursor ? { cursor } : {});
+      keep(r);
+      for (const s of r.json.result.skills) uris.push(...s.resources.map((x) => x.uri));
+      cursor = r.json.result.nextCursor;
+    } while (cursor);
+    for (const uri of uris) keep(await call(a(), "resources/read", { uri }));
+    keep(await send(tenants.port, { path: "/.well-known/agent-skills/index.json", host: a() }));
+    keep(await send(tenants.port, { path: "/.well-known/agent-skills/git-commit-messages/SKILL.md", host: a() }));
+    keep(await call(a(), "skills/get", { uri: "skill://only-in-b/SKILL.md" }));
+    keep(await call(a(), "resources/read", { uri: "skill://only-in-b/SKILL.md" }));
+    keep(await call(a(), "skills/list", { cursor: bCursor }));
+    return out;
+  };
+
+  before(async () => {
+    cpSync(join(SKILLS_DIR, "git-commit-messages"), join(bX, "git-commit-messages"), { recursive: true });
+    cpSync(join(SKILLS_DIR, "release-notes"), join(bX, "only-in-b"), { recursive: true });
+    writeFileSync(join(bX, "only-in-b", "SKILL.md"), readFileSync(join(bX, "only-in-b", "SKILL.md"), "utf8").replace(/^name: .*$/m, "name: only-in-b"));
+    for (const s of ["release-notes", "skill-authoring"]) cpSync(join(SKILLS_DIR, s), join(bX, s), { recursive: true });
+    cpSync(bX, bY, { recursive: true });
+    appendFileSync(join(bY, "git-commit-messages", "SKILL.md"), "\nTenant B's own edit.\n");
+    writeFileSync(join(bY, "only-in-b", "extra.md"), "# More of B\n");
+    const project = join(dir, "project");
+    const config = join(project, "tenants.toml");
+    const pub = readFileSync(join(dir, "trusted", "signing.pub"), "utf8").trim();
+    const catalogs = JSON.stringify({ "a.localhost": "team-a", "b.localhost": { catalog: "team-b", trust: JSON.parse(pub) } });
+    writeFileSync(
+      config,
+      readFileSync(join(project, "wrangler.toml"), "utf8")
+        .replace(/^CATALOG_TRUST = .*$/m, `CATALOG_TRUST = '${pub}'\nCATALOGS = '${catalogs}'`)
+        .replace(/^ALLOWED_HOSTS = .*$/m, 'ALLOWED_HOSTS = "a.localhost,b.localhost,localhost,127.0.0.1"'),
+    );
+    await publishTo("team-a", v1);
+    await publishTo("team-b", bX);
+    tenants = await startWorker({ config, persistTo: store, readyStatus: 404 });
+  });
+
+  after(async () => {
+    await tenants?.stop();
+  });
+
+  test("each host gets its own catalog; a host no mapping names gets 404", async () => {
+    await waitFor(a(), fp1);
+    const onA = await served(a());
+    const onB = await served(b());
+    assert.ok(onA.includes("skill://git-commit-messages/SKILL.md@"), onA);
+    assert.ok(!onA.includes("only-in-b"), "A never lists B's skill");
+    assert.ok(onB.includes("skill://only-in-b/SKILL.md@"), onB);
+    const other = await send(tenants.port, { path: "/mcp", method: "POST", host: `c.localhost:${tenants.port}`, headers: { "content-type": "application/json" }, body: "{}" });
+    assert.equal(other.status, 404);
+    assert.match(other.body.toString(), /no skills catalog is served at this host/);
+  });
+
+  test("tenant A's transcript is the same whatever tenant B publishes", { timeout: 120_000 }, async () => {
+    const cursorX = (await call(b(), "skills/list")).json.result.nextCursor;
+    assert.ok(cursorX, "B's first page has a cursor");
+    const before = await transcript(cursorX);
+    const fpX = await served(b());
+    await publishTo("team-b", bY);
+    const deadline = Date.now() + SWITCH_MS;
+    while ((await served(b())) === fpX && Date.now() < deadline) await sleep(100);
+    assert.notEqual(await served(b()), fpX, "B now serves its second catalog");
+    const cursorY = (await call(b(), "skills/list")).json.result.nextCursor;
+    assert.notEqual(cursorY, cursorX);
+    const afterY = await transcript(cursorY);
+    assert.deepEqual(afterY, before, "A's replies, B's names and cursors included, do not depend on B");
+    assert.ok(before.length > 20, `${before.length} replies compared`);
+  });
+});

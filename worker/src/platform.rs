@@ -26,6 +26,9 @@ pub(crate) struct Serving {
     /// The authentication step of `jwt` and `access` (shared with the key set's refresh,
     /// which may outlive the request).
     bearer: Option<Rc<Bearer>>,
+    /// Where the bytes the pack leaves out are fetched (`fetch(url)` answering 200 with
+    /// them): the `ASSETS` binding, or in r2 mode the catalog's assets in the bucket.
+    assets: JsValue,
 }
 
 thread_local! {
@@ -40,7 +43,7 @@ pub(crate) fn current() -> Option<Rc<Serving>> {
 }
 
 /// Makes `s` the current [`Serving`]; requests under way keep the one they took.
-pub(crate) fn install(s: Serving) {
+fn install(s: Serving) {
     SERVING.with(|c| *c.borrow_mut() = Some(Rc::new(s)));
 }
 
@@ -169,8 +172,6 @@ thread_local! {
         const { std::cell::RefCell::new(Parking::new()) };
     /// The continuation of every body read (made once, lives as long as the instance).
     static FINISH: Closure<dyn Fn(u64, JsValue) -> JsValue> = Closure::new(finish);
-    /// The `ASSETS` binding (a `Fetcher`), from the `env` given to `configure`.
-    static ASSETS: std::cell::RefCell<JsValue> = const { std::cell::RefCell::new(JsValue::UNDEFINED) };
 }
 
 /// Parks a request whose body is being read; returns its id, or `None` when the ring's ids
@@ -189,8 +190,8 @@ fn unpark(id: u64) -> Option<Pending> {
 /// A request evicted from its slot (see [`PARKING_SLOTS`]) gets a 503.
 fn finish(id: u64, buf: JsValue) -> JsValue {
     let Some(p) = unpark(id) else {
-        return match current() {
-            Some(s) => into_platform(s.endpoint.overloaded()).unwrap_or(JsValue::NULL),
+        return match current().or_else(crate::r2::any) {
+            Some(s) => into_platform(&s, s.endpoint.overloaded()).unwrap_or(JsValue::NULL),
             None => JsValue::NULL,
         };
     };
@@ -202,13 +203,15 @@ fn finish(id: u64, buf: JsValue) -> JsValue {
         let body = js_sys::Uint8Array::new(&buf).to_vec();
         endpoint.body(&head, &body, p.grant)
     };
-    into_platform(cache_rule(&p.serving, response)).unwrap_or(JsValue::NULL)
+    into_platform(&p.serving, cache_rule(&p.serving, response)).unwrap_or(JsValue::NULL)
 }
 
 thread_local! {
     /// The name of the credential header (`Bearer::credential_header`), as a JavaScript
     /// string made once.
     static CREDENTIAL_NAME: std::cell::OnceCell<JsValue> = const { std::cell::OnceCell::new() };
+    /// `host`, as a JavaScript string made once (r2 mode picks the catalog by it).
+    static HOST_NAME: JsValue = JsValue::from_str("host");
     /// The request header names the endpoint reads, as JavaScript strings (made once).
     static HEADER_NAMES: [JsValue; Head::HEADERS.len()] = Head::HEADERS.map(JsValue::from_str);
     /// `ResponseInit`s of the common responses (status and constant headers only), made
@@ -244,20 +247,17 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Serving, String> 
     let catalog = Catalog::from_bundled(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
         format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
     })?;
-    let serving = serve(env, catalog)?;
     let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
-    set_assets(assets);
-    Ok(serving)
+    serve(env, catalog, assets)
 }
 
-/// Where the bytes a pack leaves out are fetched (`fetch(url)` answering 200 with them): the
-/// `ASSETS` binding, or in r2 mode the catalog's assets in the bucket.
-pub(crate) fn set_assets(assets: JsValue) {
-    ASSETS.with(|a| *a.borrow_mut() = assets);
-}
-
-/// The endpoint serving `catalog` with the settings in `env`'s vars.
-pub(crate) fn serve(env: &JsValue, catalog: Catalog) -> std::result::Result<Serving, String> {
+/// The endpoint serving `catalog` with the settings in `env`'s vars, its assets fetched from
+/// `assets`.
+pub(crate) fn serve(
+    env: &JsValue,
+    catalog: Catalog,
+    assets: JsValue,
+) -> std::result::Result<Serving, String> {
     // `env` holds the Worker's bindings, secrets and other vars too: a name that is no setting
     // is theirs, unless it misspells one (see `settings::check_names`).
     let names: Vec<String> = js_sys::Object::keys(&js_sys::Object::from(env.clone()))
@@ -285,6 +285,7 @@ pub(crate) fn serve(env: &JsValue, catalog: Catalog) -> std::result::Result<Serv
         endpoint,
         auth,
         bearer,
+        assets,
     })
 }
 
@@ -295,8 +296,14 @@ pub(crate) fn serve(env: &JsValue, catalog: Catalog) -> std::result::Result<Serv
 /// the variable, its value and the accepted form.
 #[wasm_bindgen]
 pub fn configure(env: &JsValue, pack: &JsValue) -> std::result::Result<(), JsError> {
-    // `CATALOG_SOURCE = "r2"`: the catalog comes from the bucket (module `r2`), not `pack`.
+    // `CATALOG_SOURCE = "r2"`: the catalog comes from the bucket (module `r2`), not `pack`;
+    // the other vars are still checked now, over the bundled pack, so a bad one stops the
+    // Worker at start instead of refusing every pack it fetches.
     if crate::r2::configure(env).map_err(|e| JsError::new(&e))? {
+        let bundled = js_sys::Uint8Array::new(pack).to_vec();
+        if let Ok(catalog) = Catalog::from_bundled(bundled) {
+            serve(env, catalog, JsValue::UNDEFINED).map_err(|e| JsError::new(&e))?;
+        }
         return Ok(());
     }
     if current().is_none() {
@@ -411,7 +418,7 @@ fn make_init(r: &Response) -> Result<web_sys::ResponseInit> {
 
 /// The platform's response to `r`: a `Response`, or the promise of one when `r`'s middle is
 /// an asset (see the module comment).
-fn into_platform(mut r: Response) -> Result<JsValue> {
+fn into_platform(serving: &Serving, mut r: Response) -> Result<JsValue> {
     let Some(s) = r.splice.take() else {
         return Ok(plain_response(r)?.into());
     };
@@ -420,11 +427,10 @@ fn into_platform(mut r: Response) -> Result<JsValue> {
     let tail = js_sys::Uint8Array::from(s.tail.as_slice());
     let fault_init = make_init(&s.fault)?;
     let fault_body = js_sys::Uint8Array::from(s.fault.body.as_slice());
-    let assets = ASSETS.with(|a| a.borrow().clone());
     // Lengths are at most 16 MiB (a skill's limit), exact in an f64.
     let len = s.len as f64;
     Ok(splice(
-        &assets,
+        &serving.assets,
         &s.asset,
         len,
         &head,
@@ -523,15 +529,22 @@ async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Chunked {
 
 #[event(fetch)]
 async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys::Response> {
-    if crate::r2::configure(env.as_ref()).map_err(worker::Error::RustError)? {
-        crate::r2::ready(&ctx).await;
-    }
-    let Some(serving) = serving(&env)? else {
-        return crate::r2::unavailable();
-    };
-    let endpoint = &serving.endpoint;
     let headers = req.headers();
     let h: &NamedHeaders = headers.unchecked_ref();
+    // In r2 mode (module `r2`) the Host names the catalog, whose current pack answers.
+    let serving = if crate::r2::configure(env.as_ref()).map_err(worker::Error::RustError)? {
+        let host = HOST_NAME.with(|n| h.get(n));
+        match crate::r2::serving_for(host.as_deref(), &ctx).await {
+            Ok(s) => s,
+            Err(response) => return response,
+        }
+    } else {
+        match serving(&env)? {
+            Some(s) => s,
+            None => return crate::r2::unavailable(1000.0),
+        }
+    };
+    let endpoint = &serving.endpoint;
     let mut pending = Pending {
         method: req.method(),
         url: req.url(),
@@ -560,13 +573,15 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             bearer.refused(endpoint, &head, scheme, e)
         };
         let grant = match bearer.gate(endpoint, &head, credential.as_deref(), scheme) {
-            Gate::Respond(r) => return Ok(into_platform(r)?.unchecked_into()),
+            Gate::Respond(r) => return Ok(into_platform(&serving, r)?.unchecked_into()),
             Gate::Anonymous => Grant::PUBLIC,
             Gate::Validate(value) => {
                 let resource = bearer.resource(&head, scheme);
                 match auth::authenticate(bearer, value, &resource).await {
                     Outcome::Caller(scopes) => endpoint.responder().catalog().grant(&scopes),
-                    Outcome::Refused(e) => return Ok(into_platform(refused(&e))?.unchecked_into()),
+                    Outcome::Refused(e) => {
+                        return Ok(into_platform(&serving, refused(&e))?.unchecked_into())
+                    }
                     Outcome::Unavailable(e) => {
                         auth::error(&format!(
                             "skills-edge: auth: 503 {} {}: {e} (reason {})",
@@ -575,7 +590,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
                             e.reason()
                         ));
                         let r = bearer.unavailable(endpoint, &head, &e);
-                        return Ok(into_platform(r)?.unchecked_into());
+                        return Ok(into_platform(&serving, r)?.unchecked_into());
                     }
                 }
             }
@@ -609,7 +624,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             // delivers exactly that many bytes: read them in one piece and answer in the
             // continuation. The promise stands in for the response; the runtime awaits it.
             let Some(id) = park(pending) else {
-                return Ok(into_platform(endpoint.overloaded())?.unchecked_into());
+                return Ok(into_platform(&serving, endpoint.overloaded())?.unchecked_into());
             };
             let promise = FINISH.with(|f| read_then(&req, id, f.as_ref()));
             return Ok(promise.unchecked_into());
@@ -620,5 +635,5 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             Chunked::Unreadable => endpoint.body_unreadable(&head),
         },
     };
-    Ok(into_platform(cache_rule(&serving, response))?.unchecked_into())
+    Ok(into_platform(&serving, cache_rule(&serving, response))?.unchecked_into())
 }
