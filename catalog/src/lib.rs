@@ -42,6 +42,7 @@ pub mod json;
 pub mod oms;
 pub mod options;
 pub mod pack;
+pub mod release;
 pub mod sign;
 pub mod skill;
 mod view;

@@ -6,6 +6,7 @@ mod access;
 mod digest;
 mod frontmatter;
 mod name;
+mod release;
 mod signing;
 mod uri;
 mod value;

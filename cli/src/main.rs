@@ -35,6 +35,8 @@ mod keygen;
 #[cfg(not(target_family = "wasm"))]
 mod packing;
 #[cfg(not(target_family = "wasm"))]
+mod publish;
+#[cfg(not(target_family = "wasm"))]
 mod stdio;
 #[cfg(not(target_family = "wasm"))]
 mod verify;
@@ -65,6 +67,13 @@ mod native {
 
     pub fn main() -> ExitCode {
         let args: Vec<String> = std::env::args().skip(1).collect();
+        // `publish` and `gc` (a catalog in an R2 bucket) read their own flags and hand the
+        // folder's to the pack command's parser (crate::publish).
+        match args.first().map(String::as_str) {
+            Some("publish") => return crate::publish::command(&args[1..], false),
+            Some("gc") => return crate::publish::command(&args[1..], true),
+            _ => {}
+        }
         // `SKILLS_STRICT`, `SKILLS_ON_INVALID`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID` are
         // the defaults of `--strict`, `--skip-invalid`, `--sign` and `--catalog-id`, read as
         // the build reads them, so `scripts/build-worker.sh` and `scripts/serve.sh`, which run

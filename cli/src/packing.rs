@@ -113,7 +113,7 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
 /// The folder compiled, its warnings and audience report printed; with `--oms-sign`, the
 /// OpenSSF Model Signing step: the key is read first and every skill gets its signature
 /// file. `None` once the error is printed.
-fn compile_folder(a: &PackArgs) -> Option<compile::Compiled> {
+pub(crate) fn compile_folder(a: &PackArgs) -> Option<compile::Compiled> {
     // An OMS key makes `skill.oms.sig` a file of every skill (catalog::oms), before the
     // catalog's own signatures, which then cover it.
     let oms = a.oms_key.as_ref().map(|f| {

@@ -62,4 +62,5 @@ node_modules/.bin/node --test --test-concurrency=2 --test-reporter=spec \
   tests/e2e/mirror-installer.test.mjs \
   tests/e2e/scale.test.mjs \
   tests/e2e/client.test.mjs \
-  tests/e2e/signed.test.mjs
+  tests/e2e/signed.test.mjs \
+  tests/e2e/r2.test.mjs

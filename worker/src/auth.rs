@@ -141,7 +141,11 @@ pub enum Outcome {
 /// Validates the `credential` (the header's value) for a request to `resource` (this
 /// server's `/mcp` URL as the request names it). A token already validated is found by its
 /// digest before anything in it is decoded.
-pub async fn authenticate(bearer: &'static Bearer, credential: &str, resource: &str) -> Outcome {
+pub async fn authenticate(
+    bearer: &std::rc::Rc<Bearer>,
+    credential: &str,
+    resource: &str,
+) -> Outcome {
     let key = bearer.cache_key(credential, resource);
     let t = now();
     let epoch = KEYS.with(|k| k.borrow().epoch());
@@ -162,7 +166,7 @@ pub async fn authenticate(bearer: &'static Bearer, credential: &str, resource: &
     let token = &token;
     match KEYS.with(|k| k.borrow_mut().plan(t, token.kid())) {
         Plan::Fetch => {
-            let promise = wasm_bindgen_futures::future_to_promise(refresh(bearer));
+            let promise = wasm_bindgen_futures::future_to_promise(refresh(bearer.clone()));
             REFRESH.with(|r| *r.borrow_mut() = Some(promise.clone()));
             let _ = JsFuture::from(promise).await;
         }
@@ -220,9 +224,9 @@ pub async fn authenticate(bearer: &'static Bearer, credential: &str, resource: &
 }
 
 /// Fetches the key set and reports it to the cache (the promise concurrent requests share).
-async fn refresh(bearer: &'static Bearer) -> Result<JsValue, JsValue> {
+async fn refresh(bearer: std::rc::Rc<Bearer>) -> Result<JsValue, JsValue> {
     let policy = KEYS.with(|k| *k.borrow().policy());
-    let fetched = fetch_key_set(bearer, &policy).await;
+    let fetched = fetch_key_set(&bearer, &policy).await;
     let t = now();
     let result = KEYS.with(|k| {
         let mut k = k.borrow_mut();

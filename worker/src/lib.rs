@@ -62,3 +62,5 @@ mod auth;
 mod parking;
 #[cfg(target_arch = "wasm32")]
 mod platform;
+#[cfg(target_arch = "wasm32")]
+mod r2;

@@ -8,17 +8,44 @@ use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::http::{AuthStep, Bearer, BodyReader, Endpoint, Gate, Head, Response, Step};
 use skills_edge::protocol::clip;
 use skills_edge::settings::{self, Source};
+use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::OnceLock;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
 use worker::{event, Context, Env, Result};
 
-static ENDPOINT: OnceLock<Endpoint> = OnceLock::new();
-/// How the caller is known (`AUTH_MODE`).
-static AUTH: OnceLock<AuthStep> = OnceLock::new();
+/// What the Worker serves: the endpoint over one pack and how the caller is known
+/// (`AUTH_MODE`; its Protected Resource Metadata names the pack's scopes). A request takes
+/// the current one when it arrives and keeps it to its end, so it is answered from exactly one
+/// pack even when a catalog from R2 switches meanwhile (module `r2`).
+pub(crate) struct Serving {
+    pub(crate) endpoint: Endpoint,
+    pub(crate) auth: AuthStep,
+    /// The authentication step of `jwt` and `access` (shared with the key set's refresh,
+    /// which may outlive the request).
+    bearer: Option<Rc<Bearer>>,
+    /// Where the bytes the pack leaves out are fetched (`fetch(url)` answering 200 with
+    /// them): the `ASSETS` binding, or in r2 mode the catalog's assets in the bucket.
+    assets: JsValue,
+}
+
+thread_local! {
+    /// The current [`Serving`]; `None` before `configure` (or after the wasm instance was
+    /// reset), and in r2 mode until a good pack was installed.
+    static SERVING: std::cell::RefCell<Option<Rc<Serving>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The current [`Serving`], if any.
+pub(crate) fn current() -> Option<Rc<Serving>> {
+    SERVING.with(|s| s.borrow().clone())
+}
+
+/// Makes `s` the current [`Serving`]; requests under way keep the one they took.
+fn install(s: Serving) {
+    SERVING.with(|c| *c.borrow_mut() = Some(Rc::new(s)));
+}
 
 #[wasm_bindgen]
 extern "C" {
@@ -120,6 +147,8 @@ struct Pending {
     /// What the caller may see: the grant of its token's scopes ([`Catalog::grant`]),
     /// [`Grant::PUBLIC`] for an anonymous caller.
     grant: Grant,
+    /// What answers it (the pack current when it arrived).
+    serving: Rc<Serving>,
 }
 
 impl Pending {
@@ -143,8 +172,6 @@ thread_local! {
         const { std::cell::RefCell::new(Parking::new()) };
     /// The continuation of every body read (made once, lives as long as the instance).
     static FINISH: Closure<dyn Fn(u64, JsValue) -> JsValue> = Closure::new(finish);
-    /// The `ASSETS` binding (a `Fetcher`), from the `env` given to `configure`.
-    static ASSETS: std::cell::RefCell<JsValue> = const { std::cell::RefCell::new(JsValue::UNDEFINED) };
 }
 
 /// Parks a request whose body is being read; returns its id, or `None` when the ring's ids
@@ -162,12 +189,13 @@ fn unpark(id: u64) -> Option<Pending> {
 /// Answers a parked request with its body (`buf` is `null` when the body could not be read).
 /// A request evicted from its slot (see [`PARKING_SLOTS`]) gets a 503.
 fn finish(id: u64, buf: JsValue) -> JsValue {
-    let Some(endpoint) = ENDPOINT.get() else {
-        return JsValue::NULL;
-    };
     let Some(p) = unpark(id) else {
-        return into_platform(endpoint.overloaded()).unwrap_or(JsValue::NULL);
+        return match current().or_else(crate::r2::any) {
+            Some(s) => into_platform(&s, s.endpoint.overloaded()).unwrap_or(JsValue::NULL),
+            None => JsValue::NULL,
+        };
     };
+    let endpoint = &p.serving.endpoint;
     let head = p.head();
     let response = if buf.is_null() {
         endpoint.body_unreadable(&head)
@@ -175,13 +203,15 @@ fn finish(id: u64, buf: JsValue) -> JsValue {
         let body = js_sys::Uint8Array::new(&buf).to_vec();
         endpoint.body(&head, &body, p.grant)
     };
-    into_platform(cache_rule(response)).unwrap_or(JsValue::NULL)
+    into_platform(&p.serving, cache_rule(&p.serving, response)).unwrap_or(JsValue::NULL)
 }
 
 thread_local! {
     /// The name of the credential header (`Bearer::credential_header`), as a JavaScript
     /// string made once.
     static CREDENTIAL_NAME: std::cell::OnceCell<JsValue> = const { std::cell::OnceCell::new() };
+    /// `host`, as a JavaScript string made once (r2 mode picks the catalog by it).
+    static HOST_NAME: JsValue = JsValue::from_str("host");
     /// The request header names the endpoint reads, as JavaScript strings (made once).
     static HEADER_NAMES: [JsValue; Head::HEADERS.len()] = Head::HEADERS.map(JsValue::from_str);
     /// `ResponseInit`s of the common responses (status and constant headers only), made
@@ -205,12 +235,29 @@ fn read_var(env: &JsValue, name: &str) -> Option<String> {
 
 /// The endpoint serving `pack` (an `ArrayBuffer` or `Uint8Array`) with the settings in
 /// `env`'s vars; remembers `env.ASSETS` for the responses spliced around assets.
-fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, AuthStep), String> {
+fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Serving, String> {
     if !(pack.is_instance_of::<js_sys::ArrayBuffer>()
         || pack.is_instance_of::<js_sys::Uint8Array>())
     {
         return Err("the skills pack was not given: worker/entry.mjs must import the pack scripts/build-worker.sh writes (worker/build/catalog.pack, a Data module) and call configure(env, pack)".into());
     }
+    // The pack is bundled with this code by the same upload (scripts/build-worker.sh wrote
+    // it), so the deployment vouches for its bytes: it is opened by its shape only, in time
+    // independent of the catalog's size (docs/pack-format.md#reading).
+    let catalog = Catalog::from_bundled(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
+        format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
+    })?;
+    let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
+    serve(env, catalog, assets)
+}
+
+/// The endpoint serving `catalog` with the settings in `env`'s vars, its assets fetched from
+/// `assets`.
+pub(crate) fn serve(
+    env: &JsValue,
+    catalog: Catalog,
+    assets: JsValue,
+) -> std::result::Result<Serving, String> {
     // `env` holds the Worker's bindings, secrets and other vars too: a name that is no setting
     // is theirs, unless it misspells one (see `settings::check_names`).
     let names: Vec<String> = js_sys::Object::keys(&js_sys::Object::from(env.clone()))
@@ -220,12 +267,6 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, AuthSt
     let (config, auth) =
         settings::worker_config(names.iter().map(String::as_str), |s| read_var(env, s.var))
             .map_err(|e| e.to_string())?;
-    // The pack is bundled with this code by the same upload (scripts/build-worker.sh wrote
-    // it), so the deployment vouches for its bytes: it is opened by its shape only, in time
-    // independent of the catalog's size (docs/pack-format.md#reading).
-    let catalog = Catalog::from_bundled(js_sys::Uint8Array::new(pack).to_vec()).map_err(|e| {
-        format!("the skills pack cannot be loaded: {e} (rebuild it: bash scripts/build-worker.sh)")
-    })?;
     let auth = match auth {
         AuthStep::Bearer(b) => {
             let scopes = catalog
@@ -239,9 +280,13 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, AuthSt
     };
     let endpoint = Endpoint::new(Arc::new(catalog), config)
         .map_err(|e| settings::named_for(Source::Var, e).to_string())?;
-    let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
-    ASSETS.with(|a| *a.borrow_mut() = assets);
-    Ok((endpoint, auth))
+    let bearer = auth.bearer().cloned().map(Rc::new);
+    Ok(Serving {
+        endpoint,
+        auth,
+        bearer,
+        assets,
+    })
 }
 
 /// Loads the skills `pack` (the file `scripts/build-worker.sh` writes, imported as a Data
@@ -251,46 +296,60 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<(Endpoint, AuthSt
 /// the variable, its value and the accepted form.
 #[wasm_bindgen]
 pub fn configure(env: &JsValue, pack: &JsValue) -> std::result::Result<(), JsError> {
-    if ENDPOINT.get().is_none() {
-        let (endpoint, auth) = build(env, pack).map_err(|e| JsError::new(&e))?;
+    // `CATALOG_SOURCE = "r2"`: the catalog comes from the bucket (module `r2`), not `pack`;
+    // the other vars are still checked now, over the bundled pack, so a bad one stops the
+    // Worker at start instead of refusing every pack it fetches.
+    if crate::r2::configure(env).map_err(|e| JsError::new(&e))? {
+        let bundled = js_sys::Uint8Array::new(pack).to_vec();
+        if let Ok(catalog) = Catalog::from_bundled(bundled) {
+            serve(env, catalog, JsValue::UNDEFINED).map_err(|e| JsError::new(&e))?;
+        }
+        return Ok(());
+    }
+    if current().is_none() {
+        let serving = build(env, pack).map_err(|e| JsError::new(&e))?;
         kept(pack);
-        let _ = AUTH.set(auth);
-        let _ = ENDPOINT.set(endpoint);
+        install(serving);
     }
     Ok(())
 }
 
-/// The endpoint, configured at start; configured again from the kept pack after the wasm
-/// instance was reset (a fresh instance after an abort has empty statics).
-fn endpoint(env: &Env) -> Result<&'static Endpoint> {
-    if let Some(e) = ENDPOINT.get() {
-        return Ok(e);
+/// What answers a request: the current [`Serving`]; configured again from the kept pack after
+/// the wasm instance was reset (a fresh instance after an abort has empty statics). `None` in
+/// r2 mode while no good pack was installed.
+fn serving(env: &Env) -> Result<Option<Rc<Serving>>> {
+    if let Some(s) = current() {
+        return Ok(Some(s));
     }
     let env: &JsValue = env.as_ref();
-    let (endpoint, auth) =
-        build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
-    let _ = AUTH.set(auth);
-    Ok(ENDPOINT.get_or_init(|| endpoint))
+    if crate::r2::configure(env).map_err(worker::Error::RustError)? {
+        return Ok(None);
+    }
+    let s = build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
+    install(s);
+    Ok(current())
 }
 
-/// The authentication step of `jwt` and `access`, once the endpoint is configured.
-fn bearer() -> Option<&'static Bearer> {
-    AUTH.get().and_then(AuthStep::bearer)
+impl Serving {
+    /// The authentication step of `jwt` and `access`.
+    fn bearer(&self) -> Option<&Rc<Bearer>> {
+        self.bearer.as_ref()
+    }
+
+    /// Whether the Worker runs behind `@cloudflare/workers-oauth-provider` (`AUTH_MODE`
+    /// `provider`).
+    fn behind_provider(&self) -> bool {
+        matches!(self.auth, AuthStep::Provider)
+    }
 }
 
 /// `r` with the cache rule of `AUTH_MODE` (`Bearer::cache_rule`: with `access`, an answer made
 /// for a caller's grant is `Cache-Control: private, no-store`).
-fn cache_rule(r: Response) -> Response {
-    match bearer() {
+fn cache_rule(s: &Serving, r: Response) -> Response {
+    match s.bearer() {
         Some(b) => b.cache_rule(r),
         None => r,
     }
-}
-
-/// Whether the Worker runs behind `@cloudflare/workers-oauth-provider` (`AUTH_MODE`
-/// `provider`).
-fn behind_provider() -> bool {
-    matches!(AUTH.get(), Some(AuthStep::Provider))
 }
 
 thread_local! {
@@ -359,7 +418,7 @@ fn make_init(r: &Response) -> Result<web_sys::ResponseInit> {
 
 /// The platform's response to `r`: a `Response`, or the promise of one when `r`'s middle is
 /// an asset (see the module comment).
-fn into_platform(mut r: Response) -> Result<JsValue> {
+fn into_platform(serving: &Serving, mut r: Response) -> Result<JsValue> {
     let Some(s) = r.splice.take() else {
         return Ok(plain_response(r)?.into());
     };
@@ -368,11 +427,10 @@ fn into_platform(mut r: Response) -> Result<JsValue> {
     let tail = js_sys::Uint8Array::from(s.tail.as_slice());
     let fault_init = make_init(&s.fault)?;
     let fault_body = js_sys::Uint8Array::from(s.fault.body.as_slice());
-    let assets = ASSETS.with(|a| a.borrow().clone());
     // Lengths are at most 16 MiB (a skill's limit), exact in an f64.
     let len = s.len as f64;
     Ok(splice(
-        &assets,
+        &serving.assets,
         &s.asset,
         len,
         &head,
@@ -471,16 +529,30 @@ async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Chunked {
 
 #[event(fetch)]
 async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys::Response> {
-    let endpoint = endpoint(&env)?;
     let headers = req.headers();
     let h: &NamedHeaders = headers.unchecked_ref();
+    // In r2 mode (module `r2`) the Host names the catalog, whose current pack answers.
+    let serving = if crate::r2::configure(env.as_ref()).map_err(worker::Error::RustError)? {
+        let host = HOST_NAME.with(|n| h.get(n));
+        match crate::r2::serving_for(host.as_deref(), &ctx).await {
+            Ok(s) => s,
+            Err(response) => return response,
+        }
+    } else {
+        match serving(&env)? {
+            Some(s) => s,
+            None => return crate::r2::unavailable(1000.0),
+        }
+    };
+    let endpoint = &serving.endpoint;
     let mut pending = Pending {
         method: req.method(),
         url: req.url(),
         headers: HEADER_NAMES.with(|names| names.each_ref().map(|n| h.get(n))),
         grant: Grant::PUBLIC,
+        serving: serving.clone(),
     };
-    if let Some(bearer) = bearer() {
+    if let Some(bearer) = serving.bearer() {
         let head = pending.head();
         let credential = CREDENTIAL_NAME.with(|n| {
             let n = n.get_or_init(|| JsValue::from_str(bearer.credential_header()));
@@ -501,13 +573,15 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             bearer.refused(endpoint, &head, scheme, e)
         };
         let grant = match bearer.gate(endpoint, &head, credential.as_deref(), scheme) {
-            Gate::Respond(r) => return Ok(into_platform(r)?.unchecked_into()),
+            Gate::Respond(r) => return Ok(into_platform(&serving, r)?.unchecked_into()),
             Gate::Anonymous => Grant::PUBLIC,
             Gate::Validate(value) => {
                 let resource = bearer.resource(&head, scheme);
                 match auth::authenticate(bearer, value, &resource).await {
                     Outcome::Caller(scopes) => endpoint.responder().catalog().grant(&scopes),
-                    Outcome::Refused(e) => return Ok(into_platform(refused(&e))?.unchecked_into()),
+                    Outcome::Refused(e) => {
+                        return Ok(into_platform(&serving, refused(&e))?.unchecked_into())
+                    }
                     Outcome::Unavailable(e) => {
                         auth::error(&format!(
                             "skills-edge: auth: 503 {} {}: {e} (reason {})",
@@ -516,13 +590,13 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
                             e.reason()
                         ));
                         let r = bearer.unavailable(endpoint, &head, &e);
-                        return Ok(into_platform(r)?.unchecked_into());
+                        return Ok(into_platform(&serving, r)?.unchecked_into());
                     }
                 }
             }
         };
         pending.grant = grant;
-    } else if behind_provider() {
+    } else if serving.behind_provider() {
         let context: &worker::worker_sys::Context = ctx.as_ref();
         if let Some(scopes) = provider_scopes(context.as_ref()) {
             pending.grant = endpoint.responder().catalog().grant(&scopes);
@@ -550,7 +624,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             // delivers exactly that many bytes: read them in one piece and answer in the
             // continuation. The promise stands in for the response; the runtime awaits it.
             let Some(id) = park(pending) else {
-                return Ok(into_platform(endpoint.overloaded())?.unchecked_into());
+                return Ok(into_platform(&serving, endpoint.overloaded())?.unchecked_into());
             };
             let promise = FINISH.with(|f| read_then(&req, id, f.as_ref()));
             return Ok(promise.unchecked_into());
@@ -561,5 +635,5 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             Chunked::Unreadable => endpoint.body_unreadable(&head),
         },
     };
-    Ok(into_platform(cache_rule(response))?.unchecked_into())
+    Ok(into_platform(&serving, cache_rule(&serving, response))?.unchecked_into())
 }

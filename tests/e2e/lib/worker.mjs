@@ -76,10 +76,14 @@ export async function deployDryRun(config, { env = {} } = {}) {
  * `env` adds to (or replaces) wrangler's environment, e.g. a PATH without cargo.
  * `port` is the port to listen on (a free one by default), for a Worker that must know its
  * own origin before it starts.
+ * `persistTo` is wrangler's local store (its R2 buckets included; a fresh folder by default),
+ * for a test that fills it with `wrangler r2 object put --local --persist-to`. `readyStatus`
+ * is the status `/` answers once the Worker runs (404 by default; 503 for a Worker that
+ * serves a catalog from an empty R2 bucket).
  * Returns `{ port, url, origin, log, stop() }` (`url` uses `localhost`, `origin` is
  * `http://127.0.0.1:port`).
  */
-export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config, env: extraEnv = {}, port: givenPort } = {}) {
+export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config, env: extraEnv = {}, port: givenPort, persistTo, readyStatus = 404 } = {}) {
   if (!config && !existsSync(join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm"))) {
     throw new Error("the Worker is not built: run `bash scripts/build-worker.sh` first");
   }
@@ -93,7 +97,7 @@ export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config, 
     "--ip", "127.0.0.1",
     "--port", String(port),
     "--inspector-port", String(inspectorPort),
-    "--persist-to", join(dir, "state"),
+    "--persist-to", persistTo ?? join(dir, "state"),
     "--log-level", "info",
     "--show-interactive-dev-session=false",
   ];
@@ -122,7 +126,7 @@ export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config, 
       const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
       // The Worker itself answers 404 (JSON-RPC body) on other paths.
-      if (res.status === 404 && (res.headers.get("content-type") ?? "").includes("application/json")) break;
+      if (res.status === readyStatus && (res.headers.get("content-type") ?? "").includes("application/json")) break;
     } catch {}
     if (Date.now() > deadline) {
       await proc.stop();

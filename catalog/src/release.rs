@@ -1,0 +1,327 @@
+//! A catalog published to object storage (R2): where its objects live, the signed *release*
+//! that names one pack, and the check a server runs on a pack before it serves it.
+//!
+//! `skills-edge publish` compiles and signs a skills folder, uploads the assets the pack leaves
+//! out, then the pack under its own SHA-256, then the release, and moves the catalog's pointer
+//! to it last. The Cloudflare Worker with `CATALOG_SOURCE = "r2"` reads the pointer, opens the
+//! release with the keys it trusts ([`Release::open`]), fetches the pack and installs it only
+//! after [`Release::check_pack`] accepted it. docs/serving.md ("Update skills without
+//! redeploying") has the layout, the consistency reasoning and the faults.
+//!
+//! A release is a DSSE envelope (the format of `sign::Envelope`, Ed25519 over DSSE's
+//! pre-authentication encoding) whose payload type is [`RELEASE_TYPE`], so no skill
+//! signature can be taken for a release nor a release for a skill signature. Its payload:
+//!
+//! ```json
+//! {"catalog":"default","pack":"<64 hex: SHA-256 of the pack file>","size":1234,
+//!  "assets":[["<asset name>",567]]}
+//! ```
+//!
+//! The pack's digest covers every byte a reply is made of (the skills' own signatures cover
+//! only their files), and the catalog id binds the release to one catalog, so one tenant's
+//! release cannot be served as another's even under the same key.
+
+use crate::json::{self, Node};
+use crate::sign::{pae, Envelope, EnvelopeSignature, PublicKey, SigningKey};
+use crate::skill::digest::sha256;
+use crate::Catalog;
+
+/// The DSSE payload type of a release.
+pub const RELEASE_TYPE: &str = "application/vnd.skills-edge.release+json";
+
+/// The catalog id used when none is given.
+pub const DEFAULT_CATALOG: &str = "default";
+
+/// The most bytes a release (or a pointer, which holds one) may have: a catalog of 64,000
+/// skills with every file an asset stays well under it.
+pub const MAX_RELEASE_BYTES: usize = 16 << 20;
+
+/// What a release says: this pack, with these assets, is catalog `catalog`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Release {
+    /// The catalog id ([`check_catalog_id`]).
+    pub catalog: String,
+    /// The SHA-256 of the whole pack file, 64 lowercase hex characters: the pack's object
+    /// name and the catalog's revision.
+    pub pack: String,
+    /// The pack's length in bytes.
+    pub size: u64,
+    /// The assets the pack needs (object names under the catalog's `assets/`), each with its
+    /// length, sorted by name.
+    pub assets: Vec<(String, u64)>,
+}
+
+/// Whether `id` is a catalog id: 1 to 64 of `a-z`, `0-9`, `-`, `_`, `.`, starting with a
+/// letter or digit (it is the first segment of every object name of the catalog).
+pub fn check_catalog_id(id: &str) -> Result<(), String> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && id.as_bytes()[0].is_ascii_alphanumeric()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_.".contains(&b));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "catalog id {id:?} is not 1 to 64 of a-z, 0-9, '-', '_' and '.', starting with a letter or digit"
+        ))
+    }
+}
+
+/// The object names of catalog `id` in the bucket.
+pub mod keys {
+    /// The pointer: a copy of the current release (moved last by a publish).
+    pub fn pointer(id: &str) -> String {
+        format!("{id}/current.json")
+    }
+    /// The release of revision `rev` (kept for rollbacks).
+    pub fn release(id: &str, rev: &str) -> String {
+        format!("{id}/releases/{rev}.json")
+    }
+    /// The pack of revision `rev`.
+    pub fn pack(id: &str, rev: &str) -> String {
+        format!("{id}/packs/{rev}.pack")
+    }
+    /// The prefix of the catalog's assets.
+    pub fn assets(id: &str) -> String {
+        format!("{id}/assets/")
+    }
+    /// The publish history (revisions in publish order, for `--rollback` and `gc`).
+    pub fn history(id: &str) -> String {
+        format!("{id}/history")
+    }
+}
+
+fn is_hex64(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+fn hex(raw: &[u8; 32]) -> String {
+    raw.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Reads one `CATALOG_TRUST` value: one or more Ed25519 public keys, as a JWK (the
+/// `signing.pub` `skills-edge keygen` writes), a JWK Set (`{"keys":[…]}`, the mirror's
+/// `keys.json`) or a JSON array of JWKs. A secret key is refused (it never belongs in a
+/// Worker's vars), and so is an empty list.
+pub fn parse_trust(text: &str) -> Result<Vec<PublicKey>, String> {
+    let doc = json::parse(text.trim())
+        .map_err(|_| "it is not JSON: give the signing.pub file skills-edge keygen wrote, a JWK Set {\"keys\":[...]} or an array of such keys".to_owned())?;
+    let items: Vec<&Node> = if let Some(a) = doc.as_array() {
+        a.iter().collect()
+    } else if let Some(k) = doc.get("keys") {
+        k.as_array()
+            .ok_or("its `keys` is not an array")?
+            .iter()
+            .collect()
+    } else {
+        vec![&doc]
+    };
+    if items.is_empty() {
+        return Err("it names no key: give at least one public key".into());
+    }
+    let mut keys = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        if item.get("d").is_some() {
+            return Err(format!(
+                "key {} is a secret key: give its public half (signing.pub), never signing.key",
+                i + 1
+            ));
+        }
+        let key = PublicKey::from_jwk(item.raw).map_err(|e| format!("key {}: {e}", i + 1))?;
+        keys.push(key);
+    }
+    Ok(keys)
+}
+
+impl Release {
+    /// The release of a pack and its assets for catalog `catalog`.
+    pub fn of(catalog: &str, pack: &[u8], assets: &[(String, u64)]) -> Release {
+        let mut assets = assets.to_vec();
+        assets.sort();
+        assets.dedup();
+        Release {
+            catalog: catalog.to_owned(),
+            pack: hex(&sha256(pack)),
+            size: pack.len() as u64,
+            assets,
+        }
+    }
+
+    /// The payload's JSON (the bytes that are signed).
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        out.push_str("{\"catalog\":");
+        crate::skill::value::write_json_string(&self.catalog, &mut out);
+        out.push_str(",\"pack\":\"");
+        out.push_str(&self.pack);
+        out.push_str("\",\"size\":");
+        out.push_str(&self.size.to_string());
+        out.push_str(",\"assets\":[");
+        for (i, (name, len)) in self.assets.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push('[');
+            crate::skill::value::write_json_string(name, &mut out);
+            out.push(',');
+            out.push_str(&len.to_string());
+            out.push(']');
+        }
+        out.push_str("]}");
+        out
+    }
+
+    /// The signed release: a DSSE envelope of [`RELEASE_TYPE`] signed by `key`.
+    pub fn sign(&self, key: &SigningKey) -> String {
+        let payload = self.to_json().into_bytes();
+        let sig = key.sign(&pae(RELEASE_TYPE, &payload)).to_vec();
+        Envelope {
+            payload_type: RELEASE_TYPE.to_owned(),
+            payload,
+            signatures: vec![EnvelopeSignature {
+                keyid: key.public().key_id().to_owned(),
+                sig,
+            }],
+        }
+        .to_json()
+    }
+
+    /// Opens a signed release read from storage: an envelope of [`RELEASE_TYPE`] with a
+    /// signature by one of `trust` (matched by key id, then verified), whose payload is a
+    /// release of catalog `catalog`. Linear in the envelope's length; every error names what is
+    /// wrong.
+    pub fn open(bytes: &[u8], trust: &[PublicKey], catalog: &str) -> Result<Release, String> {
+        if bytes.len() > MAX_RELEASE_BYTES {
+            return Err(format!(
+                "the release is {} bytes, more than {MAX_RELEASE_BYTES}",
+                bytes.len()
+            ));
+        }
+        let env = Envelope::parse(bytes).map_err(|e| format!("the release is torn: {e}"))?;
+        if env.payload_type != RELEASE_TYPE {
+            return Err(format!(
+                "the release's payloadType is {:?}, not {RELEASE_TYPE:?}",
+                env.payload_type
+            ));
+        }
+        let message = pae(&env.payload_type, &env.payload);
+        let signed = trust.iter().any(|k| {
+            env.signatures
+                .iter()
+                .any(|s| s.keyid == k.key_id() && k.verifies(&message, &s.sig))
+        });
+        if !signed {
+            let named: Vec<&str> = env.key_ids().collect();
+            return Err(format!(
+                "the release is not signed by a trusted key (it names {}; CATALOG_TRUST holds {})",
+                if named.is_empty() {
+                    "no key".to_owned()
+                } else {
+                    named.join(", ")
+                },
+                trust
+                    .iter()
+                    .map(|k| k.key_id())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let r = Release::parse(&env.payload)?;
+        if r.catalog != catalog {
+            return Err(format!(
+                "the release is of catalog {:?}, not {catalog:?}",
+                r.catalog
+            ));
+        }
+        Ok(r)
+    }
+
+    /// Reads a release's payload (without its signature: see [`Release::open`]).
+    pub fn parse(payload: &[u8]) -> Result<Release, String> {
+        let bad = |e: String| format!("the release's payload is not a release: {e}");
+        let text = std::str::from_utf8(payload).map_err(|_| bad("not UTF-8".into()))?;
+        let doc = json::parse(text).map_err(|e| bad(e.to_string()))?;
+        doc.expect_object("the payload").map_err(bad)?;
+        let catalog = doc.str_of("catalog").map_err(bad)?.to_owned();
+        check_catalog_id(&catalog).map_err(bad)?;
+        let pack = doc.str_of("pack").map_err(bad)?.to_owned();
+        if !is_hex64(&pack) {
+            return Err(bad("`pack` is not 64 lowercase hex characters".into()));
+        }
+        let size = doc
+            .required("size")
+            .map_err(bad)?
+            .as_u64()
+            .ok_or_else(|| bad("`size` is not an integer".into()))?;
+        let mut assets = Vec::new();
+        for a in doc.array_of("assets").map_err(bad)? {
+            let (name, len) = match a.as_array() {
+                Some([n, l]) => (n.as_str(), l.as_u64()),
+                _ => (None, None),
+            };
+            let (Some(name), Some(len)) = (name, len) else {
+                return Err(bad("an asset is not [name, length]".into()));
+            };
+            if name.is_empty()
+                || name.len() > 128
+                || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+            {
+                return Err(bad(format!("the asset name {name:?} is not an asset's")));
+            }
+            assets.push((name.to_owned(), len));
+        }
+        Ok(Release {
+            catalog,
+            pack,
+            size,
+            assets,
+        })
+    }
+
+    /// The revision: the pack's digest.
+    pub fn revision(&self) -> &str {
+        &self.pack
+    }
+
+    /// Checks a pack fetched for this release and loads it: its length and SHA-256 are the
+    /// release's, it passes the full check of a pack from elsewhere ([`Catalog::from_bytes`]:
+    /// every record once), and it is signed by one of `trust`. One hash and one decode, linear
+    /// in the pack.
+    pub fn check_pack(&self, pack: Vec<u8>, trust: &[PublicKey]) -> Result<Catalog, String> {
+        if pack.len() as u64 != self.size {
+            return Err(format!(
+                "the pack {} is {} bytes, the release says {} (truncated or replaced)",
+                self.pack,
+                pack.len(),
+                self.size
+            ));
+        }
+        let digest = hex(&sha256(&pack));
+        if digest != self.pack {
+            return Err(format!(
+                "the pack's SHA-256 is {digest}, the release names {} (replaced or corrupted)",
+                self.pack
+            ));
+        }
+        let catalog = Catalog::from_bytes(pack).map_err(|e| e.to_string())?;
+        let signer = catalog
+            .keys_json()
+            .ok_or("the pack is not signed (publish signs it: skills-edge publish --sign KEY)")?;
+        let keys = parse_trust(signer).map_err(|e| format!("the pack's keys.json: {e}"))?;
+        if !keys
+            .iter()
+            .any(|k| trust.iter().any(|t| t.key_id() == k.key_id()))
+        {
+            return Err(format!(
+                "the pack's skills are signed by {}, which CATALOG_TRUST does not hold",
+                keys.iter()
+                    .map(|k| k.key_id())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        Ok(catalog)
+    }
+}

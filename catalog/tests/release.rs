@@ -1,0 +1,213 @@
+//! Releases (a catalog published to object storage): what the Worker accepts and what it
+//! refuses, each way an attacker with write access to the bucket could try to get another pack
+//! served.
+
+use skills_edge_catalog::compile::signing::CatalogId;
+use skills_edge_catalog::compile::{compile, Compiled, SourceTree};
+use skills_edge_catalog::pack::{self, AssetPolicy, PackOptions};
+use skills_edge_catalog::release::{check_catalog_id, keys, parse_trust, Release, RELEASE_TYPE};
+use skills_edge_catalog::sign::{pae, Envelope, EnvelopeSignature, PublicKey, SigningKey};
+
+fn key(n: u8) -> SigningKey {
+    SigningKey::from_seed(std::array::from_fn(|i| {
+        (i as u8).wrapping_mul(31).wrapping_add(n)
+    }))
+}
+
+fn folder(body: &str) -> Compiled {
+    let mut t = SourceTree::default();
+    t.add_file(
+        "one/SKILL.md",
+        format!(
+            "---\nname: one\ndescription: The one skill, for the release tests.\n---\n\n{body}\n"
+        ),
+    );
+    t.add_file("one/references/big.md", "x".repeat(20_000));
+    compile(t).expect("the fixture compiles")
+}
+
+/// A signed pack of `body` and its assets (name, length).
+fn packed(body: &str, k: &SigningKey) -> (Vec<u8>, Vec<(String, u64)>) {
+    let mut c = folder(body);
+    c.sign(k, &CatalogId::new("--catalog-id", "test").unwrap());
+    let p = pack::encode_with(
+        &c,
+        &PackOptions {
+            instructions: None,
+            assets: Some(AssetPolicy::default()),
+        },
+    );
+    let assets = p
+        .assets
+        .iter()
+        .map(|a| (a.name.clone(), a.bytes.len() as u64))
+        .collect();
+    (p.pack, assets)
+}
+
+/// The refusal of `check_pack` (a `Catalog` has no `Debug`).
+fn refused(r: Result<skills_edge_catalog::Catalog, String>) -> String {
+    match r {
+        Ok(_) => panic!("the pack was accepted"),
+        Err(e) => e,
+    }
+}
+
+fn trust(k: &SigningKey) -> Vec<PublicKey> {
+    vec![k.public().clone()]
+}
+
+#[test]
+fn a_release_signed_by_a_trusted_key_opens_and_its_pack_loads() {
+    let k = key(1);
+    let (pack, assets) = packed("v1", &k);
+    let r = Release::of("default", &pack, &assets);
+    assert!(!r.assets.is_empty(), "the fixture has an asset");
+    let signed = r.sign(&k);
+    let opened = Release::open(signed.as_bytes(), &trust(&k), "default").unwrap();
+    assert_eq!(opened, r);
+    assert_eq!(opened.revision().len(), 64);
+    let catalog = opened.check_pack(pack, &trust(&k)).unwrap();
+    assert_eq!(catalog.skill_count(), 1);
+    // A second trusted key does not get in the way.
+    let both = vec![key(9).public().clone(), k.public().clone()];
+    assert!(Release::open(signed.as_bytes(), &both, "default").is_ok());
+}
+
+#[test]
+fn an_attacker_who_signs_a_release_with_another_key_is_refused() {
+    let (pack, assets) = packed("v1", &key(2));
+    let signed = Release::of("default", &pack, &assets).sign(&key(2));
+    let e = Release::open(signed.as_bytes(), &trust(&key(1)), "default").unwrap_err();
+    assert!(e.contains("not signed by a trusted key"), "{e}");
+}
+
+#[test]
+fn an_attacker_who_changes_a_signed_release_is_refused() {
+    let k = key(1);
+    let (pack, assets) = packed("v1", &k);
+    let (other, _) = packed("evil", &k);
+    let signed = Release::of("default", &pack, &assets).sign(&k);
+    // Point the signed release at another pack: the payload changes, the signature does not.
+    let forged = Release::of("default", &other, &assets).to_json();
+    let env = Envelope::parse(signed.as_bytes()).unwrap();
+    let tampered = Envelope {
+        payload: forged.into_bytes(),
+        ..env
+    }
+    .to_json();
+    let e = Release::open(tampered.as_bytes(), &trust(&k), "default").unwrap_err();
+    assert!(e.contains("not signed by a trusted key"), "{e}");
+}
+
+#[test]
+fn an_attacker_who_serves_an_unsigned_or_torn_pointer_is_refused() {
+    let k = key(1);
+    let (pack, assets) = packed("v1", &k);
+    let signed = Release::of("default", &pack, &assets).sign(&k);
+    let unsigned = Envelope {
+        signatures: vec![],
+        ..Envelope::parse(signed.as_bytes()).unwrap()
+    }
+    .to_json();
+    assert!(Release::open(unsigned.as_bytes(), &trust(&k), "default")
+        .unwrap_err()
+        .contains("names no key"));
+    for cut in [0, 1, signed.len() / 2, signed.len() - 1] {
+        let e = Release::open(&signed.as_bytes()[..cut], &trust(&k), "default").unwrap_err();
+        assert!(e.contains("torn"), "{cut}: {e}");
+    }
+    assert!(Release::open(b"\xff\xfe", &trust(&k), "default").is_err());
+}
+
+#[test]
+fn an_attacker_who_passes_a_skill_signature_off_as_a_release_is_refused() {
+    let k = key(1);
+    let (pack, assets) = packed("v1", &k);
+    let payload = Release::of("default", &pack, &assets)
+        .to_json()
+        .into_bytes();
+    let ty = "application/vnd.in-toto+json";
+    let sig = k.sign(&pae(ty, &payload)).to_vec();
+    let env = Envelope {
+        payload_type: ty.into(),
+        payload,
+        signatures: vec![EnvelopeSignature {
+            keyid: k.public().key_id().into(),
+            sig,
+        }],
+    }
+    .to_json();
+    let e = Release::open(env.as_bytes(), &trust(&k), "default").unwrap_err();
+    assert!(e.contains(RELEASE_TYPE), "{e}");
+}
+
+#[test]
+fn an_attacker_who_moves_one_tenants_release_to_another_is_refused() {
+    let k = key(1);
+    let (pack, assets) = packed("v1", &k);
+    let signed = Release::of("team-a", &pack, &assets).sign(&k);
+    let e = Release::open(signed.as_bytes(), &trust(&k), "team-b").unwrap_err();
+    assert!(e.contains("\"team-a\""), "{e}");
+}
+
+#[test]
+fn an_attacker_who_replaces_or_truncates_the_pack_is_refused() {
+    let k = key(1);
+    let (pack, assets) = packed("v1", &k);
+    let (other, _) = packed("evil", &k);
+    let r = Release::of("default", &pack, &assets);
+    let e = refused(r.check_pack(pack[..pack.len() - 1].to_vec(), &trust(&k)));
+    assert!(e.contains("truncated"), "{e}");
+    let mut same_len = other.clone();
+    same_len.resize(pack.len(), 0);
+    let e = refused(r.check_pack(same_len, &trust(&k)));
+    assert!(e.contains("SHA-256"), "{e}");
+}
+
+#[test]
+fn an_unsigned_pack_or_one_signed_by_another_key_is_refused_even_under_a_trusted_release() {
+    let k = key(1);
+    let c = folder("v1");
+    let unsigned = pack::encode_with(&c, &PackOptions::default()).pack;
+    let e = refused(Release::of("default", &unsigned, &[]).check_pack(unsigned, &trust(&k)));
+    assert!(e.contains("not signed"), "{e}");
+    let (other, assets) = packed("v1", &key(3));
+    let e = refused(Release::of("default", &other, &assets).check_pack(other, &trust(&k)));
+    assert!(e.contains("CATALOG_TRUST does not hold"), "{e}");
+}
+
+#[test]
+fn trust_lists_take_a_key_a_set_or_an_array_and_never_a_secret() {
+    let a = key(1).public().to_jwk();
+    let b = key(2).public().to_jwk();
+    assert_eq!(parse_trust(&a).unwrap().len(), 1);
+    assert_eq!(
+        parse_trust(&format!("{{\"keys\":[{a},{b}]}}"))
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(parse_trust(&format!("[{a},{b}]")).unwrap().len(), 2);
+    assert!(parse_trust("[]").unwrap_err().contains("no key"));
+    assert!(parse_trust("nope").is_err());
+    let secret = key(1).to_jwk();
+    let e = parse_trust(&secret).unwrap_err();
+    assert!(e.contains("secret"), "{e}");
+    assert!(
+        !e.contains(&secret[10..30]),
+        "the message never quotes the key"
+    );
+}
+
+#[test]
+fn catalog_ids_are_one_safe_path_segment() {
+    for ok in ["default", "team-a", "a.b_c", "0"] {
+        assert!(check_catalog_id(ok).is_ok(), "{ok}");
+    }
+    for bad in ["", "A", "../x", "a/b", "-a", ".a", &"a".repeat(65)] {
+        assert!(check_catalog_id(bad).is_err(), "{bad}");
+    }
+    assert_eq!(keys::pointer("default"), "default/current.json");
+    assert_eq!(keys::pack("t", "ab"), "t/packs/ab.pack");
+}
