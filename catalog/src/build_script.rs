@@ -17,7 +17,7 @@ use crate::{compile, options, pack, walk};
 use std::path::PathBuf;
 
 /// The pack's file name in `OUT_DIR`.
-pub const PACK_FILE: &str = "catalog.pack";
+pub(crate) const PACK_FILE: &str = "catalog.pack";
 
 /// Compiles the skills folder `SKILLS_DIR` (default `default_dir`), relative to the package
 /// being built, into `OUT_DIR/catalog.pack`, with the options every build reads

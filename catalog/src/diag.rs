@@ -209,7 +209,7 @@ impl Diagnostic {
     }
 
     /// A new warning.
-    pub fn warning(
+    pub(crate) fn warning(
         rule: Rule,
         path: &str,
         message: impl Into<String>,

@@ -11,10 +11,10 @@ pub const DEFAULT_LEEWAY: u64 = 60;
 
 /// The largest leeway accepted, in seconds (RFC 9068 §4: "some small leeway, usually no more
 /// than a few minutes, to account for clock skew").
-pub const MAX_LEEWAY: u64 = 300;
+pub(crate) const MAX_LEEWAY: u64 = 300;
 
 /// The default name of the claim the scopes are read from (RFC 9068 §2.2.3, RFC 8693 §4.2).
-pub const DEFAULT_SCOPE_CLAIM: &str = "scope";
+pub(crate) const DEFAULT_SCOPE_CLAIM: &str = "scope";
 
 /// What the header's `typ` must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -23,7 +23,7 @@ pub const MAX_METADATA_BYTES: usize = 64 * 1024;
 /// The issuer must be an `https` URL without query or fragment (RFC 8414 §2; MCP: "All
 /// authorization server endpoints MUST be served over HTTPS"); `http` is read for loopback
 /// hosts only (`localhost`, `127.0.0.1`, `[::1]`), for local testing.
-pub fn metadata_urls(issuer: &str) -> Result<Vec<String>, KeySetError> {
+pub(crate) fn metadata_urls(issuer: &str) -> Result<Vec<String>, KeySetError> {
     let (origin, path) = split_url(issuer).map_err(|p| KeySetError::Invalid {
         what: "issuer",
         problem: p,

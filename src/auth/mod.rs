@@ -52,9 +52,9 @@ mod verify;
 pub use cache::{KeyCache, KeyCachePolicy, Plan, TokenCache, DEFAULT_TOKEN_CACHE_ENTRIES};
 pub use config::{
     AuthConfigError, Grants, RequiredClaims, TypeCheck, ValidatorConfig, DEFAULT_LEEWAY,
-    DEFAULT_SCOPE_CLAIM, MAX_LEEWAY,
 };
-pub use discovery::{access_certs_url, jwks_uri, metadata_urls, MAX_METADATA_BYTES};
+pub(crate) use discovery::metadata_urls;
+pub use discovery::{access_certs_url, jwks_uri, MAX_METADATA_BYTES};
 pub use error::{InsufficientScope, KeySetError, TokenError};
 pub use jwk::{
     Key, KeySet, PublicKey, SkippedKey, MAX_KEYS, MAX_KEY_SET_BYTES, MAX_RSA_BITS, MIN_RSA_BITS,

@@ -32,7 +32,7 @@ pub struct Caller {
 
 impl Caller {
     /// Whether the token carries `scope`, compared exactly.
-    pub fn has_scope(&self, scope: &str) -> bool {
+    pub(crate) fn has_scope(&self, scope: &str) -> bool {
         self.scopes.iter().any(|s| s == scope)
     }
 
@@ -217,7 +217,7 @@ impl Validator {
     /// As [`Validator::prepare`], also accepting the audience `resource` when given: this
     /// server's canonical URI as the request names it (RFC 8707 §2), for a server whose
     /// configuration names no audience because it learns its own URL from each request.
-    pub fn prepare_for<'a>(
+    pub(crate) fn prepare_for<'a>(
         &self,
         token: &'a Token,
         keys: &'a KeySet,

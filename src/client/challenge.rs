@@ -55,7 +55,7 @@ pub struct Challenge {
 /// assert_eq!(c.resource_metadata.as_deref(), Some("https://h/.well-known/oauth-protected-resource/mcp"));
 /// assert!(parse_challenge("Basic realm=\"x\"").is_none());
 /// ```
-pub fn parse_challenge(header: &str) -> Option<Challenge> {
+pub(crate) fn parse_challenge(header: &str) -> Option<Challenge> {
     let mut rest = header;
     let mut in_bearer = None::<Challenge>;
     loop {
@@ -135,7 +135,7 @@ fn read_value(s: &str) -> (String, &str) {
 /// ]);
 /// assert_eq!(metadata_urls("https://h/mcp", Some("https://as/m")), ["https://as/m"]);
 /// ```
-pub fn metadata_urls(endpoint: &str, resource_metadata: Option<&str>) -> Vec<String> {
+pub(crate) fn metadata_urls(endpoint: &str, resource_metadata: Option<&str>) -> Vec<String> {
     if let Some(url) = resource_metadata
         .filter(|u| u.starts_with("https://") || u.starts_with("http://"))
         .filter(|u| !u.chars().any(|c| c.is_whitespace() || c.is_control()))
@@ -162,7 +162,7 @@ pub fn metadata_urls(endpoint: &str, resource_metadata: Option<&str>) -> Vec<Str
 
 /// What a metadata document says: its authorization servers and supported scopes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ResourceMetadata {
+pub(crate) struct ResourceMetadata {
     /// The URL it was read from.
     pub url: String,
     /// `authorization_servers`.
@@ -205,14 +205,15 @@ fn strings(doc: &Json, key: &str) -> Vec<String> {
 
 /// What answered 401, and so which `resource` a metadata document must name to be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Requested<'a> {
+pub(crate) enum Requested<'a> {
     /// An MCP endpoint (its URL): the document's `resource` must be that URL (RFC 9728 §3.3).
     Endpoint(&'a str),
     /// A `GET` of a well-known skills source (the index, an artifact or the key set; its URL):
     /// a document whose `resource` has the URL's origin is used. A choice: such a source is
     /// served beside an MCP endpoint that has the metadata (this project's Worker names
     /// `/mcp`'s in the mirror's challenges), and the document only explains the 401, it is
-    /// never used to get a token.
+    /// never used to get a token. Built by the command's well-known run only.
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
     WellKnown(&'a str),
 }
 
@@ -238,7 +239,7 @@ impl<'a> Requested<'a> {
 
 /// Reads a metadata document fetched from `url` for `requested` (its status and body); `Err`
 /// says why it cannot be used.
-pub fn read_metadata(
+pub(crate) fn read_metadata(
     requested: Requested<'_>,
     url: &str,
     status: u16,
@@ -281,7 +282,7 @@ fn printable(s: &str) -> String {
 /// The error of a 401 answering `method` (see the module documentation): `challenge` is the
 /// response's, `sent` whether the request carried a token, `metadata` the document found (or
 /// why none could be used; `None`: not looked up).
-pub fn unauthorized(
+pub(crate) fn unauthorized(
     method: &str,
     challenge: Option<&Challenge>,
     sent: bool,

@@ -71,7 +71,7 @@ pub use sse::Sse;
 
 /// The largest reply read, in bytes (a 16 MiB file in base64 with its JSON-RPC envelope fits
 /// with room to spare).
-pub const MAX_REPLY_BYTES: usize = 64 << 20;
+pub(crate) const MAX_REPLY_BYTES: usize = 64 << 20;
 
 /// The most bytes read of the reply to `notifications/initialized` (a notification has no
 /// answer; a server may still send a body, which is read this far and then dropped).

@@ -104,14 +104,15 @@ mod rules;
 pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};
 pub use facts::{bearer_header, check_headers, context_of, ClientInfo, EraChoice, ServerFacts};
-pub use rules::{check_declared, says_gone, server_label_of_url};
+pub(crate) use rules::says_gone;
+pub use rules::{check_declared, server_label_of_url};
 
 use cache::{Cache, Key};
 
 /// Most pages read for one listing (`skills/list`, or one directory).
-pub const MAX_PAGES: usize = 1000;
+pub(crate) const MAX_PAGES: usize = 1000;
 /// Most items read for one listing.
-pub const MAX_LISTED: usize = 100_000;
+pub(crate) const MAX_LISTED: usize = 100_000;
 /// The default listing budget: the most result bytes (as JSON text) read for one listing,
 /// one directory, or one walk opened with [`SkillsClient::begin_walk`] (256 MiB). Change it
 /// with [`SkillsClient::set_listing_budget`].

@@ -52,7 +52,7 @@ pub fn is_index_url(url: &str) -> bool {
 }
 
 /// Most skill entries read from one index.
-pub const MAX_INDEX_SKILLS: usize = 4096;
+pub(crate) const MAX_INDEX_SKILLS: usize = 4096;
 
 /// Which rules the index was read by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -299,7 +299,7 @@ impl Bearer {
     }
 
     /// The metadata URL the challenges name: `scheme://host/.well-known/oauth-protected-resource/mcp`.
-    pub fn metadata_url(&self, head: &Head<'_>, scheme: &str) -> String {
+    pub(crate) fn metadata_url(&self, head: &Head<'_>, scheme: &str) -> String {
         format!(
             "{scheme}://{}{PRM_MCP_PATH}",
             head.host.unwrap_or_default().to_ascii_lowercase()

@@ -15,7 +15,7 @@ use crate::sign::{Envelope, PublicKey, SigningKey, Statement, Subject};
 use std::fmt;
 
 /// The longest catalog identity, in bytes.
-pub const MAX_CATALOG_ID: usize = 256;
+pub(crate) const MAX_CATALOG_ID: usize = 256;
 
 /// A catalog's identity: the name every statement of the catalog carries as `catalog`, the
 /// same wherever the catalog is served (so a host can tell one publisher's catalog from

@@ -29,7 +29,7 @@ mod build;
 mod key;
 
 pub use build::{compile_signed, load_key, OMS_KEY_VAR};
-pub use key::{OmsPublicKey, OmsSigningKey, MAX_PEM_BYTES};
+pub use key::{OmsPublicKey, OmsSigningKey};
 
 use crate::json::{self, Node};
 use crate::sign::pae;
@@ -43,17 +43,17 @@ use std::fmt;
 /// The name of a skill's OMS signature, at its root, as NVIDIA's verified skills ship it.
 pub const SIGNATURE_FILE: &str = "skill.oms.sig";
 /// The bundle media type `model_signing`'s key mode writes and requires.
-pub const BUNDLE_MEDIA_TYPE: &str = "application/vnd.dev.sigstore.bundle.v0.3+json";
+pub(crate) const BUNDLE_MEDIA_TYPE: &str = "application/vnd.dev.sigstore.bundle.v0.3+json";
 /// The DSSE payload type.
 pub const PAYLOAD_TYPE: &str = "application/vnd.in-toto+json";
 /// The in-toto statement type.
-pub const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
+pub(crate) const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
 /// The model signature predicate, v1.0.
 pub const PREDICATE_TYPE: &str = "https://model_signing/signature/v1.0";
 /// Paths at a folder's root that `model_signing` leaves out by default (`ignore_git_paths`).
-pub const IGNORED_AT_ROOT: [&str; 4] = [".git", ".gitattributes", ".github", ".gitignore"];
+pub(crate) const IGNORED_AT_ROOT: [&str; 4] = [".git", ".gitattributes", ".github", ".gitignore"];
 /// The most bytes a bundle may have.
-pub const MAX_BUNDLE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_BUNDLE_BYTES: usize = 1 << 20;
 
 /// Why an OMS key, bundle or folder does not verify: what, where, and the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,7 +99,7 @@ pub struct Manifest {
 
 /// `model_signing`'s order of paths: component by component (Python's `PurePosixPath`
 /// order), so `a/b` comes before `a-c` although `-` sorts before `/` byte by byte.
-pub fn path_order(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn path_order(a: &str, b: &str) -> std::cmp::Ordering {
     a.split('/').cmp(b.split('/'))
 }
 
@@ -198,7 +198,7 @@ impl Manifest {
 
 /// Whether `model_signing`'s default configuration leaves `path` (relative to the folder) out
 /// of what it signs and verifies: the signature file and the git paths at the root.
-pub fn is_ignored(path: &str) -> bool {
+pub(crate) fn is_ignored(path: &str) -> bool {
     let first = path.split('/').next().unwrap_or(path);
     path == SIGNATURE_FILE || IGNORED_AT_ROOT.contains(&first)
 }

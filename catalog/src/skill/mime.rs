@@ -13,7 +13,7 @@ pub(crate) const DIRECTORY: &str = "inode/directory";
 /// assert_eq!(mime_for("logo.PNG", false), "image/png");
 /// assert_eq!(mime_for("LICENSE", true), "text/plain");
 /// ```
-pub fn mime_for(file_name: &str, is_text: bool) -> &'static str {
+pub(crate) fn mime_for(file_name: &str, is_text: bool) -> &'static str {
     let ext = match file_name.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
         _ => String::new(),

@@ -160,9 +160,9 @@ pub struct KeygenArgs {
 }
 
 /// The file of the secret key `keygen` writes into its folder.
-pub const SECRET_KEY_FILE: &str = "signing.key";
+pub(crate) const SECRET_KEY_FILE: &str = "signing.key";
 /// The file of the public key `keygen` writes into its folder.
-pub const PUBLIC_KEY_FILE: &str = "signing.pub";
+pub(crate) const PUBLIC_KEY_FILE: &str = "signing.pub";
 
 /// `keygen --out <dir>`.
 fn parse_keygen(args: &[String]) -> Result<KeygenArgs, String> {

@@ -69,7 +69,7 @@ impl VerifyArgs {
     /// let a = VerifyArgs::parse_with_env(&["https://h/mcp".into(), "--token".into(), "t".into()], &env).unwrap();
     /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer t".to_owned())]);
     /// ```
-    pub fn parse_with_env(
+    pub(crate) fn parse_with_env(
         args: &[String],
         env: &impl Fn(&str) -> Option<String>,
     ) -> Result<VerifyArgs, String> {

@@ -13,7 +13,12 @@ impl SkillHost {
 
     /// [`SkillHost::plan_load`] for `purpose`: a load that only checks a skill
     /// ([`Purpose::Check`]) needs no consent for a nested skill, since nothing reaches a model.
-    pub fn plan_load_for(&self, label: &str, uri: &str, purpose: Purpose) -> Result<PlannedRead> {
+    pub(crate) fn plan_load_for(
+        &self,
+        label: &str,
+        uri: &str,
+        purpose: Purpose,
+    ) -> Result<PlannedRead> {
         let entry = self.entry_or_err(label, uri)?;
         if entry.is_dynamic() && !self.options.allow_dynamic {
             return Err(VerifyError::new(

@@ -44,7 +44,7 @@ pub(crate) mod tests;
 
 /// The longest server label accepted, in bytes: the longest origin accepted
 /// ([`SkillHost::set_origin`]), since a client's default label is its server's origin.
-pub const MAX_LABEL_LEN: usize = super::signature::MAX_ORIGIN_LEN;
+pub(crate) const MAX_LABEL_LEN: usize = super::signature::MAX_ORIGIN_LEN;
 
 /// Host policy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
