@@ -24,7 +24,7 @@
 //!
 //! **Audience classes.** Each distinct set of scopes is a class; class 0 is public, private
 //! classes are numbered from 1 in order of their sorted scope sets. At most
-//! [`MAX_PRIVATE_CLASSES`] private classes exist (a `u64` mask). A caller's [`Grant`] is the
+//! `MAX_PRIVATE_CLASSES` private classes exist (a `u64` mask). A caller's [`Grant`] is the
 //! mask of the private classes whose scope set meets the caller's scopes
 //! (`Catalog::grant`: classes × scopes work, nothing per skill). Every skill, file and
 //! directory carries an [`Audience`]: a skill and its files their class, a directory the union

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! The crate then loads the pack with
-//! `include_bytes!(concat!(env!("OUT_DIR"), "/", "catalog.pack"))` ([`PACK_FILE`]).
+//! `include_bytes!(concat!(env!("OUT_DIR"), "/", "catalog.pack"))` (`PACK_FILE`).
 
 use crate::{compile, options, pack, walk};
 use std::path::PathBuf;

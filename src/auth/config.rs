@@ -92,7 +92,7 @@ pub struct ValidatorConfig {
     /// `sub` is absent or empty (Cloudflare Access's service tokens name the service token in
     /// `common_name`).
     pub subject_fallback: Option<String>,
-    /// Seconds of clock skew allowed on `exp`, `nbf` and `iat` (at most [`MAX_LEEWAY`]).
+    /// Seconds of clock skew allowed on `exp`, `nbf` and `iat` (at most `MAX_LEEWAY`).
     pub leeway: u64,
     /// The algorithms accepted, a subset of [`Algorithm::ALL`] (RFC 8725 §3.1: the caller
     /// chooses the set).

@@ -46,7 +46,7 @@ pub(crate) fn metadata_urls(issuer: &str) -> Result<Vec<String>, KeySetError> {
 /// object (no member named twice) whose `issuer` is exactly `issuer` (RFC 8414 §3.3: "If
 /// these values are not identical, the data contained in the response MUST NOT be used";
 /// OpenID Connect Discovery 1.0 §4.3 the same) and whose `jwks_uri` is an `https` URL (or
-/// `http` on a loopback host, as for [`metadata_urls`]).
+/// `http` on a loopback host, as for `metadata_urls`).
 pub fn jwks_uri(metadata: &[u8], issuer: &str) -> Result<String, KeySetError> {
     let invalid = |problem: String| KeySetError::Invalid {
         what: "authorization server metadata",

@@ -11,7 +11,7 @@
 //! | [`Caller::require`] | the scopes an operation needs | [`InsufficientScope`] (403) |
 //! | [`KeyCache`] | when to fetch the key set (age, unknown `kid`, at most one attempt per interval) | [`KeySetError`] (503) |
 //! | [`TokenCache`] | tokens already verified, by SHA-256, until `exp` | - |
-//! | [`metadata_urls`], [`jwks_uri`], [`access_certs_url`] | where the keys are | [`KeySetError`] (503) |
+//! | `metadata_urls`, [`jwks_uri`], [`access_certs_url`] | where the keys are | [`KeySetError`] (503) |
 //!
 //! docs/private.md states each rule with its source.
 //!

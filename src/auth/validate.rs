@@ -146,9 +146,9 @@ impl DetachedCheck {
 
 impl Validator {
     /// A validator for `config`, refused when the configuration cannot work: no issuer, an
-    /// empty audience, no scope claim name, a leeway over [`MAX_LEEWAY`], no algorithm. An
+    /// empty audience, no scope claim name, a leeway over `MAX_LEEWAY`, no algorithm. An
     /// empty list of audiences is accepted for a server that names its audience per request
-    /// ([`Validator::prepare_for`]); [`Validator::prepare`] then refuses every token
+    /// (`Validator::prepare_for`); [`Validator::prepare`] then refuses every token
     /// (`audience`).
     pub fn new(config: ValidatorConfig) -> Result<Validator, AuthConfigError> {
         let fail = |setting, problem: &str| {

@@ -3,19 +3,19 @@
 //! Protected Resource Metadata document it points to (RFC 9728 §2: `authorization_servers`,
 //! `scopes_supported`).
 //!
-//! [`unauthorized`] turns a 401 into an `http-status` error (`expected` 200, `actual` 401)
+//! `unauthorized` turns a 401 into an `http-status` error (`expected` 200, `actual` 401)
 //! whose message names the authorization server(s), the scopes the server supports, whether a
 //! token was sent (and the challenge's `error`, such as `invalid_token` or
 //! `insufficient_scope`), and the fix. The metadata is looked up as MCP clients do (MCP
 //! authorization, Protected Resource Metadata Discovery): the challenge's `resource_metadata`
 //! first; without one, `<origin>/.well-known/oauth-protected-resource<path>` (RFC 9728 §3.1: the
 //! well-known segment before the endpoint's path), then the same at the root
-//! ([`metadata_urls`]). The lookup is [`super::http`]'s: each GET goes through the transport's
+//! (`metadata_urls`). The lookup is [`super::http`]'s: each GET goes through the transport's
 //! `HttpIo::get`, so the caller's headers (the token) go to the endpoint's origin only, the
 //! caller's timeout bounds it, and at most [`MAX_METADATA_BYTES`] are read. A document whose
-//! `resource` is not the endpoint's URL is not used (RFC 9728 §3.3, [`read_metadata`]); for the
+//! `resource` is not the endpoint's URL is not used (RFC 9728 §3.3, `read_metadata`); for the
 //! GETs of a well-known skills source, one whose `resource` is on their origin is
-//! ([`Requested::WellKnown`]). A lookup that fails leaves the challenge alone to explain the
+//! (`Requested::WellKnown`). A lookup that fails leaves the challenge alone to explain the
 //! 401: the error is about the 401, never about the lookup.
 //!
 //! The token itself is never part of a message: only whether one was sent

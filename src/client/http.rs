@@ -30,7 +30,7 @@
 //! the events are read until the response with the request's `id` arrives (notifications and
 //! anything else are skipped, the rest of the stream is not waited for). A non-2xx status with
 //! a JSON-RPC error body is that error (`server-error`); without one it is `http-status`.
-//! Replies are capped at [`MAX_REPLY_BYTES`]; the reply to `notifications/initialized`, which
+//! Replies are capped at `MAX_REPLY_BYTES`; the reply to `notifications/initialized`, which
 //! carries nothing the client reads, at [`MAX_NOTIFICATION_REPLY_BYTES`] (the rest is not read).
 //!
 //! Strictness of replies:

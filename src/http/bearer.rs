@@ -49,7 +49,7 @@ pub enum KeySource {
     /// A configured URL (`AUTH_JWKS_URL`, or Access's certificate URL).
     Url(String),
     /// The `jwks_uri` of the issuer's metadata, tried at these URLs in order
-    /// ([`crate::auth::metadata_urls`]; read with [`crate::auth::jwks_uri`]).
+    /// (`crate::auth::metadata_urls`; read with [`crate::auth::jwks_uri`]).
     Discover(Vec<String>),
 }
 

@@ -22,7 +22,7 @@ pub(crate) const MAX_CATALOG_ID: usize = 256;
 /// another's whatever origin serves it). The publisher chooses it at build time
 /// (`SKILLS_CATALOG_ID`, `--catalog-id`); without one it is the signing key's id.
 ///
-/// It is 1 to [`MAX_CATALOG_ID`] visible ASCII characters (`!` to `~`: no spaces, no control
+/// It is 1 to `MAX_CATALOG_ID` visible ASCII characters (`!` to `~`: no spaces, no control
 /// characters), so it prints and compares the same everywhere, e.g. `acme.example/skills`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogId(String);

@@ -6,7 +6,7 @@
 //! The format, from that package's source (`_signing/signing.py`, `sign_ec_key.py`,
 //! `sign_sigstore_pb.py`, `manifest.py`, `_serialization/file.py`, `hashing.py`):
 //!
-//! - the file is a Sigstore bundle, media type [`BUNDLE_MEDIA_TYPE`]:
+//! - the file is a Sigstore bundle, media type `BUNDLE_MEDIA_TYPE`:
 //!   `{"mediaType","verificationMaterial":{"publicKey":{"hint"},"tlogEntries":[]},
 //!   "dsseEnvelope":{"payload","payloadType","signatures":[{"sig","keyid":""}]}}`;
 //! - the envelope is DSSE: `sig` is the ECDSA (P-256 with SHA-256) DER signature of DSSE's
@@ -19,7 +19,7 @@
 //!   `allow_symlinks`, `ignore_paths`);
 //! - the files gathered are every regular file under the folder except the signature file
 //!   and, at the folder's root, `.git`, `.gitattributes`, `.github` and `.gitignore`
-//!   ([`IGNORED_AT_ROOT`]; the command's default `--ignore-git-paths`).
+//!   (`IGNORED_AT_ROOT`; the command's default `--ignore-git-paths`).
 //!
 //! `model_signing` also reads bundles of its pre-1.0 predicate (`Digests/v0.1`), shard
 //! serialization, BLAKE2 and BLAKE3 digests, P-384 and P-521 keys, and certificate chains; this
@@ -91,7 +91,7 @@ fn fail_file(file: &str, message: String) -> OmsError {
 pub struct Manifest {
     /// The subject's name (the folder's name when signed; informative only).
     pub name: String,
-    /// Every file, by path relative to the folder, in `model_signing`'s order ([`path_order`]).
+    /// Every file, by path relative to the folder, in `model_signing`'s order (`path_order`).
     pub files: Vec<(String, [u8; 32])>,
     /// `serialization.ignore_paths` as the bundle gives it.
     pub ignore_paths: Vec<String>,
@@ -106,7 +106,7 @@ pub(crate) fn path_order(a: &str, b: &str) -> std::cmp::Ordering {
 impl Manifest {
     /// The manifest of `files` (path relative to the folder, SHA-256), for the folder `name`,
     /// sorted as `model_signing` sorts them. The signature file and the root paths
-    /// `model_signing` ignores are the caller's to leave out ([`is_ignored`]).
+    /// `model_signing` ignores are the caller's to leave out (`is_ignored`).
     pub fn new(name: &str, mut files: Vec<(String, [u8; 32])>) -> Manifest {
         files.sort_by(|a, b| path_order(&a.0, &b.0));
         let mut ignore_paths = vec![SIGNATURE_FILE.to_owned()];
@@ -223,7 +223,7 @@ fn decode(field: &str, v: &str) -> Result<Vec<u8>, OmsError> {
 }
 
 impl Bundle {
-    /// Reads a bundle's JSON (at most [`MAX_BUNDLE_BYTES`]). A bundle signed with a
+    /// Reads a bundle's JSON (at most `MAX_BUNDLE_BYTES`). A bundle signed with a
     /// certificate chain, or by Sigstore's keyless signing, is refused here: key mode checks
     /// keys only.
     pub fn parse(bytes: &[u8]) -> Result<Bundle, OmsError> {

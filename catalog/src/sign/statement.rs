@@ -97,7 +97,7 @@ impl Statement {
         out
     }
 
-    /// Reads a statement of this version: `_type` [`STATEMENT_TYPE`], `predicateType`
+    /// Reads a statement of this version: `_type` `STATEMENT_TYPE`, `predicateType`
     /// [`PREDICATE_TYPE`], every subject with a `name` and a `digest.sha256` of 64 lowercase
     /// hex characters, no two subjects with one name, and the predicate's three strings.
     pub fn parse(bytes: &[u8]) -> Result<Statement, SignatureError> {

@@ -24,7 +24,9 @@ impl SkillHost {
             .is_some_and(|t| t > now)
     }
 
-    /// [`SkillHost::plan_load_current`] for `purpose` ([`SkillHost::plan_load_for`]).
+    /// [`SkillHost::plan_load_for`] for a skill whose entry is current at `now` (H34), in one
+    /// call: `Ok(None)` when the skill is unknown or its entry no longer current (fetch it
+    /// with `skills/get`, register it and set its deadline first).
     pub(crate) fn plan_load_current_for(
         &self,
         label: &str,

@@ -80,7 +80,7 @@ impl SkillHost {
         self.load_for(label, uri, content, hashing, Purpose::Use)
     }
 
-    /// [`SkillHost::load`] for `purpose` ([`SkillHost::plan_load_for`]).
+    /// [`SkillHost::load`] for `purpose` (`SkillHost::plan_load_for`).
     pub fn load_for(
         &mut self,
         label: &str,

@@ -10,8 +10,8 @@
 //! at all, and an unlisted file is refused before anyone fetches it.
 //!
 //! The registry also keeps how long each entry is current (spec notes H34): a caller that
-//! knows a result's `ttlMs` records the deadline with [`SkillHost::set_current_until`], a
-//! number on its own clock (the registry has none), and [`SkillHost::plan_load_current`]
+//! knows a result's `ttlMs` records the deadline with `SkillHost::set_current_until`, a
+//! number on its own clock (the registry has none), and `SkillHost::plan_load_current_for`
 //! answers in one call whether the held entry is still current at `now` and, if it is, what
 //! to read. Registering an entry again clears its deadline until the caller sets a new one.
 
@@ -273,7 +273,7 @@ struct Window {
 ///
 /// # Registering entries
 ///
-/// [`SkillHost::register_listing`] (a `skills/list` result), [`SkillHost::register_entries`]
+/// [`SkillHost::register_listing`] (a `skills/list` result), `SkillHost::register_entries`
 /// (its items one by one), [`SkillHost::register_get_result`] (a `skills/get` result),
 /// [`SkillHost::register`] and [`SkillHost::refresh`] (one parsed [`Entry`]),
 /// [`SkillHost::forget`], and [`SkillHost::entry`] to read one back.
@@ -315,7 +315,7 @@ struct Window {
 ///
 /// [`SkillHost::skills`] lists every registered skill with a display name unique across
 /// servers, [`SkillHost::summary`] gives one, [`SkillHost::lookup`] maps a display name back
-/// to (server label, URI), and [`SkillHost::innermost_entry`] finds the skill a URI lies in.
+/// to (server label, URI), and `SkillHost::innermost_entry` finds the skill a URI lies in.
 ///
 /// ```
 /// use skills_edge::host::{Entry, HostOptions, SkillHost};
@@ -526,7 +526,7 @@ impl SkillHost {
         self.options
     }
 
-    /// Adds a server under a host-assigned label (H23, H28): 1 to [`MAX_LABEL_LEN`] bytes, no
+    /// Adds a server under a host-assigned label (H23, H28): 1 to `MAX_LABEL_LEN` bytes, no
     /// control characters, no leading or trailing whitespace. Never the server's
     /// self-reported name; a client's default is the server's origin (`https://host:port`),
     /// so a label may hold `:` (display names qualify a name with `label:`, and stay unique:
