@@ -49,16 +49,20 @@ mod token;
 mod validate;
 mod verify;
 
-pub use cache::{KeyCache, KeyCachePolicy, Plan, TokenCache, DEFAULT_TOKEN_CACHE_ENTRIES};
-pub use config::{
-    AuthConfigError, Grants, RequiredClaims, TypeCheck, ValidatorConfig, DEFAULT_LEEWAY,
-};
+pub use cache::{KeyCache, KeyCachePolicy, Plan};
+pub use cache::{TokenCache, DEFAULT_TOKEN_CACHE_ENTRIES};
+pub use config::AuthConfigError;
+pub use config::{Grants, RequiredClaims, TypeCheck, ValidatorConfig, DEFAULT_LEEWAY};
+pub use discovery::access_certs_url;
 pub(crate) use discovery::metadata_urls;
-pub use discovery::{access_certs_url, jwks_uri, MAX_METADATA_BYTES};
-pub use error::{InsufficientScope, KeySetError, TokenError};
-pub use jwk::{
-    Key, KeySet, PublicKey, SkippedKey, MAX_KEYS, MAX_KEY_SET_BYTES, MAX_RSA_BITS, MIN_RSA_BITS,
-};
+pub use discovery::{jwks_uri, MAX_METADATA_BYTES};
+pub use error::InsufficientScope;
+pub use error::{KeySetError, TokenError};
+pub use jwk::Key;
+pub use jwk::{KeySet, PublicKey, MAX_KEYS, MAX_RSA_BITS, MIN_RSA_BITS};
+pub use jwk::{SkippedKey, MAX_KEY_SET_BYTES};
 pub use token::{Algorithm, Token, MAX_TOKEN_BYTES};
-pub use validate::{Caller, DetachedCheck, SignatureCheck, Validator};
+pub use validate::DetachedCheck;
+pub use validate::SignatureCheck;
+pub use validate::{Caller, Validator};
 pub use verify::{Ed25519Verifier, SignatureVerifier, Unsupported};

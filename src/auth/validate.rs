@@ -32,7 +32,7 @@ pub struct Caller {
 
 impl Caller {
     /// Whether the token carries `scope`, compared exactly.
-    pub(crate) fn has_scope(&self, scope: &str) -> bool {
+    pub fn has_scope(&self, scope: &str) -> bool {
         self.scopes.iter().any(|s| s == scope)
     }
 

@@ -34,7 +34,7 @@ const PRM_PATH: &str = "/.well-known/oauth-protected-resource";
 
 /// The `Bearer` challenge of a `WWW-Authenticate` value: the parameters a client reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Challenge {
+pub(crate) struct Challenge {
     /// `error` (RFC 6750 §3.1: `invalid_request`, `invalid_token`, `insufficient_scope`).
     pub error: Option<String>,
     /// `scope`: the scopes the request needs (RFC 6750 §3).

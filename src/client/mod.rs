@@ -103,9 +103,12 @@ mod rules;
 
 pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};
-pub use facts::{bearer_header, check_headers, context_of, ClientInfo, EraChoice, ServerFacts};
+pub use facts::EraChoice;
+pub use facts::ServerFacts;
+pub use facts::{bearer_header, check_headers, context_of, ClientInfo};
+pub use rules::check_declared;
 pub(crate) use rules::says_gone;
-pub use rules::{check_declared, server_label_of_url};
+pub use rules::server_label_of_url;
 
 use cache::{Cache, Key};
 

@@ -24,7 +24,7 @@ use skills_edge_catalog::json;
 use super::approval::{signed_approval_fingerprint, ApprovalsExport};
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
-use super::signature::{Pin, Signer, SignerPolicy, Signers};
+use super::signature::{Signer, SignerPolicy, Signers};
 use super::verify::{
     manifest_item, resolve_in_root, verify_content, verify_skill_md, Content, Hashing,
     VerifiedContent, VerifiedSkillMd, VerifyOptions,

@@ -777,7 +777,7 @@ mod signed {
             ("acme", SignerTrust::FirstUse)
         );
         assert_eq!(
-            h.pin("https://skills.example").unwrap().key,
+            h.signers.pin("https://skills.example").unwrap().key,
             *key(1).public()
         );
         // Loading verifies the files against the entry the signature states.
@@ -818,7 +818,7 @@ mod signed {
         assert!(h.signer("work", uri).is_none());
         let mut later = SkillHost::new(HostOptions::default());
         assert_eq!(later.import_pins(&h.export_pins()), Ok(2));
-        assert!(later.pin("home").is_some());
+        assert!(later.signers.pin("home").is_some());
         assert_eq!(
             h.set_origin("work", "").unwrap_err().code,
             ErrorCode::InvalidArgument
