@@ -47,14 +47,6 @@ pub(crate) struct Challenge {
 /// syntax: `scheme param=value, param="quoted", …`, possibly after other schemes' challenges);
 /// `None` when the value holds no `Bearer` challenge. Parameter names are case-insensitive;
 /// quoted values have their `\` escapes removed; a parameter given twice keeps its first value.
-///
-/// ```
-/// use skills_edge::client::challenge::parse_challenge;
-/// let c = parse_challenge(r#"Bearer error="invalid_token", resource_metadata="https://h/.well-known/oauth-protected-resource/mcp""#).unwrap();
-/// assert_eq!(c.error.as_deref(), Some("invalid_token"));
-/// assert_eq!(c.resource_metadata.as_deref(), Some("https://h/.well-known/oauth-protected-resource/mcp"));
-/// assert!(parse_challenge("Basic realm=\"x\"").is_none());
-/// ```
 pub(crate) fn parse_challenge(header: &str) -> Option<Challenge> {
     let mut rest = header;
     let mut in_bearer = None::<Challenge>;
@@ -126,15 +118,6 @@ fn read_value(s: &str) -> (String, &str) {
 /// The metadata URLs to try for `endpoint`, in order: the challenge's `resource_metadata` when
 /// it is an `http(s)` URL, else `<origin>/.well-known/oauth-protected-resource<path>` (when the
 /// endpoint has a path other than `/`) and `<origin>/.well-known/oauth-protected-resource`.
-///
-/// ```
-/// use skills_edge::client::challenge::metadata_urls;
-/// assert_eq!(metadata_urls("https://h/mcp?x=1", None), [
-///     "https://h/.well-known/oauth-protected-resource/mcp",
-///     "https://h/.well-known/oauth-protected-resource",
-/// ]);
-/// assert_eq!(metadata_urls("https://h/mcp", Some("https://as/m")), ["https://as/m"]);
-/// ```
 pub(crate) fn metadata_urls(endpoint: &str, resource_metadata: Option<&str>) -> Vec<String> {
     if let Some(url) = resource_metadata
         .filter(|u| u.starts_with("https://") || u.starts_with("http://"))
@@ -339,6 +322,28 @@ pub(crate) fn unauthorized(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bearer_challenge_and_its_metadata_urls() {
+        let c = parse_challenge(r#"Bearer error="invalid_token", resource_metadata="https://h/.well-known/oauth-protected-resource/mcp""#).unwrap();
+        assert_eq!(c.error.as_deref(), Some("invalid_token"));
+        assert_eq!(
+            c.resource_metadata.as_deref(),
+            Some("https://h/.well-known/oauth-protected-resource/mcp")
+        );
+        assert!(parse_challenge("Basic realm=\"x\"").is_none());
+        assert_eq!(
+            metadata_urls("https://h/mcp?x=1", None),
+            [
+                "https://h/.well-known/oauth-protected-resource/mcp",
+                "https://h/.well-known/oauth-protected-resource",
+            ]
+        );
+        assert_eq!(
+            metadata_urls("https://h/mcp", Some("https://as/m")),
+            ["https://as/m"]
+        );
+    }
 
     #[test]
     fn challenges_are_read_as_rfc_9110_says() {

@@ -294,8 +294,7 @@ struct Window {
 /// let out = host.register_listing("docs", &listing).unwrap();
 /// assert_eq!((out.registered.len(), out.rejected[0].index), (1, 1));
 /// assert!(host.entry("docs", "skill://a/SKILL.md").is_some());
-/// let out = host.register_entries("docs", [entry("b", b"x")]).unwrap();
-/// assert!(out.registered[0].added);
+/// assert!(host.register("docs", Entry::parse(&entry("b", b"x")).unwrap()).unwrap().added);
 /// // skills/get must answer for the URI asked for.
 /// let got = format!(r#"{{"skill":{}}}"#, entry("c", b"x"));
 /// assert!(host.register_get_result("docs", "skill://c/SKILL.md", &got).unwrap().added);
@@ -338,8 +337,6 @@ struct Window {
 /// assert_eq!(host.lookup("home:a"), Some(("home".into(), "skill://a/SKILL.md".into())));
 /// let s = host.summary("work", "skill://b/SKILL.md").unwrap();
 /// assert_eq!((s.name.as_str(), s.display_name.as_str(), s.approved, s.active), ("b", "b", false, false));
-/// let inner = host.innermost_entry("work", "skill://b/x.md").unwrap();
-/// assert_eq!(inner.uri(), "skill://b/SKILL.md");
 /// ```
 ///
 /// # Loading and acting windows
