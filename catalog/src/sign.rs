@@ -37,7 +37,7 @@ use base64::alphabet;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, URL_SAFE_NO_PAD};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::fmt;
 
 mod envelope;

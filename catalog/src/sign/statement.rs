@@ -119,8 +119,7 @@ impl Statement {
                 json.predicate_type
             )));
         }
-        // A hash set of borrowed names, the shape the host's entry reader uses for its URIs.
-        let mut names: HashSet<&str> = HashSet::with_capacity(json.subject.len());
+        let mut names: BTreeSet<&str> = BTreeSet::new();
         for (name, sha256) in &json.subject {
             if !sha256.as_deref().is_some_and(is_hex_digest) {
                 return Err(bad(format!(

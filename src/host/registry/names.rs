@@ -56,7 +56,10 @@ impl SkillHost {
         // `name (prefix)`) stands for one server's skill while another's has the same name.
         let mut servers_of_name: Map<usize> = Map::new();
         for server in self.servers.iter() {
-            let names: BTreeSet<&str> = server.skills.values().map(|s| s.entry.name()).collect();
+            let mut names: BTreeSet<&str> = BTreeSet::new();
+            for skill in server.skills.values() {
+                names.insert(skill.entry.name());
+            }
             for n in names {
                 **servers_of_name.entry(n.to_owned()).or_default() += 1;
             }
