@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints the count of public items of the library crates (skills-edge with its `command`
 # feature, as the native command and the npm package build it; skills-edge-catalog;
-# skills-edge-rmcp), the number issue 38 bounds (fewer than 400).
+# skills-edge-rmcp), the number issue 38 bounds (fewer than 400), and fails when it reaches
+# `--max`.
 #
 # Method: `cargo doc --no-deps` of the three crates (native target), then from rustdoc's HTML:
 # every item `all.html` lists (functions, structs, enums, traits, constants, statics, type
@@ -9,21 +10,46 @@
 # (inherent impls only: trait impls are the trait's) and the methods a trait declares. An item
 # re-exported from another crate is inlined by rustdoc; it is counted once, by its source
 # location (the page's first `src/` link: file and first line). Fields and variants are not counted.
-# Usage: scripts/public-items.sh [--per-module]
+#
+# The documentation is built where the test steps build it, so the count costs no build of
+# its own in a test run: skills-edge and skills-edge-catalog in the library's target
+# directory (10-rust.sh's `cargo doc --workspace`), skills-edge-rmcp in the rmcp judge's
+# (`$target/rmcp`, 32-rmcp.sh's), never rmcp and tokio in the library's.
+# Usage: scripts/public-items.sh [--per-module] [--list] [--no-build] [--max N]
+#   --no-build  count the documentation already built (fails when a crate's is missing)
+#   --max N     fail when the count is N or more (32-rmcp.sh passes the bound)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo doc --no-deps --quiet -p skills-edge -p skills-edge-catalog -p skills-edge-rmcp \
-  --features skills-edge/command
+target=${CARGO_TARGET_DIR:-target}
+rtarget=$target/rmcp
+build=1 max=
+args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-build) build= ;;
+    --max) max=$2; shift ;;
+    *) args+=("$1") ;;
+  esac
+  shift
+done
+if [ -n "$build" ]; then
+  cargo doc --no-deps --quiet -p skills-edge -p skills-edge-catalog --features skills-edge/command
+  CARGO_TARGET_DIR=$rtarget cargo doc --no-deps --quiet -p skills-edge-rmcp
+fi
 
-python3 - "$@" <<'EOF'
+python3 - "$target/doc" "$rtarget/doc" "${max:-0}" ${args[@]+"${args[@]}"} <<'EOF'
 import collections, os, re, sys
 
+lib_doc, rmcp_doc, max_items = sys.argv[1], sys.argv[2], int(sys.argv[3])
 per_module = "--per-module" in sys.argv
-doc = "target/doc"
+listing = "--list" in sys.argv
 seen = {}
 counts = collections.Counter()
-for crate in ["skills_edge", "skills_edge_catalog", "skills_edge_rmcp"]:
+for crate, doc in [("skills_edge", lib_doc), ("skills_edge_catalog", lib_doc), ("skills_edge_rmcp", rmcp_doc)]:
+    if not os.path.exists(f"{doc}/{crate}/all.html"):
+        sys.exit(f"public-items.sh: no documentation of {crate} in {doc}\n"
+                 "  fix: run without --no-build, or after 10-rust.sh (skills-edge, skills-edge-catalog) and 32-rmcp.sh's doc step (skills-edge-rmcp)")
     with open(f"{doc}/{crate}/all.html", encoding="utf-8") as f:
         hrefs = re.findall(r'<li><a href="([^"]+)">', f.read())
     for href in hrefs:
@@ -42,6 +68,8 @@ for crate in ["skills_edge", "skills_edge_catalog", "skills_edge_rmcp"]:
         declared = len(re.findall(r'id="tymethod\.', page))
         n = 1 + assoc + declared
         seen[key] = n
+        if listing:
+            print(f"{n:3d}  {crate}/{href}")
         module = "::".join([crate] + os.path.dirname(href).split("/")).rstrip(":")
         counts[module] += n
 
@@ -50,4 +78,7 @@ if per_module:
     for m, n in sorted(counts.items(), key=lambda x: -x[1]):
         print(f"{n:5d}  {m}")
 print(f"public items: {total}")
+if max_items and total >= max_items:
+    sys.exit(f"public-items.sh: {total} public items, the bound is fewer than {max_items}\n"
+             "  fix: make what has no user outside its crate pub(crate) (or private), or remove it")
 EOF

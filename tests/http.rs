@@ -464,7 +464,7 @@ fn origin_patterns() {
         "http://x:99999",
         "://x",
     ] {
-        let e = OriginList::parse(bad).unwrap_err();
+        let e = OriginList::parse(bad).unwrap_err().to_string();
         assert!(e.contains(bad), "{e}");
     }
 }

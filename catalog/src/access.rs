@@ -24,7 +24,7 @@
 //!
 //! **Audience classes.** Each distinct set of scopes is a class; class 0 is public, private
 //! classes are numbered from 1 in order of their sorted scope sets. At most
-//! [`MAX_PRIVATE_CLASSES`] private classes exist (a `u64` mask). A caller's [`Grant`] is the
+//! `MAX_PRIVATE_CLASSES` private classes exist (a `u64` mask). A caller's [`Grant`] is the
 //! mask of the private classes whose scope set meets the caller's scopes
 //! (`Catalog::grant`: classes × scopes work, nothing per skill). Every skill, file and
 //! directory carries an [`Audience`]: a skill and its files their class, a directory the union
@@ -39,7 +39,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const ACCESS_FILE: &str = "skills-edge.toml";
 
 /// The most private audience classes a catalog may have (the bits of a `u64`).
-pub const MAX_PRIVATE_CLASSES: usize = 64;
+pub(crate) const MAX_PRIVATE_CLASSES: usize = 64;
 
 /// What a caller may see: the set of private audience classes it holds, as a mask (bit
 /// `k - 1` for class `k`). Public skills are seen by every grant.
@@ -89,7 +89,7 @@ impl Audience {
     };
 
     /// The audience of class `class` (0 public, `k` ≥ 1 private class `k`).
-    pub const fn of_class(class: u32) -> Audience {
+    pub(crate) const fn of_class(class: u32) -> Audience {
         if class == 0 {
             Audience::PUBLIC
         } else if class as usize <= MAX_PRIVATE_CLASSES {
@@ -106,7 +106,7 @@ impl Audience {
     }
 
     /// Seen by whoever sees `self` or `other`.
-    pub const fn union(self, other: Audience) -> Audience {
+    pub(crate) const fn union(self, other: Audience) -> Audience {
         Audience {
             public: self.public || other.public,
             private: self.private | other.private,

@@ -11,13 +11,13 @@
 //! ```
 //!
 //! The crate then loads the pack with
-//! `include_bytes!(concat!(env!("OUT_DIR"), "/", "catalog.pack"))` ([`PACK_FILE`]).
+//! `include_bytes!(concat!(env!("OUT_DIR"), "/", "catalog.pack"))` (`PACK_FILE`).
 
 use crate::{compile, options, pack, walk};
 use std::path::PathBuf;
 
 /// The pack's file name in `OUT_DIR`.
-pub const PACK_FILE: &str = "catalog.pack";
+pub(crate) const PACK_FILE: &str = "catalog.pack";
 
 /// Compiles the skills folder `SKILLS_DIR` (default `default_dir`), relative to the package
 /// being built, into `OUT_DIR/catalog.pack`, with the options every build reads

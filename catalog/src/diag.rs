@@ -66,7 +66,7 @@ pub enum Rule {
     /// A skill's `.tar.gz` for the mirror is over 25 MiB (the Static Assets file limit).
     LimitArchive,
     /// More skills than a `skills/list` can give within the clients' 64 pages at the largest
-    /// page size ([`crate::compile::MAX_SKILLS`]).
+    /// page size (`crate::compile::MAX_SKILLS`).
     LimitSkills,
     /// The skills folder cannot be read.
     Io,
@@ -89,7 +89,7 @@ pub enum Rule {
     AccessPattern,
     /// A nested skill's audience differs from its parent's.
     AccessNested,
-    /// More distinct scope sets than [`crate::access::MAX_PRIVATE_CLASSES`].
+    /// More distinct scope sets than `crate::access::MAX_PRIVATE_CLASSES`.
     AccessClasses,
     /// Two skills share a name but not their audience: how a shared name is served (left out
     /// of the mirror, a path-based prompt name) is decided for the whole catalog, so a caller
@@ -209,7 +209,7 @@ impl Diagnostic {
     }
 
     /// A new warning.
-    pub fn warning(
+    pub(crate) fn warning(
         rule: Rule,
         path: &str,
         message: impl Into<String>,

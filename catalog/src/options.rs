@@ -31,6 +31,42 @@ use crate::compile::signing::CatalogId;
 use crate::compile::Options;
 use crate::diag::{Diagnostic, Rule};
 use crate::sign::SigningKey;
+use std::fmt;
+
+/// A build option that cannot be used ([`from_env`], [`inline_max`], [`signing`],
+/// [`CatalogId::new`]): its `Display` names the variable or flag, the value, what is wrong and
+/// the fix, without a leading `error: ` (the command and `build.rs` add it).
+///
+/// ```
+/// use skills_edge_catalog::options;
+/// let e = options::inline_max("--inline-max", "16k").unwrap_err();
+/// assert_eq!(e.to_string(), r#"--inline-max "16k" is not a number of bytes: use a decimal integer such as 16384"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionError {
+    message: String,
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl From<String> for OptionError {
+    fn from(message: String) -> Self {
+        OptionError { message }
+    }
+}
+
+/// The message, for callers whose errors are text (the command's argument readers).
+impl From<OptionError> for String {
+    fn from(e: OptionError) -> String {
+        e.message
+    }
+}
 
 /// The variable that leaves invalid skills out (`skip`) or stops on any error (`fail`).
 pub const ON_INVALID: &str = "SKILLS_ON_INVALID";
@@ -82,7 +118,7 @@ pub fn signing(
     get: impl Fn(&str) -> Option<String>,
     key_flag: Option<&str>,
     id_flag: Option<&str>,
-) -> Result<Option<Signing>, String> {
+) -> Result<Option<Signing>, OptionError> {
     let set = |name: &str| get(name).filter(|v| !v.is_empty());
     let catalog_id = match (id_flag, set(CATALOG_ID)) {
         (Some(id), _) => Some(CatalogId::new("--catalog-id", id)?),
@@ -95,17 +131,17 @@ pub fn signing(
             key_file,
             catalog_id,
         })),
-        Some(_) => Err(
+        Some(_) => Err(OptionError::from(
             "--sign needs the path of a signing key file (signing.key of `skills-edge keygen`)"
-                .into(),
-        ),
+                .to_owned(),
+        )),
         None if catalog_id.is_some() => {
             let named = if id_flag.is_some() {
                 "--catalog-id"
             } else {
                 CATALOG_ID
             };
-            Err(format!("{named} is given but no signing key: the catalog identity is part of what is signed\n  fix: give the key with --sign PATH or {SIGNING_KEY}=PATH (`skills-edge keygen` makes one), or leave out {named}"))
+            Err(OptionError::from(format!("{named} is given but no signing key: the catalog identity is part of what is signed\n  fix: give the key with --sign PATH or {SIGNING_KEY}=PATH (`skills-edge keygen` makes one), or leave out {named}")))
         }
         None => Ok(None),
     }
@@ -142,19 +178,19 @@ impl Signing {
 /// The compile options from the environment: `get` returns a variable's value, `None` when
 /// it is unset. An unknown value is an error naming the variable, the value and the fix
 /// (without a leading `error: `, which the caller adds).
-pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Result<Options, String> {
+pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Result<Options, OptionError> {
     let strict = match get(STRICT).as_deref() {
         None | Some("" | "0") => false,
         Some("1") => true,
         Some(other) => {
-            return Err(format!("{STRICT} is {other:?}\n  fix: set {STRICT}=1 for strict mode (frontmatter every host can read), or 0 or nothing for the default"));
+            return Err(OptionError::from(format!("{STRICT} is {other:?}\n  fix: set {STRICT}=1 for strict mode (frontmatter every host can read), or 0 or nothing for the default")));
         }
     };
     let skip_invalid = match get(ON_INVALID).as_deref() {
         None | Some("" | "fail") => false,
         Some("skip") => true,
         Some(other) => {
-            return Err(format!("{ON_INVALID} is {other:?}\n  fix: set {ON_INVALID}=skip to leave invalid skills out and publish the rest, or fail (or nothing) to stop the build on any error"));
+            return Err(OptionError::from(format!("{ON_INVALID} is {other:?}\n  fix: set {ON_INVALID}=skip to leave invalid skills out and publish the rest, or fail (or nothing) to stop the build on any error")));
         }
     };
     Ok(Options {
@@ -164,15 +200,15 @@ pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Result<Options, String>
 }
 
 /// The value of `--inline-max` (named `name` in the error): a decimal number of bytes.
-pub fn inline_max(name: &str, value: &str) -> Result<u64, String> {
+pub fn inline_max(name: &str, value: &str) -> Result<u64, OptionError> {
     value
         .parse::<u64>()
         .ok()
         .filter(|_| value.bytes().all(|b| b.is_ascii_digit()))
         .ok_or_else(|| {
-            format!(
+            OptionError::from(format!(
                 "{name} {value:?} is not a number of bytes: use a decimal integer such as 16384"
-            )
+            ))
         })
 }
 
@@ -204,12 +240,14 @@ mod tests {
 
     #[test]
     fn unknown_values_are_refused_with_the_fix() {
-        let e = from_env(env(&[(STRICT, "true")])).unwrap_err();
+        let e = from_env(env(&[(STRICT, "true")])).unwrap_err().to_string();
         assert!(
             e.starts_with("SKILLS_STRICT is \"true\"\n  fix: set SKILLS_STRICT=1"),
             "{e}"
         );
-        let e = from_env(env(&[(ON_INVALID, "ignore")])).unwrap_err();
+        let e = from_env(env(&[(ON_INVALID, "ignore")]))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("SKILLS_ON_INVALID is \"ignore\"\n  fix: set SKILLS_ON_INVALID=skip"),
             "{e}"
@@ -241,23 +279,31 @@ mod tests {
         );
         let s = signing(env(&[]), Some("f"), None).unwrap().unwrap();
         assert_eq!(s.catalog_id, None);
-        let e = signing(env(&[(CATALOG_ID, "acme")]), None, None).unwrap_err();
+        let e = signing(env(&[(CATALOG_ID, "acme")]), None, None)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("SKILLS_CATALOG_ID is given but no signing key"),
             "{e}"
         );
         assert!(e.contains("fix: give the key with --sign PATH"), "{e}");
-        let e = signing(env(&[]), None, Some("acme")).unwrap_err();
+        let e = signing(env(&[]), None, Some("acme"))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("--catalog-id is given but no signing key"),
             "{e}"
         );
-        let e = signing(env(&[(SIGNING_KEY, "k"), (CATALOG_ID, "a b")]), None, None).unwrap_err();
+        let e = signing(env(&[(SIGNING_KEY, "k"), (CATALOG_ID, "a b")]), None, None)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("SKILLS_CATALOG_ID \"a b\" is not a catalog identity"),
             "{e}"
         );
-        let e = signing(env(&[]), Some("k"), Some("")).unwrap_err();
+        let e = signing(env(&[]), Some("k"), Some(""))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("--catalog-id \"\" is not a catalog identity"),
             "{e}"
@@ -326,7 +372,7 @@ mod tests {
     fn inline_max_is_a_decimal_number_of_bytes() {
         assert_eq!(inline_max("--inline-max", "0"), Ok(0));
         for bad in ["", "-1", "+5", "1e3", " 5", "0x10", "99999999999999999999"] {
-            let e = inline_max("--inline-max", bad).unwrap_err();
+            let e = inline_max("--inline-max", bad).unwrap_err().to_string();
             assert_eq!(e, format!("--inline-max {bad:?} is not a number of bytes: use a decimal integer such as 16384"));
         }
     }

@@ -37,7 +37,7 @@ use base64::alphabet;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, URL_SAFE_NO_PAD};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::fmt;
 
 mod envelope;
@@ -48,7 +48,7 @@ pub use key::{PublicKey, SigningKey};
 pub use statement::{Statement, Subject};
 
 /// The in-toto Statement type this version writes and reads.
-pub const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
+pub(crate) const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
 /// The DSSE payload type of an in-toto statement (in-toto envelope layer).
 pub const PAYLOAD_TYPE: &str = "application/vnd.in-toto+json";
 /// The predicate type of a skill's statement: this project's, version 1.
@@ -61,9 +61,9 @@ pub const DSSE_META_KEY: &str = "io.github.skills-edge/dsse";
 pub const SIGNER_META_KEY: &str = "io.github.skills-edge/signer";
 /// The most bytes an envelope's JSON may have (a skill of 512 files with long URIs needs about
 /// a quarter of it).
-pub const MAX_ENVELOPE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_ENVELOPE_BYTES: usize = 1 << 20;
 /// The most bytes a key's JWK may have.
-pub const MAX_JWK_BYTES: usize = 4096;
+pub(crate) const MAX_JWK_BYTES: usize = 4096;
 
 /// What is wrong with a key, an envelope or a statement. The message never holds secret key
 /// material.

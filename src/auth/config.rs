@@ -11,10 +11,10 @@ pub const DEFAULT_LEEWAY: u64 = 60;
 
 /// The largest leeway accepted, in seconds (RFC 9068 §4: "some small leeway, usually no more
 /// than a few minutes, to account for clock skew").
-pub const MAX_LEEWAY: u64 = 300;
+pub(crate) const MAX_LEEWAY: u64 = 300;
 
 /// The default name of the claim the scopes are read from (RFC 9068 §2.2.3, RFC 8693 §4.2).
-pub const DEFAULT_SCOPE_CLAIM: &str = "scope";
+pub(crate) const DEFAULT_SCOPE_CLAIM: &str = "scope";
 
 /// What the header's `typ` must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +95,7 @@ pub struct ValidatorConfig {
     /// `sub` is absent or empty (Cloudflare Access's service tokens name the service token in
     /// `common_name`).
     pub subject_fallback: Option<String>,
-    /// Seconds of clock skew allowed on `exp`, `nbf` and `iat` (at most [`MAX_LEEWAY`]).
+    /// Seconds of clock skew allowed on `exp`, `nbf` and `iat` (at most `MAX_LEEWAY`).
     pub leeway: u64,
     /// The algorithms accepted, a subset of [`Algorithm::ALL`] (RFC 8725 §3.1: the caller
     /// chooses the set).

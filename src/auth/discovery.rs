@@ -23,7 +23,7 @@ pub const MAX_METADATA_BYTES: usize = 64 * 1024;
 /// The issuer must be an `https` URL without query or fragment (RFC 8414 §2; MCP: "All
 /// authorization server endpoints MUST be served over HTTPS"); `http` is read for loopback
 /// hosts only (`localhost`, `127.0.0.1`, `[::1]`), for local testing.
-pub fn metadata_urls(issuer: &str) -> Result<Vec<String>, KeySetError> {
+pub(crate) fn metadata_urls(issuer: &str) -> Result<Vec<String>, KeySetError> {
     let (origin, path) = split_url(issuer).map_err(|p| KeySetError::Invalid {
         what: "issuer",
         problem: p,
@@ -46,7 +46,7 @@ pub fn metadata_urls(issuer: &str) -> Result<Vec<String>, KeySetError> {
 /// object (no member named twice) whose `issuer` is exactly `issuer` (RFC 8414 §3.3: "If
 /// these values are not identical, the data contained in the response MUST NOT be used";
 /// OpenID Connect Discovery 1.0 §4.3 the same) and whose `jwks_uri` is an `https` URL (or
-/// `http` on a loopback host, as for [`metadata_urls`]).
+/// `http` on a loopback host, as for `metadata_urls`).
 pub fn jwks_uri(metadata: &[u8], issuer: &str) -> Result<String, KeySetError> {
     let invalid = |problem: String| KeySetError::Invalid {
         what: "authorization server metadata",

@@ -11,7 +11,7 @@
 //! | [`Caller::require`] | the scopes an operation needs | [`InsufficientScope`] (403) |
 //! | [`KeyCache`] | when to fetch the key set (age, unknown `kid`, at most one attempt per interval) | [`KeySetError`] (503) |
 //! | [`TokenCache`] | tokens already verified, by SHA-256, until `exp` | - |
-//! | [`metadata_urls`], [`jwks_uri`], [`access_certs_url`] | where the keys are | [`KeySetError`] (503) |
+//! | `metadata_urls`, [`jwks_uri`], [`access_certs_url`] | where the keys are | [`KeySetError`] (503) |
 //!
 //! docs/private.md states each rule with its source.
 //!
@@ -49,16 +49,20 @@ mod token;
 mod validate;
 mod verify;
 
-pub use cache::{KeyCache, KeyCachePolicy, Plan, TokenCache, DEFAULT_TOKEN_CACHE_ENTRIES};
-pub use config::{
-    AuthConfigError, Grants, RequiredClaims, TypeCheck, ValidatorConfig, DEFAULT_LEEWAY,
-    DEFAULT_SCOPE_CLAIM, MAX_LEEWAY,
-};
-pub use discovery::{access_certs_url, jwks_uri, metadata_urls, MAX_METADATA_BYTES};
-pub use error::{InsufficientScope, KeySetError, TokenError};
-pub use jwk::{
-    Key, KeySet, PublicKey, SkippedKey, MAX_KEYS, MAX_KEY_SET_BYTES, MAX_RSA_BITS, MIN_RSA_BITS,
-};
+pub use cache::{KeyCache, KeyCachePolicy, Plan};
+pub use cache::{TokenCache, DEFAULT_TOKEN_CACHE_ENTRIES};
+pub use config::AuthConfigError;
+pub use config::{Grants, RequiredClaims, TypeCheck, ValidatorConfig, DEFAULT_LEEWAY};
+pub use discovery::access_certs_url;
+pub(crate) use discovery::metadata_urls;
+pub use discovery::{jwks_uri, MAX_METADATA_BYTES};
+pub use error::InsufficientScope;
+pub use error::{KeySetError, TokenError};
+pub use jwk::Key;
+pub use jwk::{KeySet, PublicKey, MAX_KEYS, MAX_RSA_BITS, MIN_RSA_BITS};
+pub use jwk::{SkippedKey, MAX_KEY_SET_BYTES};
 pub use token::{Algorithm, Token, MAX_TOKEN_BYTES};
-pub use validate::{Caller, DetachedCheck, SignatureCheck, Validator};
+pub use validate::DetachedCheck;
+pub use validate::SignatureCheck;
+pub use validate::{Caller, Validator};
 pub use verify::{Ed25519Verifier, SignatureVerifier, Unsupported};

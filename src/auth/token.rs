@@ -54,18 +54,9 @@ impl Algorithm {
         }
     }
 
-    /// The JWK key type (`kty`) this algorithm takes (RFC 7518 §6.1, RFC 8037 §2).
-    pub fn key_type(self) -> &'static str {
-        match self {
-            Algorithm::Es256 => "EC",
-            Algorithm::Rs256 => "RSA",
-            Algorithm::EdDsa => "OKP",
-        }
-    }
-
     /// The signature's fixed length in bytes, for the algorithms that have one (RS256's is
     /// the key's modulus length).
-    pub fn signature_len(self) -> Option<usize> {
+    pub(crate) fn signature_len(self) -> Option<usize> {
         match self {
             Algorithm::Es256 | Algorithm::EdDsa => Some(64),
             Algorithm::Rs256 => None,
@@ -226,7 +217,7 @@ impl Token {
     }
 
     /// The bytes the signature covers: `BASE64URL(header) || '.' || BASE64URL(payload)`.
-    pub fn signing_input(&self) -> &[u8] {
+    pub(crate) fn signing_input(&self) -> &[u8] {
         self.signing_input.as_bytes()
     }
 

@@ -148,9 +148,9 @@ impl DetachedCheck {
 
 impl Validator {
     /// A validator for `config`, refused when the configuration cannot work: no issuer, an
-    /// empty audience, no scope claim name, a leeway over [`MAX_LEEWAY`], no algorithm. An
+    /// empty audience, no scope claim name, a leeway over `MAX_LEEWAY`, no algorithm. An
     /// empty list of audiences is accepted for a server that names its audience per request
-    /// ([`Validator::prepare_for`]); [`Validator::prepare`] then refuses every token
+    /// (`Validator::prepare_for`); [`Validator::prepare`] then refuses every token
     /// (`audience`).
     pub fn new(config: ValidatorConfig) -> Result<Validator, AuthConfigError> {
         let fail = |setting, problem: &str| {
@@ -219,7 +219,7 @@ impl Validator {
     /// As [`Validator::prepare`], also accepting the audience `resource` when given: this
     /// server's canonical URI as the request names it (RFC 8707 §2), for a server whose
     /// configuration names no audience because it learns its own URL from each request.
-    pub fn prepare_for<'a>(
+    pub(crate) fn prepare_for<'a>(
         &self,
         token: &'a Token,
         keys: &'a KeySet,

@@ -60,7 +60,7 @@ impl Hints {
 
 /// The cache key of a request: its method and parameters.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct Key {
+pub struct Key {
     method: String,
     params: String,
 }

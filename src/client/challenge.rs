@@ -3,19 +3,19 @@
 //! Protected Resource Metadata document it points to (RFC 9728 §2: `authorization_servers`,
 //! `scopes_supported`).
 //!
-//! [`unauthorized`] turns a 401 into an `http-status` error (`expected` 200, `actual` 401)
+//! `unauthorized` turns a 401 into an `http-status` error (`expected` 200, `actual` 401)
 //! whose message names the authorization server(s), the scopes the server supports, whether a
 //! token was sent (and the challenge's `error`, such as `invalid_token` or
 //! `insufficient_scope`), and the fix. The metadata is looked up as MCP clients do (MCP
 //! authorization, Protected Resource Metadata Discovery): the challenge's `resource_metadata`
 //! first; without one, `<origin>/.well-known/oauth-protected-resource<path>` (RFC 9728 §3.1: the
 //! well-known segment before the endpoint's path), then the same at the root
-//! ([`metadata_urls`]). The lookup is [`super::http`]'s: each GET goes through the transport's
+//! (`metadata_urls`). The lookup is [`super::http`]'s: each GET goes through the transport's
 //! `HttpIo::get`, so the caller's headers (the token) go to the endpoint's origin only, the
 //! caller's timeout bounds it, and at most [`MAX_METADATA_BYTES`] are read. A document whose
-//! `resource` is not the endpoint's URL is not used (RFC 9728 §3.3, [`read_metadata`]); for the
+//! `resource` is not the endpoint's URL is not used (RFC 9728 §3.3, `read_metadata`); for the
 //! GETs of a well-known skills source, one whose `resource` is on their origin is
-//! ([`Requested::WellKnown`]). A lookup that fails leaves the challenge alone to explain the
+//! (`Requested::WellKnown`). A lookup that fails leaves the challenge alone to explain the
 //! 401: the error is about the 401, never about the lookup.
 //!
 //! The token itself is never part of a message: only whether one was sent
@@ -34,7 +34,7 @@ const PRM_PATH: &str = "/.well-known/oauth-protected-resource";
 
 /// The `Bearer` challenge of a `WWW-Authenticate` value: the parameters a client reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Challenge {
+pub(crate) struct Challenge {
     /// `error` (RFC 6750 §3.1: `invalid_request`, `invalid_token`, `insufficient_scope`).
     pub error: Option<String>,
     /// `scope`: the scopes the request needs (RFC 6750 §3).
@@ -47,15 +47,7 @@ pub struct Challenge {
 /// syntax: `scheme param=value, param="quoted", …`, possibly after other schemes' challenges);
 /// `None` when the value holds no `Bearer` challenge. Parameter names are case-insensitive;
 /// quoted values have their `\` escapes removed; a parameter given twice keeps its first value.
-///
-/// ```
-/// use skills_edge::client::challenge::parse_challenge;
-/// let c = parse_challenge(r#"Bearer error="invalid_token", resource_metadata="https://h/.well-known/oauth-protected-resource/mcp""#).unwrap();
-/// assert_eq!(c.error.as_deref(), Some("invalid_token"));
-/// assert_eq!(c.resource_metadata.as_deref(), Some("https://h/.well-known/oauth-protected-resource/mcp"));
-/// assert!(parse_challenge("Basic realm=\"x\"").is_none());
-/// ```
-pub fn parse_challenge(header: &str) -> Option<Challenge> {
+pub(crate) fn parse_challenge(header: &str) -> Option<Challenge> {
     let mut rest = header;
     let mut in_bearer = None::<Challenge>;
     loop {
@@ -126,16 +118,7 @@ fn read_value(s: &str) -> (String, &str) {
 /// The metadata URLs to try for `endpoint`, in order: the challenge's `resource_metadata` when
 /// it is an `http(s)` URL, else `<origin>/.well-known/oauth-protected-resource<path>` (when the
 /// endpoint has a path other than `/`) and `<origin>/.well-known/oauth-protected-resource`.
-///
-/// ```
-/// use skills_edge::client::challenge::metadata_urls;
-/// assert_eq!(metadata_urls("https://h/mcp?x=1", None), [
-///     "https://h/.well-known/oauth-protected-resource/mcp",
-///     "https://h/.well-known/oauth-protected-resource",
-/// ]);
-/// assert_eq!(metadata_urls("https://h/mcp", Some("https://as/m")), ["https://as/m"]);
-/// ```
-pub fn metadata_urls(endpoint: &str, resource_metadata: Option<&str>) -> Vec<String> {
+pub(crate) fn metadata_urls(endpoint: &str, resource_metadata: Option<&str>) -> Vec<String> {
     if let Some(url) = resource_metadata
         .filter(|u| u.starts_with("https://") || u.starts_with("http://"))
         .filter(|u| !u.chars().any(|c| c.is_whitespace() || c.is_control()))
@@ -162,7 +145,7 @@ pub fn metadata_urls(endpoint: &str, resource_metadata: Option<&str>) -> Vec<Str
 
 /// What a metadata document says: its authorization servers and supported scopes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ResourceMetadata {
+pub(crate) struct ResourceMetadata {
     /// The URL it was read from.
     pub url: String,
     /// `authorization_servers`.
@@ -205,14 +188,15 @@ fn strings(doc: &Json, key: &str) -> Vec<String> {
 
 /// What answered 401, and so which `resource` a metadata document must name to be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Requested<'a> {
+pub(crate) enum Requested<'a> {
     /// An MCP endpoint (its URL): the document's `resource` must be that URL (RFC 9728 §3.3).
     Endpoint(&'a str),
     /// A `GET` of a well-known skills source (the index, an artifact or the key set; its URL):
     /// a document whose `resource` has the URL's origin is used. A choice: such a source is
     /// served beside an MCP endpoint that has the metadata (this project's Worker names
     /// `/mcp`'s in the mirror's challenges), and the document only explains the 401, it is
-    /// never used to get a token.
+    /// never used to get a token. Built by the command's well-known run only.
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
     WellKnown(&'a str),
 }
 
@@ -238,7 +222,7 @@ impl<'a> Requested<'a> {
 
 /// Reads a metadata document fetched from `url` for `requested` (its status and body); `Err`
 /// says why it cannot be used.
-pub fn read_metadata(
+pub(crate) fn read_metadata(
     requested: Requested<'_>,
     url: &str,
     status: u16,
@@ -281,7 +265,7 @@ fn printable(s: &str) -> String {
 /// The error of a 401 answering `method` (see the module documentation): `challenge` is the
 /// response's, `sent` whether the request carried a token, `metadata` the document found (or
 /// why none could be used; `None`: not looked up).
-pub fn unauthorized(
+pub(crate) fn unauthorized(
     method: &str,
     challenge: Option<&Challenge>,
     sent: bool,
@@ -338,6 +322,28 @@ pub fn unauthorized(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bearer_challenge_and_its_metadata_urls() {
+        let c = parse_challenge(r#"Bearer error="invalid_token", resource_metadata="https://h/.well-known/oauth-protected-resource/mcp""#).unwrap();
+        assert_eq!(c.error.as_deref(), Some("invalid_token"));
+        assert_eq!(
+            c.resource_metadata.as_deref(),
+            Some("https://h/.well-known/oauth-protected-resource/mcp")
+        );
+        assert!(parse_challenge("Basic realm=\"x\"").is_none());
+        assert_eq!(
+            metadata_urls("https://h/mcp?x=1", None),
+            [
+                "https://h/.well-known/oauth-protected-resource/mcp",
+                "https://h/.well-known/oauth-protected-resource",
+            ]
+        );
+        assert_eq!(
+            metadata_urls("https://h/mcp", Some("https://as/m")),
+            ["https://as/m"]
+        );
+    }
 
     #[test]
     fn challenges_are_read_as_rfc_9110_says() {

@@ -68,7 +68,8 @@ impl ExchangeKind {
     /// Whether the server could not be reached or did not answer as the protocol prescribes
     /// (every kind but [`ExchangeKind::ServerError`], which is an answer: the server refused
     /// the request).
-    pub fn is_transport_failure(self) -> bool {
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn is_transport_failure(self) -> bool {
         self != ExchangeKind::ServerError
     }
 }
@@ -150,7 +151,8 @@ impl ClientCode {
 
     /// Whether this is an exchange failure other than a JSON-RPC error answer
     /// ([`ExchangeKind::is_transport_failure`]).
-    pub fn is_transport_failure(self) -> bool {
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn is_transport_failure(self) -> bool {
         matches!(self, ClientCode::Exchange(k) if k.is_transport_failure())
     }
 }

@@ -30,7 +30,7 @@
 //! the events are read until the response with the request's `id` arrives (notifications and
 //! anything else are skipped, the rest of the stream is not waited for). A non-2xx status with
 //! a JSON-RPC error body is that error (`server-error`); without one it is `http-status`.
-//! Replies are capped at [`MAX_REPLY_BYTES`]; the reply to `notifications/initialized`, which
+//! Replies are capped at `MAX_REPLY_BYTES`; the reply to `notifications/initialized`, which
 //! carries nothing the client reads, at [`MAX_NOTIFICATION_REPLY_BYTES`] (the rest is not read).
 //!
 //! Strictness of replies:
@@ -71,7 +71,7 @@ pub use sse::Sse;
 
 /// The largest reply read, in bytes (a 16 MiB file in base64 with its JSON-RPC envelope fits
 /// with room to spare).
-pub const MAX_REPLY_BYTES: usize = 64 << 20;
+pub(crate) const MAX_REPLY_BYTES: usize = 64 << 20;
 
 /// The most bytes read of the reply to `notifications/initialized` (a notification has no
 /// answer; a server may still send a body, which is read this far and then dropped).

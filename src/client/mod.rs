@@ -10,11 +10,11 @@
 //! | [`challenge`] | a 401 explained: the `WWW-Authenticate` challenge and the Protected Resource Metadata it points to |
 //! | `cache` (private) | results kept for their `ttlMs`, private ones per authorization context; a result's [`Hints`] |
 //! | `error` (private) | [`ClientError`]: a refusal of the host rules or a failure of the exchange ([`ExchangeKind`]); [`ClientCode`], their wire names |
-//! | `rules` (private) | what the client may send and to whom: [`check_declared`], [`says_gone`], [`server_label_of_url`] |
+//! | `rules` (private) | what the client may send and to whom: [`check_declared`], `says_gone`, [`server_label_of_url`] |
 //!
 //! The items of `cache`, `error` and `rules` a caller needs are this module's ([`Hints`],
 //! [`ClientError`], [`ClientCode`], [`ExchangeKind`], [`Result`], [`check_declared`],
-//! [`says_gone`], [`server_label_of_url`]): each has one path.
+//! `says_gone`, [`server_label_of_url`]): each has one path.
 //!
 //! The client performs no I/O itself. Each operation is an `async fn` that takes an [`Rpc`]:
 //! something that sends one JSON-RPC request and returns its result. The npm package passes
@@ -48,18 +48,18 @@
 //!   verification failure is thrown and the acting window stays as it was (H15: a host may
 //!   keep it longer, never shorter), unless the server answered that it no longer serves the
 //!   skill (JSON-RPC `-32602`, or the legacy `-32002`): then the skill is forgotten and its
-//!   window closes ([`says_gone`]). An internal error (`-32603`), a lost connection or a
+//!   window closes (`says_gone`). An internal error (`-32603`), a lost connection or a
 //!   timeout says nothing about the skill.
 //! * **Freshness** (H34): an entry from `skills/list` or `skills/get` is current for that
 //!   result's `ttlMs`; [`SkillsClient::load`] fetches an entry that is unknown or no longer
 //!   current with `skills/get` first. During an acting window the held entry governs reads,
 //!   whatever the TTL. The registry owns each entry and its deadline: the client records the
-//!   deadline on the [`Rpc`]'s clock ([`SkillHost::set_current_until`]) and asks, in one call,
-//!   whether the entry is current and what to read ([`SkillHost::plan_load_current`]).
+//!   deadline on the [`Rpc`]'s clock (`SkillHost::set_current_until`) and asks, in one call,
+//!   whether the entry is current and what to read (`SkillHost::plan_load_current_for`).
 //! * **Caching** (the private `cache`): results are reused within their `ttlMs` and `cacheScope`, keyed
 //!   by method and parameters (and the authorization context for private ones); errors and
 //!   content that failed verification are never kept.
-//! * **Bounds**: at most [`MAX_PAGES`] pages per listing and [`MAX_LISTED`] items; a repeated
+//! * **Bounds**: at most `MAX_PAGES` pages per listing and `MAX_LISTED` items; a repeated
 //!   cursor ends the walk with `protocol-error`. Every page of one listing (`skills/list`) or
 //!   one directory read counts against one byte budget, the listing budget
 //!   ([`DEFAULT_LISTING_BUDGET`], 256 MiB, unless [`SkillsClient::set_listing_budget`] says
@@ -67,11 +67,11 @@
 //!   over many directories shares one budget when it is opened with
 //!   [`SkillsClient::begin_walk`]. Past the budget the listing fails with `protocol-error`,
 //!   naming the budget and how to raise it. Each reply is capped on its own as well
-//!   ([`http::MAX_REPLY_BYTES`]).
+//!   (`http::MAX_REPLY_BYTES`).
 //! * **Cost**: registering a listing, the summaries of its skills, a load and the marking of
 //!   a directory's children are linear in what the server sent: display names are worked out
 //!   once per change of the registered set ([`SkillHost::summary`]), and a child's skill is
-//!   found from its URI's prefixes ([`SkillHost::innermost_entry`]), never by scanning every
+//!   found from its URI's prefixes (`SkillHost::innermost_entry`), never by scanning every
 //!   skill.
 
 use std::cell::RefCell;
@@ -103,15 +103,19 @@ mod rules;
 
 pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};
-pub use facts::{bearer_header, check_headers, context_of, ClientInfo, EraChoice, ServerFacts};
-pub use rules::{check_declared, says_gone, server_label_of_url};
+pub use facts::EraChoice;
+pub use facts::ServerFacts;
+pub use facts::{bearer_header, check_headers, context_of, ClientInfo};
+pub use rules::check_declared;
+pub(crate) use rules::says_gone;
+pub use rules::server_label_of_url;
 
 use cache::{Cache, Key};
 
 /// Most pages read for one listing (`skills/list`, or one directory).
-pub const MAX_PAGES: usize = 1000;
+pub(crate) const MAX_PAGES: usize = 1000;
 /// Most items read for one listing.
-pub const MAX_LISTED: usize = 100_000;
+pub(crate) const MAX_LISTED: usize = 100_000;
 /// The default listing budget: the most result bytes (as JSON text) read for one listing,
 /// one directory, or one walk opened with [`SkillsClient::begin_walk`] (256 MiB). Change it
 /// with [`SkillsClient::set_listing_budget`].

@@ -278,7 +278,7 @@ impl SkillsClient {
     }
 
     /// [`SkillsClient::load`] for `purpose`: [`Purpose::Check`] loads a skill only to check
-    /// it (the `verify` run), so a nested skill needs no consent ([`SkillHost::plan_load_for`]).
+    /// it (the `verify` run), so a nested skill needs no consent (`SkillHost::plan_load_for`).
     pub async fn load_for<R: Rpc>(&self, rpc: &R, uri: &str, purpose: Purpose) -> Result<Loaded> {
         check_skill_md_uri(uri)?;
         let now = rpc.now_ms();

@@ -67,7 +67,7 @@ pub fn check_declared(facts: Option<&ServerFacts>, method: &str) -> Result<()> {
 /// `-32602` (SEP-2640 §Error Handling: `skills/get` for a skill the server does not serve) or
 /// the legacy resource-not-found `-32002`. Anything else (`-32603`, a lost connection, a
 /// timeout) says nothing about the skill, and its acting window stays open.
-pub fn says_gone(e: &ClientError) -> bool {
+pub(crate) fn says_gone(e: &ClientError) -> bool {
     e.code == ExchangeKind::ServerError && matches!(e.actual.as_deref(), Some("-32602" | "-32002"))
 }
 

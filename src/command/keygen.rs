@@ -90,9 +90,9 @@ pub fn write_error(what: &str, why: &str) -> String {
 }
 
 /// The file of the OMS secret key `keygen --oms` writes into its folder.
-pub const OMS_SECRET_KEY_FILE: &str = "oms.key";
+pub(crate) const OMS_SECRET_KEY_FILE: &str = "oms.key";
 /// The file of the OMS public key `keygen --oms` writes into its folder.
-pub const OMS_PUBLIC_KEY_FILE: &str = "oms.pub";
+pub(crate) const OMS_PUBLIC_KEY_FILE: &str = "oms.pub";
 
 /// What `keygen --oms --out <out>` writes for a 32-byte secret scalar: `oms.key` (PKCS#8
 /// PEM) and `oms.pub` (SubjectPublicKeyInfo PEM), the ECDSA P-256 key files

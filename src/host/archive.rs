@@ -61,7 +61,7 @@ pub use zip::read_zip;
 pub const MAX_INFLATED_BYTES: u64 = MAX_BYTES_PER_SKILL + (4 << 20);
 
 /// The largest pax extended header or GNU long-name record read.
-pub const MAX_TAR_RECORD: u64 = 64 << 10;
+pub(crate) const MAX_TAR_RECORD: u64 = 64 << 10;
 
 /// The two formats a client must read (RFC v0.2.0 §Supported Formats).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

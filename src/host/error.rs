@@ -213,7 +213,7 @@ impl<C> Failure<C> {
 
     /// The same details under another code (a refusal of the host rules passed on as the
     /// client's error keeps everything).
-    pub fn recode<D>(self, code: impl FnOnce(C) -> D) -> Failure<D> {
+    pub(crate) fn recode<D>(self, code: impl FnOnce(C) -> D) -> Failure<D> {
         Failure {
             code: code(self.code),
             uri: self.uri,
@@ -249,7 +249,7 @@ impl<C> Failure<C> {
     }
 
     /// Sets the field path.
-    pub fn with_field(mut self, field: impl Into<String>) -> Failure<C> {
+    pub(crate) fn with_field(mut self, field: impl Into<String>) -> Failure<C> {
         self.field = Some(field.into().into_boxed_str());
         self
     }

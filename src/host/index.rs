@@ -52,7 +52,7 @@ pub fn is_index_url(url: &str) -> bool {
 }
 
 /// Most skill entries read from one index.
-pub const MAX_INDEX_SKILLS: usize = 4096;
+pub(crate) const MAX_INDEX_SKILLS: usize = 4096;
 
 /// Which rules the index was read by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,7 +138,7 @@ pub struct Index {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IndexError {
     /// The document is not an index at all (not JSON, not an object, no `skills` array, more
-    /// skills than [`MAX_INDEX_SKILLS`]): the source did not answer with what the protocol
+    /// skills than `MAX_INDEX_SKILLS`): the source did not answer with what the protocol
     /// prescribes, a failure of the exchange rather than of a rule (the client reports it as
     /// `protocol-error`).
     NotAnIndex {

@@ -37,8 +37,10 @@ pub mod signature;
 pub mod verify;
 
 pub use approval::{approval_fingerprint, signed_approval_fingerprint};
-pub use entry::{Entry, LimitReport, ResourceItem, Resources, SignatureMeta};
-pub use error::{ErrorCode, Failure, VerifyError};
+pub use entry::{Entry, LimitReport, Resources};
+pub use entry::{ResourceItem, SignatureMeta};
+pub use error::Failure;
+pub use error::{ErrorCode, VerifyError};
 pub use registry::{
     HostOptions, ListingOutcome, LoadedSkill, PlannedRead, Purpose, ReadFile, RegisterOutcome,
     Rejected, SkillHost, SkillSummary,

@@ -49,7 +49,7 @@ pub enum KeySource {
     /// A configured URL (`AUTH_JWKS_URL`, or Access's certificate URL).
     Url(String),
     /// The `jwks_uri` of the issuer's metadata, tried at these URLs in order
-    /// ([`crate::auth::metadata_urls`]; read with [`crate::auth::jwks_uri`]).
+    /// (`crate::auth::metadata_urls`; read with [`crate::auth::jwks_uri`]).
     Discover(Vec<String>),
 }
 
@@ -299,7 +299,7 @@ impl Bearer {
     }
 
     /// The metadata URL the challenges name: `scheme://host/.well-known/oauth-protected-resource/mcp`.
-    pub fn metadata_url(&self, head: &Head<'_>, scheme: &str) -> String {
+    pub(crate) fn metadata_url(&self, head: &Head<'_>, scheme: &str) -> String {
         format!(
             "{scheme}://{}{PRM_MCP_PATH}",
             head.host.unwrap_or_default().to_ascii_lowercase()

@@ -92,13 +92,19 @@ mod origin;
 mod response;
 mod well_known;
 
-pub use auth_settings::{AuthMode, BearerConfig, TokenProfile};
-pub use bearer::{AuthStep, Bearer, Gate, KeySource, PRM_MCP_PATH};
+pub use auth_settings::AuthMode;
+pub use auth_settings::BearerConfig;
+pub use auth_settings::TokenProfile;
+pub use bearer::Bearer;
+pub use bearer::PRM_MCP_PATH;
+pub use bearer::{AuthStep, Gate, KeySource};
 pub use body::{BodyReader, MAX_MAX_BODY_BYTES};
 #[cfg(feature = "js")]
 pub(crate) use endpoint::INSPECTOR_FILES;
-pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH, INSPECTOR_PREFIX};
+pub use endpoint::INSPECTOR_PREFIX;
+pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH};
 pub use head::Head;
-pub use origin::{HostList, HostPattern, OriginList, OriginPattern, PortPattern};
+pub use origin::{AllowListError, HostList, OriginList};
+pub use origin::{HostPattern, OriginPattern, PortPattern};
 pub(crate) use origin::{DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
 pub use response::Response;

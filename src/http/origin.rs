@@ -3,6 +3,35 @@
 //! and `ALLOWED_HOSTS` settings, matched per request without allocating.
 
 use crate::skill::uri::is_scheme;
+use std::fmt;
+
+/// Why an `ALLOWED_ORIGINS` or `ALLOWED_HOSTS` value is refused ([`OriginList::parse`],
+/// [`HostList::parse`]): the item at fault, quoted, and what is wrong with it, or that the
+/// list accepts nothing. The settings' error adds which setting it is and the fix.
+///
+/// ```
+/// use skills_edge::http::HostList;
+/// let e = HostList::parse("localhost:http").unwrap_err();
+/// assert_eq!(e.to_string(), r#""localhost:http" has an invalid port"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowListError {
+    message: String,
+}
+
+impl fmt::Display for AllowListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for AllowListError {}
+
+impl From<String> for AllowListError {
+    fn from(message: String) -> Self {
+        AllowListError { message }
+    }
+}
 
 /// Default `ALLOWED_ORIGINS`: browser pages served from this machine, any port.
 pub(crate) const DEFAULT_ALLOWED_ORIGINS: &str =
@@ -219,7 +248,7 @@ impl OriginList {
     /// assert!(!list.allows("https://example.com.evil"));
     /// assert!(OriginList::parse("example.com").is_err());
     /// ```
-    pub fn parse(value: &str) -> Result<OriginList, String> {
+    pub fn parse(value: &str) -> Result<OriginList, AllowListError> {
         let mut out = Vec::new();
         for item in list_items(value) {
             if item == "*" {
@@ -253,7 +282,7 @@ impl HostList {
     /// assert!(!list.allows("evil.example"));
     /// assert!(HostList::parse(" , ").is_err());
     /// ```
-    pub fn parse(value: &str) -> Result<HostList, String> {
+    pub fn parse(value: &str) -> Result<HostList, AllowListError> {
         let mut out = Vec::new();
         for item in list_items(value) {
             if item == "*" {
@@ -271,7 +300,7 @@ impl HostList {
             out.push((host, port));
         }
         if out.is_empty() {
-            return Err("no host would be accepted".to_owned());
+            return Err(AllowListError::from("no host would be accepted".to_owned()));
         }
         Ok(HostList::Only(out))
     }

@@ -417,7 +417,7 @@ pub fn build_options(
     #[wasm_bindgen(unchecked_optional_param_type = "string")] inline_max: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let vars = build_env(&env, arg("buildOptions", "env"))?;
-    let invalid = |m: String| super::fail(ErrorCode::InvalidArgument, m);
+    let invalid = |m: options::OptionError| super::fail(ErrorCode::InvalidArgument, m);
     let compile = options::from_env(|n| vars.get(n)).map_err(invalid)?;
     let signing = options::signing(|n| vars.get(n), None, None).map_err(invalid)?;
     let inline_max = match inline_max {

@@ -350,10 +350,11 @@ fn read(
             SettingKey::ServerName => name = Some((s, value.clone())),
             SettingKey::ServerVersion => version = Some((s, value.clone())),
             SettingKey::AllowedOrigins => {
-                c.allowed_origins = OriginList::parse(&value).map_err(|p| err(Some(p)))?
+                c.allowed_origins =
+                    OriginList::parse(&value).map_err(|p| err(Some(p.to_string())))?
             }
             SettingKey::AllowedHosts => {
-                c.allowed_hosts = HostList::parse(&value).map_err(|p| err(Some(p)))?
+                c.allowed_hosts = HostList::parse(&value).map_err(|p| err(Some(p.to_string())))?
             }
             SettingKey::MaxBodyBytes => c.max_body_bytes = integer(&value).map_err(err)?,
             SettingKey::Mirror => c.mirror = on_off(&value)?,

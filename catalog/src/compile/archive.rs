@@ -39,7 +39,7 @@ pub(crate) const GZIP_LEVEL: u32 = 6;
 /// The largest archive a build publishes: 25 MiB, the per-file limit of Cloudflare Workers
 /// Static Assets, where the Worker keeps large archives. The spec's 16 MiB per skill keeps
 /// every archive below it; the check names the skill if that ever stops being so.
-pub const MAX_ARCHIVE_BYTES: u64 = 25 * 1024 * 1024;
+pub(crate) const MAX_ARCHIVE_BYTES: u64 = 25 * 1024 * 1024;
 
 /// Whether `path` fits a plain ustar header (a name of up to 100 bytes, or a prefix of up to
 /// 155 bytes and a name of up to 100 split at a `/`). A longer path is written with a GNU

@@ -35,7 +35,7 @@ use std::collections::BTreeMap;
 
 /// The `$schema` of the index: the RFC's identifier of its v0.2.0 format (an opaque URI that
 /// clients match; an index without it is read as v0.1.0).
-pub const MIRROR_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+pub(crate) const MIRROR_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
 /// The path prefix of the mirror.
 pub const MIRROR_PREFIX: &str = "/.well-known/agent-skills/";

@@ -209,7 +209,7 @@ pub const MAX_PAGE_ITEMS: usize = 1000;
 /// The most skills a catalog holds (`limit-skills`): [`MAX_LIST_PAGES`] pages of
 /// [`MAX_PAGE_ITEMS`], so that `skills/list` and `resources/list` end within the clients'
 /// page cap for every caller. Beyond it, a folder is split into catalogs.
-pub const MAX_SKILLS: usize = MAX_LIST_PAGES * MAX_PAGE_ITEMS;
+pub(crate) const MAX_SKILLS: usize = MAX_LIST_PAGES * MAX_PAGE_ITEMS;
 
 /// How the compiler judges a folder.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -11,18 +11,19 @@
 //! not signed renders exactly as before signing existed.
 
 use super::{Compiled, CompiledSkill};
+use crate::options::OptionError;
 use crate::sign::{Envelope, PublicKey, SigningKey, Statement, Subject};
 use std::fmt;
 
 /// The longest catalog identity, in bytes.
-pub const MAX_CATALOG_ID: usize = 256;
+pub(crate) const MAX_CATALOG_ID: usize = 256;
 
 /// A catalog's identity: the name every statement of the catalog carries as `catalog`, the
 /// same wherever the catalog is served (so a host can tell one publisher's catalog from
 /// another's whatever origin serves it). The publisher chooses it at build time
 /// (`SKILLS_CATALOG_ID`, `--catalog-id`); without one it is the signing key's id.
 ///
-/// It is 1 to [`MAX_CATALOG_ID`] visible ASCII characters (`!` to `~`: no spaces, no control
+/// It is 1 to `MAX_CATALOG_ID` visible ASCII characters (`!` to `~`: no spaces, no control
 /// characters), so it prints and compares the same everywhere, e.g. `acme.example/skills`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogId(String);
@@ -30,14 +31,14 @@ pub struct CatalogId(String);
 impl CatalogId {
     /// Checks a chosen identity. The error says what is wrong and the form, without a leading
     /// `error: ` (`name` is the variable or flag it came from).
-    pub fn new(name: &str, id: &str) -> Result<CatalogId, String> {
+    pub fn new(name: &str, id: &str) -> Result<CatalogId, OptionError> {
         if id.is_empty()
             || id.len() > MAX_CATALOG_ID
             || !id.bytes().all(|b| (0x21..=0x7e).contains(&b))
         {
-            return Err(format!(
+            return Err(OptionError::from(format!(
                 "{name} {id:?} is not a catalog identity: use 1 to {MAX_CATALOG_ID} visible ASCII characters without spaces, such as acme.example/skills (or leave it unset: the identity is then the signing key's id)"
-            ));
+            )));
         }
         Ok(CatalogId(id.to_owned()))
     }
@@ -159,7 +160,9 @@ mod tests {
             "\u{202e}x",
             &"a".repeat(MAX_CATALOG_ID + 1),
         ] {
-            let e = CatalogId::new("SKILLS_CATALOG_ID", bad).unwrap_err();
+            let e = CatalogId::new("SKILLS_CATALOG_ID", bad)
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.starts_with(&format!("SKILLS_CATALOG_ID {bad:?} is not a catalog identity: use 1 to 256 visible ASCII characters")),
                 "{e}"

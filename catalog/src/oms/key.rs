@@ -52,7 +52,7 @@ const SEC1_MIDDLE: [u8; 17] = [
 ];
 
 /// The most bytes a PEM key file may have (a P-256 key is under 300).
-pub const MAX_PEM_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_PEM_BYTES: usize = 16 * 1024;
 
 /// An OMS signing key: ECDSA P-256 (its `Debug` shows only the public key's hint).
 #[derive(Clone)]

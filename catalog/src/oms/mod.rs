@@ -6,7 +6,7 @@
 //! The format, from that package's source (`_signing/signing.py`, `sign_ec_key.py`,
 //! `sign_sigstore_pb.py`, `manifest.py`, `_serialization/file.py`, `hashing.py`):
 //!
-//! - the file is a Sigstore bundle, media type [`BUNDLE_MEDIA_TYPE`]:
+//! - the file is a Sigstore bundle, media type `BUNDLE_MEDIA_TYPE`:
 //!   `{"mediaType","verificationMaterial":{"publicKey":{"hint"},"tlogEntries":[]},
 //!   "dsseEnvelope":{"payload","payloadType","signatures":[{"sig","keyid":""}]}}`;
 //! - the envelope is DSSE: `sig` is the ECDSA (P-256 with SHA-256) DER signature of DSSE's
@@ -19,7 +19,7 @@
 //!   `allow_symlinks`, `ignore_paths`);
 //! - the files gathered are every regular file under the folder except the signature file
 //!   and, at the folder's root, `.git`, `.gitattributes`, `.github` and `.gitignore`
-//!   ([`IGNORED_AT_ROOT`]; the command's default `--ignore-git-paths`).
+//!   (`IGNORED_AT_ROOT`; the command's default `--ignore-git-paths`).
 //!
 //! `model_signing` also reads bundles of its pre-1.0 predicate (`Digests/v0.1`), shard
 //! serialization, BLAKE2 and BLAKE3 digests, P-384 and P-521 keys, and certificate chains; this
@@ -29,7 +29,7 @@ mod build;
 mod key;
 
 pub use build::{compile_signed, load_key, OMS_KEY_VAR};
-pub use key::{OmsPublicKey, OmsSigningKey, MAX_PEM_BYTES};
+pub use key::{OmsPublicKey, OmsSigningKey};
 
 use crate::json::{self, Node};
 use crate::sign::pae;
@@ -43,17 +43,17 @@ use std::fmt;
 /// The name of a skill's OMS signature, at its root, as NVIDIA's verified skills ship it.
 pub const SIGNATURE_FILE: &str = "skill.oms.sig";
 /// The bundle media type `model_signing`'s key mode writes and requires.
-pub const BUNDLE_MEDIA_TYPE: &str = "application/vnd.dev.sigstore.bundle.v0.3+json";
+pub(crate) const BUNDLE_MEDIA_TYPE: &str = "application/vnd.dev.sigstore.bundle.v0.3+json";
 /// The DSSE payload type.
 pub const PAYLOAD_TYPE: &str = "application/vnd.in-toto+json";
 /// The in-toto statement type.
-pub const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
+pub(crate) const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
 /// The model signature predicate, v1.0.
 pub const PREDICATE_TYPE: &str = "https://model_signing/signature/v1.0";
 /// Paths at a folder's root that `model_signing` leaves out by default (`ignore_git_paths`).
-pub const IGNORED_AT_ROOT: [&str; 4] = [".git", ".gitattributes", ".github", ".gitignore"];
+pub(crate) const IGNORED_AT_ROOT: [&str; 4] = [".git", ".gitattributes", ".github", ".gitignore"];
 /// The most bytes a bundle may have.
-pub const MAX_BUNDLE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_BUNDLE_BYTES: usize = 1 << 20;
 
 /// Why an OMS key, bundle or folder does not verify: what, where, and the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,7 +91,7 @@ fn fail_file(file: &str, message: String) -> OmsError {
 pub struct Manifest {
     /// The subject's name (the folder's name when signed; informative only).
     pub name: String,
-    /// Every file, by path relative to the folder, in `model_signing`'s order ([`path_order`]).
+    /// Every file, by path relative to the folder, in `model_signing`'s order (`path_order`).
     pub files: Vec<(String, [u8; 32])>,
     /// `serialization.ignore_paths` as the bundle gives it.
     pub ignore_paths: Vec<String>,
@@ -99,14 +99,14 @@ pub struct Manifest {
 
 /// `model_signing`'s order of paths: component by component (Python's `PurePosixPath`
 /// order), so `a/b` comes before `a-c` although `-` sorts before `/` byte by byte.
-pub fn path_order(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn path_order(a: &str, b: &str) -> std::cmp::Ordering {
     a.split('/').cmp(b.split('/'))
 }
 
 impl Manifest {
     /// The manifest of `files` (path relative to the folder, SHA-256), for the folder `name`,
     /// sorted as `model_signing` sorts them. The signature file and the root paths
-    /// `model_signing` ignores are the caller's to leave out ([`is_ignored`]).
+    /// `model_signing` ignores are the caller's to leave out (`is_ignored`).
     pub fn new(name: &str, mut files: Vec<(String, [u8; 32])>) -> Manifest {
         files.sort_by(|a, b| path_order(&a.0, &b.0));
         let mut ignore_paths = vec![SIGNATURE_FILE.to_owned()];
@@ -198,7 +198,7 @@ impl Manifest {
 
 /// Whether `model_signing`'s default configuration leaves `path` (relative to the folder) out
 /// of what it signs and verifies: the signature file and the git paths at the root.
-pub fn is_ignored(path: &str) -> bool {
+pub(crate) fn is_ignored(path: &str) -> bool {
     let first = path.split('/').next().unwrap_or(path);
     path == SIGNATURE_FILE || IGNORED_AT_ROOT.contains(&first)
 }
@@ -223,7 +223,7 @@ fn decode(field: &str, v: &str) -> Result<Vec<u8>, OmsError> {
 }
 
 impl Bundle {
-    /// Reads a bundle's JSON (at most [`MAX_BUNDLE_BYTES`]). A bundle signed with a
+    /// Reads a bundle's JSON (at most `MAX_BUNDLE_BYTES`). A bundle signed with a
     /// certificate chain, or by Sigstore's keyless signing, is refused here: key mode checks
     /// keys only.
     pub fn parse(bytes: &[u8]) -> Result<Bundle, OmsError> {

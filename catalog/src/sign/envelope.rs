@@ -104,7 +104,7 @@ impl Envelope {
 
     /// Reads an envelope's JSON (DSSE's parsing rules: `payload`, `payloadType`, `signatures`
     /// and each `sig` required, `keyid` optional, unknown fields ignored, either base64
-    /// alphabet), at most [`MAX_ENVELOPE_BYTES`].
+    /// alphabet), at most `MAX_ENVELOPE_BYTES`.
     pub fn parse(json: &[u8]) -> Result<Envelope, SignatureError> {
         let bad = |what: String| fail(SignatureFault::Envelope, what);
         if json.len() > MAX_ENVELOPE_BYTES {

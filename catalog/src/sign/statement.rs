@@ -97,7 +97,7 @@ impl Statement {
         out
     }
 
-    /// Reads a statement of this version: `_type` [`STATEMENT_TYPE`], `predicateType`
+    /// Reads a statement of this version: `_type` `STATEMENT_TYPE`, `predicateType`
     /// [`PREDICATE_TYPE`], every subject with a `name` and a `digest.sha256` of 64 lowercase
     /// hex characters, no two subjects with one name, and the predicate's three strings.
     pub fn parse(bytes: &[u8]) -> Result<Statement, SignatureError> {
@@ -119,8 +119,7 @@ impl Statement {
                 json.predicate_type
             )));
         }
-        // A hash set of borrowed names, the shape the host's entry reader uses for its URIs.
-        let mut names: HashSet<&str> = HashSet::with_capacity(json.subject.len());
+        let mut names: BTreeSet<&str> = BTreeSet::new();
         for (name, sha256) in &json.subject {
             if !sha256.as_deref().is_some_and(is_hex_digest) {
                 return Err(bad(format!(

@@ -14,7 +14,7 @@ pub(crate) const DIGEST_LEN: usize = 7 + 64;
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Formats 32 raw digest bytes as `sha256:<64 lowercase hex>`.
-pub fn format_digest(raw: &[u8; 32]) -> String {
+pub(crate) fn format_digest(raw: &[u8; 32]) -> String {
     let mut s = String::with_capacity(DIGEST_LEN);
     s.push_str("sha256:");
     for b in raw {
@@ -98,12 +98,11 @@ impl std::fmt::Debug for Sha256Stream {
 /// The bytes are fed in chunks of 64 KiB (see [`Sha256Stream::update`]).
 ///
 /// ```
-/// use skills_edge_catalog::skill::digest::{format_digest, sha256};
+/// use skills_edge_catalog::skill::digest::sha256;
 /// // FIPS 180-2's long message: a million times "a", many chunks.
-/// assert_eq!(
-///     format_digest(&sha256(&vec![b'a'; 1_000_000])),
-///     "sha256:cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
-/// );
+/// let raw = sha256(&vec![b'a'; 1_000_000]);
+/// assert_eq!(raw[..4], [0xcd, 0xc7, 0x6e, 0x5c]);
+/// assert_eq!(raw[28..], [0xc7, 0x11, 0x2c, 0xd0]);
 /// ```
 pub fn sha256(bytes: &[u8]) -> [u8; 32] {
     let mut s = Sha256Stream::new();
@@ -132,24 +131,4 @@ pub fn is_wire_digest(s: &str) -> bool {
         && s.as_bytes()[7..]
             .iter()
             .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
-}
-
-/// Parses a wire digest into its 32 raw bytes (`None` unless [`is_wire_digest`]).
-pub fn parse_digest(s: &str) -> Option<[u8; 32]> {
-    if !is_wire_digest(s) {
-        return None;
-    }
-    let hex = &s.as_bytes()[7..];
-    let mut out = [0u8; 32];
-    for (i, pair) in hex.chunks_exact(2).enumerate() {
-        let v = |c: u8| {
-            if c.is_ascii_digit() {
-                c - b'0'
-            } else {
-                c - b'a' + 10
-            }
-        };
-        out[i] = (v(pair[0]) << 4) | v(pair[1]);
-    }
-    Some(out)
 }

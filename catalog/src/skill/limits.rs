@@ -16,11 +16,11 @@ pub const MAX_BYTES_PER_SKILL: u64 = 16 * 1024 * 1024;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 
 /// Longest `compatibility`, in characters.
-pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+pub(crate) const MAX_COMPATIBILITY_CHARS: usize = 500;
 
 /// Longest `name`, in characters (see [`super::name`]).
-pub const MAX_NAME_LEN: usize = 64;
+pub(crate) const MAX_NAME_LEN: usize = 64;
 
 /// The reserved `metadata` key prefix (SEP-2640 §Reservations): hosts ignore keys under it that
 /// they do not recognise, and authors should not invent them.
-pub const RESERVED_METADATA_PREFIX: &str = "io.modelcontextprotocol/";
+pub(crate) const RESERVED_METADATA_PREFIX: &str = "io.modelcontextprotocol/";

@@ -6,14 +6,7 @@ pub(crate) const DIRECTORY: &str = "inode/directory";
 
 /// The MIME type for a file name, by its extension (case-insensitive). Unknown extensions
 /// get `text/plain` when the bytes are UTF-8 text and `application/octet-stream` otherwise.
-///
-/// ```
-/// use skills_edge_catalog::skill::mime::mime_for;
-/// assert_eq!(mime_for("SKILL.md", true), "text/markdown");
-/// assert_eq!(mime_for("logo.PNG", false), "image/png");
-/// assert_eq!(mime_for("LICENSE", true), "text/plain");
-/// ```
-pub fn mime_for(file_name: &str, is_text: bool) -> &'static str {
+pub(crate) fn mime_for(file_name: &str, is_text: bool) -> &'static str {
     let ext = match file_name.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
         _ => String::new(),
@@ -62,5 +55,17 @@ pub fn mime_for(file_name: &str, is_text: bool) -> &'static str {
         "text/plain"
     } else {
         "application/octet-stream"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mime_for;
+
+    #[test]
+    fn by_extension_case_insensitive_then_by_content() {
+        assert_eq!(mime_for("SKILL.md", true), "text/markdown");
+        assert_eq!(mime_for("logo.PNG", false), "image/png");
+        assert_eq!(mime_for("LICENSE", true), "text/plain");
     }
 }

@@ -12,7 +12,7 @@ use super::limits::MAX_NAME_LEN;
 pub enum NameError {
     /// The name is empty.
     Empty,
-    /// Longer than [`MAX_NAME_LEN`] bytes.
+    /// Longer than `MAX_NAME_LEN` bytes.
     TooLong,
     /// A character outside `a-z`, `0-9`, `-`.
     BadChar,

@@ -166,8 +166,10 @@ impl Value {
                         .all(|(k, v)| other.get(k).is_some_and(|w| v.same_content(w)));
                 }
                 // Keys are unique: index the other side once instead of a scan per key.
-                let index: std::collections::HashMap<&str, &Value> =
-                    b.iter().map(|(k, v)| (k.as_str(), v)).collect();
+                let mut index = std::collections::BTreeMap::new();
+                for (k, v) in b {
+                    index.insert(k.as_str(), v);
+                }
                 a.iter()
                     .all(|(k, v)| index.get(k.as_str()).is_some_and(|w| v.same_content(w)))
             }

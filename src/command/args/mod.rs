@@ -20,11 +20,15 @@ mod verify;
 mod worker;
 
 pub use pack::PackArgs;
+pub use usage::command_usage;
+pub use usage::usage;
 #[cfg(feature = "js")]
 pub(crate) use usage::verify_usage;
-pub use usage::{command_usage, usage};
-pub use verify::{SignerFiles, VerifyArgs, TOKEN_ENV};
-pub use worker::{Route, WorkerArgs};
+pub use verify::SignerFiles;
+pub use verify::VerifyArgs;
+pub use verify::TOKEN_ENV;
+pub use worker::Route;
+pub use worker::WorkerArgs;
 
 use crate::server::Config;
 use crate::settings::{self, Scope, Source};
@@ -160,9 +164,9 @@ pub struct KeygenArgs {
 }
 
 /// The file of the secret key `keygen` writes into its folder.
-pub const SECRET_KEY_FILE: &str = "signing.key";
+pub(crate) const SECRET_KEY_FILE: &str = "signing.key";
 /// The file of the public key `keygen` writes into its folder.
-pub const PUBLIC_KEY_FILE: &str = "signing.pub";
+pub(crate) const PUBLIC_KEY_FILE: &str = "signing.pub";
 
 /// `keygen --out <dir>`.
 fn parse_keygen(args: &[String]) -> Result<KeygenArgs, String> {

@@ -73,7 +73,11 @@ impl SignFlags {
         self,
         env: &impl Fn(&str) -> Option<String>,
     ) -> Result<Option<options::Signing>, String> {
-        options::signing(env, self.key.as_deref(), self.id.as_deref())
+        Ok(options::signing(
+            env,
+            self.key.as_deref(),
+            self.id.as_deref(),
+        )?)
     }
 }
 

@@ -467,3 +467,22 @@ fn the_timeout_bounds_are_the_usage_texts() {
     let e = VerifyArgs::parse(&line(&["http://h/mcp", "--timeout", "3600001"])).unwrap_err();
     assert!(e.ends_with(&format!("from 1 to {MAX_TIMEOUT_MS}")), "{e}");
 }
+
+#[test]
+fn the_token_variable_and_flag_become_an_authorization_header() {
+    let env = |n: &str| (n == "SKILLS_EDGE_TOKEN").then(|| "from-env".to_owned());
+    let a = VerifyArgs::parse_with_env(&["https://h/mcp".into()], &env).unwrap();
+    assert_eq!(
+        a.headers,
+        [("authorization".to_owned(), "Bearer from-env".to_owned())]
+    );
+    let a = VerifyArgs::parse_with_env(
+        &["https://h/mcp".into(), "--token".into(), "t".into()],
+        &env,
+    )
+    .unwrap();
+    assert_eq!(
+        a.headers,
+        [("authorization".to_owned(), "Bearer t".to_owned())]
+    );
+}

@@ -60,16 +60,7 @@ impl VerifyArgs {
     /// (or the variable) adds `authorization: Bearer TOKEN` to the headers ([`bearer_header`]);
     /// `--token` with `--header authorization` is refused, as is `--token` given twice. The token
     /// is never repeated in a message.
-    ///
-    /// ```
-    /// use skills_edge::command::args::VerifyArgs;
-    /// let env = |n: &str| (n == "SKILLS_EDGE_TOKEN").then(|| "from-env".to_owned());
-    /// let a = VerifyArgs::parse_with_env(&["https://h/mcp".into()], &env).unwrap();
-    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer from-env".to_owned())]);
-    /// let a = VerifyArgs::parse_with_env(&["https://h/mcp".into(), "--token".into(), "t".into()], &env).unwrap();
-    /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer t".to_owned())]);
-    /// ```
-    pub fn parse_with_env(
+    pub(crate) fn parse_with_env(
         args: &[String],
         env: &impl Fn(&str) -> Option<String>,
     ) -> Result<VerifyArgs, String> {

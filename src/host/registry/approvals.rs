@@ -4,7 +4,7 @@ use super::*;
 
 impl SkillHost {
     /// Whether loading the skill needs a current approval: `require_approval` is on, or it is
-    /// a nested skill ([`SkillHost::enclosing_skill`]) and `nested_without_approval` is off.
+    /// a nested skill (`SkillHost::enclosing_skill`) and `nested_without_approval` is off.
     pub fn needs_approval(&self, label: &str, uri: &str) -> bool {
         self.options.require_approval
             || (!self.options.nested_without_approval && self.enclosing_skill(label, uri).is_some())

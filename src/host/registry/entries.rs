@@ -103,7 +103,7 @@ impl SkillHost {
     /// change accepted), the first signed entry of the listing whose signature holds pins it
     /// before any other is registered, so a listing is judged as a whole whatever its order: an
     /// unsigned skill listed before it is refused as it would be in the next listing.
-    pub fn register_entries<I>(&mut self, label: &str, entries: I) -> Result<ListingOutcome>
+    pub(crate) fn register_entries<I>(&mut self, label: &str, entries: I) -> Result<ListingOutcome>
     where
         I: IntoIterator,
         I::Item: AsRef<str>,

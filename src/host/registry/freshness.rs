@@ -8,7 +8,7 @@ impl SkillHost {
     /// milliseconds on the caller's clock: the registry keeps no clock of its own, so every
     /// question about freshness brings its `now`. Returns whether the skill is registered
     /// (nothing is recorded otherwise). Registering the skill again clears the deadline.
-    pub fn set_current_until(&mut self, label: &str, uri: &str, deadline: f64) -> bool {
+    pub(crate) fn set_current_until(&mut self, label: &str, uri: &str, deadline: f64) -> bool {
         let Some(skill) = self.skill_mut(label, uri) else {
             return false;
         };
@@ -18,27 +18,16 @@ impl SkillHost {
 
     /// Whether the skill is registered and its entry still current at `now` (before the
     /// deadline last set with [`SkillHost::set_current_until`]; without one, it is not).
-    pub fn is_current(&self, label: &str, uri: &str, now: f64) -> bool {
+    pub(crate) fn is_current(&self, label: &str, uri: &str, now: f64) -> bool {
         self.skill(label, uri)
             .and_then(|s| s.current_until)
             .is_some_and(|t| t > now)
     }
 
-    /// [`SkillHost::plan_load`] for a skill whose entry is current at `now` (H34), in one
+    /// [`SkillHost::plan_load_for`] for a skill whose entry is current at `now` (H34), in one
     /// call: `Ok(None)` when the skill is unknown or its entry no longer current (fetch it
-    /// with `skills/get`, register it and set its deadline first), else what
-    /// [`SkillHost::plan_load`] answers.
-    pub fn plan_load_current(
-        &self,
-        label: &str,
-        uri: &str,
-        now: f64,
-    ) -> Result<Option<PlannedRead>> {
-        self.plan_load_current_for(label, uri, now, Purpose::Use)
-    }
-
-    /// [`SkillHost::plan_load_current`] for `purpose` ([`SkillHost::plan_load_for`]).
-    pub fn plan_load_current_for(
+    /// with `skills/get`, register it and set its deadline first).
+    pub(crate) fn plan_load_current_for(
         &self,
         label: &str,
         uri: &str,

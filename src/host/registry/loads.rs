@@ -13,7 +13,12 @@ impl SkillHost {
 
     /// [`SkillHost::plan_load`] for `purpose`: a load that only checks a skill
     /// ([`Purpose::Check`]) needs no consent for a nested skill, since nothing reaches a model.
-    pub fn plan_load_for(&self, label: &str, uri: &str, purpose: Purpose) -> Result<PlannedRead> {
+    pub(crate) fn plan_load_for(
+        &self,
+        label: &str,
+        uri: &str,
+        purpose: Purpose,
+    ) -> Result<PlannedRead> {
         let entry = self.entry_or_err(label, uri)?;
         if entry.is_dynamic() && !self.options.allow_dynamic {
             return Err(VerifyError::new(
@@ -75,7 +80,7 @@ impl SkillHost {
         self.load_for(label, uri, content, hashing, Purpose::Use)
     }
 
-    /// [`SkillHost::load`] for `purpose` ([`SkillHost::plan_load_for`]).
+    /// [`SkillHost::load`] for `purpose` (`SkillHost::plan_load_for`).
     pub fn load_for(
         &mut self,
         label: &str,

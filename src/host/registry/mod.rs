@@ -10,8 +10,8 @@
 //! at all, and an unlisted file is refused before anyone fetches it.
 //!
 //! The registry also keeps how long each entry is current (spec notes H34): a caller that
-//! knows a result's `ttlMs` records the deadline with [`SkillHost::set_current_until`], a
-//! number on its own clock (the registry has none), and [`SkillHost::plan_load_current`]
+//! knows a result's `ttlMs` records the deadline with `SkillHost::set_current_until`, a
+//! number on its own clock (the registry has none), and `SkillHost::plan_load_current_for`
 //! answers in one call whether the held entry is still current at `now` and, if it is, what
 //! to read. Registering an entry again clears its deadline until the caller sets a new one.
 
@@ -24,7 +24,7 @@ use skills_edge_catalog::json;
 use super::approval::{signed_approval_fingerprint, ApprovalsExport};
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
-use super::signature::{Pin, Signer, SignerPolicy, Signers};
+use super::signature::{Signer, SignerPolicy, Signers};
 use super::verify::{
     manifest_item, resolve_in_root, verify_content, verify_skill_md, Content, Hashing,
     VerifiedContent, VerifiedSkillMd, VerifyOptions,
@@ -44,7 +44,7 @@ pub(crate) mod tests;
 
 /// The longest server label accepted, in bytes: the longest origin accepted
 /// ([`SkillHost::set_origin`]), since a client's default label is its server's origin.
-pub const MAX_LABEL_LEN: usize = super::signature::MAX_ORIGIN_LEN;
+pub(crate) const MAX_LABEL_LEN: usize = super::signature::MAX_ORIGIN_LEN;
 
 /// Host policy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -273,7 +273,7 @@ struct Window {
 ///
 /// # Registering entries
 ///
-/// [`SkillHost::register_listing`] (a `skills/list` result), [`SkillHost::register_entries`]
+/// [`SkillHost::register_listing`] (a `skills/list` result), `SkillHost::register_entries`
 /// (its items one by one), [`SkillHost::register_get_result`] (a `skills/get` result),
 /// [`SkillHost::register`] and [`SkillHost::refresh`] (one parsed [`Entry`]),
 /// [`SkillHost::forget`], and [`SkillHost::entry`] to read one back.
@@ -294,8 +294,7 @@ struct Window {
 /// let out = host.register_listing("docs", &listing).unwrap();
 /// assert_eq!((out.registered.len(), out.rejected[0].index), (1, 1));
 /// assert!(host.entry("docs", "skill://a/SKILL.md").is_some());
-/// let out = host.register_entries("docs", [entry("b", b"x")]).unwrap();
-/// assert!(out.registered[0].added);
+/// assert!(host.register("docs", Entry::parse(&entry("b", b"x")).unwrap()).unwrap().added);
 /// // skills/get must answer for the URI asked for.
 /// let got = format!(r#"{{"skill":{}}}"#, entry("c", b"x"));
 /// assert!(host.register_get_result("docs", "skill://c/SKILL.md", &got).unwrap().added);
@@ -315,7 +314,7 @@ struct Window {
 ///
 /// [`SkillHost::skills`] lists every registered skill with a display name unique across
 /// servers, [`SkillHost::summary`] gives one, [`SkillHost::lookup`] maps a display name back
-/// to (server label, URI), and [`SkillHost::innermost_entry`] finds the skill a URI lies in.
+/// to (server label, URI), and `SkillHost::innermost_entry` finds the skill a URI lies in.
 ///
 /// ```
 /// use skills_edge::host::{Entry, HostOptions, SkillHost};
@@ -338,8 +337,6 @@ struct Window {
 /// assert_eq!(host.lookup("home:a"), Some(("home".into(), "skill://a/SKILL.md".into())));
 /// let s = host.summary("work", "skill://b/SKILL.md").unwrap();
 /// assert_eq!((s.name.as_str(), s.display_name.as_str(), s.approved, s.active), ("b", "b", false, false));
-/// let inner = host.innermost_entry("work", "skill://b/x.md").unwrap();
-/// assert_eq!(inner.uri(), "skill://b/SKILL.md");
 /// ```
 ///
 /// # Loading and acting windows
@@ -526,7 +523,7 @@ impl SkillHost {
         self.options
     }
 
-    /// Adds a server under a host-assigned label (H23, H28): 1 to [`MAX_LABEL_LEN`] bytes, no
+    /// Adds a server under a host-assigned label (H23, H28): 1 to `MAX_LABEL_LEN` bytes, no
     /// control characters, no leading or trailing whitespace. Never the server's
     /// self-reported name; a client's default is the server's origin (`https://host:port`),
     /// so a label may hold `:` (display names qualify a name with `label:`, and stay unique:

@@ -56,7 +56,10 @@ impl SkillHost {
         // `name (prefix)`) stands for one server's skill while another's has the same name.
         let mut servers_of_name: Map<usize> = Map::new();
         for server in self.servers.iter() {
-            let names: BTreeSet<&str> = server.skills.values().map(|s| s.entry.name()).collect();
+            let mut names: BTreeSet<&str> = BTreeSet::new();
+            for skill in server.skills.values() {
+                names.insert(skill.entry.name());
+            }
             for n in names {
                 **servers_of_name.entry(n.to_owned()).or_default() += 1;
             }
@@ -118,7 +121,7 @@ impl SkillHost {
     /// URI that starts with the root and a `/`): each prefix of `uri` up to a `/` is looked up
     /// as a root, longest first (the skill of root `r` is registered under `r/SKILL.md`), so no
     /// skill is scanned (O(depth × log skills)).
-    pub fn innermost_entry(&self, label: &str, uri: &str) -> Option<&Entry> {
+    pub(crate) fn innermost_entry(&self, label: &str, uri: &str) -> Option<&Entry> {
         let server = self.server(label).ok()?;
         let ends: Vec<usize> = uri.match_indices('/').map(|(i, _)| i).collect();
         let mut skill_md = String::new();
@@ -135,7 +138,7 @@ impl SkillHost {
     /// The innermost skill of the same server whose root encloses the root of the registered
     /// skill `uri`, when `uri` is a nested skill (U10, H31). Nesting is known from the
     /// registered entries only: nothing in a listing marks it.
-    pub fn enclosing_skill(&self, label: &str, uri: &str) -> Option<&Entry> {
+    pub(crate) fn enclosing_skill(&self, label: &str, uri: &str) -> Option<&Entry> {
         let entry = self.entry(label, uri)?;
         self.innermost_entry(label, entry.root())
     }

@@ -3,11 +3,6 @@
 use super::*;
 
 impl SkillHost {
-    /// The pin of `origin`, if it has one.
-    pub fn pin(&self, origin: &str) -> Option<&Pin> {
-        self.signers.pin(origin)
-    }
-
     /// Accepts a change of signer for `origin` ([`Signers::accept_signer_change`]): its pin
     /// is dropped and the next signature from it that holds pins it again. Entries refused
     /// before must be registered again (listed or fetched anew). Returns whether it had a pin.

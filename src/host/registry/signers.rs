@@ -3,12 +3,6 @@
 use super::*;
 
 impl SkillHost {
-    /// The signer policy in force (none until set: signatures are checked when present and
-    /// reported, nothing is required; see [`crate::host::signature`]).
-    pub fn signer_policy(&self) -> &SignerPolicy {
-        self.signers.policy()
-    }
-
     /// Sets the signer policy: a trust list and/or trust on first use. It applies to the
     /// entries registered from now on; the pins stay.
     pub fn set_signer_policy(&mut self, policy: SignerPolicy) {

@@ -686,16 +686,31 @@ fn entries_are_current_until_the_deadline_the_caller_sets() {
     let mut h = host();
     let s = Skill::new("skill://r/SKILL.md", &[]);
     // Unknown, then registered without a deadline: not current, nothing planned.
-    assert_eq!(h.plan_load_current("work", &s.uri, 0.0).unwrap(), None);
+    assert_eq!(
+        h.plan_load_current_for("work", &s.uri, 0.0, Purpose::Use)
+            .unwrap(),
+        None
+    );
     assert!(!h.set_current_until("work", &s.uri, 10.0));
     h.register("work", s.entry()).unwrap();
-    assert_eq!(h.plan_load_current("work", &s.uri, 0.0).unwrap(), None);
+    assert_eq!(
+        h.plan_load_current_for("work", &s.uri, 0.0, Purpose::Use)
+            .unwrap(),
+        None
+    );
     assert!(h.set_current_until("work", &s.uri, 10.0));
     assert!(h.is_current("work", &s.uri, 9.0));
-    let plan = h.plan_load_current("work", &s.uri, 9.0).unwrap().unwrap();
+    let plan = h
+        .plan_load_current_for("work", &s.uri, 9.0, Purpose::Use)
+        .unwrap()
+        .unwrap();
     assert_eq!(plan, h.plan_load("work", &s.uri).unwrap());
     // The deadline itself is past; registering again or forgetting clears it.
-    assert_eq!(h.plan_load_current("work", &s.uri, 10.0).unwrap(), None);
+    assert_eq!(
+        h.plan_load_current_for("work", &s.uri, 10.0, Purpose::Use)
+            .unwrap(),
+        None
+    );
     h.register("work", s.entry()).unwrap();
     assert!(!h.is_current("work", &s.uri, 0.0));
     h.set_current_until("work", &s.uri, 10.0);
@@ -713,7 +728,7 @@ fn entries_are_current_until_the_deadline_the_caller_sets() {
     strict.set_current_until("work", &s.uri, 10.0);
     assert_eq!(
         strict
-            .plan_load_current("work", &s.uri, 0.0)
+            .plan_load_current_for("work", &s.uri, 0.0, Purpose::Use)
             .unwrap_err()
             .code,
         ErrorCode::NotApproved
@@ -762,7 +777,7 @@ mod signed {
             ("acme", SignerTrust::FirstUse)
         );
         assert_eq!(
-            h.pin("https://skills.example").unwrap().key,
+            h.signers.pin("https://skills.example").unwrap().key,
             *key(1).public()
         );
         // Loading verifies the files against the entry the signature states.
@@ -803,7 +818,7 @@ mod signed {
         assert!(h.signer("work", uri).is_none());
         let mut later = SkillHost::new(HostOptions::default());
         assert_eq!(later.import_pins(&h.export_pins()), Ok(2));
-        assert!(later.pin("home").is_some());
+        assert!(later.signers.pin("home").is_some());
         assert_eq!(
             h.set_origin("work", "").unwrap_err().code,
             ErrorCode::InvalidArgument

@@ -2,7 +2,7 @@
 //! order, and aliases are expanded under `yaml@2`'s alias accounting and this module's caps
 //! (count, nodes, bytes and depth after expansion).
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::error::{truncate, FrontmatterError, FrontmatterErrorKind, Result};
 use super::tree::{too_deep, Node, NodeKind};
@@ -65,9 +65,10 @@ struct AliasData {
 /// input plus the expansion caps).
 pub(super) struct Builder<'n> {
     nodes: &'n [Node],
-    /// Shapes of completed anchored nodes.
-    shapes: HashMap<usize, Shape>,
-    data: HashMap<usize, AliasData>,
+    /// Shapes of completed anchored nodes, by node index.
+    shapes: Vec<Option<Shape>>,
+    /// The alias accounting of anchored nodes, by node index.
+    data: Vec<Option<AliasData>>,
     aliases: usize,
     expanded_nodes: usize,
     expanded_bytes: usize,
@@ -86,8 +87,8 @@ impl<'n> Builder<'n> {
     pub(super) fn new(nodes: &'n [Node]) -> Self {
         Builder {
             nodes,
-            shapes: HashMap::new(),
-            data: HashMap::new(),
+            shapes: vec![None; nodes.len()],
+            data: vec![None; nodes.len()],
             aliases: 0,
             expanded_nodes: 0,
             expanded_bytes: 0,
@@ -107,13 +108,10 @@ impl<'n> Builder<'n> {
     fn build(&mut self, idx: usize, parent_level: usize) -> Result<(Value, Shape)> {
         let node = self.node(idx)?;
         if node.anchored {
-            self.data.insert(
-                idx,
-                AliasData {
-                    count: 1,
-                    alias_count: 0,
-                },
-            );
+            self.data[idx] = Some(AliasData {
+                count: 1,
+                alias_count: 0,
+            });
         }
         let built = match &node.kind {
             NodeKind::Scalar(v) => (v.clone(), Shape::scalar(v)),
@@ -130,7 +128,7 @@ impl<'n> Builder<'n> {
             }
             NodeKind::Map(pairs) => {
                 let mut out: Vec<(String, Value)> = Vec::with_capacity(pairs.len());
-                let mut seen: HashMap<String, usize> = HashMap::with_capacity(pairs.len());
+                let mut seen: BTreeMap<String, usize> = BTreeMap::new();
                 let mut shape = Shape::default();
                 for (k, v) in pairs {
                     let key_line = self.node(*k)?.line;
@@ -169,7 +167,7 @@ impl<'n> Builder<'n> {
             }
         };
         if node.anchored {
-            self.shapes.insert(idx, built.1);
+            self.shapes[idx] = Some(built.1);
         }
         Ok(built)
     }
@@ -186,8 +184,8 @@ impl<'n> Builder<'n> {
             ));
         }
         let (Some(mut data), Some(shape)) = (
-            self.data.get(&target).copied(),
-            self.shapes.get(&target).copied(),
+            self.data.get(target).copied().flatten(),
+            self.shapes.get(target).copied().flatten(),
         ) else {
             return Err(FrontmatterError::new(
                 K::RecursiveAlias,
@@ -200,7 +198,7 @@ impl<'n> Builder<'n> {
         if data.alias_count == 0 {
             data.alias_count = self.alias_count(target, 0);
         }
-        self.data.insert(target, data);
+        self.data[target] = Some(data);
         if data.count.saturating_mul(data.alias_count) > YAML2_MAX_ALIAS_COUNT {
             return Err(FrontmatterError::new(
                 K::AliasLimit,
@@ -266,7 +264,9 @@ impl<'n> Builder<'n> {
             NodeKind::Scalar(_) => 1,
             NodeKind::Alias(t) => self
                 .data
-                .get(t)
+                .get(*t)
+                .copied()
+                .flatten()
                 .map_or(0, |d| d.count.saturating_mul(d.alias_count)),
             NodeKind::Seq(items) => items
                 .iter()

@@ -90,13 +90,13 @@ pub use mode::Mode;
 pub const MAX_DEPTH: usize = 64;
 
 /// Most alias nodes (`*name`) accepted in one frontmatter block.
-pub const MAX_ALIASES: usize = 100;
+pub(crate) const MAX_ALIASES: usize = 100;
 
 /// Most nodes that alias expansion may add to the result (a "billion laughs" guard).
-pub const MAX_ALIAS_NODES: usize = 10_000;
+pub(crate) const MAX_ALIAS_NODES: usize = 10_000;
 
 /// Most bytes (of JSON, approximately) that alias expansion may add to the result.
-pub const MAX_ALIAS_BYTES: usize = 1 << 20;
+pub(crate) const MAX_ALIAS_BYTES: usize = 1 << 20;
 
 /// Largest YAML text accepted, in bytes. Frontmatter is metadata (the Agent Skills format caps
 /// `description` at 1024 characters); the cap bounds the work and memory a hostile file costs.

@@ -3,8 +3,6 @@
 //! resolved (by `scalar`) and every event's text goes through the portability checks (of
 //! `portable`).
 
-use std::collections::HashMap;
-
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 
 use super::error::{FrontmatterError, FrontmatterErrorKind, Result};
@@ -86,7 +84,8 @@ impl Tree {
         use FrontmatterErrorKind as K;
         let mut nodes: Vec<Node> = Vec::new();
         let mut stack: Vec<Frame> = Vec::new();
-        let mut anchors: HashMap<usize, usize> = HashMap::new();
+        // The node of each anchor, by saphyr's anchor id (1, 2, … in the order anchors appear).
+        let mut anchors: Vec<Option<usize>> = Vec::new();
         let mut root: Option<usize> = None;
         let mut documents = 0usize;
         let mut src = Source::new(text, tail);
@@ -119,8 +118,8 @@ impl Tree {
                     if stack.last().is_some_and(|f| f.is_map && f.key.is_none()) {
                         src.check_key_length(&span, offset)?;
                     }
-                    let target = match anchors.get(&id) {
-                        Some(t) => *t,
+                    let target = match anchors.get(id).copied().flatten() {
+                        Some(t) => t,
                         None => {
                             if stack.iter().any(|f| f.anchor == id) {
                                 return Err(FrontmatterError::new(
@@ -159,7 +158,7 @@ impl Tree {
                     };
                     let idx = push_node(&mut nodes, NodeKind::Scalar(value), line, anchor != 0);
                     if anchor != 0 {
-                        anchors.insert(anchor, idx);
+                        set_anchor(&mut anchors, anchor, idx);
                     }
                     attach(&mut stack, &mut root, idx);
                 }
@@ -213,7 +212,7 @@ impl Tree {
                     };
                     let idx = push_node(&mut nodes, kind, frame.line, frame.anchor != 0);
                     if frame.anchor != 0 {
-                        anchors.insert(frame.anchor, idx);
+                        set_anchor(&mut anchors, frame.anchor, idx);
                     }
                     attach(&mut stack, &mut root, idx);
                 }
@@ -302,4 +301,12 @@ pub(super) fn too_deep(line: usize) -> FrontmatterError {
         format!("sequences and mappings nested more than {MAX_DEPTH} levels deep"),
         "flatten the structure",
     )
+}
+
+/// Records that anchor `id` names node `idx` (ids are dense: at most one per anchor in the text).
+fn set_anchor(anchors: &mut Vec<Option<usize>>, id: usize, idx: usize) {
+    if anchors.len() <= id {
+        anchors.resize(id + 1, None);
+    }
+    anchors[id] = Some(idx);
 }
