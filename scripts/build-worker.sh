@@ -94,13 +94,22 @@ else
   fi
 fi
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
-wasm-bindgen --target web --out-dir "$OUT.tmp" --no-typescript "$WASM"
-if [ -z "${NO_WASM_OPT:-}" ]; then
-  node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$OUT.tmp/skills_edge_worker_bg.wasm" -o "$OUT.tmp/skills_edge_worker_bg.opt.wasm"
-  mv "$OUT.tmp/skills_edge_worker_bg.opt.wasm" "$OUT.tmp/skills_edge_worker_bg.wasm"
+# The glue and the optimised wasm depend only on cargo's wasm (and on NO_WASM_OPT): they are
+# kept in the target folder under its SHA-256, so the npm package's build (--runtime) and the
+# Worker's (30-worker.sh, the README walks) run wasm-bindgen and wasm-opt once per wasm.
+glue="$TARGET_DIR/worker-glue/$(sha256sum "$WASM" | cut -c1-64)${NO_WASM_OPT:+-noopt}"
+if [ ! -f "$glue/skills_edge_worker_bg.wasm" ]; then
+  rm -rf "$glue.tmp" && mkdir -p "$glue.tmp"
+  wasm-bindgen --target web --out-dir "$glue.tmp" --no-typescript "$WASM"
+  if [ -z "${NO_WASM_OPT:-}" ]; then
+    node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+      --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+      "$glue.tmp/skills_edge_worker_bg.wasm" -o "$glue.tmp/skills_edge_worker_bg.opt.wasm"
+    mv "$glue.tmp/skills_edge_worker_bg.opt.wasm" "$glue.tmp/skills_edge_worker_bg.wasm"
+  fi
+  rm -rf "$glue" && mv "$glue.tmp" "$glue"
 fi
+cp -R "$glue"/. "$OUT.tmp/"
 if [ -n "$runtime" ]; then
   rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
   cp worker/entry.mjs "$runtime/entry.mjs"
