@@ -326,7 +326,11 @@ pub(crate) async fn check_loaded<R: crate::client::Rpc>(
     };
     let outcome = match read_signature(client, rpc, &entry, crate::host::Purpose::Use).await {
         None => OmsOutcome::Absent,
-        Some(read) => check_entry(&read?, &entry, keys, &mut report),
+        Some(Err(e)) => {
+            let _ = client.host(|h, label| h.close_window(label, uri));
+            return Err(e);
+        }
+        Some(Ok(bytes)) => check_entry(&bytes, &entry, keys, &mut report),
     };
     let sig_uri = format!(
         "{}{SIGNATURE_FILE}",
@@ -334,7 +338,11 @@ pub(crate) async fn check_loaded<R: crate::client::Rpc>(
     );
     finish(outcome, keys, true, &sig_uri, &mut report);
     match report.checks.into_iter().find_map(|c| c.error) {
-        Some(e) => Err(e),
+        Some(e) => {
+            // A refused skill is not left active: its files cannot be read after the refusal.
+            let _ = client.host(|h, label| h.close_window(label, uri));
+            Err(e)
+        }
         None => Ok(()),
     }
 }

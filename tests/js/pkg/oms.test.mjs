@@ -195,6 +195,9 @@ test("SkillsClient refuses under another OMS key and names a file the signature 
   const wrong = await SkillsClient.connect(sources.signed.mcp.url, { trust: [other.pem] });
   assert.equal((await wrong.verify()).exitCode, 1);
   await assert.rejects(wrong.load(SKILL), (e) => e.code === "signer-untrusted");
+  // The refused skill is not left active: none of its files can be read.
+  assert.equal(wrong.isActive(SKILL), false);
+  await assert.rejects(wrong.read(SKILL, "references/checklist.md"), (e) => e.code === "no-acting-window");
   const added = await SkillsClient.connect(sources.added.mcp.url, { trust: [publisher.pem] });
   const report = await added.verify();
   assert.equal(report.exitCode, 1);
