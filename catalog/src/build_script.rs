@@ -22,7 +22,8 @@ pub(crate) const PACK_FILE: &str = "catalog.pack";
 /// Compiles the skills folder `SKILLS_DIR` (default `default_dir`), relative to the package
 /// being built, into `OUT_DIR/catalog.pack`, with the options every build reads
 /// ([`options::from_env`]: `SKILLS_STRICT`, `SKILLS_ON_INVALID`, `SKILLS_SIGNING_KEY`,
-/// `SKILLS_CATALOG_ID`). Tells cargo to run the script again when any file read or any of
+/// `SKILLS_CATALOG_ID`, and `SKILLS_OMS_KEY`: every skill also gets its OpenSSF Model Signing
+/// signature, [`crate::oms`]). Tells cargo to run the script again when any file read or any of
 /// those variables changes. A folder that breaks a rule stops the build with messages that
 /// name the file, the rule and the fix (a build script's way to fail: the messages on
 /// stderr, then exit status 1); warnings become `cargo:warning` lines.
@@ -32,6 +33,7 @@ pub fn embed(default_dir: &str) {
     println!("cargo:rerun-if-env-changed={}", options::ON_INVALID);
     println!("cargo:rerun-if-env-changed={}", options::SIGNING_KEY);
     println!("cargo:rerun-if-env-changed={}", options::CATALOG_ID);
+    println!("cargo:rerun-if-env-changed={}", crate::oms::OMS_KEY_VAR);
     if let Err(message) = run(default_dir) {
         eprintln!("{message}");
         std::process::exit(1);
@@ -54,6 +56,17 @@ fn run(default_dir: &str) -> Result<(), String> {
             Some(s.signer(read).map_err(|d| d.render(""))?)
         }
     };
+    // The OMS key (`SKILLS_OMS_KEY`, as `skills-edge pack --oms-sign` reads it), read before
+    // the folder too: every skill then carries `skill.oms.sig` (crate::oms).
+    let oms_key = match std::env::var(crate::oms::OMS_KEY_VAR) {
+        Ok(v) if !v.is_empty() => {
+            let file = manifest_dir.join(&v);
+            println!("cargo:rerun-if-changed={}", file.display());
+            let read = std::fs::read(&file).map_err(|e| e.to_string());
+            Some(crate::oms::load_key(&v, read).map_err(|d| d.render(""))?)
+        }
+        _ => None,
+    };
     let shown = std::env::var("SKILLS_DIR").unwrap_or_else(|_| default_dir.to_owned());
     let root = manifest_dir.join(&shown);
     let walked = walk::walk(&root);
@@ -64,7 +77,11 @@ fn run(default_dir: &str) -> Result<(), String> {
         // Nothing was read (the folder is missing): rebuild once it appears.
         println!("cargo:rerun-if-changed={}", root.display());
     }
-    let mut compiled = compile::compile_with(walked.tree, options).map_err(|e| e.render(&shown))?;
+    let compiled = match &oms_key {
+        Some(key) => crate::oms::compile_signed(walked.tree, options, key),
+        None => compile::compile_with(walked.tree, options),
+    };
+    let mut compiled = compiled.map_err(|e| e.render(&shown))?;
     for w in &compiled.warnings {
         for line in w.render(&shown).lines() {
             println!("cargo:warning={line}");

@@ -115,3 +115,100 @@ fn keygen_oms_writes_a_p256_pair_and_check_oms_sign_gives_every_skill_its_signat
         "{stderr}"
     );
 }
+
+/// The name of the child mode of [`build_script_with_an_oms_key_embeds_the_native_oms_signed_pack`].
+const EMBED_CHILD: &str = "SKILLS_EDGE_TEST_EMBED_CHILD";
+
+/// `build.rs`'s body (`build_script::embed`, what the library's and any embedding crate's
+/// build script runs) with `SKILLS_OMS_KEY`: the embedded pack is, byte for byte, the native
+/// `pack --oms-sign` pack, with the key named relative to the package as `SKILLS_DIR` is. The
+/// build script runs as cargo runs one, in a process of its own with its own environment
+/// (this test binary again, in child mode); a key that cannot sign stops it (exit status 1)
+/// with the `oms-signature` error.
+#[test]
+fn build_script_with_an_oms_key_embeds_the_native_oms_signed_pack() {
+    if std::env::var_os(EMBED_CHILD).is_some() {
+        skills_edge_catalog::build_script::embed("skills");
+        return;
+    }
+    let dir = TempDir::new("oms-embed");
+    let package = dir.path().join("package");
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    copy_tree(&skills(), &package.join("skills"));
+    let key = OmsSigningKey::from_scalar(&[5; 32]).unwrap();
+    std::fs::create_dir_all(package.join("keys")).unwrap();
+    std::fs::write(package.join("keys/oms.key"), key.to_pem()).unwrap();
+    std::fs::write(package.join("keys/oms.pub"), key.public().to_pem()).unwrap();
+    let embed = |key_var: &str| {
+        let mut c = Command::new(std::env::current_exe().unwrap());
+        for v in [
+            "SKILLS_SIGNING_KEY",
+            "SKILLS_CATALOG_ID",
+            "SKILLS_STRICT",
+            "SKILLS_ON_INVALID",
+            "SKILLS_DIR",
+        ] {
+            c.env_remove(v);
+        }
+        c.args([
+            "--exact",
+            "oms_command::build_script_with_an_oms_key_embeds_the_native_oms_signed_pack",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(EMBED_CHILD, "1")
+        .env("CARGO_MANIFEST_DIR", &package)
+        .env("OUT_DIR", &out_dir)
+        .env("SKILLS_OMS_KEY", key_var)
+        .output()
+        .expect("run the build script")
+    };
+    let built = embed("keys/oms.key");
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(
+        text(&built.stdout).contains("cargo:rerun-if-env-changed=SKILLS_OMS_KEY"),
+        "{}",
+        text(&built.stdout)
+    );
+    let embedded = std::fs::read(out_dir.join("catalog.pack")).unwrap();
+    let native_pack = dir.path().join("native.pack");
+    let native = run(
+        &[
+            "pack",
+            package.join("skills").to_str().unwrap(),
+            "-o",
+            native_pack.to_str().unwrap(),
+            "--oms-sign",
+            package.join("keys/oms.key").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(native.status.code(), Some(0), "{}", text(&native.stderr));
+    assert!(
+        std::fs::read(&native_pack).unwrap() == embedded,
+        "the embedded pack is the native OMS-signed pack"
+    );
+    // A public key where the secret belongs stops the build, naming the file as given.
+    let refused = embed("keys/oms.pub");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("error[oms-signature]: keys/oms.pub"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
+/// Copies the folder `from` into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}

@@ -148,21 +148,28 @@ function visit(dir, rel, entries) {
 
 /** `--strict`, `--skip-invalid`, `--sign` and `--catalog-id` of a parsed command line, as
  * compileCatalog options: the key file is read here (its bytes, or why it cannot be read). */
-function buildFlags({ strict, skipInvalid, sign, catalogId }) {
-  let signingKey;
-  if (sign !== undefined) {
-    try {
-      signingKey = { file: sign, bytes: readFileSync(sign) };
-    } catch (e) {
-      signingKey = { file: sign, error: osError(e) };
-    }
-  }
+function buildFlags({ strict, skipInvalid, sign, catalogId, omsSign }) {
   return {
     ...(strict && { strict: true }),
     ...(skipInvalid && { skipInvalid: true }),
-    ...(signingKey && { signingKey }),
+    ...(sign !== undefined && { signingKey: keyFile(sign) }),
     ...(catalogId !== undefined && { catalogId }),
+    ...(omsSign !== undefined && { omsKey: keyFile(omsSign) }),
   };
+}
+
+/** A key file as compileCatalog takes it: its bytes, or why it cannot be read. */
+function keyFile(file) {
+  try {
+    return { file, bytes: readFileSync(file) };
+  } catch (e) {
+    return { file, error: osError(e) };
+  }
+}
+
+/** The line the native command prints for an OMS-signed catalog (`--oms-sign`; never the key). */
+function omsLine(compiled) {
+  return compiled.omsHint === undefined ? "" : `OMS-signed: ${compiled.skills.length} skills (skill.oms.sig in each), key hint ${compiled.omsHint}\n`;
 }
 
 /** The line the native command prints for a signed catalog (never the key). */
@@ -187,6 +194,7 @@ function packCommand({ dir, output, instructions, ...flags }) {
   for (const w of compiled.warnings) process.stderr.write(`${w.rendered}\n`);
   // Who may see what, skill by skill (a catalog with access rules only), as the native command prints it.
   if (compiled.audience !== undefined) process.stderr.write(compiled.audience);
+  process.stderr.write(omsLine(compiled));
   const summary = `${dir}: ${compiled.skills.length} skills, ${compiled.files} files, ${compiled.bytes} bytes`;
   if (output === undefined) {
     const body = compiled.skills.map((s) => JSON.stringify(s)).join(",\n  ");
@@ -453,6 +461,7 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, vars, routes, 
   }
   for (const w of compiled.warnings) process.stderr.write(`${w.rendered}\n`);
   if (compiled.audience !== undefined) process.stderr.write(compiled.audience);
+  process.stderr.write(omsLine(compiled));
   const wrangler = JSON.parse(readFileSync(joinPath(RUNTIME, "versions.json"), "utf8")).wrangler;
   const tomlPath = joinPath(out, "wrangler.toml");
   let toml;

@@ -41,15 +41,19 @@ function parseHeaders(text) {
 
 /**
  * The trusted key field: one public JWK, a JSON array of them, or a JWK Set (`{ keys: [...] }`);
- * empty: no trust list. The client checks each key (a secret one is refused).
+ * or PEM public keys (OpenSSF Model Signing's `oms.pub`, P-256), each a `-----BEGIN PUBLIC
+ * KEY-----` block; empty: no trust list. The client checks each key (a secret one is refused).
  */
 function parseTrust(text) {
   if (text.trim() === "") return undefined;
+  if (text.trimStart().startsWith("-----BEGIN ")) {
+    return text.split(/(?=-----BEGIN )/).map((block) => block.trim()).filter((block) => block !== "");
+  }
   let value;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Error("the trusted key is not JSON: paste the public key file (a JWK)");
+    throw new Error("the trusted key is neither JSON nor PEM: paste the public key file (a JWK, or an OpenSSF Model Signing oms.pub)");
   }
   if (Array.isArray(value)) return value;
   if (value !== null && typeof value === "object" && Array.isArray(value.keys)) return value.keys;

@@ -12,7 +12,10 @@
 # node:crypto and yaml@2 and of the async functions (node:crypto, crypto.subtle) against the
 # synchronous ones, a strict TypeScript check of the declarations, `npx skills-edge pack` against the native
 # command (identical packs, identical refusals of hostile folders, damaged packs refused),
-# `npx skills-edge keygen` and `--sign` against the native command (tests/js/pkg/sign-cli), the
+# `npx skills-edge keygen` and `--sign` against the native command (tests/js/pkg/sign-cli),
+# `--oms-sign` against the native command (tests/js/pkg/oms-sign-cli), OpenSSF Model Signing
+# signatures made by `model_signing sign key` checked by `verify --trust oms.pub` (npm and
+# native) and SkillsClient (tests/js/pkg/oms), the
 # judges of tests/judges/ against the installed SkillsServer (the official SDK 2.4 SkillsClient
 # in-process, MCP Inspector 2.12 --verify over stdio, on both protocol eras), the conformance
 # suite's host scenarios with tests/conformance-client.mjs, SkillsClient and `skills-edge

@@ -17,7 +17,9 @@
 # installing every mirrored skill byte-exact, and the host side against the Worker:
 # SkillsClient on both eras, `skills-edge verify` (native and npm, identical output),
 # signatures (the Worker is built with a fresh signing key; Python's securesystemslib verifies
-# every envelope; `verify --trust` refuses each tampering in transit) and the inspector page
+# every envelope; `verify --trust` refuses each tampering in transit; an OpenSSF Model Signing
+# Worker made by `npx skills-edge worker --oms-sign`, whose skills the `skills` installer
+# installs and `model_signing verify key` accepts, refusing tampering) and the inspector page
 # (from another origin through CORS, and served by the Worker with INSPECTOR=on; screenshots in
 # target/screenshots/). The Worker is built with `--inline-max 0`: every non-empty file is a
 # Static Asset, so the whole suite runs against the assets-backed Worker. Each test file
@@ -63,4 +65,5 @@ node_modules/.bin/node --test --test-concurrency=2 --test-reporter=spec \
   tests/e2e/scale.test.mjs \
   tests/e2e/client.test.mjs \
   tests/e2e/signed.test.mjs \
+  tests/e2e/signed-oms.test.mjs \
   tests/e2e/r2.test.mjs

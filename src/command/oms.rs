@@ -122,19 +122,48 @@ pub(crate) async fn check_mcp<R: crate::client::Rpc>(
     keys: &[OmsPublicKey],
     report: &mut SkillReport,
 ) -> OmsOutcome {
+    match read_signature(client, rpc, entry, crate::host::Purpose::Check).await {
+        None => OmsOutcome::Absent,
+        // The read's own check reports why.
+        Some(Err(_)) => OmsOutcome::Failed,
+        Some(Ok(bytes)) => check_entry(&bytes, entry, keys, report),
+    }
+}
+
+/// The `skill.oms.sig` the entry lists, read for `purpose` (verified against the entry like
+/// every read); `None` when it lists none.
+async fn read_signature<R: crate::client::Rpc>(
+    client: &crate::client::SkillsClient,
+    rpc: &R,
+    entry: &crate::host::Entry,
+    purpose: crate::host::Purpose,
+) -> Option<Result<Vec<u8>, crate::client::ClientError>> {
+    let skill = entry.uri();
+    let root = skill.strip_suffix("SKILL.md").unwrap_or(skill);
+    let sig_uri = format!("{root}{SIGNATURE_FILE}");
+    let items = entry.items().unwrap_or_default();
+    if !items.iter().any(|i| i.uri == sig_uri) {
+        return None;
+    }
+    Some(
+        client
+            .read_for(rpc, skill, &sig_uri, purpose)
+            .await
+            .map(|r| r.file.content.body.as_bytes().to_vec()),
+    )
+}
+
+/// The bundle `bytes` checked against the digests of `entry`, which every read is checked
+/// against.
+fn check_entry(
+    bytes: &[u8],
+    entry: &crate::host::Entry,
+    keys: &[OmsPublicKey],
+    report: &mut SkillReport,
+) -> OmsOutcome {
     let skill = entry.uri();
     let root = skill.strip_suffix("SKILL.md").unwrap_or(skill);
     let items = entry.items().unwrap_or_default();
-    let sig_uri = format!("{root}{SIGNATURE_FILE}");
-    if !items.iter().any(|i| i.uri == sig_uri) {
-        return OmsOutcome::Absent;
-    }
-    let purpose = crate::host::Purpose::Check;
-    let bytes = match client.read_for(rpc, skill, &sig_uri, purpose).await {
-        Ok(r) => r.file.content.body.as_bytes().to_vec(),
-        // The read's own check reports why.
-        Err(_) => return OmsOutcome::Failed,
-    };
     let mut digests = Vec::with_capacity(items.len());
     for i in items {
         let (Some(path), Some(d)) = (i.uri.strip_prefix(root), hex32(&i.digest)) else {
@@ -142,7 +171,7 @@ pub(crate) async fn check_mcp<R: crate::client::Rpc>(
         };
         digests.push((path, d));
     }
-    check_bundle(&bytes, digests, |p| format!("{root}{p}"), keys, report)
+    check_bundle(bytes, digests, |p| format!("{root}{p}"), keys, report)
 }
 
 /// The 32 bytes of a `sha256:` + 64 hex digest.
@@ -258,5 +287,62 @@ pub(crate) fn finish(
             ));
         }
         _ => {}
+    }
+}
+
+/// The OMS check of a skill `SkillsClient.load` (the npm package's) just loaded, when the
+/// client trusts OMS keys (`keys` not empty): the `skill.oms.sig` its held entry lists is read
+/// (verified like every read) and checked against the entry's digests with `keys`, then the
+/// rules of [`finish`] apply, so a skill that `verify` would fail for its signatures is not
+/// returned. The error is the first refusal, naming the file.
+#[cfg(feature = "js")]
+pub(crate) async fn check_loaded<R: crate::client::Rpc>(
+    client: &crate::client::SkillsClient,
+    rpc: &R,
+    uri: &str,
+    keys: &[OmsPublicKey],
+) -> Result<(), crate::client::ClientError> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    let Ok(Some(entry)) = client.host(|h, label| h.entry(label, uri).cloned()) else {
+        return Ok(());
+    };
+    let mut report = SkillReport {
+        uri: uri.to_owned(),
+        name: None,
+        description: None,
+        revision: None,
+        files: 0,
+        bytes: 0,
+        status: super::report::SkillStatus::Verified,
+        error: None,
+        refreshed: false,
+        signer: client
+            .host(|h, label| h.signer(label, uri).cloned())
+            .ok()
+            .flatten(),
+        checks: Vec::new(),
+    };
+    let outcome = match read_signature(client, rpc, &entry, crate::host::Purpose::Use).await {
+        None => OmsOutcome::Absent,
+        Some(Err(e)) => {
+            let _ = client.host(|h, label| h.close_window(label, uri));
+            return Err(e);
+        }
+        Some(Ok(bytes)) => check_entry(&bytes, &entry, keys, &mut report),
+    };
+    let sig_uri = format!(
+        "{}{SIGNATURE_FILE}",
+        uri.strip_suffix("SKILL.md").unwrap_or(uri)
+    );
+    finish(outcome, keys, true, &sig_uri, &mut report);
+    match report.checks.into_iter().find_map(|c| c.error) {
+        Some(e) => {
+            // A refused skill is not left active: its files cannot be read after the refusal.
+            let _ = client.host(|h, label| h.close_window(label, uri));
+            Err(e)
+        }
+        None => Ok(()),
     }
 }

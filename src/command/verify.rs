@@ -52,17 +52,23 @@ pub fn signers_of(args: &VerifyArgs, files: &SignerFiles) -> Result<Signers, Ver
     Ok(signers)
 }
 
+/// The OMS keys and the signer policy of a run: `--trust` files holding PEM are OMS keys
+/// ([`super::oms`]), the others JWKs for DSSE ([`signers_of`]). The native command and the npm
+/// package's read their files the same way.
+pub(crate) fn trust_of(
+    args: &VerifyArgs,
+    files: &SignerFiles,
+) -> Result<(Vec<crate::catalog::oms::OmsPublicKey>, Signers), VerifyError> {
+    let (oms_keys, jwk_args, jwk_files) = super::oms::split_trust(args, files)?;
+    Ok((oms_keys, signers_of(&jwk_args, &jwk_files)?))
+}
+
 /// The whole command after its arguments were read: connect (with `args.era`), verify, render.
 /// `io` POSTs to `args.url` with `args.headers` and `args.timeout_ms` (the caller's part);
 /// `files` holds what the `--trust` and `--pins` files say.
 pub async fn verify_command<H: HttpIo>(args: &VerifyArgs, files: &SignerFiles, io: &H) -> Output {
-    // `--trust` files holding PEM are OMS keys (super::oms), the others JWKs for DSSE.
-    let (oms_keys, jwk_args, jwk_files) = match super::oms::split_trust(args, files) {
-        Ok(split) => split,
-        Err(e) => return Report::stopped(None, e).render(args),
-    };
-    let signers = match signers_of(&jwk_args, &jwk_files) {
-        Ok(s) => s,
+    let (oms_keys, signers) = match trust_of(args, files) {
+        Ok(t) => t,
         Err(e) => return Report::stopped(None, e).render(args),
     };
     if args.well_known {

@@ -151,17 +151,8 @@ impl Signing<'_> {
 
 /// Verifies every skill of the well-known index at `index_url` (see the module
 /// documentation), checking signatures with `signers` under the index's origin (pins made on
-/// first use are added to it). No OMS key: the npm package's form ([`run_well_known_with`]).
-#[cfg(feature = "js")]
-pub(crate) async fn run_well_known<H: HttpIo>(
-    io: &H,
-    index_url: &str,
-    signers: &mut Signers,
-) -> Report {
-    run_well_known_with(io, index_url, signers, Vec::new()).await
-}
-
-/// [`run_well_known`] with the OMS keys of the `--trust` files ([`super::oms`]).
+/// first use are added to it) and OMS signatures with `oms_keys` (the `--trust` files, or the
+/// `trust` option's items, holding PEM; [`super::oms`]).
 pub(crate) async fn run_well_known_with<H: HttpIo>(
     io: &H,
     index_url: &str,

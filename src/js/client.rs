@@ -47,8 +47,8 @@ use crate::client::{
 };
 use crate::client::{ClientCode, ClientError, ExchangeKind, Result as ClientResult};
 use crate::command::report::{self, Report};
-use crate::command::verify::{after_mcp, output, signers_of, SignerFiles};
-use crate::command::wellknown::run_well_known;
+use crate::command::verify::{after_mcp, output, trust_of, SignerFiles};
+use crate::command::wellknown::run_well_known_with;
 use crate::host::{ErrorCode, VerifyError};
 use crate::protocol::{Era, LEGACY_VERSIONS, MODERN_VERSION};
 use crate::skill::digest::is_wire_digest;
@@ -74,6 +74,8 @@ struct Inner {
     client: SkillsClient,
     session: HttpSession,
     mode: Cell<Mode>,
+    /// The OMS public keys of `trust` (its PEM items): `skill.oms.sig` is checked with them.
+    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
 }
 
 /// The host side of a skills client: the registry, the cache and the protocol, over the
@@ -108,12 +110,14 @@ impl SkillsClientCore {
         let (o, host): (CoreOptions, _) =
             options_with_host(&options.unwrap_or(JsValue::UNDEFINED), a)?;
         let listing_budget = o.listing_budget.map(|b| listing_budget(b, a)).transpose()?;
-        let signers = SignerOptionsJs {
+        let mut signer_options = SignerOptionsJs {
             trust: o.trust,
             trust_on_first_use: o.trust_on_first_use,
             pins: o.pins,
-        }
-        .signers(a)?;
+            oms_read: false,
+        };
+        let oms_keys = signer_options.oms_keys(a)?;
+        let signers = signer_options.signers(a)?;
         // The server's identity: the label given, else its origin's (the URL's origin for
         // `connect`; `wrap` needs one of them).
         let label = match (&o.label, &o.origin) {
@@ -149,6 +153,7 @@ impl SkillsClientCore {
                 client,
                 session: HttpSession::new(info),
                 mode: Cell::new(Mode::None),
+                oms_keys,
             }),
         })
     }
@@ -338,6 +343,10 @@ impl SkillsClientCore {
         let uri = string(&uri, a.with("uri"))?;
         Ok(promise(async move {
             let l = throw(rpc.client().load(&rpc, &uri).await)?;
+            // With OMS keys trusted, skill.oms.sig holds as `verify` requires, or the skill is
+            // refused.
+            let keys = &rpc.inner.oms_keys;
+            throw(crate::command::oms::check_loaded(rpc.client(), &rpc, &uri, keys).await)?;
             // `ClientLoadedSkill`: a `LoadedSkill` and what the refresh did.
             let mut o = JsonObject::new();
             skill_md_fields(&mut o, &l.skill.skill_md);
@@ -425,7 +434,8 @@ impl SkillsClientCore {
             _ => None,
         };
         Ok(promise(async move {
-            let r = report::run(rpc.client(), &rpc, skill.as_deref()).await;
+            let keys = &rpc.inner.oms_keys;
+            let r = report::run_with_oms(rpc.client(), &rpc, skill.as_deref(), keys).await;
             // A dynamic skill passes only when the client accepts them (`allowDynamic`, as
             // its SkillHost does); a downgraded one never does.
             let allow_dynamic = rpc

@@ -90,6 +90,9 @@ enum CommandJs<'a> {
         sign: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         catalog_id: Option<&'a str>,
+        /// `--oms-sign PATH` (or `SKILLS_OMS_KEY`): the OMS signing key's file.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        oms_sign: Option<&'a str>,
     },
     Pack {
         dir: &'a str,
@@ -103,6 +106,9 @@ enum CommandJs<'a> {
         sign: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         catalog_id: Option<&'a str>,
+        /// `--oms-sign PATH` (or `SKILLS_OMS_KEY`): the OMS signing key's file.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        oms_sign: Option<&'a str>,
     },
     Worker {
         dir: &'a str,
@@ -121,6 +127,9 @@ enum CommandJs<'a> {
         sign: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         catalog_id: Option<&'a str>,
+        /// `--oms-sign PATH` (or `SKILLS_OMS_KEY`): the OMS signing key's file.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        oms_sign: Option<&'a str>,
     },
     Verify(VerifyArgsJs<'a>),
     Keygen {
@@ -154,6 +163,7 @@ fn pack_js(a: &PackArgs) -> CommandJs<'_> {
         skip_invalid: a.options.skip_invalid,
         sign,
         catalog_id,
+        oms_sign: a.oms_key.as_deref(),
     }
 }
 
@@ -162,8 +172,9 @@ fn pack_js(a: &PackArgs) -> CommandJs<'_> {
 /// as `skills-edge` (crate `skills-edge-cli`) accepts and refuses them, with the same
 /// messages; `worker` is the package's own, and `pack` has no `--assets` (the native command's
 /// Static Assets folder; `worker` writes them). `env` (e.g. `process.env`) gives
-/// `SKILLS_STRICT`, `SKILLS_ON_INVALID`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID`, the
-/// defaults of `--strict`, `--skip-invalid`, `--sign` and `--catalog-id`; `keygen` is read
+/// `SKILLS_STRICT`, `SKILLS_ON_INVALID`, `SKILLS_SIGNING_KEY`, `SKILLS_CATALOG_ID` and
+/// `SKILLS_OMS_KEY`, the defaults of `--strict`, `--skip-invalid`, `--sign`, `--catalog-id` and
+/// `--oms-sign`; `keygen` is read
 /// here too (the command draws the seed and writes the files, see `signingKeyFiles`).
 /// Throws `invalid-argument` whose message is the usage error (the command prints it as
 /// `error: MESSAGE`, then `commandUsage()`).
@@ -177,12 +188,6 @@ pub fn parse_command(
     let env = build_env(&env, a.with("env"))?;
     let invocation = args::parse(Program::Npm, &line, |n| env.get(n)).map_err(usage_error)?;
     let parsed = match &invocation {
-        // OpenSSF Model Signing is native only for now: refused rather than ignored.
-        Invocation::Check(p) | Invocation::Pack(p) if p.oms_key.is_some() => {
-            return Err(usage_error(
-                "--oms-sign (or SKILLS_OMS_KEY) is for the native skills-edge only".into(),
-            ))
-        }
         Invocation::Check(p) => {
             let (sign, catalog_id) = sign_js(&p.signing);
             CommandJs::Check {
@@ -191,6 +196,7 @@ pub fn parse_command(
                 skip_invalid: p.options.skip_invalid,
                 sign,
                 catalog_id,
+                oms_sign: p.oms_key.as_deref(),
             }
         }
         Invocation::Pack(p) => pack_js(p),
@@ -209,6 +215,7 @@ pub fn parse_command(
                 skip_invalid: w.options.skip_invalid,
                 sign,
                 catalog_id,
+                oms_sign: w.oms_key.as_deref(),
             }
         }
         Invocation::Keygen(k) if k.oms => {

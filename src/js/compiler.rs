@@ -144,11 +144,25 @@ fn signer(
             None => Ok(None),
         };
     }
-    let a = a.with("signingKey");
-    if !is_record(&key) {
-        return Err(a.wrong("an object { file, bytes } or { file, error }", &key));
+    let (file, read) = key_file(&key, a.with("signingKey"))?;
+    let catalog_id = catalog_id
+        .map(|id| CatalogId::new("catalogId", id))
+        .transpose()
+        .map_err(|m| super::fail(ErrorCode::InvalidArgument, m))?;
+    let signing = options::Signing {
+        key_file: file,
+        catalog_id,
+    };
+    Ok(Some(signing.signer(read)))
+}
+
+/// A key option, `{ file, bytes }` (the key file's path and bytes, as read) or `{ file, error }`
+/// (why it could not be read): the file's name and what reading it gave.
+fn key_file(key: &JsValue, a: Arg) -> Result<(String, Result<Vec<u8>, String>), JsValue> {
+    if !is_record(key) {
+        return Err(a.wrong("an object { file, bytes } or { file, error }", key));
     }
-    let file = get(&key, "file", a)?
+    let file = get(key, "file", a)?
         .as_string()
         .filter(|f| !f.is_empty())
         .ok_or_else(|| {
@@ -157,9 +171,9 @@ fn signer(
                 "file must be the key file's path",
             )
         })?;
-    let bytes = get(&key, "bytes", a)?;
+    let bytes = get(key, "bytes", a)?;
     let read = if bytes.is_undefined() {
-        let why = get(&key, "error", a)?.as_string().ok_or_else(|| {
+        let why = get(key, "error", a)?.as_string().ok_or_else(|| {
             a.error(
                 ErrorCode::InvalidArgument,
                 "give bytes (a Uint8Array: the key file as read) or error (a string: why it could not be read)",
@@ -170,15 +184,32 @@ fn signer(
         Ok(bytes_of(&bytes, false, a)?
             .ok_or_else(|| a.wrong("a Uint8Array (the key file as read)", &bytes))?)
     };
-    let catalog_id = catalog_id
-        .map(|id| CatalogId::new("catalogId", id))
-        .transpose()
-        .map_err(|m| super::fail(ErrorCode::InvalidArgument, m))?;
-    let signing = options::Signing {
-        key_file: file,
-        catalog_id,
-    };
-    Ok(Some(signing.signer(read)))
+    Ok((file, read))
+}
+
+/// `CompileOptions.omsKey`, read as `skills-edge pack --oms-sign` reads its file: the
+/// OpenSSF Model Signing key every skill's `skill.oms.sig` is signed with
+/// ([`crate::catalog::oms`]); an unusable key is an `oms-signature` diagnostic naming the file.
+fn oms_key(
+    o: &JsValue,
+    a: Arg,
+) -> Result<Option<Result<crate::catalog::oms::OmsSigningKey, Diagnostic>>, JsValue> {
+    let key = get(o, "omsKey", a)?;
+    if key.is_undefined() || key.is_null() {
+        return Ok(None);
+    }
+    let (file, read) = key_file(&key, a.with("omsKey"))?;
+    Ok(Some(crate::catalog::oms::load_key(&file, read)))
+}
+
+/// A key's diagnostic as `compileCatalog` throws it (`catalog-invalid`).
+fn key_error(d: &Diagnostic) -> JsValue {
+    let err = js_sys::Error::new(&d.render(""));
+    err.set_name("SkillsEdgeError");
+    let found = to_js(&diagnostics([d].into_iter(), "")).unwrap_or_default();
+    super::set(err.as_ref(), "code", &JsValue::from_str(CATALOG_INVALID));
+    super::set(err.as_ref(), "diagnostics", &found);
+    err.into()
 }
 
 /// An asset of `CompiledCatalog`.
@@ -208,6 +239,10 @@ struct CompiledJs<'a> {
     signer: Option<SignerJs>,
     #[serde(skip_serializing_if = "Option::is_none")]
     audience: Option<String>,
+    /// With `omsKey`: the hint (SHA-256 of the public key's PEM) of the key every
+    /// `skill.oms.sig` is signed with.
+    #[serde(rename = "omsHint", skip_serializing_if = "Option::is_none")]
+    oms_hint: Option<String>,
 }
 
 /// `CompiledCatalog.signer`: who signed it (never the key itself).
@@ -250,31 +285,31 @@ pub fn compile_catalog(
 ) -> Result<JsValue, JsValue> {
     let a = arg("compileCatalog", "entries");
     let raw = options.unwrap_or(JsValue::UNDEFINED);
-    let o: JsCompileOptions = options_except(&raw, a.with("options"), &["signingKey"])?;
-    let signer = if raw.is_undefined() || raw.is_null() {
-        None
+    let o: JsCompileOptions = options_except(&raw, a.with("options"), &["signingKey", "omsKey"])?;
+    let (signer, oms) = if raw.is_undefined() || raw.is_null() {
+        (None, None)
     } else {
-        signer(&raw, o.catalog_id.as_deref(), a.with("options"))?
+        (
+            signer(&raw, o.catalog_id.as_deref(), a.with("options"))?,
+            oms_key(&raw, a.with("options"))?,
+        )
     };
     let root = o.root.unwrap_or_else(|| "skills".to_owned());
     let tree = source_tree(&entries, a)?;
     // The key is read before the folder, as the native command reads it.
-    let signer = match signer.transpose() {
-        Ok(s) => s,
-        Err(d) => {
-            let err = js_sys::Error::new(&d.render(""));
-            err.set_name("SkillsEdgeError");
-            let found = to_js(&diagnostics([&d].into_iter(), "")).unwrap_or_default();
-            super::set(err.as_ref(), "code", &JsValue::from_str(CATALOG_INVALID));
-            super::set(err.as_ref(), "diagnostics", &found);
-            return Err(err.into());
-        }
-    };
+    let signer = signer.transpose().map_err(|d| key_error(&d))?;
+    let oms = oms.transpose().map_err(|d| key_error(&d))?;
     let options = compile::Options {
         strict: o.strict.unwrap_or(false),
         skip_invalid: o.skip_invalid.unwrap_or(false),
     };
-    let mut compiled = compile::compile_with(tree, options).map_err(|e| {
+    // An OMS key makes `skill.oms.sig` a file of every skill before the catalog's own
+    // signatures, which then cover it (as `skills-edge pack --oms-sign` does).
+    let compiled = match &oms {
+        Some(key) => crate::catalog::oms::compile_signed(tree, options, key),
+        None => compile::compile_with(tree, options),
+    };
+    let mut compiled = compiled.map_err(|e| {
         let err = js_sys::Error::new(&e.render(&root));
         err.set_name("SkillsEdgeError");
         let found = to_js(&diagnostics(e.diagnostics.iter(), &root)).unwrap_or_default();
@@ -331,6 +366,7 @@ pub fn compile_catalog(
             catalog: s.catalog.to_string(),
         }),
         audience: compiled.audience_report(),
+        oms_hint: oms.map(|k| k.public().hint()),
     })
 }
 
@@ -466,6 +502,7 @@ pub(super) fn build_env(env: &JsValue, a: Arg) -> Result<BuildEnv, JsValue> {
         options::ON_INVALID,
         options::SIGNING_KEY,
         options::CATALOG_ID,
+        crate::catalog::oms::OMS_KEY_VAR,
         crate::command::args::TOKEN_ENV,
     ] {
         let v = get(env, name, a)?;

@@ -23,6 +23,17 @@ pub(super) struct SignerOptionsJs {
     pub(super) trust: JsValue,
     pub(super) trust_on_first_use: Option<bool>,
     pub(super) pins: JsValue,
+    /// Whether PEM items of `trust` (OMS keys) are read by the caller (`oms_keys`, the main
+    /// module's) rather than refused.
+    #[cfg_attr(not(feature = "js"), allow(dead_code))]
+    pub(super) oms_read: bool,
+}
+
+/// Whether a `trust` item is PEM text (an OpenSSF Model Signing public key) rather than a JWK.
+#[cfg(feature = "js")]
+fn is_pem_item(k: &JsValue) -> bool {
+    k.as_string()
+        .is_some_and(|s| s.trim_start().starts_with("-----BEGIN "))
 }
 
 /// The signer options' names ([`SignerOptionsJs`]).
@@ -47,11 +58,13 @@ impl SignerOptionsJs {
                 trust: r.value("trust"),
                 trust_on_first_use: r.bool("trustOnFirstUse")?,
                 pins: r.value("pins"),
+                oms_read: false,
             },
             None => SignerOptionsJs {
                 trust: JsValue::UNDEFINED,
                 trust_on_first_use: None,
                 pins: JsValue::UNDEFINED,
+                oms_read: false,
             },
         })
     }
@@ -61,6 +74,31 @@ impl SignerOptionsJs {
     #[cfg(feature = "js")]
     pub(super) fn pins_given(&self) -> bool {
         self.trust_on_first_use.is_some() || !(self.pins.is_undefined() || self.pins.is_null())
+    }
+
+    /// The OMS public keys among `trust` (its PEM items, each a P-256 `oms.pub`), which
+    /// [`SignerOptionsJs::signers`] then leaves to the caller: `SkillsClientCore` and
+    /// `verifyWellKnown` (the main module's), which check `skill.oms.sig`. `invalid-argument`
+    /// naming the item for a PEM text that is no P-256 public key.
+    #[cfg(feature = "js")]
+    pub(super) fn oms_keys(
+        &mut self,
+        a: Arg,
+    ) -> Result<Vec<crate::catalog::oms::OmsPublicKey>, JsValue> {
+        self.oms_read = true;
+        let mut keys = Vec::new();
+        if !is_array(&self.trust) {
+            return Ok(keys);
+        }
+        let items: &js_sys::Array = self.trust.unchecked_ref();
+        for (i, k) in items.iter().enumerate() {
+            if let Some(text) = k.as_string().filter(|_| is_pem_item(&k)) {
+                let key = crate::catalog::oms::OmsPublicKey::from_pem(&text, &format!("[{i}]"))
+                    .map_err(|e| a.with("trust").error(ErrorCode::InvalidArgument, e.message))?;
+                keys.push(key);
+            }
+        }
+        Ok(keys)
     }
 
     /// The policy and pins they give; `invalid-argument` naming the option (a secret key in
@@ -75,6 +113,17 @@ impl SignerOptionsJs {
             }
             let items: &js_sys::Array = self.trust.unchecked_ref();
             for (i, k) in items.iter().enumerate() {
+                // The verifier module reads no PEM (a PEM text is refused as no JWK there).
+                #[cfg(feature = "js")]
+                if is_pem_item(&k) {
+                    if self.oms_read {
+                        continue;
+                    }
+                    return Err(a.with("trust").error(
+                        ErrorCode::InvalidArgument,
+                        format_args!("[{i}] is a PEM key (an OpenSSF Model Signing public key, oms.pub): SkillHost checks DSSE signers only; pass it to SkillsClient (or skills-edge verify --trust), which check skill.oms.sig"),
+                    ));
+                }
                 let text = object_text(&k).ok_or_else(|| {
                     a.with("trust").error(
                         ErrorCode::InvalidArgument,

@@ -30,6 +30,8 @@ export interface CompileOptions {
   signingKey?: { file: string; bytes: Uint8Array } | { file: string; error: string };
   /** The identity the signatures name (`--catalog-id`; 1 to 256 visible ASCII characters); default: the key's id. Needs `signingKey`. */
   catalogId?: string;
+  /** Give every skill an OpenSSF Model Signing signature, `skill.oms.sig` (`skills-edge pack --oms-sign PATH`): the P-256 key file's (`oms.key`) path and its bytes as read, or why it could not be read. A key that cannot be used throws `catalog-invalid` with an `oms-signature` diagnostic naming the file, never its contents. */
+  omsKey?: { file: string; bytes: Uint8Array } | { file: string; error: string };
 }
 
 /** The build options read as every build reads them (`buildOptions`). */
@@ -77,6 +79,8 @@ export interface CompiledCatalog {
    * `skills-edge check` prints it (`audience: PATH: public` or `audience: PATH: scopes S…`).
    */
   audience?: string;
+  /** With `omsKey`: the hint of the key every `skill.oms.sig` is signed with (the SHA-256, hex, of its public key's PEM). */
+  omsHint?: string;
 }
 
 /** One file `skills-edge keygen` writes (`SigningKeyFiles`). */
@@ -472,7 +476,7 @@ export interface VerifyFiles {
 
 /** What the npm package's `skills-edge` command line asks for (`parseCommand`). */
 export type ParsedCommand =
-  | { command: "check"; dir: string; strict: boolean; skipInvalid: boolean; sign?: string; catalogId?: string }
+  | { command: "check"; dir: string; strict: boolean; skipInvalid: boolean; sign?: string; catalogId?: string; omsSign?: string }
   | {
       command: "pack";
       dir: string;
@@ -482,6 +486,7 @@ export type ParsedCommand =
       skipInvalid: boolean;
       sign?: string;
       catalogId?: string;
+      omsSign?: string;
     }
   | {
       command: "worker";
@@ -495,6 +500,7 @@ export type ParsedCommand =
       skipInvalid: boolean;
       sign?: string;
       catalogId?: string;
+      omsSign?: string;
     }
   | ({ command: "verify" } & VerifyArgs)
   | { command: "keygen"; out: string }

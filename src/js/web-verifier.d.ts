@@ -191,7 +191,7 @@ export interface PublicJwk {
 
 /** The signer policy of `SkillHost` and `SkillsClient` (none by default: a signature is checked when a skill has one and reported, nothing is required). */
 export interface SignerOptions {
-  /** The trust list: public keys (JWK objects or their JSON text). With any, every skill must be signed by one of them (`signer-untrusted`). A JWK holding a secret (`d`) is refused. */
+  /** The trust list: public keys (JWK objects or their JSON text). With any, every skill must be signed by one of them (`signer-untrusted`). A JWK holding a secret (`d`) is refused. `SkillsClient` (and `verifyWellKnown`) also take PEM text, an OpenSSF Model Signing P-256 public key (`oms.pub`): a skill's `skill.oms.sig` must then verify with one, or the skill carry a DSSE signature by a trusted JWK (docs/signing.md). `SkillHost` refuses PEM (it checks DSSE signers only), as does `skills-edge/verifier`. */
   trust?: Array<PublicJwk | string>;
   /** Pin each origin to the first signer (key and catalog identity) seen from it; later skills signed otherwise, or unsigned, are refused (`signer-changed`) until `acceptSignerChange`. Default false. */
   trustOnFirstUse?: boolean;

@@ -62,7 +62,7 @@ impl SignFlags {
     }
 
     /// The OMS key file: `--oms-sign` over `SKILLS_OMS_KEY` (an empty variable is unset).
-    fn oms_key(&mut self, env: &impl Fn(&str) -> Option<String>) -> Option<String> {
+    pub(super) fn oms_key(&mut self, env: &impl Fn(&str) -> Option<String>) -> Option<String> {
         self.oms
             .take()
             .or_else(|| env(crate::catalog::oms::OMS_KEY_VAR).filter(|v| !v.is_empty()))

@@ -67,6 +67,7 @@ fn stdio_options() -> String {
 /// The usage of `check`.
 const CHECK: &str =
     "    skills-edge check <dir> [--strict] [--skip-invalid] [--sign PATH [--catalog-id ID]]
+                      [--oms-sign PATH]
         Check a skills folder; print the entries it would publish (JSON) on stdout,
         problems on stderr; exit status 1 when the folder cannot be published. With
         --sign, also the signing key's id and the catalog identity (stderr).
@@ -74,7 +75,7 @@ const CHECK: &str =
 
 /// The synopsis of `pack`, which each program continues.
 const PACK: &str = "    skills-edge pack <dir> (-o <file> | --check) [--instructions TEXT] [--strict] [--skip-invalid]
-                     [--sign PATH [--catalog-id ID]]\n";
+                     [--sign PATH [--catalog-id ID]] [--oms-sign PATH]\n";
 
 /// The usage of `keygen`.
 const KEYGEN: &str = "    skills-edge keygen --out <dir>
@@ -89,12 +90,15 @@ const KEYGEN_OMS: &str = "    skills-edge keygen --out <dir> --oms
         <dir>/oms.pub (PEM, the files model_signing's key mode reads). Prints its hint.
 ";
 
-/// `--sign` and `--catalog-id`, shared by `check`, `pack` and `worker`.
+/// `--sign`, `--catalog-id` and `--oms-sign`, shared by `check`, `pack` and `worker`.
 const SIGN: &str =
     "    --sign PATH: sign every skill with the secret key in PATH (signing.key of keygen):
         each entry, the mirror and the pack carry a DSSE envelope over the skill's files.
         --catalog-id ID: the identity the signatures name (1 to 256 visible ASCII
         characters; default: the key's id).
+    --oms-sign PATH: every skill also gets an OpenSSF Model Signing signature,
+        <skill>/skill.oms.sig, with the P-256 key in PATH (oms.key of the native
+        keygen --oms); model_signing verify key checks an installed skill.
 ";
 
 /// `pack --check`.
@@ -108,7 +112,7 @@ fn worker_usage(inline_max: u64) -> String {
         "    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
                        [--var NAME=VALUE]... [--route HOST | --route PATTERN@ZONE]...
                        [--inline-max BYTES] [--strict] [--skip-invalid] [--force]
-                       [--sign PATH [--catalog-id ID]]
+                       [--sign PATH [--catalog-id ID]] [--oms-sign PATH]
         Write a Cloudflare Worker project serving the folder into --out: wrangler.toml,
         package.json (wrangler pinned), the prebuilt Worker and the folder's pack, with every
         file larger than BYTES (default {inline_max}; 0: every non-empty file) as a Static
@@ -159,16 +163,13 @@ fn usage_parts(program: Program) -> Usage {
                 (
                     "pack",
                     format!(
-                        "{PACK}                     [--assets DIR [--inline-max BYTES]] [--oms-sign PATH]
+                        "{PACK}                     [--assets DIR [--inline-max BYTES]]
         Compile a skills folder into a pack (served by the npm package's SkillsServer);
 {PACK_CHECK}        --assets DIR leaves every file larger than BYTES (default {inline_max}) out of the
         pack and writes it into DIR as two files named by its SHA-256: <hex> (its bytes) and
         <hex>.json (its resources/read JSON string), for the Cloudflare Worker's Static
         Assets. DIR is created if missing; files already in it are overwritten or left as
         they are, so give a fresh folder.
-        --oms-sign PATH (or SKILLS_OMS_KEY=PATH; check takes it too): every skill gets an
-        OpenSSF Model Signing signature, <skill>/skill.oms.sig, with the P-256 key in PATH
-        (oms.key of keygen --oms); model_signing verify key checks an installed skill.
 "
                     ),
                 ),
@@ -211,7 +212,8 @@ the skills an MCP server serves
         and the other skills are published.
 {SIGN}    SKILLS_STRICT=1 and SKILLS_ON_INVALID=skip in the environment turn --strict and
         --skip-invalid on for {env_applies}, as they do for the build;
-        SKILLS_SIGNING_KEY=PATH and SKILLS_CATALOG_ID=ID give --sign and --catalog-id.
+        SKILLS_SIGNING_KEY=PATH, SKILLS_CATALOG_ID=ID and SKILLS_OMS_KEY=PATH give --sign,
+        --catalog-id and --oms-sign.
 "
     );
     Usage {

@@ -32,6 +32,9 @@ pub struct WorkerArgs {
     /// `--sign PATH` and `--catalog-id ID`, over the environment's: the Worker serves signed
     /// skills.
     pub signing: Option<options::Signing>,
+    /// `--oms-sign PATH` over `SKILLS_OMS_KEY`: every skill carries an OpenSSF Model Signing
+    /// signature, `skill.oms.sig` (`catalog::oms`; `None`: none).
+    pub oms_key: Option<String>,
 }
 
 /// A route of `--route`: a custom domain (a host name alone, `skills.example.com`: the Worker
@@ -204,6 +207,7 @@ pub(super) fn parse_worker(
         Some(v) => options::inline_max("--inline-max", &v)?,
         None => pack::DEFAULT_INLINE_MAX,
     };
+    let oms_key = sign.oms_key(env);
     let signing = sign.resolve(env)?;
     Ok(WorkerArgs {
         dir,
@@ -216,6 +220,7 @@ pub(super) fn parse_worker(
         routes,
         options,
         signing,
+        oms_key,
     })
 }
 

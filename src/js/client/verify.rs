@@ -35,7 +35,8 @@ pub fn verify_well_known(
         Some(r) => r.bool("allowDynamic")?.unwrap_or(false),
         None => false,
     };
-    let signer_options = SignerOptionsJs::read(record.as_ref())?;
+    let mut signer_options = SignerOptionsJs::read(record.as_ref())?;
+    let oms_keys = signer_options.oms_keys(a.with("options"))?;
     let mut signers = signer_options.signers(a.with("options"))?;
     let hand_back = signer_options.pins_given();
     if !(url.starts_with("http://") || url.starts_with("https://")) {
@@ -58,7 +59,7 @@ pub fn verify_well_known(
         })?
     };
     Ok(promise(async move {
-        let r = run_well_known(&io, &index, &mut signers).await;
+        let r = run_well_known_with(&io, &index, &mut signers, oms_keys).await;
         report_with_pins(
             &r,
             &index,
@@ -94,18 +95,19 @@ pub fn run_verify_command(
         trust: files.trust.unwrap_or_default(),
         pins: files.pins,
     };
-    let prepared = match signers_of(&parsed, &files) {
-        Ok(s) => Ok((s.clone(), throw(report::command_client(&parsed, s))?)),
+    // `--trust` files holding PEM are OMS keys, the others JWKs, as in the native command.
+    let prepared = match trust_of(&parsed, &files) {
+        Ok((oms, s)) => Ok((oms, s.clone(), throw(report::command_client(&parsed, s))?)),
         Err(e) => Err(e),
     };
     Ok(promise(async move {
         let out = match prepared {
             Err(e) => Report::stopped(None, e).render(&parsed),
-            Ok((mut signers, _)) if parsed.well_known => {
-                let r = run_well_known(&io, &parsed.url, &mut signers).await;
+            Ok((oms_keys, mut signers, _)) if parsed.well_known => {
+                let r = run_well_known_with(&io, &parsed.url, &mut signers, oms_keys).await;
                 output(&parsed, &r, &signers)
             }
-            Ok((_, client)) => {
+            Ok((oms_keys, _, client)) => {
                 // command::verify_command, over the same Rpc as SkillsClientCore's (one copy
                 // of the client's code in the wasm, not two).
                 let rpc = CallRpc {
@@ -113,6 +115,7 @@ pub fn run_verify_command(
                         client,
                         session: HttpSession::new(ClientInfo::default()),
                         mode: Cell::new(Mode::Http),
+                        oms_keys: Vec::new(),
                     }),
                     io,
                 };
@@ -120,10 +123,11 @@ pub fn run_verify_command(
                     Err(e) => Report::stopped(None, e),
                     Ok(facts) => {
                         let _ = rpc.client().set_facts(facts);
-                        report::run(rpc.client(), &rpc, parsed.skill.as_deref()).await
+                        let only = parsed.skill.as_deref();
+                        report::run_with_oms(rpc.client(), &rpc, only, &oms_keys).await
                     }
                 };
-                after_mcp(&parsed, &rpc.io, rpc.client(), report, Vec::new()).await
+                after_mcp(&parsed, &rpc.io, rpc.client(), report, oms_keys).await
             }
         };
         to_js(&OutputJs {

@@ -1,0 +1,220 @@
+// OpenSSF Model Signing on the npm package's host side: a skill folder signed by
+// `model_signing sign key` itself (PyPI model-signing, the repository's target/py venv), served
+// over MCP (a pack of the folder in the package's SkillsServer) and as a well-known archive.
+// `npx skills-edge verify --trust oms.pub` prints the same bytes and exits the same as the
+// native command (SKILLS_EDGE_BIN): the publisher's key verifies, another key is
+// `signer-untrusted`, a file added after signing is `signature-invalid` naming the file.
+// SkillsClient with the PEM key in `trust` gives the same verdicts from verify(),
+// verifyWellKnown() and load(); SkillHost, which checks DSSE signers only, refuses a PEM key
+// rather than ignore it.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFile, execFileSync } from "node:child_process";
+import { createHash, generateKeyPairSync } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { SkillHost, SkillsServer } from "skills-edge";
+import { SkillsClient } from "skills-edge/client";
+import { REPO } from "./common.mjs";
+import { startHttpServer } from "./http-server.mjs";
+
+const run = promisify(execFile);
+const NATIVE = process.env.SKILLS_EDGE_BIN;
+const NPM_BIN = join(process.env.SKILLS_EDGE_PKG ?? "", "bin", "skills-edge.mjs");
+const MODEL_SIGNING = join(REPO, "target", "py", "bin", "model_signing");
+const SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+const SKILL = "skill://code-review/SKILL.md";
+const ADDED = "references/added.md";
+
+/** A P-256 pair as PEM files under `dir`: the secret (PKCS#8) and the public key (SPKI). */
+function p256(dir, name) {
+  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const pub = publicKey.export({ type: "spki", format: "pem" });
+  writeFileSync(join(dir, `${name}.key`), privateKey.export({ type: "pkcs8", format: "pem" }));
+  writeFileSync(join(dir, `${name}.pub`), pub);
+  return { pem: pub, pub: join(dir, `${name}.pub`), key: join(dir, `${name}.key`), hint: createHash("sha256").update(pub).digest("hex") };
+}
+
+/** One ustar header of a regular file (mode 0644, mtime 0). */
+function header(name, size) {
+  const h = Buffer.alloc(512);
+  h.write(name, 0, "ascii");
+  h.write("0000644\0", 100, "ascii");
+  h.write("0000000\0", 108, "ascii");
+  h.write("0000000\0", 116, "ascii");
+  h.write(size.toString(8).padStart(11, "0") + "\0", 124, "ascii");
+  h.write("00000000000\0", 136, "ascii");
+  h.write("0", 156, "ascii");
+  h.write("ustar\0", 257, "ascii");
+  h.write("00", 263, "ascii");
+  h.write("        ", 148, "ascii");
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(sum.toString(8).padStart(6, "0") + "\0 ", 148, "ascii");
+  return h;
+}
+
+/** The gzipped tar of `files` ([path, bytes]). */
+function tarGz(files) {
+  const parts = [];
+  for (const [name, bytes] of files) parts.push(header(name, bytes.length), bytes, Buffer.alloc((512 - (bytes.length % 512)) % 512));
+  parts.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(parts));
+}
+
+let tmp;
+let publisher;
+let other;
+/** name -> { mcp: http server of the pack, origin: well-known origin } for "signed" and "added". */
+const sources = {};
+const webs = [];
+
+/** A node:http server publishing `folder`'s code-review skill as a well-known archive. */
+async function wellKnown(folder) {
+  const paths = ["SKILL.md", "references/checklist.md", "skill.oms.sig"];
+  if (folder.endsWith("added")) paths.push(ADDED);
+  const archive = tarGz(paths.map((p) => [p, readFileSync(join(folder, "code-review", p))]));
+  const md = readFileSync(join(folder, "code-review", "SKILL.md"), "utf8");
+  const index = {
+    $schema: SCHEMA,
+    skills: [{
+      name: "code-review",
+      type: "archive",
+      description: /^description: (.*)$/m.exec(md)[1].trim(),
+      url: "code-review.tar.gz",
+      digest: `sha256:${createHash("sha256").update(archive).digest("hex")}`,
+    }],
+  };
+  const web = createServer((req, res) => {
+    if (req.url === "/.well-known/agent-skills/index.json") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(index));
+    if (req.url === "/.well-known/agent-skills/code-review.tar.gz") return res.writeHead(200, { "content-type": "application/gzip" }).end(archive);
+    res.writeHead(404).end();
+  });
+  await new Promise((r) => web.listen(0, "127.0.0.1", r));
+  webs.push(web);
+  return `http://127.0.0.1:${web.address().port}`;
+}
+
+before(async () => {
+  assert.ok(NATIVE && process.env.SKILLS_EDGE_PKG, "SKILLS_EDGE_BIN and SKILLS_EDGE_PKG are set (scripts/test.d/20-npm.sh)");
+  tmp = mkdtempSync(join(tmpdir(), "skills-edge-oms-"));
+  publisher = p256(tmp, "publisher");
+  other = p256(tmp, "other");
+  // The folder model_signing signs: the repository's code-review skill.
+  const signed = join(tmp, "signed");
+  mkdirSync(join(signed, "code-review"), { recursive: true });
+  cpSync(join(REPO, "skills", "code-review"), join(signed, "code-review"), { recursive: true });
+  const folder = join(signed, "code-review");
+  execFileSync(MODEL_SIGNING, ["sign", "key", folder, "--private_key", publisher.key, "--signature", join(folder, "skill.oms.sig")], { stdio: "pipe" });
+  // The same folder with a file added after signing.
+  const added = join(tmp, "added");
+  cpSync(signed, added, { recursive: true });
+  writeFileSync(join(added, "code-review", ADDED), "# Added after signing\n");
+  for (const [name, dir] of [["signed", signed], ["added", added]]) {
+    const pack = join(tmp, `${name}.pack`);
+    execFileSync(NATIVE, ["pack", dir, "-o", pack], { stdio: "pipe" });
+    const mcp = await startHttpServer(new SkillsServer({ pack: readFileSync(pack) }));
+    sources[name] = { mcp, origin: await wellKnown(dir) };
+  }
+});
+
+after(async () => {
+  for (const s of Object.values(sources)) await s.mcp.close();
+  for (const w of webs) {
+    w.closeAllConnections();
+    w.close();
+  }
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+async function exec(file, args) {
+  try {
+    const { stdout, stderr } = await run(file, args, { timeout: 60_000, maxBuffer: 16 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    if (typeof e.code !== "number") throw e;
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Both commands: the same stdout, stderr and exit status; returns the native one's, its JSON line of code-review read. */
+async function both(args) {
+  const n = await exec(NATIVE, ["verify", ...args, "--json"]);
+  const j = await exec(process.execPath, [NPM_BIN, "verify", ...args, "--json"]);
+  assert.equal(j.stdout, n.stdout);
+  assert.equal(j.stderr, n.stderr);
+  assert.equal(j.code, n.code);
+  const line = n.stdout.trimEnd().split("\n").map((l) => JSON.parse(l)).find((l) => l.name === "code-review");
+  assert.ok(line, n.stdout + n.stderr);
+  return { ...n, line };
+}
+
+/** The failed checks of a report line: [uri, code]. */
+const failures = (line) => line.checks.filter((c) => c.status === "failed").map((c) => [c.uri, c.code]);
+
+for (const kind of ["mcp", "well-known"]) {
+  const target = (name) => (kind === "mcp" ? [sources[name].mcp.url] : ["--well-known", sources[name].origin]);
+  const fileUri = (path) => (kind === "mcp" ? `skill://code-review/${path}` : `${sources.added.origin}/.well-known/agent-skills/code-review.tar.gz#${path}`);
+
+  test(`${kind}: npm verify --trust oms.pub accepts what model_signing signed, as native does`, async () => {
+    const out = await both([...target("signed"), "--trust", publisher.pub]);
+    assert.equal(out.code, 0, out.stdout + out.stderr);
+    assert.equal(out.line.status, "verified");
+    assert.deepEqual(out.line.signer, { keyId: `oms:${publisher.hint}`, catalog: "OpenSSF Model Signing", trust: "trusted" });
+  });
+
+  test(`${kind}: npm verify refuses the skill under another OMS key, as native does`, async () => {
+    const out = await both([...target("signed"), "--trust", other.pub]);
+    assert.equal(out.code, 1);
+    assert.equal(out.line.status, "failed");
+    assert.equal(out.line.code, "signer-untrusted");
+  });
+
+  test(`${kind}: npm verify names a file added after signing, as native does`, async () => {
+    const out = await both([...target("added"), "--trust", publisher.pub]);
+    assert.equal(out.code, 1);
+    assert.deepEqual(failures(out.line), [[fileUri(ADDED), "signature-invalid"]]);
+    assert.match(out.line.why, /references\/added\.md is not covered by the OMS signature/);
+  });
+}
+
+test("SkillsClient with an OMS key in trust: verify() and load() accept the signed skill", async () => {
+  const client = await SkillsClient.connect(sources.signed.mcp.url, { trust: [publisher.pem] });
+  const report = await client.verify();
+  assert.equal(report.exitCode, 0, report.table);
+  assert.equal(report.skills[0].signer.keyId, `oms:${publisher.hint}`);
+  const skill = await client.load(SKILL);
+  assert.equal(skill.frontmatter.name, "code-review");
+});
+
+test("SkillsClient refuses under another OMS key and names a file the signature does not cover", async () => {
+  const wrong = await SkillsClient.connect(sources.signed.mcp.url, { trust: [other.pem] });
+  assert.equal((await wrong.verify()).exitCode, 1);
+  await assert.rejects(wrong.load(SKILL), (e) => e.code === "signer-untrusted");
+  // The refused skill is not left active: none of its files can be read.
+  assert.equal(wrong.isActive(SKILL), false);
+  await assert.rejects(wrong.read(SKILL, "references/checklist.md"), (e) => e.code === "no-acting-window");
+  const added = await SkillsClient.connect(sources.added.mcp.url, { trust: [publisher.pem] });
+  const report = await added.verify();
+  assert.equal(report.exitCode, 1);
+  assert.equal(report.skills[0].code, "signature-invalid");
+  await assert.rejects(added.load(SKILL), (e) => e.code === "signature-invalid" && e.message.includes(ADDED));
+});
+
+test("SkillsClient.verifyWellKnown takes OMS keys in trust", async () => {
+  const ok = await SkillsClient.verifyWellKnown(sources.signed.origin, { trust: [publisher.pem] });
+  assert.equal(ok.exitCode, 0, ok.table);
+  assert.equal(ok.skills[0].signer.keyId, `oms:${publisher.hint}`);
+  assert.equal((await SkillsClient.verifyWellKnown(sources.signed.origin, { trust: [other.pem] })).exitCode, 1);
+  const added = await SkillsClient.verifyWellKnown(sources.added.origin, { trust: [publisher.pem] });
+  assert.equal(added.exitCode, 1);
+  assert.equal(added.skills[0].code, "signature-invalid");
+});
+
+test("a PEM key given to SkillHost is refused, never ignored", () => {
+  assert.throws(() => new SkillHost({ trust: [publisher.pem] }), (e) => e.code === "invalid-argument" && /SkillsClient/.test(e.message));
+});
