@@ -260,6 +260,16 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     assert.deepEqual({ skills: s.skills, files: s.files, bytes: s.bytes, dirs: s.dirs }, expect, "SDK 2.4 client on v1 again");
   });
 
+  test("publish --dry-run names what it would upload and changes nothing", { timeout: 60_000 }, async () => {
+    const r = await run(BIN, ["publish", v2, "--sign", join(dir, "trusted", "signing.key"), "--inline-max", "3700", "--dry-run", "--bucket", BUCKET, "--local", "--persist-to", state]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), rev2, "the same folder, key and flags make the same revision");
+    assert.match(r.stderr, /\(0 to upload, 0 bytes\)/, "v2's assets are in the bucket already");
+    assert.match(r.stderr, new RegExp(`would move ${BUCKET}/default/current.json to revision ${rev2}`));
+    await sleep(3 * REFRESH_MS);
+    assert.equal(await fingerprint(), fp1, "v1 is still served");
+  });
+
   test("every fault is logged and v1 stays served", { timeout: 300_000 }, async () => {
     const v1Release = await getObject("default/current.json");
     const rev2Release = await getObject(`default/releases/${rev2}.json`);
