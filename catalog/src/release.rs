@@ -34,7 +34,7 @@ pub const DEFAULT_CATALOG: &str = "default";
 
 /// The most bytes a release (or a pointer, which holds one) may have: a catalog of 64,000
 /// skills with every file an asset stays well under it.
-pub const MAX_RELEASE_BYTES: usize = 16 << 20;
+const MAX_RELEASE_BYTES: usize = 16 << 20;
 
 /// What a release says: this pack, with these assets, is catalog `catalog`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,7 +150,7 @@ impl Release {
     }
 
     /// The payload's JSON (the bytes that are signed).
-    pub fn to_json(&self) -> String {
+    fn to_json(&self) -> String {
         let mut out = String::new();
         out.push_str("{\"catalog\":");
         crate::skill::value::write_json_string(&self.catalog, &mut out);

@@ -350,7 +350,16 @@ fn write_history(store: &Store, h: &[Entry]) -> Result<(), String> {
     store.put(&keys::history(&store.catalog), out.as_bytes(), "text/plain")
 }
 
-fn publish(store: &Store, f: &Flags) -> Result<(), String> {
+/// The folder compiled, signed and packed for `store`'s catalog: the pack with its assets,
+/// the signed release, and the line describing them (without the upload counts).
+struct Built {
+    packed: pack::Packed,
+    signed: String,
+    rev: String,
+    summary: String,
+}
+
+fn build(store: &Store, f: &Flags) -> Result<Built, String> {
     // The folder and the pack's flags, read by the pack command's own parser.
     let mut argv: Vec<String> = vec!["pack".into()];
     argv.extend(f.rest.iter().cloned());
@@ -390,7 +399,34 @@ fn publish(store: &Store, f: &Flags) -> Result<(), String> {
         .collect();
     let r = Release::of(&store.catalog, &packed.pack, &assets);
     let rev = r.revision().to_owned();
-    let signed = r.sign(&signer.key);
+    let summary = format!(
+        "{}: {} skills, key id {}; revision {rev}: pack {} bytes, {} assets",
+        a.dir,
+        c.skills.len(),
+        signer.key.public().key_id(),
+        packed.pack.len(),
+        packed.assets.len(),
+    );
+    Ok(Built {
+        signed: r.sign(&signer.key),
+        rev,
+        packed,
+        summary,
+    })
+}
+
+fn publish(store: &Store, f: &Flags) -> Result<(), String> {
+    let Built {
+        packed,
+        signed,
+        rev,
+        summary,
+    } = build(store, f)?;
+    let assets: Vec<(String, u64)> = packed
+        .assets
+        .iter()
+        .map(|x| (x.name.clone(), x.bytes.len() as u64))
+        .collect();
     let mut history = read_history(store)?;
     let present: std::collections::HashSet<&str> = history
         .iter()
@@ -403,12 +439,7 @@ fn publish(store: &Store, f: &Flags) -> Result<(), String> {
         .collect();
     let missing_bytes: usize = missing.iter().map(|x| x.bytes.len()).sum();
     eprintln!(
-        "{}: {} skills, key id {}; revision {rev}: pack {} bytes, {} assets ({} to upload, {missing_bytes} bytes)",
-        a.dir,
-        c.skills.len(),
-        signer.key.public().key_id(),
-        packed.pack.len(),
-        packed.assets.len(),
+        "{summary} ({} to upload, {missing_bytes} bytes)",
         missing.len()
     );
     let target = format!("{}/{}", store.bucket, store.catalog);

@@ -8,8 +8,8 @@
 // is wholly v1's or wholly v2's, the judges pass on v2, v1's cursor is refused as "the catalog
 // has changed" and the mirror's ETag moved; `publish --rollback` to v1; then each fault (a
 // torn pointer, no pointer, a release signed by another key, an unsigned pack, a truncated
-// pack, a pack of another digest, a missing asset) is logged and v1 stays served; `gc --keep 1`
-// keeps what the pointer names. Run with Node 22.
+// pack, a pack of another digest, a missing asset) is logged and v1 stays served; `gc --keep 0`
+// keeps what the pointer names and deletes the rest. Run with Node 22.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -249,11 +249,25 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     assert.equal(r.files, expect.files);
   });
 
-  test("publish --rollback to v1: v1 is served again", { timeout: 120_000 }, async () => {
+  test("publish --rollback to v1: v1 is served again, v2's cursor is refused", { timeout: 120_000 }, async () => {
+    const cursor = (await mcp(worker.port, "skills/list")).json.result.nextCursor;
     assert.equal(await publish("--rollback", rev1.slice(0, 12)), rev1);
     await waitServed(fp1, "v1 after the rollback");
+    const old = await mcp(worker.port, "skills/list", { cursor });
+    assert.match(JSON.stringify(old.json.error), /the catalog has changed/);
+    const expect = published(v1);
     const s = await judgeSdk({ transport: httpTransport(worker.url), era: "modern" });
-    assert.equal(s.bytes, published(v1).bytes);
+    assert.deepEqual({ skills: s.skills, files: s.files, bytes: s.bytes, dirs: s.dirs }, expect, "SDK 2.4 client on v1 again");
+  });
+
+  test("publish --dry-run names what it would upload and changes nothing", { timeout: 60_000 }, async () => {
+    const r = await run(BIN, ["publish", v2, "--sign", join(dir, "trusted", "signing.key"), "--inline-max", "3700", "--dry-run", "--bucket", BUCKET, "--local", "--persist-to", state]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), rev2, "the same folder, key and flags make the same revision");
+    assert.match(r.stderr, /\(0 to upload, 0 bytes\)/, "v2's assets are in the bucket already");
+    assert.match(r.stderr, new RegExp(`would move ${BUCKET}/default/current.json to revision ${rev2}`));
+    await sleep(3 * REFRESH_MS);
+    assert.equal(await fingerprint(), fp1, "v1 is still served");
   });
 
   test("every fault is logged and v1 stays served", { timeout: 300_000 }, async () => {
@@ -263,7 +277,11 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     const faults = [
       ["a torn pointer", () => object("default/current.json", v1Release.subarray(0, 40)), "the release is torn"],
       ["no pointer", () => object("default/current.json", null), "the pointer default/current.json is missing"],
-      ["a release signed by another key", () => publish(v1, "--sign", join(dir, "other", "signing.key")), "not signed by a trusted key"],
+      [
+        "a release signed by another key",
+        () => object("default/current.json", release(other, { pack: rev2, size: p2.length })),
+        "not signed by a trusted key",
+      ],
       [
         "an unsigned pack",
         async () => {
@@ -317,12 +335,12 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     for (const k of [trusted, other]) assert.ok(!log.includes(JSON.parse(k).d), "no secret in the log");
   });
 
-  test("gc --keep 1 deletes old revisions but never what the pointer names", { timeout: 120_000 }, async () => {
+  test("gc --keep 0 deletes every revision but the one the pointer names", { timeout: 120_000 }, async () => {
     await publish("--rollback", rev1);
     await waitServed(fp1, "v1");
-    const r = await run(BIN, ["gc", "--keep", "1", "--bucket", BUCKET, "--local", "--persist-to", state]);
+    const r = await run(BIN, ["gc", "--keep", "0", "--bucket", BUCKET, "--local", "--persist-to", state]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /keeping 2 revisions/);
+    assert.match(r.stderr, /keeping 1 revisions \(the pointer names [0-9a-f]{12}\), deleting 1 revisions and \d+ assets/);
     await getObject(`default/packs/${rev1}.pack`);
     const gone = await run(process.execPath, [WRANGLER, "r2", "object", "get", `${BUCKET}/default/packs/${rev2}.pack`, "--file", join(dir, "x"), "--local", "--persist-to", state]);
     assert.notEqual(gone.code, 0, "v2's pack was collected");

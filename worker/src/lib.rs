@@ -52,6 +52,13 @@
 //! crate's event macro accepts both, and the runtime awaits a returned promise), so a request
 //! costs a handful of calls into JavaScript.
 //!
+//! With `CATALOG_SOURCE = "r2"` (module `r2`), `configure` reads the bucket's settings instead
+//! of loading `pack`, and each request is answered by the current pack of its catalog
+//! (`CATALOGS` picks one by Host), which a refresh swaps only after the release naming it and
+//! the pack itself passed every check (docs/serving.md, "Update skills without redeploying").
+//! What answers a request, in both modes, is a `serving::Serving`, taken when the request
+//! arrives and kept to its end.
+//!
 //! The parking ring of step 2 (module `parking`) is pure code tested on the host
 //! (`cargo test -p skills-edge-worker`); the rest, in `platform`, exists only on wasm32 (on the
 //! host the crate is otherwise empty).
@@ -64,3 +71,5 @@ mod parking;
 mod platform;
 #[cfg(target_arch = "wasm32")]
 mod r2;
+#[cfg(target_arch = "wasm32")]
+mod serving;

@@ -3,33 +3,17 @@
 
 use crate::auth::{self, Outcome};
 use crate::parking::Parking;
+use crate::serving::{serve, Serving};
 use skills_edge::auth::TokenError;
 use skills_edge::catalog::{Catalog, Grant};
-use skills_edge::http::{AuthStep, Bearer, BodyReader, Endpoint, Gate, Head, Response, Step};
+use skills_edge::http::{BodyReader, Gate, Head, Response, Step};
 use skills_edge::protocol::clip;
-use skills_edge::settings::{self, Source};
 use std::rc::Rc;
-use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
 use worker::{event, Context, Env, Result};
-
-/// What the Worker serves: the endpoint over one pack and how the caller is known
-/// (`AUTH_MODE`; its Protected Resource Metadata names the pack's scopes). A request takes
-/// the current one when it arrives and keeps it to its end, so it is answered from exactly one
-/// pack even when a catalog from R2 switches meanwhile (module `r2`).
-pub(crate) struct Serving {
-    pub(crate) endpoint: Endpoint,
-    pub(crate) auth: AuthStep,
-    /// The authentication step of `jwt` and `access` (shared with the key set's refresh,
-    /// which may outlive the request).
-    bearer: Option<Rc<Bearer>>,
-    /// Where the bytes the pack leaves out are fetched (`fetch(url)` answering 200 with
-    /// them): the `ASSETS` binding, or in r2 mode the catalog's assets in the bucket.
-    assets: JsValue,
-}
 
 thread_local! {
     /// The current [`Serving`]; `None` before `configure` (or after the wasm instance was
@@ -220,19 +204,6 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Reads a Worker var: strings as they are, other JSON values (numbers from
-/// `wrangler.toml`) as their JSON text; `None` when unset.
-fn read_var(env: &JsValue, name: &str) -> Option<String> {
-    let v = js_sys::Reflect::get(env, &JsValue::from_str(name)).ok()?;
-    if v.is_undefined() || v.is_null() {
-        return None;
-    }
-    if let Some(s) = v.as_string() {
-        return Some(s);
-    }
-    js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string())
-}
-
 /// The endpoint serving `pack` (an `ArrayBuffer` or `Uint8Array`) with the settings in
 /// `env`'s vars; remembers `env.ASSETS` for the responses spliced around assets.
 fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Serving, String> {
@@ -249,44 +220,6 @@ fn build(env: &JsValue, pack: &JsValue) -> std::result::Result<Serving, String> 
     })?;
     let assets = js_sys::Reflect::get(env, &JsValue::from_str("ASSETS")).unwrap_or_default();
     serve(env, catalog, assets)
-}
-
-/// The endpoint serving `catalog` with the settings in `env`'s vars, its assets fetched from
-/// `assets`.
-pub(crate) fn serve(
-    env: &JsValue,
-    catalog: Catalog,
-    assets: JsValue,
-) -> std::result::Result<Serving, String> {
-    // `env` holds the Worker's bindings, secrets and other vars too: a name that is no setting
-    // is theirs, unless it misspells one (see `settings::check_names`).
-    let names: Vec<String> = js_sys::Object::keys(&js_sys::Object::from(env.clone()))
-        .iter()
-        .filter_map(|k| k.as_string())
-        .collect();
-    let (config, auth) =
-        settings::worker_config(names.iter().map(String::as_str), |s| read_var(env, s.var))
-            .map_err(|e| e.to_string())?;
-    let auth = match auth {
-        AuthStep::Bearer(b) => {
-            let scopes = catalog
-                .access_scopes()
-                .into_iter()
-                .map(str::to_owned)
-                .collect();
-            AuthStep::Bearer(b.with_scopes_supported(scopes))
-        }
-        other => other,
-    };
-    let endpoint = Endpoint::new(Arc::new(catalog), config)
-        .map_err(|e| settings::named_for(Source::Var, e).to_string())?;
-    let bearer = auth.bearer().cloned().map(Rc::new);
-    Ok(Serving {
-        endpoint,
-        auth,
-        bearer,
-        assets,
-    })
 }
 
 /// Loads the skills `pack` (the file `scripts/build-worker.sh` writes, imported as a Data
@@ -328,19 +261,6 @@ fn serving(env: &Env) -> Result<Option<Rc<Serving>>> {
     let s = build(env, &kept(&JsValue::UNDEFINED)).map_err(worker::Error::RustError)?;
     install(s);
     Ok(current())
-}
-
-impl Serving {
-    /// The authentication step of `jwt` and `access`.
-    fn bearer(&self) -> Option<&Rc<Bearer>> {
-        self.bearer.as_ref()
-    }
-
-    /// Whether the Worker runs behind `@cloudflare/workers-oauth-provider` (`AUTH_MODE`
-    /// `provider`).
-    fn behind_provider(&self) -> bool {
-        matches!(self.auth, AuthStep::Provider)
-    }
 }
 
 /// `r` with the cache rule of `AUTH_MODE` (`Bearer::cache_rule`: with `access`, an answer made
@@ -527,22 +447,33 @@ async fn read_chunked_body(req: &web_sys::Request, limit: usize) -> Chunked {
     }
 }
 
+/// What answers the request: the embedded pack, or in r2 mode (module `r2`) the current pack
+/// of the catalog the Host names; `Err` is the answer instead (404 or 503 from `r2`).
+async fn pick(
+    h: &NamedHeaders,
+    env: &Env,
+    ctx: &Context,
+) -> Result<std::result::Result<Rc<Serving>, web_sys::Response>> {
+    if crate::r2::configure(env.as_ref()).map_err(worker::Error::RustError)? {
+        let host = HOST_NAME.with(|n| h.get(n));
+        return match crate::r2::serving_for(host.as_deref(), ctx).await {
+            Ok(s) => Ok(Ok(s)),
+            Err(response) => Ok(Err(response?)),
+        };
+    }
+    match serving(env)? {
+        Some(s) => Ok(Ok(s)),
+        None => Ok(Err(crate::r2::unavailable(1000.0)?)),
+    }
+}
+
 #[event(fetch)]
 async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys::Response> {
     let headers = req.headers();
     let h: &NamedHeaders = headers.unchecked_ref();
-    // In r2 mode (module `r2`) the Host names the catalog, whose current pack answers.
-    let serving = if crate::r2::configure(env.as_ref()).map_err(worker::Error::RustError)? {
-        let host = HOST_NAME.with(|n| h.get(n));
-        match crate::r2::serving_for(host.as_deref(), &ctx).await {
-            Ok(s) => s,
-            Err(response) => return response,
-        }
-    } else {
-        match serving(&env)? {
-            Some(s) => s,
-            None => return crate::r2::unavailable(1000.0),
-        }
+    let serving = match pick(h, &env, &ctx).await? {
+        Ok(s) => s,
+        Err(response) => return Ok(response),
     };
     let endpoint = &serving.endpoint;
     let mut pending = Pending {

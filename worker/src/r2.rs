@@ -12,7 +12,7 @@
 //! fetch and one decode of the pack. docs/serving.md, "Update skills without redeploying",
 //! describes the bucket's layout and the choices.
 
-use crate::platform::{self, Serving};
+use crate::serving::{self, Serving};
 use skills_edge::catalog::release::{self, keys, Release, DEFAULT_CATALOG};
 use skills_edge::catalog::sign::PublicKey;
 use std::cell::{Cell, RefCell};
@@ -554,7 +554,7 @@ async fn install(
     let catalog = r
         .check_pack(pack, &t.trust)
         .map_err(|e| bad(format!("revision {}: {e}", r.revision())))?;
-    let serving: Serving = platform::serve(&cfg.env, catalog, t.assets.clone()).map_err(bad)?;
+    let serving: Serving = serving::serve(&cfg.env, catalog, t.assets.clone()).map_err(bad)?;
     *t.current.borrow_mut() = Some(Rc::new(serving));
     Ok(r.revision().to_owned())
 }
