@@ -86,7 +86,7 @@ if (!NATIVE || !existsSync(NATIVE)) throw new Error("no skills-edge binary: carg
 if (!existsSync(join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm"))) {
   throw new Error("the Worker is not built: bash scripts/build-worker.sh");
 }
-if (opts.node && !existsSync(join(ROOT, "pkg", "node", "skills_edge_bg.wasm"))) {
+if (opts.node && !existsSync(join(ROOT, "pkg", "web", "skills_edge_bg.wasm"))) {
   throw new Error("the npm package is not built (bash scripts/build-pkg.sh), or pass --no-node");
 }
 
@@ -185,13 +185,17 @@ async function post(port, msg, name) {
 
 /**
  * Starts workerd on `config` (socket `http` on a free port), measures its start, runs
- * `fn(pid, port)` and stops it.
+ * `fn(pid, port, start, inspectorPort)` and stops it. With `inspector`, workerd also serves the
+ * V8 inspector protocol on a free port (see `heapAfterGc`).
  */
-async function withWorkerd(config, cwd, fn) {
+async function withWorkerd(config, cwd, fn, { inspector = false } = {}) {
   const port = await freePort();
+  const inspectorPort = inspector ? await freePort() : null;
   const log = join(tempDir("scale-workerd"), "workerd.log");
   const t0 = Date.now();
-  const proc = spawnGroup(WORKERD, ["serve", config, "--socket-addr", `http=127.0.0.1:${port}`], { cwd, logFile: log });
+  const args = ["serve", config, "--socket-addr", `http=127.0.0.1:${port}`];
+  if (inspector) args.push("--inspector-addr", `127.0.0.1:${inspectorPort}`);
+  const proc = spawnGroup(WORKERD, args, { cwd, logFile: log });
   try {
     const deadline = Date.now() + 600_000;
     let exited = null;
@@ -203,9 +207,61 @@ async function withWorkerd(config, cwd, fn) {
     }
     await idle(proc.child.pid, deadline);
     const start = { cpuMs: cpuNs(proc.child.pid) / 1e6, wallMs: Date.now() - t0, ...memory(proc.child.pid) };
-    return await fn(proc.child.pid, port, start);
+    return await fn(proc.child.pid, port, start, inspectorPort);
   } finally {
     await proc.stop();
+  }
+}
+
+/**
+ * What the Worker's isolate holds, through workerd's V8 inspector (`Runtime.getHeapUsage`; its
+ * inspector does not run `HeapProfiler.collectGarbage`): the JavaScript heap in use and the
+ * backing stores of its ArrayBuffers (the bundled pack, a Data module, and the wasm instance's
+ * linear memory among them), the memory an isolate's 128 MB limit counts. Bytes.
+ */
+async function heapAfterGc(inspectorPort) {
+  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`, { signal: AbortSignal.timeout(10_000) })).json();
+  const url = targets.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
+  if (!url) throw new Error(`workerd's inspector lists no target: ${JSON.stringify(targets)}`);
+  const ws = new WebSocket(url);
+  await new Promise((res, rej) => {
+    ws.onopen = res;
+    ws.onerror = () => rej(new Error(`cannot connect to ${url}`));
+  });
+  let id = 0;
+  const pending = new Map();
+  let context = null;
+  ws.onmessage = (e) => {
+    const m = JSON.parse(e.data);
+    if (m.method === "Runtime.executionContextCreated") context ??= m.params.context.id;
+    if (m.id && pending.has(m.id)) {
+      pending.get(m.id)(m);
+      pending.delete(m.id);
+    }
+  };
+  const send = (method, params = {}) =>
+    new Promise((res, rej) => {
+      const timer = setTimeout(() => rej(new Error(`${method}: no answer`)), 60_000);
+      pending.set(++id, (m) => (clearTimeout(timer), m.error ? rej(new Error(`${method}: ${m.error.message}`)) : res(m.result)));
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  try {
+    const u = await send("Runtime.getHeapUsage");
+    // The wasm instances' linear memories, which the heap usage leaves out: every live
+    // WebAssembly.Memory, found by its prototype.
+    await send("Runtime.enable");
+    for (let i = 0; context === null && i < 100; i++) await sleep(50);
+    const proto = await send("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype", contextId: context });
+    const found = await send("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
+    const sizes = await send("Runtime.callFunctionOn", {
+      objectId: found.objects.objectId,
+      functionDeclaration: "function () { return this.map((m) => m.buffer.byteLength); }",
+      returnByValue: true,
+    });
+    const wasm = sizes.result.value.reduce((a, b) => a + b, 0);
+    return { used: u.usedSize, total: u.totalSize, backing: u.backingStorageSize ?? NaN, wasm };
+  } finally {
+    ws.close();
   }
 }
 
@@ -217,6 +273,15 @@ async function first(pid, port, msg, check) {
   const cpuMs = (cpuNs(pid) - c0) / 1e6;
   check(r);
   return { cpuMs, ...memory(pid) };
+}
+
+/** The isolate's memory after its first answer, in a workerd of its own (with the inspector). */
+function isolateMemory(config, cwd) {
+  return withWorkerd(config, cwd, async (pid, port, start, inspectorPort) => {
+    const r = await post(port, call("skills/list"));
+    if (r.status !== 200) throw new Error(`first request: HTTP ${r.status}`);
+    return heapAfterGc(inspectorPort);
+  }, { inspector: true });
 }
 
 /** CPU per request of `count` sequential requests (keep-alive), µs. */
@@ -293,6 +358,7 @@ const floor = await withWorkerd(join(HERE, "empty-js.capnp"), HERE, async (pid, 
   });
   return { start, first: f, list: await perRequest(pid, port, call("skills/list"), null, opts.requests) };
 });
+floor.heap = await isolateMemory(join(HERE, "empty-js.capnp"), HERE);
 console.error(`floor (empty JavaScript Worker): start ${floor.start.cpuMs.toFixed(1)} ms CPU, ` +
   `${(floor.first.rss / 1e6).toFixed(1)} MB after its first answer (${floor.first.cpuMs.toFixed(2)} ms CPU), ` +
   `${floor.list.toFixed(0)} µs CPU per request`);
@@ -373,6 +439,8 @@ for (const n of opts.skills) {
       if (judged) out.judges = await judge(`http://127.0.0.1:${port}/mcp`, n);
       return out;
     }));
+    row.heap = await isolateMemory(workerConfig(stage), stage);
+    console.error(`  isolate after its first answer: JavaScript heap ${MB(row.heap.used)} MB in use, ArrayBuffers ${MB(row.heap.backing)} MB, wasm memory ${MB(row.heap.wasm)} MB`);
     console.error(`  workerd: start ${row.start.cpuMs.toFixed(1)} ms CPU (${row.start.wallMs} ms), first skills/list ` +
       `${row.first.cpuMs.toFixed(2)} ms CPU, ${MB(row.first.rss)} MB resident after it (${MB(row.first.rss - floor.first.rss)} MB above ` +
       `the empty Worker's), per request: list ${row.list.toFixed(0)} µs, get ${row.get.toFixed(0)} µs, read ${row.read.toFixed(0)} µs`);
@@ -416,12 +484,15 @@ console.log(`\nworkerd ${execFileSync(WORKERD, ["--version"]).toString().trim()}
   `${opts.requests} sequential requests per kind; load average at the end: ${LOADAVG}`);
 console.log(`floor, an empty JavaScript Worker on the same workerd: start ${f1(floor.start.cpuMs)} ms CPU, first request ` +
   `${f2(floor.first.cpuMs)} ms CPU, ${MB(floor.first.rss)} MB resident after it, ${floor.list.toFixed(0)} µs CPU per request`);
-console.log("\n| skills | pack MB | gzip MB | asset files (raw + .json) | upload KiB (gzip) | start ms CPU | first request ms CPU | resident MB (above floor) | list µs | get µs | read µs | Node: load ms | Node: first answer ms |");
-console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+const isolate = (h) => h.used + h.backing + h.wasm;
+console.log(`floor's isolate after its first answer: ${MB(isolate(floor.heap))} MB (JavaScript heap ${MB(floor.heap.used)}, ArrayBuffers ${MB(floor.heap.backing)}, wasm ${MB(floor.heap.wasm)})`);
+console.log("\n| skills | pack MB | gzip MB | asset files (raw + .json) | upload KiB (gzip) | start ms CPU | first request ms CPU | isolate MB (heap + buffers + wasm) | resident MB (above floor) | list µs | get µs | read µs | Node: load ms | Node: first answer ms |");
+console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
   const upload = !r.upload ? "-" : r.upload.error ? "refused" : `${r.upload.kib} (${r.upload.gzipKiB})`;
   console.log(`| ${r.n} | ${MB(r.pack)} | ${MB(r.packGz)} | ${r.assets} (${r.kinds.raw} + ${r.kinds.json}) | ${upload} | ` +
-    `${f1(r.start.cpuMs)} | ${f2(r.first.cpuMs)} | ${MB(r.first.rss)} (${MB(r.first.rss - floor.first.rss)}) | ` +
+    `${f1(r.start.cpuMs)} | ${f2(r.first.cpuMs)} | ${MB(isolate(r.heap))} (${MB(r.heap.used)} + ${MB(r.heap.backing)} + ${MB(r.heap.wasm)}) | ` +
+    `${MB(r.first.rss)} (${MB(r.first.rss - floor.first.rss)}) | ` +
     `${r.list.toFixed(0)} | ${r.get.toFixed(0)} | ${r.read.toFixed(0)} | ${f1(r.node?.loadMs)} | ${f2(r.node && r.node.loadMs + r.node.firstMs)} |`);
 }
 for (const r of rows.filter((x) => x.judges)) {
