@@ -169,11 +169,14 @@ fn row(n: usize, budget: Duration) -> String {
         Ok(c) => Arc::new(c),
         Err(e) => panic!("the pack must open: {e}"),
     };
-    match Responder::new(catalog, Config::default()) {
-        Ok(r) => answer(&r, &list),
+    let bundled_responder = match Responder::new(catalog, Config::default()) {
+        Ok(r) => r,
         Err(e) => panic!("the default configuration is valid: {e}"),
     };
+    answer(&bundled_responder, &list);
     let bundled_first = t.elapsed();
+    // Dropped outside the timing: freeing the pack's pages costs in proportion to the pack.
+    drop(bundled_responder);
     let t = Instant::now();
     let catalog = match Catalog::from_bytes(pack) {
         Ok(c) => Arc::new(c),
