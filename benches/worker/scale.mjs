@@ -31,12 +31,13 @@
 // figures) is benches/scale.rs (`cargo bench --bench scale`).
 //
 // Usage: node_modules/.bin/node benches/worker/scale.mjs [--skills 1000,10000,50000]
-//          [--inline-max BYTES] [--requests 200] [--judges] [--no-node] [--no-deploy]
+//          [--inline-max BYTES] [--requests 200] [--judges[=sdk,inspector]] [--no-node] [--no-deploy]
 //          [--bin PATH] [--keep DIR]
 //   --skills      the sizes (default 1000,10000,50000)
 //   --inline-max  files up to BYTES stay in the pack (default 0: every file an asset)
 //   --requests    sequential requests per kind for the CPU per request (default 200)
 //   --judges      judge the largest catalog with the SDK client and MCP Inspector
+//                 (--judges=inspector or --judges=sdk: one of them)
 //   --no-node     skip the Node column (it needs the npm package: bash scripts/build-pkg.sh)
 //   --no-deploy   skip `wrangler deploy --dry-run`
 //   --bin PATH    the native skills-edge that packs (default: SKILLS_EDGE_BIN, else
@@ -59,7 +60,7 @@ const WORKERD = join(ROOT, "node_modules", "workerd", "bin", "workerd");
 const ESBUILD = join(ROOT, "node_modules", ".bin", "esbuild");
 const PKG_NODE = join(ROOT, "pkg", "lib", "node.js");
 
-const opts = { skills: [1000, 10_000, 50_000], inlineMax: "0", requests: 200, judges: false, node: true, deploy: true, bin: null, keep: null };
+const opts = { skills: [1000, 10_000, 50_000], inlineMax: "0", requests: 200, judges: null, node: true, deploy: true, bin: null, keep: null };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   const value = () => {
@@ -73,7 +74,8 @@ for (let i = 2; i < process.argv.length; i++) {
   });
   else if (a === "--inline-max") opts.inlineMax = value();
   else if (a === "--requests") opts.requests = Number(value());
-  else if (a === "--judges") opts.judges = true;
+  else if (a === "--judges") opts.judges = ["sdk", "inspector"];
+  else if (a.startsWith("--judges=")) opts.judges = a.slice("--judges=".length).split(",");
   else if (a === "--no-node") opts.node = false;
   else if (a === "--no-deploy") opts.deploy = false;
   else if (a === "--bin") opts.bin = value();
@@ -208,6 +210,9 @@ async function withWorkerd(config, cwd, fn, { inspector = false } = {}) {
     await idle(proc.child.pid, deadline);
     const start = { cpuMs: cpuNs(proc.child.pid) / 1e6, wallMs: Date.now() - t0, ...memory(proc.child.pid) };
     return await fn(proc.child.pid, port, start, inspectorPort);
+  } catch (e) {
+    e.message += `\n--- workerd's log ---\n${tail(log, 4000)}`;
+    throw e;
   } finally {
     await proc.stop();
   }
@@ -461,14 +466,14 @@ async function judge(url, n) {
   const { httpTransport, judgeSdk } = await import(pathToFileURL(join(ROOT, "tests", "judges", "sdk.mjs")).href);
   const { judgeInspector } = await import(pathToFileURL(join(ROOT, "tests", "judges", "inspector.mjs")).href);
   const out = {};
-  for (const era of ["modern", "legacy"]) {
+  for (const era of opts.judges.includes("sdk") ? ["modern", "legacy"] : []) {
     const t = Date.now();
     const v = await judgeSdk({ transport: httpTransport(url), era, timeoutMs: 3_600_000 });
     if (v.skills !== n) throw new Error(`SDK judge (${era}): ${v.skills} skills of ${n}: ${JSON.stringify(v).slice(0, 500)}`);
     out[`sdk-${era}`] = { skills: v.skills, seconds: (Date.now() - t) / 1e3 };
     console.error(`  judge: SDK 2.4 SkillsClient (${era}) listed, got, read and verified ${v.skills} skills in ${out[`sdk-${era}`].seconds} s`);
   }
-  for (const era of ["modern", "legacy"]) {
+  for (const era of opts.judges.includes("inspector") ? ["modern", "legacy"] : []) {
     const t = Date.now();
     const v = await judgeInspector({ target: url, era, expectedSkills: n, options: ["--skill-catalog-max-skills", String(n)], timeoutMs: 3_600_000 });
     out[`inspector-${era}`] = { skills: v.skills, files: v.files, seconds: (Date.now() - t) / 1e3 };
