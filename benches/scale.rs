@@ -15,10 +15,18 @@
 //!
 //! Columns: `compile` and `pack` (wall time of one build), `pack MB` and `gzip MB` (the
 //! default pack, raw and gzip level 6), `assets pack MB` and `asset files` (every file an
-//! asset), `load ms` (the pack's bytes to a `Catalog`, one run), `first µs` (the first
-//! `skills/list` after load: a new `Responder` and its first answer), then the mean time per
-//! request over many calls: `list µs` (a `skills/list` page at the default page size),
-//! `get µs` (`skills/get`), `read µs` (`resources/read` of a 2.5 KB guide).
+//! asset), `load ms` (the pack's bytes to a `Catalog` by the checked path of a pack from
+//! elsewhere, `Catalog::from_bytes`: digest and every record, one run), `first µs` (the first
+//! `skills/list` after that load: a new `Responder` and its first answer), `bundled µs` (the
+//! path of an embedded or bundled pack, `Catalog::from_bundled` as the Worker opens its pack:
+//! a copy of the pack and its shape, then a new `Responder` and its first `skills/list`; the
+//! copy is linear in the pack, the rest is not), then the mean time per request over many
+//! calls: `list µs` (a `skills/list` page at the default page size), `get µs` (`skills/get`),
+//! `read µs` (`resources/read` of a 2.5 KB guide).
+//!
+//! What a deployment adds (the Worker on workerd: its start, its first request's CPU, its
+//! isolate's memory and CPU per request; `wrangler deploy --dry-run`; Node's
+//! `new SkillsServer({ pack })`) is `benches/worker/scale.mjs`, which needs workerd and Node.
 
 use skills_edge::catalog::compile::{compile, SourceTree};
 use skills_edge::catalog::pack::{encode, encode_with, AssetPolicy, PackOptions};
@@ -50,9 +58,6 @@ const WORDS: &[&str] = &[
     "release", "notes", "commit", "style", "guide", "team", "catalog", "server", "client",
     "archive", "format", "audit", "trace", "plan",
 ];
-
-/// The largest catalog whose every-file-an-asset pack is measured.
-const MAX_ASSET_ROWS: usize = 20_000;
 
 /// The path of skill `i`'s directory.
 fn skill_dir(i: usize) -> String {
@@ -142,27 +147,42 @@ fn row(n: usize, budget: Duration) -> String {
     let pack = encode(&compiled, None);
     let pack_time = t.elapsed();
     let gz = gzip_len(&pack);
-    // Every file an asset. The writer looks each asset name up in a list (quadratic in the
-    // assets: five per skill of this shape), so above 20,000 skills the column is left empty.
-    let with_assets = (n <= MAX_ASSET_ROWS).then(|| {
-        let options = PackOptions {
-            instructions: None,
-            assets: Some(AssetPolicy { inline_max: 0 }),
-        };
-        let p = encode_with(&compiled, &options);
-        (mb(p.pack.len()), p.assets.len().to_string())
-    });
-    let (assets_mb, asset_files) = with_assets.unwrap_or(("-".into(), "-".into()));
+    // Every file an asset (five asset files per skill of this shape: each file's bytes and
+    // its rendered JSON string, and the mirror's archive).
+    let options = PackOptions {
+        instructions: None,
+        assets: Some(AssetPolicy { inline_max: 0 }),
+    };
+    let with_assets = encode_with(&compiled, &options);
+    let (assets_mb, asset_files) = (
+        mb(with_assets.pack.len()),
+        with_assets.assets.len().to_string(),
+    );
+    drop(with_assets);
     drop(compiled);
 
     let pack_len = pack.len();
+    let list = request(1, "skills/list", "");
+    let bundled = pack.clone();
+    let t = Instant::now();
+    let catalog = match Catalog::from_bundled(bundled) {
+        Ok(c) => Arc::new(c),
+        Err(e) => panic!("the pack must open: {e}"),
+    };
+    let bundled_responder = match Responder::new(catalog, Config::default()) {
+        Ok(r) => r,
+        Err(e) => panic!("the default configuration is valid: {e}"),
+    };
+    answer(&bundled_responder, &list);
+    let bundled_first = t.elapsed();
+    // Dropped outside the timing: freeing the pack's pages costs in proportion to the pack.
+    drop(bundled_responder);
     let t = Instant::now();
     let catalog = match Catalog::from_bytes(pack) {
         Ok(c) => Arc::new(c),
         Err(e) => panic!("the pack must load: {e}"),
     };
     let load = t.elapsed();
-    let list = request(1, "skills/list", "");
     let t = Instant::now();
     let responder = match Responder::new(catalog, Config::default()) {
         Ok(r) => r,
@@ -191,7 +211,7 @@ fn row(n: usize, budget: Duration) -> String {
         format!("{:.1}", d.as_secs_f64() * 1e6)
     };
     format!(
-        "| {n} | {:.2} s | {:.2} s | {} | {} | {} | {} | {:.1} | {:.0} | {} | {} | {} |",
+        "| {n} | {:.2} s | {:.2} s | {} | {} | {} | {} | {:.1} | {:.0} | {:.0} | {} | {} | {} |",
         compile_time.as_secs_f64(),
         pack_time.as_secs_f64(),
         mb(pack_len),
@@ -200,6 +220,7 @@ fn row(n: usize, budget: Duration) -> String {
         asset_files,
         load.as_secs_f64() * 1e3,
         first.as_secs_f64() * 1e6,
+        bundled_first.as_secs_f64() * 1e6,
         per(&list),
         per(&get),
         per(&read),
@@ -223,8 +244,8 @@ fn main() {
         }
     };
     let budget = Duration::from_millis(if quick { 10 } else { 500 });
-    println!("| skills | compile | pack | pack MB | gzip MB | assets pack MB | asset files | load ms | first µs | list µs | get µs | read µs |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| skills | compile | pack | pack MB | gzip MB | assets pack MB | asset files | load ms | first µs | bundled µs | list µs | get µs | read µs |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in sizes {
         println!("{}", row(n, budget));
     }

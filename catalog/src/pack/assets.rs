@@ -47,6 +47,13 @@ pub const MAX_PACK_UPLOAD: usize = 63 * 1024 * 1024;
 /// Most Static Assets files per Worker version on the Workers free plan.
 pub const MAX_ASSETS_FREE: usize = 20_000;
 
+/// Pack size above which the Worker's isolate may run out of its 128 MB of memory. The isolate
+/// holds the pack twice, as the Data module the Worker imports and as its copy in wasm memory,
+/// plus about 2–3 MB (measured on workerd by `benches/worker/scale.mjs`: 112.6 MB for a pack of
+/// 54.9 MB), and each request buffers what it reads. Below [`MAX_PACK_UPLOAD`], so this is the
+/// limit a growing pack meets first.
+const MAX_PACK_MEMORY: usize = 60_000_000;
+
 /// Checks a pack made for a Worker (with assets) against the Workers limits: an asset larger
 /// than [`MAX_ASSET_BYTES`] is an error naming the file and the fix (the deployment would be
 /// refused); a pack above [`MAX_PACK_UPLOAD`] or more than [`MAX_ASSETS_FREE`] assets are
@@ -77,6 +84,12 @@ pub fn workers_limits(c: &Compiled, p: &Packed) -> Result<Vec<String>, String> {
     if p.pack.len() > MAX_PACK_UPLOAD {
         warnings.push(format!(
             "warning: the pack is {} bytes: with the Worker's wasm its upload may exceed the 64 MiB a Worker may be on every Workers plan (`npx wrangler deploy --dry-run` prints the upload's size)\n  fix: lower --inline-max (0 keeps every non-empty file out of the pack)",
+            p.pack.len()
+        ));
+    }
+    if p.pack.len() > MAX_PACK_MEMORY {
+        warnings.push(format!(
+            "warning: the pack is {} bytes: the Worker's isolate holds it twice (the bundled module and its copy in wasm memory), which may exceed the 128 MB of memory an isolate has on every Workers plan\n  fix: lower --inline-max (0 keeps every non-empty file out of the pack)",
             p.pack.len()
         ));
     }
@@ -134,7 +147,7 @@ mod tests {
     }
 
     #[test]
-    fn a_pack_past_the_upload_limit_is_warned_of_and_one_below_is_not() {
+    fn a_pack_past_the_upload_or_memory_limit_is_warned_of_and_one_below_is_not() {
         let c = compiled();
         let packed = |len: usize| Packed {
             pack: vec![0; len],
@@ -142,9 +155,21 @@ mod tests {
         };
         let over = workers_limits(&c, &packed(MAX_PACK_UPLOAD + 1)).expect("a warning only");
         assert!(
-            over.len() == 1 && over[0].contains("64 MiB") && over[0].contains("--inline-max"),
+            over.len() == 2
+                && over[0].contains("64 MiB")
+                && over[1].contains("128 MB")
+                && over.iter().all(|w| w.contains("--inline-max")),
             "{over:?}"
         );
+        // Past what the isolate's memory holds twice, below the upload limit: memory only.
+        let memory = workers_limits(&c, &packed(MAX_PACK_MEMORY + 1)).expect("a warning only");
+        assert!(
+            memory.len() == 1 && memory[0].contains("128 MB") && memory[0].contains("twice"),
+            "{memory:?}"
+        );
+        assert!(workers_limits(&c, &packed(MAX_PACK_MEMORY))
+            .expect("no error")
+            .is_empty());
         // A pack of a few megabytes, past the old 3 MB compressed limit, deploys on every plan.
         assert!(workers_limits(&c, &packed(4_000_000))
             .expect("no error")
