@@ -28,45 +28,10 @@
 //! ```
 
 use crate::compile::signing::CatalogId;
+pub use crate::compile::signing::OptionError;
 use crate::compile::Options;
 use crate::diag::{Diagnostic, Rule};
 use crate::sign::SigningKey;
-use std::fmt;
-
-/// A build option that cannot be used ([`from_env`], [`inline_max`], [`signing`],
-/// [`CatalogId::new`]): its `Display` names the variable or flag, the value, what is wrong and
-/// the fix, without a leading `error: ` (the command and `build.rs` add it).
-///
-/// ```
-/// use skills_edge_catalog::options;
-/// let e = options::inline_max("--inline-max", "16k").unwrap_err();
-/// assert_eq!(e.to_string(), r#"--inline-max "16k" is not a number of bytes: use a decimal integer such as 16384"#);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OptionError {
-    message: String,
-}
-
-impl fmt::Display for OptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for OptionError {}
-
-impl From<String> for OptionError {
-    fn from(message: String) -> Self {
-        OptionError { message }
-    }
-}
-
-/// The message, for callers whose errors are text (the command's argument readers).
-impl From<OptionError> for String {
-    fn from(e: OptionError) -> String {
-        e.message
-    }
-}
 
 /// The variable that leaves invalid skills out (`skip`) or stops on any error (`fail`).
 pub const ON_INVALID: &str = "SKILLS_ON_INVALID";

@@ -89,7 +89,7 @@ pub(crate) const PINS_FORMAT: &str = "skills-edge/pins";
 pub(crate) const PINS_VERSION: u32 = 1;
 
 /// The longest origin a pin is kept for, in bytes.
-pub const MAX_ORIGIN_LEN: usize = 2048;
+pub(crate) const MAX_ORIGIN_LEN: usize = 2048;
 
 /// How a verified signer is anchored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -196,7 +196,7 @@ pub struct Pin {
 /// An envelope as a server presented it, with the keys the server offers to check it with (the
 /// entry's announced signer, or a well-known source's key set), unverified.
 #[derive(Debug, Clone)]
-pub struct Presented {
+pub(crate) struct Presented {
     /// The envelope.
     pub envelope: Envelope,
     /// The keys offered.
@@ -347,7 +347,7 @@ impl Signers {
     }
 
     /// The pin of `origin`, if it has one.
-    pub fn pin(&self, origin: &str) -> Option<&Pin> {
+    pub(crate) fn pin(&self, origin: &str) -> Option<&Pin> {
         self.pins.get(&canonical_origin(origin)).map(|p| &**p)
     }
 
@@ -449,7 +449,7 @@ impl Signers {
     /// and the policy accepts it. [`ErrorCode::SignatureInvalid`],
     /// [`ErrorCode::SignerUntrusted`] or [`ErrorCode::SignerChanged`] otherwise; a refusal
     /// changes no pin.
-    pub fn check_entry(&mut self, origin: &str, entry: &Entry) -> Result<Option<Signer>> {
+    pub(crate) fn check_entry(&mut self, origin: &str, entry: &Entry) -> Result<Option<Signer>> {
         let uri = entry.uri();
         let presented = match entry.signature() {
             None => None,

@@ -11,12 +11,46 @@
 //! not signed renders exactly as before signing existed.
 
 use super::{Compiled, CompiledSkill};
-use crate::options::OptionError;
 use crate::sign::{Envelope, PublicKey, SigningKey, Statement, Subject};
 use std::fmt;
 
 /// The longest catalog identity, in bytes.
 pub(crate) const MAX_CATALOG_ID: usize = 256;
+
+/// A build option that cannot be used ([`crate::options::from_env`],
+/// [`crate::options::inline_max`], [`crate::options::signing`], [`CatalogId::new`]): its `Display` names the variable or flag, the value, what is wrong and
+/// the fix, without a leading `error: ` (the command and `build.rs` add it).
+///
+/// ```
+/// use skills_edge_catalog::options;
+/// let e = options::inline_max("--inline-max", "16k").unwrap_err();
+/// assert_eq!(e.to_string(), r#"--inline-max "16k" is not a number of bytes: use a decimal integer such as 16384"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionError {
+    message: String,
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl From<String> for OptionError {
+    fn from(message: String) -> Self {
+        OptionError { message }
+    }
+}
+
+/// The message, for callers whose errors are text (the command's argument readers).
+impl From<OptionError> for String {
+    fn from(e: OptionError) -> String {
+        e.message
+    }
+}
 
 /// A catalog's identity: the name every statement of the catalog carries as `catalog`, the
 /// same wherever the catalog is served (so a host can tell one publisher's catalog from

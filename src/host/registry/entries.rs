@@ -5,7 +5,7 @@ use super::*;
 impl SkillHost {
     /// Registers (or replaces) the entry of a skill of server `label`, after checking its
     /// signature under the signer policy and the pins of the server's origin
-    /// ([`Signers::check_entry`]): [`ErrorCode::SignatureInvalid`],
+    /// (`Signers::check_entry`): [`ErrorCode::SignatureInvalid`],
     /// [`ErrorCode::SignerUntrusted`] or [`ErrorCode::SignerChanged`] refuse the entry, and
     /// the entry registered before (if any) stays as it was, with its signer. When a stored
     /// approval does not match the new entry's `(uri, digest)` set and signer, it is revoked

@@ -84,7 +84,6 @@ impl Tree {
         use FrontmatterErrorKind as K;
         let mut nodes: Vec<Node> = Vec::new();
         let mut stack: Vec<Frame> = Vec::new();
-        // The node of each anchor, by saphyr's anchor id (1, 2, … in the order anchors appear).
         let mut anchors: Vec<Option<usize>> = Vec::new();
         let mut root: Option<usize> = None;
         let mut documents = 0usize;
@@ -303,7 +302,9 @@ pub(super) fn too_deep(line: usize) -> FrontmatterError {
     )
 }
 
-/// Records that anchor `id` names node `idx` (ids are dense: at most one per anchor in the text).
+/// Records that anchor `id` names node `idx`: `anchors` holds the node of each anchor by
+/// saphyr's anchor id (1, 2, … in the order anchors appear, so the vector stays as long as the
+/// text has anchors).
 fn set_anchor(anchors: &mut Vec<Option<usize>>, id: usize, idx: usize) {
     if anchors.len() <= id {
         anchors.resize(id + 1, None);
