@@ -51,5 +51,5 @@ pub mod walk;
 pub use access::{Audience, Grant};
 pub use view::{
     ArchiveView, Catalog, CatalogError, Content, DirView, FallbackView, FileView, Merged,
-    SignatureView, SkillFallback, SkillView,
+    SignatureView, SkillFallback, SkillView, Spliced,
 };

@@ -8,8 +8,11 @@ use crate::diag;
 use crate::pack::{self, AudienceRec, Check, FallbackTables, PackError, Span, Table, Tables};
 
 mod access;
+mod cache;
 mod classes;
+mod spliced;
 pub use classes::Merged;
+pub use spliced::Spliced;
 
 enum Bytes {
     Static(&'static [u8]),
@@ -33,6 +36,7 @@ enum Bytes {
 pub struct Catalog {
     bytes: Bytes,
     t: Tables,
+    cache: cache::Cache,
 }
 
 /// A served file.
@@ -118,7 +122,7 @@ pub struct SkillView<'a> {
     /// The entry, as JSON.
     pub entry_json: &'a str,
     /// The `resources/list` item for its `SKILL.md`, as JSON.
-    pub list_item_json: &'a str,
+    pub list_item_json: Spliced<'a>,
 }
 
 impl<'a> SkillView<'a> {
@@ -129,10 +133,13 @@ impl<'a> SkillView<'a> {
 }
 
 /// The tools and prompts fallback of a catalog ([`crate::compile::fallback`]): JSON fragments
-/// rendered at build time, and lookups by prompt name and by skill name.
-#[derive(Debug, Clone, Copy)]
+/// rendered at build time, and lookups by prompt name and by skill name. Its catalog-wide
+/// replies are assembled per caller ([`Catalog::prompts_json_for`],
+/// [`Catalog::list_skills_json_for`]).
+#[derive(Clone, Copy)]
 pub struct FallbackView<'a> {
     t: &'a FallbackTables,
+    catalog: &'a Catalog,
     pack: &'a [u8],
     heap: &'a [u8],
 }
@@ -143,11 +150,31 @@ pub struct SkillFallback<'a> {
     /// The skill's description, as a JSON string (quotes included).
     pub description_json: &'a str,
     /// The messages of its prompt after the `SKILL.md`: a JSON array of resource links.
-    pub links_json: &'a str,
-    /// The `text` content block of its `read_skill` result, a JSON object.
-    pub read_block_json: &'a str,
-    /// The `structuredContent` of its `read_skill` result, a JSON object.
-    pub read_structured_json: &'a str,
+    pub links_json: Spliced<'a>,
+    /// The `structuredContent` of its `read_skill` result, a JSON object (its `text` content
+    /// block carries the same as a JSON string: [`SkillFallback::push_read_block`]).
+    pub read_structured_json: Spliced<'a>,
+}
+
+impl SkillFallback<'_> {
+    /// Appends the `text` content block of its `read_skill` result, a JSON object:
+    /// `{"type":"text","text":…}`, the text being the structured content as a JSON string.
+    /// `Err` when the pack is damaged.
+    pub fn push_read_block(&self, out: &mut String) -> Result<(), PackError> {
+        let structured = self.read_structured_json.to_text()?;
+        out.push_str("{\"type\":\"text\",\"text\":");
+        crate::skill::value::write_json_string(&structured, out);
+        out.push('}');
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for FallbackView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FallbackView")
+            .field("skills", &self.t.skills.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> FallbackView<'a> {
@@ -156,15 +183,22 @@ impl<'a> FallbackView<'a> {
         str_at(self.heap, self.t.tools)
     }
 
-    /// The `prompts` array of `prompts/list`.
+    /// The `prompts` array of `prompts/list` as the anonymous caller sees it (assembled on
+    /// first use, then kept).
     pub fn prompts_json(&self) -> &'a str {
-        str_at(self.heap, self.t.prompts)
+        let c = self.catalog;
+        c.cache
+            .prompts
+            .get_or_init(|| c.prompts_json_for(Grant::PUBLIC).unwrap_or_default())
     }
 
-    /// The members of the `list_skills` result, as a JSON object
-    /// (`{"content":[…],"structuredContent":{…}}`).
+    /// The members of the `list_skills` result as the anonymous caller sees it, a JSON object
+    /// (`{"content":[…],"structuredContent":{…}}`; assembled on first use, then kept).
     pub fn list_skills_json(&self) -> &'a str {
-        str_at(self.heap, self.t.list_skills)
+        let c = self.catalog;
+        c.cache
+            .list_skills
+            .get_or_init(|| c.list_skills_json_for(Grant::PUBLIC).unwrap_or_default())
     }
 
     /// The lines the instructions start with for this surface (`""` when neither is on).
@@ -186,9 +220,8 @@ impl<'a> FallbackView<'a> {
         let r = self.t.skills.get(self.pack, i)?;
         Some(SkillFallback {
             description_json: str_at(self.heap, r.description),
-            links_json: str_at(self.heap, r.links),
-            read_block_json: str_at(self.heap, r.read_block),
-            read_structured_json: str_at(self.heap, r.read_structured),
+            links_json: spliced(self.heap, r.links),
+            read_structured_json: spliced(self.heap, r.read_structured),
         })
     }
 
@@ -222,7 +255,7 @@ impl<'a> FallbackView<'a> {
 }
 
 /// A directory of the namespace.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct DirView<'a> {
     /// Its URI.
     pub uri: &'a str,
@@ -232,10 +265,24 @@ pub struct DirView<'a> {
     /// Who sees it: the union of the audiences of the skills at, under or around it.
     pub audience: Audience,
     children: Table<Span>,
+    /// The index of its first child in the children table.
+    first_child: usize,
     /// The audience of each child (empty in a catalog without private skills).
     child_audiences: Option<Table<AudienceRec>>,
+    catalog: &'a Catalog,
     pack: &'a [u8],
     heap: &'a [u8],
+}
+
+impl std::fmt::Debug for DirView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DirView")
+            .field("uri", &self.uri)
+            .field("index", &self.index)
+            .field("audience", &self.audience)
+            .field("children", &self.children.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> DirView<'a> {
@@ -247,11 +294,20 @@ impl<'a> DirView<'a> {
     pub fn is_empty(&self) -> bool {
         self.children.len() == 0
     }
-    /// The JSON of child `i` (a `Resource`), if any.
-    pub fn child_json(&self, i: usize) -> Option<&'a str> {
+    /// The JSON of child `i` (a `Resource`), if any, as its pieces: what a reply copies.
+    pub fn child(&self, i: usize) -> Option<Spliced<'a>> {
         self.children
             .get(self.pack, i)
-            .map(|s| str_at(self.heap, s))
+            .map(|s| spliced(self.heap, s))
+    }
+
+    /// The JSON of child `i` (a `Resource`), if any, as text (assembled on first use, then
+    /// kept).
+    pub fn child_json(&self, i: usize) -> Option<&'a str> {
+        let piece = self.child(i)?;
+        let n = self.catalog.t.children.len();
+        let at = self.first_child.checked_add(i)?;
+        self.catalog.cache.child(at, n, || piece.to_string())
     }
     /// Whether a caller with `grant` sees child `i` (every child of a catalog without private
     /// skills is public).
@@ -272,6 +328,12 @@ fn bytes_at(heap: &[u8], s: Span) -> &[u8] {
         .unwrap_or(&[])
 }
 
+/// The spliced text whose list of pieces is at `s` (a range outside the heap reads as an
+/// empty list).
+fn spliced(heap: &[u8], s: Span) -> Spliced<'_> {
+    Spliced::new(heap, bytes_at(heap, s))
+}
+
 fn str_at(heap: &[u8], s: Span) -> &str {
     // Checked here: bytes that are not UTF-8 read as empty.
     std::str::from_utf8(bytes_at(heap, s)).unwrap_or("")
@@ -288,6 +350,7 @@ impl Catalog {
         Ok(Catalog {
             t: pack::open(pack, Check::Shape)?,
             bytes: Bytes::Static(pack),
+            cache: cache::Cache::default(),
         })
     }
 
@@ -299,6 +362,7 @@ impl Catalog {
         Ok(Catalog {
             t: pack::open(&pack, Check::Shape)?,
             bytes: Bytes::Owned(pack.into_boxed_slice()),
+            cache: cache::Cache::default(),
         })
     }
 
@@ -310,6 +374,7 @@ impl Catalog {
         Ok(Catalog {
             t: pack::open(&pack, Check::Full)?,
             bytes: Bytes::Owned(pack.into_boxed_slice()),
+            cache: cache::Cache::default(),
         })
     }
 
@@ -359,9 +424,14 @@ impl Catalog {
     }
 
     /// The `/.well-known/agent-skills/index.json` of the catalog (see
-    /// [`crate::compile::mirror`]).
+    /// [`crate::compile::mirror`]) as the anonymous caller sees it, assembled from its prefix
+    /// and the items of the skills it lists.
+    ///
+    /// Assembled on first use, then kept.
     pub fn mirror_index(&self) -> &str {
-        self.s(self.t.mirror_index)
+        self.cache
+            .mirror_index
+            .get_or_init(|| self.assemble_mirror_index(Grant::PUBLIC))
     }
 
     /// The skill the mirror publishes under `name`, if any.
@@ -427,6 +497,7 @@ impl Catalog {
     pub fn fallback(&self) -> Option<FallbackView<'_>> {
         Some(FallbackView {
             t: self.t.fallback.as_ref()?,
+            catalog: self,
             pack: self.pack(),
             heap: self.heap(),
         })
@@ -474,7 +545,7 @@ impl Catalog {
             name: self.s(r.name),
             revision: self.s(r.revision),
             entry_json: self.s(r.entry),
-            list_item_json: self.s(r.list_item),
+            list_item_json: spliced(self.heap(), r.list_item),
         })
     }
 
@@ -555,7 +626,9 @@ impl Catalog {
             index: i,
             audience,
             children: self.t.children.slice(start, count),
+            first_child: start,
             child_audiences,
+            catalog: self,
             pack,
             heap: self.heap(),
         })

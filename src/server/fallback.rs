@@ -172,9 +172,11 @@ impl Responder {
         let b = Self::open(modern, file.size as usize + 512);
         let mut r = file_block(b + "\"content\":[", &file);
         r = r.close(",");
-        r = r.close(parts.read_block_json);
+        let mut block = String::with_capacity(parts.read_structured_json.len() * 2 + 32);
+        let _ = parts.push_read_block(&mut block);
+        r = r.close(&block);
         r = r.close("],\"structuredContent\":");
-        r = r.close(parts.read_structured_json);
+        r = r.close(&parts.read_structured_json.to_string());
         Ok(r.close(",\"isError\":false"))
     }
 
@@ -280,7 +282,8 @@ impl Responder {
         b.push_str(",\"");
         b.push_str(content.key);
         b.push_str("\":");
-        let links = inner(parts.links_json, '[', ']');
+        let links = parts.links_json.to_string();
+        let links = inner(&links, '[', ']');
         let mut tail = String::with_capacity(links.len() + 8);
         tail.push_str("}}}");
         if !links.is_empty() {

@@ -110,7 +110,7 @@ impl Responder {
         let kind = ListKind::directory(dir.uri);
         if !c.has_private() {
             return self.list_page(params, modern, kind, "resources", dir.len(), g, |i| {
-                dir.child_json(i)
+                dir.child(i)
             });
         }
         // The children the grant sees: the cost is bounded by the directory's size (a
@@ -119,7 +119,7 @@ impl Responder {
             .filter(|&i| dir.child_visible(i, g))
             .collect();
         self.list_page(params, modern, kind, "resources", visible.len(), g, |i| {
-            visible.get(i).and_then(|&k| dir.child_json(k))
+            visible.get(i).and_then(|&k| dir.child(k))
         })
     }
 }

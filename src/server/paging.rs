@@ -173,7 +173,7 @@ impl Responder {
 
     /// One page of a list: `"<field>":[items…]` plus `nextCursor` when more follow.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn list_page<'c>(
+    pub(super) fn list_page<'c, F: Fragment + 'c>(
         &self,
         params: &Params<'_>,
         modern: bool,
@@ -181,7 +181,7 @@ impl Responder {
         field: &str,
         total: usize,
         g: Grant,
-        item: impl Fn(usize) -> Option<&'c str>,
+        item: impl Fn(usize) -> Option<F>,
     ) -> Result<String, RpcError> {
         let (start, end, next) = self.page(params, kind, total, g)?;
         let mut b = Self::open(modern, 0);
@@ -192,7 +192,7 @@ impl Responder {
             if n > 0 {
                 b.push(',');
             }
-            b.push_str(json);
+            json.push_to(&mut b);
         }
         b.push(']');
         push_next(&mut b, next);
@@ -200,17 +200,35 @@ impl Responder {
     }
 }
 
+/// A fragment a list page is made of: stored whole in the pack, or spliced.
+pub(super) trait Fragment {
+    /// Appends it to `b`.
+    fn push_to(&self, b: &mut String);
+}
+
+impl Fragment for &str {
+    fn push_to(&self, b: &mut String) {
+        b.push_str(self);
+    }
+}
+
+impl Fragment for crate::catalog::Spliced<'_> {
+    fn push_to(&self, b: &mut String) {
+        let _ = crate::catalog::Spliced::push_to(self, b);
+    }
+}
+
 impl Responder {
     /// One page of a list with one item per skill the caller with `g` sees (`skills/list`,
     /// `resources/list`): `"<field>":[items…]` plus `nextCursor` when more follow.
-    pub(super) fn skills_page_of<'c>(
+    pub(super) fn skills_page_of<'c, F: Fragment + 'c>(
         &self,
         params: &Params<'_>,
         modern: bool,
         kind: ListKind,
         field: &str,
         g: Grant,
-        item: impl Fn(usize) -> Option<&'c str>,
+        item: impl Fn(usize) -> Option<F>,
     ) -> Result<String, RpcError> {
         let total = self.catalog.visible_skill_count(g);
         let start = self.cursor_offset(params, kind, total, g)?;
@@ -223,7 +241,10 @@ impl Responder {
             if n > 0 {
                 b.push(',');
             }
-            b.push_str(item(i).unwrap_or("null"));
+            match item(i) {
+                Some(json) => json.push_to(&mut b),
+                None => b.push_str("null"),
+            }
         }
         b.push(']');
         push_next(&mut b, next);
