@@ -5,13 +5,15 @@
 use crate::access::{Audience, Grant};
 use crate::compile;
 use crate::diag;
-use crate::pack::{self, AudienceRec, Check, FallbackTables, PackError, Span, Table, Tables};
+use crate::pack::{self, AudienceRec, Check, PackError, Span, Table, Tables};
 
 mod access;
 mod cache;
 mod classes;
+mod fallback;
 mod spliced;
 pub use classes::Merged;
+pub use fallback::{FallbackView, SkillFallback};
 pub use spliced::Spliced;
 
 enum Bytes {
@@ -129,128 +131,6 @@ impl<'a> SkillView<'a> {
     /// The skill root: the URI without `/SKILL.md`.
     pub fn root(&self) -> &'a str {
         self.uri.strip_suffix("/SKILL.md").unwrap_or(self.uri)
-    }
-}
-
-/// The tools and prompts fallback of a catalog ([`crate::compile::fallback`]): JSON fragments
-/// rendered at build time, and lookups by prompt name and by skill name. Its catalog-wide
-/// replies are assembled per caller ([`Catalog::prompts_json_for`],
-/// [`Catalog::list_skills_json_for`]).
-#[derive(Clone, Copy)]
-pub struct FallbackView<'a> {
-    t: &'a FallbackTables,
-    catalog: &'a Catalog,
-    pack: &'a [u8],
-    heap: &'a [u8],
-}
-
-/// The fallback's parts of one skill (see [`FallbackView::skill`]).
-#[derive(Debug, Clone, Copy)]
-pub struct SkillFallback<'a> {
-    /// The skill's description, as a JSON string (quotes included).
-    pub description_json: &'a str,
-    /// The messages of its prompt after the `SKILL.md`: a JSON array of resource links.
-    pub links_json: Spliced<'a>,
-    /// The `structuredContent` of its `read_skill` result, a JSON object (its `text` content
-    /// block carries the same as a JSON string: [`SkillFallback::push_read_block`]).
-    pub read_structured_json: Spliced<'a>,
-}
-
-impl SkillFallback<'_> {
-    /// Appends the `text` content block of its `read_skill` result, a JSON object:
-    /// `{"type":"text","text":…}`, the text being the structured content as a JSON string.
-    /// `Err` when the pack is damaged.
-    pub fn push_read_block(&self, out: &mut String) -> Result<(), PackError> {
-        let structured = self.read_structured_json.to_text()?;
-        out.push_str("{\"type\":\"text\",\"text\":");
-        crate::skill::value::write_json_string(&structured, out);
-        out.push('}');
-        Ok(())
-    }
-}
-
-impl std::fmt::Debug for FallbackView<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FallbackView")
-            .field("skills", &self.t.skills.len())
-            .finish_non_exhaustive()
-    }
-}
-
-impl<'a> FallbackView<'a> {
-    /// The `tools` array of `tools/list`.
-    pub fn tools_json(&self) -> &'a str {
-        str_at(self.heap, self.t.tools)
-    }
-
-    /// The `prompts` array of `prompts/list` as the anonymous caller sees it (assembled on
-    /// first use, then kept).
-    pub fn prompts_json(&self) -> &'a str {
-        let c = self.catalog;
-        c.cache
-            .prompts
-            .get_or_init(|| c.prompts_json_for(Grant::PUBLIC).unwrap_or_default())
-    }
-
-    /// The members of the `list_skills` result as the anonymous caller sees it, a JSON object
-    /// (`{"content":[…],"structuredContent":{…}}`; assembled on first use, then kept).
-    pub fn list_skills_json(&self) -> &'a str {
-        let c = self.catalog;
-        c.cache
-            .list_skills
-            .get_or_init(|| c.list_skills_json_for(Grant::PUBLIC).unwrap_or_default())
-    }
-
-    /// The lines the instructions start with for this surface (`""` when neither is on).
-    pub fn instructions(&self, tools: bool, prompts: bool) -> &'a str {
-        let i = match (tools, prompts) {
-            (true, false) => 0,
-            (false, true) => 1,
-            (true, true) => 2,
-            (false, false) => return "",
-        };
-        self.t
-            .instructions
-            .get(i)
-            .map_or("", |s| str_at(self.heap, *s))
-    }
-
-    /// The parts of skill `i` (in skill order, as [`Catalog::skill_at`]).
-    pub fn skill(&self, i: usize) -> Option<SkillFallback<'a>> {
-        let r = self.t.skills.get(self.pack, i)?;
-        Some(SkillFallback {
-            description_json: str_at(self.heap, r.description),
-            links_json: spliced(self.heap, r.links),
-            read_structured_json: spliced(self.heap, r.read_structured),
-        })
-    }
-
-    /// The skill (its index) whose prompt is named `name`.
-    pub fn prompt(&self, name: &str) -> Option<usize> {
-        let p = &self.t.prompts_by_name;
-        let i = p.find(self.pack, name, |r| str_at(self.heap, r.name))?;
-        p.get(self.pack, i).map(|r| r.skill as usize)
-    }
-
-    /// The name of the prompt of skill `i`.
-    pub fn prompt_name(&self, skill: usize) -> Option<&'a str> {
-        self.t
-            .prompts_by_name
-            .iter(self.pack)
-            .find(|r| r.skill as usize == skill)
-            .map(|r| str_at(self.heap, r.name))
-    }
-
-    /// The skills (indices, in URI order) whose `name` is `name`, found in the name index
-    /// with `name_of` (the catalog's skill name of an index).
-    fn named<'n>(&self, name: &str, name_of: impl Fn(usize) -> &'n str) -> Vec<usize> {
-        let idx = &self.t.skills_by_name;
-        let start = idx.partition_point(self.pack, |&i| name_of(i as usize) < name);
-        let end = idx.partition_point(self.pack, |&i| name_of(i as usize) <= name);
-        idx.slice(start, end.saturating_sub(start))
-            .iter(self.pack)
-            .map(|i| i as usize)
-            .collect()
     }
 }
 
@@ -495,12 +375,12 @@ impl Catalog {
     /// The tools and prompts fallback, when the pack has it (a pack made before it existed
     /// has not).
     pub fn fallback(&self) -> Option<FallbackView<'_>> {
-        Some(FallbackView {
-            t: self.t.fallback.as_ref()?,
-            catalog: self,
-            pack: self.pack(),
-            heap: self.heap(),
-        })
+        Some(FallbackView::new(
+            self.t.fallback.as_ref()?,
+            self,
+            self.pack(),
+            self.heap(),
+        ))
     }
 
     /// The skills (their indices, in URI order) whose frontmatter `name` is `name`: none, one,
@@ -537,16 +417,43 @@ impl Catalog {
         self.t.files.len()
     }
 
-    /// Skill `i` in URI order.
+    /// Skill `i` in URI order (`None` past the last one, or when its record is damaged:
+    /// [`Catalog::try_skill_at`] says which).
     pub fn skill_at(&self, i: usize) -> Option<SkillView<'_>> {
-        let r = self.t.skills.get(self.pack(), i)?;
-        Some(SkillView {
-            uri: self.s(r.uri),
-            name: self.s(r.name),
-            revision: self.s(r.revision),
-            entry_json: self.s(r.entry),
+        self.try_skill_at(i).ok().flatten()
+    }
+
+    /// Skill `i` in URI order, `None` past the last one; `Err` naming the record when it is
+    /// damaged (a range outside the pack, or text that is not UTF-8), which only a pack read
+    /// by its shape ([`Catalog::from_static`], [`Catalog::from_bundled`]) can hold. Its
+    /// `resources/list` item is read when it is written ([`Spliced::push_to`]).
+    pub fn try_skill_at(&self, i: usize) -> Result<Option<SkillView<'_>>, PackError> {
+        let Some(r) = self.t.skills.get(self.pack(), i) else {
+            return Ok(None);
+        };
+        let field = |s: Span, what: &str| self.checked(s, || format!("the {what} of skill {i}"));
+        Ok(Some(SkillView {
+            uri: field(r.uri, "URI")?,
+            name: field(r.name, "name")?,
+            revision: field(r.revision, "revision")?,
+            entry_json: field(r.entry, "entry")?,
             list_item_json: spliced(self.heap(), r.list_item),
-        })
+        }))
+    }
+
+    /// The text of `s`, or an error naming `what` (a damaged record).
+    fn checked(&self, s: Span, what: impl Fn() -> String) -> Result<&str, PackError> {
+        let start = s.off as usize;
+        start
+            .checked_add(s.len as usize)
+            .and_then(|end| self.heap().get(start..end))
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .ok_or_else(|| {
+                PackError(format!(
+                    "{} is damaged: it lies outside the pack or is not UTF-8 (rebuild the pack)",
+                    what()
+                ))
+            })
     }
 
     /// All skills in URI order.
@@ -564,13 +471,36 @@ impl Catalog {
         self.skill_at(self.find(&self.t.skills, |r| r.uri, uri)?)
     }
 
-    /// File `i` in URI order.
+    /// File `i` in URI order (`None` past the last one, or when its record is damaged:
+    /// [`Catalog::try_file_at`] says which).
     pub fn file_at(&self, i: usize) -> Option<FileView<'_>> {
-        let r = self.t.files.get(self.pack(), i)?;
-        Some(FileView {
-            uri: self.s(r.uri),
-            mime: self.s(r.mime),
-            digest: self.s(r.digest),
+        self.try_file_at(i).ok().flatten()
+    }
+
+    /// File `i` in URI order, `None` past the last one; `Err` naming the record when it is
+    /// damaged (a range outside the pack, or text that is not UTF-8), which only a pack read
+    /// by its shape can hold.
+    pub fn try_file_at(&self, i: usize) -> Result<Option<FileView<'_>>, PackError> {
+        let Some(r) = self.t.files.get(self.pack(), i) else {
+            return Ok(None);
+        };
+        let field = |s: Span, what: &str| self.checked(s, || format!("the {what} of file {i}"));
+        let data = r.data;
+        let start = data.off as usize;
+        let bytes = start
+            .checked_add(data.len as usize)
+            .and_then(|end| self.heap().get(start..end))
+            .filter(|b| r.external || b.len() == r.size as usize);
+        let uri = field(r.uri, "URI")?;
+        let Some(bytes) = bytes else {
+            return Err(PackError(format!(
+                "the bytes of file {i} ({uri}) are damaged: they lie outside the pack or are not as long as its record says (rebuild the pack)"
+            )));
+        };
+        Ok(Some(FileView {
+            uri,
+            mime: field(r.mime, "MIME type")?,
+            digest: field(r.digest, "digest")?,
             size: u64::from(r.size),
             is_text: r.text,
             content: if r.external {
@@ -582,9 +512,9 @@ impl Catalog {
                         .map_or(0, u64::from),
                 }
             } else {
-                Content::Inline(bytes_at(self.heap(), r.data))
+                Content::Inline(bytes)
             },
-        })
+        }))
     }
 
     /// All served files in URI order.

@@ -192,7 +192,7 @@ impl Responder {
             if n > 0 {
                 b.push(',');
             }
-            json.push_to(&mut b);
+            json.push_to(&mut b)?;
         }
         b.push(']');
         push_next(&mut b, next);
@@ -200,22 +200,47 @@ impl Responder {
     }
 }
 
-/// A fragment a list page is made of: stored whole in the pack, or spliced.
+/// A fragment a list page is made of: stored whole in the pack, or spliced, or the error of
+/// a damaged record.
 pub(super) trait Fragment {
-    /// Appends it to `b`.
-    fn push_to(&self, b: &mut String);
+    /// Appends it to `b`; `Err` when the pack is damaged ([`RpcError::PackFault`]).
+    fn push_to(&self, b: &mut String) -> Result<(), RpcError>;
 }
 
 impl Fragment for &str {
-    fn push_to(&self, b: &mut String) {
+    fn push_to(&self, b: &mut String) -> Result<(), RpcError> {
         b.push_str(self);
+        Ok(())
     }
 }
 
-impl Fragment for crate::catalog::Spliced<'_> {
-    fn push_to(&self, b: &mut String) {
-        let _ = crate::catalog::Spliced::push_to(self, b);
+/// A spliced fragment of the pack, with what names it in an error: `what` of `of`.
+pub(super) struct Part<'a> {
+    pub(super) piece: crate::catalog::Spliced<'a>,
+    pub(super) what: &'static str,
+    pub(super) of: &'a str,
+}
+
+impl Fragment for Part<'_> {
+    fn push_to(&self, b: &mut String) -> Result<(), RpcError> {
+        self.piece
+            .push_to(b)
+            .map_err(|e| RpcError::PackFault(format!("{} of {}: {}", self.what, self.of, e.0)))
     }
+}
+
+impl<T: Fragment> Fragment for Result<T, RpcError> {
+    fn push_to(&self, b: &mut String) -> Result<(), RpcError> {
+        match self {
+            Ok(t) => t.push_to(b),
+            Err(e) => Err(e.clone()),
+        }
+    }
+}
+
+/// The error of a damaged record of the pack.
+pub(super) fn pack_fault(e: crate::catalog::pack::PackError) -> RpcError {
+    RpcError::PackFault(e.0)
 }
 
 impl Responder {
@@ -242,7 +267,7 @@ impl Responder {
                 b.push(',');
             }
             match item(i) {
-                Some(json) => json.push_to(&mut b),
+                Some(json) => json.push_to(&mut b)?,
                 None => b.push_str("null"),
             }
         }
