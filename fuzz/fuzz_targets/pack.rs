@@ -28,7 +28,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
-use skills_edge::catalog::{Catalog, Grant};
+use skills_edge::catalog::{Catalog, Grant, SkillFallback};
 use skills_edge::server::{Config, Responder, Transport};
 use skills_edge_fuzz::json::strict;
 use skills_edge_fuzz::reply::{check, Checked};
@@ -134,7 +134,8 @@ fn bundled(data: &[u8]) {
         for i in 0..c.skill_count().min(64) {
             let _ = (f.skill(i), f.prompt_name(i));
             if let Some(parts) = f.skill(i) {
-                let _ = parts.push_read_block(&mut String::new());
+                let structured = parts.read_structured_json.to_string();
+                SkillFallback::push_read_block(&structured, &mut String::new());
                 let _ = (parts.links_json.to_text(), parts.read_structured_json.len());
             }
         }

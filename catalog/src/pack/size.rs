@@ -132,7 +132,7 @@ fn the_replies_assembled_per_request_are_the_compilers_bytes() {
         let (block, structured) = compiled.read_skill_parts(s);
         assert_eq!(parts.read_structured_json, structured);
         let mut b = String::new();
-        parts.push_read_block(&mut b).expect("reads");
+        crate::SkillFallback::push_read_block(&parts.read_structured_json.to_string(), &mut b);
         assert_eq!(b, block);
         assert_eq!(parts.links_json, compiled.prompt_links_json(s));
     }

@@ -2,7 +2,7 @@
 
 use super::{spliced, str_at, Catalog, Spliced};
 use crate::access::Grant;
-use crate::pack::{FallbackTables, PackError};
+use crate::pack::FallbackTables;
 
 /// The tools and prompts fallback of a catalog ([`crate::compile::fallback`]): JSON fragments
 /// rendered at build time, and lookups by prompt name and by skill name. Its catalog-wide
@@ -29,15 +29,13 @@ pub struct SkillFallback<'a> {
 }
 
 impl SkillFallback<'_> {
-    /// Appends the `text` content block of its `read_skill` result, a JSON object:
+    /// Appends the `text` content block of a `read_skill` result whose structured content is
+    /// `structured` (the text of [`SkillFallback::read_structured_json`]), a JSON object:
     /// `{"type":"text","text":…}`, the text being the structured content as a JSON string.
-    /// `Err` when the pack is damaged.
-    pub fn push_read_block(&self, out: &mut String) -> Result<(), PackError> {
-        let structured = self.read_structured_json.to_text()?;
+    pub fn push_read_block(structured: &str, out: &mut String) {
         out.push_str("{\"type\":\"text\",\"text\":");
-        crate::skill::value::write_json_string(&structured, out);
+        crate::skill::value::write_json_string(structured, out);
         out.push('}');
-        Ok(())
     }
 }
 
