@@ -136,7 +136,7 @@ fn bundled(data: &[u8]) {
             if let Some(parts) = f.skill(i) {
                 let structured = parts.read_structured_json.to_string();
                 SkillFallback::push_read_block(&structured, &mut String::new());
-                let _ = (parts.links_json.to_text(), parts.read_structured_json.len());
+                let _ = (parts.links_json.to_string(), parts.read_structured_json.len());
             }
         }
     }

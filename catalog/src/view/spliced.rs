@@ -67,7 +67,7 @@ impl<'a> Spliced<'a> {
     }
 
     /// The fragment as a string; `Err` as [`Spliced::push_to`].
-    pub fn to_text(&self) -> Result<String, PackError> {
+    pub(crate) fn assembled(&self) -> Result<String, PackError> {
         let mut s = String::new();
         self.push_to(&mut s)?;
         Ok(s)
@@ -91,7 +91,7 @@ impl std::fmt::Debug for Spliced<'_> {
 
 impl PartialEq<str> for Spliced<'_> {
     fn eq(&self, other: &str) -> bool {
-        self.to_text().is_ok_and(|s| s == other)
+        self.assembled().is_ok_and(|s| s == other)
     }
 }
 
@@ -121,6 +121,6 @@ impl PartialEq<Spliced<'_>> for &str {
 
 impl PartialEq for Spliced<'_> {
     fn eq(&self, other: &Spliced<'_>) -> bool {
-        self.to_text().ok() == other.to_text().ok()
+        self.assembled().ok() == other.assembled().ok()
     }
 }
