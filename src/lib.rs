@@ -74,6 +74,6 @@ pub mod catalog {
     pub use skills_edge_catalog::{
         access, compile, diag, oms, options, pack, release, sign, Audience, Catalog, CatalogError,
         Content, DirView, FallbackView, FileView, Grant, Merged, SignatureView, SkillFallback,
-        SkillView,
+        SkillView, Spliced,
     };
 }

@@ -572,3 +572,80 @@ fn fragments_with_lone_surrogate_escapes_are_refused() {
         serde_json::from_str(c.skill_at(0).expect("one skill").entry_json).expect("strict JSON");
     assert_eq!(entry["frontmatter"]["description"], "d\u{1f600}");
 }
+
+/// Sets word `k` of record `i` of the table of `rec_len`-byte records at `at` in `pack`.
+fn set_word(pack: &mut [u8], at: usize, rec_len: usize, i: usize, k: usize, v: u32) {
+    let w = at + i * rec_len + 4 * k;
+    pack[w..w + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+#[test]
+fn an_attacker_who_damages_a_record_of_a_bundled_pack_gets_an_error_naming_it_and_the_fix() {
+    let good = pack::encode(
+        &compile::compile(small_tree("notes\n")).expect("compiles"),
+        None,
+    );
+    let word = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    // After the prefix (48 bytes): the header's seven words, then the files (40 bytes each),
+    // then the skills (40 bytes each: URI, entry, list item, name, revision).
+    let n_files = word(&good, 52) as usize;
+    let (files_at, skills_at) = (76, 76 + n_files * 40);
+    // Skill 0's entry made to run past the end of the pack; file 1's bytes (one/notes.md) too.
+    let mut bad = good.clone();
+    set_word(&mut bad, skills_at, 40, 0, 3, u32::MAX - 8);
+    set_word(&mut bad, files_at, 40, 1, 7, u32::MAX - 8);
+    assert!(
+        Catalog::from_bytes(bad.clone()).is_err(),
+        "the full check refuses it"
+    );
+    let c = Arc::new(Catalog::from_bundled(bad).expect("its shape is whole"));
+    let e = c.try_skill_at(0).expect_err("a damaged skill record");
+    assert!(
+        e.to_string().contains("the entry of skill 0 is damaged")
+            && e.to_string().contains("rebuild the pack"),
+        "{e}"
+    );
+    assert!(c.try_skill_at(1).expect("skill 1 is whole").is_some());
+    let e = c.try_file_at(1).expect_err("a damaged file record");
+    assert!(
+        e.to_string()
+            .contains("the bytes of file 1 (skill://one/notes.md) are damaged"),
+        "{e}"
+    );
+    // Through the responder, each reply that needs the record is an internal error naming it
+    // and the fix, in both eras; what does not need it is answered as before.
+    let r = responder_over(c.clone(), 50);
+    let fixed = responder_over(Arc::new(Catalog::from_bundled(good).expect("opens")), 50);
+    for era in [Era::Modern, Era::Legacy] {
+        for (method, params, what) in [
+            ("skills/list", json!({}), "the entry of skill 0"),
+            (
+                "skills/get",
+                json!({"uri": "skill://one/SKILL.md"}),
+                "the entry of skill 0",
+            ),
+            ("resources/list", json!({}), "the entry of skill 0"),
+            (
+                "resources/read",
+                json!({"uri": "skill://one/notes.md"}),
+                "the bytes of file 1",
+            ),
+        ] {
+            let rpc = err(&r, &request(era, 1, method, params.clone()));
+            assert_eq!(rpc.code(), Some(-32603), "{method}: {}", rpc.message());
+            let m = rpc.message();
+            assert!(
+                m.contains("catalog pack is damaged")
+                    && m.contains(what)
+                    && m.contains("rebuild the pack"),
+                "{method}: {m}"
+            );
+            ok(&fixed, &request(era, 1, method, params));
+        }
+        let two = ok(
+            &r,
+            &request(era, 2, "skills/get", json!({"uri": "skill://two/SKILL.md"})),
+        );
+        assert_eq!(two["skill"]["uri"], "skill://two/SKILL.md");
+    }
+}

@@ -52,5 +52,5 @@ pub mod walk;
 pub use access::{Audience, Grant};
 pub use view::{
     ArchiveView, Catalog, CatalogError, Content, DirView, FallbackView, FileView, Merged,
-    SignatureView, SkillFallback, SkillView,
+    SignatureView, SkillFallback, SkillView, Spliced,
 };

@@ -5,11 +5,16 @@
 use crate::access::{Audience, Grant};
 use crate::compile;
 use crate::diag;
-use crate::pack::{self, AudienceRec, Check, FallbackTables, PackError, Span, Table, Tables};
+use crate::pack::{self, AudienceRec, Check, PackError, Span, Table, Tables};
 
 mod access;
+mod cache;
 mod classes;
+mod fallback;
+mod spliced;
 pub use classes::Merged;
+pub use fallback::{FallbackView, SkillFallback};
+pub use spliced::Spliced;
 
 enum Bytes {
     Static(&'static [u8]),
@@ -33,6 +38,7 @@ enum Bytes {
 pub struct Catalog {
     bytes: Bytes,
     t: Tables,
+    cache: cache::Cache,
 }
 
 /// A served file.
@@ -118,7 +124,7 @@ pub struct SkillView<'a> {
     /// The entry, as JSON.
     pub entry_json: &'a str,
     /// The `resources/list` item for its `SKILL.md`, as JSON.
-    pub list_item_json: &'a str,
+    pub list_item_json: Spliced<'a>,
 }
 
 impl<'a> SkillView<'a> {
@@ -128,101 +134,8 @@ impl<'a> SkillView<'a> {
     }
 }
 
-/// The tools and prompts fallback of a catalog ([`crate::compile::fallback`]): JSON fragments
-/// rendered at build time, and lookups by prompt name and by skill name.
-#[derive(Debug, Clone, Copy)]
-pub struct FallbackView<'a> {
-    t: &'a FallbackTables,
-    pack: &'a [u8],
-    heap: &'a [u8],
-}
-
-/// The fallback's parts of one skill (see [`FallbackView::skill`]).
-#[derive(Debug, Clone, Copy)]
-pub struct SkillFallback<'a> {
-    /// The skill's description, as a JSON string (quotes included).
-    pub description_json: &'a str,
-    /// The messages of its prompt after the `SKILL.md`: a JSON array of resource links.
-    pub links_json: &'a str,
-    /// The `text` content block of its `read_skill` result, a JSON object.
-    pub read_block_json: &'a str,
-    /// The `structuredContent` of its `read_skill` result, a JSON object.
-    pub read_structured_json: &'a str,
-}
-
-impl<'a> FallbackView<'a> {
-    /// The `tools` array of `tools/list`.
-    pub fn tools_json(&self) -> &'a str {
-        str_at(self.heap, self.t.tools)
-    }
-
-    /// The `prompts` array of `prompts/list`.
-    pub fn prompts_json(&self) -> &'a str {
-        str_at(self.heap, self.t.prompts)
-    }
-
-    /// The members of the `list_skills` result, as a JSON object
-    /// (`{"content":[…],"structuredContent":{…}}`).
-    pub fn list_skills_json(&self) -> &'a str {
-        str_at(self.heap, self.t.list_skills)
-    }
-
-    /// The lines the instructions start with for this surface (`""` when neither is on).
-    pub fn instructions(&self, tools: bool, prompts: bool) -> &'a str {
-        let i = match (tools, prompts) {
-            (true, false) => 0,
-            (false, true) => 1,
-            (true, true) => 2,
-            (false, false) => return "",
-        };
-        self.t
-            .instructions
-            .get(i)
-            .map_or("", |s| str_at(self.heap, *s))
-    }
-
-    /// The parts of skill `i` (in skill order, as [`Catalog::skill_at`]).
-    pub fn skill(&self, i: usize) -> Option<SkillFallback<'a>> {
-        let r = self.t.skills.get(self.pack, i)?;
-        Some(SkillFallback {
-            description_json: str_at(self.heap, r.description),
-            links_json: str_at(self.heap, r.links),
-            read_block_json: str_at(self.heap, r.read_block),
-            read_structured_json: str_at(self.heap, r.read_structured),
-        })
-    }
-
-    /// The skill (its index) whose prompt is named `name`.
-    pub fn prompt(&self, name: &str) -> Option<usize> {
-        let p = &self.t.prompts_by_name;
-        let i = p.find(self.pack, name, |r| str_at(self.heap, r.name))?;
-        p.get(self.pack, i).map(|r| r.skill as usize)
-    }
-
-    /// The name of the prompt of skill `i`.
-    pub fn prompt_name(&self, skill: usize) -> Option<&'a str> {
-        self.t
-            .prompts_by_name
-            .iter(self.pack)
-            .find(|r| r.skill as usize == skill)
-            .map(|r| str_at(self.heap, r.name))
-    }
-
-    /// The skills (indices, in URI order) whose `name` is `name`, found in the name index
-    /// with `name_of` (the catalog's skill name of an index).
-    fn named<'n>(&self, name: &str, name_of: impl Fn(usize) -> &'n str) -> Vec<usize> {
-        let idx = &self.t.skills_by_name;
-        let start = idx.partition_point(self.pack, |&i| name_of(i as usize) < name);
-        let end = idx.partition_point(self.pack, |&i| name_of(i as usize) <= name);
-        idx.slice(start, end.saturating_sub(start))
-            .iter(self.pack)
-            .map(|i| i as usize)
-            .collect()
-    }
-}
-
 /// A directory of the namespace.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct DirView<'a> {
     /// Its URI.
     pub uri: &'a str,
@@ -232,10 +145,24 @@ pub struct DirView<'a> {
     /// Who sees it: the union of the audiences of the skills at, under or around it.
     pub audience: Audience,
     children: Table<Span>,
+    /// The index of its first child in the children table.
+    first_child: usize,
     /// The audience of each child (empty in a catalog without private skills).
     child_audiences: Option<Table<AudienceRec>>,
+    catalog: &'a Catalog,
     pack: &'a [u8],
     heap: &'a [u8],
+}
+
+impl std::fmt::Debug for DirView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DirView")
+            .field("uri", &self.uri)
+            .field("index", &self.index)
+            .field("audience", &self.audience)
+            .field("children", &self.children.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> DirView<'a> {
@@ -247,11 +174,20 @@ impl<'a> DirView<'a> {
     pub fn is_empty(&self) -> bool {
         self.children.len() == 0
     }
-    /// The JSON of child `i` (a `Resource`), if any.
-    pub fn child_json(&self, i: usize) -> Option<&'a str> {
+    /// The JSON of child `i` (a `Resource`), if any, as its pieces: what a reply copies.
+    pub fn child(&self, i: usize) -> Option<Spliced<'a>> {
         self.children
             .get(self.pack, i)
-            .map(|s| str_at(self.heap, s))
+            .map(|s| spliced(self.heap, s))
+    }
+
+    /// The JSON of child `i` (a `Resource`), if any, as text (assembled on first use, then
+    /// kept).
+    pub fn child_json(&self, i: usize) -> Option<&'a str> {
+        let piece = self.child(i)?;
+        let n = self.catalog.t.children.len();
+        let at = self.first_child.checked_add(i)?;
+        self.catalog.cache.child(at, n, || piece.to_string())
     }
     /// Whether a caller with `grant` sees child `i` (every child of a catalog without private
     /// skills is public).
@@ -272,6 +208,12 @@ fn bytes_at(heap: &[u8], s: Span) -> &[u8] {
         .unwrap_or(&[])
 }
 
+/// The spliced text whose list of pieces is at `s` (a range outside the heap reads as an
+/// empty list).
+fn spliced(heap: &[u8], s: Span) -> Spliced<'_> {
+    Spliced::new(heap, bytes_at(heap, s))
+}
+
 fn str_at(heap: &[u8], s: Span) -> &str {
     // Checked here: bytes that are not UTF-8 read as empty.
     std::str::from_utf8(bytes_at(heap, s)).unwrap_or("")
@@ -288,6 +230,7 @@ impl Catalog {
         Ok(Catalog {
             t: pack::open(pack, Check::Shape)?,
             bytes: Bytes::Static(pack),
+            cache: cache::Cache::default(),
         })
     }
 
@@ -299,6 +242,7 @@ impl Catalog {
         Ok(Catalog {
             t: pack::open(&pack, Check::Shape)?,
             bytes: Bytes::Owned(pack.into_boxed_slice()),
+            cache: cache::Cache::default(),
         })
     }
 
@@ -310,6 +254,7 @@ impl Catalog {
         Ok(Catalog {
             t: pack::open(&pack, Check::Full)?,
             bytes: Bytes::Owned(pack.into_boxed_slice()),
+            cache: cache::Cache::default(),
         })
     }
 
@@ -359,9 +304,14 @@ impl Catalog {
     }
 
     /// The `/.well-known/agent-skills/index.json` of the catalog (see
-    /// [`crate::compile::mirror`]).
+    /// [`crate::compile::mirror`]) as the anonymous caller sees it, assembled from its prefix
+    /// and the items of the skills it lists.
+    ///
+    /// Assembled on first use, then kept.
     pub fn mirror_index(&self) -> &str {
-        self.s(self.t.mirror_index)
+        self.cache
+            .mirror_index
+            .get_or_init(|| self.assemble_mirror_index(Grant::PUBLIC))
     }
 
     /// The skill the mirror publishes under `name`, if any.
@@ -425,11 +375,12 @@ impl Catalog {
     /// The tools and prompts fallback, when the pack has it (a pack made before it existed
     /// has not).
     pub fn fallback(&self) -> Option<FallbackView<'_>> {
-        Some(FallbackView {
-            t: self.t.fallback.as_ref()?,
-            pack: self.pack(),
-            heap: self.heap(),
-        })
+        Some(FallbackView::new(
+            self.t.fallback.as_ref()?,
+            self,
+            self.pack(),
+            self.heap(),
+        ))
     }
 
     /// The skills (their indices, in URI order) whose frontmatter `name` is `name`: none, one,
@@ -466,16 +417,43 @@ impl Catalog {
         self.t.files.len()
     }
 
-    /// Skill `i` in URI order.
+    /// Skill `i` in URI order (`None` past the last one, or when its record is damaged:
+    /// [`Catalog::try_skill_at`] says which).
     pub fn skill_at(&self, i: usize) -> Option<SkillView<'_>> {
-        let r = self.t.skills.get(self.pack(), i)?;
-        Some(SkillView {
-            uri: self.s(r.uri),
-            name: self.s(r.name),
-            revision: self.s(r.revision),
-            entry_json: self.s(r.entry),
-            list_item_json: self.s(r.list_item),
-        })
+        self.try_skill_at(i).ok().flatten()
+    }
+
+    /// Skill `i` in URI order, `None` past the last one; `Err` naming the record when it is
+    /// damaged (a range outside the pack, or text that is not UTF-8), which only a pack read
+    /// by its shape ([`Catalog::from_static`], [`Catalog::from_bundled`]) can hold. Its
+    /// `resources/list` item is read when it is written ([`Spliced::push_to`]).
+    pub fn try_skill_at(&self, i: usize) -> Result<Option<SkillView<'_>>, PackError> {
+        let Some(r) = self.t.skills.get(self.pack(), i) else {
+            return Ok(None);
+        };
+        let field = |s: Span, what: &str| self.checked(s, || format!("the {what} of skill {i}"));
+        Ok(Some(SkillView {
+            uri: field(r.uri, "URI")?,
+            name: field(r.name, "name")?,
+            revision: field(r.revision, "revision")?,
+            entry_json: field(r.entry, "entry")?,
+            list_item_json: spliced(self.heap(), r.list_item),
+        }))
+    }
+
+    /// The text of `s`, or an error naming `what` (a damaged record).
+    fn checked(&self, s: Span, what: impl Fn() -> String) -> Result<&str, PackError> {
+        let start = s.off as usize;
+        start
+            .checked_add(s.len as usize)
+            .and_then(|end| self.heap().get(start..end))
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .ok_or_else(|| {
+                PackError(format!(
+                    "{} is damaged: it lies outside the pack or is not UTF-8 (rebuild the pack)",
+                    what()
+                ))
+            })
     }
 
     /// All skills in URI order.
@@ -493,13 +471,36 @@ impl Catalog {
         self.skill_at(self.find(&self.t.skills, |r| r.uri, uri)?)
     }
 
-    /// File `i` in URI order.
+    /// File `i` in URI order (`None` past the last one, or when its record is damaged:
+    /// [`Catalog::try_file_at`] says which).
     pub fn file_at(&self, i: usize) -> Option<FileView<'_>> {
-        let r = self.t.files.get(self.pack(), i)?;
-        Some(FileView {
-            uri: self.s(r.uri),
-            mime: self.s(r.mime),
-            digest: self.s(r.digest),
+        self.try_file_at(i).ok().flatten()
+    }
+
+    /// File `i` in URI order, `None` past the last one; `Err` naming the record when it is
+    /// damaged (a range outside the pack, or text that is not UTF-8), which only a pack read
+    /// by its shape can hold.
+    pub fn try_file_at(&self, i: usize) -> Result<Option<FileView<'_>>, PackError> {
+        let Some(r) = self.t.files.get(self.pack(), i) else {
+            return Ok(None);
+        };
+        let field = |s: Span, what: &str| self.checked(s, || format!("the {what} of file {i}"));
+        let data = r.data;
+        let start = data.off as usize;
+        let bytes = start
+            .checked_add(data.len as usize)
+            .and_then(|end| self.heap().get(start..end))
+            .filter(|b| r.external || b.len() == r.size as usize);
+        let uri = field(r.uri, "URI")?;
+        let Some(bytes) = bytes else {
+            return Err(PackError(format!(
+                "the bytes of file {i} ({uri}) are damaged: they lie outside the pack or are not as long as its record says (rebuild the pack)"
+            )));
+        };
+        Ok(Some(FileView {
+            uri,
+            mime: field(r.mime, "MIME type")?,
+            digest: field(r.digest, "digest")?,
             size: u64::from(r.size),
             is_text: r.text,
             content: if r.external {
@@ -511,9 +512,9 @@ impl Catalog {
                         .map_or(0, u64::from),
                 }
             } else {
-                Content::Inline(bytes_at(self.heap(), r.data))
+                Content::Inline(bytes)
             },
-        })
+        }))
     }
 
     /// All served files in URI order.
@@ -555,7 +556,9 @@ impl Catalog {
             index: i,
             audience,
             children: self.t.children.slice(start, count),
+            first_child: start,
             child_audiences,
+            catalog: self,
             pack,
             heap: self.heap(),
         })

@@ -28,7 +28,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
-use skills_edge::catalog::{Catalog, Grant};
+use skills_edge::catalog::{Catalog, Grant, SkillFallback};
 use skills_edge::server::{Config, Responder, Transport};
 use skills_edge_fuzz::json::strict;
 use skills_edge_fuzz::reply::{check, Checked};
@@ -117,6 +117,9 @@ fn bundled(data: &[u8]) {
             let _ = c.dir(d.uri);
             for k in 0..d.len() {
                 let _ = (d.child_json(k), d.child_visible(k, all));
+                if let Some(piece) = d.child(k) {
+                    let _ = piece.push_to(&mut String::new());
+                }
             }
         }
     }
@@ -130,6 +133,11 @@ fn bundled(data: &[u8]) {
         let _ = (f.tools_json(), f.prompts_json(), f.list_skills_json());
         for i in 0..c.skill_count().min(64) {
             let _ = (f.skill(i), f.prompt_name(i));
+            if let Some(parts) = f.skill(i) {
+                let structured = parts.read_structured_json.to_string();
+                SkillFallback::push_read_block(&structured, &mut String::new());
+                let _ = (parts.links_json.to_string(), parts.read_structured_json.len());
+            }
         }
     }
     let Ok(r) = Responder::new(c.clone(), Config::default()) else {
@@ -188,7 +196,7 @@ fn run(data: &[u8]) {
         assert_eq!(t.entry_json, s.entry_json);
         assert_eq!(c.skill_at(i).map(|x| x.uri), Some(s.uri));
         strict(s.entry_json, "a skill entry");
-        strict(s.list_item_json, "a resource list item");
+        strict(&s.list_item_json.to_string(), "a resource list item");
     }
     // A signed pack: every skill's envelope and the key set are JSON objects.
     assert_eq!(c.is_signed(), c.keys_json().is_some());
@@ -340,7 +348,7 @@ fn grants(c: &Catalog, r: &Responder, modern: bool) {
                 .filter_map(|&i| c.skill_at(i))
                 .map(|s| match field {
                     "skills" => strict(s.entry_json, "an entry"),
-                    _ => strict(s.list_item_json, "a list item"),
+                    _ => strict(&s.list_item_json.to_string(), "a list item"),
                 })
                 .collect();
             assert_eq!(items, want, "{method} lists exactly the visible skills");

@@ -77,6 +77,9 @@ pub(crate) enum RpcError {
         /// The URI of the file.
         uri: String,
     },
+    /// `-32603`: a record of the catalog's pack that the reply needs is damaged (a pack read
+    /// by its shape only, which nothing checked record by record). HTTP 500.
+    PackFault(String),
     /// `-32022`: the request's protocol version is not supported. HTTP 400.
     UnsupportedVersion {
         /// The version the request declared.
@@ -101,7 +104,7 @@ impl RpcError {
             | RpcError::NotADirectory { .. }
             | RpcError::UnknownName { .. } => -32602,
             RpcError::HeaderMismatch(_) => -32020,
-            RpcError::AssetFault { .. } => -32603,
+            RpcError::AssetFault { .. } | RpcError::PackFault(_) => -32603,
             RpcError::UnsupportedVersion { .. } => -32022,
         }
     }
@@ -117,7 +120,7 @@ impl RpcError {
             | RpcError::HeaderMismatch(_)
             | RpcError::UnsupportedVersion { .. } => 400,
             RpcError::MethodNotFound { .. } => 404,
-            RpcError::AssetFault { .. } => 500,
+            RpcError::AssetFault { .. } | RpcError::PackFault(_) => 500,
             _ => 200,
         }
     }
@@ -157,6 +160,9 @@ impl RpcError {
             RpcError::AssetFault { uri: u } => format!(
                 "Internal error: the bytes of {} are missing or damaged on this server (its deployment is incomplete); nothing was served",
                 uri(u)
+            ),
+            RpcError::PackFault(what) => format!(
+                "Internal error: this server's catalog pack is damaged: {what}; nothing was served (rebuild the pack with skills-edge pack and deploy it again)"
             ),
             RpcError::UnsupportedVersion { requested, .. } => {
                 format!("Unsupported protocol version: {}", clip(requested))

@@ -23,7 +23,7 @@ use super::{Rendered, Responder};
 use crate::catalog::compile::fallback::{
     TOOL_LIST_SKILLS, TOOL_READ_SKILL, TOOL_READ_SKILL_RESOURCE,
 };
-use crate::catalog::{FallbackView, FileView, Grant};
+use crate::catalog::{FallbackView, FileView, Grant, SkillFallback};
 use crate::protocol::envelope::raw_str;
 use crate::protocol::error::clip;
 use crate::protocol::{NamedParams, Params, RpcError};
@@ -172,9 +172,12 @@ impl Responder {
         let b = Self::open(modern, file.size as usize + 512);
         let mut r = file_block(b + "\"content\":[", &file);
         r = r.close(",");
-        r = r.close(parts.read_block_json);
+        let structured = parts.read_structured_json.to_string();
+        let mut block = String::with_capacity(structured.len() + structured.len() / 4 + 32);
+        SkillFallback::push_read_block(&structured, &mut block);
+        r = r.close(&block);
         r = r.close("],\"structuredContent\":");
-        r = r.close(parts.read_structured_json);
+        r = r.close(&structured);
         Ok(r.close(",\"isError\":false"))
     }
 
@@ -280,7 +283,8 @@ impl Responder {
         b.push_str(",\"");
         b.push_str(content.key);
         b.push_str("\":");
-        let links = inner(parts.links_json, '[', ']');
+        let links = parts.links_json.to_string();
+        let links = inner(&links, '[', ']');
         let mut tail = String::with_capacity(links.len() + 8);
         tail.push_str("}}}");
         if !links.is_empty() {

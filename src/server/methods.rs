@@ -2,7 +2,7 @@
 //! `skills/get`, `resources/list`, `resources/templates/list`, `resources/read` and
 //! `resources/directory/read`, each assembled from fragments rendered at build time.
 
-use super::paging::ListKind;
+use super::paging::{pack_fault, ListKind, Part};
 use super::{Rendered, Responder, Split};
 use crate::base64;
 use crate::catalog::pack::rendered_asset_name;
@@ -21,7 +21,10 @@ impl Responder {
     ) -> Result<String, RpcError> {
         let c = &*self.catalog;
         self.skills_page_of(params, modern, ListKind::Skills, "skills", g, |i| {
-            c.skill_at(i).map(|s| s.entry_json)
+            c.try_skill_at(i)
+                .map_err(pack_fault)
+                .transpose()
+                .map(|s| s.map(|s| s.entry_json))
         })
     }
 
@@ -33,9 +36,11 @@ impl Responder {
     ) -> Result<String, RpcError> {
         let uri = required_uri(params)?;
         let c = &*self.catalog;
-        let skill = self
-            .visible_skill(&uri, g)
-            .and_then(|i| c.skill_at(i).ok_or_else(|| not_a_skill(&uri)))?;
+        let skill = self.visible_skill(&uri, g).and_then(|i| {
+            c.try_skill_at(i)
+                .map_err(pack_fault)?
+                .ok_or_else(|| not_a_skill(&uri))
+        })?;
         let mut b = Self::open(modern, skill.entry_json.len());
         b.push_str("\"skill\":");
         b.push_str(skill.entry_json);
@@ -50,7 +55,13 @@ impl Responder {
     ) -> Result<String, RpcError> {
         let c = &*self.catalog;
         self.skills_page_of(params, modern, ListKind::Resources, "resources", g, |i| {
-            c.skill_at(i).map(|s| s.list_item_json)
+            c.try_skill_at(i).map_err(pack_fault).transpose().map(|s| {
+                s.map(|s| Part {
+                    piece: s.list_item_json,
+                    what: "the resources/list item",
+                    of: s.uri,
+                })
+            })
         })
     }
 
@@ -108,10 +119,15 @@ impl Responder {
             });
         };
         let kind = ListKind::directory(dir.uri);
+        let child = |i: usize| {
+            dir.child(i).map(|piece| Part {
+                piece,
+                what: "a child",
+                of: dir.uri,
+            })
+        };
         if !c.has_private() {
-            return self.list_page(params, modern, kind, "resources", dir.len(), g, |i| {
-                dir.child_json(i)
-            });
+            return self.list_page(params, modern, kind, "resources", dir.len(), g, child);
         }
         // The children the grant sees: the cost is bounded by the directory's size (a
         // directory is one level of one skill, or a prefix of a few skills).
@@ -119,7 +135,7 @@ impl Responder {
             .filter(|&i| dir.child_visible(i, g))
             .collect();
         self.list_page(params, modern, kind, "resources", visible.len(), g, |i| {
-            visible.get(i).and_then(|&k| dir.child_json(k))
+            visible.get(i).and_then(|&k| child(k))
         })
     }
 }
@@ -127,12 +143,24 @@ impl Responder {
 impl Responder {
     /// The file at exactly `uri` that a caller with `g` sees: the one lookup of
     /// `resources/read` (and of every adapter that hands over a file's content without a
-    /// reply). A file the grant does not see is `None`, as one that does not exist.
-    pub(crate) fn visible_file(&self, uri: &str, g: Grant) -> Option<FileView<'_>> {
+    /// reply). A file the grant does not see is `None`, as one that does not exist; a damaged
+    /// record of the pack is the error that names it.
+    pub(crate) fn visible_file_checked(
+        &self,
+        uri: &str,
+        g: Grant,
+    ) -> Result<Option<FileView<'_>>, RpcError> {
         let c = &*self.catalog;
-        c.file_index(uri)
-            .filter(|&i| c.file_visible(i, g))
-            .and_then(|i| c.file_at(i))
+        match c.file_index(uri).filter(|&i| c.file_visible(i, g)) {
+            Some(i) => c.try_file_at(i).map_err(pack_fault),
+            None => Ok(None),
+        }
+    }
+
+    /// [`Responder::visible_file_checked`], a damaged record as no file.
+    #[cfg(feature = "js")]
+    pub(crate) fn visible_file(&self, uri: &str, g: Grant) -> Option<FileView<'_>> {
+        self.visible_file_checked(uri, g).ok().flatten()
     }
 
     /// The index of the skill whose `SKILL.md` is `uri`, if the grant sees it; otherwise the
@@ -144,7 +172,7 @@ impl Responder {
             .ok_or_else(|| not_a_skill(uri))
     }
 
-    /// The file at `uri`, if the grant sees it ([`Responder::visible_file`]); otherwise the
+    /// The file at `uri`, if the grant sees it ([`Responder::visible_file_checked`]); otherwise the
     /// error of a file that does not exist (the same for both), with a hint when the URI is a
     /// directory the grant sees.
     pub(super) fn visible_file_or_error(
@@ -153,7 +181,7 @@ impl Responder {
         g: Grant,
     ) -> Result<FileView<'_>, RpcError> {
         let c = &*self.catalog;
-        self.visible_file(uri, g).ok_or_else(|| {
+        self.visible_file_checked(uri, g)?.ok_or_else(|| {
             let hint = c
                 .dir(uri)
                 .filter(|d| g.sees(d.audience))

@@ -173,7 +173,7 @@ impl Responder {
 
     /// One page of a list: `"<field>":[items…]` plus `nextCursor` when more follow.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn list_page<'c>(
+    pub(super) fn list_page<'c, F: Fragment + 'c>(
         &self,
         params: &Params<'_>,
         modern: bool,
@@ -181,7 +181,7 @@ impl Responder {
         field: &str,
         total: usize,
         g: Grant,
-        item: impl Fn(usize) -> Option<&'c str>,
+        item: impl Fn(usize) -> Option<F>,
     ) -> Result<String, RpcError> {
         let (start, end, next) = self.page(params, kind, total, g)?;
         let mut b = Self::open(modern, 0);
@@ -192,7 +192,7 @@ impl Responder {
             if n > 0 {
                 b.push(',');
             }
-            b.push_str(json);
+            json.push_to(&mut b)?;
         }
         b.push(']');
         push_next(&mut b, next);
@@ -200,17 +200,60 @@ impl Responder {
     }
 }
 
+/// A fragment a list page is made of: stored whole in the pack, or spliced, or the error of
+/// a damaged record.
+pub(super) trait Fragment {
+    /// Appends it to `b`; `Err` when the pack is damaged ([`RpcError::PackFault`]).
+    fn push_to(&self, b: &mut String) -> Result<(), RpcError>;
+}
+
+impl Fragment for &str {
+    fn push_to(&self, b: &mut String) -> Result<(), RpcError> {
+        b.push_str(self);
+        Ok(())
+    }
+}
+
+/// A spliced fragment of the pack, with what names it in an error: `what` of `of`.
+pub(super) struct Part<'a> {
+    pub(super) piece: crate::catalog::Spliced<'a>,
+    pub(super) what: &'static str,
+    pub(super) of: &'a str,
+}
+
+impl Fragment for Part<'_> {
+    fn push_to(&self, b: &mut String) -> Result<(), RpcError> {
+        self.piece
+            .push_to(b)
+            .map_err(|e| RpcError::PackFault(format!("{} of {}: {}", self.what, self.of, e.0)))
+    }
+}
+
+impl<T: Fragment> Fragment for Result<T, RpcError> {
+    fn push_to(&self, b: &mut String) -> Result<(), RpcError> {
+        match self {
+            Ok(t) => t.push_to(b),
+            Err(e) => Err(e.clone()),
+        }
+    }
+}
+
+/// The error of a damaged record of the pack.
+pub(super) fn pack_fault(e: crate::catalog::pack::PackError) -> RpcError {
+    RpcError::PackFault(e.0)
+}
+
 impl Responder {
     /// One page of a list with one item per skill the caller with `g` sees (`skills/list`,
     /// `resources/list`): `"<field>":[items…]` plus `nextCursor` when more follow.
-    pub(super) fn skills_page_of<'c>(
+    pub(super) fn skills_page_of<'c, F: Fragment + 'c>(
         &self,
         params: &Params<'_>,
         modern: bool,
         kind: ListKind,
         field: &str,
         g: Grant,
-        item: impl Fn(usize) -> Option<&'c str>,
+        item: impl Fn(usize) -> Option<F>,
     ) -> Result<String, RpcError> {
         let total = self.catalog.visible_skill_count(g);
         let start = self.cursor_offset(params, kind, total, g)?;
@@ -223,7 +266,10 @@ impl Responder {
             if n > 0 {
                 b.push(',');
             }
-            b.push_str(item(i).unwrap_or("null"));
+            match item(i) {
+                Some(json) => json.push_to(&mut b)?,
+                None => b.push_str("null"),
+            }
         }
         b.push(']');
         push_next(&mut b, next);

@@ -349,6 +349,7 @@ impl Compiled {
 
     /// The members of the `list_skills` result: `{"content":[…],"structuredContent":{…}}`
     /// (the responder adds `resultType`, `isError` and `_meta`).
+    #[cfg(test)]
     pub(crate) fn list_skills_result_json(&self) -> String {
         let skills = self
             .skills
@@ -420,6 +421,7 @@ impl Compiled {
 
     /// The `prompts` array of `prompts/list`, in prompt-name order: `name` and `description`
     /// of each skill, no arguments. No `title`: some clients invoke a prompt by its title.
+    #[cfg(test)]
     pub(crate) fn fallback_prompts_json(&self, names: &[String]) -> String {
         let mut order: Vec<usize> = (0..self.skills.len()).collect();
         order.sort_by(|&a, &b| names.get(a).cmp(&names.get(b)));

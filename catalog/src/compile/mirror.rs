@@ -83,6 +83,7 @@ impl Compiled {
     /// A signed catalog's index also has a top-level `"_meta":{KEYS_META_KEY:KEYS_PATH}` after
     /// `$schema`, and each skill's `_meta` names its envelope after the revision:
     /// `{REVISION_META_KEY:revision,DSSE_META_KEY:"/.well-known/agent-skills/{name}.dsse.json"}`.
+    #[cfg(test)]
     pub(crate) fn mirror_index_json(&self) -> String {
         let mut out = self.mirror_prefix();
         let mirrored = self.mirrored();

@@ -3,6 +3,7 @@
 
 use super::format::*;
 use super::record::{record_len, Record, Table};
+use super::splice::{expanded_len, pieces, PIECE_LEN};
 use super::PackError;
 use crate::skill::digest::is_wire_digest;
 
@@ -14,9 +15,25 @@ pub(super) struct HeapCheck<'a> {
     pub(super) pack: &'a [u8],
     /// Offset of the heap in the pack.
     pub(super) start: usize,
+    /// How many more bytes the spliced texts of the pack may stand for
+    /// ([`expansion_budget`]): what keeps the full check linear in the pack.
+    pub(super) budget: &'a std::cell::Cell<u64>,
+}
+
+/// The most bytes the spliced texts of a pack of `len` bytes may stand for, all together: far
+/// above what the writer makes (each stored byte is in a few fragments at most), so that a
+/// hostile pack whose pieces name the same bytes over and over is refused instead of read in
+/// time quadratic in its size.
+pub(super) fn expansion_budget(len: usize) -> u64 {
+    (len as u64).saturating_mul(16).saturating_add(1 << 20)
 }
 
 impl<'a> HeapCheck<'a> {
+    /// The heap.
+    pub(super) fn heap(&self) -> &'a [u8] {
+        self.pack.get(self.start..).unwrap_or(&[])
+    }
+
     /// The bytes of `s`, inside the heap.
     pub(super) fn bytes(&self, s: Span, what: &str) -> Result<&'a [u8], PackError> {
         let heap = self.pack.get(self.start..).unwrap_or(&[]);
@@ -53,6 +70,31 @@ impl<'a> HeapCheck<'a> {
         let t: Table<R> = self.table(s, Some(1), what)?;
         t.get(self.pack, 0)
             .ok_or_else(|| PackError(format!("the {what} table is not one record")))
+    }
+
+    /// The text the spliced text `s` stands for ([`super::splice`]): a list of whole pieces in
+    /// the heap, each piece inside the heap and UTF-8, within the pack's expansion budget.
+    pub(super) fn spliced(&self, s: Span, what: &str) -> Result<String, PackError> {
+        let list = self.bytes(s, what)?;
+        if !list.len().is_multiple_of(PIECE_LEN) {
+            return Err(PackError(format!(
+                "{what} is {} bytes, not a list of pieces of {PIECE_LEN}",
+                list.len()
+            )));
+        }
+        let total = expanded_len(list);
+        let left = self.budget.get();
+        if total > left {
+            return Err(PackError(format!(
+                "{what} stands for more bytes than a pack of this size holds"
+            )));
+        }
+        self.budget.set(left - total);
+        let mut out = String::with_capacity(total as usize);
+        for p in pieces(list) {
+            out.push_str(self.text(p, what)?);
+        }
+        Ok(out)
     }
 
     /// The text of `s`: UTF-8.

@@ -14,17 +14,21 @@ pub(super) const SECTION_REQUIRED: u32 = 1;
 
 /// Section tag: the default server instructions.
 pub(super) const SECTION_INSTRUCTIONS: u32 = 1;
-/// Section tag: the mirror's `index.json`.
+/// Section tag: the mirror's `index.json`, as n_skills + 1 ranges: the index before its first
+/// skill, then each skill's item (spliced; empty for a skill the mirror does not publish). The
+/// index is assembled per request from them and [`crate::compile::mirror::MIRROR_SUFFIX`].
 pub(super) const SECTION_MIRROR_INDEX: u32 = 2;
 /// Section tag: the fallback's `tools` array.
 pub(super) const SECTION_FALLBACK_TOOLS: u32 = 3;
-/// Section tag: the fallback's `prompts` array.
+/// Section tag: each skill's item of the fallback's `prompts` array (n_skills × spliced, in
+/// skill order).
 pub(super) const SECTION_FALLBACK_PROMPTS: u32 = 4;
-/// Section tag: the members of the `list_skills` result.
+/// Section tag: each skill's item of the `list_skills` result's `skills` (n_skills × spliced,
+/// in skill order).
 pub(super) const SECTION_FALLBACK_LIST_SKILLS: u32 = 5;
 /// Section tag: the fallback's instructions (a table of 3 ranges).
 pub(super) const SECTION_FALLBACK_INSTRUCTIONS: u32 = 6;
-/// Section tag: the fallback's parts of each skill (a table of 4 ranges per skill).
+/// Section tag: the fallback's parts of each skill (a table of 3 ranges per skill).
 pub(super) const SECTION_FALLBACK_SKILLS: u32 = 7;
 /// Section tag: the prompts by name (a table of `{ name: range, skill }`).
 pub(super) const SECTION_FALLBACK_PROMPT_INDEX: u32 = 8;
@@ -47,9 +51,9 @@ pub(super) const SECTION_ACCESS_DIRS: u32 = 15;
 /// Section tag: the audience of each directory child (n_children × { flags, lo, hi };
 /// version 6 only).
 pub(super) const SECTION_ACCESS_CHILDREN: u32 = 16;
-/// Section tag: each skill's fragments of the replies assembled per caller (n_skills × {
-/// instructions line, mirror index item, prompt item, list_skills item: range }; access rules only).
-pub(super) const SECTION_ACCESS_FRAGMENTS: u32 = 17;
+/// Section tag: each skill's line of the default instructions, assembled per caller
+/// (n_skills × range; access rules only).
+pub(super) const SECTION_ACCESS_LINES: u32 = 17;
 /// Section tag: what the assembled replies start with (one { flags, instructions head,
 /// mirror index prefix: range } record; flags bit 0: the instructions are the default ones,
 /// assembled per caller; access rules only).
@@ -67,7 +71,7 @@ pub(super) const ACCESS_SECTIONS: [u32; 8] = [
     SECTION_ACCESS_FILES,
     SECTION_ACCESS_DIRS,
     SECTION_ACCESS_CHILDREN,
-    SECTION_ACCESS_FRAGMENTS,
+    SECTION_ACCESS_LINES,
     SECTION_ACCESS_HEADS,
     SECTION_ACCESS_LISTS,
 ];
@@ -110,6 +114,7 @@ pub(crate) struct FileRec {
 pub(crate) struct SkillRec {
     pub uri: Span,
     pub entry: Span,
+    /// Spliced ([`super::splice`]).
     pub list_item: Span,
     pub name: Span,
     pub revision: Span,
@@ -150,11 +155,10 @@ pub(crate) struct SignatureRec {
 pub(crate) struct FallbackSkillRec {
     /// Its description, a JSON string.
     pub description: Span,
-    /// The resource-link messages of its prompt, a JSON array.
+    /// The resource-link messages of its prompt, a JSON array (spliced).
     pub links: Span,
-    /// The `text` content block of its `read_skill` result, a JSON object.
-    pub read_block: Span,
-    /// The `structuredContent` of its `read_skill` result, a JSON object.
+    /// The `structuredContent` of its `read_skill` result, a JSON object (spliced; its `text`
+    /// content block is the same as a JSON string).
     pub read_structured: Span,
 }
 
@@ -185,28 +189,13 @@ impl AudienceRec {
     }
 }
 
-/// A skill's fragments of the replies assembled per caller (section 17).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct FragmentRec {
-    /// Its line of the default instructions.
-    pub instructions_line: Span,
-    /// Its item of the mirror's index (empty when it is not mirrored).
-    pub mirror_item: Span,
-    /// Its item of `prompts/list`.
-    pub prompt_item: Span,
-    /// Its item of the `list_skills` result.
-    pub list_item: Span,
-}
-
-/// What the assembled replies start with (section 18).
+/// What the assembled instructions start with (section 18).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct HeadsRec {
     /// The instructions are the default ones, assembled per caller.
     pub default_instructions: bool,
     /// The default instructions before the list of skills.
     pub instructions_head: Span,
-    /// The mirror's index before its first skill.
-    pub mirror_prefix: Span,
 }
 
 /// A prompt, by name.

@@ -20,6 +20,9 @@ pub(crate) mod lists;
 mod read;
 mod record;
 mod sections;
+#[cfg(test)]
+mod size;
+pub(crate) mod splice;
 mod tables;
 mod write;
 

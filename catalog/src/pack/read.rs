@@ -1,6 +1,6 @@
 //! The reader: a pack's prefix, header and tables, then each section, checked once.
 
-use super::check::{sorted, HeapCheck};
+use super::check::{sorted, strict_json, HeapCheck};
 use super::format::*;
 use super::record::Table;
 use super::record::{get, record_len, Record};
@@ -235,7 +235,8 @@ fn read_sections(r: &mut Reader<'_>, n: usize) -> Result<Found, PackError> {
                 }
             }
             t if FALLBACK_SECTIONS.contains(&t) => {
-                if let Some(s) = f.fallback.get_mut((t - SECTION_FALLBACK_TOOLS) as usize) {
+                let slot = FALLBACK_SECTIONS.iter().position(|&a| a == t).unwrap_or(0);
+                if let Some(s) = f.fallback.get_mut(slot) {
                     *s = Some(span);
                 }
             }
@@ -274,9 +275,11 @@ pub(crate) fn open(pack: &[u8], check: Check) -> Result<Tables, PackError> {
             pack.len() - heap_start
         )));
     }
+    let budget = std::cell::Cell::new(super::check::expansion_budget(pack.len()));
     let heap = HeapCheck {
         pack,
         start: heap_start,
+        budget: &budget,
     };
     let shape = super::sections::Shape {
         files: files.len(),
@@ -284,14 +287,20 @@ pub(crate) fn open(pack: &[u8], check: Check) -> Result<Tables, PackError> {
         dirs: dirs.len(),
         children: children.len(),
     };
+    let mirror_index: Table<Span> = heap.table(
+        found
+            .mirror_index
+            .ok_or_else(|| PackError("the mirror index section (2) is missing".into()))?,
+        Some(skills.len() + 1),
+        "mirror index",
+    )?;
     let t = Tables {
         snapshot: h.snapshot,
         instructions: found
             .instructions
             .ok_or_else(|| PackError("the instructions section is missing".into()))?,
-        mirror_index: found
-            .mirror_index
-            .ok_or_else(|| PackError("the mirror index section is missing".into()))?,
+        mirror_prefix: mirror_index.get(pack, 0).unwrap_or_default(),
+        mirror_items: mirror_index.slice(1, skills.len()),
         assets: match found.assets {
             Some(s) => Some(heap.table(s, Some(files.len()), "asset length")?),
             None => None,
@@ -316,7 +325,7 @@ pub(crate) fn open(pack: &[u8], check: Check) -> Result<Tables, PackError> {
 fn check_contents(t: &Tables, heap: HeapCheck<'_>) -> Result<(), PackError> {
     let pack = heap.pack;
     heap.text(t.instructions, "instructions")?;
-    heap.json(t.mirror_index, "mirror index")?;
+    super::sections::check_items(t, heap)?;
     let assets: Option<Vec<u32>> = t.assets.map(|a| a.iter(pack).collect());
     let files: Vec<FileRec> = t.files.iter(pack).collect();
     let mirror: Vec<MirrorRec> = t.mirror.iter(pack).collect();
@@ -324,7 +333,7 @@ fn check_contents(t: &Tables, heap: HeapCheck<'_>) -> Result<(), PackError> {
     check_skills(heap, t.skills)?;
     check_dirs(heap, t.dirs, t.children.len())?;
     for c in t.children.iter(pack) {
-        heap.json(c, "directory child")?;
+        strict_json(&heap.spliced(c, "directory child")?, "directory child")?;
     }
     check_mirror(heap, &mirror, t.skills.len())?;
     let external = files.iter().any(|f| f.external) || mirror.iter().any(|m| m.archive_external);
@@ -396,7 +405,10 @@ fn check_skills(heap: HeapCheck<'_>, skills: Table<SkillRec>) -> Result<(), Pack
         let uri = heap.text(s.uri, "skill URI")?;
         sorted(&mut prev, uri, "skill URIs")?;
         heap.json(s.entry, "skill entry")?;
-        heap.json(s.list_item, "resource list item")?;
+        strict_json(
+            &heap.spliced(s.list_item, "resource list item")?,
+            "resource list item",
+        )?;
         heap.text(s.name, "skill name")?;
         heap.digest(s.revision, "skill revision")?;
     }

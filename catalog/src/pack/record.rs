@@ -109,7 +109,6 @@ impl Record for FallbackSkillRec {
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.description);
         f.span(&mut self.links);
-        f.span(&mut self.read_block);
         f.span(&mut self.read_structured);
     }
 }
@@ -129,20 +128,10 @@ impl Record for AudienceRec {
     }
 }
 
-impl Record for FragmentRec {
-    fn layout(&mut self, f: &mut impl Fields) {
-        f.span(&mut self.instructions_line);
-        f.span(&mut self.mirror_item);
-        f.span(&mut self.prompt_item);
-        f.span(&mut self.list_item);
-    }
-}
-
 impl Record for HeadsRec {
     fn layout(&mut self, f: &mut impl Fields) {
         f.flags(&mut [(&mut self.default_instructions, 1)]);
         f.span(&mut self.instructions_head);
-        f.span(&mut self.mirror_prefix);
     }
 }
 

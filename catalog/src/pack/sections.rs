@@ -28,8 +28,8 @@ pub(super) fn fallback(
     let FallbackInstructionsRec(instructions) = heap.one(instr, "fallback instructions")?;
     Ok(Some(FallbackTables {
         tools,
-        prompts,
-        list_skills,
+        prompt_items: heap.table(prompts, Some(n_skills), "fallback prompt item")?,
+        list_items: heap.table(list_skills, Some(n_skills), "list_skills item")?,
         instructions,
         skills: heap.table(per_skill, Some(n_skills), "fallback skill")?,
         prompts_by_name: heap.table(prompt_index, Some(n_skills), "fallback prompt index")?,
@@ -47,16 +47,26 @@ pub(super) fn check_fallback(
     let n_skills = skill_names.len();
     let json = |s, what, open| heap.json_kind(s, what, open);
     json(f.tools, "fallback tools", b'[')?;
-    json(f.prompts, "fallback prompts", b'[')?;
-    json(f.list_skills, "fallback list_skills result", b'{')?;
     for s in f.instructions {
         heap.text(s, "fallback instructions")?;
     }
+    let spliced = |s, what: &str, open: u8| -> Result<(), PackError> {
+        let text = heap.spliced(s, what)?;
+        if text.as_bytes().first() != Some(&open) {
+            return Err(PackError(format!("{what} is not a JSON {}", kind(open))));
+        }
+        strict_json(&text, what)
+    };
+    for s in f.prompt_items.iter(heap.pack) {
+        spliced(s, "prompt item", b'{')?;
+    }
+    for s in f.list_items.iter(heap.pack) {
+        spliced(s, "list_skills item", b'{')?;
+    }
     for r in f.skills.iter(heap.pack) {
         json(r.description, "fallback skill description", b'"')?;
-        json(r.links, "fallback prompt links", b'[')?;
-        json(r.read_block, "fallback read_skill block", b'{')?;
-        json(
+        spliced(r.links, "fallback prompt links", b'[')?;
+        spliced(
             r.read_structured,
             "fallback read_skill structured content",
             b'{',
@@ -158,7 +168,7 @@ pub(super) fn access(
         files: heap.table(fi, Some(n.files), "file class")?,
         dirs: heap.table(di, Some(n.dirs), "directory audience")?,
         children: heap.table(ch, Some(n.children), "child audience")?,
-        fragments: heap.table(fr, Some(n.skills), "access fragment")?,
+        lines: heap.table(fr, Some(n.skills), "instructions line")?,
         heads: heap.one(he, "access heads")?,
         lists: heap.table(li, Some(classes.len() + 1), "access list")?,
     }))
@@ -198,18 +208,39 @@ pub(super) fn check_access(a: &AccessTables, heap: HeapCheck<'_>) -> Result<(), 
             "a directory names an audience class the pack does not have".into(),
         ));
     }
-    for f in a.fragments.iter(pack) {
-        heap.text(f.instructions_line, "instructions line")?;
-        if f.mirror_item.len > 0 {
-            heap.json(f.mirror_item, "mirror index item")?;
-        }
-        heap.json(f.prompt_item, "prompt item")?;
-        heap.json(f.list_item, "list_skills item")?;
+    for line in a.lines.iter(pack) {
+        heap.text(line, "instructions line")?;
     }
     heap.text(a.heads.instructions_head, "instructions head")?;
-    let prefix = heap.text(a.heads.mirror_prefix, "mirror index prefix")?;
+    Ok(())
+}
+
+/// The name of a JSON value's kind by its first byte.
+fn kind(open: u8) -> &'static str {
+    match open {
+        b'[' => "array",
+        b'{' => "object",
+        _ => "string",
+    }
+}
+
+/// Checks the mirror index's prefix and each skill's item of it (section 2):
+/// each a JSON object, or empty for a skill that is not mirrored.
+pub(super) fn check_items(t: &Tables, heap: HeapCheck<'_>) -> Result<(), PackError> {
+    let prefix = heap.text(t.mirror_prefix, "mirror index prefix")?;
     let closed = format!("{prefix}{}", crate::compile::mirror::MIRROR_SUFFIX);
-    strict_json(&closed, "the mirror index prefix")
+    strict_json(&closed, "the mirror index prefix")?;
+    for s in t.mirror_items.iter(heap.pack) {
+        let text = heap.spliced(s, "mirror index item")?;
+        if text.is_empty() {
+            continue;
+        }
+        if !text.starts_with('{') {
+            return Err(PackError("a mirror index item is not a JSON object".into()));
+        }
+        strict_json(&text, "mirror index item")?;
+    }
+    Ok(())
 }
 
 /// Checks section 20 against the lists the pack's own tables give: the same lists and
@@ -221,6 +252,7 @@ pub(super) fn check_lists(
 ) -> Result<(), PackError> {
     let pack = heap.pack;
     let at = |s: Span| heap.bytes(s, "skill record").unwrap_or(&[]);
+    let spliced = |s: Span| super::splice::expand(heap.heap(), at(s)).unwrap_or_default();
     let want = super::lists::class_lists(
         a.classes.len(),
         t.skills.len(),
@@ -232,18 +264,15 @@ pub(super) fn check_lists(
             .map(|p| p.skill),
         |i| {
             t.skills.get(pack, i).map_or(0, |r| {
-                super::lists::skill_snapshot(at(r.uri), at(r.entry), at(r.list_item))
+                super::lists::skill_snapshot(at(r.uri), at(r.entry), &spliced(r.list_item))
             })
         },
         |i| {
-            let item = a
-                .fragments
-                .get(pack, i)
-                .map_or(&[][..], |f| at(f.mirror_item));
-            super::lists::lanes_of(item)
+            let item = t.mirror_items.get(pack, i).map_or_else(Vec::new, spliced);
+            super::lists::lanes_of(&item)
         },
     );
-    let want = super::lists::with_mirror_base(want, at(a.heads.mirror_prefix));
+    let want = super::lists::with_mirror_base(want, at(t.mirror_prefix));
     for (k, (rec, want)) in a.lists.iter(pack).zip(&want).enumerate() {
         let ids = |s: Span| -> Result<Vec<u32>, PackError> {
             Ok(heap

@@ -8,8 +8,10 @@ use super::record::Table;
 #[derive(Debug, Clone)]
 pub(crate) struct FallbackTables {
     pub tools: Span,
-    pub prompts: Span,
-    pub list_skills: Span,
+    /// Per skill, its item of the `prompts` array (spliced).
+    pub prompt_items: Table<Span>,
+    /// Per skill, its item of the `list_skills` result (spliced).
+    pub list_items: Table<Span>,
     /// Instructions for tools, prompts, both.
     pub instructions: [Span; 3],
     /// Per skill, in skill order.
@@ -42,8 +44,8 @@ pub(crate) struct AccessTables {
     pub dirs: Table<AudienceRec>,
     /// Per directory child, its audience.
     pub children: Table<AudienceRec>,
-    /// Per skill, its fragments.
-    pub fragments: Table<FragmentRec>,
+    /// Per skill, its line of the default instructions.
+    pub lines: Table<Span>,
     /// The heads.
     pub heads: HeadsRec,
     /// Per audience class (0 public, then each private class), what it sees.
@@ -56,7 +58,10 @@ pub(crate) struct AccessTables {
 pub(crate) struct Tables {
     pub snapshot: u32,
     pub instructions: Span,
-    pub mirror_index: Span,
+    /// The mirror index before its first skill.
+    pub mirror_prefix: Span,
+    /// Per skill, its item of the mirror index (spliced; empty when not mirrored).
+    pub mirror_items: Table<Span>,
     /// The fallback sections (`None` in a pack without them).
     pub fallback: Option<FallbackTables>,
     /// The signatures (`Some` exactly in a signed catalog's pack).

@@ -3,6 +3,7 @@
 use super::assets::{raw_asset_name, rendered_asset_name, rendered_content, AssetPolicy};
 use super::format::*;
 use super::record::{put, record_len};
+use super::splice::{Grams, Splicer};
 use super::VERSION;
 use crate::compile::{Compiled, DirChild};
 use crate::skill::value::write_json_string;
@@ -77,17 +78,18 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         assets: Vec::new(),
         asset_names: std::collections::BTreeSet::new(),
         policy: o.assets,
+        splicer: Splicer::default(),
+        mimes: std::collections::HashMap::new(),
     };
     let default_instr = c.default_instructions();
     let instr = w
         .heap
         .put(o.instructions.unwrap_or(&default_instr).as_bytes());
-    let mirror_index = w.heap.put(c.mirror_index_json().as_bytes());
     let (skills, entries, inside) = w.skills(c);
     let (files, rendered_lens) = w.files(c, &inside);
-    let (dirs, children) = w.dirs(c);
-    let mirror = w.mirror(c);
-    let heap = &mut w.heap;
+    let (dirs, children) = w.dirs(c, &skills);
+    let mirror = w.mirror(c, &skills);
+    let mirror_index = w.mirror_index(c, &skills, &mirror);
     let mut sections = vec![
         SectionRec::required(SECTION_INSTRUCTIONS, instr),
         SectionRec::required(SECTION_MIRROR_INDEX, mirror_index),
@@ -95,9 +97,10 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
     if files.iter().any(|f| f.external) || mirror.iter().any(|m| m.archive_external) {
         let mut table = Vec::new();
         u32s(&mut table, &rendered_lens);
-        sections.push(SectionRec::required(SECTION_ASSETS, heap.put(&table)));
+        sections.push(SectionRec::required(SECTION_ASSETS, w.heap.put(&table)));
     }
-    sections.extend(encode_fallback(c, heap, &skills));
+    sections.extend(w.fallback(c, &skills));
+    let heap = &mut w.heap;
     if let Some(a) = &c.access {
         sections.extend(encode_access(c, a, o.instructions.is_none(), heap));
         sections.push(encode_lists(c, a, heap, &skills, &mirror));
@@ -161,6 +164,10 @@ struct Writer {
     /// The names in `assets` (a set, so that adding one costs a lookup, not a scan).
     asset_names: std::collections::BTreeSet<String>,
     policy: Option<AssetPolicy>,
+    /// What the spliced texts are made of so far.
+    splicer: Splicer,
+    /// Each MIME type, written once.
+    mimes: std::collections::HashMap<&'static str, Span>,
 }
 
 impl Writer {
@@ -179,6 +186,40 @@ impl Writer {
         }
     }
 
+    /// The range of `bytes` inside the stored range `within` when it holds them (a skill's
+    /// entry holds its name, its directories' URIs, …), else of a copy of them.
+    fn stored_within(&mut self, within: Span, bytes: &[u8]) -> Span {
+        let start = within.off as usize;
+        let found = self
+            .heap
+            .bytes
+            .get(start..start + within.len as usize)
+            .and_then(|h| {
+                if bytes.is_empty() {
+                    return None;
+                }
+                h.windows(bytes.len()).position(|w| w == bytes)
+            });
+        match found {
+            Some(k) => Span {
+                off: within.off + k as u32,
+                len: bytes.len() as u32,
+            },
+            None => self.heap.put(bytes),
+        }
+    }
+
+    /// `text` as a spliced text ([`super::splice`]) made of the bytes of `sources` (stored
+    /// ranges of the same skill) and the literal runs written before.
+    fn splice(&mut self, kind: &'static str, sources: &[Span], text: &str) -> Span {
+        let mut local = Grams::default();
+        for &s in sources {
+            local.add(&self.heap.bytes, s);
+        }
+        self.splicer
+            .splice(&mut self.heap.bytes, kind, &local, text)
+    }
+
     /// The file records, and the length of each file's rendered asset (0 in the pack). A
     /// file's URI and digest are the ranges `inside` gives (inside an entry), when it does.
     fn files(&mut self, c: &Compiled, inside: &[Option<(Span, Span)>]) -> (Vec<FileRec>, Vec<u32>) {
@@ -194,6 +235,14 @@ impl Writer {
                 self.asset(rendered_asset_name(&f.digest), || rendered.into_bytes());
             }
             rendered_lens.push(rendered_len);
+            let mime = match self.mimes.get(f.mime) {
+                Some(&s) => s,
+                None => {
+                    let s = self.heap.put(f.mime.as_bytes());
+                    self.mimes.insert(f.mime, s);
+                    s
+                }
+            };
             let heap = &mut self.heap;
             let (uri, digest) = match inside.get(i).copied().flatten() {
                 Some(spans) => spans,
@@ -201,7 +250,7 @@ impl Writer {
             };
             files.push(FileRec {
                 uri,
-                mime: heap.put(f.mime.as_bytes()),
+                mime,
                 digest,
                 data: if external {
                     Span::default()
@@ -217,100 +266,101 @@ impl Writer {
     }
 
     /// The skill records, each skill's entry, and per file the ranges of its URI and digest
-    /// inside the first entry that lists it. The skill's URI and revision, and its files' URIs
-    /// and digests, are stored once: as ranges inside the entry, which holds the same bytes.
+    /// inside the first entry that lists it. The skill's URI, name and revision, and its
+    /// files' URIs and digests, are stored once: as ranges inside the entry, which holds the
+    /// same bytes; its `resources/list` item is spliced from the entry.
     #[allow(clippy::type_complexity)]
     fn skills(&mut self, c: &Compiled) -> (Vec<SkillRec>, Vec<String>, Vec<Option<(Span, Span)>>) {
-        let heap = &mut self.heap;
         let mut entries = Vec::with_capacity(c.skills.len());
         let mut inside = vec![None; c.files.len()];
-        let skills = c
-            .skills
-            .iter()
-            .map(|s| {
-                let entry = c.entry_json(s);
-                let at = heap.put(entry.as_bytes());
-                let within = |from: usize, value: &str| -> Option<(usize, Span)> {
-                    let k = from + entry.get(from..)?.find(value)?;
-                    let span = Span {
-                        off: at.off + k as u32,
-                        len: value.len() as u32,
-                    };
-                    Some((k + value.len(), span))
+        let mut skills = Vec::with_capacity(c.skills.len());
+        for s in &c.skills {
+            let entry = c.entry_json(s);
+            let at = self.heap.put(entry.as_bytes());
+            let within = |from: usize, value: &str| -> Option<(usize, Span)> {
+                let k = from + entry.get(from..)?.find(value)?;
+                let span = Span {
+                    off: at.off + k as u32,
+                    len: value.len() as u32,
                 };
-                // The entry lists the skill's files in order, each `{"uri":…,"digest":…`: one
-                // walk through it finds them all.
-                let mut pos = entry.find(",\"resources\":[").unwrap_or(entry.len());
-                for &fi in &s.files {
-                    let Some(f) = c.files.get(fi) else { continue };
-                    let found = within(pos, &format!("{{\"uri\":\"{}\",\"digest\":\"", f.uri))
-                        .and_then(|(end, pattern)| {
-                            // The URI starts after `{"uri":"`.
-                            let uri = Span {
-                                off: pattern.off + 8,
-                                len: f.uri.len() as u32,
-                            };
-                            let (next, digest) = within(end, &f.digest)?;
-                            (next == end + f.digest.len()).then_some((next, uri, digest))
-                        });
-                    if let Some((next, uri, digest)) = found {
-                        pos = next;
-                        if let Some(slot @ None) = inside.get_mut(fi) {
-                            *slot = Some((uri, digest));
-                        }
+                Some((k + value.len(), span))
+            };
+            // The entry lists the skill's files in order, each `{"uri":…,"digest":…`: one
+            // walk through it finds them all.
+            let mut pos = entry.find(",\"resources\":[").unwrap_or(entry.len());
+            for &fi in &s.files {
+                let Some(f) = c.files.get(fi) else { continue };
+                let found = within(pos, &format!("{{\"uri\":\"{}\",\"digest\":\"", f.uri))
+                    .and_then(|(end, pattern)| {
+                        // The URI starts after `{"uri":"`.
+                        let uri = Span {
+                            off: pattern.off + 8,
+                            len: f.uri.len() as u32,
+                        };
+                        let (next, digest) = within(end, &f.digest)?;
+                        (next == end + f.digest.len()).then_some((next, uri, digest))
+                    });
+                if let Some((next, uri, digest)) = found {
+                    pos = next;
+                    if let Some(slot @ None) = inside.get_mut(fi) {
+                        *slot = Some((uri, digest));
                     }
                 }
-                let revision = c.revision(s);
-                let rec = SkillRec {
-                    uri: match entry.strip_prefix("{\"uri\":\"") {
-                        Some(rest) if rest.starts_with(&format!("{}\"", s.uri)) => Span {
-                            off: at.off + 8,
-                            len: s.uri.len() as u32,
-                        },
-                        _ => heap.put(s.uri.as_bytes()),
-                    },
-                    entry: at,
-                    list_item: heap.put(c.list_item_json(s).as_bytes()),
-                    name: heap.put(s.name.as_bytes()),
-                    revision: match entry.rfind(&format!("\"{revision}\"")) {
-                        Some(k) => Span {
-                            off: at.off + k as u32 + 1,
-                            len: revision.len() as u32,
-                        },
-                        None => heap.put(revision.as_bytes()),
-                    },
-                };
-                entries.push(entry);
-                rec
-            })
-            .collect();
+            }
+            let revision = c.revision(s);
+            let rec = SkillRec {
+                uri: self.stored_within(at, s.uri.as_bytes()),
+                entry: at,
+                list_item: self.splice("list item", &[at], &c.list_item_json(s)),
+                name: self.stored_within(at, s.name.as_bytes()),
+                revision: self.stored_within(at, revision.as_bytes()),
+            };
+            entries.push(entry);
+            skills.push(rec);
+        }
         (skills, entries, inside)
     }
 
-    /// The directory records and their children.
-    fn dirs(&mut self, c: &Compiled) -> (Vec<DirRec>, Vec<Span>) {
-        let heap = &mut self.heap;
+    /// The directory records and their children, each child spliced from the entry of the
+    /// skill it belongs to (or, for a directory of several skills, of its first skill).
+    fn dirs(&mut self, c: &Compiled, skills: &[SkillRec]) -> (Vec<DirRec>, Vec<Span>) {
+        let mut skill_of_file = vec![0usize; c.files.len()];
+        for (k, s) in c.skills.iter().enumerate() {
+            for &fi in &s.files {
+                if let Some(slot) = skill_of_file.get_mut(fi) {
+                    *slot = k;
+                }
+            }
+        }
+        // The entry of the skill of the first file under `uri` (files are sorted by URI).
+        let entry_under = |uri: &str| -> Span {
+            let prefix = format!("{uri}/");
+            let i = c
+                .files
+                .partition_point(|f| f.uri.as_str() < prefix.as_str());
+            let k = skill_of_file.get(i).copied().unwrap_or(0);
+            skills.get(k).map_or(Span::default(), |r| r.entry)
+        };
         let mut children = Vec::new();
-        let dirs = c
-            .dirs
-            .iter()
-            .map(|d| {
-                let first = children.len() as u32;
-                for ch in &d.children {
-                    children.push(heap.put(c.child_json(ch).as_bytes()));
-                }
-                DirRec {
-                    uri: heap.put(d.uri.as_bytes()),
-                    first_child: first,
-                    child_count: d.children.len() as u32,
-                }
-            })
-            .collect();
+        let mut dirs = Vec::with_capacity(c.dirs.len());
+        for d in &c.dirs {
+            let first = children.len() as u32;
+            let source = entry_under(&d.uri);
+            for ch in &d.children {
+                let json = c.child_json(ch);
+                children.push(self.splice("child", &[source], &json));
+            }
+            dirs.push(DirRec {
+                uri: self.stored_within(source, d.uri.as_bytes()),
+                first_child: first,
+                child_count: d.children.len() as u32,
+            });
+        }
         (dirs, children)
     }
 
     /// The mirror records, by name, with their archives (assets by the same rule as files).
-    fn mirror(&mut self, c: &Compiled) -> Vec<MirrorRec> {
+    fn mirror(&mut self, c: &Compiled, skills: &[SkillRec]) -> Vec<MirrorRec> {
         let index: std::collections::HashMap<&str, usize> = c
             .skills
             .iter()
@@ -322,8 +372,9 @@ impl Writer {
             let Some(&i) = index.get(skill.uri.as_str()) else {
                 continue;
             };
+            let entry = skills.get(i).map_or(Span::default(), |r| r.entry);
             let mut rec = MirrorRec {
-                name: self.heap.put(name.as_bytes()),
+                name: self.stored_within(entry, name.as_bytes()),
                 skill: i as u32,
                 ..MirrorRec::default()
             };
@@ -340,6 +391,112 @@ impl Writer {
             out.push(rec);
         }
         out
+    }
+
+    /// Section 2: the mirror index's prefix, then each skill's item of it, spliced from its
+    /// entry and archive digest (empty for a skill the mirror does not publish).
+    fn mirror_index(&mut self, c: &Compiled, skills: &[SkillRec], mirror: &[MirrorRec]) -> Span {
+        let mirrored = c.mirrored();
+        let mut digest_of = vec![None; c.skills.len()];
+        for m in mirror {
+            if let Some(slot) = digest_of.get_mut(m.skill as usize) {
+                *slot = Some(m.archive_digest);
+            }
+        }
+        let mut table = Vec::new();
+        put(&mut table, &self.heap.put(c.mirror_prefix().as_bytes()));
+        for (i, sk) in c.skills.iter().enumerate() {
+            let entry = skills.get(i).map_or(Span::default(), |r| r.entry);
+            let mut sources = vec![entry];
+            sources.extend(digest_of.get(i).copied().flatten());
+            let item = mirrored
+                .get(sk.name.as_str())
+                .filter(|m| m.uri == sk.uri)
+                .map(|m| c.mirror_item_json(&sk.name, m))
+                .unwrap_or_default();
+            put(&mut table, &self.splice("mirror item", &sources, &item));
+        }
+        self.heap.put(&table)
+    }
+
+    /// The fallback sections ([`crate::compile::fallback`]), their payloads written to the
+    /// heap. Each skill's description is the range of its entry that holds the same JSON
+    /// string; its prompt links and `read_skill` content are spliced from its entry.
+    fn fallback(&mut self, c: &Compiled, skills: &[SkillRec]) -> Vec<SectionRec> {
+        let names = c.prompt_names();
+        let tools = self.heap.put(c.fallback_tools_json().as_bytes());
+        let mut rec = FallbackInstructionsRec::default();
+        for (slot, (t, p)) in rec
+            .0
+            .iter_mut()
+            .zip([(true, false), (false, true), (true, true)])
+        {
+            *slot = self
+                .heap
+                .put(Compiled::fallback_instructions(t, p).as_bytes());
+        }
+        let mut table = Vec::new();
+        put(&mut table, &rec);
+        let instructions = self.heap.put(&table);
+        let (mut prompt_items, mut list_items) = (Vec::new(), Vec::new());
+        let mut table = Vec::new();
+        for (i, sk) in c.skills.iter().enumerate() {
+            let entry = skills.get(i).map_or(Span::default(), |r| r.entry);
+            let name = names.get(i).map_or("", String::as_str);
+            put(
+                &mut prompt_items,
+                &self.splice("prompt item", &[entry], &c.prompt_item_json(name, i)),
+            );
+            put(
+                &mut list_items,
+                &self.splice("list_skills item", &[entry], &c.list_skills_item_json(sk)),
+            );
+            let mut description = String::new();
+            write_json_string(&sk.description, &mut description);
+            let (_, structured) = c.read_skill_parts(sk);
+            let rec = FallbackSkillRec {
+                description: self.stored_within(entry, description.as_bytes()),
+                links: self.splice("prompt links", &[entry], &c.prompt_links_json(sk)),
+                read_structured: self.splice("read_skill content", &[entry], &structured),
+            };
+            put(&mut table, &rec);
+        }
+        let per_skill = self.heap.put(&table);
+        let prompt_items = self.heap.put(&prompt_items);
+        let list_items = self.heap.put(&list_items);
+        let mut by_name: Vec<(&str, usize)> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        by_name.sort();
+        let mut table = Vec::new();
+        for (name, i) in by_name {
+            let entry = skills.get(i).map_or(Span::default(), |r| r.entry);
+            let rec = PromptRec {
+                name: self.stored_within(entry, name.as_bytes()),
+                skill: i as u32,
+            };
+            put(&mut table, &rec);
+        }
+        let prompt_index = self.heap.put(&table);
+        let mut table = Vec::new();
+        for i in c.skills_by_name() {
+            put(&mut table, &(i as u32));
+        }
+        let name_index = self.heap.put(&table);
+        [
+            (SECTION_FALLBACK_TOOLS, tools),
+            (SECTION_FALLBACK_PROMPTS, prompt_items),
+            (SECTION_FALLBACK_LIST_SKILLS, list_items),
+            (SECTION_FALLBACK_INSTRUCTIONS, instructions),
+            (SECTION_FALLBACK_SKILLS, per_skill),
+            (SECTION_FALLBACK_PROMPT_INDEX, prompt_index),
+            (SECTION_FALLBACK_NAME_INDEX, name_index),
+        ]
+        .into_iter()
+        .map(|(tag, text)| SectionRec::optional(tag, text))
+        .collect()
     }
 }
 
@@ -417,128 +574,26 @@ pub(super) fn encode_access(
     }
     let dirs = heap.put(&dirs);
     let children = heap.put(&children);
-    let names = c.prompt_names();
-    let mirrored = c.mirrored();
     let mut table = Vec::new();
-    for (i, sk) in c.skills.iter().enumerate() {
-        let mirror_item = mirrored
-            .get(sk.name.as_str())
-            .filter(|m| m.uri == sk.uri)
-            .map(|m| c.mirror_item_json(&sk.name, m))
-            .unwrap_or_default();
-        let rec = FragmentRec {
-            instructions_line: heap.put(Compiled::instruction_line(sk).as_bytes()),
-            mirror_item: heap.put(mirror_item.as_bytes()),
-            prompt_item: heap.put(
-                c.prompt_item_json(names.get(i).map_or("", String::as_str), i)
-                    .as_bytes(),
-            ),
-            list_item: heap.put(c.list_skills_item_json(sk).as_bytes()),
-        };
-        put(&mut table, &rec);
+    for sk in &c.skills {
+        put(
+            &mut table,
+            &heap.put(Compiled::instruction_line(sk).as_bytes()),
+        );
     }
-    let fragments = heap.put(&table);
+    let lines = heap.put(&table);
     let heads_rec = HeadsRec {
         default_instructions,
         instructions_head: heap.put(crate::compile::INSTRUCTIONS_HEAD.as_bytes()),
-        mirror_prefix: heap.put(c.mirror_prefix().as_bytes()),
     };
     let mut table = Vec::new();
     put(&mut table, &heads_rec);
     let heads = heap.put(&table);
     ACCESS_SECTIONS
         .into_iter()
-        .zip([classes, skills, files, dirs, children, fragments, heads])
+        .zip([classes, skills, files, dirs, children, lines, heads])
         .map(|(tag, text)| SectionRec::required(tag, text))
         .collect()
-}
-
-/// The fallback sections ([`crate::compile::fallback`]), their payloads written to the heap.
-/// Each skill's description is the range of its `resources/list` item (in `skills`) that holds
-/// the same JSON string.
-pub(super) fn encode_fallback(
-    c: &Compiled,
-    heap: &mut Heap,
-    skills: &[SkillRec],
-) -> Vec<SectionRec> {
-    let names = c.prompt_names();
-    let tools = heap.put(c.fallback_tools_json().as_bytes());
-    let prompts = heap.put(c.fallback_prompts_json(&names).as_bytes());
-    let list_skills = heap.put(c.list_skills_result_json().as_bytes());
-    let mut rec = FallbackInstructionsRec::default();
-    for (slot, (t, p)) in rec
-        .0
-        .iter_mut()
-        .zip([(true, false), (false, true), (true, true)])
-    {
-        *slot = heap.put(Compiled::fallback_instructions(t, p).as_bytes());
-    }
-    let mut table = Vec::new();
-    put(&mut table, &rec);
-    let instructions = heap.put(&table);
-    let mut table = Vec::new();
-    for (i, sk) in c.skills.iter().enumerate() {
-        let mut description = String::from(",\"description\":");
-        write_json_string(&sk.description, &mut description);
-        let item = skills.get(i).map_or(Span::default(), |r| r.list_item);
-        let start = item.off as usize;
-        let found = heap
-            .bytes
-            .get(start..start + item.len as usize)
-            .and_then(|b| {
-                b.windows(description.len())
-                    .position(|w| w == description.as_bytes())
-            });
-        let description = match found {
-            Some(k) => Span {
-                off: item.off + (k + 15) as u32,
-                len: (description.len() - 15) as u32,
-            },
-            None => heap.put(&description.as_bytes()[15..]),
-        };
-        let links = heap.put(c.prompt_links_json(sk).as_bytes());
-        let (block, structured) = c.read_skill_parts(sk);
-        let rec = FallbackSkillRec {
-            description,
-            links,
-            read_block: heap.put(block.as_bytes()),
-            read_structured: heap.put(structured.as_bytes()),
-        };
-        put(&mut table, &rec);
-    }
-    let skills = heap.put(&table);
-    let mut by_name: Vec<(&str, usize)> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
-    by_name.sort();
-    let mut table = Vec::new();
-    for (name, i) in by_name {
-        let rec = PromptRec {
-            name: heap.put(name.as_bytes()),
-            skill: i as u32,
-        };
-        put(&mut table, &rec);
-    }
-    let prompt_index = heap.put(&table);
-    let mut table = Vec::new();
-    for i in c.skills_by_name() {
-        put(&mut table, &(i as u32));
-    }
-    let name_index = heap.put(&table);
-    [
-        (SECTION_FALLBACK_TOOLS, tools),
-        (SECTION_FALLBACK_PROMPTS, prompts),
-        (SECTION_FALLBACK_LIST_SKILLS, list_skills),
-        (SECTION_FALLBACK_INSTRUCTIONS, instructions),
-        (SECTION_FALLBACK_SKILLS, skills),
-        (SECTION_FALLBACK_PROMPT_INDEX, prompt_index),
-        (SECTION_FALLBACK_NAME_INDEX, name_index),
-    ]
-    .into_iter()
-    .map(|(tag, text)| SectionRec::optional(tag, text))
-    .collect()
 }
 
 /// Writes the total length and the SHA-256 into a pack's prefix, over its current bytes.
@@ -581,8 +636,13 @@ fn encode_lists(
             let start = s.off as usize;
             heap.bytes.get(start..start + s.len as usize).unwrap_or(&[])
         };
+        let list_item = c
+            .skills
+            .get(i)
+            .map(|s| c.list_item_json(s))
+            .unwrap_or_default();
         skills.get(i).map_or(0, |r| {
-            super::lists::skill_snapshot(at(r.uri), at(r.entry), at(r.list_item))
+            super::lists::skill_snapshot(at(r.uri), at(r.entry), list_item.as_bytes())
         })
     };
     let mirrored = c.mirrored();

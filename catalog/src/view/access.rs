@@ -110,8 +110,8 @@ impl Catalog {
                 .visible_skills(grant, 0)
                 .take(compile::INSTRUCTIONS_NAMED)
             {
-                if let Some(f) = a.fragments.get(self.pack(), i) {
-                    s.push_str(self.s(f.instructions_line));
+                if let Some(line) = a.lines.get(self.pack(), i) {
+                    s.push_str(self.s(line));
                 }
             }
             if count > compile::INSTRUCTIONS_NAMED {
@@ -123,22 +123,29 @@ impl Catalog {
         Some(s)
     }
 
-    /// The mirror's `index.json` for a caller with `grant` (the skills it sees); the
-    /// prebuilt one ([`Catalog::mirror_index`]) in a catalog without private skills.
+    /// The mirror's `index.json` for a caller with `grant` (the skills it sees), assembled
+    /// from its prefix and the items of the skills it lists.
     pub fn mirror_index_for(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
-        let Some(a) = &self.t.access else {
+        if grant.is_public() {
             return self.mirror_index().into();
-        };
-        let mut s = self.s(a.heads.mirror_prefix).to_owned();
-        let recs = self.merged(|l| l.mirror, grant);
+        }
+        self.assemble_mirror_index(grant).into()
+    }
+
+    /// The mirror's `index.json` for a caller with `grant`, assembled.
+    pub(super) fn assemble_mirror_index(&self, grant: Grant) -> String {
+        let mut s = self.s(self.t.mirror_prefix).to_owned();
         let mut first = true;
-        for m in recs {
-            let item = self
+        for m in self.merged_or_all(|l| l.mirror, grant, self.t.mirror.len()) {
+            let Some(item) = self
                 .t
                 .mirror
                 .get(self.pack(), m)
-                .and_then(|r| a.fragments.get(self.pack(), r.skill as usize))
-                .map_or("", |f| self.s(f.mirror_item));
+                .and_then(|r| self.t.mirror_items.get(self.pack(), r.skill as usize))
+                .map(|s| super::spliced(self.heap(), s))
+            else {
+                continue;
+            };
             if item.is_empty() {
                 continue;
             }
@@ -146,10 +153,10 @@ impl Catalog {
                 s.push(',');
             }
             first = false;
-            s.push_str(item);
+            let _ = item.push_to(&mut s);
         }
         s.push_str(compile::mirror::MIRROR_SUFFIX);
-        s.into()
+        s
     }
 
     /// The index (in URI order) of the skill the mirror publishes under `name`.
@@ -158,41 +165,40 @@ impl Catalog {
     }
 
     /// The `prompts` array of `prompts/list` for a caller with `grant`; `None` in a catalog
-    /// without private skills or without the fallback (use [`super::FallbackView::prompts_json`]).
+    /// without the fallback.
     pub fn prompts_json_for(&self, grant: Grant) -> Option<String> {
-        let (a, f) = (self.t.access.as_ref()?, self.t.fallback.as_ref()?);
+        let f = self.t.fallback.as_ref()?;
         let mut s = String::from("[");
-        let merged = self.merged(|l| l.prompts, grant);
-        for (n, p) in merged.enumerate() {
-            let item = f
-                .prompts_by_name
-                .get(self.pack(), p)
-                .and_then(|r| a.fragments.get(self.pack(), r.skill as usize))
-                .map_or("", |fr| self.s(fr.prompt_item));
+        let all = f.prompts_by_name.len();
+        for (n, p) in self.merged_or_all(|l| l.prompts, grant, all).enumerate() {
             if n > 0 {
                 s.push(',');
             }
-            s.push_str(item);
+            if let Some(item) = f
+                .prompts_by_name
+                .get(self.pack(), p)
+                .and_then(|r| f.prompt_items.get(self.pack(), r.skill as usize))
+            {
+                let _ = super::spliced(self.heap(), item).push_to(&mut s);
+            }
         }
         s.push(']');
         Some(s)
     }
 
     /// The members of the `list_skills` result for a caller with `grant`
-    /// (`{"content":[…],"structuredContent":{…}}`); `None` in a catalog without private
-    /// skills (use [`super::FallbackView::list_skills_json`]).
+    /// (`{"content":[…],"structuredContent":{…}}`); `None` in a catalog without the
+    /// fallback.
     pub fn list_skills_json_for(&self, grant: Grant) -> Option<String> {
-        let a = self.t.access.as_ref()?;
+        let f = self.t.fallback.as_ref()?;
         let mut structured = String::from("{\"skills\":[");
         for (n, i) in self.visible_skills(grant, 0).enumerate() {
             if n > 0 {
                 structured.push(',');
             }
-            structured.push_str(
-                a.fragments
-                    .get(self.pack(), i)
-                    .map_or("", |f| self.s(f.list_item)),
-            );
+            if let Some(item) = f.list_items.get(self.pack(), i) {
+                let _ = super::spliced(self.heap(), item).push_to(&mut structured);
+            }
         }
         structured.push_str("]}");
         let mut s = String::with_capacity(structured.len() * 2 + 64);

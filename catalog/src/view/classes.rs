@@ -75,6 +75,24 @@ impl Catalog {
         }
     }
 
+    /// The merge of the lists `which` picks of the classes `grant` holds; in a catalog
+    /// without private skills, every index below `all`.
+    pub(super) fn merged_or_all(
+        &self,
+        which: fn(&ClassListRec) -> Span,
+        grant: Grant,
+        all: usize,
+    ) -> Merged<'_> {
+        if self.t.access.is_none() {
+            return Merged {
+                heads: Vec::new(),
+                pack: self.pack(),
+                range: Some(0..all),
+            };
+        }
+        self.merged(which, grant)
+    }
+
     /// The skills a caller with `grant` sees, from index `from` on, in URI order: the merge of
     /// its classes' precomputed lists (a binary search per class, then the items taken). In a
     /// catalog without private skills, every skill from `from` on.
