@@ -332,7 +332,9 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
     /**
      * Reads a file of a loaded skill: `reference` is relative to the skill root (or an
      * absolute URI) and must be a file the held entry lists (else `not-in-manifest` or
-     * `escapes-root`, and nothing is fetched). Verified like `load`, with the same refresh.
+     * `escapes-root`, and nothing is fetched). Verified like `load`, with the same refresh;
+     * with OMS keys in `trust`, a refresh checks the new entry's `skill.oms.sig` as `load`
+     * does, and the file is not returned when it fails.
      */
     read(skill, reference, options) {
       const where = "SkillsClient.read";

@@ -358,7 +358,8 @@ impl SkillsClientCore {
         }))
     }
 
-    /// Reads a file of a loaded skill (only files its held entry lists), verified.
+    /// Reads a file of a loaded skill (only files its held entry lists), verified. After a
+    /// refresh (the skill loaded again on a new entry), the OMS check of `load` runs again.
     #[wasm_bindgen(unchecked_return_type = "Promise<ClientReadFile>")]
     pub fn read(
         &self,
@@ -372,6 +373,14 @@ impl SkillsClientCore {
         let reference = string(&reference, a.with("reference"))?;
         Ok(promise(async move {
             let r = throw(rpc.client().read(&rpc, &skill_uri, &reference).await)?;
+            // A refresh loaded the skill again on a new entry: its OMS signature is checked as
+            // `load` checks it, so a file is never served on an entry `load` would refuse.
+            if r.refreshed {
+                let keys = &rpc.inner.oms_keys;
+                throw(
+                    crate::command::oms::check_loaded(rpc.client(), &rpc, &skill_uri, keys).await,
+                )?;
+            }
             // `ClientReadFile`: a `ReadFile` and what the refresh did.
             let mut o = JsonObject::new();
             content_fields(&mut o, &r.file.content);

@@ -121,7 +121,7 @@ impl SignerOptionsJs {
                     }
                     return Err(a.with("trust").error(
                         ErrorCode::InvalidArgument,
-                        format_args!("[{i}] is a PEM key (an OpenSSF Model Signing public key, oms.pub): SkillHost checks DSSE signers only; pass it to SkillsClient (or skills-edge verify --trust), which check skill.oms.sig"),
+                        format_args!("[{i}] is a PEM key (an OpenSSF Model Signing public key, oms.pub), which SkillHost cannot enforce: the check needs skill.oms.sig read at each load and refresh, and SkillHost verifies only the files its caller fetches; pass the key in the trust of SkillsClient (skills-edge/client) or to skills-edge verify --trust, which read skill.oms.sig and check it (docs/verifying.md, OpenSSF Model Signing in the npm package)"),
                     ));
                 }
                 let text = object_text(&k).ok_or_else(|| {

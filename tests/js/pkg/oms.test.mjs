@@ -5,7 +5,8 @@
 // native command (SKILLS_EDGE_BIN): the publisher's key verifies, another key is
 // `signer-untrusted`, a file added after signing is `signature-invalid` naming the file.
 // SkillsClient with the PEM key in `trust` gives the same verdicts from verify(),
-// verifyWellKnown() and load(); SkillHost, which checks DSSE signers only, refuses a PEM key
+// verifyWellKnown() and load(), and read() checks it again when a refresh loads the skill on a
+// new entry (the publisher's v1, then a v2 signed by another key or not covered); SkillHost, which checks DSSE signers only, refuses a PEM key
 // rather than ignore it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -72,6 +73,8 @@ let other;
 /** name -> { mcp: http server of the pack, origin: well-known origin } for "signed" and "added". */
 const sources = {};
 const webs = [];
+/** name -> SkillsServer for "signed", "resigned" and "stale" (served in turn by one server). */
+const versions = {};
 
 /** A node:http server publishing `folder`'s code-review skill as a well-known archive. */
 async function wellKnown(folder) {
@@ -120,6 +123,20 @@ before(async () => {
     const mcp = await startHttpServer(new SkillsServer({ pack: readFileSync(pack) }));
     sources[name] = { mcp, origin: await wellKnown(dir) };
   }
+  // Second versions of the signed folder, for a refresh during read: the checklist changed and
+  // signed again by another key ("resigned"), or changed under the first version's bundle,
+  // which no longer covers it ("stale").
+  for (const name of ["resigned", "stale"]) {
+    const dir = join(tmp, name);
+    cpSync(signed, dir, { recursive: true });
+    const folder = join(dir, "code-review");
+    writeFileSync(join(folder, "references", "checklist.md"), readFileSync(join(folder, "references", "checklist.md"), "utf8") + "\n- changed in version 2\n");
+    if (name === "resigned") execFileSync(MODEL_SIGNING, ["sign", "key", folder, "--private_key", other.key, "--signature", join(folder, "skill.oms.sig")], { stdio: "pipe" });
+    const pack = join(tmp, `${name}.pack`);
+    execFileSync(NATIVE, ["pack", dir, "-o", pack], { stdio: "pipe" });
+    versions[name] = new SkillsServer({ pack: readFileSync(pack) });
+  }
+  versions.signed = new SkillsServer({ pack: readFileSync(join(tmp, "signed.pack")) });
 });
 
 after(async () => {
@@ -216,5 +233,31 @@ test("SkillsClient.verifyWellKnown takes OMS keys in trust", async () => {
 });
 
 test("a PEM key given to SkillHost is refused, never ignored", () => {
-  assert.throws(() => new SkillHost({ trust: [publisher.pem] }), (e) => e.code === "invalid-argument" && /SkillsClient/.test(e.message));
+  assert.throws(() => new SkillHost({ trust: [publisher.pem] }), (e) => e.code === "invalid-argument" && /SkillHost cannot enforce/.test(e.message) && /SkillsClient \(skills-edge\/client\)/.test(e.message) && !e.message.includes(publisher.pem));
 });
+
+for (const [v2, code, why] of [
+  ["resigned", "signer-untrusted", /not trusted here/],
+  ["stale", "signature-invalid", /references\/checklist\.md/],
+]) {
+  test(`SkillsClient.read refuses a refreshed entry whose OMS signature fails (${v2}), as load would`, async () => {
+    // One server: the publisher's v1 while the skill loads, then v2 while a file is read.
+    let current = versions.signed;
+    const server = await startHttpServer({ handleHttp: (body, headers) => current.handleHttp(body, headers) });
+    try {
+      const client = await SkillsClient.connect(server.url, { trust: [publisher.pem] });
+      await client.load(SKILL);
+      current = versions[v2];
+      // The checklist no longer matches the held entry: the entry is refreshed and the skill
+      // loaded again on v2, whose skill.oms.sig fails.
+      await assert.rejects(client.read(SKILL, "references/checklist.md"), (e) => e.code === code && why.test(e.message));
+      assert.equal(client.isActive(SKILL), false);
+      await assert.rejects(client.read(SKILL, "references/checklist.md"), (e) => e.code === "no-acting-window");
+      // load gives the same verdict on v2.
+      const fresh = await SkillsClient.connect(server.url, { trust: [publisher.pem] });
+      await assert.rejects(fresh.load(SKILL), (e) => e.code === code && why.test(e.message));
+    } finally {
+      await server.close();
+    }
+  });
+}
