@@ -347,7 +347,7 @@ impl Signers {
     }
 
     /// The pin of `origin`, if it has one.
-    pub(crate) fn pin(&self, origin: &str) -> Option<&Pin> {
+    pub fn pin(&self, origin: &str) -> Option<&Pin> {
         self.pins.get(&canonical_origin(origin)).map(|p| &**p)
     }
 
@@ -449,7 +449,7 @@ impl Signers {
     /// and the policy accepts it. [`ErrorCode::SignatureInvalid`],
     /// [`ErrorCode::SignerUntrusted`] or [`ErrorCode::SignerChanged`] otherwise; a refusal
     /// changes no pin.
-    pub(crate) fn check_entry(&mut self, origin: &str, entry: &Entry) -> Result<Option<Signer>> {
+    pub fn check_entry(&mut self, origin: &str, entry: &Entry) -> Result<Option<Signer>> {
         let uri = entry.uri();
         let presented = match entry.signature() {
             None => None,
