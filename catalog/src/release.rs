@@ -272,6 +272,7 @@ impl Release {
             }
             assets.push((name.to_owned(), len));
         }
+        assets.sort();
         Ok(Release {
             catalog,
             pack,
@@ -306,6 +307,22 @@ impl Release {
             ));
         }
         let catalog = Catalog::from_bytes(pack).map_err(|e| e.to_string())?;
+        for (name, len) in catalog.needed_assets() {
+            let listed = self
+                .assets
+                .binary_search_by(|(n, _)| n.as_str().cmp(&name))
+                .ok()
+                .map(|i| self.assets[i].1);
+            if listed != Some(len) {
+                return Err(format!(
+                    "the pack needs the asset {name} ({len} bytes), which the release {} (so it was not checked present; publish again)",
+                    match listed {
+                        None => "does not list".to_owned(),
+                        Some(l) => format!("lists as {l} bytes"),
+                    }
+                ));
+            }
+        }
         let signer = catalog
             .keys_json()
             .ok_or("the pack is not signed (publish signs it: skills-edge publish --sign KEY)")?;

@@ -214,3 +214,58 @@ fn catalog_ids_are_one_safe_path_segment() {
     assert_eq!(keys::pointer("default"), "default/current.json");
     assert_eq!(keys::pack("t", "ab"), "t/packs/ab.pack");
 }
+
+/// A publisher (or anyone holding the trusted key) signs a release whose asset list leaves
+/// out an asset the pack needs, or gives it another length: the Worker checks only the
+/// listed assets in the bucket, so the pack is refused before it is served (else the file
+/// would answer 500).
+#[test]
+fn an_attacker_who_signs_a_release_that_leaves_out_an_asset_the_pack_needs_is_refused() {
+    let k = key(1);
+    let (pack, assets) = packed("v1", &k);
+    assert!(
+        assets.len() >= 2,
+        "the fixture has a raw and a rendered asset"
+    );
+    for i in 0..assets.len() {
+        let mut fewer = assets.clone();
+        let (gone, _) = fewer.remove(i);
+        let signed = Release::of("default", &pack, &fewer).sign(&k);
+        let r = Release::open(signed.as_bytes(), &trust(&k), "default").unwrap();
+        let e = refused(r.check_pack(pack.clone(), &trust(&k)));
+        assert!(e.contains(&gone) && e.contains("does not list"), "{e}");
+        let mut longer = assets.clone();
+        longer[i].1 += 1;
+        let e =
+            refused(Release::of("default", &pack, &longer).check_pack(pack.clone(), &trust(&k)));
+        assert!(e.contains(&assets[i].0) && e.contains("lists as"), "{e}");
+    }
+    // Listed in another order than publish writes, the same release is accepted.
+    let mut reversed = assets.clone();
+    reversed.sort();
+    reversed.reverse();
+    let mut body = format!(
+        "{{\"catalog\":\"default\",\"pack\":\"{}\",\"size\":{},\"assets\":[",
+        Release::of("default", &pack, &[]).pack,
+        pack.len()
+    );
+    let listed: Vec<String> = reversed
+        .iter()
+        .map(|(n, l)| format!("[\"{n}\",{l}]"))
+        .collect();
+    body.push_str(&listed.join(","));
+    body.push_str("]}");
+    let payload = body.into_bytes();
+    let sig = k.sign(&pae(RELEASE_TYPE, &payload)).to_vec();
+    let env = Envelope {
+        payload_type: RELEASE_TYPE.into(),
+        payload,
+        signatures: vec![EnvelopeSignature {
+            keyid: k.public().key_id().into(),
+            sig,
+        }],
+    }
+    .to_json();
+    let r = Release::open(env.as_bytes(), &trust(&k), "default").unwrap();
+    assert!(r.check_pack(pack, &trust(&k)).is_ok());
+}
