@@ -93,6 +93,184 @@ pub mod keys {
     }
 }
 
+/// One published revision in a catalog's history (`ID/history`): its pack's digest and the
+/// names of the assets it needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEntry {
+    /// The revision (64 lowercase hex: the pack's SHA-256).
+    pub revision: String,
+    /// The assets its pack needs (object names under the catalog's `assets/`).
+    pub assets: Vec<String>,
+}
+
+/// The first line of a history.
+const HISTORY_HEAD: &str = "skills-edge history 1";
+
+/// The most bytes a history may have (its reader is linear; `gc` keeps it short).
+const MAX_HISTORY_BYTES: usize = 64 << 20;
+
+/// Reads a catalog's history: [`HISTORY_HEAD`], then one line per revision, oldest first,
+/// the revision and its assets' names separated by spaces. The history is not signed: it
+/// only says where to look (`publish --rollback`, `gc`, and a Worker with no good pack that
+/// looks for the newest release it can serve); every release found through it is opened
+/// and checked like the pointer's. Linear in its length; the error says what is wrong.
+pub fn parse_history(bytes: &[u8]) -> Result<Vec<HistoryEntry>, String> {
+    if bytes.len() > MAX_HISTORY_BYTES {
+        return Err(format!("it is more than {MAX_HISTORY_BYTES} bytes"));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())?;
+    let mut lines = text.lines();
+    if lines.next() != Some(HISTORY_HEAD) {
+        return Err("its first line is not the history's".into());
+    }
+    let mut out = Vec::new();
+    for line in lines.filter(|l| !l.is_empty()) {
+        let mut words = line.split(' ');
+        let revision = words.next().unwrap_or_default().to_owned();
+        if !is_hex64(&revision) {
+            return Err("a line does not start with a revision".into());
+        }
+        out.push(HistoryEntry {
+            revision,
+            assets: words.map(str::to_owned).collect(),
+        });
+    }
+    Ok(out)
+}
+
+/// The text of a history ([`parse_history`] reads it back).
+pub fn history_text(h: &[HistoryEntry]) -> String {
+    let mut out = format!("{HISTORY_HEAD}\n");
+    for e in h {
+        out.push_str(&e.revision);
+        for a in &e.assets {
+            out.push(' ');
+            out.push_str(a);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// What `gc --keep N` deletes and what it keeps ([`gc_plan`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GcPlan {
+    /// The history without the deleted revisions, in its order.
+    pub kept: Vec<HistoryEntry>,
+    /// The revisions whose pack and release are deleted.
+    pub revisions: Vec<String>,
+    /// The assets no kept revision (nor the pointer's release) needs, sorted.
+    pub assets: Vec<String>,
+}
+
+/// The plan of `gc --keep N` over `history`, with `pointer` the release the catalog's pointer
+/// holds. Walking the history newest first, every entry is kept until `keep` entries that
+/// `counts` accepted were seen (with a trust list, `counts` opens the entry's release with
+/// it, so a revision a Worker refused does not take a good one's place; entries it refuses
+/// are kept while the walk lasts, never deleted early); every older entry is deleted, except
+/// the one the pointer names. No asset the pointer's release or a kept entry lists is
+/// deleted. `counts` is called at most until `keep` entries counted.
+pub fn gc_plan(
+    history: &[HistoryEntry],
+    pointer: Option<&Release>,
+    keep: usize,
+    mut counts: impl FnMut(&HistoryEntry) -> bool,
+) -> GcPlan {
+    let mut kept = vec![false; history.len()];
+    let mut counted = 0;
+    for (i, e) in history.iter().enumerate().rev() {
+        if counted < keep {
+            kept[i] = true;
+            if counts(e) {
+                counted += 1;
+            }
+        }
+        if pointer.is_some_and(|p| p.revision() == e.revision) {
+            kept[i] = true;
+        }
+    }
+    let mut used: std::collections::HashSet<&str> = history
+        .iter()
+        .zip(&kept)
+        .filter(|(_, k)| **k)
+        .flat_map(|(e, _)| e.assets.iter().map(String::as_str))
+        .collect();
+    if let Some(p) = pointer {
+        used.extend(p.assets.iter().map(|(n, _)| n.as_str()));
+    }
+    let mut plan = GcPlan::default();
+    for (e, k) in history.iter().zip(&kept) {
+        if *k {
+            plan.kept.push(e.clone());
+        } else {
+            plan.revisions.push(e.revision.clone());
+            plan.assets.extend(
+                e.assets
+                    .iter()
+                    .filter(|a| !used.contains(a.as_str()))
+                    .cloned(),
+            );
+        }
+    }
+    // A revision kept (or named by the pointer) is never deleted, even when the history
+    // lists it twice.
+    plan.revisions.retain(|r| {
+        !plan.kept.iter().any(|e| &e.revision == r) && pointer.is_none_or(|p| p.revision() != r)
+    });
+    plan.assets.sort();
+    plan.assets.dedup();
+    plan
+}
+
+impl GcPlan {
+    /// What of this plan may still be deleted now that the history reads `history` and the
+    /// pointer holds `pointer` (both read again just before a delete batch): nothing the
+    /// pointer names, nothing the newest `max(keep, 1)` entries of the history name (a
+    /// publish that ran meanwhile adds its revision last), and nothing an entry not in the
+    /// plan's history names.
+    pub fn still_doomed(
+        &self,
+        history: &[HistoryEntry],
+        pointer: Option<&Release>,
+        keep: usize,
+    ) -> GcPlan {
+        let doomed: std::collections::HashSet<&str> =
+            self.revisions.iter().map(String::as_str).collect();
+        let recent = history.len().saturating_sub(keep.max(1));
+        let mut protected: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut used: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for (i, e) in history.iter().enumerate() {
+            if i >= recent || !doomed.contains(e.revision.as_str()) {
+                protected.insert(&e.revision);
+                used.extend(e.assets.iter().map(String::as_str));
+            }
+        }
+        if let Some(p) = pointer {
+            protected.insert(p.revision());
+            used.extend(p.assets.iter().map(|(n, _)| n.as_str()));
+        }
+        GcPlan {
+            kept: history
+                .iter()
+                .filter(|e| protected.contains(e.revision.as_str()))
+                .cloned()
+                .collect(),
+            revisions: self
+                .revisions
+                .iter()
+                .filter(|r| !protected.contains(r.as_str()))
+                .cloned()
+                .collect(),
+            assets: self
+                .assets
+                .iter()
+                .filter(|a| !used.contains(a.as_str()))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
 fn is_hex64(s: &str) -> bool {
     s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
