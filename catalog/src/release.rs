@@ -119,7 +119,7 @@ pub fn parse_history(bytes: &[u8]) -> Result<Vec<HistoryEntry>, String> {
         return Err(format!("it is more than {MAX_HISTORY_BYTES} bytes"));
     }
     let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())?;
-    let mut lines = text.lines();
+    let mut lines = text.split('\n');
     if lines.next() != Some(HISTORY_HEAD) {
         return Err("its first line is not the history's".into());
     }
@@ -130,10 +130,12 @@ pub fn parse_history(bytes: &[u8]) -> Result<Vec<HistoryEntry>, String> {
         if !is_hex64(&revision) {
             return Err("a line does not start with a revision".into());
         }
-        out.push(HistoryEntry {
-            revision,
-            assets: words.map(str::to_owned).collect(),
-        });
+        let assets: Vec<String> = words.map(str::to_owned).collect();
+        // Asset names as a release's (gc deletes `ID/assets/{name}`: never another path).
+        if let Some(bad) = assets.iter().find(|a| !is_asset_name(a)) {
+            return Err(format!("{bad:?} is not an asset's name"));
+        }
+        out.push(HistoryEntry { revision, assets });
     }
     Ok(out)
 }
@@ -269,6 +271,13 @@ impl GcPlan {
                 .collect(),
         }
     }
+}
+
+/// Whether `name` is an asset's object name: 1 to 128 of `A-Z`, `a-z`, `0-9` and `.`.
+fn is_asset_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
 }
 
 fn is_hex64(s: &str) -> bool {
@@ -442,10 +451,7 @@ impl Release {
             let (Some(name), Some(len)) = (name, len) else {
                 return Err(bad("an asset is not [name, length]".into()));
             };
-            if name.is_empty()
-                || name.len() > 128
-                || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
-            {
+            if !is_asset_name(name) {
                 return Err(bad(format!("the asset name {name:?} is not an asset's")));
             }
             assets.push((name.to_owned(), len));

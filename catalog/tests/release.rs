@@ -298,6 +298,11 @@ fn an_attacker_who_damages_the_history_gets_it_refused_not_half_read() {
     }
     let upper = text.replace(&"c".repeat(64), &"C".repeat(64));
     assert!(parse_history(upper.as_bytes()).is_err());
+    // gc deletes ID/assets/{name}: a name that leaves the folder is refused.
+    for name in ["../../other/packs/x", "a/b", "", "a\r"] {
+        let t = format!("skills-edge history 1\n{} ok {name}\n", "a".repeat(64));
+        assert!(parse_history(t.as_bytes()).is_err(), "{name:?}");
+    }
     let short = text.replace(&"c".repeat(64), "cccc");
     assert!(parse_history(short.as_bytes())
         .unwrap_err()
