@@ -157,6 +157,8 @@ pub fn history_text(h: &[HistoryEntry]) -> String {
 /// What `gc --keep N` deletes and what it keeps ([`gc_plan`]).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GcPlan {
+    /// The history the plan was made from.
+    pub read: Vec<HistoryEntry>,
     /// The history without the deleted revisions, in its order.
     pub kept: Vec<HistoryEntry>,
     /// The revisions whose pack and release are deleted.
@@ -200,7 +202,10 @@ pub fn gc_plan(
     if let Some(p) = pointer {
         used.extend(p.assets.iter().map(|(n, _)| n.as_str()));
     }
-    let mut plan = GcPlan::default();
+    let mut plan = GcPlan {
+        read: history.to_vec(),
+        ..GcPlan::default()
+    };
     for (e, k) in history.iter().zip(&kept) {
         if *k {
             plan.kept.push(e.clone());
@@ -227,9 +232,10 @@ pub fn gc_plan(
 impl GcPlan {
     /// What of this plan may still be deleted now that the history reads `history` and the
     /// pointer holds `pointer` (both read again just before a delete batch): nothing the
-    /// pointer names, nothing the newest `max(keep, 1)` entries of the history name (a
-    /// publish that ran meanwhile adds its revision last), and nothing an entry not in the
-    /// plan's history names.
+    /// pointer names, nothing the newest `keep` entries of the history name, nothing an
+    /// entry not among the plan's revisions names, and nothing from the first line where
+    /// the history differs from the one the plan was made from on (a publish that ran
+    /// meanwhile moves its revision last, before it moves the pointer).
     pub fn still_doomed(
         &self,
         history: &[HistoryEntry],
@@ -238,7 +244,12 @@ impl GcPlan {
     ) -> GcPlan {
         let doomed: std::collections::HashSet<&str> =
             self.revisions.iter().map(String::as_str).collect();
-        let recent = history.len().saturating_sub(keep.max(1));
+        let same = history
+            .iter()
+            .zip(&self.read)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let recent = history.len().saturating_sub(keep).min(same);
         let mut protected: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let mut used: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for (i, e) in history.iter().enumerate() {
@@ -257,6 +268,7 @@ impl GcPlan {
                 .filter(|e| protected.contains(e.revision.as_str()))
                 .cloned()
                 .collect(),
+            read: history.to_vec(),
             revisions: self
                 .revisions
                 .iter()

@@ -396,6 +396,12 @@ fn gc_beside_a_publish_that_re_points_to_an_older_revision_leaves_it_alone() {
             assert!(now.kept.iter().any(|e| e.revision == "1".repeat(64)));
             assert!(!now.revisions.contains(&pointer.pack));
         }
+        // Nothing changed meanwhile: the plan stands as it was.
+        let now = plan.still_doomed(&history, Some(&pointer_to('3', &["a3"])), keep);
+        assert_eq!(
+            (now.revisions, now.assets),
+            (plan.revisions.clone(), plan.assets.clone())
+        );
         // A rollback to revision 2 meanwhile (the history unchanged).
         let now = plan.still_doomed(&history, Some(&pointer_to('2', &["a2"])), keep);
         assert!(!now.revisions.contains(&"2".repeat(64)) && !now.assets.contains(&"a2".to_owned()));

@@ -487,6 +487,9 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
     assert.equal(await served(cold()), fp1, "team-cold serves v1, its last good release, not 503");
     const mirror = await send(tenants.port, { path: "/.well-known/agent-skills/index.json", host: cold() });
     assert.equal(mirror.status, 200);
+    const said = /catalog team-cold: the pointer team-cold\/current\.json is refused: the release is not signed by a trusted key[^\n]*; serving revision [0-9a-f]{64} of the history instead/;
+    const deadline = Date.now() + SWITCH_MS;
+    while (!said.test(readFileSync(tenants.log, "utf8")) && Date.now() < deadline) await sleep(100);
     const log = readFileSync(tenants.log, "utf8");
     assert.match(log, /catalog team-cold: the pointer team-cold\/current\.json is refused: the release is not signed by a trusted key[^\n]*; serving revision [0-9a-f]{64} of the history instead/);
   });
