@@ -7,7 +7,9 @@
 //! requests under way finish on the pack they started with, later ones get the new one. With
 //! `CATALOGS`, each host name picks one catalog of the bucket, each with its own pointer, pack,
 //! signer and refresh; a host no mapping names is answered 404. Any fault keeps the last good pack and is logged once per refresh; with no
-//! good pack at all, every request is answered 503 with `Retry-After`. A request costs one
+//! good pack yet (a fresh isolate), a refused or missing pointer sends the isolate to the
+//! catalog's history for the newest release that passes every check (`from_history`), and
+//! only with none every request is answered 503 with `Retry-After`. A request costs one
 //! clock read here; a switch costs one fetch of the pointer, one listing of the assets, one
 //! fetch and one decode of the pack. docs/serving.md, "Update skills without redeploying",
 //! describes the bucket's layout and the choices.
