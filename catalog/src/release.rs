@@ -109,8 +109,8 @@ const HISTORY_HEAD: &str = "skills-edge history 1";
 /// The most bytes a history may have (its reader is linear; `gc` keeps it short).
 const MAX_HISTORY_BYTES: usize = 64 << 20;
 
-/// Reads a catalog's history: [`HISTORY_HEAD`], then one line per revision, oldest first,
-/// the revision and its assets' names separated by spaces. The history is not signed: it
+/// Reads a catalog's history: the line `skills-edge history 1`, then one line per revision,
+/// oldest first, the revision and its assets' names separated by spaces. The history is not signed: it
 /// only says where to look (`publish --rollback`, `gc`, and a Worker with no good pack that
 /// looks for the newest release it can serve); every release found through it is opened
 /// and checked like the pointer's. Linear in its length; the error says what is wrong.
