@@ -121,6 +121,17 @@ impl Signing {
         const FIX: &str = "give the signing.key file `skills-edge keygen --out DIR` wrote (signing.pub is its public half), or make a new key with that command";
         let bad =
             |message: String| Diagnostic::error(Rule::SigningKey, &self.key_file, message, FIX);
+        let read = match read {
+            Err(_) if looks_like_key_text(&self.key_file) => {
+                return Err(Diagnostic::error(
+                    Rule::SigningKey,
+                    KEY_SETTINGS,
+                    "the setting holds what looks like a key's text, not the path of a key file (its value is not shown)",
+                    "write the key to a file (e.g. `printf '%s' \"$SECRET\" > signing.key` in CI) and give that file's path with --sign PATH or SKILLS_SIGNING_KEY=PATH",
+                ))
+            }
+            read => read,
+        };
         let bytes = read.map_err(|why| bad(format!("cannot read the signing key: {why}")))?;
         let text = std::str::from_utf8(&bytes).map_err(|_| {
             bad("the signing key is not a JSON Web Key (the file is not UTF-8 text)".into())
@@ -138,6 +149,26 @@ impl Signing {
     pub fn load(&self) -> Result<Signer, Diagnostic> {
         self.signer(std::fs::read(&self.key_file).map_err(|e| e.to_string()))
     }
+}
+
+/// What a `signing-key` error names instead of a value that looks like a key's text.
+const KEY_SETTINGS: &str = "--sign or SKILLS_SIGNING_KEY";
+
+/// Whether a signing-key setting that is not a readable file looks like key material rather
+/// than a path: JSON or PEM text (a brace, a quote, a line break or another control
+/// character), or one base64url token of a secret's length (32 to 64 bytes' worth, no `/`
+/// or `.`). Such a value is never echoed: it may be the secret itself, e.g. a CI secret put
+/// in `SKILLS_SIGNING_KEY` where its file's path belongs.
+fn looks_like_key_text(value: &str) -> bool {
+    let token = (43..=88).contains(&value.len())
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'=' | b'+'));
+    token
+        || value.len() > 4096
+        || value
+            .chars()
+            .any(|c| matches!(c, '{' | '}' | '"') || c.is_control())
 }
 
 /// The compile options from the environment: `get` returns a variable's value, `None` when
@@ -331,6 +362,54 @@ mod tests {
             );
             assert!(!text.contains(d), "{text}");
         }
+    }
+
+    #[test]
+    fn a_key_given_as_the_settings_text_instead_of_a_path_is_never_echoed() {
+        let key = SigningKey::from_seed([6; 32]);
+        let secret = key.to_jwk();
+        let d = secret
+            .split("\"d\":\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_owned();
+        let pretty = secret.replace(',', ",\n  ");
+        for given in [secret.clone(), pretty, d.clone(), format!("{secret}\n")] {
+            let s = Signing {
+                key_file: given,
+                catalog_id: None,
+            };
+            // What reading a "file" named by the key's text gives.
+            let e = s
+                .signer(Err("No such file or directory (os error 2)".into()))
+                .unwrap_err();
+            let text = e.render("");
+            assert!(
+                text.starts_with("error[signing-key]: --sign or SKILLS_SIGNING_KEY: "),
+                "{text}"
+            );
+            assert!(text.contains("not the path of a key file"), "{text}");
+            assert!(text.contains("fix: write the key to a file"), "{text}");
+            for part in [&d[..8], &d[d.len() - 8..]] {
+                assert!(!text.contains(part), "{text}");
+            }
+        }
+        // A path that cannot be read is still named.
+        let s = Signing {
+            key_file: "keys/missing.key".into(),
+            catalog_id: None,
+        };
+        let text = s
+            .signer(Err("No such file or directory (os error 2)".into()))
+            .unwrap_err()
+            .render("");
+        assert!(
+            text.starts_with("error[signing-key]: keys/missing.key: cannot read"),
+            "{text}"
+        );
     }
 
     #[test]

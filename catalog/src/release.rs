@@ -93,6 +93,205 @@ pub mod keys {
     }
 }
 
+/// One published revision in a catalog's history (`ID/history`): its pack's digest and the
+/// names of the assets it needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEntry {
+    /// The revision (64 lowercase hex: the pack's SHA-256).
+    pub revision: String,
+    /// The assets its pack needs (object names under the catalog's `assets/`).
+    pub assets: Vec<String>,
+}
+
+/// The first line of a history.
+const HISTORY_HEAD: &str = "skills-edge history 1";
+
+/// The most bytes a history may have (its reader is linear; `gc` keeps it short).
+const MAX_HISTORY_BYTES: usize = 64 << 20;
+
+/// Reads a catalog's history: the line `skills-edge history 1`, then one line per revision,
+/// oldest first, the revision and its assets' names separated by spaces. The history is not signed: it
+/// only says where to look (`publish --rollback`, `gc`, and a Worker with no good pack that
+/// looks for the newest release it can serve); every release found through it is opened
+/// and checked like the pointer's. Linear in its length; the error says what is wrong.
+pub fn parse_history(bytes: &[u8]) -> Result<Vec<HistoryEntry>, String> {
+    if bytes.len() > MAX_HISTORY_BYTES {
+        return Err(format!("it is more than {MAX_HISTORY_BYTES} bytes"));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())?;
+    let mut lines = text.split('\n');
+    if lines.next() != Some(HISTORY_HEAD) {
+        return Err("its first line is not the history's".into());
+    }
+    let mut out = Vec::new();
+    for line in lines.filter(|l| !l.is_empty()) {
+        let mut words = line.split(' ');
+        let revision = words.next().unwrap_or_default().to_owned();
+        if !is_hex64(&revision) {
+            return Err("a line does not start with a revision".into());
+        }
+        let assets: Vec<String> = words.map(str::to_owned).collect();
+        // Asset names as a release's (gc deletes `ID/assets/{name}`: never another path).
+        if let Some(bad) = assets.iter().find(|a| !is_asset_name(a)) {
+            return Err(format!("{bad:?} is not an asset's name"));
+        }
+        out.push(HistoryEntry { revision, assets });
+    }
+    Ok(out)
+}
+
+/// The text of a history ([`parse_history`] reads it back).
+pub fn history_text(h: &[HistoryEntry]) -> String {
+    let mut out = format!("{HISTORY_HEAD}\n");
+    for e in h {
+        out.push_str(&e.revision);
+        for a in &e.assets {
+            out.push(' ');
+            out.push_str(a);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// What `gc --keep N` deletes and what it keeps ([`gc_plan`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GcPlan {
+    /// The history the plan was made from.
+    pub read: Vec<HistoryEntry>,
+    /// The history without the deleted revisions, in its order.
+    pub kept: Vec<HistoryEntry>,
+    /// The revisions whose pack and release are deleted.
+    pub revisions: Vec<String>,
+    /// The assets no kept revision (nor the pointer's release) needs, sorted.
+    pub assets: Vec<String>,
+}
+
+/// The plan of `gc --keep N` over `history`, with `pointer` the release the catalog's pointer
+/// holds. Walking the history newest first, every entry is kept until `keep` entries that
+/// `counts` accepted were seen (with a trust list, `counts` opens the entry's release with
+/// it, so a revision a Worker refused does not take a good one's place; entries it refuses
+/// are kept while the walk lasts, never deleted early); every older entry is deleted, except
+/// the one the pointer names. No asset the pointer's release or a kept entry lists is
+/// deleted. `counts` is called at most until `keep` entries counted.
+pub fn gc_plan(
+    history: &[HistoryEntry],
+    pointer: Option<&Release>,
+    keep: usize,
+    mut counts: impl FnMut(&HistoryEntry) -> bool,
+) -> GcPlan {
+    let mut kept = vec![false; history.len()];
+    let mut counted = 0;
+    for (i, e) in history.iter().enumerate().rev() {
+        if counted < keep {
+            kept[i] = true;
+            if counts(e) {
+                counted += 1;
+            }
+        }
+        if pointer.is_some_and(|p| p.revision() == e.revision) {
+            kept[i] = true;
+        }
+    }
+    let mut used: std::collections::HashSet<&str> = history
+        .iter()
+        .zip(&kept)
+        .filter(|(_, k)| **k)
+        .flat_map(|(e, _)| e.assets.iter().map(String::as_str))
+        .collect();
+    if let Some(p) = pointer {
+        used.extend(p.assets.iter().map(|(n, _)| n.as_str()));
+    }
+    let mut plan = GcPlan {
+        read: history.to_vec(),
+        ..GcPlan::default()
+    };
+    for (e, k) in history.iter().zip(&kept) {
+        if *k {
+            plan.kept.push(e.clone());
+        } else {
+            plan.revisions.push(e.revision.clone());
+            plan.assets.extend(
+                e.assets
+                    .iter()
+                    .filter(|a| !used.contains(a.as_str()))
+                    .cloned(),
+            );
+        }
+    }
+    // A revision kept (or named by the pointer) is never deleted, even when the history
+    // lists it twice.
+    plan.revisions.retain(|r| {
+        !plan.kept.iter().any(|e| &e.revision == r) && pointer.is_none_or(|p| p.revision() != r)
+    });
+    plan.assets.sort();
+    plan.assets.dedup();
+    plan
+}
+
+impl GcPlan {
+    /// What of this plan may still be deleted now that the history reads `history` and the
+    /// pointer holds `pointer` (both read again just before a delete batch): nothing the
+    /// pointer names, nothing the newest `keep` entries of the history name, nothing an
+    /// entry not among the plan's revisions names, and nothing from the first line where
+    /// the history differs from the one the plan was made from on (a publish that ran
+    /// meanwhile moves its revision last, before it moves the pointer).
+    pub fn still_doomed(
+        &self,
+        history: &[HistoryEntry],
+        pointer: Option<&Release>,
+        keep: usize,
+    ) -> GcPlan {
+        let doomed: std::collections::HashSet<&str> =
+            self.revisions.iter().map(String::as_str).collect();
+        let same = history
+            .iter()
+            .zip(&self.read)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let recent = history.len().saturating_sub(keep).min(same);
+        let mut protected: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut used: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for (i, e) in history.iter().enumerate() {
+            if i >= recent || !doomed.contains(e.revision.as_str()) {
+                protected.insert(&e.revision);
+                used.extend(e.assets.iter().map(String::as_str));
+            }
+        }
+        if let Some(p) = pointer {
+            protected.insert(p.revision());
+            used.extend(p.assets.iter().map(|(n, _)| n.as_str()));
+        }
+        GcPlan {
+            kept: history
+                .iter()
+                .filter(|e| protected.contains(e.revision.as_str()))
+                .cloned()
+                .collect(),
+            read: history.to_vec(),
+            revisions: self
+                .revisions
+                .iter()
+                .filter(|r| !protected.contains(r.as_str()))
+                .cloned()
+                .collect(),
+            assets: self
+                .assets
+                .iter()
+                .filter(|a| !used.contains(a.as_str()))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// Whether `name` is an asset's object name: 1 to 128 of `A-Z`, `a-z`, `0-9` and `.`.
+fn is_asset_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+}
+
 fn is_hex64(s: &str) -> bool {
     s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
@@ -264,14 +463,12 @@ impl Release {
             let (Some(name), Some(len)) = (name, len) else {
                 return Err(bad("an asset is not [name, length]".into()));
             };
-            if name.is_empty()
-                || name.len() > 128
-                || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
-            {
+            if !is_asset_name(name) {
                 return Err(bad(format!("the asset name {name:?} is not an asset's")));
             }
             assets.push((name.to_owned(), len));
         }
+        assets.sort();
         Ok(Release {
             catalog,
             pack,
@@ -306,6 +503,22 @@ impl Release {
             ));
         }
         let catalog = Catalog::from_bytes(pack).map_err(|e| e.to_string())?;
+        for (name, len) in catalog.needed_assets() {
+            let listed = self
+                .assets
+                .binary_search_by(|(n, _)| n.as_str().cmp(&name))
+                .ok()
+                .map(|i| self.assets[i].1);
+            if listed != Some(len) {
+                return Err(format!(
+                    "the pack needs the asset {name} ({len} bytes), which the release {} (so it was not checked present; publish again)",
+                    match listed {
+                        None => "does not list".to_owned(),
+                        Some(l) => format!("lists as {l} bytes"),
+                    }
+                ));
+            }
+        }
         let signer = catalog
             .keys_json()
             .ok_or("the pack is not signed (publish signs it: skills-edge publish --sign KEY)")?;

@@ -407,6 +407,28 @@ impl Catalog {
         self.t.assets.is_some()
     }
 
+    /// Every asset the catalog's files and mirror archives name, with its length (in no
+    /// order, possibly repeated): what must lie next to the pack for every read to succeed.
+    pub(crate) fn needed_assets(&self) -> Vec<(String, u64)> {
+        let mut out = Vec::new();
+        for f in self.files() {
+            if let Content::External { rendered_len } = f.content {
+                out.push((pack::raw_asset_name(f.digest).to_owned(), f.size));
+                out.push((pack::rendered_asset_name(f.digest), rendered_len));
+            }
+        }
+        for i in 0..self.t.mirror.len() {
+            let Some(m) = self.t.mirror.get(self.pack(), i) else {
+                continue;
+            };
+            if m.archive_digest.len != 0 && m.archive_external {
+                let name = pack::raw_asset_name(self.s(m.archive_digest)).to_owned();
+                out.push((name, u64::from(m.archive_size)));
+            }
+        }
+        out
+    }
+
     /// Number of skills.
     pub fn skill_count(&self) -> usize {
         self.t.skills.len()

@@ -214,3 +214,196 @@ fn catalog_ids_are_one_safe_path_segment() {
     assert_eq!(keys::pointer("default"), "default/current.json");
     assert_eq!(keys::pack("t", "ab"), "t/packs/ab.pack");
 }
+
+/// A publisher (or anyone holding the trusted key) signs a release whose asset list leaves
+/// out an asset the pack needs, or gives it another length: the Worker checks only the
+/// listed assets in the bucket, so the pack is refused before it is served (else the file
+/// would answer 500).
+#[test]
+fn an_attacker_who_signs_a_release_that_leaves_out_an_asset_the_pack_needs_is_refused() {
+    let k = key(1);
+    let (pack, assets) = packed("v1", &k);
+    assert!(
+        assets.len() >= 2,
+        "the fixture has a raw and a rendered asset"
+    );
+    for i in 0..assets.len() {
+        let mut fewer = assets.clone();
+        let (gone, _) = fewer.remove(i);
+        let signed = Release::of("default", &pack, &fewer).sign(&k);
+        let r = Release::open(signed.as_bytes(), &trust(&k), "default").unwrap();
+        let e = refused(r.check_pack(pack.clone(), &trust(&k)));
+        assert!(e.contains(&gone) && e.contains("does not list"), "{e}");
+        let mut longer = assets.clone();
+        longer[i].1 += 1;
+        let e =
+            refused(Release::of("default", &pack, &longer).check_pack(pack.clone(), &trust(&k)));
+        assert!(e.contains(&assets[i].0) && e.contains("lists as"), "{e}");
+    }
+    // Listed in another order than publish writes, the same release is accepted.
+    let mut reversed = assets.clone();
+    reversed.sort();
+    reversed.reverse();
+    let mut body = format!(
+        "{{\"catalog\":\"default\",\"pack\":\"{}\",\"size\":{},\"assets\":[",
+        Release::of("default", &pack, &[]).pack,
+        pack.len()
+    );
+    let listed: Vec<String> = reversed
+        .iter()
+        .map(|(n, l)| format!("[\"{n}\",{l}]"))
+        .collect();
+    body.push_str(&listed.join(","));
+    body.push_str("]}");
+    let payload = body.into_bytes();
+    let sig = k.sign(&pae(RELEASE_TYPE, &payload)).to_vec();
+    let env = Envelope {
+        payload_type: RELEASE_TYPE.into(),
+        payload,
+        signatures: vec![EnvelopeSignature {
+            keyid: k.public().key_id().into(),
+            sig,
+        }],
+    }
+    .to_json();
+    let r = Release::open(env.as_bytes(), &trust(&k), "default").unwrap();
+    assert!(r.check_pack(pack, &trust(&k)).is_ok());
+}
+
+/// The history (unsigned: it only says where a Worker with no good pack, `--rollback` and
+/// `gc` look) reads back what was written, and a damaged one is refused, not half read.
+#[test]
+fn an_attacker_who_damages_the_history_gets_it_refused_not_half_read() {
+    use skills_edge_catalog::release::{history_text, parse_history, HistoryEntry};
+    let h = vec![
+        HistoryEntry {
+            revision: "a".repeat(64),
+            assets: vec!["b".repeat(64), format!("{}.json", "b".repeat(64))],
+        },
+        HistoryEntry {
+            revision: "c".repeat(64),
+            assets: vec![],
+        },
+    ];
+    let text = history_text(&h);
+    assert_eq!(parse_history(text.as_bytes()).unwrap(), h);
+    assert_eq!(parse_history(b"skills-edge history 1\n").unwrap(), vec![]);
+    for bad in [
+        &b""[..],
+        b"\xff\xfe",
+        b"skills-edge history 2\n",
+        b"{\"history\":[]}",
+    ] {
+        assert!(parse_history(bad).is_err());
+    }
+    let upper = text.replace(&"c".repeat(64), &"C".repeat(64));
+    assert!(parse_history(upper.as_bytes()).is_err());
+    // gc deletes ID/assets/{name}: a name that leaves the folder is refused.
+    for name in ["../../other/packs/x", "a/b", "", "a\r"] {
+        let t = format!("skills-edge history 1\n{} ok {name}\n", "a".repeat(64));
+        assert!(parse_history(t.as_bytes()).is_err(), "{name:?}");
+    }
+    let short = text.replace(&"c".repeat(64), "cccc");
+    assert!(parse_history(short.as_bytes())
+        .unwrap_err()
+        .contains("revision"));
+}
+
+fn entry(rev: char, assets: &[&str]) -> skills_edge_catalog::release::HistoryEntry {
+    skills_edge_catalog::release::HistoryEntry {
+        revision: rev.to_string().repeat(64),
+        assets: assets.iter().map(|a| a.to_string()).collect(),
+    }
+}
+
+fn pointer_to(rev: char, assets: &[&str]) -> Release {
+    Release {
+        catalog: "default".into(),
+        pack: rev.to_string().repeat(64),
+        size: 1,
+        assets: assets.iter().map(|a| (a.to_string(), 1)).collect(),
+    }
+}
+
+/// A publisher signs with a key the Worker does not trust (the Worker keeps serving the
+/// revision before), then runs `gc --keep 1`: counting the refused revision, gc would keep
+/// only it and delete the pack still being served. With the trust list, the refused
+/// revision does not count, and the served one is kept with its assets.
+#[test]
+fn gc_after_a_refused_publish_keeps_the_revision_still_served() {
+    use skills_edge_catalog::release::gc_plan;
+    let history = vec![
+        entry('1', &["x1"]),
+        entry('2', &["x2", "shared"]),
+        entry('3', &["x3", "shared"]),
+    ];
+    let pointer = pointer_to('3', &["x3", "shared"]);
+    let refused = '3'.to_string().repeat(64);
+    // Without a trust list every revision counts: the served revision 2 would go.
+    let blind = gc_plan(&history, Some(&pointer), 1, |_| true);
+    assert_eq!(blind.revisions, vec!["1".repeat(64), "2".repeat(64)]);
+    // With it, revision 3 (refused) does not count: 2 is kept, only 1 goes.
+    let mut asked = Vec::new();
+    let plan = gc_plan(&history, Some(&pointer), 1, |e| {
+        asked.push(e.revision.clone());
+        e.revision != refused
+    });
+    assert_eq!(plan.revisions, vec!["1".repeat(64)]);
+    assert_eq!(plan.assets, vec!["x1".to_owned()]);
+    assert_eq!(plan.kept, history[1..].to_vec());
+    assert_eq!(
+        asked,
+        vec!["3".repeat(64), "2".repeat(64)],
+        "only until one counted"
+    );
+    // keep 0 still keeps what the pointer names, and its assets.
+    let none = gc_plan(&history, Some(&pointer), 0, |_| true);
+    assert_eq!(none.kept, history[2..].to_vec());
+    assert_eq!(none.assets, vec!["x1".to_owned(), "x2".to_owned()]);
+}
+
+/// gc plans from the history and pointer it read first; meanwhile a publish re-points the
+/// catalog to an older revision gc planned to delete (re-uploaded, added last to the
+/// history, the pointer moved or about to move). Read again before the deletes, the plan
+/// leaves that revision and its assets alone.
+#[test]
+fn gc_beside_a_publish_that_re_points_to_an_older_revision_leaves_it_alone() {
+    use skills_edge_catalog::release::gc_plan;
+    let history = vec![
+        entry('1', &["a1"]),
+        entry('2', &["a2"]),
+        entry('3', &["a3"]),
+    ];
+    for keep in [0, 1] {
+        let plan = gc_plan(&history, Some(&pointer_to('3', &["a3"])), keep, |_| true);
+        assert!(plan.revisions.contains(&"1".repeat(64)));
+        // The publish of revision 1 again: the history has it last.
+        let after = vec![
+            entry('2', &["a2"]),
+            entry('3', &["a3"]),
+            entry('1', &["a1"]),
+        ];
+        for pointer in [pointer_to('3', &["a3"]), pointer_to('1', &["a1"])] {
+            let now = plan.still_doomed(&after, Some(&pointer), keep);
+            assert!(
+                !now.revisions.contains(&"1".repeat(64)),
+                "keep {keep}: {now:?}"
+            );
+            assert!(
+                !now.assets.contains(&"a1".to_owned()),
+                "keep {keep}: {now:?}"
+            );
+            assert!(now.kept.iter().any(|e| e.revision == "1".repeat(64)));
+            assert!(!now.revisions.contains(&pointer.pack));
+        }
+        // Nothing changed meanwhile: the plan stands as it was.
+        let now = plan.still_doomed(&history, Some(&pointer_to('3', &["a3"])), keep);
+        assert_eq!(
+            (now.revisions, now.assets),
+            (plan.revisions.clone(), plan.assets.clone())
+        );
+        // A rollback to revision 2 meanwhile (the history unchanged).
+        let now = plan.still_doomed(&history, Some(&pointer_to('2', &["a2"])), keep);
+        assert!(!now.revisions.contains(&"2".repeat(64)) && !now.assets.contains(&"a2".to_owned()));
+    }
+}

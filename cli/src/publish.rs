@@ -9,8 +9,9 @@
 //!   never finds a pointer to something incomplete. Prints the revision on stdout.
 //! * `publish --rollback REVISION --bucket NAME [--catalog ID]`: moves the pointer back to a
 //!   release published before (its signed bytes, unchanged: no key needed).
-//! * `gc --keep N --bucket NAME [--catalog ID]`: deletes the packs, releases and assets that
-//!   neither the pointer nor the last N revisions of the history name.
+//! * `gc --keep N --bucket NAME [--catalog ID] [--trust FILE]`: deletes the packs, releases
+//!   and assets that neither the pointer nor the last N revisions of the history name (with
+//!   `--trust`, the last N whose release a key of FILE signed). Never beside a publish.
 //! * `--dry-run` says what would be uploaded or deleted; `--local [--persist-to DIR]` works on
 //!   wrangler dev's local store instead of the account's bucket.
 //!
@@ -20,8 +21,8 @@
 
 use crate::packing::compile_folder;
 use skills_edge::catalog::pack;
-use skills_edge::catalog::release::{self, keys, Release};
-use skills_edge::catalog::sign::Envelope;
+use skills_edge::catalog::release::{self, keys, HistoryEntry as Entry, Release};
+use skills_edge::catalog::sign::{Envelope, PublicKey};
 use skills_edge::command::args::{self, Invocation, Program};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -52,6 +53,8 @@ struct Flags {
     config: Option<String>,
     rollback: Option<String>,
     keep: Option<usize>,
+    /// `gc --trust FILE`: the Worker's CATALOG_TRUST, so refused revisions do not count.
+    trust: Option<String>,
     rest: Vec<String>,
 }
 
@@ -60,8 +63,19 @@ const USAGE: &str = "usage:
                       [--inline-max BYTES] [--strict] [--skip-invalid] [--dry-run]
                       [--local [--persist-to DIR]] [--config wrangler.toml]
   skills-edge publish --rollback REVISION --bucket NAME [--catalog ID] [--local ...]
-  skills-edge gc --keep N --bucket NAME [--catalog ID] [--dry-run] [--local ...]
+  skills-edge gc --keep N --bucket NAME [--catalog ID] [--trust FILE] [--dry-run] [--local ...]
 The signing key is --sign or SKILLS_SIGNING_KEY; wrangler is SKILLS_EDGE_WRANGLER or `npx wrangler`.";
+
+/// `gc --trust FILE`: the keys in FILE (a `signing.pub`, a JWK Set or an array of JWKs, as
+/// `CATALOG_TRUST`).
+fn read_trust(file: Option<&str>) -> Result<Option<Vec<PublicKey>>, String> {
+    let Some(file) = file else { return Ok(None) };
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("--trust {file}: cannot read it: {e}"))?;
+    release::parse_trust(&text)
+        .map(Some)
+        .map_err(|e| format!("--trust {file}: {e}"))
+}
 
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("error: {msg}\n\n{USAGE}");
@@ -83,6 +97,7 @@ fn read_flags(argv: &[String]) -> Result<Flags, String> {
             "--persist-to" => f.persist_to = Some(value("--persist-to")?),
             "--config" | "-c" => f.config = Some(value("--config")?),
             "--rollback" => f.rollback = Some(value("--rollback")?),
+            "--trust" => f.trust = Some(value("--trust")?),
             "--keep" => {
                 let v = value("--keep")?;
                 f.keep = Some(
@@ -139,7 +154,10 @@ pub(crate) fn command(argv: &[String], gc: bool) -> ExitCode {
     };
     let result = if gc {
         match (f.keep, f.rest.is_empty(), f.rollback.is_none()) {
-            (Some(n), true, true) => collect(&store, n, f.dry_run),
+            (Some(n), true, true) => match read_trust(f.trust.as_deref()) {
+                Ok(trust) => collect(&store, n, trust.as_deref(), f.dry_run),
+                Err(e) => Err(e),
+            },
             (None, _, _) => Err("gc needs --keep N".into()),
             _ => Err(format!(
                 "gc takes no {:?}",
@@ -295,59 +313,26 @@ impl Store {
     }
 }
 
-/// One published revision in the history: its pack's digest and the assets it needs.
-struct Entry {
-    revision: String,
-    assets: Vec<String>,
-}
-
-/// The first line of the history (`ID/history`), then one line per revision, oldest first:
-/// the revision and the names of its assets, separated by spaces. Only this command reads it;
-/// the Worker never does.
-const HISTORY_HEAD: &str = "skills-edge history 1";
-
 fn read_history(store: &Store) -> Result<Vec<Entry>, String> {
     let key = keys::history(&store.catalog);
     let Some(bytes) = store.get(&key)? else {
         return Ok(Vec::new());
     };
-    let bad = |e: &str| {
+    release::parse_history(&bytes).map_err(|e| {
         format!(
             "{}/{key} is damaged ({e}); delete it to start a new history",
             store.bucket
         )
-    };
-    let text = std::str::from_utf8(&bytes).map_err(|_| bad("not UTF-8"))?;
-    let mut lines = text.lines();
-    if lines.next() != Some(HISTORY_HEAD) {
-        return Err(bad("its first line is not the history's"));
-    }
-    let mut out = Vec::new();
-    for line in lines.filter(|l| !l.is_empty()) {
-        let mut words = line.split(' ');
-        let revision = words.next().unwrap_or_default().to_owned();
-        if revision.len() != 64 || !revision.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(bad("a line does not start with a revision"));
-        }
-        out.push(Entry {
-            revision,
-            assets: words.map(str::to_owned).collect(),
-        });
-    }
-    Ok(out)
+    })
 }
 
 fn write_history(store: &Store, h: &[Entry]) -> Result<(), String> {
-    let mut out = format!("{HISTORY_HEAD}\n");
-    for e in h {
-        out.push_str(&e.revision);
-        for a in &e.assets {
-            out.push(' ');
-            out.push_str(a);
-        }
-        out.push('\n');
-    }
-    store.put(&keys::history(&store.catalog), out.as_bytes(), "text/plain")
+    let text = release::history_text(h);
+    store.put(
+        &keys::history(&store.catalog),
+        text.as_bytes(),
+        "text/plain",
+    )
 }
 
 /// The folder compiled, signed and packed for `store`'s catalog: the pack with its assets,
@@ -564,69 +549,93 @@ fn rollback(store: &Store, given: &str, dry_run: bool) -> Result<(), String> {
     Ok(())
 }
 
-fn collect(store: &Store, keep: usize, dry_run: bool) -> Result<(), String> {
-    let history = read_history(store)?;
-    let pointer = match store.get(&keys::pointer(&store.catalog))? {
+/// The pointer's release (its payload; the signature is the Worker's to check), `None` when
+/// there is no pointer.
+fn read_pointer(store: &Store) -> Result<Option<Release>, String> {
+    match store.get(&keys::pointer(&store.catalog))? {
         Some(bytes) => {
             let env = Envelope::parse(&bytes).map_err(|e| format!("the pointer is damaged: {e}; gc deletes nothing until publish or --rollback repairs it"))?;
-            Some(Release::parse(&env.payload)?.revision().to_owned())
+            Ok(Some(Release::parse(&env.payload)?))
         }
-        None => None,
-    };
-    let cut = history.len().saturating_sub(keep);
-    let mut old: Vec<&Entry> = Vec::new();
-    let mut kept: Vec<&Entry> = Vec::new();
-    for (i, e) in history.iter().enumerate() {
-        if i < cut && Some(&e.revision) != pointer.as_ref() {
-            old.push(e);
-        } else {
-            kept.push(e);
-        }
+        None => Ok(None),
     }
-    let used: std::collections::HashSet<&str> = kept
-        .iter()
-        .flat_map(|e| e.assets.iter().map(String::as_str))
-        .collect();
-    let mut doomed_assets: Vec<&str> = old
-        .iter()
-        .flat_map(|e| e.assets.iter().map(String::as_str))
-        .filter(|a| !used.contains(a))
-        .collect();
-    doomed_assets.sort_unstable();
-    doomed_assets.dedup();
+}
+
+/// `gc --keep N [--trust KEYS]`: deletes what neither the pointer nor the newest N revisions
+/// name ([`release::gc_plan`]; with `trust`, only revisions whose release opens with one of
+/// its keys count towards N). The pointer and the history are read again just before each
+/// batch of deletes, and nothing they name then is deleted ([`release::GcPlan::still_doomed`]).
+/// gc must still not run beside a publish: a publish that re-uploads a revision gc is
+/// deleting, before it writes the history, can lose it (docs/serving.md).
+fn collect(
+    store: &Store,
+    keep: usize,
+    trust: Option<&[PublicKey]>,
+    dry_run: bool,
+) -> Result<(), String> {
+    let history = read_history(store)?;
+    let pointer = read_pointer(store)?;
+    let mut refused = Vec::new();
+    let mut failed = None;
+    let plan = release::gc_plan(&history, pointer.as_ref(), keep, |e| {
+        let Some(trust) = trust else { return true };
+        let key = keys::release(&store.catalog, &e.revision);
+        match store.get(&key) {
+            Ok(Some(bytes)) => match Release::open(&bytes, trust, &store.catalog) {
+                Ok(_) => true,
+                Err(why) => {
+                    refused.push(format!("{}: {why}", &e.revision[..12]));
+                    false
+                }
+            },
+            Ok(None) => {
+                refused.push(format!("{}: its release is missing", &e.revision[..12]));
+                false
+            }
+            Err(why) => {
+                failed.get_or_insert(why);
+                false
+            }
+        }
+    });
+    if let Some(why) = failed {
+        return Err(format!("{why}; gc deleted nothing"));
+    }
+    for r in &refused {
+        eprintln!("gc: revision {r} (not counted towards --keep)");
+    }
     eprintln!(
         "gc {}/{}: keeping {} revisions{}, deleting {} revisions and {} assets",
         store.bucket,
         store.catalog,
-        kept.len(),
+        plan.kept.len(),
         pointer
             .as_ref()
-            .map(|p| format!(" (the pointer names {})", &p[..12]))
+            .map(|p| format!(" (the pointer names {})", &p.revision()[..12]))
             .unwrap_or_default(),
-        old.len(),
-        doomed_assets.len()
+        plan.revisions.len(),
+        plan.assets.len()
     );
     if dry_run {
-        for e in &old {
-            eprintln!("would delete revision {}", e.revision);
+        for r in &plan.revisions {
+            eprintln!("would delete revision {r}");
         }
         return Ok(());
     }
-    // The history first: an interrupted gc leaves objects no revision names, never a
-    // history naming an object that is gone.
-    let remaining: Vec<Entry> = kept
-        .iter()
-        .map(|e| Entry {
-            revision: e.revision.clone(),
-            assets: e.assets.clone(),
-        })
-        .collect();
-    write_history(store, &remaining)?;
-    for e in &old {
-        store.delete(&keys::pack(&store.catalog, &e.revision))?;
-        store.delete(&keys::release(&store.catalog, &e.revision))?;
+    if plan.revisions.is_empty() {
+        return Ok(());
     }
-    for a in doomed_assets {
+    // Read again just before the deletes: what a publish or a rollback named meanwhile
+    // stays. The history first: an interrupted gc leaves objects no revision names, never a
+    // history naming an object that is gone.
+    let plan = plan.still_doomed(&read_history(store)?, read_pointer(store)?.as_ref(), keep);
+    write_history(store, &plan.kept)?;
+    for r in &plan.revisions {
+        store.delete(&keys::pack(&store.catalog, r))?;
+        store.delete(&keys::release(&store.catalog, r))?;
+    }
+    let plan = plan.still_doomed(&read_history(store)?, read_pointer(store)?.as_ref(), keep);
+    for a in &plan.assets {
         store.delete(&format!("{}{a}", keys::assets(&store.catalog)))?;
     }
     Ok(())

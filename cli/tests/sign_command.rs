@@ -300,3 +300,42 @@ fn a_key_file_that_cannot_sign_stops_the_command_naming_the_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).starts_with("error: SKILLS_CATALOG_ID is given but no signing key"));
 }
+
+/// A CI secret put in `SKILLS_SIGNING_KEY` (or `--sign`) where its file's path belongs: pack,
+/// check and publish stop with a `signing-key` error that says to give a path, and no part
+/// of the secret's `d` reaches stdout or stderr.
+#[test]
+fn a_key_given_as_its_text_in_the_variable_is_never_echoed() {
+    let tmp = TempDir::new("sign-key-text");
+    let (_, _, d) = keygen(&tmp.path().join("keys"));
+    let secret = std::fs::read_to_string(tmp.path().join("keys/signing.key")).unwrap();
+    let dir = skills();
+    let out_file = tmp.path().join("out.pack");
+    let dir = dir.to_str().unwrap();
+    let out_path = out_file.to_str().unwrap();
+    for given in [secret.trim_end(), secret.as_str(), d.as_str()] {
+        for cmd in [
+            vec!["pack", dir, "-o", out_path],
+            vec!["check", dir],
+            vec!["publish", dir, "--bucket", "b", "--dry-run"],
+        ] {
+            for out in [
+                run(&cmd, &[("SKILLS_SIGNING_KEY", given)]),
+                run(&[cmd.clone(), vec!["--sign", given]].concat(), &[]),
+            ] {
+                let stderr = text(&out.stderr);
+                assert_ne!(out.status.code(), Some(0), "{cmd:?}: {stderr}");
+                assert!(
+                    stderr.contains("error[signing-key]: --sign or SKILLS_SIGNING_KEY: the setting holds what looks like a key's text"),
+                    "{cmd:?}: {stderr}"
+                );
+                assert!(stderr.contains("fix: write the key to a file"), "{stderr}");
+                for part in [&d[..8], &d[d.len() / 2..d.len() / 2 + 8], &d[d.len() - 8..]] {
+                    assert!(!contains(&out.stderr, part), "{cmd:?}: {stderr}");
+                    assert!(!contains(&out.stdout, part), "{cmd:?}");
+                }
+                assert!(!out_file.exists(), "no pack is written");
+            }
+        }
+    }
+}

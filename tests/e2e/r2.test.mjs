@@ -9,7 +9,8 @@
 // has changed" and the mirror's ETag moved; `publish --rollback` to v1; then each fault (a
 // torn pointer, no pointer, a release signed by another key, an unsigned pack, a truncated
 // pack, a pack of another digest, a missing asset) is logged and v1 stays served; `gc --keep 0`
-// keeps what the pointer names and deletes the rest. Run with Node 22.
+// keeps what the pointer names and deletes the rest. With CATALOGS, a catalog whose last publish
+// was refused before its first request is served from its history. Run with Node 22.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -391,8 +392,10 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
   const bX = join(dir, "b-x");
   const bY = join(dir, "b-y");
 
-  const publishTo = async (catalog, folder) => {
-    const r = await run(BIN, ["publish", folder, "--catalog", catalog, "--sign", join(dir, "trusted", "signing.key"), "--bucket", BUCKET, "--local", "--persist-to", store]);
+  const cold = () => `cold.localhost:${tenants.port}`;
+
+  const publishTo = async (catalog, folder, key = "trusted") => {
+    const r = await run(BIN, ["publish", folder, "--catalog", catalog, "--sign", join(dir, key, "signing.key"), "--bucket", BUCKET, "--local", "--persist-to", store]);
     assert.equal(r.code, 0, r.stderr);
   };
   const call = (host, method, params = {}) => mcp(tenants.port, method, params, { host });
@@ -448,15 +451,19 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
     const project = join(dir, "project");
     const config = join(project, "tenants.toml");
     const pub = readFileSync(join(dir, "trusted", "signing.pub"), "utf8").trim();
-    const catalogs = JSON.stringify({ "a.localhost": "team-a", "b.localhost": { catalog: "team-b", trust: JSON.parse(pub) } });
+    const catalogs = JSON.stringify({ "a.localhost": "team-a", "b.localhost": { catalog: "team-b", trust: JSON.parse(pub) }, "cold.localhost": "team-cold" });
     writeFileSync(
       config,
       readFileSync(join(project, "wrangler.toml"), "utf8")
         .replace(/^CATALOG_TRUST = .*$/m, `CATALOG_TRUST = '${pub}'\nCATALOGS = '${catalogs}'`)
-        .replace(/^ALLOWED_HOSTS = .*$/m, 'ALLOWED_HOSTS = "a.localhost,b.localhost,localhost,127.0.0.1"'),
+        .replace(/^ALLOWED_HOSTS = .*$/m, 'ALLOWED_HOSTS = "a.localhost,b.localhost,cold.localhost,localhost,127.0.0.1"'),
     );
     await publishTo("team-a", v1);
     await publishTo("team-b", bX);
+    // team-cold: a good publish, then a bad one (signed by a key CATALOG_TRUST does not hold),
+    // before any request reaches it: its first request is a fresh isolate's.
+    await publishTo("team-cold", v1);
+    await publishTo("team-cold", v2, "other");
     tenants = await startWorker({ config, persistTo: store, readyStatus: 404 });
   });
 
@@ -474,6 +481,17 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
     const other = await send(tenants.port, { path: "/mcp", method: "POST", host: `c.localhost:${tenants.port}`, headers: { "content-type": "application/json" }, body: "{}" });
     assert.equal(other.status, 404);
     assert.match(other.body.toString(), /no skills catalog is served at this host/);
+  });
+
+  test("a bad publish before a fresh isolate's first request: the newest good release of the history is served", async () => {
+    assert.equal(await served(cold()), fp1, "team-cold serves v1, its last good release, not 503");
+    const mirror = await send(tenants.port, { path: "/.well-known/agent-skills/index.json", host: cold() });
+    assert.equal(mirror.status, 200);
+    const said = /catalog team-cold: the pointer team-cold\/current\.json is refused: the release is not signed by a trusted key[^\n]*; serving revision [0-9a-f]{64} of the history instead/;
+    const deadline = Date.now() + SWITCH_MS;
+    while (!said.test(readFileSync(tenants.log, "utf8")) && Date.now() < deadline) await sleep(100);
+    const log = readFileSync(tenants.log, "utf8");
+    assert.match(log, /catalog team-cold: the pointer team-cold\/current\.json is refused: the release is not signed by a trusted key[^\n]*; serving revision [0-9a-f]{64} of the history instead/);
   });
 
   test("tenant A's transcript is the same whatever tenant B publishes", { timeout: 120_000 }, async () => {

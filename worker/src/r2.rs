@@ -7,7 +7,9 @@
 //! requests under way finish on the pack they started with, later ones get the new one. With
 //! `CATALOGS`, each host name picks one catalog of the bucket, each with its own pointer, pack,
 //! signer and refresh; a host no mapping names is answered 404. Any fault keeps the last good pack and is logged once per refresh; with no
-//! good pack at all, every request is answered 503 with `Retry-After`. A request costs one
+//! good pack yet (a fresh isolate), a refused or missing pointer sends the isolate to the
+//! catalog's history for the newest release that passes every check (`from_history`), and
+//! only with none every request is answered 503 with `Retry-After`. A request costs one
 //! clock read here; a switch costs one fetch of the pointer, one listing of the assets, one
 //! fetch and one decode of the pack. docs/serving.md, "Update skills without redeploying",
 //! describes the bucket's layout and the choices.
@@ -463,12 +465,13 @@ async fn get(bucket: &JsValue, key: &str) -> std::result::Result<Option<Vec<u8>>
 /// Fetches and installs the release the pointer names; `Ok(None)` when it is the one served.
 async fn load(cfg: &Config, t: &Tenant) -> std::result::Result<Option<String>, String> {
     let pointer_key = keys::pointer(&t.catalog);
-    let pointer = get(&cfg.bucket, &pointer_key).await?.ok_or_else(|| {
-        format!(
+    let Some(pointer) = get(&cfg.bucket, &pointer_key).await? else {
+        let why = format!(
             "the pointer {pointer_key} is missing (publish the catalog: skills-edge publish DIR --catalog {})",
             t.catalog
-        )
-    })?;
+        );
+        return from_history(cfg, t, why).await;
+    };
     let same = t.current.borrow().is_some()
         && t.served
             .borrow()
@@ -487,19 +490,82 @@ async fn load(cfg: &Config, t: &Tenant) -> std::result::Result<Option<String>, S
         .filter(|(p, _)| *p == pointer)
         .map(|(_, why)| why.clone());
     if let Some(why) = refused {
-        return Err(why);
+        return from_history(cfg, t, why).await;
     }
-    let result = install(cfg, t, &pointer).await;
-    match &result {
+    match install(cfg, t, &pointer).await {
         Ok(rev) => {
             *t.served.borrow_mut() = Some((pointer, rev.clone()));
             *t.refused.borrow_mut() = None;
+            Ok(Some(rev))
         }
-        // A failure to reach R2 is tried again; a refused release is not fetched again.
-        Err((why, true)) => *t.refused.borrow_mut() = Some((pointer, why.clone())),
-        Err(_) => {}
+        // A refused release is not fetched again; a failure to reach R2 is tried again.
+        Err((why, true)) => {
+            *t.refused.borrow_mut() = Some((pointer, why.clone()));
+            from_history(cfg, t, why).await
+        }
+        Err((why, false)) => Err(why),
     }
-    result.map(Some).map_err(|(why, _)| why)
+}
+
+/// How many of the history's newest entries a tenant with no good pack tries when the
+/// pointer's release is refused: a bad publish, then a few more, is still recovered from,
+/// and a cold start costs at most this many more fetches (each of a release, its asset
+/// listing and its pack).
+const HISTORY_DEPTH: usize = 8;
+
+/// A tenant whose pointer is refused (`why`): with a good pack, keeps it (the error is
+/// logged). With none (a fresh isolate after a bad publish), serves the newest release among
+/// the last [`HISTORY_DEPTH`] entries of the catalog's history that passes every check of the
+/// pointer's (`install`), so a bad publish never takes a working catalog down; the log says
+/// why the pointer was refused and which revision is served instead. The history is not
+/// signed, it only says where to look: each release found is opened with `CATALOG_TRUST`
+/// like the pointer, so this serves nothing a rollback to a signed release could not.
+async fn from_history(
+    cfg: &Config,
+    t: &Tenant,
+    why: String,
+) -> std::result::Result<Option<String>, String> {
+    if t.current.borrow().is_some() {
+        return Err(why);
+    }
+    let key = keys::history(&t.catalog);
+    let history = match get(&cfg.bucket, &key).await {
+        Ok(Some(bytes)) => release::parse_history(&bytes)
+            .map_err(|e| format!("{why}; the history {key} is damaged ({e})"))?,
+        Ok(None) => return Err(format!("{why}; no history {key} to fall back on")),
+        Err(e) => return Err(format!("{why}; {e}")),
+    };
+    let mut tried = Vec::new();
+    for e in history.iter().rev().take(HISTORY_DEPTH) {
+        let release_key = keys::release(&t.catalog, &e.revision);
+        let bytes = match get(&cfg.bucket, &release_key).await {
+            Ok(Some(b)) => b,
+            Ok(None) => {
+                tried.push(format!("{release_key} is missing"));
+                continue;
+            }
+            Err(e) => return Err(format!("{why}; {e}")),
+        };
+        match install(cfg, t, &bytes).await {
+            Ok(rev) => {
+                worker::console_error!(
+                    "skills-edge: catalog {}: {why}; serving revision {rev} of the history instead (the newest of its last {HISTORY_DEPTH} that passes every check) until the pointer names a good release",
+                    t.catalog
+                );
+                *t.served.borrow_mut() = Some((bytes, rev.clone()));
+                return Ok(Some(rev));
+            }
+            Err((e, _)) => tried.push(e),
+        }
+    }
+    Err(format!(
+        "{why}; no release among the history's last {HISTORY_DEPTH} passes every check ({})",
+        if tried.is_empty() {
+            "the history is empty".to_owned()
+        } else {
+            tried.join("; ")
+        }
+    ))
 }
 
 /// Opens, checks and installs the release `pointer`; the error says whether the release

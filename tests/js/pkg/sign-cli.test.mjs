@@ -289,3 +289,26 @@ test("a key that cannot sign stops check, pack and worker with the native comman
     assert.match(b.err, /is given but no signing key/);
   }
 });
+
+test("a key given as its text in SKILLS_SIGNING_KEY or --sign is never echoed, as in the native command", () => {
+  const k = nativeKey();
+  const secret = readFileSync(k.key, "utf8");
+  const parts = [k.d.slice(0, 8), k.d.slice(18, 26), k.d.slice(-8)];
+  for (const given of [secret.trim(), secret, k.d]) {
+    const target = fresh("never");
+    for (const [args, env] of [
+      [["check", SKILLS()], { SKILLS_SIGNING_KEY: given }],
+      [["pack", SKILLS(), "-o", target], { SKILLS_SIGNING_KEY: given }],
+      [["pack", SKILLS(), "-o", target, "--sign", given], {}],
+      [["worker", SKILLS(), "--out", target], { SKILLS_SIGNING_KEY: given }],
+    ]) {
+      const b = npx(args, env);
+      assert.equal(b.status, 1, b.err);
+      assert.ok(b.err.startsWith("error[signing-key]: --sign or SKILLS_SIGNING_KEY: the setting holds what looks like a key's text"), b.err);
+      assert.match(b.err, /fix: write the key to a file/);
+      if (args[0] !== "worker") assert.equal(b.err, native(args, env).err, "the native command's message");
+      for (const p of parts) assertNoSecret(p, [b.stdout, b.stderr], `${args[0]}: output`);
+      assert.ok(!existsSync(target), "nothing is written");
+    }
+  }
+});
