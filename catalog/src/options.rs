@@ -307,6 +307,12 @@ mod tests {
         assert!(signing(env(&[]), Some(""), None).is_err());
     }
 
+    /// The secret `d` of a JWK the tests made, to check that no message quotes it.
+    fn secret_d(jwk: &str) -> String {
+        let after = jwk.split("\"d\":\"").nth(1).expect("a secret JWK");
+        after.split('"').next().unwrap_or_default().to_owned()
+    }
+
     #[test]
     fn a_bad_key_file_is_a_build_error_naming_the_file_never_its_contents() {
         let s = Signing {
@@ -315,13 +321,7 @@ mod tests {
         };
         let key = SigningKey::from_seed([5; 32]);
         let secret = key.to_jwk();
-        let d = secret
-            .split("\"d\":\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
+        let d = &secret_d(&secret);
         let ok = s.signer(Ok(secret.clone().into_bytes())).unwrap();
         assert_eq!(ok.key.public(), key.public());
         assert_eq!(ok.catalog.as_str(), key.public().key_id());
@@ -368,14 +368,7 @@ mod tests {
     fn a_key_given_as_the_settings_text_instead_of_a_path_is_never_echoed() {
         let key = SigningKey::from_seed([6; 32]);
         let secret = key.to_jwk();
-        let d = secret
-            .split("\"d\":\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap()
-            .to_owned();
+        let d = secret_d(&secret);
         let pretty = secret.replace(',', ",\n  ");
         for given in [secret.clone(), pretty, d.clone(), format!("{secret}\n")] {
             let s = Signing {
