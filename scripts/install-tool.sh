@@ -7,8 +7,7 @@
 # The cache directory is ${SKILLS_EDGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skills-edge}, one
 # folder per crate, version and install arguments (CRATE-VERSION-HASH), so a second clone, a
 # worktree or a `git clean -fdx` finds the tool built, while a fresh machine builds it once.
-# The tools built this way are wasmtime-cli (scripts/install-wasmtime.sh) and cargo-fuzz
-# (scripts/fuzz.sh). One install of a folder at a time: a second caller (scripts/test.sh starts
+# The tool built this way is cargo-fuzz (scripts/fuzz.sh). One install of a folder at a time: a second caller (scripts/test.sh starts
 # them in the background) waits for the first, then finds the binary in place.
 # With INSTALL_TOOL_PROBE=1 it builds and links nothing: exit status 0 when the cache has the
 # tool built for these arguments, 1 otherwise.

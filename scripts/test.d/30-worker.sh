@@ -47,7 +47,7 @@ SKILLS_SIGNING_KEY=target/signing/signing.key bash scripts/build-worker.sh --inl
 # Node 22 (the npm package `node`): the conformance suite needs it. The longest files come
 # first (r2: its many wrangler starts; signed-oms: a Worker of its own), so they run beside
 # the others instead of at the end of the step.
-node_modules/.bin/node --test --test-concurrency=2 --test-reporter=spec \
+node_modules/.bin/node --test --test-timeout=300000 --test-force-exit --test-concurrency=2 --test-reporter=spec \
   tests/e2e/r2.test.mjs \
   tests/e2e/signed-oms.test.mjs \
   tests/e2e/http-probes.test.mjs \

@@ -85,7 +85,7 @@ CARGO_TARGET_DIR=$rtarget cargo test --locked --manifest-path tests/rmcp/Cargo.t
 echo "32-rmcp.sh: the rmcp test crate built in $((SECONDS - s)) s" >&2
 
 # 3. The JavaScript judges of the example, while the rmcp judge runs.
-SKILLS_EDGE_RMCP_EXAMPLE_BIN=$example node_modules/.bin/node --test tests/rmcp/example.test.mjs &
+SKILLS_EDGE_RMCP_EXAMPLE_BIN=$example node_modules/.bin/node --test --test-timeout=300000 --test-force-exit tests/rmcp/example.test.mjs &
 js=$!
 # 2. Node 22 (the npm package `node`) runs wrangler, as in 30-worker.sh; with-worker.mjs also
 # starts the example over HTTP, twice.

@@ -31,11 +31,11 @@ if [[ ! -f pkg/web/skills_edge_bg.wasm ]]; then
   exit 1
 fi
 # Node 22 (the npm package `node`): the conformance suite needs it.
-node_modules/.bin/node --test --test-concurrency=3 --test-reporter=spec \
+node_modules/.bin/node --test --test-timeout=300000 --test-force-exit --test-concurrency=3 --test-reporter=spec \
   tests/e2e/js-worker.test.mjs tests/e2e/node-sdk.test.mjs tests/e2e/agents-worker.test.mjs
 # Then the examples' READMEs walked step by step (tests/e2e/docs-walk-examples.test.mjs): their
 # blocks run as written from the repository root, so after the files above, which write the
 # same packs. oauth-provider's README rebuilds worker/build/ (scripts/build-worker.sh), which
 # packs with SKILLS_EDGE_BIN: the native command the Rust tests built.
-SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node_modules/.bin/node --test --test-reporter=spec \
+SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node_modules/.bin/node --test --test-timeout=300000 --test-force-exit --test-reporter=spec \
   tests/e2e/docs-walk-examples.test.mjs

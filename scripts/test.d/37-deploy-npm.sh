@@ -24,7 +24,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/skills-edge-deploy.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tarball=$(cd pkg && npm pack --silent --pack-destination "$tmp" | tail -n 1)
 # Node 22 (the npm package `node`), as for the other Worker tests.
-SKILLS_EDGE_TARBALL="$tmp/$tarball" node_modules/.bin/node --test --test-concurrency=1 \
+SKILLS_EDGE_TARBALL="$tmp/$tarball" node_modules/.bin/node --test --test-timeout=300000 --test-force-exit --test-concurrency=1 \
   --test-reporter=spec tests/e2e/deploy-npm.test.mjs tests/e2e/docs-walk.test.mjs
 
 # What a release would publish, without publishing (--allow-dirty: a working copy with edits
@@ -33,4 +33,4 @@ SKILLS_EDGE_TARBALL="$tmp/$tarball" node_modules/.bin/node --test --test-concurr
 cargo package --list --locked --allow-dirty -p skills-edge-catalog > "$tmp/catalog.files"
 cargo package --list --locked --allow-dirty -p skills-edge > "$tmp/skills-edge.files"
 cargo package --list --locked --allow-dirty -p skills-edge-cli > "$tmp/cli.files"
-SKILLS_EDGE_RELEASE_DIR="$tmp" node --test --test-reporter=spec tests/js/release.test.mjs
+SKILLS_EDGE_RELEASE_DIR="$tmp" node --test --test-timeout=300000 --test-force-exit --test-reporter=spec tests/js/release.test.mjs

@@ -47,7 +47,7 @@ for f in build/component/skills-edge.wasm build/component/skills-edge-http.wasm 
   fi
 done
 # faults.test.mjs first: its waits then overlap every other file.
-node --test --test-timeout=300000 --test-concurrency=2 \
+node --test --test-timeout=300000 --test-force-exit --test-concurrency=2 \
   tests/component/faults.test.mjs \
   tests/component/worlds.test.mjs \
   tests/component/responder.test.mjs \

