@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, idempotently, from the crate registry, the npm
-# registry and Debian's repositories only. Usage: scripts/setup.sh [--no-browser]
+# registry, PyPI and Debian's repositories only.
+# Usage: scripts/setup.sh [--no-browser] [--no-wasm-bindgen]
+#   --no-browser       no Chromium (the browser tests' only need)
+#   --no-wasm-bindgen  leave wasm-bindgen-cli to scripts/install-wasm-bindgen.sh (scripts/test.sh
+#                      builds it in the background instead, and 20-npm.sh waits for it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen` pin in Cargo.toml
-
 need_browser=1
-[ "${1:-}" = "--no-browser" ] && need_browser=0
+need_wasm_bindgen=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-browser) need_browser=0 ;;
+    --no-wasm-bindgen) need_wasm_bindgen=0 ;;
+    *) echo "usage: scripts/setup.sh [--no-browser] [--no-wasm-bindgen]" >&2; exit 2 ;;
+  esac
+done
 
 for target in wasm32-unknown-unknown wasm32-wasip2; do
   rustup target list --installed | grep -qx "$target" || rustup target add "$target"
@@ -63,9 +72,8 @@ install_debian_and_python() {
 background debian-python install_debian_and_python
 
 status=0
-if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
-  # Not --locked: the CLI's own lockfile pins a crate version the registry mirror may lack.
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" || status=$?
+if [ "$need_wasm_bindgen" = 1 ]; then
+  bash scripts/install-wasm-bindgen.sh || status=$?
 fi
 
 for i in "${!pids[@]}"; do

@@ -72,6 +72,9 @@ prebuild() {
   local name=$1; shift
   ( nice -n 19 "$@" > "target/prebuild/$name.log" 2>&1 || echo "prebuild $name failed (see target/prebuild/$name.log)" >&2 ) &
 }
+# wasm-bindgen-cli (about 4 minutes of two cores on a fresh machine) is first needed by 20-npm.sh,
+# which waits for it; setup leaves it to this build.
+prebuild wasm-bindgen bash scripts/install-wasm-bindgen.sh
 prebuild cargo-fuzz bash scripts/fuzz.sh --install
 # The rmcp judge and the crate skills-edge-rmcp with its example share target/rmcp/: 32-rmcp.sh
 # --build-only makes what that step builds, in its order, and nothing else.
@@ -108,7 +111,7 @@ for f in scripts/test.d/*.sh; do
   [[ " ${plan[*]} " == *" ${f##*/} "* ]] \
     || { echo "scripts/test.sh: ${f##*/} is not in the plan; add it there" >&2; exit 1; }
 done
-step setup.sh bash scripts/setup.sh
+step setup.sh bash scripts/setup.sh --no-wasm-bindgen
 step 10-rust.sh bash scripts/test.d/10-rust.sh
 SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh)
 export SKILLS_EDGE_BIN

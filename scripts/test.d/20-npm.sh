@@ -37,6 +37,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
+# wasm-bindgen-cli: scripts/test.sh builds it in the background; this waits for that build (or
+# installs it when the step runs alone) and returns at once when it is in place.
+bash scripts/install-wasm-bindgen.sh
 
 bash scripts/build-pkg.sh
 # The native command, to compare `npx skills-edge pack` with (tests/js/pkg/pack-cli.test.mjs).
