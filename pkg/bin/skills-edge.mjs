@@ -47,7 +47,7 @@ import { nodeIoDigest } from "../lib/node-digest.js";
 import { httpIo } from "../lib/transport.js";
 
 const require = createRequire(import.meta.url);
-const { commandUsage, compileCatalog, inspectorFiles, parseCommand, runVerifyCommand, signingKeyFiles } = require("../node/skills_edge.js");
+const { commandUsage, compileCatalog, inspectorFiles, parseCommand, runVerifyCommand, signingKeyFiles, SkillsServer } = require("../node/skills_edge.js");
 
 /** The prebuilt Worker (scripts/build-worker.sh --runtime). */
 const RUNTIME = fileURLToPath(new URL("../worker/", import.meta.url));
@@ -309,6 +309,7 @@ function wranglerToml(name, hosts, { source, out }) {
 # page (worker/build/assets/inspector/, served at /inspector/ with INSPECTOR = "on"). After
 # changing the skills, run the command again:
 #   npx skills-edge worker ${source} --out ${out}
+# (with --sign KEY again if you signed the skills: the key is never kept here).
 # It rewrites worker/ only and keeps this file as you edit it (vars, routes, custom domains,
 # bindings); --var NAME=VALUE and --route set vars and routes here from the command line.
 #   local:  npm install && npx wrangler dev    (http://127.0.0.1:8787/mcp)
@@ -439,7 +440,28 @@ function isWorkerProject(out) {
   return isThere(joinPath(out, "worker", "entry.mjs")) && isThere(joinPath(out, "wrangler.toml"));
 }
 
-function workerCommand({ dir, out, name, hosts, inlineMax, force, vars, routes, ...flags }) {
+/** The key id that signed the skills of the pack at `path` (a Worker this command wrote
+ * before), or undefined when there is no such pack, it is not signed, or it cannot be read
+ * (the rebuild replaces it). */
+function packSigner(path) {
+  let bytes;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  let server;
+  try {
+    server = new SkillsServer({ pack: bytes });
+    return server.catalogInfo().signerKeyId;
+  } catch {
+    return undefined;
+  } finally {
+    server?.free();
+  }
+}
+
+function workerCommand({ dir, out, name, hosts, inlineMax, force, unsigned, vars, routes, ...flags }) {
   try {
     if (!force && !isWorkerProject(out) && !isEmptyOrMissing(out)) {
       process.stderr.write(
@@ -459,13 +481,11 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, vars, routes, 
     process.stderr.write(`${e.message}\n`);
     return 1;
   }
-  for (const w of compiled.warnings) process.stderr.write(`${w.rendered}\n`);
-  if (compiled.audience !== undefined) process.stderr.write(compiled.audience);
-  process.stderr.write(omsLine(compiled));
   const wrangler = JSON.parse(readFileSync(joinPath(RUNTIME, "versions.json"), "utf8")).wrangler;
   const tomlPath = joinPath(out, "wrangler.toml");
   let toml;
   let kept;
+  let authMode;
   try {
     kept = readIfThere(tomlPath);
     // The user's wrangler.toml is theirs: only what --var, --route and --allowed-hosts name changes.
@@ -474,8 +494,30 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, vars, routes, 
     process.stderr.write(`error: ${tomlPath}: ${e.message}\n`);
     return 1;
   }
+  // `access-needs-auth` says private skills are served to nobody without a token mode: not so
+  // when the project's wrangler.toml (as this run leaves it) sets one.
+  try {
+    authMode = getVar(toml, "AUTH_MODE");
+  } catch {
+    authMode = null; // not one plain string: the Worker says what it reads when it starts
+  }
+  const tokens = authMode !== null && authMode !== "none";
+  for (const w of compiled.warnings) {
+    if (!(tokens && w.rule === "access-needs-auth")) process.stderr.write(`${w.rendered}\n`);
+  }
+  if (compiled.audience !== undefined) process.stderr.write(compiled.audience);
+  process.stderr.write(omsLine(compiled));
   const build = joinPath(out, "worker", "build");
   const assets = joinPath(build, "assets");
+  // A rebuild keeps what the Worker promised its hosts: skills signed before stay signed
+  // unless --unsigned says to drop the signatures.
+  const signedBefore = packSigner(joinPath(build, "catalog.pack"));
+  if (signedBefore !== undefined && compiled.signer === undefined && !unsigned) {
+    process.stderr.write(
+      `error: the Worker in ${out} serves skills signed by key id ${signedBefore}, and this build has no signing key: the rebuild would serve them unsigned, and hosts that trust that key would refuse them\n  fix: give the key again (--sign PATH or SKILLS_SIGNING_KEY), or --unsigned to serve the skills unsigned on purpose\n`,
+    );
+    return 1;
+  }
   try {
     // What this command owns is worker/: replaced whole. Nothing else in the folder is touched
     // but wrangler.toml (only as above), package.json (its wrangler) and a missing .gitignore.
@@ -511,11 +553,14 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, vars, routes, 
     process.stderr.write(`error: cannot write the Worker project into ${out}: ${e instanceof SyntaxError ? `package.json: ${e.message}` : osError(e)}\n  fix: check that the folder can be created and written${e instanceof SyntaxError ? " and that its package.json is JSON" : ""}\n`);
     return 1;
   }
+  // The Worker's name is the kept wrangler.toml's when there is one (--name only names a new one).
+  const top = toml.slice(0, toml.search(/^\[/m) === -1 ? toml.length : toml.search(/^\[/m));
+  const shownName = (kept !== undefined && /^name[ \t]*=[ \t]*"([^"\\]*)"/m.exec(top)?.[1]) || name;
   // A file of a nested skill is listed by both skills: count each once.
   const sizes = new Map(compiled.skills.flatMap((s) => s.resources).map((r) => [r.uri, r.size]));
   const inline = [...sizes.values()].filter((size) => size <= inlineMax).length;
   process.stderr.write(
-    `${dir}: ${compiled.skills.length} skills, ${compiled.files} files, ${compiled.bytes} bytes: wrote the Worker ${JSON.stringify(name)} into ${out} ` +
+    `${dir}: ${compiled.skills.length} skills, ${compiled.files} files, ${compiled.bytes} bytes: wrote the Worker ${JSON.stringify(shownName)} into ${out} ` +
       `(pack ${compiled.pack.length} bytes, ${inline} files inline; ${compiled.assets.length} assets)\n${signedLine(compiled)}`,
   );
   if (kept !== undefined) {

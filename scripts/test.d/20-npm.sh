@@ -68,7 +68,7 @@ export SKILLS_EDGE_BIN
 # own process with its own temporary folders and ports.
 (cd "$app" && node --test --test-timeout=300000 --test-force-exit --test-concurrency=2 --test-reporter=spec test/*.test.mjs)
 # The core suites once more on Node 22 (the npm package `node`).
-(cd "$app" && "$repo/node_modules/.bin/node" --test --test-concurrency=2 --test-reporter=dot \
+(cd "$app" && "$repo/node_modules/.bin/node" --test --test-timeout=300000 --test-force-exit --test-concurrency=2 --test-reporter=dot \
   test/server.test.mjs test/verifier.test.mjs test/host.test.mjs test/error-codes.test.mjs \
   test/verifier-module.test.mjs)
 

@@ -117,6 +117,7 @@ enum CommandJs<'a> {
         hosts: &'a [String],
         inline_max: u64,
         force: bool,
+        unsigned: bool,
         /// `[[name, value], …]`.
         vars: &'a [(String, String)],
         /// `[{ pattern, zone }, …]`, `zone` `null` for a custom domain.
@@ -209,6 +210,7 @@ pub fn parse_command(
                 hosts: &w.hosts,
                 inline_max: w.inline_max,
                 force: w.force,
+                unsigned: w.unsigned,
                 vars: &w.vars,
                 routes: &w.routes,
                 strict: w.options.strict,

@@ -205,6 +205,8 @@ export interface CatalogInfo {
   ttlMs: number;
   /** `cacheScope` of cacheable results for an anonymous caller (a caller with scopes always gets `private`). */
   cacheScope: "public" | "private";
+  /** The key id of the key that signed every skill (`skills-edge pack --sign`); absent when the catalog is not signed. */
+  signerKeyId?: string;
 }
 
 /** The options of one `SkillsServer.fetch`. */

@@ -221,7 +221,7 @@ test("--inline-max decides which files are assets (default 8192), --name names t
 test("a user's edits to wrangler.toml and package.json survive adding a skill and running the command again, with and without --force", async () => {
   const dir = skillsFolder({ "first/SKILL.md": skillMd("first") });
   const out = join(scratch, "kept");
-  const first = cli(["worker", dir, "--out", out]);
+  const first = cli(["worker", dir, "--out", out, "--name", "team-skills"]);
   assert.equal(first.status, 0, first.stderr);
   // What users set by hand today: vars (a second one in [vars], ALLOWED_HOSTS changed), a
   // custom domain, a KV binding, an [env.staging] section, comments; a script in package.json.
@@ -242,6 +242,7 @@ test("a user's edits to wrangler.toml and package.json survive adding a skill an
     const again = cli(["worker", dir, "--out", out, ...force]);
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stderr, /kept .*wrangler\.toml as it was\n/);
+    assert.match(again.stderr, /wrote the Worker "team-skills" into /, "the kept file's name, not the default");
     assert.equal(readFileSync(tomlPath, "utf8"), edited, "wrangler.toml byte for byte");
     assert.equal(JSON.parse(readFileSync(packagePath, "utf8")).scripts.tail, "wrangler tail");
     assert.equal(readFileSync(join(out, ".gitignore"), "utf8"), "node_modules/\n.wrangler/\n.dev.vars\n");
@@ -286,6 +287,26 @@ test("--var and --route change only the lines they name, in a new project and in
   const refused = cli(["worker", dir, "--out", out, "--route", "y.example.test"]);
   assert.equal(refused.status, 1);
   assert.match(refused.stderr, /wrangler\.toml lists its routes as a key .*add y\.example\.test there by hand/);
+});
+
+test("access-needs-auth is printed only while the project sets no token mode", () => {
+  const dir = skillsFolder({
+    "pub/SKILL.md": skillMd("pub"),
+    "priv/SKILL.md": skillMd("priv"),
+    "skills-edge.toml": '[[access]]\nskills = ["priv"]\nscopes = ["team"]\n',
+  });
+  const out = join(scratch, "access-warning");
+  const plain = cli(["worker", dir, "--out", out]);
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stderr, /access-needs-auth/, "private skills and AUTH_MODE none: served to nobody, said");
+  const jwt = cli(["worker", dir, "--out", out, "--var", "AUTH_MODE=jwt"]);
+  assert.equal(jwt.status, 0, jwt.stderr);
+  assert.doesNotMatch(jwt.stderr, /access-needs-auth/, "this run sets AUTH_MODE");
+  const kept = cli(["worker", dir, "--out", out]);
+  assert.equal(kept.status, 0, kept.stderr);
+  assert.doesNotMatch(kept.stderr, /access-needs-auth/, "the kept wrangler.toml sets AUTH_MODE");
+  const none = cli(["worker", dir, "--out", out, "--var", "AUTH_MODE=none"]);
+  assert.match(none.stderr, /access-needs-auth/, "AUTH_MODE none again");
 });
 
 test("a non-empty folder is refused without --force; --force replaces the project and keeps other files", () => {

@@ -181,9 +181,13 @@ fn worker_arguments() {
     .unwrap();
     assert_eq!(ok.hosts, ["a.example.com", "b.example.com"]);
     assert_eq!(
-        (ok.inline_max, ok.force, ok.name.as_str()),
-        (0, true, "skills-edge")
+        (ok.inline_max, ok.force, ok.unsigned, ok.name.as_str()),
+        (0, true, false, "skills-edge")
     );
+    assert!(w(&["d", "--out", "o", "--unsigned"]).unwrap().unsigned);
+    assert!(w(&["d", "--out", "o", "--unsigned", "--sign", "k"])
+        .unwrap_err()
+        .starts_with("--unsigned and a signing key (--sign or SKILLS_SIGNING_KEY) contradict"));
     assert_eq!(
         w(&["d"]).unwrap_err(),
         "worker needs --out <dir> (the folder to write the Worker project into)"

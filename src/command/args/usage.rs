@@ -112,7 +112,7 @@ fn worker_usage(inline_max: u64) -> String {
         "    skills-edge worker <dir> --out <dir> [--name NAME] [--allowed-hosts HOST,HOST]
                        [--var NAME=VALUE]... [--route HOST | --route PATTERN@ZONE]...
                        [--inline-max BYTES] [--strict] [--skip-invalid] [--force]
-                       [--sign PATH [--catalog-id ID]] [--oms-sign PATH]
+                       [--sign PATH [--catalog-id ID] | --unsigned] [--oms-sign PATH]
         Write a Cloudflare Worker project serving the folder into --out: wrangler.toml,
         package.json (wrangler pinned), the prebuilt Worker and the folder's pack, with every
         file larger than BYTES (default {inline_max}; 0: every non-empty file) as a Static
@@ -127,7 +127,8 @@ fn worker_usage(inline_max: u64) -> String {
         wrangler.toml's [vars] (FALLBACK=tools, AUTH_MODE=jwt, ...). --route adds a custom
         domain (a host name alone) or a route on a zone (PATTERN@ZONE) to wrangler.toml and
         accepts its host name. --sign: the Worker serves signed skills (the key itself is not
-        copied into the project).
+        copied into the project); a rebuild of a Worker that served signed skills needs the key
+        again (--sign or SKILLS_SIGNING_KEY), or --unsigned to serve them unsigned on purpose.
 "
     )
 }

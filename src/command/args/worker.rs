@@ -21,6 +21,9 @@ pub struct WorkerArgs {
     /// Write the Worker project into a folder that is not empty and was not made by this
     /// command (`--force`).
     pub force: bool,
+    /// Rebuild a Worker whose skills were signed without a key, so that it serves them
+    /// unsigned (`--unsigned`); without it such a rebuild is refused.
+    pub unsigned: bool,
     /// `--var NAME=VALUE` (repeatable, last one wins): Worker vars set in the project's
     /// `wrangler.toml` `[vars]` table, a new one's or the one the user edited.
     pub vars: Vec<(String, String)>,
@@ -124,7 +127,7 @@ fn is_js_space(c: char) -> bool {
 }
 
 /// `worker <dir> --out <dir> [--name NAME] [--allowed-hosts H,H] [--inline-max N] [--strict]
-/// [--skip-invalid] [--force] [--sign PATH [--catalog-id ID]]`.
+/// [--skip-invalid] [--force] [--unsigned] [--sign PATH [--catalog-id ID]]`.
 pub(super) fn parse_worker(
     args: &[String],
     env: &impl Fn(&str) -> Option<String>,
@@ -136,6 +139,7 @@ pub(super) fn parse_worker(
     let mut hosts = Vec::new();
     let mut inline_max = None;
     let mut force = false;
+    let mut unsigned = false;
     let mut vars: Vec<(String, String)> = Vec::new();
     let mut routes: Vec<Route> = Vec::new();
     let mut sign = SignFlags::default();
@@ -155,6 +159,10 @@ pub(super) fn parse_worker(
             }
             "--force" => {
                 force = true;
+                continue;
+            }
+            "--unsigned" => {
+                unsigned = true;
                 continue;
             }
             "--name" => "a Worker name",
@@ -209,6 +217,9 @@ pub(super) fn parse_worker(
     };
     let oms_key = sign.oms_key(env);
     let signing = sign.resolve(env)?;
+    if unsigned && signing.is_some() {
+        return Err("--unsigned and a signing key (--sign or SKILLS_SIGNING_KEY) contradict each other: give one of them".into());
+    }
     Ok(WorkerArgs {
         dir,
         out,
@@ -216,6 +227,7 @@ pub(super) fn parse_worker(
         hosts,
         inline_max,
         force,
+        unsigned,
         vars,
         routes,
         options,

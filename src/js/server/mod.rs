@@ -74,6 +74,16 @@ struct CatalogInfoJs {
     page_size: usize,
     ttl_ms: f64,
     cache_scope: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signer_key_id: Option<String>,
+}
+
+/// The key id (`kid`) of the key that signed `catalog`'s skills, from the mirror's `keys.json`
+/// the pack holds; `None` when the catalog is not signed.
+fn signer_key_id(catalog: &Catalog) -> Option<String> {
+    let keys = skills_edge_catalog::json::parse(catalog.keys_json()?).ok()?;
+    let first = keys.get("keys")?.as_array()?.first()?;
+    Some(first.get("kid")?.as_str()?.to_owned())
 }
 
 /// Serves a skills catalog in-page: JSON-RPC messages in, responses out, on both protocol
@@ -261,7 +271,8 @@ impl SkillsServer {
     /// What an adapter over this server needs to know of its catalog and settings: whether
     /// some files are kept outside the pack as assets (`hasAssets`), whether some skills are
     /// private (`hasPrivateSkills`: answers then depend on the caller's scopes), and the
-    /// `pageSize`, `ttlMs` and `cacheScope` it serves with.
+    /// `pageSize`, `ttlMs` and `cacheScope` it serves with, and the key id of the key that
+    /// signed its skills (`signerKeyId`, absent when the catalog is not signed).
     #[wasm_bindgen(js_name = catalogInfo, unchecked_return_type = "CatalogInfo")]
     pub fn catalog_info(&self) -> Result<JsValue, JsValue> {
         let responder = self.responder();
@@ -272,6 +283,7 @@ impl SkillsServer {
             page_size: config.page_size,
             ttl_ms: config.ttl_ms as f64,
             cache_scope: config.cache_scope.as_str(),
+            signer_key_id: signer_key_id(responder.catalog()),
         })
     }
 

@@ -249,6 +249,37 @@ test("npx skills-edge worker --sign writes the native signed pack and a mirror w
   assertNoSecret(k.d, [...everything, a.stdout, a.stderr, b.stdout, b.stderr], "file or output");
 });
 
+test("a rebuild without the key of a Worker that served signed skills is refused, unless --unsigned", () => {
+  const k = nativeKey();
+  const out = fresh("worker-rebuild");
+  const signed = npx(["worker", SKILLS(), "--out", out, "--sign", k.key]);
+  assert.equal(signed.status, 0, signed.err);
+  const pack = join(out, "worker", "build", "catalog.pack");
+  const before = readFileSync(pack);
+  assert.equal(new SkillsServer({ pack: before }).catalogInfo().signerKeyId, k.id);
+  // The documented rebuild, run again without the key: refused, naming the key id and both fixes,
+  // and nothing of the project is touched.
+  const again = npx(["worker", SKILLS(), "--out", out]);
+  assert.equal(again.status, 1, again.err);
+  assert.match(again.err, new RegExp(`serves skills signed by key id ${k.id}, and this build has no signing key`));
+  assert.match(again.err, /fix: give the key again \(--sign PATH or SKILLS_SIGNING_KEY\), or --unsigned/);
+  assert.ok(readFileSync(pack).equals(before), "the signed pack is still the one served");
+  // With the key (here from the environment) the rebuild goes through and stays signed.
+  const withKey = npx(["worker", SKILLS(), "--out", out], { SKILLS_SIGNING_KEY: k.key });
+  assert.equal(withKey.status, 0, withKey.err);
+  assert.equal(new SkillsServer({ pack: readFileSync(pack) }).catalogInfo().signerKeyId, k.id);
+  // --unsigned drops the signatures on purpose; a Worker that was never signed needs no flag.
+  const dropped = npx(["worker", SKILLS(), "--out", out, "--unsigned"]);
+  assert.equal(dropped.status, 0, dropped.err);
+  assert.equal(new SkillsServer({ pack: readFileSync(pack) }).catalogInfo().signerKeyId, undefined);
+  const plain = npx(["worker", SKILLS(), "--out", out]);
+  assert.equal(plain.status, 0, plain.err);
+  // --unsigned with a key is a contradiction, refused as a usage error.
+  const both = npx(["worker", SKILLS(), "--out", out, "--unsigned", "--sign", k.key]);
+  assert.equal(both.status, 2, both.err);
+  assert.match(both.err, /--unsigned and a signing key/);
+});
+
 test("a key that cannot sign stops check, pack and worker with the native command's error", () => {
   const k = nativeKey();
   const secret = readFileSync(k.key, "utf8");
