@@ -32,14 +32,25 @@ fn json_string(s: &str, out: &mut String) {
     skills_edge::skill::value::write_json_string(s, out);
 }
 
-/// Where the objects go: the bucket, the catalog, and how wrangler reaches them.
+/// Where the objects go: the bucket, the catalog, and how they are reached.
 struct Store {
     bucket: String,
     catalog: String,
-    local: bool,
-    persist_to: Option<String>,
-    config: Option<String>,
-    tmp: PathBuf,
+    io: Io,
+}
+
+/// How a [`Store`] reaches the bucket.
+enum Io {
+    /// wrangler's `r2` commands, on the account's bucket or (`local`) wrangler dev's store.
+    Wrangler {
+        local: bool,
+        persist_to: Option<String>,
+        config: Option<String>,
+        tmp: PathBuf,
+    },
+    /// The objects in memory: the unit tests' bucket.
+    #[cfg(test)]
+    Memory(std::cell::RefCell<std::collections::BTreeMap<String, Vec<u8>>>),
 }
 
 /// The flags `publish` and `gc` read themselves; the rest are `pack`'s.
@@ -67,14 +78,25 @@ const USAGE: &str = "usage:
 The signing key is --sign or SKILLS_SIGNING_KEY; wrangler is SKILLS_EDGE_WRANGLER or `npx wrangler`.";
 
 /// `gc --trust FILE`: the keys in FILE (a `signing.pub`, a JWK Set or an array of JWKs, as
-/// `CATALOG_TRUST`).
-fn read_trust(file: Option<&str>) -> Result<Option<Vec<PublicKey>>, String> {
+/// `CATALOG_TRUST`), and the name a refusal gives their source (`--trust FILE`).
+fn read_trust(file: Option<&str>) -> Result<Option<Trust>, String> {
     let Some(file) = file else { return Ok(None) };
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("--trust {file}: cannot read it: {e}"))?;
     release::parse_trust(&text)
-        .map(Some)
+        .map(|keys| {
+            Some(Trust {
+                keys,
+                source: format!("--trust {file}"),
+            })
+        })
         .map_err(|e| format!("--trust {file}: {e}"))
+}
+
+/// The keys `gc` counts revisions by, and where they came from.
+struct Trust {
+    keys: Vec<PublicKey>,
+    source: String,
 }
 
 fn usage_error(msg: &str) -> ExitCode {
@@ -147,15 +169,21 @@ pub(crate) fn command(argv: &[String], gc: bool) -> ExitCode {
     let store = Store {
         bucket,
         catalog,
-        local: f.local,
-        persist_to: f.persist_to.clone(),
-        config: f.config.clone(),
-        tmp: tmp.clone(),
+        io: Io::Wrangler {
+            local: f.local,
+            persist_to: f.persist_to.clone(),
+            config: f.config.clone(),
+            tmp: tmp.clone(),
+        },
     };
     let result = if gc {
         match (f.keep, f.rest.is_empty(), f.rollback.is_none()) {
             (Some(n), true, true) => match read_trust(f.trust.as_deref()) {
-                Ok(trust) => collect(&store, n, trust.as_deref(), f.dry_run),
+                Ok(trust) => collect(&store, n, trust.as_ref(), f.dry_run).map(|said| {
+                    for line in said {
+                        eprintln!("{line}");
+                    }
+                }),
                 Err(e) => Err(e),
             },
             (None, _, _) => Err("gc needs --keep N".into()),
@@ -188,21 +216,38 @@ pub(crate) fn command(argv: &[String], gc: bool) -> ExitCode {
 }
 
 impl Store {
+    /// wrangler's settings and scratch folder; `None` for a bucket in memory.
+    fn wrangler_io(&self) -> Option<(bool, &Option<String>, &Option<String>, &PathBuf)> {
+        match &self.io {
+            Io::Wrangler {
+                local,
+                persist_to,
+                config,
+                tmp,
+            } => Some((*local, persist_to, config, tmp)),
+            #[cfg(test)]
+            Io::Memory(_) => None,
+        }
+    }
+
     fn wrangler(&self, args: &[&str]) -> Result<(bool, String), String> {
+        let Some((local, persist_to, config, _)) = self.wrangler_io() else {
+            return Err("no wrangler for a bucket in memory".into());
+        };
         let (program, mut all) = match std::env::var("SKILLS_EDGE_WRANGLER") {
             Ok(p) if !p.is_empty() => (p, Vec::new()),
             _ => ("npx".to_owned(), vec!["wrangler".to_owned()]),
         };
         all.extend(args.iter().map(|s| (*s).to_owned()));
-        if self.local {
+        if local {
             all.push("--local".into());
-            if let Some(p) = &self.persist_to {
+            if let Some(p) = persist_to {
                 all.extend(["--persist-to".into(), p.clone()]);
             }
         } else {
             all.push("--remote".into());
         }
-        if let Some(c) = &self.config {
+        if let Some(c) = config {
             all.extend(["--config".into(), c.clone()]);
         }
         let out = Command::new(&program)
@@ -228,9 +273,17 @@ impl Store {
     /// concurrently, in no order: only for objects no reader finds before the pointer names
     /// them).
     fn put_all(&self, objects: &[(String, &[u8])]) -> Result<(), String> {
+        #[cfg(test)]
+        if let Io::Memory(m) = &self.io {
+            for (key, bytes) in objects {
+                m.borrow_mut().insert(key.clone(), bytes.to_vec());
+            }
+            return Ok(());
+        }
+        let tmp = self.tmp();
         let mut manifest = String::from("[");
         for (i, (key, bytes)) in objects.iter().enumerate() {
-            let file = self.tmp.join(format!("bulk-{i}"));
+            let file = tmp.join(format!("bulk-{i}"));
             std::fs::write(&file, bytes)
                 .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
             if i > 0 {
@@ -244,7 +297,7 @@ impl Store {
             manifest.push_str(&item);
         }
         manifest.push(']');
-        let list = self.tmp.join("bulk.json");
+        let list = tmp.join("bulk.json");
         std::fs::write(&list, manifest)
             .map_err(|e| format!("cannot write {}: {e}", list.display()))?;
         let list = list.to_string_lossy().into_owned();
@@ -261,8 +314,20 @@ impl Store {
         }
     }
 
+    /// wrangler's scratch folder (the system's temporary folder for a bucket in memory, which
+    /// never uses it).
+    fn tmp(&self) -> PathBuf {
+        self.wrangler_io()
+            .map_or_else(std::env::temp_dir, |(_, _, _, tmp)| tmp.clone())
+    }
+
     fn put(&self, key: &str, bytes: &[u8], content_type: &str) -> Result<(), String> {
-        let file = self.tmp.join("object");
+        #[cfg(test)]
+        if let Io::Memory(m) = &self.io {
+            m.borrow_mut().insert(key.to_owned(), bytes.to_vec());
+            return Ok(());
+        }
+        let file = self.tmp().join("object");
         std::fs::write(&file, bytes)
             .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
         let file = file.to_string_lossy().into_owned();
@@ -286,7 +351,11 @@ impl Store {
 
     /// The object's bytes; `None` when the bucket has no such key.
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
-        let file = self.tmp.join("download");
+        #[cfg(test)]
+        if let Io::Memory(m) = &self.io {
+            return Ok(m.borrow().get(key).cloned());
+        }
+        let file = self.tmp().join("download");
         let _ = std::fs::remove_file(&file);
         let f = file.to_string_lossy().into_owned();
         let path = self.path(key);
@@ -303,6 +372,11 @@ impl Store {
     }
 
     fn delete(&self, key: &str) -> Result<(), String> {
+        #[cfg(test)]
+        if let Io::Memory(m) = &self.io {
+            m.borrow_mut().remove(key);
+            return Ok(());
+        }
         let path = self.path(key);
         let (ok, out) = self.wrangler(&["r2", "object", "delete", &path])?;
         if ok {
@@ -563,16 +637,17 @@ fn read_pointer(store: &Store) -> Result<Option<Release>, String> {
 
 /// `gc --keep N [--trust KEYS]`: deletes what neither the pointer nor the newest N revisions
 /// name ([`release::gc_plan`]; with `trust`, only revisions whose release opens with one of
-/// its keys count towards N). The pointer and the history are read again just before each
+/// its keys count towards N), and returns what to tell the user (each revision not counted,
+/// with why, then the plan). The pointer and the history are read again just before each
 /// batch of deletes, and nothing they name then is deleted ([`release::GcPlan::still_doomed`]).
 /// gc must still not run beside a publish: a publish that re-uploads a revision gc is
 /// deleting, before it writes the history, can lose it (docs/serving.md).
 fn collect(
     store: &Store,
     keep: usize,
-    trust: Option<&[PublicKey]>,
+    trust: Option<&Trust>,
     dry_run: bool,
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
     let history = read_history(store)?;
     let pointer = read_pointer(store)?;
     let mut refused = Vec::new();
@@ -581,13 +656,15 @@ fn collect(
         let Some(trust) = trust else { return true };
         let key = keys::release(&store.catalog, &e.revision);
         match store.get(&key) {
-            Ok(Some(bytes)) => match Release::open(&bytes, trust, &store.catalog) {
-                Ok(_) => true,
-                Err(why) => {
-                    refused.push(format!("{}: {why}", &e.revision[..12]));
-                    false
+            Ok(Some(bytes)) => {
+                match Release::open(&bytes, &trust.keys, &trust.source, &store.catalog) {
+                    Ok(_) => true,
+                    Err(why) => {
+                        refused.push(format!("{}: {why}", &e.revision[..12]));
+                        false
+                    }
                 }
-            },
+            }
             Ok(None) => {
                 refused.push(format!("{}: its release is missing", &e.revision[..12]));
                 false
@@ -601,10 +678,11 @@ fn collect(
     if let Some(why) = failed {
         return Err(format!("{why}; gc deleted nothing"));
     }
-    for r in &refused {
-        eprintln!("gc: revision {r} (not counted towards --keep)");
-    }
-    eprintln!(
+    let mut said: Vec<String> = refused
+        .iter()
+        .map(|r| format!("gc: revision {r} (not counted towards --keep)"))
+        .collect();
+    said.push(format!(
         "gc {}/{}: keeping {} revisions{}, deleting {} revisions and {} assets",
         store.bucket,
         store.catalog,
@@ -615,15 +693,15 @@ fn collect(
             .unwrap_or_default(),
         plan.revisions.len(),
         plan.assets.len()
-    );
+    ));
     if dry_run {
         for r in &plan.revisions {
-            eprintln!("would delete revision {r}");
+            said.push(format!("would delete revision {r}"));
         }
-        return Ok(());
+        return Ok(said);
     }
     if plan.revisions.is_empty() {
-        return Ok(());
+        return Ok(said);
     }
     // Read again just before the deletes: what a publish or a rollback named meanwhile
     // stays. The history first: an interrupted gc leaves objects no revision names, never a
@@ -638,5 +716,9 @@ fn collect(
     for a in &plan.assets {
         store.delete(&format!("{}{a}", keys::assets(&store.catalog)))?;
     }
-    Ok(())
+    Ok(said)
 }
+
+#[cfg(test)]
+#[path = "publish_tests.rs"]
+mod tests;
