@@ -13,7 +13,8 @@
 //!   and assets that neither the pointer nor the last N revisions of the history name (with
 //!   `--trust`, the last N whose release a key of FILE signed). Never beside a publish.
 //! * `--dry-run` says what would be uploaded or deleted; `--local [--persist-to DIR]` works on
-//!   wrangler dev's local store instead of the account's bucket.
+//!   wrangler dev's local store instead of the account's bucket (`--remote`, the default, says
+//!   the account's bucket explicitly, as the GitHub Actions workflow of docs/serving.md does).
 //!
 //! The bucket is reached through wrangler's `r2 object get/put/delete` commands (Cloudflare's
 //! maintained command line; it works offline against the local store), run as
@@ -60,6 +61,8 @@ struct Flags {
     catalog: Option<String>,
     dry_run: bool,
     local: bool,
+    /// `--remote`: the account's bucket, said explicitly (the default).
+    remote: bool,
     persist_to: Option<String>,
     config: Option<String>,
     rollback: Option<String>,
@@ -72,7 +75,7 @@ struct Flags {
 const USAGE: &str = "usage:
   skills-edge publish <dir> --bucket NAME [--catalog ID] [--sign KEY] [--catalog-id ID]
                       [--inline-max BYTES] [--strict] [--skip-invalid] [--dry-run]
-                      [--local [--persist-to DIR]] [--config wrangler.toml]
+                      [--remote | --local [--persist-to DIR]] [--config wrangler.toml]
   skills-edge publish --rollback REVISION --bucket NAME [--catalog ID] [--local ...]
   skills-edge gc --keep N --bucket NAME [--catalog ID] [--trust FILE] [--dry-run] [--local ...]
 The signing key is --sign or SKILLS_SIGNING_KEY; wrangler is SKILLS_EDGE_WRANGLER or `npx wrangler`.";
@@ -129,6 +132,7 @@ fn read_flags(argv: &[String]) -> Result<Flags, String> {
             }
             "--dry-run" => f.dry_run = true,
             "--local" => f.local = true,
+            "--remote" => f.remote = true,
             "--help" | "-h" => return Err(String::new()),
             _ => f.rest.push(a.clone()),
         }
@@ -160,6 +164,9 @@ pub(crate) fn command(argv: &[String], gc: bool) -> ExitCode {
     }
     if f.persist_to.is_some() && !f.local {
         return usage_error("--persist-to goes with --local");
+    }
+    if f.local && f.remote {
+        return usage_error("--local and --remote name different stores: give one");
     }
     let tmp = std::env::temp_dir().join(format!("skills-edge-publish-{}", std::process::id()));
     if let Err(e) = std::fs::create_dir_all(&tmp) {
@@ -623,101 +630,9 @@ fn rollback(store: &Store, given: &str, dry_run: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// The pointer's release (its payload; the signature is the Worker's to check), `None` when
-/// there is no pointer.
-fn read_pointer(store: &Store) -> Result<Option<Release>, String> {
-    match store.get(&keys::pointer(&store.catalog))? {
-        Some(bytes) => {
-            let env = Envelope::parse(&bytes).map_err(|e| format!("the pointer is damaged: {e}; gc deletes nothing until publish or --rollback repairs it"))?;
-            Ok(Some(Release::parse(&env.payload)?))
-        }
-        None => Ok(None),
-    }
-}
-
-/// `gc --keep N [--trust KEYS]`: deletes what neither the pointer nor the newest N revisions
-/// name ([`release::gc_plan`]; with `trust`, only revisions whose release opens with one of
-/// its keys count towards N), and returns what to tell the user (each revision not counted,
-/// with why, then the plan). The pointer and the history are read again just before each
-/// batch of deletes, and nothing they name then is deleted ([`release::GcPlan::still_doomed`]).
-/// gc must still not run beside a publish: a publish that re-uploads a revision gc is
-/// deleting, before it writes the history, can lose it (docs/serving.md).
-fn collect(
-    store: &Store,
-    keep: usize,
-    trust: Option<&Trust>,
-    dry_run: bool,
-) -> Result<Vec<String>, String> {
-    let history = read_history(store)?;
-    let pointer = read_pointer(store)?;
-    let mut refused = Vec::new();
-    let mut failed = None;
-    let plan = release::gc_plan(&history, pointer.as_ref(), keep, |e| {
-        let Some(trust) = trust else { return true };
-        let key = keys::release(&store.catalog, &e.revision);
-        match store.get(&key) {
-            Ok(Some(bytes)) => {
-                match Release::open(&bytes, &trust.keys, &trust.source, &store.catalog) {
-                    Ok(_) => true,
-                    Err(why) => {
-                        refused.push(format!("{}: {why}", &e.revision[..12]));
-                        false
-                    }
-                }
-            }
-            Ok(None) => {
-                refused.push(format!("{}: its release is missing", &e.revision[..12]));
-                false
-            }
-            Err(why) => {
-                failed.get_or_insert(why);
-                false
-            }
-        }
-    });
-    if let Some(why) = failed {
-        return Err(format!("{why}; gc deleted nothing"));
-    }
-    let mut said: Vec<String> = refused
-        .iter()
-        .map(|r| format!("gc: revision {r} (not counted towards --keep)"))
-        .collect();
-    said.push(format!(
-        "gc {}/{}: keeping {} revisions{}, deleting {} revisions and {} assets",
-        store.bucket,
-        store.catalog,
-        plan.kept.len(),
-        pointer
-            .as_ref()
-            .map(|p| format!(" (the pointer names {})", &p.revision()[..12]))
-            .unwrap_or_default(),
-        plan.revisions.len(),
-        plan.assets.len()
-    ));
-    if dry_run {
-        for r in &plan.revisions {
-            said.push(format!("would delete revision {r}"));
-        }
-        return Ok(said);
-    }
-    if plan.revisions.is_empty() {
-        return Ok(said);
-    }
-    // Read again just before the deletes: what a publish or a rollback named meanwhile
-    // stays. The history first: an interrupted gc leaves objects no revision names, never a
-    // history naming an object that is gone.
-    let plan = plan.still_doomed(&read_history(store)?, read_pointer(store)?.as_ref(), keep);
-    write_history(store, &plan.kept)?;
-    for r in &plan.revisions {
-        store.delete(&keys::pack(&store.catalog, r))?;
-        store.delete(&keys::release(&store.catalog, r))?;
-    }
-    let plan = plan.still_doomed(&read_history(store)?, read_pointer(store)?.as_ref(), keep);
-    for a in &plan.assets {
-        store.delete(&format!("{}{a}", keys::assets(&store.catalog)))?;
-    }
-    Ok(said)
-}
+#[path = "publish_gc.rs"]
+mod gc;
+use gc::collect;
 
 #[cfg(test)]
 #[path = "publish_tests.rs"]
