@@ -389,9 +389,15 @@ impl Release {
 
     /// Opens a signed release read from storage: an envelope of [`RELEASE_TYPE`] with a
     /// signature by one of `trust` (matched by key id, then verified), whose payload is a
-    /// release of catalog `catalog`. Linear in the envelope's length; every error names what is
-    /// wrong.
-    pub fn open(bytes: &[u8], trust: &[PublicKey], catalog: &str) -> Result<Release, String> {
+    /// release of catalog `catalog`. `trusted_by` names where `trust` came from (the Worker's
+    /// `CATALOG_TRUST`, `gc --trust FILE`), for the refusal's fix. Linear in the envelope's
+    /// length; every error names what is wrong.
+    pub fn open(
+        bytes: &[u8],
+        trust: &[PublicKey],
+        trusted_by: &str,
+        catalog: &str,
+    ) -> Result<Release, String> {
         if bytes.len() > MAX_RELEASE_BYTES {
             return Err(format!(
                 "the release is {} bytes, more than {MAX_RELEASE_BYTES}",
@@ -414,7 +420,7 @@ impl Release {
         if !signed {
             let named: Vec<&str> = env.key_ids().collect();
             return Err(format!(
-                "the release is not signed by a trusted key (it names {}; CATALOG_TRUST holds {})",
+                "the release is not signed by a trusted key (it names {}; {trusted_by} holds {}): publish with a key {trusted_by} holds, or add the publisher's public key (signing.pub) to {trusted_by}",
                 if named.is_empty() {
                     "no key".to_owned()
                 } else {
@@ -484,9 +490,14 @@ impl Release {
 
     /// Checks a pack fetched for this release and loads it: its length and SHA-256 are the
     /// release's, it passes the full check of a pack from elsewhere ([`Catalog::from_bytes`]:
-    /// every record once), and it is signed by one of `trust`. One hash and one decode, linear
-    /// in the pack.
-    pub fn check_pack(&self, pack: Vec<u8>, trust: &[PublicKey]) -> Result<Catalog, String> {
+    /// every record once), and it is signed by one of `trust` (which came from `trusted_by`, as
+    /// for [`Release::open`]). One hash and one decode, linear in the pack.
+    pub fn check_pack(
+        &self,
+        pack: Vec<u8>,
+        trust: &[PublicKey],
+        trusted_by: &str,
+    ) -> Result<Catalog, String> {
         if pack.len() as u64 != self.size {
             return Err(format!(
                 "the pack {} is {} bytes, the release says {} (truncated or replaced)",
@@ -528,7 +539,7 @@ impl Release {
             .any(|k| trust.iter().any(|t| t.key_id() == k.key_id()))
         {
             return Err(format!(
-                "the pack's skills are signed by {}, which CATALOG_TRUST does not hold",
+                "the pack's skills are signed by {}, which {trusted_by} does not hold: sign the pack with the key that signs the release",
                 keys.iter()
                     .map(|k| k.key_id())
                     .collect::<Vec<_>>()

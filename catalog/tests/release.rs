@@ -69,22 +69,63 @@ fn a_release_signed_by_a_trusted_key_opens_and_its_pack_loads() {
     let r = Release::of("default", &pack, &assets);
     assert!(!r.assets.is_empty(), "the fixture has an asset");
     let signed = r.sign(&k);
-    let opened = Release::open(signed.as_bytes(), &trust(&k), "default").unwrap();
+    let opened = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "default").unwrap();
     assert_eq!(opened, r);
     assert_eq!(opened.revision().len(), 64);
-    let catalog = opened.check_pack(pack, &trust(&k)).unwrap();
+    let catalog = opened
+        .check_pack(pack, &trust(&k), "CATALOG_TRUST")
+        .unwrap();
     assert_eq!(catalog.skill_count(), 1);
     // A second trusted key does not get in the way.
     let both = vec![key(9).public().clone(), k.public().clone()];
-    assert!(Release::open(signed.as_bytes(), &both, "default").is_ok());
+    assert!(Release::open(signed.as_bytes(), &both, "CATALOG_TRUST", "default").is_ok());
 }
 
 #[test]
 fn an_attacker_who_signs_a_release_with_another_key_is_refused() {
     let (pack, assets) = packed("v1", &key(2));
     let signed = Release::of("default", &pack, &assets).sign(&key(2));
-    let e = Release::open(signed.as_bytes(), &trust(&key(1)), "default").unwrap_err();
+    let e = Release::open(
+        signed.as_bytes(),
+        &trust(&key(1)),
+        "CATALOG_TRUST",
+        "default",
+    )
+    .unwrap_err();
     assert!(e.contains("not signed by a trusted key"), "{e}");
+    assert!(
+        e.contains(key(2).public().key_id()),
+        "names the signer: {e}"
+    );
+}
+
+/// The refusal names where the trusted keys came from, and the fix there: the Worker's
+/// `CATALOG_TRUST`, or the file `gc --trust` read (never the Worker's setting for gc's keys).
+#[test]
+fn a_release_refused_names_where_its_trusted_keys_came_from() {
+    let (pack, assets) = packed("v1", &key(2));
+    let signed = Release::of("default", &pack, &assets).sign(&key(2));
+    for source in ["CATALOG_TRUST", "--trust keys.json"] {
+        let e = Release::open(signed.as_bytes(), &trust(&key(1)), source, "default").unwrap_err();
+        assert!(
+            e.contains(&format!("{source} holds {}", key(1).public().key_id())),
+            "{e}"
+        );
+        assert!(
+            e.contains(&format!(
+                "add the publisher's public key (signing.pub) to {source}"
+            )),
+            "{e}"
+        );
+    }
+    let e = Release::open(
+        signed.as_bytes(),
+        &trust(&key(1)),
+        "--trust keys.json",
+        "default",
+    )
+    .unwrap_err();
+    assert!(!e.contains("CATALOG_TRUST"), "{e}");
 }
 
 #[test]
@@ -101,7 +142,7 @@ fn an_attacker_who_changes_a_signed_release_is_refused() {
         ..env
     }
     .to_json();
-    let e = Release::open(tampered.as_bytes(), &trust(&k), "default").unwrap_err();
+    let e = Release::open(tampered.as_bytes(), &trust(&k), "CATALOG_TRUST", "default").unwrap_err();
     assert!(e.contains("not signed by a trusted key"), "{e}");
 }
 
@@ -115,14 +156,22 @@ fn an_attacker_who_serves_an_unsigned_or_torn_pointer_is_refused() {
         ..Envelope::parse(signed.as_bytes()).unwrap()
     }
     .to_json();
-    assert!(Release::open(unsigned.as_bytes(), &trust(&k), "default")
-        .unwrap_err()
-        .contains("names no key"));
+    assert!(
+        Release::open(unsigned.as_bytes(), &trust(&k), "CATALOG_TRUST", "default")
+            .unwrap_err()
+            .contains("names no key")
+    );
     for cut in [0, 1, signed.len() / 2, signed.len() - 1] {
-        let e = Release::open(&signed.as_bytes()[..cut], &trust(&k), "default").unwrap_err();
+        let e = Release::open(
+            &signed.as_bytes()[..cut],
+            &trust(&k),
+            "CATALOG_TRUST",
+            "default",
+        )
+        .unwrap_err();
         assert!(e.contains("torn"), "{cut}: {e}");
     }
-    assert!(Release::open(b"\xff\xfe", &trust(&k), "default").is_err());
+    assert!(Release::open(b"\xff\xfe", &trust(&k), "CATALOG_TRUST", "default").is_err());
 }
 
 #[test]
@@ -141,7 +190,7 @@ fn an_attacker_who_passes_a_skill_signature_off_as_a_release_is_refused() {
         }],
     }
     .to_json();
-    let e = Release::open(env.as_bytes(), &trust(&k), "default").unwrap_err();
+    let e = Release::open(env.as_bytes(), &trust(&k), "CATALOG_TRUST", "default").unwrap_err();
     assert!(e.contains(RELEASE_TYPE), "{e}");
 }
 
@@ -150,7 +199,7 @@ fn an_attacker_who_moves_one_tenants_release_to_another_is_refused() {
     let k = key(1);
     let (pack, assets) = packed("v1", &k);
     let signed = Release::of("team-a", &pack, &assets).sign(&k);
-    let e = Release::open(signed.as_bytes(), &trust(&k), "team-b").unwrap_err();
+    let e = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "team-b").unwrap_err();
     assert!(e.contains("\"team-a\""), "{e}");
 }
 
@@ -160,11 +209,11 @@ fn an_attacker_who_replaces_or_truncates_the_pack_is_refused() {
     let (pack, assets) = packed("v1", &k);
     let (other, _) = packed("evil", &k);
     let r = Release::of("default", &pack, &assets);
-    let e = refused(r.check_pack(pack[..pack.len() - 1].to_vec(), &trust(&k)));
+    let e = refused(r.check_pack(pack[..pack.len() - 1].to_vec(), &trust(&k), "CATALOG_TRUST"));
     assert!(e.contains("truncated"), "{e}");
     let mut same_len = other.clone();
     same_len.resize(pack.len(), 0);
-    let e = refused(r.check_pack(same_len, &trust(&k)));
+    let e = refused(r.check_pack(same_len, &trust(&k), "CATALOG_TRUST"));
     assert!(e.contains("SHA-256"), "{e}");
 }
 
@@ -173,10 +222,18 @@ fn an_unsigned_pack_or_one_signed_by_another_key_is_refused_even_under_a_trusted
     let k = key(1);
     let c = folder("v1");
     let unsigned = pack::encode_with(&c, &PackOptions::default()).pack;
-    let e = refused(Release::of("default", &unsigned, &[]).check_pack(unsigned, &trust(&k)));
+    let e = refused(Release::of("default", &unsigned, &[]).check_pack(
+        unsigned,
+        &trust(&k),
+        "CATALOG_TRUST",
+    ));
     assert!(e.contains("not signed"), "{e}");
     let (other, assets) = packed("v1", &key(3));
-    let e = refused(Release::of("default", &other, &assets).check_pack(other, &trust(&k)));
+    let e = refused(Release::of("default", &other, &assets).check_pack(
+        other,
+        &trust(&k),
+        "CATALOG_TRUST",
+    ));
     assert!(e.contains("CATALOG_TRUST does not hold"), "{e}");
 }
 
@@ -231,13 +288,16 @@ fn an_attacker_who_signs_a_release_that_leaves_out_an_asset_the_pack_needs_is_re
         let mut fewer = assets.clone();
         let (gone, _) = fewer.remove(i);
         let signed = Release::of("default", &pack, &fewer).sign(&k);
-        let r = Release::open(signed.as_bytes(), &trust(&k), "default").unwrap();
-        let e = refused(r.check_pack(pack.clone(), &trust(&k)));
+        let r = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "default").unwrap();
+        let e = refused(r.check_pack(pack.clone(), &trust(&k), "CATALOG_TRUST"));
         assert!(e.contains(&gone) && e.contains("does not list"), "{e}");
         let mut longer = assets.clone();
         longer[i].1 += 1;
-        let e =
-            refused(Release::of("default", &pack, &longer).check_pack(pack.clone(), &trust(&k)));
+        let e = refused(Release::of("default", &pack, &longer).check_pack(
+            pack.clone(),
+            &trust(&k),
+            "CATALOG_TRUST",
+        ));
         assert!(e.contains(&assets[i].0) && e.contains("lists as"), "{e}");
     }
     // Listed in another order than publish writes, the same release is accepted.
@@ -266,8 +326,8 @@ fn an_attacker_who_signs_a_release_that_leaves_out_an_asset_the_pack_needs_is_re
         }],
     }
     .to_json();
-    let r = Release::open(env.as_bytes(), &trust(&k), "default").unwrap();
-    assert!(r.check_pack(pack, &trust(&k)).is_ok());
+    let r = Release::open(env.as_bytes(), &trust(&k), "CATALOG_TRUST", "default").unwrap();
+    assert!(r.check_pack(pack, &trust(&k), "CATALOG_TRUST").is_ok());
 }
 
 /// The history (unsigned: it only says where a Worker with no good pack, `--rollback` and

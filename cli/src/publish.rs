@@ -13,7 +13,8 @@
 //!   and assets that neither the pointer nor the last N revisions of the history name (with
 //!   `--trust`, the last N whose release a key of FILE signed). Never beside a publish.
 //! * `--dry-run` says what would be uploaded or deleted; `--local [--persist-to DIR]` works on
-//!   wrangler dev's local store instead of the account's bucket.
+//!   wrangler dev's local store instead of the account's bucket (`--remote`, the default, says
+//!   the account's bucket explicitly, as the GitHub Actions workflow of docs/serving.md does).
 //!
 //! The bucket is reached through wrangler's `r2 object get/put/delete` commands (Cloudflare's
 //! maintained command line; it works offline against the local store), run as
@@ -32,14 +33,25 @@ fn json_string(s: &str, out: &mut String) {
     skills_edge::skill::value::write_json_string(s, out);
 }
 
-/// Where the objects go: the bucket, the catalog, and how wrangler reaches them.
+/// Where the objects go: the bucket, the catalog, and how they are reached.
 struct Store {
     bucket: String,
     catalog: String,
-    local: bool,
-    persist_to: Option<String>,
-    config: Option<String>,
-    tmp: PathBuf,
+    io: Io,
+}
+
+/// How a [`Store`] reaches the bucket.
+enum Io {
+    /// wrangler's `r2` commands, on the account's bucket or (`local`) wrangler dev's store.
+    Wrangler {
+        local: bool,
+        persist_to: Option<String>,
+        config: Option<String>,
+        tmp: PathBuf,
+    },
+    /// The objects in memory: the unit tests' bucket.
+    #[cfg(test)]
+    Memory(std::cell::RefCell<std::collections::BTreeMap<String, Vec<u8>>>),
 }
 
 /// The flags `publish` and `gc` read themselves; the rest are `pack`'s.
@@ -49,6 +61,8 @@ struct Flags {
     catalog: Option<String>,
     dry_run: bool,
     local: bool,
+    /// `--remote`: the account's bucket, said explicitly (the default).
+    remote: bool,
     persist_to: Option<String>,
     config: Option<String>,
     rollback: Option<String>,
@@ -61,20 +75,31 @@ struct Flags {
 const USAGE: &str = "usage:
   skills-edge publish <dir> --bucket NAME [--catalog ID] [--sign KEY] [--catalog-id ID]
                       [--inline-max BYTES] [--strict] [--skip-invalid] [--dry-run]
-                      [--local [--persist-to DIR]] [--config wrangler.toml]
+                      [--remote | --local [--persist-to DIR]] [--config wrangler.toml]
   skills-edge publish --rollback REVISION --bucket NAME [--catalog ID] [--local ...]
   skills-edge gc --keep N --bucket NAME [--catalog ID] [--trust FILE] [--dry-run] [--local ...]
 The signing key is --sign or SKILLS_SIGNING_KEY; wrangler is SKILLS_EDGE_WRANGLER or `npx wrangler`.";
 
 /// `gc --trust FILE`: the keys in FILE (a `signing.pub`, a JWK Set or an array of JWKs, as
-/// `CATALOG_TRUST`).
-fn read_trust(file: Option<&str>) -> Result<Option<Vec<PublicKey>>, String> {
+/// `CATALOG_TRUST`), and the name a refusal gives their source (`--trust FILE`).
+fn read_trust(file: Option<&str>) -> Result<Option<Trust>, String> {
     let Some(file) = file else { return Ok(None) };
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("--trust {file}: cannot read it: {e}"))?;
     release::parse_trust(&text)
-        .map(Some)
+        .map(|keys| {
+            Some(Trust {
+                keys,
+                source: format!("--trust {file}"),
+            })
+        })
         .map_err(|e| format!("--trust {file}: {e}"))
+}
+
+/// The keys `gc` counts revisions by, and where they came from.
+struct Trust {
+    keys: Vec<PublicKey>,
+    source: String,
 }
 
 fn usage_error(msg: &str) -> ExitCode {
@@ -107,6 +132,7 @@ fn read_flags(argv: &[String]) -> Result<Flags, String> {
             }
             "--dry-run" => f.dry_run = true,
             "--local" => f.local = true,
+            "--remote" => f.remote = true,
             "--help" | "-h" => return Err(String::new()),
             _ => f.rest.push(a.clone()),
         }
@@ -139,6 +165,9 @@ pub(crate) fn command(argv: &[String], gc: bool) -> ExitCode {
     if f.persist_to.is_some() && !f.local {
         return usage_error("--persist-to goes with --local");
     }
+    if f.local && f.remote {
+        return usage_error("--local and --remote name different stores: give one");
+    }
     let tmp = std::env::temp_dir().join(format!("skills-edge-publish-{}", std::process::id()));
     if let Err(e) = std::fs::create_dir_all(&tmp) {
         eprintln!("error: cannot make {}: {e}", tmp.display());
@@ -147,15 +176,21 @@ pub(crate) fn command(argv: &[String], gc: bool) -> ExitCode {
     let store = Store {
         bucket,
         catalog,
-        local: f.local,
-        persist_to: f.persist_to.clone(),
-        config: f.config.clone(),
-        tmp: tmp.clone(),
+        io: Io::Wrangler {
+            local: f.local,
+            persist_to: f.persist_to.clone(),
+            config: f.config.clone(),
+            tmp: tmp.clone(),
+        },
     };
     let result = if gc {
         match (f.keep, f.rest.is_empty(), f.rollback.is_none()) {
             (Some(n), true, true) => match read_trust(f.trust.as_deref()) {
-                Ok(trust) => collect(&store, n, trust.as_deref(), f.dry_run),
+                Ok(trust) => collect(&store, n, trust.as_ref(), f.dry_run).map(|said| {
+                    for line in said {
+                        eprintln!("{line}");
+                    }
+                }),
                 Err(e) => Err(e),
             },
             (None, _, _) => Err("gc needs --keep N".into()),
@@ -188,21 +223,38 @@ pub(crate) fn command(argv: &[String], gc: bool) -> ExitCode {
 }
 
 impl Store {
+    /// wrangler's settings and scratch folder; `None` for a bucket in memory.
+    fn wrangler_io(&self) -> Option<(bool, &Option<String>, &Option<String>, &PathBuf)> {
+        match &self.io {
+            Io::Wrangler {
+                local,
+                persist_to,
+                config,
+                tmp,
+            } => Some((*local, persist_to, config, tmp)),
+            #[cfg(test)]
+            Io::Memory(_) => None,
+        }
+    }
+
     fn wrangler(&self, args: &[&str]) -> Result<(bool, String), String> {
+        let Some((local, persist_to, config, _)) = self.wrangler_io() else {
+            return Err("no wrangler for a bucket in memory".into());
+        };
         let (program, mut all) = match std::env::var("SKILLS_EDGE_WRANGLER") {
             Ok(p) if !p.is_empty() => (p, Vec::new()),
             _ => ("npx".to_owned(), vec!["wrangler".to_owned()]),
         };
         all.extend(args.iter().map(|s| (*s).to_owned()));
-        if self.local {
+        if local {
             all.push("--local".into());
-            if let Some(p) = &self.persist_to {
+            if let Some(p) = persist_to {
                 all.extend(["--persist-to".into(), p.clone()]);
             }
         } else {
             all.push("--remote".into());
         }
-        if let Some(c) = &self.config {
+        if let Some(c) = config {
             all.extend(["--config".into(), c.clone()]);
         }
         let out = Command::new(&program)
@@ -228,9 +280,17 @@ impl Store {
     /// concurrently, in no order: only for objects no reader finds before the pointer names
     /// them).
     fn put_all(&self, objects: &[(String, &[u8])]) -> Result<(), String> {
+        #[cfg(test)]
+        if let Io::Memory(m) = &self.io {
+            for (key, bytes) in objects {
+                m.borrow_mut().insert(key.clone(), bytes.to_vec());
+            }
+            return Ok(());
+        }
+        let tmp = self.tmp();
         let mut manifest = String::from("[");
         for (i, (key, bytes)) in objects.iter().enumerate() {
-            let file = self.tmp.join(format!("bulk-{i}"));
+            let file = tmp.join(format!("bulk-{i}"));
             std::fs::write(&file, bytes)
                 .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
             if i > 0 {
@@ -244,7 +304,7 @@ impl Store {
             manifest.push_str(&item);
         }
         manifest.push(']');
-        let list = self.tmp.join("bulk.json");
+        let list = tmp.join("bulk.json");
         std::fs::write(&list, manifest)
             .map_err(|e| format!("cannot write {}: {e}", list.display()))?;
         let list = list.to_string_lossy().into_owned();
@@ -261,8 +321,20 @@ impl Store {
         }
     }
 
+    /// wrangler's scratch folder (the system's temporary folder for a bucket in memory, which
+    /// never uses it).
+    fn tmp(&self) -> PathBuf {
+        self.wrangler_io()
+            .map_or_else(std::env::temp_dir, |(_, _, _, tmp)| tmp.clone())
+    }
+
     fn put(&self, key: &str, bytes: &[u8], content_type: &str) -> Result<(), String> {
-        let file = self.tmp.join("object");
+        #[cfg(test)]
+        if let Io::Memory(m) = &self.io {
+            m.borrow_mut().insert(key.to_owned(), bytes.to_vec());
+            return Ok(());
+        }
+        let file = self.tmp().join("object");
         std::fs::write(&file, bytes)
             .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
         let file = file.to_string_lossy().into_owned();
@@ -286,7 +358,11 @@ impl Store {
 
     /// The object's bytes; `None` when the bucket has no such key.
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
-        let file = self.tmp.join("download");
+        #[cfg(test)]
+        if let Io::Memory(m) = &self.io {
+            return Ok(m.borrow().get(key).cloned());
+        }
+        let file = self.tmp().join("download");
         let _ = std::fs::remove_file(&file);
         let f = file.to_string_lossy().into_owned();
         let path = self.path(key);
@@ -303,6 +379,11 @@ impl Store {
     }
 
     fn delete(&self, key: &str) -> Result<(), String> {
+        #[cfg(test)]
+        if let Io::Memory(m) = &self.io {
+            m.borrow_mut().remove(key);
+            return Ok(());
+        }
         let path = self.path(key);
         let (ok, out) = self.wrangler(&["r2", "object", "delete", &path])?;
         if ok {
@@ -549,94 +630,10 @@ fn rollback(store: &Store, given: &str, dry_run: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// The pointer's release (its payload; the signature is the Worker's to check), `None` when
-/// there is no pointer.
-fn read_pointer(store: &Store) -> Result<Option<Release>, String> {
-    match store.get(&keys::pointer(&store.catalog))? {
-        Some(bytes) => {
-            let env = Envelope::parse(&bytes).map_err(|e| format!("the pointer is damaged: {e}; gc deletes nothing until publish or --rollback repairs it"))?;
-            Ok(Some(Release::parse(&env.payload)?))
-        }
-        None => Ok(None),
-    }
-}
+#[path = "publish_gc.rs"]
+mod gc;
+use gc::collect;
 
-/// `gc --keep N [--trust KEYS]`: deletes what neither the pointer nor the newest N revisions
-/// name ([`release::gc_plan`]; with `trust`, only revisions whose release opens with one of
-/// its keys count towards N). The pointer and the history are read again just before each
-/// batch of deletes, and nothing they name then is deleted ([`release::GcPlan::still_doomed`]).
-/// gc must still not run beside a publish: a publish that re-uploads a revision gc is
-/// deleting, before it writes the history, can lose it (docs/serving.md).
-fn collect(
-    store: &Store,
-    keep: usize,
-    trust: Option<&[PublicKey]>,
-    dry_run: bool,
-) -> Result<(), String> {
-    let history = read_history(store)?;
-    let pointer = read_pointer(store)?;
-    let mut refused = Vec::new();
-    let mut failed = None;
-    let plan = release::gc_plan(&history, pointer.as_ref(), keep, |e| {
-        let Some(trust) = trust else { return true };
-        let key = keys::release(&store.catalog, &e.revision);
-        match store.get(&key) {
-            Ok(Some(bytes)) => match Release::open(&bytes, trust, &store.catalog) {
-                Ok(_) => true,
-                Err(why) => {
-                    refused.push(format!("{}: {why}", &e.revision[..12]));
-                    false
-                }
-            },
-            Ok(None) => {
-                refused.push(format!("{}: its release is missing", &e.revision[..12]));
-                false
-            }
-            Err(why) => {
-                failed.get_or_insert(why);
-                false
-            }
-        }
-    });
-    if let Some(why) = failed {
-        return Err(format!("{why}; gc deleted nothing"));
-    }
-    for r in &refused {
-        eprintln!("gc: revision {r} (not counted towards --keep)");
-    }
-    eprintln!(
-        "gc {}/{}: keeping {} revisions{}, deleting {} revisions and {} assets",
-        store.bucket,
-        store.catalog,
-        plan.kept.len(),
-        pointer
-            .as_ref()
-            .map(|p| format!(" (the pointer names {})", &p.revision()[..12]))
-            .unwrap_or_default(),
-        plan.revisions.len(),
-        plan.assets.len()
-    );
-    if dry_run {
-        for r in &plan.revisions {
-            eprintln!("would delete revision {r}");
-        }
-        return Ok(());
-    }
-    if plan.revisions.is_empty() {
-        return Ok(());
-    }
-    // Read again just before the deletes: what a publish or a rollback named meanwhile
-    // stays. The history first: an interrupted gc leaves objects no revision names, never a
-    // history naming an object that is gone.
-    let plan = plan.still_doomed(&read_history(store)?, read_pointer(store)?.as_ref(), keep);
-    write_history(store, &plan.kept)?;
-    for r in &plan.revisions {
-        store.delete(&keys::pack(&store.catalog, r))?;
-        store.delete(&keys::release(&store.catalog, r))?;
-    }
-    let plan = plan.still_doomed(&read_history(store)?, read_pointer(store)?.as_ref(), keep);
-    for a in &plan.assets {
-        store.delete(&format!("{}{a}", keys::assets(&store.catalog)))?;
-    }
-    Ok(())
-}
+#[cfg(test)]
+#[path = "publish_tests.rs"]
+mod tests;

@@ -22,15 +22,15 @@ fuzz_target!(|data: &[u8]| {
     let key = SigningKey::from_seed([7; 32]);
     let stranger = SigningKey::from_seed([9; 32]);
     let trust = [key.public().clone()];
-    if let Ok(r) = Release::open(data, &trust, "default") {
+    if let Ok(r) = Release::open(data, &trust, "CATALOG_TRUST", "default") {
         assert!(check_catalog_id(&r.catalog).is_ok());
         assert_eq!(r.pack.len(), 64);
         assert!(r.assets.iter().all(|(n, _)| !n.is_empty() && !n.contains('/')));
-        assert!(Release::open(data, &[stranger.public().clone()], "default").is_err());
+        assert!(Release::open(data, &[stranger.public().clone()], "CATALOG_TRUST", "default").is_err());
     }
     if let Ok(r) = Release::parse(data) {
         let signed = r.sign(&key);
-        assert_eq!(Release::open(signed.as_bytes(), &trust, &r.catalog), Ok(r));
+        assert_eq!(Release::open(signed.as_bytes(), &trust, "CATALOG_TRUST", &r.catalog), Ok(r));
     }
     if let Ok(h) = parse_history(data) {
         assert!(h.iter().all(|e| e.revision.len() == 64

@@ -50,6 +50,8 @@ SKILLS_SIGNING_KEY=target/signing/signing.key bash scripts/build-worker.sh --inl
 node_modules/.bin/node --test --test-timeout=300000 --test-force-exit --test-concurrency=2 --test-reporter=spec \
   tests/e2e/r2.test.mjs \
   tests/e2e/signed-oms.test.mjs \
+  tests/e2e/r2-outage.test.mjs \
+  tests/e2e/publish-workflow.test.mjs \
   tests/e2e/http-probes.test.mjs \
   tests/e2e/faults.test.mjs \
   tests/e2e/config.test.mjs \

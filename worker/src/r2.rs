@@ -89,6 +89,9 @@ extern "C" {
 pub(crate) struct Tenant {
     catalog: String,
     trust: Vec<PublicKey>,
+    /// Where `trust` came from (`CATALOG_TRUST`, or the catalog's own in `CATALOGS`), named
+    /// in a refusal with its fix.
+    trusted_by: String,
     /// Where its assets are read (the bucket under `ID/assets/`).
     assets: JsValue,
     /// When the pointer is looked at next (milliseconds since the epoch).
@@ -156,11 +159,17 @@ fn invalid(name: &str, value: Option<&str>, problem: &str, fix: &str) -> String 
 const TRUST_FIX: &str =
     "set it to the public key skills-edge keygen wrote (signing.pub), or a JWK Set of several";
 
-fn tenant(bucket: &JsValue, catalog: String, trust: Vec<PublicKey>) -> Rc<Tenant> {
+fn tenant(
+    bucket: &JsValue,
+    catalog: String,
+    trust: Vec<PublicKey>,
+    trusted_by: String,
+) -> Rc<Tenant> {
     Rc::new(Tenant {
         assets: r2_assets(bucket, &keys::assets(&catalog)),
         catalog,
         trust,
+        trusted_by,
         next: Cell::new(0.0),
         inflight: RefCell::new(None),
         served: RefCell::new(None),
@@ -240,10 +249,14 @@ fn read_catalogs(
         let index = match tenants.iter().position(|t| t.catalog == catalog) {
             Some(i) => i,
             None => {
-                let trust = own_trust
-                    .or_else(|| trust.map(<[PublicKey]>::to_vec))
-                    .ok_or_else(|| bad(format!("{catalog} has no trusted key: give it a \"trust\", or set CATALOG_TRUST")))?;
-                tenants.push(tenant(bucket, catalog, trust));
+                let (trust, trusted_by) = match own_trust {
+                    Some(own) => (own, format!("the \"trust\" of {catalog} in CATALOGS")),
+                    None => (
+                        trust.map(<[PublicKey]>::to_vec).ok_or_else(|| bad(format!("{catalog} has no trusted key: give it a \"trust\", or set CATALOG_TRUST")))?,
+                        "CATALOG_TRUST".to_owned(),
+                    ),
+                };
+                tenants.push(tenant(bucket, catalog, trust, trusted_by));
                 tenants.len() - 1
             }
         };
@@ -332,7 +345,10 @@ pub(crate) fn configure(env: &JsValue) -> std::result::Result<bool, String> {
                     "use the id given to skills-edge publish --catalog",
                 )
             })?;
-            (vec![tenant(&bucket, catalog, trust)], Vec::new())
+            (
+                vec![tenant(&bucket, catalog, trust, "CATALOG_TRUST".to_owned())],
+                Vec::new(),
+            )
         }
     };
     let config = Config {
@@ -576,7 +592,7 @@ async fn install(
     pointer: &[u8],
 ) -> std::result::Result<String, (String, bool)> {
     let bad = |why: String| (why, true);
-    let r = Release::open(pointer, &t.trust, &t.catalog).map_err(|e| {
+    let r = Release::open(pointer, &t.trust, &t.trusted_by, &t.catalog).map_err(|e| {
         bad(format!(
             "the pointer {} is refused: {e}",
             keys::pointer(&t.catalog)
@@ -618,7 +634,7 @@ async fn install(
             ))
         })?;
     let catalog = r
-        .check_pack(pack, &t.trust)
+        .check_pack(pack, &t.trust, &t.trusted_by)
         .map_err(|e| bad(format!("revision {}: {e}", r.revision())))?;
     let serving: Serving = serving::serve(&cfg.env, catalog, t.assets.clone()).map_err(bad)?;
     *t.current.borrow_mut() = Some(Rc::new(serving));

@@ -40,3 +40,18 @@ export function signWith(secretJwkText) {
     },
   };
 }
+
+/** The DSSE payload type of a catalog release (catalog/src/release.rs). */
+export const RELEASE_TYPE = "application/vnd.skills-edge.release+json";
+
+/**
+ * A catalog release (the pointer R2 holds) of `pack`, its SHA-256 hex, with `size` bytes and
+ * `assets` ([name, length] pairs), signed with the secret JWK text: the envelope's JSON text.
+ */
+export function signRelease(secretJwkText, { catalog = "default", pack, size, assets = [] }) {
+  const jwk = JSON.parse(secretJwkText);
+  const key = createPrivateKey({ key: jwk, format: "jwk" });
+  const body = Buffer.from(JSON.stringify({ catalog, pack, size, assets }));
+  const sig = sign(null, pae(RELEASE_TYPE, body), key);
+  return JSON.stringify({ payloadType: RELEASE_TYPE, payload: body.toString("base64"), signatures: [{ keyid: thumbprint(jwk), sig: sig.toString("base64") }] });
+}

@@ -155,10 +155,13 @@ const ESBUILD = join(ROOT, "node_modules", ".bin", "esbuild");
  * `vars` are text bindings, plus wrangler.toml's ALLOWED_HOSTS. `instances` (an array of such
  * `vars`) runs one Worker per entry in the same workerd process, each on a port of its own
  * (`origins`, in order); `pack` and `assets` serve another catalog than worker/build's.
- * Waits until every Worker answers; returns `{ port, origin, origins, url, log, logTail(n),
+ * `entry` bundles another entry module in worker/entry.mjs's place (it imports the same
+ * build: `./build/skills_edge_worker_bg.wasm`, `./build/catalog.pack` and the glue).
+ * Waits until every Worker answers `/` with `readyStatus` (404: no such path; 503 for a
+ * catalog from R2 with no good pack; an array gives one per instance); returns `{ port, origin, origins, url, log, logTail(n),
  * stop() }` (`port`, `origin` and `url` are the first Worker's).
  */
-export async function startWorkerd({ vars = {}, instances, pack, assets, readyTimeoutMs = 60_000 } = {}) {
+export async function startWorkerd({ vars = {}, instances, pack, assets, entry, readyStatus = 404, readyTimeoutMs = 60_000 } = {}) {
   const build = join(ROOT, "worker", "build");
   if (!existsSync(join(build, "skills_edge_worker_bg.wasm"))) {
     throw new Error("the Worker is not built: run `bash scripts/build-worker.sh` first");
@@ -166,7 +169,7 @@ export async function startWorkerd({ vars = {}, instances, pack, assets, readyTi
   const dir = tempDir("workerd");
   await new Promise((resolveRun, reject) => {
     const args = [
-      join(ROOT, "worker", "entry.mjs"), "--bundle", "--format=esm", "--platform=browser",
+      entry ?? join(ROOT, "worker", "entry.mjs"), "--bundle", "--format=esm", "--platform=browser",
       "--conditions=workerd,worker,browser", "--external:cloudflare:workers", "--external:*.wasm",
       "--external:*.pack", "--log-level=warning", `--outfile=${join(dir, "worker.mjs")}`,
     ];
@@ -217,13 +220,14 @@ const modules :List(Workerd.Worker.Module) = [
   const deadline = Date.now() + readyTimeoutMs;
   let exited = null;
   proc.exited.then((e) => (exited = e));
-  for (const origin of origins) {
+  for (const [i, origin] of origins.entries()) {
+    const status = Array.isArray(readyStatus) ? readyStatus[i] : readyStatus;
     for (;;) {
       if (exited) throw new Error(`workerd exited (${JSON.stringify(exited)}) before answering:\n${tail(log)}`);
       try {
         const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) });
         await res.arrayBuffer();
-        if (res.status === 404 && (res.headers.get("content-type") ?? "").includes("application/json")) break;
+        if (res.status === status && (res.headers.get("content-type") ?? "").includes("application/json")) break;
       } catch {}
       if (Date.now() > deadline) {
         await proc.stop();
