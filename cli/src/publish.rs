@@ -72,7 +72,7 @@ struct Flags {
     rest: Vec<String>,
 }
 
-const USAGE: &str = "usage:
+pub(crate) const USAGE: &str = "usage:
   skills-edge publish <dir> --bucket NAME [--catalog ID] [--sign KEY] [--catalog-id ID]
                       [--inline-max BYTES] [--strict] [--skip-invalid] [--dry-run]
                       [--remote | --local [--persist-to DIR]] [--config wrangler.toml]

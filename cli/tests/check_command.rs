@@ -237,6 +237,30 @@ fn every_subcommand_answers_help_with_its_usage() {
     }
 }
 
+#[test]
+fn the_whole_programs_help_names_publish_and_gc_and_each_answers_help() {
+    let help = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_skills-edge"))
+            .args(args)
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let whole = help(&["--help"]);
+    assert!(whole.contains("USAGE:\n"), "{whole}");
+    for line in [
+        "skills-edge publish <dir> --bucket NAME",
+        "skills-edge gc --keep N",
+    ] {
+        assert!(whole.contains(line), "{line}: {whole}");
+    }
+    for command in ["publish", "gc"] {
+        let own = help(&[command, "--help"]);
+        assert!(own.contains(&format!("skills-edge {command} ")), "{own}");
+    }
+}
+
 fn run(args: &[&std::ffi::OsStr]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skills-edge"))
         .args(args)
