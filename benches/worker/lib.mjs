@@ -215,3 +215,37 @@ export async function perRequest(pid, port, msg, name, count) {
   for (let i = 0; i < count; i++) await post(port, msg, name);
   return (cpuNs(pid) - c0) / 1e3 / count;
 }
+
+/**
+ * Writes `dir/workerd.capnp` for the Worker staged in `dir` (worker.mjs, the wasm, the pack,
+ * assets/) and returns its path: the Worker on 127.0.0.1:8787 with the assets as a read-only
+ * disk service bound as ASSETS, plus `bindings` (`{ NAME: "text" }`, text bindings) and, with
+ * `internet`, a network service for loopback fetches. `by` names the script in the header.
+ */
+export function workerdConfig(dir, { by, bindings = {}, internet = false }) {
+  const file = join(dir, "workerd.capnp");
+  const all = ['(name = "ASSETS", service = "assets")',
+    ...Object.entries(bindings).map(([k, v]) => `(name = ${JSON.stringify(k)}, text = ${JSON.stringify(v)})`)];
+  writeFileSync(file, `# Written by ${by}.
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .w),
+    (name = "assets", disk = (path = ${JSON.stringify(join(dir, "assets"))}, writable = false, allowDotfiles = false)),${internet ? '\n    (name = "internet", network = (allow = ["local"])),' : ""}
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "main")],
+);
+
+const w :Workerd.Worker = (
+  compatibilityDate = "2026-04-01",
+  modules = [
+    (name = "worker.mjs", esModule = embed "worker.mjs"),
+    (name = "build/skills_edge_worker_bg.wasm", wasm = embed "skills_edge_worker_bg.wasm"),
+    (name = "build/catalog.pack", data = embed "catalog.pack"),
+  ],
+  bindings = [${all.join(", ")}],
+);
+`);
+  return file;
+}

@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tempDir } from "../../tests/lib/processes.mjs";
 import { signRelease } from "../../tests/e2e/lib/sign.mjs";
-import { call, cpuNs, generate, heapAfterGc, idle, perRequest, post, withWorkerd } from "./lib.mjs";
+import { call, cpuNs, generate, heapAfterGc, idle, perRequest, post, withWorkerd, workerdConfig } from "./lib.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const ESBUILD = join(ROOT, "node_modules", ".bin", "esbuild");
@@ -112,29 +112,7 @@ try {
     cpSync(join(BUILD, "skills_edge_worker_bg.wasm"), join(dir, "skills_edge_worker_bg.wasm"));
     cpSync(revisions[0].packFile, join(dir, "catalog.pack"));
     symlinkSync(revisions[0].assets, join(dir, "assets"));
-    const bindings = ['(name = "ASSETS", service = "assets")',
-      ...Object.entries(vars).map(([k, v]) => `(name = ${JSON.stringify(k)}, text = ${JSON.stringify(v)})`)];
-    const file = join(dir, "workerd.capnp");
-    writeFileSync(file, `# Written by benches/worker/r2.mjs.
-using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [
-    (name = "main", worker = .w),
-    (name = "assets", disk = (path = ${JSON.stringify(join(dir, "assets"))}, writable = false, allowDotfiles = false)),
-    (name = "internet", network = (allow = ["local"])),
-  ],
-  sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "main")],
-);
-const w :Workerd.Worker = (
-  compatibilityDate = "2026-04-01",
-  modules = [
-    (name = "worker.mjs", esModule = embed "worker.mjs"),
-    (name = "build/skills_edge_worker_bg.wasm", wasm = embed "skills_edge_worker_bg.wasm"),
-    (name = "build/catalog.pack", data = embed "catalog.pack"),
-  ],
-  bindings = [${bindings.join(", ")}],
-);
-`);
+    const file = workerdConfig(dir, { by: "benches/worker/r2.mjs", bindings: vars, internet: true });
     return { file, dir };
   };
   const embedded = stage("embedded", join(ROOT, "worker", "entry.mjs"), {});

@@ -50,7 +50,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { tempDir } from "../../tests/lib/processes.mjs";
-import { call, first, generate, isolateMemory, memory, perRequest, post, withWorkerd } from "./lib.mjs";
+import { call, first, generate, isolateMemory, memory, perRequest, post, withWorkerd, workerdConfig } from "./lib.mjs";
 import { copyWorker, deployDryRun } from "../../tests/e2e/lib/worker.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -92,31 +92,7 @@ if (opts.node && !existsSync(join(ROOT, "pkg", "web", "skills_edge_bg.wasm"))) {
 }
 
 /** A workerd config for the Worker staged in `dir` (worker.mjs, wasm, pack, assets/). */
-function workerConfig(dir) {
-  const file = join(dir, "workerd.capnp");
-  writeFileSync(file, `# Written by benches/worker/scale.mjs.
-using Workerd = import "/workerd/workerd.capnp";
-
-const config :Workerd.Config = (
-  services = [
-    (name = "main", worker = .w),
-    (name = "assets", disk = (path = ${JSON.stringify(join(dir, "assets"))}, writable = false, allowDotfiles = false)),
-  ],
-  sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "main")],
-);
-
-const w :Workerd.Worker = (
-  compatibilityDate = "2026-04-01",
-  modules = [
-    (name = "worker.mjs", esModule = embed "worker.mjs"),
-    (name = "build/skills_edge_worker_bg.wasm", wasm = embed "skills_edge_worker_bg.wasm"),
-    (name = "build/catalog.pack", data = embed "catalog.pack"),
-  ],
-  bindings = [(name = "ASSETS", service = "assets")],
-);
-`);
-  return file;
-}
+const workerConfig = (dir) => workerdConfig(dir, { by: "benches/worker/scale.mjs" });
 
 // ---------------------------------------------------------------------------------------
 // Node: the npm package's SkillsServer over the pack, in a fresh process.
