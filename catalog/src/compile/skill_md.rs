@@ -164,6 +164,18 @@ pub(super) fn check_skill_md(
                         &format!("quote the value, e.g. `{k}: \"…\"`"),
                     ));
                 }
+                if let (Value::String(tags), "tags") = (v, k.as_str()) {
+                    if let Some(problem) = crate::search::text::check_tags(tags) {
+                        diags.push(
+                            err(
+                                Rule::MetadataTags,
+                                problem,
+                                "write the tags as one string of lowercase tags separated by commas, e.g. `tags: \"pdf, forms\"` under `metadata` (at most 16, each 1–64 characters of a-z, 0-9 and hyphens)",
+                            )
+                            .at_line(crate::search::text::tags_line(text)),
+                        );
+                    }
+                }
                 if k.starts_with(RESERVED_METADATA_PREFIX) {
                     diags.push(Diagnostic::warning(
                         Rule::ReservedMetadataKey,
