@@ -36,6 +36,7 @@ mod oms;
 mod oms_attacks;
 mod pagination;
 mod schema_validation;
+mod search;
 mod settings;
 #[cfg(feature = "command")]
 mod signatures;
