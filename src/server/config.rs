@@ -52,7 +52,7 @@ impl Fallback {
     /// The items of the setting, `tools`, `prompts` and `search`, in this order.
     pub(crate) const ITEMS: [&'static str; 3] = ["tools", "prompts", "search"];
 
-    /// The setting's form: `none`, or the items that are on, in [`Fallback::ITEMS`] order,
+    /// The setting's form: `none`, or the items that are on, in the order `tools`, `prompts`, `search`,
     /// separated by commas (`tools,prompts`, `search`, …).
     pub fn as_str(self) -> &'static str {
         match (self.tools, self.prompts, self.search) {

@@ -1,4 +1,4 @@
-//! Search: an index of the skills compiled into the pack (section 21, [`index`]) and the
+//! Search: an index of the skills compiled into the pack (section 21, `index`) and the
 //! ranking of a query over the skills a caller sees ([`Catalog::search`]).
 //!
 //! Ranking is BM25F (Robertson and Zaragoza, "The Probabilistic Relevance Framework: BM25 and
@@ -23,15 +23,15 @@ use crate::Catalog;
 use index::{Index, Posting, FIELDS};
 
 /// The most bytes a query may have.
-pub const MAX_QUERY_BYTES: usize = 1000;
+pub(crate) const MAX_QUERY_BYTES: usize = 1000;
 /// The most distinct terms of a query used (the first ones).
-pub const MAX_QUERY_TERMS: usize = 32;
+pub(crate) const MAX_QUERY_TERMS: usize = 32;
 /// The most results a search returns.
 pub const MAX_LIMIT: usize = 50;
 /// The results a search returns when the caller does not say.
 pub const DEFAULT_LIMIT: usize = 10;
 /// The most tags a query may filter by.
-pub const MAX_QUERY_TAGS: usize = 16;
+pub(crate) const MAX_QUERY_TAGS: usize = 16;
 
 /// The weight of each field (name, description, tags, headings): a term in a skill's name or
 /// tags says more about what the skill is for than one in its description, and one in a
