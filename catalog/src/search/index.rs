@@ -99,6 +99,18 @@ pub(crate) fn encode(c: &Compiled, classes: usize, class_of: impl Fn(usize) -> u
     occ.sort_by(|a, b| (a.0.as_str(), a.1).cmp(&(b.0.as_str(), b.1)));
     tags.sort();
     tags.dedup();
+    layout(n, &stats, &lens, &occ, &tags)
+}
+
+/// The section's bytes from its parts: each term's occurrences (sorted by term, then skill)
+/// and each tag's skills (sorted), each dictionary written with its postings.
+fn layout(
+    n: usize,
+    stats: &[[u32; FIELDS + 1]],
+    lens: &[[u16; FIELDS]],
+    occ: &[(String, u32, [u8; FIELDS])],
+    tags: &[(String, u32)],
+) -> Vec<u8> {
     let mut strings = Vec::new();
     let mut term_recs = Vec::new();
     let mut postings = Vec::new();
@@ -147,10 +159,10 @@ pub(crate) fn encode(c: &Compiled, classes: usize, class_of: impl Fn(usize) -> u
     ] {
         put(&mut out, v);
     }
-    for st in &stats {
+    for st in stats {
         st.iter().for_each(|&v| put(&mut out, v));
     }
-    for l in &lens {
+    for l in lens {
         put(&mut out, u32::from(l[0]) | (u32::from(l[1]) << 16));
         put(&mut out, u32::from(l[2]) | (u32::from(l[3]) << 16));
     }

@@ -120,28 +120,11 @@ impl Catalog {
             ));
         };
         let visible = |skill: u32| self.skill_visible(skill as usize, grant);
-        let mut tag_lists = Vec::with_capacity(tags.len());
-        for t in tags {
-            let list = ix.tagged(t);
-            // A tag only skills the caller does not see carry is unknown to it.
-            if !list.iter().any(|&s| visible(s)) {
-                return Err(SearchError(format!(
-                    "no skill carries the tag {:?}: `tags` names tags of `metadata.tags` (1–{} characters of a-z, 0-9 and hyphens); leave `tags` out to search every skill",
-                    clip(t),
-                    text::MAX_TAG_CHARS
-                )));
-            }
-            tag_lists.push(list);
-        }
-        // The caller's statistics: sums over the classes it holds.
-        let mut stats = [0u64; FIELDS + 1];
-        for k in 0..ix.classes {
-            if k == 0 || grant.mask() & (1u64 << (k - 1)) != 0 {
-                for (s, v) in stats.iter_mut().zip(ix.class_stats(k)) {
-                    *s += v;
-                }
-            }
-        }
+        let tag_lists = tags
+            .iter()
+            .map(|t| tagged_visible(&ix, t, &visible))
+            .collect::<Result<Vec<_>, _>>()?;
+        let stats = grant_stats(&ix, grant);
         let n = stats[0] as f64;
         let avg: Vec<f64> = (0..FIELDS)
             .map(|f| {
@@ -197,6 +180,38 @@ impl Catalog {
             })
             .collect())
     }
+}
+
+/// The skills carrying `tag`, sorted; an error when no skill the caller sees carries it (a
+/// tag only skills it may not see carry is unknown to it, as an absent one).
+fn tagged_visible(
+    ix: &Index<'_>,
+    tag: &str,
+    visible: &impl Fn(u32) -> bool,
+) -> Result<Vec<u32>, SearchError> {
+    let list = ix.tagged(tag);
+    if !list.iter().any(|&s| visible(s)) {
+        return Err(SearchError(format!(
+            "no skill carries the tag {:?}: `tags` names tags of `metadata.tags` (1–{} characters of a-z, 0-9 and hyphens); leave `tags` out to search every skill",
+            clip(tag),
+            text::MAX_TAG_CHARS
+        )));
+    }
+    Ok(list)
+}
+
+/// A caller's statistics: its skills and the summed length of each field, the sums over the
+/// audience classes `grant` holds (the public one and its private ones).
+fn grant_stats(ix: &Index<'_>, grant: Grant) -> [u64; FIELDS + 1] {
+    let mut stats = [0u64; FIELDS + 1];
+    for k in 0..ix.classes {
+        if k == 0 || grant.mask() & (1u64 << (k - 1)) != 0 {
+            for (s, v) in stats.iter_mut().zip(ix.class_stats(k)) {
+                *s += v;
+            }
+        }
+    }
+    stats
 }
 
 /// BM25F's weighted, length-normalised count of a term in a skill.
