@@ -137,29 +137,30 @@ impl Catalog {
             .collect();
         // (skill, term rank, contribution): sorted by skill then term, so each skill's sum
         // adds the same contributions in the same order in every catalog.
-        let mut parts: Vec<(u32, usize, f64)> = Vec::new();
-        for (rank, term) in query_terms.iter().enumerate() {
-            let df = ix.postings(term).filter(|p| visible(p.skill)).count() as f64;
-            if df == 0.0 {
+        // Each term's visible postings, read once, merged into the sums sorted by skill: each
+        // skill's sum adds its terms' contributions in query order, in every catalog.
+        let mut scored: Vec<(u32, f64)> = Vec::new();
+        for term in &query_terms {
+            let seen: Vec<Posting> = ix.postings(term).filter(|p| visible(p.skill)).collect();
+            if seen.is_empty() {
                 continue;
             }
+            let df = seen.len() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for p in ix.postings(term).filter(|p| visible(p.skill)) {
-                let w = weighted(&p, ix.lens(p.skill as usize), &avg);
-                parts.push((p.skill, rank, idf * w * (K1 + 1.0) / (K1 + w)));
-            }
-        }
-        parts.sort_by_key(|&(s, r, _)| (s, r));
-        let mut scored: Vec<(u32, f64)> = Vec::new();
-        for (s, _, v) in parts {
-            match scored.last_mut() {
-                Some((last, sum)) if *last == s => *sum += v,
-                _ => scored.push((s, v)),
-            }
+            let part = seen.iter().map(|p| {
+                let w = weighted(p, ix.lens(p.skill as usize), &avg);
+                (p.skill, idf * w * (K1 + 1.0) / (K1 + w))
+            });
+            scored = merge_sums(&scored, part);
         }
         scored.retain(|(s, _)| tag_lists.iter().all(|l| l.binary_search(s).is_ok()));
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        scored.truncate(limit);
+        // Best first, ties in URI (skill) order: the best `limit` selected, then sorted.
+        let order = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if scored.len() > limit {
+            scored.select_nth_unstable_by(limit - 1, order);
+            scored.truncate(limit);
+        }
+        scored.sort_by(order);
         Ok(scored
             .into_iter()
             .filter_map(|(s, score)| {
@@ -212,6 +213,31 @@ fn grant_stats(ix: &Index<'_>, grant: Grant) -> [u64; FIELDS + 1] {
         }
     }
     stats
+}
+
+/// `acc` (sums by skill, sorted) with `part` (a term's contributions, sorted by skill) added:
+/// one pass over both.
+fn merge_sums(acc: &[(u32, f64)], part: impl Iterator<Item = (u32, f64)>) -> Vec<(u32, f64)> {
+    let mut out = Vec::with_capacity(acc.len());
+    let mut rest = acc.iter().copied().peekable();
+    for (s, v) in part {
+        while let Some(&(a, sum)) = rest.peek() {
+            if a >= s {
+                break;
+            }
+            out.push((a, sum));
+            rest.next();
+        }
+        match rest.peek() {
+            Some(&(a, sum)) if a == s => {
+                out.push((s, sum + v));
+                rest.next();
+            }
+            _ => out.push((s, v)),
+        }
+    }
+    out.extend(rest);
+    out
 }
 
 /// BM25F's weighted, length-normalised count of a term in a skill.
