@@ -47,7 +47,7 @@ fn vocabulary() -> Vec<String> {
 fn tree(n: usize) -> (SourceTree, usize) {
     let words = vocabulary();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut pick = |rng: &mut Rng| {
+    let pick = |rng: &mut Rng| {
         // Zipf-like: the square of a uniform draw favours the low ranks.
         let u = rng.next() % 1000;
         &words[(u * u / 1000) * words.len() / 1000]

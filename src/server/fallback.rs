@@ -36,6 +36,9 @@ use std::borrow::Cow;
 /// What exists, for `-32602` on an unknown tool.
 const TOOLS_HINT: &str =
     "this server's tools are list_skills, read_skill, read_skill_resource and search_skills";
+/// What exists, for `-32602` on an unknown tool, in a pack without a search index.
+const TOOLS_HINT_NO_SEARCH: &str =
+    "this server's tools are list_skills, read_skill and read_skill_resource";
 /// What exists, for `-32602` on an unknown tool when search is the only tool.
 const SEARCH_HINT: &str = "this server's one tool is search_skills";
 /// What exists, for `-32602` on an unknown prompt.
@@ -134,7 +137,11 @@ impl Responder {
                 return Err(RpcError::UnknownName {
                     kind: "tool",
                     name: name.into_owned(),
-                    hint: TOOLS_HINT,
+                    hint: if self.catalog.has_search() {
+                        TOOLS_HINT
+                    } else {
+                        TOOLS_HINT_NO_SEARCH
+                    },
                 })
             }
         };
