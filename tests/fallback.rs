@@ -19,10 +19,12 @@ use std::sync::Arc;
 const TOOLS: Fallback = Fallback {
     tools: true,
     prompts: false,
+    search: false,
 };
 const PROMPTS: Fallback = Fallback {
     tools: false,
     prompts: true,
+    search: false,
 };
 
 /// A `tools/call` of `name` with `args`; the result (asserting a result, not an error).
@@ -285,7 +287,7 @@ fn instructions_start_with_the_fallback_and_stay_within_2048_characters() {
 // ------------------------------------------------------------------------------------------
 
 #[test]
-fn tools_list_has_three_read_only_tools_with_cache_hints_at_2026() {
+fn tools_list_has_four_read_only_tools_with_cache_hints_at_2026() {
     let r = fallback_responder();
     let modern = ok(&r, &request(Era::Modern, 1, "tools/list", json!({})));
     assert_eq!(modern["resultType"], "complete");
@@ -300,7 +302,15 @@ fn tools_list_has_three_read_only_tools_with_cache_hints_at_2026() {
     assert_eq!(strip_2026(modern.clone()), legacy);
     let tools = modern["tools"].as_array().expect("tools");
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["list_skills", "read_skill", "read_skill_resource"]);
+    assert_eq!(
+        names,
+        [
+            "list_skills",
+            "read_skill",
+            "read_skill_resource",
+            "search_skills"
+        ]
+    );
     for t in tools {
         let name = t["name"].as_str().unwrap();
         assert!(
@@ -718,7 +728,7 @@ fn protocol_errors_for_unknown_tools_and_bad_params() {
         );
         assert!(
             rpc.message()
-                .contains("list_skills, read_skill and read_skill_resource"),
+                .contains("list_skills, read_skill, read_skill_resource and search_skills"),
             "{}",
             rpc.message()
         );
@@ -1221,10 +1231,13 @@ fn the_fallback_of_the_embedded_pack_is_what_the_compiler_renders() {
     let f = c.fallback().expect("the embedded pack has the fallback");
     let r = fallback_responder();
     let tools = ok(&r, &request(Era::Modern, 1, "tools/list", json!({})));
-    assert_eq!(
-        tools["tools"],
-        serde_json::from_str::<Json>(f.tools_json()).unwrap()
-    );
+    // The compiler's three tools, then search_skills (the responder's, docs/search.md).
+    let mut compiled = serde_json::from_str::<Json>(f.tools_json()).unwrap();
+    if let Some(list) = compiled.as_array_mut() {
+        list.push(tools["tools"][3].clone());
+    }
+    assert_eq!(tools["tools"], compiled);
+    assert_eq!(tools["tools"][3]["name"], "search_skills");
     for (i, s) in c.skills().enumerate() {
         let name = f.prompt_name(i).expect("a prompt");
         assert_eq!(f.prompt(name), Some(i));

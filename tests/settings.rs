@@ -157,6 +157,7 @@ fn the_fallback_setting_is_a_set_of_tools_and_prompts() {
     let both = Fallback {
         tools: true,
         prompts: true,
+        search: false,
     };
     for (value, want) in [
         ("", Fallback::NONE),
@@ -167,6 +168,7 @@ fn the_fallback_setting_is_a_set_of_tools_and_prompts() {
             Fallback {
                 tools: true,
                 prompts: false,
+                search: false,
             },
         ),
         (
@@ -174,6 +176,7 @@ fn the_fallback_setting_is_a_set_of_tools_and_prompts() {
             Fallback {
                 tools: false,
                 prompts: true,
+                search: false,
             },
         ),
         ("tools,prompts", both),

@@ -36,6 +36,8 @@ mod oms;
 mod oms_attacks;
 mod pagination;
 mod schema_validation;
+mod search;
+mod search_eval;
 mod settings;
 #[cfg(feature = "command")]
 mod signatures;

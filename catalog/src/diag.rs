@@ -45,6 +45,8 @@ pub enum Rule {
     LicenseType,
     /// `metadata` is not a map of strings to strings.
     MetadataType,
+    /// `metadata.tags` is not a list of tags separated by commas.
+    MetadataTags,
     /// `allowed-tools` is neither a string nor a list of strings.
     AllowedToolsType,
     /// A path segment outside `[A-Za-z0-9._~-]`, or `.`/`..`/empty.
@@ -140,6 +142,7 @@ impl Rule {
             Rule::CompatibilityLength => "compatibility-length",
             Rule::LicenseType => "license-type",
             Rule::MetadataType => "metadata-type",
+            Rule::MetadataTags => "metadata-tags",
             Rule::AllowedToolsType => "allowed-tools-type",
             Rule::PathSegment => "path-segment",
             Rule::PathUtf8 => "path-utf8",

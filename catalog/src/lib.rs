@@ -18,6 +18,7 @@
 //! | `walk` | reading a skills folder from disk (native targets only) |
 //! | `build_script` | the body of a build script that embeds a skills folder (native targets only) |
 //! | [`pack`] | the versioned binary form of a compiled catalog |
+//! | [`search`] | the search index compiled into a pack, and its ranking per caller |
 //! | [`oms`] | OpenSSF Model Signing bundles of a skill folder (`skill.oms.sig`): P-256 keys, sign, verify |
 //! | [`sign`] | signed skills: keys, the in-toto statement of a skill's files, DSSE envelopes |
 //! | [`Catalog`] | the run-time view of a pack: lookups by URI that allocate nothing |
@@ -43,6 +44,7 @@ pub mod oms;
 pub mod options;
 pub mod pack;
 pub mod release;
+pub mod search;
 pub mod sign;
 pub mod skill;
 mod view;

@@ -267,6 +267,14 @@ impl Catalog {
         Catalog::from_bytes(pack::encode(&compiled, instructions)).map_err(CatalogError::Pack)
     }
 
+    /// The bytes of the search section, when the pack has one (checked to fit when the pack
+    /// was opened).
+    pub(crate) fn search_section(&self) -> Option<&[u8]> {
+        let s = self.t.search?;
+        let start = self.t.heap_start.checked_add(s.off as usize)?;
+        self.pack().get(start..start.checked_add(s.len as usize)?)
+    }
+
     /// The whole pack.
     fn pack(&self) -> &[u8] {
         match &self.bytes {

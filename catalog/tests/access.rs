@@ -547,7 +547,8 @@ fn packs_without_rules_have_no_access_sections() {
         u32::from_le_bytes(plain[8..12].try_into().unwrap()),
         VERSION
     );
-    assert_eq!(tags(&plain), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Section 21, the search index, is in every pack (docs/search.md).
+    assert_eq!(tags(&plain), [1, 2, 3, 4, 5, 6, 7, 8, 9, 21]);
     let assets = pack::encode_with(
         &c,
         &PackOptions {
@@ -555,7 +556,7 @@ fn packs_without_rules_have_no_access_sections() {
             assets: Some(AssetPolicy { inline_max: 0 }),
         },
     );
-    assert_eq!(tags(&assets.pack), [1, 2, 19, 3, 4, 5, 6, 7, 8, 9]);
+    assert_eq!(tags(&assets.pack), [1, 2, 19, 3, 4, 5, 6, 7, 8, 9, 21]);
     let mut s = c.clone();
     let seed: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(37).wrapping_add(11));
     s.sign(
@@ -563,11 +564,11 @@ fn packs_without_rules_have_no_access_sections() {
         &CatalogId::new("--catalog-id", "urn:example:golden").unwrap(),
     );
     let signed = pack::encode(&s, None);
-    assert_eq!(tags(&signed), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    assert_eq!(tags(&signed), [1, 2, 3, 4, 5, 6, 7, 8, 9, 21, 10, 11]);
     let with_rules = pack::encode(&compile(tree(RULES)).unwrap(), None);
     assert_eq!(
         tags(&with_rules),
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 18, 20]
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 18, 20, 21]
     );
 }
 

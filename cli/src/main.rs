@@ -26,6 +26,10 @@
 //!   `skills_edge::command::report`'s, shared with the npm package's command; this crate
 //!   only supplies the HTTP client (ureq: blocking, rustls for https).
 //!
+//! * `skills-edge search <url> <query>` asks an MCP server's `search_skills` tool
+//!   (docs/search.md) and prints its results, best first; it says so when the server does not
+//!   offer the tool.
+//!
 //! The arguments of every subcommand and the usage text are the library's
 //! (`skills_edge::command::args`), read by the same code as the npm package's command; this
 //! crate does the I/O: files, stdin and stdout, the network.
@@ -36,6 +40,8 @@ mod keygen;
 mod packing;
 #[cfg(not(target_family = "wasm"))]
 mod publish;
+#[cfg(not(target_family = "wasm"))]
+mod search;
 #[cfg(not(target_family = "wasm"))]
 mod stdio;
 #[cfg(not(target_family = "wasm"))]
@@ -72,6 +78,7 @@ mod native {
         match args.first().map(String::as_str) {
             Some("publish") => return crate::publish::command(&args[1..], false),
             Some("gc") => return crate::publish::command(&args[1..], true),
+            Some("search") => return crate::search::command(&args[1..]),
             _ => {}
         }
         // `SKILLS_STRICT`, `SKILLS_ON_INVALID`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID` are

@@ -27,7 +27,7 @@ const MAX_REDIRECTS: usize = 5;
 /// protected resource metadata) follow up to [`MAX_REDIRECTS`] redirects, as the Agent Skills
 /// Discovery RFC asks of clients, hop by hop here (ureq's own following is off), so that the
 /// caller's headers go with a hop only when its origin is the origin of the URL given.
-struct Ureq {
+pub(crate) struct Ureq {
     agent: ureq::Agent,
     url: String,
     headers: Vec<(String, String)>,
@@ -35,7 +35,7 @@ struct Ureq {
     timeout_ms: u64,
 }
 
-struct Body(ureq::BodyReader<'static>, u64);
+pub(crate) struct Body(ureq::BodyReader<'static>, u64);
 
 fn failure(e: &ureq::Error, timeout_ms: u64) -> ClientError {
     match e {
@@ -227,6 +227,25 @@ fn signer_files(args: &VerifyArgs) -> std::result::Result<SignerFiles, String> {
     Ok(files)
 }
 
+/// The HTTP client of a run to `args.url` with `args.headers`, each request bounded by
+/// `args.timeout_ms`. No request follows a redirect on its own: POSTs never do, GETs hop by
+/// hop (`Ureq::get_following`).
+pub(crate) fn ureq_io(args: &VerifyArgs) -> Ureq {
+    let config = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(Duration::from_millis(args.timeout_ms)))
+        .user_agent(concat!("skills-edge/", env!("CARGO_PKG_VERSION")))
+        .build();
+    Ureq {
+        agent: config.into(),
+        url: args.url.clone(),
+        headers: args.headers.clone(),
+        started: Instant::now(),
+        timeout_ms: args.timeout_ms,
+    }
+}
+
 /// Runs `verify` with `args` and prints its output; the exit status is the report's (2 when a
 /// `--trust` or `--pins` file cannot be read or written).
 pub(crate) fn command(args: &VerifyArgs) -> ExitCode {
@@ -237,21 +256,7 @@ pub(crate) fn command(args: &VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // No request follows a redirect on its own: POSTs never do, GETs hop by hop
-    // (`Ureq::get_following`).
-    let config = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .timeout_global(Some(Duration::from_millis(args.timeout_ms)))
-        .user_agent(concat!("skills-edge/", env!("CARGO_PKG_VERSION")))
-        .build();
-    let io = Ureq {
-        agent: config.into(),
-        url: args.url.clone(),
-        headers: args.headers.clone(),
-        started: Instant::now(),
-        timeout_ms: args.timeout_ms,
-    };
+    let io = ureq_io(args);
     let out = block_on(verify_command(args, &files, &io));
     // A closed stdout (a pipe to `head`) is not an error of the run.
     let _ = io::stdout().write_all(out.stdout.as_bytes());

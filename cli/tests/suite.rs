@@ -7,6 +7,7 @@ mod common;
 mod check_command;
 mod oms_command;
 mod raw_http;
+mod search_command;
 mod sign_command;
 mod skip_invalid;
 mod verify_redirects;

@@ -21,7 +21,8 @@
 //!
 //! Headers of every request: `Content-Type: application/json`, `Accept: application/json,
 //! text/event-stream`; at 2026-07-28 `MCP-Protocol-Version`, `Mcp-Method` and, on
-//! `resources/read`, `Mcp-Name` with the URI, each in the `=?base64?…?=` form when the value
+//! `resources/read`, `Mcp-Name` with the URI (on `tools/call` and `prompts/get`, with the
+//! tool's or prompt's name), each in the `=?base64?…?=` form when the value
 //! is not plain ASCII (`protocol::headers::encode_header_value`, the inverse of the
 //! responder's decoder). The caller adds its own headers (authorization), checked by
 //! [`super::check_headers`] so they never replace these.
@@ -423,10 +424,16 @@ impl HttpSession {
                     "mcp-method".into(),
                     encode_header_value(method).into_owned(),
                 ));
-                if method == "resources/read" {
-                    if let Some(uri) = message.pointer("/params/uri").and_then(Json::as_str) {
-                        headers.push(("mcp-name".into(), encode_header_value(uri).into_owned()));
-                    }
+                let named = match method {
+                    "resources/read" => Some("/params/uri"),
+                    "tools/call" | "prompts/get" => Some("/params/name"),
+                    _ => None,
+                };
+                if let Some(name) = named
+                    .and_then(|at| message.pointer(at))
+                    .and_then(Json::as_str)
+                {
+                    headers.push(("mcp-name".into(), encode_header_value(name).into_owned()));
                 }
             }
             Framing::Initialize => {}

@@ -19,6 +19,10 @@ pub struct Fallback {
     pub tools: bool,
     /// Serve `prompts/list` and `prompts/get`, and declare `prompts`.
     pub prompts: bool,
+    /// Serve the `search_skills` tool (`tools/list`, `tools/call`, and declare `tools`) beside
+    /// the Skills extension, without the other tools: for hosts that implement the extension
+    /// and want search. With [`Fallback::tools`], `search_skills` is among the tools anyway.
+    pub search: bool,
 }
 
 impl Fallback {
@@ -26,11 +30,13 @@ impl Fallback {
     pub const NONE: Fallback = Fallback {
         tools: false,
         prompts: false,
+        search: false,
     };
-    /// Tools and prompts.
+    /// Tools (`search_skills` among them) and prompts.
     pub const ALL: Fallback = Fallback {
         tools: true,
         prompts: true,
+        search: false,
     };
 
     /// Whether anything is served.
@@ -38,16 +44,26 @@ impl Fallback {
         self.tools || self.prompts
     }
 
-    /// The items of the setting, `tools` and `prompts`, in this order.
-    pub(crate) const ITEMS: [&'static str; 2] = ["tools", "prompts"];
+    /// Whether `tools/list` and `tools/call` are served (the tools fallback, or search alone).
+    pub(crate) fn any_tools(self) -> bool {
+        self.tools || self.search
+    }
 
-    /// The setting's form: `none`, `tools`, `prompts` or `tools,prompts`.
+    /// The items of the setting, `tools`, `prompts` and `search`, in this order.
+    pub(crate) const ITEMS: [&'static str; 3] = ["tools", "prompts", "search"];
+
+    /// The setting's form: `none`, or the items that are on, in the order `tools`, `prompts`, `search`,
+    /// separated by commas (`tools,prompts`, `search`, …).
     pub fn as_str(self) -> &'static str {
-        match (self.tools, self.prompts) {
-            (false, false) => "none",
-            (true, false) => "tools",
-            (false, true) => "prompts",
-            (true, true) => "tools,prompts",
+        match (self.tools, self.prompts, self.search) {
+            (false, false, false) => "none",
+            (true, false, false) => "tools",
+            (false, true, false) => "prompts",
+            (true, true, false) => "tools,prompts",
+            (false, false, true) => "search",
+            (true, false, true) => "tools,search",
+            (false, true, true) => "prompts,search",
+            (true, true, true) => "tools,prompts,search",
         }
     }
 
@@ -63,6 +79,7 @@ impl Fallback {
             let slot = match item {
                 _ if item == Self::ITEMS[0] => &mut f.tools,
                 _ if item == Self::ITEMS[1] => &mut f.prompts,
+                _ if item == Self::ITEMS[2] => &mut f.search,
                 "" => return Err("an empty item".into()),
                 "none" => return Err("`none` cannot be combined with other items".into()),
                 other => {
@@ -321,13 +338,21 @@ mod tests {
     fn the_fallback_setting_form_round_trips() {
         let tools = Fallback {
             tools: true,
-            prompts: false,
+            ..Fallback::NONE
         };
         let prompts = Fallback {
-            tools: false,
             prompts: true,
+            ..Fallback::NONE
         };
-        for want in [Fallback::NONE, tools, prompts, Fallback::ALL] {
+        let search = Fallback {
+            search: true,
+            ..Fallback::NONE
+        };
+        let every = Fallback {
+            search: true,
+            ..Fallback::ALL
+        };
+        for want in [Fallback::NONE, tools, prompts, search, every, Fallback::ALL] {
             assert_eq!(
                 Fallback::parse(want.as_str()),
                 Ok(want),

@@ -19,6 +19,7 @@
 
 use super::methods::FileContent;
 use super::paging::ListKind;
+use super::search::{SEARCH_TOOL_JSON, TOOL_SEARCH_SKILLS};
 use super::{Rendered, Responder};
 use crate::catalog::compile::fallback::{
     TOOL_LIST_SKILLS, TOOL_READ_SKILL, TOOL_READ_SKILL_RESOURCE,
@@ -33,7 +34,13 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// What exists, for `-32602` on an unknown tool.
-const TOOLS_HINT: &str = "this server's tools are list_skills, read_skill and read_skill_resource";
+const TOOLS_HINT: &str =
+    "this server's tools are list_skills, read_skill, read_skill_resource and search_skills";
+/// What exists, for `-32602` on an unknown tool, in a pack without a search index.
+const TOOLS_HINT_NO_SEARCH: &str =
+    "this server's tools are list_skills, read_skill and read_skill_resource";
+/// What exists, for `-32602` on an unknown tool when search is the only tool.
+const SEARCH_HINT: &str = "this server's one tool is search_skills";
 /// What exists, for `-32602` on an unknown prompt.
 const PROMPTS_HINT: &str = "prompts/list lists the prompts: one per skill";
 /// The most names or files a tool error lists.
@@ -64,10 +71,21 @@ impl Responder {
         // The tool definitions name public skills only (the catalog renders them so), so
         // they are the same for every caller.
         self.page(params, ListKind::Tools, 1, g)?;
-        let f = self.fallback_view("tools/list")?;
-        let mut b = Self::open(modern, f.tools_json().len());
+        let mut tools = String::from("[");
+        if self.config.fallback.tools {
+            let f = self.fallback_view("tools/list")?;
+            tools.push_str(inner(f.tools_json(), '[', ']'));
+        }
+        if self.catalog.has_search() {
+            if tools.len() > 1 {
+                tools.push(',');
+            }
+            tools.push_str(SEARCH_TOOL_JSON);
+        }
+        tools.push(']');
+        let mut b = Self::open(modern, tools.len());
         b.push_str("\"tools\":");
-        b.push_str(f.tools_json());
+        b.push_str(&tools);
         Ok(Rendered::Whole(b))
     }
 
@@ -99,6 +117,17 @@ impl Responder {
         g: Grant,
     ) -> Result<Rendered, RpcError> {
         let (name, args) = named(params, "tool")?;
+        if name == TOOL_SEARCH_SKILLS && self.catalog.has_search() {
+            let outcome = self.search_skills_call(&args, modern, g);
+            return Ok(outcome.unwrap_or_else(|message| tool_error(modern, &message)));
+        }
+        if !self.config.fallback.tools {
+            return Err(RpcError::UnknownName {
+                kind: "tool",
+                name: name.into_owned(),
+                hint: SEARCH_HINT,
+            });
+        }
         let f = self.fallback_view("tools/call")?;
         let outcome = match name.as_ref() {
             TOOL_LIST_SKILLS => self.list_skills_call(&f, &args, modern, g),
@@ -108,7 +137,11 @@ impl Responder {
                 return Err(RpcError::UnknownName {
                     kind: "tool",
                     name: name.into_owned(),
-                    hint: TOOLS_HINT,
+                    hint: if self.catalog.has_search() {
+                        TOOLS_HINT
+                    } else {
+                        TOOLS_HINT_NO_SEARCH
+                    },
                 })
             }
         };

@@ -35,6 +35,7 @@ mod config;
 mod fallback;
 mod methods;
 mod paging;
+mod search;
 mod table;
 
 pub use config::{Config, ConfigError, Fallback, SettingKey};
@@ -231,6 +232,15 @@ impl Responder {
             )),
             None => "",
         };
+        if fallback.search && !catalog.has_search() {
+            return Err(ConfigError::field(
+                SettingKey::Fallback,
+                "fallback",
+                fallback.as_str(),
+                "`search` needs a pack with a search index, and this pack was made without one",
+                "rebuild it with this version (`skills-edge pack`), or leave `search` out",
+            ));
+        }
         let mut ci = table::declared_capabilities(fallback);
         let capabilities_base = ci.clone();
         // Settings-given instructions are sent as given; the catalog's own start with how to

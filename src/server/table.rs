@@ -296,7 +296,7 @@ impl Method {
     fn offered(&self, f: Fallback) -> bool {
         match self.offer {
             Offer::Always => true,
-            Offer::Tools => f.tools,
+            Offer::Tools => f.any_tools(),
             Offer::Prompts => f.prompts,
         }
     }
@@ -475,21 +475,23 @@ mod tests {
     #[test]
     fn capabilities_follow_the_rows_offered() {
         let ext = r#""extensions":{"io.modelcontextprotocol/skills":{"directoryRead":true}}"#;
-        let off = Fallback {
-            tools: false,
-            prompts: false,
-        };
+        let off = Fallback::NONE;
         assert_eq!(
             declared_capabilities(off),
             format!(r#""capabilities":{{"resources":{{}},{ext}}}"#)
         );
-        let on = Fallback {
-            tools: true,
-            prompts: true,
-        };
+        let on = Fallback::ALL;
         assert_eq!(
             declared_capabilities(on),
             format!(r#""capabilities":{{"resources":{{}},"tools":{{}},"prompts":{{}},{ext}}}"#)
+        );
+        let search = Fallback {
+            search: true,
+            ..Fallback::NONE
+        };
+        assert_eq!(
+            declared_capabilities(search),
+            format!(r#""capabilities":{{"resources":{{}},"tools":{{}},{ext}}}"#)
         );
     }
 }

@@ -80,7 +80,7 @@ pub(super) const FALLBACK: Setting = Setting {
     kind: Kind::Set(&Fallback::ITEMS),
     default: "none",
     form: "",
-    doc: "also serve the skills as MCP tools (`list_skills`, `read_skill`, `read_skill_resource`) and/or as one prompt per skill, for clients without the Skills extension (not part of the extension)",
+    doc: "also serve the skills as MCP tools (`list_skills`, `read_skill`, `read_skill_resource`, `search_skills`) and/or as one prompt per skill, for clients without the Skills extension; `search` offers the `search_skills` tool alone, beside the extension (none of them part of the extension)",
     scope: Scope::Responder,
 };
 

@@ -43,7 +43,7 @@ for (const [sdk, era, version] of [
       if (sdk === "v2") assert.equal(client.getNegotiatedProtocolVersion(), version);
       return exercise(client, { label: `${sdk} ${version}` });
     });
-    assert.equal(n.tools, 3);
+    assert.equal(n.tools, 4);
     assert.ok(n.files >= 19 && n.blobs >= 1 && n.prompts >= 7, JSON.stringify(n));
   });
 }
@@ -78,5 +78,5 @@ test("without --fallback nothing is offered: no tools, no prompts, -32601", asyn
 test("a bad --fallback value stops the command with a message naming the flag", async () => {
   const res = await promisify(execFile)(BIN, ["stdio", "--fallback", "all"]).catch((e) => e);
   assert.equal(res.code, 2);
-  assert.match(res.stderr, /option --fallback = "all" is invalid \(unknown item "all"\): use `none`, or a comma-separated set of `tools` and `prompts`/);
+  assert.match(res.stderr, /option --fallback = "all" is invalid \(unknown item "all"\): use `none`, or a comma-separated set of `tools`, `prompts` and `search`/);
 });

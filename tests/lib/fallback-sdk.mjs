@@ -103,7 +103,7 @@ export async function exercise(client, { tools = true, prompts = true, label = "
 
   if (tools) {
     const listed = await client.listTools();
-    assert.deepEqual(listed.tools.map((t) => t.name), ["list_skills", "read_skill", "read_skill_resource"]);
+    assert.deepEqual(listed.tools.map((t) => t.name), ["list_skills", "read_skill", "read_skill_resource", "search_skills"]);
     n.tools = listed.tools.length;
     for (const t of listed.tools) assert.match(t.description, /not part of that extension/);
 
@@ -161,6 +161,23 @@ export async function exercise(client, { tools = true, prompts = true, label = "
         n.files++;
       }
     }
+    // search_skills (docs/search.md): the SDK client checks structuredContent against the
+    // tool's outputSchema; each skill is found by its own description, and every result is a
+    // skill of skills/list, fetched through the extension like any other.
+    const uris = new Set(all.map((e) => e.uri));
+    for (const e of all) {
+      const found = await client.callTool({ name: "search_skills", arguments: { query: e.frontmatter.description.slice(0, 500), limit: 50 } });
+      n.calls++;
+      assert.equal(found.isError, false, `${label}: search_skills for ${e.uri}`);
+      assert.deepEqual(JSON.parse(found.content[0].text), found.structuredContent);
+      const results = found.structuredContent.results;
+      assert.ok(results.some((r) => r.uri === e.uri), `${label}: search_skills finds ${e.uri} by its description`);
+      for (const r of results) assert.ok(uris.has(r.uri), `${label}: ${r.uri} is a skill of skills/list`);
+      for (let k = 1; k < results.length; k++) assert.ok(results[k - 1].score >= results[k].score, `${label}: best first`);
+    }
+    const badLimit = await client.callTool({ name: "search_skills", arguments: { query: "skill", limit: 0 } });
+    assert.equal(badLimit.isError, true);
+    assert.match(badLimit.content[0].text, /`limit` must be from 1 to 50/);
     // Tool errors are results, not protocol errors.
     const missing = await client.callTool({ name: "read_skill", arguments: { name: "no-such-skill" } });
     assert.equal(missing.isError, true);

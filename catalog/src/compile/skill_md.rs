@@ -164,14 +164,7 @@ pub(super) fn check_skill_md(
                         &format!("quote the value, e.g. `{k}: \"…\"`"),
                     ));
                 }
-                if k.starts_with(RESERVED_METADATA_PREFIX) {
-                    diags.push(Diagnostic::warning(
-                        Rule::ReservedMetadataKey,
-                        path,
-                        format!("`metadata.{k}` uses the prefix {RESERVED_METADATA_PREFIX}, reserved for MCP extensions; hosts ignore keys they do not recognise"),
-                        "rename the key unless an MCP extension defines it",
-                    ));
-                }
+                metadata_key(path, text, k, v, diags);
             }
         }
         Some(other) => diags.push(err(
@@ -203,4 +196,30 @@ pub(super) fn check_skill_md(
 /// Length in characters (Unicode scalar values), as the Agent Skills limits count.
 fn chars(s: &str) -> usize {
     s.chars().count()
+}
+
+/// The findings about one key `k` of `metadata` (its value `v`): a key under the reserved
+/// prefix, and `tags` that break the rules of [`crate::search::text::check_tags`]
+/// (docs/search.md#tags), at the line of `tags:`.
+fn metadata_key(path: &str, text: &str, k: &str, v: &Value, diags: &mut Vec<Diagnostic>) {
+    if k.starts_with(RESERVED_METADATA_PREFIX) {
+        diags.push(Diagnostic::warning(
+            Rule::ReservedMetadataKey,
+            path,
+            format!("`metadata.{k}` uses the prefix {RESERVED_METADATA_PREFIX}, reserved for MCP extensions; hosts ignore keys they do not recognise"),
+            "rename the key unless an MCP extension defines it",
+        ));
+    }
+    let (Value::String(tags), "tags") = (v, k) else {
+        return;
+    };
+    if let Some(problem) = crate::search::text::check_tags(tags) {
+        diags.push(Diagnostic::error(
+            Rule::MetadataTags,
+            path,
+            problem,
+            "write the tags as one string of lowercase tags separated by commas, e.g. `tags: \"pdf, forms\"` under `metadata` (at most 16, each 1–64 characters of a-z, 0-9 and hyphens)",
+        )
+        .at_line(crate::search::text::tags_line(text)));
+    }
 }

@@ -64,6 +64,9 @@ pub(super) const SECTION_ASSETS: u32 = 19;
 /// Section tag: what each audience class sees (n_classes + 1 × { skills, mirror, prompts:
 /// range; snapshot; mirror tag: 8 words }, public first; access rules only).
 pub(super) const SECTION_ACCESS_LISTS: u32 = 20;
+/// Section tag: the search index ([`crate::search`]; optional: a reader that does not know it
+/// serves the pack without search).
+pub(super) const SECTION_SEARCH: u32 = 21;
 /// Every access section tag, in order.
 pub(super) const ACCESS_SECTIONS: [u32; 8] = [
     SECTION_ACCESS_CLASSES,

@@ -210,6 +210,7 @@ pub(super) struct Found {
     pub(super) keys: Option<Span>,
     pub(super) access: [Option<Span>; 8],
     pub(super) assets: Option<Span>,
+    pub(super) search: Option<Span>,
 }
 
 /// Reads the table of sections: each known tag's payload; an unknown tag is ignored unless
@@ -228,6 +229,7 @@ fn read_sections(r: &mut Reader<'_>, n: usize) -> Result<Found, PackError> {
             SECTION_ASSETS => f.assets = Some(span),
             SECTION_SIGNATURES => f.signatures = Some(span),
             SECTION_KEYS => f.keys = Some(span),
+            SECTION_SEARCH => f.search = Some(span),
             t if ACCESS_SECTIONS.contains(&t) => {
                 let slot = ACCESS_SECTIONS.iter().position(|&a| a == t).unwrap_or(0);
                 if let Some(s) = f.access.get_mut(slot) {
@@ -308,6 +310,14 @@ pub(crate) fn open(pack: &[u8], check: Check) -> Result<Tables, PackError> {
         fallback: super::sections::fallback(&found.fallback, heap, skills.len())?,
         signatures: super::sections::signatures(found.signatures, found.keys, heap, skills.len())?,
         access: super::sections::access(&found.access, heap, shape)?,
+        search: match found.search {
+            Some(s) => {
+                crate::search::index::Index::open(heap.bytes(s, "the search section")?)
+                    .map_err(PackError)?;
+                Some(s)
+            }
+            None => None,
+        },
         files,
         skills,
         dirs,
@@ -358,6 +368,18 @@ fn check_contents(t: &Tables, heap: HeapCheck<'_>) -> Result<(), PackError> {
     if let Some(a) = &t.access {
         super::sections::check_access(a, heap)?;
         super::sections::check_lists(t, a, heap)?;
+    }
+    if let Some(s) = t.search {
+        let classes = t.access.as_ref().map_or(1, |a| a.classes.len() + 1);
+        let class_of = |i: usize| {
+            t.access
+                .as_ref()
+                .and_then(|a| a.skills.get(pack, i))
+                .unwrap_or(0) as usize
+        };
+        crate::search::index::Index::open(heap.bytes(s, "the search section")?)
+            .and_then(|ix| ix.check(t.skills.len(), classes, class_of))
+            .map_err(PackError)?;
     }
     Ok(())
 }

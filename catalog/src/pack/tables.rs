@@ -71,6 +71,8 @@ pub(crate) struct Tables {
     /// Per file, the length of its rendered asset, 0 for a file in the pack (`None` when
     /// every file and archive is in the pack).
     pub assets: Option<Table<u32>>,
+    /// The search section ([`crate::search::index`]; `None` in a pack without one).
+    pub search: Option<Span>,
     pub files: Table<FileRec>,
     pub skills: Table<SkillRec>,
     pub dirs: Table<DirRec>,

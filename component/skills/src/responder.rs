@@ -33,7 +33,11 @@ impl wit::GuestServer for Server {
                 let has = |flag: wit::FallbackSurface| (f & flag) == flag;
                 let tools = has(wit::FallbackSurface::TOOLS);
                 let prompts = has(wit::FallbackSurface::PROMPTS);
-                skills_edge::server::Fallback { tools, prompts }
+                skills_edge::server::Fallback {
+                    tools,
+                    prompts,
+                    search: false,
+                }
                     .as_str()
                     .to_owned()
             }),

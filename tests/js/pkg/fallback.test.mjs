@@ -69,5 +69,5 @@ test("each half on its own, and off by default", async () => {
 
 test("a bad fallback value is invalid-argument, in the settings table's words", () => {
   const e = refused(() => new SkillsServer({ fallback: "everything" }), "invalid-argument");
-  assert.match(e.message, /fallback = "everything" is invalid \(unknown item "everything"\): use `none`, or a comma-separated set of `tools` and `prompts`/);
+  assert.match(e.message, /fallback = "everything" is invalid \(unknown item "everything"\): use `none`, or a comma-separated set of `tools`, `prompts` and `search`/);
 });

@@ -1,0 +1,296 @@
+//! Search: an index of the skills compiled into the pack (section 21, `index`) and the
+//! ranking of a query over the skills a caller sees ([`Catalog::search`]).
+//!
+//! Ranking is BM25F (Robertson and Zaragoza, "The Probabilistic Relevance Framework: BM25 and
+//! Beyond", 2009): per skill, each query term's counts in the four fields (name, description,
+//! tags, headings of `SKILL.md`) are weighted and normalised by the field's length against the
+//! average, summed, saturated by `k1`, and multiplied by the term's inverse document
+//! frequency. `docs/search.md` says why, and gives the measured quality.
+//!
+//! Every statistic (the number of skills, each term's document frequency, each field's
+//! average length) is that of the skills the caller sees: the sums over the audience classes
+//! it holds, of figures the pack stores per class, and document frequencies counted over the
+//! postings of the query's terms. So a caller's results and scores are exactly those of a
+//! catalog without the skills it may not see. Per query: a binary search per term, then the
+//! postings of the query's terms, each read once (twice: once to count, once to score); no
+//! YAML, no hashing, nothing per skill of the catalog.
+
+pub(crate) mod index;
+pub(crate) mod text;
+
+use crate::access::Grant;
+use crate::Catalog;
+use index::{Index, Posting, FIELDS};
+
+/// The most bytes a query may have.
+pub(crate) const MAX_QUERY_BYTES: usize = 1000;
+/// The most distinct terms of a query used (the first ones).
+pub(crate) const MAX_QUERY_TERMS: usize = 32;
+/// The most results a search returns.
+pub const MAX_LIMIT: usize = 50;
+/// The results a search returns when the caller does not say.
+pub const DEFAULT_LIMIT: usize = 10;
+/// The most tags a query may filter by.
+pub(crate) const MAX_QUERY_TAGS: usize = 16;
+
+/// The weight of each field (name, description, tags, headings): a term in a skill's name or
+/// tags says more about what the skill is for than one in its description, and one in a
+/// heading of its instructions least.
+const WEIGHTS: [f64; FIELDS] = [3.0, 1.5, 2.5, 1.0];
+/// How much each field's length normalises its counts (BM25's `b`), per field. Names and tags
+/// are short and of similar lengths: little normalisation.
+const B: [f64; FIELDS] = [0.3, 0.75, 0.3, 0.75];
+/// BM25's saturation of the weighted count.
+const K1: f64 = 1.2;
+
+/// One result of [`Catalog::search`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit<'a> {
+    /// The skill's index in the catalog.
+    pub index: usize,
+    /// The URI of its `SKILL.md`.
+    pub uri: &'a str,
+    /// Its name.
+    pub name: &'a str,
+    /// Its description.
+    pub description: String,
+    /// Its BM25F score, rounded to 4 decimals (higher is better).
+    pub score: f64,
+}
+
+/// Why a search cannot run: the argument at fault and its bounds, in words a model can act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchError(pub String);
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+impl Catalog {
+    /// Whether the pack carries a search index.
+    pub fn has_search(&self) -> bool {
+        self.search_index().is_some()
+    }
+
+    fn search_index(&self) -> Option<Index<'_>> {
+        Index::open(self.search_section()?).ok()
+    }
+
+    /// The skills a caller with `grant` sees that match `query`, best first (ties in URI
+    /// order), at most `limit`; with `tags`, only skills that carry every one of them.
+    /// Errors name the argument and its bounds: an empty or too long query, one without a
+    /// word, a tag no skill the caller sees carries, a limit outside 1 to [`MAX_LIMIT`].
+    ///
+    /// ```
+    /// use skills_edge_catalog::{compile::SourceTree, Catalog, Grant};
+    /// let mut tree = SourceTree::default();
+    /// tree.add_file("pdf-forms/SKILL.md", "---\nname: pdf-forms\ndescription: Fill in PDF forms.\nmetadata:\n  tags: pdf, forms\n---\n# Filling forms\n");
+    /// tree.add_file("csv-clean/SKILL.md", "---\nname: csv-clean\ndescription: Clean CSV files.\n---\n# Cleaning\n");
+    /// let catalog = Catalog::compile(tree, None).unwrap();
+    /// let hits = catalog.search(Grant::PUBLIC, "fill a form", &[], 5).unwrap();
+    /// assert_eq!(hits[0].uri, "skill://pdf-forms/SKILL.md");
+    /// assert_eq!(hits.len(), 1);
+    /// ```
+    pub fn search(
+        &self,
+        grant: Grant,
+        query: &str,
+        tags: &[&str],
+        limit: usize,
+    ) -> Result<Vec<Hit<'_>>, SearchError> {
+        let query_terms = query_terms(query)?;
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            return Err(SearchError(format!(
+                "`limit` must be from 1 to {MAX_LIMIT} (got {limit})"
+            )));
+        }
+        if tags.len() > MAX_QUERY_TAGS {
+            return Err(SearchError(format!(
+                "`tags` names {} tags; a search filters by at most {MAX_QUERY_TAGS}",
+                tags.len()
+            )));
+        }
+        let Some(ix) = self.search_index() else {
+            return Err(SearchError(
+                "this catalog was built without a search index".into(),
+            ));
+        };
+        let visible = |skill: u32| self.skill_visible(skill as usize, grant);
+        let tag_lists = tags
+            .iter()
+            .map(|t| tagged_visible(&ix, t, &visible))
+            .collect::<Result<Vec<_>, _>>()?;
+        let stats = grant_stats(&ix, grant);
+        let n = stats[0] as f64;
+        let avg: Vec<f64> = (0..FIELDS)
+            .map(|f| {
+                if stats[0] == 0 {
+                    0.0
+                } else {
+                    stats[f + 1] as f64 / n
+                }
+            })
+            .collect();
+        // (skill, term rank, contribution): sorted by skill then term, so each skill's sum
+        // adds the same contributions in the same order in every catalog.
+        // Each term's visible postings, read once, merged into the sums sorted by skill: each
+        // skill's sum adds its terms' contributions in query order, in every catalog.
+        let mut scored: Vec<(u32, f64)> = Vec::new();
+        for term in &query_terms {
+            let seen: Vec<Posting> = ix.postings(term).filter(|p| visible(p.skill)).collect();
+            if seen.is_empty() {
+                continue;
+            }
+            let df = seen.len() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let part = seen.iter().map(|p| {
+                let w = weighted(p, ix.lens(p.skill as usize), &avg);
+                (p.skill, idf * w * (K1 + 1.0) / (K1 + w))
+            });
+            scored = merge_sums(&scored, part);
+        }
+        scored.retain(|(s, _)| tag_lists.iter().all(|l| l.binary_search(s).is_ok()));
+        // Best first, ties in URI (skill) order: the best `limit` selected, then sorted.
+        let order = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if scored.len() > limit {
+            scored.select_nth_unstable_by(limit - 1, order);
+            scored.truncate(limit);
+        }
+        scored.sort_by(order);
+        Ok(scored
+            .into_iter()
+            .filter_map(|(s, score)| {
+                let view = self.skill_at(s as usize)?;
+                let entry = crate::json::parse(view.entry_json).ok();
+                let description = entry
+                    .as_ref()
+                    .and_then(|e| e.get("frontmatter")?.get("description")?.as_str())
+                    .unwrap_or_default()
+                    .to_owned();
+                Some(Hit {
+                    index: s as usize,
+                    uri: view.uri,
+                    name: view.name,
+                    description,
+                    score: (score * 10_000.0).round() / 10_000.0,
+                })
+            })
+            .collect())
+    }
+}
+
+/// The skills carrying `tag`, sorted; an error when no skill the caller sees carries it (a
+/// tag only skills it may not see carry is unknown to it, as an absent one).
+fn tagged_visible(
+    ix: &Index<'_>,
+    tag: &str,
+    visible: &impl Fn(u32) -> bool,
+) -> Result<Vec<u32>, SearchError> {
+    let list = ix.tagged(tag);
+    if !list.iter().any(|&s| visible(s)) {
+        return Err(SearchError(format!(
+            "no skill carries the tag {:?}: `tags` names tags of `metadata.tags` (1–{} characters of a-z, 0-9 and hyphens); leave `tags` out to search every skill",
+            clip(tag),
+            text::MAX_TAG_CHARS
+        )));
+    }
+    Ok(list)
+}
+
+/// A caller's statistics: its skills and the summed length of each field, the sums over the
+/// audience classes `grant` holds (the public one and its private ones).
+fn grant_stats(ix: &Index<'_>, grant: Grant) -> [u64; FIELDS + 1] {
+    let mut stats = [0u64; FIELDS + 1];
+    for k in 0..ix.classes {
+        if k == 0 || grant.mask() & (1u64 << (k - 1)) != 0 {
+            for (s, v) in stats.iter_mut().zip(ix.class_stats(k)) {
+                *s += v;
+            }
+        }
+    }
+    stats
+}
+
+/// `acc` (sums by skill, sorted) with `part` (a term's contributions, sorted by skill) added:
+/// one pass over both.
+fn merge_sums(acc: &[(u32, f64)], part: impl Iterator<Item = (u32, f64)>) -> Vec<(u32, f64)> {
+    let mut out = Vec::with_capacity(acc.len());
+    let mut rest = acc.iter().copied().peekable();
+    for (s, v) in part {
+        while let Some(&(a, sum)) = rest.peek() {
+            if a >= s {
+                break;
+            }
+            out.push((a, sum));
+            rest.next();
+        }
+        match rest.peek() {
+            Some(&(a, sum)) if a == s => {
+                out.push((s, sum + v));
+                rest.next();
+            }
+            _ => out.push((s, v)),
+        }
+    }
+    out.extend(rest);
+    out
+}
+
+/// BM25F's weighted, length-normalised count of a term in a skill.
+fn weighted(p: &Posting, lens: [u32; FIELDS], avg: &[f64]) -> f64 {
+    let mut w = 0.0;
+    for f in 0..FIELDS {
+        let tf = f64::from(p.counts[f]);
+        if tf == 0.0 {
+            continue;
+        }
+        let a = avg.get(f).copied().unwrap_or(0.0);
+        let norm = if a > 0.0 {
+            1.0 - B[f] + B[f] * f64::from(lens[f]) / a
+        } else {
+            1.0
+        };
+        w += WEIGHTS[f] * tf / norm;
+    }
+    w
+}
+
+/// The distinct terms of a query, in the order they first appear, at most
+/// [`MAX_QUERY_TERMS`]; an error for an empty, too long or wordless query.
+fn query_terms(query: &str) -> Result<Vec<String>, SearchError> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(SearchError(format!(
+            "`query` has {} bytes; it must have 1 to {MAX_QUERY_BYTES}: a few words saying what the skill should do",
+            query.len()
+        )));
+    }
+    if query.trim().is_empty() {
+        return Err(SearchError(format!(
+            "`query` is empty; it must have 1 to {MAX_QUERY_BYTES} bytes: a few words saying what the skill should do"
+        )));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for t in text::terms(query) {
+        if !out.contains(&t) && out.len() < MAX_QUERY_TERMS {
+            out.push(t);
+        }
+    }
+    if out.is_empty() {
+        return Err(SearchError(
+            "`query` has no word to search for (letters or digits, other than words like \"the\" or \"how\"); say what the skill should do".into(),
+        ));
+    }
+    Ok(out)
+}
+
+/// At most 64 characters of what a caller sent, for an error message.
+fn clip(s: &str) -> String {
+    s.chars().take(64).collect()
+}
+
+#[cfg(test)]
+mod tests;

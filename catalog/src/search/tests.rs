@@ -1,0 +1,219 @@
+//! The ranking, its bounds, and hidden = absent at the catalog's level.
+
+use crate::compile::SourceTree;
+use crate::{Catalog, Grant};
+
+fn skill(name: &str, description: &str, extra: &str, body: &str) -> (String, String) {
+    (
+        format!("{name}/SKILL.md"),
+        format!("---\nname: {name}\ndescription: {description}\n{extra}---\n{body}"),
+    )
+}
+
+fn catalog(skills: &[(String, String)], toml: Option<&str>) -> Catalog {
+    let mut tree = SourceTree::default();
+    for (path, text) in skills {
+        tree.add_file(path, text.as_str());
+    }
+    if let Some(t) = toml {
+        tree.add_file("skills-edge.toml", t);
+    }
+    Catalog::compile(tree, None).expect("compiles")
+}
+
+fn corpus() -> Vec<(String, String)> {
+    vec![
+        skill(
+            "pdf-forms",
+            "Fill in and flatten PDF forms.",
+            "metadata:\n  tags: pdf, forms\n",
+            "# Filling forms\n",
+        ),
+        skill(
+            "pdf-merge",
+            "Merge several documents into one file.",
+            "metadata:\n  tags: pdf\n",
+            "# Merging PDF files\n",
+        ),
+        skill(
+            "csv-clean",
+            "Clean CSV files; trim cells, fix encodings.",
+            "",
+            "# Cleaning\n## Encodings\n",
+        ),
+        skill(
+            "release-notes",
+            "Write release notes from the commit log.",
+            "metadata:\n  tags: git, docs\n",
+            "# Notes\n",
+        ),
+        skill(
+            "git-bisect",
+            "Find the commit that broke a test with git bisect.",
+            "metadata:\n  tags: git\n",
+            "# Bisect\n",
+        ),
+    ]
+}
+
+fn uris(c: &Catalog, q: &str, tags: &[&str]) -> Vec<String> {
+    c.search(Grant::PUBLIC, q, tags, 10)
+        .expect("searches")
+        .into_iter()
+        .map(|h| h.uri.to_owned())
+        .collect()
+}
+
+#[test]
+fn a_term_in_the_name_outranks_the_same_term_in_a_heading() {
+    let c = catalog(&corpus(), None);
+    assert_eq!(
+        uris(&c, "merge pdf", &[]).first().map(String::as_str),
+        Some("skill://pdf-merge/SKILL.md")
+    );
+    let hits = c.search(Grant::PUBLIC, "pdf", &[], 10).expect("searches");
+    assert_eq!(hits.len(), 2);
+    assert!(hits[0].score >= hits[1].score && hits[1].score > 0.0);
+}
+
+#[test]
+fn a_rare_term_weighs_more_than_a_common_one() {
+    let c = catalog(&corpus(), None);
+    // "bisect" is in one skill, "commit" in two: the skill with the rare one comes first.
+    let hits = uris(&c, "commit bisect", &[]);
+    assert_eq!(hits[0], "skill://git-bisect/SKILL.md");
+    assert_eq!(hits.len(), 2);
+}
+
+#[test]
+fn inflected_words_find_the_skill() {
+    let c = catalog(&corpus(), None);
+    assert_eq!(
+        uris(&c, "cleaning encoding", &[])[0],
+        "skill://csv-clean/SKILL.md"
+    );
+    assert_eq!(
+        uris(&c, "flattening a form", &[])[0],
+        "skill://pdf-forms/SKILL.md"
+    );
+}
+
+#[test]
+fn tags_filter_every_result_and_an_unknown_tag_is_an_error() {
+    let c = catalog(&corpus(), None);
+    assert_eq!(
+        uris(&c, "notes commit", &["git", "docs"]),
+        ["skill://release-notes/SKILL.md"]
+    );
+    assert_eq!(uris(&c, "pdf", &["forms"]), ["skill://pdf-forms/SKILL.md"]);
+    let e = c.search(Grant::PUBLIC, "pdf", &["nope"], 10).unwrap_err();
+    assert!(e.0.contains("\"nope\"") && e.0.contains("`tags`"), "{e}");
+}
+
+#[test]
+fn bad_queries_and_limits_name_the_argument_and_its_bounds() {
+    let c = catalog(&corpus(), None);
+    let err = |q: &str, limit: usize| c.search(Grant::PUBLIC, q, &[], limit).unwrap_err().0;
+    assert!(err("", 10).contains("`query` is empty"));
+    assert!(err("   ", 10).contains("`query` is empty"));
+    assert!(err("?!… --- ,,,", 10).contains("`query` has no word"));
+    assert!(err("the how to", 10).contains("`query` has no word"));
+    assert!(err(&"pdf ".repeat(400), 10).contains("1 to 1000"));
+    assert!(err("pdf", 0).contains("`limit` must be from 1 to 50"));
+    assert!(err("pdf", 51).contains("`limit` must be from 1 to 50"));
+    let too_many: Vec<&str> = ["pdf"; 17].to_vec();
+    assert!(c
+        .search(Grant::PUBLIC, "pdf", &too_many, 5)
+        .unwrap_err()
+        .0
+        .contains("at most 16"));
+    assert!(
+        c.search(Grant::PUBLIC, "pdf", &[], 1)
+            .expect("searches")
+            .len()
+            == 1
+    );
+    assert!(c
+        .search(Grant::PUBLIC, "zebra", &[], 5)
+        .expect("searches")
+        .is_empty());
+}
+
+#[test]
+fn a_hidden_skill_changes_no_score_of_a_caller_that_cannot_see_it() {
+    let toml = "[[access]]\nskills = [\"secret-pdf\"]\nscopes = [\"vault\"]\n";
+    let mut with = corpus();
+    with.push(skill(
+        "secret-pdf",
+        "Merge PDF files of the vault; PDF PDF.",
+        "metadata:\n  tags: pdf, vault\n",
+        "# PDF merge\n",
+    ));
+    let a = catalog(&with, Some(toml));
+    let b = catalog(&corpus(), None);
+    for q in ["merge pdf", "pdf", "commit notes", "vault"] {
+        let ha = a.search(Grant::PUBLIC, q, &[], 50);
+        let hb = b.search(Grant::PUBLIC, q, &[], 50);
+        let strip = |h: Result<Vec<super::Hit<'_>>, super::SearchError>| {
+            h.map(|v| {
+                v.into_iter()
+                    .map(|h| (h.uri.to_owned(), h.score.to_bits(), h.description))
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(strip(ha), strip(hb), "{q}");
+    }
+    // The tag only the hidden skill carries is unknown to the anonymous caller, as absent.
+    assert_eq!(
+        a.search(Grant::PUBLIC, "pdf", &["vault"], 5),
+        b.search(Grant::PUBLIC, "pdf", &["vault"], 5)
+    );
+    // A caller holding the scope finds it.
+    let vault = a.grant(&["vault"]);
+    assert!(a
+        .search(vault, "vault", &[], 5)
+        .expect("searches")
+        .iter()
+        .any(|h| h.uri == "skill://secret-pdf/SKILL.md"));
+}
+
+#[test]
+fn a_damaged_search_section_is_refused_by_the_full_check() {
+    let compiled = crate::compile::compile({
+        let mut tree = SourceTree::default();
+        for (p, t) in corpus() {
+            tree.add_file(&p, t.as_str());
+        }
+        tree
+    })
+    .expect("compiles");
+    let pack = crate::pack::encode(&compiled, None);
+    let table = crate::pack::section_table(&pack).expect("sections");
+    let (off, len) = (0..table.count)
+        .map(|k| {
+            let at = table.start + k * table.record_len;
+            let w = |i: usize| {
+                u32::from_le_bytes(pack[at + 4 * i..at + 4 * i + 4].try_into().unwrap()) as usize
+            };
+            (w(0), w(1), w(2))
+        })
+        .find(|s| s.0 == 21)
+        .map(|s| (s.1, s.2))
+        .expect("a search section");
+    let heap_start = table.start + table.count * table.record_len + 4;
+    let mut refused = 0;
+    for k in 0..len {
+        let mut bad = pack.clone();
+        bad[heap_start + off + k] ^= 0x5a;
+        crate::pack::seal(&mut bad);
+        if Catalog::from_bytes(bad).is_err() {
+            refused += 1;
+        }
+    }
+    // Term and tag text bytes may change into other valid orders; every structural word is
+    // checked. Most single-byte changes are refused, none panics.
+    assert!(
+        refused * 2 > len,
+        "{refused} of {len} damaged sections refused"
+    );
+}

@@ -1,0 +1,121 @@
+//! The `search_skills` tool: the catalog's search index ([`crate::catalog::search`]) as an MCP
+//! tool (MCP 2026-07-28, Tools: `tools/list` gives its `inputSchema` and `outputSchema`,
+//! `tools/call` returns `structuredContent` conforming to it and the same JSON as a text
+//! block). Offered with the tools fallback ([`super::Fallback::tools`]) and, alone, beside
+//! the Skills extension ([`super::Fallback::search`]).
+//!
+//! Every result is a `skill://` URI of a `SKILL.md`: the host fetches it through
+//! `skills/get` (or `read_skill`), which verifies it, so search never hands over a skill's
+//! content. Results and scores are those of a catalog of the skills the caller sees
+//! ([`crate::catalog::Catalog::search`]). Errors about the arguments (missing, of the wrong
+//! type, out of bounds, an unknown tag) are tool results with `isError: true` naming the
+//! argument and its bounds, as for the other tools.
+
+use super::{Rendered, Responder};
+use crate::catalog::search::{DEFAULT_LIMIT, MAX_LIMIT};
+use crate::catalog::Grant;
+use crate::skill::value::write_json_string;
+use serde_json::{Map, Value};
+
+/// The tool's name.
+pub(crate) const TOOL_SEARCH_SKILLS: &str = "search_skills";
+
+/// The tool's definition, an item of `tools/list`'s `tools`.
+pub(crate) const SEARCH_TOOL_JSON: &str = r#"{"name":"search_skills","title":"Search skills","description":"Find the Agent Skills that fit a task: give the task in a few words (e.g. \"fill in a PDF form\"). Returns the best matches first, each with its SKILL.md URI (skill://…), name, description and a relevance score (BM25F; higher is better, comparable within one answer only). Fetch a result's SKILL.md by its URI (skills/get with the Skills extension, or read_skill) before following it. An addition beside the io.modelcontextprotocol/skills extension; not part of that extension.","inputSchema":{"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":1000,"description":"What the skill should do, in a few words (1 to 1000 bytes)."},"tags":{"type":"array","items":{"type":"string"},"maxItems":16,"description":"Only skills carrying every one of these tags (their metadata.tags)."},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"The most results (1 to 50, default 10)."}},"required":["query"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"score":{"type":"number"}},"required":["uri","name","description","score"]}}},"required":["results"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}"#;
+
+impl Responder {
+    /// `search_skills`: the arguments checked, the search run for the caller's grant.
+    pub(super) fn search_skills_call(
+        &self,
+        args: &Map<String, Value>,
+        modern: bool,
+        g: Grant,
+    ) -> Result<Rendered, String> {
+        if let Some(k) = args
+            .keys()
+            .find(|k| !["query", "tags", "limit"].contains(&k.as_str()))
+        {
+            return Err(format!(
+                "{TOOL_SEARCH_SKILLS} takes `query`, `tags` and `limit`; `{}` is not one of its arguments",
+                crate::protocol::error::clip(k)
+            ));
+        }
+        let query = match args.get("query") {
+            Some(Value::String(q)) => q.as_str(),
+            None | Some(Value::Null) => {
+                return Err(format!(
+                    "{TOOL_SEARCH_SKILLS} needs `query`: a string of 1 to 1000 bytes saying what the skill should do"
+                ))
+            }
+            Some(_) => {
+                return Err(
+                    "`query` must be a string of 1 to 1000 bytes saying what the skill should do"
+                        .into(),
+                )
+            }
+        };
+        let tags: Vec<&str> = match args.get("tags") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|t| t.as_str())
+                .collect::<Option<_>>()
+                .ok_or("`tags` must be an array of strings (tags of the skills' metadata.tags)")?,
+            Some(_) => {
+                return Err(
+                    "`tags` must be an array of strings (tags of the skills' metadata.tags)".into(),
+                )
+            }
+        };
+        let limit = match args.get("limit") {
+            None | Some(Value::Null) => DEFAULT_LIMIT,
+            Some(Value::Number(n)) => match n.as_u64() {
+                Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+                None => {
+                    return Err(format!(
+                        "`limit` must be an integer from 1 to {MAX_LIMIT} (got {n})"
+                    ))
+                }
+            },
+            Some(_) => return Err(format!("`limit` must be an integer from 1 to {MAX_LIMIT}")),
+        };
+        let hits = self
+            .catalog
+            .search(g, query, &tags, limit)
+            .map_err(|e| e.0)?;
+        let mut structured = String::with_capacity(64 + hits.len() * 256);
+        structured.push_str("{\"results\":[");
+        for (k, h) in hits.iter().enumerate() {
+            if k > 0 {
+                structured.push(',');
+            }
+            structured.push_str("{\"uri\":");
+            write_json_string(h.uri, &mut structured);
+            structured.push_str(",\"name\":");
+            write_json_string(h.name, &mut structured);
+            structured.push_str(",\"description\":");
+            write_json_string(&h.description, &mut structured);
+            structured.push_str(",\"score\":");
+            structured.push_str(&format_score(h.score));
+            structured.push('}');
+        }
+        structured.push_str("]}");
+        let mut b = Self::open(modern, structured.len() * 2 + 96);
+        b.push_str("\"content\":[{\"type\":\"text\",\"text\":");
+        write_json_string(&structured, &mut b);
+        b.push_str("}],\"structuredContent\":");
+        b.push_str(&structured);
+        b.push_str(",\"isError\":false");
+        Ok(Rendered::Whole(b))
+    }
+}
+
+/// A score as JSON: the shortest decimal that reads back as the same `f64` (scores are
+/// finite: sums of finite products of counts and logarithms of ratios above 1).
+fn format_score(score: f64) -> String {
+    if score.is_finite() {
+        format!("{score}")
+    } else {
+        "0".to_owned()
+    }
+}
