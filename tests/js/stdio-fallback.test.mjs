@@ -17,6 +17,7 @@ import { promisify } from "node:util";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { assertNotOffered, clientV1, clientV2, exercise, LEGACY, MODERN } from "../lib/fallback-sdk.mjs";
+import { inspectorMethod } from "../judges/inspector.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = resolve(ROOT, process.env.SKILLS_EDGE_BIN ?? "target/debug/skills-edge");
@@ -56,6 +57,27 @@ for (const [flag, tools, prompts] of [
     await withClient("v2", "modern", ["--fallback", flag], (client) =>
       exercise(client, { tools, prompts, label: flag }),
     );
+  });
+}
+
+for (const era of ["modern", "legacy"]) {
+  test(`MCP Inspector's command line lists search_skills and calls it (${era}, --fallback search)`, async () => {
+    const target = { command: BIN, args: ["stdio", "--fallback", "search"] };
+    const listed = await inspectorMethod({ target, era, method: "tools/list" });
+    assert.deepEqual(listed.tools.map((t) => t.name), ["search_skills"], "--fallback search offers the search tool alone");
+    const tool = listed.tools[0];
+    assert.equal(tool.inputSchema.type, "object");
+    assert.ok(tool.outputSchema?.properties?.results, "an outputSchema with results");
+    const called = await inspectorMethod({
+      target, era, method: "tools/call",
+      extra: ["--tool-name", "search_skills", "--tool-arg", "query=review code with the team checklist", "--tool-arg", "limit=3"],
+    });
+    assert.notEqual(called.isError, true, JSON.stringify(called));
+    const results = called.structuredContent.results;
+    assert.deepEqual(JSON.parse(called.content[0].text), called.structuredContent);
+    assert.ok(results.length >= 1 && results.length <= 3, JSON.stringify(results));
+    assert.equal(results[0].uri, "skill://code-review/SKILL.md", "the skill the query describes comes first");
+    for (const r of results) assert.match(r.uri, /^skill:\/\/.+\/SKILL\.md$/);
   });
 }
 

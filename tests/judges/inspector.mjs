@@ -46,17 +46,7 @@ export async function judgeInspector({ target, era, expectedSkills, headers = []
   opts.push(...options);
   if (typeof target === "string") args.push(target, ...opts);
   else args.push(...opts, "--", target.command, ...(target.args ?? []));
-  const env = {
-    ...process.env,
-    HOME: storage,
-    MCP_STORAGE_DIR: join(storage, "storage"),
-    MCP_CLIENT_CONFIG_PATH: join(storage, "storage", "client.json"),
-    MCP_CATALOG_PATH: join(storage, "mcp.json"),
-    MCP_INSPECTOR_OAUTH_STATE_PATH: join(storage, "storage", "oauth.json"),
-    MCP_INSPECTOR_SECRET_STORE: "memory",
-    NO_COLOR: "1",
-    NO_UPDATE_NOTIFIER: "1",
-  };
+  const env = isolatedEnv(storage);
   let run;
   try {
     run = await spawnBounded(NODE22, args, { env, cwd: storage, timeoutMs });
@@ -101,6 +91,48 @@ export async function judgeInspector({ target, era, expectedSkills, headers = []
     throw new Error(`${where}: ${reports.length} skills verified, the server lists ${expectedSkills}${context}`);
   }
   return { skills: reports.length, files, bytes, reports, stderr: stderr.trim() };
+}
+
+/** The Inspector's environment with every file it keeps (client config, OAuth state, catalog) in `storage`. */
+function isolatedEnv(storage) {
+  return {
+    ...process.env,
+    HOME: storage,
+    MCP_STORAGE_DIR: join(storage, "storage"),
+    MCP_CLIENT_CONFIG_PATH: join(storage, "storage", "client.json"),
+    MCP_CATALOG_PATH: join(storage, "mcp.json"),
+    MCP_INSPECTOR_OAUTH_STATE_PATH: join(storage, "storage", "oauth.json"),
+    MCP_INSPECTOR_SECRET_STORE: "memory",
+    NO_COLOR: "1",
+    NO_UPDATE_NOTIFIER: "1",
+  };
+}
+
+/**
+ * One method through the Inspector's command line against a stdio server (`{ command, args }`),
+ * on `era`: `--method METHOD` with `extra` options (e.g. `["--tool-name", "x", "--tool-arg",
+ * "k=v"]`). Resolves with the JSON result it prints; rejects naming the method when it exits
+ * non-zero, prints no JSON, or runs past `timeoutMs`.
+ */
+export async function inspectorMethod({ target, era, method, extra = [], timeoutMs = 60_000 }) {
+  if (!ERAS.includes(era)) throw new TypeError(`era must be "modern" or "legacy", not ${JSON.stringify(era)}`);
+  const storage = mkdtempSync(join(tmpdir(), "skills-edge-inspector-"));
+  const args = [INSPECTOR, "--cli", "--protocol-era", era, "--method", method, ...extra, "--stored-auth-only",
+    "--", target.command, ...(target.args ?? [])];
+  let run;
+  try {
+    run = await spawnBounded(NODE22, args, { env: isolatedEnv(storage), cwd: storage, timeoutMs });
+  } finally {
+    rmSync(storage, { recursive: true, force: true });
+  }
+  const context = `\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
+  if (run.signal !== null) throw new Error(`Inspector ${method} (${era}): killed by ${run.signal} after ${timeoutMs} ms${context}`);
+  if (run.code !== 0) throw new Error(`Inspector ${method} (${era}): exit code ${run.code}${context}`);
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    throw new Error(`Inspector ${method} (${era}): stdout is not one JSON value${context}`);
+  }
 }
 
 /** Runs a command to completion, killing its process group after `timeoutMs`. */
