@@ -73,6 +73,7 @@ fn hint_of(key: &str) -> String {
 
 impl OmsPins {
     /// The pin of `origin` (canonical).
+    #[cfg(any(feature = "command", test))]
     pub(super) fn get(&self, origin: &str) -> Option<&OmsPin> {
         self.pins.get(origin).map(|p| &**p)
     }
@@ -80,6 +81,7 @@ impl OmsPins {
     /// Pins `origin` (canonical) to `hint` and `key` when the next OMS signature from it pins:
     /// it has no pin, and trust on first use is on (`first_use`) or a change was accepted.
     /// Returns whether it pinned.
+    #[cfg(any(feature = "command", test))]
     pub(super) fn pin_if_first(
         &mut self,
         origin: &str,
