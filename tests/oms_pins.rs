@@ -270,3 +270,29 @@ fn a_pins_file_whose_oms_pin_holds_another_key_than_its_hint_names_is_refused() 
         Ok(0)
     );
 }
+
+#[test]
+fn a_bundle_whose_hint_is_a_megabyte_long_is_not_echoed_whole() {
+    use crate::oms_attacks::bundle_raw;
+    let f = files();
+    let payload = serde_json::to_vec(&statement(&resources_of(&f))).unwrap();
+    let mut b = bundle_raw(&payload, "application/vnd.in-toto+json", &key(STRANGER));
+    let long = "f".repeat(900_000);
+    b["verificationMaterial"]["publicKey"]["hint"] = Json::from(long.as_str());
+    let sig = serde_json::to_vec(&b).unwrap();
+    let (_, pins) = run(&mirror(Some(PUBLISHER)), INDEX, &[PUBLISHER], None);
+    // Under a trust list (signer-untrusted), and from a pinned origin (signer-changed).
+    for (trusted, pins) in [(&[PUBLISHER][..], None), (&[][..], Some(pins.as_str()))] {
+        let server = Server::new();
+        serve(&server, &f, Some(&sig));
+        let (l, _) = run(&server, INDEX, trusted, pins);
+        assert_ne!(l["status"], "verified", "{l}");
+        let shown = l.to_string();
+        assert!(
+            shown.len() < 10_000,
+            "{} bytes: {}",
+            shown.len(),
+            &shown[..300]
+        );
+    }
+}

@@ -264,6 +264,16 @@ impl Bundle {
                 .map(str::to_owned),
             None => None,
         };
+        if let Some(h) = hint
+            .as_deref()
+            .filter(|h| parse_hex(h).is_none() || h.bytes().any(|b| b.is_ascii_uppercase()))
+        {
+            // `model_signing` compares the hint with the SHA-256 hex of the key it is given, so
+            // such a hint names no key and it refuses the bundle with every key. Refused here
+            // before any message quotes it: a hint is only ever shown as 64 hex characters.
+            let start: String = h.chars().take(16).collect();
+            return Err(fail(format!("the OMS bundle's key hint ({start:?}…, {} bytes) is not a SHA-256 in lowercase hex, so it names no key: `model_signing verify key` refuses it with every key", h.len())));
+        }
         let env = doc.required("dsseEnvelope").map_err(bad)?;
         let payload = decode("payload", env.str_of("payload").map_err(bad)?)?;
         let payload_type = env.str_of("payloadType").map_err(bad)?.to_owned();
