@@ -296,3 +296,31 @@ fn a_bundle_whose_hint_is_a_megabyte_long_is_not_echoed_whole() {
         );
     }
 }
+
+#[test]
+fn a_bundle_whose_statement_names_a_megabyte_long_file_or_type_is_not_echoed_whole() {
+    let f = files();
+    let long = "a".repeat(600_000);
+    let mut with_file = resources_of(&f);
+    with_file.push((long.clone(), "00".repeat(32)));
+    let mut typed = statement(&resources_of(&f));
+    typed["predicateType"] = Json::from(long.as_str());
+    for (what, st) in [
+        ("a file name", statement(&with_file)),
+        ("a predicate type", typed),
+    ] {
+        let sig = bundle(&st, &key(PUBLISHER));
+        for url in [INDEX.to_owned(), format!("{ORIGIN}/mcp")] {
+            let (l, _) = if url == INDEX {
+                let server = Server::new();
+                serve(&server, &f, Some(&sig));
+                run(&server, &url, &[PUBLISHER], None)
+            } else {
+                run(&Mcp::new(&f, Some(&sig)), &url, &[PUBLISHER], None)
+            };
+            assert_ne!(l["status"], "verified", "{what}: {l}");
+            let shown = l.to_string();
+            assert!(shown.len() < 20_000, "{what} {url}: {} bytes", shown.len());
+        }
+    }
+}
