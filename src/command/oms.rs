@@ -264,7 +264,10 @@ fn check_bundle(
     report: &mut SkillReport,
 ) -> OmsOutcome {
     let refuse = |e: crate::catalog::oms::OmsError, code: ErrorCode| {
-        let uri = at(e.file.as_deref().unwrap_or(SIGNATURE_FILE));
+        // A file name a bundle made up can be as long as the bundle: the check is then the
+        // signature file's (the message quotes the name clipped).
+        let file = e.file.as_deref().filter(|f| f.len() <= 200);
+        let uri = at(file.unwrap_or(SIGNATURE_FILE));
         failed(
             uri,
             code,

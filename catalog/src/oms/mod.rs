@@ -79,17 +79,16 @@ pub(crate) fn fail(message: impl Into<String>) -> OmsError {
     }
 }
 
-/// The file a failure is about, when its path is short enough to name in a URI (a path a
-/// bundle makes up can be as long as the bundle: the failure is then the signature file's).
 fn fail_file(file: &str, message: String) -> OmsError {
     OmsError {
         message,
-        file: (file.len() <= SHOWN_MAX).then(|| file.to_owned()),
+        file: Some(file.to_owned()),
     }
 }
 
-/// The most characters of a value a bundle or a server gave that a message quotes.
-const SHOWN_MAX: usize = 200;
+/// The most characters of a value a bundle or a server gave that a message quotes (and the
+/// longest file name a report names a failed check by).
+pub(crate) const SHOWN_MAX: usize = 200;
 
 /// `s` as a message quotes it: whole up to [`SHOWN_MAX`] characters, else its first ones and
 /// `…` (a bundle's strings can be as long as the bundle, and a message must stay a line).
