@@ -324,3 +324,95 @@ fn a_bundle_whose_statement_names_a_megabyte_long_file_or_type_is_not_echoed_who
         }
     }
 }
+
+/// An MCP server that answers every request as `inner` does, except the `resources/read` of
+/// `skill.oms.sig` after the first: a JSON-RPC error.
+struct FailsSecondSignatureRead {
+    inner: Mcp,
+    reads: std::cell::Cell<u32>,
+}
+
+impl HttpIo for FailsSecondSignatureRead {
+    type Body = crate::wellknown::Body;
+
+    fn post(
+        &self,
+        request: skills_edge::client::http::HttpRequest,
+    ) -> impl std::future::Future<
+        Output = skills_edge::client::Result<skills_edge::client::http::HttpResponse<Self::Body>>,
+    > {
+        let body = request.body.clone();
+        if body.contains("resources/read") && body.contains("skill.oms.sig") {
+            self.reads.set(self.reads.get() + 1);
+            if self.reads.get() > 1 {
+                let id = serde_json::from_str::<Json>(&body).unwrap()["id"].clone();
+                let reply = serde_json::json!({"jsonrpc": "2.0", "id": id,
+                    "error": {"code": -32603, "message": "try again later"}});
+                return std::future::ready(Ok(skills_edge::client::http::HttpResponse {
+                    status: 200,
+                    content_type: Some("application/json".to_owned()),
+                    session_id: None,
+                    www_authenticate: None,
+                    body: crate::wellknown::Body(Some(reply.to_string().into_bytes())),
+                }));
+            }
+        }
+        // Every reply uncacheable (`ttlMs` 0), so the OMS check reads the file again.
+        let mut reply = block_on(self.inner.post(request));
+        if let Ok(r) = &mut reply {
+            if let Some(bytes) = &r.body.0 {
+                if let Ok(mut v) = serde_json::from_slice::<Json>(bytes) {
+                    no_ttl(&mut v);
+                    r.body.0 = Some(v.to_string().into_bytes());
+                }
+            }
+        }
+        std::future::ready(reply)
+    }
+
+    fn get(
+        &self,
+        url: &str,
+    ) -> impl std::future::Future<
+        Output = skills_edge::client::Result<skills_edge::client::http::HttpResponse<Self::Body>>,
+    > {
+        self.inner.get(url)
+    }
+
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+}
+
+/// Sets every `ttlMs` of `v` to 0.
+fn no_ttl(v: &mut Json) {
+    match v {
+        Json::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                if k == "ttlMs" {
+                    *x = Json::from(0);
+                } else {
+                    no_ttl(x);
+                }
+            }
+        }
+        Json::Array(a) => a.iter_mut().for_each(no_ttl),
+        _ => {}
+    }
+}
+
+#[test]
+fn an_mcp_server_that_fails_the_signature_read_of_the_oms_check_does_not_get_the_skill_verified() {
+    // A stranger's bundle: the OMS check, had it run, refuses it.
+    let (f, b) = signed_by(STRANGER);
+    let io = FailsSecondSignatureRead {
+        inner: Mcp::new(&f, Some(&b)),
+        reads: std::cell::Cell::new(0),
+    };
+    let (l, _) = run(&io, &format!("{ORIGIN}/mcp"), &[PUBLISHER], None);
+    assert!(
+        io.reads.get() >= 2,
+        "the probe did not reach the OMS read: {l}"
+    );
+    assert_ne!(l["status"], "verified", "{l}");
+}

@@ -191,8 +191,20 @@ pub(crate) async fn check_mcp<R: crate::client::Rpc>(
 ) -> OmsOutcome {
     match read_signature(client, rpc, entry, crate::host::Purpose::Check).await {
         None => OmsOutcome::Absent,
-        // The read's own check reports why.
-        Some(Err(_)) => OmsOutcome::Failed,
+        // The file's earlier read may have passed (and this one not come from the cache): the
+        // failure is the skill's, or a server could skip the OMS check by failing this read.
+        Some(Err(e)) => {
+            let skill = entry.uri();
+            let root = skill.strip_suffix("SKILL.md").unwrap_or(skill);
+            report.checks.push(FileCheck {
+                uri: format!("{root}{SIGNATURE_FILE}"),
+                size: None,
+                digest: None,
+                status: FileStatus::Failed,
+                error: Some(e),
+            });
+            OmsOutcome::Failed
+        }
         Some(Ok(bytes)) => check_entry(&bytes, entry, keys, report),
     }
 }
