@@ -77,6 +77,10 @@ use crate::skill::revision::skill_revision;
 use crate::skill::uri::{final_segment, skill_root};
 use crate::skill::value::write_json_string;
 
+#[cfg(any(feature = "command", test))]
+mod oms_pins;
+#[cfg(not(any(feature = "command", test)))]
+#[path = "signature/oms_pins_off.rs"]
 mod oms_pins;
 mod statement;
 #[cfg(test)]

@@ -226,7 +226,7 @@ export interface PinsExport {
   format: "skills-edge/pins";
   version: 1 | 2;
   pins: Array<{ origin: string; keyId: string; catalog: string; key: PublicJwk }>;
-  /** OMS key pins (version 2): `hint` is the SHA-256 (hex) of `key`, the PEM public key, as `model_signing` names a key in a bundle. `SkillsClient` and `skills-edge verify` enforce them; `SkillHost` keeps them for export (it checks DSSE signers only). */
+  /** OMS key pins (version 2): `hint` is the SHA-256 (hex) of `key`, the PEM public key, as `model_signing` names a key in a bundle. `SkillsClient` and `skills-edge verify` enforce them; the main module's `SkillHost` keeps them for export (it checks DSSE signers only); `skills-edge/verifier` refuses pins holding any. */
   omsPins?: Array<{ origin: string; hint: string; key: string }>;
 }
 

@@ -20,6 +20,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { SkillHost, SkillsServer } from "skills-edge";
 import { SkillsClient } from "skills-edge/client";
+import { SkillHost as VerifierHost } from "skills-edge/verifier";
 import { REPO } from "./common.mjs";
 import { startHttpServer } from "./http-server.mjs";
 
@@ -316,4 +317,15 @@ test("npm verify --pins: an OMS pin made on first use refuses another key, and v
   } finally {
     await server.close();
   }
+});
+
+test("pins holding an OMS pin: the main module's SkillHost keeps them, skills-edge/verifier refuses them rather than drop them", () => {
+  const pins = JSON.stringify({ format: "skills-edge/pins", version: 2, pins: [], omsPins: [{ origin: "https://skills.example", hint: publisher.hint, key: publisher.pem }] });
+  const kept = new SkillHost({ pins });
+  assert.deepEqual(JSON.parse(kept.exportPins()), JSON.parse(pins));
+  assert.throws(() => new VerifierHost({ pins }), (e) => e.code === "invalid-argument" && /omsPins/.test(e.message));
+  assert.throws(() => new VerifierHost().importPins(pins), (e) => e.code === "invalid-argument");
+  // A key that is not the one its hint names is refused by both.
+  const swapped = pins.replace(publisher.hint, other.hint);
+  assert.throws(() => new SkillHost({ pins: swapped }), (e) => e.code === "invalid-argument" && e.message.includes(other.hint));
 });
