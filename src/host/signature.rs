@@ -398,23 +398,6 @@ impl Signers {
         self.pins.remove(origin).is_some() || oms
     }
 
-    /// The OMS pin of `origin`, if it has one ([`oms_pins`]).
-    #[cfg(any(feature = "command", test))]
-    pub(crate) fn oms_pin(&self, origin: &str) -> Option<&oms_pins::OmsPin> {
-        self.oms.get(&canonical_origin(origin))
-    }
-
-    /// Pins `origin` to the OMS key `key` (PEM) whose hint is `hint`, when the next OMS
-    /// signature from it pins: it has no OMS pin, and trust on first use is on or a change was
-    /// accepted for it. Called only for a signature that verified with `key` and a skill that
-    /// passed every check. Returns whether it pinned.
-    #[cfg(any(feature = "command", test))]
-    pub(crate) fn pin_oms(&mut self, origin: &str, hint: &str, key: &str) -> bool {
-        let tofu = self.policy.trust_on_first_use;
-        self.oms
-            .pin_if_first(&canonical_origin(origin), tofu, hint, key)
-    }
-
     /// The pins as JSON, for persisting:
     /// `{"format":"skills-edge/pins","version":2,"pins":[{"origin","keyId","catalog","key"}],"omsPins":[{"origin","hint","key"}]}`,
     /// `key` the public JWK (no secret: a pin only ever holds a public key); an OMS pin's

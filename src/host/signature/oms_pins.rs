@@ -22,8 +22,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use skills_edge_catalog::json::Node;
 
-use super::{check_origin, Result};
+use super::{check_origin, Result, Signers};
 use crate::host::error::{ErrorCode, VerifyError};
+use crate::host::index::canonical_origin;
 use crate::skill::digest::digest_of;
 use crate::skill::value::write_json_string;
 
@@ -73,7 +74,6 @@ fn hint_of(key: &str) -> String {
 
 impl OmsPins {
     /// The pin of `origin` (canonical).
-    #[cfg(any(feature = "command", test))]
     pub(super) fn get(&self, origin: &str) -> Option<&OmsPin> {
         self.pins.get(origin).map(|p| &**p)
     }
@@ -81,7 +81,6 @@ impl OmsPins {
     /// Pins `origin` (canonical) to `hint` and `key` when the next OMS signature from it pins:
     /// it has no pin, and trust on first use is on (`first_use`) or a change was accepted.
     /// Returns whether it pinned.
-    #[cfg(any(feature = "command", test))]
     pub(super) fn pin_if_first(
         &mut self,
         origin: &str,
@@ -164,7 +163,7 @@ impl OmsPins {
                 )));
             }
             out.push((
-                crate::host::index::canonical_origin(&p.origin),
+                canonical_origin(&p.origin),
                 Box::new(OmsPin {
                     hint: p.hint,
                     key: p.key,
@@ -177,5 +176,22 @@ impl OmsPins {
     /// Stores checked pins over the held ones.
     pub(super) fn extend(&mut self, read: Vec<(String, Box<OmsPin>)>) {
         self.pins.extend(read);
+    }
+}
+
+impl Signers {
+    /// The OMS pin of `origin`, if it has one.
+    pub(crate) fn oms_pin(&self, origin: &str) -> Option<&OmsPin> {
+        self.oms.get(&canonical_origin(origin))
+    }
+
+    /// Pins `origin` to the OMS key `key` (PEM) whose hint is `hint`, when the next OMS
+    /// signature from it pins: it has no OMS pin, and trust on first use is on or a change was
+    /// accepted for it. Called only for a signature that verified with `key` and a skill that
+    /// passed every check. Returns whether it pinned.
+    pub(crate) fn pin_oms(&mut self, origin: &str, hint: &str, key: &str) -> bool {
+        let tofu = self.policy.trust_on_first_use;
+        self.oms
+            .pin_if_first(&canonical_origin(origin), tofu, hint, key)
     }
 }
