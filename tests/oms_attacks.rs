@@ -19,7 +19,7 @@ use skills_edge::command::verify::{verify_command, SignerFiles};
 
 const PAYLOAD_TYPE: &str = "application/vnd.in-toto+json";
 
-fn key(n: u8) -> OmsSigningKey {
+pub(crate) fn key(n: u8) -> OmsSigningKey {
     OmsSigningKey::from_scalar(&[n; 32]).unwrap()
 }
 
@@ -32,7 +32,7 @@ fn hex(b: &[u8]) -> String {
 }
 
 /// `code-review`'s files, by path relative to its root.
-fn files() -> Vec<(String, Vec<u8>)> {
+pub(crate) fn files() -> Vec<(String, Vec<u8>)> {
     let c = compiled();
     let s = c.mirrored()["code-review"];
     s.files
@@ -53,7 +53,7 @@ fn sorted(mut v: Vec<(String, String)>) -> Vec<(String, String)> {
 }
 
 /// The statement `model_signing sign key` writes for `files` (name, hex digest).
-fn statement(resources: &[(String, String)]) -> Json {
+pub(crate) fn statement(resources: &[(String, String)]) -> Json {
     let mut all = Vec::new();
     for (_, d) in resources {
         all.extend(hex_bytes(d));
@@ -80,7 +80,7 @@ fn hex_bytes(s: &str) -> Vec<u8> {
         .collect()
 }
 
-fn resources_of(files: &[(String, Vec<u8>)]) -> Vec<(String, String)> {
+pub(crate) fn resources_of(files: &[(String, Vec<u8>)]) -> Vec<(String, String)> {
     sorted(
         files
             .iter()
@@ -96,7 +96,7 @@ fn pae(t: &str, p: &[u8]) -> Vec<u8> {
 }
 
 /// A bundle of `payload` (raw bytes) of `ptype`, signed by `signer`, with the hint of `hint`.
-fn bundle_raw(payload: &[u8], ptype: &str, signer: &OmsSigningKey) -> Json {
+pub(crate) fn bundle_raw(payload: &[u8], ptype: &str, signer: &OmsSigningKey) -> Json {
     let sig = signer.sign_der(&pae(ptype, payload));
     json!({
         "mediaType": "application/vnd.dev.sigstore.bundle.v0.3+json",
@@ -109,12 +109,12 @@ fn bundle_raw(payload: &[u8], ptype: &str, signer: &OmsSigningKey) -> Json {
     })
 }
 
-fn bundle(st: &Json, signer: &OmsSigningKey) -> Vec<u8> {
+pub(crate) fn bundle(st: &Json, signer: &OmsSigningKey) -> Vec<u8> {
     let payload = serde_json::to_vec_pretty(st).unwrap();
     serde_json::to_vec(&bundle_raw(&payload, PAYLOAD_TYPE, signer)).unwrap()
 }
 
-fn serve(server: &Server, files: &[(String, Vec<u8>)], sig: Option<&[u8]>) {
+pub(crate) fn serve(server: &Server, files: &[(String, Vec<u8>)], sig: Option<&[u8]>) {
     let mut members: Vec<(&str, u8, &[u8])> = files
         .iter()
         .map(|(p, b)| (p.as_str(), b'0', b.as_slice()))

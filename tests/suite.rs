@@ -34,6 +34,7 @@ mod mirror;
 mod oms;
 #[cfg(feature = "command")]
 mod oms_attacks;
+mod oms_pins;
 mod pagination;
 mod schema_validation;
 mod search;

@@ -27,7 +27,8 @@
 //! here independently of the host's code), is never registered as signed, let alone trusted;
 //! one whose envelope does (and whose announced key, if any, is a public key) is registered as
 //! trusted; by default a skill is registered as signed only by a key that verifies its envelope
-//! and is the one it announces; a refusal is always one of the three signature codes.
+//! and is the one it announces; a refusal is always one of the three signature codes. The
+//! first field is also read as exported pins (`Signers::import_pins`, DSSE and OMS pins).
 
 #![no_main]
 
@@ -523,6 +524,33 @@ fn run(data: &[u8]) {
     match Entry::parse(&json) {
         Ok(entry) => verify_all(&entry, contents, refs, &label, options),
         Err(e) => assert_eq!(e.code, ErrorCode::InvalidEntry, "{e:?}"),
+    }
+    pins(&json);
+}
+
+/// The pins reader on the same text: it never panics; a refusal is `InvalidArgument` and stores
+/// nothing; what it accepts exports to a text that reads back to the same export, in which every
+/// OMS pin's hint is the SHA-256 of its key.
+fn pins(text: &str) {
+    let mut signers = skills_edge::host::Signers::default();
+    let empty = signers.export_pins();
+    match signers.import_pins(text) {
+        Err(e) => {
+            assert_eq!(e.code, ErrorCode::InvalidArgument, "{e:?}");
+            assert_eq!(signers.export_pins(), empty, "a refused import stored pins");
+        }
+        Ok(_) => {
+            let out = signers.export_pins();
+            let mut again = skills_edge::host::Signers::default();
+            again.import_pins(&out).expect("an export reads back");
+            assert_eq!(again.export_pins(), out, "export, import, export differ");
+            let v: Json = serde_json::from_str(&out).expect("an export is JSON");
+            for p in v["omsPins"].as_array().expect("omsPins") {
+                let key = p["key"].as_str().expect("key");
+                let hint = digest_of(key.as_bytes());
+                assert_eq!(Some(&hint[7..]), p["hint"].as_str(), "a hint not of its key");
+            }
+        }
     }
 }
 

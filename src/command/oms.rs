@@ -19,6 +19,15 @@
 //!   signed in either format by a key on it verifies;
 //! - both formats present: each must hold on its own. They cover the same served files, so
 //!   two that hold agree; one that fails refuses the skill.
+//!
+//! **Pins** ([`crate::host::signature`]'s OMS pins, kept with the DSSE pins of the run's
+//! `Signers` and written to the same `--pins` file): an origin pinned to an OMS key (by its
+//! hint, the SHA-256 of its PEM, as `model_signing` names a key) has its bundles checked with
+//! that key too, and a skill from it whose `skill.oms.sig` is by another key, or that has
+//! none, is `signer-changed` until the change is accepted. With trust on first use (`--pins`,
+//! `trustOnFirstUse`), the first skill from an unpinned origin that passes every check with
+//! an OMS signature by a trusted key pins the origin to that key. First use cannot pin a key
+//! no trust list or pin gives: a bundle names its key by a hash, not the key.
 
 use super::args::SignerFiles;
 use super::args::VerifyArgs;
@@ -26,7 +35,7 @@ use super::report::{FileCheck, FileStatus, SkillReport};
 use crate::catalog::oms::{verify_folder, Bundle, OmsPublicKey, SIGNATURE_FILE};
 use crate::host::archive::Member;
 use crate::host::error::{ErrorCode, VerifyError};
-use crate::host::signature::{Signer, SignerTrust};
+use crate::host::signature::{Signer, SignerTrust, Signers};
 use sha2::{Digest as _, Sha256};
 
 /// Whether a `--trust` file holds a PEM block (an OMS key) rather than a JWK.
@@ -64,15 +73,73 @@ pub(crate) fn split_trust(
     Ok((keys, jwk_args, jwk_files))
 }
 
+/// The OMS keys the check of one skill may verify with: the trusted ones, and the key the
+/// skill's origin is pinned to.
+#[derive(Debug, Clone)]
+pub(crate) struct OmsKeys<'a> {
+    /// The trusted keys (the `--trust` files, the `trust` option's items, holding PEM).
+    pub(crate) trusted: &'a [OmsPublicKey],
+    /// The origin the skill is served from (its pins' key).
+    origin: String,
+    /// The hint the origin is pinned to, if it is.
+    pinned_hint: Option<String>,
+    /// The pinned key, when it reads as a P-256 key.
+    pinned: Option<OmsPublicKey>,
+}
+
+impl<'a> OmsKeys<'a> {
+    /// The keys for a skill served from `origin`, under `signers`' pins.
+    pub(crate) fn of(trusted: &'a [OmsPublicKey], signers: &Signers, origin: &str) -> Self {
+        let pin = signers.oms_pin(origin);
+        OmsKeys {
+            trusted,
+            origin: origin.to_owned(),
+            pinned_hint: pin.map(|p| p.hint.clone()),
+            pinned: pin.and_then(|p| OmsPublicKey::from_pem(&p.key, "the pin").ok()),
+        }
+    }
+
+    /// Whether the check has a key to verify with, or a pin to enforce.
+    #[cfg(feature = "js")]
+    pub(crate) fn any(&self) -> bool {
+        !self.trusted.is_empty() || self.pinned_hint.is_some()
+    }
+
+    /// The keys a bundle may verify with: the trusted ones, then the pinned one.
+    fn candidates(&self) -> Vec<OmsPublicKey> {
+        let mut keys = self.trusted.to_vec();
+        if let Some(p) = &self.pinned {
+            if !keys.contains(p) {
+                keys.push(p.clone());
+            }
+        }
+        keys
+    }
+
+    /// The refusal of a skill from a pinned origin whose OMS signer is `got`.
+    fn changed(&self, uri: String, pinned: &str, got: &str) -> FileCheck {
+        failed(
+            uri,
+            ErrorCode::SignerChanged,
+            format!("the skill's OMS signature ({SIGNATURE_FILE}) is {got}, but its origin {} is pinned to the OMS key with hint {pinned}; accept the change (accept_signer_change, or remove the origin's entry of omsPins from the --pins file) only if the publisher changed its key", self.origin),
+        )
+    }
+}
+
 /// What the OMS check of one skill found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum OmsOutcome {
     /// No `skill.oms.sig`.
     Absent,
-    /// A bundle that covers the files, not checked against a key (none is trusted).
+    /// A bundle that covers the files, not checked against a key (none is trusted or pinned).
     Unchecked,
-    /// Verified with a trusted key: the signer to report.
-    Trusted(Signer),
+    /// Verified with `key`: a trusted key (`trusted`), else the origin's pinned one.
+    Verified {
+        /// The key that verified the bundle.
+        key: OmsPublicKey,
+        /// Whether it is on the trust list.
+        trusted: bool,
+    },
     /// Refused (a failed check was added to the report).
     Failed,
 }
@@ -92,7 +159,7 @@ fn failed(uri: String, code: ErrorCode, message: String) -> FileCheck {
 pub(crate) fn check_oms(
     files: &[Member],
     artifact: &str,
-    keys: &[OmsPublicKey],
+    keys: &OmsKeys<'_>,
     report: &mut SkillReport,
 ) -> OmsOutcome {
     let Some(sig) = files.iter().find(|m| m.path == SIGNATURE_FILE) else {
@@ -119,13 +186,25 @@ pub(crate) async fn check_mcp<R: crate::client::Rpc>(
     client: &crate::client::SkillsClient,
     rpc: &R,
     entry: &crate::host::Entry,
-    keys: &[OmsPublicKey],
+    keys: &OmsKeys<'_>,
     report: &mut SkillReport,
 ) -> OmsOutcome {
     match read_signature(client, rpc, entry, crate::host::Purpose::Check).await {
         None => OmsOutcome::Absent,
-        // The read's own check reports why.
-        Some(Err(_)) => OmsOutcome::Failed,
+        // The file's earlier read may have passed (and this one not come from the cache): the
+        // failure is the skill's, or a server could skip the OMS check by failing this read.
+        Some(Err(e)) => {
+            let skill = entry.uri();
+            let root = skill.strip_suffix("SKILL.md").unwrap_or(skill);
+            report.checks.push(FileCheck {
+                uri: format!("{root}{SIGNATURE_FILE}"),
+                size: None,
+                digest: None,
+                status: FileStatus::Failed,
+                error: Some(e),
+            });
+            OmsOutcome::Failed
+        }
         Some(Ok(bytes)) => check_entry(&bytes, entry, keys, report),
     }
 }
@@ -158,7 +237,7 @@ async fn read_signature<R: crate::client::Rpc>(
 fn check_entry(
     bytes: &[u8],
     entry: &crate::host::Entry,
-    keys: &[OmsPublicKey],
+    keys: &OmsKeys<'_>,
     report: &mut SkillReport,
 ) -> OmsOutcome {
     let skill = entry.uri();
@@ -193,18 +272,30 @@ fn check_bundle(
     sig: &[u8],
     digests: Vec<(&str, [u8; 32])>,
     at: impl Fn(&str) -> String,
-    keys: &[OmsPublicKey],
+    keys: &OmsKeys<'_>,
     report: &mut SkillReport,
 ) -> OmsOutcome {
     let refuse = |e: crate::catalog::oms::OmsError, code: ErrorCode| {
-        let uri = at(e.file.as_deref().unwrap_or(SIGNATURE_FILE));
+        // A file name a bundle made up can be as long as the bundle: the check is then the
+        // signature file's (the message quotes the name clipped).
+        let file = e.file.as_deref().filter(|f| f.len() <= 200);
+        let uri = at(file.unwrap_or(SIGNATURE_FILE));
         failed(
             uri,
             code,
             format!("the OMS signature {SIGNATURE_FILE}: {}", e.message),
         )
     };
-    if keys.is_empty() {
+    let candidates = keys.candidates();
+    if let (true, Some(pinned)) = (candidates.is_empty(), &keys.pinned_hint) {
+        report.checks.push(failed(
+            at(SIGNATURE_FILE),
+            ErrorCode::SignatureInvalid,
+            format!("the OMS pin of {} (hint {pinned}) holds no P-256 public key: the pins file is damaged; remove the origin's entry of omsPins, or pin its key again", keys.origin),
+        ));
+        return OmsOutcome::Failed;
+    }
+    if candidates.is_empty() {
         let covered = Bundle::parse(sig)
             .and_then(|b| read_unverified(&b))
             .and_then(|m| m.check_covers(digests));
@@ -216,19 +307,31 @@ fn check_bundle(
             }
         };
     }
-    match verify_folder(sig, keys, digests) {
-        Ok(key) => OmsOutcome::Trusted(Signer {
-            key_id: format!("oms:{}", key.hint()),
-            catalog: "OpenSSF Model Signing".into(),
-            trust: SignerTrust::Trusted,
-        }),
+    match verify_folder(sig, &candidates, digests) {
+        Ok(key) => OmsOutcome::Verified {
+            trusted: keys.trusted.contains(key),
+            key: key.clone(),
+        },
+        Err(e) if e.message.contains("not trusted here") => {
+            // By a key neither trusted nor pinned: from a pinned origin without a trust list,
+            // a change of signer (as a DSSE pin has it); otherwise an untrusted signer.
+            match (&keys.pinned_hint, keys.trusted.is_empty()) {
+                (Some(pinned), true) => {
+                    let got = match Bundle::parse(sig).ok().and_then(|b| b.hint) {
+                        Some(h) => format!("by the key with hint {h}"),
+                        None => "by a key it does not name, and the pinned key does not verify it"
+                            .to_owned(),
+                    };
+                    report
+                        .checks
+                        .push(keys.changed(at(SIGNATURE_FILE), pinned, &got));
+                }
+                _ => report.checks.push(refuse(e, ErrorCode::SignerUntrusted)),
+            }
+            OmsOutcome::Failed
+        }
         Err(e) => {
-            let code = if e.message.contains("not trusted here") {
-                ErrorCode::SignerUntrusted
-            } else {
-                ErrorCode::SignatureInvalid
-            };
-            report.checks.push(refuse(e, code));
+            report.checks.push(refuse(e, ErrorCode::SignatureInvalid));
             OmsOutcome::Failed
         }
     }
@@ -247,39 +350,87 @@ fn read_unverified(
 /// - an OMS signature by a trusted key beside a DSSE signature whose key is only announced
 ///   (not trusted, not pinned): refused (`signer-untrusted`), since the two disagree on who
 ///   signed;
-/// - an OMS signature checked against no key (no OMS key is trusted) while a trust list is
-///   given: refused, since nothing vouches for its signer (OMS keys cannot be pinned);
+/// - an OMS signature checked against no key (no OMS key is trusted, and its origin has no
+///   OMS pin) while a trust list is given: refused, since nothing vouches for its signer;
 /// - with OMS keys trusted, a skill without an OMS signature must have a DSSE signature whose
-///   key is trusted or pinned.
+///   key is trusted or pinned, and an OMS signature must verify with a trusted key (the
+///   origin's pinned key alone does not do);
+/// - from an origin pinned to an OMS key, an OMS signature by another key, or none, is
+///   `signer-changed`.
 ///
-/// The OMS signer is reported when no DSSE signer is.
+/// A skill that passes every check with an OMS signature pins its origin on first use
+/// ([`Signers::pin_oms`]); a refusal changes no pin. The OMS signer is reported when no DSSE
+/// signer is.
 pub(crate) fn finish(
     outcome: OmsOutcome,
-    keys: &[OmsPublicKey],
+    keys: &OmsKeys<'_>,
     trust_given: bool,
     sig_uri: &str,
     report: &mut SkillReport,
+    signers: &mut Signers,
 ) {
     let dsse = report
         .signer
         .as_ref()
         .map(|s| s.trust != SignerTrust::Announced);
+    let pinned = keys.pinned_hint.as_deref();
     match outcome {
-        OmsOutcome::Trusted(signer) => match dsse {
-            Some(false) => report.checks.push(failed(
-                sig_uri.to_owned(),
-                ErrorCode::SignerUntrusted,
-                "the OMS signature is by a trusted key, but the skill's DSSE signature is by a key not trusted here: both formats present must both hold (trust that key too, or serve one format)".to_owned(),
-            )),
-            Some(true) => {}
-            None => report.signer = Some(signer),
-        },
+        OmsOutcome::Verified { key, trusted } => {
+            let hint = key.hint();
+            if let Some(p) = pinned.filter(|p| *p != hint) {
+                report.checks.push(keys.changed(
+                    sig_uri.to_owned(),
+                    p,
+                    &format!("by the key with hint {hint}"),
+                ));
+                return;
+            }
+            if !trusted && !keys.trusted.is_empty() {
+                report.checks.push(failed(
+                    sig_uri.to_owned(),
+                    ErrorCode::SignerUntrusted,
+                    format!("the skill's OMS signature verifies only with the key its origin is pinned to (hint {hint}), which is not among the trusted OMS keys: with OMS keys trusted, the signature must be by one of them (trust that key too, or accept the change)"),
+                ));
+                return;
+            }
+            if dsse == Some(false) {
+                report.checks.push(failed(
+                    sig_uri.to_owned(),
+                    ErrorCode::SignerUntrusted,
+                    "the OMS signature is by a trusted key, but the skill's DSSE signature is by a key not trusted here: both formats present must both hold (trust that key too, or serve one format)".to_owned(),
+                ));
+                return;
+            }
+            let passed = report.error.is_none()
+                && report
+                    .checks
+                    .iter()
+                    .all(|c| c.status == FileStatus::Verified);
+            if pinned.is_none() && passed {
+                signers.pin_oms(&keys.origin, &hint, &key.to_pem());
+            }
+            if dsse.is_none() {
+                report.signer = Some(Signer {
+                    key_id: format!("oms:{hint}"),
+                    catalog: "OpenSSF Model Signing".into(),
+                    trust: if trusted {
+                        SignerTrust::Trusted
+                    } else {
+                        SignerTrust::Pinned
+                    },
+                });
+            }
+        }
         OmsOutcome::Unchecked if trust_given => report.checks.push(failed(
             sig_uri.to_owned(),
             ErrorCode::SignerUntrusted,
-            format!("the skill's OMS signature ({SIGNATURE_FILE}) is by no key trusted here (--trust names no OMS key, and OMS keys cannot be pinned): both formats present must both hold; add the publisher's oms.pub to --trust"),
+            format!("the skill's OMS signature ({SIGNATURE_FILE}) is by no key trusted here (--trust names no OMS key, and its origin has no OMS pin; a bundle names its key by a hash, so first use pins only a trusted key): both formats present must both hold; add the publisher's oms.pub to --trust"),
         )),
-        OmsOutcome::Absent if !keys.is_empty() && dsse != Some(true) => {
+        OmsOutcome::Absent if pinned.is_some() => {
+            let p = pinned.unwrap_or_default();
+            report.checks.push(keys.changed(sig_uri.to_owned(), p, "missing"));
+        }
+        OmsOutcome::Absent if !keys.trusted.is_empty() && dsse != Some(true) => {
             report.checks.push(failed(
                 sig_uri.to_owned(),
                 ErrorCode::SignerUntrusted,
@@ -290,19 +441,63 @@ pub(crate) fn finish(
     }
 }
 
+/// The OMS keys for a skill of `client`'s server: `trusted`, and its origin's pin.
+pub(crate) fn keys_of<'a>(
+    client: &crate::client::SkillsClient,
+    trusted: &'a [OmsPublicKey],
+) -> OmsKeys<'a> {
+    client
+        .host(|h, label| OmsKeys::of(trusted, h.signers(), h.origin(label).unwrap_or(label)))
+        .unwrap_or_else(|_| OmsKeys::of(trusted, &Signers::default(), ""))
+}
+
+/// Settles the OMS `outcome` of a skill of `client`'s server ([`finish`], with the pins the
+/// client's host holds).
+pub(crate) fn finish_client(
+    client: &crate::client::SkillsClient,
+    outcome: OmsOutcome,
+    keys: &OmsKeys<'_>,
+    trust_given: bool,
+    sig_uri: &str,
+    report: &mut SkillReport,
+) {
+    let settled = client.host(|h, _| {
+        finish(
+            outcome.clone(),
+            keys,
+            trust_given,
+            sig_uri,
+            report,
+            h.signers_mut(),
+        )
+    });
+    if settled.is_err() {
+        // The server is gone from the client: nothing is pinned, the rules still apply.
+        finish(
+            outcome,
+            keys,
+            trust_given,
+            sig_uri,
+            report,
+            &mut Signers::default(),
+        );
+    }
+}
+
 /// The OMS check of a skill `SkillsClient.load` (the npm package's) just loaded, when the
-/// client trusts OMS keys (`keys` not empty): the `skill.oms.sig` its held entry lists is read
-/// (verified like every read) and checked against the entry's digests with `keys`, then the
-/// rules of [`finish`] apply, so a skill that `verify` would fail for its signatures is not
-/// returned. The error is the first refusal, naming the file.
+/// client trusts OMS keys or the skill's origin has an OMS pin: the `skill.oms.sig` its held
+/// entry lists is read (verified like every read) and checked against the entry's digests,
+/// then the rules of [`finish`] apply (pinning on first use), so a skill that `verify` would
+/// fail for its signatures is not returned. The error is the first refusal, naming the file.
 #[cfg(feature = "js")]
 pub(crate) async fn check_loaded<R: crate::client::Rpc>(
     client: &crate::client::SkillsClient,
     rpc: &R,
     uri: &str,
-    keys: &[OmsPublicKey],
+    trusted: &[OmsPublicKey],
 ) -> Result<(), crate::client::ClientError> {
-    if keys.is_empty() {
+    let keys = keys_of(client, trusted);
+    if !keys.any() {
         return Ok(());
     }
     let Ok(Some(entry)) = client.host(|h, label| h.entry(label, uri).cloned()) else {
@@ -330,13 +525,13 @@ pub(crate) async fn check_loaded<R: crate::client::Rpc>(
             let _ = client.host(|h, label| h.close_window(label, uri));
             return Err(e);
         }
-        Some(Ok(bytes)) => check_entry(&bytes, &entry, keys, &mut report),
+        Some(Ok(bytes)) => check_entry(&bytes, &entry, &keys, &mut report),
     };
     let sig_uri = format!(
         "{}{SIGNATURE_FILE}",
         uri.strip_suffix("SKILL.md").unwrap_or(uri)
     );
-    finish(outcome, keys, true, &sig_uri, &mut report);
+    finish_client(client, outcome, &keys, true, &sig_uri, &mut report);
     match report.checks.into_iter().find_map(|c| c.error) {
         Some(e) => {
             // A refused skill is not left active: its files cannot be read after the refusal.

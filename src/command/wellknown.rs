@@ -314,13 +314,23 @@ async fn verify_skill<H: HttpIo>(
     }
     // An OMS signature verified by a trusted key stands for a skill without a DSSE envelope
     // (one trust list, either format); each format present must hold ([`super::oms`]).
-    let oms = super::oms::check_oms(&files, &uri, &signing.oms_keys, &mut report);
-    if !matches!(oms, super::oms::OmsOutcome::Trusted(_)) || skill.envelope.is_some() {
+    let trusted = signing.oms_keys.clone();
+    let oms_keys = super::oms::OmsKeys::of(&trusted, signing.signers, &signing.origin);
+    let oms = super::oms::check_oms(&files, &uri, &oms_keys, &mut report);
+    let oms_trusted = matches!(oms, super::oms::OmsOutcome::Verified { trusted: true, .. });
+    if !oms_trusted || skill.envelope.is_some() {
         check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
     }
     let sig_uri = format!("{uri}#{}", crate::catalog::oms::SIGNATURE_FILE);
     let trust_given = signing.signers.policy().has_trust() || !signing.oms_keys.is_empty();
-    super::oms::finish(oms, &signing.oms_keys, trust_given, &sig_uri, &mut report);
+    super::oms::finish(
+        oms,
+        &oms_keys,
+        trust_given,
+        &sig_uri,
+        &mut report,
+        signing.signers,
+    );
     finish_skill(report, dynamic)
 }
 

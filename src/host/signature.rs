@@ -77,6 +77,11 @@ use crate::skill::revision::skill_revision;
 use crate::skill::uri::{final_segment, skill_root};
 use crate::skill::value::write_json_string;
 
+#[cfg(any(feature = "command", test))]
+mod oms_pins;
+#[cfg(not(any(feature = "command", test)))]
+#[path = "signature/oms_pins_off.rs"]
+mod oms_pins;
 mod statement;
 #[cfg(test)]
 use statement::hex;
@@ -85,8 +90,11 @@ pub use statement::{statement_matches_entry, statement_matches_files};
 /// The `format` tag of exported pins.
 pub(crate) const PINS_FORMAT: &str = "skills-edge/pins";
 
-/// The version of the pins export this build reads and writes.
-pub(crate) const PINS_VERSION: u32 = 1;
+/// The version of the pins export this build writes. Version 2 adds `omsPins` (the OMS key
+/// pins, [`oms_pins`]); version 1 (DSSE pins only) is still read. The version changed so that
+/// a build that knows only version 1 refuses a file holding OMS pins, rather than read it and
+/// write it back without them.
+pub(crate) const PINS_VERSION: u32 = 2;
 
 /// The longest origin a pin is kept for, in bytes.
 pub(crate) const MAX_ORIGIN_LEN: usize = 2048;
@@ -250,14 +258,18 @@ pub struct Signers {
     /// Origins whose change of signer the host accepted: the next signature that holds pins
     /// them again, even with trust on first use off.
     accepting: BTreeSet<String>,
+    /// The OMS key pins ([`oms_pins`]).
+    oms: oms_pins::OmsPins,
 }
 
-/// Exported pins: `{"format":"skills-edge/pins","version":1,"pins":[{"origin","keyId","catalog","key"}]}`
-/// (read; [`Signers::export_pins`] writes the same shape).
+/// Exported pins: `{"format":"skills-edge/pins","version":2,"pins":[{"origin","keyId","catalog","key"}],
+/// "omsPins":[{"origin","hint","key"}]}` (read; [`Signers::export_pins`] writes the same
+/// shape; version 1 has no `omsPins`).
 struct PinsExport {
     format: String,
     version: u32,
     pins: Vec<PinJson>,
+    oms: Vec<oms_pins::OmsPinJson>,
 }
 
 struct PinJson {
@@ -287,10 +299,17 @@ impl PinsExport {
                 })
             })
             .collect::<std::result::Result<_, String>>()?;
+        let version = doc.u32_of("version")?;
+        let oms = if version == 2 {
+            oms_pins::read_json(&doc)?
+        } else {
+            Vec::new()
+        };
         Ok(PinsExport {
             format: doc.str_of("format")?.to_owned(),
-            version: doc.u32_of("version")?,
+            version,
             pins,
+            oms,
         })
     }
 }
@@ -368,16 +387,21 @@ impl Signers {
     /// Accepts a change of signer for `origin`: its pin is dropped, and the next signature
     /// from it that holds pins it again (with trust on first use off too). Until then its
     /// skills are checked as an unpinned origin's. Returns whether it had a pin.
+    ///
+    /// It accepts a change of both the DSSE and the OMS signer (an origin's OMS pin is dropped
+    /// too, and the next OMS signature from it that verifies pins it again).
     pub fn accept_signer_change(&mut self, origin: &str) -> bool {
         let origin = canonical_origin(origin);
         let origin = origin.as_str();
         self.accepting.insert(origin.to_owned());
-        self.pins.remove(origin).is_some()
+        let oms = self.oms.accept(origin);
+        self.pins.remove(origin).is_some() || oms
     }
 
     /// The pins as JSON, for persisting:
-    /// `{"format":"skills-edge/pins","version":1,"pins":[{"origin","keyId","catalog","key"}]}`,
-    /// `key` the public JWK (no secret: a pin only ever holds a public key).
+    /// `{"format":"skills-edge/pins","version":2,"pins":[{"origin","keyId","catalog","key"}],"omsPins":[{"origin","hint","key"}]}`,
+    /// `key` the public JWK (no secret: a pin only ever holds a public key); an OMS pin's
+    /// `hint` is the key's hint as `model_signing` computes it and `key` its PEM text.
     pub fn export_pins(&self) -> String {
         // Written directly (strings, an integer and the key's own JWK text), in the field
         // order `PinsExport` reads.
@@ -400,25 +424,29 @@ impl Signers {
             out.push_str(&p.key.to_jwk());
             out.push('}');
         }
-        out.push_str("]}");
+        out.push_str("],\"omsPins\":");
+        self.oms.write_json(&mut out);
+        out.push('}');
         out
     }
 
     /// Restores pins exported by [`Signers::export_pins`], merged over the pins held (an
     /// imported pin replaces the held one of its origin). Returns how many were read.
     /// [`ErrorCode::InvalidArgument`] when the JSON is not such an export, a key is not a
-    /// public Ed25519 JWK or not the key its `keyId` names, or an origin is malformed; nothing
-    /// is stored then.
+    /// public Ed25519 JWK or not the key its `keyId` names, an OMS pin's key is not one PEM
+    /// public key whose SHA-256 is its `hint`, or an origin is malformed; nothing is stored
+    /// then. Version 1 exports (DSSE pins only) are read too.
     pub fn import_pins(&mut self, json: &str) -> Result<usize> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
         let export =
             PinsExport::read(json).map_err(|e| bad(format!("the pins cannot be read: {e}")))?;
-        if export.format != PINS_FORMAT || export.version != PINS_VERSION {
+        if export.format != PINS_FORMAT || !(1..=PINS_VERSION).contains(&export.version) {
             return Err(bad(format!(
-                "the pins are in the format {:?} version {}; expected {PINS_FORMAT:?} version {PINS_VERSION}",
+                "the pins are in the format {:?} version {}; expected {PINS_FORMAT:?} version 1 to {PINS_VERSION}",
                 export.format, export.version
             )));
         }
+        let oms = oms_pins::OmsPins::check(export.oms)?;
         let mut read = Vec::with_capacity(export.pins.len());
         for p in export.pins {
             check_origin(&p.origin).map_err(|e| bad(format!("a pin: {}", e.message)))?;
@@ -439,8 +467,9 @@ impl Signers {
                 }),
             ));
         }
-        let n = read.len();
+        let n = read.len() + oms.len();
         self.pins.extend(read);
+        self.oms.extend(oms);
         Ok(n)
     }
 

@@ -193,7 +193,7 @@ export interface PublicJwk {
 export interface SignerOptions {
   /** The trust list: public keys (JWK objects or their JSON text). With any, every skill must be signed by one of them (`signer-untrusted`). A JWK holding a secret (`d`) is refused. `SkillsClient` (and `verifyWellKnown`) also take PEM text, an OpenSSF Model Signing P-256 public key (`oms.pub`): a skill's `skill.oms.sig` must then verify with one, or the skill carry a DSSE signature by a trusted JWK (docs/signing.md). `SkillHost` refuses PEM (it checks DSSE signers only), as does `skills-edge/verifier`. */
   trust?: Array<PublicJwk | string>;
-  /** Pin each origin to the first signer (key and catalog identity) seen from it; later skills signed otherwise, or unsigned, are refused (`signer-changed`) until `acceptSignerChange`. Default false. */
+  /** Pin each origin to the first signer (key and catalog identity) seen from it, and (`SkillsClient`) to the first OMS key of `trust` that verified its `skill.oms.sig`; later skills signed otherwise, or unsigned, are refused (`signer-changed`) until `acceptSignerChange`. Default false. */
   trustOnFirstUse?: boolean;
   /** Pins exported before (`exportPins()`), enforced even without `trustOnFirstUse`. */
   pins?: string | PinsExport;
@@ -221,11 +221,13 @@ export interface SignerInfo {
   trust: "trusted" | "pinned" | "first-use" | "announced";
 }
 
-/** Persisted pins, as `exportPins()` writes them: each origin's signer. */
+/** Persisted pins, as `exportPins()` writes them: each origin's DSSE signer and OpenSSF Model Signing key. Version 1 (no `omsPins`) is still read. */
 export interface PinsExport {
   format: "skills-edge/pins";
-  version: 1;
+  version: 1 | 2;
   pins: Array<{ origin: string; keyId: string; catalog: string; key: PublicJwk }>;
+  /** OMS key pins (version 2): `hint` is the SHA-256 (hex) of `key`, the PEM public key, as `model_signing` names a key in a bundle. `SkillsClient` and `skills-edge verify` enforce them; the main module's `SkillHost` keeps them for export (it checks DSSE signers only); `skills-edge/verifier` refuses pins holding any. */
+  omsPins?: Array<{ origin: string; hint: string; key: string }>;
 }
 
 /** A registered skill. */

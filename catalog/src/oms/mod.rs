@@ -86,6 +86,19 @@ fn fail_file(file: &str, message: String) -> OmsError {
     }
 }
 
+/// The most characters of a value a bundle or a server gave that a message quotes (and the
+/// longest file name a report names a failed check by).
+pub(crate) const SHOWN_MAX: usize = 200;
+
+/// `s` as a message quotes it: whole up to [`SHOWN_MAX`] characters, else its first ones and
+/// `…` (a bundle's strings can be as long as the bundle, and a message must stay a line).
+pub(crate) fn shown(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(SHOWN_MAX) {
+        None => std::borrow::Cow::Borrowed(s),
+        Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &s[..end])),
+    }
+}
+
 /// What a bundle states: the folder's name and each file's SHA-256, by path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Manifest {
@@ -181,16 +194,16 @@ impl Manifest {
         served.sort_by(|a, b| path_order(a.0, b.0));
         for (path, digest) in served {
             if is_ignored(path) {
-                return Err(fail_file(path, format!("{path} is served with the skill, but model_signing never signs or checks it (it leaves the git paths at a folder's root out): a folder holding it is refused by `model_signing verify`, so it is refused here too; the publisher leaves it out of the skill")));
+                return Err(fail_file(path, format!("{path} is served with the skill, but model_signing never signs or checks it (it leaves the git paths at a folder's root out): a folder holding it is refused by `model_signing verify`, so it is refused here too; the publisher leaves it out of the skill", path = shown(path))));
             }
             match stated.remove(path) {
-                None => return Err(fail_file(path, format!("{path} is not covered by the OMS signature ({SIGNATURE_FILE}): it was added after signing, or the signature is another folder's"))),
-                Some(d) if *d != digest => return Err(fail_file(path, format!("{path} has SHA-256 {}, but the OMS signature states {}: the file was changed after signing", hex(&digest), hex(d)))),
+                None => return Err(fail_file(path, format!("{path} is not covered by the OMS signature ({SIGNATURE_FILE}): it was added after signing, or the signature is another folder's", path = shown(path)))),
+                Some(d) if *d != digest => return Err(fail_file(path, format!("{path} has SHA-256 {}, but the OMS signature states {}: the file was changed after signing", hex(&digest), hex(d), path = shown(path)))),
                 Some(_) => {}
             }
         }
         if let Some((path, _)) = stated.into_iter().next() {
-            return Err(fail_file(path, format!("{path} is covered by the OMS signature but is not among the skill's files: it was removed after signing, or the signature is another folder's")));
+            return Err(fail_file(path, format!("{path} is covered by the OMS signature but is not among the skill's files: it was removed after signing, or the signature is another folder's", path = shown(path))));
         }
         Ok(())
     }
@@ -243,7 +256,7 @@ impl Bundle {
         let bad = |e: String| fail(format!("the OMS bundle is not a Sigstore bundle: {e}"));
         let media = doc.str_of("mediaType").map_err(bad)?;
         if media != BUNDLE_MEDIA_TYPE {
-            return Err(fail(format!("the OMS bundle's mediaType is {media:?}, not {BUNDLE_MEDIA_TYPE:?} (what `model_signing` key mode writes)")));
+            return Err(fail(format!("the OMS bundle's mediaType is {media:?}, not {BUNDLE_MEDIA_TYPE:?} (what `model_signing` key mode writes)", media = shown(media))));
         }
         let material = doc.required("verificationMaterial").map_err(bad)?;
         material
@@ -264,6 +277,16 @@ impl Bundle {
                 .map(str::to_owned),
             None => None,
         };
+        if let Some(h) = hint
+            .as_deref()
+            .filter(|h| parse_hex(h).is_none() || h.bytes().any(|b| b.is_ascii_uppercase()))
+        {
+            // `model_signing` compares the hint with the SHA-256 hex of the key it is given, so
+            // such a hint names no key and it refuses the bundle with every key. Refused here
+            // before any message quotes it: a hint is only ever shown as 64 hex characters.
+            let start: String = h.chars().take(16).collect();
+            return Err(fail(format!("the OMS bundle's key hint ({start:?}…, {} bytes) is not a SHA-256 in lowercase hex, so it names no key: `model_signing verify key` refuses it with every key", h.len())));
+        }
         let env = doc.required("dsseEnvelope").map_err(bad)?;
         let payload = decode("payload", env.str_of("payload").map_err(bad)?)?;
         let payload_type = env.str_of("payloadType").map_err(bad)?.to_owned();
@@ -314,12 +337,13 @@ pub fn read_statement(payload: &[u8]) -> Result<Manifest, OmsError> {
     let t = doc.str_of("_type").map_err(bad)?;
     if t != STATEMENT_TYPE {
         return Err(fail(format!(
-            "the OMS statement's _type is {t:?}, not {STATEMENT_TYPE:?}"
+            "the OMS statement's _type is {t:?}, not {STATEMENT_TYPE:?}",
+            t = shown(t)
         )));
     }
     let pt = doc.str_of("predicateType").map_err(bad)?;
     if pt != PREDICATE_TYPE {
-        return Err(fail(format!("the OMS statement's predicateType is {pt:?}: this verifier reads {PREDICATE_TYPE:?} only (what model_signing 1.x writes)")));
+        return Err(fail(format!("the OMS statement's predicateType is {pt:?}: this verifier reads {PREDICATE_TYPE:?} only (what model_signing 1.x writes)", pt = shown(pt))));
     }
     let subjects = doc.array_of("subject").map_err(bad)?;
     let [subject] = subjects else {
@@ -337,11 +361,11 @@ pub fn read_statement(payload: &[u8]) -> Result<Manifest, OmsError> {
     let ser = predicate.required("serialization").map_err(bad)?;
     let method = ser.str_of("method").map_err(bad)?;
     if method != "files" {
-        return Err(fail(format!("the OMS signature serializes the folder by {method:?}: this verifier reads \"files\" only (one digest per file, model_signing's default)")));
+        return Err(fail(format!("the OMS signature serializes the folder by {method:?}: this verifier reads \"files\" only (one digest per file, model_signing's default)", method = shown(method))));
     }
     let hash = ser.str_of("hash_type").map_err(bad)?;
     if hash != "sha256" {
-        return Err(fail(format!("the OMS signature digests files with {hash:?}: this verifier reads \"sha256\" only (model_signing's default)")));
+        return Err(fail(format!("the OMS signature digests files with {hash:?}: this verifier reads \"sha256\" only (model_signing's default)", hash = shown(hash))));
     }
     let mut ignore_paths = Vec::new();
     for p in ser
@@ -360,19 +384,26 @@ pub fn read_statement(payload: &[u8]) -> Result<Manifest, OmsError> {
         if algorithm != "sha256" {
             return Err(fail_file(
                 path,
-                format!("the OMS signature digests {path} with {algorithm:?}, not \"sha256\""),
+                format!(
+                    "the OMS signature digests {path} with {algorithm:?}, not \"sha256\"",
+                    path = shown(path),
+                    algorithm = shown(algorithm)
+                ),
             ));
         }
         let digest = parse_hex(r.str_of("digest").map_err(bad)?).ok_or_else(|| {
             fail_file(
                 path,
-                format!("the OMS signature's digest of {path} is not 64 hex characters"),
+                format!(
+                    "the OMS signature's digest of {path} is not 64 hex characters",
+                    path = shown(path)
+                ),
             )
         })?;
         if !seen.insert(path) {
             return Err(fail_file(
                 path,
-                format!("the OMS signature lists {path} twice"),
+                format!("the OMS signature lists {path} twice", path = shown(path)),
             ));
         }
         h.update(digest);
@@ -380,7 +411,7 @@ pub fn read_statement(payload: &[u8]) -> Result<Manifest, OmsError> {
     }
     let computed = hex(&h.finalize());
     if computed != root {
-        return Err(fail(format!("the OMS statement is inconsistent: its subject digest is {root}, but its resources hash to {computed}")));
+        return Err(fail(format!("the OMS statement is inconsistent: its subject digest is {root}, but its resources hash to {computed}", root = shown(&root))));
     }
     Ok(Manifest {
         name,

@@ -123,8 +123,9 @@ async fn verify_skill<R: Rpc>(
     };
     report.refreshed = refreshed;
     // The OMS signature among the files (skill.oms.sig), checked while the window is open.
+    let keys = crate::command::oms::keys_of(client, oms_keys);
     let oms = match &held {
-        Some(e) => crate::command::oms::check_mcp(client, rpc, e, oms_keys, &mut report).await,
+        Some(e) => crate::command::oms::check_mcp(client, rpc, e, &keys, &mut report).await,
         None => crate::command::oms::OmsOutcome::Absent,
     };
     // Only the window this check opened closes: the embedder's acting window, if any, stays
@@ -153,7 +154,7 @@ async fn verify_skill<R: Rpc>(
         .host(|h, _| h.signers().policy().has_trust())
         .unwrap_or(true)
         || !oms_keys.is_empty();
-    crate::command::oms::finish(oms, oms_keys, trust_given, &sig_uri, &mut report);
+    crate::command::oms::finish_client(client, oms, &keys, trust_given, &sig_uri, &mut report);
     let changed = report.status == SkillStatus::Changed;
     let report = finish(report, &entry, changed.then_some(restarts));
     downgrade(report, &skill.entry, &entry)

@@ -390,7 +390,7 @@ fn imported_pins_are_enforced_and_checked() {
     assert_eq!(
         saved,
         format!(
-            r#"{{"format":"skills-edge/pins","version":1,"pins":[{{"origin":"{ORIGIN}","keyId":"{}","catalog":"acme","key":{}}}]}}"#,
+            r#"{{"format":"skills-edge/pins","version":2,"pins":[{{"origin":"{ORIGIN}","keyId":"{}","catalog":"acme","key":{}}}],"omsPins":[]}}"#,
             k.key_id(),
             k.to_jwk()
         )
@@ -434,6 +434,7 @@ fn imported_pins_are_enforced_and_checked() {
         "{}".to_owned(),
         r#"{"format":"skills-edge/approvals","version":1,"pins":[]}"#.to_owned(),
         r#"{"format":"skills-edge/pins","version":2,"pins":[]}"#.to_owned(),
+        r#"{"format":"skills-edge/pins","version":3,"pins":[],"omsPins":[]}"#.to_owned(),
         swapped,
         with_secret,
         saved.replace(ORIGIN, ""),

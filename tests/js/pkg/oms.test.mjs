@@ -20,6 +20,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { SkillHost, SkillsServer } from "skills-edge";
 import { SkillsClient } from "skills-edge/client";
+import { SkillHost as VerifierHost } from "skills-edge/verifier";
 import { REPO } from "./common.mjs";
 import { startHttpServer } from "./http-server.mjs";
 
@@ -261,3 +262,70 @@ for (const [v2, code, why] of [
     }
   });
 }
+
+/** One server serving `versions[current.name]` in turn; `current.name` is switched by the test. */
+async function switching(current) {
+  return startHttpServer({ handleHttp: (body, headers) => versions[current.name].handleHttp(body, headers) });
+}
+
+test("SkillsClient: a server that swaps to another trusted OMS key after first use is refused (signer-changed) until the change is accepted", async () => {
+  const current = { name: "signed" };
+  const server = await switching(current);
+  try {
+    const trust = [publisher.pem, other.pem];
+    const first = await SkillsClient.connect(server.url, { trust, trustOnFirstUse: true });
+    await first.load(SKILL);
+    const pins = first.exportPins();
+    const { version, omsPins } = JSON.parse(pins);
+    assert.equal(version, 2);
+    assert.deepEqual(omsPins.map((p) => [p.origin, p.hint]), [[new URL(server.url).origin, publisher.hint]]);
+    // The server now signs with the other trusted key.
+    current.name = "resigned";
+    const later = await SkillsClient.connect(server.url, { trust, pins });
+    await assert.rejects(later.load(SKILL), (e) => e.code === "signer-changed" && e.message.includes(publisher.hint));
+    assert.equal(later.isActive(SKILL), false);
+    const report = await later.verify();
+    assert.equal(report.exitCode, 1);
+    assert.equal(report.skills[0].code, "signer-changed");
+    // Accepted: the new key pins on its next sight.
+    assert.equal(later.acceptSignerChange(), true);
+    await later.load(SKILL);
+    assert.deepEqual(JSON.parse(later.exportPins()).omsPins.map((p) => p.hint), [other.hint]);
+  } finally {
+    await server.close();
+  }
+});
+
+test("npm verify --pins: an OMS pin made on first use refuses another key, and verifies alone, as native does", async () => {
+  const current = { name: "signed" };
+  const server = await switching(current);
+  const pins = join(tmp, "oms-pins.json");
+  try {
+    const trusted = ["--trust", publisher.pub, "--trust", other.pub];
+    const first = await both([server.url, ...trusted, "--pins", pins]);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(pins, "utf8")).omsPins.map((p) => p.hint), [publisher.hint]);
+    current.name = "resigned";
+    const swapped = await both([server.url, ...trusted, "--pins", pins]);
+    assert.equal(swapped.code, 1);
+    assert.equal(swapped.line.code, "signer-changed");
+    // The pins file alone: the pinned key verifies the publisher's bundle.
+    current.name = "signed";
+    const alone = await both([server.url, "--pins", pins]);
+    assert.equal(alone.code, 0, alone.stdout + alone.stderr);
+    assert.equal(alone.line.signer.trust, "pinned");
+  } finally {
+    await server.close();
+  }
+});
+
+test("pins holding an OMS pin: the main module's SkillHost keeps them, skills-edge/verifier refuses them rather than drop them", () => {
+  const pins = JSON.stringify({ format: "skills-edge/pins", version: 2, pins: [], omsPins: [{ origin: "https://skills.example", hint: publisher.hint, key: publisher.pem }] });
+  const kept = new SkillHost({ pins });
+  assert.deepEqual(JSON.parse(kept.exportPins()), JSON.parse(pins));
+  assert.throws(() => new VerifierHost({ pins }), (e) => e.code === "invalid-argument" && /omsPins/.test(e.message));
+  assert.throws(() => new VerifierHost().importPins(pins), (e) => e.code === "invalid-argument");
+  // A key that is not the one its hint names is refused by both.
+  const swapped = pins.replace(publisher.hint, other.hint);
+  assert.throws(() => new SkillHost({ pins: swapped }), (e) => e.code === "invalid-argument" && e.message.includes(other.hint));
+});
