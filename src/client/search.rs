@@ -161,6 +161,105 @@ fn hits(structured: &Json) -> Result<Vec<SearchHit>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::block_on;
+    use crate::protocol::Era;
+    use std::cell::RefCell;
+    use std::future::Future;
+
+    /// A server whose `tools/list` pages are `pages` and whose `tools/call` answers `call`;
+    /// every method asked is recorded.
+    struct Fake {
+        pages: Vec<Vec<&'static str>>,
+        call: Json,
+        asked: RefCell<Vec<String>>,
+    }
+
+    impl Rpc for Fake {
+        fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>> {
+            self.asked.borrow_mut().push(method.to_owned());
+            let page: usize = params["cursor"]
+                .as_str()
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(0);
+            let result = match method {
+                "tools/list" => {
+                    let tools: Vec<Json> = self.pages[page]
+                        .iter()
+                        .map(|n| json!({ "name": n }))
+                        .collect();
+                    let mut r = json!({ "tools": tools });
+                    if page + 1 < self.pages.len() {
+                        r["nextCursor"] = json!((page + 1).to_string());
+                    }
+                    r
+                }
+                _ => self.call.clone(),
+            };
+            std::future::ready(Ok(result))
+        }
+
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+    }
+
+    fn facts(capabilities: Json) -> ServerFacts {
+        ServerFacts::from_result(
+            Era::Modern,
+            "2026-07-28",
+            &json!({ "capabilities": capabilities }),
+        )
+    }
+
+    fn ask(fake: &Fake, capabilities: Json) -> Result<Vec<SearchHit>> {
+        let q = SearchQuery {
+            query: "review code".into(),
+            ..SearchQuery::default()
+        };
+        block_on(search(fake, Some(&facts(capabilities)), "srv", &q))
+    }
+
+    #[test]
+    fn a_server_without_the_tool_is_refused_before_any_call_of_it() {
+        let fake = Fake {
+            pages: vec![vec!["list_skills"], vec!["read_skill"]],
+            call: json!({}),
+            asked: RefCell::default(),
+        };
+        let e = ask(&fake, json!({ "tools": {} })).expect_err("refused");
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert_eq!(
+            e.actual.as_deref(),
+            Some("its tools: list_skills, read_skill")
+        );
+        assert!(e.message.contains("does not offer the search_skills tool"));
+        assert_eq!(*fake.asked.borrow(), ["tools/list", "tools/list"]);
+        let e = ask(&fake, json!({})).expect_err("no tools declared");
+        assert_eq!(e.actual.as_deref(), Some("it declares no tools"));
+        assert_eq!(fake.asked.borrow().len(), 2, "nothing asked without tools");
+    }
+
+    #[test]
+    fn the_tool_on_a_later_page_is_called_and_its_refusal_is_invalid_argument() {
+        let hit =
+            json!({"uri": "skill://a/SKILL.md", "name": "a", "description": "d", "score": 2.5});
+        let fake = Fake {
+            pages: vec![vec!["list_skills"], vec![SEARCH_TOOL]],
+            call: json!({ "structuredContent": { "results": [hit] } }),
+            asked: RefCell::default(),
+        };
+        let hits = ask(&fake, json!({ "tools": {} })).expect("results");
+        assert_eq!(hits[0].uri, "skill://a/SKILL.md");
+        assert_eq!(hits[0].score, 2.5);
+        let refusing = Fake {
+            pages: vec![vec![SEARCH_TOOL]],
+            call: json!({ "isError": true, "content": [{ "type": "text", "text": "`limit` must be from 1 to 50 (got 500)" }] }),
+            asked: RefCell::default(),
+        };
+        let e = ask(&refusing, json!({ "tools": {} })).expect_err("refused");
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert!(e.message.contains("`limit` must be from 1 to 50"), "{e}");
+    }
 
     #[test]
     fn a_result_that_is_not_a_skill_uri_is_refused() {
