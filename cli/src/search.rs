@@ -1,26 +1,23 @@
 //! `skills-edge search <url> <query> [--tag TAG]… [--limit N] [--json] [--header 'Name: value']…
 //! [--timeout MS] [--era auto|2026-07-28|2025-11-25]`: connects to an MCP server over
-//! Streamable HTTP, checks that its `tools/list` offers `search_skills` (docs/search.md), calls
-//! it and prints the results, best first: score, name and `skill://` URI, then the
-//! description; with `--json`, the tool's `structuredContent`. The connection options are
+//! Streamable HTTP and searches through its `search_skills` tool with the library's
+//! [`skills_edge::client::search`] (docs/search.md), then prints the results, best first: score, name and `skill://` URI, then the
+//! description; with `--json`, the checked results as `{"results":[…]}`. The connection options are
 //! `verify`'s, read by its parser. Exit status: 0 with results or none, 1 when the server does
 //! not offer the tool or answers a tool error (its text printed), 2 for a usage error or a
 //! failed exchange.
 
 use crate::verify::ureq_io;
-use serde_json::{json, Value};
+use serde_json::json;
 use skills_edge::client::http::HttpSession;
-use skills_edge::client::{block_on, ClientInfo, Rpc};
+use skills_edge::client::search::{search, SearchHit, SearchQuery};
+use skills_edge::client::{block_on, ClientInfo};
 use skills_edge::command::args::VerifyArgs;
+use skills_edge::host::ErrorCode;
 use std::process::ExitCode;
 
 /// The usage line.
 const USAGE: &str = "usage: skills-edge search <url> <query> [--tag TAG]... [--limit N] [--json] [--header 'Name: value']... [--timeout MS] [--era auto|2026-07-28|2025-11-25]";
-/// The tool's name (docs/search.md).
-const TOOL: &str = "search_skills";
-/// The most pages of `tools/list` read.
-const MAX_PAGES: usize = 16;
-
 /// What the command line asks for.
 struct SearchArgs {
     connection: VerifyArgs,
@@ -99,7 +96,9 @@ pub(crate) fn command(args: &[String]) -> ExitCode {
     }
 }
 
-/// The run: the printed text and the exit status, or the message of a failed exchange.
+/// The run: the printed text and the exit status, or the message of a failed exchange. The
+/// search itself is the library's ([`skills_edge::client::search`]); a server that does not
+/// offer the tool, or refuses the arguments, is the exit status 1 with its message.
 async fn run(a: &SearchArgs) -> Result<(String, u8), String> {
     let url = &a.connection.url;
     let io = ureq_io(&a.connection);
@@ -108,88 +107,37 @@ async fn run(a: &SearchArgs) -> Result<(String, u8), String> {
         .connect(&io, a.connection.era)
         .await
         .map_err(|e| e.to_string())?;
-    let rpc = session.rpc(&io);
-    if facts.capabilities.get("tools").is_none() {
-        return Ok((
-            format!("{url} offers no tools, so no {TOOL}: this server does not offer search (a skills-edge server offers it with the setting fallback = search or tools)\n"),
-            1,
-        ));
-    }
-    let mut names = Vec::new();
-    let mut cursor: Option<String> = None;
-    for _ in 0..MAX_PAGES {
-        let params = match &cursor {
-            Some(c) => json!({ "cursor": c }),
-            None => json!({}),
-        };
-        let page = rpc
-            .call("tools/list", params)
-            .await
-            .map_err(|e| e.to_string())?;
-        for t in page["tools"].as_array().into_iter().flatten() {
-            if let Some(n) = t["name"].as_str() {
-                names.push(n.to_owned());
-            }
+    let query = SearchQuery {
+        query: a.query.clone(),
+        tags: a.tags.clone(),
+        limit: a.limit,
+    };
+    let hits = match search(&session.rpc(&io), Some(&facts), url, &query).await {
+        Ok(h) => h,
+        Err(e) if e.code == ErrorCode::InvalidArgument => {
+            return Ok((format!("{}\n", escape(&e.message)), 1))
         }
-        cursor = page["nextCursor"].as_str().map(str::to_owned);
-        if cursor.is_none() {
-            break;
-        }
-    }
-    if !names.iter().any(|n| n == TOOL) {
-        let listed = if names.is_empty() {
-            "none".to_owned()
-        } else {
-            names.join(", ")
-        };
-        return Ok((
-            format!("{url} does not offer the {TOOL} tool (its tools: {listed}): this server does not offer search\n"),
-            1,
-        ));
-    }
-    let mut arguments = json!({ "query": a.query });
-    if !a.tags.is_empty() {
-        arguments["tags"] = json!(a.tags);
-    }
-    if let Some(l) = a.limit {
-        arguments["limit"] = json!(l);
-    }
-    let result = rpc
-        .call(
-            "tools/call",
-            json!({ "name": TOOL, "arguments": arguments }),
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-    if result["isError"] == true {
-        let text = result["content"][0]["text"].as_str().unwrap_or("(no text)");
-        return Ok((format!("{TOOL}: {}\n", escape(text)), 1));
-    }
-    let structured = &result["structuredContent"];
+        Err(e) => return Err(e.to_string()),
+    };
     if a.json {
-        return Ok((format!("{structured}\n"), 0));
+        return Ok((format!("{}\n", json!({ "results": hits })), 0));
     }
-    Ok((render(structured), 0))
+    Ok((render(&hits), 0))
 }
 
 /// The results as lines: score, name and URI, then the description indented.
-fn render(structured: &Value) -> String {
-    let results = structured["results"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    if results.is_empty() {
+fn render(hits: &[SearchHit]) -> String {
+    if hits.is_empty() {
         return "no skill matches\n".to_owned();
     }
     let mut out = String::new();
-    for r in &results {
-        let field = |k: &str| escape(r[k].as_str().unwrap_or(""));
-        let score = r["score"].as_f64().unwrap_or(0.0);
+    for h in hits {
         out.push_str(&format!(
-            "{score:>8.4}  {}  {}\n          {}\n",
-            field("name"),
-            field("uri"),
-            field("description")
+            "{:>8.4}  {}  {}\n          {}\n",
+            h.score,
+            escape(&h.name),
+            escape(&h.uri),
+            escape(&h.description)
         ));
     }
     out

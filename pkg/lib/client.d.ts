@@ -10,6 +10,7 @@ import type {
   ClientReadFile,
   DirectoryListing,
   FetchedSkill,
+  SearchResult,
   ServerFacts,
   SkillEntry,
   SkillListing,
@@ -28,6 +29,7 @@ export type {
   DirectoryListing,
   FetchedSkill,
   ListedSkill,
+  SearchResult,
   ServerFacts,
   SkillListing,
   VerifiedSkill,
@@ -131,6 +133,14 @@ export interface SdkClientLike {
   getInstructions?(): string | undefined;
 }
 
+/** Options of `SkillsClient.search`. */
+export interface SearchOptions extends CallOptions {
+  /** Only skills carrying every one of these tags. */
+  tags?: string[];
+  /** The most results (the server's bounds: 1 to 50, default 10). */
+  limit?: number;
+}
+
 /** A skill argument: its SKILL.md URI, or a listed or loaded skill. */
 export type SkillArg = string | { uri: string };
 
@@ -155,6 +165,12 @@ export declare class SkillsClient {
   load(skill: SkillArg, options?: CallOptions): Promise<ClientLoadedSkill>;
   read(skill: SkillArg, reference: string, options?: CallOptions): Promise<ClientReadFile>;
   readDirectory(uri: string, options?: CallOptions): Promise<DirectoryListing>;
+  /**
+   * Searches through the server's `search_skills` tool: results best first, each a
+   * `skill://` URI to `load` (and so verify). Rejects with `invalid-argument` when the server
+   * does not offer the tool or refuses the arguments.
+   */
+  search(query: string, options?: SearchOptions): Promise<SearchResult[]>;
   verify(options?: CallOptions & { skill?: string }): Promise<VerifyReport>;
   skills(): SkillSummary[];
   entry(uri: string): SkillEntry | undefined;

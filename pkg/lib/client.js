@@ -17,6 +17,7 @@ const CONNECT_OPTIONS = ["era", "headers", "token", "fetch", "timeoutMs", "signa
 const WRAP_OPTIONS = ["timeoutMs", "label", ...HOST_OPTIONS, "listingBudget", "origin", ...SIGNER_OPTIONS];
 const CALL_OPTIONS = ["signal", "timeoutMs"];
 const VERIFY_OPTIONS = ["signal", "timeoutMs", "skill"];
+const SEARCH_OPTIONS = ["signal", "timeoutMs", "tags", "limit"];
 const WELL_KNOWN_OPTIONS = ["headers", "token", "fetch", "timeoutMs", "signal", "allowDynamic", ...SIGNER_OPTIONS];
 
 function invalid(where, message) {
@@ -346,6 +347,29 @@ export function makeSkillsClient(glue, ready, platformDigest = () => undefined) 
     readDirectory(uri, options) {
       const where = "SkillsClient.readDirectory";
       return this.#core.readDirectory(this.#call(where, options), checkString(where, "uri", uri));
+    }
+
+    /**
+     * Searches through the server's `search_skills` tool (docs/search.md), when it offers it:
+     * `query` a string, options `tags` (an array of strings: only skills carrying every one),
+     * `limit` (a positive integer; the server's bounds are 1 to 50, default 10), `signal`,
+     * `timeoutMs`. Resolves to `[{ uri, name, description, score }]`, best first; each `uri`
+     * is a `skill://` URI of a SKILL.md that `load` then fetches and verifies (search returns
+     * no content). A server that does not offer the tool rejects with `invalid-argument`
+     * (`expected` the tool, `actual` what the server offers), as does one that refuses the
+     * arguments (its message); a result that is not a skill URI is a `protocol-error`.
+     */
+    search(query, options) {
+      const where = "SkillsClient.search";
+      checkString(where, "query", query);
+      const o = callOptions(where, options, this.#defaults, bounds(), SEARCH_OPTIONS);
+      if (o.tags !== undefined && (!Array.isArray(o.tags) || !o.tags.every((t) => typeof t === "string"))) {
+        throw invalid(where, `tags must be an array of strings, got ${Array.isArray(o.tags) ? "an array with a " + typeName(o.tags.find((t) => typeof t !== "string")) : typeName(o.tags)}`);
+      }
+      if (o.limit !== undefined && (typeof o.limit !== "number" || !Number.isSafeInteger(o.limit) || o.limit < 1)) {
+        throw invalid(where, `limit must be a positive integer (the server's bounds: 1 to 50), got ${typeof o.limit === "number" ? o.limit : typeName(o.limit)}`);
+      }
+      return this.#core.search(this.#io(o), query, o.tags === undefined ? undefined : [...o.tags], o.limit);
     }
 
     /**

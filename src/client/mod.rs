@@ -100,6 +100,7 @@ mod facts;
 pub mod http;
 mod requests;
 mod rules;
+pub mod search;
 
 pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};

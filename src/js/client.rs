@@ -35,8 +35,9 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::command::verify_args;
 use super::convert::{
-    arg, bytes_of, content_fields, json_arg, json_array, json_array_text, json_text, json_value,
-    option_record, options, options_with_host, skill_md_fields, string, to_js, Arg, JsonObject,
+    arg, array_items, bytes_of, content_fields, json_arg, json_array, json_array_text, json_text,
+    json_value, option_record, options, options_with_host, skill_md_fields, string, to_js,
+    type_name, Arg, JsonObject,
 };
 use super::host::{signer_json, summary_fields, summary_json, SignerOptionsJs, SIGNER_FIELDS};
 use super::{js_error, throw};
@@ -422,6 +423,62 @@ impl SkillsClientCore {
                 cache_scope: scope_str(d.hints),
                 pages: d.pages,
             })
+        }))
+    }
+
+    /// Searches through the server's `search_skills` tool ([`crate::client::search`]):
+    /// `query` a string, `tags` an array of strings or `undefined`, `limit` a positive integer
+    /// or `undefined`. Resolves to the results, best first, each `{ uri, name, description,
+    /// score }` with `uri` a `skill://` URI of a `SKILL.md` to load (and so verify). A server
+    /// that does not offer the tool, or that refuses the arguments, rejects with
+    /// `invalid-argument` (the tool's absence: `expected` the tool, `actual` what is offered).
+    #[wasm_bindgen(unchecked_return_type = "Promise<SearchResult[]>")]
+    pub fn search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SkillsClientIo")] io: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] tags: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | undefined")] limit: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let a = arg("SkillsClientCore.search", "io");
+        let rpc = self.rpc(&io, a)?;
+        let query = string(&query, a.with("query"))?;
+        let tags = if tags.is_undefined() {
+            Vec::new()
+        } else {
+            let t = a.with("tags");
+            array_items(&tags, t, "an array of strings")?
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    v.as_string().ok_or_else(|| {
+                        t.error(
+                            ErrorCode::InvalidArgument,
+                            format_args!(
+                                "must be an array of strings; item {i} is {}",
+                                type_name(v)
+                            ),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let limit = if limit.is_undefined() {
+            None
+        } else {
+            let n = limit
+                .as_f64()
+                .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= 9_007_199_254_740_991.0)
+                .ok_or_else(|| a.with("limit").wrong("a positive integer", &limit))?;
+            Some(n as u64)
+        };
+        Ok(promise(async move {
+            let facts = rpc.client().facts();
+            let server = rpc.client().label();
+            let q = crate::client::search::SearchQuery { query, tags, limit };
+            let hits =
+                throw(crate::client::search::search(&rpc, facts.as_ref(), &server, &q).await)?;
+            to_js(&hits)
         }))
     }
 

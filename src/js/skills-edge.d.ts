@@ -396,6 +396,16 @@ export interface DirectoryListing {
   pages: number;
 }
 
+/** One result of `SkillsClient.search` (the server's `search_skills` tool). */
+export interface SearchResult {
+  /** The `skill://` URI of the skill's SKILL.md: load it to read and verify the skill. */
+  uri: string;
+  name: string;
+  description: string;
+  /** Higher is better. */
+  score: number;
+}
+
 /** One check of `skills-edge verify` (a file, an unlisted file, a directory). */
 export interface VerifyCheck {
   uri: string;

@@ -193,6 +193,11 @@ async function client(): Promise<void> {
   const code: ErrorCode | undefined = report.skills[0].code;
   const facts = c.server;
   const dir = await c.readDirectory("skill://x");
+  const hits = await c.search("review code", { tags: ["git"], limit: 5, timeoutMs: 1000 });
+  const hitScore: number = hits[0].score;
+  const hitSkill: ClientLoadedSkill = await c.load(hits[0]);
+  // @ts-expect-error limit is a number
+  await c.search("x", { limit: "5" });
   const signerOf = report.skills[0].signer?.keyId ?? c.signer(first)?.catalog;
   const saved: string = c.exportPins();
   const restored: number = c.importPins(saved);
@@ -200,7 +205,7 @@ async function client(): Promise<void> {
   const pinnedUnder: string = c.origin;
   const tofu = await SkillsClient.connect("http://x/mcp", { trust: [jwk], trustOnFirstUse: true, pins: saved });
   const mirror: VerifyReport = await SkillsClient.verifyWellKnown("https://x", { trust: [jwk], pins: saved });
-  void [refreshed, body, exit, code, facts?.protocolVersion, dir.resources[0].listed, signerOf, restored, change, pinnedUnder, tofu, mirror.pins];
+  void [hitScore, hitSkill, refreshed, body, exit, code, facts?.protocolVersion, dir.resources[0].listed, signerOf, restored, change, pinnedUnder, tofu, mirror.pins];
   // @ts-expect-error era is one of three revisions
   await SkillsClient.connect("http://x/mcp", { era: "modern" });
   // @ts-expect-error a reference is a string
