@@ -271,10 +271,44 @@ async fn verify_skill<H: HttpIo>(
         .collect();
     report.revision = skill_revision(digests.iter().map(|(p, d)| (p.as_str(), d.as_str())));
     let problems = compiler_checks(&skill, &files);
+    file_checks(&skill, &files, &uri, dynamic, &problems, &mut report);
+    // An OMS signature verified by a trusted key stands for a skill without a DSSE envelope
+    // (one trust list, either format); each format present must hold ([`super::oms`]).
+    let trusted = signing.oms_keys.clone();
+    let oms_keys = super::oms::OmsKeys::of(&trusted, signing.signers, &signing.origin);
+    let oms = super::oms::check_oms(&files, &uri, &oms_keys, &mut report);
+    let oms_trusted = matches!(oms, super::oms::OmsOutcome::Verified { trusted: true, .. });
+    if !oms_trusted || skill.envelope.is_some() {
+        check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
+    }
+    let sig_uri = format!("{uri}#{}", crate::catalog::oms::SIGNATURE_FILE);
+    let trust_given = signing.signers.policy().has_trust() || !signing.oms_keys.is_empty();
+    super::oms::finish(
+        oms,
+        &oms_keys,
+        trust_given,
+        &sig_uri,
+        &mut report,
+        signing.signers,
+    );
+    finish_skill(report, dynamic)
+}
+
+/// One check row per file of the skill (its URI, size and digest), failed where the
+/// compiler's checks found a problem (`problems`); problems of paths that are not members get
+/// a row of their own. A `SKILL.md` artifact keeps the one row it already has.
+fn file_checks(
+    skill: &IndexSkill,
+    files: &[Member],
+    uri: &str,
+    dynamic: bool,
+    problems: &[(String, VerifyError)],
+    report: &mut SkillReport,
+) {
     let is_skill_md = matches!(skill.artifact, Artifact::SkillMd { .. });
-    for m in &files {
+    for m in files {
         let file_uri = if is_skill_md {
-            uri.clone()
+            uri.to_owned()
         } else if dynamic {
             member_url(&skill, &m.path).unwrap_or_else(|| format!("{uri}#{}", m.path))
         } else {
@@ -312,26 +346,6 @@ async fn verify_skill<H: HttpIo>(
             .checks
             .push(check_failed(&format!("{uri}#{path}"), e.clone()));
     }
-    // An OMS signature verified by a trusted key stands for a skill without a DSSE envelope
-    // (one trust list, either format); each format present must hold ([`super::oms`]).
-    let trusted = signing.oms_keys.clone();
-    let oms_keys = super::oms::OmsKeys::of(&trusted, signing.signers, &signing.origin);
-    let oms = super::oms::check_oms(&files, &uri, &oms_keys, &mut report);
-    let oms_trusted = matches!(oms, super::oms::OmsOutcome::Verified { trusted: true, .. });
-    if !oms_trusted || skill.envelope.is_some() {
-        check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
-    }
-    let sig_uri = format!("{uri}#{}", crate::catalog::oms::SIGNATURE_FILE);
-    let trust_given = signing.signers.policy().has_trust() || !signing.oms_keys.is_empty();
-    super::oms::finish(
-        oms,
-        &oms_keys,
-        trust_given,
-        &sig_uri,
-        &mut report,
-        signing.signers,
-    );
-    finish_skill(report, dynamic)
 }
 
 /// The signature check of a skill whose files were read (see the module documentation): the

@@ -65,7 +65,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
 use skills_edge_catalog::json;
 use skills_edge_catalog::sign::{Envelope, SignatureError, Statement, Subject};
 pub use skills_edge_catalog::sign::{PublicKey, DSSE_META_KEY, SIGNER_META_KEY};
@@ -82,7 +81,9 @@ mod oms_pins;
 #[cfg(not(any(feature = "command", test)))]
 #[path = "signature/oms_pins_off.rs"]
 mod oms_pins;
+mod signer;
 mod statement;
+pub use signer::{Signer, SignerPolicy, SignerTrust};
 #[cfg(test)]
 use statement::hex;
 pub use statement::{statement_matches_entry, statement_matches_files};
@@ -98,81 +99,6 @@ pub(crate) const PINS_VERSION: u32 = 2;
 
 /// The longest origin a pin is kept for, in bytes.
 pub(crate) const MAX_ORIGIN_LEN: usize = 2048;
-
-/// How a verified signer is anchored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SignerTrust {
-    /// The key is in the host's trust list.
-    Trusted,
-    /// The origin was pinned to this key and catalog before (by trust on first use, or a pin
-    /// the host imported).
-    Pinned,
-    /// This signature pinned the origin: the first signature from it that held (or the first
-    /// after the host accepted a change).
-    FirstUse,
-    /// The signature holds under the key the server announced, which no trust list or pin
-    /// vouches for (the default policy: reported, not required).
-    Announced,
-}
-
-impl SignerTrust {
-    /// `trusted`, `pinned`, `first-use` or `announced`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SignerTrust::Trusted => "trusted",
-            SignerTrust::Pinned => "pinned",
-            SignerTrust::FirstUse => "first-use",
-            SignerTrust::Announced => "announced",
-        }
-    }
-}
-
-/// The signer of a skill whose signature holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Signer {
-    /// The key's id: its RFC 7638 thumbprint.
-    pub key_id: String,
-    /// The catalog identity the statement gives.
-    pub catalog: String,
-    /// How the policy anchored the key.
-    pub trust: SignerTrust,
-}
-
-impl Signer {
-    /// `catalog (key XXXXXXXX…, trust)`, or `key XXXXXXXX… (trust)` when the catalog identity is
-    /// the key's id (a catalog built without a name): a short form for tables and messages.
-    pub fn describe(&self) -> String {
-        let short: String = self.key_id.chars().take(8).collect();
-        if self.catalog == self.key_id {
-            format!("key {short}… ({})", self.trust.as_str())
-        } else {
-            format!("{} (key {short}…, {})", self.catalog, self.trust.as_str())
-        }
-    }
-}
-
-/// The host's signer policy (see the module documentation).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SignerPolicy {
-    /// The trust list: with any key here, every skill must be signed by one of them.
-    pub trusted: Vec<PublicKey>,
-    /// Pin each origin to the first signer seen from it.
-    pub trust_on_first_use: bool,
-}
-
-impl SignerPolicy {
-    /// Whether the policy requires every skill to be signed (a trust list is given).
-    pub(crate) fn requires_signature(&self) -> bool {
-        !self.trusted.is_empty()
-    }
-
-    /// Whether the run has a trust list at all: keys to trust, or pins on first use.
-    #[cfg(feature = "command")]
-    pub(crate) fn has_trust(&self) -> bool {
-        self.requires_signature() || self.trust_on_first_use
-    }
-}
 
 /// Reads a key for a trust list from its public JWK text (`{"kty":"OKP","crv":"Ed25519","x":…}`,
 /// `kid` ignored: a key's id is its thumbprint). A JWK that holds a secret (`d`) is refused, so

@@ -149,20 +149,13 @@ pub(super) fn parse_worker(
             continue;
         }
         let what = match a.as_str() {
-            "--strict" => {
-                options.strict = true;
-                continue;
-            }
-            "--skip-invalid" => {
-                options.skip_invalid = true;
-                continue;
-            }
-            "--force" => {
-                force = true;
-                continue;
-            }
-            "--unsigned" => {
-                unsigned = true;
+            "--strict" | "--skip-invalid" | "--force" | "--unsigned" => {
+                match a.as_str() {
+                    "--strict" => options.strict = true,
+                    "--skip-invalid" => options.skip_invalid = true,
+                    "--force" => force = true,
+                    _ => unsigned = true,
+                }
                 continue;
             }
             "--name" => "a Worker name",
