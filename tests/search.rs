@@ -190,6 +190,10 @@ fn bad_arguments_are_tool_errors_that_name_the_argument_and_its_bounds() {
             "`limit` must be an integer",
         ),
         (
+            json!({"query": "pdf", "limit": 1e20}),
+            "`limit` must be from 1 to 50",
+        ),
+        (
             json!({"query": "pdf", "tags": "pdf"}),
             "`tags` must be an array of strings",
         ),
@@ -209,6 +213,24 @@ fn bad_arguments_are_tool_errors_that_name_the_argument_and_its_bounds() {
         let text = tool_error(&r, args.clone());
         assert!(text.contains(says), "{args}: {text}");
     }
+}
+
+#[test]
+fn what_the_tools_input_schema_allows_is_accepted() {
+    // JSON Schema's `integer` includes 10.0; its `maxLength` counts characters, and 250 of
+    // the widest (4 bytes each) are the 1000 bytes the server reads.
+    let r = fallback_over(small(), SEARCH);
+    for era in ERAS {
+        let whole = call(&r, era, json!({"query": "fill in a form", "limit": 1.0}));
+        assert_eq!(whole["isError"], false, "{whole}");
+        assert_eq!(whole["structuredContent"]["results"].as_array().map(Vec::len), Some(1));
+        let wide = call(&r, era, json!({"query": format!("form {}", "\u{1F600}".repeat(248))}));
+        assert_eq!(wide["isError"], false, "{wide}");
+    }
+    let listed = ok(&r, &request(Era::Modern, 1, "tools/list", json!({})));
+    let tool = &listed["tools"][0];
+    assert_eq!(tool["name"], "search_skills");
+    assert_eq!(tool["inputSchema"]["properties"]["query"]["maxLength"], 250);
 }
 
 #[test]

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 pub(crate) const TOOL_SEARCH_SKILLS: &str = "search_skills";
 
 /// The tool's definition, an item of `tools/list`'s `tools`.
-pub(crate) const SEARCH_TOOL_JSON: &str = r#"{"name":"search_skills","title":"Search skills","description":"Find the Agent Skills that fit a task: give the task in a few words (e.g. \"fill in a PDF form\"). Returns the best matches first, each with its SKILL.md URI (skill://…), name, description and a relevance score (BM25F; higher is better, comparable within one answer only). Fetch a result's SKILL.md by its URI (skills/get with the Skills extension, or read_skill) before following it. An addition beside the io.modelcontextprotocol/skills extension; not part of that extension.","inputSchema":{"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":1000,"description":"What the skill should do, in a few words (1 to 1000 bytes)."},"tags":{"type":"array","items":{"type":"string"},"maxItems":16,"description":"Only skills carrying every one of these tags (their metadata.tags)."},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"The most results (1 to 50, default 10)."}},"required":["query"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"score":{"type":"number"}},"required":["uri","name","description","score"]}}},"required":["results"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}"#;
+pub(crate) const SEARCH_TOOL_JSON: &str = r#"{"name":"search_skills","title":"Search skills","description":"Find the Agent Skills that fit a task: give the task in a few words (e.g. \"fill in a PDF form\"). Returns the best matches first, each with its SKILL.md URI (skill://…), name, description and a relevance score (BM25F; higher is better, comparable within one answer only). Fetch a result's SKILL.md by its URI (skills/get with the Skills extension, or read_skill) before following it. An addition beside the io.modelcontextprotocol/skills extension; not part of that extension.","inputSchema":{"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":250,"description":"What the skill should do, in a few words (up to 1000 bytes of UTF-8; 250 characters always fit)."},"tags":{"type":"array","items":{"type":"string"},"maxItems":16,"description":"Only skills carrying every one of these tags (their metadata.tags)."},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"The most results (1 to 50, default 10)."}},"required":["query"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"score":{"type":"number"}},"required":["uri","name","description","score"]}}},"required":["results"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}"#;
 
 impl Responder {
     /// `search_skills`: the arguments checked, the search run for the caller's grant.
@@ -69,8 +69,8 @@ impl Responder {
         };
         let limit = match args.get("limit") {
             None | Some(Value::Null) => DEFAULT_LIMIT,
-            Some(Value::Number(n)) => match n.as_u64() {
-                Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+            Some(Value::Number(n)) => match whole_number(n) {
+                Some(n) => n,
                 None => {
                     return Err(format!(
                         "`limit` must be an integer from 1 to {MAX_LIMIT} (got {n})"
@@ -108,6 +108,22 @@ impl Responder {
         b.push_str(",\"isError\":false");
         Ok(Rendered::Whole(b))
     }
+}
+
+/// `n` as a count when it is a whole number, saturating at `usize::MAX`: JSON Schema's
+/// `integer` is any number without a fraction, so `10.0` and `1e1` are 10.
+fn whole_number(n: &serde_json::Number) -> Option<usize> {
+    if let Some(v) = n.as_u64() {
+        return Some(usize::try_from(v).unwrap_or(usize::MAX));
+    }
+    let f = n.as_f64()?;
+    (f >= 0.0 && f.fract() == 0.0).then(|| {
+        if f >= usize::MAX as f64 {
+            usize::MAX
+        } else {
+            f as usize
+        }
+    })
 }
 
 /// A score as JSON: the shortest decimal that reads back as the same `f64` (scores are

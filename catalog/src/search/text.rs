@@ -143,6 +143,12 @@ pub(crate) fn check_tags(s: &str) -> Option<String> {
     if tags.is_empty() {
         return Some("`metadata.tags` names no tag".into());
     }
+    // An empty tag between commas (`pdf,,forms`) is a typo, not a tag left out on purpose.
+    if s.split(',').any(|t| t.trim().is_empty()) {
+        return Some(
+            "`metadata.tags` has an empty tag (two commas in a row, or one at an end): separate the tags by single commas".into(),
+        );
+    }
     if tags.len() > MAX_TAGS {
         return Some(format!(
             "`metadata.tags` names {} tags; a skill has at most {MAX_TAGS}",
@@ -234,6 +240,8 @@ mod tests {
         assert!(check_tags("PDF").unwrap().contains("\"PDF\""));
         assert!(check_tags("a, a").unwrap().contains("twice"));
         assert!(check_tags(" , ").unwrap().contains("no tag"));
+        assert!(check_tags("pdf,,forms").unwrap().contains("empty tag"));
+        assert!(check_tags("pdf, forms,").unwrap().contains("empty tag"));
         let many = (0..17)
             .map(|i| format!("t{i}"))
             .collect::<Vec<_>>()
