@@ -59,34 +59,51 @@ impl<'a> Bits<'a> {
         }
     }
 
-    pub(crate) fn bit(&mut self) -> Option<bool> {
-        if self.pos >= self.end {
-            return None;
+    /// The next bits from `pos` (at least 56 of them, zeros past the bytes), not consumed.
+    fn window(&self) -> u64 {
+        let at = usize::try_from(self.pos / 8).unwrap_or(usize::MAX);
+        let mut w = [0u8; 8];
+        if let Some(rest) = self.b.get(at..) {
+            let n = rest.len().min(8);
+            w[..n].copy_from_slice(&rest[..n]);
         }
-        let byte = *self.b.get(usize::try_from(self.pos / 8).ok()?)?;
-        let one = byte >> (self.pos % 8) & 1 == 1;
-        self.pos += 1;
-        Some(one)
+        u64::from_le_bytes(w) >> (self.pos % 8)
     }
 
+    pub(crate) fn bit(&mut self) -> Option<bool> {
+        Some(self.fixed(1)? == 1)
+    }
+
+    /// `n` bits (at most 32) as a number, the first the lowest.
     pub(crate) fn fixed(&mut self, n: u32) -> Option<u32> {
-        let mut v = 0u32;
-        for j in 0..n.min(32) {
-            v |= u32::from(self.bit()?) << j;
+        let n = n.min(32);
+        if self.end.saturating_sub(self.pos) < u64::from(n) {
+            return None;
         }
-        Some(v)
+        let v = self.window() & ((1u64 << n) - 1);
+        self.pos += u64::from(n);
+        u32::try_from(v).ok()
     }
 
     /// A unary number at most `max`.
     pub(crate) fn unary(&mut self, max: u32) -> Option<u32> {
-        let mut v = 0u32;
-        while !self.bit()? {
-            v += 1;
-            if v > max {
+        let mut v = 0u64;
+        loop {
+            let left = self.end.saturating_sub(self.pos).min(56);
+            if left == 0 {
                 return None;
             }
+            let zeros = u64::from(self.window().trailing_zeros()).min(left);
+            v += zeros;
+            if v > u64::from(max) {
+                return None;
+            }
+            if zeros < left {
+                self.pos += zeros + 1;
+                return u32::try_from(v).ok();
+            }
+            self.pos += zeros;
         }
-        Some(v)
     }
 
     /// A Rice-coded number with parameter `k` (at most 31), within `u32`.
@@ -187,12 +204,15 @@ mod tests {
         ];
         for c in counts_list {
             w.rice(1000, 3);
+            w.unary(130);
             put_counts(&mut w, c);
             w.fixed(0x1234, 16);
         }
         let mut r = Bits::new(&w.bytes, 0, w.bits);
         for c in counts_list {
             assert_eq!(r.rice(3), Some(1000));
+            assert_eq!(r.clone().unary(129), None);
+            assert_eq!(r.unary(130), Some(130));
             assert_eq!(counts(&mut r), Some(c));
             assert_eq!(r.fixed(16), Some(0x1234));
         }
