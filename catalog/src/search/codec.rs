@@ -47,7 +47,7 @@ impl BitWriter {
 pub(crate) struct Bits<'a> {
     b: &'a [u8],
     pub(crate) pos: u64,
-    end: u64,
+    pub(crate) end: u64,
 }
 
 impl<'a> Bits<'a> {
@@ -60,7 +60,7 @@ impl<'a> Bits<'a> {
     }
 
     /// The next bits from `pos` (at least 56 of them, zeros past the bytes), not consumed.
-    fn window(&self) -> u64 {
+    pub(crate) fn window(&self) -> u64 {
         let at = usize::try_from(self.pos / 8).unwrap_or(usize::MAX);
         let mut w = [0u8; 8];
         if let Some(rest) = self.b.get(at..) {
@@ -146,17 +146,20 @@ pub(crate) fn counts(r: &mut Bits<'_>) -> Option<[u8; 4]> {
         c[f] = 1;
         Some(c)
     };
-    if !r.bit()? {
-        return one(1);
+    // The code's leading ones (at most 4), read in one step.
+    let left = r.end.saturating_sub(r.pos).min(4) as u32;
+    let ones = (!r.window() & ((1 << left) - 1) | 1 << left).trailing_zeros();
+    r.pos += u64::from(ones.min(3)) + 1;
+    if ones >= left && left < 4 {
+        // The range ends inside the code.
+        return None;
     }
-    if !r.bit()? {
-        return one(0);
-    }
-    if !r.bit()? {
-        return one(2);
-    }
-    if !r.bit()? {
-        return one(3);
+    match ones {
+        0 => return one(1),
+        1 => return one(0),
+        2 => return one(2),
+        3 => return one(3),
+        _ => {}
     }
     let mut c = [0u8; 4];
     for slot in &mut c {
