@@ -70,10 +70,6 @@ impl<'a> Bits<'a> {
         u64::from_le_bytes(w) >> (self.pos % 8)
     }
 
-    pub(crate) fn bit(&mut self) -> Option<bool> {
-        Some(self.fixed(1)? == 1)
-    }
-
     /// `n` bits (at most 32) as a number, the first the lowest.
     pub(crate) fn fixed(&mut self, n: u32) -> Option<u32> {
         let n = n.min(32);
@@ -219,7 +215,7 @@ mod tests {
             assert_eq!(counts(&mut r), Some(c));
             assert_eq!(r.fixed(16), Some(0x1234));
         }
-        assert_eq!(r.bit(), None);
+        assert_eq!(r.fixed(1), None);
         let mut v = Vec::new();
         for x in [0, 127, 128, 300, u32::MAX] {
             put_varint(&mut v, x);
