@@ -547,3 +547,74 @@ impl<'a> Index<'a> {
         self.tags.check(skills, "tag")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every posting, count and length the writer was given is read back as it was (the
+    /// ranking's inputs, so its scores, are those of the fixed-width layout), across blocks,
+    /// with saturated counts and lengths, and the full check accepts the section.
+    #[test]
+    fn the_compact_section_reads_back_every_posting_count_and_length() {
+        let skills = 300usize;
+        let lens: Vec<[u16; FIELDS]> = (0..skills)
+            .map(|i| {
+                [
+                    i as u16 % 4,
+                    (i * 7) as u16 % 300,
+                    0,
+                    if i == 5 { u16::MAX } else { 3 },
+                ]
+            })
+            .collect();
+        let mut stats = vec![[0u32; FIELDS + 1]; 2];
+        for (i, l) in lens.iter().enumerate() {
+            let st = &mut stats[usize::from(i % 3 == 0)];
+            st[0] += 1;
+            for k in 0..FIELDS {
+                st[k + 1] += u32::from(l[k]);
+            }
+        }
+        let mut terms: Entries = Vec::new();
+        for t in 0..40usize {
+            let list = (0..skills)
+                .filter(|s| (s * 31 + t) % (t + 2) == 0)
+                .map(|s| {
+                    let c = match s % 5 {
+                        0 => [0, 1, 0, 0],
+                        1 => [1, 0, 0, 0],
+                        2 => [0, 0, 1, 0],
+                        3 => [0, 0, 0, 1],
+                        _ => [2, 255, 0, (t % 3) as u8],
+                    };
+                    (s as u32, c)
+                })
+                .collect::<Vec<_>>();
+            if !list.is_empty() {
+                terms.push((format!("term{t:03}"), list));
+            }
+        }
+        let tags: Entries = vec![
+            ("alpha".into(), vec![(0, [0; FIELDS]), (299, [0; FIELDS])]),
+            ("beta".into(), (0..300).map(|s| (s, [0; FIELDS])).collect()),
+        ];
+        let bytes = layout(skills, &stats, &lens, &terms, &tags);
+        let ix = Index::open(&bytes).expect("opens");
+        for (text, list) in &terms {
+            let read: Vec<(u32, [u8; FIELDS])> =
+                ix.postings(text).map(|p| (p.skill, p.counts)).collect();
+            assert_eq!(&read, list, "{text}");
+        }
+        assert_eq!(ix.postings("term040").count(), 0);
+        assert_eq!(ix.postings("a").count(), 0);
+        assert_eq!(ix.tagged("alpha"), vec![0, 299]);
+        assert_eq!(ix.tagged("beta").len(), 300);
+        assert!(ix.tagged("gamma").is_empty());
+        for (i, l) in lens.iter().enumerate() {
+            assert_eq!(ix.lens(i), l.map(u32::from));
+        }
+        ix.check(skills, 2, |i| usize::from(i % 3 == 0))
+            .expect("the full check accepts it");
+    }
+}
