@@ -62,6 +62,11 @@ impl<'a> Bits<'a> {
     /// The next bits from `pos` (at least 56 of them, zeros past the bytes), not consumed.
     pub(crate) fn window(&self) -> u64 {
         let at = usize::try_from(self.pos / 8).unwrap_or(usize::MAX);
+        if let Some(w) = self.b.get(at..at.saturating_add(8)) {
+            if let Ok(w) = <[u8; 8]>::try_from(w) {
+                return u64::from_le_bytes(w) >> (self.pos % 8);
+            }
+        }
         let mut w = [0u8; 8];
         if let Some(rest) = self.b.get(at..) {
             let n = rest.len().min(8);

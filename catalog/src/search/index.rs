@@ -496,7 +496,17 @@ impl<'a> Index<'a> {
     pub(crate) fn lens(&self, i: usize) -> [u32; FIELDS] {
         let per_skill: u64 = self.widths.iter().map(|&v| u64::from(v)).sum();
         let start = (i as u64).saturating_mul(per_skill);
-        let mut r = Bits::new(self.lens, start, start.saturating_add(per_skill));
+        let r = Bits::new(self.lens, start, start.saturating_add(per_skill));
+        if per_skill <= 56 && r.end == start.saturating_add(per_skill) {
+            // All four in one window.
+            let mut w = r.window();
+            return self.widths.map(|n| {
+                let v = (w & ((1u64 << n) - 1)) as u32;
+                w >>= n;
+                v
+            });
+        }
+        let mut r = r;
         self.widths.map(|w| r.fixed(w).unwrap_or(0))
     }
 
