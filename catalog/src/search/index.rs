@@ -355,12 +355,54 @@ struct Postings<'a> {
     with_counts: bool,
 }
 
+impl Postings<'_> {
+    /// The next posting from one 64-bit window, when it lies inside the range and its counts
+    /// are a one-field code (the common case); else `None` and nothing read.
+    fn fast(&mut self) -> Option<Posting> {
+        if self.r.end.saturating_sub(self.r.pos) < 56 {
+            return None;
+        }
+        let w = self.r.window();
+        let q = w.trailing_zeros();
+        let mut used = q + 1 + self.k;
+        if used + 4 > 56 {
+            return None;
+        }
+        let v =
+            u32::try_from(u64::from(q) << self.k | (w >> (q + 1)) & ((1u64 << self.k) - 1)).ok()?;
+        let skill = match self.last {
+            None => v,
+            Some(l) => l.checked_add(v)?.checked_add(1)?,
+        };
+        let mut counts = [0; FIELDS];
+        if self.with_counts {
+            // The leading ones of the count code: 0 to 3 name one field, 4 the explicit form.
+            let field = match (!(w >> used)).trailing_zeros() {
+                0 => 1,
+                1 => 0,
+                2 => 2,
+                3 => 3,
+                _ => return None,
+            };
+            counts[field] = 1;
+            used += [1, 0, 2, 3][field] + 1;
+        }
+        self.r.pos += u64::from(used);
+        Some(Posting { skill, counts })
+    }
+}
+
 impl Iterator for Postings<'_> {
     type Item = Posting;
 
     fn next(&mut self) -> Option<Posting> {
         if self.left == 0 {
             return None;
+        }
+        if let Some(p) = self.fast() {
+            self.left -= 1;
+            self.last = Some(p.skill);
+            return Some(p);
         }
         let p = (|| {
             let v = self.r.rice(self.k)?;
