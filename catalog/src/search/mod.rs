@@ -15,6 +15,7 @@
 //! postings of the query's terms, each read once (twice: once to count, once to score); no
 //! YAML, no hashing, nothing per skill of the catalog.
 
+mod codec;
 pub(crate) mod index;
 pub(crate) mod text;
 
