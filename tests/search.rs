@@ -223,8 +223,17 @@ fn what_the_tools_input_schema_allows_is_accepted() {
     for era in ERAS {
         let whole = call(&r, era, json!({"query": "fill in a form", "limit": 1.0}));
         assert_eq!(whole["isError"], false, "{whole}");
-        assert_eq!(whole["structuredContent"]["results"].as_array().map(Vec::len), Some(1));
-        let wide = call(&r, era, json!({"query": format!("form {}", "\u{1F600}".repeat(248))}));
+        assert_eq!(
+            whole["structuredContent"]["results"]
+                .as_array()
+                .map(Vec::len),
+            Some(1)
+        );
+        let wide = call(
+            &r,
+            era,
+            json!({"query": format!("form {}", "\u{1F600}".repeat(248))}),
+        );
         assert_eq!(wide["isError"], false, "{wide}");
     }
     let listed = ok(&r, &request(Era::Modern, 1, "tools/list", json!({})));
