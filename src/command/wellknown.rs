@@ -310,7 +310,7 @@ fn file_checks(
         let file_uri = if is_skill_md {
             uri.to_owned()
         } else if dynamic {
-            member_url(&skill, &m.path).unwrap_or_else(|| format!("{uri}#{}", m.path))
+            member_url(skill, &m.path).unwrap_or_else(|| format!("{uri}#{}", m.path))
         } else {
             format!("{uri}#{}", m.path)
         };

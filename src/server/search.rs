@@ -117,13 +117,8 @@ fn whole_number(n: &serde_json::Number) -> Option<usize> {
         return Some(usize::try_from(v).unwrap_or(usize::MAX));
     }
     let f = n.as_f64()?;
-    (f >= 0.0 && f.fract() == 0.0).then(|| {
-        if f >= usize::MAX as f64 {
-            usize::MAX
-        } else {
-            f as usize
-        }
-    })
+    // `as` saturates: a whole number past usize::MAX is usize::MAX.
+    (f >= 0.0 && f.fract() == 0.0).then_some(f as usize)
 }
 
 /// A score as JSON: the shortest decimal that reads back as the same `f64` (scores are
