@@ -10,12 +10,16 @@ use crate::oms::Mcp;
 use crate::oms_attacks::{bundle, files, key, resources_of, serve, statement};
 use crate::wellknown::{Server, INDEX, ORIGIN};
 use serde_json::Value as Json;
+use skills_edge::catalog::oms::SIGNATURE_FILE;
 use skills_edge::client::block_on;
 use skills_edge::client::http::HttpIo;
 use skills_edge::command::args::VerifyArgs;
 use skills_edge::command::verify::{verify_command, SignerFiles};
 use skills_edge::host::signature::Signers;
 use skills_edge::host::ErrorCode;
+use skills_edge::skill::digest::digest_of;
+use skills_edge::skill::revision::skill_revision;
+use skills_edge_catalog::sign::{Envelope, SigningKey, Statement, Subject};
 
 const PUBLISHER: u8 = 71;
 const OTHER_TRUSTED: u8 = 72;
@@ -415,4 +419,81 @@ fn an_mcp_server_that_fails_the_signature_read_of_the_oms_check_does_not_get_the
         "the probe did not reach the OMS read: {l}"
     );
     assert_ne!(l["status"], "verified", "{l}");
+}
+
+/// A well-known mirror serving code-review with `skill.oms.sig` by key `oms` (`None`: none),
+/// its DSSE envelope signed
+/// by `dsse` (catalog `acme`) over the files served, its key in the source's `keys.json`.
+fn dsse_mirror(dsse: &SigningKey, oms: Option<u8>) -> Server {
+    let server = Server::new();
+    let (mut f, b) = signed_by(oms.unwrap_or(PUBLISHER));
+    serve(&server, &f, oms.map(|_| b.as_slice()));
+    if oms.is_some() {
+        // The envelope covers every served file, the bundle too, as the build signs.
+        f.push((SIGNATURE_FILE.into(), b));
+    }
+    let digests: Vec<(&str, String)> = f.iter().map(|(p, b)| (p.as_str(), digest_of(b))).collect();
+    let statement = Statement {
+        skill: "skill://code-review/SKILL.md".into(),
+        revision: skill_revision(digests.iter().map(|(p, d)| (*p, d.as_str()))).unwrap(),
+        catalog: "acme".into(),
+        subjects: digests
+            .iter()
+            .map(|(p, d)| Subject {
+                name: format!("skill://code-review/{p}"),
+                sha256: d["sha256:".len()..].to_owned(),
+            })
+            .collect(),
+    };
+    server.put(
+        &format!("{ORIGIN}/.well-known/agent-skills/code-review.dsse.json"),
+        "application/json",
+        Envelope::sign(&statement, dsse).to_json().into_bytes(),
+    );
+    let jwk: Json = serde_json::from_str(&dsse.public().to_jwk()).unwrap();
+    server.put(
+        &format!("{ORIGIN}/.well-known/agent-skills/keys.json"),
+        "application/json",
+        serde_json::json!({ "keys": [jwk] })
+            .to_string()
+            .into_bytes(),
+    );
+    server.edit_index(|i| {
+        for s in i["skills"].as_array_mut().unwrap() {
+            if s["name"] == "code-review" {
+                s["_meta"]["io.github.skills-edge/dsse"] =
+                    serde_json::json!("/.well-known/agent-skills/code-review.dsse.json");
+            }
+        }
+    });
+    server
+}
+
+#[test]
+fn a_server_swapping_an_oms_pinned_skill_for_one_dsse_signed_by_its_own_key_gets_no_dsse_pin() {
+    let (l, pins) = run(&mirror(Some(PUBLISHER)), INDEX, &[PUBLISHER], None);
+    assert_eq!(l["status"], "verified", "{l}");
+    // The same origin now serves the skill DSSE-signed by the attacker's key, without
+    // skill.oms.sig: refused, and the pins file is left byte for byte.
+    let attacker = SigningKey::from_seed([74; 32]);
+    let (l, after) = run(&dsse_mirror(&attacker, None), INDEX, &[], Some(&pins));
+    assert_changed(&l);
+    assert_eq!(l["signer"]["keyId"], attacker.public().key_id(), "{l}");
+    assert_eq!(after, pins);
+    // The publisher is back: verified, as before the attack.
+    let (l, again) = run(&mirror(Some(PUBLISHER)), INDEX, &[PUBLISHER], Some(&after));
+    assert_eq!(l["status"], "verified", "{l}");
+    assert_eq!(again, pins);
+    // Also with the attacker's DSSE key beside an OMS signature by a stranger's key, on first
+    // sight of the origin: refused, and nothing pinned in either format.
+    let (l, first) = run(
+        &dsse_mirror(&attacker, Some(STRANGER)),
+        INDEX,
+        &[PUBLISHER],
+        None,
+    );
+    assert_ne!(l["status"], "verified", "{l}");
+    let v: Json = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["pins"], serde_json::json!([]), "{first}");
+    assert!(oms_pins(&first).is_empty(), "{first}");
 }

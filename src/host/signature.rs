@@ -379,6 +379,30 @@ impl Signers {
             && (self.policy.trust_on_first_use || self.accepting.contains(origin))
     }
 
+    /// Takes back the pin `signer` made on first use for `origin`, once the skill it signed
+    /// was refused by a later check (its OMS signature, a file): a refused skill pins nothing,
+    /// so the origin is as unpinned as before it was seen (a change accepted for it stays
+    /// accepted). Does nothing unless `signer` is a first use and the origin's pin is still
+    /// its key and catalog. Returns whether a pin was taken back.
+    #[cfg(any(feature = "command", test))]
+    pub(crate) fn unpin_first_use(&mut self, origin: &str, signer: &Signer) -> bool {
+        let origin = canonical_origin(origin);
+        let made_here = signer.trust == SignerTrust::FirstUse
+            && self
+                .pins
+                .get(&origin)
+                .is_some_and(|p| p.key.key_id() == signer.key_id && p.catalog == signer.catalog);
+        if !made_here {
+            return false;
+        }
+        self.pins.remove(&origin);
+        if !self.policy.trust_on_first_use {
+            // Only an accepted change pins with trust on first use off.
+            self.accepting.insert(origin);
+        }
+        true
+    }
+
     /// Every pin, by origin.
     pub fn pins(&self) -> impl Iterator<Item = (&str, &Pin)> {
         self.pins.iter().map(|(o, p)| (o.as_str(), &**p))
