@@ -329,6 +329,31 @@ fn a_bundle_whose_statement_names_a_megabyte_long_file_or_type_is_not_echoed_who
     }
 }
 
+#[test]
+fn a_bundle_whose_payload_type_is_a_megabyte_long_is_not_echoed_whole() {
+    use crate::oms_attacks::bundle_raw;
+    let f = files();
+    let payload = serde_json::to_vec(&statement(&resources_of(&f))).unwrap();
+    // payloadType is outside the signature: any server may set it.
+    let mut b = bundle_raw(&payload, "application/vnd.in-toto+json", &key(PUBLISHER));
+    let long = format!("\u{202e}{}", "P".repeat(900_000));
+    b["dsseEnvelope"]["payloadType"] = Json::from(long.as_str());
+    let sig = serde_json::to_vec(&b).unwrap();
+    for url in [INDEX.to_owned(), format!("{ORIGIN}/mcp")] {
+        let (l, _) = if url == INDEX {
+            let server = Server::new();
+            serve(&server, &f, Some(&sig));
+            run(&server, &url, &[PUBLISHER], None)
+        } else {
+            run(&Mcp::new(&f, Some(&sig)), &url, &[PUBLISHER], None)
+        };
+        assert_ne!(l["status"], "verified", "{l}");
+        let shown = l.to_string();
+        assert!(shown.contains("payloadType"), "{}", &shown[..300]);
+        assert!(shown.len() < 20_000, "{url}: {} bytes", shown.len());
+    }
+}
+
 /// An MCP server that answers every request as `inner` does, except the `resources/read` of
 /// `skill.oms.sig` after the first: a JSON-RPC error.
 struct FailsSecondSignatureRead {

@@ -316,7 +316,7 @@ impl Bundle {
         if self.payload_type != PAYLOAD_TYPE {
             return Err(fail(format!(
                 "the OMS bundle's payloadType is {:?}, not {PAYLOAD_TYPE:?}",
-                self.payload_type
+                shown(&self.payload_type)
             )));
         }
         if !key.verifies(&pae(PAYLOAD_TYPE, &self.payload), &self.sig) {
