@@ -346,6 +346,23 @@ fn check_origin(origin: &str) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a second pin of one origin in the list `list` of an export (`seen`: the
+/// canonical origins read so far, with their spelling): which of two pins of one origin
+/// holds must not depend on their order, so a file holding both is refused, naming the origin.
+fn once_per_origin(seen: &mut BTreeMap<String, String>, origin: &str, list: &str) -> Result<()> {
+    let canonical = canonical_origin(origin);
+    if let Some(first) = seen.get(&canonical) {
+        return Err(VerifyError::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "the pins' {list} list pins the origin {canonical} twice (as {first:?} and {origin:?}), and only one pin of an origin can hold: remove the entry whose key is not the publisher's (if unsure, remove both and let the next run pin the origin again)"
+            ),
+        ));
+    }
+    seen.insert(canonical, origin.to_owned());
+    Ok(())
+}
+
 impl Signers {
     /// No pins yet, `policy` in force.
     pub fn new(policy: SignerPolicy) -> Signers {
@@ -458,8 +475,8 @@ impl Signers {
     /// imported pin replaces the held one of its origin). Returns how many were read.
     /// [`ErrorCode::InvalidArgument`] when the JSON is not such an export, a key is not a
     /// public Ed25519 JWK or not the key its `keyId` names, an OMS pin's key is not one PEM
-    /// public key whose SHA-256 is its `hint`, or an origin is malformed; nothing is stored
-    /// then. Version 1 exports (DSSE pins only) are read too.
+    /// public key whose SHA-256 is its `hint`, an origin is malformed, or one list pins an
+    /// origin twice (two spellings of it included); nothing is stored then. Version 1 exports (DSSE pins only) are read too.
     pub fn import_pins(&mut self, json: &str) -> Result<usize> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
         let export =
@@ -472,8 +489,10 @@ impl Signers {
         }
         let oms = oms_pins::OmsPins::check(export.oms)?;
         let mut read = Vec::with_capacity(export.pins.len());
+        let mut seen = BTreeMap::new();
         for p in export.pins {
             check_origin(&p.origin).map_err(|e| bad(format!("a pin: {}", e.message)))?;
+            once_per_origin(&mut seen, &p.origin, "pins")?;
             let key = trusted_key(&format!("the pin of {}", p.origin), &p.key)?;
             if key.key_id() != p.key_id {
                 return Err(bad(format!(

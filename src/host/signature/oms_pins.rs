@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use skills_edge_catalog::json::Node;
 
-use super::{check_origin, Result, Signers};
+use super::{check_origin, once_per_origin, Result, Signers};
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::canonical_origin;
 use crate::skill::digest::digest_of;
@@ -129,14 +129,16 @@ impl OmsPins {
         out.push(']');
     }
 
-    /// Checks read pins: each origin well formed, each hint 64 lowercase hex characters and
+    /// Checks read pins: each origin well formed and pinned once, each hint 64 lowercase hex characters and
     /// the SHA-256 of its key, each key one PEM public key block. Whether the key is a P-256
     /// point is checked where it is used (the command's OMS check). `(canonical origin, pin)`.
     pub(super) fn check(read: Vec<OmsPinJson>) -> Result<Vec<(String, Box<OmsPin>)>> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
         let mut out = Vec::with_capacity(read.len());
+        let mut seen = BTreeMap::new();
         for p in read {
             check_origin(&p.origin).map_err(|e| bad(format!("an OMS pin: {}", e.message)))?;
+            once_per_origin(&mut seen, &p.origin, "omsPins")?;
             let what = format!("the OMS pin of {}", p.origin);
             let hex = p.hint.len() == 64
                 && p.hint

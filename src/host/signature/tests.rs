@@ -557,3 +557,62 @@ fn describe_is_short() {
     };
     assert_eq!(unnamed.describe(), "key kPrK_qmx… (pinned)");
 }
+
+/// An OMS pin of `origin` as an export holds it: a PEM block and its hint.
+fn oms_pin_json(origin: &str, body: &str) -> String {
+    let pem = format!("-----BEGIN PUBLIC KEY-----\n{body}\n-----END PUBLIC KEY-----\n");
+    let hint = digest_of(pem.as_bytes())["sha256:".len()..].to_owned();
+    json!({"origin": origin, "hint": hint, "key": pem}).to_string()
+}
+
+#[test]
+fn a_pins_file_pinning_one_origin_twice_is_refused_whatever_the_order() {
+    let dsse = |origin: &str, n: u8| {
+        let signing = key(n);
+        let k = signing.public();
+        format!(
+            r#"{{"origin":"{origin}","keyId":"{}","catalog":"acme","key":{}}}"#,
+            k.key_id(),
+            k.to_jwk()
+        )
+    };
+    let file = |pins: &[String], oms: &[String]| {
+        format!(
+            r#"{{"format":"skills-edge/pins","version":2,"pins":[{}],"omsPins":[{}]}}"#,
+            pins.join(","),
+            oms.join(",")
+        )
+    };
+    // One origin, spelt as written, with a trailing slash, in capitals, with a padded port.
+    let spellings = [
+        "http://127.0.0.1:18081",
+        "http://127.0.0.1:18081/",
+        "HTTP://127.0.0.1:18081",
+        "http://127.0.0.1:018081",
+    ];
+    for other in spellings {
+        for (a, b) in [(spellings[0], other), (other, spellings[0])] {
+            let twice_dsse = file(&[dsse(a, 1), dsse(b, 2)], &[]);
+            let twice_oms = file(&[], &[oms_pin_json(a, "AAAA"), oms_pin_json(b, "BBBB")]);
+            for (list, bad) in [("pins", twice_dsse), ("omsPins", twice_oms)] {
+                let mut s = Signers::default();
+                let err = s.import_pins(&bad).unwrap_err();
+                assert_eq!(err.code, ErrorCode::InvalidArgument, "{bad}");
+                assert!(
+                    err.message.contains("http://127.0.0.1:18081 twice")
+                        && err.message.contains(list)
+                        && err.message.contains("remove"),
+                    "{}",
+                    err.message
+                );
+                assert_eq!(s.export_pins(), Signers::default().export_pins());
+            }
+        }
+    }
+    // One pin per origin in each list, and one origin in both lists: read.
+    let fine = file(
+        &[dsse(spellings[0], 1), dsse("http://127.0.0.1:18082", 2)],
+        &[oms_pin_json(spellings[1], "AAAA")],
+    );
+    assert_eq!(Signers::default().import_pins(&fine), Ok(3));
+}
