@@ -300,6 +300,18 @@ impl PinsExport {
             })
             .collect::<std::result::Result<_, String>>()?;
         let version = doc.u32_of("version")?;
+        if version == 1 {
+            // Version 1 defines these fields only: a member it does not define (omsPins above
+            // all) is not dropped, or one edit of the version would erase every OMS pin.
+            let defined = ["format", "version", "pins"];
+            let members = doc.as_object().unwrap_or_default();
+            if let Some((k, _)) = members.iter().find(|(k, _)| !defined.contains(&k.as_ref())) {
+                let k: String = k.chars().take(40).collect();
+                return Err(format!(
+                    "version 1 has no field {k:?} (it holds format, version and pins only), so the file is damaged or was edited; a file with omsPins is version 2: set \"version\": 2 to keep them, or remove the field"
+                ));
+            }
+        }
         let oms = if version == 2 {
             oms_pins::read_json(&doc)?
         } else {
@@ -476,7 +488,9 @@ impl Signers {
     /// [`ErrorCode::InvalidArgument`] when the JSON is not such an export, a key is not a
     /// public Ed25519 JWK or not the key its `keyId` names, an OMS pin's key is not one PEM
     /// public key whose SHA-256 is its `hint`, an origin is malformed, or one list pins an
-    /// origin twice (two spellings of it included); nothing is stored then. Version 1 exports (DSSE pins only) are read too.
+    /// origin twice (two spellings of it included); nothing is stored then. Version 1 exports
+    /// (DSSE pins only) are read too, and refused when they hold a field version 1 does not
+    /// define (`omsPins`).
     pub fn import_pins(&mut self, json: &str) -> Result<usize> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
         let export =

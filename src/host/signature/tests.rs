@@ -616,3 +616,28 @@ fn a_pins_file_pinning_one_origin_twice_is_refused_whatever_the_order() {
     );
     assert_eq!(Signers::default().import_pins(&fine), Ok(3));
 }
+
+#[test]
+fn a_pins_file_set_back_to_version_1_does_not_drop_its_oms_pins() {
+    let oms = oms_pin_json(ORIGIN, "AAAA");
+    let v2 = format!(r#"{{"format":"skills-edge/pins","version":2,"pins":[],"omsPins":[{oms}]}}"#);
+    assert_eq!(Signers::default().import_pins(&v2), Ok(1));
+    // The version edited to 1, its OMS pins still there: refused, not read without them.
+    let v1 = v2.replace("\"version\":2", "\"version\":1");
+    let mut s = Signers::default();
+    let err = s.import_pins(&v1).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert!(
+        err.message.contains("\"omsPins\"") && err.message.contains("\"version\": 2"),
+        "{}",
+        err.message
+    );
+    assert_eq!(s.export_pins(), Signers::default().export_pins());
+    // Any field version 1 does not define, wherever it is.
+    let other = r#"{"extra":1,"format":"skills-edge/pins","version":1,"pins":[]}"#;
+    let err = Signers::default().import_pins(other).unwrap_err();
+    assert!(err.message.contains("\"extra\""), "{}", err.message);
+    // A version 1 file as version 1 wrote it: read.
+    let plain = r#"{"format":"skills-edge/pins","version":1,"pins":[]}"#;
+    assert_eq!(Signers::default().import_pins(plain), Ok(0));
+}
