@@ -522,3 +522,17 @@ fn a_server_swapping_an_oms_pinned_skill_for_one_dsse_signed_by_its_own_key_gets
     assert_eq!(v["pins"], serde_json::json!([]), "{first}");
     assert!(oms_pins(&first).is_empty(), "{first}");
 }
+
+#[test]
+fn a_url_spelling_the_pinned_ipv4_host_another_way_does_not_escape_the_pin() {
+    let trusted = [PUBLISHER, OTHER_TRUSTED];
+    let (l, pins) = run(&mirror(Some(PUBLISHER)), INDEX, &trusted, None);
+    assert_eq!(l["status"], "verified", "{l}");
+    // 127.0.0.1 as `new URL` reads these spellings of it: the pinned origin.
+    for host in ["127.1", "0x7f.0.0.1", "2130706433", "127.000.000.001"] {
+        let url = format!("http://{host}:8787/mcp");
+        let (l, after) = run(&mcp(Some(OTHER_TRUSTED)), &url, &trusted, Some(&pins));
+        assert_changed(&l);
+        assert_eq!(after, pins, "{url}");
+    }
+}
