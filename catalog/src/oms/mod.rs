@@ -254,6 +254,7 @@ impl Bundle {
             ))
         })?;
         let bad = |e: String| fail(format!("the OMS bundle is not a Sigstore bundle: {e}"));
+        once_each(&doc, "the bundle")?;
         let media = doc.str_of("mediaType").map_err(bad)?;
         if media != BUNDLE_MEDIA_TYPE {
             return Err(fail(format!("the OMS bundle's mediaType is {media:?}, not {BUNDLE_MEDIA_TYPE:?} (what `model_signing` key mode writes)", media = shown(media))));
@@ -262,6 +263,7 @@ impl Bundle {
         material
             .expect_object("verificationMaterial")
             .map_err(bad)?;
+        once_each(material, "verificationMaterial")?;
         for chain in ["certificate", "x509CertificateChain"] {
             if material.field(chain).map_err(bad)?.is_some() {
                 return Err(fail(format!("the OMS bundle is signed with a certificate ({chain}), not a key: `model_signing verify certificate` checks such a bundle; this verifier checks key-signed bundles against keys it trusts")));
@@ -270,7 +272,7 @@ impl Bundle {
         let hint = match material.field("publicKey").map_err(bad)? {
             // An empty hint names no key, as `model_signing` reads it: the signature is then
             // checked against every trusted key.
-            Some(pk) => pk
+            Some(pk) => once_each(pk, "publicKey")?
                 .opt_str("hint")
                 .map_err(bad)?
                 .filter(|h| !h.is_empty())
@@ -287,10 +289,13 @@ impl Bundle {
             let start: String = h.chars().take(16).collect();
             return Err(fail(format!("the OMS bundle's key hint ({start:?}…, {} bytes) is not a SHA-256 in lowercase hex, so it names no key: `model_signing verify key` refuses it with every key", h.len())));
         }
-        let env = doc.required("dsseEnvelope").map_err(bad)?;
+        let env = once_each(doc.required("dsseEnvelope").map_err(bad)?, "dsseEnvelope")?;
         let payload = decode("payload", env.str_of("payload").map_err(bad)?)?;
         let payload_type = env.str_of("payloadType").map_err(bad)?.to_owned();
         let sigs = env.array_of("signatures").map_err(bad)?;
+        for s in sigs {
+            once_each(s, "signature")?;
+        }
         let first = sigs
             .first()
             .ok_or_else(|| fail("the OMS bundle's envelope has no signature"))?;
@@ -323,6 +328,19 @@ impl Bundle {
             return Err(fail(format!("the OMS signature does not verify with the key {}: it is another key's, or the bundle was changed after signing", key.hint())));
         }
         read_statement(&self.payload)
+    }
+}
+
+/// `n` itself, refused when it is an object that repeats a key (`what` names it): a bundle
+/// names each field once, whether this reader uses the field or not, so which of two values
+/// counts never depends on the reader.
+fn once_each<'n, 'a>(n: &'n Node<'a>, what: &str) -> Result<&'n Node<'a>, OmsError> {
+    match n.repeated_key() {
+        Some(k) => Err(fail(format!(
+            "the OMS bundle's {what} repeats the key {:?}: a Sigstore bundle names each field once",
+            shown(k)
+        ))),
+        None => Ok(n),
     }
 }
 
@@ -523,6 +541,42 @@ mod tests {
         assert!(e.message.contains("not trusted here"), "{e}");
         for cut in [0, 10, bundle.len() / 2, bundle.len() - 1] {
             assert!(verify_folder(&bundle.as_bytes()[..cut], &keys, served(None)).is_err());
+        }
+    }
+
+    #[test]
+    fn a_bundle_repeating_a_key_in_any_of_its_objects_is_refused() {
+        let key = OmsSigningKey::from_scalar(&[9; 32]).unwrap();
+        let bundle = Manifest::new("skill", vec![("SKILL.md".to_owned(), sha(b"3"))]).sign(&key);
+        let hint = key.public().hint();
+        assert!(Bundle::parse(bundle.as_bytes()).is_ok());
+        let repeated = [
+            (
+                format!("\"hint\":\"{hint}\""),
+                format!("\"hint\":\"{}\",\"hint\":\"{hint}\"", "0".repeat(64)),
+            ),
+            (
+                "\"tlogEntries\"".to_owned(),
+                "\"publicKey\":{},\"tlogEntries\"".to_owned(),
+            ),
+            (
+                "\"payloadType\"".to_owned(),
+                "\"payloadType\":\"x\",\"payloadType\"".to_owned(),
+            ),
+            (
+                "\"keyid\"".to_owned(),
+                "\"keyid\":\"a\",\"keyid\"".to_owned(),
+            ),
+            (
+                "\"mediaType\"".to_owned(),
+                "\"mediaType\":\"x\",\"mediaType\"".to_owned(),
+            ),
+        ];
+        for (from, to) in repeated {
+            assert!(bundle.contains(&from), "{from}");
+            let twice = bundle.replacen(&from, &to, 1);
+            let e = Bundle::parse(twice.as_bytes()).expect_err(&to);
+            assert!(e.message.contains("repeats the key"), "{to}: {e}");
         }
     }
 }
