@@ -536,3 +536,38 @@ fn a_url_spelling_the_pinned_ipv4_host_another_way_does_not_escape_the_pin() {
         assert_eq!(after, pins, "{url}");
     }
 }
+
+/// An MCP server serving code-review without `skill.oms.sig`, DSSE-signed by `dsse` (the
+/// catalog's envelopes and announced signer, as `pack --sign` makes them).
+fn dsse_mcp(dsse: &SigningKey) -> Mcp {
+    let mut tree = skills_edge::catalog::compile::SourceTree::default();
+    for (p, b) in files() {
+        tree.add_file(&format!("code-review/{p}"), b);
+    }
+    let mut c = skills_edge::catalog::compile::compile(tree).unwrap();
+    c.sign(
+        dsse,
+        &skills_edge::catalog::compile::signing::CatalogId::new("--catalog-id", "acme").unwrap(),
+    );
+    let bytes = skills_edge::catalog::pack::encode(&c, None);
+    let catalog = skills_edge::catalog::Catalog::from_bytes(bytes).unwrap();
+    Mcp(crate::common::responder_over(
+        std::sync::Arc::new(catalog),
+        50,
+    ))
+}
+
+#[test]
+fn an_mcp_server_swapping_an_oms_pinned_skill_for_its_own_dsse_key_gets_no_dsse_pin() {
+    let url = format!("{ORIGIN}/mcp");
+    let (l, pins) = run(&mcp(Some(PUBLISHER)), &url, &[PUBLISHER], None);
+    assert_eq!(l["status"], "verified", "{l}");
+    let attacker = SigningKey::from_seed([75; 32]);
+    let (l, after) = run(&dsse_mcp(&attacker), &url, &[], Some(&pins));
+    assert_changed(&l);
+    assert_eq!(l["signer"]["keyId"], attacker.public().key_id(), "{l}");
+    assert_eq!(after, pins);
+    let (l, again) = run(&mcp(Some(PUBLISHER)), &url, &[PUBLISHER], Some(&after));
+    assert_eq!(l["status"], "verified", "{l}");
+    assert_eq!(again, pins);
+}
