@@ -374,14 +374,20 @@ pub(crate) fn finish(
     // The DSSE signer was pinned on first use when the entry was registered (or the
     // artifact's envelope checked), before this skill's files and OMS signature were: a
     // skill refused since pins nothing, in either format.
-    let refused = report.error.is_some()
+    if let (true, Some(signer)) = (refused(report), &report.signer) {
+        signers.unpin_first_use(&keys.origin, signer);
+    }
+}
+
+/// Whether the skill is refused so far: an error, a check that is not `verified` (or
+/// `dynamic`), or an entry that kept changing during its check (`changed`).
+fn refused(report: &SkillReport) -> bool {
+    report.error.is_some()
+        || report.status == super::report::SkillStatus::Changed
         || report
             .checks
             .iter()
-            .any(|c| !matches!(c.status, FileStatus::Verified | FileStatus::Dynamic));
-    if let (true, Some(signer)) = (refused, &report.signer) {
-        signers.unpin_first_use(&keys.origin, signer);
-    }
+            .any(|c| !matches!(c.status, FileStatus::Verified | FileStatus::Dynamic))
 }
 
 /// The rules of [`finish`] for the OMS signature.
@@ -425,7 +431,7 @@ fn settle_oms(
                 ));
                 return;
             }
-            let passed = report.error.is_none()
+            let passed = !refused(report)
                 && report
                     .checks
                     .iter()
