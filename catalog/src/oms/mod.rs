@@ -227,6 +227,8 @@ pub struct Bundle {
     pub payload: Vec<u8>,
     /// The first signature, decoded (the one `model_signing` checks).
     pub sig: Vec<u8>,
+    /// How many signatures the envelope holds (`model_signing` key mode writes one).
+    pub signatures: usize,
 }
 
 fn decode(field: &str, v: &str) -> Result<Vec<u8>, OmsError> {
@@ -305,6 +307,7 @@ impl Bundle {
             payload_type,
             payload,
             sig,
+            signatures: sigs.len(),
         })
     }
 
@@ -325,7 +328,12 @@ impl Bundle {
             )));
         }
         if !key.verifies(&pae(PAYLOAD_TYPE, &self.payload), &self.sig) {
-            return Err(fail(format!("the OMS signature does not verify with the key {}: it is another key's, or the bundle was changed after signing", key.hint())));
+            let only_first = if self.signatures > 1 {
+                format!(" (the bundle holds {} signatures; `model_signing` key mode writes one and checks only the first)", self.signatures)
+            } else {
+                String::new()
+            };
+            return Err(fail(format!("the OMS signature does not verify with the key {}: it is another key's, or the bundle was changed after signing{only_first}", key.hint())));
         }
         read_statement(&self.payload)
     }
@@ -578,5 +586,28 @@ mod tests {
             let e = Bundle::parse(twice.as_bytes()).expect_err(&to);
             assert!(e.message.contains("repeats the key"), "{to}: {e}");
         }
+    }
+
+    #[test]
+    fn a_bundle_with_a_strangers_signature_first_is_refused_naming_the_count() {
+        let key = OmsSigningKey::from_scalar(&[9; 32]).unwrap();
+        let stranger = OmsSigningKey::from_scalar(&[8; 32]).unwrap();
+        let m = Manifest::new("skill", vec![("SKILL.md".to_owned(), sha(b"3"))]);
+        let sig_of = |b: &str| -> String {
+            let at = b.find("\"signatures\":[").unwrap();
+            b[at + "\"signatures\":[".len()..b.rfind(']').unwrap()].to_owned()
+        };
+        let own = m.sign(&key);
+        let theirs = sig_of(&m.sign(&stranger));
+        let two = own.replacen("\"signatures\":[", &format!("\"signatures\":[{theirs},"), 1);
+        let b = Bundle::parse(two.as_bytes()).unwrap();
+        assert_eq!(b.signatures, 2);
+        let e = b.verify(key.public()).unwrap_err();
+        assert!(e.message.contains("holds 2 signatures"), "{e}");
+        let e = Bundle::parse(own.as_bytes())
+            .unwrap()
+            .verify(stranger.public())
+            .unwrap_err();
+        assert!(!e.message.contains("signatures"), "{e}");
     }
 }
