@@ -36,13 +36,24 @@ fn signed_by(n: u8) -> (Vec<(String, Vec<u8>)>, Vec<u8>) {
 /// pins file holding `pins` (`None`: it does not exist yet): code-review's report line and
 /// the pins written back.
 fn run<H: HttpIo>(io: &H, url: &str, trusted: &[u8], pins: Option<&str>) -> (Json, String) {
+    let trust: Vec<String> = trusted.iter().map(|n| key(*n).public().to_pem()).collect();
+    run_trusting(io, url, &trust, pins)
+}
+
+/// [`run`] with the `--trust` files' texts given (PEM OMS keys, JWK DSSE keys).
+fn run_trusting<H: HttpIo>(
+    io: &H,
+    url: &str,
+    trust: &[String],
+    pins: Option<&str>,
+) -> (Json, String) {
     let mut args = vec![url.to_owned(), "--json".to_owned()];
-    for _ in trusted {
-        args.extend(["--trust".to_owned(), "oms.pub".to_owned()]);
+    for _ in trust {
+        args.extend(["--trust".to_owned(), "key".to_owned()]);
     }
     args.extend(["--pins".to_owned(), "pins.json".to_owned()]);
     let files = SignerFiles {
-        trust: trusted.iter().map(|n| key(*n).public().to_pem()).collect(),
+        trust: trust.to_vec(),
         pins: pins.map(str::to_owned),
     };
     let out = block_on(verify_command(
@@ -570,4 +581,52 @@ fn an_mcp_server_swapping_an_oms_pinned_skill_for_its_own_dsse_key_gets_no_dsse_
     let (l, again) = run(&mcp(Some(PUBLISHER)), &url, &[PUBLISHER], Some(&after));
     assert_eq!(l["status"], "verified", "{l}");
     assert_eq!(again, pins);
+}
+
+#[test]
+fn a_server_swapping_an_oms_pinned_skill_for_another_trusted_dsse_key_gets_no_dsse_pin() {
+    // The host trusts two publishers' DSSE keys and the publisher's OMS key; the origin is
+    // pinned to that OMS key. A trusted key pinned on first use is reported `trusted`.
+    let other = SigningKey::from_seed([76; 32]);
+    let trust = [
+        key(PUBLISHER).public().to_pem(),
+        other.public().to_jwk(),
+        SigningKey::from_seed([77; 32]).public().to_jwk(),
+    ];
+    let (l, pins) = run_trusting(&mirror(Some(PUBLISHER)), INDEX, &trust, None);
+    assert_eq!(l["status"], "verified", "{l}");
+    let (l, after) = run_trusting(&dsse_mirror(&other, None), INDEX, &trust, Some(&pins));
+    assert_changed(&l);
+    assert_eq!(l["signer"]["trust"], "trusted", "{l}");
+    assert_eq!(after, pins);
+}
+
+#[test]
+fn a_skill_refused_by_its_oms_signature_pins_its_dsse_key_only_once_it_passes() {
+    // code-review is refused (its OMS signature is a stranger's, with the publisher's OMS key
+    // trusted); the listing's other skills are unsigned, so nothing passes with the DSSE key,
+    // and nothing is pinned. With the OMS signature the publisher's, both formats pin.
+    let dsse = SigningKey::from_seed([78; 32]);
+    let (l, pins) = run(
+        &dsse_mirror(&dsse, Some(STRANGER)),
+        INDEX,
+        &[PUBLISHER],
+        None,
+    );
+    assert_ne!(l["status"], "verified", "{l}");
+    let v: Json = serde_json::from_str(&pins).unwrap();
+    assert_eq!(v["pins"], serde_json::json!([]), "{pins}");
+    let (l, pins) = run(
+        &dsse_mirror(&dsse, Some(PUBLISHER)),
+        INDEX,
+        &[PUBLISHER],
+        None,
+    );
+    assert_eq!(l["status"], "verified", "{l}");
+    let v: Json = serde_json::from_str(&pins).unwrap();
+    assert_eq!(v["pins"][0]["keyId"], dsse.public().key_id(), "{pins}");
+    assert_eq!(
+        oms_pins(&pins),
+        [(ORIGIN.to_owned(), key(PUBLISHER).public().hint())]
+    );
 }

@@ -360,7 +360,7 @@ fn read_unverified(
 ///
 /// A skill that passes every check with an OMS signature pins its origin on first use
 /// ([`Signers::pin_oms`]); a refusal changes no pin, and takes back the DSSE pin the skill's
-/// signer made on first use ([`Signers::unpin_first_use`]). The OMS signer is reported when
+/// signer made on first use ([`Signers::settle_first_use`]). The OMS signer is reported when
 /// no DSSE signer is.
 pub(crate) fn finish(
     outcome: OmsOutcome,
@@ -373,9 +373,10 @@ pub(crate) fn finish(
     settle_oms(outcome, keys, trust_given, sig_uri, report, signers);
     // The DSSE signer was pinned on first use when the entry was registered (or the
     // artifact's envelope checked), before this skill's files and OMS signature were: a
-    // skill refused since pins nothing, in either format.
-    if let (true, Some(signer)) = (refused(report), &report.signer) {
-        signers.unpin_first_use(&keys.origin, signer);
+    // skill refused since pins nothing, in either format (whatever its signer's trust: a
+    // trusted key pinned on first use is reported `trusted`).
+    if let Some(signer) = &report.signer {
+        signers.settle_first_use(&keys.origin, signer, refused(report));
     }
 }
 

@@ -259,6 +259,12 @@ pub struct Signers {
     /// Origins whose change of signer the host accepted: the next signature that holds pins
     /// them again, even with trust on first use off.
     accepting: BTreeSet<String>,
+    /// Origins pinned on first use whose pin no skill has passed every check with yet: a
+    /// refusal of the skill it signed takes the pin back ([`Signers::settle_first_use`]).
+    unconfirmed: BTreeSet<String>,
+    /// Pins taken back, by origin: a later skill of the same listing, signed by that key,
+    /// that passes every check pins it again.
+    taken_back: BTreeMap<String, Box<Pin>>,
     /// The OMS key pins ([`oms_pins`]).
     oms: oms_pins::OmsPins,
 }
@@ -328,30 +334,6 @@ impl Signers {
             && (self.policy.trust_on_first_use || self.accepting.contains(origin))
     }
 
-    /// Takes back the pin `signer` made on first use for `origin`, once the skill it signed
-    /// was refused by a later check (its OMS signature, a file): a refused skill pins nothing,
-    /// so the origin is as unpinned as before it was seen (a change accepted for it stays
-    /// accepted). Does nothing unless `signer` is a first use and the origin's pin is still
-    /// its key and catalog. Returns whether a pin was taken back.
-    #[cfg(any(feature = "command", test))]
-    pub(crate) fn unpin_first_use(&mut self, origin: &str, signer: &Signer) -> bool {
-        let origin = canonical_origin(origin);
-        let made_here = signer.trust == SignerTrust::FirstUse
-            && self
-                .pins
-                .get(&origin)
-                .is_some_and(|p| p.key.key_id() == signer.key_id && p.catalog == signer.catalog);
-        if !made_here {
-            return false;
-        }
-        self.pins.remove(&origin);
-        if !self.policy.trust_on_first_use {
-            // Only an accepted change pins with trust on first use off.
-            self.accepting.insert(origin);
-        }
-        true
-    }
-
     /// Every pin, by origin.
     pub fn pins(&self) -> impl Iterator<Item = (&str, &Pin)> {
         self.pins.iter().map(|(o, p)| (o.as_str(), &**p))
@@ -368,6 +350,8 @@ impl Signers {
         let origin = origin.as_str();
         self.accepting.insert(origin.to_owned());
         let oms = self.oms.accept(origin);
+        self.unconfirmed.remove(origin);
+        self.taken_back.remove(origin);
         self.pins.remove(origin).is_some() || oms
     }
 
@@ -669,6 +653,7 @@ impl Signers {
         };
         if pins_now {
             self.accepting.remove(origin);
+            self.unconfirmed.insert(origin.to_owned());
             self.pins.insert(
                 origin.to_owned(),
                 Box::new(Pin {

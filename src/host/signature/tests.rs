@@ -641,3 +641,36 @@ fn a_pins_file_set_back_to_version_1_does_not_drop_its_oms_pins() {
     let plain = r#"{"format":"skills-edge/pins","version":1,"pins":[]}"#;
     assert_eq!(Signers::default().import_pins(plain), Ok(0));
 }
+
+#[test]
+fn a_first_use_pin_of_a_skill_refused_later_is_taken_back_and_a_passing_skill_pins_it_again() {
+    let e = entry_json("a", FILES);
+    let mut s = Signers::new(SignerPolicy {
+        trusted: vec![],
+        trust_on_first_use: true,
+    });
+    let first = s
+        .check_entry(ORIGIN, &parse(&signed(&e, &key(1), "acme")))
+        .unwrap()
+        .unwrap();
+    // Another skill of the listing, checked against the pin the first one made.
+    let second = s
+        .check_entry(ORIGIN, &parse(&signed(&e, &key(1), "acme")))
+        .unwrap()
+        .unwrap();
+    assert_eq!(second.trust, SignerTrust::Pinned);
+    // The first skill is refused by a later check: its pin goes.
+    assert!(s.settle_first_use(ORIGIN, &first, true));
+    assert!(s.pin(ORIGIN).is_none());
+    // The second passes every check: the key it was checked against is pinned again.
+    assert!(!s.settle_first_use(ORIGIN, &second, false));
+    assert_eq!(s.pin(ORIGIN).unwrap().key, *key(1).public());
+    // Confirmed: a refusal of another skill signed by that key no longer takes it back.
+    assert!(!s.settle_first_use(ORIGIN, &first, true));
+    assert!(s.pin(ORIGIN).is_some());
+    // An imported pin is never taken back.
+    let mut later = Signers::default();
+    later.import_pins(&s.export_pins()).unwrap();
+    assert!(!later.settle_first_use(ORIGIN, &first, true));
+    assert!(later.pin(ORIGIN).is_some());
+}
