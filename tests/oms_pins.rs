@@ -10,12 +10,16 @@ use crate::oms::Mcp;
 use crate::oms_attacks::{bundle, files, key, resources_of, serve, statement};
 use crate::wellknown::{Server, INDEX, ORIGIN};
 use serde_json::Value as Json;
+use skills_edge::catalog::oms::SIGNATURE_FILE;
 use skills_edge::client::block_on;
 use skills_edge::client::http::HttpIo;
 use skills_edge::command::args::VerifyArgs;
 use skills_edge::command::verify::{verify_command, SignerFiles};
 use skills_edge::host::signature::Signers;
 use skills_edge::host::ErrorCode;
+use skills_edge::skill::digest::digest_of;
+use skills_edge::skill::revision::skill_revision;
+use skills_edge_catalog::sign::{Envelope, SigningKey, Statement, Subject};
 
 const PUBLISHER: u8 = 71;
 const OTHER_TRUSTED: u8 = 72;
@@ -32,13 +36,24 @@ fn signed_by(n: u8) -> (Vec<(String, Vec<u8>)>, Vec<u8>) {
 /// pins file holding `pins` (`None`: it does not exist yet): code-review's report line and
 /// the pins written back.
 fn run<H: HttpIo>(io: &H, url: &str, trusted: &[u8], pins: Option<&str>) -> (Json, String) {
+    let trust: Vec<String> = trusted.iter().map(|n| key(*n).public().to_pem()).collect();
+    run_trusting(io, url, &trust, pins)
+}
+
+/// [`run`] with the `--trust` files' texts given (PEM OMS keys, JWK DSSE keys).
+fn run_trusting<H: HttpIo>(
+    io: &H,
+    url: &str,
+    trust: &[String],
+    pins: Option<&str>,
+) -> (Json, String) {
     let mut args = vec![url.to_owned(), "--json".to_owned()];
-    for _ in trusted {
-        args.extend(["--trust".to_owned(), "oms.pub".to_owned()]);
+    for _ in trust {
+        args.extend(["--trust".to_owned(), "key".to_owned()]);
     }
     args.extend(["--pins".to_owned(), "pins.json".to_owned()]);
     let files = SignerFiles {
-        trust: trusted.iter().map(|n| key(*n).public().to_pem()).collect(),
+        trust: trust.to_vec(),
         pins: pins.map(str::to_owned),
     };
     let out = block_on(verify_command(
@@ -325,6 +340,31 @@ fn a_bundle_whose_statement_names_a_megabyte_long_file_or_type_is_not_echoed_who
     }
 }
 
+#[test]
+fn a_bundle_whose_payload_type_is_a_megabyte_long_is_not_echoed_whole() {
+    use crate::oms_attacks::bundle_raw;
+    let f = files();
+    let payload = serde_json::to_vec(&statement(&resources_of(&f))).unwrap();
+    // payloadType is outside the signature: any server may set it.
+    let mut b = bundle_raw(&payload, "application/vnd.in-toto+json", &key(PUBLISHER));
+    let long = format!("\u{202e}{}", "P".repeat(900_000));
+    b["dsseEnvelope"]["payloadType"] = Json::from(long.as_str());
+    let sig = serde_json::to_vec(&b).unwrap();
+    for url in [INDEX.to_owned(), format!("{ORIGIN}/mcp")] {
+        let (l, _) = if url == INDEX {
+            let server = Server::new();
+            serve(&server, &f, Some(&sig));
+            run(&server, &url, &[PUBLISHER], None)
+        } else {
+            run(&Mcp::new(&f, Some(&sig)), &url, &[PUBLISHER], None)
+        };
+        assert_ne!(l["status"], "verified", "{l}");
+        let shown = l.to_string();
+        assert!(shown.contains("payloadType"), "{}", &shown[..300]);
+        assert!(shown.len() < 20_000, "{url}: {} bytes", shown.len());
+    }
+}
+
 /// An MCP server that answers every request as `inner` does, except the `resources/read` of
 /// `skill.oms.sig` after the first: a JSON-RPC error.
 struct FailsSecondSignatureRead {
@@ -415,4 +455,178 @@ fn an_mcp_server_that_fails_the_signature_read_of_the_oms_check_does_not_get_the
         "the probe did not reach the OMS read: {l}"
     );
     assert_ne!(l["status"], "verified", "{l}");
+}
+
+/// A well-known mirror serving code-review with `skill.oms.sig` by key `oms` (`None`: none),
+/// its DSSE envelope signed
+/// by `dsse` (catalog `acme`) over the files served, its key in the source's `keys.json`.
+fn dsse_mirror(dsse: &SigningKey, oms: Option<u8>) -> Server {
+    let server = Server::new();
+    let (mut f, b) = signed_by(oms.unwrap_or(PUBLISHER));
+    serve(&server, &f, oms.map(|_| b.as_slice()));
+    if oms.is_some() {
+        // The envelope covers every served file, the bundle too, as the build signs.
+        f.push((SIGNATURE_FILE.into(), b));
+    }
+    let digests: Vec<(&str, String)> = f.iter().map(|(p, b)| (p.as_str(), digest_of(b))).collect();
+    let statement = Statement {
+        skill: "skill://code-review/SKILL.md".into(),
+        revision: skill_revision(digests.iter().map(|(p, d)| (*p, d.as_str()))).unwrap(),
+        catalog: "acme".into(),
+        subjects: digests
+            .iter()
+            .map(|(p, d)| Subject {
+                name: format!("skill://code-review/{p}"),
+                sha256: d["sha256:".len()..].to_owned(),
+            })
+            .collect(),
+    };
+    server.put(
+        &format!("{ORIGIN}/.well-known/agent-skills/code-review.dsse.json"),
+        "application/json",
+        Envelope::sign(&statement, dsse).to_json().into_bytes(),
+    );
+    let jwk: Json = serde_json::from_str(&dsse.public().to_jwk()).unwrap();
+    server.put(
+        &format!("{ORIGIN}/.well-known/agent-skills/keys.json"),
+        "application/json",
+        serde_json::json!({ "keys": [jwk] })
+            .to_string()
+            .into_bytes(),
+    );
+    server.edit_index(|i| {
+        for s in i["skills"].as_array_mut().unwrap() {
+            if s["name"] == "code-review" {
+                s["_meta"]["io.github.skills-edge/dsse"] =
+                    serde_json::json!("/.well-known/agent-skills/code-review.dsse.json");
+            }
+        }
+    });
+    server
+}
+
+#[test]
+fn a_server_swapping_an_oms_pinned_skill_for_one_dsse_signed_by_its_own_key_gets_no_dsse_pin() {
+    let (l, pins) = run(&mirror(Some(PUBLISHER)), INDEX, &[PUBLISHER], None);
+    assert_eq!(l["status"], "verified", "{l}");
+    // The same origin now serves the skill DSSE-signed by the attacker's key, without
+    // skill.oms.sig: refused, and the pins file is left byte for byte.
+    let attacker = SigningKey::from_seed([74; 32]);
+    let (l, after) = run(&dsse_mirror(&attacker, None), INDEX, &[], Some(&pins));
+    assert_changed(&l);
+    assert_eq!(l["signer"]["keyId"], attacker.public().key_id(), "{l}");
+    assert_eq!(after, pins);
+    // The publisher is back: verified, as before the attack.
+    let (l, again) = run(&mirror(Some(PUBLISHER)), INDEX, &[PUBLISHER], Some(&after));
+    assert_eq!(l["status"], "verified", "{l}");
+    assert_eq!(again, pins);
+    // Also with the attacker's DSSE key beside an OMS signature by a stranger's key, on first
+    // sight of the origin: refused, and nothing pinned in either format.
+    let (l, first) = run(
+        &dsse_mirror(&attacker, Some(STRANGER)),
+        INDEX,
+        &[PUBLISHER],
+        None,
+    );
+    assert_ne!(l["status"], "verified", "{l}");
+    let v: Json = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["pins"], serde_json::json!([]), "{first}");
+    assert!(oms_pins(&first).is_empty(), "{first}");
+}
+
+#[test]
+fn a_url_spelling_the_pinned_ipv4_host_another_way_does_not_escape_the_pin() {
+    let trusted = [PUBLISHER, OTHER_TRUSTED];
+    let (l, pins) = run(&mirror(Some(PUBLISHER)), INDEX, &trusted, None);
+    assert_eq!(l["status"], "verified", "{l}");
+    // 127.0.0.1 as `new URL` reads these spellings of it: the pinned origin.
+    for host in ["127.1", "0x7f.0.0.1", "2130706433", "127.000.000.001"] {
+        let url = format!("http://{host}:8787/mcp");
+        let (l, after) = run(&mcp(Some(OTHER_TRUSTED)), &url, &trusted, Some(&pins));
+        assert_changed(&l);
+        assert_eq!(after, pins, "{url}");
+    }
+}
+
+/// An MCP server serving code-review without `skill.oms.sig`, DSSE-signed by `dsse` (the
+/// catalog's envelopes and announced signer, as `pack --sign` makes them).
+fn dsse_mcp(dsse: &SigningKey) -> Mcp {
+    let mut tree = skills_edge::catalog::compile::SourceTree::default();
+    for (p, b) in files() {
+        tree.add_file(&format!("code-review/{p}"), b);
+    }
+    let mut c = skills_edge::catalog::compile::compile(tree).unwrap();
+    c.sign(
+        dsse,
+        &skills_edge::catalog::compile::signing::CatalogId::new("--catalog-id", "acme").unwrap(),
+    );
+    let bytes = skills_edge::catalog::pack::encode(&c, None);
+    let catalog = skills_edge::catalog::Catalog::from_bytes(bytes).unwrap();
+    Mcp(crate::common::responder_over(
+        std::sync::Arc::new(catalog),
+        50,
+    ))
+}
+
+#[test]
+fn an_mcp_server_swapping_an_oms_pinned_skill_for_its_own_dsse_key_gets_no_dsse_pin() {
+    let url = format!("{ORIGIN}/mcp");
+    let (l, pins) = run(&mcp(Some(PUBLISHER)), &url, &[PUBLISHER], None);
+    assert_eq!(l["status"], "verified", "{l}");
+    let attacker = SigningKey::from_seed([75; 32]);
+    let (l, after) = run(&dsse_mcp(&attacker), &url, &[], Some(&pins));
+    assert_changed(&l);
+    assert_eq!(l["signer"]["keyId"], attacker.public().key_id(), "{l}");
+    assert_eq!(after, pins);
+    let (l, again) = run(&mcp(Some(PUBLISHER)), &url, &[PUBLISHER], Some(&after));
+    assert_eq!(l["status"], "verified", "{l}");
+    assert_eq!(again, pins);
+}
+
+#[test]
+fn a_server_swapping_an_oms_pinned_skill_for_another_trusted_dsse_key_gets_no_dsse_pin() {
+    // The host trusts two publishers' DSSE keys and the publisher's OMS key; the origin is
+    // pinned to that OMS key. A trusted key pinned on first use is reported `trusted`.
+    let other = SigningKey::from_seed([76; 32]);
+    let trust = [
+        key(PUBLISHER).public().to_pem(),
+        other.public().to_jwk(),
+        SigningKey::from_seed([77; 32]).public().to_jwk(),
+    ];
+    let (l, pins) = run_trusting(&mirror(Some(PUBLISHER)), INDEX, &trust, None);
+    assert_eq!(l["status"], "verified", "{l}");
+    let (l, after) = run_trusting(&dsse_mirror(&other, None), INDEX, &trust, Some(&pins));
+    assert_changed(&l);
+    assert_eq!(l["signer"]["trust"], "trusted", "{l}");
+    assert_eq!(after, pins);
+}
+
+#[test]
+fn a_skill_refused_by_its_oms_signature_pins_its_dsse_key_only_once_it_passes() {
+    // code-review is refused (its OMS signature is a stranger's, with the publisher's OMS key
+    // trusted); the listing's other skills are unsigned, so nothing passes with the DSSE key,
+    // and nothing is pinned. With the OMS signature the publisher's, both formats pin.
+    let dsse = SigningKey::from_seed([78; 32]);
+    let (l, pins) = run(
+        &dsse_mirror(&dsse, Some(STRANGER)),
+        INDEX,
+        &[PUBLISHER],
+        None,
+    );
+    assert_ne!(l["status"], "verified", "{l}");
+    let v: Json = serde_json::from_str(&pins).unwrap();
+    assert_eq!(v["pins"], serde_json::json!([]), "{pins}");
+    let (l, pins) = run(
+        &dsse_mirror(&dsse, Some(PUBLISHER)),
+        INDEX,
+        &[PUBLISHER],
+        None,
+    );
+    assert_eq!(l["status"], "verified", "{l}");
+    let v: Json = serde_json::from_str(&pins).unwrap();
+    assert_eq!(v["pins"][0]["keyId"], dsse.public().key_id(), "{pins}");
+    assert_eq!(
+        oms_pins(&pins),
+        [(ORIGIN.to_owned(), key(PUBLISHER).public().hint())]
+    );
 }

@@ -359,9 +359,40 @@ fn read_unverified(
 ///   `signer-changed`.
 ///
 /// A skill that passes every check with an OMS signature pins its origin on first use
-/// ([`Signers::pin_oms`]); a refusal changes no pin. The OMS signer is reported when no DSSE
-/// signer is.
+/// ([`Signers::pin_oms`]); a refusal changes no pin, and takes back the DSSE pin the skill's
+/// signer made on first use ([`Signers::settle_first_use`]). The OMS signer is reported when
+/// no DSSE signer is.
 pub(crate) fn finish(
+    outcome: OmsOutcome,
+    keys: &OmsKeys<'_>,
+    trust_given: bool,
+    sig_uri: &str,
+    report: &mut SkillReport,
+    signers: &mut Signers,
+) {
+    settle_oms(outcome, keys, trust_given, sig_uri, report, signers);
+    // The DSSE signer was pinned on first use when the entry was registered (or the
+    // artifact's envelope checked), before this skill's files and OMS signature were: a
+    // skill refused since pins nothing, in either format (whatever its signer's trust: a
+    // trusted key pinned on first use is reported `trusted`).
+    if let Some(signer) = &report.signer {
+        signers.settle_first_use(&keys.origin, signer, refused(report));
+    }
+}
+
+/// Whether the skill is refused so far: an error, a check that is not `verified` (or
+/// `dynamic`), or an entry that kept changing during its check (`changed`).
+fn refused(report: &SkillReport) -> bool {
+    report.error.is_some()
+        || report.status == super::report::SkillStatus::Changed
+        || report
+            .checks
+            .iter()
+            .any(|c| !matches!(c.status, FileStatus::Verified | FileStatus::Dynamic))
+}
+
+/// The rules of [`finish`] for the OMS signature.
+fn settle_oms(
     outcome: OmsOutcome,
     keys: &OmsKeys<'_>,
     trust_given: bool,
@@ -401,7 +432,7 @@ pub(crate) fn finish(
                 ));
                 return;
             }
-            let passed = report.error.is_none()
+            let passed = !refused(report)
                 && report
                     .checks
                     .iter()

@@ -556,13 +556,17 @@ pub fn index_url_of_origin(origin: &str) -> Option<String> {
 /// npm `SkillsClient.connect`, the inspector page and `skills-edge verify` label a server
 /// with it, so one server has one label everywhere, and two servers two. `None` for
 /// anything else, and for a host with characters outside ASCII (whose WHATWG origin is its
-/// IDNA form, which this function does not compute).
+/// IDNA form, which this function does not compute). An IPv4 host is read by the standard's
+/// IPv4 parser (`127.1`, `0x7f.0.0.1` and `2130706433` are `127.0.0.1`); a host ending in a
+/// number that is no IPv4 address (`1.2.3.4.5`, `256.1.1.1`) gives `None`, as `new URL`
+/// refuses it.
 ///
 /// ```
 /// use skills_edge::client::server_label_of_url;
 /// assert_eq!(server_label_of_url("HTTPS://Skills.Example:443/mcp?x#y").as_deref(), Some("https://skills.example"));
 /// assert_eq!(server_label_of_url("http://user:pw@127.0.0.1:8080/mcp").as_deref(), Some("http://127.0.0.1:8080"));
 /// assert_eq!(server_label_of_url("http://[::1]:80/").as_deref(), Some("http://[::1]"));
+/// assert_eq!(server_label_of_url("http://0x7f.1:8080/").as_deref(), Some("http://127.0.0.1:8080"));
 /// assert_eq!(server_label_of_url("ftp://h/"), None);
 /// ```
 pub fn server_label_of_url(url: &str) -> Option<String> {
@@ -601,7 +605,14 @@ pub fn server_label_of_url(url: &str) -> Option<String> {
         }
         Some(_) => return None,
     };
-    let host = host.to_ascii_lowercase();
+    let mut host = host.to_ascii_lowercase();
+    if !host.starts_with('[') {
+        // An IPv4 address in any spelling the standard reads is kept dotted decimal; a host
+        // that ends in a number but is no address makes the URL invalid, as `new URL` has it.
+        if let Some(dotted) = ipv4::parse(&host).ok()? {
+            host = dotted;
+        }
+    }
     Some(match port {
         Some(n) => format!("{scheme}://{host}:{n}"),
         None => format!("{scheme}://{host}"),
@@ -619,8 +630,8 @@ pub fn origin_of(url: &str) -> Option<String> {
 
 /// `origin` in the one spelling every origin is kept and compared in: an `http:` or
 /// `https:` URL becomes its WHATWG serialization ([`server_label_of_url`]:
-/// scheme and host in lowercase, the default port dropped, a port without leading zeros,
-/// no path); anything else stays as written. Signer pins, approvals and labels use it, so
+/// scheme and host in lowercase, an IPv4 host in dotted decimal, the default port dropped, a
+/// port without leading zeros, no path); anything else stays as written. Signer pins, approvals and labels use it, so
 /// `HTTPS://Good.Example:443/` and `https://good.example` are one origin everywhere.
 pub fn canonical_origin(origin: &str) -> String {
     server_label_of_url(origin).unwrap_or_else(|| origin.to_owned())
@@ -643,5 +654,6 @@ pub fn same_origin(given: &str, url: &str) -> bool {
     matches!((origin_of(given), origin_of(url)), (Some(a), Some(b)) if a == b)
 }
 
+mod ipv4;
 #[cfg(test)]
 mod tests;

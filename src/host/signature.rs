@@ -65,7 +65,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use skills_edge_catalog::json;
 use skills_edge_catalog::sign::{Envelope, SignatureError, Statement, Subject};
 pub use skills_edge_catalog::sign::{PublicKey, DSSE_META_KEY, SIGNER_META_KEY};
 
@@ -75,12 +74,14 @@ use super::index::canonical_origin;
 use crate::skill::revision::skill_revision;
 use crate::skill::uri::{final_segment, skill_root};
 use crate::skill::value::write_json_string;
+use pins_file::{once_per_origin, PinsExport};
 
 #[cfg(any(feature = "command", test))]
 mod oms_pins;
 #[cfg(not(any(feature = "command", test)))]
 #[path = "signature/oms_pins_off.rs"]
 mod oms_pins;
+mod pins_file;
 mod signer;
 mod statement;
 pub use signer::{Signer, SignerPolicy, SignerTrust};
@@ -184,60 +185,14 @@ pub struct Signers {
     /// Origins whose change of signer the host accepted: the next signature that holds pins
     /// them again, even with trust on first use off.
     accepting: BTreeSet<String>,
+    /// Origins pinned on first use whose pin no skill has passed every check with yet: a
+    /// refusal of the skill it signed takes the pin back ([`Signers::settle_first_use`]).
+    unconfirmed: BTreeSet<String>,
+    /// Pins taken back, by origin: a later skill of the same listing, signed by that key,
+    /// that passes every check pins it again.
+    taken_back: BTreeMap<String, Box<Pin>>,
     /// The OMS key pins ([`oms_pins`]).
     oms: oms_pins::OmsPins,
-}
-
-/// Exported pins: `{"format":"skills-edge/pins","version":2,"pins":[{"origin","keyId","catalog","key"}],
-/// "omsPins":[{"origin","hint","key"}]}` (read; [`Signers::export_pins`] writes the same
-/// shape; version 1 has no `omsPins`).
-struct PinsExport {
-    format: String,
-    version: u32,
-    pins: Vec<PinJson>,
-    oms: Vec<oms_pins::OmsPinJson>,
-}
-
-struct PinJson {
-    origin: String,
-    key_id: String,
-    catalog: String,
-    /// The public JWK, as its JSON text (read by [`trusted_key`]).
-    key: String,
-}
-
-impl PinsExport {
-    /// The export's fields, as JSON requires them (the checks of their values are
-    /// [`Signers::import_pins`]'s).
-    fn read(json: &str) -> std::result::Result<PinsExport, String> {
-        let doc = json::parse(json).map_err(|e| e.to_string())?;
-        doc.expect_object("the export")?;
-        let pins = doc
-            .array_of("pins")?
-            .iter()
-            .map(|p| {
-                p.expect_object("a pin")?;
-                Ok(PinJson {
-                    origin: p.str_of("origin")?.to_owned(),
-                    key_id: p.str_of("keyId")?.to_owned(),
-                    catalog: p.str_of("catalog")?.to_owned(),
-                    key: p.required("key")?.raw.to_owned(),
-                })
-            })
-            .collect::<std::result::Result<_, String>>()?;
-        let version = doc.u32_of("version")?;
-        let oms = if version == 2 {
-            oms_pins::read_json(&doc)?
-        } else {
-            Vec::new()
-        };
-        Ok(PinsExport {
-            format: doc.str_of("format")?.to_owned(),
-            version,
-            pins,
-            oms,
-        })
-    }
 }
 
 fn invalid(uri: &str, message: impl Into<String>) -> VerifyError {
@@ -321,6 +276,8 @@ impl Signers {
         let origin = origin.as_str();
         self.accepting.insert(origin.to_owned());
         let oms = self.oms.accept(origin);
+        self.unconfirmed.remove(origin);
+        self.taken_back.remove(origin);
         self.pins.remove(origin).is_some() || oms
     }
 
@@ -360,8 +317,10 @@ impl Signers {
     /// imported pin replaces the held one of its origin). Returns how many were read.
     /// [`ErrorCode::InvalidArgument`] when the JSON is not such an export, a key is not a
     /// public Ed25519 JWK or not the key its `keyId` names, an OMS pin's key is not one PEM
-    /// public key whose SHA-256 is its `hint`, or an origin is malformed; nothing is stored
-    /// then. Version 1 exports (DSSE pins only) are read too.
+    /// public key whose SHA-256 is its `hint`, an origin is malformed, or one list pins an
+    /// origin twice (two spellings of it included); nothing is stored then. Version 1 exports
+    /// (DSSE pins only) are read too, and refused when they hold a field version 1 does not
+    /// define (`omsPins`).
     pub fn import_pins(&mut self, json: &str) -> Result<usize> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
         let export =
@@ -374,8 +333,10 @@ impl Signers {
         }
         let oms = oms_pins::OmsPins::check(export.oms)?;
         let mut read = Vec::with_capacity(export.pins.len());
+        let mut seen = BTreeMap::new();
         for p in export.pins {
             check_origin(&p.origin).map_err(|e| bad(format!("a pin: {}", e.message)))?;
+            once_per_origin(&mut seen, &p.origin, "pins")?;
             let key = trusted_key(&format!("the pin of {}", p.origin), &p.key)?;
             if key.key_id() != p.key_id {
                 return Err(bad(format!(
@@ -618,6 +579,7 @@ impl Signers {
         };
         if pins_now {
             self.accepting.remove(origin);
+            self.unconfirmed.insert(origin.to_owned());
             self.pins.insert(
                 origin.to_owned(),
                 Box::new(Pin {

@@ -227,6 +227,8 @@ pub struct Bundle {
     pub payload: Vec<u8>,
     /// The first signature, decoded (the one `model_signing` checks).
     pub sig: Vec<u8>,
+    /// How many signatures the envelope holds (`model_signing` key mode writes one).
+    pub signatures: usize,
 }
 
 fn decode(field: &str, v: &str) -> Result<Vec<u8>, OmsError> {
@@ -254,6 +256,7 @@ impl Bundle {
             ))
         })?;
         let bad = |e: String| fail(format!("the OMS bundle is not a Sigstore bundle: {e}"));
+        once_each(&doc, "the bundle")?;
         let media = doc.str_of("mediaType").map_err(bad)?;
         if media != BUNDLE_MEDIA_TYPE {
             return Err(fail(format!("the OMS bundle's mediaType is {media:?}, not {BUNDLE_MEDIA_TYPE:?} (what `model_signing` key mode writes)", media = shown(media))));
@@ -262,6 +265,7 @@ impl Bundle {
         material
             .expect_object("verificationMaterial")
             .map_err(bad)?;
+        once_each(material, "verificationMaterial")?;
         for chain in ["certificate", "x509CertificateChain"] {
             if material.field(chain).map_err(bad)?.is_some() {
                 return Err(fail(format!("the OMS bundle is signed with a certificate ({chain}), not a key: `model_signing verify certificate` checks such a bundle; this verifier checks key-signed bundles against keys it trusts")));
@@ -270,7 +274,7 @@ impl Bundle {
         let hint = match material.field("publicKey").map_err(bad)? {
             // An empty hint names no key, as `model_signing` reads it: the signature is then
             // checked against every trusted key.
-            Some(pk) => pk
+            Some(pk) => once_each(pk, "publicKey")?
                 .opt_str("hint")
                 .map_err(bad)?
                 .filter(|h| !h.is_empty())
@@ -287,10 +291,13 @@ impl Bundle {
             let start: String = h.chars().take(16).collect();
             return Err(fail(format!("the OMS bundle's key hint ({start:?}…, {} bytes) is not a SHA-256 in lowercase hex, so it names no key: `model_signing verify key` refuses it with every key", h.len())));
         }
-        let env = doc.required("dsseEnvelope").map_err(bad)?;
+        let env = once_each(doc.required("dsseEnvelope").map_err(bad)?, "dsseEnvelope")?;
         let payload = decode("payload", env.str_of("payload").map_err(bad)?)?;
         let payload_type = env.str_of("payloadType").map_err(bad)?.to_owned();
         let sigs = env.array_of("signatures").map_err(bad)?;
+        for s in sigs {
+            once_each(s, "signature")?;
+        }
         let first = sigs
             .first()
             .ok_or_else(|| fail("the OMS bundle's envelope has no signature"))?;
@@ -300,6 +307,7 @@ impl Bundle {
             payload_type,
             payload,
             sig,
+            signatures: sigs.len(),
         })
     }
 
@@ -316,13 +324,31 @@ impl Bundle {
         if self.payload_type != PAYLOAD_TYPE {
             return Err(fail(format!(
                 "the OMS bundle's payloadType is {:?}, not {PAYLOAD_TYPE:?}",
-                self.payload_type
+                shown(&self.payload_type)
             )));
         }
         if !key.verifies(&pae(PAYLOAD_TYPE, &self.payload), &self.sig) {
-            return Err(fail(format!("the OMS signature does not verify with the key {}: it is another key's, or the bundle was changed after signing", key.hint())));
+            let only_first = if self.signatures > 1 {
+                format!(" (the bundle holds {} signatures; `model_signing` key mode writes one and checks only the first)", self.signatures)
+            } else {
+                String::new()
+            };
+            return Err(fail(format!("the OMS signature does not verify with the key {}: it is another key's, or the bundle was changed after signing{only_first}", key.hint())));
         }
         read_statement(&self.payload)
+    }
+}
+
+/// `n` itself, refused when it is an object that repeats a key (`what` names it): a bundle
+/// names each field once, whether this reader uses the field or not, so which of two values
+/// counts never depends on the reader.
+fn once_each<'n, 'a>(n: &'n Node<'a>, what: &str) -> Result<&'n Node<'a>, OmsError> {
+    match n.repeated_key() {
+        Some(k) => Err(fail(format!(
+            "the OMS bundle's {what} repeats the key {:?}: a Sigstore bundle names each field once",
+            shown(k)
+        ))),
+        None => Ok(n),
     }
 }
 
@@ -524,5 +550,64 @@ mod tests {
         for cut in [0, 10, bundle.len() / 2, bundle.len() - 1] {
             assert!(verify_folder(&bundle.as_bytes()[..cut], &keys, served(None)).is_err());
         }
+    }
+
+    #[test]
+    fn a_bundle_repeating_a_key_in_any_of_its_objects_is_refused() {
+        let key = OmsSigningKey::from_scalar(&[9; 32]).unwrap();
+        let bundle = Manifest::new("skill", vec![("SKILL.md".to_owned(), sha(b"3"))]).sign(&key);
+        let hint = key.public().hint();
+        assert!(Bundle::parse(bundle.as_bytes()).is_ok());
+        let repeated = [
+            (
+                format!("\"hint\":\"{hint}\""),
+                format!("\"hint\":\"{}\",\"hint\":\"{hint}\"", "0".repeat(64)),
+            ),
+            (
+                "\"tlogEntries\"".to_owned(),
+                "\"publicKey\":{},\"tlogEntries\"".to_owned(),
+            ),
+            (
+                "\"payloadType\"".to_owned(),
+                "\"payloadType\":\"x\",\"payloadType\"".to_owned(),
+            ),
+            (
+                "\"keyid\"".to_owned(),
+                "\"keyid\":\"a\",\"keyid\"".to_owned(),
+            ),
+            (
+                "\"mediaType\"".to_owned(),
+                "\"mediaType\":\"x\",\"mediaType\"".to_owned(),
+            ),
+        ];
+        for (from, to) in repeated {
+            assert!(bundle.contains(&from), "{from}");
+            let twice = bundle.replacen(&from, &to, 1);
+            let e = Bundle::parse(twice.as_bytes()).expect_err(&to);
+            assert!(e.message.contains("repeats the key"), "{to}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_bundle_with_a_strangers_signature_first_is_refused_naming_the_count() {
+        let key = OmsSigningKey::from_scalar(&[9; 32]).unwrap();
+        let stranger = OmsSigningKey::from_scalar(&[8; 32]).unwrap();
+        let m = Manifest::new("skill", vec![("SKILL.md".to_owned(), sha(b"3"))]);
+        let sig_of = |b: &str| -> String {
+            let at = b.find("\"signatures\":[").unwrap();
+            b[at + "\"signatures\":[".len()..b.rfind(']').unwrap()].to_owned()
+        };
+        let own = m.sign(&key);
+        let theirs = sig_of(&m.sign(&stranger));
+        let two = own.replacen("\"signatures\":[", &format!("\"signatures\":[{theirs},"), 1);
+        let b = Bundle::parse(two.as_bytes()).unwrap();
+        assert_eq!(b.signatures, 2);
+        let e = b.verify(key.public()).unwrap_err();
+        assert!(e.message.contains("holds 2 signatures"), "{e}");
+        let e = Bundle::parse(own.as_bytes())
+            .unwrap()
+            .verify(stranger.public())
+            .unwrap_err();
+        assert!(!e.message.contains("signatures"), "{e}");
     }
 }

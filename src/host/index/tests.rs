@@ -241,3 +241,45 @@ fn origins() {
         Some("https://h:1")
     );
 }
+
+#[test]
+fn an_ipv4_host_spelt_another_way_has_the_origin_new_url_gives_it() {
+    // Node's `new URL(u).origin` for each (checked against Node 20).
+    for (url, origin) in [
+        ("http://127.1:18181/mcp", Some("http://127.0.0.1:18181")),
+        ("http://0x7f.0.0.1:18181/", Some("http://127.0.0.1:18181")),
+        ("http://2130706433:18181", Some("http://127.0.0.1:18181")),
+        (
+            "http://127.000.000.001:18181",
+            Some("http://127.0.0.1:18181"),
+        ),
+        ("http://0X7F.1/", Some("http://127.0.0.1")),
+        ("http://0177.0.0.1/", Some("http://127.0.0.1")),
+        ("http://127.0.0.1./", Some("http://127.0.0.1")),
+        ("http://10.5/", Some("http://10.0.0.5")),
+        ("http://0x/", Some("http://0.0.0.0")),
+        ("https://1.2.3/", Some("https://1.2.0.3")),
+        ("http://4294967295/", Some("http://255.255.255.255")),
+        // Ends in a number but is no address: new URL throws.
+        ("http://4294967296/", None),
+        ("http://256.1.1.1/", None),
+        ("http://1.2.3.4.5/", None),
+        ("http://99999999999999999999999/", None),
+        ("http://example.123/", None),
+        ("http://1..2/", None),
+        // Not a number at its end: a domain, kept.
+        (
+            "http://127.0.0.1.example/",
+            Some("http://127.0.0.1.example"),
+        ),
+        ("http://0x7g.example/", Some("http://0x7g.example")),
+        ("http://example.0x1g/", Some("http://example.0x1g")),
+        ("http://[::1]:8080/", Some("http://[::1]:8080")),
+    ] {
+        assert_eq!(server_label_of_url(url).as_deref(), origin, "{url}");
+    }
+    assert_eq!(
+        canonical_origin("http://127.1:18181"),
+        "http://127.0.0.1:18181"
+    );
+}

@@ -17,12 +17,14 @@
 //! first seen with), and a pins file is a per-origin trust record. The checks are the
 //! command's (`crate::command::oms`, which holds the curve arithmetic); this module keeps the
 //! state, reads and writes it, and holds nothing the web verifier module would have to check.
+//! It also settles a DSSE first-use pin once the OMS check judged the skill
+//! ([`Signers::settle_first_use`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use skills_edge_catalog::json::Node;
 
-use super::{check_origin, Result, Signers};
+use super::{check_origin, once_per_origin, Pin, Result, Signer, Signers};
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::canonical_origin;
 use crate::skill::digest::digest_of;
@@ -129,14 +131,16 @@ impl OmsPins {
         out.push(']');
     }
 
-    /// Checks read pins: each origin well formed, each hint 64 lowercase hex characters and
+    /// Checks read pins: each origin well formed and pinned once, each hint 64 lowercase hex characters and
     /// the SHA-256 of its key, each key one PEM public key block. Whether the key is a P-256
     /// point is checked where it is used (the command's OMS check). `(canonical origin, pin)`.
     pub(super) fn check(read: Vec<OmsPinJson>) -> Result<Vec<(String, Box<OmsPin>)>> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
         let mut out = Vec::with_capacity(read.len());
+        let mut seen = BTreeMap::new();
         for p in read {
             check_origin(&p.origin).map_err(|e| bad(format!("an OMS pin: {}", e.message)))?;
+            once_per_origin(&mut seen, &p.origin, "omsPins")?;
             let what = format!("the OMS pin of {}", p.origin);
             let hex = p.hint.len() == 64
                 && p.hint
@@ -193,5 +197,46 @@ impl Signers {
         let tofu = self.policy.trust_on_first_use;
         self.oms
             .pin_if_first(&canonical_origin(origin), tofu, hint, key)
+    }
+
+    /// Settles the pin of `origin` once the skill `signer` signed was judged whole (its
+    /// files, its OMS signature): a pin made on first use and not yet confirmed is taken back
+    /// when the skill is `refused` (a refused skill pins nothing; a change accepted for the
+    /// origin stays accepted), and confirmed when it passed. A passing skill signed by a key
+    /// whose pin was taken back in this run pins it again. Returns whether a pin was taken
+    /// back.
+    pub(crate) fn settle_first_use(
+        &mut self,
+        origin: &str,
+        signer: &Signer,
+        refused: bool,
+    ) -> bool {
+        let origin = canonical_origin(origin);
+        let same = |p: &Pin| p.key.key_id() == signer.key_id && p.catalog == signer.catalog;
+        match self.pins.get(&origin) {
+            Some(p) if same(p) && self.unconfirmed.contains(&origin) => {
+                if !refused {
+                    self.unconfirmed.remove(&origin);
+                    return false;
+                }
+                if let Some(p) = self.pins.remove(&origin) {
+                    self.taken_back.insert(origin.clone(), p);
+                }
+                self.unconfirmed.remove(&origin);
+                if !self.policy.trust_on_first_use {
+                    // Only an accepted change pins with trust on first use off.
+                    self.accepting.insert(origin);
+                }
+                true
+            }
+            None if !refused && self.taken_back.get(&origin).is_some_and(|p| same(p)) => {
+                if let Some(p) = self.taken_back.remove(&origin) {
+                    self.accepting.remove(&origin);
+                    self.pins.insert(origin, p);
+                }
+                false
+            }
+            _ => false,
+        }
     }
 }

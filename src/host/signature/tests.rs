@@ -557,3 +557,120 @@ fn describe_is_short() {
     };
     assert_eq!(unnamed.describe(), "key kPrK_qmx… (pinned)");
 }
+
+/// An OMS pin of `origin` as an export holds it: a PEM block and its hint.
+fn oms_pin_json(origin: &str, body: &str) -> String {
+    let pem = format!("-----BEGIN PUBLIC KEY-----\n{body}\n-----END PUBLIC KEY-----\n");
+    let hint = digest_of(pem.as_bytes())["sha256:".len()..].to_owned();
+    json!({"origin": origin, "hint": hint, "key": pem}).to_string()
+}
+
+#[test]
+fn a_pins_file_pinning_one_origin_twice_is_refused_whatever_the_order() {
+    let dsse = |origin: &str, n: u8| {
+        let signing = key(n);
+        let k = signing.public();
+        format!(
+            r#"{{"origin":"{origin}","keyId":"{}","catalog":"acme","key":{}}}"#,
+            k.key_id(),
+            k.to_jwk()
+        )
+    };
+    let file = |pins: &[String], oms: &[String]| {
+        format!(
+            r#"{{"format":"skills-edge/pins","version":2,"pins":[{}],"omsPins":[{}]}}"#,
+            pins.join(","),
+            oms.join(",")
+        )
+    };
+    // One origin, spelt as written, with a trailing slash, in capitals, with a padded port.
+    let spellings = [
+        "http://127.0.0.1:18081",
+        "http://127.0.0.1:18081/",
+        "HTTP://127.0.0.1:18081",
+        "http://127.0.0.1:018081",
+    ];
+    for other in spellings {
+        for (a, b) in [(spellings[0], other), (other, spellings[0])] {
+            let twice_dsse = file(&[dsse(a, 1), dsse(b, 2)], &[]);
+            let twice_oms = file(&[], &[oms_pin_json(a, "AAAA"), oms_pin_json(b, "BBBB")]);
+            for (list, bad) in [("pins", twice_dsse), ("omsPins", twice_oms)] {
+                let mut s = Signers::default();
+                let err = s.import_pins(&bad).unwrap_err();
+                assert_eq!(err.code, ErrorCode::InvalidArgument, "{bad}");
+                assert!(
+                    err.message.contains("http://127.0.0.1:18081 twice")
+                        && err.message.contains(list)
+                        && err.message.contains("remove"),
+                    "{}",
+                    err.message
+                );
+                assert_eq!(s.export_pins(), Signers::default().export_pins());
+            }
+        }
+    }
+    // One pin per origin in each list, and one origin in both lists: read.
+    let fine = file(
+        &[dsse(spellings[0], 1), dsse("http://127.0.0.1:18082", 2)],
+        &[oms_pin_json(spellings[1], "AAAA")],
+    );
+    assert_eq!(Signers::default().import_pins(&fine), Ok(3));
+}
+
+#[test]
+fn a_pins_file_set_back_to_version_1_does_not_drop_its_oms_pins() {
+    let oms = oms_pin_json(ORIGIN, "AAAA");
+    let v2 = format!(r#"{{"format":"skills-edge/pins","version":2,"pins":[],"omsPins":[{oms}]}}"#);
+    assert_eq!(Signers::default().import_pins(&v2), Ok(1));
+    // The version edited to 1, its OMS pins still there: refused, not read without them.
+    let v1 = v2.replace("\"version\":2", "\"version\":1");
+    let mut s = Signers::default();
+    let err = s.import_pins(&v1).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert!(
+        err.message.contains("\"omsPins\"") && err.message.contains("\"version\": 2"),
+        "{}",
+        err.message
+    );
+    assert_eq!(s.export_pins(), Signers::default().export_pins());
+    // Any field version 1 does not define, wherever it is.
+    let other = r#"{"extra":1,"format":"skills-edge/pins","version":1,"pins":[]}"#;
+    let err = Signers::default().import_pins(other).unwrap_err();
+    assert!(err.message.contains("\"extra\""), "{}", err.message);
+    // A version 1 file as version 1 wrote it: read.
+    let plain = r#"{"format":"skills-edge/pins","version":1,"pins":[]}"#;
+    assert_eq!(Signers::default().import_pins(plain), Ok(0));
+}
+
+#[test]
+fn a_first_use_pin_of_a_skill_refused_later_is_taken_back_and_a_passing_skill_pins_it_again() {
+    let e = entry_json("a", FILES);
+    let mut s = Signers::new(SignerPolicy {
+        trusted: vec![],
+        trust_on_first_use: true,
+    });
+    let first = s
+        .check_entry(ORIGIN, &parse(&signed(&e, &key(1), "acme")))
+        .unwrap()
+        .unwrap();
+    // Another skill of the listing, checked against the pin the first one made.
+    let second = s
+        .check_entry(ORIGIN, &parse(&signed(&e, &key(1), "acme")))
+        .unwrap()
+        .unwrap();
+    assert_eq!(second.trust, SignerTrust::Pinned);
+    // The first skill is refused by a later check: its pin goes.
+    assert!(s.settle_first_use(ORIGIN, &first, true));
+    assert!(s.pin(ORIGIN).is_none());
+    // The second passes every check: the key it was checked against is pinned again.
+    assert!(!s.settle_first_use(ORIGIN, &second, false));
+    assert_eq!(s.pin(ORIGIN).unwrap().key, *key(1).public());
+    // Confirmed: a refusal of another skill signed by that key no longer takes it back.
+    assert!(!s.settle_first_use(ORIGIN, &first, true));
+    assert!(s.pin(ORIGIN).is_some());
+    // An imported pin is never taken back.
+    let mut later = Signers::default();
+    later.import_pins(&s.export_pins()).unwrap();
+    assert!(!later.settle_first_use(ORIGIN, &first, true));
+    assert!(later.pin(ORIGIN).is_some());
+}
