@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 seconds="${FUZZ_SECONDS:-20}"
 jobs="${FUZZ_JOBS:-$(nproc)}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "15-fuzz: FUZZ_JOBS must be a positive number, not '$jobs'" >&2; exit 2; }
-targets=(respond frontmatter host pack compile uri headers http_head sse reply client archive index auth decimal access json oms release search)
+targets=(respond frontmatter host pack compile uri headers http_head sse reply client archive index auth decimal access json oms release search origin)
 
 # Every target must be in the list above.
 for f in fuzz/fuzz_targets/*.rs; do
