@@ -140,7 +140,10 @@ impl HttpIo for Ureq {
     }
 
     fn sends_authorization(&self) -> bool {
-        self.headers.iter().any(|(k, _)| k == "authorization")
+        // A bearer token, or the token Cloudflare Access's header carries (AUTH_MODE access).
+        self.headers
+            .iter()
+            .any(|(k, _)| k == "authorization" || k == "cf-access-jwt-assertion")
     }
 }
 

@@ -246,6 +246,12 @@ fn verify_sends_the_token_and_explains_a_401() {
         );
         assert!(all.contains("https://auth.example"), "{all}");
     }
+    // A token in Cloudflare Access's header (AUTH_MODE access) is a token sent too.
+    let header = format!("Cf-Access-Jwt-Assertion: {WRONG}");
+    let out = run(&[url.as_str(), "--header", &header], None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let all = no_token(&out);
+    assert!(all.contains("a token was sent and refused"), "{all}");
     let sent: Vec<Seen> = s.seen();
     assert!(sent
         .iter()

@@ -139,7 +139,8 @@ export function httpIo(target, { signal, timeoutMs }) {
     // Where a 401's metadata is looked up, and whether a token went with the requests (the
     // core says so in the error, never the token itself).
     url: target.url,
-    authorized: target.headers.some(([k]) => k.toLowerCase() === "authorization"),
+    // A bearer token, or the token Cloudflare Access's header carries (AUTH_MODE access).
+    authorized: target.headers.some(([k]) => ["authorization", "cf-access-jwt-assertion"].includes(k.toLowerCase())),
     // MCP endpoints answer in place: a 3xx is the core's `http-status`.
     post: (body, mcpHeaders) => send(target.url, mcpHeaders, { method: "POST", body, redirect: "manual" }),
     // A well-known index, artifact, envelope or key set, or protected resource metadata.
