@@ -295,6 +295,14 @@ fn trust_is_repeatable_and_pins_given_once() {
     );
     let plain = VerifyArgs::parse(&line(&["https://h/mcp"])).unwrap();
     assert!(plain.trust.is_empty() && plain.pins.is_none());
+    // The scheme is case-insensitive (RFC 3986 §3.1), as docs/host-rules.md says.
+    let upper = VerifyArgs::parse(&line(&["HTTPS://h/mcp"])).unwrap();
+    assert_eq!(upper.url, "https://h/mcp");
+    let mixed = VerifyArgs::parse(&line(&["--well-known", "Http://h"])).unwrap();
+    assert!(mixed.url.starts_with("http://h/"), "{}", mixed.url);
+    assert!(VerifyArgs::parse(&line(&["FTP://h/mcp"]))
+        .unwrap_err()
+        .contains("must start with http:// or https://"));
     // A well-known source takes them too.
     let wk = VerifyArgs::parse(&line(&["--well-known", "https://h", "--trust", "k"])).unwrap();
     assert!(wk.well_known && wk.trust == ["k"]);

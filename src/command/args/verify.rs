@@ -171,6 +171,13 @@ fn parse_header(v: &str) -> Result<(String, String), String> {
 /// index URL of the origin given.
 fn target_url(url: Option<String>, origin: bool) -> Result<String, String> {
     let mut url = url.ok_or("verify needs the server's URL (http://… or https://…)")?;
+    // A scheme is case-insensitive (RFC 3986 §3.1): `HTTPS://` is `https://`.
+    if let Some(i) = url.find("://") {
+        let scheme = url[..i].to_ascii_lowercase();
+        if scheme == "http" || scheme == "https" {
+            url.replace_range(..i, &scheme);
+        }
+    }
     check_url(&url)?;
     if origin {
         url = index_url_of_origin(&url).ok_or_else(|| {
