@@ -568,6 +568,7 @@ pub fn index_url_of_origin(origin: &str) -> Option<String> {
 /// assert_eq!(server_label_of_url("http://[::1]:80/").as_deref(), Some("http://[::1]"));
 /// assert_eq!(server_label_of_url("http://0x7f.1:8080/").as_deref(), Some("http://127.0.0.1:8080"));
 /// assert_eq!(server_label_of_url("ftp://h/"), None);
+/// assert_eq!(server_label_of_url("HTTP://GO:+P://0/"), None);
 /// ```
 pub fn server_label_of_url(url: &str) -> Option<String> {
     let (scheme, rest) = url.split_once("://")?;
@@ -590,7 +591,12 @@ pub fn server_label_of_url(url: &str) -> Option<String> {
             None => (host_port.to_owned(), None),
         },
     };
-    if host.is_empty() || !host.is_ascii() || host.chars().any(|c| c.is_ascii_control() || c == ' ')
+    // The standard's forbidden host code points make the URL invalid (`go:+p` is no host);
+    // a backslash, which it reads as a path separator in these schemes, is refused too.
+    if host.is_empty()
+        || !host.is_ascii()
+        || host.chars().any(|c| c.is_ascii_control() || c == ' ')
+        || (!host.starts_with('[') && host.contains([':', '<', '>', '[', '\\', ']', '^', '|']))
     {
         return None;
     }
