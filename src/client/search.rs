@@ -158,7 +158,7 @@ fn hits(structured: &Json) -> Result<Vec<SearchHit>> {
     Ok(out)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_family = "wasm")))]
 mod tests {
     use super::*;
     use crate::client::block_on;
