@@ -554,7 +554,8 @@ function workerCommand({ dir, out, name, hosts, inlineMax, force, unsigned, vars
     return 1;
   }
   // The Worker's name is the kept wrangler.toml's when there is one (--name only names a new one).
-  const top = toml.slice(0, toml.search(/^\[/m) === -1 ? toml.length : toml.search(/^\[/m));
+  const firstTable = toml.search(/^\[/m);
+  const top = firstTable === -1 ? toml : toml.slice(0, firstTable);
   const shownName = (kept !== undefined && /^name[ \t]*=[ \t]*"([^"\\]*)"/m.exec(top)?.[1]) || name;
   // A file of a nested skill is listed by both skills: count each once.
   const sizes = new Map(compiled.skills.flatMap((s) => s.resources).map((r) => [r.uri, r.size]));

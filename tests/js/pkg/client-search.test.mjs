@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { SkillsServer, isSkillsEdgeError } from "skills-edge";
 import { SkillsClient } from "skills-edge/client";
-import { REPO, call } from "./common.mjs";
+import { REPO, call, rejected } from "./common.mjs";
 import { startHttpServer } from "./http-server.mjs";
 
 const { connectV2 } = await import(pathToFileURL(join(REPO, "tests", "js", "peers", "sdk-clients.mjs")).href);
@@ -29,20 +29,6 @@ after(async () => {
   await withSearch?.close();
   await bare?.close();
 });
-
-/** Rejects with a SkillsEdgeError of `code`; returns it. */
-async function refusedAsync(promise, code) {
-  let error;
-  try {
-    await promise;
-  } catch (e) {
-    error = e;
-  }
-  assert.ok(error, `expected ${code}, it resolved`);
-  assert.ok(isSkillsEdgeError(error), `a SkillsEdgeError: ${error?.stack ?? error}`);
-  assert.equal(error.code, code, error.message);
-  return error;
-}
 
 /** What the server's tool answers for `args`, asked directly. */
 function toolAnswer(args) {
@@ -100,7 +86,7 @@ test("a server that does not offer search_skills: invalid-argument naming the to
   const client = await SkillsClient.connect(bare.url);
   try {
     const before = { ...bare.counts };
-    const e = await refusedAsync(client.search("review code"), "invalid-argument");
+    const e = await rejected(() => client.search("review code"), "invalid-argument");
     assert.match(e.message, /does not offer the search_skills tool/);
     assert.match(e.message, /this server does not offer search/);
     assert.equal(e.expected, "tools/list naming search_skills");
@@ -114,11 +100,11 @@ test("a server that does not offer search_skills: invalid-argument naming the to
 test("the tool's refusal comes back as invalid-argument in the server's words", async () => {
   const client = await SkillsClient.connect(withSearch.url);
   try {
-    let e = await refusedAsync(client.search("review", { limit: 500 }), "invalid-argument");
+    let e = await rejected(() => client.search("review", { limit: 500 }), "invalid-argument");
     assert.match(e.message, /`limit` must be from 1 to 50/);
-    e = await refusedAsync(client.search("review", { tags: ["no-such-tag"] }), "invalid-argument");
+    e = await rejected(() => client.search("review", { tags: ["no-such-tag"] }), "invalid-argument");
     assert.match(e.message, /no-such-tag/);
-    e = await refusedAsync(client.search("!!!"), "invalid-argument");
+    e = await rejected(() => client.search("!!!"), "invalid-argument");
     assert.match(e.message, /`query`/);
   } finally {
     client.close();
