@@ -354,10 +354,16 @@ fn accepted(
         .map_or(now as f64, f64::ceil);
     if exp.abs() < 9e15 && from.abs() < 9e15 {
         let bound = (31 * 24 * 3600 + cfg.leeway) as f64;
-        assert!(exp.floor() - from <= bound, "lifetime: exp {exp} from {from}");
+        assert!(
+            exp.floor() - from <= bound,
+            "lifetime: exp {exp} from {from}"
+        );
     }
     // No sender-constrained token, no token its issuer marks as another kind.
-    assert!(claims.get("cnf").is_none(), "a cnf-bound token was accepted");
+    assert!(
+        claims.get("cnf").is_none(),
+        "a cnf-bound token was accepted"
+    );
     if let Some(t) = claims.get("typ") {
         let bearer = t.as_str().is_some_and(|t| t.eq_ignore_ascii_case("bearer"));
         assert!(bearer, "typ claim {t}");

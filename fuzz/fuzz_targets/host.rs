@@ -548,7 +548,11 @@ fn pins(text: &str) {
             for p in v["omsPins"].as_array().expect("omsPins") {
                 let key = p["key"].as_str().expect("key");
                 let hint = digest_of(key.as_bytes());
-                assert_eq!(Some(&hint[7..]), p["hint"].as_str(), "a hint not of its key");
+                assert_eq!(
+                    Some(&hint[7..]),
+                    p["hint"].as_str(),
+                    "a hint not of its key"
+                );
             }
         }
     }

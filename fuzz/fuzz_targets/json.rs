@@ -116,12 +116,18 @@ fn repeats_a_key(node: &Node) -> bool {
 fuzz_target!(|data: &[u8]| {
     let theirs = serde_json::from_slice::<Serde>(data);
     let Ok(text) = std::str::from_utf8(data) else {
-        assert!(theirs.is_err(), "serde_json accepted bytes that are not UTF-8");
+        assert!(
+            theirs.is_err(),
+            "serde_json accepted bytes that are not UTF-8"
+        );
         return;
     };
     match (parse(text), theirs) {
         (Ok(node), Ok(value)) => {
-            assert!(same(&node, &value), "{text:?}: ours {node:?}, serde_json {value:?}");
+            assert!(
+                same(&node, &value),
+                "{text:?}: ours {node:?}, serde_json {value:?}"
+            );
             raw_reads_back(&node);
             repeated_keys_match(&node);
             match node.to_value() {

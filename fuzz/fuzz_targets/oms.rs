@@ -46,8 +46,7 @@ fuzz_target!(|input: Input| {
         .filter(|(p, _)| p != SIGNATURE_FILE)
         .take(16)
         .collect();
-    let digests: Vec<(String, [u8; 32])> =
-        files.iter().map(|(p, b)| (p.clone(), sha(b))).collect();
+    let digests: Vec<(String, [u8; 32])> = files.iter().map(|(p, b)| (p.clone(), sha(b))).collect();
     let served = || digests.iter().map(|(p, d)| (p.as_str(), *d));
     let manifest = Manifest::new("folder", digests.clone());
     let bundle = manifest.sign(&key).into_bytes();
@@ -59,7 +58,10 @@ fuzz_target!(|input: Input| {
     changed[at] ^= input.flip_with | 1;
     if verify_folder(&changed, &keys, served()).is_ok() {
         let read = Bundle::parse(&changed).unwrap().verify(&public).unwrap();
-        assert_eq!(read.files, manifest.files, "a changed bundle passed for other files");
+        assert_eq!(
+            read.files, manifest.files,
+            "a changed bundle passed for other files"
+        );
     }
 
     if let Some((path, bytes)) = files.iter().next() {

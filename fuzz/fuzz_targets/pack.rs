@@ -105,12 +105,21 @@ fn bundled(data: &[u8]) {
     };
     let c = Arc::new(c);
     let all = Grant::from_mask(u64::MAX);
-    let _ = (c.instructions(), c.mirror_index(), c.keys_json(), c.has_assets());
+    let _ = (
+        c.instructions(),
+        c.mirror_index(),
+        c.keys_json(),
+        c.has_assets(),
+    );
     for s in c.skills() {
         let _ = (c.skill(s.uri), c.skill_index(s.uri), c.skills_named(s.name));
     }
     for f in c.files() {
-        let _ = (c.file(f.uri), c.file_index(f.uri), c.files_under(f.uri).count());
+        let _ = (
+            c.file(f.uri),
+            c.file_index(f.uri),
+            c.files_under(f.uri).count(),
+        );
     }
     for i in 0..c.dir_count() {
         if let Some(d) = c.dir_at(i) {
@@ -125,7 +134,11 @@ fn bundled(data: &[u8]) {
     }
     for g in [Grant::PUBLIC, all] {
         let _ = c.visible_skills(g, 0).take(1000).count();
-        let _ = (c.visible_skill_count(g), c.visible_skill_at(g, 1), c.view_snapshot(g));
+        let _ = (
+            c.visible_skill_count(g),
+            c.visible_skill_at(g, 1),
+            c.view_snapshot(g),
+        );
         let _ = (c.instructions_for(g), c.mirror_index_for(g));
         let _ = (c.prompts_json_for(g), c.list_skills_json_for(g));
     }
@@ -136,7 +149,10 @@ fn bundled(data: &[u8]) {
             if let Some(parts) = f.skill(i) {
                 let structured = parts.read_structured_json.to_string();
                 SkillFallback::push_read_block(&structured, &mut String::new());
-                let _ = (parts.links_json.to_string(), parts.read_structured_json.len());
+                let _ = (
+                    parts.links_json.to_string(),
+                    parts.read_structured_json.len(),
+                );
             }
         }
     }
@@ -155,7 +171,11 @@ fn bundled(data: &[u8]) {
         msgs.push(request(true, "resources/read", json!({"uri": f.uri})));
     }
     for d in (0..c.dir_count().min(16)).filter_map(|i| c.dir_at(i)) {
-        msgs.push(request(false, "resources/directory/read", json!({"uri": d.uri})));
+        msgs.push(request(
+            false,
+            "resources/directory/read",
+            json!({"uri": d.uri}),
+        ));
     }
     for m in &msgs {
         for g in [Grant::PUBLIC, all] {

@@ -25,12 +25,24 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(r) = Release::open(data, &trust, "CATALOG_TRUST", "default") {
         assert!(check_catalog_id(&r.catalog).is_ok());
         assert_eq!(r.pack.len(), 64);
-        assert!(r.assets.iter().all(|(n, _)| !n.is_empty() && !n.contains('/')));
-        assert!(Release::open(data, &[stranger.public().clone()], "CATALOG_TRUST", "default").is_err());
+        assert!(r
+            .assets
+            .iter()
+            .all(|(n, _)| !n.is_empty() && !n.contains('/')));
+        assert!(Release::open(
+            data,
+            &[stranger.public().clone()],
+            "CATALOG_TRUST",
+            "default"
+        )
+        .is_err());
     }
     if let Ok(r) = Release::parse(data) {
         let signed = r.sign(&key);
-        assert_eq!(Release::open(signed.as_bytes(), &trust, "CATALOG_TRUST", &r.catalog), Ok(r));
+        assert_eq!(
+            Release::open(signed.as_bytes(), &trust, "CATALOG_TRUST", &r.catalog),
+            Ok(r)
+        );
     }
     if let Ok(h) = parse_history(data) {
         assert!(h.iter().all(|e| e.revision.len() == 64

@@ -15,7 +15,13 @@ if git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.png'; then
   echo "10-rust.sh: merge conflict markers above; resolve them" >&2
   exit 1
 fi
+# rustfmt over every workspace of the repository (the components', the rmcp judge's, the fuzz
+# targets', the benchmarks'), here at the start so a formatting slip fails in seconds.
 cargo fmt --all -- --check
+for m in component/Cargo.toml tests/rmcp/Cargo.toml fuzz/Cargo.toml \
+  benches/worker/loadgen/Cargo.toml benches/worker/empty-rs/Cargo.toml; do
+  cargo fmt --all --check --manifest-path "$m"
+done
 # The crates over rmcp (skills-edge-rmcp and its example server) are linted, documented and
 # tested in 32-rmcp.sh, in the rmcp judge's target directory, where rmcp and tokio are built
 # anyway: excluded here, so this step's target directory never compiles them.

@@ -38,8 +38,8 @@ impl wit::GuestServer for Server {
                     prompts,
                     search: false,
                 }
-                    .as_str()
-                    .to_owned()
+                .as_str()
+                .to_owned()
             }),
             // The record has no field for these (`Setting::wit` is empty), so they are
             // never asked for.
