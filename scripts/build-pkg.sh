@@ -83,8 +83,13 @@ glue() {
     "$dir/node/$name.js"
 
   local f=$dir/web/${name}_bg.wasm
+  # --low-memory-unused lets wasm-opt fold a constant under 1024 added to an address into the
+  # access's offset: rustc links the wasm32 targets stack first (the stack pointer starts at
+  # 1 MiB, the data above it), so the lowest kilobyte is touched only by a stack about to run
+  # out, whose accesses then trap where they would wrap to address 0. It takes about 1 KB off the
+  # verifier module gzipped.
   if [ -z "${NO_WASM_OPT:-}" ]; then
-    "$WASM_OPT" -Oz --converge --strip-producers --strip-target-features --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    "$WASM_OPT" -Oz --converge --low-memory-unused --strip-producers --strip-target-features --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd \
       "$f" -o "$f.tmp"
     mv "$f.tmp" "$f"

@@ -97,13 +97,16 @@ rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
 # The glue and the optimised wasm depend only on cargo's wasm (and on NO_WASM_OPT): they are
 # kept in the target folder under its SHA-256, so the npm package's build (--runtime) and the
 # Worker's (30-worker.sh, the README walks) run wasm-bindgen and wasm-opt once per wasm.
-glue="$TARGET_DIR/worker-glue/$(sha256sum "$WASM" | cut -c1-64)${NO_WASM_OPT:+-noopt}"
+# --low-memory-unused: see scripts/build-pkg.sh (the wasm is linked stack first, so nothing but an
+# exhausted stack touches the lowest kilobyte). The flags are part of the cache key.
+opt_flags=(-Oz --low-memory-unused --enable-bulk-memory --enable-nontrapping-float-to-int
+  --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue)
+glue="$TARGET_DIR/worker-glue/$( (sha256sum "$WASM" | cut -c1-64; echo "${opt_flags[*]}") | sha256sum | cut -c1-64)${NO_WASM_OPT:+-noopt}"
 if [ ! -f "$glue/skills_edge_worker_bg.wasm" ]; then
   rm -rf "$glue.tmp" && mkdir -p "$glue.tmp"
   wasm-bindgen --target web --out-dir "$glue.tmp" --no-typescript "$WASM"
   if [ -z "${NO_WASM_OPT:-}" ]; then
-    node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-      --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    node_modules/.bin/wasm-opt "${opt_flags[@]}" \
       "$glue.tmp/skills_edge_worker_bg.wasm" -o "$glue.tmp/skills_edge_worker_bg.opt.wasm"
     mv "$glue.tmp/skills_edge_worker_bg.opt.wasm" "$glue.tmp/skills_edge_worker_bg.wasm"
   fi
