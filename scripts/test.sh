@@ -115,9 +115,14 @@ step setup.sh bash scripts/setup.sh --no-wasm-bindgen
 step 10-rust.sh bash scripts/test.d/10-rust.sh
 SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh)
 export SKILLS_EDGE_BIN
-for s in 15-fuzz.sh 20-npm.sh 30-worker.sh; do
-  step "$s" bash "scripts/test.d/$s"
-done
+step "15-fuzz.sh --build-only" bash scripts/test.d/15-fuzz.sh --build-only
+step 20-npm.sh bash scripts/test.d/20-npm.sh
+# The fuzz runs (two at a time, FUZZ_SECONDS each, about 200 s) at the lowest priority beside
+# 30-worker, whose tests mostly wait on wrangler and workerd: the runs take the cores those
+# leave idle, and yield them whenever a test needs them.
+export FUZZ_NICE=19
+together "15-fuzz.sh --runs-only" 30-worker.sh
+unset FUZZ_NICE
 together 32-rmcp.sh "40-component.sh --build-only"
 together 35-example.sh 37-deploy-npm.sh
 together "40-component.sh --tests-only" 45-wasmtime.sh

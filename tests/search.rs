@@ -160,6 +160,34 @@ fn each_result_is_a_skill_uri_that_skills_get_serves() {
     }
 }
 
+/// A lone UTF-16 surrogate escape is JSON by its grammar, but no string can hold it: the
+/// refusal names the argument that carries it, not `arguments` as a whole.
+#[test]
+fn a_lone_surrogate_is_refused_naming_its_argument() {
+    let r = fallback_over(small(), SEARCH);
+    for era in ERAS {
+        let msg = String::from_utf8(request(
+            era,
+            1,
+            "tools/call",
+            json!({"name": "search_skills", "arguments": {"query": "LONE", "limit": 3}}),
+        ))
+        .expect("UTF-8")
+        .replace("\"LONE\"", "\"pdf \\ud800 forms\"");
+        let e = crate::common::err(&r, msg.as_bytes());
+        assert_eq!(e.code(), Some(-32602), "{era:?}: {}", e.message());
+        assert!(
+            e.message().contains("the argument `query` cannot be read")
+                && e.message().contains("surrogate"),
+            "{era:?}: {}",
+            e.message()
+        );
+        // A pair is text, and is searched.
+        let paired = msg.replace("\\ud800", "\\ud83d\\ude00");
+        ok(&r, paired.as_bytes());
+    }
+}
+
 #[test]
 fn bad_arguments_are_tool_errors_that_name_the_argument_and_its_bounds() {
     let r = fallback_over(small(), SEARCH);

@@ -30,8 +30,10 @@ use crate::protocol::error::clip;
 use crate::protocol::{NamedParams, Params, RpcError};
 use crate::skill::uri::{SCHEME, SKILL_MD};
 use crate::skill::value::write_json_string;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 /// What exists, for `-32602` on an unknown tool.
 const TOOLS_HINT: &str =
@@ -549,11 +551,29 @@ fn named<'a>(
     let args = match np.arguments {
         None => Map::new(),
         Some(raw) if raw.get() == "null" => Map::new(),
-        Some(raw) => serde_json::from_str::<Map<String, Value>>(raw.get()).map_err(|_| {
-            RpcError::InvalidParams(format!(
-                "`arguments` must be an object (the {what}'s arguments by name)"
-            ))
-        })?,
+        Some(raw) => {
+            // Members first, their values one by one: a value JSON's grammar allows but no
+            // string can hold (a lone UTF-16 surrogate escape, RFC 8259 §8.2) is refused naming
+            // its argument, not as `arguments` not being an object.
+            let members = serde_json::from_str::<BTreeMap<String, &RawValue>>(raw.get());
+            let Ok(members) = members else {
+                return Err(RpcError::InvalidParams(format!(
+                    "`arguments` must be an object (the {what}'s arguments by name)"
+                )));
+            };
+            let mut args = Map::new();
+            for (k, v) in members {
+                let value = serde_json::from_str::<Value>(v.get()).map_err(|e| {
+                    RpcError::InvalidParams(format!(
+                        "the argument `{}` cannot be read ({e}): a string must be Unicode text, \
+                         with a UTF-16 surrogate escape only as half of a pair",
+                        clip(&k)
+                    ))
+                })?;
+                args.insert(k, value);
+            }
+            args
+        }
     };
     Ok((name, args))
 }
