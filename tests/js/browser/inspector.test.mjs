@@ -5,13 +5,19 @@
 // verifies, the tampering proxy (tests/js/peers), where each tampering shows with its code
 // and the expected and actual values, and a server that needs a bearer token (its 401 explained
 // from its metadata, then the token typed into the page's field, kept out of the address and
-// storage), and a server that downgrades a listed skill to "dynamic" (shown `downgraded`, not
-// verified). The page's statuses and codes are those of
+// storage), a server that downgrades a listed skill to "dynamic" (shown `downgraded`, not
+// verified), and a skill folder signed by `model_signing sign key` itself (OpenSSF Model
+// Signing, the repository's target/py venv), packed by the native command: verified with the
+// publisher's `oms.pub` pasted as PEM, refused under another key and when a file was added
+// after signing (naming it). The page's statuses and codes are those of
 // SkillsClient.verify() for the same server. Screenshots of both states (and of the tampered
 // one without styles) are saved under target/screenshots/ (SKILLS_EDGE_SCREENSHOTS overrides).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createHash, generateKeyPairSync } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { HOST, PKG, REPO } from "./chromium.mjs";
@@ -29,6 +35,12 @@ let proxy;
 let signing;
 let gated;
 let browser;
+let omsTmp;
+/** The OMS-signed folder's servers: "signed" as model_signing signed it, "added" with a file more. */
+const oms = {};
+/** The publisher's and another key: { pem, key } each. */
+let omsKeys;
+const OMS_ADDED = "references/added.md";
 const TOKEN = "page-token.S3CRET";
 const key = signingKey();
 
@@ -40,6 +52,7 @@ before(async () => {
   proxy = await startTamperProxy(plain.url, standardTamperings());
   signing = await startHttpServer(signingServer(new SkillsServer({ pageSize: 3 }), { key, catalog: "acme" }));
   gated = await startHttpServer(new SkillsServer({ pageSize: 3 }), { token: TOKEN });
+  await omsServers();
   browser = await openBrowser();
 });
 
@@ -50,7 +63,41 @@ after(async () => {
   await gated?.close();
   await plain?.close();
   await site?.close();
+  for (const s of Object.values(oms)) await s.server.close();
+  if (omsTmp) rmSync(omsTmp, { recursive: true, force: true });
 });
+
+/**
+ * The repository's code-review skill signed by `model_signing sign key` with a new P-256 key,
+ * packed by the native command (SKILLS_EDGE_BIN) and served by SkillsServer; the same folder
+ * with a file added after signing; and each key's `oms.pub` PEM text.
+ */
+async function omsServers() {
+  const bin = process.env.SKILLS_EDGE_BIN;
+  assert.ok(bin, "SKILLS_EDGE_BIN names the native command (scripts/test.d/20-npm.sh sets it)");
+  const modelSigning = join(REPO, "target", "py", "bin", "model_signing");
+  assert.ok(existsSync(modelSigning), `${modelSigning} is missing: run bash scripts/setup.sh`);
+  omsTmp = mkdtempSync(join(tmpdir(), "skills-edge-inspector-oms-"));
+  const keys = {};
+  for (const name of ["publisher", "other"]) {
+    const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    keys[name] = { pem: publicKey.export({ type: "spki", format: "pem" }), key: join(omsTmp, `${name}.key`) };
+    writeFileSync(keys[name].key, privateKey.export({ type: "pkcs8", format: "pem" }));
+  }
+  const signed = join(omsTmp, "signed");
+  const folder = join(signed, "code-review");
+  cpSync(join(REPO, "skills", "code-review"), folder, { recursive: true });
+  execFileSync(modelSigning, ["sign", "key", folder, "--private_key", keys.publisher.key, "--signature", join(folder, "skill.oms.sig")], { stdio: "pipe" });
+  const added = join(omsTmp, "added");
+  cpSync(signed, added, { recursive: true });
+  writeFileSync(join(added, "code-review", OMS_ADDED), "# Added after signing\n");
+  for (const [name, dir] of [["signed", signed], ["added", added]]) {
+    const pack = join(omsTmp, `${name}.pack`);
+    execFileSync(bin, ["pack", dir, "-o", pack], { stdio: "pipe" });
+    oms[name] = { server: await startHttpServer(new SkillsServer({ pack: readFileSync(pack) })) };
+  }
+  omsKeys = keys;
+}
 
 const pageUrl = () => `http://${HOST}:${site.port}/inspector/`;
 
@@ -181,6 +228,36 @@ test("a signed server: each skill's signer, trusted by the key given in the page
   await browser.goto(`${pageUrl()}?url=${encodeURIComponent(signing.url)}&run`);
   assert.match(await done(), /^Done: all 7 skills verified\.$/);
   assert.ok((await read()).signers.every(([, signer]) => signer.endsWith(", announced")));
+});
+
+test("an OpenSSF Model Signing signature made by model_signing: verified with the publisher's oms.pub, refused under another key and with a file added", { timeout: 180_000 }, async () => {
+  const keys = omsKeys;
+  const run = async (server, pem) => {
+    await browser.goto(`${pageUrl()}?url=${encodeURIComponent(server.url)}&trust=${encodeURIComponent(pem)}&run`);
+    const status = await browser.until(() => /^(Done|Failed)/.test(document.getElementById("status").textContent) && document.getElementById("status").textContent, { timeoutMs: 90_000, what: "the verification" });
+    const rows = await browser.run(() => [...document.querySelectorAll("#skills tbody tr")].map((tr) => [tr.querySelector(".uri").textContent, tr.querySelector("td.signer").textContent, tr.lastElementChild.textContent]));
+    return { status, rows, text: await browser.run(() => document.body.innerText) };
+  };
+  // The PEM's line breaks survive the link and the textarea.
+  const good = await run(oms.signed.server, keys.publisher.pem);
+  assert.match(good.status, /^Done: all 1 skills? verified\.$/);
+  assert.equal(good.rows.length, 1);
+  const [uri, signer, status] = good.rows[0];
+  assert.equal(uri, "skill://code-review/SKILL.md");
+  // The key id is the SHA-256 of the PEM text, as `model_signing` computes its key hint.
+  const hint = createHash("sha256").update(keys.publisher.pem).digest("hex");
+  assert.equal(signer, `OpenSSF Model Signing (key oms:${hint.slice(0, 4)}…), trusted`);
+  assert.equal(status, "verified");
+  await browser.screenshot(join(SHOTS, "inspector-oms.png"));
+  const wrong = await run(oms.signed.server, keys.other.pem);
+  assert.match(wrong.status, /^Done: 1 of 1 skills? did not verify\.$/);
+  assert.equal(wrong.rows[0][2], "failed");
+  assert.match(wrong.text, /signer-untrusted/);
+  const more = await run(oms.added.server, keys.publisher.pem);
+  assert.match(more.status, /^Done: 1 of 1 skills? did not verify\.$/);
+  assert.equal(more.rows[0][2], "failed");
+  assert.match(more.text, /signature-invalid/);
+  assert.ok(more.text.includes(OMS_ADDED), "the refusal names the file added after signing");
 });
 
 test("a server that needs a token: the page says what its metadata says, then sends the token typed in", { timeout: 180_000 }, async () => {
