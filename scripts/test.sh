@@ -75,7 +75,9 @@ prebuild() {
 # wasm-bindgen-cli (about 4 minutes of two cores on a fresh machine) is first needed by 20-npm.sh,
 # which waits for it; setup leaves it to this build.
 prebuild wasm-bindgen bash scripts/install-wasm-bindgen.sh
-prebuild cargo-fuzz bash scripts/fuzz.sh --install
+# cargo-fuzz, then every fuzz target (fuzz/target/, a target folder of its own, so it never waits
+# on another build's lock): CPU-bound, and first needed after 10-rust.
+prebuild fuzz bash scripts/test.d/15-fuzz.sh --build-only
 # The rmcp judge and the crate skills-edge-rmcp with its example share target/rmcp/: 32-rmcp.sh
 # --build-only makes what that step builds, in its order, and nothing else.
 prebuild rmcp bash scripts/test.d/32-rmcp.sh --build-only
