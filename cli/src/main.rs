@@ -105,7 +105,8 @@ mod native {
                 // The whole program's help (not a subcommand's) names publish and gc too, which
                 // read their own flags (crate::publish).
                 if args.len() == 1 {
-                    let lines = crate::publish::USAGE.trim_start_matches("usage:\n");
+                    let usage = crate::publish::usage();
+                    let lines = usage.trim_start_matches("usage:\n");
                     println!("\n  R2 catalogs (docs/serving.md, \"Update skills without redeploying\"):\n{lines}");
                 }
                 ExitCode::SUCCESS

@@ -2,8 +2,9 @@
 //! the build uses; print its entries, or write the pack (and, with `--assets`, the files left
 //! out of it). The arguments are read by `skills_edge::command::args`.
 
-use skills_edge::catalog::{compile, oms, pack, walk};
+use skills_edge::catalog::{compile, pack};
 use skills_edge::command::args::PackArgs;
+use skills_edge::command::publish::compile_folder;
 use std::io;
 use std::path::Path;
 use std::process::ExitCode;
@@ -19,7 +20,8 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let Some(mut c) = compile_folder(a) else {
+    // The scratch folder is the publish run's only: `compile_folder` never uses it.
+    let Some(mut c) = compile_folder(a, &crate::publish::native_io("")) else {
         return ExitCode::FAILURE;
     };
     // The line both commands print for a signed catalog: key id and identity, never the key.
@@ -108,53 +110,6 @@ pub(crate) fn pack_command(a: &PackArgs) -> ExitCode {
         eprintln!("{w}");
     }
     ExitCode::SUCCESS
-}
-
-/// The folder compiled, its warnings and audience report printed; with `--oms-sign`, the
-/// OpenSSF Model Signing step: the key is read first and every skill gets its signature
-/// file. `None` once the error is printed.
-pub(crate) fn compile_folder(a: &PackArgs) -> Option<compile::Compiled> {
-    // An OMS key makes `skill.oms.sig` a file of every skill (catalog::oms), before the
-    // catalog's own signatures, which then cover it.
-    let oms = a.oms_key.as_ref().map(|f| {
-        let key = oms::load_key(f, std::fs::read(f).map_err(|e| e.to_string()))?;
-        Ok::<_, skills_edge::catalog::diag::Diagnostic>((f, key))
-    });
-    let oms = match oms.transpose() {
-        Ok(k) => k,
-        Err(d) => {
-            eprintln!("{}", d.render(""));
-            return None;
-        }
-    };
-    let walked = walk::walk(Path::new(&a.dir));
-    let compiled = match &oms {
-        Some((_, key)) => oms::compile_signed(walked.tree, a.options, key),
-        None => compile::compile_with(walked.tree, a.options),
-    };
-    let c = match compiled {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{}", e.render(&a.dir));
-            return None;
-        }
-    };
-    for w in &c.warnings {
-        eprintln!("{}", w.render(&a.dir));
-    }
-    // Who may see what, skill by skill (a catalog with access rules only).
-    if let Some(report) = c.audience_report() {
-        eprint!("{report}");
-    }
-    if let Some((_, key)) = &oms {
-        eprintln!(
-            "OMS-signed: {} skills ({} in each), key hint {}",
-            c.skills.len(),
-            oms::SIGNATURE_FILE,
-            key.public().hint()
-        );
-    }
-    Some(c)
 }
 
 /// The line `pack --assets` prints after writing: `wrote` (the summary and the pack's

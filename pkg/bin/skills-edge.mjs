@@ -37,17 +37,26 @@
 // back after the run, as the native command does. It prints only the
 // core's output, in which the table, the summary and the error line already have every control
 // and bidirectional character the server sent escaped (report::escape_for_terminal).
+//
+// `skills-edge publish <dir> --bucket NAME …`, `publish --rollback REVISION …` and `gc --keep N
+// …` publish a skills folder to an R2 bucket (docs/serving.md, "Update skills without
+// redeploying"). The run, its arguments, messages, wrangler command lines and exit statuses
+// are the WebAssembly core's (runPublishCommand: the library's command::publish, which the
+// native command runs too); this file only supplies the I/O: the folder and key files,
+// scratch files, wrangler's `r2` commands run with spawnSync (SKILLS_EDGE_WRANGLER, else
+// `npx wrangler`, as the core names them) and the output.
+import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { randomBytes } from "node:crypto";
 import { chmodSync, cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join as joinPath, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
-import { constants } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { nodeIoDigest } from "../lib/node-digest.js";
 import { httpIo } from "../lib/transport.js";
 
 const require = createRequire(import.meta.url);
-const { commandUsage, compileCatalog, inspectorFiles, parseCommand, runVerifyCommand, signingKeyFiles, SkillsServer } = require("../node/skills_edge.js");
+const { commandUsage, compileCatalog, inspectorFiles, parseCommand, runPublishCommand, runVerifyCommand, signingKeyFiles, SkillsServer } = require("../node/skills_edge.js");
 
 /** The prebuilt Worker (scripts/build-worker.sh --runtime). */
 const RUNTIME = fileURLToPath(new URL("../worker/", import.meta.url));
@@ -617,7 +626,47 @@ async function verifyCommand(parsed, args) {
   return out.exitCode;
 }
 
+/** Runs `f`; undefined when done, else the system's reason (as the native command words it). */
+function tried(f) {
+  try {
+    f();
+    return undefined;
+  } catch (e) {
+    return osError(e);
+  }
+}
+
+/** `skills-edge publish …` and `skills-edge gc …`: the core's run with Node's I/O. */
+function publishCommand(args) {
+  return runPublishCommand(args, {
+    env: process.env,
+    scratch: joinPath(tmpdir(), `skills-edge-publish-${process.pid}`),
+    readFolder,
+    readFile(path) {
+      try {
+        return readFileSync(path);
+      } catch (e) {
+        return osError(e);
+      }
+    },
+    writeFile: (path, bytes) => tried(() => writeFileSync(path, bytes)),
+    removeFile: (path) => rmSync(path, { force: true }),
+    makeDir: (path) => tried(() => mkdirSync(path, { recursive: true })),
+    removeDir: (path) => rmSync(path, { recursive: true, force: true }),
+    run(program, argv) {
+      const r = spawnSync(program, argv, { env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, maxBuffer: 1 << 30 });
+      if (r.error !== undefined) return osError(r.error);
+      return { ok: r.status === 0, text: `${r.stdout.toString("utf8")}${r.stderr.toString("utf8")}` };
+    },
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+}
+
 function main(args) {
+  // `publish` and `gc` read their own flags and hand the folder's to the pack command's
+  // parser, as the native command does.
+  if (args[0] === "publish" || args[0] === "gc") return publishCommand(args);
   let parsed;
   try {
     parsed = parseCommand(args, process.env);

@@ -13,7 +13,8 @@
 # synchronous ones, a strict TypeScript check of the declarations, `npx skills-edge pack` against the native
 # command (identical packs, identical refusals of hostile folders, damaged packs refused),
 # `npx skills-edge keygen` and `--sign` against the native command (tests/js/pkg/sign-cli),
-# `--oms-sign` against the native command (tests/js/pkg/oms-sign-cli), OpenSSF Model Signing
+# `--oms-sign` against the native command (tests/js/pkg/oms-sign-cli), `npx skills-edge publish`
+# and `gc` against the native command on wrangler's local R2 (tests/js/pkg/publish-cli), OpenSSF Model Signing
 # signatures made by `model_signing sign key` checked by `verify --trust oms.pub` (npm and
 # native) and SkillsClient (tests/js/pkg/oms), the
 # judges of tests/judges/ against the installed SkillsServer (the official SDK 2.4 SkillsClient

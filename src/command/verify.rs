@@ -2,7 +2,7 @@
 //! ([`super::report`]), a well-known source (the crate's own `wellknown` run), or both compared
 //! (`--cross-check`). Above both, so that neither imports the other.
 //!
-//! The signer policy of a run comes from `--trust` and `--pins` ([`signers_of`]): the files are
+//! The signer policy of a run comes from `--trust` and `--pins` (`signers_of`): the files are
 //! read by the command's I/O (the native command, the npm package's) and handed over as
 //! [`SignerFiles`]; the pins to write back come out in [`Output::pins`].
 
@@ -20,7 +20,7 @@ use crate::host::signature::{trusted_key, SignerPolicy, Signers};
 /// The signer policy and pins of a run: the trust list of the `--trust` files (each a public
 /// JWK; a secret one is refused), trust on first use with `--pins`, and the pins its file
 /// holds. [`ErrorCode::InvalidArgument`] naming the file and what is wrong with it.
-pub fn signers_of(args: &VerifyArgs, files: &SignerFiles) -> Result<Signers, VerifyError> {
+pub(crate) fn signers_of(args: &VerifyArgs, files: &SignerFiles) -> Result<Signers, VerifyError> {
     if files.trust.len() != args.trust.len() {
         return Err(VerifyError::new(
             ErrorCode::InvalidArgument,
@@ -53,7 +53,7 @@ pub fn signers_of(args: &VerifyArgs, files: &SignerFiles) -> Result<Signers, Ver
 }
 
 /// The OMS keys and the signer policy of a run: `--trust` files holding PEM are OMS keys
-/// ([`super::oms`]), the others JWKs for DSSE ([`signers_of`]). The native command and the npm
+/// ([`super::oms`]), the others JWKs for DSSE (`signers_of`). The native command and the npm
 /// package's read their files the same way.
 pub(crate) fn trust_of(
     args: &VerifyArgs,

@@ -15,7 +15,7 @@ use crate::command::args::{
 use crate::host::ErrorCode;
 
 /// `args`, an array of strings; `invalid-argument` names a wrong-typed item.
-fn strings(args: &JsValue, a: Arg) -> Result<Vec<String>, JsValue> {
+pub(super) fn strings(args: &JsValue, a: Arg) -> Result<Vec<String>, JsValue> {
     let items = array_items(args, a, "an array of strings")?;
     let mut strings = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {

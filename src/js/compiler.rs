@@ -46,7 +46,7 @@ fn diagnostics<'a>(ds: impl Iterator<Item = &'a Diagnostic>, root: &str) -> Vec<
 
 /// Reads `compileCatalog`'s entries into a source tree; `invalid-argument` names the index
 /// of a malformed entry.
-fn source_tree(entries: &JsValue, a: Arg) -> Result<SourceTree, JsValue> {
+pub(super) fn source_tree(entries: &JsValue, a: Arg) -> Result<SourceTree, JsValue> {
     let items = array_items(entries, a, "an array of { path, bytes } objects")?;
     let mut tree = SourceTree::default();
     for (i, e) in items.iter().enumerate() {

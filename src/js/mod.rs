@@ -40,6 +40,8 @@ mod compiler;
 mod convert;
 mod host;
 #[cfg(feature = "js")]
+mod publish;
+#[cfg(feature = "js")]
 mod server;
 mod verifier;
 
@@ -50,6 +52,8 @@ pub use command::{command_usage, parse_command, parse_verify_args, timeout_bound
 #[cfg(feature = "js")]
 pub use compiler::{build_options, compile_catalog, inspect_pack, signing_key_files};
 pub use host::SkillHost;
+#[cfg(feature = "js")]
+pub use publish::run_publish_command;
 #[cfg(feature = "js")]
 pub use server::{inspector_files, SkillsServer};
 pub use verifier::{

@@ -486,6 +486,37 @@ export interface VerifyFiles {
   pins?: string;
 }
 
+/**
+ * The I/O of `runPublishCommand` (`skills-edge publish` and `gc`), supplied by the package's
+ * command from Node. A function that cannot do its work returns the system's reason as a
+ * string (Rust's words: `No such file or directory (os error 2)`); a function that throws
+ * stops the run, and `runPublishCommand` rethrows it.
+ */
+export interface PublishIo {
+  /** The environment's variables (e.g. `process.env`): `SKILLS_SIGNING_KEY`, `SKILLS_EDGE_WRANGLER`, … */
+  env: Record<string, string | undefined>;
+  /** A folder of this run's own for the files handed to wrangler (made, then removed, by the run). */
+  scratch: string;
+  /** The skills folder, read as `compileCatalog` takes it (no link followed). */
+  readFolder(dir: string): SourceEntry[];
+  /** The file's bytes, or why it cannot be read. */
+  readFile(path: string): Uint8Array | string;
+  /** Writes the file (replacing it); undefined, or why it cannot be written. */
+  writeFile(path: string, bytes: Uint8Array): string | undefined;
+  /** Removes the file if it is there. */
+  removeFile(path: string): void;
+  /** Makes the folder and its parents; undefined, or why it cannot be made. */
+  makeDir(path: string): string | undefined;
+  /** Removes the folder and what it holds, if it is there. */
+  removeDir(path: string): void;
+  /** Runs the program with `WRANGLER_SEND_METRICS=false` added to the environment and waits: whether it exited 0 and its standard output then standard error, or why it could not start. */
+  run(program: string, args: string[]): { ok: boolean; text: string } | string;
+  /** Writes to standard output. */
+  stdout(text: string): void;
+  /** Writes to standard error. */
+  stderr(text: string): void;
+}
+
 /** What the npm package's `skills-edge` command line asks for (`parseCommand`). */
 export type ParsedCommand =
   | { command: "check"; dir: string; strict: boolean; skipInvalid: boolean; sign?: string; catalogId?: string; omsSign?: string }

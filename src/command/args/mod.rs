@@ -20,13 +20,14 @@ mod verify;
 mod worker;
 
 pub use pack::PackArgs;
-pub use usage::command_usage;
+pub(crate) use usage::command_usage;
 pub use usage::usage;
 #[cfg(feature = "js")]
 pub(crate) use usage::verify_usage;
 pub use verify::SignerFiles;
 pub use verify::VerifyArgs;
-pub use verify::TOKEN_ENV;
+#[cfg(any(test, feature = "js"))]
+pub(crate) use verify::TOKEN_ENV;
 pub use worker::Route;
 pub use worker::WorkerArgs;
 
@@ -69,7 +70,7 @@ pub enum Invocation {
     /// `--version` or `-V`.
     Version,
     /// `--help`, `-h` or `help`: the whole usage; `COMMAND --help` (or `-h`): that
-    /// subcommand's ([`command_usage`]). The text to print on stdout (exit status 0).
+    /// subcommand's (`command_usage`). The text to print on stdout (exit status 0).
     Help(String),
 }
 

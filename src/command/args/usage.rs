@@ -256,7 +256,7 @@ USAGE:
 /// The usage of one subcommand of `program` (what `skills-edge COMMAND --help` prints): its
 /// own text, and for `check`, `pack` and `worker` the options they share. `None` for a name
 /// that is not one of `program`'s subcommands.
-pub fn command_usage(program: Program, command: &str) -> Option<String> {
+pub(crate) fn command_usage(program: Program, command: &str) -> Option<String> {
     let u = usage_parts(program);
     let (name, own) = u.commands.iter().find(|(n, _)| *n == command)?;
     let shared = if matches!(*name, "check" | "pack" | "worker") {

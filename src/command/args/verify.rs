@@ -6,7 +6,7 @@ use crate::host::index::{index_url_of_origin, is_index_url};
 
 /// The environment variable holding the bearer token `verify` sends when `--token` is not
 /// given.
-pub const TOKEN_ENV: &str = "SKILLS_EDGE_TOKEN";
+pub(crate) const TOKEN_ENV: &str = "SKILLS_EDGE_TOKEN";
 
 /// The arguments of `verify`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl VerifyArgs {
         VerifyArgs::parse_with_env(args, &|_: &str| None)
     }
 
-    /// [`VerifyArgs::parse`], with the environment: `SKILLS_EDGE_TOKEN` ([`TOKEN_ENV`]) is the
+    /// [`VerifyArgs::parse`], with the environment: `SKILLS_EDGE_TOKEN` (`TOKEN_ENV`) is the
     /// token when `--token` is not given and no `--header authorization` either. `--token TOKEN`
     /// (or the variable) adds `authorization: Bearer TOKEN` to the headers ([`bearer_header`]);
     /// `--token` with `--header authorization` is refused, as is `--token` given twice. The token
@@ -197,7 +197,7 @@ fn parse_timeout(v: &str) -> Result<u64, String> {
         })
 }
 
-/// The `--header` values checked, with the token of `--token` (or of [`TOKEN_ENV`]) as
+/// The `--header` values checked, with the token of `--token` (or of `TOKEN_ENV`) as
 /// `authorization: Bearer TOKEN` unless a `--header authorization` is given.
 fn headers_with_token(
     headers: &[(String, String)],

@@ -67,6 +67,21 @@ const io = {
 };
 
 // name -> [[parameter, kind, a valid value], ...]; `this` for methods comes from `make`.
+/** A PublishIo whose every step fails: `publish --help` only writes to stdout. */
+const publishIo = {
+  env: {},
+  scratch: "/nonexistent/skills-edge-publish-test",
+  readFolder: () => [],
+  readFile: () => "No such file or directory (os error 2)",
+  writeFile: () => "Permission denied (os error 13)",
+  removeFile: () => {},
+  makeDir: () => "Permission denied (os error 13)",
+  removeDir: () => {},
+  run: () => "No such file or directory (os error 2)",
+  stdout: () => {},
+  stderr: () => {},
+};
+
 const free = {
   inspectorFiles: [],
   validateEntry: [["entry", "entry", entry]],
@@ -96,6 +111,7 @@ const free = {
   commandUsage: [],
   timeoutBounds: [],
   runVerifyCommand: [["args", "entries", ["http://127.0.0.1:1/mcp"]], ["io", "io", io], ["files", "options", { trust: [] }]],
+  runPublishCommand: [["args", "entries", ["publish", "--help"]], ["io", "io", publishIo]],
   verifyWellKnown: [["io", "io", io], ["url", "string", "http://127.0.0.1:1"], ["options", "options", { trustOnFirstUse: true }]],
 };
 // The async functions (the ES module layer), with the parameters of their synchronous twins.

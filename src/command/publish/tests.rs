@@ -3,25 +3,25 @@
 //! gc's keys come from. (wrangler's side of gc runs in tests/e2e/r2.test.mjs.)
 
 use super::*;
-use skills_edge::catalog::sign::SigningKey;
+use crate::catalog::sign::SigningKey;
 use std::collections::BTreeMap;
 
 fn key(n: u8) -> SigningKey {
     SigningKey::from_seed(std::array::from_fn(|i| (i as u8).wrapping_mul(7) ^ n))
 }
 
-fn memory() -> Store {
+fn memory() -> Store<'static> {
     Store {
         bucket: "skills-catalogs".into(),
         catalog: "default".into(),
-        io: Io::Memory(Default::default()),
+        io: Via::Memory(Default::default()),
     }
 }
 
 fn objects(store: &Store) -> BTreeMap<String, Vec<u8>> {
     match &store.io {
-        Io::Memory(m) => m.borrow().clone(),
-        Io::Wrangler { .. } => unreachable!("the tests' store is in memory"),
+        Via::Memory(m) => m.borrow().clone(),
+        Via::Wrangler(_) => unreachable!("the tests' store is in memory"),
     }
 }
 
