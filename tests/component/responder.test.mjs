@@ -197,7 +197,12 @@ test("the fallback record field turns on tools and prompts; left out, nothing ch
   assert.deepEqual([result.capabilities.tools, result.capabilities.prompts], [{}, {}]);
   assert.match(result.instructions, /^For clients without the io\.modelcontextprotocol\/skills extension/);
   r = call(on, request(true, 4, "tools/list"));
-  assert.deepEqual(JSON.parse(r.text).result.tools.map((t) => t.name), ["list_skills", "read_skill", "read_skill_resource"]);
+  // The catalog carries a search index, so the tools include search_skills (as the Worker's).
+  assert.deepEqual(JSON.parse(r.text).result.tools.map((t) => t.name), ["list_skills", "read_skill", "read_skill_resource", "search_skills"]);
+  r = call(on, request(true, 40, "tools/call", { name: "search_skills", arguments: { query: "code review checklist", limit: 3 } }));
+  const found = JSON.parse(r.text).result;
+  assert.equal(found.isError, false, r.text);
+  assert.equal(found.structuredContent.results[0].uri, "skill://code-review/SKILL.md", r.text);
   r = call(on, request(true, 5, "tools/call", { name: "read_skill", arguments: { name: "code-review" } }));
   const read = JSON.parse(r.text).result;
   assert.equal(read.isError, false);
