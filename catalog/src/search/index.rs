@@ -357,8 +357,8 @@ pub(crate) struct Postings<'a> {
 }
 
 impl Postings<'_> {
-    /// The next posting from one 64-bit window, when it lies inside the range and its counts
-    /// are a one-field code (the common case); else `None` and nothing read.
+    /// The next posting from one 64-bit window, when it lies inside the range and fits in 56
+    /// bits (the common case); else `None` and nothing read.
     #[inline(always)]
     fn fast(&mut self) -> Option<Posting> {
         if self.r.end.saturating_sub(self.r.pos) < 56 {
@@ -372,22 +372,34 @@ impl Postings<'_> {
         }
         let v = u64::from(q) << self.k | (w >> (q + 1)) & ((1u64 << self.k) - 1);
         let skill = u32::try_from(self.base + v).ok()?;
-        let mut counts = [0; FIELDS];
+        // The counts as one word, a byte a field (built in a register, not byte by byte).
+        let mut counts = 0u32;
         if self.with_counts {
             // The leading ones of the count code: 0 to 3 name one field, 4 the explicit form.
             let ones = (!(w >> used)).trailing_zeros();
-            let field = match ones {
-                0 => 1,
-                1 => 0,
-                2 => 2,
-                3 => 3,
-                _ => return None,
-            };
-            counts[field] = 1;
-            used += ones + 1;
+            if ones < 4 {
+                let field = [1, 0, 2, 3][ones as usize & 3];
+                counts = 1 << (8 * field);
+                used += ones + 1;
+            } else {
+                // Each field's count in unary, while the window holds it (`used` stays at
+                // most 56, so every shift is inside the window).
+                used += 4;
+                for field in 0..FIELDS as u32 {
+                    let zeros = (w >> used).trailing_zeros();
+                    if used + zeros + 1 > 56 {
+                        return None;
+                    }
+                    counts |= zeros << (8 * field);
+                    used += zeros + 1;
+                }
+            }
         }
         self.r.pos += u64::from(used);
-        Some(Posting { skill, counts })
+        Some(Posting {
+            skill,
+            counts: counts.to_le_bytes(),
+        })
     }
 
     /// The next posting read code by code (near the range's end, or counts in the explicit
@@ -661,11 +673,13 @@ mod tests {
             let list = (0..skills)
                 .filter(|s| (s * 31 + t) % (t + 2) == 0)
                 .map(|s| {
-                    let c = match s % 5 {
+                    let c = match s % 6 {
                         0 => [0, 1, 0, 0],
                         1 => [1, 0, 0, 0],
                         2 => [0, 0, 1, 0],
                         3 => [0, 0, 0, 1],
+                        // The explicit form, within one window and beyond it.
+                        4 => [0, 2, (t % 2) as u8, 1],
                         _ => [2, 255, 0, (t % 3) as u8],
                     };
                     (s as u32, c)

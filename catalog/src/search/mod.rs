@@ -185,22 +185,42 @@ impl Catalog {
             .into_iter()
             .filter_map(|(s, score)| {
                 let view = self.skill_at(s as usize)?;
-                let entry = crate::json::parse(view.entry_json).ok();
-                let description = entry
-                    .as_ref()
-                    .and_then(|e| e.get("frontmatter")?.get("description")?.as_str())
-                    .unwrap_or_default()
-                    .to_owned();
                 Some(Hit {
                     index: s as usize,
                     uri: view.uri,
                     name: view.name,
-                    description,
+                    description: description(view.entry_json),
                     score: (score * 10_000.0).round() / 10_000.0,
                 })
             })
             .collect())
     }
+}
+
+/// The description in a skill's entry: its frontmatter's. The entry starts `{"uri":…,
+/// "frontmatter":{…},` as the compiler writes it, so the frontmatter is read alone, not the
+/// resources and signature after it; an entry of another shape is read whole.
+fn description(entry: &str) -> String {
+    let of = |frontmatter: &crate::json::Node<'_>| {
+        frontmatter
+            .get("description")
+            .and_then(|d| d.as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let first = || {
+        let rest = entry.strip_prefix("{\"uri\":")?;
+        let (_, uri) = crate::json::parse_prefix(rest).ok()?;
+        let rest = rest.get(uri..)?.strip_prefix(",\"frontmatter\":")?;
+        let (frontmatter, _) = crate::json::parse_prefix(rest).ok()?;
+        Some(of(&frontmatter))
+    };
+    first().unwrap_or_else(|| {
+        crate::json::parse(entry)
+            .ok()
+            .and_then(|e| e.get("frontmatter").map(of))
+            .unwrap_or_default()
+    })
 }
 
 /// The skills carrying `tag`, sorted; an error when no skill the caller sees carries it (a
