@@ -415,6 +415,11 @@ impl Postings<'_> {
         Some(Posting { skill, counts })
     }
 
+    /// How many postings are left to read.
+    pub(crate) fn len(&self) -> usize {
+        self.left
+    }
+
     /// Calls `f` with each posting, in order: the loop of [`Iterator::next`], the common
     /// case read inline.
     pub(crate) fn each(mut self, mut f: impl FnMut(Posting)) {

@@ -150,7 +150,10 @@ impl Catalog {
         for term in &query_terms {
             let start = found.len();
             counts.clear();
-            ix.postings(term).each(|p| {
+            let postings = ix.postings(term);
+            found.reserve(postings.len());
+            counts.reserve(postings.len());
+            postings.each(|p| {
                 if visible(p.skill) {
                     found.push((p.skill, 0.0));
                     counts.push(p.counts);
