@@ -15,7 +15,10 @@
 // (A B A B ...), so two builds compare on the same machine in one run.
 //
 // Usage: node_modules/.bin/node benches/worker/search.mjs [--skills 10000] [--requests 200]
-//          [--rounds 2] [--wasm LABEL=PATH]... [--bin PATH] [--v8-flag FLAG]...
+//          [--rounds 2] [--warm 0] [--wasm LABEL=PATH]... [--bin PATH] [--v8-flag FLAG]...
+// `--warm N` sends N `search_skills` calls of the query before measuring: V8 runs the wasm in
+// its baseline tier (Liftoff) first and moves the hot functions to its optimising tier as they
+// run, so the first requests of a fresh isolate cost more than later ones.
 // `--v8-flag` passes a flag to workerd's V8 (the config's `v8Flags`), e.g. `--no-liftoff`: the
 // wasm compiled by the optimising tier only, to tell the tiers apart.
 // Needs the Worker built (bash scripts/build-worker.sh). Every server binds 127.0.0.1 on a
@@ -31,7 +34,7 @@ const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const HERE = join(ROOT, "benches", "worker");
 const ESBUILD = join(ROOT, "node_modules", ".bin", "esbuild");
 
-const opts = { skills: 10_000, requests: 200, rounds: 2, wasm: [], bin: null, v8Flags: [] };
+const opts = { skills: 10_000, requests: 200, rounds: 2, warm: 0, wasm: [], bin: null, v8Flags: [] };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   const value = () => {
@@ -41,6 +44,7 @@ for (let i = 2; i < process.argv.length; i++) {
   if (a === "--skills") opts.skills = Number(value());
   else if (a === "--requests") opts.requests = Number(value());
   else if (a === "--rounds") opts.rounds = Number(value());
+  else if (a === "--warm") opts.warm = Number(value());
   else if (a === "--bin") opts.bin = value();
   else if (a === "--v8-flag") opts.v8Flags.push(value());
   else if (a === "--wasm") {
@@ -53,6 +57,7 @@ for (let i = 2; i < process.argv.length; i++) {
 for (const k of ["skills", "requests", "rounds"]) {
   if (!Number.isInteger(opts[k]) || opts[k] < 1) throw new Error(`--${k} must be a positive whole number`);
 }
+if (!Number.isInteger(opts.warm) || opts.warm < 0) throw new Error("--warm must be a whole number");
 if (opts.wasm.length === 0) opts.wasm.push({ label: "worker/build", path: join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm") });
 for (const w of opts.wasm) {
   if (!existsSync(w.path) || !existsSync(join(dirname(w.path), "skills_edge_worker.js"))) {
@@ -148,6 +153,7 @@ try {
         if (r.status !== 200 || !Array.isArray(hits) || hits.length === 0) {
           throw new Error(`search_skills: HTTP ${r.status}: ${r.body.slice(0, 300)}`);
         }
+        for (let k = 0; k < opts.warm; k++) await post(port, search, "search_skills");
         return {
           search: await perRequest(pid, port, search, "search_skills", opts.requests),
           absent: await perRequest(pid, port, absent, "search_skills", opts.requests),
@@ -159,7 +165,7 @@ try {
     }
   }
   console.log(`\n${opts.skills} skills, query ${JSON.stringify(query)} (anonymous), ${opts.requests} requests each; floor ${floor.toFixed(0)} µs` +
-    `${opts.v8Flags.length ? `; V8 flags ${opts.v8Flags.join(" ")}` : ""}\n`);
+    `${opts.warm ? `, after ${opts.warm} calls to warm up` : ""}${opts.v8Flags.length ? `; V8 flags ${opts.v8Flags.join(" ")}` : ""}\n`);
   console.log("| round | build | `search_skills` µs CPU | the same, an absent word | `skills/get` | search − `skills/get` |");
   console.log("|---:|---|---:|---:|---:|---:|");
   for (const r of rows) {
