@@ -121,10 +121,8 @@ impl Catalog {
                 "this catalog was built without a search index".into(),
             ));
         };
-        // A caller holding every class of the index sees every skill: no check per posting.
-        let sees_all = (1..ix.classes).all(|k| grant.mask() & (1u64 << (k - 1)) != 0);
         let sees = self.skill_visibility(grant);
-        let visible = |skill: u32| sees_all || sees(skill as usize);
+        let visible = |skill: u32| sees(skill as usize);
         let tag_lists = tags
             .iter()
             .map(|t| tagged_visible(&ix, t, &visible))

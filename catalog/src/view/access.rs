@@ -81,12 +81,11 @@ impl Catalog {
     /// [`Catalog::skill_visible`] for one caller, the table of audiences found once: the
     /// check the search makes for every posting it reads.
     pub(crate) fn skill_visibility(&self, grant: Grant) -> impl Fn(usize) -> bool + '_ {
-        let classes = self
-            .t
-            .access
-            .as_ref()
-            .and_then(|a| a.skills.bytes(self.pack()));
+        let access = self.t.access.as_ref();
+        let classes = access.and_then(|a| a.skills.bytes(self.pack()));
         move |i| match classes {
+            // No access rules: every skill is public.
+            _ if access.is_none() => true,
             Some(words) => {
                 let class = i
                     .checked_mul(4)
