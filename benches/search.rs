@@ -10,11 +10,16 @@
 //! caller holding the private scope).
 //!
 //! Run: `cargo bench --bench search`; `SEARCH_BENCH_SKILLS` (comma-separated) sets the sizes.
+//! With `SEARCH_BENCH_DUMP=FILE`, each size's results for a fixed set of queries (each word
+//! of the vocabulary alone, then pairs and triples, with and without a tag, for both callers)
+//! are written to FILE, scores as the bits of their `f64`, before the measurements: two
+//! builds' files compare their rankings byte for byte.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use skills_edge::catalog::compile::{self, SourceTree};
 use skills_edge::catalog::{pack, Catalog, Grant};
 use std::hint::black_box;
+use std::io::Write;
 use std::time::Instant;
 
 /// A deterministic generator (xorshift64*).
@@ -93,6 +98,36 @@ fn sizes() -> Vec<usize> {
         .unwrap_or_else(|| vec![2_500, 5_000, 10_000])
 }
 
+/// Every result of a fixed set of queries, for both callers, a line each.
+fn dump(out: &mut impl Write, catalog: &Catalog, scoped: Grant, n: usize) {
+    let words = vocabulary();
+    let mut queries: Vec<(String, Vec<&str>)> = words.iter().map(|w| (w.clone(), vec![])).collect();
+    for k in 0..words.len() {
+        let (a, b, c) = (
+            &words[k],
+            &words[(k * 7 + 3) % 400],
+            &words[(k * 13 + 5) % 400],
+        );
+        queries.push((format!("{a} {b}"), vec![]));
+        queries.push((format!("{a} {b} {c}"), vec![]));
+        queries.push((format!("{c} {a} {b} {c}"), vec!["group-7"]));
+    }
+    for (who, grant) in [("public", Grant::PUBLIC), ("scoped", scoped)] {
+        for (q, tags) in &queries {
+            let hits = catalog.search(grant, q, tags, 50);
+            let line = match hits {
+                Ok(hits) => hits
+                    .iter()
+                    .map(|h| format!("{} {:016x} {}", h.uri, h.score.to_bits(), h.description))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                Err(e) => format!("error: {e}"),
+            };
+            writeln!(out, "{n} {who} {q:?} {tags:?}: {line}").expect("writes");
+        }
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     for n in sizes() {
@@ -117,6 +152,14 @@ fn bench(c: &mut Criterion) {
         let scoped = catalog.grant(&["team"]);
         let words = vocabulary();
         let query = format!("{} {} {}", words[3], words[40], words[200]);
+        if let Ok(path) = std::env::var("SEARCH_BENCH_DUMP") {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .expect("opens the dump file");
+            dump(&mut f, &catalog, scoped, n);
+        }
         assert!(!catalog
             .search(Grant::PUBLIC, &query, &[], 10)
             .expect("searches")

@@ -106,6 +106,20 @@ pub fn parse(text: &str) -> Result<Node<'_>, Error> {
     Ok(node)
 }
 
+/// Reads the JSON value at the start of `text` (after any white space), and the bytes it
+/// took: for a reader that needs only the first members of a long document it knows the
+/// shape of. What follows the value is not read.
+pub(crate) fn parse_prefix(text: &str) -> Result<(Node<'_>, usize), Error> {
+    let mut p = Parser {
+        text,
+        bytes: text.as_bytes(),
+        at: 0,
+        depth: 0,
+    };
+    let node = p.value()?;
+    Ok((node, p.at))
+}
+
 impl<'a> Node<'a> {
     /// The string, if the value is one.
     pub fn as_str(&self) -> Option<&str> {

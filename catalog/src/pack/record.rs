@@ -269,6 +269,11 @@ impl<R: Record> Table<R> {
         pack.get(start..start.checked_add(n)?).map(get)
     }
 
+    /// The table's bytes in `pack`; `None` when they do not all fit in it.
+    pub(crate) fn bytes<'a>(&self, pack: &'a [u8]) -> Option<&'a [u8]> {
+        pack.get(self.at..self.end()?)
+    }
+
     /// Every record, in order (stops at the first that does not fit in `pack`).
     pub(crate) fn iter<'a>(&self, pack: &'a [u8]) -> impl Iterator<Item = R> + 'a
     where

@@ -60,6 +60,7 @@ impl<'a> Bits<'a> {
     }
 
     /// The next bits from `pos` (at least 56 of them, zeros past the bytes), not consumed.
+    #[inline(always)]
     pub(crate) fn window(&self) -> u64 {
         let at = usize::try_from(self.pos / 8).unwrap_or(usize::MAX);
         if let Some(w) = self.b.get(at..at.saturating_add(8)) {

@@ -300,7 +300,7 @@ impl<'a> Dict<'a> {
         Postings {
             r: Bits::new(self.bits, e.start, e.start.saturating_add(e.bits)),
             left: e.count,
-            last: None,
+            base: 0,
             k: rice_k(skills, e.count),
             with_counts: self.with_counts,
         }
@@ -347,17 +347,19 @@ impl<'a> Dict<'a> {
 }
 
 /// A term's or tag's postings, decoded one at a time; a damaged list ends early.
-struct Postings<'a> {
+pub(crate) struct Postings<'a> {
     r: Bits<'a>,
     left: usize,
-    last: Option<u32>,
+    /// The least skill the next posting can have: 0, then one past the last one.
+    base: u64,
     k: u32,
     with_counts: bool,
 }
 
 impl Postings<'_> {
-    /// The next posting from one 64-bit window, when it lies inside the range and its counts
-    /// are a one-field code (the common case); else `None` and nothing read.
+    /// The next posting from one 64-bit window, when it lies inside the range and fits in 56
+    /// bits (the common case); else `None` and nothing read.
+    #[inline(always)]
     fn fast(&mut self) -> Option<Posting> {
         if self.r.end.saturating_sub(self.r.pos) < 56 {
             return None;
@@ -368,27 +370,67 @@ impl Postings<'_> {
         if used + 4 > 56 {
             return None;
         }
-        let v =
-            u32::try_from(u64::from(q) << self.k | (w >> (q + 1)) & ((1u64 << self.k) - 1)).ok()?;
-        let skill = match self.last {
-            None => v,
-            Some(l) => l.checked_add(v)?.checked_add(1)?,
-        };
-        let mut counts = [0; FIELDS];
+        let v = u64::from(q) << self.k | (w >> (q + 1)) & ((1u64 << self.k) - 1);
+        let skill = u32::try_from(self.base + v).ok()?;
+        // The counts as one word, a byte a field (built in a register, not byte by byte).
+        let mut counts = 0u32;
         if self.with_counts {
             // The leading ones of the count code: 0 to 3 name one field, 4 the explicit form.
-            let field = match (!(w >> used)).trailing_zeros() {
-                0 => 1,
-                1 => 0,
-                2 => 2,
-                3 => 3,
-                _ => return None,
-            };
-            counts[field] = 1;
-            used += [1, 0, 2, 3][field] + 1;
+            let ones = (!(w >> used)).trailing_zeros();
+            if ones < 4 {
+                let field = [1, 0, 2, 3][ones as usize & 3];
+                counts = 1 << (8 * field);
+                used += ones + 1;
+            } else {
+                // Each field's count in unary, while the window holds it (`used` stays at
+                // most 56, so every shift is inside the window).
+                used += 4;
+                for field in 0..FIELDS as u32 {
+                    let zeros = (w >> used).trailing_zeros();
+                    if used + zeros + 1 > 56 {
+                        return None;
+                    }
+                    counts |= zeros << (8 * field);
+                    used += zeros + 1;
+                }
+            }
         }
         self.r.pos += u64::from(used);
+        Some(Posting {
+            skill,
+            counts: counts.to_le_bytes(),
+        })
+    }
+
+    /// The next posting read code by code (near the range's end, or counts in the explicit
+    /// form); `None` past the range.
+    fn slow(&mut self) -> Option<Posting> {
+        let v = self.r.rice(self.k)?;
+        let skill = u32::try_from(self.base + u64::from(v)).ok()?;
+        let counts = if self.with_counts {
+            codec::counts(&mut self.r)?
+        } else {
+            [0; FIELDS]
+        };
         Some(Posting { skill, counts })
+    }
+
+    /// How many postings are left to read.
+    pub(crate) fn len(&self) -> usize {
+        self.left
+    }
+
+    /// Calls `f` with each posting, in order: the loop of [`Iterator::next`], the common
+    /// case read inline.
+    pub(crate) fn each(mut self, mut f: impl FnMut(Posting)) {
+        while self.left > 0 {
+            let Some(p) = self.fast().or_else(|| self.slow()) else {
+                return;
+            };
+            self.left -= 1;
+            self.base = u64::from(p.skill) + 1;
+            f(p);
+        }
     }
 }
 
@@ -399,28 +441,10 @@ impl Iterator for Postings<'_> {
         if self.left == 0 {
             return None;
         }
-        if let Some(p) = self.fast() {
-            self.left -= 1;
-            self.last = Some(p.skill);
-            return Some(p);
-        }
-        let p = (|| {
-            let v = self.r.rice(self.k)?;
-            let skill = match self.last {
-                None => v,
-                Some(l) => l.checked_add(v)?.checked_add(1)?,
-            };
-            let counts = if self.with_counts {
-                codec::counts(&mut self.r)?
-            } else {
-                [0; FIELDS]
-            };
-            Some(Posting { skill, counts })
-        })();
-        match p {
+        match self.fast().or_else(|| self.slow()) {
             Some(p) => {
                 self.left -= 1;
-                self.last = Some(p.skill);
+                self.base = u64::from(p.skill) + 1;
                 Some(p)
             }
             None => {
@@ -439,6 +463,8 @@ pub(crate) struct Index<'a> {
     pub(crate) skills: usize,
     pub(crate) classes: usize,
     widths: [u32; FIELDS],
+    /// The sum of `widths`: the bits of one skill's lengths.
+    per_skill: u64,
     at_stats: usize,
     lens: &'a [u8],
     terms: Dict<'a>,
@@ -503,6 +529,7 @@ impl<'a> Index<'a> {
             skills,
             classes,
             widths,
+            per_skill,
             at_stats: at[1],
             lens: part(2),
             terms: Dict {
@@ -535,8 +562,9 @@ impl<'a> Index<'a> {
     }
 
     /// The length of each field of skill `i`.
+    #[inline]
     pub(crate) fn lens(&self, i: usize) -> [u32; FIELDS] {
-        let per_skill: u64 = self.widths.iter().map(|&v| u64::from(v)).sum();
+        let per_skill = self.per_skill;
         let start = (i as u64).saturating_mul(per_skill);
         let r = Bits::new(self.lens, start, start.saturating_add(per_skill));
         if per_skill <= 56 && r.end == start.saturating_add(per_skill) {
@@ -552,8 +580,25 @@ impl<'a> Index<'a> {
         self.widths.map(|w| r.fixed(w).unwrap_or(0))
     }
 
+    /// The length of field `f` of skill `i`.
+    #[inline]
+    pub(crate) fn len(&self, i: usize, f: usize) -> u32 {
+        let Some(&n) = self.widths.get(f) else {
+            return 0;
+        };
+        let before: u64 = self.widths.iter().take(f).map(|&v| u64::from(v)).sum();
+        let start = (i as u64)
+            .saturating_mul(self.per_skill)
+            .saturating_add(before);
+        let mut r = Bits::new(self.lens, start, start.saturating_add(u64::from(n)));
+        if r.end == start.saturating_add(u64::from(n)) {
+            return (r.window() & ((1u64 << n) - 1)) as u32;
+        }
+        r.fixed(n).unwrap_or(0)
+    }
+
     /// The postings of `term` (none for a term the index does not hold).
-    pub(crate) fn postings(&self, term: &str) -> impl Iterator<Item = Posting> + 'a {
+    pub(crate) fn postings(&self, term: &str) -> Postings<'a> {
         self.terms
             .postings(self.terms.find(term.as_bytes()), self.skills)
     }
@@ -633,11 +678,13 @@ mod tests {
             let list = (0..skills)
                 .filter(|s| (s * 31 + t) % (t + 2) == 0)
                 .map(|s| {
-                    let c = match s % 5 {
+                    let c = match s % 6 {
                         0 => [0, 1, 0, 0],
                         1 => [1, 0, 0, 0],
                         2 => [0, 0, 1, 0],
                         3 => [0, 0, 0, 1],
+                        // The explicit form, within one window and beyond it.
+                        4 => [0, 2, (t % 2) as u8, 1],
                         _ => [2, 255, 0, (t % 3) as u8],
                     };
                     (s as u32, c)

@@ -12,8 +12,9 @@
 //! it holds, of figures the pack stores per class, and document frequencies counted over the
 //! postings of the query's terms. So a caller's results and scores are exactly those of a
 //! catalog without the skills it may not see. Per query: a binary search per term, then the
-//! postings of the query's terms, each read once (twice: once to count, once to score); no
-//! YAML, no hashing, nothing per skill of the catalog.
+//! postings of the query's terms, each decoded once into one buffer (those the caller sees),
+//! scored in place, and merged by skill into the best `limit`; no YAML, no hashing, nothing
+//! per skill of the catalog.
 
 mod codec;
 pub(crate) mod index;
@@ -21,7 +22,7 @@ pub(crate) mod text;
 
 use crate::access::Grant;
 use crate::Catalog;
-use index::{Index, Posting, FIELDS};
+use index::{Index, FIELDS};
 
 /// The most bytes a query may have.
 pub(crate) const MAX_QUERY_BYTES: usize = 1000;
@@ -120,7 +121,8 @@ impl Catalog {
                 "this catalog was built without a search index".into(),
             ));
         };
-        let visible = |skill: u32| self.skill_visible(skill as usize, grant);
+        let sees = self.skill_visibility(grant);
+        let visible = |skill: u32| sees(skill as usize);
         let tag_lists = tags
             .iter()
             .map(|t| tagged_visible(&ix, t, &visible))
@@ -136,52 +138,90 @@ impl Catalog {
                 }
             })
             .collect();
-        // (skill, term rank, contribution): sorted by skill then term, so each skill's sum
-        // adds the same contributions in the same order in every catalog.
-        // Each term's visible postings, read once, merged into the sums sorted by skill: each
-        // skill's sum adds its terms' contributions in query order, in every catalog.
-        let mut scored: Vec<(u32, f64)> = Vec::new();
+        // Each term's visible postings, read once into one buffer (the terms one after the
+        // other, each sorted by skill), then scored in place once its document frequency is
+        // known; then merged by skill, each skill's sum adding its terms' contributions in
+        // query order, in every catalog.
+        let mut found: Vec<(u32, f64)> = Vec::new();
+        let mut counts: Vec<[u8; FIELDS]> = Vec::new();
+        let mut ends = Vec::with_capacity(query_terms.len());
         for term in &query_terms {
-            let seen: Vec<Posting> = ix.postings(term).filter(|p| visible(p.skill)).collect();
-            if seen.is_empty() {
+            let start = found.len();
+            counts.clear();
+            let postings = ix.postings(term);
+            found.reserve(postings.len());
+            counts.reserve(postings.len());
+            postings.each(|p| {
+                if visible(p.skill) {
+                    found.push((p.skill, 0.0));
+                    counts.push(p.counts);
+                }
+            });
+            if found.len() == start {
                 continue;
             }
-            let df = seen.len() as f64;
+            let df = (found.len() - start) as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            let part = seen.iter().map(|p| {
-                let w = weighted(p, ix.lens(p.skill as usize), &avg);
-                (p.skill, idf * w * (K1 + 1.0) / (K1 + w))
-            });
-            scored = merge_sums(&scored, part);
+            let mut memo = Memo::new();
+            for ((skill, v), c) in found[start..].iter_mut().zip(&counts) {
+                *v = memo.score(c, &ix, *skill as usize, &avg, idf);
+            }
+            ends.push(found.len());
         }
-        scored.retain(|(s, _)| tag_lists.iter().all(|l| l.binary_search(s).is_ok()));
-        // Best first, ties in URI (skill) order: the best `limit` selected, then sorted.
+        // Best first, ties in URI (skill) order: the best `limit` kept sorted as the sums come.
         let order = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if scored.len() > limit {
-            scored.select_nth_unstable_by(limit - 1, order);
-            scored.truncate(limit);
-        }
-        scored.sort_by(order);
-        Ok(scored
+        let mut best: Vec<(u32, f64)> = Vec::with_capacity(limit + 1);
+        merge_sums(&found, &ends, |hit| {
+            if !tag_lists.iter().all(|l| l.binary_search(&hit.0).is_ok()) {
+                return;
+            }
+            if best.len() == limit && best.last().is_some_and(|w| order(&hit, w).is_ge()) {
+                return;
+            }
+            let at = best.partition_point(|b| order(b, &hit).is_lt());
+            best.insert(at, hit);
+            best.truncate(limit);
+        });
+        Ok(best
             .into_iter()
             .filter_map(|(s, score)| {
                 let view = self.skill_at(s as usize)?;
-                let entry = crate::json::parse(view.entry_json).ok();
-                let description = entry
-                    .as_ref()
-                    .and_then(|e| e.get("frontmatter")?.get("description")?.as_str())
-                    .unwrap_or_default()
-                    .to_owned();
                 Some(Hit {
                     index: s as usize,
                     uri: view.uri,
                     name: view.name,
-                    description,
+                    description: description(view.entry_json),
                     score: (score * 10_000.0).round() / 10_000.0,
                 })
             })
             .collect())
     }
+}
+
+/// The description in a skill's entry: its frontmatter's. The entry starts `{"uri":…,
+/// "frontmatter":{…},` as the compiler writes it, so the frontmatter is read alone, not the
+/// resources and signature after it; an entry of another shape is read whole.
+fn description(entry: &str) -> String {
+    let of = |frontmatter: &crate::json::Node<'_>| {
+        frontmatter
+            .get("description")
+            .and_then(|d| d.as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let first = || {
+        let rest = entry.strip_prefix("{\"uri\":")?;
+        let (_, uri) = crate::json::parse_prefix(rest).ok()?;
+        let rest = rest.get(uri..)?.strip_prefix(",\"frontmatter\":")?;
+        let (frontmatter, _) = crate::json::parse_prefix(rest).ok()?;
+        Some(of(&frontmatter))
+    };
+    first().unwrap_or_else(|| {
+        crate::json::parse(entry)
+            .ok()
+            .and_then(|e| e.get("frontmatter").map(of))
+            .unwrap_or_default()
+    })
 }
 
 /// The skills carrying `tag`, sorted; an error when no skill the caller sees carries it (a
@@ -216,36 +256,109 @@ fn grant_stats(ix: &Index<'_>, grant: Grant) -> [u64; FIELDS + 1] {
     stats
 }
 
-/// `acc` (sums by skill, sorted) with `part` (a term's contributions, sorted by skill) added:
-/// one pass over both.
-fn merge_sums(acc: &[(u32, f64)], part: impl Iterator<Item = (u32, f64)>) -> Vec<(u32, f64)> {
-    let mut out = Vec::with_capacity(acc.len());
-    let mut rest = acc.iter().copied().peekable();
-    for (s, v) in part {
-        while let Some(&(a, sum)) = rest.peek() {
-            if a >= s {
-                break;
+/// The sums by skill of the terms' contributions, given to `sink` in skill order: `found`
+/// holds each term's (skill, contribution) sorted by skill, term after term, the term ending
+/// at each of `ends`. Each skill's sum adds its terms' contributions in query order (the
+/// first one alone, then each next one added). One pass, each step comparing the terms'
+/// next skills.
+fn merge_sums(found: &[(u32, f64)], ends: &[usize], mut sink: impl FnMut((u32, f64))) {
+    if let [end] = ends {
+        found.iter().take(*end).for_each(|&hit| sink(hit));
+        return;
+    }
+    let mut at: Vec<usize> = Vec::with_capacity(ends.len());
+    let mut start = 0;
+    for &end in ends {
+        at.push(start);
+        start = end;
+    }
+    loop {
+        // The least skill at the head of a term's list.
+        let mut least = None;
+        for (&a, &end) in at.iter().zip(ends) {
+            if let Some(&(s, _)) = found.get(a..end).and_then(<[_]>::first) {
+                least = Some(least.map_or(s, |l: u32| l.min(s)));
             }
-            out.push((a, sum));
-            rest.next();
         }
-        match rest.peek() {
-            Some(&(a, sum)) if a == s => {
-                out.push((s, sum + v));
-                rest.next();
+        let Some(least) = least else {
+            return;
+        };
+        let mut sum: Option<f64> = None;
+        for (a, &end) in at.iter_mut().zip(ends) {
+            if let Some(&(s, v)) = found.get(*a..end).and_then(<[_]>::first) {
+                if s == least {
+                    sum = Some(sum.map_or(v, |t| t + v));
+                    *a += 1;
+                }
             }
-            _ => out.push((s, v)),
+        }
+        if let Some(sum) = sum {
+            sink((least, sum));
         }
     }
-    out.extend(rest);
-    out
+}
+
+/// A term's contributions, the common ones remembered: a count of one in one field of a
+/// length below [`Memo::LENS`] scores the same in every skill of that length, so it is
+/// computed once per term, by the same operations in the same order (the same bits).
+struct Memo {
+    /// Per field and length, the contribution, or NaN before it is computed.
+    one: [[f64; Memo::LENS]; FIELDS],
+}
+
+impl Memo {
+    const LENS: usize = 64;
+
+    fn new() -> Memo {
+        Memo {
+            one: [[f64::NAN; Memo::LENS]; FIELDS],
+        }
+    }
+
+    /// The contribution of a posting with `counts` in a skill whose field lengths `lens`
+    /// gives, for a term of inverse document frequency `idf`.
+    fn score(
+        &mut self,
+        counts: &[u8; FIELDS],
+        ix: &Index<'_>,
+        skill: usize,
+        avg: &[f64],
+        idf: f64,
+    ) -> f64 {
+        let contribution = |lens: [u32; FIELDS]| {
+            let w = weighted(counts, lens, avg);
+            idf * w * (K1 + 1.0) / (K1 + w)
+        };
+        // Which field holds a count of one, the others none.
+        let single = match *counts {
+            [1, 0, 0, 0] => 0,
+            [0, 1, 0, 0] => 1,
+            [0, 0, 1, 0] => 2,
+            [0, 0, 0, 1] => 3,
+            _ => return contribution(ix.lens(skill)),
+        };
+        let len = ix.len(skill, single);
+        let Some(slot) = usize::try_from(len)
+            .ok()
+            .and_then(|l| self.one[single].get_mut(l))
+        else {
+            return contribution(ix.lens(skill));
+        };
+        if slot.is_nan() {
+            // The other fields' lengths do not count: their counts are zero.
+            let mut lens = [0; FIELDS];
+            lens[single] = len;
+            *slot = contribution(lens);
+        }
+        *slot
+    }
 }
 
 /// BM25F's weighted, length-normalised count of a term in a skill.
-fn weighted(p: &Posting, lens: [u32; FIELDS], avg: &[f64]) -> f64 {
+fn weighted(counts: &[u8; FIELDS], lens: [u32; FIELDS], avg: &[f64]) -> f64 {
     let mut w = 0.0;
     for f in 0..FIELDS {
-        let tf = f64::from(p.counts[f]);
+        let tf = f64::from(counts[f]);
         if tf == 0.0 {
             continue;
         }

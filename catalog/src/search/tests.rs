@@ -217,3 +217,24 @@ fn a_damaged_search_section_is_refused_by_the_full_check() {
         "{refused} of {len} damaged sections refused"
     );
 }
+
+#[test]
+fn a_hits_description_is_its_frontmatters_read_alone_or_from_the_whole_entry() {
+    use super::description;
+    let compiled = r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"Fill \"forms\".","metadata":{"description":"no"}},"resources":[{"uri":"skill://a/SKILL.md","digest":"sha256:00","size":1}],"_meta":{}}"#;
+    assert_eq!(description(compiled), "Fill \"forms\".");
+    // Another order of members: the entry read whole.
+    assert_eq!(
+        description(r#"{"frontmatter":{"description":"x"},"uri":"u"}"#),
+        "x"
+    );
+    assert_eq!(description(r#"{"uri":"u","frontmatter":[1]}"#), "");
+    assert_eq!(description(r#"{"uri":"u","frontmatter":{}}"#), "");
+    assert_eq!(description("{\"uri\":"), "");
+    let c = catalog(&corpus(), None);
+    let hits = c.search(Grant::PUBLIC, "bisect", &[], 5).expect("searches");
+    assert_eq!(
+        hits[0].description,
+        "Find the commit that broke a test with git bisect."
+    );
+}

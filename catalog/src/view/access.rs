@@ -78,6 +78,25 @@ impl Catalog {
         grant.sees(Audience::of_class(self.skill_class(i)))
     }
 
+    /// [`Catalog::skill_visible`] for one caller, the table of audiences found once: the
+    /// check the search makes for every posting it reads.
+    pub(crate) fn skill_visibility(&self, grant: Grant) -> impl Fn(usize) -> bool + '_ {
+        let access = self.t.access.as_ref();
+        let classes = access.and_then(|a| a.skills.bytes(self.pack()));
+        move |i| match classes {
+            // No access rules: every skill is public.
+            _ if access.is_none() => true,
+            Some(words) => {
+                let class = i
+                    .checked_mul(4)
+                    .and_then(|at| words.get(at..at.checked_add(4)?))
+                    .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                grant.sees(Audience::of_class(class))
+            }
+            None => self.skill_visible(i, grant),
+        }
+    }
+
     /// Whether a caller with `grant` sees file `i` (its skill's audience).
     pub fn file_visible(&self, i: usize, grant: Grant) -> bool {
         let class = self
