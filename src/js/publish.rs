@@ -41,18 +41,50 @@ fn reason(v: &JsValue) -> Option<String> {
     v.as_string()
 }
 
-/// Runs `skills-edge publish …` or `skills-edge gc …` (`args`, from the subcommand on) as the
-/// native command runs it, with `io`'s functions for the files, wrangler and the output;
-/// returns the exit status (0 done, 1 failed, 2 bad arguments). Throws `invalid-argument` for
-/// arguments of the wrong type, and rethrows what an `io` function throws (after the run
-/// stops at that step).
-#[wasm_bindgen(js_name = runPublishCommand)]
-pub fn run_publish_command(
-    #[wasm_bindgen(unchecked_param_type = "string[]")] args: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "PublishIo")] io: JsValue,
-) -> Result<u8, JsValue> {
+/// What `io.readFile` gave back: the bytes, or the reason it could not read them (`Ok(Err)`);
+/// `Err` for an answer of another type.
+fn file_answer(v: &JsValue) -> Result<Result<Vec<u8>, String>, JsValue> {
+    if let Some(why) = reason(v) {
+        return Ok(Err(why));
+    }
+    let a = arg("runPublishCommand", "io.readFile");
+    bytes_of(v, false, a)?
+        .map(Ok)
+        .ok_or_else(|| a.wrong("a Uint8Array or a string (why it cannot be read)", v))
+}
+
+/// What `io.run` gave back: whether wrangler succeeded and its output, or the reason it could
+/// not start (`Ok(Err)`); `Err` for an answer of another shape.
+fn run_answer(v: &JsValue) -> Result<Result<(bool, String), String>, JsValue> {
+    if let Some(why) = reason(v) {
+        return Ok(Err(why));
+    }
+    let r = arg("runPublishCommand", "io.run");
+    let ok = get(v, "ok", r)?.as_bool();
+    let text = get(v, "text", r)?.as_string();
+    match (ok, text) {
+        (Some(ok), Some(text)) => Ok(Ok((ok, text))),
+        _ => Err(r.wrong(
+            "{ ok: boolean, text: string } or a string (why it could not start)",
+            v,
+        )),
+    }
+}
+
+/// `runPublishCommand`'s arguments, checked: the command line, whether it is `gc`, and `io`'s
+/// environment, scratch folder and functions.
+struct Checked {
+    line: Vec<String>,
+    gc: bool,
+    env: JsValue,
+    scratch: String,
+    fs: Functions,
+}
+
+/// Checks `runPublishCommand`'s arguments (`invalid-argument` naming the one that is wrong).
+fn checked(args: &JsValue, io: &JsValue) -> Result<Checked, JsValue> {
     let a = arg("runPublishCommand", "args");
-    let line = strings(&args, a)?;
+    let line = strings(args, a)?;
     let gc = match line.first().map(String::as_str) {
         Some("publish") => false,
         Some("gc") => true,
@@ -64,27 +96,53 @@ pub fn run_publish_command(
         }
     };
     let i = arg("runPublishCommand", "io");
-    if !is_record(&io) {
-        return Err(i.wrong("an object of functions (PublishIo)", &io));
+    if !is_record(io) {
+        return Err(i.wrong("an object of functions (PublishIo)", io));
     }
-    let env = get(&io, "env", i)?;
+    let env = get(io, "env", i)?;
     if !is_record(&env) {
         return Err(i
             .with("env")
             .wrong("an object of environment variables", &env));
     }
-    let scratch = string(&get(&io, "scratch", i)?, i.with("scratch"))?;
+    let scratch = string(&get(io, "scratch", i)?, i.with("scratch"))?;
     let fs = Functions {
-        read_folder: function(&io, "readFolder", i)?,
-        read_file: function(&io, "readFile", i)?,
-        write_file: function(&io, "writeFile", i)?,
-        remove_file: function(&io, "removeFile", i)?,
-        make_dir: function(&io, "makeDir", i)?,
-        remove_dir: function(&io, "removeDir", i)?,
-        run: function(&io, "run", i)?,
-        stdout: function(&io, "stdout", i)?,
-        stderr: function(&io, "stderr", i)?,
+        read_folder: function(io, "readFolder", i)?,
+        read_file: function(io, "readFile", i)?,
+        write_file: function(io, "writeFile", i)?,
+        remove_file: function(io, "removeFile", i)?,
+        make_dir: function(io, "makeDir", i)?,
+        remove_dir: function(io, "removeDir", i)?,
+        run: function(io, "run", i)?,
+        stdout: function(io, "stdout", i)?,
+        stderr: function(io, "stderr", i)?,
     };
+    Ok(Checked {
+        line,
+        gc,
+        env,
+        scratch,
+        fs,
+    })
+}
+
+/// Runs `skills-edge publish …` or `skills-edge gc …` (`args`, from the subcommand on) as the
+/// native command runs it, with `io`'s functions for the files, wrangler and the output;
+/// returns the exit status (0 done, 1 failed, 2 bad arguments). Throws `invalid-argument` for
+/// arguments of the wrong type, and rethrows what an `io` function throws (after the run
+/// stops at that step).
+#[wasm_bindgen(js_name = runPublishCommand)]
+pub fn run_publish_command(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] args: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PublishIo")] io: JsValue,
+) -> Result<u8, JsValue> {
+    let Checked {
+        line,
+        gc,
+        env,
+        scratch,
+        fs,
+    } = checked(&args, &io)?;
     // The first exception an `io` function threw (or a malformed answer); the run is told
     // the step failed, and the exception is rethrown once it returns.
     let thrown: RefCell<Option<JsValue>> = RefCell::new(None);
@@ -113,18 +171,7 @@ pub fn run_publish_command(
             .unwrap_or_default()
     };
     let read_file = |path: &str| -> Result<Vec<u8>, String> {
-        let v = call(&fs.read_file, &[s(path)])?;
-        if let Some(why) = reason(&v) {
-            return Err(why);
-        }
-        bytes_of(&v, false, arg("runPublishCommand", "io.readFile"))
-            .map_err(keep)?
-            .ok_or_else(|| {
-                keep(
-                    arg("runPublishCommand", "io.readFile")
-                        .wrong("a Uint8Array or a string (why it cannot be read)", &v),
-                )
-            })
+        file_answer(&call(&fs.read_file, &[s(path)])?).map_err(keep)?
     };
     let done = |v: JsValue| -> Result<(), String> { reason(&v).map_or(Ok(()), Err) };
     let write_file = |path: &str, bytes: &[u8]| -> Result<(), String> {
@@ -142,20 +189,7 @@ pub fn run_publish_command(
     };
     let run = |program: &str, args: &[String]| -> Result<(bool, String), String> {
         let list: Array = args.iter().map(|a| s(a)).collect();
-        let v = call(&fs.run, &[s(program), list.into()])?;
-        if let Some(why) = reason(&v) {
-            return Err(why);
-        }
-        let r = arg("runPublishCommand", "io.run");
-        let ok = get(&v, "ok", r).map_err(keep)?.as_bool();
-        let text = get(&v, "text", r).map_err(keep)?.as_string();
-        match (ok, text) {
-            (Some(ok), Some(text)) => Ok((ok, text)),
-            _ => Err(keep(r.wrong(
-                "{ ok: boolean, text: string } or a string (why it could not start)",
-                &v,
-            ))),
-        }
+        run_answer(&call(&fs.run, &[s(program), list.into()])?).map_err(keep)?
     };
     let stdout = |text: &str| {
         let _ = call(&fs.stdout, &[s(text)]);
