@@ -64,7 +64,9 @@ fn untar(archive: &[u8], into: &Path) {
     let run = Command::new(venv("python"))
         .arg("-c")
         .arg(
-            "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2], filter='data')",
+            // The "data" filter where tarfile has it (Python 3.12, and 3.11.4 on), not in
+            // Debian 12's 3.11.2.
+            "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2], **({'filter': 'data'} if hasattr(tarfile, 'data_filter') else {}))",
         )
         .arg(&file)
         .arg(into)

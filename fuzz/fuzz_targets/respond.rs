@@ -22,6 +22,12 @@
 //! result carries the catalog's bytes for that URI; a `skills/get` result carries its entry.
 //! With bit 3: hidden is absent, cursors included: the two catalogs give the caller the same
 //! reply, byte for byte, whatever the request (a forged cursor, a hidden URI, anything).
+//!
+//! The hidden-views responders and the fourth embedded one serve the tools and prompts
+//! fallback with `search_skills`: `tools/call` requests name a fallback tool (or another
+//! name) with arguments drawn from the fixture's words, those only hidden skills carry among
+//! them, tags, limits in and out of range, and arbitrary text, so search's scores and errors
+//! are held to hidden = absent too.
 
 #![no_main]
 
@@ -32,9 +38,10 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;
 use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::protocol::{CacheScope, LEGACY_VERSIONS};
-use skills_edge::server::{Config, HttpHeaders, Responder, Transport};
+use skills_edge::server::{Config, Fallback, HttpHeaders, Responder, Transport};
 use skills_edge_fuzz::json::Members;
 use skills_edge_fuzz::reply::{check, Checked};
+use skills_edge_fuzz::tool_call::ToolCall;
 use std::sync::{Arc, OnceLock};
 
 const MODERN: &str = "2026-07-28";
@@ -59,6 +66,13 @@ const METHODS: &[&str] = &[
     "prompts/get",
 ];
 
+/// Every fallback surface: the three tools, `search_skills` and the prompts.
+const FALLBACK: Fallback = Fallback {
+    tools: true,
+    prompts: true,
+    search: true,
+};
+
 struct World {
     catalog: Arc<Catalog>,
     responders: Vec<Responder>,
@@ -82,6 +96,7 @@ fn world() -> &'static World {
                 cache_scope: CacheScope::Private,
                 instructions: Some(String::new()),
                 server_info: Some(("fuzz".into(), "0".into())),
+                fallback: FALLBACK,
                 ..Config::default()
             },
         ]
@@ -151,6 +166,7 @@ fn hidden() -> &'static Hidden {
             .map(|page_size| {
                 let c = Config {
                     page_size,
+                    fallback: FALLBACK,
                     ..Config::default()
                 };
                 (
@@ -298,6 +314,7 @@ enum ParamsSpec {
         protocol_version: Option<Version>,
         extra: Option<(String, String)>,
         duplicate_uri: bool,
+        tool: Option<ToolCall>,
     },
 }
 
@@ -419,11 +436,16 @@ fn params_object(spec: &ParamsSpec, uris: &[String], cursors: &[String], spaced:
         protocol_version,
         extra,
         duplicate_uri,
+        tool,
     } = spec
     else {
         return "{}".into();
     };
     let mut p: Vec<(String, String)> = Vec::new();
+    if let Some(t) = tool {
+        p.push(("name".into(), s(t.name())));
+        p.push(("arguments".into(), object(&t.arguments(uris), spaced)));
+    }
     if let Some(u) = uri {
         let text = match u {
             UriSpec::Real(i) => s(pick(uris, *i as usize)),

@@ -1,7 +1,7 @@
 //! Code shared by the fuzz targets: JSON objects read member by member (raw values, so
 //! duplicate keys and byte-exact ids are visible), the properties every reply of the responder
-//! must have, a reference reader of event streams, and the URIs of a catalog to build
-//! near-valid requests from.
+//! must have, a reference reader of event streams, near-valid `tools/call` requests, and the
+//! URIs of a catalog to build near-valid requests from.
 //!
 //! Every check panics with a message naming the property, which libFuzzer reports as a crash.
 
@@ -9,6 +9,7 @@ pub mod archive;
 pub mod json;
 pub mod reply;
 pub mod sse;
+pub mod tool_call;
 
 use skills_edge::catalog::Catalog;
 
