@@ -92,12 +92,7 @@ impl std::error::Error for Error {}
 /// assert_eq!(parse("[1,]").unwrap_err().to_string(), "trailing comma at line 1 column 4");
 /// ```
 pub fn parse(text: &str) -> Result<Node<'_>, Error> {
-    let mut p = Parser {
-        text,
-        bytes: text.as_bytes(),
-        at: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(text);
     let node = p.value()?;
     p.skip_ws();
     if p.at < p.bytes.len() {
@@ -110,12 +105,7 @@ pub fn parse(text: &str) -> Result<Node<'_>, Error> {
 /// took: for a reader that needs only the first members of a long document it knows the
 /// shape of. What follows the value is not read.
 pub(crate) fn parse_prefix(text: &str) -> Result<(Node<'_>, usize), Error> {
-    let mut p = Parser {
-        text,
-        bytes: text.as_bytes(),
-        at: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(text);
     let node = p.value()?;
     Ok((node, p.at))
 }
@@ -346,6 +336,16 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    /// A reader at the start of `text`.
+    fn new(text: &'a str) -> Self {
+        Parser {
+            text,
+            bytes: text.as_bytes(),
+            at: 0,
+            depth: 0,
+        }
+    }
+
     /// An error at byte `at` (the offending byte; the end of the text for an early end).
     fn error_at(&self, message: &'static str, at: usize) -> Error {
         let before = self.bytes.get(..at).unwrap_or(self.bytes);
