@@ -59,10 +59,12 @@ if [ "$quick" = 1 ]; then
 fi
 
 # Tool and judge builds no step needs until late run in the background at the lowest priority,
-# on the CPU the other work leaves idle (setup mostly waits on downloads, the end-to-end steps
-# on servers). They start before setup, which needs none of them. The steps that need them call
-# the same commands, which wait for these (a lock, or cargo's own) and then find the work done;
-# a failure here resurfaces there, with its log. cargo-fuzz is built once per machine
+# on the CPU the other work leaves idle (setup mostly waits on downloads, the tests of 10-rust
+# and 20-npm and the end-to-end steps on child processes and servers). They start before setup,
+# which needs none of them, one after another in the order the steps need them: a step that
+# waits for one (the same command, behind a lock or cargo's own) then gives it the whole CPU
+# the run leaves, rather than a share with builds needed later. A failure here resurfaces in
+# the step that needs the build, with its log. cargo-fuzz is built once per machine
 # (scripts/install-tool.sh keeps it in a cache outside the clone); wasmtime is a download
 # (scripts/install-wasmtime.sh, in 45-wasmtime.sh).
 mkdir -p target/prebuild
@@ -70,17 +72,19 @@ mkdir -p target/prebuild
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 prebuild() {
   local name=$1; shift
-  ( nice -n 19 "$@" > "target/prebuild/$name.log" 2>&1 || echo "prebuild $name failed (see target/prebuild/$name.log)" >&2 ) &
+  nice -n 19 "$@" > "target/prebuild/$name.log" 2>&1 || echo "prebuild $name failed (see target/prebuild/$name.log)" >&2
 }
-# wasm-bindgen-cli (about 4 minutes of two cores on a fresh machine) is first needed by 20-npm.sh,
-# which waits for it; setup leaves it to this build.
-prebuild wasm-bindgen bash scripts/install-wasm-bindgen.sh
-# cargo-fuzz, then every fuzz target (fuzz/target/, a target folder of its own, so it never waits
-# on another build's lock): CPU-bound, and first needed after 10-rust.
-prebuild fuzz bash scripts/test.d/15-fuzz.sh --build-only
-# The rmcp judge and the crate skills-edge-rmcp with its example share target/rmcp/: 32-rmcp.sh
-# --build-only makes what that step builds, in its order, and nothing else.
-prebuild rmcp bash scripts/test.d/32-rmcp.sh --build-only
+(
+  # wasm-bindgen-cli (about 90 s of two cores on a fresh machine): first needed by 20-npm.sh,
+  # which waits for it; setup leaves it to this build.
+  prebuild wasm-bindgen bash scripts/install-wasm-bindgen.sh
+  # cargo-fuzz, then every fuzz target (fuzz/target/, a target folder of its own, so it never
+  # waits on another build's lock): first needed by the fuzz runs beside 30-worker.
+  prebuild fuzz bash scripts/test.d/15-fuzz.sh --build-only
+  # The rmcp judge and the crate skills-edge-rmcp with its example share target/rmcp/:
+  # 32-rmcp.sh --build-only makes what that step builds, in its order, and nothing else.
+  prebuild rmcp bash scripts/test.d/32-rmcp.sh --build-only
+) &
 
 # Runs the steps given (each `NAME [ARGS]` of scripts/test.d/) at the same time, each timed as a
 # step; when one fails, the others finish, then the first failure's status ends the run.
@@ -117,7 +121,6 @@ step setup.sh bash scripts/setup.sh --no-wasm-bindgen
 step 10-rust.sh bash scripts/test.d/10-rust.sh
 SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh)
 export SKILLS_EDGE_BIN
-step "15-fuzz.sh --build-only" bash scripts/test.d/15-fuzz.sh --build-only
 step 20-npm.sh bash scripts/test.d/20-npm.sh
 # The fuzz runs (two at a time) at the lowest priority beside 30-worker, whose tests mostly
 # wait on wrangler and workerd: the runs take the cores those leave idle, and yield them
