@@ -4,7 +4,9 @@
 //   * CPU per request in steady state (`skills/list`, `skills/get`, `resources/read` of a guide:
 //     sequential requests on one keep-alive connection), the Worker serving the pack from R2
 //     (CATALOG_SOURCE = "r2", the default CATALOG_REFRESH_MS) against the same Worker serving
-//     the same pack embedded; the goal is within ×1.1;
+//     the same pack embedded, both running at once: each warmed (--warm requests of each kind),
+//     then measured in alternating rounds (--rounds of --requests each), the median round of
+//     each; the goal is within ×1.1;
 //   * the cost of a switch: the pointer moved to a second revision (one skill changed), then the
 //     workerd process's CPU from the request that starts the refresh until the new revision is
 //     served and the process is idle again (one read of the pointer, one listing of the assets,
@@ -18,7 +20,8 @@
 // CPU figures are workerd's process CPU time (benches/worker/lib.mjs), with the process
 // otherwise idle.
 //
-// Usage: node_modules/.bin/node benches/worker/r2.mjs [--skills 1000] [--requests 200] [--bin PATH]
+// Usage: node_modules/.bin/node benches/worker/r2.mjs [--skills 1000] [--requests 200] [--warm 1000]
+//          [--rounds 7] [--bin PATH]
 // Needs the Worker built (bash scripts/build-worker.sh).
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -34,7 +37,7 @@ import { call, cpuNs, generate, heapAfterGc, idle, perRequest, post, withWorkerd
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const ESBUILD = join(ROOT, "node_modules", ".bin", "esbuild");
 
-const opts = { skills: 1000, requests: 200, bin: null };
+const opts = { skills: 1000, requests: 200, warm: 1000, rounds: 7, bin: null };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   const value = () => {
@@ -43,10 +46,15 @@ for (let i = 2; i < process.argv.length; i++) {
   };
   if (a === "--skills") opts.skills = Number(value());
   else if (a === "--requests") opts.requests = Number(value());
+  else if (a === "--warm") opts.warm = Number(value());
+  else if (a === "--rounds") opts.rounds = Number(value());
   else if (a === "--bin") opts.bin = value();
   else throw new Error(`unknown argument ${a} (see the comment at the top of benches/worker/r2.mjs)`);
 }
 if (!Number.isInteger(opts.skills) || opts.skills < 2) throw new Error("--skills: a whole number of at least 2");
+for (const k of ["requests", "warm", "rounds"]) {
+  if (!Number.isInteger(opts[k]) || opts[k] < 1) throw new Error(`--${k}: a whole number of at least 1`);
+}
 const NATIVE = opts.bin ?? process.env.SKILLS_EDGE_BIN ??
   [join(ROOT, "target", "release", "skills-edge"), join(ROOT, "target", "debug", "skills-edge")].find(existsSync);
 if (!NATIVE || !existsSync(NATIVE)) throw new Error("no skills-edge binary: cargo build --release -p skills-edge-cli (or --bin PATH)");
@@ -124,22 +132,41 @@ try {
   const middle = `skill-${String(Math.floor(n / 2)).padStart(5, "0")}`;
   const getUri = `skill://${middle}/SKILL.md`;
   const readUri = `skill://${middle}/references/guide.md`;
-  const steady = (w) => withWorkerd(w.file, w.dir, async (pid, port) => {
-    const r = await post(port, call("skills/list"));
-    if (r.status !== 200) throw new Error(`first skills/list: HTTP ${r.status}: ${r.body.slice(0, 300)}`);
-    return {
-      list: await perRequest(pid, port, call("skills/list"), null, opts.requests),
-      get: await perRequest(pid, port, call("skills/get", { uri: getUri }), getUri, opts.requests),
-      read: await perRequest(pid, port, call("resources/read", { uri: readUri }), readUri, opts.requests),
-    };
-  });
+  const kinds = {
+    list: [call("skills/list"), null],
+    get: [call("skills/get", { uri: getUri }), getUri],
+    read: [call("resources/read", { uri: readUri }), readUri],
+  };
+  // Both Workers at once, each its own workerd: after a first answer, `--warm` requests of each
+  // kind (a fresh isolate runs its first few hundred in V8's baseline tier), then `--rounds`
+  // rounds, each measuring `--requests` requests of every kind on one Worker and then on the
+  // other, so drift and load touch both alike; the figure is each side's median round.
+  const steady = () => withWorkerd(embedded.file, embedded.dir, (pidE, portE) => withWorkerd(fromR2.file, fromR2.dir, async (pidR, portR) => {
+    const sides = { embedded: [pidE, portE], r2: [pidR, portR] };
+    const samples = {};
+    for (const [side, [pid, port]] of Object.entries(sides)) {
+      const r = await post(port, call("skills/list"));
+      if (r.status !== 200) throw new Error(`${side}: first skills/list: HTTP ${r.status}: ${r.body.slice(0, 300)}`);
+      for (const [msg, name] of Object.values(kinds)) await perRequest(pid, port, msg, name, opts.warm);
+      samples[side] = { list: [], get: [], read: [] };
+    }
+    for (let round = 0; round < opts.rounds; round++) {
+      for (const [side, [pid, port]] of Object.entries(sides)) {
+        for (const [kind, [msg, name]] of Object.entries(kinds)) samples[side][kind].push(await perRequest(pid, port, msg, name, opts.requests));
+      }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const out = {};
+    for (const side of Object.keys(sides)) out[side] = Object.fromEntries(Object.entries(samples[side]).map(([k, xs]) => [k, median(xs)]));
+    return out;
+  }));
   const heap = (w) => withWorkerd(w.file, w.dir, async (pid, port, start, inspectorPort) => {
     const r = await post(port, call("skills/list"));
     if (r.status !== 200) throw new Error(`first skills/list: HTTP ${r.status}`);
     return heapAfterGc(inspectorPort);
   }, { inspector: true });
 
-  const rows = { embedded: await steady(embedded), r2: await steady(fromR2) };
+  const rows = await steady();
   const memory = { embedded: await heap(embedded), r2: await heap(fromR2) };
   const served = async (port) => JSON.parse((await post(port, call("skills/get", { uri: "skill://skill-00000/SKILL.md" }), "skill://skill-00000/SKILL.md")).body);
   const sw = await withWorkerd(switching.file, switching.dir, async (pid, port) => {
@@ -164,7 +191,7 @@ try {
   const f = (x) => x.toFixed(0);
   const MB = (b) => (b / 1e6).toFixed(1);
   const isolate = (h) => h.used + h.backing + h.wasm;
-  console.log(`catalog from R2 vs embedded, ${n} skills (pack ${MB(revisions[0].pack.length)} MB, ${revisions[0].listed.length} assets), ${opts.requests} requests per kind, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+  console.log(`catalog from R2 vs embedded, ${n} skills (pack ${MB(revisions[0].pack.length)} MB, ${revisions[0].listed.length} assets), median of ${opts.rounds} rounds of ${opts.requests} requests per kind after ${opts.warm} to warm, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
   console.log("| CPU per request (µs) | embedded | r2 | r2 / embedded |\n|---|---|---|---|");
   for (const k of ["list", "get", "read"]) console.log(`| ${k} | ${f(rows.embedded[k])} | ${f(rows.r2[k])} | ${(rows.r2[k] / rows.embedded[k]).toFixed(2)} |`);
   console.log(`switch to a new revision: ${sw.cpuMs.toFixed(1)} ms of workerd CPU (the request that starts it and the whole refresh, until workerd is idle; ${sw.wallMs} ms wall, including the 200 ms of idleness that ends it)`);

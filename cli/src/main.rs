@@ -102,13 +102,6 @@ mod native {
             }
             Invocation::Help(text) => {
                 print!("{text}");
-                // The whole program's help (not a subcommand's) names publish and gc too, which
-                // read their own flags (crate::publish).
-                if args.len() == 1 {
-                    let usage = crate::publish::usage();
-                    let lines = usage.trim_start_matches("usage:\n");
-                    println!("\n  R2 catalogs (docs/serving.md, \"Update skills without redeploying\"):\n{lines}");
-                }
                 ExitCode::SUCCESS
             }
         }

@@ -87,17 +87,3 @@ pub(crate) fn command(argv: &[String], gc: bool) -> ExitCode {
     let scratch = scratch.to_string_lossy();
     ExitCode::from(publish::command(argv, gc, &native_io(&scratch)))
 }
-
-/// The usage text of `publish` and `gc` (what `skills-edge publish --help` prints, without its
-/// last line break), for the whole program's help.
-pub(crate) fn usage() -> String {
-    let text = std::cell::RefCell::new(String::new());
-    let capture = |s: &str| text.borrow_mut().push_str(s);
-    let io = Io {
-        stdout: &capture,
-        ..native_io("")
-    };
-    publish::command(&["--help".to_owned()], false, &io);
-    let text = text.into_inner();
-    text.strip_suffix('\n').unwrap_or(&text).to_owned()
-}

@@ -16,47 +16,14 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { ROOT, startWorker } from "./lib/worker.mjs";
-import { allSkills, send, sourceOf } from "./lib/skills.mjs";
+import { allSkills, send } from "./lib/skills.mjs";
+import { INSTALLER_VERSION, judgeInstaller, skillsCli } from "../judges/installer.mjs";
 import { tempDir } from "../lib/processes.mjs";
 
 const SKILLS = join(ROOT, process.env.SKILLS_DIR ?? "skills");
-const CLI = join(ROOT, "node_modules", "skills", "dist", "cli.mjs");
-
-/** Runs the `skills` CLI with `args` in `cwd`; resolves `{ stdout, stderr }`, rejects on a failure. */
-function skillsCli(args, cwd, home) {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      {
-        cwd,
-        timeout: 180_000,
-        maxBuffer: 16 << 20,
-        env: { PATH: process.env.PATH, HOME: home, DO_NOT_TRACK: "1", CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" },
-      },
-      (err, stdout, stderr) =>
-        err ? reject(new Error(`skills ${args.join(" ")}: ${err.message}\n${stdout}\n${stderr}`)) : resolve({ stdout, stderr }),
-    );
-  });
-}
-
-/** Every file under `dir`, as paths relative to it (`/`-separated), sorted. */
-function filesUnder(dir) {
-  const out = [];
-  const walk = (d) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(relative(dir, p).split("\\").join("/"));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
-
 let worker;
 let site;
 let index;
@@ -79,7 +46,7 @@ after(async () => {
 
 test("the installer's version is the pinned one", () => {
   const pkg = JSON.parse(readFileSync(join(ROOT, "node_modules", "skills", "package.json"), "utf8"));
-  assert.equal(pkg.version, "1.7.4");
+  assert.equal(pkg.version, INSTALLER_VERSION);
 });
 
 test("skills add --list lists every mirrored skill", async () => {
@@ -91,34 +58,10 @@ test("skills add --list lists every mirrored skill", async () => {
 });
 
 test("skills add installs every mirrored skill, each file byte-equal to the skills folder", async () => {
-  const project = join(scratch, "project");
-  const home = join(scratch, "home");
-  for (const d of [project, home]) {
-    rmSync(d, { recursive: true, force: true });
-    mkdirSync(d, { recursive: true });
-  }
-  await skillsCli(["add", site, "--skill", "*", "--agent", "claude-code", "-y", "--copy"], project, home);
-  const installed = join(project, ".claude", "skills");
-  const names = readdirSync(installed).sort();
-  assert.deepEqual(names, index.skills.map((s) => s.name).sort(), "one folder per mirrored skill");
-  let files = 0;
-  let archives = 0;
-  for (const s of index.skills) {
-    const entry = entries.get(s.name);
-    assert.ok(entry, `${s.name} is served over MCP`);
-    const root = entry.uri.slice(0, -"SKILL.md".length);
-    const want = entry.resources.map((r) => r.uri.slice(root.length)).sort();
-    const dir = join(installed, s.name);
-    assert.deepEqual(filesUnder(dir), want, `${s.name}: exactly the files of its entry`);
-    for (const r of entry.resources) {
-      const got = readFileSync(join(dir, r.uri.slice(root.length)));
-      assert.ok(got.equals(sourceOf(SKILLS, r.uri)), `${r.uri} is installed byte-exact`);
-      files++;
-    }
-    if (s.type === "archive") archives++;
-  }
-  console.log(`installed ${index.skills.length} skills (${archives} from archives), ${files} files`);
-  assert.ok(archives > 0, "archives were unpacked");
+  const r = await judgeInstaller({ site, index, entries, folder: SKILLS, scratch });
+  console.log(`installed ${r.skills} skills (${r.archives} from archives), ${r.files} files`);
+  assert.equal(r.skills, index.skills.length);
+  assert.ok(r.archives > 0, "archives were unpacked");
 });
 
 const NATIVE = process.env.SKILLS_EDGE_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "skills-edge");

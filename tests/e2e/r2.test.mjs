@@ -4,13 +4,17 @@
 // the same local store), never a mock, with CATALOG_REFRESH_MS=300 so a switch is seen within a
 // second. In order: with an empty bucket /mcp and the mirror answer 503 with Retry-After;
 // publish v1, then the judges (the official SDK 2.4 SkillsClient on both eras, MCP Inspector
-// --verify) pass on it; publish v2 (with assets in the bucket) while readers run: every reply
-// is wholly v1's or wholly v2's, the judges pass on v2, v1's cursor is refused as "the catalog
-// has changed" and the mirror's ETag moved; `publish --rollback` to v1; then each fault (a
+// --verify, the `skills` installer on the mirror) pass on it; publish v2 (with assets in the
+// bucket) while readers run: every reply is wholly v1's or wholly v2's, the judges pass on v2
+// (the installer unpacking archives read from R2), v1's cursor is refused as "the catalog has
+// changed" and the mirror's ETag moved; `publish --rollback` to v1, judged by the SDK client
+// and the installer; then each fault (a
 // torn pointer, no pointer, a release signed by another key, an unsigned pack, a truncated
 // pack, a pack of another digest, a missing asset) is logged and v1 stays served; `gc --keep 0`
 // keeps what the pointer names and deletes the rest. With CATALOGS, a catalog whose last publish
-// was refused before its first request is served from its history. Run with Node 22.
+// was refused before its first request is served from its history, one tenant's transcript is
+// the same whatever another publishes, and a tenant's own "trust" refuses a release signed
+// with CATALOG_TRUST's key. Run with Node 22.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -19,7 +23,8 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync, appendFileSync, rmSync 
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ROOT, copyWorker, startWorker } from "./lib/worker.mjs";
-import { mcp, send } from "./lib/skills.mjs";
+import { allSkills, mcp, send } from "./lib/skills.mjs";
+import { judgeInstaller } from "../judges/installer.mjs";
 import { signRelease } from "./lib/sign.mjs";
 import { tempDir } from "../lib/processes.mjs";
 import { judgeSdk, httpTransport } from "../judges/sdk.mjs";
@@ -129,6 +134,20 @@ async function waitServed(fp, what) {
   assert.fail(`${what} was not served within ${SWITCH_MS} ms; serving:\n${seen}\n${worker.logTail(30)}`);
 }
 
+/**
+ * The `skills` installer on the Worker's mirror: every skill it lists installed, each holding
+ * exactly its entry's files, byte-equal to `folder`'s (tests/judges/installer.mjs).
+ */
+async function judgeMirror(folder) {
+  const res = await send(worker.port, { path: "/.well-known/agent-skills/index.json" });
+  assert.equal(res.status, 200);
+  const index = JSON.parse(res.body.toString("utf8"));
+  const entries = new Map((await allSkills(worker.port)).map((e) => [e.frontmatter.name, e]));
+  const r = await judgeInstaller({ site: `http://localhost:${worker.port}`, index, entries, folder, scratch: dir });
+  assert.equal(r.skills, index.skills.length);
+  return r;
+}
+
 /** The log's length now, for `waitLogged`. */
 const logMark = () => readFileSync(worker.log, "utf8").length;
 
@@ -205,6 +224,7 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     }
     const r = await judgeInspector({ target: worker.url, era: "modern", expectedSkills: expect.skills });
     assert.equal(r.files, expect.files);
+    await judgeMirror(v1);
   });
 
   test("publish v2 while readers run: each reply is one revision's, then the judges see v2 and v1's cursor is refused", { timeout: 300_000 }, async () => {
@@ -241,6 +261,9 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     assert.deepEqual({ skills: s.skills, files: s.files, bytes: s.bytes, dirs: s.dirs }, expect, "SDK 2.4 client on v2");
     const r = await judgeInspector({ target: worker.url, era: "modern", expectedSkills: expect.skills });
     assert.equal(r.files, expect.files);
+    // Archives above --inline-max come from the bucket's assets.
+    const m = await judgeMirror(v2);
+    assert.ok(m.archives > 0, "the installer unpacked archives read from R2");
   });
 
   test("publish --rollback to v1: v1 is served again, v2's cursor is refused", { timeout: 120_000 }, async () => {
@@ -252,6 +275,7 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     const expect = published(v1);
     const s = await judgeSdk({ transport: httpTransport(worker.url), era: "modern" });
     assert.deepEqual({ skills: s.skills, files: s.files, bytes: s.bytes, dirs: s.dirs }, expect, "SDK 2.4 client on v1 again");
+    await judgeMirror(v1);
   });
 
   test("publish --dry-run names what it would upload and changes nothing", { timeout: 60_000 }, async () => {
@@ -446,7 +470,10 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
     const project = join(dir, "project");
     const config = join(project, "tenants.toml");
     const pub = readFileSync(join(dir, "trusted", "signing.pub"), "utf8").trim();
-    const catalogs = JSON.stringify({ "a.localhost": "team-a", "b.localhost": { catalog: "team-b", trust: JSON.parse(pub) }, "cold.localhost": "team-cold" });
+    // Team B has a signer of its own ("other"), which CATALOG_TRUST does not hold; the others
+    // are trusted through CATALOG_TRUST.
+    const bPub = JSON.parse(readFileSync(join(dir, "other", "signing.pub"), "utf8"));
+    const catalogs = JSON.stringify({ "a.localhost": "team-a", "b.localhost": { catalog: "team-b", trust: bPub }, "cold.localhost": "team-cold" });
     writeFileSync(
       config,
       readFileSync(join(project, "wrangler.toml"), "utf8")
@@ -454,7 +481,7 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
         .replace(/^ALLOWED_HOSTS = .*$/m, 'ALLOWED_HOSTS = "a.localhost,b.localhost,cold.localhost,localhost,127.0.0.1"'),
     );
     await publishTo("team-a", v1);
-    await publishTo("team-b", bX);
+    await publishTo("team-b", bX, "other");
     // team-cold: a good publish, then a bad one (signed by a key CATALOG_TRUST does not hold),
     // before any request reaches it: its first request is a fresh isolate's.
     await publishTo("team-cold", v1);
@@ -495,7 +522,7 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
     assert.ok(cursorX, "B's first page has a cursor");
     const before = await transcript(cursorX);
     const fpX = await served(b());
-    await publishTo("team-b", bY);
+    await publishTo("team-b", bY, "other");
     const deadline = Date.now() + SWITCH_MS;
     while ((await served(b())) === fpX && Date.now() < deadline) await sleep(100);
     assert.notEqual(await served(b()), fpX, "B now serves its second catalog");
@@ -504,5 +531,23 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
     const afterY = await transcript(cursorY);
     assert.deepEqual(afterY, before, "A's replies, B's names and cursors included, do not depend on B");
     assert.ok(before.length > 20, `${before.length} replies compared`);
+  });
+
+  test("a tenant's own trust rules its catalog: a release signed with CATALOG_TRUST's key is refused for B, and B keeps serving", { timeout: 120_000 }, async () => {
+    const fpB = await served(b());
+    assert.ok(fpB, "B serves its last publish");
+    const mark = readFileSync(tenants.log, "utf8").length;
+    // Signed by the Worker-wide key, which team A's releases pass; B's own "trust" lacks it.
+    await publishTo("team-b", bX, "trusted");
+    const said = /catalog team-b: the pointer team-b\/current\.json is refused: the release is not signed by a trusted key \(it names [^;]+; the "trust" of team-b in CATALOGS holds [^)]+\): publish with a key the "trust" of team-b in CATALOGS holds, or add the publisher's public key \(signing\.pub\) to the "trust" of team-b in CATALOGS/;
+    // Requests to B drive its refreshes; each is answered from B's last good release.
+    const deadline = Date.now() + SWITCH_MS;
+    while (!said.test(readFileSync(tenants.log, "utf8").slice(mark)) && Date.now() < deadline) {
+      assert.equal(await served(b()), fpB, "B still serves its last good release");
+      await sleep(100);
+    }
+    assert.match(readFileSync(tenants.log, "utf8").slice(mark), said, tenants.logTail(20));
+    assert.equal(await served(b()), fpB, "B still serves its last good release");
+    await waitFor(a(), fp1);
   });
 });

@@ -15,12 +15,12 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { ROOT, startWorker } from "./lib/worker.mjs";
 import { tempDir } from "../lib/processes.mjs";
+import { installAll } from "../judges/installer.mjs";
 
 const run = promisify(execFile);
 const NATIVE = process.env.SKILLS_EDGE_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "skills-edge");
 const NPM_BIN = join(ROOT, "pkg", "bin", "skills-edge.mjs");
 const MODEL_SIGNING = join(ROOT, "target", "py", "bin", "model_signing");
-const INSTALLER = join(ROOT, "node_modules", "skills", "dist", "cli.mjs");
 
 async function exec(cmd, args, options = {}) {
   try {
@@ -60,16 +60,7 @@ after(async () => {
 });
 
 test("skills add installs every mirrored skill, and model_signing verify key accepts each folder and refuses tampering and another key", async () => {
-  const project = join(scratch, "installed");
-  const home = join(scratch, "home");
-  for (const d of [project, home]) mkdirSync(d, { recursive: true });
-  const site = `http://localhost:${worker.port}`;
-  const add = await exec(process.execPath, [INSTALLER, "add", site, "--skill", "*", "--agent", "claude-code", "-y", "--copy"], {
-    cwd: project,
-    env: { PATH: process.env.PATH, HOME: home, DO_NOT_TRACK: "1", CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" },
-  });
-  assert.equal(add.code, 0, add.stdout + add.stderr);
-  const installed = join(project, ".claude", "skills");
+  const installed = await installAll(`http://localhost:${worker.port}`, scratch);
   const names = readdirSync(installed).sort();
   assert.ok(names.length >= 5, `the skills were installed: ${names}`);
   const pub = join(keys, "oms.pub");

@@ -241,10 +241,16 @@ pub fn usage(program: Program) -> String {
         .filter(|(n, _)| !matches!(*n, "keygen" | "verify"))
         .map(|(_, t)| t.as_str())
         .collect();
+    // publish and gc read their own flags (crate::command::publish), the same for both
+    // programs; their usage closes the list.
+    let r2 = super::super::publish::USAGE.trim_start_matches("usage:\n");
     format!(
         "{head}
 USAGE:
 {building}{shared}{keygen}{verify}    skills-edge --version | --help
+
+  R2 catalogs (docs/serving.md, \"Update skills without redeploying\"):
+{r2}
 ",
         head = u.head,
         shared = u.shared,

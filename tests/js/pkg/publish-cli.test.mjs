@@ -8,13 +8,14 @@
 // * a first publish (every asset uploaded), a second publish of an edited folder (the assets
 //   already there not uploaded again), `--dry-run` (which changes nothing), `--rollback` to the
 //   first revision, `gc --keep 0 --dry-run` and `gc --keep 0`;
-// and the two buckets hold the same objects, byte for byte, read back with wrangler: the
-// pointer, the history, each revision's signed release and pack, each asset; after gc, the
-// second revision's pack and release are gone from both.
+// and the two buckets hold the same keys and the same objects under each, byte for byte, read
+// back whole as wrangler reads its local store (Miniflare, r2-store.mjs): the pointer, the
+// history, each revision's signed release and pack, each asset; after gc, the second
+// revision's pack and release are gone from both.
 //
 // The native binary is $SKILLS_EDGE_BIN, or target/debug/skills-edge under $SKILLS_EDGE_REPO.
-// About 4 minutes on a loaded two-core machine: some 45 rounds of wrangler runs (each publish is
-// four), one on each store at a time, each run mostly wrangler's own start.
+// Each publish is four wrangler runs on each store, each mostly wrangler's own start; the
+// buckets are read with one Miniflare start each.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -22,11 +23,11 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PKG_DIR, REPO } from "./common.mjs";
+import { readStore } from "./r2-store.mjs";
 
 const NATIVE = resolve(REPO || ".", process.env.SKILLS_EDGE_BIN ?? "target/debug/skills-edge");
 const NPM_BIN = join(PKG_DIR, "bin", "skills-edge.mjs");
 const WRANGLER = join(REPO || ".", "node_modules", "wrangler", "bin", "wrangler.js");
-const NODE22 = join(REPO || ".", "node_modules", ".bin", "node");
 const BUCKET = "skills-catalogs";
 let tmp;
 let stores;
@@ -80,17 +81,10 @@ function same({ native, npm }, what) {
   return native;
 }
 
-/** The object `key` of `who`'s bucket (wrangler `r2 object get`), or null when there is none. */
-let reads = 0;
+/** The object `key` of `who`'s bucket, or null when there is none (read as wrangler reads its
+ * local store, r2-store.mjs). */
 async function object(who, objectKey) {
-  // A file of this read's own (the two stores are read at the same time).
-  const file = join(tmp, `got-${who}-${reads++}`);
-  const r = await run(NODE22, [WRANGLER, "r2", "object", "get", `${BUCKET}/${objectKey}`, "--file", file, "--local", "--persist-to", stores[who]]);
-  if (r.status !== 0) {
-    assert.match(`${r.stdout}${r.stderr}`, /does not exist|not found/, `wrangler r2 object get ${objectKey}`);
-    return null;
-  }
-  return readFileSync(file);
+  return (await readStore(REPO, stores[who], BUCKET)).get(objectKey) ?? null;
 }
 
 /** Every key the history and the revisions name: pointer, history, releases, packs, assets. */
@@ -109,16 +103,16 @@ function keysOf(history, revisions) {
   ];
 }
 
-/** The two buckets hold the same bytes under every key of `keys`; returns the native one's. */
+/**
+ * The two buckets hold the same keys, and the same bytes under each; returns the native one's
+ * objects under `keys` (null where there is none).
+ */
 async function sameBuckets(keys) {
-  const found = {};
-  // One key at a time: one wrangler on each store (never two on the same local store).
-  for (const k of keys) {
-    const [a, b] = await Promise.all([object("native", k), object("npm", k)]);
-    assert.deepEqual(b, a, `${k}: the same object in both buckets`);
-    found[k] = a;
-  }
-  return found;
+  const native = await readStore(REPO, stores.native, BUCKET);
+  const npm = await readStore(REPO, stores.npm, BUCKET);
+  assert.deepEqual([...npm.keys()].sort(), [...native.keys()].sort(), "the same keys in both buckets");
+  for (const [k, bytes] of native) assert.ok(bytes.equals(npm.get(k)), `${k}: the same object in both buckets`);
+  return Object.fromEntries(keys.map((k) => [k, native.get(k) ?? null]));
 }
 
 before(async () => {
@@ -168,6 +162,14 @@ test("refusals: the same message and exit status from both commands, nothing upl
   const help = same(await both(["publish", "--help"], { store: false }), "--help");
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^usage:\n {2}skills-edge publish <dir>/);
+  // The whole program's help lists publish and gc, with the lines `publish --help` prints, on
+  // both commands.
+  const lines = help.stdout.trim().split("\n").slice(1);
+  const whole = await both(["--help"], { store: false });
+  for (const [name, r] of Object.entries(whole)) {
+    assert.equal(r.status, 0, `${name} --help`);
+    assert.ok(r.stdout.includes(`  R2 catalogs (docs/serving.md, "Update skills without redeploying"):\n${lines.join("\n")}\n`), `${name} --help lists publish and gc:\n${r.stdout}`);
+  }
   // Nothing reached either bucket.
   assert.equal(await object("native", "default/current.json"), null);
   assert.equal(await object("npm", "default/current.json"), null);
