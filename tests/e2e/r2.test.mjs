@@ -245,14 +245,40 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
       }
       return n;
     });
+    // Readers of the one file v2 changes, over MCP and the mirror: each read is v1's file or
+    // v2's, whole, never a mix or a failure.
+    const file = "git-commit-messages/SKILL.md";
+    const versions = [readFileSync(join(v1, file), "utf8"), readFileSync(join(v2, file), "utf8")];
+    const fileReads = { "resources/read": [], mirror: [] };
+    readers.push(
+      (async () => {
+        while (reading) {
+          const r = await mcp(worker.port, "resources/read", { uri: `skill://${file}` });
+          assert.equal(r.status, 200, "resources/read during the switch");
+          fileReads["resources/read"].push(r.json.result.contents[0].text);
+        }
+      })(),
+      (async () => {
+        while (reading) {
+          const r = await send(worker.port, { path: `/.well-known/agent-skills/${file}` });
+          assert.equal(r.status, 200, "the mirror's file during the switch");
+          fileReads.mirror.push(r.body.toString("utf8"));
+        }
+      })(),
+    );
     // Assets in the bucket too: every file above 3,700 bytes (and its archive) is read from R2.
     rev2 = await publish(v2, "--sign", join(dir, "trusted", "signing.key"), "--inline-max", "3700");
     await waitServed(fp2, "v2");
     await sleep(200);
     reading = false;
-    const counts = await Promise.all(readers);
+    const counts = (await Promise.all(readers)).slice(0, 3);
     const index2 = await send(worker.port, { path: "/.well-known/agent-skills/index.json" });
     assert.deepEqual([...bodies].sort(), [index1.body.toString("utf8"), index2.body.toString("utf8")].sort(), `${counts} reads: every index is v1's or v2's whole`);
+    for (const [how, texts] of Object.entries(fileReads)) {
+      assert.ok(texts.length > 0, `${how}: reads ran during the switch`);
+      for (const t of texts) assert.ok(versions.includes(t), `${how}: a read of ${file} during the switch is v1's or v2's whole`);
+      assert.equal(texts.at(-1), versions[1], `${how}: v2's file once v2 is served`);
+    }
     assert.notEqual(index1.headers.etag, index2.headers.etag, "the mirror's ETag follows the pack");
     const old = await mcp(worker.port, "skills/list", { cursor });
     assert.match(JSON.stringify(old.json.error), /the catalog has changed/);
