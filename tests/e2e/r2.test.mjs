@@ -379,6 +379,28 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     for (const k of [trusted, other]) assert.ok(!log.includes(JSON.parse(k).d), "no secret in the log");
   });
 
+  test("an asset deleted outside publish: publishing again trusts the history and is refused; publish --reupload repairs it", { timeout: 180_000 }, async () => {
+    // The faults above left v2's first asset deleted from the bucket.
+    const flags = [v2, "--sign", join(dir, "trusted", "signing.key"), "--inline-max", "3700", "--bucket", BUCKET, "--local", "--persist-to", state];
+    let from = logMark();
+    const again = await run(BIN, ["publish", ...flags]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout.trim(), rev2);
+    assert.match(again.stderr, /\(0 to upload, 0 bytes\)/, "the history names every asset");
+    await waitLogged("is missing (the bucket was changed outside publish: publish again with --reupload)", 1, from, fp1);
+    from = logMark();
+    const repaired = await run(BIN, ["publish", ...flags, "--reupload"]);
+    assert.equal(repaired.code, 0, repaired.stderr);
+    assert.equal(repaired.stdout.trim(), rev2);
+    const [, n, all] = / (\d+) assets \((\d+) to upload, \d+ bytes\)/.exec(repaired.stderr) ?? [];
+    assert.ok(Number(n) > 0 && n === all, `--reupload uploads every asset: ${repaired.stderr}`);
+    await waitServed(fp2, "v2 after --reupload");
+    // gc and --rollback upload nothing: --reupload is refused there.
+    const gc = await run(BIN, ["gc", "--keep", "1", "--reupload", "--bucket", BUCKET, "--local", "--persist-to", state]);
+    assert.equal(gc.code, 1);
+    assert.match(gc.stderr, /^error: gc takes no --reupload/);
+  });
+
   test("gc --keep 0 deletes every revision but the one the pointer names", { timeout: 120_000 }, async () => {
     await publish("--rollback", rev1);
     await waitServed(fp1, "v1");
@@ -415,6 +437,18 @@ describe("r2 mode refuses to start without what it needs", { concurrency: false 
 
   test("without CATALOG_TRUST", () =>
     refused({ config: untrusted() }, "configuration variable CATALOG_TRUST is invalid (required with CATALOG_SOURCE r2"));
+
+  test("with a catalog mapped by two hosts with different trusted keys", () => {
+    const bPub = JSON.parse(readFileSync(join(dir, "other", "signing.pub"), "utf8"));
+    const catalogs = JSON.stringify({ "h2.localhost": { catalog: "team-x", trust: bPub }, "h1.localhost": "team-x" });
+    return refused(
+      { config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } },
+      "h1.localhost maps catalog team-x with other trusted keys than h2.localhost does (CATALOG_TRUST, against the \"trust\" of team-x in CATALOGS)",
+    );
+  });
+
+  test("with a CATALOGS host that has a port", () =>
+    refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: JSON.stringify({ "a.localhost:8787": "team-a" }) } }, '"a.localhost:8787" is not a host name or *.suffix'));
 
   test("with a secret key as CATALOG_TRUST, never echoed", async () => {
     const d = JSON.parse(trusted).d;
@@ -499,12 +533,20 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
     // Team B has a signer of its own ("other"), which CATALOG_TRUST does not hold; the others
     // are trusted through CATALOG_TRUST.
     const bPub = JSON.parse(readFileSync(join(dir, "other", "signing.pub"), "utf8"));
-    const catalogs = JSON.stringify({ "a.localhost": "team-a", "b.localhost": { catalog: "team-b", trust: bPub }, "cold.localhost": "team-cold" });
+    // A wildcard before an exact name of its own domain: the exact name wins, whatever the
+    // order of the keys.
+    const catalogs = JSON.stringify({
+      "a.localhost": "team-a",
+      "*.b.localhost": "team-a",
+      "b.localhost": { catalog: "team-b", trust: bPub },
+      "x.b.localhost": { catalog: "team-b", trust: bPub },
+      "cold.localhost": "team-cold",
+    });
     writeFileSync(
       config,
       readFileSync(join(project, "wrangler.toml"), "utf8")
         .replace(/^CATALOG_TRUST = .*$/m, `CATALOG_TRUST = '${pub}'\nCATALOGS = '${catalogs}'`)
-        .replace(/^ALLOWED_HOSTS = .*$/m, 'ALLOWED_HOSTS = "a.localhost,b.localhost,cold.localhost,localhost,127.0.0.1"'),
+        .replace(/^ALLOWED_HOSTS = .*$/m, 'ALLOWED_HOSTS = "a.localhost,b.localhost,*.b.localhost,cold.localhost,localhost,127.0.0.1"'),
     );
     await publishTo("team-a", v1);
     await publishTo("team-b", bX, "other");
@@ -529,6 +571,14 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
     const other = await send(tenants.port, { path: "/mcp", method: "POST", host: `c.localhost:${tenants.port}`, headers: { "content-type": "application/json" }, body: "{}" });
     assert.equal(other.status, 404);
     assert.match(other.body.toString(), /no skills catalog is served at this host/);
+    // The most specific pattern wins: x.b.localhost is named exactly (team B), after the
+    // wildcard *.b.localhost (team A) that also names it; y.b.localhost only by the wildcard.
+    assert.equal(await served(`x.b.localhost:${tenants.port}`), onB);
+    assert.equal(await served(`X.B.LOCALHOST:${tenants.port}`), onB, "any case");
+    assert.equal(await served(`y.b.localhost:${tenants.port}`), onA);
+    // A name with an empty label is no host name: no pattern names it.
+    const empty = await send(tenants.port, { path: "/mcp", method: "POST", host: `y..b.localhost:${tenants.port}`, headers: { "content-type": "application/json" }, body: "{}" });
+    assert.notEqual(empty.status, 200, "y..b.localhost is served nothing");
   });
 
   test("a bad publish before a fresh isolate's first request: the newest good release of the history is served", async () => {

@@ -59,12 +59,14 @@
 //! What answers a request, in both modes, is a `serving::Serving`, taken when the request
 //! arrives and kept to its end.
 //!
-//! The parking ring of step 2 (module `parking`) is pure code tested on the host
-//! (`cargo test -p skills-edge-worker`); the rest, in `platform`, exists only on wasm32 (on the
-//! host the crate is otherwise empty).
+//! The parking ring of step 2 (module `parking`) and how `CATALOGS` picks a catalog by host
+//! (module `hosts`) are pure code tested on the host (`cargo test -p skills-edge-worker`); the
+//! rest, in `platform`, exists only on wasm32 (on the host the crate is otherwise empty).
 
 #[cfg(target_arch = "wasm32")]
 mod auth;
+#[cfg(any(target_arch = "wasm32", test))]
+mod hosts;
 #[cfg(any(target_arch = "wasm32", test))]
 mod parking;
 #[cfg(target_arch = "wasm32")]

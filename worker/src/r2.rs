@@ -14,6 +14,7 @@
 //! fetch and one decode of the pack. docs/serving.md, "Update skills without redeploying",
 //! describes the bucket's layout and the choices.
 
+use crate::hosts::{self, HostPattern};
 use crate::serving::{self, Serving};
 use skills_edge::catalog::release::{self, keys, Release, DEFAULT_CATALOG};
 use skills_edge::catalog::sign::PublicKey;
@@ -106,19 +107,7 @@ pub(crate) struct Tenant {
     current: RefCell<Option<Rc<Serving>>>,
 }
 
-/// A host name pattern of `CATALOGS`: an exact name, or `*.suffix` for any subdomain.
-struct HostPattern(String);
-
-impl HostPattern {
-    fn matches(&self, host: &str) -> bool {
-        match self.0.strip_prefix('*') {
-            Some(suffix) => host.len() > suffix.len() && host.ends_with(suffix),
-            None => self.0 == host,
-        }
-    }
-}
-
-/// Which tenant each host pattern gets, in order.
+/// Which tenant each host pattern gets.
 type Hosts = Vec<(HostPattern, usize)>;
 
 /// The r2 mode's settings, read once.
@@ -127,8 +116,8 @@ struct Config {
     bucket: JsValue,
     refresh_ms: f64,
     tenants: Vec<Rc<Tenant>>,
-    /// `CATALOGS`: which tenant each host gets (the first match); empty: every host gets the
-    /// one tenant (`CATALOG_ID`).
+    /// `CATALOGS`: which tenant each host gets (the most specific pattern that names it);
+    /// empty: every host gets the one tenant (`CATALOG_ID`).
     hosts: Hosts,
 }
 
@@ -178,9 +167,17 @@ fn tenant(
     })
 }
 
-/// Reads `CATALOGS`: a JSON object whose keys are host names (`name` or `*.suffix`, any case)
-/// and whose values are a catalog id or `{"catalog": ID, "trust": KEYS}` (`trust` replaces
-/// `CATALOG_TRUST` for that catalog). Hosts naming one catalog share its pack.
+/// Whether `a` and `b` hold the same keys (in any order).
+fn same_keys(a: &[PublicKey], b: &[PublicKey]) -> bool {
+    a.iter().all(|k| b.contains(k)) && b.iter().all(|k| a.contains(k))
+}
+
+/// Reads `CATALOGS`: a JSON object whose keys are host names (`name` or `*.suffix`, any case,
+/// no port, a final dot ignored) and whose values are a catalog id or `{"catalog": ID,
+/// "trust": KEYS}` (`trust` replaces `CATALOG_TRUST` for that catalog). Hosts naming one
+/// catalog share its pack, so they must give it the same trust: a catalog mapped twice with
+/// different keys is refused, as is a host named twice (keys that differ only in case or a
+/// final dot).
 fn read_catalogs(
     text: &str,
     bucket: &JsValue,
@@ -202,21 +199,22 @@ fn read_catalogs(
     let mut hosts = Vec::new();
     for entry in js_sys::Object::entries(&js_sys::Object::from(doc)).iter() {
         let pair = js_sys::Array::from(&entry);
-        let host = pair
-            .get(0)
-            .as_string()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
+        let key = pair.get(0).as_string().unwrap_or_default();
         let value = pair.get(1);
-        let valid_host = !host.is_empty()
-            && host
-                .trim_start_matches("*.")
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-.[]:".contains(&b));
-        if !valid_host || host[1..].contains('*') {
+        let Some(pattern) = HostPattern::parse(&key) else {
             return Err(bad(format!(
-                "{:?} is not a host name or *.suffix",
-                skills_edge::protocol::clip(&host)
+                "{:?} is not a host name or *.suffix (letters, digits and hyphens in dot-separated labels, or an IPv6 literal in brackets; no port)",
+                skills_edge::protocol::clip(&key)
+            )));
+        };
+        let host = pattern.as_str().to_owned();
+        if hosts
+            .iter()
+            .any(|(p, _): &(HostPattern, usize)| *p == pattern)
+        {
+            return Err(bad(format!(
+                "{:?} names the host {host} again (keys are compared without case and a final dot)",
+                skills_edge::protocol::clip(&key)
             )));
         }
         let (catalog, own_trust) = if let Some(id) = value.as_string() {
@@ -246,21 +244,37 @@ fn read_catalogs(
             (id, own)
         };
         release::check_catalog_id(&catalog).map_err(|e| bad(format!("{host}: {e}")))?;
+        let (keys, trusted_by) = match own_trust {
+            Some(own) => (own, format!("the \"trust\" of {catalog} in CATALOGS")),
+            None => (
+                trust.map(<[PublicKey]>::to_vec).ok_or_else(|| {
+                    bad(format!(
+                        "{catalog} has no trusted key: give it a \"trust\", or set CATALOG_TRUST"
+                    ))
+                })?,
+                "CATALOG_TRUST".to_owned(),
+            ),
+        };
         let index = match tenants.iter().position(|t| t.catalog == catalog) {
-            Some(i) => i,
+            // One pack per catalog, checked against one set of keys.
+            Some(i) if same_keys(&tenants[i].trust, &keys) => i,
+            Some(i) => {
+                let first = hosts
+                    .iter()
+                    .find(|(_, t)| *t == i)
+                    .map(|(p, _)| p.as_str().to_owned())
+                    .unwrap_or_default();
+                return Err(bad(format!(
+                    "{host} maps catalog {catalog} with other trusted keys than {first} does ({trusted_by}, against {}): hosts of one catalog share its pack; give them the same \"trust\", or none to use CATALOG_TRUST",
+                    tenants[i].trusted_by
+                )));
+            }
             None => {
-                let (trust, trusted_by) = match own_trust {
-                    Some(own) => (own, format!("the \"trust\" of {catalog} in CATALOGS")),
-                    None => (
-                        trust.map(<[PublicKey]>::to_vec).ok_or_else(|| bad(format!("{catalog} has no trusted key: give it a \"trust\", or set CATALOG_TRUST")))?,
-                        "CATALOG_TRUST".to_owned(),
-                    ),
-                };
-                tenants.push(tenant(bucket, catalog, trust, trusted_by));
+                tenants.push(tenant(bucket, catalog, keys, trusted_by));
                 tenants.len() - 1
             }
         };
-        hosts.push((HostPattern(host), index));
+        hosts.push((pattern, index));
     }
     if hosts.is_empty() {
         return Err(bad("it names no host".into()));
@@ -366,19 +380,6 @@ fn config() -> Option<Rc<Config>> {
     CONFIG.with(|c| c.borrow().clone().flatten())
 }
 
-/// The host name of a `Host` header, lowercase, without its port.
-fn host_name(host: &str) -> String {
-    let host = host.trim().to_ascii_lowercase();
-    if host.starts_with('[') {
-        return host
-            .split(']')
-            .next()
-            .map(|h| format!("{h}]"))
-            .unwrap_or(host);
-    }
-    host.split(':').next().unwrap_or_default().to_owned()
-}
-
 /// What answers a request to `host` in r2 mode: its catalog's current pack, after starting a
 /// refresh when one is due (and waiting for it when the catalog has no pack yet). `Err` is the
 /// response instead: 404 for a host `CATALOGS` does not name, 503 for a catalog with no good
@@ -393,11 +394,7 @@ pub(crate) async fn serving_for(
     let tenant = if cfg.hosts.is_empty() {
         cfg.tenants.first().cloned()
     } else {
-        let name = host_name(host.unwrap_or_default());
-        cfg.hosts
-            .iter()
-            .find(|(p, _)| p.matches(&name))
-            .and_then(|(_, i)| cfg.tenants.get(*i).cloned())
+        hosts::pick(&cfg.hosts, host.unwrap_or_default()).and_then(|i| cfg.tenants.get(i).cloned())
     };
     let Some(tenant) = tenant else {
         return Err(not_found());
@@ -514,12 +511,16 @@ async fn load(cfg: &Config, t: &Tenant) -> std::result::Result<Option<String>, S
             *t.refused.borrow_mut() = None;
             Ok(Some(rev))
         }
-        // A refused release is not fetched again; a failure to reach R2 is tried again.
-        Err((why, true)) => {
+        // A refused release is not fetched again; one refused for an object of the bucket
+        // (which publish --reupload, or a publish of the same folder, puts back without moving
+        // the pointer) is looked at again by the next refresh; a failure to reach R2 is tried
+        // again.
+        Err((why, Fault::Release)) => {
             *t.refused.borrow_mut() = Some((pointer, why.clone()));
             from_history(cfg, t, why).await
         }
-        Err((why, false)) => Err(why),
+        Err((why, Fault::Object)) => from_history(cfg, t, why).await,
+        Err((why, Fault::Unreachable)) => Err(why),
     }
 }
 
@@ -584,14 +585,26 @@ async fn from_history(
     ))
 }
 
-/// Opens, checks and installs the release `pointer`; the error says whether the release
-/// itself is at fault (`true`) or R2 could not be read (`false`).
+/// Why `install` refused a release.
+enum Fault {
+    /// The release, or the pack it names by digest, is at fault: the same pointer is refused
+    /// again, so it is not fetched again until the pointer moves.
+    Release,
+    /// An object of the bucket the release names is missing or of another length (an asset,
+    /// the pack): a publish can put it back without moving the pointer.
+    Object,
+    /// R2 could not be read.
+    Unreachable,
+}
+
+/// Opens, checks and installs the release `pointer`; the error says why not ([`Fault`]).
 async fn install(
     cfg: &Config,
     t: &Tenant,
     pointer: &[u8],
-) -> std::result::Result<String, (String, bool)> {
-    let bad = |why: String| (why, true);
+) -> std::result::Result<String, (String, Fault)> {
+    let bad = |why: String| (why, Fault::Release);
+    let object = |why: String| (why, Fault::Object);
     let r = Release::open(pointer, &t.trust, &t.trusted_by, &t.catalog).map_err(|e| {
         bad(format!(
             "the pointer {} is refused: {e}",
@@ -602,21 +615,26 @@ async fn install(
         let prefix = keys::assets(&t.catalog);
         let sizes = JsFuture::from(r2_sizes(&cfg.bucket, &prefix, R2_DEADLINE_MS))
             .await
-            .map_err(|e| (format!("R2 cannot be listed ({})", reason(e)), false))?;
+            .map_err(|e| {
+                (
+                    format!("R2 cannot be listed ({})", reason(e)),
+                    Fault::Unreachable,
+                )
+            })?;
         let sizes: js_sys::Map = sizes.unchecked_into();
         for (name, len) in &r.assets {
             let key = format!("{prefix}{name}");
             match sizes.get(&JsValue::from_str(&key)).as_f64() {
                 Some(n) if n == *len as f64 => {}
                 Some(n) => {
-                    return Err(bad(format!(
-                        "revision {}: the asset {key} is {n} bytes, the release says {len}",
+                    return Err(object(format!(
+                        "revision {}: the asset {key} is {n} bytes, the release says {len} (the bucket was changed outside publish: publish again with --reupload)",
                         r.revision()
                     )))
                 }
                 None => {
-                    return Err(bad(format!(
-                        "revision {}: the asset {key} is missing",
+                    return Err(object(format!(
+                        "revision {}: the asset {key} is missing (the bucket was changed outside publish: publish again with --reupload)",
                         r.revision()
                     )))
                 }
@@ -626,13 +644,22 @@ async fn install(
     let pack_key = keys::pack(&t.catalog, r.revision());
     let pack = get(&cfg.bucket, &pack_key)
         .await
-        .map_err(|e| (e, false))?
+        .map_err(|e| (e, Fault::Unreachable))?
         .ok_or_else(|| {
-            bad(format!(
-                "revision {}: the pack {pack_key} is missing",
+            object(format!(
+                "revision {}: the pack {pack_key} is missing (publish the folder again)",
                 r.revision()
             ))
         })?;
+    if pack.len() as u64 != r.size {
+        // Truncated or replaced in the bucket: publish uploads the pack again.
+        return Err(object(format!(
+            "revision {}: the pack {pack_key} is {} bytes, the release says {} (truncated or replaced); publish the folder again",
+            r.revision(),
+            pack.len(),
+            r.size
+        )));
+    }
     let catalog = r
         .check_pack(pack, &t.trust, &t.trusted_by)
         .map_err(|e| bad(format!("revision {}: {e}", r.revision())))?;

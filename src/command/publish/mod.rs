@@ -89,6 +89,8 @@ struct Flags {
     bucket: Option<String>,
     catalog: Option<String>,
     dry_run: bool,
+    /// `--reupload`: upload every asset, also those the history says the bucket holds.
+    reupload: bool,
     local: bool,
     /// `--remote`: the account's bucket, said explicitly (the default).
     remote: bool,
@@ -104,10 +106,12 @@ struct Flags {
 pub(crate) const USAGE: &str = "usage:
   skills-edge publish <dir> --bucket NAME [--catalog ID] [--sign KEY] [--catalog-id ID]
                       [--inline-max BYTES] [--strict] [--skip-invalid] [--dry-run]
-                      [--remote | --local [--persist-to DIR]] [--config wrangler.toml]
+                      [--reupload] [--remote | --local [--persist-to DIR]] [--config wrangler.toml]
   skills-edge publish --rollback REVISION --bucket NAME [--catalog ID] [--local ...]
   skills-edge gc --keep N --bucket NAME [--catalog ID] [--trust FILE] [--dry-run] [--local ...]
-The signing key is --sign or SKILLS_SIGNING_KEY; wrangler is SKILLS_EDGE_WRANGLER or `npx wrangler`.";
+The signing key is --sign or SKILLS_SIGNING_KEY; wrangler is SKILLS_EDGE_WRANGLER or `npx wrangler`.
+publish uploads the assets no earlier release in the history names; --reupload uploads them all,
+which repairs an asset changed or deleted in the bucket outside publish.";
 
 /// `gc --trust FILE`: the keys in FILE (a `signing.pub`, a JWK Set or an array of JWKs, as
 /// `CATALOG_TRUST`), and the name a refusal gives their source (`--trust FILE`).
@@ -165,6 +169,7 @@ fn read_flags(argv: &[String]) -> Result<Flags, String> {
                 );
             }
             "--dry-run" => f.dry_run = true,
+            "--reupload" => f.reupload = true,
             "--local" => f.local = true,
             "--remote" => f.remote = true,
             "--help" | "-h" => return Err(String::new()),
@@ -222,7 +227,12 @@ pub fn command(argv: &[String], gc: bool, io: &Io) -> u8 {
             io,
         }),
     };
-    let result = if gc {
+    let result = if f.reupload && (gc || f.rollback.is_some()) {
+        Err(format!(
+            "{} takes no --reupload (it uploads nothing): publish the folder with --reupload",
+            if gc { "gc" } else { "--rollback" }
+        ))
+    } else if gc {
         match (f.keep, f.rest.is_empty(), f.rollback.is_none()) {
             (Some(n), true, true) => match read_trust(f.trust.as_deref(), io) {
                 Ok(trust) => collect(&store, n, trust.as_ref(), f.dry_run).map(|said| {
@@ -367,10 +377,12 @@ fn publish(store: &Store, f: &Flags, io: &Io) -> Result<(), String> {
         .iter()
         .flat_map(|e| e.assets.iter().map(String::as_str))
         .collect();
+    // What the history names is in the bucket unless something outside publish changed it;
+    // `--reupload` does not trust that (R2 cannot be listed through wrangler's commands).
     let missing: Vec<&pack::Asset> = packed
         .assets
         .iter()
-        .filter(|x| !present.contains(x.name.as_str()))
+        .filter(|x| f.reupload || !present.contains(x.name.as_str()))
         .collect();
     let missing_bytes: usize = missing.iter().map(|x| x.bytes.len()).sum();
     err!(
