@@ -15,6 +15,8 @@
 //! describes the bucket's layout and the choices.
 
 use crate::hosts::{self, HostPattern};
+
+mod catalogs;
 use crate::serving::{self, Serving};
 use skills_edge::catalog::release::{self, keys, Release, DEFAULT_CATALOG};
 use skills_edge::catalog::sign::PublicKey;
@@ -167,121 +169,6 @@ fn tenant(
     })
 }
 
-/// Whether `a` and `b` hold the same keys (in any order).
-fn same_keys(a: &[PublicKey], b: &[PublicKey]) -> bool {
-    a.iter().all(|k| b.contains(k)) && b.iter().all(|k| a.contains(k))
-}
-
-/// Reads `CATALOGS`: a JSON object whose keys are host names (`name` or `*.suffix`, any case,
-/// no port, a final dot ignored) and whose values are a catalog id or `{"catalog": ID,
-/// "trust": KEYS}` (`trust` replaces `CATALOG_TRUST` for that catalog). Hosts naming one
-/// catalog share its pack, so they must give it the same trust: a catalog mapped twice with
-/// different keys is refused, as is a host named twice (keys that differ only in case or a
-/// final dot).
-fn read_catalogs(
-    text: &str,
-    bucket: &JsValue,
-    trust: Option<&[PublicKey]>,
-) -> std::result::Result<(Vec<Rc<Tenant>>, Hosts), String> {
-    let bad = |problem: String| {
-        invalid(
-            "CATALOGS",
-            None,
-            &problem,
-            "give a JSON object of host names to catalog ids, such as {\"skills.team-a.example\":\"team-a\",\"*.b.example\":{\"catalog\":\"team-b\",\"trust\":{…}}}",
-        )
-    };
-    let doc = js_sys::JSON::parse(text).map_err(|_| bad("it is not JSON".into()))?;
-    if !doc.is_object() || js_sys::Array::is_array(&doc) {
-        return Err(bad("it is not a JSON object".into()));
-    }
-    let mut tenants: Vec<Rc<Tenant>> = Vec::new();
-    let mut hosts = Vec::new();
-    for entry in js_sys::Object::entries(&js_sys::Object::from(doc)).iter() {
-        let pair = js_sys::Array::from(&entry);
-        let key = pair.get(0).as_string().unwrap_or_default();
-        let value = pair.get(1);
-        let Some(pattern) = HostPattern::parse(&key) else {
-            return Err(bad(format!(
-                "{:?} is not a host name or *.suffix (letters, digits and hyphens in dot-separated labels, or an IPv6 literal in brackets; no port)",
-                skills_edge::protocol::clip(&key)
-            )));
-        };
-        let host = pattern.as_str().to_owned();
-        if hosts
-            .iter()
-            .any(|(p, _): &(HostPattern, usize)| *p == pattern)
-        {
-            return Err(bad(format!(
-                "{:?} names the host {host} again (keys are compared without case and a final dot)",
-                skills_edge::protocol::clip(&key)
-            )));
-        }
-        let (catalog, own_trust) = if let Some(id) = value.as_string() {
-            (id, None)
-        } else {
-            let id = js_sys::Reflect::get(&value, &JsValue::from_str("catalog"))
-                .ok()
-                .and_then(|v| v.as_string())
-                .ok_or_else(|| {
-                    bad(format!(
-                        "the value of {host} is neither a catalog id nor {{\"catalog\": ID, ...}}"
-                    ))
-                })?;
-            let t = js_sys::Reflect::get(&value, &JsValue::from_str("trust")).unwrap_or_default();
-            let own = if t.is_undefined() {
-                None
-            } else {
-                let text = js_sys::JSON::stringify(&t)
-                    .ok()
-                    .and_then(|s| s.as_string())
-                    .unwrap_or_default();
-                Some(
-                    release::parse_trust(&text)
-                        .map_err(|e| bad(format!("the trust of {host}: {e}")))?,
-                )
-            };
-            (id, own)
-        };
-        release::check_catalog_id(&catalog).map_err(|e| bad(format!("{host}: {e}")))?;
-        let (keys, trusted_by) = match own_trust {
-            Some(own) => (own, format!("the \"trust\" of {catalog} in CATALOGS")),
-            None => (
-                trust.map(<[PublicKey]>::to_vec).ok_or_else(|| {
-                    bad(format!(
-                        "{catalog} has no trusted key: give it a \"trust\", or set CATALOG_TRUST"
-                    ))
-                })?,
-                "CATALOG_TRUST".to_owned(),
-            ),
-        };
-        let index = match tenants.iter().position(|t| t.catalog == catalog) {
-            // One pack per catalog, checked against one set of keys.
-            Some(i) if same_keys(&tenants[i].trust, &keys) => i,
-            Some(i) => {
-                let first = hosts
-                    .iter()
-                    .find(|(_, t)| *t == i)
-                    .map(|(p, _)| p.as_str().to_owned())
-                    .unwrap_or_default();
-                return Err(bad(format!(
-                    "{host} maps catalog {catalog} with other trusted keys than {first} does ({trusted_by}, against {}): hosts of one catalog share its pack; give them the same \"trust\", or none to use CATALOG_TRUST",
-                    tenants[i].trusted_by
-                )));
-            }
-            None => {
-                tenants.push(tenant(bucket, catalog, keys, trusted_by));
-                tenants.len() - 1
-            }
-        };
-        hosts.push((pattern, index));
-    }
-    if hosts.is_empty() {
-        return Err(bad("it names no host".into()));
-    }
-    Ok((tenants, hosts))
-}
-
 /// Reads the r2 mode's settings from `env` (once; later calls return what the first decided):
 /// `Ok(false)` in embedded mode, `Ok(true)` in r2 mode, `Err` naming the variable, its value
 /// and the fix. `CATALOG_TRUST` is never echoed (a secret key pasted there would reach the
@@ -341,7 +228,7 @@ pub(crate) fn configure(env: &JsValue) -> std::result::Result<bool, String> {
                     "name every catalog in CATALOGS and remove CATALOG_ID",
                 ));
             }
-            read_catalogs(&text, &bucket, trust.as_deref())?
+            catalogs::read(&text, &bucket, trust.as_deref())?
         }
         None => {
             let trust = trust.ok_or_else(|| invalid(
