@@ -72,7 +72,7 @@ pub mod catalog {
     #[cfg(not(target_family = "wasm"))]
     pub use skills_edge_catalog::walk;
     pub use skills_edge_catalog::{
-        access, compile, diag, oms, options, pack, release, search, sign, Audience, Catalog,
+        access, compile, diag, json, oms, options, pack, release, search, sign, Audience, Catalog,
         CatalogError, Content, DirView, FallbackView, FileView, Grant, Merged, SignatureView,
         SkillFallback, SkillView, Spliced,
     };

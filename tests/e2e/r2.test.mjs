@@ -7,8 +7,8 @@
 // --verify, the `skills` installer on the mirror) pass on it; publish v2 (with assets in the
 // bucket) while readers run: every reply is wholly v1's or wholly v2's, the judges pass on v2
 // (the installer unpacking archives read from R2), v1's cursor is refused as "the catalog has
-// changed" and the mirror's ETag moved; `publish --rollback` to v1, judged by the SDK client
-// and the installer; then each fault (a
+// changed" and the mirror's ETag moved; `publish --rollback` to v1, judged by the SDK client,
+// MCP Inspector and the installer; then each fault (a
 // torn pointer, no pointer, a release signed by another key, an unsigned pack, a truncated
 // pack, a pack of another digest, a missing asset) is logged and v1 stays served; `gc --keep 0`
 // keeps what the pointer names and deletes the rest. With CATALOGS, a catalog whose last publish
@@ -301,6 +301,8 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
     const expect = published(v1);
     const s = await judgeSdk({ transport: httpTransport(worker.url), era: "modern" });
     assert.deepEqual({ skills: s.skills, files: s.files, bytes: s.bytes, dirs: s.dirs }, expect, "SDK 2.4 client on v1 again");
+    const r = await judgeInspector({ target: worker.url, era: "modern", expectedSkills: expect.skills });
+    assert.equal(r.files, expect.files);
     await judgeMirror(v1);
   });
 
@@ -445,6 +447,18 @@ describe("r2 mode refuses to start without what it needs", { concurrency: false 
       { config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } },
       "h1.localhost maps catalog team-x with other trusted keys than h2.localhost does (CATALOG_TRUST, against the \"trust\" of team-x in CATALOGS)",
     );
+  });
+
+  test("with a CATALOGS key given twice (JSON.parse would keep the last)", () => {
+    const bPub = readFileSync(join(dir, "other", "signing.pub"), "utf8").trim();
+    const catalogs = `{"b.localhost":{"catalog":"team-b","trust":${bPub}},"b.localhost":"team-b"}`;
+    return refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } }, 'the key "b.localhost" is given twice');
+  });
+
+  test("with a misspelt \"trust\" in a CATALOGS value", () => {
+    const bPub = readFileSync(join(dir, "other", "signing.pub"), "utf8").trim();
+    const catalogs = `{"b.localhost":{"catalog":"team-b","Trust":${bPub}}}`;
+    return refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } }, 'the value of b.localhost has a member "Trust": only "catalog" and "trust" are read');
   });
 
   test("with a CATALOGS host that has a port", () =>

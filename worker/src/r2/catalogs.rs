@@ -3,8 +3,10 @@
 
 use super::{invalid, tenant, Hosts, Tenant};
 use crate::hosts::HostPattern;
+use skills_edge::catalog::json::{self, Node};
 use skills_edge::catalog::release;
 use skills_edge::catalog::sign::PublicKey;
+use skills_edge::protocol::clip;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -13,12 +15,13 @@ fn same_keys(a: &[PublicKey], b: &[PublicKey]) -> bool {
     a.iter().all(|k| b.contains(k)) && b.iter().all(|k| a.contains(k))
 }
 
-/// Reads `CATALOGS`: a JSON object whose keys are host names (`name` or `*.suffix`, any case,
-/// no port, a final dot ignored) and whose values are a catalog id or `{"catalog": ID,
-/// "trust": KEYS}` (`trust` replaces `CATALOG_TRUST` for that catalog). Hosts naming one
-/// catalog share its pack, so they must give it the same trust: a catalog mapped twice with
-/// different keys is refused, as is a host named twice (keys that differ only in case or a
-/// final dot).
+/// Reads `CATALOGS` with the project's strict JSON reader (a key given twice is refused, where
+/// `JSON.parse` would keep the last): an object whose keys are host names (`name` or
+/// `*.suffix`, any case, no port, a final dot ignored) and whose values are a catalog id or
+/// `{"catalog": ID, "trust": KEYS}` (`trust` replaces `CATALOG_TRUST` for that catalog; no
+/// other member). Hosts naming one catalog share its pack, so they must give it the same
+/// trust: a catalog mapped twice with different keys is refused, as is a host named twice
+/// (keys that differ only in case or a final dot, or IPv6 literals of one address).
 pub(super) fn read(
     text: &str,
     bucket: &JsValue,
@@ -32,20 +35,20 @@ pub(super) fn read(
             "give a JSON object of host names to catalog ids, such as {\"skills.team-a.example\":\"team-a\",\"*.b.example\":{\"catalog\":\"team-b\",\"trust\":{…}}}",
         )
     };
-    let doc = js_sys::JSON::parse(text).map_err(|_| bad("it is not JSON".into()))?;
-    if !doc.is_object() || js_sys::Array::is_array(&doc) {
-        return Err(bad("it is not a JSON object".into()));
+    let doc = json::parse(text).map_err(|e| bad(format!("it is not JSON ({e})")))?;
+    let Some(members) = doc.as_object() else {
+        return Err(bad(format!("it is {}, not a JSON object", doc.a_type())));
+    };
+    if let Some(k) = doc.repeated_key() {
+        return Err(bad(format!("the key {:?} is given twice", clip(k))));
     }
     let mut tenants: Vec<Rc<Tenant>> = Vec::new();
     let mut hosts = Vec::new();
-    for entry in js_sys::Object::entries(&js_sys::Object::from(doc)).iter() {
-        let pair = js_sys::Array::from(&entry);
-        let key = pair.get(0).as_string().unwrap_or_default();
-        let value = pair.get(1);
-        let Some(pattern) = HostPattern::parse(&key) else {
+    for (key, value) in members {
+        let Some(pattern) = HostPattern::parse(key) else {
             return Err(bad(format!(
-                "{:?} is not a host name or *.suffix (letters, digits and hyphens in dot-separated labels, or an IPv6 literal in brackets; no port)",
-                skills_edge::protocol::clip(&key)
+                "{:?} is not a host name or *.suffix (letters, digits and hyphens in dot-separated labels of at most 63, or an IPv6 address in brackets; no port)",
+                clip(key)
             )));
         };
         let host = pattern.as_str().to_owned();
@@ -54,11 +57,11 @@ pub(super) fn read(
             .any(|(p, _): &(HostPattern, usize)| *p == pattern)
         {
             return Err(bad(format!(
-                "{:?} names the host {host} again (keys are compared without case and a final dot)",
-                skills_edge::protocol::clip(&key)
+                "{:?} names the host {host} again (keys are compared without case and a final dot, IPv6 addresses as addresses)",
+                clip(key)
             )));
         }
-        let (catalog, own_trust) = mapping(&host, &value).map_err(bad)?;
+        let (catalog, own_trust) = mapping(&host, value).map_err(bad)?;
         release::check_catalog_id(&catalog).map_err(|e| bad(format!("{host}: {e}")))?;
         let (keys, trusted_by) = match own_trust {
             Some(own) => (own, format!("the \"trust\" of {catalog} in CATALOGS")),
@@ -99,26 +102,37 @@ pub(super) fn read(
 }
 
 /// The catalog id and own trusted keys (if any) of the value `CATALOGS` gives `host`: a
-/// catalog id, or `{"catalog": ID, "trust": KEYS}`. `Err` is the problem, for `CATALOGS`'s
-/// message.
-fn mapping(host: &str, value: &JsValue) -> Result<(String, Option<Vec<PublicKey>>), String> {
-    if let Some(id) = value.as_string() {
-        return Ok((id, None));
+/// catalog id, or `{"catalog": ID, "trust": KEYS}` with no other member (a misspelt `"trust"`
+/// would otherwise leave the catalog to `CATALOG_TRUST`'s keys). `Err` is the problem, for
+/// `CATALOGS`'s message.
+fn mapping(host: &str, value: &Node) -> Result<(String, Option<Vec<PublicKey>>), String> {
+    if let Some(id) = value.as_str() {
+        return Ok((id.to_owned(), None));
     }
-    let id = js_sys::Reflect::get(value, &JsValue::from_str("catalog"))
-        .ok()
-        .and_then(|v| v.as_string())
-        .ok_or_else(|| {
-            format!("the value of {host} is neither a catalog id nor {{\"catalog\": ID, ...}}")
-        })?;
-    let t = js_sys::Reflect::get(value, &JsValue::from_str("trust")).unwrap_or_default();
-    if t.is_undefined() {
-        return Ok((id, None));
+    let shape = || {
+        format!(
+            "the value of {host} is neither a catalog id nor {{\"catalog\": ID, \"trust\": KEYS}}"
+        )
+    };
+    let members = value.as_object().ok_or_else(shape)?;
+    if let Some(k) = value.repeated_key() {
+        return Err(format!("the value of {host} gives {:?} twice", clip(k)));
     }
-    let text = js_sys::JSON::stringify(&t)
-        .ok()
-        .and_then(|s| s.as_string())
-        .unwrap_or_default();
-    let keys = release::parse_trust(&text).map_err(|e| format!("the trust of {host}: {e}"))?;
-    Ok((id, Some(keys)))
+    if let Some((k, _)) = members.iter().find(|(k, _)| k != "catalog" && k != "trust") {
+        return Err(format!(
+            "the value of {host} has a member {:?}: only \"catalog\" and \"trust\" are read",
+            clip(k)
+        ));
+    }
+    let id = value
+        .get("catalog")
+        .and_then(Node::as_str)
+        .ok_or_else(shape)?;
+    let keys = match value.get("trust") {
+        None => None,
+        Some(t) => {
+            Some(release::parse_trust(t.raw).map_err(|e| format!("the trust of {host}: {e}"))?)
+        }
+    };
+    Ok((id.to_owned(), keys))
 }
