@@ -52,6 +52,7 @@ node_modules/.bin/node --test --test-timeout=300000 --test-force-exit --test-con
   tests/e2e/signed-oms.test.mjs \
   tests/e2e/r2-outage.test.mjs \
   tests/e2e/publish-workflow.test.mjs \
+  tests/e2e/bench-r2.test.mjs \
   tests/e2e/http-probes.test.mjs \
   tests/e2e/faults.test.mjs \
   tests/e2e/config.test.mjs \
