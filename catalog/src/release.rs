@@ -303,13 +303,26 @@ fn hex(raw: &[u8; 32]) -> String {
 /// Reads one `CATALOG_TRUST` value: one or more Ed25519 public keys, as a JWK (the
 /// `signing.pub` `skills-edge keygen` writes), a JWK Set (`{"keys":[…]}`, the mirror's
 /// `keys.json`) or a JSON array of JWKs. A secret key is refused (it never belongs in a
-/// Worker's vars), and so is an empty list.
+/// Worker's vars), and so is an empty list. So that every JSON reader takes it for the same
+/// keys, a member given twice (where readers differ on which one counts) is refused, and so is
+/// an object that is both a key and a set (`kty` beside `keys`).
 pub fn parse_trust(text: &str) -> Result<Vec<PublicKey>, String> {
     let doc = json::parse(text.trim())
         .map_err(|_| "it is not JSON: give the signing.pub file skills-edge keygen wrote, a JWK Set {\"keys\":[...]} or an array of such keys".to_owned())?;
+    if let Some(k) = doc.repeated_key() {
+        return Err(format!(
+            "it gives the member {k:?} twice (JSON readers differ on which one counts): give it once"
+        ));
+    }
     let items: Vec<&Node> = if let Some(a) = doc.as_array() {
         a.iter().collect()
     } else if let Some(k) = doc.get("keys") {
+        if doc.get("kty").is_some() {
+            return Err(
+                "it has both `keys` (a JWK Set) and `kty` (a JWK): give one key, or a set of keys"
+                    .into(),
+            );
+        }
         k.as_array()
             .ok_or("its `keys` is not an array")?
             .iter()

@@ -260,6 +260,22 @@ fn trust_lists_take_a_key_a_set_or_an_array_and_never_a_secret() {
     );
 }
 
+/// A trust list every JSON reader takes for the same keys: `JSON.parse` keeps the last of a
+/// repeated member where this reader would see the first, and an object that is both a key
+/// and a set reads as one or the other depending on the reader.
+#[test]
+fn trust_lists_that_readers_could_take_for_other_keys_are_refused() {
+    let a = key(1).public().to_jwk();
+    let b = key(2).public().to_jwk();
+    let e = parse_trust(&format!("{{\"keys\":[{b}],\"keys\":[{a}]}}")).unwrap_err();
+    assert!(e.contains("\"keys\" twice"), "{e}");
+    let both = format!("{}, \"keys\":[{b}]}}", a.trim_end_matches('}'));
+    let e = parse_trust(&both).unwrap_err();
+    assert!(e.contains("both `keys`"), "{e}");
+    let twice = format!("{}, \"x\":\"AAAA\"}}", a.trim_end_matches('}'));
+    assert!(parse_trust(&twice).unwrap_err().contains("\"x\" twice"));
+}
+
 #[test]
 fn catalog_ids_are_one_safe_path_segment() {
     for ok in ["default", "team-a", "a.b_c", "0"] {

@@ -461,6 +461,21 @@ describe("r2 mode refuses to start without what it needs", { concurrency: false 
     return refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } }, 'the value of b.localhost has a member "Trust": only "catalog" and "trust" are read');
   });
 
+  test("with CATALOGS given as a table rather than a string of JSON", () => {
+    const file = join(dir, "project", "table.toml");
+    writeFileSync(file, readFileSync(join(dir, "project", "wrangler.toml"), "utf8").replace(/^(CATALOG_TRUST = .*)$/m, '$1\nCATALOGS = { "a.localhost" = "team-a" }'));
+    return refused({ config: file }, "configuration variable CATALOGS is invalid (it is not a string");
+  });
+
+  test("with CATALOGS but not CATALOG_SOURCE r2", () =>
+    refused({ vars: { CATALOGS: JSON.stringify({ "a.localhost": "team-a" }) } }, 'it is set, but CATALOG_SOURCE is not "r2"'));
+
+  test("with a trust that gives \"keys\" twice (JSON readers differ on which counts)", () => {
+    const [a, b] = ["trusted", "other"].map((k) => readFileSync(join(dir, k, "signing.pub"), "utf8").trim());
+    const catalogs = `{"b.localhost":{"catalog":"team-b","trust":{"keys":[${b}],"keys":[${a}]}}}`;
+    return refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } }, 'gives the member "keys" twice');
+  });
+
   test("with a CATALOGS host that has a port", () =>
     refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: JSON.stringify({ "a.localhost:8787": "team-a" }) } }, '"a.localhost:8787" is not a host name or *.suffix'));
 
@@ -560,7 +575,7 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
       config,
       readFileSync(join(project, "wrangler.toml"), "utf8")
         .replace(/^CATALOG_TRUST = .*$/m, `CATALOG_TRUST = '${pub}'\nCATALOGS = '${catalogs}'`)
-        .replace(/^ALLOWED_HOSTS = .*$/m, 'ALLOWED_HOSTS = "a.localhost,b.localhost,*.b.localhost,cold.localhost,localhost,127.0.0.1"'),
+        .replace(/^ALLOWED_HOSTS = .*$/m, 'ALLOWED_HOSTS = "a.localhost,b.localhost,*.b.localhost,c.localhost,cold.localhost,localhost,127.0.0.1"'),
     );
     await publishTo("team-a", v1);
     await publishTo("team-b", bX, "other");
@@ -590,6 +605,12 @@ describe("many catalogs on one Worker (CATALOGS)", { concurrency: false }, () =>
     assert.equal(await served(`x.b.localhost:${tenants.port}`), onB);
     assert.equal(await served(`X.B.LOCALHOST:${tenants.port}`), onB, "any case");
     assert.equal(await served(`y.b.localhost:${tenants.port}`), onA);
+    // ALLOWED_HOSTS first: a host it refuses gets its 403, whether or not CATALOGS names it.
+    for (const host of [`z.localhost:${tenants.port}`, `a.localhost.:${tenants.port}`]) {
+      const refused = await send(tenants.port, { path: "/mcp", method: "POST", host, headers: { "content-type": "application/json" }, body: "{}" });
+      assert.equal(refused.status, 403, host);
+      assert.match(refused.body.toString(), /Forbidden: the Host \\"[^"]+\\" is not served here/, host);
+    }
     // A name with an empty label is no host name: no pattern names it.
     const empty = await send(tenants.port, { path: "/mcp", method: "POST", host: `y..b.localhost:${tenants.port}`, headers: { "content-type": "application/json" }, body: "{}" });
     assert.notEqual(empty.status, 200, "y..b.localhost is served nothing");

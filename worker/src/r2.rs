@@ -118,6 +118,8 @@ struct Config {
     bucket: JsValue,
     refresh_ms: f64,
     tenants: Vec<Rc<Tenant>>,
+    /// `ALLOWED_HOSTS`, checked before a catalog is picked.
+    allowed_hosts: skills_edge::http::HostList,
     /// `CATALOGS`: which tenant each host gets (the most specific pattern that names it);
     /// empty: every host gets the one tenant (`CATALOG_ID`).
     hosts: Hosts,
@@ -135,6 +137,24 @@ fn var(env: &JsValue, name: &str) -> Option<String> {
     }
     v.as_string()
         .or_else(|| js_sys::JSON::stringify(&v).ok()?.as_string())
+}
+
+/// A var that holds JSON text (`CATALOGS`, `CATALOG_TRUST`): refused unless a string, because
+/// a value given as an object (`wrangler.jsonc`, or a TOML table) was parsed by wrangler's own
+/// reader first, which keeps the last of a key given twice without a word.
+fn json_var(env: &JsValue, name: &str) -> std::result::Result<Option<String>, String> {
+    let v = js_sys::Reflect::get(env, &JsValue::from_str(name)).unwrap_or_default();
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.as_string().map(Some).ok_or_else(|| {
+        invalid(
+            name,
+            None,
+            "it is not a string: wrangler read it as JSON or TOML itself, and such a reader keeps the last of a key given twice",
+            "give it as one string of JSON text (in wrangler.toml a quoted string such as '{\"…\":…}', in wrangler.jsonc a JSON string)",
+        )
+    })
 }
 
 fn invalid(name: &str, value: Option<&str>, problem: &str, fix: &str) -> String {
@@ -169,6 +189,34 @@ fn tenant(
     })
 }
 
+/// Whether `CATALOG_SOURCE` asks for r2 mode; `Err` for another value, and for `CATALOGS`
+/// set without it.
+fn wants_r2(env: &JsValue) -> std::result::Result<bool, String> {
+    let source = var(env, "CATALOG_SOURCE");
+    match source.as_deref() {
+        None | Some("embedded") => {
+            // CATALOGS routes hosts to catalogs of the bucket: set without r2 mode, every host
+            // would get the embedded catalog, the opposite of what it says.
+            if var(env, "CATALOGS").is_some() {
+                return Err(invalid(
+                    "CATALOGS",
+                    None,
+                    "it is set, but CATALOG_SOURCE is not \"r2\" (the Worker serves its embedded pack to every host)",
+                    "set CATALOG_SOURCE = \"r2\" with its bucket and CATALOG_TRUST, or remove CATALOGS",
+                ));
+            }
+            Ok(false)
+        }
+        Some("r2") => Ok(true),
+        Some(other) => Err(invalid(
+            "CATALOG_SOURCE",
+            Some(other),
+            "not a catalog source",
+            "use \"embedded\" (the pack built into the Worker, the default) or \"r2\"",
+        )),
+    }
+}
+
 /// Reads the r2 mode's settings from `env` (once; later calls return what the first decided):
 /// `Ok(false)` in embedded mode, `Ok(true)` in r2 mode, `Err` naming the variable, its value
 /// and the fix. `CATALOG_TRUST` is never echoed (a secret key pasted there would reach the
@@ -177,21 +225,9 @@ pub(crate) fn configure(env: &JsValue) -> std::result::Result<bool, String> {
     if let Some(decided) = CONFIG.with(|c| c.borrow().as_ref().map(Option::is_some)) {
         return Ok(decided);
     }
-    let source = var(env, "CATALOG_SOURCE");
-    match source.as_deref() {
-        None | Some("embedded") => {
-            CONFIG.with(|c| *c.borrow_mut() = Some(None));
-            return Ok(false);
-        }
-        Some("r2") => {}
-        Some(other) => {
-            return Err(invalid(
-                "CATALOG_SOURCE",
-                Some(other),
-                "not a catalog source",
-                "use \"embedded\" (the pack built into the Worker, the default) or \"r2\"",
-            ))
-        }
+    if !wants_r2(env)? {
+        CONFIG.with(|c| *c.borrow_mut() = Some(None));
+        return Ok(false);
     }
     let bucket = js_sys::Reflect::get(env, &JsValue::from_str(BINDING)).unwrap_or_default();
     if !is_bucket(&bucket) {
@@ -199,7 +235,7 @@ pub(crate) fn configure(env: &JsValue) -> std::result::Result<bool, String> {
             "CATALOG_SOURCE is \"r2\" but the Worker has no R2 binding {BINDING}; add [[r2_buckets]] binding = \"{BINDING}\" bucket_name = \"<your bucket>\" to wrangler.toml"
         ));
     }
-    let trust = var(env, "CATALOG_TRUST")
+    let trust = json_var(env, "CATALOG_TRUST")?
         .map(|t| {
             release::parse_trust(&t).map_err(|e| invalid("CATALOG_TRUST", None, &e, TRUST_FIX))
         })
@@ -218,7 +254,7 @@ pub(crate) fn configure(env: &JsValue) -> std::result::Result<bool, String> {
             }
         },
     };
-    let (tenants, hosts) = match var(env, "CATALOGS") {
+    let (tenants, hosts) = match json_var(env, "CATALOGS")? {
         Some(text) => {
             if var(env, "CATALOG_ID").is_some() {
                 return Err(invalid(
@@ -252,7 +288,9 @@ pub(crate) fn configure(env: &JsValue) -> std::result::Result<bool, String> {
             )
         }
     };
+    let allowed_hosts = serving::allowed_hosts(env)?;
     let config = Config {
+        allowed_hosts,
         env: env.clone(),
         bucket,
         refresh_ms,
@@ -278,6 +316,16 @@ pub(crate) async fn serving_for(
     let Some(cfg) = config() else {
         return Err(unavailable(1.0));
     };
+    // ALLOWED_HOSTS first, as the endpoint checks it before anything else: a host it refuses
+    // picks no catalog and starts no read of the bucket. Any installed pack's endpoint answers
+    // it with that refusal, which names no catalog (the settings are the Worker's); with none
+    // installed yet, the same status, code and message.
+    if !host.is_some_and(|h| cfg.allowed_hosts.allows(h)) {
+        return match any() {
+            Some(serving) => Ok(serving),
+            None => Err(forbidden(host)),
+        };
+    }
     let tenant = if cfg.hosts.is_empty() {
         cfg.tenants.first().cloned()
     } else {
@@ -583,6 +631,26 @@ pub(crate) fn unavailable(refresh_ms: f64) -> Result<web_sys::Response> {
         503,
         Some(("retry-after", format!("{secs}"))),
         r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"the skills catalog is not available yet: no good pack could be loaded from R2 (the Worker's log says why); retry later"}}"#,
+    )
+}
+
+/// The answer for a host `ALLOWED_HOSTS` refuses while no pack is installed: the endpoint's
+/// refusal (403, `-32600`, its message).
+fn forbidden(host: Option<&str>) -> Result<web_sys::Response> {
+    let refusal = skills_edge::protocol::Refusal::Host {
+        host: host.map(str::to_owned),
+    };
+    let message = js_sys::JSON::stringify(&JsValue::from_str(&refusal.message()))
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| "\"Forbidden\"".to_owned());
+    json_response(
+        refusal.status(),
+        None,
+        &format!(
+            r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":{},"message":{message}}}}}"#,
+            refusal.code()
+        ),
     )
 }
 

@@ -3,7 +3,7 @@
 //! `r2` module one per catalog of the bucket.
 
 use skills_edge::catalog::Catalog;
-use skills_edge::http::{AuthStep, Bearer, Endpoint};
+use skills_edge::http::{AuthStep, Bearer, Endpoint, HostList, HttpConfig};
 use skills_edge::settings::{self, Source};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -50,6 +50,23 @@ pub(crate) fn read_var(env: &JsValue, name: &str) -> Option<String> {
     js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string())
 }
 
+/// The Worker's settings from `env`'s vars, checked.
+fn settings_of(env: &JsValue) -> std::result::Result<(HttpConfig, AuthStep), String> {
+    // `env` holds the Worker's bindings, secrets and other vars too: a name that is no setting
+    // is theirs, unless it misspells one (see `settings::check_names`).
+    let names: Vec<String> = js_sys::Object::keys(&js_sys::Object::from(env.clone()))
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect();
+    settings::worker_config(names.iter().map(String::as_str), |s| read_var(env, s.var))
+        .map_err(|e| e.to_string())
+}
+
+/// The hosts `ALLOWED_HOSTS` lets in (r2 mode checks them before it picks a catalog).
+pub(crate) fn allowed_hosts(env: &JsValue) -> std::result::Result<HostList, String> {
+    settings_of(env).map(|(config, _)| config.allowed_hosts)
+}
+
 /// The endpoint serving `catalog` with the settings in `env`'s vars, its assets fetched from
 /// `assets`.
 pub(crate) fn serve(
@@ -57,15 +74,7 @@ pub(crate) fn serve(
     catalog: Catalog,
     assets: JsValue,
 ) -> std::result::Result<Serving, String> {
-    // `env` holds the Worker's bindings, secrets and other vars too: a name that is no setting
-    // is theirs, unless it misspells one (see `settings::check_names`).
-    let names: Vec<String> = js_sys::Object::keys(&js_sys::Object::from(env.clone()))
-        .iter()
-        .filter_map(|k| k.as_string())
-        .collect();
-    let (config, auth) =
-        settings::worker_config(names.iter().map(String::as_str), |s| read_var(env, s.var))
-            .map_err(|e| e.to_string())?;
+    let (config, auth) = settings_of(env)?;
     let auth = match auth {
         AuthStep::Bearer(b) => {
             let scopes = catalog
