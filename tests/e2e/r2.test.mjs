@@ -212,6 +212,13 @@ describe("a catalog from R2 on wrangler dev", { concurrency: false }, () => {
       assert.equal(r.headers["retry-after"], "1", path);
     }
     await waitLogged("the pointer default/current.json is missing", 1, 0, null);
+    // A host ALLOWED_HOSTS refuses gets the endpoint's 403 even before any pack is installed.
+    const refused = await send(worker.port, { path: "/mcp", method: "POST", host: `evil.example:${worker.port}`, headers: { "content-type": "application/json" }, body: "{}" });
+    assert.equal(refused.status, 403);
+    assert.deepEqual(JSON.parse(refused.body.toString()), {
+      jsonrpc: "2.0",
+      error: { code: -32600, message: `Forbidden: the Host "evil.example:${worker.port}" is not served here` },
+    });
   });
 
   test("publish v1: the judges pass on it", { timeout: 300_000 }, async () => {
@@ -440,25 +447,27 @@ describe("r2 mode refuses to start without what it needs", { concurrency: false 
   test("without CATALOG_TRUST", () =>
     refused({ config: untrusted() }, "configuration variable CATALOG_TRUST is invalid (required with CATALOG_SOURCE r2"));
 
+  /** The r2 project's config with `CATALOGS` set to the JSON text `catalogs`. */
+  const withCatalogs = (catalogs) => ({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } });
+  /** A public key of the test's, as its signing.pub text. */
+  const pub = (k) => readFileSync(join(dir, k, "signing.pub"), "utf8").trim();
+
   test("with a catalog mapped by two hosts with different trusted keys", () => {
-    const bPub = JSON.parse(readFileSync(join(dir, "other", "signing.pub"), "utf8"));
-    const catalogs = JSON.stringify({ "h2.localhost": { catalog: "team-x", trust: bPub }, "h1.localhost": "team-x" });
+    const catalogs = `{"h2.localhost":{"catalog":"team-x","trust":${pub("other")}},"h1.localhost":"team-x"}`;
     return refused(
-      { config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } },
+      withCatalogs(catalogs),
       "h1.localhost maps catalog team-x with other trusted keys than h2.localhost does (CATALOG_TRUST, against the \"trust\" of team-x in CATALOGS)",
     );
   });
 
   test("with a CATALOGS key given twice (JSON.parse would keep the last)", () => {
-    const bPub = readFileSync(join(dir, "other", "signing.pub"), "utf8").trim();
-    const catalogs = `{"b.localhost":{"catalog":"team-b","trust":${bPub}},"b.localhost":"team-b"}`;
-    return refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } }, 'the key "b.localhost" is given twice');
+    const catalogs = `{"b.localhost":{"catalog":"team-b","trust":${pub("other")}},"b.localhost":"team-b"}`;
+    return refused(withCatalogs(catalogs), 'the key "b.localhost" is given twice');
   });
 
   test("with a misspelt \"trust\" in a CATALOGS value", () => {
-    const bPub = readFileSync(join(dir, "other", "signing.pub"), "utf8").trim();
-    const catalogs = `{"b.localhost":{"catalog":"team-b","Trust":${bPub}}}`;
-    return refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } }, 'the value of b.localhost has a member "Trust": only "catalog" and "trust" are read');
+    const catalogs = `{"b.localhost":{"catalog":"team-b","Trust":${pub("other")}}}`;
+    return refused(withCatalogs(catalogs), 'the value of b.localhost has a member "Trust": only "catalog" and "trust" are read');
   });
 
   test("with CATALOGS given as a table rather than a string of JSON", () => {
@@ -471,13 +480,12 @@ describe("r2 mode refuses to start without what it needs", { concurrency: false 
     refused({ vars: { CATALOGS: JSON.stringify({ "a.localhost": "team-a" }) } }, 'it is set, but CATALOG_SOURCE is not "r2"'));
 
   test("with a trust that gives \"keys\" twice (JSON readers differ on which counts)", () => {
-    const [a, b] = ["trusted", "other"].map((k) => readFileSync(join(dir, k, "signing.pub"), "utf8").trim());
-    const catalogs = `{"b.localhost":{"catalog":"team-b","trust":{"keys":[${b}],"keys":[${a}]}}}`;
-    return refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: catalogs } }, 'gives the member "keys" twice');
+    const catalogs = `{"b.localhost":{"catalog":"team-b","trust":{"keys":[${pub("other")}],"keys":[${pub("trusted")}]}}}`;
+    return refused(withCatalogs(catalogs), 'gives the member "keys" twice');
   });
 
   test("with a CATALOGS host that has a port", () =>
-    refused({ config: join(dir, "project", "wrangler.toml"), vars: { CATALOGS: JSON.stringify({ "a.localhost:8787": "team-a" }) } }, '"a.localhost:8787" is not a host name or *.suffix'));
+    refused(withCatalogs(JSON.stringify({ "a.localhost:8787": "team-a" })), '"a.localhost:8787" is not a host name or *.suffix'));
 
   test("with a secret key as CATALOG_TRUST, never echoed", async () => {
     const d = JSON.parse(trusted).d;

@@ -640,18 +640,9 @@ fn forbidden(host: Option<&str>) -> Result<web_sys::Response> {
     let refusal = skills_edge::protocol::Refusal::Host {
         host: host.map(str::to_owned),
     };
-    let message = js_sys::JSON::stringify(&JsValue::from_str(&refusal.message()))
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| "\"Forbidden\"".to_owned());
-    json_response(
-        refusal.status(),
-        None,
-        &format!(
-            r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":{},"message":{message}}}}}"#,
-            refusal.code()
-        ),
-    )
+    // The endpoint's own body for the refusal (protocol::reply::refusal), byte for byte.
+    let body = skills_edge::protocol::reply::refusal(&refusal);
+    json_response(refusal.status(), None, &String::from_utf8_lossy(&body))
 }
 
 /// The answer for a host `CATALOGS` does not name: 404, the same whatever the tenants.
