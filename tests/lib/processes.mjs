@@ -85,3 +85,40 @@ export function tail(file, n = 40) {
     return "";
   }
 }
+
+// A line of a Go program's goroutine dump (esbuild prints one when the process it serves exits
+// under it): a goroutine's header, a frame's function or file line, "created by", a register.
+const GO_TRACE_LINE = /^(goroutine \d+ \[.*\]:|\t.*|created by .*|[\w.\/*()-]+\(.*\)|r[a-z0-9]{1,5}\s+0x[0-9a-f]+|\s*)$/;
+
+/**
+ * A log file for a failure message, with every Go goroutine dump in it replaced by one line
+ * saying how many lines were left out, so the reason a server stopped (usually above the dump)
+ * is not pushed out of a clipped report by thousands of frames.
+ */
+export function logWithoutGoTraces(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+  const out = [];
+  let dropped = 0;
+  const flush = () => {
+    if (dropped) out.push(`[${dropped} lines of a Go goroutine dump left out]`);
+    dropped = 0;
+  };
+  let inTrace = false;
+  for (const line of text.split("\n")) {
+    if (/^goroutine \d+ \[/.test(line)) inTrace = true;
+    if (inTrace && GO_TRACE_LINE.test(line)) {
+      dropped++;
+      continue;
+    }
+    inTrace = false;
+    flush();
+    out.push(line);
+  }
+  flush();
+  return out.join("\n");
+}

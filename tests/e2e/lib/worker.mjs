@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
-import { freePort, spawnGroup, tail, tempDir } from "../../lib/processes.mjs";
+import { freePort, logWithoutGoTraces, spawnGroup, tail, tempDir } from "../../lib/processes.mjs";
 
 export const ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 const WRANGLER = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -83,10 +83,24 @@ export async function deployDryRun(config, { env = {} } = {}) {
  * Returns `{ port, url, origin, log, stop() }` (`url` uses `localhost`, `origin` is
  * `http://127.0.0.1:port`).
  */
-export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config, env: extraEnv = {}, port: givenPort, persistTo, readyStatus = 404 } = {}) {
-  if (!config && !existsSync(join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm"))) {
+export async function startWorker(options = {}) {
+  if (!options.config && !existsSync(join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm"))) {
     throw new Error("the Worker is not built: run `bash scripts/build-worker.sh` first");
   }
+  // A port found free can be taken by another process (another test's server) before wrangler
+  // binds it: such a start is tried again on other ports, twice at most.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWranglerDev(options);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === 3) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startWranglerDev({ vars = {}, readyTimeoutMs = 90_000, config, env: extraEnv = {}, port: givenPort, persistTo, readyStatus = 404 }) {
   const port = givenPort ?? (await freePort());
   const inspectorPort = await freePort();
   const dir = tempDir("wrangler");
@@ -118,9 +132,12 @@ export async function startWorker({ vars = {}, readyTimeoutMs = 90_000, config, 
   proc.exited.then((e) => (exited = e));
   for (;;) {
     if (exited) {
-      // The whole log (a single start's): the reason is often above a long trace that the
-      // bundler's helper process prints when wrangler exits under it.
-      throw new Error(`wrangler dev exited (${JSON.stringify(exited)}) before answering:\n${tail(log, 5000)}`);
+      // The whole log of this start, without the goroutine dump that the bundler's helper
+      // process prints when wrangler exits under it (the reason is above it).
+      const text = logWithoutGoTraces(log);
+      const message = `wrangler dev exited (${JSON.stringify(exited)}) before answering:\n${text}`;
+      if (givenPort === undefined && /EADDRINUSE|address already in use/i.test(text)) throw new PortTaken(message);
+      throw new Error(message);
     }
     try {
       const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2000) });
