@@ -21,7 +21,7 @@ rustup target list --installed | grep -qx "$T" || rustup target add "$T"
 target_dir=$(realpath -m "${CARGO_TARGET_DIR:-target}")
 flag=()
 [ "$profile" = release ] && flag=(--release)
-(cd component && CARGO_TARGET_DIR="$target_dir" cargo build "${flag[@]}" --target "$T")
+(cd component && CARGO_TARGET_DIR="$target_dir" cargo build --locked "${flag[@]}" --target "$T")
 
 out=${COMPONENT_OUT:-build/component}
 mkdir -p "$out"

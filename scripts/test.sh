@@ -103,12 +103,14 @@ together() {
 
 # The steps in order. The end-to-end steps after 30-worker.sh mostly wait on their servers (and
 # faults.test.mjs on the components' 10-second body deadline), so independent ones run side by
-# side, each pair sharing no files and no cargo target folder:
+# side, each group sharing no files and no cargo target folder:
 # - 32-rmcp (its builds done by the background build below, in target/rmcp/) beside the
 #   components' builds and lints (40-component --build-only, the CPU the judges leave);
-# - 35-example beside 37-deploy-npm (both need only 20-npm's and 30-worker's builds; 35's walk
-#   of the oauth-provider README rebuilds worker/build/, which 32-rmcp serves, so after it);
-# - the components' tests on jco serve (40-component --tests-only) beside wasmtime serve's.
+# - then the four steps that build nothing, at once: 35-example and 37-deploy-npm (both need
+#   only 20-npm's and 30-worker's builds; 35's walk of the oauth-provider README rebuilds
+#   worker/build/, which 32-rmcp serves, so after it), and the components' tests on jco serve
+#   (40-component --tests-only) and on wasmtime serve (45-wasmtime), whose longest file waits
+#   on the 10-second body deadline most of its minute.
 # After 10-rust.sh every step takes the native command it built (SKILLS_EDGE_BIN), so no step
 # asks cargo for it while another step's build holds target/. TESTING.md has the figures.
 plan=(10-rust.sh 15-fuzz.sh 20-npm.sh 30-worker.sh 32-rmcp.sh 35-example.sh 37-deploy-npm.sh
@@ -131,7 +133,6 @@ export FUZZ_NICE=19 FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 together "15-fuzz.sh --runs-only" 30-worker.sh
 unset FUZZ_NICE FUZZ_SECONDS
 together 32-rmcp.sh "40-component.sh --build-only"
-together 35-example.sh 37-deploy-npm.sh
-together "40-component.sh --tests-only" 45-wasmtime.sh
+together 35-example.sh 37-deploy-npm.sh "40-component.sh --tests-only" 45-wasmtime.sh
 wait
 echo "all tests passed ($((SECONDS - start)) s)" >&2

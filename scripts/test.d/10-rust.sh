@@ -48,7 +48,7 @@ for target in host "$W"; do
     exit 1
   fi
 done
-cargo clippy --workspace $RMCP_CRATES --all-targets -- -D warnings
+cargo clippy --locked --workspace $RMCP_CRATES --all-targets -- -D warnings
 cargo clippy --lib --target "$W" --features js -- -D warnings
 # The npm package's verifier module (`skills-edge/verifier`): the host part of the exports alone.
 cargo clippy --lib --target "$W" --no-default-features --features web-verifier -- -D warnings
@@ -61,6 +61,6 @@ cargo doc --no-deps --lib --target "$W" --features js --quiet
 cargo doc --no-deps --lib --target "$W" --no-default-features --features web-verifier --quiet
 cargo doc --no-deps --target "$W" -p skills-edge-worker --quiet
 unset RUSTDOCFLAGS
-cargo test --workspace $RMCP_CRATES
+cargo test --locked --workspace $RMCP_CRATES
 # The binary the Rust tests built (scripts/native-bin.sh finds it fresh).
 SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node --test --test-timeout=300000 --test-force-exit tests/js/*.test.mjs

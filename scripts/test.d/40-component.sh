@@ -34,8 +34,8 @@ if [[ "$phase" != --tests-only ]]; then
   (
     cd component
     cargo fmt --check "${crates[@]}"
-    cargo clippy --target wasm32-wasip2 --all-targets "${crates[@]}" -- -D warnings
-    cargo test "${crates[@]}"
+    cargo clippy --locked --target wasm32-wasip2 --all-targets "${crates[@]}" -- -D warnings
+    cargo test --locked "${crates[@]}"
   )
 fi
 [[ "$phase" == --build-only ]] && exit 0
