@@ -160,31 +160,69 @@ fn each_result_is_a_skill_uri_that_skills_get_serves() {
     }
 }
 
-/// A lone UTF-16 surrogate escape is JSON by its grammar, but no string can hold it: the
-/// refusal names the argument that carries it, not `arguments` as a whole.
+/// The text of a `tools/call` of `search_skills` whose arguments are `raw` (JSON text that
+/// `json!` cannot write: a lone surrogate escape, a number past `f64`'s range).
+fn raw_call(r: &Responder, era: Era, raw: &str) -> Json {
+    let msg = String::from_utf8(request(
+        era,
+        1,
+        "tools/call",
+        json!({"name": "search_skills", "arguments": "RAW"}),
+    ))
+    .expect("UTF-8")
+    .replace("\"RAW\"", raw);
+    ok(r, msg.as_bytes())
+}
+
+/// A lone UTF-16 surrogate escape and a number past `f64`'s range are JSON by its grammar,
+/// but no string or number can hold them: each is a tool error naming its argument and what
+/// it must be, as for any other bad argument.
 #[test]
-fn a_lone_surrogate_is_refused_naming_its_argument() {
+fn values_json_allows_but_no_string_or_number_holds_are_tool_errors_naming_the_argument() {
     let r = fallback_over(small(), SEARCH);
     for era in ERAS {
-        let msg = String::from_utf8(request(
-            era,
-            1,
-            "tools/call",
-            json!({"name": "search_skills", "arguments": {"query": "LONE", "limit": 3}}),
-        ))
-        .expect("UTF-8")
-        .replace("\"LONE\"", "\"pdf \\ud800 forms\"");
-        let e = crate::common::err(&r, msg.as_bytes());
-        assert_eq!(e.code(), Some(-32602), "{era:?}: {}", e.message());
+        for (raw, says) in [
+            (
+                r#"{"query": "pdf \ud800 forms"}"#,
+                "`query` must be a string",
+            ),
+            (
+                r#"{"query": "pdf", "tags": ["\udc00"]}"#,
+                "`tags` must be an array of strings",
+            ),
+            (
+                r#"{"query": "pdf", "limit": 1e400}"#,
+                "`limit` must be an integer from 1 to 50",
+            ),
+            (
+                r#"{"query": "pdf", "limit": -1e400}"#,
+                "`limit` must be an integer from 1 to 50",
+            ),
+            (
+                r#"{"query": "pdf", "sort": 1e400}"#,
+                "`sort` is not one of its arguments",
+            ),
+        ] {
+            let res = raw_call(&r, era, raw);
+            assert_eq!(res["isError"], true, "{era:?} {raw}: {res}");
+            let text = res["content"][0]["text"].as_str().expect("text");
+            assert!(text.contains(says), "{era:?} {raw}: {text}");
+        }
+        let text =
+            raw_call(&r, era, r#"{"query": "pdf \ud800 forms"}"#)["content"][0]["text"].clone();
         assert!(
-            e.message().contains("the argument `query` cannot be read")
-                && e.message().contains("surrogate"),
-            "{era:?}: {}",
-            e.message()
+            text.as_str().is_some_and(|t| t.contains("surrogate")),
+            "{text}"
+        );
+        let text =
+            raw_call(&r, era, r#"{"query": "pdf", "limit": 1e400}"#)["content"][0]["text"].clone();
+        assert!(
+            text.as_str().is_some_and(|t| t.contains("(1e400)")),
+            "{text}"
         );
         // A pair is text, and is searched.
-        let paired = msg.replace("\\ud800", "\\ud83d\\ude00");
-        ok(&r, paired.as_bytes());
+        let paired = raw_call(&r, era, r#"{"query": "pdf \ud83d\ude00 forms"}"#);
+        assert_eq!(paired["isError"], false, "{paired}");
     }
 }
 
@@ -199,11 +237,27 @@ fn bad_arguments_are_tool_errors_that_name_the_argument_and_its_bounds() {
         (json!({"query": "x".repeat(1001)}), "1 to 1000"),
         (
             json!({"query": "pdf", "limit": 0}),
-            "`limit` must be from 1 to 50",
+            "`limit` must be an integer from 1 to 50 (got 0)",
         ),
         (
             json!({"query": "pdf", "limit": 51}),
-            "`limit` must be from 1 to 50",
+            "`limit` must be an integer from 1 to 50 (got 51)",
+        ),
+        (
+            json!({"query": "pdf", "limit": 9007199254740993_u64}),
+            "`limit` must be an integer from 1 to 50 (got 9007199254740993)",
+        ),
+        (
+            json!({"query": "pdf", "limit": null}),
+            "`limit` must be an integer from 1 to 50, not null",
+        ),
+        (
+            json!({"query": "pdf", "tags": null}),
+            "`tags` must be an array of strings (tags of the skills' metadata.tags), not null",
+        ),
+        (
+            json!({"query": format!("pdf {}", (0..32).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" "))}),
+            "more than 32 words",
         ),
         (
             json!({"query": "pdf", "limit": -1}),
@@ -219,7 +273,7 @@ fn bad_arguments_are_tool_errors_that_name_the_argument_and_its_bounds() {
         ),
         (
             json!({"query": "pdf", "limit": 1e20}),
-            "`limit` must be from 1 to 50",
+            "`limit` must be an integer from 1 to 50 (got 1e+20)",
         ),
         (
             json!({"query": "pdf", "tags": "pdf"}),
@@ -359,4 +413,35 @@ fn a_bad_tag_is_a_build_error_naming_file_line_and_fix() {
         d.message.contains("\"PDF\"") && d.fix.contains("tags: \"pdf, forms\""),
         "{d:?}"
     );
+}
+
+/// `metadata.tags` of another type than a string is refused at its line, with the one form
+/// tags take as the fix (quoting a list would give a string the tags' grammar refuses).
+#[test]
+fn tags_of_another_type_are_a_build_error_at_their_line_with_the_form_tags_take() {
+    for tags in ["[pdf, forms]", "5", "\n    - pdf\n    - forms"] {
+        let mut tree = SourceTree::default();
+        tree.add_file(
+            "pdf/SKILL.md",
+            format!("---\nname: pdf\ndescription: Read PDFs.\nmetadata:\n  owner: docs\n  tags: {tags}\n---\n# PDF\n"),
+        );
+        let Err(skills_edge::catalog::CatalogError::Compile(c)) = Catalog::compile(tree, None)
+        else {
+            panic!("tags: {tags} compiles");
+        };
+        let d = c
+            .diagnostics
+            .iter()
+            .find(|d| d.rule.id() == "metadata-type")
+            .expect("the rule");
+        assert_eq!(
+            (d.path.as_str(), d.line),
+            ("pdf/SKILL.md", Some(6)),
+            "{tags}"
+        );
+        assert!(
+            d.message.contains("`metadata.tags`") && d.fix.contains("tags: \"pdf, forms\""),
+            "{d:?}"
+        );
+    }
 }

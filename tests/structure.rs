@@ -531,7 +531,7 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
         "fallback_tools_json",
         163,
     ),
-    ("catalog/src/compile/skill_md.rs", "check_skill_md", 185),
+    ("catalog/src/compile/skill_md.rs", "check_skill_md", 168),
     (
         "catalog/src/skill/frontmatter/scalar.rs",
         "resolve_plain_inner",

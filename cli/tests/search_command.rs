@@ -122,7 +122,7 @@ fn a_tool_error_and_a_missing_query_are_reported() {
     let out = search(&[&url, "review", "--limit", "500"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(
-        stdout(&out).contains("`limit` must be from 1 to 50"),
+        stdout(&out).contains("`limit` must be an integer from 1 to 50 (got 500)"),
         "{out:?}"
     );
     let out = search(&[&url]);

@@ -253,12 +253,16 @@ mod tests {
         assert_eq!(hits[0].score, 2.5);
         let refusing = Fake {
             pages: vec![vec![SEARCH_TOOL]],
-            call: json!({ "isError": true, "content": [{ "type": "text", "text": "`limit` must be from 1 to 50 (got 500)" }] }),
+            call: json!({ "isError": true, "content": [{ "type": "text", "text": "`limit` must be an integer from 1 to 50 (got 500)" }] }),
             asked: RefCell::default(),
         };
         let e = ask(&refusing, json!({ "tools": {} })).expect_err("refused");
         assert_eq!(e.code, ErrorCode::InvalidArgument);
-        assert!(e.message.contains("`limit` must be from 1 to 50"), "{e}");
+        assert!(
+            e.message
+                .contains("`limit` must be an integer from 1 to 50"),
+            "{e}"
+        );
     }
 
     #[test]

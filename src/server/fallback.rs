@@ -17,23 +17,20 @@
 //! a tool result with `isError: true` whose text says what exists instead, so a model can
 //! correct itself. A prompt takes no arguments; any given is `-32602`.
 
+use super::arguments::{named, tool_args, READ_RESOURCE_ARGS, READ_SKILL_ARGS};
 use super::methods::FileContent;
 use super::paging::ListKind;
-use super::search::{SEARCH_TOOL_JSON, TOOL_SEARCH_SKILLS};
+use super::search::{SEARCH_ARGS, SEARCH_TOOL_JSON, TOOL_SEARCH_SKILLS};
 use super::{Rendered, Responder};
 use crate::catalog::compile::fallback::{
     TOOL_LIST_SKILLS, TOOL_READ_SKILL, TOOL_READ_SKILL_RESOURCE,
 };
 use crate::catalog::{FallbackView, FileView, Grant, SkillFallback};
-use crate::protocol::envelope::raw_str;
 use crate::protocol::error::clip;
-use crate::protocol::{NamedParams, Params, RpcError};
+use crate::protocol::{Params, RpcError};
 use crate::skill::uri::{SCHEME, SKILL_MD};
 use crate::skill::value::write_json_string;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 /// What exists, for `-32602` on an unknown tool.
 const TOOLS_HINT: &str =
@@ -118,8 +115,24 @@ impl Responder {
         modern: bool,
         g: Grant,
     ) -> Result<Rendered, RpcError> {
-        let (name, args) = named(params, "tool")?;
-        if name == TOOL_SEARCH_SKILLS && self.catalog.has_search() {
+        let (name, arguments) = named(params, "tool")?;
+        let search = name == TOOL_SEARCH_SKILLS && self.catalog.has_search();
+        if let Some(bad) = &arguments.unreadable {
+            // A known tool refuses the value by the argument's name; an unknown tool is a
+            // protocol error below, whatever its arguments.
+            let takes: Option<&[(&str, &str)]> = match name.as_ref() {
+                TOOL_SEARCH_SKILLS if search => Some(&SEARCH_ARGS),
+                TOOL_LIST_SKILLS if self.config.fallback.tools => Some(&[]),
+                TOOL_READ_SKILL if self.config.fallback.tools => Some(&READ_SKILL_ARGS),
+                TOOL_READ_SKILL_RESOURCE if self.config.fallback.tools => Some(&READ_RESOURCE_ARGS),
+                _ => None,
+            };
+            if let Some(takes) = takes {
+                return Ok(tool_error(modern, &bad.refusal(&name, takes)));
+            }
+        }
+        let args = arguments.values;
+        if search {
             let outcome = self.search_skills_call(&args, modern, g);
             return Ok(outcome.unwrap_or_else(|message| tool_error(modern, &message)));
         }
@@ -175,7 +188,7 @@ impl Responder {
         modern: bool,
         g: Grant,
     ) -> ToolOutcome {
-        let a = tool_args(TOOL_READ_SKILL, args, &["name", "uri"])?;
+        let a = tool_args(TOOL_READ_SKILL, args, &READ_SKILL_ARGS)?;
         let i = match (a.first().copied().flatten(), a.get(1).copied().flatten()) {
             (Some(name), None) => {
                 if name.contains("://") {
@@ -217,7 +230,7 @@ impl Responder {
     }
 
     fn read_resource_call(&self, args: &Map<String, Value>, modern: bool, g: Grant) -> ToolOutcome {
-        let a = tool_args(TOOL_READ_SKILL_RESOURCE, args, &["uri", "skill", "path"])?;
+        let a = tool_args(TOOL_READ_SKILL_RESOURCE, args, &READ_RESOURCE_ARGS)?;
         let arg = |i: usize| a.get(i).copied().flatten();
         let (file, skill) = match (arg(0), arg(1), arg(2)) {
             (Some(uri), None, None) => self.file_at_uri(uri, g)?,
@@ -276,7 +289,7 @@ impl Responder {
         modern: bool,
         g: Grant,
     ) -> Result<Rendered, RpcError> {
-        let (name, args) = named(params, "prompt")?;
+        let (name, arguments) = named(params, "prompt")?;
         let f = self.fallback_view("prompts/get")?;
         let unknown = || RpcError::UnknownName {
             kind: "prompt",
@@ -288,7 +301,8 @@ impl Responder {
             .prompt(&name)
             .filter(|&i| self.catalog.skill_visible(i, g))
             .ok_or_else(unknown)?;
-        if let Some(k) = args.keys().next() {
+        let given = arguments.values.keys().next();
+        if let Some(k) = given.or(arguments.unreadable.as_ref().map(|u| &u.name)) {
             return Err(RpcError::InvalidParams(format!(
                 "the prompt {:?} takes no arguments, and `{}` was given",
                 clip(&name),
@@ -529,96 +543,6 @@ impl Responder {
         s.push('.');
         s
     }
-}
-
-/// `name` and `arguments` of a `tools/call` or `prompts/get`: `name` a string, `arguments`
-/// absent, `null` or an object (protocol errors otherwise).
-fn named<'a>(
-    params: &Params<'a>,
-    what: &str,
-) -> Result<(Cow<'a, str>, Map<String, Value>), RpcError> {
-    let np = NamedParams::parse(params.raw).map_err(RpcError::InvalidParams)?;
-    let name = match np.name {
-        None => {
-            return Err(RpcError::InvalidParams(format!(
-                "`name` (a string: the {what}'s name) is required"
-            )))
-        }
-        Some(raw) => raw_str(raw).ok_or_else(|| {
-            RpcError::InvalidParams(format!("`name` must be a string (the {what}'s name)"))
-        })?,
-    };
-    let args = match np.arguments {
-        None => Map::new(),
-        Some(raw) if raw.get() == "null" => Map::new(),
-        Some(raw) => {
-            // Members first, their values one by one: a value JSON's grammar allows but no
-            // string can hold (a lone UTF-16 surrogate escape, RFC 8259 §8.2) is refused naming
-            // its argument, not as `arguments` not being an object.
-            let members = serde_json::from_str::<BTreeMap<String, &RawValue>>(raw.get());
-            let Ok(members) = members else {
-                return Err(RpcError::InvalidParams(format!(
-                    "`arguments` must be an object (the {what}'s arguments by name)"
-                )));
-            };
-            let mut args = Map::new();
-            for (k, v) in members {
-                let value = serde_json::from_str::<Value>(v.get()).map_err(|e| {
-                    RpcError::InvalidParams(format!(
-                        "the argument `{}` cannot be read ({e}): a string must be Unicode text, \
-                         with a UTF-16 surrogate escape only as half of a pair",
-                        clip(&k)
-                    ))
-                })?;
-                args.insert(k, value);
-            }
-            args
-        }
-    };
-    Ok((name, args))
-}
-
-/// The string arguments `allowed` of a tool call, in that order (`None` when absent or
-/// `null`); a tool error for an argument of another name or a value that is not a string.
-fn tool_args<'m>(
-    tool: &str,
-    args: &'m Map<String, Value>,
-    allowed: &[&str],
-) -> Result<Vec<Option<&'m str>>, String> {
-    let takes = || match allowed {
-        [] => format!("{tool} takes no arguments"),
-        _ => format!(
-            "{tool} takes {}",
-            allowed
-                .iter()
-                .map(|a| format!("`{a}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
-    if let Some(k) = args.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(format!(
-            "{}; `{}` is not one of its arguments",
-            takes(),
-            clip(k)
-        ));
-    }
-    allowed
-        .iter()
-        .map(|a| match args.get(*a) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(other) => Err(format!(
-                "`{a}` must be a string, not {}",
-                match other {
-                    Value::Bool(_) => "a boolean",
-                    Value::Number(_) => "a number",
-                    Value::Array(_) => "an array",
-                    _ => "an object",
-                }
-            )),
-        })
-        .collect()
 }
 
 /// A file as a tool result's content block: `text` for text, an embedded resource with a

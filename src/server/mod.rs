@@ -31,6 +31,7 @@ use crate::protocol::{
 use crate::skill::value::write_json_string;
 use std::sync::Arc;
 
+mod arguments;
 mod config;
 mod fallback;
 mod methods;

@@ -20,6 +20,19 @@ use serde_json::{Map, Value};
 /// The tool's name.
 pub(crate) const TOOL_SEARCH_SKILLS: &str = "search_skills";
 
+/// The tool's arguments, each with what its value must be (the words of its refusals).
+pub(crate) const SEARCH_ARGS: [(&str, &str); 3] = [
+    (
+        "query",
+        "a string of 1 to 1000 bytes saying what the skill should do",
+    ),
+    (
+        "tags",
+        "an array of strings (tags of the skills' metadata.tags)",
+    ),
+    ("limit", "an integer from 1 to 50"),
+];
+
 /// The tool's definition, an item of `tools/list`'s `tools`.
 pub(crate) const SEARCH_TOOL_JSON: &str = r#"{"name":"search_skills","title":"Search skills","description":"Find the Agent Skills that fit a task: give the task in a few words (e.g. \"fill in a PDF form\"). Returns the best matches first, each with its SKILL.md URI (skill://…), name, description and a relevance score (BM25F; higher is better, comparable within one answer only). Fetch a result's SKILL.md by its URI (skills/get with the Skills extension, or read_skill) before following it. An addition beside the io.modelcontextprotocol/skills extension; not part of that extension.","inputSchema":{"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":250,"description":"What the skill should do, in a few words (up to 1000 bytes of UTF-8; 250 characters always fit)."},"tags":{"type":"array","items":{"type":"string"},"maxItems":16,"description":"Only skills carrying every one of these tags (their metadata.tags)."},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"The most results (1 to 50, default 10)."}},"required":["query"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"score":{"type":"number"}},"required":["uri","name","description","score"]}}},"required":["results"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}"#;
 
@@ -33,51 +46,41 @@ impl Responder {
     ) -> Result<Rendered, String> {
         if let Some(k) = args
             .keys()
-            .find(|k| !["query", "tags", "limit"].contains(&k.as_str()))
+            .find(|k| !SEARCH_ARGS.iter().any(|(a, _)| a == k))
         {
             return Err(format!(
                 "{TOOL_SEARCH_SKILLS} takes `query`, `tags` and `limit`; `{}` is not one of its arguments",
                 crate::protocol::error::clip(k)
             ));
         }
+        let must = |i: usize| format!("`{}` must be {}", SEARCH_ARGS[i].0, SEARCH_ARGS[i].1);
+        // `tags` and `limit` may be left out; given, each must be of its type (`null` is not:
+        // the input schema's types do not include it).
         let query = match args.get("query") {
             Some(Value::String(q)) => q.as_str(),
-            None | Some(Value::Null) => {
+            None => {
                 return Err(format!(
                     "{TOOL_SEARCH_SKILLS} needs `query`: a string of 1 to 1000 bytes saying what the skill should do"
                 ))
             }
-            Some(_) => {
-                return Err(
-                    "`query` must be a string of 1 to 1000 bytes saying what the skill should do"
-                        .into(),
-                )
-            }
+            Some(other) => return Err(format!("{}, not {}", must(0), kind(other))),
         };
         let tags: Vec<&str> = match args.get("tags") {
-            None | Some(Value::Null) => Vec::new(),
+            None => Vec::new(),
             Some(Value::Array(items)) => items
                 .iter()
                 .map(|t| t.as_str())
                 .collect::<Option<_>>()
-                .ok_or("`tags` must be an array of strings (tags of the skills' metadata.tags)")?,
-            Some(_) => {
-                return Err(
-                    "`tags` must be an array of strings (tags of the skills' metadata.tags)".into(),
-                )
-            }
+                .ok_or_else(|| format!("{}; one of them is not a string", must(1)))?,
+            Some(other) => return Err(format!("{}, not {}", must(1), kind(other))),
         };
         let limit = match args.get("limit") {
-            None | Some(Value::Null) => DEFAULT_LIMIT,
+            None => DEFAULT_LIMIT,
             Some(Value::Number(n)) => match whole_number(n) {
-                Some(n) => n,
-                None => {
-                    return Err(format!(
-                        "`limit` must be an integer from 1 to {MAX_LIMIT} (got {n})"
-                    ))
-                }
+                Some(v) if (1..=MAX_LIMIT as u64).contains(&v) => v as usize,
+                _ => return Err(format!("{} (got {n})", must(2))),
             },
-            Some(_) => return Err(format!("`limit` must be an integer from 1 to {MAX_LIMIT}")),
+            Some(other) => return Err(format!("{}, not {}", must(2), kind(other))),
         };
         let hits = self
             .catalog
@@ -110,15 +113,27 @@ impl Responder {
     }
 }
 
-/// `n` as a count when it is a whole number, saturating at `usize::MAX`: JSON Schema's
-/// `integer` is any number without a fraction, so `10.0` and `1e1` are 10.
-fn whole_number(n: &serde_json::Number) -> Option<usize> {
+/// `n` when it is a whole number not below 0 (JSON Schema's `integer` is any number without a
+/// fraction, so `10.0` and `1e1` are 10), saturating at `u64::MAX`.
+fn whole_number(n: &serde_json::Number) -> Option<u64> {
     if let Some(v) = n.as_u64() {
-        return Some(usize::try_from(v).unwrap_or(usize::MAX));
+        return Some(v);
     }
     let f = n.as_f64()?;
-    // `as` saturates: a whole number past usize::MAX is usize::MAX.
-    (f >= 0.0 && f.fract() == 0.0).then_some(f as usize)
+    // `as` saturates: a whole number past u64::MAX is u64::MAX, out of range all the same.
+    (f >= 0.0 && f.fract() == 0.0).then_some(f as u64)
+}
+
+/// What a JSON value is, for a refusal: "a number", "null", ….
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// A score as JSON: the shortest decimal that reads back as the same `f64` (scores are

@@ -177,7 +177,7 @@ export async function exercise(client, { tools = true, prompts = true, label = "
     }
     const badLimit = await client.callTool({ name: "search_skills", arguments: { query: "skill", limit: 0 } });
     assert.equal(badLimit.isError, true);
-    assert.match(badLimit.content[0].text, /`limit` must be from 1 to 50/);
+    assert.match(badLimit.content[0].text, /`limit` must be an integer from 1 to 50/);
     // Tool errors are results, not protocol errors.
     const missing = await client.callTool({ name: "read_skill", arguments: { name: "no-such-skill" } });
     assert.equal(missing.isError, true);

@@ -154,16 +154,6 @@ pub(super) fn check_skill_md(
         None => {}
         Some(Value::Object(pairs)) => {
             for (k, v) in pairs {
-                if !matches!(v, Value::String(_)) {
-                    diags.push(err(
-                        Rule::MetadataType,
-                        format!(
-                            "`metadata.{k}` is {}; metadata maps strings to strings",
-                            v.kind_phrase()
-                        ),
-                        &format!("quote the value, e.g. `{k}: \"…\"`"),
-                    ));
-                }
                 metadata_key(path, text, k, v, diags);
             }
         }
@@ -198,10 +188,39 @@ fn chars(s: &str) -> usize {
     s.chars().count()
 }
 
-/// The findings about one key `k` of `metadata` (its value `v`): a key under the reserved
-/// prefix, and `tags` that break the rules of [`crate::search::text::check_tags`]
-/// (docs/search.md#tags), at the line of `tags:`.
+/// How to write `metadata.tags` (docs/search.md#tags).
+const TAGS_FIX: &str = "write the tags as one string of lowercase tags separated by commas, e.g. `tags: \"pdf, forms\"` under `metadata` (at most 16, each 1–64 characters of a-z, 0-9 and hyphens)";
+
+/// The findings about one key `k` of `metadata` (its value `v`): a value that is not a string,
+/// a key under the reserved prefix, and `tags` that break the rules of
+/// [`crate::search::text::check_tags`] (docs/search.md#tags), at the line of `tags:`.
 fn metadata_key(path: &str, text: &str, k: &str, v: &Value, diags: &mut Vec<Diagnostic>) {
+    if k == "tags" && !matches!(v, Value::String(_)) {
+        // Quoting a list would give a string the tags' grammar refuses: the fix says the one
+        // form tags take, at the line of `tags:`.
+        diags.push(
+            Diagnostic::error(
+                Rule::MetadataType,
+                path,
+                format!(
+                    "`metadata.tags` is {}; metadata maps strings to strings, and tags are one string",
+                    v.kind_phrase()
+                ),
+                TAGS_FIX,
+            )
+            .at_line(crate::search::text::tags_line(text)),
+        );
+    } else if !matches!(v, Value::String(_)) {
+        diags.push(Diagnostic::error(
+            Rule::MetadataType,
+            path,
+            format!(
+                "`metadata.{k}` is {}; metadata maps strings to strings",
+                v.kind_phrase()
+            ),
+            format!("quote the value, e.g. `{k}: \"…\"`"),
+        ));
+    }
     if k.starts_with(RESERVED_METADATA_PREFIX) {
         diags.push(Diagnostic::warning(
             Rule::ReservedMetadataKey,
@@ -214,12 +233,9 @@ fn metadata_key(path: &str, text: &str, k: &str, v: &Value, diags: &mut Vec<Diag
         return;
     };
     if let Some(problem) = crate::search::text::check_tags(tags) {
-        diags.push(Diagnostic::error(
-            Rule::MetadataTags,
-            path,
-            problem,
-            "write the tags as one string of lowercase tags separated by commas, e.g. `tags: \"pdf, forms\"` under `metadata` (at most 16, each 1–64 characters of a-z, 0-9 and hyphens)",
-        )
-        .at_line(crate::search::text::tags_line(text)));
+        diags.push(
+            Diagnostic::error(Rule::MetadataTags, path, problem, TAGS_FIX)
+                .at_line(crate::search::text::tags_line(text)),
+        );
     }
 }

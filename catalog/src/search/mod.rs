@@ -26,7 +26,7 @@ use index::{Index, FIELDS};
 
 /// The most bytes a query may have.
 pub(crate) const MAX_QUERY_BYTES: usize = 1000;
-/// The most distinct terms of a query used (the first ones).
+/// The most distinct terms a query may have (a query with more is refused, naming the bound).
 pub(crate) const MAX_QUERY_TERMS: usize = 32;
 /// The most results a search returns.
 pub const MAX_LIMIT: usize = 50;
@@ -373,8 +373,9 @@ fn weighted(counts: &[u8; FIELDS], lens: [u32; FIELDS], avg: &[f64]) -> f64 {
     w
 }
 
-/// The distinct terms of a query, in the order they first appear, at most
-/// [`MAX_QUERY_TERMS`]; an error for an empty, too long or wordless query.
+/// The distinct terms of a query, in the order they first appear; an error for an empty, too
+/// long or wordless query, and for one of more than [`MAX_QUERY_TERMS`] terms (refused, not
+/// cut, so no word of it is dropped without the caller knowing).
 fn query_terms(query: &str) -> Result<Vec<String>, SearchError> {
     if query.len() > MAX_QUERY_BYTES {
         return Err(SearchError(format!(
@@ -389,9 +390,15 @@ fn query_terms(query: &str) -> Result<Vec<String>, SearchError> {
     }
     let mut out: Vec<String> = Vec::new();
     for t in text::terms(query) {
-        if !out.contains(&t) && out.len() < MAX_QUERY_TERMS {
-            out.push(t);
+        if out.contains(&t) {
+            continue;
         }
+        if out.len() == MAX_QUERY_TERMS {
+            return Err(SearchError(format!(
+                "`query` has more than {MAX_QUERY_TERMS} words to search for (distinct words of 2 to 32 letters or digits, other than words like \"the\"); a search takes at most {MAX_QUERY_TERMS}: keep the words that say what the skill should do"
+            )));
+        }
+        out.push(t);
     }
     if out.is_empty() {
         return Err(SearchError(

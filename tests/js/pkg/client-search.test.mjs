@@ -101,7 +101,7 @@ test("the tool's refusal comes back as invalid-argument in the server's words", 
   const client = await SkillsClient.connect(withSearch.url);
   try {
     let e = await rejected(() => client.search("review", { limit: 500 }), "invalid-argument");
-    assert.match(e.message, /`limit` must be from 1 to 50/);
+    assert.match(e.message, /`limit` must be an integer from 1 to 50/);
     e = await rejected(() => client.search("review", { tags: ["no-such-tag"] }), "invalid-argument");
     assert.match(e.message, /no-such-tag/);
     e = await rejected(() => client.search("!!!"), "invalid-argument");
