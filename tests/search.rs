@@ -220,6 +220,28 @@ fn values_json_allows_but_no_string_or_number_holds_are_tool_errors_naming_the_a
             text.as_str().is_some_and(|t| t.contains("(1e400)")),
             "{text}"
         );
+        // A refused number is shown as it was sent, where `f64` would not hold it.
+        for n in [
+            "18446744073709551617",
+            "-9223372036854775809",
+            "1e-400",
+            "-0",
+            "1e400",
+        ] {
+            let res = raw_call(&r, era, &format!(r#"{{"query": "pdf", "limit": {n}}}"#));
+            let text = res["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            assert!(text.contains(&format!("{n})")), "{n}: {text}");
+        }
+        // A long tag is echoed cut, and says so.
+        let res = call(&r, era, json!({"query": "pdf", "tags": ["x".repeat(100)]}));
+        let text = res["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(text.contains("… (100 characters)"), "{text}");
         // A pair is text, and is searched.
         let paired = raw_call(&r, era, r#"{"query": "pdf \ud83d\ude00 forms"}"#);
         assert_eq!(paired["isError"], false, "{paired}");

@@ -16,6 +16,9 @@ use std::collections::BTreeMap;
 /// by the argument's name and what it must be.
 pub(super) struct Arguments {
     pub(super) values: Map<String, Value>,
+    /// The text of each number as sent (at most 64 characters), for a refusal to show it:
+    /// `f64` has no room for every JSON number (`1e-400`, `18446744073709551617`, `-0`).
+    pub(super) numbers: BTreeMap<String, String>,
     pub(super) unreadable: Option<Unreadable>,
 }
 
@@ -56,7 +59,7 @@ pub(super) const READ_RESOURCE_ARGS: [(&str, &str); 3] = [
 ];
 
 /// "TOOL takes `a`, `b`" (or "takes no arguments").
-fn takes_text<'a>(tool: &str, names: impl Iterator<Item = &'a str>) -> String {
+pub(super) fn takes_text<'a>(tool: &str, names: impl Iterator<Item = &'a str>) -> String {
     let names: Vec<String> = names.map(|a| format!("`{a}`")).collect();
     if names.is_empty() {
         format!("{tool} takes no arguments")
@@ -98,6 +101,7 @@ pub(super) fn named<'a>(
     };
     let mut args = Arguments {
         values: Map::new(),
+        numbers: BTreeMap::new(),
         unreadable: None,
     };
     match np.arguments {
@@ -116,6 +120,9 @@ pub(super) fn named<'a>(
             for (k, v) in members {
                 match serde_json::from_str::<Value>(v.get()) {
                     Ok(value) => {
+                        if value.is_number() {
+                            args.numbers.insert(k.clone(), clip(v.get()).into_owned());
+                        }
                         args.values.insert(k, value);
                     }
                     Err(e) if args.unreadable.is_none() => {

@@ -131,11 +131,11 @@ impl Responder {
                 return Ok(tool_error(modern, &bad.refusal(&name, takes)));
             }
         }
-        let args = arguments.values;
         if search {
-            let outcome = self.search_skills_call(&args, modern, g);
+            let outcome = self.search_skills_call(&arguments, modern, g);
             return Ok(outcome.unwrap_or_else(|message| tool_error(modern, &message)));
         }
+        let args = arguments.values;
         if !self.config.fallback.tools {
             return Err(RpcError::UnknownName {
                 kind: "tool",

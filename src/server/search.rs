@@ -11,11 +11,12 @@
 //! type, out of bounds, an unknown tag) are tool results with `isError: true` naming the
 //! argument and its bounds, as for the other tools.
 
+use super::arguments::{takes_text, Arguments};
 use super::{Rendered, Responder};
 use crate::catalog::search::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::catalog::Grant;
 use crate::skill::value::write_json_string;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The tool's name.
 pub(crate) const TOOL_SEARCH_SKILLS: &str = "search_skills";
@@ -40,16 +41,18 @@ impl Responder {
     /// `search_skills`: the arguments checked, the search run for the caller's grant.
     pub(super) fn search_skills_call(
         &self,
-        args: &Map<String, Value>,
+        arguments: &Arguments,
         modern: bool,
         g: Grant,
     ) -> Result<Rendered, String> {
+        let args = &arguments.values;
         if let Some(k) = args
             .keys()
             .find(|k| !SEARCH_ARGS.iter().any(|(a, _)| a == k))
         {
             return Err(format!(
-                "{TOOL_SEARCH_SKILLS} takes `query`, `tags` and `limit`; `{}` is not one of its arguments",
+                "{}; `{}` is not one of its arguments",
+                takes_text(TOOL_SEARCH_SKILLS, SEARCH_ARGS.iter().map(|(a, _)| *a)),
                 crate::protocol::error::clip(k)
             ));
         }
@@ -78,7 +81,14 @@ impl Responder {
             None => DEFAULT_LIMIT,
             Some(Value::Number(n)) => match whole_number(n) {
                 Some(v) if (1..=MAX_LIMIT as u64).contains(&v) => v as usize,
-                _ => return Err(format!("{} (got {n})", must(2))),
+                _ => {
+                    let sent = arguments.numbers.get("limit").cloned();
+                    return Err(format!(
+                        "{} (got {})",
+                        must(2),
+                        sent.unwrap_or(n.to_string())
+                    ));
+                }
             },
             Some(other) => return Err(format!("{}, not {}", must(2), kind(other))),
         };

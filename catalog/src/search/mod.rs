@@ -234,8 +234,8 @@ fn tagged_visible(
     let list = ix.tagged(tag);
     if !list.iter().any(|&s| visible(s)) {
         return Err(SearchError(format!(
-            "no skill carries the tag {:?}: `tags` names tags of `metadata.tags` (1–{} characters of a-z, 0-9 and hyphens); leave `tags` out to search every skill",
-            clip(tag),
+            "no skill carries the tag {}: `tags` names tags of `metadata.tags` (1–{} characters of a-z, 0-9 and hyphens); leave `tags` out to search every skill",
+            echo(tag),
             text::MAX_TAG_CHARS
         )));
     }
@@ -408,9 +408,16 @@ fn query_terms(query: &str) -> Result<Vec<String>, SearchError> {
     Ok(out)
 }
 
-/// At most 64 characters of what a caller sent, for an error message.
-fn clip(s: &str) -> String {
-    s.chars().take(64).collect()
+/// What a caller sent, for an error message: a JSON string of at most 64 characters, marked
+/// as cut with its length when it was longer.
+fn echo(s: &str) -> String {
+    let clipped: String = s.chars().take(64).collect();
+    let quoted = serde_json::to_string(&clipped).unwrap_or_default();
+    if clipped.len() == s.len() {
+        quoted
+    } else {
+        format!("{quoted}… ({} characters)", s.chars().count())
+    }
 }
 
 #[cfg(test)]

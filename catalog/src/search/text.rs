@@ -174,22 +174,52 @@ pub(crate) fn check_tags(s: &str) -> Option<String> {
     None
 }
 
-/// The 1-based line of `metadata.tags` in a `SKILL.md`: the first line of its frontmatter
-/// whose key is `tags` (or, in a flow mapping, that holds `tags:`), else the line of
-/// `metadata`.
+/// The 1-based line of `metadata.tags` in a `SKILL.md`: the first line of its frontmatter, from
+/// the line of `metadata` on, where `tags` (plain, or in single or double quotes) is a key (at
+/// the line's start, or after `{`, `,` or `? ` in a flow mapping), else the line of `metadata`.
+/// A key written with escapes (`"ta\u0067s"`) is found at `metadata`'s line.
 pub(crate) fn tags_line(skill_md: &str) -> Option<usize> {
     let block = crate::skill::frontmatter::split_strict(skill_md).ok()?;
-    let lines = || block.yaml.lines().enumerate();
-    let at = |key: &str| {
-        lines()
-            .find(|(_, l)| {
-                l.trim_start().starts_with(key)
-                    || l.contains(&format!(" {key}"))
-                    || l.contains(&format!("{{{key}"))
-            })
-            .map(|(k, _)| block.first_line + k)
-    };
-    at("tags:").or_else(|| at("metadata:"))
+    let lines: Vec<&str> = block.yaml.lines().collect();
+    let from = lines.iter().position(|l| has_key(l, "metadata"))?;
+    let at = lines[from..]
+        .iter()
+        .position(|l| has_key(l, "tags"))
+        .map_or(from, |k| from + k);
+    Some(block.first_line + at)
+}
+
+/// Whether `line` holds `key` as a YAML mapping key: `key`, `"key"` or `'key'`, then optional
+/// spaces and `:`, at the line's start (after indentation, `- ` or `? `) or after `{` or `,`.
+fn has_key(line: &str, key: &str) -> bool {
+    let mut from = 0;
+    while let Some(k) = line[from..].find(key) {
+        let i = from + k;
+        from = i + key.len();
+        // The key may be quoted: step back over one quote before it.
+        let (start, quote) = match line[..i].chars().next_back() {
+            Some(q @ ('"' | '\'')) => (i - 1, Some(q)),
+            _ => (i, None),
+        };
+        let before = line[..start].trim_end_matches([' ', '\t']);
+        let at_key = match before.chars().next_back() {
+            None => true,
+            Some('{' | ',') => true,
+            Some('-' | '?') => before[..before.len() - 1].trim().is_empty(),
+            _ => false,
+        };
+        let mut after = &line[from..];
+        if let Some(q) = quote {
+            match after.strip_prefix(q) {
+                Some(rest) => after = rest,
+                None => continue,
+            }
+        }
+        if at_key && after.trim_start_matches([' ', '\t']).starts_with(':') {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -232,6 +262,24 @@ mod tests {
     fn headings_skip_fenced_code() {
         let md = "---\nname: a\ndescription: b\n---\n# Title\n```sh\n# not a heading\n```\n## Step two ##\n#nospace\n";
         assert_eq!(headings(md), "Title\nStep two\n");
+    }
+
+    #[test]
+    fn the_line_of_tags_is_found_in_every_key_form() {
+        for (yaml, line) in [
+            ("metadata:\n  owner: x\n  tags: a\n", 6),
+            ("metadata:\n  owner: x\n  \"tags\": [a]\n", 6),
+            ("metadata:\n  owner: x\n  'tags': [a]\n", 6),
+            ("metadata:\n  owner: x\n  tags : [a]\n", 6),
+            ("metadata: {owner: x, tags: [a]}\n", 4),
+            ("metadata:\n  {owner: x,\n   tags: [a]}\n", 6),
+            ("metadata:\n  - x\n  ? tags\n  : a\n", 4),
+            ("metadata:\n  owner: \"tags: no\"\n  tags: a\n", 6),
+            ("metadata:\n  owner: x\n  \"ta\\u0067s\": a\n", 4),
+        ] {
+            let md = format!("---\nname: a\ndescription: b tags: c\n{yaml}---\n");
+            assert_eq!(tags_line(&md), Some(line), "{yaml}");
+        }
     }
 
     #[test]
