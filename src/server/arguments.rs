@@ -161,15 +161,19 @@ pub(super) fn tool_args<'m>(
         .map(|(a, _)| match args.get(*a) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(other) => Err(format!(
-                "`{a}` must be a string, not {}",
-                match other {
-                    Value::Bool(_) => "a boolean",
-                    Value::Number(_) => "a number",
-                    Value::Array(_) => "an array",
-                    _ => "an object",
-                }
-            )),
+            Some(other) => Err(format!("`{a}` must be a string, not {}", kind(other))),
         })
         .collect()
+}
+
+/// What a JSON value is, for a refusal: "a number", "null", ….
+pub(super) fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }

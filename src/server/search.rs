@@ -11,7 +11,7 @@
 //! type, out of bounds, an unknown tag) are tool results with `isError: true` naming the
 //! argument and its bounds, as for the other tools.
 
-use super::arguments::{takes_text, Arguments};
+use super::arguments::{kind, takes_text, Arguments};
 use super::{Rendered, Responder};
 use crate::catalog::search::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::catalog::Grant;
@@ -132,18 +132,6 @@ fn whole_number(n: &serde_json::Number) -> Option<u64> {
     let f = n.as_f64()?;
     // `as` saturates: a whole number past u64::MAX is u64::MAX, out of range all the same.
     (f >= 0.0 && f.fract() == 0.0).then_some(f as u64)
-}
-
-/// What a JSON value is, for a refusal: "a number", "null", ….
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// A score as JSON: the shortest decimal that reads back as the same `f64` (scores are
