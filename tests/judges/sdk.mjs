@@ -269,10 +269,20 @@ async function walk(client, wire, era, skillsOptions) {
 
   // The walk against the manifests.
   const owned = new Set();
+  // The walked files under each skill's root, found in one pass over the files: each file is
+  // filed under every root that is a prefix of it ending at a "/" (a nested skill's files are
+  // its parent's too). Filtering every file for every skill took 23 s at 10,000 skills, long
+  // enough for workerd to close the idle connections the next era then reused.
+  const under = new Map(listing.skills.map((s) => [`${skillRoot(s.uri)}/`, []]));
+  for (const u of walked.keys()) {
+    for (let i = u.indexOf("/", u.indexOf("://") + 3); i !== -1; i = u.indexOf("/", i + 1)) {
+      under.get(u.slice(0, i + 1))?.push(u);
+    }
+  }
   for (const skill of listing.skills) {
     const root = `${skillRoot(skill.uri)}/`;
     const manifest = new Map(skill.resources.map((r) => [r.uri, r]));
-    const reached = [...walked.keys()].filter((u) => u.startsWith(root));
+    const reached = under.get(root);
     const unlisted = reached.filter((u) => !manifest.has(u));
     const unreached = [...manifest.keys()].filter((u) => !walked.has(u));
     if (unlisted.length > 0) fail(skill.uri, `the directory walk reaches files the entry does not list: ${unlisted.join(", ")}`);
