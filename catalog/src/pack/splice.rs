@@ -8,6 +8,7 @@
 
 use super::format::Span;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The length of one piece in the heap: its range, offset then length (two `u32`s).
 pub(crate) const PIECE_LEN: usize = 8;
@@ -28,8 +29,35 @@ const MAX_TEMPLATE: usize = 4 * 1024;
 /// Where 4-byte grams occur in the heap.
 #[derive(Default)]
 pub(super) struct Grams {
-    at: HashMap<[u8; 4], Vec<u32>>,
+    at: HashMap<[u8; 4], Candidates, BuildHasherDefault<GramHasher>>,
     indexed: usize,
+}
+
+/// The first [`MAX_CANDIDATES`] positions of one gram, inline (no allocation per gram).
+#[derive(Default)]
+struct Candidates {
+    at: [u32; MAX_CANDIDATES],
+    len: u8,
+}
+
+/// The hash of a 4-byte gram: its bytes as a number, multiplied by an odd constant and folded
+/// (Fibonacci hashing). The grams are the catalog's own bytes, read at build time from the
+/// publisher's folder, so a keyed hash's resistance to chosen collisions buys nothing here,
+/// and SipHash was most of the pack writer's time.
+#[derive(Default)]
+struct GramHasher(u64);
+
+impl Hasher for GramHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0 << 8 | u64::from(b);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        let h = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^ (h >> 29)
+    }
 }
 
 impl Grams {
@@ -42,15 +70,16 @@ impl Grams {
         self.indexed += bytes.len();
         for (k, w) in bytes.windows(4).enumerate() {
             let list = self.at.entry([w[0], w[1], w[2], w[3]]).or_default();
-            if list.len() < MAX_CANDIDATES {
-                list.push((start + k) as u32);
+            if usize::from(list.len) < MAX_CANDIDATES {
+                list.at[usize::from(list.len)] = (start + k) as u32;
+                list.len += 1;
             }
         }
     }
 
     fn candidates(&self, gram: &[u8]) -> &[u32] {
         match <[u8; 4]>::try_from(gram) {
-            Ok(g) => self.at.get(&g).map_or(&[], Vec::as_slice),
+            Ok(g) => self.at.get(&g).map_or(&[], |c| &c.at[..usize::from(c.len)]),
             Err(_) => &[],
         }
     }
