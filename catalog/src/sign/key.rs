@@ -128,7 +128,7 @@ impl PublicKey {
 
     /// Whether `signature` is this key's Ed25519 signature of `message` (RFC 8032; small-order
     /// keys and non-canonical signatures are refused).
-    pub fn verifies(&self, message: &[u8], signature: &[u8]) -> bool {
+    pub(crate) fn verifies(&self, message: &[u8], signature: &[u8]) -> bool {
         let Ok(sig) = ed25519_compact::Signature::from_slice(signature) else {
             return false;
         };
