@@ -222,7 +222,7 @@ impl Token {
     }
 
     /// The decoded signature.
-    pub fn signature(&self) -> &[u8] {
+    pub(crate) fn signature(&self) -> &[u8] {
         &self.signature
     }
 

@@ -226,7 +226,7 @@ impl<C> Failure<C> {
     }
 
     /// Sets the URI.
-    pub fn with_uri(mut self, uri: impl Into<String>) -> Failure<C> {
+    pub(crate) fn with_uri(mut self, uri: impl Into<String>) -> Failure<C> {
         self.uri = Some(uri.into().into_boxed_str());
         self
     }

@@ -82,7 +82,7 @@ fn key_bytes(field: Option<&str>, name: &str, what: &str) -> Result<[u8; 32], Si
 
 impl PublicKey {
     /// A public key from its 32 bytes.
-    pub fn from_bytes(bytes: [u8; 32]) -> PublicKey {
+    pub(crate) fn from_bytes(bytes: [u8; 32]) -> PublicKey {
         let x = URL_SAFE_NO_PAD.encode(bytes);
         // RFC 7638 §3: the required members in lexicographic order, no whitespace.
         let members = format!("{{\"crv\":\"Ed25519\",\"kty\":\"OKP\",\"x\":\"{x}\"}}");
@@ -113,7 +113,8 @@ impl PublicKey {
     }
 
     /// The key's 32 bytes.
-    pub fn as_bytes(&self) -> &[u8; 32] {
+    #[cfg(test)]
+    pub(crate) fn as_bytes(&self) -> &[u8; 32] {
         &self.bytes
     }
 
