@@ -83,7 +83,7 @@ pub struct Audience {
 
 impl Audience {
     /// Seen by every caller.
-    pub const PUBLIC: Audience = Audience {
+    pub(crate) const PUBLIC: Audience = Audience {
         public: true,
         private: 0,
     };
@@ -145,7 +145,7 @@ impl Access {
     }
 
     /// Whether any skill is private.
-    pub fn has_private(&self) -> bool {
+    pub(crate) fn has_private(&self) -> bool {
         !self.classes.is_empty()
     }
 }

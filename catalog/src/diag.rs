@@ -195,7 +195,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A new error.
-    pub fn error(
+    pub(crate) fn error(
         rule: Rule,
         path: &str,
         message: impl Into<String>,

@@ -274,18 +274,6 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// The JSON type of the value: `null`, `boolean`, `number`, `string`, `array` or `object`.
-    pub fn type_name(&self) -> &'static str {
-        match self.value {
-            Json::Null => "null",
-            Json::Bool(_) => "boolean",
-            Json::Number(_) => "number",
-            Json::String(_) => "string",
-            Json::Array(_) => "array",
-            Json::Object(_) => "object",
-        }
-    }
-
     /// The value as an ordered [`Value`]: integers within JavaScript's safe range stay
     /// integers, other numbers become `f64`s; a repeated key in any object is refused
     /// (`duplicate object key "k"`).

@@ -36,7 +36,7 @@ impl Algorithm {
     pub const ALL: [Algorithm; 3] = [Algorithm::Es256, Algorithm::Rs256, Algorithm::EdDsa];
 
     /// The algorithm a JOSE `alg` value names, if it is one of the allow-list.
-    pub fn from_name(name: &str) -> Option<Algorithm> {
+    pub(crate) fn from_name(name: &str) -> Option<Algorithm> {
         match name {
             "ES256" => Some(Algorithm::Es256),
             "RS256" => Some(Algorithm::Rs256),
@@ -222,7 +222,7 @@ impl Token {
     }
 
     /// The decoded signature.
-    pub fn signature(&self) -> &[u8] {
+    pub(crate) fn signature(&self) -> &[u8] {
         &self.signature
     }
 

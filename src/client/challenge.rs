@@ -202,7 +202,7 @@ pub(crate) enum Requested<'a> {
 
 impl<'a> Requested<'a> {
     /// The URL that answered 401.
-    pub fn url(self) -> &'a str {
+    pub(crate) fn url(self) -> &'a str {
         match self {
             Requested::Endpoint(u) | Requested::WellKnown(u) => u,
         }

@@ -231,7 +231,7 @@ pub fn check_headers(headers: &[(String, String)]) -> Result<Vec<(String, String
 /// The authorization context of a set of checked headers, for the cache: a digest over the
 /// names and values, sorted (so the same headers in another order are the same context, and
 /// no secret is kept in a cache key).
-pub fn context_of(headers: &[(String, String)]) -> String {
+pub(crate) fn context_of(headers: &[(String, String)]) -> String {
     let mut sorted: Vec<&(String, String)> = headers.iter().collect();
     sorted.sort();
     let mut text = String::new();

@@ -104,9 +104,10 @@ pub mod search;
 
 pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};
+pub(crate) use facts::context_of;
 pub use facts::EraChoice;
 pub use facts::ServerFacts;
-pub use facts::{bearer_header, check_headers, context_of, ClientInfo};
+pub use facts::{bearer_header, check_headers, ClientInfo};
 pub use rules::check_declared;
 pub(crate) use rules::says_gone;
 pub use rules::server_label_of_url;
@@ -485,7 +486,7 @@ impl SkillsClient {
         self.with(|s| s.label.clone()).unwrap_or_default()
     }
 
-    /// Sets the authorization context (see [`context_of`]) of the requests that follow:
+    /// Sets the authorization context (a digest of the checked headers' sorted names and values) of the requests that follow:
     /// private cached results of any other context are dropped, as they can never be
     /// reused.
     pub fn set_context(&self, context: &str) -> Result<()> {
@@ -502,7 +503,8 @@ impl SkillsClient {
 
     /// Forgets what the server said about itself (when connecting again failed: the old
     /// facts describe no connection any more).
-    pub fn clear_facts(&self) -> Result<()> {
+    #[cfg_attr(not(feature = "js"), allow(dead_code))]
+    pub(crate) fn clear_facts(&self) -> Result<()> {
         self.with(|s| s.facts = None)
     }
 

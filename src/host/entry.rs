@@ -201,7 +201,7 @@ impl Entry {
     }
 
     /// `frontmatter.name`.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.frontmatter
             .get("name")
             .and_then(Value::as_str)

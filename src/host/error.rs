@@ -226,7 +226,7 @@ impl<C> Failure<C> {
     }
 
     /// Sets the URI.
-    pub fn with_uri(mut self, uri: impl Into<String>) -> Failure<C> {
+    pub(crate) fn with_uri(mut self, uri: impl Into<String>) -> Failure<C> {
         self.uri = Some(uri.into().into_boxed_str());
         self
     }
@@ -237,7 +237,7 @@ impl<C> Failure<C> {
     }
 
     /// Sets the expected value.
-    pub fn with_expected(mut self, expected: impl Into<String>) -> Failure<C> {
+    pub(crate) fn with_expected(mut self, expected: impl Into<String>) -> Failure<C> {
         self.expected = Some(expected.into().into_boxed_str());
         self
     }

@@ -47,7 +47,7 @@ pub use registry::{
 };
 pub use signature::{Pin, Signer, SignerPolicy, SignerTrust, Signers};
 pub use verify::{
-    check_file_size, compare_frontmatter, read_content, read_result_content, resolve, verify_bytes,
-    verify_content, verify_skill_md, Body, Content, FileReceipt, Hashing, VerifiedContent,
-    VerifiedSkillMd, VerifyOptions,
+    check_file_size, compare_frontmatter, read_content, resolve, verify_bytes, verify_content,
+    verify_skill_md, Body, Content, FileReceipt, Hashing, VerifiedContent, VerifiedSkillMd,
+    VerifyOptions,
 };

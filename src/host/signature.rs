@@ -16,7 +16,7 @@
 //! 1. the envelope verifies under that key ([`Envelope::verify`]: the payload type, a
 //!    signature whose `keyid` is the key's id, Ed25519 over the DSSE encoding, a statement of
 //!    this version), and
-//! 2. the statement states exactly the entry ([`statement_matches_entry`]): its skill is the
+//! 2. the statement states exactly the entry: its skill is the
 //!    entry's `uri`, its revision the entry's (computed from the manifest, and the `_meta`
 //!    revision when the entry gives one), and its subjects the entry's `resources`: the same
 //!    URIs with the same digests, as many of them.
@@ -87,7 +87,9 @@ mod statement;
 pub use signer::{Signer, SignerPolicy, SignerTrust};
 #[cfg(test)]
 use statement::hex;
-pub use statement::{statement_matches_entry, statement_matches_files};
+pub(crate) use statement::statement_matches_entry;
+#[cfg(any(feature = "command", test))]
+pub(crate) use statement::statement_matches_files;
 
 /// The `format` tag of exported pins.
 pub(crate) const PINS_FORMAT: &str = "skills-edge/pins";

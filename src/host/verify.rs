@@ -24,8 +24,9 @@ use crate::skill::value::Value;
 mod frontmatter;
 mod read_result;
 pub use frontmatter::compare_frontmatter;
+pub use read_result::read_content;
+pub(crate) use read_result::read_result_content;
 use read_result::{bad_result, parse_result, read_item};
-pub use read_result::{read_content, read_result_content};
 
 /// What the caller allows beyond the defaults.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

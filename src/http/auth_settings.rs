@@ -70,7 +70,7 @@ impl TokenProfile {
     pub(crate) const NAMES: [&'static str; 2] = ["rfc9068", "jwt"];
 
     /// The profile a setting's value names (blanks around it allowed).
-    pub fn parse(value: &str) -> Option<TokenProfile> {
+    pub(crate) fn parse(value: &str) -> Option<TokenProfile> {
         TokenProfile::ALL
             .into_iter()
             .find(|p| p.as_str() == value.trim())

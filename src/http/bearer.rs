@@ -258,7 +258,7 @@ impl Bearer {
     }
 
     /// The mode.
-    pub fn mode(&self) -> AuthMode {
+    pub(crate) fn mode(&self) -> AuthMode {
         self.mode
     }
 

@@ -104,7 +104,7 @@ pub(crate) use endpoint::INSPECTOR_FILES;
 pub use endpoint::INSPECTOR_PREFIX;
 pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH};
 pub use head::Head;
+pub use origin::HostPattern;
 pub use origin::{AllowListError, HostList, OriginList};
-pub use origin::{HostPattern, OriginPattern, PortPattern};
 pub(crate) use origin::{DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
 pub use response::Response;

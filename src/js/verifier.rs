@@ -11,10 +11,10 @@ use super::convert::{
 use super::{all_codes, throw};
 use crate::catalog::sign::Envelope;
 use crate::host::signature::trusted_key;
-use crate::host::verify::verify_file_with;
+use crate::host::verify::{read_result_content, verify_file_with};
 use crate::host::{
-    approval_fingerprint, check_file_size, read_result_content, resolve, verify_bytes,
-    verify_content, verify_skill_md, Content, FileReceipt, Hashing,
+    approval_fingerprint, check_file_size, resolve, verify_bytes, verify_content, verify_skill_md,
+    Content, FileReceipt, Hashing,
 };
 use crate::host::{ErrorCode, VerifyError};
 use crate::skill::digest::digest_of;

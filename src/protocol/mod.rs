@@ -101,7 +101,7 @@ impl CacheScope {
     }
 
     /// Parses `"public"` or `"private"`.
-    pub fn parse(s: &str) -> Option<CacheScope> {
+    pub(crate) fn parse(s: &str) -> Option<CacheScope> {
         Self::ALL.into_iter().find(|c| c.as_str() == s)
     }
 }

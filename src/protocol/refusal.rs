@@ -112,7 +112,7 @@ impl Refusal {
 
     /// The JSON-RPC error code: `-32600` (Invalid Request) for requests this server will not
     /// take, `-32603` (Internal error) when the fault is the server's.
-    pub fn code(&self) -> i32 {
+    pub(crate) fn code(&self) -> i32 {
         match self {
             Refusal::Overloaded | Refusal::Misconfigured { .. } | Refusal::PageUnavailable => {
                 -32603
@@ -122,7 +122,7 @@ impl Refusal {
     }
 
     /// Headers the refusal's response carries besides the usual ones.
-    pub fn headers(&self) -> &'static [(&'static str, &'static str)] {
+    pub(crate) fn headers(&self) -> &'static [(&'static str, &'static str)] {
         match self {
             Refusal::Method { .. } => &[("allow", "POST")],
             Refusal::MirrorMethod { .. } | Refusal::PageMethod { .. } => &[("allow", "GET, HEAD")],
@@ -132,7 +132,7 @@ impl Refusal {
     }
 
     /// The human message.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match self {
             // Quoted and escaped first, then clipped: 200 `"` escape to 400 characters.
             Refusal::Origin { origin } => format!(

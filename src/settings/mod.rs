@@ -125,7 +125,7 @@ impl Source {
 
 impl Setting {
     /// The setting's name in `source`.
-    pub fn name(&self, source: Source) -> &'static str {
+    pub(crate) fn name(&self, source: Source) -> &'static str {
         match source {
             Source::Var => self.var,
             Source::Flag => self.flag,

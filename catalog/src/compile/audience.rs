@@ -72,7 +72,7 @@ impl Compiled {
     }
 
     /// Whether skill `i` is public (every skill of a catalog without access rules is).
-    pub fn is_public(&self, i: usize) -> bool {
+    pub(crate) fn is_public(&self, i: usize) -> bool {
         self.skill_class(i) == 0
     }
 

@@ -97,7 +97,7 @@ impl Compiled {
     }
 
     /// A directory child as a `resources/directory/read` item.
-    pub fn child_json(&self, child: &DirChild) -> String {
+    pub(crate) fn child_json(&self, child: &DirChild) -> String {
         let mut out = String::with_capacity(128);
         let (uri, mime, size) = match child {
             DirChild::Dir(uri) => (uri.as_str(), mime::DIRECTORY, None),

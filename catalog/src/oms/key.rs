@@ -251,7 +251,7 @@ impl OmsPublicKey {
     }
 
     /// Whether `der` is a valid ASN.1 DER ECDSA signature (SHA-256) of `message` by this key.
-    pub fn verifies(&self, message: &[u8], der: &[u8]) -> bool {
+    pub(crate) fn verifies(&self, message: &[u8], der: &[u8]) -> bool {
         match Signature::from_der(der) {
             Ok(sig) => self.key.verify(message, &sig).is_ok(),
             Err(_) => false,

@@ -82,7 +82,7 @@ fn key_bytes(field: Option<&str>, name: &str, what: &str) -> Result<[u8; 32], Si
 
 impl PublicKey {
     /// A public key from its 32 bytes.
-    pub fn from_bytes(bytes: [u8; 32]) -> PublicKey {
+    pub(crate) fn from_bytes(bytes: [u8; 32]) -> PublicKey {
         let x = URL_SAFE_NO_PAD.encode(bytes);
         // RFC 7638 §3: the required members in lexicographic order, no whitespace.
         let members = format!("{{\"crv\":\"Ed25519\",\"kty\":\"OKP\",\"x\":\"{x}\"}}");
@@ -113,7 +113,8 @@ impl PublicKey {
     }
 
     /// The key's 32 bytes.
-    pub fn as_bytes(&self) -> &[u8; 32] {
+    #[cfg(test)]
+    pub(crate) fn as_bytes(&self) -> &[u8; 32] {
         &self.bytes
     }
 
@@ -128,7 +129,7 @@ impl PublicKey {
 
     /// Whether `signature` is this key's Ed25519 signature of `message` (RFC 8032; small-order
     /// keys and non-canonical signatures are refused).
-    pub fn verifies(&self, message: &[u8], signature: &[u8]) -> bool {
+    pub(crate) fn verifies(&self, message: &[u8], signature: &[u8]) -> bool {
         let Ok(sig) = ed25519_compact::Signature::from_slice(signature) else {
             return false;
         };

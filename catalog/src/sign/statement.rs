@@ -100,7 +100,7 @@ impl Statement {
     /// Reads a statement of this version: `_type` `STATEMENT_TYPE`, `predicateType`
     /// [`PREDICATE_TYPE`], every subject with a `name` and a `digest.sha256` of 64 lowercase
     /// hex characters, no two subjects with one name, and the predicate's three strings.
-    pub fn parse(bytes: &[u8]) -> Result<Statement, SignatureError> {
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Statement, SignatureError> {
         let bad = |what: String| fail(SignatureFault::Statement, what);
         let json = read_statement(bytes).map_err(|e| {
             bad(format!(

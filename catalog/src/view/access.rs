@@ -65,7 +65,7 @@ impl Catalog {
     }
 
     /// The audience class of skill `i` (0 public).
-    pub fn skill_class(&self, i: usize) -> u32 {
+    pub(crate) fn skill_class(&self, i: usize) -> u32 {
         self.t
             .access
             .as_ref()

@@ -175,7 +175,7 @@ impl Report {
 
     /// The table: one row per skill (skill, files, bytes, status, signer, why), every cell
     /// the server controls passed through [`escape_for_terminal`] (so a row is one line). The
-    /// signer is [`Signer::describe`]'s short form, `-` for an unsigned skill.
+    /// signer is its short form (`acme (key kPrK_qmx…, pinned)`), `-` for an unsigned skill.
     pub fn table(&self) -> String {
         let rows: Vec<[String; 6]> = self
             .skills

@@ -81,7 +81,7 @@ impl SkillHost {
     }
 
     /// [`SkillHost::load`] for `purpose` (`SkillHost::plan_load_for`).
-    pub fn load_for(
+    pub(crate) fn load_for(
         &mut self,
         label: &str,
         uri: &str,
@@ -190,7 +190,7 @@ impl SkillHost {
     }
 
     /// [`SkillHost::read`] through the window of `purpose` ([`SkillHost::plan_read_for`]).
-    pub fn read_for(
+    pub(crate) fn read_for(
         &mut self,
         label: &str,
         skill_uri: &str,

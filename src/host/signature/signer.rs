@@ -48,7 +48,8 @@ pub struct Signer {
 impl Signer {
     /// `catalog (key XXXXXXXX…, trust)`, or `key XXXXXXXX… (trust)` when the catalog identity is
     /// the key's id (a catalog built without a name): a short form for tables and messages.
-    pub fn describe(&self) -> String {
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn describe(&self) -> String {
         let short: String = self.key_id.chars().take(8).collect();
         if self.catalog == self.key_id {
             format!("key {short}… ({})", self.trust.as_str())

@@ -27,7 +27,7 @@ pub(super) fn hex(digest: &str) -> &str {
 /// this order (`field`: `predicate.skill`, `subject` for the count, `subject[FILE URI]` for a
 /// file, then `predicate.revision`), `expected` the entry's value and `actual` the
 /// statement's.
-pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<()> {
+pub(crate) fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<()> {
     let uri = entry.uri();
     if statement.skill != uri {
         return Err(mismatch(
@@ -122,7 +122,8 @@ pub fn statement_matches_entry(statement: &Statement, entry: &Entry) -> Result<(
 /// many of them, and the revision is the files' ([`skill_revision`]).
 /// [`ErrorCode::SignatureInvalid`] naming the first difference, as
 /// [`statement_matches_entry`].
-pub fn statement_matches_files(
+#[cfg_attr(not(feature = "command"), allow(dead_code))]
+pub(crate) fn statement_matches_files(
     statement: &Statement,
     what: &str,
     name: &str,

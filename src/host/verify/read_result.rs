@@ -159,7 +159,7 @@ pub(super) fn read_item(
 /// must be listed, the result well-formed ([`read_content`]), and the content's byte length
 /// equal to its item's. A caller that hashes the content elsewhere then hands the content
 /// item to [`verify_content`] with [`Hashing::Given`].
-pub fn read_result_content(
+pub(crate) fn read_result_content(
     entry: &Entry,
     uri: &str,
     result: &str,

@@ -83,7 +83,8 @@ pub enum SdkRule {
 
 impl SdkRule {
     /// Every rule, in declaration order.
-    pub const ALL: [SdkRule; 15] = [
+    #[cfg(test)]
+    pub(crate) const ALL: [SdkRule; 15] = [
         SdkRule::MultilineQuoted,
         SdkRule::IndentIndicator,
         SdkRule::Anchor,
@@ -123,7 +124,7 @@ impl SdkRule {
     }
 
     /// What to write instead.
-    pub fn fix(self) -> &'static str {
+    pub(crate) fn fix(self) -> &'static str {
         match self {
             SdkRule::MultilineQuoted => "write the value on one line, or as a folded block scalar (`description: >-` and the text indented on the lines below)",
             SdkRule::IndentIndicator => "remove the digit from the header (`|`, `|-`, `>-`, …) and indent the text evenly; if it must start with spaces, write a double-quoted string with `\\n` escapes",
