@@ -201,7 +201,7 @@ impl Endpoint {
     /// that answers some messages itself (its own methods, after the head passed
     /// [`Endpoint::head`]). An inert header `r` sets itself replaces the common one, so each
     /// is sent once.
-    pub(crate) fn framed(&self, head: &Head<'_>, r: Response) -> Response {
+    pub fn framed(&self, head: &Head<'_>, r: Response) -> Response {
         let mut out = self.base(head, r.status);
         for (name, value) in r.headers {
             let inert = INERT_NAMES.contains(&name);
