@@ -88,6 +88,23 @@ prebuild() {
   # by the CPU they get.
   prebuild rmcp 10 bash scripts/test.d/32-rmcp.sh --build-only
 ) &
+background=$!
+# Raises what is left of the background builds to the steps' priority: a step that needs one
+# waits on its lock, and a build left at a low priority would then be starved by the other
+# steps' work while that step waits (a priority inversion). New children of a reniced cargo
+# inherit its priority. Raising a priority needs root (CI runs as root); as another user the
+# builds keep theirs.
+descendants() {
+  local p
+  for p in $(pgrep -P "$1" 2>/dev/null); do
+    echo "$p"
+    descendants "$p"
+  done
+}
+raise_background() {
+  # shellcheck disable=SC2046 # one PID per word.
+  renice -n 0 -p $(descendants "$background") > /dev/null 2>&1 || true
+}
 
 # Runs the steps given (each `NAME [ARGS]` of scripts/test.d/) at the same time, each timed as a
 # step; when one fails, the others finish, then the first failure's status ends the run.
@@ -137,6 +154,8 @@ step 20-npm.sh bash scripts/test.d/20-npm.sh
 FUZZ_NICE=19 FUZZ_SECONDS="${FUZZ_SECONDS:-30}" step "15-fuzz.sh --runs-only" bash scripts/test.d/15-fuzz.sh --runs-only &
 fuzz_runs=$!
 step 30-worker.sh bash scripts/test.d/30-worker.sh
+# 32-rmcp needs the rmcp build now, beside 40-component's builds at the steps' priority.
+raise_background
 together 32-rmcp.sh "40-component.sh --build-only"
 together 35-example.sh 37-deploy-npm.sh "40-component.sh --tests-only" 45-wasmtime.sh
 wait "$fuzz_runs"
