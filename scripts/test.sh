@@ -58,8 +58,8 @@ if [ "$quick" = 1 ]; then
   exit 0
 fi
 
-# Tool and judge builds no step needs until late run in the background at a low priority (nice
-# 19; the rmcp build 10, above the fuzz runs), on the CPU the other work leaves idle (setup mostly waits on downloads, the tests of 10-rust
+# Tool and judge builds no step needs until late run in the background at the lowest priority,
+# on the CPU the other work leaves idle (setup mostly waits on downloads, the tests of 10-rust
 # and 20-npm and the end-to-end steps on child processes and servers). They start before setup,
 # which needs none of them, one after another in the order the steps need them: a step that
 # waits for one (the same command, behind a lock or cargo's own) then gives it the whole CPU
@@ -71,40 +71,20 @@ mkdir -p target/prebuild
 # A failing step ends the run: stop the background builds with it.
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 prebuild() {
-  local name=$1 niceness=$2; shift 2
-  nice -n "$niceness" "$@" > "target/prebuild/$name.log" 2>&1 || echo "prebuild $name failed (see target/prebuild/$name.log)" >&2
+  local name=$1; shift
+  nice -n 19 "$@" > "target/prebuild/$name.log" 2>&1 || echo "prebuild $name failed (see target/prebuild/$name.log)" >&2
 }
 (
   # wasm-bindgen-cli (about 90 s of two cores on a fresh machine): first needed by 20-npm.sh,
   # which waits for it; setup leaves it to this build.
-  prebuild wasm-bindgen 19 bash scripts/install-wasm-bindgen.sh
+  prebuild wasm-bindgen bash scripts/install-wasm-bindgen.sh
   # cargo-fuzz, then every fuzz target (fuzz/target/, a target folder of its own, so it never
   # waits on another build's lock): first needed by the fuzz runs beside 30-worker.
-  prebuild fuzz 19 bash scripts/test.d/15-fuzz.sh --build-only
+  prebuild fuzz bash scripts/test.d/15-fuzz.sh --build-only
   # The rmcp judge and the crate skills-edge-rmcp with its example share target/rmcp/:
-  # 32-rmcp.sh --build-only makes what that step builds, in its order, and nothing else. It
-  # starts during 30-worker, beside the fuzz runs, and comes before them (nice 10 against their
-  # 19): 32-rmcp needs it as soon as 30-worker ends, while the runs are bounded by time, not
-  # by the CPU they get.
-  prebuild rmcp 10 bash scripts/test.d/32-rmcp.sh --build-only
+  # 32-rmcp.sh --build-only makes what that step builds, in its order, and nothing else.
+  prebuild rmcp bash scripts/test.d/32-rmcp.sh --build-only
 ) &
-background=$!
-# Raises what is left of the background builds to the steps' priority: a step that needs one
-# waits on its lock, and a build left at a low priority would then be starved by the other
-# steps' work while that step waits (a priority inversion). New children of a reniced cargo
-# inherit its priority. Raising a priority needs root (CI runs as root); as another user the
-# builds keep theirs.
-descendants() {
-  local p
-  for p in $(pgrep -P "$1" 2>/dev/null); do
-    echo "$p"
-    descendants "$p"
-  done
-}
-raise_background() {
-  # shellcheck disable=SC2046 # one PID per word.
-  renice -n 0 -p $(descendants "$background") > /dev/null 2>&1 || true
-}
 
 # Runs the steps given (each `NAME [ARGS]` of scripts/test.d/) at the same time, each timed as a
 # step; when one fails, the others finish, then the first failure's status ends the run.
@@ -144,20 +124,15 @@ step 10-rust.sh bash scripts/test.d/10-rust.sh
 SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh)
 export SKILLS_EDGE_BIN
 step 20-npm.sh bash scripts/test.d/20-npm.sh
-# The fuzz runs (two at a time, 30 s each: about 330 s once their build is done) at the lowest
-# priority from the start of 30-worker to the end of the run, beside the steps after it, whose
-# tests mostly wait on wrangler, workerd and the components' deadlines: the runs take the
-# cores those leave idle, and yield them whenever a test or build needs them. Sharing the
-# cores, a run executes fewer inputs than alone in the same time, so each runs 30 s here
-# (FUZZ_SECONDS, when set, still rules; 20 s when 15-fuzz.sh runs alone). Their status is
-# taken at the end: a failing run fails the whole command, after the other steps.
-FUZZ_NICE=19 FUZZ_SECONDS="${FUZZ_SECONDS:-30}" step "15-fuzz.sh --runs-only" bash scripts/test.d/15-fuzz.sh --runs-only &
-fuzz_runs=$!
-step 30-worker.sh bash scripts/test.d/30-worker.sh
-# 32-rmcp needs the rmcp build now, beside 40-component's builds at the steps' priority.
-raise_background
+# The fuzz runs (two at a time) at the lowest priority beside 30-worker, whose tests mostly
+# wait on wrangler and workerd: the runs take the cores those leave idle, and yield them
+# whenever a test needs them. Sharing the cores, a run executes about half the inputs it would
+# alone in the same time, so each runs 30 s here (FUZZ_SECONDS, when set, still rules): about
+# 330 s in all, beside 30-worker's 250 s, where alone they took 200 s after it.
+export FUZZ_NICE=19 FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
+together "15-fuzz.sh --runs-only" 30-worker.sh
+unset FUZZ_NICE FUZZ_SECONDS
 together 32-rmcp.sh "40-component.sh --build-only"
 together 35-example.sh 37-deploy-npm.sh "40-component.sh --tests-only" 45-wasmtime.sh
-wait "$fuzz_runs"
 wait
 echo "all tests passed ($((SECONDS - start)) s)" >&2
