@@ -4,7 +4,8 @@
 # skills-edge-rmcp), the number issue 38 bounds (fewer than 400), and fails when it reaches
 # `--max`.
 #
-# Method: `cargo doc --no-deps` of the three crates (native target), then from rustdoc's HTML:
+# Method: `cargo doc --no-deps` of the workspace (native target; the command's crate turns on
+# `command`), then from rustdoc's HTML:
 # every item `all.html` lists (functions, structs, enums, traits, constants, statics, type
 # aliases, macros; not modules), plus the public associated functions and constants of each
 # (inherent impls only: trait impls are the trait's) and the methods a trait declares. An item
@@ -34,7 +35,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 if [ -n "$build" ]; then
-  cargo doc --no-deps --quiet -p skills-edge -p skills-edge-catalog --features skills-edge/command
+  # 10-rust.sh's build: documenting the catalog crate alone (`-p`) names its items' sources
+  # otherwise than the workspace's build, and re-exported items would be counted twice.
+  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet --workspace --exclude skills-edge-rmcp --exclude skills-edge-rmcp-example
   CARGO_TARGET_DIR=$rtarget cargo doc --no-deps --quiet -p skills-edge-rmcp
 fi
 

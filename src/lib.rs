@@ -36,6 +36,31 @@
 //! ```
 
 #![warn(missing_docs)]
+#![warn(unnameable_types)]
+
+/// A `pub use` of items that are not part of the API: public with the feature `internals`,
+/// which only this repository's tests, benches and fuzz targets turn on, crate-private
+/// otherwise. The items keep their doc comments; no semver promise covers them.
+macro_rules! internal_use {
+    ($($tree:tt)*) => {
+        #[cfg(feature = "internals")]
+        pub use $($tree)*;
+        #[cfg(not(feature = "internals"))]
+        #[allow(unused_imports)]
+        pub(crate) use $($tree)*;
+    };
+}
+
+/// Modules that are not part of the API, as [`internal_use`] makes items: public with the
+/// feature `internals`, crate-private otherwise. What the API needs of them is re-exported.
+macro_rules! internal_mod {
+    ($($name:ident),* $(,)?) => { $(
+        #[cfg(feature = "internals")]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        pub(crate) mod $name;
+    )* };
+}
 
 pub mod auth;
 mod base64;

@@ -9,7 +9,7 @@ use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody}
 use skills_edge::client::{block_on, ClientError, ExchangeKind};
 use skills_edge::command::args::VerifyArgs;
 use skills_edge::command::verify::{verify_command, SignerFiles};
-use skills_edge::host::index::{resolve_reference_uri, same_origin};
+use skills_edge::host::{resolve_reference_uri, same_origin};
 use std::future::{ready, Future};
 use std::io::{self, Read, Write};
 use std::process::ExitCode;

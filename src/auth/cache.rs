@@ -24,7 +24,7 @@ pub struct KeyCachePolicy {
     /// Seconds past `max_age` a key set is still used while fetches fail (default 3600):
     /// an issuer's brief outage does not lock everyone out, a long one ends in 503.
     pub max_stale: u64,
-    /// The largest response body the I/O layer reads (default [`MAX_KEY_SET_BYTES`]); it
+    /// The largest response body the I/O layer reads (default `MAX_KEY_SET_BYTES`); it
     /// stops reading past it and reports [`KeySetError::TooLarge`].
     pub max_body_bytes: usize,
     /// The time the I/O layer gives one fetch, in milliseconds (default 5000); a fetch

@@ -5,10 +5,9 @@
 //! a HTTP 401 response"), except a request without a token, which gets 401 without an error
 //! code (RFC 6750 §3.1: "If the request lacks any authentication information … the resource
 //! server SHOULD NOT include an error code"). A key set that cannot be had is a
-//! [`KeySetError`]: 503, the server's problem and not the caller's. A valid token without the
-//! scopes an operation needs is an [`InsufficientScope`]: 403 with
-//! `error="insufficient_scope"` (RFC 6750 §3.1; MCP authorization, Runtime Insufficient Scope
-//! Errors).
+//! [`KeySetError`]: 503, the server's problem and not the caller's. No answer is a 403
+//! (`insufficient_scope`): a skill the caller's scopes do not open answers as one that does
+//! not exist (docs/private.md).
 //!
 //! Messages are for the operator's log. They never hold the token or its signature; values
 //! taken from a token or a fetched document (an `alg`, a `kid`, an issuer) are escaped and
@@ -24,7 +23,7 @@ use std::fmt;
 pub enum TokenError {
     /// The request carries no token (the header is absent). Built by the I/O layer.
     Missing,
-    /// The header value is longer than [`super::MAX_TOKEN_BYTES`]; nothing was decoded.
+    /// The header value is longer than `MAX_TOKEN_BYTES`; nothing was decoded.
     TooLarge {
         /// Its length in bytes.
         len: usize,
@@ -37,7 +36,7 @@ pub enum TokenError {
         what: String,
     },
     /// An `alg` outside the allow-list (`none`, `HS256`, `PS256`, …) or outside the
-    /// configuration's [`super::ValidatorConfig::algorithms`].
+    /// configuration's `ValidatorConfig::algorithms`.
     Algorithm {
         /// The `alg` value, escaped.
         alg: String,
@@ -167,7 +166,7 @@ impl TokenError {
     /// to point clients at their Protected Resource Metadata). The reason is not told to the
     /// client.
     pub fn challenge(&self, resource_metadata: Option<&str>) -> String {
-        challenge(self.error_code(), None, resource_metadata)
+        challenge(self.error_code(), resource_metadata)
     }
 }
 
@@ -257,7 +256,7 @@ impl std::error::Error for TokenError {}
 #[non_exhaustive]
 pub enum KeySetError {
     /// The document is larger than the bound (the key set's
-    /// [`super::MAX_KEY_SET_BYTES`], the metadata's [`super::MAX_METADATA_BYTES`]).
+    /// `MAX_KEY_SET_BYTES`, the metadata's [`super::MAX_METADATA_BYTES`]).
     TooLarge {
         /// Which document.
         what: &'static str,
@@ -274,7 +273,7 @@ pub enum KeySetError {
         /// What is wrong.
         problem: String,
     },
-    /// The key set has more keys than [`super::MAX_KEYS`].
+    /// The key set has more keys than `MAX_KEYS`.
     TooManyKeys {
         /// How many it has.
         count: usize,
@@ -344,54 +343,12 @@ impl fmt::Display for KeySetError {
 
 impl std::error::Error for KeySetError {}
 
-/// A valid token without every scope an operation needs: 403 with
-/// `error="insufficient_scope"` and the scopes needed (RFC 6750 §3.1; MCP authorization:
-/// servers SHOULD include all scopes required for the operation in one challenge).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InsufficientScope {
-    /// Every scope the operation needs (not only the missing ones).
-    pub required: Vec<String>,
-}
-
-impl InsufficientScope {
-    /// The HTTP status: 403.
-    pub fn status(&self) -> u16 {
-        403
-    }
-
-    /// The `WWW-Authenticate` value of the 403: `Bearer error="insufficient_scope"`, the
-    /// scopes needed and `resource_metadata` when given.
-    pub fn challenge(&self, resource_metadata: Option<&str>) -> String {
-        challenge(
-            Some("insufficient_scope"),
-            Some(&self.required.join(" ")),
-            resource_metadata,
-        )
-    }
-}
-
-impl fmt::Display for InsufficientScope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the token lacks a scope this operation needs (needs: {})",
-            self.required.join(" ")
-        )
-    }
-}
-
-impl std::error::Error for InsufficientScope {}
-
 /// `Bearer` with its parameters as quoted strings (RFC 6750 §3; `"` and `\` escaped as
 /// quoted pairs, RFC 9110 §5.6.4).
-fn challenge(error: Option<&str>, scope: Option<&str>, resource_metadata: Option<&str>) -> String {
+fn challenge(error: Option<&str>, resource_metadata: Option<&str>) -> String {
     let mut out = String::from("Bearer");
     let mut sep = " ";
-    for (name, value) in [
-        ("error", error),
-        ("scope", scope),
-        ("resource_metadata", resource_metadata),
-    ] {
+    for (name, value) in [("error", error), ("resource_metadata", resource_metadata)] {
         let Some(value) = value else { continue };
         out.push_str(sep);
         out.push_str(name);
@@ -422,14 +379,6 @@ mod tests {
         assert_eq!(
             TokenError::Signature.challenge(Some("https://x/a\"b")),
             "Bearer error=\"invalid_token\", resource_metadata=\"https://x/a\\\"b\""
-        );
-        let e = InsufficientScope {
-            required: vec!["skills:read".into(), "skills:private".into()],
-        };
-        assert_eq!(e.status(), 403);
-        assert_eq!(
-            e.challenge(None),
-            "Bearer error=\"insufficient_scope\", scope=\"skills:read skills:private\""
         );
     }
 

@@ -132,9 +132,9 @@ impl KeySet {
     /// Reads a JWK Set document (RFC 7517 §5): a JSON object with a `keys` array (other
     /// members, such as Cloudflare Access's `public_cert`, are ignored).
     ///
-    /// Refused as a whole ([`KeySetError`]): more than [`MAX_KEY_SET_BYTES`] (before
+    /// Refused as a whole ([`KeySetError`]): more than `MAX_KEY_SET_BYTES` (before
     /// parsing), not a JSON object or a member named twice, no `keys` array, more than
-    /// [`MAX_KEYS`] entries, or no usable key at all.
+    /// `MAX_KEYS` entries, or no usable key at all.
     ///
     /// Each key is read or skipped (with its reason, [`KeySet::skipped`]); a key is skipped
     /// when it:
@@ -149,7 +149,7 @@ impl KeySet {
     /// - holds private key members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`, `k`): a set that
     ///   publishes a secret is misconfigured, and the secret is not kept;
     /// - has coordinates or an `x` that are not strict base64url of exactly 32 bytes, an RSA
-    ///   modulus under [`MIN_RSA_BITS`] or over [`MAX_RSA_BITS`], or an RSA exponent that is
+    ///   modulus under `MIN_RSA_BITS` or over `MAX_RSA_BITS`, or an RSA exponent that is
     ///   not odd, at least 3 and at most 4 bytes.
     ///
     /// Two or more usable keys with one `kid` make that `kid` ambiguous: none of them is used,

@@ -71,7 +71,7 @@ impl fmt::Display for Algorithm {
 }
 
 /// A bearer token read from its compact form: the protected header's `alg`, `kid` and
-/// `typ`, the claims set (read by [`super::Validator`]), the signing input and the signature.
+/// `typ`, the claims set (read by `Validator`), the signing input and the signature.
 /// Nothing in it is trusted until the validator has checked it.
 ///
 /// Its `Debug` form names the algorithm, key id and type, never the token, claims or
@@ -104,7 +104,7 @@ impl Token {
     /// (Cloudflare Access's `Cf-Access-Jwt-Assertion` header).
     ///
     /// Refused, in this order:
-    /// - a value longer than [`MAX_TOKEN_BYTES`] (before anything is decoded);
+    /// - a value longer than `MAX_TOKEN_BYTES` (before anything is decoded);
     /// - another scheme, an empty token, a token with whitespace in it;
     /// - not three parts separated by `.` (five parts: an encrypted JWE, never accepted);
     /// - a part that is not strict base64url without padding (RFC 7515 §2: no `=`, no `+` or

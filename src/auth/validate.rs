@@ -7,9 +7,10 @@ use super::claims::{a_type, as_number, shown, strings, ClaimPath};
 use super::config::{
     AuthConfigError, Grants, RequiredClaims, TypeCheck, ValidatorConfig, MAX_LEEWAY,
 };
-use super::error::{InsufficientScope, TokenError};
+use super::error::TokenError;
 use super::jwk::{KeySet, PublicKey};
 use super::token::{Algorithm, Token};
+#[cfg(feature = "internals")]
 use super::verify::{SignatureVerifier, Unsupported};
 use skills_edge_catalog::skill::value::{Number, Value};
 
@@ -17,10 +18,10 @@ use skills_edge_catalog::skill::value::{Number, Value};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
     /// `sub` (or, with the Access preset, the fallback claim); empty only with
-    /// [`RequiredClaims::Minimal`] when neither is given.
+    /// `RequiredClaims::Minimal` when neither is given.
     pub subject: String,
     /// The grant: the scopes of the scope claims, in token order, each once (with
-    /// [`Grants::AccessIdentity`], what Access asserts: `email:…`, `email-domain:…`,
+    /// `Grants::AccessIdentity`, what Access asserts: `email:…`, `email-domain:…`,
     /// `service-token:…`, `group:…`).
     pub scopes: Vec<String>,
     /// `exp`, in seconds since the epoch.
@@ -30,29 +31,8 @@ pub struct Caller {
     pub(crate) refused_from: u64,
 }
 
-impl Caller {
-    /// Whether the token carries `scope`, compared exactly.
-    pub fn has_scope(&self, scope: &str) -> bool {
-        self.scopes.iter().any(|s| s == scope)
-    }
-
-    /// `Ok` when the token carries every one of `scopes`; otherwise the 403 to answer, which
-    /// names all of them (MCP authorization: every scope the operation needs, in one
-    /// challenge). Scope hierarchies (a broader scope that implies a narrower one) are the
-    /// caller's to expand before asking.
-    pub fn require(&self, scopes: &[&str]) -> Result<(), InsufficientScope> {
-        if scopes.iter().all(|s| self.has_scope(s)) {
-            Ok(())
-        } else {
-            Err(InsufficientScope {
-                required: scopes.iter().map(|s| (*s).to_owned()).collect(),
-            })
-        }
-    }
-}
-
 /// Validates bearer tokens against one configuration. Sans-I/O: the key set and the time are
-/// given, and the signature is checked through a [`SignatureVerifier`] or, for an
+/// given, and the signature is checked through a [`SignatureVerifier`](super::SignatureVerifier) or, for an
 /// asynchronous one, through [`Validator::prepare`] and [`SignatureCheck::finish`].
 ///
 /// The checks, in this order (the first that fails is the reason given):
@@ -206,7 +186,9 @@ impl Validator {
     }
 
     /// Every check but the signature's (steps 2 to 5 of [`Validator`]); the signature is left
-    /// in the [`SignatureCheck`].
+    /// in the [`SignatureCheck`]. (The Worker goes through `http::Bearer::prepare`; this is for
+    /// this repository's tests, feature `internals`.)
+    #[cfg(feature = "internals")]
     pub fn prepare<'a>(
         &self,
         token: &'a Token,
@@ -269,7 +251,9 @@ impl Validator {
     }
 
     /// Validates `token` with `keys` at `now` (seconds since the epoch), checking the
-    /// signature with `verifier`.
+    /// signature with `verifier`. (The Worker goes through `http::Bearer`; this is for this
+    /// repository's tests, feature `internals`.)
+    #[cfg(feature = "internals")]
     pub fn validate(
         &self,
         token: &Token,
@@ -688,19 +672,5 @@ mod tests {
             access_identity(None, Some("abc.access".into()), vec![]),
             ["service-token:abc.access"]
         );
-    }
-
-    #[test]
-    fn callers_require_every_scope() {
-        let c = Caller {
-            subject: "u".into(),
-            scopes: vec!["a".into(), "b".into()],
-            expires_at: 1,
-            refused_from: 1,
-        };
-        assert!(c.require(&["a", "b"]).is_ok());
-        let e = c.require(&["a", "z"]).unwrap_err();
-        assert_eq!(e.required, ["a", "z"]);
-        assert!(c.has_scope("b") && !c.has_scope("B"));
     }
 }

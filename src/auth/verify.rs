@@ -11,7 +11,7 @@ pub struct Unsupported;
 
 /// Checks one signature. Implementations answer only whether `signature` is a valid
 /// signature of `message` under `key` for `alg`; choosing the key, the algorithm allow-list
-/// and every claim are the validator's ([`super::Validator`]), which calls this only with a
+/// and every claim are the validator's (`Validator`), which calls this only with a
 /// key whose type goes with `alg` (and, for RS256, a signature as long as the modulus).
 pub trait SignatureVerifier {
     /// `Ok(true)` when the signature verifies, `Ok(false)` when it does not (or the key is

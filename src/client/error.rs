@@ -11,6 +11,7 @@
 use std::fmt;
 
 use crate::host::error::{ErrorCode, Failure, VerifyError};
+#[cfg(feature = "command")]
 use crate::host::index::IndexError;
 
 /// How an exchange with a server failed.
@@ -213,10 +214,11 @@ impl From<VerifyError> for ClientError {
     }
 }
 
-impl From<IndexError> for ClientError {
+#[cfg(feature = "command")]
+impl ClientError {
     /// A document that is not an index is a `protocol-error` of the exchange that brought it;
     /// a refused one keeps its code.
-    fn from(e: IndexError) -> ClientError {
+    pub(crate) fn from_index(e: IndexError) -> ClientError {
         match e {
             IndexError::NotAnIndex { url, message } => {
                 ClientError::exchange(ExchangeKind::ProtocolError, message).with_uri(url)

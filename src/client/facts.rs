@@ -146,6 +146,7 @@ impl ServerFacts {
 /// assert!(!e.message.contains("s3cret"));
 /// assert!(bearer_header("--token", "").is_err());
 /// ```
+#[cfg(any(feature = "command", feature = "internals"))]
 pub fn bearer_header(source: &str, token: &str) -> Result<(String, String), VerifyError> {
     let body = token.trim_end_matches('=');
     let ok = !body.is_empty()
@@ -165,6 +166,7 @@ pub fn bearer_header(source: &str, token: &str) -> Result<(String, String), Veri
 }
 
 /// Header names a caller cannot set: the transport's own.
+#[cfg(any(feature = "command", feature = "internals"))]
 const RESERVED_HEADERS: &[&str] = &[
     "accept",
     "content-type",
@@ -190,6 +192,7 @@ const RESERVED_HEADERS: &[&str] = &[
 /// assert!(check_headers(&[("Mcp-Method".into(), "x".into())]).is_err());
 /// assert!(check_headers(&[("X-A".into(), "a\r\nb".into())]).is_err());
 /// ```
+#[cfg(any(feature = "command", feature = "internals"))]
 pub fn check_headers(headers: &[(String, String)]) -> Result<Vec<(String, String)>, VerifyError> {
     let mut out: Vec<(String, String)> = Vec::with_capacity(headers.len());
     for (name, value) in headers {

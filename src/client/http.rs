@@ -25,7 +25,7 @@
 //! tool's or prompt's name), each in the `=?base64?…?=` form when the value
 //! is not plain ASCII (`protocol::headers::encode_header_value`, the inverse of the
 //! responder's decoder). The caller adds its own headers (authorization), checked by
-//! [`super::check_headers`] so they never replace these.
+//! `check_headers` so they never replace these.
 //!
 //! Replies: a 2xx with `application/json` is one JSON-RPC response; with `text/event-stream`
 //! the events are read until the response with the request's `id` arrives (notifications and

@@ -10,11 +10,11 @@
 //! | [`challenge`] | a 401 explained: the `WWW-Authenticate` challenge and the Protected Resource Metadata it points to |
 //! | `cache` (private) | results kept for their `ttlMs`, private ones per authorization context; a result's [`Hints`] |
 //! | `error` (private) | [`ClientError`]: a refusal of the host rules or a failure of the exchange ([`ExchangeKind`]); [`ClientCode`], their wire names |
-//! | `rules` (private) | what the client may send and to whom: [`check_declared`], `says_gone`, [`server_label_of_url`] |
+//! | `rules` (private) | what the client may send and to whom: `check_declared`, `says_gone`, `server_label_of_url` |
 //!
 //! The items of `cache`, `error` and `rules` a caller needs are this module's ([`Hints`],
-//! [`ClientError`], [`ClientCode`], [`ExchangeKind`], [`Result`], [`check_declared`],
-//! `says_gone`, [`server_label_of_url`]): each has one path.
+//! [`ClientError`], [`ClientCode`], [`ExchangeKind`], [`Result`], `check_declared`,
+//! `says_gone`, `server_label_of_url`): each has one path.
 //!
 //! The client performs no I/O itself. Each operation is an `async fn` that takes an [`Rpc`]:
 //! something that sends one JSON-RPC request and returns its result. The npm package passes
@@ -29,12 +29,12 @@
 //!   extension, and `resources/directory/read` only to one that declares `directoryRead:
 //!   true`; otherwise the operation fails with `invalid-argument` naming the missing
 //!   declaration (in `expected`), before anything is sent or taken from the cache
-//!   ([`check_declared`]). A client with no recorded capabilities sends neither.
+//!   (`check_declared`). A client with no recorded capabilities sends neither.
 //! * **Arguments**: [`SkillsClient::get`] and [`SkillsClient::load`] take a `SKILL.md` URI
-//!   only ([`check_skill_md_uri`]), refused with `invalid-argument` before anything is sent.
+//!   only (`check_skill_md_uri`), refused with `invalid-argument` before anything is sent.
 //! * **Identity** (H22, H28): the client's server is its label, the host-assigned name under
 //!   which every skill, approval and cached result is kept; a client of a URL is labelled
-//!   with the URL's origin by default ([`server_label_of_url`]), and an export of approvals
+//!   with the URL's origin by default (`server_label_of_url`), and an export of approvals
 //!   imports only into a client of the same server ([`SkillsClient::import_approvals`]).
 //! * **Verification** is [`SkillHost`]'s: a `SKILL.md` is loaded with [`SkillHost::load`] and
 //!   a supporting file read with [`SkillHost::read`]; nothing else reaches the caller, so no
@@ -81,7 +81,6 @@ use std::future::Future;
 use serde_json::{json, Value as Json};
 
 use crate::host::approval::ApprovalsExport;
-pub use crate::host::entry::check_skill_md_uri;
 use crate::host::entry::Entry;
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::registry::{
@@ -105,12 +104,13 @@ pub mod search;
 pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};
 pub(crate) use facts::context_of;
-pub use facts::EraChoice;
-pub use facts::ServerFacts;
-pub use facts::{bearer_header, check_headers, ClientInfo};
-pub use rules::check_declared;
+pub use facts::{ClientInfo, EraChoice, ServerFacts};
 pub(crate) use rules::says_gone;
-pub use rules::server_label_of_url;
+
+#[cfg(any(feature = "command", feature = "internals"))]
+internal_use!(facts::{bearer_header, check_headers});
+internal_use!(rules::{check_declared, server_label_of_url});
+internal_use!(crate::host::entry::check_skill_md_uri);
 
 use cache::{Cache, Key};
 
@@ -316,7 +316,7 @@ fn hashing(platform_digest: &Option<String>) -> Hashing<'_> {
 
 impl SkillsClient {
     /// A client whose server is labelled `label` (the host's name for it, never the server's
-    /// own: for a server at a URL, [`server_label_of_url`] gives the default the npm package
+    /// own: for a server at a URL, `server_label_of_url` gives the default the npm package
     /// and the `verify` command use; see [`SkillHost::add_server`] for the form) in a
     /// registry with `options`.
     pub fn new(label: &str, options: HostOptions) -> Result<SkillsClient> {

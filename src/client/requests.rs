@@ -205,8 +205,8 @@ impl SkillsClient {
     }
 
     /// `skills/get` for `uri`, registered (replacing the entry held for it; an approval whose
-    /// files changed is revoked). `uri` must be a `SKILL.md` URI ([`check_skill_md_uri`]) and
-    /// the server must declare the extension ([`check_declared`]); otherwise nothing is sent.
+    /// files changed is revoked). `uri` must be a `SKILL.md` URI (`check_skill_md_uri`) and
+    /// the server must declare the extension (`check_declared`); otherwise nothing is sent.
     pub async fn get<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<FetchedSkill> {
         check_skill_md_uri(uri)?;
         self.get_with(rpc, uri, true).await
@@ -271,7 +271,7 @@ impl SkillsClient {
     /// against the entry; on success the acting window opens holding that entry. On a
     /// verification failure the entry is refreshed once and the `SKILL.md` verified again.
     ///
-    /// `uri` must be a `SKILL.md` URI ([`check_skill_md_uri`]): anything else is refused before
+    /// `uri` must be a `SKILL.md` URI (`check_skill_md_uri`): anything else is refused before
     /// anything is sent.
     pub async fn load<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Loaded> {
         self.load_for(rpc, uri, Purpose::Use).await

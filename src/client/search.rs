@@ -4,10 +4,10 @@
 //! The server is asked only when it offers the tool: it declared `tools` and its `tools/list`
 //! (at most 16 pages) names `search_skills`; otherwise the call is refused as
 //! `invalid-argument` with `expected` the tool and `actual` what the server offers, as
-//! [`super::check_declared`] refuses a method the server did not declare. A tool error result
+//! `check_declared` refuses a method the server did not declare. A tool error result
 //! (`isError: true`: the server refused the arguments, naming them and their bounds) is also
 //! `invalid-argument`, with the server's text. Every result must carry a `skill://` URI of a
-//! `SKILL.md` ([`super::check_skill_md_uri`]), a name, a description and a finite score, or the
+//! `SKILL.md` (`check_skill_md_uri`), a name, a description and a finite score, or the
 //! reply is a `protocol-error`: search returns URIs only, and the skill itself is then fetched
 //! and verified through `skills/get` like any other, so search never bypasses verification.
 

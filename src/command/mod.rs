@@ -9,7 +9,7 @@
 //! | [`keygen`] | the `keygen` command's files and messages (the seed and the writing are each command's) |
 //! | [`publish`] | `publish` and `gc`: a skills folder signed and published to an R2 bucket through wrangler, rolled back, collected (the files, processes and terminal are the caller's, [`publish::Io`]) |
 //! | [`verify`] | the `verify` command after its arguments were read: an MCP server, a well-known source, or both compared |
-//! | [`report`] | which skills and files were checked, each one's status and reason, the table, the JSON lines, the exit status |
+//! | `report` | which skills and files were checked, each one's status and reason, the table, the JSON lines, the exit status |
 //! | `oms` (crate-private) | OpenSSF Model Signing signatures (`skill.oms.sig`) of the skills `verify` checks, with the `--trust` files that hold PEM keys |
 //! | `wellknown` (crate-private) | the run over a well-known skills source (Agent Skills Discovery RFC), reached through [`verify`] |
 
@@ -17,6 +17,8 @@ pub mod args;
 pub mod keygen;
 pub(crate) mod oms;
 pub mod publish;
-pub mod report;
+internal_mod!(report);
+
+pub use report::Output;
 pub mod verify;
 pub(crate) mod wellknown;

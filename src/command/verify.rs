@@ -1,5 +1,5 @@
 //! The `verify` command after its arguments were read ([`VerifyArgs`]): an MCP server
-//! ([`super::report`]), a well-known source (the crate's own `wellknown` run), or both compared
+//! (`report`), a well-known source (the crate's own `wellknown` run), or both compared
 //! (`--cross-check`). Above both, so that neither imports the other.
 //!
 //! The signer policy of a run comes from `--trust` and `--pins` (`signers_of`): the files are

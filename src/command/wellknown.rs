@@ -162,7 +162,7 @@ pub(crate) async fn run_well_known_with<H: HttpIo>(
     let index = match fetch(io, index_url).await {
         Ok(f) => match parse_index(index_url, &f.bytes) {
             Ok(i) => i,
-            Err(e) => return Report::stopped(None, e),
+            Err(e) => return Report::stopped(None, ClientError::from_index(e)),
         },
         Err(e) => return Report::stopped(None, e),
     };

@@ -168,7 +168,7 @@ fn field(out: &mut Vec<u8>, s: &str) {
 }
 
 /// The approval fingerprint of `entry` as served by the server labelled `server_label`, as an
-/// unsigned skill ([`signed_approval_fingerprint`] with no signer).
+/// unsigned skill (`signed_approval_fingerprint` with no signer).
 /// [`ErrorCode::DynamicNotAllowed`] for a `"dynamic"` entry.
 ///
 /// ```

@@ -97,6 +97,7 @@ impl ArchiveFormat {
     }
 
     /// `tar.gz` or `zip`.
+    #[cfg(feature = "internals")]
     pub fn as_str(self) -> &'static str {
         match self {
             ArchiveFormat::TarGz => "tar.gz",

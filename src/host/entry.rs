@@ -46,7 +46,7 @@ pub enum Resources {
 }
 
 /// What an entry's `_meta` says about the skill's signature, as the server sent it: nothing
-/// here is verified ([`crate::host::signature`] does that, and the registry keeps the verified
+/// here is verified (`host::signature` does that, and the registry keeps the verified
 /// signer beside the entry).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignatureMeta {

@@ -71,7 +71,7 @@ pub enum ErrorCode {
     /// verify under the signer's key (a changed payload, payload type, signature or key id),
     /// names a key the host cannot check it with, or states other files, digests, another
     /// skill, revision or file count than the entry (or the artifact) it came with. The
-    /// skill is refused whatever the policy ([`crate::host::signature`]).
+    /// skill is refused whatever the policy (`host::signature`).
     SignatureInvalid,
     /// The host's trust list is in force and the skill is unsigned, or signed by no key
     /// the list holds (`actual` names the key ids the envelope gives).

@@ -1,16 +1,16 @@
 //! The host side: everything a host must check before a served skill reaches a model
 //! (SEP-2640 §Integrity and Verification, §Security Considerations).
 //!
-//! | module | what it is |
+//! | part | what it is |
 //! |---|---|
-//! | [`entry`] | validate an entry from `skills/list` / `skills/get`; limits from the entry alone |
-//! | [`verify`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry, one function per check, hashed here or with a digest computed elsewhere ([`Hashing`]); resolve references |
-//! | [`approval`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`, the verified signer) |
-//! | [`signature`] | signed skills: whether a skill's signature holds and states its entry, the signer policy (trust list, trust on first use, pins) |
-//! | [`registry`] | [`SkillHost`]: skills keyed by (server label, URI), display names, acting windows, approvals, signers |
-//! | [`index`] | read a well-known source's `index.json` (Agent Skills Discovery RFC v0.2.0, and v0.1.0 without `$schema`); resolve its URLs (RFC 3986) |
-//! | [`archive`] | unpack a skill's `.tar.gz` or `.zip` in memory, refusing anything unsafe, within the skill limits |
-//! | [`error`] | [`VerifyError`] with a stable [`ErrorCode`] |
+//! | [`Entry`] | validate an entry from `skills/list` / `skills/get`; limits from the entry alone |
+//! | [`verify_bytes`], [`verify_content`], [`verify_skill_md`], [`resolve`] | verify bytes, text, `resources/read` results and `SKILL.md` files against an entry, one function per check, hashed here or with a digest computed elsewhere ([`Hashing`]); resolve references |
+//! | [`approval_fingerprint`] | approval fingerprints bound to (server label, skill URI, every `{uri, digest}`, the verified signer) |
+//! | [`SignerPolicy`] | signed skills: whether a skill's signature holds and states its entry, the signer policy (trust list, trust on first use, pins) |
+//! | [`SkillHost`] | skills keyed by (server label, URI), display names, acting windows, approvals, signers |
+//! | `index` | read a well-known source's `index.json` (Agent Skills Discovery RFC v0.2.0, and v0.1.0 without `$schema`); resolve its URLs (RFC 3986) |
+//! | `archive` | unpack a skill's `.tar.gz` or `.zip` in memory, refusing anything unsafe, within the skill limits |
+//! | [`VerifyError`] | the errors, with a stable [`ErrorCode`] |
 //!
 //! Verification uses the same digest and frontmatter code as the build-time compiler
 //! ([`crate::skill`]), so a server and a host built from this crate agree by construction.
@@ -27,27 +27,29 @@
 //! assert!(verify_skill_md(&entry, &Content::Text(file.into()), Hashing::Here).is_ok());
 //! ```
 
-pub mod approval;
-pub mod archive;
-pub mod entry;
-pub mod error;
-pub mod index;
-pub mod registry;
-pub mod signature;
-pub mod verify;
+// The modules are the crate's; the API is what this module re-exports.
+internal_mod!(approval, entry, error, index, registry, signature, verify);
 
-pub use approval::{approval_fingerprint, signed_approval_fingerprint};
-pub use entry::{Entry, LimitReport, Resources};
-pub use entry::{ResourceItem, SignatureMeta};
-pub use error::Failure;
-pub use error::{ErrorCode, VerifyError};
+// The archive reader is the command's (`verify` of a well-known source).
+#[cfg(feature = "internals")]
+pub mod archive;
+#[cfg(all(feature = "command", not(feature = "internals")))]
+pub(crate) mod archive;
+
+pub use approval::approval_fingerprint;
+pub use entry::{Entry, LimitReport, ResourceItem, Resources, SignatureMeta};
+pub use error::{ErrorCode, Failure, VerifyError};
+pub use index::{resolve_reference_uri, same_origin};
 pub use registry::{
     HostOptions, ListingOutcome, LoadedSkill, PlannedRead, Purpose, ReadFile, RegisterOutcome,
     Rejected, SkillHost, SkillSummary,
 };
-pub use signature::{Pin, Signer, SignerPolicy, SignerTrust, Signers};
+pub use signature::{Pin, Signer, SignerPolicy, SignerTrust};
 pub use verify::{
-    check_file_size, compare_frontmatter, read_content, resolve, verify_bytes, verify_content,
-    verify_skill_md, Body, Content, FileReceipt, Hashing, VerifiedContent, VerifiedSkillMd,
-    VerifyOptions,
+    check_file_size, resolve, verify_bytes, verify_content, verify_skill_md, Body, Content,
+    FileReceipt, Hashing, VerifiedContent, VerifiedSkillMd, VerifyOptions,
 };
+
+internal_use!(approval::signed_approval_fingerprint);
+internal_use!(signature::Signers);
+internal_use!(verify::{compare_frontmatter, read_content});

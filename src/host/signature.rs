@@ -66,7 +66,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use skills_edge_catalog::sign::{Envelope, SignatureError, Statement, Subject};
-pub use skills_edge_catalog::sign::{PublicKey, DSSE_META_KEY, SIGNER_META_KEY};
+pub use skills_edge_catalog::sign::{PublicKey, SIGNER_META_KEY};
+#[cfg(feature = "internals")]
+pub use skills_edge_catalog::sign::DSSE_META_KEY;
 
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
@@ -231,6 +233,7 @@ fn check_origin(origin: &str) -> Result<()> {
 
 impl Signers {
     /// No pins yet, `policy` in force.
+    #[cfg(any(feature = "command", feature = "internals"))]
     pub fn new(policy: SignerPolicy) -> Signers {
         Signers {
             policy,
@@ -239,6 +242,7 @@ impl Signers {
     }
 
     /// The policy in force.
+    #[cfg(any(feature = "command", feature = "internals"))]
     pub fn policy(&self) -> &SignerPolicy {
         &self.policy
     }
@@ -263,6 +267,7 @@ impl Signers {
     }
 
     /// Every pin, by origin.
+    #[cfg(feature = "internals")]
     pub fn pins(&self) -> impl Iterator<Item = (&str, &Pin)> {
         self.pins.iter().map(|(o, p)| (o.as_str(), &**p))
     }

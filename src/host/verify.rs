@@ -124,9 +124,9 @@ pub enum Content {
     /// Text; its UTF-8 bytes are what is verified.
     Text(String),
     /// A `resources/read` result as its JSON text, read once with the strict JSON reader
-    /// ([`skills_edge_catalog::json`]) and checked with [`read_content`]'s rules.
+    /// ([`skills_edge_catalog::json`]) and checked with `read_content`'s rules.
     ReadResult(String),
-    /// The content item of a `resources/read` result as [`read_content`] extracted it (the
+    /// The content item of a `resources/read` result as `read_content` extracted it (the
     /// result's shape, and a `blob`'s decoded length, already checked there): verified exactly
     /// as that result is, its `mimeType` kept. A caller that hashes the content elsewhere reads
     /// the result once this way, hashes [`Body::as_bytes`], and hands both over.
@@ -376,7 +376,7 @@ pub fn verify_bytes(
 
 /// Verifies content for `uri` in any form ([`Content`]), hashed as `hashing` says: the URI
 /// must be listed (checked first, as the file should not have been fetched otherwise); a
-/// `resources/read` result must be well-formed ([`read_content`]); then the size and the
+/// `resources/read` result must be well-formed (`read_content`); then the size and the
 /// digest of the bytes (a text's UTF-8 bytes, a decoded blob).
 ///
 /// ```

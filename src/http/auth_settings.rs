@@ -52,13 +52,13 @@ impl AuthMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TokenProfile {
     /// RFC 9068 JWT access tokens (`typ` `at+jwt`; `sub`, `client_id`, `jti`, `iat`
-    /// required): [`ValidatorConfig::rfc9068`](crate::auth::ValidatorConfig::rfc9068). The default.
+    /// required): `ValidatorConfig::rfc9068`. The default.
     #[default]
     Rfc9068,
     /// The identity provider's own JWT access tokens (Auth0's default profile, Okta's custom
     /// authorization servers, Microsoft Entra ID v1 and v2, Keycloak): `typ` absent, `JWT` or
     /// `at+jwt`, and only `iss`, `aud` and `exp` required besides the signature
-    /// ([`ValidatorConfig::provider_jwt`](crate::auth::ValidatorConfig::provider_jwt); what it gives up: docs/private.md).
+    /// (`ValidatorConfig::provider_jwt`; what it gives up: docs/private.md).
     Jwt,
 }
 
@@ -100,7 +100,7 @@ pub struct BearerConfig {
     pub jwks_url: Option<String>,
     /// `AUTH_SCOPES_CLAIM`: the claims the scopes are read from, comma-separated, each a claim
     /// name or a JSON Pointer (`None`: `scope` for `jwt`; for `access`, no groups claim).
-    /// With `access` each value is a group (`group:<value>`, [`crate::auth::Grants`]).
+    /// With `access` each value is a group (`group:<value>`, `auth::Grants`).
     pub scope_claim: Option<String>,
     /// `AUTH_TOKEN_PROFILE` (`jwt` only; `None`: [`TokenProfile::Rfc9068`]).
     pub token_profile: Option<TokenProfile>,

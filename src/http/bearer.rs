@@ -262,7 +262,8 @@ impl Bearer {
         self.mode
     }
 
-    /// The validator.
+    /// The validator (for this repository's tests: feature `internals`).
+    #[cfg(feature = "internals")]
     pub fn validator(&self) -> &Validator {
         &self.validator
     }

@@ -63,7 +63,7 @@ pub struct HttpConfig {
     pub max_body_bytes: usize,
     /// Whether the catalog is also served under `/.well-known/agent-skills/` (`MIRROR`).
     pub mirror: bool,
-    /// Whether the skills inspector page is served under [`INSPECTOR_PREFIX`] (`INSPECTOR`).
+    /// Whether the skills inspector page is served under `INSPECTOR_PREFIX` (`INSPECTOR`).
     pub inspector: bool,
 }
 

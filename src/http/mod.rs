@@ -15,8 +15,8 @@
 //! |---|---|
 //! | `Origin` present and not allowed ([`HttpConfig::allowed_origins`]; with [`HttpConfig::inspector`], also allowed when it names the request's own `Host`) | 403, no CORS headers |
 //! | `Host` not allowed ([`HttpConfig::allowed_hosts`], DNS-rebinding defence) | 403 |
-//! | with [`HttpConfig::inspector`]: a path under [`INSPECTOR_PREFIX`] (or `/inspector`) | `GET`/`HEAD` of one of the page's files (the npm package's `inspectorFiles()`): [`Step::Page`] (the adapter sends its static file; 503 when it has none); `/inspector`: 308 to `/inspector/`; another file: 404; another method: 405 with `Allow: GET, HEAD` |
-//! | path other than [`ENDPOINT_PATH`] | 404 |
+//! | with [`HttpConfig::inspector`]: a path under `/inspector/` (or `/inspector`) | `GET`/`HEAD` of one of the page's files (the npm package's `inspectorFiles()`): [`Step::Page`] (the adapter sends its static file; 503 when it has none); `/inspector`: 308 to `/inspector/`; another file: 404; another method: 405 with `Allow: GET, HEAD` |
+//! | path other than `/mcp` | 404 |
 //! | `OPTIONS` | 204, the CORS preflight answer (no authentication) |
 //! | method other than `POST` | 405 with `Allow: POST` |
 //! | `Accept` not allowing both `application/json` and `text/event-stream` | 406 |
@@ -92,19 +92,17 @@ mod origin;
 mod response;
 mod well_known;
 
-pub use auth_settings::AuthMode;
-pub use auth_settings::BearerConfig;
-pub use auth_settings::TokenProfile;
-pub use bearer::Bearer;
-pub use bearer::PRM_MCP_PATH;
-pub use bearer::{AuthStep, Gate, KeySource};
-pub use body::{BodyReader, MAX_MAX_BODY_BYTES};
+pub use auth_settings::{AuthMode, BearerConfig, TokenProfile};
+pub use bearer::{AuthStep, Bearer, Gate, KeySource};
+pub use body::BodyReader;
 #[cfg(feature = "js")]
 pub(crate) use endpoint::INSPECTOR_FILES;
-pub use endpoint::INSPECTOR_PREFIX;
-pub use endpoint::{Endpoint, HttpConfig, Step, ENDPOINT_PATH};
+pub use endpoint::{Endpoint, HttpConfig, Step};
 pub use head::Head;
-pub use origin::HostPattern;
-pub use origin::{AllowListError, HostList, OriginList};
+pub use origin::{AllowListError, HostList, HostPattern, OriginList, OriginPattern, PortPattern};
 pub(crate) use origin::{DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
 pub use response::Response;
+
+internal_use!(bearer::PRM_MCP_PATH);
+internal_use!(body::MAX_MAX_BODY_BYTES);
+internal_use!(endpoint::{ENDPOINT_PATH, INSPECTOR_PREFIX});

@@ -96,7 +96,7 @@ where
 #[wasm_bindgen]
 impl SkillsClientCore {
     /// A client core: `label` (the host's name for the server; default: its `origin`'s, see
-    /// [`crate::client::server_label_of_url`]; one of the two is required),
+    /// `client::server_label_of_url`; one of the two is required),
     /// `listingBudget` (the most result bytes one listing or walk may read, default 256 MiB),
     /// `allowDynamic`, `requireApproval`, `trust`, `trustOnFirstUse`, `pins` (as for
     /// `SkillHost`), `origin` (what the server's signer is pinned under, default the label),

@@ -15,7 +15,7 @@ pub struct VerifyArgs {
     pub url: String,
     /// The protocol revision to speak.
     pub era: EraChoice,
-    /// Extra request headers, checked ([`check_headers`]), names in lowercase.
+    /// Extra request headers, checked (`check_headers`), names in lowercase.
     pub headers: Vec<(String, String)>,
     /// Only this skill (its `SKILL.md` URI).
     pub skill: Option<String>,

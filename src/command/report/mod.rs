@@ -69,6 +69,7 @@ mod tests;
 
 pub use output::Output;
 pub(crate) use run::finish_skill;
+#[cfg(feature = "internals")]
 pub use run::run;
 pub(crate) use run::run_with_oms;
 

@@ -5,7 +5,9 @@ use super::*;
 
 /// Verifies every skill of the connected server (or only `only`), with `client` over `rpc`.
 /// Each skill is loaded only to be checked ([`Purpose::Check`]): a nested skill needs no
-/// consent (nothing reaches a model), and every other option of the client applies.
+/// consent (nothing reaches a model), and every other option of the client applies. (The
+/// command runs [`run_with_oms`]; this is for this repository's tests, feature `internals`.)
+#[cfg(feature = "internals")]
 pub async fn run<R: Rpc>(client: &SkillsClient, rpc: &R, only: Option<&str>) -> Report {
     run_with_oms(client, rpc, only, &[]).await
 }

@@ -11,7 +11,7 @@ impl SkillHost {
     }
 
     /// Records the user's approval of the skill as its entry stands now (H30), under its
-    /// verified signer ([`signed_approval_fingerprint`]: the approval does not carry over to
+    /// verified signer (`signed_approval_fingerprint`: the approval does not carry over to
     /// another signer or to the skill unsigned), and returns the fingerprint stored.
     /// [`ErrorCode::DynamicNotAllowed`] for a dynamic skill.
     pub fn approve(&mut self, label: &str, uri: &str) -> Result<String> {
@@ -96,7 +96,7 @@ impl SkillHost {
     /// The stored approvals as JSON, for persisting:
     /// `{"format":"skills-edge/approvals","version":1,"approvals":[{"server","uri","fingerprint"}]}`,
     /// one item per approved skill: its server's label, its `SKILL.md` URI and the fingerprint
-    /// approved ([`signed_approval_fingerprint`]).
+    /// approved (`signed_approval_fingerprint`).
     pub fn export_approvals(&self) -> String {
         ApprovalsExport::of(self.approvals.iter().flat_map(|(server, uris)| {
             uris.iter()

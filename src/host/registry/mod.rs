@@ -408,7 +408,7 @@ struct Window {
 /// # Approvals
 ///
 /// [`SkillHost::approve`] binds the user's approval to the skill's entry as it stands
-/// ([`signed_approval_fingerprint`]); [`SkillHost::is_approved`] tells whether it still covers the
+/// (`signed_approval_fingerprint`); [`SkillHost::is_approved`] tells whether it still covers the
 /// registered entry, [`SkillHost::revoke`] withdraws it, and [`SkillHost::export_approvals`]
 /// and [`SkillHost::import_approvals`] persist them.
 ///
@@ -448,7 +448,7 @@ struct Window {
 ///
 /// [`SkillHost::set_signer_policy`] sets a trust list and/or trust on first use (none by
 /// default: a signature is checked when a skill has one and reported, nothing is required;
-/// see [`crate::host::signature`]). Registering an entry checks its signature under that
+/// see `host::signature`). Registering an entry checks its signature under that
 /// policy and the pins of the server's origin ([`SkillHost::set_origin`]; the label until
 /// set); [`SkillHost::signer`] and every summary name the verified signer; approvals are
 /// bound to it. [`SkillHost::export_pins`], [`SkillHost::import_pins`] and

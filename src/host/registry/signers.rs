@@ -40,7 +40,8 @@ impl SkillHost {
 
     /// The signer policy and the pins, to hand to a check outside the registry (a well-known
     /// source's artifacts).
-    pub fn signers(&self) -> &Signers {
+    #[cfg(feature = "command")]
+    pub(crate) fn signers(&self) -> &Signers {
         &self.signers
     }
 
