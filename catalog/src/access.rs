@@ -36,7 +36,8 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The name of the access file at the root of the skills folder. At the root it is never a
 /// skill file (never in a pack's files, archives or mirror); a file of that name inside a
 /// skill is an ordinary file of the skill.
-pub const ACCESS_FILE: &str = "skills-edge.toml";
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const ACCESS_FILE: &str = "skills-edge.toml";
 
 /// The most private audience classes a catalog may have (the bits of a `u64`).
 pub(crate) const MAX_PRIVATE_CLASSES: usize = 64;
@@ -51,12 +52,14 @@ impl Grant {
     pub const PUBLIC: Grant = Grant(0);
 
     /// The grant of a mask of private classes (bit `k - 1` for class `k`).
-    pub const fn from_mask(mask: u64) -> Grant {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) const fn from_mask(mask: u64) -> Grant {
         Grant(mask)
     }
 
     /// The mask of private classes.
-    pub const fn mask(self) -> u64 {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) const fn mask(self) -> u64 {
         self.0
     }
 
@@ -137,7 +140,8 @@ pub struct Access {
 
 impl Access {
     /// The scopes of skill `i` (empty when it is public).
-    pub fn scopes_of(&self, i: usize) -> &[String] {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn scopes_of(&self, i: usize) -> &[String] {
         match self.skill_class.get(i) {
             Some(&c) if c > 0 => self.classes.get(c as usize - 1).map_or(&[], Vec::as_slice),
             _ => &[],
@@ -161,7 +165,8 @@ pub fn is_scope_token(scope: &str) -> bool {
 
 /// Whether the glob `pattern` matches the skill path `path` (both `/`-separated): `*` within
 /// one segment, `**` (a whole segment) any number of segments, including none.
-pub fn glob_matches(pattern: &str, path: &str) -> bool {
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) fn glob_matches(pattern: &str, path: &str) -> bool {
     let pat: Vec<&str> = pattern.split('/').collect();
     let segs: Vec<&str> = path.split('/').collect();
     match_segments(&pat, &segs)
@@ -232,7 +237,8 @@ fn line_of(text: &str, at: usize) -> usize {
 
 /// Reads the access file's text into its rules; every problem is an `access-file` error
 /// pushed to `diags` (the rules that do read are still returned, so one run reports all).
-pub fn parse_rules(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<AccessRule> {
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) fn parse_rules(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<AccessRule> {
     use toml::de::{DeTable, DeValue};
     let err = |diags: &mut Vec<Diagnostic>, line: usize, msg: String, fix: &str| {
         let mut d = Diagnostic::error(Rule::AccessFile, ACCESS_FILE, msg, fix);

@@ -352,7 +352,8 @@ pub struct CompileError {
 
 impl CompileError {
     /// The errors only.
-    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)

@@ -9,7 +9,7 @@
 //! redeploying") has the layout, the consistency reasoning and the faults.
 //!
 //! A release is a DSSE envelope (the format of `sign::Envelope`, Ed25519 over DSSE's
-//! pre-authentication encoding) whose payload type is [`RELEASE_TYPE`], so no skill
+//! pre-authentication encoding) whose payload type is `RELEASE_TYPE`, so no skill
 //! signature can be taken for a release nor a release for a skill signature. Its payload:
 //!
 //! ```json
@@ -27,7 +27,8 @@ use crate::skill::digest::sha256;
 use crate::Catalog;
 
 /// The DSSE payload type of a release.
-pub const RELEASE_TYPE: &str = "application/vnd.skills-edge.release+json";
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const RELEASE_TYPE: &str = "application/vnd.skills-edge.release+json";
 
 /// The catalog id used when none is given.
 pub const DEFAULT_CATALOG: &str = "default";
@@ -385,7 +386,7 @@ impl Release {
         out
     }
 
-    /// The signed release: a DSSE envelope of [`RELEASE_TYPE`] signed by `key`.
+    /// The signed release: a DSSE envelope of `RELEASE_TYPE` signed by `key`.
     pub fn sign(&self, key: &SigningKey) -> String {
         let payload = self.to_json().into_bytes();
         let sig = key.sign(&pae(RELEASE_TYPE, &payload)).to_vec();
@@ -400,7 +401,7 @@ impl Release {
         .to_json()
     }
 
-    /// Opens a signed release read from storage: an envelope of [`RELEASE_TYPE`] with a
+    /// Opens a signed release read from storage: an envelope of `RELEASE_TYPE` with a
     /// signature by one of `trust` (matched by key id, then verified), whose payload is a
     /// release of catalog `catalog`. `trusted_by` names where `trust` came from (the Worker's
     /// `CATALOG_TRUST`, `gc --trust FILE`), for the refusal's fix. Linear in the envelope's

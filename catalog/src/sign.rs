@@ -6,7 +6,7 @@
 //! whose predicate ([`PREDICATE_TYPE`]) names the skill's URI, its revision and the catalog's
 //! identity. The statement is the payload of a [DSSE] envelope (`payloadType`
 //! [`PAYLOAD_TYPE`], as the in-toto envelope layer requires) signed with Ed25519 over DSSE's
-//! pre-authentication encoding ([`pae`]).
+//! pre-authentication encoding (`pae`).
 //!
 //! Keys are JSON Web Keys of type `OKP`, curve `Ed25519` (RFC 8037): the public key is `x`, the
 //! secret `d` (the 32-byte seed). A key's id is its RFC 7638 thumbprint ([`PublicKey::key_id`]);
@@ -43,7 +43,9 @@ use std::fmt;
 mod envelope;
 mod key;
 mod statement;
-pub use envelope::{pae, Envelope, EnvelopeSignature};
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) use envelope::pae;
+pub use envelope::{Envelope, EnvelopeSignature};
 pub use key::{PublicKey, SigningKey};
 pub use statement::{Statement, Subject};
 

@@ -145,11 +145,8 @@ pub struct DirView<'a> {
     /// Who sees it: the union of the audiences of the skills at, under or around it.
     pub audience: Audience,
     children: Table<Span>,
-    /// The index of its first child in the children table.
-    first_child: usize,
     /// The audience of each child (empty in a catalog without private skills).
     child_audiences: Option<Table<AudienceRec>>,
-    catalog: &'a Catalog,
     pack: &'a [u8],
     heap: &'a [u8],
 }
@@ -181,14 +178,6 @@ impl<'a> DirView<'a> {
             .map(|s| spliced(self.heap, s))
     }
 
-    /// The JSON of child `i` (a `Resource`), if any, as text (assembled on first use, then
-    /// kept).
-    pub fn child_json(&self, i: usize) -> Option<&'a str> {
-        let piece = self.child(i)?;
-        let n = self.catalog.t.children.len();
-        let at = self.first_child.checked_add(i)?;
-        self.catalog.cache.child(at, n, || piece.to_string())
-    }
     /// Whether a caller with `grant` sees child `i` (every child of a catalog without private
     /// skills is public).
     pub fn child_visible(&self, i: usize, grant: Grant) -> bool {
@@ -348,12 +337,13 @@ impl Catalog {
         })
     }
 
-    /// The pack's format version: [`pack::VERSION`], the only one this build reads.
+    /// The pack's format version: `pack::VERSION`, the only one this build reads.
     pub fn format_version(&self) -> u32 {
         pack::VERSION
     }
 
     /// Whether the catalog is signed (every skill has a signature).
+    #[cfg(feature = "internals")]
     pub fn is_signed(&self) -> bool {
         self.t.signatures.is_some()
     }
@@ -503,7 +493,8 @@ impl Catalog {
 
     /// File `i` in URI order (`None` past the last one, or when its record is damaged:
     /// [`Catalog::try_file_at`] says which).
-    pub fn file_at(&self, i: usize) -> Option<FileView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn file_at(&self, i: usize) -> Option<FileView<'_>> {
         self.try_file_at(i).ok().flatten()
     }
 
@@ -558,6 +549,7 @@ impl Catalog {
     }
 
     /// Number of directories.
+    #[cfg(feature = "internals")]
     pub fn dir_count(&self) -> usize {
         self.t.dirs.len()
     }
@@ -568,7 +560,8 @@ impl Catalog {
     }
 
     /// Directory `i` in URI order.
-    pub fn dir_at(&self, i: usize) -> Option<DirView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn dir_at(&self, i: usize) -> Option<DirView<'_>> {
         let pack = self.pack();
         let r = self.t.dirs.get(pack, i)?;
         let (start, count) = (r.first_child as usize, r.child_count as usize);
@@ -586,9 +579,7 @@ impl Catalog {
             index: i,
             audience,
             children: self.t.children.slice(start, count),
-            first_child: start,
             child_audiences,
-            catalog: self,
             pack,
             heap: self.heap(),
         })

@@ -370,17 +370,17 @@ fn grants_and_visible_lists_come_from_the_pack() {
     );
     let billing_dir = cat.dir("skill://acme/billing").unwrap();
     assert!(!anon.sees(billing_dir.audience) && billing.sees(billing_dir.audience));
-    let children: Vec<(&str, bool)> = (0..acme.len())
+    let children: Vec<(String, bool)> = (0..acme.len())
         .map(|i| {
-            let j = acme.child_json(i).unwrap();
-            (j.split('"').nth(3).unwrap(), acme.child_visible(i, anon))
+            let j = acme.child(i).unwrap().to_string();
+            (j.split('"').nth(3).unwrap().to_owned(), acme.child_visible(i, anon))
         })
         .collect();
     assert_eq!(
         children,
         [
-            ("skill://acme/billing", false),
-            ("skill://acme/tools", true)
+            ("skill://acme/billing".to_owned(), false),
+            ("skill://acme/tools".to_owned(), true)
         ]
     );
     // Assembled replies name only what the grant sees.

@@ -64,7 +64,8 @@ pub(super) fn resolve(
 
 impl Compiled {
     /// The audience class of skill `i` (0 public; [`crate::access`]).
-    pub fn skill_class(&self, i: usize) -> u32 {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn skill_class(&self, i: usize) -> u32 {
         self.access
             .as_ref()
             .and_then(|a| a.skill_class.get(i).copied())

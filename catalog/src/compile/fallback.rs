@@ -16,7 +16,7 @@
 //!   digest and the skill's other files;
 //! * `read_skill_resource` (`uri`, or `skill` and `path`): any file of a skill, text as text and
 //!   binary as an embedded resource blob, with URI, MIME type, size and digest;
-//! * one prompt per skill, named after the skill ([`Compiled::prompt_names`]), whose messages
+//! * one prompt per skill, named after the skill (`Compiled::prompt_names`), whose messages
 //!   are the `SKILL.md` (embedded resource) and a resource link per other file.
 //!
 //! What is the same for every call is rendered here: the tool definitions, the whole
@@ -138,7 +138,8 @@ impl Compiled {
     /// equals a plain name (names have no `.`). Should two such paths still meet (a prefix
     /// segment with a `.` in it), the later skill in URI order gets `-2`, `-3`, … until the
     /// name is free, so every prompt name is distinct.
-    pub fn prompt_names(&self) -> Vec<String> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn prompt_names(&self) -> Vec<String> {
         let mut count: BTreeMap<&str, usize> = BTreeMap::new();
         for sk in &self.skills {
             *count.entry(sk.name.as_str()).or_default() += 1;

@@ -60,7 +60,8 @@ pub(crate) const MIRROR_SUFFIX: &str = "]}";
 
 impl Compiled {
     /// The skills the mirror publishes, by name (sorted): those whose name no other skill has.
-    pub fn mirrored(&self) -> BTreeMap<&str, &CompiledSkill> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn mirrored(&self) -> BTreeMap<&str, &CompiledSkill> {
         let mut count: BTreeMap<&str, usize> = BTreeMap::new();
         for s in &self.skills {
             *count.entry(s.name.as_str()).or_default() += 1;

@@ -134,7 +134,7 @@ pub struct CompiledSkill {
     /// (its name is unique, see [`mirror`]) that has files besides `SKILL.md`; `None` for
     /// every other skill.
     pub archive: Option<CompiledArchive>,
-    /// The JSON of its DSSE envelope (its [`Compiled::statement`], signed) once
+    /// The JSON of its DSSE envelope (its `Compiled::statement`, signed) once
     /// [`Compiled::sign`] signed the catalog; `None` in a catalog that is not signed.
     pub envelope: Option<String>,
 }

@@ -2,7 +2,7 @@
 //! build time ([`crate::sign`] is the format; this is where the compiler uses it).
 //!
 //! [`Compiled::sign`] is the step: after [`super::compile_with`] (every digest known), it makes
-//! each skill's statement ([`Compiled::statement`]: the entry's `uri`, the revision its `_meta`
+//! each skill's statement (`Compiled::statement`: the entry's `uri`, the revision its `_meta`
 //! publishes, the catalog's identity, and every file of the entry, in the entry's order, by
 //! URI and SHA-256) and signs it. The envelopes are then part of the compiled catalog, so every
 //! form rendered from it carries them: the entries of `skills/list` and `skills/get`
@@ -78,7 +78,8 @@ impl CatalogId {
     }
 
     /// The default identity of a catalog signed with `key`: the key's id.
-    pub fn of_key(key: &PublicKey) -> CatalogId {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn of_key(key: &PublicKey) -> CatalogId {
         CatalogId(key.key_id().to_owned())
     }
 
@@ -106,7 +107,7 @@ pub struct SignedBy {
 impl Compiled {
     /// Signs every skill with `key` for the catalog `catalog`: each skill's
     /// [`CompiledSkill::envelope`] becomes the JSON of the DSSE envelope of its
-    /// [`Compiled::statement`], and [`Compiled::signed_by`] names the key and the identity.
+    /// `Compiled::statement`, and [`Compiled::signed_by`] names the key and the identity.
     /// Signing is deterministic (Ed25519, RFC 8032): the same catalog and key give the same
     /// bytes. Sign last: a change to the skills or files after this leaves stale envelopes.
     ///
@@ -141,7 +142,8 @@ impl Compiled {
     /// What `skill`'s signature states in the catalog `catalog`: its entry's `uri`, the
     /// revision its entry's `_meta` publishes, and every file of its entry, in the entry's
     /// order, by URI and SHA-256 (the hex of the entry's digest).
-    pub fn statement(&self, skill: &CompiledSkill, catalog: &str) -> Statement {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn statement(&self, skill: &CompiledSkill, catalog: &str) -> Statement {
         Statement {
             skill: skill.uri.clone(),
             revision: self.revision(skill),
@@ -164,7 +166,8 @@ impl Compiled {
 
     /// Whether every skill is signed ([`Compiled::sign`]): the catalog is then published with
     /// its signatures (entries, mirror, a signed pack).
-    pub fn is_signed(&self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn is_signed(&self) -> bool {
         self.signed_by.is_some() && self.skills.iter().all(|s| s.envelope.is_some())
     }
 }

@@ -20,7 +20,8 @@ impl Compiled {
     }
 
     /// A file's path relative to the skill root (`SKILL.md`, `references/a.md`).
-    pub fn relative_path<'a>(&self, skill: &CompiledSkill, file_uri: &'a str) -> &'a str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn relative_path<'a>(&self, skill: &CompiledSkill, file_uri: &'a str) -> &'a str {
         file_uri
             .strip_prefix(skill.root.as_str())
             .and_then(|r| r.strip_prefix('/'))

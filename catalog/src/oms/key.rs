@@ -200,7 +200,8 @@ impl OmsSigningKey {
 
     /// The ASN.1 DER ECDSA signature (SHA-256, RFC 6979 deterministic) of `message`, the form
     /// `cryptography` verifies.
-    pub fn sign_der(&self, message: &[u8]) -> Vec<u8> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn sign_der(&self, message: &[u8]) -> Vec<u8> {
         let sig: Signature = self.secret.sign(message);
         sig.to_der().as_bytes().to_vec()
     }

@@ -32,15 +32,19 @@ pub use assets::{
 };
 pub(crate) use format::*;
 pub(crate) use read::{open, Check};
+#[cfg(feature = "internals")]
 pub use read::{section_table, SectionTable};
 pub(crate) use record::{Record, Table};
 pub(crate) use tables::*;
-pub use write::{encode, encode_with, seal, snapshot_of, Asset, PackOptions, Packed};
+#[cfg(feature = "internals")]
+pub use write::seal;
+pub use write::{encode, encode_with, snapshot_of, Asset, PackOptions, Packed};
 
 /// The pack format version this build reads and writes (the only one). What a catalog has
 /// or has not (signatures, access rules, assets, the fallback) is said by the sections it
 /// carries, not by the version.
-pub const VERSION: u32 = 7;
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const VERSION: u32 = 7;
 
 /// Why a pack cannot be loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -117,6 +117,7 @@ impl Counts {
     }
 
     /// Bytes from the end of the header to the table of sections.
+    #[cfg(feature = "internals")]
     fn before_sections(&self) -> usize {
         self.files * record_len::<FileRec>()
             + self.skills * record_len::<SkillRec>()
@@ -127,6 +128,7 @@ impl Counts {
 }
 
 /// Where the table of sections lies in a pack, as [`section_table`] finds it.
+#[cfg(feature = "internals")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SectionTable {
     /// Offset of the header's section count (a little-endian `u32`).
@@ -144,6 +146,7 @@ pub struct SectionTable {
 /// (the same record layouts), without checking anything else: for tests and tools that
 /// rewrite a pack's sections, then [`super::seal`] it again. `Err` when the header or the tables
 /// before it do not fit in `pack`.
+#[cfg(feature = "internals")]
 pub fn section_table(pack: &[u8]) -> Result<SectionTable, PackError> {
     let mut r = Reader {
         b: pack,

@@ -145,7 +145,7 @@ fn the_replies_assembled_per_request_are_the_compilers_bytes() {
         assert_eq!(view.uri, d.uri);
         for (n, ch) in d.children.iter().enumerate() {
             assert_eq!(
-                view.child_json(n).expect("the child"),
+                view.child(n).expect("the child").to_string(),
                 compiled.child_json(ch)
             );
         }

@@ -65,7 +65,7 @@ fn read_envelope(bytes: &[u8]) -> Result<EnvelopeJson, String> {
 
 impl Envelope {
     /// Signs `statement` with `key`: the statement's JSON as the payload, [`PAYLOAD_TYPE`], and
-    /// one signature over their [`pae`] naming the key's id.
+    /// one signature over their `pae` naming the key's id.
     pub fn sign(statement: &Statement, key: &SigningKey) -> Envelope {
         let payload = statement.to_json().into_bytes();
         let sig = key.sign(&pae(PAYLOAD_TYPE, &payload)).to_vec();
@@ -138,7 +138,7 @@ impl Envelope {
 
     /// Verifies the envelope against `key` and reads its statement: the payload type must be
     /// [`PAYLOAD_TYPE`], a signature whose `keyid` is `key`'s id must verify over the
-    /// [`pae`] of the type and payload, and the payload must be a [`Statement`] of this
+    /// `pae` of the type and payload, and the payload must be a [`Statement`] of this
     /// version. Whether the statement matches the skill is the caller's check.
     pub fn verify(&self, key: &PublicKey) -> Result<Statement, SignatureError> {
         if self.payload_type != PAYLOAD_TYPE {

@@ -106,7 +106,8 @@ pub fn final_segment(uri: &str) -> &str {
 /// Whether `uri` lies inside the skill directory `root` (`root/…`), compared as exact
 /// strings. The separator is part of the test, so `skill://code-review-extra/x` is not
 /// inside `skill://code-review`.
-pub fn is_inside(root: &str, uri: &str) -> bool {
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) fn is_inside(root: &str, uri: &str) -> bool {
     uri.len() > root.len() + 1 && uri.starts_with(root) && uri.as_bytes()[root.len()] == b'/'
 }
 

@@ -227,7 +227,8 @@ pub fn write_json_string(s: &str, out: &mut String) {
 /// Writes a finite number the way JavaScript's `Number.prototype.toString` does
 /// (ECMA-262 Number::toString): integers without a fraction, shortest round-trip digits,
 /// exponent form below 1e-6 and from 1e21 up (`1e+21`, `1.5e-7`). `-0` prints as `0`.
-pub fn write_number(n: Number, out: &mut String) {
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) fn write_number(n: Number, out: &mut String) {
     let f = match n {
         Number::Int(i) => {
             let _ = write!(out, "{i}");

@@ -12,13 +12,15 @@ impl Catalog {
     }
 
     /// The number of private audience classes.
-    pub fn class_count(&self) -> usize {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn class_count(&self) -> usize {
         self.t.access.as_ref().map_or(0, |a| a.classes.len())
     }
 
     /// The scopes of private class `class` (1-based); empty for class 0 (public) or one the
     /// catalog does not have.
-    pub fn class_scopes(&self, class: u32) -> Vec<&str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn class_scopes(&self, class: u32) -> Vec<&str> {
         let Some(a) = &self.t.access else {
             return Vec::new();
         };

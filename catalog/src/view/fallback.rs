@@ -118,6 +118,7 @@ impl<'a> FallbackView<'a> {
     }
 
     /// The name of the prompt of skill `i`.
+    #[cfg(feature = "internals")]
     pub fn prompt_name(&self, skill: usize) -> Option<&'a str> {
         self.t
             .prompts_by_name

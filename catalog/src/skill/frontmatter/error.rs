@@ -56,9 +56,9 @@ pub enum FrontmatterErrorKind {
     /// under-indented continuation line, a blank line holding a tab or extra spaces in a block
     /// scalar, an escaped line break before an empty line, an unquoted value starting with an
     /// indicator, an anchor glued to a bracket, a key over
-    /// [`MAX_KEY_UTF16`](super::MAX_KEY_UTF16) or on several lines.
+    /// `MAX_KEY_UTF16` or on several lines.
     Unportable,
-    /// More than [`MAX_YAML_BYTES`](super::MAX_YAML_BYTES) of YAML.
+    /// More than `MAX_YAML_BYTES` of YAML.
     TooLarge,
 }
 
@@ -127,6 +127,7 @@ impl FrontmatterErrorKind {
 
     /// The kind whose [`rule`](Self::rule) is `rule`, or whose variant name is `rule`
     /// (`"DuplicateKey"`), if any.
+    #[cfg(feature = "internals")]
     pub fn from_rule(rule: &str) -> Option<FrontmatterErrorKind> {
         Self::ALL
             .iter()
@@ -141,7 +142,7 @@ pub struct FrontmatterError {
     /// The rule that was broken.
     pub kind: FrontmatterErrorKind,
     /// 1-based line (of the file for `parse_file_*` and `split_*`, of the YAML text for
-    /// [`parse_yaml`](super::parse_yaml)), when the problem has one.
+    /// `parse_yaml`), when the problem has one.
     pub line: Option<usize>,
     /// What is wrong, naming the offending text.
     pub message: String,

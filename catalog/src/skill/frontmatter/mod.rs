@@ -25,10 +25,10 @@
 //! document, `---`/`%` markers inside the block, raw control characters and the YAML 1.1 line
 //! breaks U+0085/U+2028/U+2029, alias abuse and nesting deeper than [`MAX_DEPTH`].
 //!
-//! That is the publishing reading ([`Mode::Publish`]: [`parse_file_strict`], [`parse_yaml`]).
+//! That is the publishing reading ([`Mode::Publish`]: `parse_file_strict`, `parse_yaml`).
 //! The host verifier checks skills that others published, where the only question is whether
 //! the file matches its entry; its reading ([`Mode::Host`]: [`parse_file_host`],
-//! [`parse_yaml_host`]) accepts, with exactly `yaml@2`'s values, what is only ambiguous across
+//! `parse_yaml_host`) accepts, with exactly `yaml@2`'s values, what is only ambiguous across
 //! YAML versions (`yes`, `2024-01-01`, `007`, `0o14`, `1e3`, `<<`, …) and refuses everything
 //! else the publishing reading refuses. [`Mode`] lists both sides.
 //!
@@ -38,7 +38,7 @@
 //! key or `-`, tabs in indentation or in blank lines, blank lines of a block scalar holding more
 //! spaces than its indentation, an escaped line break before an empty line, an unquoted value
 //! starting with an indicator (`[|]`, `[?]`), an anchor glued to a bracket, keys longer than
-//! [`MAX_KEY_UTF16`]. A differential fuzzer found these; the corpus keeps one case of each.
+//! `MAX_KEY_UTF16`. A differential fuzzer found these; the corpus keeps one case of each.
 //! Conversely a few things `yaml@2` accepts are refused as syntax errors by the event parser
 //! (`{a:[1]}` without a space, surrogate pairs written as two `\u` escapes): stricter, never
 //! different.
@@ -82,7 +82,9 @@ use portable::check_characters;
 use tree::Tree;
 
 pub use error::{FrontmatterError, FrontmatterErrorKind};
-pub use fence::{split_lenient, split_strict, Block};
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) use fence::split_strict;
+pub use fence::{split_lenient, Block};
 pub use mode::Mode;
 
 /// Deepest nesting of sequences and mappings accepted (the root mapping is level 1), also after
@@ -100,16 +102,19 @@ pub(crate) const MAX_ALIAS_BYTES: usize = 1 << 20;
 
 /// Largest YAML text accepted, in bytes. Frontmatter is metadata (the Agent Skills format caps
 /// `description` at 1024 characters); the cap bounds the work and memory a hostile file costs.
-pub const MAX_YAML_BYTES: usize = 1 << 20;
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const MAX_YAML_BYTES: usize = 1 << 20;
 
 /// Longest mapping key accepted, in UTF-16 code units of its source text (`yaml@2` refuses an
 /// implicit key whose `:` comes more than 1024 code units after its start).
-pub const MAX_KEY_UTF16: usize = 1000;
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const MAX_KEY_UTF16: usize = 1000;
 
 /// The exact decimal reader of plain-scalar floats, for the `decimal` fuzz target (`fuzz/`),
 /// which compares it with `str::parse::<f64>`; not part of the API.
 #[doc(hidden)]
-pub fn read_decimal_f64(text: &str) -> Option<f64> {
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) fn read_decimal_f64(text: &str) -> Option<f64> {
     decimal::parse_f64(text)
 }
 
@@ -119,19 +124,20 @@ pub fn read_decimal_f64(text: &str) -> Option<f64> {
 
 /// [`split_strict`] + [`parse_yaml`] + the root must be a mapping. Line numbers in errors are
 /// lines of the FILE.
-pub fn parse_file_strict(file: &str) -> Result<Value> {
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) fn parse_file_strict(file: &str) -> Result<Value> {
     let block = split_strict(file)?;
     parse_block(&block, Mode::Publish)
 }
 
-/// [`split_lenient`] + [`parse_yaml`] + the root must be a mapping. Line numbers in errors are
+/// [`split_lenient`] + `parse_yaml` + the root must be a mapping. Line numbers in errors are
 /// lines of the FILE.
 pub fn parse_file_lenient(file: &str) -> Result<Value> {
     let block = split_lenient(file)?;
     parse_block(&block, Mode::Publish)
 }
 
-/// The host verifier's reading: [`split_lenient`] + [`parse_yaml_host`] + the root must be a
+/// The host verifier's reading: [`split_lenient`] + `parse_yaml_host` + the root must be a
 /// mapping. Line numbers in errors are lines of the FILE.
 ///
 /// ```
@@ -182,6 +188,7 @@ fn parse_block(block: &Block<'_>, mode: Mode) -> Result<Value> {
 /// let e = parse_yaml("enabled: yes\n").unwrap_err();
 /// assert_eq!(e.kind, FrontmatterErrorKind::Yaml11Ambiguous);
 /// ```
+#[cfg(feature = "internals")]
 pub fn parse_yaml(yaml: &str) -> Result<Value> {
     parse_yaml_at(yaml, 0, Mode::Publish)
 }
@@ -196,6 +203,7 @@ pub fn parse_yaml(yaml: &str) -> Result<Value> {
 /// let e = parse_yaml_host("a: 1\na: 2\n").unwrap_err();
 /// assert_eq!(e.kind, FrontmatterErrorKind::DuplicateKey);
 /// ```
+#[cfg(feature = "internals")]
 pub fn parse_yaml_host(yaml: &str) -> Result<Value> {
     parse_yaml_at(yaml, 0, Mode::Host)
 }

@@ -36,7 +36,7 @@
 /// markers and `%` directives (`%YAML 1.1` switches readers to YAML 1.1); control
 /// characters, a byte order mark inside the block and a lone CR (YAML forbids them, or
 /// readers split lines differently); alias abuse, recursion and nesting deeper than
-/// [`MAX_DEPTH`](super::MAX_DEPTH); more than [`MAX_YAML_BYTES`](super::MAX_YAML_BYTES); and
+/// [`MAX_DEPTH`](super::MAX_DEPTH); more than `MAX_YAML_BYTES`; and
 /// every layout where `yaml@2` and the YAML spec disagree
 /// ([`Unportable`](super::FrontmatterErrorKind::Unportable)), since a host cannot know which
 /// reading the publisher used.

@@ -162,7 +162,7 @@ const WHY: &str = "the frontmatter reader of the official MCP TypeScript SDK 2.4
 
 /// Every construct of `block` that the SDK 2.4 reader cannot read (or reads differently), in
 /// line order; `published` is what the publishing reader read from the same block
-/// ([`parse_file_strict`](super::parse_file_strict)). Empty when the SDK reads exactly
+/// (`parse_file_strict`). Empty when the SDK reads exactly
 /// `published`. Meant for blocks the publishing reader accepted; for others the findings say
 /// nothing useful.
 pub fn check(block: &Block<'_>, published: &Value) -> Vec<SdkFinding> {
