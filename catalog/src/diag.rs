@@ -352,8 +352,7 @@ pub struct CompileError {
 
 impl CompileError {
     /// The errors only.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)

@@ -373,7 +373,10 @@ fn grants_and_visible_lists_come_from_the_pack() {
     let children: Vec<(String, bool)> = (0..acme.len())
         .map(|i| {
             let j = acme.child(i).unwrap().to_string();
-            (j.split('"').nth(3).unwrap().to_owned(), acme.child_visible(i, anon))
+            (
+                j.split('"').nth(3).unwrap().to_owned(),
+                acme.child_visible(i, anon),
+            )
         })
         .collect();
     assert_eq!(

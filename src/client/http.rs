@@ -127,7 +127,7 @@ pub trait HttpIo {
     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Self::Body>>>;
     /// GETs `url`, following at most 5 redirects itself (never the HTTP library's own
     /// following), with the caller's own headers on a hop only when the hop's URL has the
-    /// origin of the URL the caller gave ([`crate::host::index::same_origin`]): the index,
+    /// origin of the URL the caller gave ([`crate::host::same_origin`]): the index,
     /// artifacts, envelopes and keys of a well-known skills source (the command's `wellknown`
     /// run) and the metadata explaining a 401. A sixth redirect is `http-status` naming the
     /// limit. Failures as for [`HttpIo::post`]. The default refuses (`invalid-argument`), so a transport that only

@@ -442,7 +442,7 @@ fn remove_dot_segments(path: &str) -> String {
 /// (§5.3).
 ///
 /// ```
-/// use skills_edge::host::index::resolve_reference_uri;
+/// use skills_edge::host::resolve_reference_uri;
 /// assert_eq!(resolve_reference_uri("http://a/b/c/d;p?q", "../g"), "http://a/b/g");
 /// ```
 pub fn resolve_reference_uri(base: &str, reference: &str) -> String {
@@ -656,7 +656,7 @@ pub fn canonical_origin(origin: &str) -> String {
 /// headers.
 ///
 /// ```
-/// use skills_edge::host::index::same_origin;
+/// use skills_edge::host::same_origin;
 /// let given = "https://h/.well-known/agent-skills/index.json";
 /// assert!(same_origin(given, "https://h/x/a.tar.gz"));
 /// assert!(!same_origin(given, "https://cdn.example/a.tar.gz"));

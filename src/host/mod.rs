@@ -44,7 +44,7 @@ pub use registry::{
     HostOptions, ListingOutcome, LoadedSkill, PlannedRead, Purpose, ReadFile, RegisterOutcome,
     Rejected, SkillHost, SkillSummary,
 };
-pub use signature::{Pin, Signer, SignerPolicy, SignerTrust};
+pub use signature::{trusted_key, Pin, Signer, SignerPolicy, SignerTrust};
 pub use verify::{
     check_file_size, resolve, verify_bytes, verify_content, verify_skill_md, Body, Content,
     FileReceipt, Hashing, VerifiedContent, VerifiedSkillMd, VerifyOptions,

@@ -111,7 +111,7 @@ pub(crate) const MAX_ORIGIN_LEN: usize = 2048;
 /// naming `what` (the option or file it came from).
 ///
 /// ```
-/// use skills_edge::host::signature::trusted_key;
+/// use skills_edge::host::trusted_key;
 /// let key = trusted_key("the key", r#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#).unwrap();
 /// assert_eq!(key.key_id(), "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k");
 /// let secret = r#"{"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#;

@@ -142,8 +142,7 @@ impl Compiled {
     /// What `skill`'s signature states in the catalog `catalog`: its entry's `uri`, the
     /// revision its entry's `_meta` publishes, and every file of its entry, in the entry's
     /// order, by URI and SHA-256 (the hex of the entry's digest).
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn statement(&self, skill: &CompiledSkill, catalog: &str) -> Statement {
+    pub fn statement(&self, skill: &CompiledSkill, catalog: &str) -> Statement {
         Statement {
             skill: skill.uri.clone(),
             revision: self.revision(skill),

@@ -455,8 +455,7 @@ struct Window {
 /// [`SkillHost::accept_signer_change`] manage the pins.
 ///
 /// ```
-/// use skills_edge::host::signature::trusted_key;
-/// use skills_edge::host::{Entry, ErrorCode, HostOptions, SignerPolicy, SkillHost};
+/// use skills_edge::host::{trusted_key, Entry, ErrorCode, HostOptions, SignerPolicy, SkillHost};
 /// # use skills_edge::skill::digest::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(

@@ -82,9 +82,7 @@ use portable::check_characters;
 use tree::Tree;
 
 pub use error::{FrontmatterError, FrontmatterErrorKind};
-#[cfg_attr(feature = "internals", visibility::make(pub))]
-pub(crate) use fence::split_strict;
-pub use fence::{split_lenient, Block};
+pub use fence::{split_lenient, split_strict, Block};
 pub use mode::Mode;
 
 /// Deepest nesting of sequences and mappings accepted (the root mapping is level 1), also after
@@ -122,10 +120,9 @@ pub(crate) fn read_decimal_f64(text: &str) -> Option<f64> {
 // Entry points
 // ---------------------------------------------------------------------------------------------
 
-/// [`split_strict`] + [`parse_yaml`] + the root must be a mapping. Line numbers in errors are
+/// [`split_strict`] + `parse_yaml` + the root must be a mapping. Line numbers in errors are
 /// lines of the FILE.
-#[cfg_attr(feature = "internals", visibility::make(pub))]
-pub(crate) fn parse_file_strict(file: &str) -> Result<Value> {
+pub fn parse_file_strict(file: &str) -> Result<Value> {
     let block = split_strict(file)?;
     parse_block(&block, Mode::Publish)
 }
