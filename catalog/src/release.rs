@@ -37,6 +37,63 @@ pub const DEFAULT_CATALOG: &str = "default";
 /// skills with every file an asset stays well under it.
 const MAX_RELEASE_BYTES: usize = 16 << 20;
 
+/// Why a catalog id, a history, a trust list, a release or a pack fetched for a release was
+/// refused: what (`kind`), and a message for the operator that names what is wrong and, where
+/// there is one, the fix ([`std::fmt::Display`]).
+///
+/// ```
+/// use skills_edge_catalog::release::{check_catalog_id, ReleaseErrorKind};
+/// let e = check_catalog_id("Tenant A").unwrap_err();
+/// assert_eq!(e.kind, ReleaseErrorKind::CatalogId);
+/// assert!(e.to_string().starts_with("catalog id \"Tenant A\" is not 1 to 64 of a-z"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseError {
+    /// What was refused.
+    pub kind: ReleaseErrorKind,
+    message: String,
+}
+
+/// What a [`ReleaseError`] refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReleaseErrorKind {
+    /// A catalog id that is not one ([`check_catalog_id`]).
+    CatalogId,
+    /// A history that is not one ([`parse_history`]).
+    History,
+    /// A trust list that is not one ([`parse_trust`]).
+    Trust,
+    /// A release that is not one: too large, torn, of another payload type, or whose payload
+    /// is not a release ([`Release::open`], [`Release::parse`]).
+    Malformed,
+    /// A release that no trusted key signed.
+    Untrusted,
+    /// A release of another catalog.
+    OtherCatalog,
+    /// A pack whose length or SHA-256 is not the release's ([`Release::check_pack`]).
+    PackMismatch,
+    /// A pack that fails the check of a pack from elsewhere, needs an asset the release does
+    /// not list, is not signed, or is signed by a key the trust does not hold.
+    PackRefused,
+}
+
+impl ReleaseError {
+    fn new(kind: ReleaseErrorKind, message: impl Into<String>) -> ReleaseError {
+        ReleaseError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ReleaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ReleaseError {}
+
 /// What a release says: this pack, with these assets, is catalog `catalog`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Release {
@@ -54,7 +111,7 @@ pub struct Release {
 
 /// Whether `id` is a catalog id: 1 to 64 of `a-z`, `0-9`, `-`, `_`, `.`, starting with a
 /// letter or digit (it is the first segment of every object name of the catalog).
-pub fn check_catalog_id(id: &str) -> Result<(), String> {
+pub fn check_catalog_id(id: &str) -> Result<(), ReleaseError> {
     let ok = !id.is_empty()
         && id.len() <= 64
         && id.as_bytes()[0].is_ascii_alphanumeric()
@@ -64,8 +121,9 @@ pub fn check_catalog_id(id: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "catalog id {id:?} is not 1 to 64 of a-z, 0-9, '-', '_' and '.', starting with a letter or digit"
+        Err(ReleaseError::new(
+            ReleaseErrorKind::CatalogId,
+            format!("catalog id {id:?} is not 1 to 64 of a-z, 0-9, '-', '_' and '.', starting with a letter or digit"),
         ))
     }
 }
@@ -115,7 +173,11 @@ const MAX_HISTORY_BYTES: usize = 64 << 20;
 /// only says where to look (`publish --rollback`, `gc`, and a Worker with no good pack that
 /// looks for the newest release it can serve); every release found through it is opened
 /// and checked like the pointer's. Linear in its length; the error says what is wrong.
-pub fn parse_history(bytes: &[u8]) -> Result<Vec<HistoryEntry>, String> {
+pub fn parse_history(bytes: &[u8]) -> Result<Vec<HistoryEntry>, ReleaseError> {
+    history(bytes).map_err(|m| ReleaseError::new(ReleaseErrorKind::History, m))
+}
+
+fn history(bytes: &[u8]) -> Result<Vec<HistoryEntry>, String> {
     if bytes.len() > MAX_HISTORY_BYTES {
         return Err(format!("it is more than {MAX_HISTORY_BYTES} bytes"));
     }
@@ -307,7 +369,11 @@ fn hex(raw: &[u8; 32]) -> String {
 /// Worker's vars), and so is an empty list. So that every JSON reader takes it for the same
 /// keys, a member given twice (where readers differ on which one counts) is refused, and so is
 /// an object that is both a key and a set (`kty` beside `keys`).
-pub fn parse_trust(text: &str) -> Result<Vec<PublicKey>, String> {
+pub fn parse_trust(text: &str) -> Result<Vec<PublicKey>, ReleaseError> {
+    trust(text).map_err(|m| ReleaseError::new(ReleaseErrorKind::Trust, m))
+}
+
+fn trust(text: &str) -> Result<Vec<PublicKey>, String> {
     let doc = json::parse(text.trim())
         .map_err(|_| "it is not JSON: give the signing.pub file skills-edge keygen wrote, a JWK Set {\"keys\":[...]} or an array of such keys".to_owned())?;
     if let Some(k) = doc.repeated_key() {
@@ -411,18 +477,26 @@ impl Release {
         trust: &[PublicKey],
         trusted_by: &str,
         catalog: &str,
-    ) -> Result<Release, String> {
+    ) -> Result<Release, ReleaseError> {
+        use ReleaseErrorKind::*;
         if bytes.len() > MAX_RELEASE_BYTES {
-            return Err(format!(
-                "the release is {} bytes, more than {MAX_RELEASE_BYTES}",
-                bytes.len()
+            return Err(ReleaseError::new(
+                Malformed,
+                format!(
+                    "the release is {} bytes, more than {MAX_RELEASE_BYTES}",
+                    bytes.len()
+                ),
             ));
         }
-        let env = Envelope::parse(bytes).map_err(|e| format!("the release is torn: {e}"))?;
+        let env = Envelope::parse(bytes)
+            .map_err(|e| ReleaseError::new(Malformed, format!("the release is torn: {e}")))?;
         if env.payload_type != RELEASE_TYPE {
-            return Err(format!(
-                "the release's payloadType is {:?}, not {RELEASE_TYPE:?}",
-                env.payload_type
+            return Err(ReleaseError::new(
+                Malformed,
+                format!(
+                    "the release's payloadType is {:?}, not {RELEASE_TYPE:?}",
+                    env.payload_type
+                ),
             ));
         }
         let message = pae(&env.payload_type, &env.payload);
@@ -433,7 +507,7 @@ impl Release {
         });
         if !signed {
             let named: Vec<&str> = env.key_ids().collect();
-            return Err(format!(
+            return Err(ReleaseError::new(Untrusted, format!(
                 "the release is not signed by a trusted key (it names {}; {trusted_by} holds {}): publish with a key {trusted_by} holds, or add the publisher's public key (signing.pub) to {trusted_by}",
                 if named.is_empty() {
                     "no key".to_owned()
@@ -445,46 +519,53 @@ impl Release {
                     .map(|k| k.key_id())
                     .collect::<Vec<_>>()
                     .join(", ")
-            ));
+            )));
         }
         let r = Release::parse(&env.payload)?;
         if r.catalog != catalog {
-            return Err(format!(
-                "the release is of catalog {:?}, not {catalog:?}",
-                r.catalog
+            return Err(ReleaseError::new(
+                OtherCatalog,
+                format!("the release is of catalog {:?}, not {catalog:?}", r.catalog),
             ));
         }
         Ok(r)
     }
 
     /// Reads a release's payload (without its signature: see [`Release::open`]).
-    pub fn parse(payload: &[u8]) -> Result<Release, String> {
-        let bad = |e: String| format!("the release's payload is not a release: {e}");
-        let text = std::str::from_utf8(payload).map_err(|_| bad("not UTF-8".into()))?;
-        let doc = json::parse(text).map_err(|e| bad(e.to_string()))?;
-        doc.expect_object("the payload").map_err(bad)?;
-        let catalog = doc.str_of("catalog").map_err(bad)?.to_owned();
-        check_catalog_id(&catalog).map_err(bad)?;
-        let pack = doc.str_of("pack").map_err(bad)?.to_owned();
+    pub fn parse(payload: &[u8]) -> Result<Release, ReleaseError> {
+        Release::payload(payload).map_err(|e| {
+            ReleaseError::new(
+                ReleaseErrorKind::Malformed,
+                format!("the release's payload is not a release: {e}"),
+            )
+        })
+    }
+
+    fn payload(payload: &[u8]) -> Result<Release, String> {
+        let text = std::str::from_utf8(payload).map_err(|_| "not UTF-8")?;
+        let doc = json::parse(text).map_err(|e| e.to_string())?;
+        doc.expect_object("the payload")?;
+        let catalog = doc.str_of("catalog")?.to_owned();
+        check_catalog_id(&catalog).map_err(|e| e.to_string())?;
+        let pack = doc.str_of("pack")?.to_owned();
         if !is_hex64(&pack) {
-            return Err(bad("`pack` is not 64 lowercase hex characters".into()));
+            return Err("`pack` is not 64 lowercase hex characters".into());
         }
         let size = doc
-            .required("size")
-            .map_err(bad)?
+            .required("size")?
             .as_u64()
-            .ok_or_else(|| bad("`size` is not an integer".into()))?;
+            .ok_or("`size` is not an integer")?;
         let mut assets = Vec::new();
-        for a in doc.array_of("assets").map_err(bad)? {
+        for a in doc.array_of("assets")? {
             let (name, len) = match a.as_array() {
                 Some([n, l]) => (n.as_str(), l.as_u64()),
                 _ => (None, None),
             };
             let (Some(name), Some(len)) = (name, len) else {
-                return Err(bad("an asset is not [name, length]".into()));
+                return Err("an asset is not [name, length]".into());
             };
             if !is_asset_name(name) {
-                return Err(bad(format!("the asset name {name:?} is not an asset's")));
+                return Err(format!("the asset name {name:?} is not an asset's"));
             }
             assets.push((name.to_owned(), len));
         }

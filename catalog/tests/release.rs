@@ -5,7 +5,9 @@
 use skills_edge_catalog::compile::signing::CatalogId;
 use skills_edge_catalog::compile::{compile, Compiled, SourceTree};
 use skills_edge_catalog::pack::{self, AssetPolicy, PackOptions};
-use skills_edge_catalog::release::{check_catalog_id, keys, parse_trust, Release, RELEASE_TYPE};
+use skills_edge_catalog::release::{
+    check_catalog_id, keys, parse_trust, Release, ReleaseErrorKind, RELEASE_TYPE,
+};
 use skills_edge_catalog::sign::{pae, Envelope, EnvelopeSignature, PublicKey, SigningKey};
 
 fn key(n: u8) -> SigningKey {
@@ -91,8 +93,18 @@ fn an_attacker_who_signs_a_release_with_another_key_is_refused() {
         "CATALOG_TRUST",
         "default",
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("not signed by a trusted key"), "{e}");
+    let kind = Release::open(
+        signed.as_bytes(),
+        &trust(&key(1)),
+        "CATALOG_TRUST",
+        "default",
+    )
+    .unwrap_err()
+    .kind;
+    assert_eq!(kind, ReleaseErrorKind::Untrusted);
     assert!(
         e.contains(key(2).public().key_id()),
         "names the signer: {e}"
@@ -106,7 +118,9 @@ fn a_release_refused_names_where_its_trusted_keys_came_from() {
     let (pack, assets) = packed("v1", &key(2));
     let signed = Release::of("default", &pack, &assets).sign(&key(2));
     for source in ["CATALOG_TRUST", "--trust keys.json"] {
-        let e = Release::open(signed.as_bytes(), &trust(&key(1)), source, "default").unwrap_err();
+        let e = Release::open(signed.as_bytes(), &trust(&key(1)), source, "default")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains(&format!("{source} holds {}", key(1).public().key_id())),
             "{e}"
@@ -124,7 +138,8 @@ fn a_release_refused_names_where_its_trusted_keys_came_from() {
         "--trust keys.json",
         "default",
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(!e.contains("CATALOG_TRUST"), "{e}");
 }
 
@@ -142,7 +157,9 @@ fn an_attacker_who_changes_a_signed_release_is_refused() {
         ..env
     }
     .to_json();
-    let e = Release::open(tampered.as_bytes(), &trust(&k), "CATALOG_TRUST", "default").unwrap_err();
+    let e = Release::open(tampered.as_bytes(), &trust(&k), "CATALOG_TRUST", "default")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("not signed by a trusted key"), "{e}");
 }
 
@@ -159,6 +176,7 @@ fn an_attacker_who_serves_an_unsigned_or_torn_pointer_is_refused() {
     assert!(
         Release::open(unsigned.as_bytes(), &trust(&k), "CATALOG_TRUST", "default")
             .unwrap_err()
+            .to_string()
             .contains("names no key")
     );
     for cut in [0, 1, signed.len() / 2, signed.len() - 1] {
@@ -168,8 +186,18 @@ fn an_attacker_who_serves_an_unsigned_or_torn_pointer_is_refused() {
             "CATALOG_TRUST",
             "default",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("torn"), "{cut}: {e}");
+        let kind = Release::open(
+            &signed.as_bytes()[..cut],
+            &trust(&k),
+            "CATALOG_TRUST",
+            "default",
+        )
+        .unwrap_err()
+        .kind;
+        assert_eq!(kind, ReleaseErrorKind::Malformed, "{cut}");
     }
     assert!(Release::open(b"\xff\xfe", &trust(&k), "CATALOG_TRUST", "default").is_err());
 }
@@ -190,8 +218,14 @@ fn an_attacker_who_passes_a_skill_signature_off_as_a_release_is_refused() {
         }],
     }
     .to_json();
-    let e = Release::open(env.as_bytes(), &trust(&k), "CATALOG_TRUST", "default").unwrap_err();
+    let e = Release::open(env.as_bytes(), &trust(&k), "CATALOG_TRUST", "default")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains(RELEASE_TYPE), "{e}");
+    let kind = Release::open(env.as_bytes(), &trust(&k), "CATALOG_TRUST", "default")
+        .unwrap_err()
+        .kind;
+    assert_eq!(kind, ReleaseErrorKind::Malformed);
 }
 
 #[test]
@@ -199,8 +233,14 @@ fn an_attacker_who_moves_one_tenants_release_to_another_is_refused() {
     let k = key(1);
     let (pack, assets) = packed("v1", &k);
     let signed = Release::of("team-a", &pack, &assets).sign(&k);
-    let e = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "team-b").unwrap_err();
+    let e = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "team-b")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("\"team-a\""), "{e}");
+    let kind = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "team-b")
+        .unwrap_err()
+        .kind;
+    assert_eq!(kind, ReleaseErrorKind::OtherCatalog);
 }
 
 #[test]
@@ -249,10 +289,14 @@ fn trust_lists_take_a_key_a_set_or_an_array_and_never_a_secret() {
         2
     );
     assert_eq!(parse_trust(&format!("[{a},{b}]")).unwrap().len(), 2);
-    assert!(parse_trust("[]").unwrap_err().contains("no key"));
+    assert!(parse_trust("[]")
+        .unwrap_err()
+        .to_string()
+        .contains("no key"));
+    assert_eq!(parse_trust("[]").unwrap_err().kind, ReleaseErrorKind::Trust);
     assert!(parse_trust("nope").is_err());
     let secret = key(1).to_jwk();
-    let e = parse_trust(&secret).unwrap_err();
+    let e = parse_trust(&secret).unwrap_err().to_string();
     assert!(e.contains("secret"), "{e}");
     assert!(
         !e.contains(&secret[10..30]),
@@ -267,13 +311,18 @@ fn trust_lists_take_a_key_a_set_or_an_array_and_never_a_secret() {
 fn trust_lists_that_readers_could_take_for_other_keys_are_refused() {
     let a = key(1).public().to_jwk();
     let b = key(2).public().to_jwk();
-    let e = parse_trust(&format!("{{\"keys\":[{b}],\"keys\":[{a}]}}")).unwrap_err();
+    let e = parse_trust(&format!("{{\"keys\":[{b}],\"keys\":[{a}]}}"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("\"keys\" twice"), "{e}");
     let both = format!("{}, \"keys\":[{b}]}}", a.trim_end_matches('}'));
-    let e = parse_trust(&both).unwrap_err();
+    let e = parse_trust(&both).unwrap_err().to_string();
     assert!(e.contains("both `keys`"), "{e}");
     let twice = format!("{}, \"x\":\"AAAA\"}}", a.trim_end_matches('}'));
-    assert!(parse_trust(&twice).unwrap_err().contains("\"x\" twice"));
+    assert!(parse_trust(&twice)
+        .unwrap_err()
+        .to_string()
+        .contains("\"x\" twice"));
 }
 
 #[test]
@@ -380,9 +429,9 @@ fn an_attacker_who_damages_the_history_gets_it_refused_not_half_read() {
         assert!(parse_history(t.as_bytes()).is_err(), "{name:?}");
     }
     let short = text.replace(&"c".repeat(64), "cccc");
-    assert!(parse_history(short.as_bytes())
-        .unwrap_err()
-        .contains("revision"));
+    let e = parse_history(short.as_bytes()).unwrap_err();
+    assert_eq!(e.kind, ReleaseErrorKind::History);
+    assert!(e.to_string().contains("revision"), "{e}");
 }
 
 fn entry(rev: char, assets: &[&str]) -> skills_edge_catalog::release::HistoryEntry {

@@ -237,7 +237,8 @@ pub(crate) fn configure(env: &JsValue) -> std::result::Result<bool, String> {
     }
     let trust = json_var(env, "CATALOG_TRUST")?
         .map(|t| {
-            release::parse_trust(&t).map_err(|e| invalid("CATALOG_TRUST", None, &e, TRUST_FIX))
+            release::parse_trust(&t)
+                .map_err(|e| invalid("CATALOG_TRUST", None, &e.to_string(), TRUST_FIX))
         })
         .transpose()?;
     let refresh_ms = match var(env, "CATALOG_REFRESH_MS") {
@@ -278,7 +279,7 @@ pub(crate) fn configure(env: &JsValue) -> std::result::Result<bool, String> {
                 invalid(
                     "CATALOG_ID",
                     Some(&catalog),
-                    &e,
+                    &e.to_string(),
                     "use the id given to skills-edge publish --catalog",
                 )
             })?;

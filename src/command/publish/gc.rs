@@ -11,7 +11,9 @@ fn read_pointer(store: &Store) -> Result<Option<Release>, String> {
     match store.get(&keys::pointer(&store.catalog))? {
         Some(bytes) => {
             let env = Envelope::parse(&bytes).map_err(|e| format!("the pointer is damaged: {e}; gc deletes nothing until publish or --rollback repairs it"))?;
-            Ok(Some(Release::parse(&env.payload)?))
+            Ok(Some(
+                Release::parse(&env.payload).map_err(|e| e.to_string())?,
+            ))
         }
         None => Ok(None),
     }

@@ -492,7 +492,7 @@ fn rollback(store: &Store, given: &str, dry_run: bool, io: &Io) -> Result<(), St
     })?;
     let env =
         Envelope::parse(&signed).map_err(|e| format!("{}/{key} is damaged: {e}", store.bucket))?;
-    let r = Release::parse(&env.payload)?;
+    let r = Release::parse(&env.payload).map_err(|e| e.to_string())?;
     if r.catalog != store.catalog || r.revision() != rev {
         return Err(format!(
             "{}/{key} is not the release of revision {rev} of {}",
