@@ -19,7 +19,7 @@
 //! | [`client`] | the connected client over the host rules: pages, cache, refresh, Streamable HTTP and event-stream replies, over a transport the caller supplies |
 //! | `command` | the `skills-edge` command without its I/O: its arguments and usage, the `verify` run and its report, shared by the native command (crate `skills-edge-cli`) and the npm package's; feature `command` (off by default) |
 //! | `js` | wasm-bindgen exports for the npm package (feature `js`; feature `web-verifier` alone builds only its host part, the exports of the package's small `skills-edge/verifier` module): they read JavaScript arguments and shape results and thrown errors; every rule they apply is another module's |
-//! | [`embedded`] | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
+//! | `embedded` | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
 //!
 //! ```
 //! use skills_edge::server::{Config, Grant, Responder, Transport};

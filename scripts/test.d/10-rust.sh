@@ -49,16 +49,18 @@ for target in host "$W"; do
   fi
 done
 cargo clippy --locked --workspace $RMCP_CRATES --all-targets -- -D warnings
-cargo clippy --lib --target "$W" --features js -- -D warnings
+cargo clippy -p skills-edge --lib --target "$W" --features js -- -D warnings
 # The npm package's verifier module (`skills-edge/verifier`): the host part of the exports alone.
-cargo clippy --lib --target "$W" --no-default-features --features web-verifier -- -D warnings
+# `-p skills-edge` on each of these: without it the workspace's default members are selected,
+# and the command's crate turns `command` on, so no feature set was checked alone.
+cargo clippy -p skills-edge --lib --target "$W" --no-default-features --features web-verifier -- -D warnings
 cargo clippy --target "$W" -p skills-edge-worker -- -D warnings
 # A host-only user of the crate (no embedded catalog) builds and lints too.
-cargo clippy --lib --no-default-features -- -D warnings
+cargo clippy -p skills-edge --lib --no-default-features -- -D warnings
 export RUSTDOCFLAGS="-D warnings"
 cargo doc --no-deps --workspace $RMCP_CRATES --quiet
-cargo doc --no-deps --lib --target "$W" --features js --quiet
-cargo doc --no-deps --lib --target "$W" --no-default-features --features web-verifier --quiet
+cargo doc --no-deps -p skills-edge --lib --target "$W" --features js --quiet
+cargo doc --no-deps -p skills-edge --lib --target "$W" --no-default-features --features web-verifier --quiet
 cargo doc --no-deps --target "$W" -p skills-edge-worker --quiet
 unset RUSTDOCFLAGS
 cargo test --locked --workspace $RMCP_CRATES

@@ -130,7 +130,8 @@ impl TokenError {
     }
 
     /// The RFC 6750 error code: `invalid_token`, or `None` for [`TokenError::Missing`].
-    pub fn error_code(&self) -> Option<&'static str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn error_code(&self) -> Option<&'static str> {
         match self {
             TokenError::Missing => None,
             _ => Some("invalid_token"),
@@ -165,7 +166,8 @@ impl TokenError {
     /// there is one, and `resource_metadata` when given (RFC 9728 §5.1, which MCP servers use
     /// to point clients at their Protected Resource Metadata). The reason is not told to the
     /// client.
-    pub fn challenge(&self, resource_metadata: Option<&str>) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn challenge(&self, resource_metadata: Option<&str>) -> String {
         challenge(self.error_code(), resource_metadata)
     }
 }

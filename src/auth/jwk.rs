@@ -136,7 +136,7 @@ impl KeySet {
     /// parsing), not a JSON object or a member named twice, no `keys` array, more than
     /// `MAX_KEYS` entries, or no usable key at all.
     ///
-    /// Each key is read or skipped (with its reason, [`KeySet::skipped`]); a key is skipped
+    /// Each key is read or skipped (with its reason, `KeySet::skipped`); a key is skipped
     /// when it:
     /// - is not a JSON object, names a member twice, or has a `kid` that is not a string;
     /// - has a `kty` other than `EC`, `RSA` and `OKP` (`oct` included: a symmetric key never
@@ -224,18 +224,21 @@ impl KeySet {
     }
 
     /// The keys that were skipped, each with its reason (for the operator's log).
+    #[cfg(feature = "internals")]
     pub fn skipped(&self) -> &[SkippedKey] {
         &self.skipped
     }
 
     /// The `kid`s shared by several usable keys (none of those keys is used).
+    #[cfg(feature = "internals")]
     pub fn ambiguous(&self) -> &[String] {
         &self.ambiguous
     }
 
     /// Whether a token naming `kid` finds a usable key by that name here (`None`, a token
     /// that names no key, is always known: refetching would not help it).
-    pub fn knows(&self, kid: Option<&str>) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn knows(&self, kid: Option<&str>) -> bool {
         match kid {
             None => true,
             Some(kid) => self.keys.iter().any(|k| k.kid.as_deref() == Some(kid)),

@@ -193,7 +193,8 @@ impl Token {
     /// [`Token::digest`]; `None` for a value it refuses before any decoding (too large,
     /// another scheme). A cache of tokens already validated ([`super::TokenCache`]) is looked
     /// up with it before any parsing, so a repeated request decodes nothing.
-    pub fn compact_digest(value: &str) -> Option<[u8; 32]> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn compact_digest(value: &str) -> Option<[u8; 32]> {
         if value.len() > MAX_TOKEN_BYTES {
             return None;
         }
@@ -212,7 +213,8 @@ impl Token {
     }
 
     /// The header's `typ`, if any.
-    pub fn typ(&self) -> Option<&str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn typ(&self) -> Option<&str> {
         self.typ.as_deref()
     }
 

@@ -47,7 +47,8 @@ impl Hints {
     /// let legacy = Hints::of(&serde_json::json!({"skills": []}));
     /// assert_eq!((legacy.ttl_ms, legacy.scope), (0, CacheScope::Private));
     /// ```
-    pub fn of(result: &Json) -> Hints {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn of(result: &Json) -> Hints {
         let ttl_ms = result.get("ttlMs").and_then(Json::as_u64).unwrap_or(0);
         let scope = result
             .get("cacheScope")

@@ -233,7 +233,7 @@ fn check_origin(origin: &str) -> Result<()> {
 
 impl Signers {
     /// No pins yet, `policy` in force.
-    #[cfg(any(feature = "command", feature = "internals"))]
+    #[cfg(any(feature = "command", feature = "web-verifier", feature = "internals"))]
     pub fn new(policy: SignerPolicy) -> Signers {
         Signers {
             policy,

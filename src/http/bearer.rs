@@ -116,6 +116,7 @@ impl AuthStep {
     }
 
     /// The token step of `jwt` and `access`, taken; `None` for the other modes.
+    #[cfg(feature = "internals")]
     pub fn into_bearer(self) -> Option<Bearer> {
         match self {
             AuthStep::Bearer(b) => Some(b),
@@ -396,7 +397,7 @@ impl Bearer {
     }
 
     /// The key under which a verified token is remembered ([`crate::auth::TokenCache`]),
-    /// from the credential as sent, before it is read ([`Token::compact_digest`]): the
+    /// from the credential as sent, before it is read (`Token::compact_digest`): the
     /// token's SHA-256, and, when the audience is the request's own URL, that URL too (a
     /// token verified for one host name is not taken for another). `None` for a credential
     /// [`Token::parse`] refuses before decoding anything.

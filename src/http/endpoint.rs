@@ -240,7 +240,8 @@ impl Endpoint {
     /// [`crate::http`]): `Err` holds the 403 to send. For a step an adapter takes before
     /// [`Endpoint::head`] (the bearer token check, [`crate::http::Bearer`]), so a refused
     /// origin or host gets its 403 before any token is looked at.
-    pub fn admit(&self, head: &Head<'_>) -> Result<(), Response> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn admit(&self, head: &Head<'_>) -> Result<(), Response> {
         self.check_admission(head)
             .map_err(|refusal| self.refuse(head, &refusal))
     }
