@@ -33,7 +33,7 @@ internal_mod!(approval, entry, error, index, registry, signature, verify);
 // The archive reader is the command's (`verify` of a well-known source).
 #[cfg(feature = "internals")]
 pub mod archive;
-#[cfg(all(feature = "command", not(feature = "internals")))]
+#[cfg(all(any(test, feature = "command"), not(feature = "internals")))]
 pub(crate) mod archive;
 
 pub use approval::approval_fingerprint;

@@ -67,7 +67,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use skills_edge_catalog::sign::{Envelope, SignatureError, Statement, Subject};
 pub use skills_edge_catalog::sign::{PublicKey, SIGNER_META_KEY};
-#[cfg(feature = "internals")]
+#[cfg(any(test, feature = "internals"))]
 pub use skills_edge_catalog::sign::DSSE_META_KEY;
 
 use super::entry::Entry;
@@ -267,7 +267,7 @@ impl Signers {
     }
 
     /// Every pin, by origin.
-    #[cfg(feature = "internals")]
+    #[cfg(any(test, feature = "internals"))]
     pub fn pins(&self) -> impl Iterator<Item = (&str, &Pin)> {
         self.pins.iter().map(|(o, p)| (o.as_str(), &**p))
     }
