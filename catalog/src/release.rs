@@ -592,22 +592,41 @@ impl Release {
         pack: Vec<u8>,
         trust: &[PublicKey],
         trusted_by: &str,
-    ) -> Result<Catalog, String> {
+    ) -> Result<Catalog, ReleaseError> {
+        use ReleaseErrorKind::*;
         if pack.len() as u64 != self.size {
-            return Err(format!(
-                "the pack {} is {} bytes, the release says {} (truncated or replaced)",
-                self.pack,
-                pack.len(),
-                self.size
+            return Err(ReleaseError::new(
+                PackMismatch,
+                format!(
+                    "the pack {} is {} bytes, the release says {} (truncated or replaced)",
+                    self.pack,
+                    pack.len(),
+                    self.size
+                ),
             ));
         }
         let digest = hex(&sha256(&pack));
         if digest != self.pack {
-            return Err(format!(
-                "the pack's SHA-256 is {digest}, the release names {} (replaced or corrupted)",
-                self.pack
+            return Err(ReleaseError::new(
+                PackMismatch,
+                format!(
+                    "the pack's SHA-256 is {digest}, the release names {} (replaced or corrupted)",
+                    self.pack
+                ),
             ));
         }
+        self.load_pack(pack, trust, trusted_by)
+            .map_err(|m| ReleaseError::new(PackRefused, m))
+    }
+
+    /// The rest of [`Release::check_pack`], once the pack is the release's: the full check,
+    /// the assets the release lists, and the signer.
+    fn load_pack(
+        &self,
+        pack: Vec<u8>,
+        trust: &[PublicKey],
+        trusted_by: &str,
+    ) -> Result<Catalog, String> {
         let catalog = Catalog::from_bytes(pack).map_err(|e| e.to_string())?;
         for (name, len) in catalog.needed_assets() {
             let listed = self

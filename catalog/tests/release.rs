@@ -6,7 +6,7 @@ use skills_edge_catalog::compile::signing::CatalogId;
 use skills_edge_catalog::compile::{compile, Compiled, SourceTree};
 use skills_edge_catalog::pack::{self, AssetPolicy, PackOptions};
 use skills_edge_catalog::release::{
-    check_catalog_id, keys, parse_trust, Release, ReleaseErrorKind, RELEASE_TYPE,
+    check_catalog_id, keys, parse_trust, Release, ReleaseError, ReleaseErrorKind, RELEASE_TYPE,
 };
 use skills_edge_catalog::sign::{pae, Envelope, EnvelopeSignature, PublicKey, SigningKey};
 
@@ -52,11 +52,15 @@ fn payload(signed: &str) -> String {
     String::from_utf8(Envelope::parse(signed.as_bytes()).unwrap().payload).unwrap()
 }
 
-/// The refusal of `check_pack` (a `Catalog` has no `Debug`).
-fn refused(r: Result<skills_edge_catalog::Catalog, String>) -> String {
+/// The message of a refusal, after checking that `r` is one, of `kind` (a `Catalog` has no
+/// `Debug`, so no `unwrap_err`).
+fn refused<T>(r: Result<T, ReleaseError>, kind: ReleaseErrorKind) -> String {
     match r {
-        Ok(_) => panic!("the pack was accepted"),
-        Err(e) => e,
+        Ok(_) => panic!("accepted where a refusal ({kind:?}) was expected"),
+        Err(e) => {
+            assert_eq!(e.kind, kind, "{e}");
+            e.to_string()
+        }
     }
 }
 
@@ -87,24 +91,16 @@ fn a_release_signed_by_a_trusted_key_opens_and_its_pack_loads() {
 fn an_attacker_who_signs_a_release_with_another_key_is_refused() {
     let (pack, assets) = packed("v1", &key(2));
     let signed = Release::of("default", &pack, &assets).sign(&key(2));
-    let e = Release::open(
-        signed.as_bytes(),
-        &trust(&key(1)),
-        "CATALOG_TRUST",
-        "default",
-    )
-    .unwrap_err()
-    .to_string();
+    let e = refused(
+        Release::open(
+            signed.as_bytes(),
+            &trust(&key(1)),
+            "CATALOG_TRUST",
+            "default",
+        ),
+        ReleaseErrorKind::Untrusted,
+    );
     assert!(e.contains("not signed by a trusted key"), "{e}");
-    let kind = Release::open(
-        signed.as_bytes(),
-        &trust(&key(1)),
-        "CATALOG_TRUST",
-        "default",
-    )
-    .unwrap_err()
-    .kind;
-    assert_eq!(kind, ReleaseErrorKind::Untrusted);
     assert!(
         e.contains(key(2).public().key_id()),
         "names the signer: {e}"
@@ -180,24 +176,12 @@ fn an_attacker_who_serves_an_unsigned_or_torn_pointer_is_refused() {
             .contains("names no key")
     );
     for cut in [0, 1, signed.len() / 2, signed.len() - 1] {
-        let e = Release::open(
-            &signed.as_bytes()[..cut],
-            &trust(&k),
-            "CATALOG_TRUST",
-            "default",
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(e.contains("torn"), "{cut}: {e}");
-        let kind = Release::open(
-            &signed.as_bytes()[..cut],
-            &trust(&k),
-            "CATALOG_TRUST",
-            "default",
-        )
-        .unwrap_err()
-        .kind;
-        assert_eq!(kind, ReleaseErrorKind::Malformed, "{cut}");
+        let cut = &signed.as_bytes()[..cut];
+        let e = refused(
+            Release::open(cut, &trust(&k), "CATALOG_TRUST", "default"),
+            ReleaseErrorKind::Malformed,
+        );
+        assert!(e.contains("torn"), "{}: {e}", cut.len());
     }
     assert!(Release::open(b"\xff\xfe", &trust(&k), "CATALOG_TRUST", "default").is_err());
 }
@@ -218,14 +202,11 @@ fn an_attacker_who_passes_a_skill_signature_off_as_a_release_is_refused() {
         }],
     }
     .to_json();
-    let e = Release::open(env.as_bytes(), &trust(&k), "CATALOG_TRUST", "default")
-        .unwrap_err()
-        .to_string();
+    let e = refused(
+        Release::open(env.as_bytes(), &trust(&k), "CATALOG_TRUST", "default"),
+        ReleaseErrorKind::Malformed,
+    );
     assert!(e.contains(RELEASE_TYPE), "{e}");
-    let kind = Release::open(env.as_bytes(), &trust(&k), "CATALOG_TRUST", "default")
-        .unwrap_err()
-        .kind;
-    assert_eq!(kind, ReleaseErrorKind::Malformed);
 }
 
 #[test]
@@ -233,14 +214,11 @@ fn an_attacker_who_moves_one_tenants_release_to_another_is_refused() {
     let k = key(1);
     let (pack, assets) = packed("v1", &k);
     let signed = Release::of("team-a", &pack, &assets).sign(&k);
-    let e = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "team-b")
-        .unwrap_err()
-        .to_string();
+    let e = refused(
+        Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "team-b"),
+        ReleaseErrorKind::OtherCatalog,
+    );
     assert!(e.contains("\"team-a\""), "{e}");
-    let kind = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "team-b")
-        .unwrap_err()
-        .kind;
-    assert_eq!(kind, ReleaseErrorKind::OtherCatalog);
 }
 
 #[test]
@@ -249,11 +227,17 @@ fn an_attacker_who_replaces_or_truncates_the_pack_is_refused() {
     let (pack, assets) = packed("v1", &k);
     let (other, _) = packed("evil", &k);
     let r = Release::of("default", &pack, &assets);
-    let e = refused(r.check_pack(pack[..pack.len() - 1].to_vec(), &trust(&k), "CATALOG_TRUST"));
+    let e = refused(
+        r.check_pack(pack[..pack.len() - 1].to_vec(), &trust(&k), "CATALOG_TRUST"),
+        ReleaseErrorKind::PackMismatch,
+    );
     assert!(e.contains("truncated"), "{e}");
     let mut same_len = other.clone();
     same_len.resize(pack.len(), 0);
-    let e = refused(r.check_pack(same_len, &trust(&k), "CATALOG_TRUST"));
+    let e = refused(
+        r.check_pack(same_len, &trust(&k), "CATALOG_TRUST"),
+        ReleaseErrorKind::PackMismatch,
+    );
     assert!(e.contains("SHA-256"), "{e}");
 }
 
@@ -262,18 +246,16 @@ fn an_unsigned_pack_or_one_signed_by_another_key_is_refused_even_under_a_trusted
     let k = key(1);
     let c = folder("v1");
     let unsigned = pack::encode_with(&c, &PackOptions::default()).pack;
-    let e = refused(Release::of("default", &unsigned, &[]).check_pack(
-        unsigned,
-        &trust(&k),
-        "CATALOG_TRUST",
-    ));
+    let e = refused(
+        Release::of("default", &unsigned, &[]).check_pack(unsigned, &trust(&k), "CATALOG_TRUST"),
+        ReleaseErrorKind::PackRefused,
+    );
     assert!(e.contains("not signed"), "{e}");
     let (other, assets) = packed("v1", &key(3));
-    let e = refused(Release::of("default", &other, &assets).check_pack(
-        other,
-        &trust(&k),
-        "CATALOG_TRUST",
-    ));
+    let e = refused(
+        Release::of("default", &other, &assets).check_pack(other, &trust(&k), "CATALOG_TRUST"),
+        ReleaseErrorKind::PackRefused,
+    );
     assert!(e.contains("CATALOG_TRUST does not hold"), "{e}");
 }
 
@@ -354,15 +336,21 @@ fn an_attacker_who_signs_a_release_that_leaves_out_an_asset_the_pack_needs_is_re
         let (gone, _) = fewer.remove(i);
         let signed = Release::of("default", &pack, &fewer).sign(&k);
         let r = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "default").unwrap();
-        let e = refused(r.check_pack(pack.clone(), &trust(&k), "CATALOG_TRUST"));
+        let e = refused(
+            r.check_pack(pack.clone(), &trust(&k), "CATALOG_TRUST"),
+            ReleaseErrorKind::PackRefused,
+        );
         assert!(e.contains(&gone) && e.contains("does not list"), "{e}");
         let mut longer = assets.clone();
         longer[i].1 += 1;
-        let e = refused(Release::of("default", &pack, &longer).check_pack(
-            pack.clone(),
-            &trust(&k),
-            "CATALOG_TRUST",
-        ));
+        let e = refused(
+            Release::of("default", &pack, &longer).check_pack(
+                pack.clone(),
+                &trust(&k),
+                "CATALOG_TRUST",
+            ),
+            ReleaseErrorKind::PackRefused,
+        );
         assert!(e.contains(&assets[i].0) && e.contains("lists as"), "{e}");
     }
     // Listed in another order than publish writes, the same release is accepted.
