@@ -146,7 +146,6 @@ impl ServerFacts {
 /// assert!(!e.message.contains("s3cret"));
 /// assert!(bearer_header("--token", "").is_err());
 /// ```
-#[cfg(any(feature = "command", feature = "internals"))]
 pub fn bearer_header(source: &str, token: &str) -> Result<(String, String), VerifyError> {
     let body = token.trim_end_matches('=');
     let ok = !body.is_empty()

@@ -104,11 +104,11 @@ pub mod search;
 pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};
 pub(crate) use facts::context_of;
-pub use facts::{ClientInfo, EraChoice, ServerFacts};
+pub use facts::{bearer_header, ClientInfo, EraChoice, ServerFacts};
 pub(crate) use rules::says_gone;
 
 #[cfg(any(feature = "command", feature = "internals"))]
-internal_use!(facts::{bearer_header, check_headers});
+internal_use!(facts::check_headers);
 internal_use!(rules::{check_declared, server_label_of_url});
 internal_use!(crate::host::entry::check_skill_md_uri);
 

@@ -19,6 +19,6 @@ pub(crate) mod oms;
 pub mod publish;
 internal_mod!(report);
 
-pub use report::Output;
+pub use report::{escape_for_terminal, Output};
 pub mod verify;
 pub(crate) mod wellknown;

@@ -54,7 +54,7 @@
 //! server sends can act on the user's terminal. The JSON lines are JSON: serde escapes C0
 //! controls there, but C1 controls, DEL and bidirectional controls stay as the server sent
 //! them (they are valid JSON string content); a consumer that prints those strings to a
-//! terminal escapes them itself (`escape_for_terminal` is public for that).
+//! terminal escapes them itself (`command::escape_for_terminal` is public for that).
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -113,7 +113,7 @@ fn acts_on_terminal(c: char) -> bool {
 /// through this one function.
 ///
 /// ```
-/// use skills_edge::command::report::escape_for_terminal;
+/// use skills_edge::command::escape_for_terminal;
 /// assert_eq!(escape_for_terminal("a\u{1b}]0;x\u{7}b"), r"a\u{1b}]0;x\u{7}b");
 /// assert_eq!(escape_for_terminal("\u{202e}txt.exe\t1"), r"\u{202e}txt.exe\u{9}1");
 /// assert_eq!(escape_for_terminal("plain, é"), "plain, é");
