@@ -16,8 +16,9 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use serde_json::{json, Value as Json};
 use skills_edge::client::Result;
-use skills_edge::client::{block_on, Rpc, SkillsClient};
+use skills_edge::client::{block_on, Rpc, ServerFacts, SkillsClient};
 use skills_edge::host::HostOptions;
+use skills_edge::protocol::Era;
 use skills_edge::skill::digest::digest_of;
 
 const PAGE: usize = 1000;
@@ -98,11 +99,19 @@ impl Rpc for Server {
     }
 }
 
+/// A client that has observed the server's declaration of the Skills extension (with
+/// `directoryRead`), as `initialize` or `server/discover` would have shown it: a client sends
+/// `skills/list` only after that.
 fn client() -> SkillsClient {
-    match SkillsClient::new("bench", HostOptions::default()) {
+    let caps = json!({"capabilities": {"extensions": {"io.modelcontextprotocol/skills": {"directoryRead": true}}}});
+    let client = match SkillsClient::new("bench", HostOptions::default()) {
         Ok(c) => c,
         Err(e) => panic!("{e}"),
+    };
+    if let Err(e) = client.set_facts(ServerFacts::from_result(Era::Modern, "2026-07-28", &caps)) {
+        panic!("{e}");
     }
+    client
 }
 
 fn bench(c: &mut Criterion) {
@@ -117,8 +126,10 @@ fn bench(c: &mut Criterion) {
     g.bench_function(BenchmarkId::from_parameter(entries), |b| {
         b.iter(|| {
             let client = client();
-            let listing = block_on(client.list(&server)).map(|l| l.skills.len());
-            assert_eq!(listing.ok(), Some(entries));
+            match block_on(client.list(&server)) {
+                Ok(l) => assert_eq!(l.skills.len(), entries),
+                Err(e) => panic!("{e}"),
+            }
             black_box(client)
         })
     });
