@@ -12,11 +12,13 @@ pub(crate) trait Fields {
     /// One `u32` field.
     fn word(&mut self, v: &mut u32);
     /// One range field: its offset, then its length.
+    #[inline(always)]
     fn span(&mut self, s: &mut Span) {
         self.word(&mut s.off);
         self.word(&mut s.len);
     }
     /// One word of flags: each boolean is its bit.
+    #[inline(always)]
     fn flags(&mut self, bits: &mut [(&mut bool, u32)]) {
         let mut w = bits
             .iter()
@@ -35,18 +37,21 @@ pub(crate) trait Record: Default {
 }
 
 impl Record for u32 {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.word(self);
     }
 }
 
 impl Record for Span {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(self);
     }
 }
 
 impl Record for FileRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.uri);
         f.span(&mut self.mime);
@@ -61,6 +66,7 @@ impl Record for FileRec {
 }
 
 impl Record for SkillRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.uri);
         f.span(&mut self.entry);
@@ -71,6 +77,7 @@ impl Record for SkillRec {
 }
 
 impl Record for DirRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.uri);
         f.word(&mut self.first_child);
@@ -79,6 +86,7 @@ impl Record for DirRec {
 }
 
 impl Record for MirrorRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.name);
         f.word(&mut self.skill);
@@ -90,6 +98,7 @@ impl Record for MirrorRec {
 }
 
 impl Record for SectionRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.word(&mut self.tag);
         f.span(&mut self.text);
@@ -98,6 +107,7 @@ impl Record for SectionRec {
 }
 
 impl Record for FallbackInstructionsRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         for s in &mut self.0 {
             f.span(s);
@@ -106,6 +116,7 @@ impl Record for FallbackInstructionsRec {
 }
 
 impl Record for FallbackSkillRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.description);
         f.span(&mut self.links);
@@ -114,6 +125,7 @@ impl Record for FallbackSkillRec {
 }
 
 impl Record for SignatureRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.envelope);
         f.span(&mut self.digest);
@@ -121,6 +133,7 @@ impl Record for SignatureRec {
 }
 
 impl Record for AudienceRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.flags(&mut [(&mut self.public, 1)]);
         f.word(&mut self.lo);
@@ -129,6 +142,7 @@ impl Record for AudienceRec {
 }
 
 impl Record for HeadsRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.flags(&mut [(&mut self.default_instructions, 1)]);
         f.span(&mut self.instructions_head);
@@ -136,6 +150,7 @@ impl Record for HeadsRec {
 }
 
 impl Record for PromptRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.name);
         f.word(&mut self.skill);
@@ -143,9 +158,11 @@ impl Record for PromptRec {
 }
 
 /// The length in bytes of one `R` record.
+#[inline(always)]
 pub(super) fn record_len<R: Record>() -> usize {
     struct Count(usize);
     impl Fields for Count {
+        #[inline(always)]
         fn word(&mut self, _: &mut u32) {
             self.0 += 4;
         }
@@ -168,9 +185,11 @@ pub(super) fn put<R: Record + Copy>(out: &mut Vec<u8>, rec: &R) {
 }
 
 /// Reads one record from exactly its bytes (`bytes.len() == record_len::<R>()`).
+#[inline(always)]
 pub(super) fn get<R: Record>(bytes: &[u8]) -> R {
     struct Read<'a>(std::slice::ChunksExact<'a, u8>);
     impl Fields for Read<'_> {
+        #[inline(always)]
         fn word(&mut self, v: &mut u32) {
             *v = self
                 .0
@@ -184,6 +203,7 @@ pub(super) fn get<R: Record>(bytes: &[u8]) -> R {
 }
 
 impl Record for Header {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.word(&mut self.snapshot);
         f.word(&mut self.files);
@@ -196,6 +216,7 @@ impl Record for Header {
 }
 
 impl Record for ClassListRec {
+    #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
         f.span(&mut self.skills);
         f.span(&mut self.mirror);
@@ -260,6 +281,7 @@ impl<R: Record> Table<R> {
     }
 
     /// Record `i`, read from `pack`; `None` past the end of the table or of the pack.
+    #[inline]
     pub(crate) fn get(&self, pack: &[u8], i: usize) -> Option<R> {
         if i >= self.len {
             return None;
