@@ -32,6 +32,10 @@ use crate::skill::value::{Number, Value, MAX_SAFE_INTEGER};
 /// containers inside one another; one more is refused ("recursion limit exceeded").
 pub const MAX_DEPTH: usize = 127;
 
+/// The most members of an object whose keys [`Node::repeated_key`] compares pairwise (at most
+/// 28 comparisons, no allocation); a larger object's keys go through an ordered set.
+const SMALL_OBJECT: usize = 8;
+
 /// A JSON value and the exact text it was read from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node<'a> {
@@ -181,12 +185,21 @@ impl<'a> Node<'a> {
     }
 
     /// The first key an object repeats, if any: the first member, in document order, whose
-    /// key an earlier member has. One ordered set of the keys seen, so O(n log n) comparisons
-    /// for n members (a reply may hold millions), never a comparison with every earlier key.
-    /// The set holds `String`s, the one set type the host's readers share, so the
-    /// WebAssembly verifier carries one copy of its code.
+    /// key an earlier member has. An object of at most 8 members (nearly every
+    /// object a server or a caller sends) compares its keys pairwise, allocating nothing; a
+    /// larger one keeps an ordered set of the keys seen, so O(n log n) comparisons for n
+    /// members (a reply may hold millions), never a comparison with every earlier key. The
+    /// set holds `String`s, the one set type the host's readers share, so the WebAssembly
+    /// verifier carries one copy of its code.
     pub fn repeated_key(&self) -> Option<&str> {
         let members = self.as_object()?;
+        if members.len() <= SMALL_OBJECT {
+            return members
+                .iter()
+                .enumerate()
+                .find(|(i, (k, _))| members[..*i].iter().any(|(e, _)| e == k))
+                .map(|(_, (k, _))| k.as_ref());
+        }
         let mut seen: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
         members
             .iter()
@@ -867,5 +880,47 @@ mod tests {
                 .unwrap_err(),
             "duplicate object key \"k\""
         );
+    }
+    /// Objects on both sides of the pairwise limit answer as the definition says: the first
+    /// member, in document order, whose key an earlier member has.
+    #[test]
+    fn repeated_key_is_the_first_repeat_at_every_size() {
+        for n in 1..=SMALL_OBJECT + 3 {
+            for first in 0..n {
+                for second in first + 1..n {
+                    let keys: Vec<String> = (0..n)
+                        .map(|i| {
+                            if i == second {
+                                format!("k{first}")
+                            } else {
+                                format!("k{i}")
+                            }
+                        })
+                        .collect();
+                    let text = keys
+                        .iter()
+                        .map(|k| format!("\"{k}\":0"))
+                        .collect::<Vec<_>>()
+                        .join(",");
+                    let object = format!("{{{text}}}");
+                    let doc = parse(&object).unwrap();
+                    let expected = format!("k{first}");
+                    assert_eq!(doc.repeated_key(), Some(expected.as_str()), "{text}");
+                }
+            }
+            let distinct = (0..n)
+                .map(|i| format!("\"k{i}\":0"))
+                .collect::<Vec<_>>()
+                .join(",");
+            assert_eq!(
+                parse(&format!("{{{distinct}}}")).unwrap().repeated_key(),
+                None
+            );
+        }
+        // Two repeats: the one whose second member comes first is named.
+        let large = r#"{"a":0,"b":0,"c":0,"d":0,"e":0,"f":0,"g":0,"h":0,"i":0,"b":0,"a":0}"#;
+        assert_eq!(parse(large).unwrap().repeated_key(), Some("b"));
+        let small = r#"{"a":0,"b":0,"b":0,"a":0}"#;
+        assert_eq!(parse(small).unwrap().repeated_key(), Some("b"));
     }
 }
