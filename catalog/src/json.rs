@@ -26,7 +26,9 @@ use std::fmt;
 // The exact decimal reader of frontmatter floats: `str::parse::<f64>`'s value without its
 // 10 KB table of powers of five.
 use crate::skill::frontmatter::read_decimal_f64;
-use crate::skill::value::{Number, Value, MAX_SAFE_INTEGER};
+
+mod access;
+pub use access::{FieldError, FieldErrorKind};
 
 /// The deepest nesting of arrays and objects read (`serde_json`'s recursion limit): 127
 /// containers inside one another; one more is refused ("recursion limit exceeded").
@@ -169,21 +171,6 @@ impl<'a> Node<'a> {
             .map(|(_, v)| v)
     }
 
-    /// The member named `key` of an object, refused when the key is repeated (as serde's
-    /// derived readers refuse a repeated field): `Err("duplicate field `key`")`.
-    pub fn field(&self, key: &str) -> Result<Option<&Node<'a>>, String> {
-        let mut found = None;
-        for (k, v) in self.as_object().unwrap_or_default() {
-            if k == key {
-                if found.is_some() {
-                    return Err(format!("duplicate field `{key}`"));
-                }
-                found = Some(v);
-            }
-        }
-        Ok(found)
-    }
-
     /// The first key an object repeats, if any: the first member, in document order, whose
     /// key an earlier member has. An object of at most 8 members (nearly every
     /// object a server or a caller sends) compares its keys pairwise, allocating nothing; a
@@ -219,114 +206,6 @@ impl<'a> Node<'a> {
             Json::Object(_) => "an object",
         }
     }
-
-    /// A required member of an object, refused as serde refuses a missing or repeated field:
-    /// "missing field `key`", "duplicate field `key`".
-    pub fn required(&self, key: &str) -> Result<&Node<'a>, String> {
-        self.field(key)?
-            .ok_or_else(|| format!("missing field `{key}`"))
-    }
-
-    /// A required string member of an object ([`Node::required`], then the type).
-    pub fn str_of(&self, key: &str) -> Result<&str, String> {
-        let n = self.required(key)?;
-        n.as_str()
-            .ok_or_else(|| format!("`{key}` must be a string, found {}", n.a_type()))
-    }
-
-    /// A required array member of an object ([`Node::required`], then the type).
-    pub fn array_of(&self, key: &str) -> Result<&[Node<'a>], String> {
-        let n = self.required(key)?;
-        n.as_array()
-            .ok_or_else(|| format!("`{key}` must be an array, found {}", n.a_type()))
-    }
-
-    /// A required member of an object that is an integer from 0 to `u32::MAX` written without
-    /// a fraction or an exponent, as serde reads a `u32` field.
-    pub fn u32_of(&self, key: &str) -> Result<u32, String> {
-        let n = self.required(key)?;
-        n.as_u64()
-            .and_then(|u| u32::try_from(u).ok())
-            .ok_or_else(|| {
-                format!(
-                    "`{key}` must be an integer from 0 to 4294967295, found {}",
-                    n.raw
-                )
-            })
-    }
-
-    /// `Ok` for an object; for anything else "`what` must be an object, found ...".
-    pub fn expect_object(&self, what: &str) -> Result<(), String> {
-        match self.value {
-            Json::Object(_) => Ok(()),
-            _ => Err(format!("{what} must be an object, found {}", self.a_type())),
-        }
-    }
-
-    /// An optional string member of an object (absent or `null`: `None`), read as serde reads
-    /// an `Option<String>` field: another type, or the key repeated, is refused.
-    pub fn opt_str(&self, key: &str) -> Result<Option<&str>, String> {
-        match self.field(key)? {
-            Some(n) if !n.is_null() => n
-                .as_str()
-                .map(Some)
-                .ok_or_else(|| format!("`{key}` must be a string, found {}", n.a_type())),
-            _ => Ok(None),
-        }
-    }
-
-    /// An optional array member of an object (absent or `null`: `None`), read as serde reads
-    /// an `Option<Vec<_>>` field: another type, or the key repeated, is refused.
-    pub fn opt_array(&self, key: &str) -> Result<Option<&[Node<'a>]>, String> {
-        match self.field(key)? {
-            Some(n) if !n.is_null() => n
-                .as_array()
-                .map(Some)
-                .ok_or_else(|| format!("`{key}` must be an array, found {}", n.a_type())),
-            _ => Ok(None),
-        }
-    }
-
-    /// The value as an ordered [`Value`]: integers within JavaScript's safe range stay
-    /// integers, other numbers become `f64`s; a repeated key in any object is refused
-    /// (`duplicate object key "k"`).
-    pub fn to_value(&self) -> Result<Value, String> {
-        Ok(match &self.value {
-            Json::Null => Value::Null,
-            Json::Bool(b) => Value::Bool(*b),
-            Json::Number(n) => Value::Number(number(n)),
-            Json::String(s) => Value::String(s.to_string()),
-            Json::Array(items) => {
-                Value::Array(items.iter().map(Node::to_value).collect::<Result<_, _>>()?)
-            }
-            Json::Object(members) => {
-                if let Some(k) = self.repeated_key() {
-                    let mut m = String::from("duplicate object key ");
-                    crate::skill::value::write_json_string(k, &mut m);
-                    return Err(m);
-                }
-                Value::Object(
-                    members
-                        .iter()
-                        .map(|(k, v)| Ok((k.to_string(), v.to_value()?)))
-                        .collect::<Result<_, String>>()?,
-                )
-            }
-        })
-    }
-}
-
-/// A number's value: an integer (no fraction, no exponent) within the safe range as
-/// [`Number::Int`], anything else as the nearest `f64`.
-fn number(text: &str) -> Number {
-    if !text.contains(['.', 'e', 'E']) {
-        if let Ok(i) = text.parse::<i64>() {
-            if (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i) {
-                return Number::Int(i);
-            }
-        }
-    }
-    Number::Float(read_decimal_f64(text).unwrap_or_default())
 }
 
 struct Parser<'a> {
@@ -653,6 +532,7 @@ impl<'a> Parser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::skill::value::{Number, Value};
 
     fn err(text: &str) -> String {
         parse(text).unwrap_err().to_string()
@@ -864,23 +744,6 @@ mod tests {
         assert_eq!(parse("\"5\"").unwrap().as_u64(), None);
     }
 
-    #[test]
-    fn repeated_keys_are_kept_and_judged_by_the_reader() {
-        let doc = parse(r#"{"a":1,"b":2,"a":3}"#).unwrap();
-        assert_eq!(doc.get("a").unwrap().raw, "1");
-        assert_eq!(doc.repeated_key(), Some("a"));
-        assert_eq!(doc.field("a").unwrap_err(), "duplicate field `a`");
-        assert_eq!(doc.field("b").unwrap().unwrap().raw, "2");
-        assert_eq!(doc.field("c").unwrap(), None);
-        assert_eq!(doc.to_value().unwrap_err(), "duplicate object key \"a\"");
-        assert_eq!(
-            parse(r#"{"x":{"k":1,"k":1}}"#)
-                .unwrap()
-                .to_value()
-                .unwrap_err(),
-            "duplicate object key \"k\""
-        );
-    }
     /// Objects on both sides of the pairwise limit answer as the definition says: the first
     /// member, in document order, whose key an earlier member has.
     #[test]

@@ -22,7 +22,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Serde;
-use skills_edge_catalog::json::{parse, Json, Node};
+use skills_edge_catalog::json::{parse, FieldErrorKind, Json, Node};
 
 fn close(a: f64, b: f64) -> bool {
     if a == b {
@@ -138,7 +138,10 @@ fuzz_target!(|data: &[u8]| {
                     let back = back.to_value().expect("no repeated key");
                     assert!(back.same_content(&v), "{written:?} reads back differently");
                 }
-                Err(_) => assert!(repeats_a_key(&node), "to_value refused {text:?}"),
+                Err(e) => {
+                    assert_eq!(e.kind, FieldErrorKind::Duplicate, "{text:?}: {e}");
+                    assert!(repeats_a_key(&node), "to_value refused {text:?}");
+                }
             }
         }
         (Err(e), Err(_)) => {

@@ -11,7 +11,7 @@
 //! [`skills_edge_catalog::json::MAX_DEPTH`] are refused by the reader.
 
 use skills_edge_catalog::json;
-use skills_edge_catalog::skill::value::{Number, Value};
+use skills_edge_catalog::skill::value::{write_json_string, Number, Value};
 
 /// Reads `bytes` as one JSON object (UTF-8, strict JSON, no member named twice at any depth);
 /// the error says what is wrong, without the input (a repeated name is shown escaped and
@@ -22,11 +22,14 @@ pub(crate) fn read_object(bytes: &[u8]) -> Result<Value, String> {
     if node.as_object().is_none() {
         return Err("is not a JSON object".to_owned());
     }
-    node.to_value()
-        .map_err(|e| match e.strip_prefix("duplicate object key ") {
-            Some(name) => format!("names the member {} twice", cut(name)),
-            None => e,
-        })
+    node.to_value().map_err(|e| match (e.kind, &e.key) {
+        (json::FieldErrorKind::Duplicate, Some(key)) => {
+            let mut name = String::new();
+            write_json_string(key, &mut name);
+            format!("names the member {} twice", cut(&name))
+        }
+        _ => e.to_string(),
+    })
 }
 
 /// The string, if `v` is one.

@@ -111,8 +111,7 @@ impl ApprovalsExport {
     }
 
     /// The export's fields, as JSON requires them (the checks of their values are `parse`'s).
-    fn read(json: &str) -> std::result::Result<ApprovalsExport, String> {
-        let doc = json::parse(json).map_err(|e| e.to_string())?;
+    fn read(doc: &json::Node) -> std::result::Result<ApprovalsExport, json::FieldError> {
         doc.expect_object("the export")?;
         let approvals = doc
             .array_of("approvals")?
@@ -125,7 +124,7 @@ impl ApprovalsExport {
                     fingerprint: a.str_of("fingerprint")?.to_owned(),
                 })
             })
-            .collect::<std::result::Result<_, String>>()?;
+            .collect::<std::result::Result<_, json::FieldError>>()?;
         Ok(ApprovalsExport {
             format: doc.str_of("format")?.to_owned(),
             version: doc.u32_of("version")?,
@@ -137,8 +136,9 @@ impl ApprovalsExport {
     /// [`ErrorCode::InvalidArgument`] names what is wrong.
     pub(crate) fn parse(json: &str) -> Result<ApprovalsExport> {
         let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
-        let export =
-            Self::read(json).map_err(|e| bad(format!("the approvals cannot be read: {e}")))?;
+        let unreadable = |e: &dyn std::fmt::Display| bad(format!("the approvals cannot be read: {e}"));
+        let doc = json::parse(json).map_err(|e| unreadable(&e))?;
+        let export = Self::read(&doc).map_err(|e| unreadable(&e))?;
         if export.format != APPROVALS_FORMAT || export.version != APPROVALS_VERSION {
             return Err(bad(format!(
                 "the approvals are in the format {:?} version {}; expected {APPROVALS_FORMAT:?} version {APPROVALS_VERSION}",

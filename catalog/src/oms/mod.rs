@@ -255,7 +255,8 @@ impl Bundle {
                 "the OMS bundle is not JSON ({e}): it is truncated or not a Sigstore bundle"
             ))
         })?;
-        let bad = |e: String| fail(format!("the OMS bundle is not a Sigstore bundle: {e}"));
+        let bad =
+            |e: json::FieldError| fail(format!("the OMS bundle is not a Sigstore bundle: {e}"));
         once_each(&doc, "the bundle")?;
         let media = doc.str_of("mediaType").map_err(bad)?;
         if media != BUNDLE_MEDIA_TYPE {
@@ -359,7 +360,8 @@ pub fn read_statement(payload: &[u8]) -> Result<Manifest, OmsError> {
     let text =
         std::str::from_utf8(payload).map_err(|_| fail("the OMS statement is not UTF-8 JSON"))?;
     let doc = json::parse(text).map_err(|e| fail(format!("the OMS statement is not JSON: {e}")))?;
-    let bad = |e: String| fail(format!("the OMS statement is not a model signature: {e}"));
+    let bad =
+        |e: json::FieldError| fail(format!("the OMS statement is not a model signature: {e}"));
     let t = doc.str_of("_type").map_err(bad)?;
     if t != STATEMENT_TYPE {
         return Err(fail(format!(

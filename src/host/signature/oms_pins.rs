@@ -55,17 +55,20 @@ pub(super) struct OmsPinJson {
 
 /// The export's `omsPins` (version 2): `[{"origin","hint","key"}]`.
 pub(super) fn read_json(doc: &Node<'_>) -> std::result::Result<Vec<OmsPinJson>, String> {
-    doc.array_of("omsPins")?
-        .iter()
-        .map(|p| {
-            p.expect_object("an OMS pin")?;
-            Ok(OmsPinJson {
-                origin: p.str_of("origin")?.to_owned(),
-                hint: p.str_of("hint")?.to_owned(),
-                key: p.str_of("key")?.to_owned(),
-            })
+    doc.array_of("omsPins")
+        .and_then(|pins| {
+            pins.iter()
+                .map(|p| {
+                    p.expect_object("an OMS pin")?;
+                    Ok(OmsPinJson {
+                        origin: p.str_of("origin")?.to_owned(),
+                        hint: p.str_of("hint")?.to_owned(),
+                        key: p.str_of("key")?.to_owned(),
+                    })
+                })
+                .collect()
         })
-        .collect()
+        .map_err(|e| e.to_string())
 }
 
 /// The hint `model_signing` computes for the PEM text `key`.

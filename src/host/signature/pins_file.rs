@@ -33,9 +33,11 @@ impl PinsExport {
     /// [`Signers::import_pins`](super::Signers::import_pins)'s).
     pub(super) fn read(json: &str) -> std::result::Result<PinsExport, String> {
         let doc = json::parse(json).map_err(|e| e.to_string())?;
-        doc.expect_object("the export")?;
+        let text = |e: json::FieldError| e.to_string();
+        doc.expect_object("the export").map_err(text)?;
         let pins = doc
-            .array_of("pins")?
+            .array_of("pins")
+            .map_err(text)?
             .iter()
             .map(|p| {
                 p.expect_object("a pin")?;
@@ -46,8 +48,9 @@ impl PinsExport {
                     key: p.required("key")?.raw.to_owned(),
                 })
             })
-            .collect::<std::result::Result<_, String>>()?;
-        let version = doc.u32_of("version")?;
+            .collect::<std::result::Result<_, json::FieldError>>()
+            .map_err(text)?;
+        let version = doc.u32_of("version").map_err(text)?;
         if version == 1 {
             // Version 1 defines these fields only: a member it does not define (omsPins above
             // all) is not dropped, or one edit of the version would erase every OMS pin.
@@ -66,7 +69,7 @@ impl PinsExport {
             Vec::new()
         };
         Ok(PinsExport {
-            format: doc.str_of("format")?.to_owned(),
+            format: doc.str_of("format").map_err(text)?.to_owned(),
             version,
             pins,
             oms,
