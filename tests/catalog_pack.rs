@@ -8,6 +8,7 @@ use crate::common;
 use common::*;
 use serde_json::json;
 use skills_edge::catalog::compile::{self, SourceTree};
+use skills_edge::catalog::pack::{PackError, PackErrorKind};
 use skills_edge::catalog::Grant;
 use skills_edge::catalog::{pack, walk, Catalog};
 use skills_edge::protocol::Era;
@@ -107,11 +108,36 @@ fn default_instructions_name_the_skills_and_stay_bounded() {
     assert!(text.contains("and 10 more (see skills/list)"));
 }
 
-/// Loads `bytes` as a pack; when it loads, drives every kind of request through a responder
-/// over it. Nothing may panic, and every reply must be well formed.
+/// The refusal `r` holds, checked to be of `kind`: its message.
+fn refused<T>(r: Result<T, PackError>, kind: PackErrorKind) -> String {
+    match r {
+        Ok(_) => panic!("loaded where a refusal ({kind:?}) was expected"),
+        Err(e) => {
+            assert_eq!(e.kind, kind, "{e}");
+            e.to_string()
+        }
+    }
+}
+
+/// Whether a pack whose prefix (magic, version, length, checksum) is whole was refused for
+/// what its tables or sections hold: as inconsistent, or as naming a required section this
+/// build does not know (a mutated section record can mark one required).
+fn refused_inside(e: &PackError) -> bool {
+    matches!(
+        e.kind,
+        PackErrorKind::Inconsistent | PackErrorKind::OtherVersion
+    )
+}
+
+/// Loads `bytes` as a pack (its prefix whole); when it loads, drives every kind of request
+/// through a responder over it. Nothing may panic, and every reply must be well formed.
 fn exercise(bytes: Vec<u8>) -> bool {
-    let Ok(catalog) = Catalog::from_bytes(bytes) else {
-        return false;
+    let catalog = match Catalog::from_bytes(bytes) {
+        Ok(c) => c,
+        Err(e) => {
+            assert!(refused_inside(&e), "{:?}: {e}", e.kind);
+            return false;
+        }
     };
     serve(catalog, true);
     true
@@ -197,7 +223,10 @@ fn an_attacker_who_damages_a_bundled_pack_gets_a_refusal_or_answers_without_a_pa
             serve(c, false);
             true
         }
-        Err(_) => false,
+        Err(e) => {
+            assert!(refused_inside(&e), "{:?}: {e}", e.kind);
+            false
+        }
     }) {
         Ok(loaded) => loaded,
         Err(_) => panic!("a damaged bundled pack panicked"),
@@ -215,22 +244,27 @@ fn an_attacker_who_damages_a_bundled_pack_gets_a_refusal_or_answers_without_a_pa
         c.file("skill://one/notes.md").and_then(|f| f.bytes()),
         Some(&b"ootes\n"[..])
     );
+    let e = refused(Catalog::from_bytes(flipped), PackErrorKind::Corrupted);
     assert!(
-        Catalog::from_bytes(flipped).is_err(),
-        "the full check refuses it"
+        e.contains("checksum mismatch"),
+        "the full check refuses it: {e}"
     );
     // Truncations, other versions and trailing bytes are refused by their shape.
     for n in (0..good.len()).step_by(7) {
-        assert!(
-            Catalog::from_bundled(good[..n].to_vec()).is_err(),
-            "cut to {n}"
-        );
+        let kind = if n < 8 {
+            PackErrorKind::NotAPack
+        } else {
+            PackErrorKind::Corrupted
+        };
+        refused(Catalog::from_bundled(good[..n].to_vec()), kind);
     }
     let mut v6 = good.clone();
     v6[8] = 6;
-    assert!(Catalog::from_bundled(v6).err().is_some_and(|e| e
-        .to_string()
-        .contains("format version 6; this build reads version 7 only")));
+    let e = refused(Catalog::from_bundled(v6), PackErrorKind::OtherVersion);
+    assert!(
+        e.contains("format version 6; this build reads version 7 only"),
+        "{e}"
+    );
     // One byte in five after the prefix changed in turn, then seeded mutations of 1 to 3
     // bytes.
     let mut loaded = 0;
@@ -258,33 +292,37 @@ fn hostile_packs_are_refused_or_served_without_a_panic() {
         None,
     );
     assert!(exercise(good.clone()), "the good pack loads");
-    let refusal = |b: Vec<u8>| -> String {
-        match std::panic::catch_unwind(|| Catalog::from_bytes(b).err().map(|e| e.to_string())) {
-            Ok(Some(e)) => e,
-            Ok(None) => panic!("a damaged pack was loaded"),
+    let refusal = |b: Vec<u8>, kind: PackErrorKind| -> String {
+        match std::panic::catch_unwind(|| Catalog::from_bytes(b).map(|_| ())) {
+            Ok(r) => refused(r, kind),
             Err(_) => panic!("loading a damaged pack panicked"),
         }
     };
     // Every truncation is refused, and named as one once the header is there.
     for n in 0..good.len() {
-        let e = refusal(good[..n].to_vec());
+        let kind = if n < 8 {
+            PackErrorKind::NotAPack
+        } else {
+            PackErrorKind::Corrupted
+        };
+        let e = refusal(good[..n].to_vec(), kind);
         if n >= 16 {
             assert!(e.contains("truncated"), "cut to {n} bytes: {e}");
         }
     }
     let mut longer = good.clone();
     longer.push(0);
-    assert!(refusal(longer).contains("trailing bytes"));
+    assert!(refusal(longer, PackErrorKind::Corrupted).contains("trailing bytes"));
     // Wrong magic and version.
     let mut bad = good.clone();
     bad[0] = b'X';
-    assert!(refusal(bad).contains("not a skills pack"));
+    assert!(refusal(bad, PackErrorKind::NotAPack).contains("not a skills pack"));
     // Every other version, the earlier ones included (4 plain, 5 signed, 6 with access
     // rules), is refused naming both, with the fix.
     for v in [1u8, 2, 3, 4, 5, 6, 8] {
         let mut bad = good.clone();
         bad[8] = v;
-        let e = refusal(bad);
+        let e = refusal(bad, PackErrorKind::OtherVersion);
         assert!(
             e.contains(&format!(
                 "format version {v}; this build reads version {} only",
@@ -299,7 +337,7 @@ fn hostile_packs_are_refused_or_served_without_a_panic() {
     for at in 16..good.len() {
         let mut b = good.clone();
         b[at] ^= 1 << (at % 8);
-        let e = refusal(b);
+        let e = refusal(b, PackErrorKind::Corrupted);
         assert!(
             e.contains("checksum mismatch") || e.contains("truncated"),
             "byte {at}: {e}"
@@ -561,10 +599,7 @@ fn pack_with(needle: &[u8], with: &[u8]) -> Vec<u8> {
 #[test]
 fn fragments_with_lone_surrogate_escapes_are_refused() {
     let lone = pack_with(b"xxxxxxxxxxxx", br"\ud83d\ud100");
-    let e = Catalog::from_bytes(lone)
-        .err()
-        .expect("refused")
-        .to_string();
+    let e = refused(Catalog::from_bytes(lone), PackErrorKind::Inconsistent);
     assert!(e.contains("is not valid JSON"), "{e}");
     let pair = pack_with(b"xxxxxxxxxxxx", br"\ud83d\ude00");
     let c = Catalog::from_bytes(pair).expect("a surrogate pair is valid JSON");
@@ -594,22 +629,21 @@ fn an_attacker_who_damages_a_record_of_a_bundled_pack_gets_an_error_naming_it_an
     let mut bad = good.clone();
     set_word(&mut bad, skills_at, 40, 0, 3, u32::MAX - 8);
     set_word(&mut bad, files_at, 40, 1, 7, u32::MAX - 8);
-    assert!(
-        Catalog::from_bytes(bad.clone()).is_err(),
-        "the full check refuses it"
-    );
+    // The full check refuses it: by its checksum, and sealed again, by its records.
+    refused(Catalog::from_bytes(bad.clone()), PackErrorKind::Corrupted);
+    let mut sealed = bad.clone();
+    pack::seal(&mut sealed);
+    refused(Catalog::from_bytes(sealed), PackErrorKind::Inconsistent);
     let c = Arc::new(Catalog::from_bundled(bad).expect("its shape is whole"));
-    let e = c.try_skill_at(0).expect_err("a damaged skill record");
+    let e = refused(c.try_skill_at(0), PackErrorKind::DamagedRecord);
     assert!(
-        e.to_string().contains("the entry of skill 0 is damaged")
-            && e.to_string().contains("rebuild the pack"),
+        e.contains("the entry of skill 0 is damaged") && e.contains("rebuild the pack"),
         "{e}"
     );
     assert!(c.try_skill_at(1).expect("skill 1 is whole").is_some());
-    let e = c.try_file_at(1).expect_err("a damaged file record");
+    let e = refused(c.try_file_at(1), PackErrorKind::DamagedRecord);
     assert!(
-        e.to_string()
-            .contains("the bytes of file 1 (skill://one/notes.md) are damaged"),
+        e.contains("the bytes of file 1 (skill://one/notes.md) are damaged"),
         "{e}"
     );
     // Through the responder, each reply that needs the record is an internal error naming it

@@ -5,7 +5,7 @@
 use crate::access::{Audience, Grant};
 use crate::compile;
 use crate::diag;
-use crate::pack::{self, AudienceRec, Check, PackError, Span, Table, Tables};
+use crate::pack::{self, AudienceRec, Check, PackError, PackErrorKind, Span, Table, Tables};
 
 mod access;
 mod cache;
@@ -444,8 +444,9 @@ impl Catalog {
     }
 
     /// Skill `i` in URI order, `None` past the last one; `Err` naming the record when it is
-    /// damaged (a range outside the pack, or text that is not UTF-8), which only a pack read
-    /// by its shape ([`Catalog::from_static`], [`Catalog::from_bundled`]) can hold. Its
+    /// damaged (a range outside the pack, or text that is not UTF-8:
+    /// [`pack::PackErrorKind::DamagedRecord`]), which only a pack read by its shape
+    /// ([`Catalog::from_static`], [`Catalog::from_bundled`]) can hold. Its
     /// `resources/list` item is read when it is written ([`Spliced::push_to`]).
     pub fn try_skill_at(&self, i: usize) -> Result<Option<SkillView<'_>>, PackError> {
         let Some(r) = self.t.skills.get(self.pack(), i) else {
@@ -469,10 +470,13 @@ impl Catalog {
             .and_then(|end| self.heap().get(start..end))
             .and_then(|b| std::str::from_utf8(b).ok())
             .ok_or_else(|| {
-                PackError(format!(
-                    "{} is damaged: it lies outside the pack or is not UTF-8 (rebuild the pack)",
-                    what()
-                ))
+                PackError::new(
+                    PackErrorKind::DamagedRecord,
+                    format!(
+                        "{} is damaged: it lies outside the pack or is not UTF-8 (rebuild the pack)",
+                        what()
+                    ),
+                )
             })
     }
 
@@ -499,8 +503,8 @@ impl Catalog {
     }
 
     /// File `i` in URI order, `None` past the last one; `Err` naming the record when it is
-    /// damaged (a range outside the pack, or text that is not UTF-8), which only a pack read
-    /// by its shape can hold.
+    /// damaged (a range outside the pack, or text that is not UTF-8:
+    /// [`pack::PackErrorKind::DamagedRecord`]), which only a pack read by its shape can hold.
     pub fn try_file_at(&self, i: usize) -> Result<Option<FileView<'_>>, PackError> {
         let Some(r) = self.t.files.get(self.pack(), i) else {
             return Ok(None);
@@ -514,9 +518,12 @@ impl Catalog {
             .filter(|b| r.external || b.len() == r.size as usize);
         let uri = field(r.uri, "URI")?;
         let Some(bytes) = bytes else {
-            return Err(PackError(format!(
-                "the bytes of file {i} ({uri}) are damaged: they lie outside the pack or are not as long as its record says (rebuild the pack)"
-            )));
+            return Err(PackError::new(
+                PackErrorKind::DamagedRecord,
+                format!(
+                    "the bytes of file {i} ({uri}) are damaged: they lie outside the pack or are not as long as its record says (rebuild the pack)"
+                ),
+            ));
         };
         Ok(Some(FileView {
             uri,

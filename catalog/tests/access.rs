@@ -7,9 +7,22 @@ use skills_edge_catalog::access::{Audience, Grant, ACCESS_FILE};
 use skills_edge_catalog::compile::signing::CatalogId;
 use skills_edge_catalog::compile::{compile, Compiled, SourceTree};
 use skills_edge_catalog::diag::{CompileError, Severity};
-use skills_edge_catalog::pack::{self, AssetPolicy, PackOptions, VERSION};
+use skills_edge_catalog::pack::{
+    self, AssetPolicy, PackError, PackErrorKind, PackOptions, VERSION,
+};
 use skills_edge_catalog::sign::SigningKey;
 use skills_edge_catalog::Catalog;
+
+/// The refusal `r` holds, checked to be of `kind`: its message.
+fn refused<T>(r: Result<T, PackError>, kind: PackErrorKind) -> String {
+    match r {
+        Ok(_) => panic!("loaded where a refusal ({kind:?}) was expected"),
+        Err(e) => {
+            assert_eq!(e.kind, kind, "{e}");
+            e.to_string()
+        }
+    }
+}
 
 fn md(name: &str) -> String {
     format!("---\nname: {name}\ndescription: The {name} skill, for the access tests.\n---\n\n# {name}\n")
@@ -483,7 +496,7 @@ fn the_pack_reader_refuses_access_sections_out_of_place() {
     let with = pack::encode(&compile(tree(RULES)).unwrap(), None);
     // Section 13 under a tag this build does not know: still marked required, it is refused
     // as such; marked optional, it is ignored and the access sections are incomplete.
-    let renamed = |required: bool| {
+    let renamed = |required: bool, kind: PackErrorKind| {
         let mut b = with.clone();
         let t = pack::section_table(&b).unwrap();
         for k in 0..t.count {
@@ -494,14 +507,14 @@ fn the_pack_reader_refuses_access_sections_out_of_place() {
             }
         }
         pack::seal(&mut b);
-        Catalog::from_bytes(b).err().unwrap().to_string()
+        refused(Catalog::from_bytes(b), kind)
     };
-    let e = renamed(true);
+    let e = renamed(true, PackErrorKind::OtherVersion);
     assert!(
         e.contains("section 99 is required to serve the pack, and this build does not know it"),
         "{e}"
     );
-    let e = renamed(false);
+    let e = renamed(false, PackErrorKind::Inconsistent);
     assert!(
         e.contains("a pack with access rules has all of its access sections (12 to 18 and 20), but this one lacks some"),
         "{e}"

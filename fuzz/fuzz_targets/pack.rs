@@ -5,7 +5,9 @@
 //! The same bytes through `Catalog::from_bundled` (the shape-only load of a pack the
 //! deployment vouches for, which reads each record when it is used): whatever it opens is
 //! looked up and answered without a panic (a damaged record reads as absent; its replies need
-//! not be well formed).
+//! not be well formed). A load refuses by the pack's prefix or its tables, never as a damaged
+//! record (`PackErrorKind::DamagedRecord`); reading a record of a pack it opened fails as
+//! one only.
 //!
 //! Properties: a pack that loads can be served: every file,
 //! skill and directory is found by its own URI, every JSON fragment parses (strictly), text
@@ -28,6 +30,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
+use skills_edge::catalog::pack::{PackError, PackErrorKind};
 use skills_edge::catalog::{Catalog, Grant, SkillFallback};
 use skills_edge::server::{Config, Responder, Transport};
 use skills_edge_fuzz::json::strict;
@@ -100,10 +103,21 @@ fn all_pages_as(
 /// A pack opened by its shape only: every lookup and a first page of each list, for the
 /// anonymous grant and every class at once, answer without a panic.
 fn bundled(data: &[u8]) {
-    let Ok(c) = Catalog::from_bundled(data.to_vec()) else {
-        return;
+    let c = match Catalog::from_bundled(data.to_vec()) {
+        Ok(c) => Arc::new(c),
+        Err(e) => return load_refusal(&e),
     };
-    let c = Arc::new(c);
+    let record = |e: PackError| assert_eq!(e.kind, PackErrorKind::DamagedRecord, "{e}");
+    for i in 0..c.skill_count().min(256) {
+        if let Err(e) = c.try_skill_at(i) {
+            record(e);
+        }
+    }
+    for i in 0..c.file_count().min(256) {
+        if let Err(e) = c.try_file_at(i) {
+            record(e);
+        }
+    }
     let all = Grant::from_mask(u64::MAX);
     let _ = (
         c.instructions(),
@@ -126,8 +140,8 @@ fn bundled(data: &[u8]) {
             let _ = c.dir(d.uri);
             for k in 0..d.len() {
                 let _ = (d.child(k).map(|p| p.to_string()), d.child_visible(k, all));
-                if let Some(piece) = d.child(k) {
-                    let _ = piece.push_to(&mut String::new());
+                if let Some(Err(e)) = d.child(k).map(|p| p.push_to(&mut String::new())) {
+                    record(e);
                 }
             }
         }
@@ -184,12 +198,17 @@ fn bundled(data: &[u8]) {
     }
 }
 
+/// A load's refusal: of the pack's prefix or its tables, never of one record.
+fn load_refusal(e: &PackError) {
+    assert_ne!(e.kind, PackErrorKind::DamagedRecord, "a load refused: {e}");
+}
+
 fn run(data: &[u8]) {
     bundled(data);
-    let Ok(c) = Catalog::from_bytes(data.to_vec()) else {
-        return;
+    let c = match Catalog::from_bytes(data.to_vec()) {
+        Ok(c) => Arc::new(c),
+        Err(e) => return load_refusal(&e),
     };
-    let c = Arc::new(c);
     let _ = c.instructions();
 
     for i in 0..c.file_count() {

@@ -3,14 +3,17 @@
 //! a scope), the rest overwrite the section from there; the pack is sealed again and loaded
 //! with the full check; then the rest as a query.
 //!
-//! Properties: no panic; a damaged section either is refused when the pack loads or gives
-//! answers whose results are skills the caller sees, at most `limit`, best first, with finite
-//! scores; and the anonymous caller never gets a private skill.
+//! Properties: no panic; a damaged section either is refused when the pack loads (as an
+//! inconsistent pack) or gives answers whose results are skills the caller sees, at most
+//! `limit`, best first, with finite scores, and refuses only the query text; and the anonymous
+//! caller never gets a private skill.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use skills_edge::catalog::compile::SourceTree;
+use skills_edge::catalog::pack::PackErrorKind;
+use skills_edge::catalog::search::SearchErrorKind;
 use skills_edge::catalog::{pack, Catalog, Grant};
 use std::sync::OnceLock;
 
@@ -61,18 +64,26 @@ fuzz_target!(|data: &[u8]| {
     }
     pack::seal(&mut p);
     let query = String::from_utf8_lossy(rest);
-    let Ok(c) = Catalog::from_bytes(p) else {
-        return;
+    let c = match Catalog::from_bytes(p) {
+        Ok(c) => c,
+        Err(e) => {
+            assert_eq!(e.kind, PackErrorKind::Inconsistent, "{e}");
+            return;
+        }
     };
     for (grant, limit) in [(Grant::PUBLIC, 3), (c.grant(&["vault"]), 50)] {
         for q in [query.as_ref(), "pdf", "vault keys"] {
-            if let Ok(hits) = c.search(grant, q, &[], limit) {
-                assert!(hits.len() <= limit);
-                assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
-                for h in &hits {
-                    assert!(h.score.is_finite());
-                    assert!(c.skill_visible(h.index, grant), "{}", h.uri);
+            match c.search(grant, q, &[], limit) {
+                Ok(hits) => {
+                    assert!(hits.len() <= limit);
+                    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+                    for h in &hits {
+                        assert!(h.score.is_finite());
+                        assert!(c.skill_visible(h.index, grant), "{}", h.uri);
+                    }
                 }
+                // The limit is in bounds and no tag is given: only the query can be refused.
+                Err(e) => assert_eq!(e.kind, SearchErrorKind::Query, "{q:?}: {e}"),
             }
         }
     }

@@ -223,9 +223,9 @@ pub(super) struct Part<'a> {
 
 impl Fragment for Part<'_> {
     fn push_to(&self, b: &mut String) -> Result<(), RpcError> {
-        self.piece
-            .push_to(b)
-            .map_err(|e| RpcError::PackFault(format!("{} of {}: {}", self.what, self.of, e.0)))
+        self.piece.push_to(b).map_err(|e| {
+            RpcError::PackFault(format!("{} of {}: {}", self.what, self.of, e.reason()))
+        })
     }
 }
 
@@ -240,7 +240,7 @@ impl<T: Fragment> Fragment for Result<T, RpcError> {
 
 /// The error of a damaged record of the pack.
 pub(super) fn pack_fault(e: crate::catalog::pack::PackError) -> RpcError {
-    RpcError::PackFault(e.0)
+    RpcError::PackFault(e.reason().to_owned())
 }
 
 impl Responder {

@@ -95,7 +95,9 @@ impl Responder {
         let hits = self
             .catalog
             .search(g, query, &tags, limit)
-            .map_err(|e| e.0)?;
+            // Every refusal (the query, the limit, the tags, a tag the caller's skills do not
+            // carry, a catalog without an index) is a tool error, its message word for word.
+            .map_err(|e| e.to_string())?;
         let mut structured = String::with_capacity(64 + hits.len() * 256);
         structured.push_str("{\"results\":[");
         for (k, h) in hits.iter().enumerate() {

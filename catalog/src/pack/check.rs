@@ -41,7 +41,7 @@ impl<'a> HeapCheck<'a> {
         start
             .checked_add(s.len as usize)
             .and_then(|end| heap.get(start..end))
-            .ok_or_else(|| PackError(format!("{what} lies outside the heap")))
+            .ok_or_else(|| PackError::inconsistent(format!("{what} lies outside the heap")))
     }
 
     /// The table of `R` records a section's payload `s` holds, read in place: `n` of them
@@ -56,7 +56,7 @@ impl<'a> HeapCheck<'a> {
         let rec = record_len::<R>();
         let count = payload.len() / rec;
         if !payload.len().is_multiple_of(rec) || n.is_some_and(|n| n != count) {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "the {what} table is {} bytes, not {} records of {rec}",
                 payload.len(),
                 n.map_or_else(|| "whole".to_owned(), |n| n.to_string())
@@ -69,7 +69,7 @@ impl<'a> HeapCheck<'a> {
     pub(super) fn one<R: Record>(&self, s: Span, what: &str) -> Result<R, PackError> {
         let t: Table<R> = self.table(s, Some(1), what)?;
         t.get(self.pack, 0)
-            .ok_or_else(|| PackError(format!("the {what} table is not one record")))
+            .ok_or_else(|| PackError::inconsistent(format!("the {what} table is not one record")))
     }
 
     /// The text the spliced text `s` stands for ([`super::splice`]): a list of whole pieces in
@@ -77,7 +77,7 @@ impl<'a> HeapCheck<'a> {
     pub(super) fn spliced(&self, s: Span, what: &str) -> Result<String, PackError> {
         let list = self.bytes(s, what)?;
         if !list.len().is_multiple_of(PIECE_LEN) {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "{what} is {} bytes, not a list of pieces of {PIECE_LEN}",
                 list.len()
             )));
@@ -85,7 +85,7 @@ impl<'a> HeapCheck<'a> {
         let total = expanded_len(list);
         let left = self.budget.get();
         if total > left {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "{what} stands for more bytes than a pack of this size holds"
             )));
         }
@@ -100,7 +100,7 @@ impl<'a> HeapCheck<'a> {
     /// The text of `s`: UTF-8.
     pub(super) fn text(&self, s: Span, what: &str) -> Result<&'a str, PackError> {
         std::str::from_utf8(self.bytes(s, what)?)
-            .map_err(|_| PackError(format!("{what} is not UTF-8")))
+            .map_err(|_| PackError::inconsistent(format!("{what} is not UTF-8")))
     }
 
     /// `s` holds one JSON value that the project's strict reader accepts (every string
@@ -119,7 +119,9 @@ impl<'a> HeapCheck<'a> {
                 b'{' => "object",
                 _ => "string",
             };
-            return Err(PackError(format!("{what} is not a JSON {kind}")));
+            return Err(PackError::inconsistent(format!(
+                "{what} is not a JSON {kind}"
+            )));
         }
         strict_json(t, what)
     }
@@ -129,7 +131,9 @@ impl<'a> HeapCheck<'a> {
         if is_wire_digest(self.text(s, what)?) {
             Ok(())
         } else {
-            Err(PackError(format!("{what} is not a sha256 digest")))
+            Err(PackError::inconsistent(format!(
+                "{what} is not a sha256 digest"
+            )))
         }
     }
 }
@@ -138,7 +142,7 @@ impl<'a> HeapCheck<'a> {
 pub(super) fn strict_json(text: &str, what: &str) -> Result<(), PackError> {
     crate::json::parse(text)
         .map(|_| ())
-        .map_err(|e| PackError(format!("{what} is not valid JSON: {e}")))
+        .map_err(|e| PackError::inconsistent(format!("{what} is not valid JSON: {e}")))
 }
 
 /// Whether `next` comes after `prev` (a table sorted by `what`, each key once).
@@ -148,7 +152,9 @@ pub(super) fn sorted<'a>(
     what: &str,
 ) -> Result<(), PackError> {
     if prev.is_some_and(|p| p >= next) {
-        return Err(PackError(format!("{what} are not sorted at {next}")));
+        return Err(PackError::inconsistent(format!(
+            "{what} are not sorted at {next}"
+        )));
     }
     *prev = Some(next);
     Ok(())

@@ -46,13 +46,80 @@ pub use write::{encode, encode_with, snapshot_of, Asset, PackOptions, Packed};
 #[cfg_attr(feature = "internals", visibility::make(pub))]
 pub(crate) const VERSION: u32 = 7;
 
-/// Why a pack cannot be loaded.
+/// Why a pack cannot be loaded, or why a record of a pack loaded by its shape only cannot be
+/// read: what is wrong (`kind`), and a message that names it and the fix
+/// ([`std::fmt::Display`], which starts `invalid skills pack: `).
+///
+/// ```
+/// use skills_edge_catalog::{pack::PackErrorKind, Catalog};
+/// let e = Catalog::from_bytes(b"PK\x03\x04 a zip file".to_vec()).err().unwrap();
+/// assert_eq!(e.kind, PackErrorKind::NotAPack);
+/// assert!(e.to_string().starts_with("invalid skills pack: it does not start with SKEDPACK"));
+/// assert!(e.reason().starts_with("it does not start with SKEDPACK"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PackError(pub String);
+pub struct PackError {
+    /// What is wrong.
+    pub kind: PackErrorKind,
+    message: String,
+}
+
+/// What a [`PackError`] found wrong, by what a caller would do about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PackErrorKind {
+    /// The bytes are not a pack at all: they do not start with the magic `SKEDPACK` (another
+    /// file given where a pack was meant). Given by every load.
+    NotAPack,
+    /// A pack made by another version of skills-edge: of another format version, or holding
+    /// a section marked required that this build does not know. Rebuild the pack with this
+    /// version (or serve it with the one that made it). Given by every load.
+    OtherVersion,
+    /// The bytes are not the ones the compiler wrote: shorter or longer than the length the
+    /// header gives, too short for the header, or (a full check, [`crate::Catalog::from_bytes`])
+    /// their SHA-256 is not the one the pack carries: damaged in transit or in storage.
+    /// Copy or fetch the whole file again, in binary mode.
+    Corrupted,
+    /// A pack whose bytes are whole (its length, and with a full check its SHA-256, are its
+    /// own) but whose tables, records or sections are inconsistent: a count or a range
+    /// outside the pack, a table of the wrong length, a section without its companions,
+    /// text that is not UTF-8, JSON that is not valid, a table out of order, a search index
+    /// that does not fit. A bug of the compiler that wrote it, or bytes changed on purpose
+    /// (the checksum rewritten). Given by every load; a load by the shape only
+    /// ([`crate::Catalog::from_static`], [`crate::Catalog::from_bundled`]) reads no checksum,
+    /// so damage in transit can show as this there too.
+    Inconsistent,
+    /// A record of a pack loaded by its shape only is damaged: it lies outside the pack, is
+    /// not UTF-8, or its pieces stand for more than the pack holds. Given only when a record
+    /// is read ([`crate::Catalog::try_skill_at`], [`crate::Catalog::try_file_at`],
+    /// [`crate::Spliced::push_to`]), never by a load: the catalog stays loaded and its other
+    /// records readable. Rebuild the pack and deploy it again.
+    DamagedRecord,
+}
+
+impl PackError {
+    /// A [`PackError`] of `kind`; `message` follows the prefix `invalid skills pack: `.
+    pub(crate) fn new(kind: PackErrorKind, message: impl Into<String>) -> PackError {
+        PackError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// A [`PackErrorKind::Inconsistent`] pack.
+    pub(crate) fn inconsistent(message: impl Into<String>) -> PackError {
+        PackError::new(PackErrorKind::Inconsistent, message)
+    }
+
+    /// What is wrong, without the prefix `invalid skills pack: ` (for a message that says it
+    /// is about a pack in its own words).
+    pub fn reason(&self) -> &str {
+        &self.message
+    }
+}
 
 impl std::fmt::Display for PackError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "invalid skills pack: {}", self.0)
+        write!(f, "invalid skills pack: {}", self.message)
     }
 }
 

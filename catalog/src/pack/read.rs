@@ -5,7 +5,7 @@ use super::format::*;
 use super::record::Table;
 use super::record::{get, record_len, Record};
 use super::tables::*;
-use super::{PackError, VERSION};
+use super::{PackError, PackErrorKind, VERSION};
 
 /// How much of a pack [`open`] checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,15 +27,16 @@ pub(crate) enum Check {
 /// truncated (or extended) pack, a corrupted one.
 fn check_integrity(pack: &[u8], check: Check) -> Result<(), PackError> {
     if pack.len() < 8 || &pack[..8] != MAGIC {
-        return Err(PackError(
-            "it does not start with SKEDPACK: this is not a skills pack (make one with `skills-edge pack <dir> -o <file>`)".into(),
+        return Err(PackError::new(
+            PackErrorKind::NotAPack,
+            "it does not start with SKEDPACK: this is not a skills pack (make one with `skills-edge pack <dir> -o <file>`)",
         ));
     }
     let too_short = || {
-        PackError(format!(
-            "truncated: {} bytes, too short for the header",
-            pack.len()
-        ))
+        PackError::new(
+            PackErrorKind::Corrupted,
+            format!("truncated: {} bytes, too short for the header", pack.len()),
+        )
     };
     let word = |at: usize| {
         pack.get(at..at + 4)
@@ -44,9 +45,12 @@ fn check_integrity(pack: &[u8], check: Check) -> Result<(), PackError> {
     };
     let version = word(8)?;
     if version != VERSION {
-        return Err(PackError(format!(
-            "format version {version}; this build reads version {VERSION} only (rebuild the pack with this version of skills-edge)"
-        )));
+        return Err(PackError::new(
+            PackErrorKind::OtherVersion,
+            format!(
+                "format version {version}; this build reads version {VERSION} only (rebuild the pack with this version of skills-edge)"
+            ),
+        ));
     }
     // Fuzzing builds only (`cargo fuzz` compiles with `--cfg fuzzing`; no other build sets it):
     // the length and the SHA-256 are not checked, so that mutated packs reach the structure
@@ -61,10 +65,13 @@ fn check_integrity(pack: &[u8], check: Check) -> Result<(), PackError> {
         } else {
             "has trailing bytes"
         };
-        return Err(PackError(format!(
-            "{how}: {} bytes, the header says {total} (copy the whole file, in binary mode)",
-            pack.len()
-        )));
+        return Err(PackError::new(
+            PackErrorKind::Corrupted,
+            format!(
+                "{how}: {} bytes, the header says {total} (copy the whole file, in binary mode)",
+                pack.len()
+            ),
+        ));
     }
     if total < PREFIX_LEN {
         return Err(too_short());
@@ -74,9 +81,9 @@ fn check_integrity(pack: &[u8], check: Check) -> Result<(), PackError> {
     }
     let digest = crate::skill::digest::sha256(&pack[PREFIX_LEN..]);
     if digest[..] != pack[16..PREFIX_LEN] {
-        return Err(PackError(
-            "checksum mismatch: the pack is corrupted (rebuild it, and copy it in binary mode)"
-                .into(),
+        return Err(PackError::new(
+            PackErrorKind::Corrupted,
+            "checksum mismatch: the pack is corrupted (rebuild it, and copy it in binary mode)",
         ));
     }
     Ok(())
@@ -101,7 +108,9 @@ impl Counts {
         let fits = |n: u32, rec: usize, what: &str| {
             let n = n as usize;
             if n.saturating_mul(rec) > pack_len {
-                return Err(PackError(format!("{what} count {n} exceeds the pack size")));
+                return Err(PackError::inconsistent(format!(
+                    "{what} count {n} exceeds the pack size"
+                )));
             }
             Ok(n)
         };
@@ -156,7 +165,7 @@ pub fn section_table(pack: &[u8]) -> Result<SectionTable, PackError> {
     let start = r.pos + counts.before_sections();
     let record_len = record_len::<SectionRec>();
     if start.saturating_add(counts.sections.saturating_mul(record_len)) > pack.len() {
-        return Err(PackError("truncated header or table".into()));
+        return Err(PackError::inconsistent("truncated header or table"));
     }
     Ok(SectionTable {
         count_at: r.pos - 4,
@@ -176,7 +185,7 @@ impl Reader<'_> {
         let s = self
             .b
             .get(self.pos..self.pos + 4)
-            .ok_or_else(|| PackError("truncated header or table".into()))?;
+            .ok_or_else(|| PackError::inconsistent("truncated header or table"))?;
         self.pos += 4;
         Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
     }
@@ -186,7 +195,7 @@ impl Reader<'_> {
         let bytes = self
             .b
             .get(self.pos..end)
-            .ok_or_else(|| PackError("truncated header or table".into()))?;
+            .ok_or_else(|| PackError::inconsistent("truncated header or table"))?;
         self.pos = end;
         Ok(get(bytes))
     }
@@ -198,7 +207,7 @@ impl Reader<'_> {
                 self.pos = end;
                 Ok(t)
             }
-            _ => Err(PackError("truncated header or table".into())),
+            _ => Err(PackError::inconsistent("truncated header or table")),
         }
     }
 }
@@ -246,9 +255,12 @@ fn read_sections(r: &mut Reader<'_>, n: usize) -> Result<Found, PackError> {
                 }
             }
             t if required => {
-                return Err(PackError(format!(
-                    "section {t} is required to serve the pack, and this build does not know it (serve the pack with the version of skills-edge that made it, or rebuild the pack with this one)"
-                )))
+                return Err(PackError::new(
+                    PackErrorKind::OtherVersion,
+                    format!(
+                        "section {t} is required to serve the pack, and this build does not know it (serve the pack with the version of skills-edge that made it, or rebuild the pack with this one)"
+                    ),
+                ))
             }
             // A section this reader does not know and may ignore.
             _ => {}
@@ -275,7 +287,7 @@ pub(crate) fn open(pack: &[u8], check: Check) -> Result<Tables, PackError> {
     let heap_len = r.u32()? as usize;
     let heap_start = r.pos;
     if pack.len() - heap_start != heap_len {
-        return Err(PackError(format!(
+        return Err(PackError::inconsistent(format!(
             "heap is {} bytes, header says {heap_len}",
             pack.len() - heap_start
         )));
@@ -295,7 +307,7 @@ pub(crate) fn open(pack: &[u8], check: Check) -> Result<Tables, PackError> {
     let mirror_index: Table<Span> = heap.table(
         found
             .mirror_index
-            .ok_or_else(|| PackError("the mirror index section (2) is missing".into()))?,
+            .ok_or_else(|| PackError::inconsistent("the mirror index section (2) is missing"))?,
         Some(skills.len() + 1),
         "mirror index",
     )?;
@@ -303,7 +315,7 @@ pub(crate) fn open(pack: &[u8], check: Check) -> Result<Tables, PackError> {
         snapshot: h.snapshot,
         instructions: found
             .instructions
-            .ok_or_else(|| PackError("the instructions section is missing".into()))?,
+            .ok_or_else(|| PackError::inconsistent("the instructions section is missing"))?,
         mirror_prefix: mirror_index.get(pack, 0).unwrap_or_default(),
         mirror_items: mirror_index.slice(1, skills.len()),
         assets: match found.assets {
@@ -316,7 +328,7 @@ pub(crate) fn open(pack: &[u8], check: Check) -> Result<Tables, PackError> {
         search: match found.search {
             Some(s) => {
                 crate::search::index::Index::open(heap.bytes(s, "the search section")?)
-                    .map_err(PackError)?;
+                    .map_err(PackError::inconsistent)?;
                 Some(s)
             }
             None => None,
@@ -351,10 +363,10 @@ fn check_contents(t: &Tables, heap: HeapCheck<'_>) -> Result<(), PackError> {
     check_mirror(heap, &mirror, t.skills.len())?;
     let external = files.iter().any(|f| f.external) || mirror.iter().any(|m| m.archive_external);
     if assets.is_none() == external {
-        return Err(PackError(if external {
-            "a file or archive is an asset, but the pack has no asset section (19)".into()
+        return Err(PackError::inconsistent(if external {
+            "a file or archive is an asset, but the pack has no asset section (19)"
         } else {
-            "the pack has an asset section (19), but no file or archive is an asset".into()
+            "the pack has an asset section (19), but no file or archive is an asset"
         }));
     }
     let skill_names: Vec<&str> = t
@@ -382,7 +394,7 @@ fn check_contents(t: &Tables, heap: HeapCheck<'_>) -> Result<(), PackError> {
         };
         crate::search::index::Index::open(heap.bytes(s, "the search section")?)
             .and_then(|ix| ix.check(t.skills.len(), classes, class_of))
-            .map_err(PackError)?;
+            .map_err(PackError::inconsistent)?;
     }
     Ok(())
 }
@@ -403,20 +415,22 @@ fn check_files(
         let data = heap.bytes(f.data, "file data")?;
         if f.external {
             if !data.is_empty() || rendered_len < 2 {
-                return Err(PackError(format!(
+                return Err(PackError::inconsistent(format!(
                     "{uri} is external but has inline bytes or no rendered length"
                 )));
             }
         } else {
             if data.len() != f.size as usize || rendered_len != 0 {
-                return Err(PackError(format!(
+                return Err(PackError::inconsistent(format!(
                     "{uri} has {} bytes, its record says {}",
                     data.len(),
                     f.size
                 )));
             }
             if f.text && std::str::from_utf8(data).is_err() {
-                return Err(PackError(format!("{uri} is marked text but is not UTF-8")));
+                return Err(PackError::inconsistent(format!(
+                    "{uri} is marked text but is not UTF-8"
+                )));
             }
         }
     }
@@ -452,7 +466,7 @@ fn check_dirs(
         sorted(&mut prev, uri, "directory URIs")?;
         let end = (d.first_child as usize).checked_add(d.child_count as usize);
         if end.is_none_or(|end| end > n_children) {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "children of {uri} lie outside the table"
             )));
         }
@@ -471,14 +485,14 @@ fn check_mirror(
         let name = heap.text(m.name, "mirrored name")?;
         sorted(&mut prev, name, "mirrored names")?;
         if m.skill as usize >= n_skills {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "the mirrored skill {name} lies outside the skills table"
             )));
         }
         let data = heap.bytes(m.archive_data, "archive data")?;
         if m.archive_digest.len == 0 {
             if m.archive_size != 0 || !data.is_empty() || m.archive_external {
-                return Err(PackError(format!(
+                return Err(PackError::inconsistent(format!(
                     "the mirrored skill {name} has archive bytes but no archive digest"
                 )));
             }
@@ -488,7 +502,7 @@ fn check_mirror(
         let inline_ok = !m.archive_external && data.len() == m.archive_size as usize;
         let external_ok = m.archive_external && data.is_empty();
         if m.archive_size == 0 || !(inline_ok || external_ok) {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "the archive of {name} has {} bytes in the pack, its record says {}{}",
                 data.len(),
                 m.archive_size,

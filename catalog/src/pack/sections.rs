@@ -21,8 +21,8 @@ pub(super) fn fallback(
     let [Some(tools), Some(prompts), Some(list_skills), Some(instr), Some(per_skill), Some(prompt_index), Some(name_index)] =
         *found
     else {
-        return Err(PackError(
-            "the fallback sections are incomplete (a pack has all of them or none)".into(),
+        return Err(PackError::inconsistent(
+            "the fallback sections are incomplete (a pack has all of them or none)",
         ));
     };
     let FallbackInstructionsRec(instructions) = heap.one(instr, "fallback instructions")?;
@@ -53,7 +53,10 @@ pub(super) fn check_fallback(
     let spliced = |s, what: &str, open: u8| -> Result<(), PackError> {
         let text = heap.spliced(s, what)?;
         if text.as_bytes().first() != Some(&open) {
-            return Err(PackError(format!("{what} is not a JSON {}", kind(open))));
+            return Err(PackError::inconsistent(format!(
+                "{what} is not a JSON {}",
+                kind(open)
+            )));
         }
         strict_json(&text, what)
     };
@@ -77,7 +80,7 @@ pub(super) fn check_fallback(
         let name = heap.text(p.name, "prompt name")?;
         sorted(&mut prev, name, "prompt names")?;
         if p.skill as usize >= n_skills {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "the prompt {name} names a skill outside the skills table"
             )));
         }
@@ -85,12 +88,12 @@ pub(super) fn check_fallback(
     let mut prev: Option<&str> = None;
     for i in f.skills_by_name.iter(heap.pack) {
         let Some(name) = skill_names.get(i as usize) else {
-            return Err(PackError(
-                "the fallback name index names a skill outside the skills table".into(),
+            return Err(PackError::inconsistent(
+                "the fallback name index names a skill outside the skills table",
             ));
         };
         if prev.is_some_and(|p| p > *name) {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "the fallback name index is not sorted at {name}"
             )));
         }
@@ -112,9 +115,8 @@ pub(super) fn signatures(
             keys,
         })),
         (None, None) => Ok(None),
-        _ => Err(PackError(
-            "a signed pack has both signature sections (10 and 11), but this one has only one"
-                .into(),
+        _ => Err(PackError::inconsistent(
+            "a signed pack has both signature sections (10 and 11), but this one has only one",
         )),
     }
 }
@@ -150,13 +152,13 @@ pub(super) fn access(
         if found.iter().all(Option::is_none) {
             return Ok(None);
         }
-        return Err(PackError(
-            "a pack with access rules has all of its access sections (12 to 18 and 20), but this one lacks some".into(),
+        return Err(PackError::inconsistent(
+            "a pack with access rules has all of its access sections (12 to 18 and 20), but this one lacks some",
         ));
     };
     let classes: Table<Span> = heap.table(cl, None, "access class")?;
     if classes.len() == 0 || classes.len() > crate::access::MAX_PRIVATE_CLASSES {
-        return Err(PackError(format!(
+        return Err(PackError::inconsistent(format!(
             "the pack has {} private audience classes; a pack with access rules has 1 to {}",
             classes.len(),
             crate::access::MAX_PRIVATE_CLASSES
@@ -181,7 +183,7 @@ pub(super) fn check_access(a: &AccessTables, heap: HeapCheck<'_>) -> Result<(), 
     for c in a.classes.iter(pack) {
         let scopes = heap.text(c, "access class scopes")?;
         if !scopes.split(' ').all(crate::access::is_scope_token) {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "the access class {scopes:?} is not a list of scope tokens"
             )));
         }
@@ -193,8 +195,8 @@ pub(super) fn check_access(a: &AccessTables, heap: HeapCheck<'_>) -> Result<(), 
         .chain(a.files.iter(pack))
         .all(|c| c as usize <= n)
     {
-        return Err(PackError(
-            "a skill or file names an audience class the pack does not have".into(),
+        return Err(PackError::inconsistent(
+            "a skill or file names an audience class the pack does not have",
         ));
     }
     let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
@@ -204,8 +206,8 @@ pub(super) fn check_access(a: &AccessTables, heap: HeapCheck<'_>) -> Result<(), 
         .chain(a.children.iter(pack))
         .all(|d| d.audience().private & !all == 0)
     {
-        return Err(PackError(
-            "a directory names an audience class the pack does not have".into(),
+        return Err(PackError::inconsistent(
+            "a directory names an audience class the pack does not have",
         ));
     }
     for line in a.lines.iter(pack) {
@@ -236,7 +238,9 @@ pub(super) fn check_items(t: &Tables, heap: HeapCheck<'_>) -> Result<(), PackErr
             continue;
         }
         if !text.starts_with('{') {
-            return Err(PackError("a mirror index item is not a JSON object".into()));
+            return Err(PackError::inconsistent(
+                "a mirror index item is not a JSON object",
+            ));
         }
         strict_json(&text, "mirror index item")?;
     }
@@ -286,7 +290,7 @@ pub(super) fn check_lists(
             || rec.snapshot != want.snapshot
             || rec.mirror_lanes() != want.mirror_tag
         {
-            return Err(PackError(format!(
+            return Err(PackError::inconsistent(format!(
                 "the list of audience class {k} (section 20) is not what the pack's tables give"
             )));
         }

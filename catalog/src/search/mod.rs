@@ -60,13 +60,54 @@ pub struct Hit<'a> {
     pub score: f64,
 }
 
-/// Why a search cannot run: the argument at fault and its bounds, in words a model can act on.
+/// Why a search cannot run: the argument at fault (`kind`), and a message that names it and
+/// its bounds in words a model can act on ([`std::fmt::Display`]).
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, search::SearchErrorKind, Catalog, Grant};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let e = catalog.search(Grant::PUBLIC, "greet", &[], 500).unwrap_err();
+/// assert_eq!(e.kind, SearchErrorKind::Limit);
+/// assert_eq!(e.to_string(), "`limit` must be from 1 to 50 (got 500)");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchError(pub String);
+pub struct SearchError {
+    /// What is at fault.
+    pub kind: SearchErrorKind,
+    message: String,
+}
+
+/// What a [`SearchError`] refused: the argument to change, or the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchErrorKind {
+    /// The query text: empty, longer than 1000 bytes, without a word to search for, or with
+    /// more than 32 distinct words.
+    Query,
+    /// The limit: not from 1 to [`MAX_LIMIT`].
+    Limit,
+    /// The tags: more than 16 of them.
+    Tags,
+    /// A tag that no skill the caller sees carries (a tag only skills it may not see carry
+    /// is unknown to it, as an absent one); the message names the tag.
+    UnknownTag,
+    /// The catalog was built without a search index: no argument can make the search run.
+    NoIndex,
+}
+
+impl SearchError {
+    fn new(kind: SearchErrorKind, message: impl Into<String>) -> SearchError {
+        SearchError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
 
 impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -104,21 +145,11 @@ impl Catalog {
         tags: &[&str],
         limit: usize,
     ) -> Result<Vec<Hit<'_>>, SearchError> {
-        let query_terms = query_terms(query)?;
-        if !(1..=MAX_LIMIT).contains(&limit) {
-            return Err(SearchError(format!(
-                "`limit` must be from 1 to {MAX_LIMIT} (got {limit})"
-            )));
-        }
-        if tags.len() > MAX_QUERY_TAGS {
-            return Err(SearchError(format!(
-                "`tags` names {} tags; a search filters by at most {MAX_QUERY_TAGS}",
-                tags.len()
-            )));
-        }
+        let query_terms = checked_arguments(query, tags, limit)?;
         let Some(ix) = self.search_index() else {
-            return Err(SearchError(
-                "this catalog was built without a search index".into(),
+            return Err(SearchError::new(
+                SearchErrorKind::NoIndex,
+                "this catalog was built without a search index",
             ));
         };
         let sees = self.skill_visibility(grant);
@@ -198,6 +229,28 @@ impl Catalog {
     }
 }
 
+/// The distinct terms of `query`, once the arguments are checked in turn: the query
+/// ([`query_terms`]), the limit, the number of tags.
+fn checked_arguments(query: &str, tags: &[&str], limit: usize) -> Result<Vec<String>, SearchError> {
+    let terms = query_terms(query)?;
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(SearchError::new(
+            SearchErrorKind::Limit,
+            format!("`limit` must be from 1 to {MAX_LIMIT} (got {limit})"),
+        ));
+    }
+    if tags.len() > MAX_QUERY_TAGS {
+        return Err(SearchError::new(
+            SearchErrorKind::Tags,
+            format!(
+                "`tags` names {} tags; a search filters by at most {MAX_QUERY_TAGS}",
+                tags.len()
+            ),
+        ));
+    }
+    Ok(terms)
+}
+
 /// The description in a skill's entry: its frontmatter's. The entry starts `{"uri":…,
 /// "frontmatter":{…},` as the compiler writes it, so the frontmatter is read alone, not the
 /// resources and signature after it; an entry of another shape is read whole.
@@ -233,7 +286,7 @@ fn tagged_visible(
 ) -> Result<Vec<u32>, SearchError> {
     let list = ix.tagged(tag);
     if !list.iter().any(|&s| visible(s)) {
-        return Err(SearchError(format!(
+        return Err(SearchError::new(SearchErrorKind::UnknownTag, format!(
             "no skill carries the tag {}: `tags` names tags of `metadata.tags` (1–{} characters of a-z, 0-9 and hyphens); leave `tags` out to search every skill",
             echo(tag),
             text::MAX_TAG_CHARS
@@ -378,13 +431,13 @@ fn weighted(counts: &[u8; FIELDS], lens: [u32; FIELDS], avg: &[f64]) -> f64 {
 /// cut, so no word of it is dropped without the caller knowing).
 fn query_terms(query: &str) -> Result<Vec<String>, SearchError> {
     if query.len() > MAX_QUERY_BYTES {
-        return Err(SearchError(format!(
+        return Err(SearchError::new(SearchErrorKind::Query, format!(
             "`query` has {} bytes; it must have 1 to {MAX_QUERY_BYTES}: a few words saying what the skill should do",
             query.len()
         )));
     }
     if query.trim().is_empty() {
-        return Err(SearchError(format!(
+        return Err(SearchError::new(SearchErrorKind::Query, format!(
             "`query` is empty; it must have 1 to {MAX_QUERY_BYTES} bytes: a few words saying what the skill should do"
         )));
     }
@@ -394,15 +447,15 @@ fn query_terms(query: &str) -> Result<Vec<String>, SearchError> {
             continue;
         }
         if out.len() == MAX_QUERY_TERMS {
-            return Err(SearchError(format!(
+            return Err(SearchError::new(SearchErrorKind::Query, format!(
                 "`query` has more than {MAX_QUERY_TERMS} words to search for (distinct words of 2 to 32 letters or digits, other than words like \"the\"); a search takes at most {MAX_QUERY_TERMS}: keep the words that say what the skill should do"
             )));
         }
         out.push(t);
     }
     if out.is_empty() {
-        return Err(SearchError(
-            "`query` has no word to search for (letters or digits, other than words like \"the\" or \"how\"); say what the skill should do".into(),
+        return Err(SearchError::new(SearchErrorKind::Query,
+            "`query` has no word to search for (letters or digits, other than words like \"the\" or \"how\"); say what the skill should do",
         ));
     }
     Ok(out)

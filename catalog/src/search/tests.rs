@@ -1,7 +1,20 @@
 //! The ranking, its bounds, and hidden = absent at the catalog's level.
 
+use super::{SearchError, SearchErrorKind};
 use crate::compile::SourceTree;
+use crate::pack::PackErrorKind;
 use crate::{Catalog, Grant};
+
+/// The refusal `r` holds, checked to be of `kind`: its message.
+fn refused<T>(r: Result<T, SearchError>, kind: SearchErrorKind) -> String {
+    match r {
+        Ok(_) => panic!("searched where a refusal ({kind:?}) was expected"),
+        Err(e) => {
+            assert_eq!(e.kind, kind, "{e}");
+            e.to_string()
+        }
+    }
+}
 
 fn skill(name: &str, description: &str, extra: &str, body: &str) -> (String, String) {
     (
@@ -106,27 +119,38 @@ fn tags_filter_every_result_and_an_unknown_tag_is_an_error() {
         ["skill://release-notes/SKILL.md"]
     );
     assert_eq!(uris(&c, "pdf", &["forms"]), ["skill://pdf-forms/SKILL.md"]);
-    let e = c.search(Grant::PUBLIC, "pdf", &["nope"], 10).unwrap_err();
-    assert!(e.0.contains("\"nope\"") && e.0.contains("`tags`"), "{e}");
+    let e = refused(
+        c.search(Grant::PUBLIC, "pdf", &["nope"], 10),
+        SearchErrorKind::UnknownTag,
+    );
+    assert!(e.contains("\"nope\"") && e.contains("`tags`"), "{e}");
 }
 
 #[test]
 fn bad_queries_and_limits_name_the_argument_and_its_bounds() {
     let c = catalog(&corpus(), None);
-    let err = |q: &str, limit: usize| c.search(Grant::PUBLIC, q, &[], limit).unwrap_err().0;
-    assert!(err("", 10).contains("`query` is empty"));
-    assert!(err("   ", 10).contains("`query` is empty"));
-    assert!(err("?!… --- ,,,", 10).contains("`query` has no word"));
-    assert!(err("the how to", 10).contains("`query` has no word"));
-    assert!(err(&"pdf ".repeat(400), 10).contains("1 to 1000"));
-    assert!(err("pdf", 0).contains("`limit` must be from 1 to 50"));
-    assert!(err("pdf", 51).contains("`limit` must be from 1 to 50"));
+    let query = |q: &str| refused(c.search(Grant::PUBLIC, q, &[], 10), SearchErrorKind::Query);
+    assert!(query("").contains("`query` is empty"));
+    assert!(query("   ").contains("`query` is empty"));
+    assert!(query("?!… --- ,,,").contains("`query` has no word"));
+    assert!(query("the how to").contains("`query` has no word"));
+    assert!(query(&"pdf ".repeat(400)).contains("1 to 1000"));
+    let words: String = (0..33).map(|k| format!("word{k} ")).collect();
+    assert!(query(&words).contains("more than 32 words"));
+    let limit = |n: usize| {
+        refused(
+            c.search(Grant::PUBLIC, "pdf", &[], n),
+            SearchErrorKind::Limit,
+        )
+    };
+    assert_eq!(limit(0), "`limit` must be from 1 to 50 (got 0)");
+    assert_eq!(limit(51), "`limit` must be from 1 to 50 (got 51)");
     let too_many: Vec<&str> = ["pdf"; 17].to_vec();
-    assert!(c
-        .search(Grant::PUBLIC, "pdf", &too_many, 5)
-        .unwrap_err()
-        .0
-        .contains("at most 16"));
+    let e = refused(
+        c.search(Grant::PUBLIC, "pdf", &too_many, 5),
+        SearchErrorKind::Tags,
+    );
+    assert!(e.contains("at most 16"), "{e}");
     assert!(
         c.search(Grant::PUBLIC, "pdf", &[], 1)
             .expect("searches")
@@ -154,7 +178,7 @@ fn a_hidden_skill_changes_no_score_of_a_caller_that_cannot_see_it() {
     for q in ["merge pdf", "pdf", "commit notes", "vault"] {
         let ha = a.search(Grant::PUBLIC, q, &[], 50);
         let hb = b.search(Grant::PUBLIC, q, &[], 50);
-        let strip = |h: Result<Vec<super::Hit<'_>>, super::SearchError>| {
+        let strip = |h: Result<Vec<super::Hit<'_>>, SearchError>| {
             h.map(|v| {
                 v.into_iter()
                     .map(|h| (h.uri.to_owned(), h.score.to_bits(), h.description))
@@ -189,32 +213,48 @@ fn a_damaged_search_section_is_refused_by_the_full_check() {
     .expect("compiles");
     let pack = crate::pack::encode(&compiled, None);
     let table = crate::pack::section_table(&pack).expect("sections");
-    let (off, len) = (0..table.count)
+    let (off, len, at_tag) = (0..table.count)
         .map(|k| {
             let at = table.start + k * table.record_len;
             let w = |i: usize| {
                 u32::from_le_bytes(pack[at + 4 * i..at + 4 * i + 4].try_into().unwrap()) as usize
             };
-            (w(0), w(1), w(2))
+            (w(0), w(1), w(2), at)
         })
         .find(|s| s.0 == 21)
-        .map(|s| (s.1, s.2))
+        .map(|s| (s.1, s.2, s.3))
         .expect("a search section");
     let heap_start = table.start + table.count * table.record_len + 4;
-    let mut refused = 0;
+    let mut refusals = 0;
     for k in 0..len {
         let mut bad = pack.clone();
         bad[heap_start + off + k] ^= 0x5a;
         crate::pack::seal(&mut bad);
-        if Catalog::from_bytes(bad).is_err() {
-            refused += 1;
+        if let Err(e) = Catalog::from_bytes(bad) {
+            assert_eq!(e.kind, PackErrorKind::Inconsistent, "{e}");
+            refusals += 1;
         }
     }
     // Term and tag text bytes may change into other valid orders; every structural word is
     // checked. Most single-byte changes are refused, none panics.
     assert!(
-        refused * 2 > len,
-        "{refused} of {len} damaged sections refused"
+        refusals * 2 > len,
+        "{refusals} of {len} damaged sections refused"
+    );
+    // The section's tag changed to one this reader does not know, not required: a catalog
+    // without a search index, which no argument can search.
+    let mut without = pack.clone();
+    without[at_tag..at_tag + 4].copy_from_slice(&1000u32.to_le_bytes());
+    without[at_tag + 12..at_tag + 16].copy_from_slice(&0u32.to_le_bytes());
+    crate::pack::seal(&mut without);
+    let c = Catalog::from_bytes(without).expect("loads without its search index");
+    assert!(!c.has_search());
+    assert_eq!(
+        refused(
+            c.search(Grant::PUBLIC, "pdf", &[], 5),
+            SearchErrorKind::NoIndex
+        ),
+        "this catalog was built without a search index"
     );
 }
 

@@ -4,7 +4,7 @@
 //! ranges: nothing is parsed or rendered.
 
 use crate::pack::splice::{expanded_len, pieces};
-use crate::pack::PackError;
+use crate::pack::{PackError, PackErrorKind};
 
 /// A JSON fragment of the pack, read in place as its pieces (see the module).
 #[derive(Clone, Copy)]
@@ -32,9 +32,9 @@ impl<'a> Spliced<'a> {
 
     /// Appends the fragment to `out`. `Err` when the pack is damaged: a piece lies outside
     /// it or is not UTF-8, or the pieces stand for more bytes than a pack of its size holds
-    /// (`out` then holds a part of the fragment).
+    /// (`out` then holds a part of the fragment): [`PackErrorKind::DamagedRecord`].
     pub fn push_to(&self, out: &mut String) -> Result<(), PackError> {
-        let damaged = |why: &str| Err(PackError(why.to_owned()));
+        let damaged = |why: &str| Err(PackError::new(PackErrorKind::DamagedRecord, why));
         if !self
             .list
             .len()
