@@ -67,12 +67,16 @@ pub struct PackError {
 /// What a [`PackError`] found wrong, by what a caller would do about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PackErrorKind {
-    /// The bytes are not a pack at all: they do not start with the magic `SKEDPACK` (another
-    /// file given where a pack was meant). Given by every load.
+    /// The bytes are not a pack at all: none, or they do not start with the magic
+    /// `SKEDPACK` (another file given where a pack was meant). Given by every load. (The first
+    /// bytes of the magic alone are a pack cut short: [`PackErrorKind::Corrupted`].)
     NotAPack,
     /// A pack made by another version of skills-edge: of another format version, or holding
     /// a section marked required that this build does not know. Rebuild the pack with this
-    /// version (or serve it with the one that made it). Given by every load.
+    /// version (or serve it with the one that made it). Given by every load. The checksum
+    /// does not cover the header it sits in (magic, version, length), so a pack damaged there
+    /// is named by where the damage lands: a changed version word reads as this kind, a
+    /// changed magic as [`PackErrorKind::NotAPack`].
     OtherVersion,
     /// The bytes are not the ones the compiler wrote: shorter or longer than the length the
     /// header gives, too short for the header, or (a full check, [`crate::Catalog::from_bytes`])
@@ -86,7 +90,9 @@ pub enum PackErrorKind {
     /// that does not fit. A bug of the compiler that wrote it, or bytes changed on purpose
     /// (the checksum rewritten). Given by every load; a load by the shape only
     /// ([`crate::Catalog::from_static`], [`crate::Catalog::from_bundled`]) reads no checksum,
-    /// so damage in transit can show as this there too.
+    /// so damage in transit can show as this there too. A table the header places past the
+    /// end of a pack whose length is its own is this kind, though its message says
+    /// "truncated header or table".
     Inconsistent,
     /// A record of a pack loaded by its shape only is damaged: it lies outside the pack, is
     /// not UTF-8, or its pieces stand for more than the pack holds. Given only when a record

@@ -26,6 +26,13 @@ pub(crate) enum Check {
 /// each kind of damage is named: not a pack at all, a pack of another format version, a
 /// truncated (or extended) pack, a corrupted one.
 fn check_integrity(pack: &[u8], check: Check) -> Result<(), PackError> {
+    // The first bytes of the magic and nothing after them: a pack cut short, not another file.
+    if !pack.is_empty() && pack.len() < MAGIC.len() && MAGIC.starts_with(pack) {
+        return Err(PackError::new(
+            PackErrorKind::Corrupted,
+            format!("truncated: {} bytes, too short for the header", pack.len()),
+        ));
+    }
     if pack.len() < 8 || &pack[..8] != MAGIC {
         return Err(PackError::new(
             PackErrorKind::NotAPack,
