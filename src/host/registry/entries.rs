@@ -1,6 +1,7 @@
 //! Registering entries: one entry, a listing, a `skills/get` result; forgetting one.
 
 use super::*;
+use std::collections::btree_map;
 
 impl SkillHost {
     /// Registers (or replaces) the entry of a skill of server `label`, after checking its
@@ -35,23 +36,24 @@ impl SkillHost {
             None => false,
         };
         let server = self.server_mut(label)?;
-        let (added, changed) = match server.skills.get_mut(&uri) {
-            Some(skill) => {
+        // One search of the server's skills, whether the skill is new or registered again.
+        let (added, changed) = match server.skills.entry(uri.clone()) {
+            btree_map::Entry::Occupied(mut held) => {
+                let skill = held.get_mut();
                 let changed = !skill.entry.same_file_set(&entry);
                 skill.entry = entry;
                 skill.current_until = None;
                 skill.signer = signer;
                 (false, changed)
             }
-            None => {
-                let skill = Skill {
+            btree_map::Entry::Vacant(slot) => {
+                slot.insert(Box::new(Skill {
                     entry,
                     current_until: None,
                     signer,
                     window: None,
                     check: None,
-                };
-                server.skills.insert(uri.clone(), Box::new(skill));
+                }));
                 self.names.take();
                 (true, false)
             }
