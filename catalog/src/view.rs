@@ -301,11 +301,18 @@ impl Catalog {
     }
 
     /// The `/.well-known/agent-skills/index.json` of the catalog (see
-    /// [`crate::compile::mirror`]) as the anonymous caller sees it, assembled from its prefix
-    /// and the items of the skills it lists.
-    ///
-    /// Assembled on first use, then kept.
-    pub fn mirror_index(&self) -> &str {
+    /// [`crate::compile::mirror`]) for a caller with `grant`: assembled from its prefix and
+    /// the items of the skills that caller sees. The anonymous caller's ([`Grant::PUBLIC`])
+    /// is assembled on first use, then kept; another caller's is assembled per call.
+    pub fn mirror_index(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
+        if grant.is_public() {
+            return self.public_mirror_index().into();
+        }
+        self.assemble_mirror_index(grant).into()
+    }
+
+    /// The anonymous caller's mirror index, assembled on first use, then kept.
+    fn public_mirror_index(&self) -> &str {
         self.cache
             .mirror_index
             .get_or_init(|| self.assemble_mirror_index(Grant::PUBLIC))
@@ -375,7 +382,6 @@ impl Catalog {
     pub fn fallback(&self) -> Option<FallbackView<'_>> {
         Some(FallbackView::new(
             self.t.fallback.as_ref()?,
-            self,
             self.pack(),
             self.heap(),
         ))

@@ -410,10 +410,12 @@ fn grants_and_visible_lists_come_from_the_pack() {
     let i_billing = cat.instructions_for(billing).unwrap();
     assert!(i_billing.contains("skill://acme/billing/invoices/SKILL.md (invoices)"));
     assert!(!i_billing.contains("code-review"));
-    let m_anon = cat.mirror_index_for(anon);
-    assert_eq!(m_anon, cat.mirror_index());
+    // The anonymous caller's replies are kept after their first use: the same text on a
+    // second call, and still without the private skills.
+    let m_anon = cat.mirror_index(anon);
+    assert_eq!(m_anon, cat.mirror_index(anon));
     assert!(!m_anon.contains("invoices"));
-    let m: serde_json::Value = serde_json::from_str(&cat.mirror_index_for(both)).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&cat.mirror_index(both)).unwrap();
     let mirrored: Vec<&str> = m["skills"]
         .as_array()
         .unwrap()
@@ -425,14 +427,19 @@ fn grants_and_visible_lists_come_from_the_pack() {
         ["code-review", "hello", "invoices", "lint", "refunds"]
     );
     let f = cat.fallback().unwrap();
-    assert_eq!(cat.prompts_json_for(anon).unwrap(), f.prompts_json());
-    assert_eq!(
-        cat.list_skills_json_for(anon).unwrap(),
-        f.list_skills_json()
-    );
+    for _ in 0..2 {
+        let prompts = cat.prompts_json(anon).unwrap();
+        let listed = cat.list_skills_json(anon).unwrap();
+        for json in [&prompts, &listed] {
+            assert!(json.contains("hello") && json.contains("lint"), "{json}");
+            assert!(
+                !json.contains("invoices") && !json.contains("code-review"),
+                "{json}"
+            );
+        }
+    }
     assert!(!f.tools_json().contains("invoices") && !f.tools_json().contains("in all"));
-    let p: serde_json::Value =
-        serde_json::from_str(&cat.prompts_json_for(billing).unwrap()).unwrap();
+    let p: serde_json::Value = serde_json::from_str(&cat.prompts_json(billing).unwrap()).unwrap();
     let prompts: Vec<&str> = p
         .as_array()
         .unwrap()
@@ -441,7 +448,7 @@ fn grants_and_visible_lists_come_from_the_pack() {
         .collect();
     assert_eq!(prompts, ["hello", "invoices", "lint", "refunds"]);
     let l: serde_json::Value =
-        serde_json::from_str(&cat.list_skills_json_for(billing).unwrap()).unwrap();
+        serde_json::from_str(&cat.list_skills_json(billing).unwrap()).unwrap();
     let text: serde_json::Value =
         serde_json::from_str(l["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(text, l["structuredContent"]);
@@ -477,7 +484,7 @@ fn a_signed_catalog_with_rules_round_trips() {
     assert_eq!(cat.format_version(), VERSION);
     assert!(cat.is_signed() && cat.has_private());
     let m: serde_json::Value =
-        serde_json::from_str(&cat.mirror_index_for(cat.grant(&["review"]))).unwrap();
+        serde_json::from_str(&cat.mirror_index(cat.grant(&["review"]))).unwrap();
     assert!(
         m["_meta"].is_object(),
         "the signed index keeps its _meta: {m}"

@@ -15,7 +15,7 @@ use skills_edge_catalog::sign::{
 };
 use skills_edge_catalog::skill::digest::digest_of;
 use skills_edge_catalog::skill::revision::REVISION_META_KEY;
-use skills_edge_catalog::Catalog;
+use skills_edge_catalog::{Catalog, Grant};
 
 /// The refusal `r` holds, checked to be of `kind`: its message.
 fn refused<T>(r: Result<T, PackError>, kind: PackErrorKind) -> String {
@@ -177,7 +177,7 @@ fn a_catalog_that_is_not_signed_publishes_entries_as_before_signatures() {
     assert!(!loaded.is_signed());
     assert_eq!(loaded.keys_json(), None);
     assert!(loaded.signature(0).is_none() && loaded.mirrored_signature("solo").is_none());
-    let index: Json = serde_json::from_str(loaded.mirror_index()).unwrap();
+    let index: Json = serde_json::from_str(&loaded.mirror_index(Grant::PUBLIC)).unwrap();
     assert!(index.get("_meta").is_none());
     for s in index["skills"].as_array().unwrap() {
         assert_eq!(
@@ -258,7 +258,7 @@ fn the_mirror_index_names_each_envelope_and_the_key_set() {
         json!({"keys": [serde_json::from_str::<Json>(&key().public().to_jwk()).unwrap()]})
     );
     let loaded = Catalog::from_bytes(pack::encode(&c, None)).unwrap();
-    let index: Json = serde_json::from_str(loaded.mirror_index()).unwrap();
+    let index: Json = serde_json::from_str(&loaded.mirror_index(Grant::PUBLIC)).unwrap();
     let top: Vec<&String> = index.as_object().unwrap().keys().collect();
     assert_eq!(top, ["$schema", "_meta", "skills"]);
     assert_eq!(index["_meta"], json!({ KEYS_META_KEY: KEYS_PATH }));
@@ -413,7 +413,7 @@ fn the_secret_key_appears_in_no_output() {
         outputs.push(c.entry_json(s).into_bytes());
     }
     let loaded = Catalog::from_bytes(pack::encode(&c, None)).unwrap();
-    outputs.push(loaded.mirror_index().as_bytes().to_vec());
+    outputs.push(loaded.mirror_index(Grant::PUBLIC).as_bytes().to_vec());
     outputs.push(format!("{c:?}").into_bytes());
     let standard_b64 = {
         use base64::Engine as _;

@@ -121,7 +121,7 @@ fn bundled(data: &[u8]) {
     let all = Grant::from_mask(u64::MAX);
     let _ = (
         c.instructions(),
-        c.mirror_index(),
+        c.mirror_index(Grant::PUBLIC),
         c.keys_json(),
         c.has_assets(),
     );
@@ -153,11 +153,11 @@ fn bundled(data: &[u8]) {
             c.visible_skill_at(g, 1),
             c.view_snapshot(g),
         );
-        let _ = (c.instructions_for(g), c.mirror_index_for(g));
-        let _ = (c.prompts_json_for(g), c.list_skills_json_for(g));
+        let _ = (c.instructions_for(g), c.mirror_index(g));
+        let _ = (c.prompts_json(g), c.list_skills_json(g));
     }
     if let Some(f) = c.fallback() {
-        let _ = (f.tools_json(), f.prompts_json(), f.list_skills_json());
+        let _ = f.tools_json();
         for i in 0..c.skill_count().min(64) {
             let _ = (f.skill(i), f.prompt_name(i));
             if let Some(parts) = f.skill(i) {
@@ -404,12 +404,12 @@ fn grants(c: &Catalog, r: &Responder, modern: bool) {
                 "skills/get of a hidden skill is refused"
             );
         }
-        let index = c.mirror_index_for(g);
+        let index = c.mirror_index(g);
         strict(&index, "the mirror index for a grant");
-        if let Some(p) = c.prompts_json_for(g) {
+        if let Some(p) = c.prompts_json(g) {
             strict(&p, "the prompts for a grant");
         }
-        if let Some(l) = c.list_skills_json_for(g) {
+        if let Some(l) = c.list_skills_json(g) {
             strict(&l, "the list_skills result for a grant");
         }
         let _ = c.instructions_for(g);

@@ -67,7 +67,8 @@ impl WellKnown {
     pub(crate) fn new(catalog: &Catalog, config: &Config) -> WellKnown {
         let scope = config.cache_scope.as_str();
         // The index is hashed once, when the endpoint is made; files carry their digests.
-        let index_digest = crate::skill::digest::digest_of(catalog.mirror_index().as_bytes());
+        let index_digest =
+            crate::skill::digest::digest_of(catalog.mirror_index(Grant::PUBLIC).as_bytes());
         let keys_digest = catalog
             .keys_json()
             .map(|k| crate::skill::digest::digest_of(k.as_bytes()));
@@ -121,7 +122,7 @@ impl WellKnown {
         grant: Grant,
     ) -> Response {
         let mut r = if path == INDEX_PATH {
-            let body = catalog.mirror_index_for(grant).into_owned();
+            let body = catalog.mirror_index(grant).into_owned();
             // Precomputed per audience class when the catalog loaded: no hashing per request.
             let tag = match catalog.mirror_index_tag_for(grant) {
                 Some(hex) => format!("\"{hex}\""),
@@ -172,7 +173,7 @@ impl WellKnown {
                 .is_some_and(|i| catalog.skill_visible(i, grant))
         };
         if path == INDEX_PATH {
-            let body = catalog.mirror_index().as_bytes().to_vec();
+            let body = catalog.mirror_index(Grant::PUBLIC).as_bytes().to_vec();
             return self.ok(
                 "application/json",
                 &self.index_etag,

@@ -97,14 +97,11 @@ impl Responder {
         g: Grant,
     ) -> Result<Rendered, RpcError> {
         self.page(params, ListKind::Prompts, 1, g)?;
-        let f = self.fallback_view("prompts/list")?;
-        let own = (!g.is_public())
-            .then(|| self.catalog.prompts_json_for(g))
-            .flatten();
-        let prompts = own.as_deref().unwrap_or(f.prompts_json());
+        self.fallback_view("prompts/list")?;
+        let prompts = self.catalog.prompts_json(g).unwrap_or_default();
         let mut b = Self::open(modern, prompts.len());
         b.push_str("\"prompts\":");
-        b.push_str(prompts);
+        b.push_str(&prompts);
         Ok(Rendered::Whole(b))
     }
 
@@ -145,7 +142,7 @@ impl Responder {
         }
         let f = self.fallback_view("tools/call")?;
         let outcome = match name.as_ref() {
-            TOOL_LIST_SKILLS => self.list_skills_call(&f, &args, modern, g),
+            TOOL_LIST_SKILLS => self.list_skills_call(&args, modern, g),
             TOOL_READ_SKILL => self.read_skill_call(&f, &args, modern, g),
             TOOL_READ_SKILL_RESOURCE => self.read_resource_call(&args, modern, g),
             _ => {
@@ -163,18 +160,10 @@ impl Responder {
         Ok(outcome.unwrap_or_else(|message| tool_error(modern, &message)))
     }
 
-    fn list_skills_call(
-        &self,
-        f: &FallbackView<'_>,
-        args: &Map<String, Value>,
-        modern: bool,
-        g: Grant,
-    ) -> ToolOutcome {
+    fn list_skills_call(&self, args: &Map<String, Value>, modern: bool, g: Grant) -> ToolOutcome {
         tool_args(TOOL_LIST_SKILLS, args, &[])?;
-        let own = (!g.is_public())
-            .then(|| self.catalog.list_skills_json_for(g))
-            .flatten();
-        let members = inner(own.as_deref().unwrap_or(f.list_skills_json()), '{', '}');
+        let json = self.catalog.list_skills_json(g).unwrap_or_default();
+        let members = inner(&json, '{', '}');
         let mut b = Self::open(modern, members.len() + 16);
         b.push_str(members);
         b.push_str(",\"isError\":false");

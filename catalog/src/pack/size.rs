@@ -115,9 +115,9 @@ fn the_replies_assembled_per_request_are_the_compilers_bytes() {
     let compiled = compile(generate(120)).expect("the generated folder compiles");
     let c = crate::Catalog::from_bytes(super::encode(&compiled, None)).expect("loads");
     let all = crate::Grant::PUBLIC;
-    assert_eq!(c.mirror_index(), compiled.mirror_index_json());
+    assert_eq!(c.mirror_index(all), compiled.mirror_index_json());
     assert_eq!(
-        c.prompts_json_for(all).as_deref(),
+        c.prompts_json(all).as_deref(),
         Some(
             compiled
                 .fallback_prompts_json(&compiled.prompt_names())
@@ -125,7 +125,7 @@ fn the_replies_assembled_per_request_are_the_compilers_bytes() {
         )
     );
     assert_eq!(
-        c.list_skills_json_for(all).as_deref(),
+        c.list_skills_json(all).as_deref(),
         Some(compiled.list_skills_result_json().as_str())
     );
     let f = c.fallback().expect("the fallback");

@@ -1,6 +1,8 @@
 //! Who may see what ([`crate::access`]): a catalog's classes and grants, and the replies
 //! assembled per caller from the fragments of the skills it sees.
 
+use std::borrow::Cow;
+
 use super::Catalog;
 use crate::access::{Audience, Grant};
 use crate::compile;
@@ -144,15 +146,6 @@ impl Catalog {
         Some(s)
     }
 
-    /// The mirror's `index.json` for a caller with `grant` (the skills it sees), assembled
-    /// from its prefix and the items of the skills it lists.
-    pub fn mirror_index_for(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
-        if grant.is_public() {
-            return self.mirror_index().into();
-        }
-        self.assemble_mirror_index(grant).into()
-    }
-
     /// The mirror's `index.json` for a caller with `grant`, assembled.
     pub(super) fn assemble_mirror_index(&self, grant: Grant) -> String {
         let mut s = self.s(self.t.mirror_prefix).to_owned();
@@ -186,8 +179,22 @@ impl Catalog {
     }
 
     /// The `prompts` array of `prompts/list` for a caller with `grant`; `None` in a catalog
-    /// without the fallback.
-    pub fn prompts_json_for(&self, grant: Grant) -> Option<String> {
+    /// without the fallback. The anonymous caller's ([`Grant::PUBLIC`]) is assembled on
+    /// first use, then kept; another caller's is assembled per call.
+    pub fn prompts_json(&self, grant: Grant) -> Option<Cow<'_, str>> {
+        if grant.is_public() {
+            self.t.fallback.as_ref()?;
+            let json = self.cache.prompts.get_or_init(|| {
+                self.assemble_prompts_json(Grant::PUBLIC)
+                    .unwrap_or_default()
+            });
+            return Some(Cow::Borrowed(json));
+        }
+        self.assemble_prompts_json(grant).map(Cow::Owned)
+    }
+
+    /// The `prompts` array for a caller with `grant`, assembled.
+    fn assemble_prompts_json(&self, grant: Grant) -> Option<String> {
         let f = self.t.fallback.as_ref()?;
         let mut s = String::from("[");
         let all = f.prompts_by_name.len();
@@ -207,10 +214,24 @@ impl Catalog {
         Some(s)
     }
 
-    /// The members of the `list_skills` result for a caller with `grant`
+    /// The members of the `list_skills` result for a caller with `grant`, a JSON object
     /// (`{"content":[…],"structuredContent":{…}}`); `None` in a catalog without the
-    /// fallback.
-    pub fn list_skills_json_for(&self, grant: Grant) -> Option<String> {
+    /// fallback. The anonymous caller's ([`Grant::PUBLIC`]) is assembled on first use, then
+    /// kept; another caller's is assembled per call.
+    pub fn list_skills_json(&self, grant: Grant) -> Option<Cow<'_, str>> {
+        if grant.is_public() {
+            self.t.fallback.as_ref()?;
+            let json = self.cache.list_skills.get_or_init(|| {
+                self.assemble_list_skills_json(Grant::PUBLIC)
+                    .unwrap_or_default()
+            });
+            return Some(Cow::Borrowed(json));
+        }
+        self.assemble_list_skills_json(grant).map(Cow::Owned)
+    }
+
+    /// The members of the `list_skills` result for a caller with `grant`, assembled.
+    fn assemble_list_skills_json(&self, grant: Grant) -> Option<String> {
         let f = self.t.fallback.as_ref()?;
         let mut structured = String::from("{\"skills\":[");
         for (n, i) in self.visible_skills(grant, 0).enumerate() {

@@ -167,7 +167,7 @@ impl Catalog {
     }
 
     /// The strong entity tag (64 lowercase hex digits, unquoted) of
-    /// [`Catalog::mirror_index_for`] `grant`, made without hashing anything per request: the
+    /// [`Catalog::mirror_index`] `grant`, made without hashing anything per request: the
     /// wrapping sum of the tags of the classes the grant holds, written into the pack
     /// (section 20; the public class's holds the index's fixed parts too). It changes when an
     /// item of that index changes, and depends on nothing the caller does not see (a sum over
@@ -259,12 +259,12 @@ mod tests {
         let few = catalog(&[("s1", "x"), ("s3", "billing"), ("s7", "x")]);
         let many = catalog(&[("s1", "audit"), ("s3", "billing"), ("s7", "ops")]);
         let (gf, gm) = (few.grant(&["billing"]), many.grant(&["billing"]));
-        assert_eq!(few.mirror_index_for(gf), many.mirror_index_for(gm));
+        assert_eq!(few.mirror_index(gf), many.mirror_index(gm));
         assert_eq!(few.mirror_index_tag_for(gf), many.mirror_index_tag_for(gm));
         let mut seen: Vec<(String, String)> = Vec::new();
         for mask in 0..8u64 {
             let g = Grant::from_mask(mask);
-            let index = many.mirror_index_for(g).into_owned();
+            let index = many.mirror_index(g).into_owned();
             let tag = many
                 .mirror_index_tag_for(g)
                 .expect("a catalog with private skills");

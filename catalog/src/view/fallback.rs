@@ -1,17 +1,15 @@
 //! The tools and prompts fallback of a catalog, read from its pack.
 
-use super::{spliced, str_at, Catalog, Spliced};
-use crate::access::Grant;
+use super::{spliced, str_at, Spliced};
 use crate::pack::FallbackTables;
 
 /// The tools and prompts fallback of a catalog ([`crate::compile::fallback`]): JSON fragments
 /// rendered at build time, and lookups by prompt name and by skill name. Its catalog-wide
-/// replies are assembled per caller ([`Catalog::prompts_json_for`],
-/// [`Catalog::list_skills_json_for`]).
+/// replies are assembled per caller ([`crate::Catalog::prompts_json`],
+/// [`crate::Catalog::list_skills_json`]).
 #[derive(Clone, Copy)]
 pub struct FallbackView<'a> {
     t: &'a FallbackTables,
-    catalog: &'a Catalog,
     pack: &'a [u8],
     heap: &'a [u8],
 }
@@ -48,42 +46,14 @@ impl std::fmt::Debug for FallbackView<'_> {
 }
 
 impl<'a> FallbackView<'a> {
-    /// The view of `t`, the fallback tables of `catalog`.
-    pub(super) fn new(
-        t: &'a FallbackTables,
-        catalog: &'a Catalog,
-        pack: &'a [u8],
-        heap: &'a [u8],
-    ) -> FallbackView<'a> {
-        FallbackView {
-            t,
-            catalog,
-            pack,
-            heap,
-        }
+    /// The view of `t`, the fallback tables of a catalog of `pack` and its `heap`.
+    pub(super) fn new(t: &'a FallbackTables, pack: &'a [u8], heap: &'a [u8]) -> FallbackView<'a> {
+        FallbackView { t, pack, heap }
     }
 
     /// The `tools` array of `tools/list`.
     pub fn tools_json(&self) -> &'a str {
         str_at(self.heap, self.t.tools)
-    }
-
-    /// The `prompts` array of `prompts/list` as the anonymous caller sees it (assembled on
-    /// first use, then kept).
-    pub fn prompts_json(&self) -> &'a str {
-        let c = self.catalog;
-        c.cache
-            .prompts
-            .get_or_init(|| c.prompts_json_for(Grant::PUBLIC).unwrap_or_default())
-    }
-
-    /// The members of the `list_skills` result as the anonymous caller sees it, a JSON object
-    /// (`{"content":[…],"structuredContent":{…}}`; assembled on first use, then kept).
-    pub fn list_skills_json(&self) -> &'a str {
-        let c = self.catalog;
-        c.cache
-            .list_skills
-            .get_or_init(|| c.list_skills_json_for(Grant::PUBLIC).unwrap_or_default())
     }
 
     /// The lines the instructions start with for this surface (`""` when neither is on).
@@ -100,7 +70,7 @@ impl<'a> FallbackView<'a> {
             .map_or("", |s| str_at(self.heap, *s))
     }
 
-    /// The parts of skill `i` (in skill order, as [`Catalog::skill_at`]).
+    /// The parts of skill `i` (in skill order, as [`crate::Catalog::skill_at`]).
     pub fn skill(&self, i: usize) -> Option<SkillFallback<'a>> {
         let r = self.t.skills.get(self.pack, i)?;
         Some(SkillFallback {
