@@ -108,17 +108,6 @@ fn default_instructions_name_the_skills_and_stay_bounded() {
     assert!(text.contains("and 10 more (see skills/list)"));
 }
 
-/// The refusal `r` holds, checked to be of `kind`: its message.
-fn refused<T>(r: Result<T, PackError>, kind: PackErrorKind) -> String {
-    match r {
-        Ok(_) => panic!("loaded where a refusal ({kind:?}) was expected"),
-        Err(e) => {
-            assert_eq!(e.kind, kind, "{e}");
-            e.to_string()
-        }
-    }
-}
-
 /// Whether a pack whose prefix (magic, version, length, checksum) is whole was refused for
 /// what its tables or sections hold: as inconsistent, or as naming a required section this
 /// build does not know (a mutated section record can mark one required).
@@ -244,7 +233,7 @@ fn an_attacker_who_damages_a_bundled_pack_gets_a_refusal_or_answers_without_a_pa
         c.file("skill://one/notes.md").and_then(|f| f.bytes()),
         Some(&b"ootes\n"[..])
     );
-    let e = refused(Catalog::from_bytes(flipped), PackErrorKind::Corrupted);
+    let e = refused!(Catalog::from_bytes(flipped), PackErrorKind::Corrupted);
     assert!(
         e.contains("checksum mismatch"),
         "the full check refuses it: {e}"
@@ -257,11 +246,11 @@ fn an_attacker_who_damages_a_bundled_pack_gets_a_refusal_or_answers_without_a_pa
         } else {
             PackErrorKind::Corrupted
         };
-        refused(Catalog::from_bundled(good[..n].to_vec()), kind);
+        refused!(Catalog::from_bundled(good[..n].to_vec()), kind);
     }
     let mut v6 = good.clone();
     v6[8] = 6;
-    let e = refused(Catalog::from_bundled(v6), PackErrorKind::OtherVersion);
+    let e = refused!(Catalog::from_bundled(v6), PackErrorKind::OtherVersion);
     assert!(
         e.contains("format version 6; this build reads version 7 only"),
         "{e}"
@@ -295,7 +284,7 @@ fn hostile_packs_are_refused_or_served_without_a_panic() {
     assert!(exercise(good.clone()), "the good pack loads");
     let refusal = |b: Vec<u8>, kind: PackErrorKind| -> String {
         match std::panic::catch_unwind(|| Catalog::from_bytes(b).map(|_| ())) {
-            Ok(r) => refused(r, kind),
+            Ok(r) => refused!(r, kind),
             Err(_) => panic!("loading a damaged pack panicked"),
         }
     };
@@ -600,7 +589,7 @@ fn pack_with(needle: &[u8], with: &[u8]) -> Vec<u8> {
 #[test]
 fn fragments_with_lone_surrogate_escapes_are_refused() {
     let lone = pack_with(b"xxxxxxxxxxxx", br"\ud83d\ud100");
-    let e = refused(Catalog::from_bytes(lone), PackErrorKind::Inconsistent);
+    let e = refused!(Catalog::from_bytes(lone), PackErrorKind::Inconsistent);
     assert!(e.contains("is not valid JSON"), "{e}");
     let pair = pack_with(b"xxxxxxxxxxxx", br"\ud83d\ude00");
     let c = Catalog::from_bytes(pair).expect("a surrogate pair is valid JSON");
@@ -631,18 +620,18 @@ fn an_attacker_who_damages_a_record_of_a_bundled_pack_gets_an_error_naming_it_an
     set_word(&mut bad, skills_at, 40, 0, 3, u32::MAX - 8);
     set_word(&mut bad, files_at, 40, 1, 7, u32::MAX - 8);
     // The full check refuses it: by its checksum, and sealed again, by its records.
-    refused(Catalog::from_bytes(bad.clone()), PackErrorKind::Corrupted);
+    refused!(Catalog::from_bytes(bad.clone()), PackErrorKind::Corrupted);
     let mut sealed = bad.clone();
     pack::seal(&mut sealed);
-    refused(Catalog::from_bytes(sealed), PackErrorKind::Inconsistent);
+    refused!(Catalog::from_bytes(sealed), PackErrorKind::Inconsistent);
     let c = Arc::new(Catalog::from_bundled(bad).expect("its shape is whole"));
-    let e = refused(c.try_skill_at(0), PackErrorKind::DamagedRecord);
+    let e = refused!(c.try_skill_at(0), PackErrorKind::DamagedRecord);
     assert!(
         e.contains("the entry of skill 0 is damaged") && e.contains("rebuild the pack"),
         "{e}"
     );
     assert!(c.try_skill_at(1).expect("skill 1 is whole").is_some());
-    let e = refused(c.try_file_at(1), PackErrorKind::DamagedRecord);
+    let e = refused!(c.try_file_at(1), PackErrorKind::DamagedRecord);
     assert!(
         e.contains("the bytes of file 1 (skill://one/notes.md) are damaged"),
         "{e}"

@@ -9,24 +9,13 @@ use crate::common;
 use common::*;
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::compile::{self, SourceTree};
-use skills_edge::catalog::pack::{PackError, PackErrorKind};
+use skills_edge::catalog::pack::PackErrorKind;
 use skills_edge::catalog::Grant;
 use skills_edge::catalog::{pack, Catalog};
 use skills_edge::protocol::Era;
 use skills_edge::server::{Config, Fallback, Responder, Transport};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-
-/// The refusal `r` holds, checked to be of `kind`: its message.
-fn refused<T>(r: Result<T, PackError>, kind: PackErrorKind) -> String {
-    match r {
-        Ok(_) => panic!("loaded where a refusal ({kind:?}) was expected"),
-        Err(e) => {
-            assert_eq!(e.kind, kind, "{e}");
-            e.to_string()
-        }
-    }
-}
 
 const TOOLS: Fallback = Fallback {
     tools: true,
@@ -1222,7 +1211,7 @@ fn a_pack_without_the_fallback_sections_serves_without_it_and_says_so_when_asked
     }
     // Some but not all of the sections: the pack itself is refused.
     for tag in 3..=9 {
-        let e = refused(
+        let e = refused!(
             Catalog::from_bytes(without_sections(&full, &[tag])),
             PackErrorKind::Inconsistent,
         );

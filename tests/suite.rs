@@ -4,6 +4,9 @@
 //! modules that test the command's run need the feature `command`, which `cargo test
 //! --workspace` turns on through the `skills-edge-cli` crate.
 
+#[macro_use]
+extern crate skills_edge_catalog;
+
 mod archive_support;
 mod common;
 

@@ -34,6 +34,23 @@
 
 #![warn(missing_docs)]
 
+#[cfg(any(test, feature = "internals"))]
+#[macro_export]
+/// The refusal a `Result` holds, checked to be of `kind` (the `kind` field of the typed
+/// errors, such as [`pack::PackError`]): its message. The one reader of a typed refusal for
+/// the tests of this crate and of skills-edge (unit tests, and with the feature `internals`).
+macro_rules! refused {
+    ($result:expr, $kind:expr $(,)?) => {
+        match $result {
+            Ok(_) => panic!("accepted where a refusal ({:?}) was expected", $kind),
+            Err(e) => {
+                assert_eq!(e.kind, $kind, "{e}");
+                e.to_string()
+            }
+        }
+    };
+}
+
 pub mod access;
 #[cfg(not(target_family = "wasm"))]
 pub mod build_script;

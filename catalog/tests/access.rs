@@ -7,22 +7,9 @@ use skills_edge_catalog::access::{Audience, Grant, ACCESS_FILE};
 use skills_edge_catalog::compile::signing::CatalogId;
 use skills_edge_catalog::compile::{compile, Compiled, SourceTree};
 use skills_edge_catalog::diag::{CompileError, Severity};
-use skills_edge_catalog::pack::{
-    self, AssetPolicy, PackError, PackErrorKind, PackOptions, VERSION,
-};
+use skills_edge_catalog::pack::{self, AssetPolicy, PackErrorKind, PackOptions, VERSION};
 use skills_edge_catalog::sign::SigningKey;
 use skills_edge_catalog::Catalog;
-
-/// The refusal `r` holds, checked to be of `kind`: its message.
-fn refused<T>(r: Result<T, PackError>, kind: PackErrorKind) -> String {
-    match r {
-        Ok(_) => panic!("loaded where a refusal ({kind:?}) was expected"),
-        Err(e) => {
-            assert_eq!(e.kind, kind, "{e}");
-            e.to_string()
-        }
-    }
-}
 
 fn md(name: &str) -> String {
     format!("---\nname: {name}\ndescription: The {name} skill, for the access tests.\n---\n\n# {name}\n")
@@ -514,7 +501,7 @@ fn the_pack_reader_refuses_access_sections_out_of_place() {
             }
         }
         pack::seal(&mut b);
-        refused(Catalog::from_bytes(b), kind)
+        refused!(Catalog::from_bytes(b), kind)
     };
     let e = renamed(true, PackErrorKind::OtherVersion);
     assert!(

@@ -6,7 +6,7 @@ use skills_edge_catalog::compile::signing::CatalogId;
 use skills_edge_catalog::compile::{compile, Compiled, SourceTree};
 use skills_edge_catalog::pack::{self, AssetPolicy, PackOptions};
 use skills_edge_catalog::release::{
-    check_catalog_id, keys, parse_trust, Release, ReleaseError, ReleaseErrorKind, RELEASE_TYPE,
+    check_catalog_id, keys, parse_trust, Release, ReleaseErrorKind, RELEASE_TYPE,
 };
 use skills_edge_catalog::sign::{pae, Envelope, EnvelopeSignature, PublicKey, SigningKey};
 
@@ -52,18 +52,6 @@ fn payload(signed: &str) -> String {
     String::from_utf8(Envelope::parse(signed.as_bytes()).unwrap().payload).unwrap()
 }
 
-/// The message of a refusal, after checking that `r` is one, of `kind` (a `Catalog` has no
-/// `Debug`, so no `unwrap_err`).
-fn refused<T>(r: Result<T, ReleaseError>, kind: ReleaseErrorKind) -> String {
-    match r {
-        Ok(_) => panic!("accepted where a refusal ({kind:?}) was expected"),
-        Err(e) => {
-            assert_eq!(e.kind, kind, "{e}");
-            e.to_string()
-        }
-    }
-}
-
 fn trust(k: &SigningKey) -> Vec<PublicKey> {
     vec![k.public().clone()]
 }
@@ -91,7 +79,7 @@ fn a_release_signed_by_a_trusted_key_opens_and_its_pack_loads() {
 fn an_attacker_who_signs_a_release_with_another_key_is_refused() {
     let (pack, assets) = packed("v1", &key(2));
     let signed = Release::of("default", &pack, &assets).sign(&key(2));
-    let e = refused(
+    let e = refused!(
         Release::open(
             signed.as_bytes(),
             &trust(&key(1)),
@@ -177,7 +165,7 @@ fn an_attacker_who_serves_an_unsigned_or_torn_pointer_is_refused() {
     );
     for cut in [0, 1, signed.len() / 2, signed.len() - 1] {
         let cut = &signed.as_bytes()[..cut];
-        let e = refused(
+        let e = refused!(
             Release::open(cut, &trust(&k), "CATALOG_TRUST", "default"),
             ReleaseErrorKind::Malformed,
         );
@@ -202,7 +190,7 @@ fn an_attacker_who_passes_a_skill_signature_off_as_a_release_is_refused() {
         }],
     }
     .to_json();
-    let e = refused(
+    let e = refused!(
         Release::open(env.as_bytes(), &trust(&k), "CATALOG_TRUST", "default"),
         ReleaseErrorKind::Malformed,
     );
@@ -214,7 +202,7 @@ fn an_attacker_who_moves_one_tenants_release_to_another_is_refused() {
     let k = key(1);
     let (pack, assets) = packed("v1", &k);
     let signed = Release::of("team-a", &pack, &assets).sign(&k);
-    let e = refused(
+    let e = refused!(
         Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "team-b"),
         ReleaseErrorKind::OtherCatalog,
     );
@@ -227,14 +215,14 @@ fn an_attacker_who_replaces_or_truncates_the_pack_is_refused() {
     let (pack, assets) = packed("v1", &k);
     let (other, _) = packed("evil", &k);
     let r = Release::of("default", &pack, &assets);
-    let e = refused(
+    let e = refused!(
         r.check_pack(pack[..pack.len() - 1].to_vec(), &trust(&k), "CATALOG_TRUST"),
         ReleaseErrorKind::PackMismatch,
     );
     assert!(e.contains("truncated"), "{e}");
     let mut same_len = other.clone();
     same_len.resize(pack.len(), 0);
-    let e = refused(
+    let e = refused!(
         r.check_pack(same_len, &trust(&k), "CATALOG_TRUST"),
         ReleaseErrorKind::PackMismatch,
     );
@@ -246,13 +234,13 @@ fn an_unsigned_pack_or_one_signed_by_another_key_is_refused_even_under_a_trusted
     let k = key(1);
     let c = folder("v1");
     let unsigned = pack::encode_with(&c, &PackOptions::default()).pack;
-    let e = refused(
+    let e = refused!(
         Release::of("default", &unsigned, &[]).check_pack(unsigned, &trust(&k), "CATALOG_TRUST"),
         ReleaseErrorKind::PackRefused,
     );
     assert!(e.contains("not signed"), "{e}");
     let (other, assets) = packed("v1", &key(3));
-    let e = refused(
+    let e = refused!(
         Release::of("default", &other, &assets).check_pack(other, &trust(&k), "CATALOG_TRUST"),
         ReleaseErrorKind::PackRefused,
     );
@@ -336,14 +324,14 @@ fn an_attacker_who_signs_a_release_that_leaves_out_an_asset_the_pack_needs_is_re
         let (gone, _) = fewer.remove(i);
         let signed = Release::of("default", &pack, &fewer).sign(&k);
         let r = Release::open(signed.as_bytes(), &trust(&k), "CATALOG_TRUST", "default").unwrap();
-        let e = refused(
+        let e = refused!(
             r.check_pack(pack.clone(), &trust(&k), "CATALOG_TRUST"),
             ReleaseErrorKind::PackRefused,
         );
         assert!(e.contains(&gone) && e.contains("does not list"), "{e}");
         let mut longer = assets.clone();
         longer[i].1 += 1;
-        let e = refused(
+        let e = refused!(
             Release::of("default", &pack, &longer).check_pack(
                 pack.clone(),
                 &trust(&k),

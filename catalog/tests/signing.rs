@@ -9,24 +9,13 @@ use serde_json::{json, Value as Json};
 use skills_edge_catalog::compile::mirror::{ENVELOPE_SUFFIX, KEYS_META_KEY, KEYS_PATH};
 use skills_edge_catalog::compile::signing::CatalogId;
 use skills_edge_catalog::compile::{compile, Compiled, SourceTree};
-use skills_edge_catalog::pack::{self, AssetPolicy, PackError, PackErrorKind, PackOptions, Packed};
+use skills_edge_catalog::pack::{self, AssetPolicy, PackErrorKind, PackOptions, Packed};
 use skills_edge_catalog::sign::{
     Envelope, PublicKey, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
 };
 use skills_edge_catalog::skill::digest::digest_of;
 use skills_edge_catalog::skill::revision::REVISION_META_KEY;
 use skills_edge_catalog::{Catalog, Grant};
-
-/// The refusal `r` holds, checked to be of `kind`: its message.
-fn refused<T>(r: Result<T, PackError>, kind: PackErrorKind) -> String {
-    match r {
-        Ok(_) => panic!("loaded where a refusal ({kind:?}) was expected"),
-        Err(e) => {
-            assert_eq!(e.kind, kind, "{e}");
-            e.to_string()
-        }
-    }
-}
 
 /// A folder with every shape the mirror and the pack know: a skill that is only a `SKILL.md`,
 /// one with supporting files (text, JSON-escaped text and binary), a nested skill, two skills
@@ -364,7 +353,7 @@ fn a_pack_with_one_signature_section_or_another_version_is_refused() {
     }
     pack::seal(&mut b);
     assert_eq!(
-        refused(Catalog::from_bytes(b), PackErrorKind::Inconsistent),
+        refused!(Catalog::from_bytes(b), PackErrorKind::Inconsistent),
         "invalid skills pack: a signed pack has both signature sections (10 and 11), but this one has only one"
     );
     // Any other version, the earlier signed one (5) included, is refused naming both.
@@ -372,7 +361,7 @@ fn a_pack_with_one_signature_section_or_another_version_is_refused() {
         let mut b = pack::encode(&signed("acme"), None);
         b[8..12].copy_from_slice(&v.to_le_bytes());
         pack::seal(&mut b);
-        let e = refused(Catalog::from_bytes(b), PackErrorKind::OtherVersion);
+        let e = refused!(Catalog::from_bytes(b), PackErrorKind::OtherVersion);
         assert!(
             e.contains(&format!(
                 "format version {v}; this build reads version {} only",
@@ -395,7 +384,7 @@ fn a_signature_table_of_the_wrong_length_is_refused() {
     let len = u32::from_le_bytes(b[rec + 8..rec + 12].try_into().unwrap());
     b[rec + 8..rec + 12].copy_from_slice(&(len - 16).to_le_bytes());
     pack::seal(&mut b);
-    let e = refused(Catalog::from_bytes(b), PackErrorKind::Inconsistent);
+    let e = refused!(Catalog::from_bytes(b), PackErrorKind::Inconsistent);
     assert!(e.contains("the signature table is"), "{e}");
 }
 

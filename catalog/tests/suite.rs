@@ -2,6 +2,9 @@
 //! module here, so they are linked once (`cargo test -p skills-edge-catalog --test suite
 //! NAME::` runs one file's tests).
 
+#[macro_use]
+extern crate skills_edge_catalog;
+
 mod access;
 mod digest;
 mod frontmatter;

@@ -34,6 +34,16 @@ pub struct FieldError {
 }
 
 /// What a [`FieldError`] refused.
+///
+/// ```
+/// use skills_edge_catalog::json::{parse, FieldErrorKind};
+/// let doc = parse(r#"{"size": -1, "id": "a", "id": "b"}"#).unwrap();
+/// assert_eq!(doc.u32_of("size").unwrap_err().kind, FieldErrorKind::OutOfRange);
+/// assert_eq!(doc.str_of("id").unwrap_err().kind, FieldErrorKind::Duplicate);
+/// assert_eq!(doc.required("name").unwrap_err().kind, FieldErrorKind::Missing);
+/// let e = doc.array_of("size").unwrap_err();
+/// assert_eq!(e.kind, FieldErrorKind::WrongType { expected: "an array", found: "a number" });
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldErrorKind {
     /// A required member that is absent: "missing field `k`".
@@ -246,32 +256,25 @@ mod tests {
     use super::*;
     use crate::json::parse;
 
-    /// The refusal `r` holds, checked to be of `kind`: its message.
-    fn refused<T: fmt::Debug>(r: Result<T, FieldError>, kind: FieldErrorKind) -> String {
-        let e = r.unwrap_err();
-        assert_eq!(e.kind, kind, "{e}");
-        e.to_string()
-    }
-
     #[test]
     fn repeated_keys_are_kept_and_judged_by_the_reader() {
         let doc = parse(r#"{"a":1,"b":2,"a":3}"#).unwrap();
         assert_eq!(doc.get("a").unwrap().raw, "1");
         assert_eq!(doc.repeated_key(), Some("a"));
         assert_eq!(
-            refused(doc.field("a"), FieldErrorKind::Duplicate),
+            refused!(doc.field("a"), FieldErrorKind::Duplicate),
             "duplicate field `a`"
         );
         assert_eq!(doc.field("b").unwrap().unwrap().raw, "2");
         assert_eq!(doc.field("c").unwrap(), None);
         assert_eq!(
-            refused(doc.to_value(), FieldErrorKind::Duplicate),
+            refused!(doc.to_value(), FieldErrorKind::Duplicate),
             "duplicate object key \"a\""
         );
         let inner = parse(r#"{"x":{"k\n":1,"k\n":1}}"#).unwrap().to_value();
         assert_eq!(inner.as_ref().unwrap_err().key.as_deref(), Some("k\n"));
         assert_eq!(
-            refused(inner, FieldErrorKind::Duplicate),
+            refused!(inner, FieldErrorKind::Duplicate),
             "duplicate object key \"k\\n\""
         );
     }
@@ -354,7 +357,7 @@ mod tests {
             ),
         ];
         for (r, kind, message) in cases {
-            assert_eq!(refused(r, kind), message);
+            assert_eq!(refused!(r, kind), message);
         }
         // The key is the member's, except for `expect_object`, whose caller names the value.
         assert_eq!(doc.str_of("n").unwrap_err().key.as_deref(), Some("n"));

@@ -5,17 +5,6 @@ use crate::compile::SourceTree;
 use crate::pack::PackErrorKind;
 use crate::{Catalog, Grant};
 
-/// The refusal `r` holds, checked to be of `kind`: its message.
-fn refused<T>(r: Result<T, SearchError>, kind: SearchErrorKind) -> String {
-    match r {
-        Ok(_) => panic!("searched where a refusal ({kind:?}) was expected"),
-        Err(e) => {
-            assert_eq!(e.kind, kind, "{e}");
-            e.to_string()
-        }
-    }
-}
-
 fn skill(name: &str, description: &str, extra: &str, body: &str) -> (String, String) {
     (
         format!("{name}/SKILL.md"),
@@ -119,7 +108,7 @@ fn tags_filter_every_result_and_an_unknown_tag_is_an_error() {
         ["skill://release-notes/SKILL.md"]
     );
     assert_eq!(uris(&c, "pdf", &["forms"]), ["skill://pdf-forms/SKILL.md"]);
-    let e = refused(
+    let e = refused!(
         c.search(Grant::PUBLIC, "pdf", &["nope"], 10),
         SearchErrorKind::UnknownTag,
     );
@@ -129,7 +118,7 @@ fn tags_filter_every_result_and_an_unknown_tag_is_an_error() {
 #[test]
 fn bad_queries_and_limits_name_the_argument_and_its_bounds() {
     let c = catalog(&corpus(), None);
-    let query = |q: &str| refused(c.search(Grant::PUBLIC, q, &[], 10), SearchErrorKind::Query);
+    let query = |q: &str| refused!(c.search(Grant::PUBLIC, q, &[], 10), SearchErrorKind::Query);
     assert!(query("").contains("`query` is empty"));
     assert!(query("   ").contains("`query` is empty"));
     assert!(query("?!… --- ,,,").contains("`query` has no word"));
@@ -138,7 +127,7 @@ fn bad_queries_and_limits_name_the_argument_and_its_bounds() {
     let words: String = (0..33).map(|k| format!("word{k} ")).collect();
     assert!(query(&words).contains("more than 32 words"));
     let limit = |n: usize| {
-        refused(
+        refused!(
             c.search(Grant::PUBLIC, "pdf", &[], n),
             SearchErrorKind::Limit,
         )
@@ -146,7 +135,7 @@ fn bad_queries_and_limits_name_the_argument_and_its_bounds() {
     assert_eq!(limit(0), "`limit` must be from 1 to 50 (got 0)");
     assert_eq!(limit(51), "`limit` must be from 1 to 50 (got 51)");
     let too_many: Vec<&str> = ["pdf"; 17].to_vec();
-    let e = refused(
+    let e = refused!(
         c.search(Grant::PUBLIC, "pdf", &too_many, 5),
         SearchErrorKind::Tags,
     );
@@ -250,7 +239,7 @@ fn a_damaged_search_section_is_refused_by_the_full_check() {
     let c = Catalog::from_bytes(without).expect("loads without its search index");
     assert!(!c.has_search());
     assert_eq!(
-        refused(
+        refused!(
             c.search(Grant::PUBLIC, "pdf", &[], 5),
             SearchErrorKind::NoIndex
         ),

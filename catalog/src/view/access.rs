@@ -2,6 +2,7 @@
 //! assembled per caller from the fragments of the skills it sees.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use super::Catalog;
 use crate::access::{Audience, Grant};
@@ -182,15 +183,24 @@ impl Catalog {
     /// without the fallback. The anonymous caller's ([`Grant::PUBLIC`]) is assembled on
     /// first use, then kept; another caller's is assembled per call.
     pub fn prompts_json(&self, grant: Grant) -> Option<Cow<'_, str>> {
+        self.fallback_reply(grant, &self.cache.prompts, Catalog::assemble_prompts_json)
+    }
+
+    /// A catalog-wide reply of the fallback for a caller with `grant`: the anonymous caller's
+    /// kept in `kept` once assembled, another caller's assembled per call; `None` in a
+    /// catalog without the fallback.
+    fn fallback_reply<'c>(
+        &'c self,
+        grant: Grant,
+        kept: &'c OnceLock<String>,
+        assemble: fn(&Catalog, Grant) -> Option<String>,
+    ) -> Option<Cow<'c, str>> {
         if grant.is_public() {
             self.t.fallback.as_ref()?;
-            let json = self.cache.prompts.get_or_init(|| {
-                self.assemble_prompts_json(Grant::PUBLIC)
-                    .unwrap_or_default()
-            });
+            let json = kept.get_or_init(|| assemble(self, Grant::PUBLIC).unwrap_or_default());
             return Some(Cow::Borrowed(json));
         }
-        self.assemble_prompts_json(grant).map(Cow::Owned)
+        assemble(self, grant).map(Cow::Owned)
     }
 
     /// The `prompts` array for a caller with `grant`, assembled.
@@ -219,15 +229,11 @@ impl Catalog {
     /// fallback. The anonymous caller's ([`Grant::PUBLIC`]) is assembled on first use, then
     /// kept; another caller's is assembled per call.
     pub fn list_skills_json(&self, grant: Grant) -> Option<Cow<'_, str>> {
-        if grant.is_public() {
-            self.t.fallback.as_ref()?;
-            let json = self.cache.list_skills.get_or_init(|| {
-                self.assemble_list_skills_json(Grant::PUBLIC)
-                    .unwrap_or_default()
-            });
-            return Some(Cow::Borrowed(json));
-        }
-        self.assemble_list_skills_json(grant).map(Cow::Owned)
+        self.fallback_reply(
+            grant,
+            &self.cache.list_skills,
+            Catalog::assemble_list_skills_json,
+        )
     }
 
     /// The members of the `list_skills` result for a caller with `grant`, assembled.
