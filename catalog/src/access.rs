@@ -44,6 +44,20 @@ pub(crate) const MAX_PRIVATE_CLASSES: usize = 64;
 
 /// What a caller may see: the set of private audience classes it holds, as a mask (bit
 /// `k - 1` for class `k`). Public skills are seen by every grant.
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog, Grant};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("skills-edge.toml", "[[access]]\nskills = [\"billing\"]\nscopes = [\"finance\"]\n");
+/// tree.add_file("billing/SKILL.md", "---\nname: billing\ndescription: Bill customers.\n---\n");
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let finance = catalog.grant(&["finance", "email"]);
+/// assert!(!finance.is_public() && catalog.grant(&["email"]) == Grant::PUBLIC);
+/// let billing = catalog.skill_index("skill://billing/SKILL.md").unwrap();
+/// assert!(catalog.skill_visible(billing, finance) && !catalog.skill_visible(billing, Grant::PUBLIC));
+/// assert_eq!((catalog.visible_skill_count(Grant::PUBLIC), catalog.visible_skill_count(finance)), (1, 2));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Grant(u64);
 
@@ -76,6 +90,19 @@ impl Grant {
 
 /// Who sees something: everybody (`public`), and the holders of the private classes in
 /// `private` (bit `k - 1` for class `k`).
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Audience, Catalog, Grant};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("skills-edge.toml", "[[access]]\nskills = [\"acme/**\"]\nscopes = [\"staff\"]\n");
+/// tree.add_file("acme/billing/SKILL.md", "---\nname: billing\ndescription: Bill customers.\n---\n");
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let acme = catalog.dir("skill://acme").unwrap().audience;
+/// assert_eq!(acme, Audience { public: false, private: 0b1 }, "private class 1 only");
+/// assert!(catalog.grant(&["staff"]).sees(acme) && !Grant::PUBLIC.sees(acme));
+/// assert!(catalog.dir("skill://hello").unwrap().audience.public);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Audience {
     /// Every caller sees it.
@@ -118,6 +145,18 @@ impl Audience {
 }
 
 /// One `[[access]]` table.
+///
+/// ```
+/// use skills_edge_catalog::access::{resolve, AccessRule};
+/// let rule = AccessRule { skills: vec!["acme/*".into()], scopes: vec!["staff".into()], line: 1 };
+/// let mut diags = Vec::new();
+/// let access = resolve(&[rule], &["acme/billing", "hello"], &mut diags);
+/// assert!(diags.is_empty());
+/// assert_eq!(access.skill_class, [1, 0], "acme/billing is private, hello public");
+/// let typo = AccessRule { skills: vec!["acme/bilingg".into()], scopes: vec!["staff".into()], line: 4 };
+/// resolve(&[typo], &["acme/billing"], &mut diags);
+/// assert_eq!((diags[0].rule.id(), diags[0].line), ("access-pattern", Some(4)));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccessRule {
     /// The patterns, as written.
@@ -129,6 +168,17 @@ pub struct AccessRule {
 }
 
 /// The access of a compiled catalog: its private classes and each skill's class.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("skills-edge.toml", "[[access]]\nskills = [\"billing\"]\nscopes = [\"finance\", \"admin\"]\n");
+/// tree.add_file("billing/SKILL.md", "---\nname: billing\ndescription: Bill customers.\n---\n");
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let access = compile(tree).unwrap().access.unwrap();
+/// assert_eq!(access.classes, [["admin", "finance"]], "one class, its scopes sorted");
+/// assert_eq!(access.skill_class, [1, 0], "billing private, hello public");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Access {
     /// The scope set of each private class, class 1 first; each set sorted, without

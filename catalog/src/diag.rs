@@ -6,6 +6,17 @@ use std::fmt;
 use crate::skill::frontmatter::sdk_subset::SdkRule;
 
 /// How serious a diagnostic is.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::diag::Severity;
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/.DS_Store", "junk");
+/// let compiled = compile(tree).unwrap();
+/// assert_eq!(compiled.warnings[0].severity, Severity::Warning, "published, but not served");
+/// assert!(compiled.warnings[0].render("skills").starts_with("warning[junk-file]: skills/hello/.DS_Store: "));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
     /// The catalog cannot be published; the build stops.
@@ -16,6 +27,17 @@ pub enum Severity {
 
 /// Every rule the catalog compiler enforces. [`Rule::id`] is stable and documented in the
 /// docs/build-errors.md ("What each build error means").
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::diag::Rule;
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: howdy\ndescription: Say hello.\n---\n");
+/// let e = compile(tree).unwrap_err();
+/// let d = e.errors().next().unwrap();
+/// assert_eq!(d.rule, Rule::NameMatchesDirectory);
+/// assert_eq!(d.rule.id(), "name-matches-directory", "the id build logs and docs use");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
     /// A frontmatter problem (delimiters, YAML syntax, a construct hosts would read
@@ -177,6 +199,18 @@ impl Rule {
 }
 
 /// One finding about a skills folder.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say: hello: world\n---\n");
+/// let e = compile(tree).unwrap_err();
+/// let d = e.errors().next().unwrap();
+/// assert_eq!((d.path.as_str(), d.line), ("hello/SKILL.md", Some(3)));
+/// assert_eq!(d.rule.id(), "frontmatter-yaml-syntax");
+/// assert!(d.render("skills").starts_with("error[frontmatter-yaml-syntax]: skills/hello/SKILL.md:3: invalid YAML"));
+/// assert!(d.fix.contains("quote values that contain `: `"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error or warning.
@@ -324,6 +358,13 @@ impl Diagnostic {
 }
 
 /// What could not be read (see [`Diagnostic::unreadable`]).
+///
+/// ```
+/// use skills_edge_catalog::diag::{Diagnostic, Unreadable};
+/// let d = Diagnostic::unreadable("", Unreadable::Root, "No such file or directory");
+/// assert_eq!(d.rule.id(), "io");
+/// assert_eq!(d.render("skills"), "error[io]: skills: cannot read the skills folder: No such file or directory\n  fix: create the folder or point SKILLS_DIR at an existing one");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unreadable {
     /// The skills folder itself.
@@ -344,6 +385,17 @@ impl fmt::Display for Diagnostic {
 
 /// The compiler's verdict when a folder cannot be published: every error found (not just
 /// the first), plus the warnings.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("a/SKILL.md", "---\nname: a\n---\n");
+/// tree.add_file("b/SKILL.md", "---\nname: B\ndescription: Skill b.\n---\n");
+/// let e = compile(tree).unwrap_err();
+/// let ids: Vec<&str> = e.errors().map(|d| d.rule.id()).collect();
+/// assert_eq!(ids, ["description-required", "name-format"], "every error, not just the first");
+/// assert!(e.render("skills").ends_with("2 errors in the skills folder; nothing was published"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct CompileError {
     /// All diagnostics, errors and warnings, in path order.

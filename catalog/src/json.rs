@@ -39,6 +39,16 @@ pub const MAX_DEPTH: usize = 127;
 const SMALL_OBJECT: usize = 8;
 
 /// A JSON value and the exact text it was read from.
+///
+/// ```
+/// use skills_edge_catalog::json::parse;
+/// let doc = parse(r#"{"name": "hello", "size": 12, "tags": ["a", "b"]}"#).unwrap();
+/// assert_eq!(doc.get("name").and_then(|n| n.as_str()), Some("hello"));
+/// assert_eq!(doc.get("size").and_then(|n| n.as_u64()), Some(12));
+/// let tags = doc.get("tags").unwrap();
+/// assert_eq!((tags.raw, tags.a_type()), (r#"["a", "b"]"#, "an array"));
+/// assert_eq!(doc.to_value().unwrap().to_json(), r#"{"name":"hello","size":12,"tags":["a","b"]}"#);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node<'a> {
     /// The value's text in the document, without the whitespace around it.
@@ -48,6 +58,17 @@ pub struct Node<'a> {
 }
 
 /// A JSON value whose strings borrow from the document where they have no escapes.
+///
+/// ```
+/// use skills_edge_catalog::json::{parse, Json};
+/// use std::borrow::Cow;
+/// let doc = parse(r#"["plain", "esc\u00e9", 1.50, true]"#).unwrap();
+/// let items = doc.as_array().unwrap();
+/// assert!(matches!(&items[0].value, Json::String(Cow::Borrowed("plain"))));
+/// assert!(matches!(&items[1].value, Json::String(Cow::Owned(s)) if s == "escé"));
+/// assert_eq!(items[2].value, Json::Number("1.50"), "numbers as written");
+/// assert_eq!(items[3].value, Json::Bool(true));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json<'a> {
     /// `null`
@@ -65,6 +86,13 @@ pub enum Json<'a> {
 }
 
 /// Why a text is not JSON, and where.
+///
+/// ```
+/// use skills_edge_catalog::json::parse;
+/// let e = parse("{\"a\": 1,\n \"b\": 01}").unwrap_err();
+/// assert_eq!((e.line, e.column), (2, 8));
+/// assert_eq!(e.to_string(), format!("{} at line 2 column 8", e.message));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     /// What is wrong, in `serde_json`'s words ("expected value", "trailing comma", ...).

@@ -46,6 +46,16 @@ pub const SIGNING_KEY: &str = "SKILLS_SIGNING_KEY";
 pub const CATALOG_ID: &str = "SKILLS_CATALOG_ID";
 
 /// How to sign a catalog: where the secret key is, and the identity to sign for.
+///
+/// ```
+/// use skills_edge_catalog::{options, sign::SigningKey};
+/// let s = options::signing(|_: &str| None, Some("keys/signing.key"), None).unwrap().unwrap();
+/// assert_eq!((s.key_file.as_str(), &s.catalog_id), ("keys/signing.key", &None));
+/// let e = s.signer(Err("No such file or directory".into())).unwrap_err();
+/// assert_eq!((e.rule.id(), e.path.as_str()), ("signing-key", "keys/signing.key"));
+/// let jwk = SigningKey::from_seed([7; 32]).to_jwk();
+/// assert!(s.signer(Ok(jwk.into_bytes())).is_ok());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signing {
     /// The secret key's file, as given (its path; the key itself is read by [`Signing::load`]
@@ -56,6 +66,20 @@ pub struct Signing {
 }
 
 /// A signing key read from its file, with the identity to sign for ([`Signing::signer`]).
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::{options, sign::SigningKey};
+/// let key = SigningKey::from_seed([7; 32]);
+/// let s = options::signing(|_: &str| None, Some("signing.key"), None).unwrap().unwrap();
+/// let signer = s.signer(Ok(key.to_jwk().into_bytes())).unwrap();
+/// assert_eq!(signer.catalog.as_str(), key.public().key_id(), "no identity given: the key's id");
+/// # let mut tree = SourceTree::default();
+/// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let mut compiled = compile(tree).unwrap();
+/// compiled.sign(&signer.key, &signer.catalog);
+/// assert!(compiled.skills[0].envelope.is_some());
+/// ```
 #[derive(Debug, Clone)]
 pub struct Signer {
     /// The secret key (its `Debug` shows only its id).

@@ -55,6 +55,18 @@ pub struct ReleaseError {
 }
 
 /// What a [`ReleaseError`] refused.
+///
+/// ```
+/// use skills_edge_catalog::release::{Release, ReleaseErrorKind};
+/// use skills_edge_catalog::sign::SigningKey;
+/// let (publisher, stranger) = (SigningKey::from_seed([7; 32]), SigningKey::from_seed([8; 32]));
+/// let signed = Release::of("default", b"a pack", &[]).sign(&publisher);
+/// let open = |trust: &SigningKey, catalog| Release::open(signed.as_bytes(), &[trust.public().clone()], "CATALOG_TRUST", catalog);
+/// assert_eq!(open(&stranger, "default").unwrap_err().kind, ReleaseErrorKind::Untrusted);
+/// assert_eq!(open(&publisher, "tenant-b").unwrap_err().kind, ReleaseErrorKind::OtherCatalog);
+/// let e = Release::open(b"{}", &[publisher.public().clone()], "CATALOG_TRUST", "default").unwrap_err();
+/// assert_eq!(e.kind, ReleaseErrorKind::Malformed);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReleaseErrorKind {
     /// A catalog id that is not one ([`check_catalog_id`]).
@@ -95,6 +107,23 @@ impl std::fmt::Display for ReleaseError {
 impl std::error::Error for ReleaseError {}
 
 /// What a release says: this pack, with these assets, is catalog `catalog`.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, signing::CatalogId, SourceTree};
+/// use skills_edge_catalog::{pack, release::Release, sign::SigningKey};
+/// let key = SigningKey::from_seed([7; 32]);
+/// # let mut tree = SourceTree::default();
+/// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let mut compiled = compile(tree).unwrap();
+/// compiled.sign(&key, &CatalogId::new("--catalog-id", "default").unwrap());
+/// let pack = pack::encode(&compiled, None);
+/// let signed = Release::of("default", &pack, &[]).sign(&key);
+/// let trust = [key.public().clone()];
+/// let release = Release::open(signed.as_bytes(), &trust, "CATALOG_TRUST", "default").unwrap();
+/// assert_eq!((release.size, release.revision().len()), (pack.len() as u64, 64));
+/// let catalog = release.check_pack(pack, &trust, "CATALOG_TRUST").unwrap();
+/// assert_eq!(catalog.skill_count(), 1);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Release {
     /// The catalog id ([`check_catalog_id`]).
@@ -154,6 +183,15 @@ pub mod keys {
 
 /// One published revision in a catalog's history (`ID/history`): its pack's digest and the
 /// names of the assets it needs.
+///
+/// ```
+/// use skills_edge_catalog::release::{history_text, parse_history, HistoryEntry};
+/// let entry = HistoryEntry { revision: "ab".repeat(32), assets: vec!["cd".repeat(32)] };
+/// let text = history_text(&[entry.clone()]);
+/// assert_eq!(text, format!("skills-edge history 1\n{} {}\n", "ab".repeat(32), "cd".repeat(32)));
+/// assert_eq!(parse_history(text.as_bytes()).unwrap(), [entry]);
+/// assert!(parse_history(b"skills-edge history 1\nnot-a-revision\n").is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HistoryEntry {
     /// The revision (64 lowercase hex: the pack's SHA-256).
@@ -218,6 +256,19 @@ pub fn history_text(h: &[HistoryEntry]) -> String {
 }
 
 /// What `gc --keep N` deletes and what it keeps ([`gc_plan`]).
+///
+/// ```
+/// use skills_edge_catalog::release::{gc_plan, HistoryEntry};
+/// let entry = |c: &str, assets: &[&str]| HistoryEntry {
+///     revision: c.repeat(64),
+///     assets: assets.iter().map(|a| a.to_string()).collect(),
+/// };
+/// let history = [entry("a", &["old.bin", "shared.bin"]), entry("b", &["shared.bin"]), entry("c", &[])];
+/// let plan = gc_plan(&history, None, 2, |_| true);
+/// assert_eq!(plan.revisions, ["a".repeat(64)], "the two newest are kept");
+/// assert_eq!(plan.assets, ["old.bin"], "shared.bin is still needed by b");
+/// assert_eq!(plan.kept.len(), 2);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GcPlan {
     /// The history the plan was made from.

@@ -69,6 +69,15 @@ pub(crate) const MAX_JWK_BYTES: usize = 4096;
 
 /// What is wrong with a key, an envelope or a statement. The message never holds secret key
 /// material.
+///
+/// ```
+/// use skills_edge_catalog::sign::{PublicKey, SignatureFault, SigningKey};
+/// let secret = SigningKey::from_seed([7; 32]).to_jwk();
+/// let e = PublicKey::from_jwk(&secret).unwrap_err();
+/// assert_eq!(e.fault, SignatureFault::Key);
+/// assert!(e.message.starts_with("the public key holds a secret"));
+/// assert!(!e.to_string().contains(&secret[..20]), "never quotes the key");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignatureError {
     /// Which check failed.
@@ -78,6 +87,18 @@ pub struct SignatureError {
 }
 
 /// The checks a [`SignatureError`] reports, one per way a signature can fail.
+///
+/// ```
+/// use skills_edge_catalog::sign::{Envelope, SignatureFault, SigningKey, Statement};
+/// let key = SigningKey::from_seed([7; 32]);
+/// let statement = Statement { skill: "skill://hello/SKILL.md".into(), revision: "1".into(), catalog: "acme".into(), subjects: vec![] };
+/// let mut envelope = Envelope::sign(&statement, &key);
+/// let other = SigningKey::from_seed([8; 32]);
+/// assert_eq!(envelope.verify(other.public()).unwrap_err().fault, SignatureFault::NoSignatureByKey);
+/// envelope.payload[0] ^= 1;
+/// let fault = envelope.verify(key.public()).unwrap_err().fault;
+/// assert_eq!((fault, fault.as_str()), (SignatureFault::BadSignature, "bad-signature"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignatureFault {
     /// A key that is not an Ed25519 JWK (or a secret where a public key belongs).

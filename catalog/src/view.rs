@@ -42,6 +42,20 @@ pub struct Catalog {
 }
 
 /// A served file.
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/assets/logo.png", vec![0x89, b'P', b'N', b'G', 0xff]);
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let md = catalog.file("skill://hello/SKILL.md").unwrap();
+/// assert_eq!((md.mime, md.is_text, md.text()), ("text/markdown", true, Some("---\nname: hello\ndescription: Say hello.\n---\n")));
+/// let logo = catalog.file("skill://hello/assets/logo.png").unwrap();
+/// assert_eq!((logo.mime, logo.size, logo.is_text), ("image/png", 5, false));
+/// assert_eq!(logo.text(), None, "served as a base64 blob");
+/// assert!(logo.digest.starts_with("sha256:") && logo.digest.len() == 71);
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct FileView<'a> {
     /// Its URI.
@@ -59,6 +73,22 @@ pub struct FileView<'a> {
 }
 
 /// Where a file's bytes are.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::pack::{self, AssetPolicy, PackOptions};
+/// use skills_edge_catalog::{Catalog, Content};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/data.bin", vec![7u8; 100]);
+/// let assets = Some(AssetPolicy { inline_max: 64 });
+/// let packed = pack::encode_with(&compile(tree).unwrap(), &PackOptions { assets, ..Default::default() });
+/// let catalog = Catalog::from_bytes(packed.pack).unwrap();
+/// assert!(matches!(catalog.file("skill://hello/SKILL.md").unwrap().content, Content::Inline(_)));
+/// let data = catalog.file("skill://hello/data.bin").unwrap();
+/// assert!(matches!(data.content, Content::External { .. }), "over 64 bytes: an asset");
+/// assert_eq!(data.bytes(), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Content<'a> {
     /// In the pack.
@@ -92,6 +122,19 @@ impl<'a> FileView<'a> {
 }
 
 /// The mirror's archive of a skill (`{name}.tar.gz`, see [`crate::compile::archive`]).
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/references/tone.md", "Be kind.\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let archive = catalog.mirrored_archive("hello").unwrap();
+/// let bytes = archive.bytes.unwrap();
+/// assert_eq!(&bytes[..2], b"\x1f\x8b", "a gzip stream");
+/// assert_eq!(archive.size, bytes.len() as u64);
+/// assert!(archive.digest.starts_with("sha256:"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArchiveView<'a> {
     /// `sha256:` + 64 lowercase hex of its bytes.
@@ -104,6 +147,23 @@ pub struct ArchiveView<'a> {
 }
 
 /// A skill's signature in a signed catalog (see [`crate::compile::signing`]).
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, signing::CatalogId, SourceTree};
+/// use skills_edge_catalog::sign::{Envelope, SigningKey};
+/// use skills_edge_catalog::{pack, Catalog};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let mut compiled = compile(tree).unwrap();
+/// let key = SigningKey::from_seed([7; 32]);
+/// compiled.sign(&key, &CatalogId::new("--catalog-id", "acme.example/skills").unwrap());
+/// let catalog = Catalog::from_bytes(pack::encode(&compiled, None)).unwrap();
+/// let signature = catalog.signature(0).unwrap();
+/// let envelope = Envelope::parse(signature.envelope_json.as_bytes()).unwrap();
+/// let statement = envelope.verify(key.public()).unwrap();
+/// assert_eq!((statement.skill.as_str(), statement.catalog.as_str()), ("skill://hello/SKILL.md", "acme.example/skills"));
+/// assert!(signature.digest.starts_with("sha256:"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SignatureView<'a> {
     /// Its DSSE envelope, a JSON object (the same bytes the entry's `_meta` carries).
@@ -113,6 +173,18 @@ pub struct SignatureView<'a> {
 }
 
 /// A served skill.
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("acme/hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let skill = catalog.skill("skill://acme/hello/SKILL.md").unwrap();
+/// assert_eq!((skill.name, skill.root()), ("hello", "skill://acme/hello"));
+/// assert!(skill.entry_json.contains(r#""uri":"skill://acme/hello/SKILL.md""#));
+/// assert!(skill.list_item_json.to_string().contains(r#""mimeType":"text/markdown""#));
+/// assert!(!skill.revision.is_empty());
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct SkillView<'a> {
     /// URI of its `SKILL.md`.
@@ -135,6 +207,18 @@ impl<'a> SkillView<'a> {
 }
 
 /// A directory of the namespace.
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog, Grant};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/references/tone.md", "Be kind.\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let dir = catalog.dir("skill://hello").unwrap();
+/// assert_eq!(dir.len(), 2, "references/ first, then SKILL.md");
+/// assert!(dir.child(0).unwrap().to_string().contains(r#""uri":"skill://hello/references""#));
+/// assert!(dir.audience.public && dir.child_visible(1, Grant::PUBLIC));
+/// ```
 #[derive(Clone, Copy)]
 pub struct DirView<'a> {
     /// Its URI.
@@ -600,6 +684,14 @@ impl Catalog {
 }
 
 /// Why a catalog could not be built in memory.
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog, CatalogError};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: Hello\ndescription: Say hello.\n---\n");
+/// let Err(CatalogError::Compile(e)) = Catalog::compile(tree, None) else { panic!() };
+/// assert_eq!(e.errors().next().unwrap().rule.id(), "name-format");
+/// ```
 #[derive(Debug)]
 pub enum CatalogError {
     /// The folder breaks a rule.

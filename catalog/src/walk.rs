@@ -11,6 +11,20 @@ use std::path::{Path, PathBuf};
 
 /// A folder read from disk: the tree, and every file and directory that was read (for
 /// `cargo:rerun-if-changed`).
+///
+/// ```
+/// use skills_edge_catalog::{compile::compile, walk::walk};
+/// # let root = std::env::temp_dir().join(format!("walked-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(root.join("hello")).unwrap();
+/// # std::fs::write(root.join("hello/SKILL.md"), "---\nname: hello\ndescription: Say hello.\n---\n").unwrap();
+/// let walked = walk(&root);
+/// assert_eq!(walked.tree.files[0].path, "hello/SKILL.md");
+/// assert_eq!(walked.read.len(), 3, "the root, hello/ and hello/SKILL.md");
+/// assert_eq!(compile(walked.tree).unwrap().skills[0].name, "hello");
+/// let missing = walk(&root.join("no-such-folder"));
+/// assert_eq!(missing.tree.diagnostics[0].rule.id(), "io");
+/// # std::fs::remove_dir_all(&root).unwrap();
+/// ```
 #[derive(Debug, Default)]
 pub struct Walked {
     /// The files and directories found.

@@ -118,11 +118,43 @@ pub fn capabilities(own: ServerCapabilities) -> ServerCapabilities {
 /// The scopes of the caller of one request, from what rmcp's `RequestContext` carries: its
 /// `extensions` (over Streamable HTTP, the request's `http::request::Parts`, with whatever an
 /// authentication layer in front put into their extensions), and its `meta`.
+///
+/// ```
+/// use rmcp::service::{RequestContext, RoleServer};
+/// use skills_edge_rmcp::{Config, ScopesHook, SkillsHandler};
+/// # use skills_edge::catalog::{compile::SourceTree, Catalog};
+/// # let mut tree = SourceTree::default();
+/// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// # let catalog = std::sync::Arc::new(Catalog::compile(tree, None).unwrap());
+/// /// What the authentication layer in front verified, put into the request's extensions.
+/// #[derive(Clone)]
+/// struct Verified { scopes: Vec<String> }
+/// let hook: Box<ScopesHook> = Box::new(|cx: &RequestContext<RoleServer>| {
+///     cx.extensions.get::<Verified>().map(|v| v.scopes.clone()).unwrap_or_default()
+/// });
+/// let handler = SkillsHandler::from_catalog(catalog, Config::default()).unwrap().with_scopes(hook);
+/// assert!(format!("{handler:?}").contains("scopes_hook: true"));
+/// ```
 pub type ScopesHook = dyn Fn(&RequestContext<RoleServer>) -> Vec<String> + Send + Sync;
 
 /// Who asks, as the handler needs it: the caller's grant and whether the negotiated protocol
 /// version carries cache hints (2026-07-28 and later). [`SkillsHandler::caller`] reads it
 /// from a request's context; a test or another transport can make one directly.
+///
+/// ```
+/// use skills_edge::catalog::Grant;
+/// use skills_edge_rmcp::{Caller, Config, SkillsHandler};
+/// # use skills_edge::catalog::{compile::SourceTree, Catalog};
+/// # let mut tree = SourceTree::default();
+/// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// # let catalog = std::sync::Arc::new(Catalog::compile(tree, None).unwrap());
+/// let handler = SkillsHandler::from_catalog(catalog, Config::default()).unwrap();
+/// let legacy = Caller { grant: Grant::PUBLIC, modern: false };
+/// assert_eq!(handler.list_skills(None, legacy).unwrap().ttl_ms, None);
+/// // At 2026-07-28 a result carries the responder's cache hints.
+/// let modern = Caller { modern: true, ..legacy };
+/// assert_eq!(handler.list_skills(None, modern).unwrap().ttl_ms, Some(300_000));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Caller {
     /// What the caller may see ([`Catalog::grant`] of its scopes).
@@ -134,6 +166,25 @@ pub struct Caller {
 /// Who asks one of [`SkillsHandler`]'s methods: a request's context (`&RequestContext`, whose
 /// caller [`SkillsHandler::caller`] reads) or a [`Caller`] made directly (a test, another
 /// transport).
+///
+/// ```
+/// use skills_edge::catalog::{compile::SourceTree, Catalog};
+/// use skills_edge_rmcp::{Asker, Caller, Config, SkillsHandler};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("billing/SKILL.md", "---\nname: billing\ndescription: Bill.\n---\n");
+/// tree.add_file("skills-edge.toml", "[[access]]\nskills = [\"billing\"]\nscopes = [\"finance\"]\n");
+/// let catalog = std::sync::Arc::new(Catalog::compile(tree, None).unwrap());
+/// let handler = SkillsHandler::from_catalog(catalog, Config::default()).unwrap();
+/// /// Another transport's caller: the scopes its own authentication verified.
+/// struct Verified(Vec<String>);
+/// impl Asker for Verified {
+///     fn caller(&self, handler: &SkillsHandler) -> Caller {
+///         Caller { grant: handler.catalog().grant(&self.0), modern: true }
+///     }
+/// }
+/// assert_eq!(handler.list_skills(None, Verified(vec!["finance".into()])).unwrap().skills.len(), 1);
+/// assert_eq!(handler.list_skills(None, Verified(vec![])).unwrap().skills.len(), 0);
+/// ```
 pub trait Asker {
     /// The caller, as `handler` reads it.
     fn caller(&self, handler: &SkillsHandler) -> Caller;
@@ -152,6 +203,19 @@ impl Asker for Caller {
 }
 
 /// Why a [`SkillsHandler`] could not be made.
+///
+/// ```
+/// use skills_edge_rmcp::{Config, SetupError, SkillsHandler};
+/// let e = SkillsHandler::new(b"not a pack", Config::default()).unwrap_err();
+/// assert!(matches!(e, SetupError::Pack(_)));
+/// assert!(e.to_string().starts_with("the embedded skills pack does not load: "), "{e}");
+/// # use skills_edge::catalog::{compile::SourceTree, Catalog};
+/// # let mut tree = SourceTree::default();
+/// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// # let catalog = std::sync::Arc::new(Catalog::compile(tree, None).unwrap());
+/// let e = SkillsHandler::from_catalog(catalog, Config { page_size: 0, ..Config::default() }).unwrap_err();
+/// assert!(matches!(e, SetupError::Config(_)));
+/// ```
 #[derive(Debug)]
 pub enum SetupError {
     /// The pack does not decode (not made by this version's compiler, or damaged).
@@ -190,6 +254,23 @@ impl std::error::Error for SetupError {}
 
 /// Answers rmcp's skills and resource methods from a catalog (see the crate's
 /// documentation). Cheap to share behind an `Arc`; every method takes `&self`.
+///
+/// ```
+/// use rmcp::model::{GetSkillRequestParams, ReadResourceRequestParams};
+/// use skills_edge::catalog::{compile::SourceTree, Catalog, Grant};
+/// use skills_edge_rmcp::{Caller, Config, SkillsHandler};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// let catalog = std::sync::Arc::new(Catalog::compile(tree, None).unwrap());
+/// let handler = SkillsHandler::from_catalog(catalog, Config::default()).unwrap();
+/// let who = Caller { grant: Grant::PUBLIC, modern: true }; // in a server: `&cx`
+/// let list = handler.list_skills(None, who).unwrap();
+/// assert_eq!(list.skills[0].uri, "skill://hello/SKILL.md");
+/// let read = handler.read_resource(ReadResourceRequestParams::new("skill://hello/SKILL.md"), who).unwrap();
+/// assert_eq!(read.contents.len(), 1);
+/// let e = handler.get_skill(GetSkillRequestParams::new("skill://nope/SKILL.md"), who).unwrap_err();
+/// assert_eq!(e.code.0, -32602);
+/// ```
 pub struct SkillsHandler {
     responder: Responder,
     /// Every skill's entry as rmcp's type, by catalog index, read once from the entries the

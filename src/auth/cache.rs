@@ -10,6 +10,19 @@ use super::jwk::{KeySet, MAX_KEY_SET_BYTES};
 use super::validate::Caller;
 
 /// When the key set is fetched again, and the bounds the I/O layer applies to a fetch.
+///
+/// ```
+/// use skills_edge::auth::{KeyCache, KeyCachePolicy, Plan};
+/// # let jwks = br#"{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"k1","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#;
+/// let policy = KeyCachePolicy { max_age: 300, ..KeyCachePolicy::default() };
+/// assert_eq!((policy.refetch_interval, policy.max_stale), (60, 3600));
+/// let mut cache = KeyCache::new(policy);
+/// assert_eq!(cache.plan(0, None), Plan::Fetch);
+/// cache.store(0, jwks).unwrap();
+/// assert_eq!(cache.plan(299, None), Plan::Use);
+/// // Older than `max_age`: fetched again.
+/// assert_eq!(cache.plan(300, None), Plan::Fetch);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyCachePolicy {
     /// Seconds a fetched key set is used before it is fetched again (default 600). Issuers
@@ -46,6 +59,19 @@ impl Default for KeyCachePolicy {
 }
 
 /// What the I/O layer does before validating a token.
+///
+/// ```
+/// use skills_edge::auth::{KeyCache, KeyCachePolicy, KeySetError, Plan};
+/// let mut cache = KeyCache::new(KeyCachePolicy::default());
+/// assert_eq!(cache.plan(1000, Some("k1")), Plan::Fetch);
+/// // While that fetch is under way, another request waits for it.
+/// assert_eq!(cache.plan(1001, Some("k1")), Plan::Wait);
+/// cache.failed(KeySetError::Fetch { what: "HTTP 500".into() });
+/// // No key set, and the next attempt is not due: 503.
+/// assert_eq!(cache.plan(1002, Some("k1")), Plan::Unavailable);
+/// assert_eq!(cache.keys(1002).unwrap_err().reason(), "fetch");
+/// assert_eq!(cache.plan(1060, Some("k1")), Plan::Fetch);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Plan {
     /// Validate with [`KeyCache::keys`] now.
@@ -69,6 +95,19 @@ pub enum Plan {
 /// For each request: [`KeyCache::plan`] with the token's `kid`; on [`Plan::Fetch`] fetch and
 /// [`KeyCache::store`] (or [`KeyCache::failed`]); then [`KeyCache::keys`] gives the set, or
 /// the [`KeySetError`] to answer 503 with.
+///
+/// ```
+/// use skills_edge::auth::{KeyCache, KeyCachePolicy, Plan};
+/// # let jwks = br#"{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"k1","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#;
+/// let mut cache = KeyCache::new(KeyCachePolicy::default());
+/// assert_eq!(cache.plan(1000, Some("k1")), Plan::Fetch);
+/// cache.store(1000, jwks).unwrap(); // the body the I/O layer fetched
+/// assert_eq!(cache.plan(1001, Some("k1")), Plan::Use);
+/// assert_eq!(cache.keys(1001).unwrap().keys()[0].kid.as_deref(), Some("k1"));
+/// // A `kid` the set lacks asks for a fetch, at most once per refetch interval.
+/// assert_eq!(cache.plan(1030, Some("k2")), Plan::Use);
+/// assert_eq!(cache.plan(1060, Some("k2")), Plan::Fetch);
+/// ```
 #[derive(Debug, Clone)]
 pub struct KeyCache {
     policy: KeyCachePolicy,
@@ -209,6 +248,33 @@ pub const DEFAULT_TOKEN_CACHE_ENTRIES: usize = 256;
 /// answer a full validation would give) and only under the key set epoch it was verified
 /// with ([`KeyCache::epoch`]). One cache serves one validator configuration; only tokens the
 /// validator accepted are put in it, so its keys are digests no caller can choose.
+///
+/// ```
+/// use skills_edge::auth::{Ed25519Verifier, KeySet, SignatureVerifier, Token, TokenCache};
+/// # use base64::Engine as _;
+/// # let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+/// # let pair = ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new([1; 32]));
+/// # let jwks = format!(r#"{{"keys":[{{"kty":"OKP","crv":"Ed25519","kid":"k1","x":"{}"}}]}}"#, b64(&pair.pk[..]));
+/// # let input = format!("{}.{}", b64(br#"{"alg":"EdDSA","kid":"k1","typ":"at+jwt"}"#),
+/// #     b64(br#"{"iss":"https://as.example","aud":"https://rs.example/mcp","sub":"alice",
+/// #             "client_id":"c","jti":"j","iat":1000,"exp":2000,"scope":"skills:read"}"#));
+/// # let header = format!("Bearer {input}.{}", b64(&pair.sk.sign(&input, None)[..]));
+/// # let bearer = skills_edge::http::Bearer::new(skills_edge::http::BearerConfig {
+/// #     mode: skills_edge::http::AuthMode::Jwt, issuer: Some("https://as.example".into()),
+/// #     audiences: vec!["https://rs.example/mcp".into()], ..Default::default() }).unwrap().unwrap();
+/// # let keys = KeySet::parse(jwks.as_bytes()).unwrap();
+/// let token = Token::parse(&header).unwrap();
+/// # let check = bearer.prepare(&token, &keys, 1500, "https://rs.example/mcp").unwrap();
+/// # let verdict = Ed25519Verifier.verify(check.alg, check.key, check.message, check.signature).unwrap();
+/// # let caller = check.finish(verdict).unwrap();
+/// let mut cache = TokenCache::new(256);
+/// let epoch = 1; // `KeyCache::epoch` of the key set that verified it
+/// cache.insert(*token.digest(), caller, epoch);
+/// assert_eq!(cache.get(token.digest(), 1600, epoch).unwrap().subject, "alice");
+/// // Not past `exp` (2000) plus the leeway, and not under another key set.
+/// assert!(cache.get(token.digest(), 2100, epoch).is_none());
+/// assert!(cache.get(token.digest(), 1600, epoch + 1).is_none());
+/// ```
 #[derive(Debug, Clone)]
 pub struct TokenCache {
     slots: Vec<Option<Entry>>,

@@ -18,6 +18,14 @@ use std::fmt;
 
 /// Why a bearer token was refused. Every variant answers 401 ([`TokenError::status`]);
 /// [`TokenError::reason`] is a stable kebab-case name for logs and metrics.
+///
+/// ```
+/// use skills_edge::auth::Token;
+/// let e = Token::parse("Basic dXNlcjpwYXNz").unwrap_err();
+/// assert_eq!((e.status(), e.reason()), (401, "malformed"));
+/// let e = Token::parse("Bearer a.b").unwrap_err();
+/// assert!(e.to_string().contains("fewer than three parts"), "{e}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TokenError {
@@ -254,6 +262,14 @@ impl std::error::Error for TokenError {}
 
 /// Why no key set can be had: the key set could not be fetched or read, or the issuer's
 /// metadata could not. Answers 503 ([`KeySetError::status`]): the token was not judged.
+///
+/// ```
+/// use skills_edge::auth::{KeySet, KeySetError};
+/// let e = KeySet::parse(br#"{"keys":[{"kty":"oct","k":"c2VjcmV0"}]}"#).unwrap_err();
+/// assert!(matches!(e, KeySetError::NoUsableKey { .. }));
+/// assert_eq!((e.status(), e.reason()), (503, "no-usable-key"));
+/// assert!(e.to_string().starts_with("no key set: the key set has no usable key ("), "{e}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum KeySetError {

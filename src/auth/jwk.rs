@@ -26,6 +26,16 @@ pub const MIN_RSA_BITS: usize = 2048;
 pub const MAX_RSA_BITS: usize = 8192;
 
 /// A public key of one of the three accepted kinds, as raw bytes.
+///
+/// ```
+/// use skills_edge::auth::{Algorithm, KeySet};
+/// # let jwks = br#"{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"k1","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#;
+/// let keys = KeySet::parse(jwks).unwrap();
+/// let key = &keys.keys()[0].key;
+/// assert_eq!((key.kind(), key.algorithm()), ("OKP Ed25519", Algorithm::EdDsa));
+/// // The minimal JWK WebCrypto's `importKey` takes: no `kid`.
+/// assert_eq!(key.to_jwk(), r#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#);
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub enum PublicKey {
     /// An EC key on P-256 (`kty` `EC`, `crv` `P-256`): the affine coordinates, 32 bytes each
@@ -102,6 +112,15 @@ impl PublicKey {
 }
 
 /// One usable key of a set: its `kid` (if any) and the key.
+///
+/// ```
+/// use skills_edge::auth::{Algorithm, KeySet};
+/// # let jwks = br#"{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"k1","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#;
+/// let keys = KeySet::parse(jwks).unwrap();
+/// let key = keys.select(Some("k1"), Algorithm::EdDsa).unwrap();
+/// assert_eq!(key.kid.as_deref(), Some("k1"));
+/// assert_eq!(key.key.algorithm(), Algorithm::EdDsa);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Key {
     /// The key id, if the set gives one.
@@ -112,7 +131,8 @@ pub struct Key {
 
 /// A key of the set that was not read as usable, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkippedKey {
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) struct SkippedKey {
     /// Its `kid`, if it had a string one.
     pub kid: Option<String>,
     /// Why it was skipped.
@@ -120,6 +140,18 @@ pub struct SkippedKey {
 }
 
 /// The usable keys of a JWK Set, and what was left out.
+///
+/// ```
+/// use skills_edge::auth::{Algorithm, KeySet, TokenError};
+/// let keys = KeySet::parse(br#"{"keys":[
+///     {"kty":"OKP","crv":"Ed25519","kid":"k1","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"},
+///     {"kty":"oct","kid":"shared-secret","k":"c2VjcmV0"}]}"#).unwrap();
+/// assert_eq!(keys.keys().len(), 1); // a symmetric key never verifies a token
+/// assert!(keys.select(Some("k1"), Algorithm::EdDsa).is_ok());
+/// let e = keys.select(Some("k1"), Algorithm::Es256).unwrap_err();
+/// assert_eq!(e.reason(), "key-mismatch");
+/// assert!(matches!(keys.select(Some("shared-secret"), Algorithm::EdDsa), Err(TokenError::UnusableKey { .. })));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySet {
     keys: Vec<Key>,

@@ -19,6 +19,18 @@ pub const MAX_TOKEN_BYTES: usize = 16 * 1024;
 /// the caller to specify a supported set of algorithms and MUST NOT use any other
 /// algorithms"). `none`, every `HS*` (a public key used as an HMAC secret, RFC 8725 §2.1),
 /// every `PS*`, `ES384`/`ES512`, `RS384`/`RS512` and any other name are refused.
+///
+/// ```
+/// use skills_edge::auth::{Algorithm, Token, TokenError};
+/// # use base64::Engine as _;
+/// # let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+/// let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.as_str()).collect();
+/// assert_eq!(names, ["ES256", "RS256", "EdDSA"]);
+/// // An HMAC token is refused as it is read, before any key is looked at.
+/// let hs256 = format!("{}.{}.{}", b64(br#"{"alg":"HS256"}"#), b64(b"{}"), b64(&[0; 32]));
+/// let e = Token::parse(&hs256).unwrap_err();
+/// assert!(matches!(e, TokenError::Algorithm { .. }) && e.to_string().contains("HS256"), "{e}");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// `ES256`: ECDSA over P-256 with SHA-256; the signature is `r || s`, 64 bytes
@@ -76,6 +88,19 @@ impl fmt::Display for Algorithm {
 ///
 /// Its `Debug` form names the algorithm, key id and type, never the token, claims or
 /// signature.
+///
+/// ```
+/// use skills_edge::auth::{Algorithm, Token};
+/// # use base64::Engine as _;
+/// # let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+/// let compact = format!("{}.{}.{}", b64(br#"{"alg":"EdDSA","kid":"k1","typ":"at+jwt"}"#),
+///     b64(br#"{"sub":"alice"}"#), b64(&[0; 64]));
+/// let token = Token::parse(&format!("Bearer {compact}")).unwrap();
+/// assert_eq!((token.alg(), token.kid()), (Algorithm::EdDsa, Some("k1")));
+/// // The same token bare (Cloudflare Access's header) is the same token.
+/// assert_eq!(Token::parse(&compact).unwrap().digest(), token.digest());
+/// assert_eq!(format!("{token:?}"), r#"Token { alg: EdDsa, kid: Some("k1"), typ: Some("at+jwt"), .. }"#);
+/// ```
 #[derive(Clone)]
 pub struct Token {
     alg: Algorithm,

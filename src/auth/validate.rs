@@ -15,6 +15,30 @@ use super::verify::{SignatureVerifier, Unsupported};
 use skills_edge_catalog::skill::value::{Number, Value};
 
 /// Who a valid token stands for.
+///
+/// ```
+/// use skills_edge::auth::{Ed25519Verifier, KeySet, SignatureVerifier, Token};
+/// use skills_edge::http::Bearer;
+/// # use base64::Engine as _;
+/// # let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+/// # let pair = ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new([1; 32]));
+/// # let jwks = format!(r#"{{"keys":[{{"kty":"OKP","crv":"Ed25519","kid":"k1","x":"{}"}}]}}"#, b64(&pair.pk[..]));
+/// # let input = format!("{}.{}", b64(br#"{"alg":"EdDSA","kid":"k1","typ":"at+jwt"}"#),
+/// #     b64(br#"{"iss":"https://as.example","aud":"https://rs.example/mcp","sub":"alice",
+/// #             "client_id":"c","jti":"j","iat":1000,"exp":2000,"scope":"skills:read"}"#));
+/// # let header = format!("Bearer {input}.{}", b64(&pair.sk.sign(&input, None)[..]));
+/// # let bearer = skills_edge::http::Bearer::new(skills_edge::http::BearerConfig {
+/// #     mode: skills_edge::http::AuthMode::Jwt, issuer: Some("https://as.example".into()),
+/// #     audiences: vec!["https://rs.example/mcp".into()], ..Default::default() }).unwrap().unwrap();
+/// let keys = KeySet::parse(jwks.as_bytes()).unwrap();
+/// let token = Token::parse(&header).unwrap();
+/// let check = bearer.prepare(&token, &keys, 1500, "https://rs.example/mcp").unwrap();
+/// let verdict = Ed25519Verifier.verify(check.alg, check.key, check.message, check.signature).unwrap();
+/// let caller = check.finish(verdict).unwrap();
+/// assert_eq!((caller.subject.as_str(), caller.expires_at), ("alice", 2000));
+/// // What the endpoint takes: the scopes, or `None` for an anonymous caller.
+/// assert_eq!(Bearer::scopes(Some(&caller)), Some(vec!["skills:read".to_owned()]));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
     /// `sub` (or, with the Access preset, the fallback claim); empty only with
@@ -63,6 +87,29 @@ pub struct Validator {
 /// The signature left to check for a token whose every other check passed: the algorithm,
 /// the key, the signed bytes and the signature. [`SignatureCheck::finish`] takes the verdict;
 /// the caller is returned only for `true`.
+///
+/// ```
+/// use skills_edge::auth::{KeySet, Token, TokenError};
+/// # use base64::Engine as _;
+/// # let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+/// # let pair = ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new([1; 32]));
+/// # let jwks = format!(r#"{{"keys":[{{"kty":"OKP","crv":"Ed25519","kid":"k1","x":"{}"}}]}}"#, b64(&pair.pk[..]));
+/// # let input = format!("{}.{}", b64(br#"{"alg":"EdDSA","kid":"k1","typ":"at+jwt"}"#),
+/// #     b64(br#"{"iss":"https://as.example","aud":"https://rs.example/mcp","sub":"alice",
+/// #             "client_id":"c","jti":"j","iat":1000,"exp":2000,"scope":"skills:read"}"#));
+/// # let header = format!("Bearer {input}.{}", b64(&pair.sk.sign(&input, None)[..]));
+/// # let bearer = skills_edge::http::Bearer::new(skills_edge::http::BearerConfig {
+/// #     mode: skills_edge::http::AuthMode::Jwt, issuer: Some("https://as.example".into()),
+/// #     audiences: vec!["https://rs.example/mcp".into()], ..Default::default() }).unwrap().unwrap();
+/// let keys = KeySet::parse(jwks.as_bytes()).unwrap();
+/// let token = Token::parse(&header).unwrap();
+/// let check = bearer.prepare(&token, &keys, 1500, "https://rs.example/mcp").unwrap();
+/// // What a verifier is handed: the key `kid` named, and the signed `header.payload`.
+/// assert_eq!(check.key, &keys.keys()[0].key);
+/// assert_eq!(check.message, input.as_bytes());
+/// // A signature that does not verify refuses the token.
+/// assert_eq!(check.finish(false).unwrap_err(), TokenError::Signature);
+/// ```
 #[must_use = "the token is not valid until the signature is checked and `finish`ed"]
 #[derive(Debug)]
 pub struct SignatureCheck<'a> {
@@ -101,6 +148,28 @@ impl SignatureCheck<'_> {
 }
 
 /// A [`SignatureCheck`] that owns its key and bytes ([`SignatureCheck::detach`]).
+///
+/// ```
+/// use skills_edge::auth::{DetachedCheck, Ed25519Verifier, KeySet, SignatureVerifier, Token};
+/// # use base64::Engine as _;
+/// # let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+/// # let pair = ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new([1; 32]));
+/// # let jwks = format!(r#"{{"keys":[{{"kty":"OKP","crv":"Ed25519","kid":"k1","x":"{}"}}]}}"#, b64(&pair.pk[..]));
+/// # let input = format!("{}.{}", b64(br#"{"alg":"EdDSA","kid":"k1","typ":"at+jwt"}"#),
+/// #     b64(br#"{"iss":"https://as.example","aud":"https://rs.example/mcp","sub":"alice",
+/// #             "client_id":"c","jti":"j","iat":1000,"exp":2000,"scope":"skills:read"}"#));
+/// # let header = format!("Bearer {input}.{}", b64(&pair.sk.sign(&input, None)[..]));
+/// # let bearer = skills_edge::http::Bearer::new(skills_edge::http::BearerConfig {
+/// #     mode: skills_edge::http::AuthMode::Jwt, issuer: Some("https://as.example".into()),
+/// #     audiences: vec!["https://rs.example/mcp".into()], ..Default::default() }).unwrap().unwrap();
+/// let detached: DetachedCheck = {
+///     let keys = KeySet::parse(jwks.as_bytes()).unwrap();
+///     let token = Token::parse(&header).unwrap();
+///     bearer.prepare(&token, &keys, 1500, "https://rs.example/mcp").unwrap().detach()
+/// }; // the key set and the token may go now (a rotation, the request's end)
+/// let verdict = Ed25519Verifier.verify(detached.alg, &detached.key, &detached.message, &detached.signature);
+/// assert_eq!(detached.finish(verdict.unwrap()).unwrap().subject, "alice");
+/// ```
 #[must_use = "the token is not valid until the signature is checked and `finish`ed"]
 #[derive(Debug)]
 pub struct DetachedCheck {

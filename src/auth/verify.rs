@@ -6,6 +6,13 @@ use super::jwk::PublicKey;
 use super::token::Algorithm;
 
 /// The verifier cannot check this algorithm (or this kind of key).
+///
+/// ```
+/// use skills_edge::auth::{Algorithm, Ed25519Verifier, PublicKey, SignatureVerifier, Unsupported};
+/// let p256 = PublicKey::P256 { x: [1; 32], y: [2; 32] };
+/// // ES256 is the Worker's to check (WebCrypto), not this verifier's.
+/// assert_eq!(Ed25519Verifier.verify(Algorithm::Es256, &p256, b"msg", &[0; 64]), Err(Unsupported));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unsupported;
 
@@ -13,6 +20,23 @@ pub struct Unsupported;
 /// signature of `message` under `key` for `alg`; choosing the key, the algorithm allow-list
 /// and every claim are the validator's (`Validator`), which calls this only with a
 /// key whose type goes with `alg` (and, for RS256, a signature as long as the modulus).
+///
+/// ```
+/// use skills_edge::auth::{Algorithm, Ed25519Verifier, PublicKey, SignatureVerifier, Unsupported};
+/// /// ES256 with the `p256` crate, everything else as `Ed25519Verifier` checks it.
+/// struct Native;
+/// impl SignatureVerifier for Native {
+///     fn verify(&self, alg: Algorithm, key: &PublicKey, message: &[u8], signature: &[u8]) -> Result<bool, Unsupported> {
+///         use p256::ecdsa::{signature::Verifier as _, Signature, VerifyingKey};
+///         let PublicKey::P256 { x, y } = key else { return Ed25519Verifier.verify(alg, key, message, signature) };
+///         let sec1 = [&[4u8][..], x, y].concat();
+///         let (Ok(k), Ok(s)) = (VerifyingKey::from_sec1_bytes(&sec1), Signature::from_slice(signature)) else { return Ok(false) };
+///         Ok(k.verify(message, &s).is_ok())
+///     }
+/// }
+/// // A point off the curve is no key: refused, not an error.
+/// assert_eq!(Native.verify(Algorithm::Es256, &PublicKey::P256 { x: [1; 32], y: [2; 32] }, b"msg", &[1; 64]), Ok(false));
+/// ```
 pub trait SignatureVerifier {
     /// `Ok(true)` when the signature verifies, `Ok(false)` when it does not (or the key is
     /// not a valid key: a point off the curve, a small-order Ed25519 key), `Err(Unsupported)`
@@ -29,6 +53,15 @@ pub trait SignatureVerifier {
 /// Ed25519 (`EdDSA`, RFC 8037) in Rust, with `ed25519-compact`: RFC 8032 §5.1.7 verification
 /// (an `S` out of range is refused), and the crate refuses small-order keys too. ES256 and
 /// RS256 are [`Unsupported`] here: the Worker checks them with WebCrypto.
+///
+/// ```
+/// use skills_edge::auth::{Algorithm, Ed25519Verifier, PublicKey, SignatureVerifier};
+/// let pair = ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new([7; 32]));
+/// let key = PublicKey::Ed25519 { x: *pair.pk };
+/// let signature = pair.sk.sign(b"header.payload", None);
+/// assert_eq!(Ed25519Verifier.verify(Algorithm::EdDsa, &key, b"header.payload", &signature[..]), Ok(true));
+/// assert_eq!(Ed25519Verifier.verify(Algorithm::EdDsa, &key, b"header.payloaf", &signature[..]), Ok(false));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ed25519Verifier;
 

@@ -28,6 +28,51 @@ pub(crate) const MAX_BYTES: usize = 64 << 20;
 
 /// The caching hints of a result, read as a client must: `ttlMs` missing, negative, fractional
 /// or not a number is `0`; `cacheScope` missing or unknown is `"private"`.
+///
+/// ```
+/// use skills_edge::client::{block_on, Hints, SkillsClient};
+/// use skills_edge::protocol::CacheScope;
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config { ttl_ms: 60_000, cache_scope: CacheScope::Private, ..Config::default() });
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// // A server whose results may be kept a minute, by this client only.
+/// let listing = block_on(client.list(&rpc)).unwrap();
+/// assert_eq!(listing.hints, Hints { ttl_ms: 60_000, scope: CacheScope::Private });
+/// // Within the minute, listing again sends nothing.
+/// let sent = wire.sent.borrow().len();
+/// block_on(client.list(&rpc)).unwrap();
+/// assert_eq!(wire.sent.borrow().len(), sent);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hints {
     /// How long the result may be reused, in milliseconds.

@@ -15,6 +15,47 @@ use crate::host::error::{ErrorCode, Failure, VerifyError};
 use crate::host::index::IndexError;
 
 /// How an exchange with a server failed.
+///
+/// ```
+/// use skills_edge::client::{block_on, ExchangeKind, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// // The server answers that it serves no such skill: a JSON-RPC error, not a refusal of the host rules.
+/// let e = block_on(client.get(&rpc, "skill://no-such-skill/SKILL.md")).unwrap_err();
+/// assert_eq!(e.code, ExchangeKind::ServerError);
+/// assert_eq!((e.actual.as_deref(), e.verify_code()), (Some("-32602"), None));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ExchangeKind {
@@ -82,6 +123,20 @@ impl fmt::Display for ExchangeKind {
 }
 
 /// The code of a [`ClientError`]: the host rules' refusal or the exchange's failure.
+///
+/// ```
+/// use skills_edge::client::{ClientCode, ExchangeKind, SkillsClient};
+/// use skills_edge::host::{ErrorCode, HostOptions};
+/// let describe = |code: ClientCode| match code {
+///     ClientCode::Verify(c) => format!("refused: {c}"),
+///     ClientCode::Exchange(k) => format!("exchange failed: {k}"),
+/// };
+/// let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
+/// let e = client.import_approvals("not an export").unwrap_err();
+/// assert_eq!(e.code, ClientCode::Verify(ErrorCode::InvalidArgument));
+/// assert_eq!(describe(e.code), "refused: invalid-argument");
+/// assert_eq!(describe(ExchangeKind::Timeout.into()), "exchange failed: timeout");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ClientCode {
     /// A refusal of the host rules.
@@ -191,6 +246,19 @@ impl PartialEq<ExchangeKind> for ClientCode {
 /// An error of the client: a refusal of the host rules or an exchange failure, with the details
 /// of [`Failure`]. A [`VerifyError`] becomes one unchanged (`?` converts); an exchange failure
 /// is made with [`ClientError::exchange`].
+///
+/// ```
+/// use skills_edge::client::{ClientCode, ClientError, ExchangeKind};
+/// use skills_edge::host::{Entry, ErrorCode};
+/// let timeout = ClientError::exchange(ExchangeKind::Timeout, "no answer within 30 s");
+/// assert_eq!((timeout.code, timeout.verify_code()), (ClientCode::Exchange(ExchangeKind::Timeout), None));
+/// assert_eq!(timeout.to_string(), "no answer within 30 s [timeout]");
+/// // A refusal of the host rules converts with `?`, keeping its code.
+/// fn parse(json: &str) -> Result<Entry, ClientError> {
+///     Ok(Entry::parse(json)?)
+/// }
+/// assert_eq!(parse("[]").unwrap_err().verify_code(), Some(ErrorCode::InvalidEntry));
+/// ```
 pub type ClientError = Failure<ClientCode>;
 
 impl ClientError {
@@ -229,6 +297,17 @@ impl ClientError {
 }
 
 /// Shorthand for results of the client.
+///
+/// ```
+/// use skills_edge::client::{Result, SkillsClient};
+/// use skills_edge::host::{ErrorCode, HostOptions};
+/// fn open(label: &str) -> Result<SkillsClient> {
+///     SkillsClient::new(label, HostOptions::default())
+/// }
+/// assert_eq!(open("docs").unwrap().label(), "docs");
+/// // A label the host cannot show is refused.
+/// assert_eq!(open(" docs").err().unwrap().code, ErrorCode::InvalidArgument);
+/// ```
 pub type Result<T, E = ClientError> = std::result::Result<T, E>;
 
 #[cfg(test)]

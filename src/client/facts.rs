@@ -3,6 +3,44 @@
 use super::*;
 
 /// How the client names itself (`clientInfo`).
+///
+/// ```
+/// use skills_edge::client::{block_on, http::HttpSession, ClientInfo, EraChoice};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// let session = HttpSession::new(ClientInfo { name: "my-host".into(), version: "1.0".into() });
+/// block_on(session.connect(&wire, EraChoice::Legacy)).unwrap();
+/// let initialize: serde_json::Value = serde_json::from_str(&wire.sent.borrow()[0].body).unwrap();
+/// assert_eq!(initialize["params"]["clientInfo"], serde_json::json!({"name": "my-host", "version": "1.0"}));
+/// assert_eq!(ClientInfo::default().name, "skills-edge");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientInfo {
     /// The name.
@@ -22,6 +60,46 @@ impl Default for ClientInfo {
 }
 
 /// Which protocol revision to speak.
+///
+/// ```
+/// use skills_edge::client::{block_on, http::HttpSession, ClientInfo, EraChoice};
+/// use skills_edge::protocol::Era;
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// // A server that speaks both revisions.
+/// for (choice, era, version) in [(EraChoice::Auto, Era::Modern, "2026-07-28"), (EraChoice::Legacy, Era::Legacy, "2025-11-25")] {
+///     let facts = block_on(HttpSession::new(ClientInfo::default()).connect(&wire, choice)).unwrap();
+///     assert_eq!((facts.era, facts.protocol_version.as_str()), (era, version));
+/// }
+/// assert_eq!(EraChoice::parse(EraChoice::Modern.as_str()), Some(EraChoice::Modern));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EraChoice {
     /// 2026-07-28 when the server speaks it, else 2025-11-25.
@@ -61,6 +139,18 @@ impl EraChoice {
 }
 
 /// What a connected server said about itself.
+///
+/// ```
+/// use skills_edge::client::ServerFacts;
+/// use skills_edge::protocol::Era;
+/// let initialize = serde_json::json!({"protocolVersion": "2025-11-25",
+///     "capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}},
+///     "serverInfo": {"name": "docs", "version": "1.2"}, "instructions": "Use the skills."});
+/// let facts = ServerFacts::from_result(Era::Legacy, "2025-11-25", &initialize);
+/// assert!(facts.declares_skills() && !facts.directory_read());
+/// assert_eq!(facts.server_name().as_deref(), Some("docs 1.2"));
+/// assert_eq!(facts.instructions.as_deref(), Some("Use the skills."));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerFacts {
     /// The era spoken.

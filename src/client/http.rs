@@ -86,6 +86,49 @@ const LEGACY_VERSION: &str = "2025-11-25";
 
 /// One POST to the MCP endpoint: the JSON body and the MCP headers (lowercase names). The
 /// caller adds its own headers and sends it.
+///
+/// ```
+/// use skills_edge::client::{block_on, Rpc, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// block_on(rpc.call("resources/read", serde_json::json!({"uri": "skill://code-review/SKILL.md"}))).unwrap();
+/// let sent: skills_edge::client::http::HttpRequest = wire.sent.borrow().last().unwrap().clone();
+/// let header = |n: &str| sent.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// assert_eq!((header("mcp-protocol-version"), header("mcp-method")), (Some("2026-07-28"), Some("resources/read")));
+/// assert_eq!(header("mcp-name"), Some("skill://code-review/SKILL.md"));
+/// assert!(sent.body.contains(r#""method":"resources/read""#));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpRequest {
     /// The JSON-RPC message.
@@ -95,6 +138,28 @@ pub struct HttpRequest {
 }
 
 /// What came back: the status, the two headers the client reads, and the body as a stream.
+///
+/// ```
+/// use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
+/// use skills_edge::client::{block_on, ClientInfo, EraChoice, ExchangeKind, Result};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>> { Ok(self.0.take()) }
+/// # }
+/// struct Down;
+/// impl HttpIo for Down {
+///     type Body = Body;
+///     async fn post(&self, _request: HttpRequest) -> Result<HttpResponse<Body>> {
+///         Ok(HttpResponse { status: 503, content_type: Some("text/plain".into()), session_id: None,
+///             www_authenticate: None, body: Body(Some(b"down for maintenance".to_vec())) })
+///     }
+///     fn now_ms(&self) -> f64 { 0.0 }
+/// }
+/// // A status without a JSON-RPC answer is a failure of the exchange, reported as it is.
+/// let e = block_on(HttpSession::new(ClientInfo::default()).connect(&Down, EraChoice::Auto)).unwrap_err();
+/// assert_eq!(e.code, ExchangeKind::HttpStatus);
+/// assert_eq!(e.actual.as_deref(), Some("503"));
+/// ```
 #[derive(Debug)]
 pub struct HttpResponse<B> {
     /// The HTTP status.
@@ -111,6 +176,33 @@ pub struct HttpResponse<B> {
 
 /// A response body, read chunk by chunk (an event stream may stay open after the response;
 /// it is dropped as soon as the response is read).
+///
+/// An event stream that arrives in pieces, and stays open after the answer:
+///
+/// ```
+/// use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
+/// use skills_edge::client::{block_on, ClientInfo, EraChoice, Result};
+/// struct Chunks(Vec<&'static str>);
+/// impl ResponseBody for Chunks {
+///     async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>> {
+///         Ok((!self.0.is_empty()).then(|| self.0.remove(0).as_bytes().to_vec()))
+///     }
+/// }
+/// # struct Stream;
+/// # impl HttpIo for Stream {
+/// #     type Body = Chunks;
+/// #     async fn post(&self, _request: HttpRequest) -> Result<HttpResponse<Chunks>> {
+/// #         Ok(HttpResponse { status: 200, content_type: Some("text/event-stream".into()), session_id: None, www_authenticate: None,
+/// #             body: Chunks(vec!["data: {\"jsonrpc\":\"2.0\",\"id\":1,\"res", "ult\":{\"supportedVersions\":[\"2026-07-28\"],",
+/// #                 "\"capabilities\":{\"tools\":{}}}}\n\n", ": still open\n"]) })
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// // `Stream` answers server/discover with those chunks, as `text/event-stream`.
+/// let facts = block_on(HttpSession::new(ClientInfo::default()).connect(&Stream, EraChoice::Modern)).unwrap();
+/// assert_eq!(facts.protocol_version, "2026-07-28");
+/// assert!(facts.capabilities["tools"].is_object() && !facts.declares_skills());
+/// ```
 pub trait ResponseBody {
     /// The next chunk, or `None` at the end. Failures are `connection-failed`, `timeout` or
     /// `aborted`.
@@ -119,6 +211,35 @@ pub trait ResponseBody {
 
 /// The bytes-only part of a Streamable HTTP client: POST a request to the endpoint, hand the
 /// response back.
+///
+/// Over a server in the same process (a real transport POSTs `request` to the endpoint):
+///
+/// ```
+/// use std::future::{ready, Future};
+/// use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, HttpSession, ResponseBody};
+/// use skills_edge::client::{block_on, ClientInfo, EraChoice, Result};
+/// use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>> { Ok(self.0.take()) }
+/// # }
+/// struct InProcess(Responder);
+/// impl HttpIo for InProcess {
+///     type Body = Body;
+///     fn post(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse<Body>>> {
+///         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+///         let transport = Transport::Http(HttpHeaders {
+///             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+///         let reply = self.0.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+///         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+///             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+///     }
+///     fn now_ms(&self) -> f64 { 0.0 }
+/// }
+/// let io = InProcess(Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap());
+/// let facts = block_on(HttpSession::new(ClientInfo::default()).connect(&io, EraChoice::Auto)).unwrap();
+/// assert!(facts.declares_skills());
+/// ```
 pub trait HttpIo {
     /// The body type of responses.
     type Body: ResponseBody;
@@ -193,6 +314,45 @@ struct SessionState {
 
 /// One client's connection state over Streamable HTTP: the negotiated revision, the server's
 /// facts, the legacy session id and the request ids. Requests go through [`HttpSession::rpc`].
+///
+/// ```
+/// use skills_edge::client::{block_on, http::HttpSession, ClientInfo, EraChoice, Rpc};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// let session = HttpSession::new(ClientInfo::default());
+/// assert!(session.facts().is_none());
+/// let facts = block_on(session.connect(&wire, EraChoice::Auto)).unwrap();
+/// assert_eq!(session.facts(), Some(facts));
+/// let result = block_on(session.rpc(&wire).call("skills/list", serde_json::json!({}))).unwrap();
+/// assert!(!result["skills"].as_array().unwrap().is_empty());
+/// ```
 #[derive(Debug)]
 pub struct HttpSession {
     info: ClientInfo,
@@ -200,6 +360,48 @@ pub struct HttpSession {
 }
 
 /// [`Rpc`] over an [`HttpSession`] and the caller's [`HttpIo`].
+///
+/// ```
+/// use skills_edge::client::{block_on, http::HttpRpc, Rpc, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// // One per operation: it borrows the session and the transport.
+/// let rpc: HttpRpc<'_, Wire> = session.rpc(&wire);
+/// assert_eq!(rpc.now_ms(), wire.now_ms()); // the transport's clock dates the cache
+/// let fetched = block_on(client.get(&rpc, "skill://code-review/SKILL.md")).unwrap();
+/// assert_eq!(fetched.skill.files, 2);
+/// ```
 pub struct HttpRpc<'a, H> {
     session: &'a HttpSession,
     io: &'a H,

@@ -128,6 +128,31 @@ pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 /// Failures are [`ClientError`]s of an [`ExchangeKind`]: `server-error` for a JSON-RPC error
 /// answer (its code in `actual`), `connection-failed`, `http-status`, `protocol-error`,
 /// `timeout` or `aborted` for the exchange itself.
+///
+/// A fixed server that answers `skills/list` with one skill, and nothing else:
+///
+/// ```
+/// use serde_json::{json, Value};
+/// use skills_edge::client::{block_on, ClientError, ExchangeKind, Result, Rpc, ServerFacts, SkillsClient};
+/// # use skills_edge::{host::HostOptions, protocol::Era, skill::digest::digest_of};
+/// struct Fixed(Value);
+/// impl Rpc for Fixed {
+///     async fn call(&self, method: &str, _params: Value) -> Result<Value> {
+///         match method {
+///             "skills/list" => Ok(self.0.clone()),
+///             _ => Err(ClientError::exchange(ExchangeKind::ServerError, "no such method").with_actual("-32601")),
+///         }
+///     }
+///     fn now_ms(&self) -> f64 { 0.0 }
+/// }
+/// # let entry = json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #     "resources":[{"uri":"skill://a/SKILL.md","digest":digest_of(b"a"),"size":1}]});
+/// let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
+/// let caps = json!({"capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}}});
+/// client.set_facts(ServerFacts::from_result(Era::Modern, "2026-07-28", &caps)).unwrap();
+/// let listing = block_on(client.list(&Fixed(json!({"skills": [entry]})))).unwrap();
+/// assert_eq!(listing.skills[0].summary.name, "a");
+/// ```
 pub trait Rpc {
     /// Sends `method` with `params` (an object, without the 2026-07-28 `_meta` envelope,
     /// which the transport adds) and returns the result object.
@@ -147,6 +172,49 @@ pub trait Rpc {
 
 /// A skill as a listing or `skills/get` shows it: the registry's summary, the entry, and the
 /// figures of its manifest.
+///
+/// ```
+/// use skills_edge::client::{block_on, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// let listing = block_on(client.list(&rpc)).unwrap();
+/// let s = listing.skills.iter().find(|s| s.summary.name == "code-review").unwrap();
+/// assert_eq!((s.summary.uri.as_str(), s.entry.description()), (s.entry.uri(), "Review code using the team's checklist."));
+/// let limits = s.entry.check_limits().unwrap().unwrap();
+/// assert_eq!((s.files, s.bytes), (limits.resource_count, limits.total_size));
+/// assert_eq!(s.files, 2); // SKILL.md and references/checklist.md
+/// ```
 #[derive(Debug, Clone)]
 pub struct ListedSkill {
     /// The registry's summary (display name, revision, approval, window).
@@ -160,6 +228,50 @@ pub struct ListedSkill {
 }
 
 /// Every page of `skills/list`, registered.
+///
+/// ```
+/// use skills_edge::client::{block_on, SkillsClient};
+/// # use skills_edge::protocol::CacheScope;
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config { page_size: 2, ttl_ms: 60_000, ..Config::default() });
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// // A server with pages of 2 skills: every page is read, and the skills registered.
+/// let listing = block_on(client.list(&rpc)).unwrap();
+/// assert_eq!(listing.pages, listing.skills.len().div_ceil(2));
+/// assert!(listing.rejected.is_empty());
+/// assert_eq!((listing.hints.ttl_ms, listing.hints.scope), (60_000, CacheScope::Public));
+/// assert!(client.host(|host, label| host.entry(label, "skill://code-review/SKILL.md").is_some()).unwrap());
+/// ```
 #[derive(Debug, Clone)]
 pub struct Listing {
     /// The valid entries, in listing order.
@@ -173,6 +285,49 @@ pub struct Listing {
 }
 
 /// A `skills/get` result, registered.
+///
+/// ```
+/// use skills_edge::client::{block_on, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// let fetched = block_on(client.get(&rpc, "skill://code-review/SKILL.md")).unwrap();
+/// assert!(fetched.outcome.added);
+/// assert_eq!((fetched.skill.summary.display_name.as_str(), fetched.skill.files), ("code-review", 2));
+/// // Fetched again: the same entry, nothing changed.
+/// let again = block_on(client.get(&rpc, "skill://code-review/SKILL.md")).unwrap();
+/// assert!(!again.outcome.added && !again.outcome.changed && !again.outcome.approval_revoked);
+/// ```
 #[derive(Debug, Clone)]
 pub struct FetchedSkill {
     /// The skill.
@@ -184,6 +339,48 @@ pub struct FetchedSkill {
 }
 
 /// A loaded skill.
+///
+/// ```
+/// use skills_edge::client::{block_on, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// // Unknown so far: the entry is fetched with skills/get, then the SKILL.md is verified against it.
+/// let loaded = block_on(client.load(&rpc, "skill://code-review/SKILL.md")).unwrap();
+/// assert_eq!(loaded.skill.server_label, "docs");
+/// assert!(loaded.skill.skill_md.body().starts_with("\n# Code review"));
+/// assert!(!loaded.refreshed && !loaded.approval_revoked);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The verified `SKILL.md`, tagged with its server.
@@ -195,6 +392,50 @@ pub struct Loaded {
 }
 
 /// A verified supporting file.
+///
+/// ```
+/// use skills_edge::client::{block_on, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// let skill = "skill://code-review/SKILL.md";
+/// block_on(client.load(&rpc, skill)).unwrap();
+/// let r = block_on(client.read(&rpc, skill, "references/checklist.md")).unwrap();
+/// assert_eq!(r.file.content.receipt.uri, "skill://code-review/references/checklist.md");
+/// assert!(r.file.content.receipt.verified && !r.refreshed);
+/// // A file the entry does not list is refused before anything is sent.
+/// assert!(block_on(client.read(&rpc, skill, "references/other.md")).is_err());
+/// ```
 #[derive(Debug, Clone)]
 pub struct ReadOutcome {
     /// The file, tagged with its server and skill.
@@ -207,6 +448,49 @@ pub struct ReadOutcome {
 }
 
 /// One child of a directory listing.
+///
+/// ```
+/// use skills_edge::client::{block_on, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// block_on(client.list(&rpc)).unwrap();
+/// let dir = block_on(client.read_directory(&rpc, "skill://code-review")).unwrap();
+/// let skill_md = dir.children.iter().find(|c| c.uri == "skill://code-review/SKILL.md").unwrap();
+/// assert_eq!((skill_md.directory, skill_md.listed, skill_md.size), (false, Some(true), Some(149)));
+/// let references = dir.children.iter().find(|c| c.directory).unwrap();
+/// assert_eq!(references.mime_type.as_deref(), Some("inode/directory"));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct DirectoryChild {
     /// Its URI.
@@ -225,6 +509,47 @@ pub struct DirectoryChild {
 }
 
 /// Every page of one `resources/directory/read`.
+///
+/// ```
+/// use skills_edge::client::{block_on, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// let dir = block_on(client.read_directory(&rpc, "skill://code-review/references")).unwrap();
+/// assert_eq!((dir.uri.as_str(), dir.pages), ("skill://code-review/references", 1));
+/// let uris: Vec<&str> = dir.children.iter().map(|c| c.uri.as_str()).collect();
+/// assert_eq!(uris, ["skill://code-review/references/checklist.md"]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Directory {
     /// The directory's URI.
@@ -262,6 +587,54 @@ struct State {
 
 /// The skills client (see the module documentation). One client talks to one server, which
 /// it registers in its [`SkillHost`] under a host-assigned label.
+///
+/// Over Streamable HTTP (the transport's bytes are the caller's [`http::HttpIo`], here a
+/// server in the same process):
+///
+/// ```
+/// use skills_edge::client::{block_on, http::HttpSession, ClientInfo, EraChoice, SkillsClient};
+/// use skills_edge::host::HostOptions;
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config::default());
+/// let session = HttpSession::new(ClientInfo::default());
+/// let client = SkillsClient::new("https://skills.example", HostOptions::default()).unwrap();
+/// client.set_facts(block_on(session.connect(&wire, EraChoice::Auto)).unwrap()).unwrap();
+/// let rpc = session.rpc(&wire);
+/// let listing = block_on(client.list(&rpc)).unwrap();
+/// assert!(listing.skills.iter().any(|s| s.summary.name == "code-review"));
+/// let skill = "skill://code-review/SKILL.md";
+/// let loaded = block_on(client.load(&rpc, skill)).unwrap();
+/// assert!(loaded.skill.skill_md.body().contains("references/checklist.md"));
+/// let file = block_on(client.read(&rpc, skill, "references/checklist.md")).unwrap();
+/// assert!(file.file.content.receipt.verified);
+/// ```
 pub struct SkillsClient {
     state: RefCell<State>,
 }

@@ -24,6 +24,52 @@ pub(crate) const MAX_TOOL_PAGES: usize = 16;
 
 /// What to ask the tool: its `query`, `tags` (only skills carrying every one; empty: none sent)
 /// and `limit` (`None`: the server's default).
+///
+/// ```
+/// use skills_edge::client::{block_on, search::{search, SearchQuery}, SkillsClient};
+/// use skills_edge::host::ErrorCode;
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config { fallback: skills_edge::server::Fallback { search: true, ..Default::default() }, ..Config::default() });
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// let q = SearchQuery { query: "review a diff".into(), limit: Some(1), ..SearchQuery::default() };
+/// let hits = block_on(search(&rpc, client.facts().as_ref(), "docs", &q)).unwrap();
+/// assert_eq!(hits.len(), 1);
+/// // The server refuses a tag no skill carries, naming it.
+/// let tagged = SearchQuery { tags: vec!["no-such-tag".into()], ..q };
+/// let e = block_on(search(&rpc, client.facts().as_ref(), "docs", &tagged)).unwrap_err();
+/// assert_eq!(e.code, ErrorCode::InvalidArgument);
+/// assert!(e.message.contains("no-such-tag"));
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct SearchQuery {
     /// The words of the query.
@@ -35,6 +81,50 @@ pub struct SearchQuery {
 }
 
 /// One result of the tool, best first.
+///
+/// ```
+/// use skills_edge::client::{block_on, search::{search, SearchQuery}, SkillsClient};
+/// # use std::cell::RefCell;
+/// # use std::future::{ready, Future};
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> { ready(Ok(self.0.take())) }
+/// # }
+/// # struct Wire { responder: Responder, sent: RefCell<Vec<HttpRequest>> }
+/// # impl Wire {
+/// #     fn new(config: Config) -> Wire {
+/// #         let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// #         Wire { responder, sent: RefCell::new(Vec::new()) }
+/// #     }
+/// # }
+/// # impl HttpIo for Wire {
+/// #     type Body = Body;
+/// #     fn post(&self, request: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let header = |n: &str| request.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+/// #         let transport = Transport::Http(HttpHeaders {
+/// #             protocol_version: header("mcp-protocol-version"), method: header("mcp-method"), name: header("mcp-name") });
+/// #         let reply = self.responder.respond(request.body.as_bytes(), &transport, Grant::PUBLIC);
+/// #         self.sent.borrow_mut().push(request.clone());
+/// #         ready(Ok(HttpResponse { status: reply.status, content_type: Some("application/json".into()),
+/// #             session_id: None, www_authenticate: None, body: Body(reply.body) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let wire = Wire::new(Config { fallback: skills_edge::server::Fallback { search: true, ..Default::default() }, ..Config::default() });
+/// # let session = skills_edge::client::http::HttpSession::new(skills_edge::client::ClientInfo::default());
+/// # let client = SkillsClient::new("docs", skills_edge::host::HostOptions::default()).unwrap();
+/// # client.set_facts(block_on(session.connect(&wire, skills_edge::client::EraChoice::Auto)).unwrap()).unwrap();
+/// # let rpc = session.rpc(&wire);
+/// let q = SearchQuery { query: "code review checklist".into(), ..SearchQuery::default() };
+/// let hits = block_on(search(&rpc, client.facts().as_ref(), "docs", &q)).unwrap();
+/// let best = &hits[0];
+/// assert_eq!((best.uri.as_str(), best.name.as_str()), ("skill://code-review/SKILL.md", "code-review"));
+/// assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+/// // A hit is only a URI: the skill itself is loaded and verified like any other.
+/// assert!(block_on(client.load(&rpc, &best.uri)).unwrap().skill.skill_md.receipt.verified);
+/// ```
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SearchHit {
     /// The `skill://` URI of the skill's `SKILL.md`: load it to read and verify the skill.

@@ -7,6 +7,16 @@ use super::args::{PUBLIC_KEY_FILE, SECRET_KEY_FILE};
 use crate::catalog::sign::SigningKey;
 
 /// One file `keygen` writes.
+///
+/// ```
+/// use skills_edge::command::keygen::key_files;
+/// let files = key_files("keys/", [7; 32]).unwrap();
+/// let secret = &files.secret;
+/// assert_eq!(secret.path, "keys/signing.key");
+/// assert!(secret.text.starts_with('{') && secret.text.ends_with("}\n"));
+/// // Printed instead of writing when the file is already there.
+/// assert!(secret.exists.starts_with("error: keys/signing.key already exists"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyFile {
     /// Its path: the `--out` folder as given, then the file's name.
@@ -18,6 +28,16 @@ pub struct KeyFile {
 }
 
 /// What `keygen --out <out>` writes for a seed, and what it prints.
+///
+/// ```
+/// use skills_edge::command::keygen::key_files;
+/// let files = key_files("keys", [7; 32]).unwrap();
+/// for f in [&files.secret, &files.public] {
+///     assert!(f.text.contains(r#""kty":"OKP""#)); // written to `f.path` by the command's I/O
+/// }
+/// assert_eq!(files.key_id, key_files("elsewhere", [7; 32]).unwrap().key_id);
+/// assert!(files.written.starts_with("wrote keys/signing.key"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyFiles {
     /// The key's id (RFC 7638 thumbprint), printed on stdout.

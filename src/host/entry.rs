@@ -26,6 +26,17 @@ use skills_edge_catalog::sign::{DSSE_META_KEY, SIGNER_META_KEY};
 pub(crate) const DYNAMIC: &str = "dynamic";
 
 /// One file of a skill's manifest.
+///
+/// ```
+/// use skills_edge::host::Entry;
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let item = entry.item("skill://a/SKILL.md").unwrap();
+/// assert_eq!((item.size, &item.digest[..7]), (1, "sha256:"));
+/// // Items are looked up by their exact URI.
+/// assert!(entry.item("skill://a/./SKILL.md").is_none());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResourceItem {
     /// The file's URI: the `SKILL.md` itself or a URI inside the skill root.
@@ -37,6 +48,15 @@ pub struct ResourceItem {
 }
 
 /// An entry's `resources`: a complete manifest, or `"dynamic"`.
+///
+/// ```
+/// use skills_edge::host::{Entry, Resources};
+/// let dynamic = Entry::parse(r#"{"uri":"skill://a/SKILL.md",
+///   "frontmatter":{"name":"a","description":"d"},"resources":"dynamic"}"#).unwrap();
+/// assert_eq!(dynamic.resources(), &Resources::Dynamic);
+/// // Nothing to count and no revision: only the frontmatter can be verified.
+/// assert_eq!((dynamic.check_limits(), dynamic.revision()), (Ok(None), None));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Resources {
     /// `"dynamic"`: no manifest; only the frontmatter can be verified.
@@ -48,6 +68,21 @@ pub enum Resources {
 /// What an entry's `_meta` says about the skill's signature, as the server sent it: nothing
 /// here is verified (`host::signature` does that, and the registry keeps the verified
 /// signer beside the entry).
+///
+/// ```
+/// use skills_edge::host::{Entry, ErrorCode, HostOptions, SkillHost};
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}],
+///   "_meta":{"io.github.skills-edge/dsse":{"payload":"forged"},"io.github.skills-edge/revision":"r1"}}"#).unwrap();
+/// let meta = entry.signature().unwrap();
+/// assert_eq!(meta.envelope, r#"{"payload":"forged"}"#);
+/// assert_eq!((meta.signer.as_deref(), meta.revision.as_deref()), (None, Some("r1")));
+/// // Kept as sent, judged on registration: this envelope does not hold.
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// assert_eq!(host.register("docs", entry).unwrap_err().code, ErrorCode::SignatureInvalid);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignatureMeta {
     /// The JSON text of the DSSE envelope (`_meta` key [`DSSE_META_KEY`]).
@@ -65,6 +100,22 @@ pub struct SignatureMeta {
 /// frontmatter of the same content ([`Value::same_content`]). The signature the entry carries
 /// ([`Entry::signature`]) is not compared: what a host trusts is the signer the registry
 /// verified for it ([`crate::host::SkillHost::signer`]).
+///
+/// ```
+/// use skills_edge::host::Entry;
+/// let entry = Entry::parse(r#"{"uri":"skill://code-review/SKILL.md",
+///   "frontmatter":{"name":"code-review","description":"Review code using the team's checklist."},
+///   "resources":[{"uri":"skill://code-review/SKILL.md","size":149,
+///     "digest":"sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160"}]}"#).unwrap();
+/// assert_eq!((entry.root(), entry.description()), ("skill://code-review", "Review code using the team's checklist."));
+/// assert_eq!((entry.items().unwrap().len(), entry.is_dynamic()), (1, false));
+/// // Unknown fields and the frontmatter's key order do not make another entry.
+/// let same = Entry::parse(&entry.to_json()
+///     .replace(r#""name":"code-review","description":"Review code using the team's checklist.""#,
+///              r#""description":"Review code using the team's checklist.","name":"code-review""#)
+///     .replacen('{', r#"{"vendor":true,"#, 1)).unwrap();
+/// assert_eq!(same, entry);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Entry {
     uri: String,
@@ -76,6 +127,15 @@ pub struct Entry {
 }
 
 /// The limit figures of an entry with a manifest (H8).
+///
+/// ```
+/// use skills_edge::host::{Entry, LimitReport};
+/// let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[
+///   {"uri":"skill://a/SKILL.md","size":1,"digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"},
+///   {"uri":"skill://a/big.bin","size":2000000,"digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let report = entry.check_limits().unwrap().unwrap();
+/// assert_eq!(report, LimitReport { resource_count: 2, total_size: 2_000_001 });
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LimitReport {
     /// Number of files (`resources` items, `SKILL.md` included).

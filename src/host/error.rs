@@ -9,6 +9,15 @@ use std::fmt;
 ///
 /// The codes are part of the public API: the npm package exposes them as `error.code`
 /// ([`crate::client::ClientCode`] maps them and the client's exchange failures to it).
+///
+/// ```
+/// use skills_edge::host::{resolve, ErrorCode};
+/// let refused = resolve("skill://a/SKILL.md", "../b/SKILL.md").unwrap_err();
+/// assert_eq!(refused.code, ErrorCode::EscapesRoot);
+/// // The kebab-case name is what hosts log and the npm package throws as `error.code`.
+/// assert_eq!(refused.code.to_string(), "escapes-root");
+/// assert_eq!(ErrorCode::from_name("escapes-root"), Some(refused.code));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -166,6 +175,17 @@ impl fmt::Display for ErrorCode {
 }
 
 /// A refusal of the host rules: [`ErrorCode`] and the details of [`Failure`].
+///
+/// ```
+/// use skills_edge::host::{Entry, ErrorCode, VerifyError};
+/// fn description(json: &str) -> Result<String, VerifyError> {
+///     Ok(Entry::parse(json)?.description().to_owned())
+/// }
+/// let e = description(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"b","description":"d"},"resources":"dynamic"}"#).unwrap_err();
+/// assert_eq!(e.code, ErrorCode::InvalidEntry);
+/// assert_eq!((e.expected.as_deref(), e.actual.as_deref()), (Some("b"), Some("a")));
+/// assert!(e.to_string().ends_with("must equal `frontmatter.name` \"b\" [invalid-entry]"));
+/// ```
 pub type VerifyError = Failure<ErrorCode>;
 
 /// A failure with its details: the code, the URI it concerns, the expected and actual values
@@ -174,6 +194,21 @@ pub type VerifyError = Failure<ErrorCode>;
 /// client's error, which also carries exchange failures, is
 /// [`ClientError`](crate::client::ClientError) (`Failure<ClientCode>`): one shape of details
 /// and one set of builders for both.
+///
+/// ```
+/// use skills_edge::host::{verify_bytes, Entry, ErrorCode, Failure, Hashing, VerifyOptions};
+/// use skills_edge::client::{ClientCode, ClientError};
+/// # let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+/// #   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let refused: Failure<ErrorCode> =
+///     verify_bytes(&entry, "skill://a/SKILL.md", b"ab", Hashing::Here, VerifyOptions::default()).unwrap_err();
+/// assert_eq!((refused.code, refused.uri.as_deref()), (ErrorCode::SizeMismatch, Some("skill://a/SKILL.md")));
+/// assert_eq!((refused.expected.as_deref(), refused.actual.as_deref()), (Some("1"), Some("2")));
+/// // The client's error keeps every detail under its own code.
+/// let client: Failure<ClientCode> = ClientError::from(refused.clone());
+/// assert_eq!((client.code.as_str(), client.message), ("size-mismatch", refused.message));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure<C> {
     /// The stable code.

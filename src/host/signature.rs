@@ -124,6 +124,36 @@ pub fn trusted_key(what: &str, jwk: &str) -> Result<PublicKey> {
 }
 
 /// A pin: the signer an origin is held to.
+///
+/// Trust on first use pins an origin; [`SkillHost::export_pins`](crate::host::SkillHost::export_pins)
+/// writes each pin as its origin, its key (a JWK) with the key's id, and its catalog.
+///
+/// ```
+/// use skills_edge::catalog::sign::SigningKey;
+/// use skills_edge::host::{trusted_key, Entry, HostOptions, Pin, SignerPolicy, SkillHost};
+/// # use skills_edge::catalog::sign::{Envelope, Statement, Subject};
+/// # let signed = |key: &SigningKey, catalog: &str| {
+/// #     let d = skills_edge::skill::digest::digest_of(b"x");
+/// #     let mut e = serde_json::json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #         "resources":[{"uri":"skill://a/SKILL.md","digest":d,"size":1}]});
+/// #     let st = Statement { skill: "skill://a/SKILL.md".into(), revision: Entry::parse(&e.to_string()).unwrap().revision().unwrap(),
+/// #         catalog: catalog.into(), subjects: vec![Subject { name: "skill://a/SKILL.md".into(), sha256: d[7..].into() }] };
+/// #     let env: serde_json::Value = serde_json::from_str(&Envelope::sign(&st, key).to_json()).unwrap();
+/// #     let signer: serde_json::Value = serde_json::from_str(&key.public().to_jwk()).unwrap();
+/// #     e["_meta"] = serde_json::json!({"io.github.skills-edge/dsse": env, "io.github.skills-edge/signer": signer});
+/// #     Entry::parse(&e.to_string()).unwrap()
+/// # };
+/// let acme = SigningKey::from_seed([1; 32]);
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("https://skills.example").unwrap();
+/// host.set_signer_policy(SignerPolicy { trusted: vec![], trust_on_first_use: true });
+/// host.register("https://skills.example", signed(&acme, "acme")).unwrap();
+/// let pins: serde_json::Value = serde_json::from_str(&host.export_pins()).unwrap();
+/// let p = &pins["pins"][0];
+/// let pin = Pin { key: trusted_key("the pins file", &p["key"].to_string()).unwrap(), catalog: p["catalog"].as_str().unwrap().into() };
+/// assert_eq!((pin.key.key_id(), pin.catalog.as_str()), (acme.public().key_id(), "acme"));
+/// assert_eq!((p["origin"].as_str(), p["keyId"].as_str()), (Some("https://skills.example"), Some(pin.key.key_id())));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pin {
     /// The signer's key (its id is [`PublicKey::key_id`]).

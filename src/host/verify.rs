@@ -29,6 +29,21 @@ pub(crate) use read_result::read_result_content;
 use read_result::{bad_result, parse_result, read_item};
 
 /// What the caller allows beyond the defaults.
+///
+/// ```
+/// use skills_edge::host::{verify_bytes, Entry, ErrorCode, Hashing, VerifyOptions};
+/// let dynamic = Entry::parse(r#"{"uri":"skill://a/SKILL.md",
+///   "frontmatter":{"name":"a","description":"d"},"resources":"dynamic"}"#).unwrap();
+/// let strict = VerifyOptions::default();
+/// let e = verify_bytes(&dynamic, "skill://a/x.md", b"x", Hashing::Here, strict).unwrap_err();
+/// assert_eq!(e.code, ErrorCode::DynamicNotAllowed);
+/// let lenient = VerifyOptions { allow_dynamic: true };
+/// let receipt = verify_bytes(&dynamic, "skill://a/x.md", b"x", Hashing::Here, lenient).unwrap();
+/// assert!(!receipt.verified); // accepted, not verified
+/// // Even then, only files inside the skill root.
+/// let e = verify_bytes(&dynamic, "skill://b/x.md", b"x", Hashing::Here, lenient).unwrap_err();
+/// assert_eq!(e.code, ErrorCode::EscapesRoot);
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct VerifyOptions {
     /// Accept content for a `"dynamic"` entry, which cannot be verified (only its URI is
@@ -89,6 +104,20 @@ impl Hashing<'_> {
 }
 
 /// The content of a file: text (verified over its UTF-8 bytes) or binary.
+///
+/// ```
+/// use skills_edge::host::{verify_content, Body, Content, Entry, Hashing, VerifyOptions};
+/// # let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+/// #   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let blob = r#"{"contents":[{"uri":"skill://a/SKILL.md","blob":"YQ=="}]}"#;
+/// let (h, o) = (Hashing::Here, VerifyOptions::default());
+/// let v = verify_content(&entry, "skill://a/SKILL.md", &Content::ReadResult(blob.into()), h, o).unwrap();
+/// assert_eq!(v.body, Body::Blob(b"a".to_vec()));
+/// assert_eq!((v.body.as_bytes(), v.body.text()), (&b"a"[..], None));
+/// // The same bytes as text: the same digest, and the text is kept.
+/// assert_eq!(Body::Text("a".into()).text(), Some("a"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Body {
     /// A `text` content item, or text handed over by the caller.
@@ -117,6 +146,20 @@ impl Body {
 
 /// A file's content as the caller has it: raw bytes, text, or a whole `resources/read`
 /// result (the `result` object of the JSON-RPC response) as its JSON text.
+///
+/// ```
+/// use skills_edge::host::{verify_content, Body, Content, Entry, Hashing, VerifyOptions};
+/// # let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+/// #   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let result = r#"{"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]}"#;
+/// let item = Content::Item { body: Body::Text("a".into()), mime_type: Some("text/markdown".into()) };
+/// // Every form of the same file verifies to the same receipt.
+/// for content in [Content::Bytes(b"a".to_vec()), Content::Text("a".into()), Content::ReadResult(result.into()), item] {
+///     let v = verify_content(&entry, "skill://a/SKILL.md", &content, Hashing::Here, VerifyOptions::default()).unwrap();
+///     assert_eq!((v.receipt.size, v.receipt.verified), (1, true));
+/// }
+/// ```
 #[derive(Debug, Clone)]
 pub enum Content {
     /// Raw bytes.
@@ -139,6 +182,20 @@ pub enum Content {
 }
 
 /// Proof that content matched its manifest item.
+///
+/// ```
+/// use skills_edge::host::{verify_bytes, Entry, FileReceipt, Hashing, VerifyOptions};
+/// # let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+/// #   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let receipt = verify_bytes(&entry, "skill://a/SKILL.md", b"a", Hashing::Here, VerifyOptions::default()).unwrap();
+/// assert_eq!(receipt, FileReceipt {
+///     uri: "skill://a/SKILL.md".into(),
+///     size: 1,
+///     digest: entry.item("skill://a/SKILL.md").unwrap().digest.clone(),
+///     verified: true,
+/// });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileReceipt {
     /// The file's URI.
@@ -153,6 +210,18 @@ pub struct FileReceipt {
 }
 
 /// Verified content.
+///
+/// ```
+/// use skills_edge::host::{verify_content, Content, Entry, Hashing, VerifyOptions};
+/// # let entry = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #   "resources":[{"uri":"skill://a/SKILL.md","size":1,
+/// #   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
+/// let result = r#"{"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]}"#;
+/// let v = verify_content(&entry, "skill://a/SKILL.md", &Content::ReadResult(result.into()),
+///     Hashing::Here, VerifyOptions::default()).unwrap();
+/// assert_eq!((v.body.text(), v.mime_type.as_deref()), (Some("a"), Some("text/markdown")));
+/// assert!(v.receipt.verified);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifiedContent {
     /// Size, digest and whether they were checked.
@@ -164,6 +233,20 @@ pub struct VerifiedContent {
 }
 
 /// A verified `SKILL.md`.
+///
+/// ```
+/// use skills_edge::host::{verify_skill_md, Content, Entry, Hashing};
+/// let file = "---\nname: code-review\ndescription: Review code using the team's checklist.\n---\n\n# Code review\n\nRead `references/checklist.md`, then review the diff.\n";
+/// let entry = Entry::parse(r#"{"uri":"skill://code-review/SKILL.md",
+///   "frontmatter":{"name":"code-review","description":"Review code using the team's checklist."},
+///   "resources":[{"uri":"skill://code-review/SKILL.md","size":149,
+///     "digest":"sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160"}]}"#).unwrap();
+/// let md = verify_skill_md(&entry, &Content::Text(file.into()), Hashing::Here).unwrap();
+/// assert!(md.body().starts_with("\n# Code review\n"));
+/// assert_eq!(&md.text[md.body_start..], md.body());
+/// assert_eq!(md.frontmatter.get("name").and_then(|v| v.as_str()), Some("code-review"));
+/// assert_eq!((md.receipt.size, md.receipt.verified), (149, true));
+/// ```
 #[derive(Debug, Clone)]
 pub struct VerifiedSkillMd {
     /// Size, digest and whether they were checked (`false` for a dynamic entry, whose

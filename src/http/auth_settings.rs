@@ -6,6 +6,14 @@
 use crate::server::{ConfigError, SettingKey};
 
 /// How the caller is known (`AUTH_MODE`).
+///
+/// ```
+/// use skills_edge::http::AuthMode;
+/// assert_eq!(AuthMode::default(), AuthMode::None);
+/// assert_eq!(AuthMode::parse(" jwt "), Some(AuthMode::Jwt));
+/// assert_eq!(AuthMode::Provider.as_str(), "provider");
+/// assert_eq!(AuthMode::parse("oauth"), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AuthMode {
     /// No authentication: every caller is anonymous (the default).
@@ -49,6 +57,21 @@ impl AuthMode {
 }
 
 /// Which access tokens `AUTH_MODE = "jwt"` accepts (`AUTH_TOKEN_PROFILE`).
+///
+/// ```
+/// use skills_edge::http::{AuthMode, Bearer, BearerConfig, TokenProfile};
+/// assert_eq!((TokenProfile::default().as_str(), TokenProfile::Jwt.as_str()), ("rfc9068", "jwt"));
+/// let jwt = BearerConfig {
+///     mode: AuthMode::Jwt,
+///     issuer: Some("https://tenant.auth0.example/".into()),
+///     token_profile: Some(TokenProfile::Jwt),
+///     ..BearerConfig::default()
+/// };
+/// assert!(Bearer::new(jwt.clone()).is_ok());
+/// // Cloudflare Access has its own tokens: a profile is refused there.
+/// let access = BearerConfig { mode: AuthMode::Access, audiences: vec!["aud-tag".into()], ..jwt };
+/// assert!(Bearer::new(access).unwrap_err().to_string().contains("given with AUTH_MODE access"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TokenProfile {
     /// RFC 9068 JWT access tokens (`typ` `at+jwt`; `sub`, `client_id`, `jti`, `iat`
@@ -84,6 +107,17 @@ impl TokenProfile {
 
 /// The authentication settings as read from the settings table ([`crate::settings`]), not
 /// yet checked together ([`Bearer::new`](super::Bearer::new) does).
+///
+/// ```
+/// use skills_edge::http::{AuthMode, Bearer, BearerConfig};
+/// let config = BearerConfig { mode: AuthMode::Jwt, ..BearerConfig::default() };
+/// let e = Bearer::new(config).unwrap_err();
+/// assert!(e.to_string().starts_with("field issuer is invalid (required with AUTH_MODE jwt)"), "{e}");
+/// // Without a mode, no other setting may be given (it would be silently ignored).
+/// let stray = BearerConfig { issuer: Some("https://auth.example.com".into()), ..BearerConfig::default() };
+/// assert!(Bearer::new(stray).is_err());
+/// assert!(Bearer::new(BearerConfig::default()).unwrap().is_none());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct BearerConfig {
     /// `AUTH_MODE`.

@@ -44,6 +44,18 @@ pub const PRM_MCP_PATH: &str = "/.well-known/oauth-protected-resource/mcp";
 pub(crate) const UNAVAILABLE_RETRY_AFTER: &str = "60";
 
 /// Where the key set comes from.
+///
+/// ```
+/// use skills_edge::http::{AuthMode, Bearer, BearerConfig, KeySource};
+/// let bearer = |config| Bearer::new(config).unwrap().unwrap();
+/// let jwt = bearer(BearerConfig { mode: AuthMode::Jwt, issuer: Some("https://auth.example.com".into()),
+///     ..BearerConfig::default() });
+/// let KeySource::Discover(urls) = jwt.key_source() else { panic!("discovered") };
+/// assert_eq!(urls[0], "https://auth.example.com/.well-known/oauth-authorization-server");
+/// let access = bearer(BearerConfig { mode: AuthMode::Access, issuer: Some("acme.cloudflareaccess.com".into()),
+///     audiences: vec!["aud-tag".into()], ..BearerConfig::default() });
+/// assert_eq!(access.key_source(), &KeySource::Url("https://acme.cloudflareaccess.com/cdn-cgi/access/certs".into()));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeySource {
     /// A configured URL (`AUTH_JWKS_URL`, or Access's certificate URL).
@@ -54,6 +66,22 @@ pub enum KeySource {
 }
 
 /// What the adapter does with a request, before the endpoint sees it.
+///
+/// ```
+/// use skills_edge::catalog::Grant;
+/// use skills_edge::http::{AuthMode, Bearer, BearerConfig, Endpoint, Gate, Head, HttpConfig};
+/// let endpoint = Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap();
+/// let bearer = Bearer::new(BearerConfig { mode: AuthMode::Jwt,
+///     issuer: Some("https://auth.example.com".into()), ..BearerConfig::default() }).unwrap().unwrap();
+/// let head = Head { method: "POST", path: "/mcp", host: Some("localhost"), ..Head::default() };
+/// // No token: the public skills, as without authentication.
+/// assert!(matches!(bearer.gate(&endpoint, &head, None, "http"), Gate::Anonymous));
+/// let Gate::Validate(credential) = bearer.gate(&endpoint, &head, Some("Bearer eyJ…"), "http") else { panic!() };
+/// assert_eq!(credential, "Bearer eyJ…");
+/// let prm = Head { method: "GET", path: "/.well-known/oauth-protected-resource/mcp", ..head };
+/// let Gate::Respond(r) = bearer.gate(&endpoint, &prm, None, "http") else { panic!() };
+/// assert!(r.body_str().contains(r#""authorization_servers":["https://auth.example.com"]"#));
+/// ```
 #[derive(Debug)]
 pub enum Gate<'c> {
     /// Send this response (the metadata document, its preflight, a 403 of the `Origin` or
@@ -69,6 +97,19 @@ pub enum Gate<'c> {
 }
 
 /// The authentication step of one configuration (`AUTH_MODE` other than `none`).
+///
+/// ```
+/// use skills_edge::http::{AuthMode, Bearer, BearerConfig, Head};
+/// let bearer = Bearer::new(BearerConfig {
+///     mode: AuthMode::Jwt,
+///     issuer: Some("https://auth.example.com".into()),
+///     ..BearerConfig::default()
+/// }).unwrap().unwrap();
+/// assert_eq!((bearer.credential_header(), bearer.issuer()), ("authorization", "https://auth.example.com"));
+/// // Without AUTH_AUDIENCE, the accepted audience is this server's own `/mcp` URL.
+/// let head = Head { host: Some("Skills.Example.com"), ..Head::default() };
+/// assert_eq!(bearer.resource(&head, "https"), "https://skills.example.com/mcp");
+/// ```
 #[derive(Debug, Clone)]
 pub struct Bearer {
     mode: AuthMode,
@@ -81,6 +122,15 @@ pub struct Bearer {
 /// The authentication step `AUTH_MODE` puts in front of the endpoint (only the Worker acts on
 /// it; every other adapter accepts `none` alone), checked with the other authentication
 /// settings ([`AuthStep::new`]).
+///
+/// ```
+/// use skills_edge::http::{AuthMode, AuthStep, BearerConfig};
+/// let anonymous = AuthStep::new(BearerConfig::default()).unwrap();
+/// assert!(matches!(anonymous, AuthStep::Anonymous));
+/// let provider = AuthStep::new(BearerConfig { mode: AuthMode::Provider, ..BearerConfig::default() }).unwrap();
+/// assert_eq!(provider.mode(), AuthMode::Provider);
+/// assert!(provider.bearer().is_none());
+/// ```
 #[derive(Debug, Clone)]
 pub enum AuthStep {
     /// `none`: every caller is anonymous (the public grant).

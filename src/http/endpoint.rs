@@ -50,6 +50,19 @@ pub(crate) const INSPECTOR_FILES: &[(&str, &str)] = &[
 
 /// Everything the HTTP endpoint is configured with (parsed from the settings table,
 /// [`crate::settings`]).
+///
+/// ```
+/// use skills_edge::http::{Endpoint, HttpConfig, OriginList};
+/// let config = HttpConfig {
+///     allowed_origins: OriginList::parse("https://app.example").unwrap(),
+///     max_body_bytes: 64 * 1024,
+///     ..HttpConfig::default()
+/// };
+/// let endpoint = Endpoint::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// assert_eq!(endpoint.max_body_bytes(), 65_536);
+/// let e = HttpConfig { max_body_bytes: 0, ..HttpConfig::default() }.validate().unwrap_err();
+/// assert!(e.to_string().starts_with("field max_body_bytes = \"0\" is invalid (out of range)"), "{e}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpConfig {
     /// The responder's settings (page size, `ttlMs`, `cacheScope`, instructions).
@@ -102,6 +115,20 @@ impl HttpConfig {
 }
 
 /// What the adapter does next with a request.
+///
+/// ```
+/// use skills_edge::catalog::Grant;
+/// use skills_edge::http::{Endpoint, Head, HttpConfig, Step};
+/// let endpoint = Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap();
+/// let post = Head { method: "POST", path: "/mcp", host: Some("localhost"),
+///     accept: Some("application/json, text/event-stream"),
+///     content_type: Some("application/json"), ..Head::default() };
+/// assert_eq!(endpoint.head(&post, Grant::PUBLIC), Step::ReadBody { limit: 1 << 20 });
+/// // A body announced larger than the limit is refused before it is read.
+/// let big = Head { content_length: Some("2000000"), ..post };
+/// let Step::Respond(r) = endpoint.head(&big, Grant::PUBLIC) else { panic!("a 413") };
+/// assert_eq!(r.status, 413);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
     /// Send this response; do not read the body.
@@ -128,6 +155,18 @@ pub enum Step {
 }
 
 /// The Streamable HTTP endpoint: configuration plus the responder.
+///
+/// ```
+/// use skills_edge::catalog::Grant;
+/// use skills_edge::http::{Endpoint, Head, HttpConfig};
+/// let endpoint = Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap();
+/// let get = Head { method: "GET", path: "/mcp", host: Some("localhost:8787"), ..Head::default() };
+/// let r = endpoint.handle(&get, b"", Grant::PUBLIC);
+/// assert_eq!((r.status, r.header("allow")), (405, Some("POST")));
+/// // A `Host` outside the allow-list (DNS rebinding) is refused first.
+/// let rebound = Head { host: Some("attacker.example"), ..get };
+/// assert_eq!(endpoint.handle(&rebound, b"", Grant::PUBLIC).status, 403);
+/// ```
 pub struct Endpoint {
     responder: Responder,
     allowed_origins: OriginList,

@@ -7,6 +7,19 @@ use crate::server::{HttpHeaders, Transport};
 /// case-insensitive; the adapter looks up each of [`Head::HEADERS`]. A header sent more
 /// than once may be given joined with `", "` (as the Fetch API does): for `Host` and
 /// `Origin` that never matches the allow-lists, so it is refused.
+///
+/// ```
+/// use skills_edge::http::Head;
+/// let head = Head::from_headers("POST", "/mcp", [
+///     ("Host", "localhost:8787"),
+///     ("Content-Type", "application/json"),
+///     ("MCP-Protocol-Version", "2026-07-28"),
+///     ("X-Other", "ignored"),
+/// ]);
+/// assert_eq!(head.host, Some("localhost:8787"));
+/// assert_eq!(head.protocol_version, Some("2026-07-28"));
+/// assert_eq!(head.origin, None);
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Head<'a> {
     /// The HTTP method (`POST`, `OPTIONS`, …).

@@ -41,6 +41,16 @@ pub(crate) const DEFAULT_ALLOWED_ORIGINS: &str =
 pub(crate) const DEFAULT_ALLOWED_HOSTS: &str = "localhost,127.0.0.1,[::1]";
 
 /// Which `Origin` values may call the endpoint.
+///
+/// ```
+/// use skills_edge::http::{OriginList, OriginPattern};
+/// assert_eq!(OriginList::parse("*").unwrap(), OriginList::Any);
+/// let list = OriginList::parse("null, https://app.example").unwrap();
+/// let OriginList::Only(patterns) = &list else { panic!("a list") };
+/// assert_eq!(patterns[0], OriginPattern::Null);
+/// assert!(list.allows("null") && list.allows("https://app.example"));
+/// assert!(!list.allows("http://app.example"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OriginList {
     /// Any origin (still echoed, never `*`).
@@ -50,6 +60,16 @@ pub enum OriginList {
 }
 
 /// One allowed origin.
+///
+/// ```
+/// use skills_edge::http::{HostPattern, OriginList, OriginPattern, PortPattern};
+/// let OriginList::Only(list) = OriginList::parse("https://*.example.com").unwrap() else { panic!() };
+/// assert_eq!(list, [OriginPattern::Origin {
+///     scheme: "https".into(),
+///     host: HostPattern::Subdomain(".example.com".into()),
+///     port: PortPattern::Exact(443),
+/// }]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OriginPattern {
     /// The literal `null` origin (sandboxed frames, `file:` pages).
@@ -66,6 +86,16 @@ pub enum OriginPattern {
 }
 
 /// A host name to match.
+///
+/// ```
+/// use skills_edge::http::{HostList, HostPattern, PortPattern};
+/// let list = HostList::parse("Skills.Example.com, *.workers.dev").unwrap();
+/// assert_eq!(list, HostList::Only(vec![
+///     (HostPattern::Exact("skills.example.com".into()), PortPattern::Any),
+///     (HostPattern::Subdomain(".workers.dev".into()), PortPattern::Any),
+/// ]));
+/// assert!(list.allows("me.workers.dev") && !list.allows("workers.dev"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostPattern {
     /// Exactly this name (lower case).
@@ -75,6 +105,14 @@ pub enum HostPattern {
 }
 
 /// A port to match.
+///
+/// ```
+/// use skills_edge::http::{HostList, HostPattern, PortPattern};
+/// let list = HostList::parse("localhost:8787").unwrap();
+/// assert_eq!(list, HostList::Only(vec![(HostPattern::Exact("localhost".into()), PortPattern::Exact(8787))]));
+/// assert!(list.allows("localhost:8787"));
+/// assert!(!list.allows("localhost:9000"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PortPattern {
     /// Any port.
@@ -86,6 +124,15 @@ pub enum PortPattern {
 }
 
 /// Which `Host` header values are accepted.
+///
+/// ```
+/// use skills_edge::http::{HostList, HttpConfig};
+/// // The default accepts the loopback names, on any port.
+/// let hosts = HttpConfig::default().allowed_hosts;
+/// assert!(hosts.allows("localhost:8787") && hosts.allows("[::1]:3000"));
+/// assert!(!hosts.allows("attacker.example"));
+/// assert_eq!(HostList::parse("*").unwrap(), HostList::Any);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostList {
     /// Any host (no DNS-rebinding defence: for deployments behind a router that only

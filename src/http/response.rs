@@ -7,6 +7,18 @@ use crate::protocol::{reply, Refusal};
 use crate::server::Splice;
 
 /// An HTTP response.
+///
+/// ```
+/// use skills_edge::catalog::Grant;
+/// use skills_edge::http::{Endpoint, Head, HttpConfig};
+/// let endpoint = Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap();
+/// let head = Head { method: "OPTIONS", path: "/mcp", host: Some("localhost"),
+///     origin: Some("http://localhost:5173"), ..Head::default() };
+/// let r = endpoint.handle(&head, b"", Grant::PUBLIC);
+/// assert_eq!((r.status, r.body_str()), (204, ""));
+/// assert_eq!(r.header("access-control-allow-origin"), Some("http://localhost:5173"));
+/// assert_eq!(r.header("vary"), Some("Origin"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
     /// The status code.

@@ -14,6 +14,21 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// The MCP request headers of a Streamable HTTP POST, as raw values (`None` when absent).
+///
+/// ```
+/// use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap();
+/// let body = br#"{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"_meta":{
+///     "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+///     "io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+/// let headers = HttpHeaders { protocol_version: Some("2026-07-28"), method: Some("skills/list"), name: None };
+/// assert_eq!(responder.respond(body, &Transport::Http(headers), Grant::PUBLIC).status, 200);
+/// // `Mcp-Method` must mirror the body's method.
+/// let wrong = HttpHeaders { method: Some("tools/list"), ..headers };
+/// let reply = responder.respond(body, &Transport::Http(wrong), Grant::PUBLIC);
+/// assert_eq!(reply.status, 400);
+/// assert!(reply.body_str().contains("Mcp-Method"), "{}", reply.body_str());
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HttpHeaders<'a> {
     /// `MCP-Protocol-Version`.

@@ -70,6 +70,17 @@ pub(crate) const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
 
 /// Which rules a request is served under.
+///
+/// ```
+/// use skills_edge::client::ServerFacts;
+/// use skills_edge::protocol::Era;
+/// // A 2026-07-28 server names itself in the result's `_meta`, a 2025-11-25 one in `serverInfo`.
+/// let modern = serde_json::json!({"capabilities": {},
+///     "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "docs", "version": "2"}}});
+/// let facts = ServerFacts::from_result(Era::Modern, "2026-07-28", &modern);
+/// assert_eq!(facts.server_name().as_deref(), Some("docs 2"));
+/// assert_eq!(ServerFacts::from_result(Era::Legacy, "2025-11-25", &modern).server_name(), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Era {
     /// 2026-07-28: stateless, `_meta` on every request, `resultType` and cache hints.
@@ -80,6 +91,15 @@ pub enum Era {
 
 /// `cacheScope` of a cacheable result (MCP 2026-07-28): who may keep it for its `ttlMs`. The
 /// server sets it (its configuration's `cache_scope`); a host reads it from a result.
+///
+/// ```
+/// use skills_edge::protocol::CacheScope;
+/// use skills_edge::server::{Config, Grant, Responder};
+/// let config = Config { cache_scope: CacheScope::Private, ..Config::default() };
+/// let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// let (ttl_ms, scope) = responder.cache_hints(Grant::PUBLIC);
+/// assert_eq!((ttl_ms, scope.as_str()), (300_000, "private"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CacheScope {
     /// Any cache may share the result (the embedded catalog is the same for every caller).

@@ -26,6 +26,16 @@ use crate::skill::value::write_json_string;
 ///
 /// The messages repeat request values (an origin, a host, a method) clipped to
 /// 200 characters (`MAX_ECHO_CHARS`).
+///
+/// ```
+/// use skills_edge::http::Response;
+/// use skills_edge::protocol::Refusal;
+/// let refusal = Refusal::Method { method: "GET".into() };
+/// assert_eq!(refusal.status(), 405);
+/// let r = Response::refused(&refusal);
+/// assert_eq!(r.header("allow"), Some("POST"));
+/// assert!(r.body_str().starts_with(r#"{"jsonrpc":"2.0","error":{"code":-32600,"#), "{}", r.body_str());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     /// The `Origin` header names a page that may not call this server (or is malformed).

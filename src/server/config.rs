@@ -13,6 +13,17 @@ pub(crate) const DEFAULT_SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// MCP tools (`list_skills`, `read_skill`, `read_skill_resource`) and/or as one prompt per
 /// skill (see [`crate::server`]'s `fallback` module). It is not part of the extension, whose
 /// working group specifies no fallback; off by default.
+///
+/// ```
+/// use skills_edge::server::{Config, Fallback, Grant, Responder, Transport};
+/// let tools = Fallback { tools: true, ..Fallback::NONE };
+/// assert_eq!((tools.as_str(), Fallback::ALL.as_str()), ("tools", "tools,prompts"));
+/// let config = Config { fallback: tools, ..Config::default() };
+/// let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// let reply = responder.respond(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+///     &Transport::Stream, Grant::PUBLIC);
+/// assert!(reply.body_str().contains(r#""name":"read_skill""#));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Fallback {
     /// Serve `tools/list` and `tools/call`, and declare `tools`.
@@ -107,6 +118,17 @@ pub(crate) const MAX_TTL_MS: u64 = crate::skill::value::MAX_SAFE_INTEGER as u64;
 /// Responder settings. Defaults: 50 items per page, `ttlMs` 300000 (five minutes),
 /// `cacheScope` `"public"` (a static, embedded catalog is the same for everyone; open point
 /// A17), instructions generated from the catalog (they name every skill's URI), no fallback.
+///
+/// ```
+/// use skills_edge::protocol::CacheScope;
+/// use skills_edge::server::{Config, Grant, Responder};
+/// let config = Config { page_size: 2, ttl_ms: 60_000, ..Config::default() };
+/// let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// assert_eq!(responder.skills_page(None, Grant::PUBLIC).unwrap().skills.len(), 2);
+/// assert_eq!(responder.cache_hints(Grant::PUBLIC), (60_000, CacheScope::Public));
+/// // Out of range: refused before any responder is made.
+/// assert!(Config { page_size: 1001, ..Config::default() }.validate().is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     /// Items per page of `skills/list`, `resources/list` and `resources/directory/read`
@@ -155,6 +177,16 @@ impl Default for Config {
 /// Which setting a configuration value belongs to: the identity the typed configuration
 /// ([`Config`], `crate::http::HttpConfig`) and the settings table (`crate::settings`, which
 /// names each one in every source) share, so no adapter matches settings by their names.
+///
+/// ```
+/// use skills_edge::server::{Config, SettingKey};
+/// use skills_edge::settings::SETTINGS;
+/// let e = Config { ttl_ms: u64::MAX, ..Config::default() }.validate().unwrap_err();
+/// assert_eq!(e.key, Some(SettingKey::TtlMs));
+/// // The same key finds the setting's name in every source.
+/// let row = SETTINGS.iter().find(|s| Some(s.key) == e.key).unwrap();
+/// assert_eq!((row.var, row.flag, row.option), ("TTL_MS", "--ttl-ms", "ttlMs"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SettingKey {
     /// [`Config::page_size`].

@@ -202,7 +202,7 @@ fn not_a_skill(uri: &str) -> RpcError {
 
 /// How a file's content goes out: the one decision of `resources/read`'s `text` or `blob`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Served<'a> {
+pub(crate) enum Served<'a> {
     /// UTF-8 text, stored in the pack: sent as `text`.
     Text(&'a str),
     /// Other bytes, stored in the pack: sent as a base64 `blob`.

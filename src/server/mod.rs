@@ -41,9 +41,22 @@ mod table;
 
 pub use config::{Config, ConfigError, Fallback, SettingKey};
 pub(crate) use config::{DEFAULT_SERVER_NAME, DEFAULT_SERVER_VERSION, MAX_PAGE_SIZE, MAX_TTL_MS};
-pub use methods::Served;
+#[cfg(feature = "js")]
+pub(crate) use methods::Served;
 
 /// What the transport knows about a message beyond its bytes.
+///
+/// ```
+/// use skills_edge::server::{Config, Grant, HttpHeaders, Responder, Transport};
+/// let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap();
+/// let list = br#"{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"_meta":{
+///     "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+///     "io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+/// assert_eq!(responder.respond(list, &Transport::Stream, Grant::PUBLIC).status, 200);
+/// // Over HTTP, a 2026-07-28 request must repeat its version in `MCP-Protocol-Version`.
+/// let http = Transport::Http(HttpHeaders::default());
+/// assert_eq!(responder.respond(list, &http, Grant::PUBLIC).status, 400);
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub enum Transport<'a> {
     /// A message stream without headers: stdio, an in-page call, a component call.
@@ -64,6 +77,18 @@ impl<'a> Transport<'a> {
 }
 
 /// One page of `skills/list` as data ([`Responder::skills_page`]).
+///
+/// ```
+/// use skills_edge::server::{Config, Grant, Responder};
+/// let config = Config { page_size: 1, ..Config::default() };
+/// let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
+/// let first = responder.skills_page(None, Grant::PUBLIC).unwrap();
+/// assert_eq!(first.skills, [0]);
+/// let next = responder.skills_page(first.next_cursor.as_deref(), Grant::PUBLIC).unwrap();
+/// assert_eq!(next.skills, [1]);
+/// let uri = responder.catalog().skill_at(next.skills[0]).unwrap().uri;
+/// assert!(uri.ends_with("/SKILL.md"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillsPage {
     /// The skills of the page, by their index in the catalog, in list order.
@@ -74,6 +99,13 @@ pub struct SkillsPage {
 
 /// An error the responder sends, as its JSON-RPC error object
 /// (`{"code":…,"message":…,"data":…}`), exactly as in a reply.
+///
+/// ```
+/// use skills_edge::server::{Config, Grant, Responder};
+/// let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap();
+/// let e = responder.skill_for("skill://no-such-skill/SKILL.md", Grant::PUBLIC).unwrap_err();
+/// assert!(e.as_json().starts_with(r#"{"code":-32602,"#), "{}", e.as_json());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ErrorObject(String);
 
@@ -93,6 +125,18 @@ impl From<RpcError> for ErrorObject {
 }
 
 /// The reply to one message.
+///
+/// ```
+/// use skills_edge::server::{Config, Grant, Responder, Transport};
+/// let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap();
+/// let reply = responder.respond(br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#, &Transport::Stream, Grant::PUBLIC);
+/// assert_eq!((reply.status, reply.body_str()), (200, r#"{"jsonrpc":"2.0","id":7,"result":{}}"#));
+/// assert!(reply.splice.is_none());
+/// // A method that does not exist: status 404, and a JSON-RPC error as the body.
+/// let reply = responder.respond(br#"{"jsonrpc":"2.0","id":8,"method":"nope"}"#, &Transport::Stream, Grant::PUBLIC);
+/// assert_eq!(reply.status, 404);
+/// assert!(reply.body_str().contains(r#""code":-32601"#));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
     /// The HTTP status a transport should use (202 when there is no body).
@@ -115,6 +159,25 @@ pub struct Reply {
 /// One idea on both sides: the responder's [`Reply`] carries a `Splice<Reply>`, the HTTP
 /// endpoint's [`crate::http::Response`] a `Splice<Response>` (the same asset, its fault framed
 /// as an HTTP response).
+///
+/// ```
+/// use skills_edge::catalog::{compile::{compile, SourceTree}, pack, Catalog};
+/// use skills_edge::server::{Config, Grant, Responder, Transport};
+/// # use std::sync::Arc;
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// // Every file larger than 0 bytes is left out of the pack, as an asset.
+/// let options = pack::PackOptions { assets: Some(pack::AssetPolicy { inline_max: 0 }), ..Default::default() };
+/// let packed = pack::encode_with(&compile(tree).unwrap(), &options);
+/// let catalog = Arc::new(Catalog::from_bytes(packed.pack).unwrap());
+/// let responder = Responder::new(catalog, Config::default()).unwrap();
+/// let reply = responder.respond(br#"{"jsonrpc":"2.0","id":1,"method":"resources/read",
+///     "params":{"uri":"skill://hello/SKILL.md"}}"#, &Transport::Stream, Grant::PUBLIC);
+/// let splice = reply.splice.unwrap();
+/// let asset = packed.assets.iter().find(|a| a.name == splice.asset).unwrap();
+/// assert_eq!(splice.len, asset.bytes.len() as u64);
+/// assert!(splice.fault.body_str().contains("-32603"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Splice<Fault> {
     /// The asset's name ([`crate::catalog::pack::rendered_asset_name`] or

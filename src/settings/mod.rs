@@ -29,6 +29,12 @@ use crate::server::{Config, Fallback};
 use crate::server::{ConfigError, SettingKey};
 
 /// Where a setting applies.
+///
+/// ```
+/// use skills_edge::settings::{Scope, SETTINGS};
+/// let http: Vec<&str> = SETTINGS.iter().filter(|s| s.scope == Scope::Http).map(|s| s.var).collect();
+/// assert!(http.contains(&"ALLOWED_HOSTS") && !http.contains(&"PAGE_SIZE"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     /// The responder: every adapter (Worker, component, stdio, npm `SkillsServer`, WIT).
@@ -44,6 +50,16 @@ pub enum Scope {
 }
 
 /// The values a setting accepts.
+///
+/// ```
+/// use skills_edge::server::SettingKey;
+/// use skills_edge::settings::{Kind, SETTINGS};
+/// let setting = |key| SETTINGS.iter().find(|s| s.key == key).unwrap();
+/// assert_eq!(setting(SettingKey::PageSize).kind, Kind::Integer { min: 1, max: 1000 });
+/// let cache_scope = setting(SettingKey::CacheScope);
+/// assert_eq!(cache_scope.kind, Kind::Choice(&["public", "private"]));
+/// assert_eq!(cache_scope.form(), "`public` or `private`");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// A decimal integer in `min..=max`.
@@ -66,6 +82,15 @@ pub enum Kind {
 }
 
 /// One setting: its names in every source, what it accepts, its default and its meaning.
+///
+/// ```
+/// use skills_edge::server::SettingKey;
+/// use skills_edge::settings::{Scope, SETTINGS};
+/// let page_size = SETTINGS.iter().find(|s| s.key == SettingKey::PageSize).unwrap();
+/// assert_eq!((page_size.var, page_size.flag, page_size.option, page_size.wit),
+///     ("PAGE_SIZE", "--page-size", "pageSize", "page-size"));
+/// assert_eq!((page_size.default, page_size.scope), ("50", Scope::Responder));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Setting {
     /// Which setting it is: what the typed configuration and every adapter match on.
@@ -100,6 +125,15 @@ pub use rows::SETTINGS;
 use rows::*;
 
 /// Where values come from, which decides how a setting is named in errors.
+///
+/// ```
+/// use skills_edge::settings::{server_config, Source};
+/// let zero = |s: &skills_edge::settings::Setting| (s.key == skills_edge::server::SettingKey::PageSize).then(|| "0".to_owned());
+/// let e = server_config(Source::Wit, zero).unwrap_err();
+/// assert!(e.to_string().starts_with("config field page-size = \"0\""), "{e}");
+/// let e = server_config(Source::Option, zero).unwrap_err();
+/// assert!(e.to_string().starts_with("option pageSize = \"0\""), "{e}");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
     /// Worker vars and environment variables ([`Setting::var`]).

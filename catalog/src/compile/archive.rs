@@ -55,6 +55,15 @@ pub(crate) fn fits_ustar(path: &str) -> bool {
 }
 
 /// A skill's archive, as published.
+///
+/// ```
+/// use skills_edge_catalog::compile::archive::CompiledArchive;
+/// let archive = CompiledArchive::build([("SKILL.md", &b"# Hello\n"[..]), ("a.md", &b"a"[..])]).unwrap();
+/// assert_eq!(&archive.bytes[..2], b"\x1f\x8b", "gzip");
+/// assert_eq!(archive.size, archive.bytes.len() as u64);
+/// let again = CompiledArchive::build([("SKILL.md", &b"# Hello\n"[..]), ("a.md", &b"a"[..])]).unwrap();
+/// assert_eq!(archive.digest, again.digest, "the same files, the same bytes");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompiledArchive {
     /// The `.tar.gz` bytes.

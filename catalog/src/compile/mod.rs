@@ -55,6 +55,13 @@ use pass::compile_pass;
 use std::collections::BTreeSet;
 
 /// One file of a skills folder.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceFile, SourceTree};
+/// let skill_md = SourceFile { path: "hello/SKILL.md".into(), bytes: b"---\nname: hello\ndescription: Say hello.\n---\n".to_vec() };
+/// let tree = SourceTree { files: vec![skill_md], dirs: vec!["hello".into()], ..SourceTree::default() };
+/// assert_eq!(compile(tree).unwrap().skills[0].uri, "skill://hello/SKILL.md");
+/// ```
 #[derive(Debug, Clone)]
 pub struct SourceFile {
     /// Path relative to the skills root, `/`-separated.
@@ -64,6 +71,16 @@ pub struct SourceFile {
 }
 
 /// A skills folder as read from disk (or built in memory by tests and benchmarks).
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("tools/hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("tools/hello/references/tone.md", "Be kind.\n");
+/// assert_eq!(tree.dirs, ["tools/hello", "tools", "tools/hello/references"], "parents added once");
+/// let compiled = compile(tree).unwrap();
+/// assert_eq!((compiled.skills.len(), compiled.files.len()), (1, 2));
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct SourceTree {
     /// Every regular file.
@@ -98,6 +115,17 @@ impl SourceTree {
 }
 
 /// A file the catalog serves.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/scripts/run.py", "print('hello')\n");
+/// let compiled = compile(tree).unwrap();
+/// let script = compiled.files.iter().find(|f| f.uri.ends_with("run.py")).unwrap();
+/// assert_eq!((script.uri.as_str(), script.mime, script.size), ("skill://hello/scripts/run.py", "text/x-python", 15));
+/// assert!(script.is_text && script.digest.starts_with("sha256:"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct CompiledFile {
     /// `skill://…` URI.
@@ -115,6 +143,20 @@ pub struct CompiledFile {
 }
 
 /// A skill the catalog serves.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\nlicense: MIT\n---\n");
+/// tree.add_file("hello/references/tone.md", "Be kind.\n");
+/// let compiled = compile(tree).unwrap();
+/// let skill = &compiled.skills[0];
+/// assert_eq!((skill.root.as_str(), skill.name.as_str()), ("skill://hello", "hello"));
+/// assert_eq!(skill.frontmatter.get("license").and_then(|v| v.as_str()), Some("MIT"));
+/// let files: Vec<&str> = skill.files.iter().map(|&i| compiled.files[i].uri.as_str()).collect();
+/// assert_eq!(files, ["skill://hello/SKILL.md", "skill://hello/references/tone.md"]);
+/// assert!(skill.archive.is_some() && skill.envelope.is_none(), "mirrored as hello.tar.gz, not signed");
+/// ```
 #[derive(Debug, Clone)]
 pub struct CompiledSkill {
     /// URI of its `SKILL.md`.
@@ -140,6 +182,18 @@ pub struct CompiledSkill {
 }
 
 /// A child in a directory listing.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, DirChild, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/references/tone.md", "Be kind.\n");
+/// let compiled = compile(tree).unwrap();
+/// let hello = compiled.dirs.iter().find(|d| d.uri == "skill://hello").unwrap();
+/// let DirChild::File(i) = hello.children[1] else { panic!() };
+/// assert_eq!(hello.children[0], DirChild::Dir("skill://hello/references".into()));
+/// assert_eq!(compiled.files[i].uri, "skill://hello/SKILL.md");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DirChild {
     /// A subdirectory, by URI.
@@ -150,6 +204,16 @@ pub enum DirChild {
 
 /// A directory of the served namespace: an organisational prefix, a skill root or a
 /// subdirectory of a skill.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("acme/hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let compiled = compile(tree).unwrap();
+/// let uris: Vec<&str> = compiled.dirs.iter().map(|d| d.uri.as_str()).collect();
+/// assert_eq!(uris, ["skill://acme", "skill://acme/hello"], "a prefix, then the skill root");
+/// assert_eq!(compiled.dirs[0].children.len(), 1);
+/// ```
 #[derive(Debug, Clone)]
 pub struct CompiledDir {
     /// URI, no trailing slash.
@@ -159,6 +223,20 @@ pub struct CompiledDir {
 }
 
 /// A checked catalog, ready to be packed.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::{pack, Catalog};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("notes.txt", "not in any skill");
+/// let compiled = compile(tree).unwrap();
+/// assert_eq!(compiled.warnings[0].rule.id(), "file-outside-skill");
+/// assert!(compiled.signed_by.is_none() && compiled.access.is_none());
+/// assert!(compiled.entry_json(&compiled.skills[0]).contains(r#""name":"hello""#));
+/// let catalog = Catalog::from_bytes(pack::encode(&compiled, None)).unwrap();
+/// assert_eq!(catalog.file_count(), 1, "notes.txt is not served");
+/// ```
 #[derive(Debug, Clone)]
 pub struct Compiled {
     /// Served files, sorted by URI.
@@ -212,6 +290,17 @@ pub const MAX_PAGE_ITEMS: usize = 1000;
 pub(crate) const MAX_SKILLS: usize = MAX_LIST_PAGES * MAX_PAGE_ITEMS;
 
 /// How the compiler judges a folder.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile_with, Options, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("bad/SKILL.md", "---\nname: Bad\ndescription: Broken name.\n---\n");
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// assert!(compile_with(tree.clone(), Options::default()).is_err());
+/// let compiled = compile_with(tree, Options { skip_invalid: true, ..Options::default() }).unwrap();
+/// assert_eq!(compiled.skills.len(), 1);
+/// assert_eq!(compiled.warnings[0].rule.id(), "skill-left-out");
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Options {
     /// Strict mode: frontmatter that the official MCP TypeScript SDK 2.4 cannot read

@@ -59,6 +59,14 @@ impl From<OptionError> for String {
 ///
 /// It is 1 to `MAX_CATALOG_ID` visible ASCII characters (`!` to `~`: no spaces, no control
 /// characters), so it prints and compares the same everywhere, e.g. `acme.example/skills`.
+///
+/// ```
+/// use skills_edge_catalog::compile::signing::CatalogId;
+/// let id = CatalogId::new("--catalog-id", "acme.example/skills").unwrap();
+/// assert_eq!(id.as_str(), "acme.example/skills");
+/// let e = CatalogId::new("SKILLS_CATALOG_ID", "acme skills").unwrap_err();
+/// assert!(e.to_string().starts_with(r#"SKILLS_CATALOG_ID "acme skills" is not a catalog identity"#));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogId(String);
 
@@ -96,6 +104,19 @@ impl fmt::Display for CatalogId {
 }
 
 /// Who signed a compiled catalog: the public key and the catalog identity its statements name.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, signing::CatalogId, SourceTree};
+/// use skills_edge_catalog::sign::SigningKey;
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let mut compiled = compile(tree).unwrap();
+/// let key = SigningKey::from_seed([7; 32]);
+/// compiled.sign(&key, &CatalogId::new("--catalog-id", "acme").unwrap());
+/// let signed_by = compiled.signed_by.unwrap();
+/// assert_eq!(&signed_by.key, key.public());
+/// assert_eq!(signed_by.catalog.as_str(), "acme");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignedBy {
     /// The signer's public key (its id names every envelope's signature).

@@ -55,6 +55,17 @@ const SEC1_MIDDLE: [u8; 17] = [
 pub(crate) const MAX_PEM_BYTES: usize = 16 * 1024;
 
 /// An OMS signing key: ECDSA P-256 (its `Debug` shows only the public key's hint).
+///
+/// ```
+/// use skills_edge_catalog::oms::OmsSigningKey;
+/// let key = OmsSigningKey::from_scalar(&[9; 32]).unwrap();
+/// let pem = key.to_pem();
+/// assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----"));
+/// let again = OmsSigningKey::from_pem(&pem, "oms.key").unwrap();
+/// assert_eq!(again.public(), key.public());
+/// assert_eq!(format!("{key:?}"), format!("OmsSigningKey({})", key.public().hint()));
+/// assert!(OmsSigningKey::from_scalar(&[0; 32]).is_none(), "zero is no P-256 secret");
+/// ```
 #[derive(Clone)]
 pub struct OmsSigningKey {
     secret: SigningKey,
@@ -68,6 +79,16 @@ impl std::fmt::Debug for OmsSigningKey {
 }
 
 /// An OMS public key: ECDSA P-256.
+///
+/// ```
+/// use skills_edge_catalog::oms::{OmsPublicKey, OmsSigningKey};
+/// let key = OmsSigningKey::from_scalar(&[9; 32]).unwrap();
+/// let pem = key.public().to_pem();
+/// assert!(pem.starts_with("-----BEGIN PUBLIC KEY-----"));
+/// let public = OmsPublicKey::from_pem(&pem, "oms.pub").unwrap();
+/// assert_eq!(public.hint().len(), 64, "the SHA-256 of the PEM, in hex");
+/// assert!(OmsPublicKey::from_pem(&key.to_pem(), "oms.pub").is_err(), "a secret is refused");
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct OmsPublicKey {
     key: VerifyingKey,

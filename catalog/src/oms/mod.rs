@@ -56,6 +56,16 @@ pub(crate) const IGNORED_AT_ROOT: [&str; 4] = [".git", ".gitattributes", ".githu
 pub(crate) const MAX_BUNDLE_BYTES: usize = 1 << 20;
 
 /// Why an OMS key, bundle or folder does not verify: what, where, and the fix.
+///
+/// ```
+/// use skills_edge_catalog::oms::{verify_folder, Manifest, OmsSigningKey};
+/// let key = OmsSigningKey::from_scalar(&[9; 32]).unwrap();
+/// let bundle = Manifest::new("hello", vec![("SKILL.md".into(), [1; 32])]).sign(&key);
+/// let files = [("SKILL.md", [2; 32])];
+/// let e = verify_folder(bundle.as_bytes(), &[key.public().clone()], files).unwrap_err();
+/// assert_eq!(e.file.as_deref(), Some("SKILL.md"));
+/// assert!(e.message.ends_with("the file was changed after signing"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OmsError {
     /// The message.
@@ -100,6 +110,17 @@ pub(crate) fn shown(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// What a bundle states: the folder's name and each file's SHA-256, by path.
+///
+/// ```
+/// use skills_edge_catalog::oms::{Manifest, SIGNATURE_FILE};
+/// let files = vec![("a-c".to_owned(), [1; 32]), ("a/b".to_owned(), [2; 32]), ("SKILL.md".to_owned(), [3; 32])];
+/// let manifest = Manifest::new("hello", files);
+/// let paths: Vec<&str> = manifest.files.iter().map(|(p, _)| p.as_str()).collect();
+/// assert_eq!(paths, ["SKILL.md", "a/b", "a-c"], "model_signing's order: by path component");
+/// assert_eq!(manifest.ignore_paths[0], SIGNATURE_FILE);
+/// assert!(manifest.check_covers([("a/b", [2; 32]), ("a-c", [1; 32]), ("SKILL.md", [3; 32])]).is_ok());
+/// assert!(manifest.check_covers([("SKILL.md", [3; 32])]).is_err(), "two files are missing");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Manifest {
     /// The subject's name (the folder's name when signed; informative only).
@@ -217,6 +238,16 @@ pub(crate) fn is_ignored(path: &str) -> bool {
 }
 
 /// A bundle as read, before any check of its signature.
+///
+/// ```
+/// use skills_edge_catalog::oms::{Bundle, Manifest, OmsSigningKey, PAYLOAD_TYPE};
+/// let key = OmsSigningKey::from_scalar(&[9; 32]).unwrap();
+/// let manifest = Manifest::new("hello", vec![("SKILL.md".into(), [1; 32])]);
+/// let bundle = Bundle::parse(manifest.sign(&key).as_bytes()).unwrap();
+/// assert_eq!((bundle.payload_type.as_str(), bundle.signatures), (PAYLOAD_TYPE, 1));
+/// assert_eq!(bundle.hint, Some(key.public().hint()));
+/// assert_eq!(bundle.verify(key.public()).unwrap(), manifest);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bundle {
     /// `verificationMaterial.publicKey.hint`, when given.

@@ -6,6 +6,22 @@ use crate::skill::value::write_json_string;
 use base64::Engine as _;
 
 /// Which files a pack leaves out, as assets.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::pack::{encode_with, AssetPolicy, PackOptions, DEFAULT_INLINE_MAX};
+/// use skills_edge_catalog::Catalog;
+/// assert_eq!(AssetPolicy::default().inline_max, DEFAULT_INLINE_MAX);
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/big.txt", "x".repeat(100));
+/// let compiled = compile(tree).unwrap();
+/// let is_asset = |inline_max| {
+///     let packed = encode_with(&compiled, &PackOptions { assets: Some(AssetPolicy { inline_max }), ..Default::default() });
+///     Catalog::from_bytes(packed.pack).unwrap().file("skill://hello/big.txt").unwrap().bytes().is_none()
+/// };
+/// assert!(is_asset(99) && !is_asset(100), "only files over inline_max bytes leave the pack");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AssetPolicy {
     /// Files larger than this many bytes are assets; smaller ones stay in the pack.

@@ -65,6 +65,21 @@ pub struct PackError {
 }
 
 /// What a [`PackError`] found wrong, by what a caller would do about it.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::{pack::{self, PackErrorKind}, Catalog};
+/// # let mut tree = SourceTree::default();
+/// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let mut bytes = pack::encode(&compile(tree).unwrap(), None);
+/// let last = bytes.len() - 1;
+/// bytes[last] ^= 1;
+/// let e = Catalog::from_bytes(bytes.clone()).err().unwrap();
+/// assert_eq!(e.kind, PackErrorKind::Corrupted, "its SHA-256 no longer matches: fetch it again");
+/// bytes.truncate(4);
+/// assert_eq!(Catalog::from_bytes(bytes).err().unwrap().kind, PackErrorKind::Corrupted);
+/// assert_eq!(Catalog::from_bytes(Vec::new()).err().unwrap().kind, PackErrorKind::NotAPack);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PackErrorKind {
     /// The bytes are not a pack at all: none, or they do not start with the magic

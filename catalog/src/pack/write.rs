@@ -9,6 +9,19 @@ use crate::compile::{Compiled, DirChild};
 use crate::skill::value::write_json_string;
 
 /// How to encode a pack.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::pack::{encode_with, PackOptions};
+/// use skills_edge_catalog::Catalog;
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let options = PackOptions { instructions: Some("Greet people with the hello skill."), assets: None };
+/// let packed = encode_with(&compile(tree).unwrap(), &options);
+/// assert!(packed.assets.is_empty());
+/// let catalog = Catalog::from_bytes(packed.pack).unwrap();
+/// assert_eq!(catalog.instructions(), "Greet people with the hello skill.");
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PackOptions<'a> {
     /// Server instructions to record instead of the generated ones.
@@ -19,6 +32,20 @@ pub struct PackOptions<'a> {
 
 /// A file written next to a pack: its name (see [`raw_asset_name`], [`rendered_asset_name`])
 /// and its bytes.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::pack::{encode_with, raw_asset_name, rendered_asset_name, AssetPolicy, PackOptions};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let compiled = compile(tree).unwrap();
+/// let options = PackOptions { assets: Some(AssetPolicy { inline_max: 0 }), ..PackOptions::default() };
+/// let packed = encode_with(&compiled, &options);
+/// let digest = &compiled.files[0].digest;
+/// let raw = packed.assets.iter().find(|a| a.name == raw_asset_name(digest)).unwrap();
+/// assert_eq!(raw.bytes, compiled.files[0].bytes, "the file's own bytes");
+/// assert!(packed.assets.iter().any(|a| a.name == rendered_asset_name(digest)), "and its JSON string");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Asset {
     /// The file name, named by content.
@@ -28,6 +55,20 @@ pub struct Asset {
 }
 
 /// An encoded pack and the assets it refers to (none unless [`PackOptions::assets`]).
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::pack::{encode_with, AssetPolicy, PackOptions};
+/// use skills_edge_catalog::Catalog;
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/data.bin", vec![0u8; 10_000]);
+/// let options = PackOptions { assets: Some(AssetPolicy::default()), ..PackOptions::default() };
+/// let packed = encode_with(&compile(tree).unwrap(), &options);
+/// assert_eq!(packed.assets.len(), 2, "data.bin, raw and rendered; SKILL.md stays in the pack");
+/// let catalog = Catalog::from_bytes(packed.pack).unwrap();
+/// assert!(catalog.has_assets() && catalog.file("skill://hello/data.bin").unwrap().bytes().is_none());
+/// ```
 #[derive(Debug, Clone)]
 pub struct Packed {
     /// The pack.

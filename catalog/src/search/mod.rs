@@ -46,6 +46,19 @@ const B: [f64; FIELDS] = [0.3, 0.75, 0.3, 0.75];
 const K1: f64 = 1.2;
 
 /// One result of [`Catalog::search`].
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog, Grant};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("pdf-forms/SKILL.md", "---\nname: pdf-forms\ndescription: Fill in PDF forms.\n---\n# Forms\n");
+/// tree.add_file("csv-clean/SKILL.md", "---\nname: csv-clean\ndescription: Clean CSV files.\n---\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let hit = &catalog.search(Grant::PUBLIC, "pdf", &[], 5).unwrap()[0];
+/// assert_eq!((hit.name, hit.uri), ("pdf-forms", "skill://pdf-forms/SKILL.md"));
+/// assert_eq!(hit.description, "Fill in PDF forms.");
+/// assert_eq!(catalog.skill_at(hit.index).unwrap().name, "pdf-forms");
+/// assert!(hit.score > 0.0);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit<'a> {
     /// The skill's index in the catalog.
@@ -80,6 +93,18 @@ pub struct SearchError {
 }
 
 /// What a [`SearchError`] refused: the argument to change, or the catalog.
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, search::SearchErrorKind, Catalog, Grant};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("pdf-forms/SKILL.md", "---\nname: pdf-forms\ndescription: Fill in PDF forms.\nmetadata:\n  tags: pdf\n---\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// assert_eq!(catalog.search(Grant::PUBLIC, "", &[], 5).unwrap_err().kind, SearchErrorKind::Query);
+/// let e = catalog.search(Grant::PUBLIC, "forms", &["excel"], 5).unwrap_err();
+/// assert_eq!(e.kind, SearchErrorKind::UnknownTag);
+/// assert!(e.to_string().contains("excel"));
+/// assert!(catalog.search(Grant::PUBLIC, "forms", &["pdf"], 5).is_ok());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchErrorKind {
     /// The query text: empty, longer than 1000 bytes, without a word to search for, or with

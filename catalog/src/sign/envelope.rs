@@ -18,6 +18,16 @@ pub fn pae(payload_type: &str, body: &[u8]) -> Vec<u8> {
 }
 
 /// One signature of an envelope.
+///
+/// ```
+/// use skills_edge_catalog::sign::{Envelope, SigningKey, Statement};
+/// let key = SigningKey::from_seed([7; 32]);
+/// # let statement = Statement { skill: "skill://hello/SKILL.md".into(), revision: "1".into(), catalog: "acme".into(), subjects: vec![] };
+/// let envelope = Envelope::sign(&statement, &key);
+/// let signature = &envelope.signatures[0];
+/// assert_eq!(signature.keyid, key.public().key_id(), "names its signer");
+/// assert_eq!(signature.sig.len(), 64, "an Ed25519 signature");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnvelopeSignature {
     /// The signer's key id (a hint, see the module's notes); empty when unset.
@@ -27,6 +37,18 @@ pub struct EnvelopeSignature {
 }
 
 /// A DSSE envelope: the payload, its type, and its signatures.
+///
+/// ```
+/// use skills_edge_catalog::sign::{Envelope, SigningKey, Statement, PAYLOAD_TYPE};
+/// let key = SigningKey::from_seed([7; 32]);
+/// let statement = Statement { skill: "skill://hello/SKILL.md".into(), revision: "1".into(), catalog: "acme".into(), subjects: vec![] };
+/// let json = Envelope::sign(&statement, &key).to_json();
+/// assert!(json.starts_with(r#"{"payloadType":"application/vnd.in-toto+json","payload":""#));
+/// let envelope = Envelope::parse(json.as_bytes()).unwrap();
+/// assert_eq!(envelope.payload_type, PAYLOAD_TYPE);
+/// assert_eq!(envelope.verify(key.public()).unwrap(), statement);
+/// assert_eq!(envelope.key_ids().collect::<Vec<_>>(), [key.public().key_id()]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Envelope {
     /// The payload's type (authenticated: it is part of what is signed).

@@ -3,6 +3,16 @@
 use super::*;
 
 /// An Ed25519 public key and its id.
+///
+/// ```
+/// use skills_edge_catalog::sign::{PublicKey, SigningKey};
+/// let key = SigningKey::from_seed([7; 32]);
+/// let jwk = key.public().to_jwk();
+/// assert!(jwk.starts_with(r#"{"crv":"Ed25519","kid":""#));
+/// let public = PublicKey::from_jwk(&jwk).unwrap();
+/// assert_eq!(&public, key.public());
+/// assert_eq!(public.key_id().len(), 43, "an RFC 7638 thumbprint, base64url");
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct PublicKey {
     bytes: [u8; 32],
@@ -141,6 +151,15 @@ impl PublicKey {
 
 /// An Ed25519 signing key. Its `Debug` form names only the public key id; the secret leaves
 /// this type only through [`SigningKey::to_jwk`].
+///
+/// ```
+/// use skills_edge_catalog::sign::SigningKey;
+/// let key = SigningKey::from_seed([7; 32]);
+/// assert_eq!(format!("{key:?}"), format!("SigningKey({})", key.public().key_id()));
+/// let again = SigningKey::from_jwk(&key.to_jwk()).unwrap();
+/// assert_eq!(again.sign(b"hello"), key.sign(b"hello"), "deterministic (RFC 8032)");
+/// assert!(SigningKey::from_jwk(&key.public().to_jwk()).is_err(), "a public key cannot sign");
+/// ```
 #[derive(Clone)]
 pub struct SigningKey {
     pair: ed25519_compact::KeyPair,

@@ -3,6 +3,17 @@
 use super::*;
 
 /// One subject of a statement: a file of the skill.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let compiled = compile(tree).unwrap();
+/// let statement = compiled.statement(&compiled.skills[0], "acme");
+/// let subject = &statement.subjects[0];
+/// assert_eq!(subject.name, "skill://hello/SKILL.md");
+/// assert_eq!(format!("sha256:{}", subject.sha256), compiled.files[0].digest);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subject {
     /// The file's `skill://` URI, as its entry lists it.
@@ -14,6 +25,20 @@ pub struct Subject {
 
 /// What a skill's signature states: these files, with these digests, make up this skill at
 /// this revision, in this catalog.
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/references/tone.md", "Be kind.\n");
+/// let compiled = compile(tree).unwrap();
+/// let skill = &compiled.skills[0];
+/// let statement = compiled.statement(skill, "acme.example/skills");
+/// assert_eq!((statement.skill.as_str(), statement.catalog.as_str()), ("skill://hello/SKILL.md", "acme.example/skills"));
+/// assert_eq!(statement.revision, compiled.revision(skill));
+/// assert_eq!(statement.subjects.len(), 2);
+/// assert!(statement.to_json().starts_with(r#"{"_type":"https://in-toto.io/Statement/v1""#));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Statement {
     /// The skill's URI (its entry's `uri`, the `SKILL.md`).

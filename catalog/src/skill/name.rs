@@ -8,6 +8,15 @@
 use super::limits::MAX_NAME_LEN;
 
 /// Why a name is not a valid skill name.
+///
+/// ```
+/// use skills_edge_catalog::skill::name::{check_name, NameError};
+/// assert_eq!(check_name(""), Err(NameError::Empty));
+/// assert_eq!(check_name(&"a".repeat(65)), Err(NameError::TooLong));
+/// let e = check_name("-pdf").unwrap_err();
+/// assert_eq!(e, NameError::BadHyphen);
+/// assert_eq!(e.describe(), "the name must not start or end with a hyphen or contain two hyphens in a row");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameError {
     /// The name is empty.

@@ -12,6 +12,14 @@ pub const SCHEME: &str = "skill://";
 pub const SKILL_MD: &str = "SKILL.md";
 
 /// Why a path segment cannot be published.
+///
+/// ```
+/// use skills_edge_catalog::skill::uri::{check_segment, SegmentError};
+/// assert_eq!(check_segment(""), Err(SegmentError::Empty));
+/// let e = check_segment("café.md").unwrap_err();
+/// assert_eq!(e, SegmentError::BadChar('é'));
+/// assert_eq!(e.describe(), "the character 'é' is not allowed in a path segment (only A-Z a-z 0-9 . _ ~ -)");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SegmentError {
     /// An empty segment (`a//b`).
@@ -132,6 +140,16 @@ pub fn is_scheme(s: &str) -> bool {
 }
 
 /// Why a relative reference cannot be resolved inside a skill.
+///
+/// ```
+/// use skills_edge_catalog::skill::uri::{resolve_reference, ResolveError};
+/// let root = "skill://hello";
+/// assert_eq!(resolve_reference(root, "#top"), Err(ResolveError::Empty));
+/// assert_eq!(resolve_reference(root, "/etc/passwd"), Err(ResolveError::EscapesRoot));
+/// assert_eq!(resolve_reference(root, "skill://other/SKILL.md"), Err(ResolveError::OutsideRoot));
+/// assert_eq!(resolve_reference(root, "a\\b.md"), Err(ResolveError::BadChar));
+/// assert_eq!(resolve_reference(root, "skill://hello/a.md").unwrap(), "skill://hello/a.md");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResolveError {
     /// The reference is empty (after removing `?query` and `#fragment`).

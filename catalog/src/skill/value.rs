@@ -9,6 +9,15 @@
 use std::fmt::Write as _;
 
 /// A JSON number. Always finite.
+///
+/// ```
+/// use skills_edge_catalog::skill::frontmatter::parse_file_strict;
+/// use skills_edge_catalog::skill::value::{Number, Value};
+/// let fm = parse_file_strict("---\nname: a\nversion: 2\nratio: 0.5\n---\n").unwrap();
+/// assert!(matches!(fm.get("version"), Some(Value::Number(Number::Int(2)))));
+/// assert!(matches!(fm.get("ratio"), Some(Value::Number(Number::Float(f))) if *f == 0.5));
+/// assert_eq!(Number::Int(1), Number::Float(1.0), "compared by value, as in JavaScript");
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub enum Number {
     /// An integer within JavaScript's safe range (±(2^53 − 1)).
@@ -37,6 +46,14 @@ impl PartialEq for Number {
 pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
 /// An ordered JSON value.
+///
+/// ```
+/// use skills_edge_catalog::skill::frontmatter::parse_file_strict;
+/// let fm = parse_file_strict("---\nname: a\ndescription: d\nmetadata:\n  z: \"1\"\n  a: \"2\"\n---\n").unwrap();
+/// assert_eq!(fm.get("name").and_then(|v| v.as_str()), Some("a"));
+/// assert_eq!(fm.get("metadata").unwrap().type_name(), "object");
+/// assert_eq!(fm.to_json(), r#"{"name":"a","description":"d","metadata":{"z":"1","a":"2"}}"#, "keys in document order");
+/// ```
 #[derive(Debug, Clone)]
 pub enum Value {
     /// `null`

@@ -10,6 +10,20 @@ use crate::pack::{ClassListRec, Span, Table};
 
 /// The items of several sorted lists of indices, merged in order (each index is in one list);
 /// or a plain range of indices (a catalog without private skills).
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog, Grant};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("skills-edge.toml", "[[access]]\nskills = [\"b\"]\nscopes = [\"staff\"]\n");
+/// for name in ["a", "b", "c"] {
+///     tree.add_file(&format!("{name}/SKILL.md"), format!("---\nname: {name}\ndescription: Skill {name}.\n---\n"));
+/// }
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let public: Vec<usize> = catalog.visible_skills(Grant::PUBLIC, 0).collect();
+/// assert_eq!(public, [0, 2], "b is private");
+/// let staff: Vec<usize> = catalog.visible_skills(catalog.grant(&["staff"]), 1).collect();
+/// assert_eq!(staff, [1, 2], "from index 1 on, in URI order");
+/// ```
 pub struct Merged<'a> {
     heads: Vec<Table<u32>>,
     pack: &'a [u8],

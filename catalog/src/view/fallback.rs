@@ -7,6 +7,18 @@ use crate::pack::FallbackTables;
 /// rendered at build time, and lookups by prompt name and by skill name. Its catalog-wide
 /// replies are assembled per caller ([`crate::Catalog::prompts_json`],
 /// [`crate::Catalog::list_skills_json`]).
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let fallback = catalog.fallback().unwrap();
+/// assert!(fallback.tools_json().contains(r#""name":"read_skill""#));
+/// assert_eq!(fallback.prompt("hello"), Some(0), "one prompt per skill, named after it");
+/// assert_eq!(fallback.instructions(false, false), "");
+/// assert_eq!(fallback.skill(0).unwrap().description_json, r#""Say hello.""#);
+/// ```
 #[derive(Clone, Copy)]
 pub struct FallbackView<'a> {
     t: &'a FallbackTables,
@@ -15,6 +27,20 @@ pub struct FallbackView<'a> {
 }
 
 /// The fallback's parts of one skill (see [`FallbackView::skill`]).
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog, SkillFallback};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/references/tone.md", "Be kind.\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let skill = catalog.fallback().unwrap().skill(0).unwrap();
+/// assert!(skill.links_json.to_string().contains("skill://hello/references/tone.md"));
+/// let structured = skill.read_structured_json.to_string();
+/// let mut block = String::new();
+/// SkillFallback::push_read_block(&structured, &mut block);
+/// assert!(block.starts_with(r#"{"type":"text","text":"{\"#));
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct SkillFallback<'a> {
     /// The skill's description, as a JSON string (quotes included).

@@ -7,6 +7,20 @@ use crate::pack::splice::{expanded_len, pieces};
 use crate::pack::{PackError, PackErrorKind};
 
 /// A JSON fragment of the pack, read in place as its pieces (see the module).
+///
+/// ```
+/// use skills_edge_catalog::{compile::SourceTree, Catalog};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// let item = catalog.skill_at(0).unwrap().list_item_json;
+/// let mut reply = String::from("{\"resources\":[");
+/// item.push_to(&mut reply).unwrap();
+/// reply.push_str("]}");
+/// assert!(reply.starts_with(r#"{"resources":[{"uri":"skill://hello/SKILL.md""#));
+/// assert_eq!(item.len(), item.to_string().len());
+/// assert!(item == item.to_string(), "compares as the text it stands for");
+/// ```
 #[derive(Clone, Copy)]
 pub struct Spliced<'a> {
     heap: &'a [u8],

@@ -44,6 +44,17 @@ pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 pub(crate) const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
 /// Which command reads the line: its own subcommands and its usage text.
+///
+/// ```
+/// use skills_edge::command::args::{parse, usage, Invocation, Program};
+/// # let line = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// let line = line(&["stdio", "--page-size", "5"]);
+/// let Ok(Invocation::Stdio(config)) = parse(Program::Native, &line, |_| None) else { panic!("stdio") };
+/// assert_eq!(config.page_size, 5);
+/// // `stdio` is the native command's own.
+/// assert_eq!(parse(Program::Npm, &line, |_| None).unwrap_err(), r#"unknown command "stdio""#);
+/// assert!(usage(Program::Npm).contains("worker") && !usage(Program::Npm).contains("stdio"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Program {
     /// The native `skills-edge` (crate `skills-edge-cli`): `stdio`, and `pack --assets`.
@@ -53,6 +64,18 @@ pub enum Program {
 }
 
 /// What a command line asks for.
+///
+/// ```
+/// use skills_edge::command::args::{parse, Invocation, Program};
+/// # let line = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert!(matches!(parse(Program::Npm, &line(&["-V"]), |_| None), Ok(Invocation::Version)));
+/// let Ok(Invocation::Help(text)) = parse(Program::Native, &line(&["verify", "--help"]), |_| None) else { panic!() };
+/// assert!(text.contains("verify"));
+/// // The environment is read as the build reads it.
+/// let strict = |name: &str| (name == "SKILLS_STRICT").then(|| "1".to_owned());
+/// let Ok(Invocation::Check(a)) = parse(Program::Native, &line(&["check", "skills"]), strict) else { panic!() };
+/// assert!(a.options.strict);
+/// ```
 #[derive(Debug)]
 pub enum Invocation {
     /// `stdio [OPTIONS]` (native): serve the embedded catalog with this configuration.
@@ -154,6 +177,15 @@ fn parse_stdio(args: &[String]) -> Result<Config, String> {
 }
 
 /// The arguments of `keygen`.
+///
+/// ```
+/// use skills_edge::command::args::{parse, Invocation, KeygenArgs, Program};
+/// # let line = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// let Ok(Invocation::Keygen(a)) = parse(Program::Npm, &line(&["keygen", "--out", "keys", "--oms"]), |_| None) else { panic!() };
+/// assert_eq!(a, KeygenArgs { out: "keys".into(), oms: true });
+/// let e = parse(Program::Npm, &line(&["keygen"]), |_| None).unwrap_err();
+/// assert!(e.starts_with("keygen needs --out <dir>"), "{e}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeygenArgs {
     /// The folder `signing.key` and `signing.pub` are written into (`--out`; created if

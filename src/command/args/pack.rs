@@ -4,6 +4,16 @@ use super::{is_option, Program};
 use crate::catalog::{compile, options, pack};
 
 /// The arguments of `check` and `pack`; no output means checking only.
+///
+/// ```
+/// use skills_edge::command::args::{parse, Invocation, Program};
+/// # let line = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// let args = line(&["pack", "skills", "-o", "catalog.pack", "--instructions", "Use the skills."]);
+/// let Ok(Invocation::Pack(a)) = parse(Program::Native, &args, |_| None) else { panic!("a pack") };
+/// assert_eq!((a.dir.as_str(), a.output.as_deref()), ("skills", Some("catalog.pack")));
+/// assert_eq!(a.instructions.as_deref(), Some("Use the skills."));
+/// assert!(a.signing.is_none() && a.assets.is_none());
+/// ```
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct PackArgs {
     /// The skills folder.

@@ -9,6 +9,17 @@ use crate::host::index::{index_url_of_origin, is_index_url};
 pub(crate) const TOKEN_ENV: &str = "SKILLS_EDGE_TOKEN";
 
 /// The arguments of `verify`.
+///
+/// ```
+/// use skills_edge::client::EraChoice;
+/// use skills_edge::command::args::VerifyArgs;
+/// let a = VerifyArgs::parse(&["https://skills.example.com/mcp".into(), "--era".into(), "2025-11-25".into(),
+///     "--trust".into(), "signing.pub".into()]).unwrap();
+/// assert_eq!((a.era, a.trust.as_slice()), (EraChoice::Legacy, &["signing.pub".to_owned()][..]));
+/// assert_eq!((a.timeout_ms, a.well_known), (30_000, false));
+/// let e = VerifyArgs::parse(&["https://x.example/mcp".into(), "--era".into(), "2026".into()]).unwrap_err();
+/// assert!(e.starts_with(r#"--era "2026" is invalid"#), "{e}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyArgs {
     /// The MCP endpoint (`http://` or `https://`).
@@ -241,6 +252,42 @@ fn check_url(url: &str) -> Result<(), String> {
 }
 
 /// What the `--trust` and `--pins` files hold, read by the command's I/O.
+///
+/// ```
+/// use skills_edge::client::block_on;
+/// use skills_edge::command::args::VerifyArgs;
+/// use skills_edge::command::verify::{verify_command, SignerFiles};
+/// # use skills_edge::catalog::Grant;
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::http::{Endpoint, Head, HttpConfig};
+/// # use std::future::{ready, Future};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> {
+/// #         ready(Ok(self.0.take()))
+/// #     }
+/// # }
+/// # /// The embedded catalog's endpoint, in this process.
+/// # struct InProcess(Endpoint);
+/// # impl HttpIo for InProcess {
+/// #     type Body = Body;
+/// #     fn post(&self, r: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let headers = r.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+/// #         let head = Head::from_headers("POST", "/mcp", headers.chain([("host", "localhost")]));
+/// #         let resp = self.0.handle(&head, r.body.as_bytes(), Grant::PUBLIC);
+/// #         ready(Ok(HttpResponse { status: resp.status, content_type: resp.header("content-type").map(str::to_owned),
+/// #             session_id: None, www_authenticate: None, body: Body(Some(resp.body)) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let io = InProcess(Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap());
+/// let args = VerifyArgs::parse(&["http://localhost/mcp".into(), "--trust".into(), "signing.pub".into()]).unwrap();
+/// // One text per `--trust` file, in order: here the file could not be read.
+/// let files = SignerFiles { trust: vec![], pins: None };
+/// let out = block_on(verify_command(&args, &files, &io));
+/// assert_eq!(out.exit_code, 2);
+/// assert!(out.stderr.contains("0 --trust files were read for 1 given"), "{}", out.stderr);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SignerFiles {
     /// The text of each `--trust` file, in the order of [`VerifyArgs::trust`].

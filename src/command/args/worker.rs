@@ -6,6 +6,17 @@ use crate::catalog::{compile, options, pack};
 use crate::settings::{self, Scope, Source};
 
 /// The arguments of the npm package's `worker`.
+///
+/// ```
+/// use skills_edge::command::args::{parse, Invocation, Program};
+/// # let line = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// let args = line(&["worker", "skills", "--out", "w", "--var", "FALLBACK=tools", "--route", "skills.example.com"]);
+/// let Ok(Invocation::Worker(a)) = parse(Program::Npm, &args, |_| None) else { panic!("a worker") };
+/// assert_eq!((a.name.as_str(), a.out.as_str()), ("skills-edge", "w"));
+/// assert_eq!(a.vars, [("FALLBACK".to_owned(), "tools".to_owned())]);
+/// // A misspelt setting is refused as the Worker would refuse it.
+/// assert!(parse(Program::Npm, &line(&["worker", "skills", "--out", "w", "--var", "PAGESIZE=5"]), |_| None).is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkerArgs {
     /// The skills folder.
@@ -43,6 +54,16 @@ pub struct WorkerArgs {
 /// A route of `--route`: a custom domain (a host name alone, `skills.example.com`: the Worker
 /// is that host's origin) or a route on a zone (`PATTERN@ZONE`: `example.com/skills/*` on the
 /// zone `example.com`), as wrangler's `routes` spell them.
+///
+/// ```
+/// use skills_edge::command::args::{parse, Invocation, Program};
+/// # let line = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// let args = line(&["worker", "skills", "--out", "w", "--route", "example.com/skills/*@example.com"]);
+/// let Ok(Invocation::Worker(a)) = parse(Program::Npm, &args, |_| None) else { panic!() };
+/// let route = &a.routes[0];
+/// assert_eq!((route.pattern.as_str(), route.zone.as_deref()), ("example.com/skills/*", Some("example.com")));
+/// assert_eq!(route.host(), "example.com");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Route {
     /// The route's pattern (a host name for a custom domain).

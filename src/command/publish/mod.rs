@@ -53,6 +53,28 @@ macro_rules! out {
 /// terminal of the operating system) and the npm package's (Node's `fs`, `child_process`
 /// and `process`). Every message and every wrangler command line is made here, so both
 /// commands print the same and run the same wrangler commands.
+///
+/// ```
+/// use skills_edge::catalog::compile::SourceTree;
+/// use skills_edge::command::publish::{command, Io};
+/// use std::cell::RefCell;
+/// let stderr = RefCell::new(String::new());
+/// let io = Io {
+///     env: &|_| None,
+///     read_folder: &|_| SourceTree::default(),
+///     read_file: &|p| Err(format!("{p}: not found")),
+///     write_file: &|_, _| Ok(()),
+///     remove_file: &|_| {},
+///     make_dir: &|_| Ok(()),
+///     remove_dir: &|_| {},
+///     scratch: "/tmp/skills-edge-publish-1",
+///     run: &|_, _| Err("no wrangler here".into()),
+///     stdout: &|_| {},
+///     stderr: &|s| stderr.borrow_mut().push_str(s),
+/// };
+/// assert_eq!(command(&["skills".to_owned()], false, &io), 2);
+/// assert!(stderr.borrow().starts_with("error: --bucket NAME is required"));
+/// ```
 // Closures' types spelled out (type aliases would be more public items for one use each).
 #[allow(clippy::type_complexity)]
 pub struct Io<'a> {

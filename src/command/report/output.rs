@@ -3,6 +3,41 @@
 use super::*;
 
 /// What a command prints and returns.
+///
+/// ```
+/// use skills_edge::client::block_on;
+/// use skills_edge::command::args::VerifyArgs;
+/// use skills_edge::command::verify::{verify_command, SignerFiles};
+/// # use skills_edge::catalog::Grant;
+/// # use skills_edge::client::http::{HttpIo, HttpRequest, HttpResponse, ResponseBody};
+/// # use skills_edge::http::{Endpoint, Head, HttpConfig};
+/// # use std::future::{ready, Future};
+/// # struct Body(Option<Vec<u8>>);
+/// # impl ResponseBody for Body {
+/// #     fn next_chunk(&mut self) -> impl Future<Output = skills_edge::client::Result<Option<Vec<u8>>>> {
+/// #         ready(Ok(self.0.take()))
+/// #     }
+/// # }
+/// # /// The embedded catalog's endpoint, in this process.
+/// # struct InProcess(Endpoint);
+/// # impl HttpIo for InProcess {
+/// #     type Body = Body;
+/// #     fn post(&self, r: HttpRequest) -> impl Future<Output = skills_edge::client::Result<HttpResponse<Body>>> {
+/// #         let headers = r.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+/// #         let head = Head::from_headers("POST", "/mcp", headers.chain([("host", "localhost")]));
+/// #         let resp = self.0.handle(&head, r.body.as_bytes(), Grant::PUBLIC);
+/// #         ready(Ok(HttpResponse { status: resp.status, content_type: resp.header("content-type").map(str::to_owned),
+/// #             session_id: None, www_authenticate: None, body: Body(Some(resp.body)) }))
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let io = InProcess(Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap());
+/// let args = VerifyArgs::parse(&["http://localhost/mcp".into()]).unwrap();
+/// let out = block_on(verify_command(&args, &SignerFiles::default(), &io));
+/// assert_eq!(out.exit_code, 0, "{}", out.stderr);
+/// assert!(out.stdout.contains("skill://code-review/SKILL.md"));
+/// assert_eq!(out.pins, None); // no `--pins`
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
     /// Standard output: the table, or one JSON object per line.

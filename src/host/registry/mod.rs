@@ -47,6 +47,24 @@ pub(crate) mod tests;
 pub(crate) const MAX_LABEL_LEN: usize = super::signature::MAX_ORIGIN_LEN;
 
 /// Host policy.
+///
+/// ```
+/// use skills_edge::host::{Entry, ErrorCode, HostOptions, SkillHost};
+/// let dynamic = Entry::parse(r#"{"uri":"skill://a/SKILL.md",
+///   "frontmatter":{"name":"a","description":"d"},"resources":"dynamic"}"#).unwrap();
+/// let host_with = |options: HostOptions| {
+///     let mut host = SkillHost::new(options);
+///     host.add_server("docs").unwrap();
+///     host.register("docs", dynamic.clone()).unwrap();
+///     host
+/// };
+/// // By default a skill whose files cannot be verified is declined...
+/// let strict = host_with(HostOptions::default());
+/// assert_eq!(strict.plan_load("docs", "skill://a/SKILL.md").unwrap_err().code, ErrorCode::DynamicNotAllowed);
+/// // ...unless the host says otherwise, by name.
+/// let lenient = host_with(HostOptions { allow_dynamic: true, ..HostOptions::default() });
+/// assert_eq!(lenient.plan_load("docs", "skill://a/SKILL.md").unwrap().digest, None);
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct HostOptions {
     /// Load skills whose `resources` is `"dynamic"` (frontmatter verified, files not, total
@@ -71,6 +89,44 @@ pub struct HostOptions {
 /// [`SkillHost::load`] does), or only to check it against its entry ([`Purpose::Check`], what
 /// `skills-edge verify` and `SkillsClient.verify()` do: the content goes nowhere, so a nested
 /// skill needs no consent, H31). Every other check is the same.
+///
+/// `skill://release-notes/changelog-lint` of the embedded catalog is nested in
+/// `skill://release-notes`: a client loads it for a model only with its own approval, and
+/// checks it without one.
+///
+/// ```
+/// use skills_edge::client::{block_on, SkillsClient};
+/// use skills_edge::host::{ErrorCode, HostOptions, Purpose};
+/// # use skills_edge::client::{ClientError, ExchangeKind, Rpc, ServerFacts};
+/// # use skills_edge::server::{Config, Grant, Responder, Transport};
+/// # use serde_json::{json, Value};
+/// # struct Local(Responder);
+/// # impl Rpc for Local {
+/// #     async fn call(&self, method: &str, mut params: Value) -> skills_edge::client::Result<Value> {
+/// #         params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+/// #             "io.modelcontextprotocol/clientCapabilities": {}});
+/// #         let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+/// #         let reply = self.0.respond(request.to_string().as_bytes(), &Transport::Stream, Grant::PUBLIC);
+/// #         let mut reply: Value = serde_json::from_str(reply.body_str()).unwrap();
+/// #         match reply.get_mut("result") {
+/// #             Some(result) => Ok(result.take()),
+/// #             None => Err(ClientError::exchange(ExchangeKind::ServerError, reply["error"]["message"].to_string())
+/// #                 .with_actual(reply["error"]["code"].to_string())),
+/// #         }
+/// #     }
+/// #     fn now_ms(&self) -> f64 { 0.0 }
+/// # }
+/// # let rpc = Local(Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap());
+/// # let discovered = block_on(rpc.call("server/discover", json!({}))).unwrap();
+/// # let facts = ServerFacts::from_result(skills_edge::protocol::Era::Modern, "2026-07-28", &discovered);
+/// let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
+/// # client.set_facts(facts).unwrap();
+/// let nested = "skill://release-notes/changelog-lint/SKILL.md";
+/// let refused = block_on(client.load_for(&rpc, nested, Purpose::Use)).unwrap_err();
+/// assert_eq!(refused.code, ErrorCode::NotApproved);
+/// let checked = block_on(client.load_for(&rpc, nested, Purpose::Check)).unwrap();
+/// assert!(checked.skill.skill_md.receipt.verified);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
     /// The skill is activated for a model.
@@ -80,6 +136,27 @@ pub enum Purpose {
 }
 
 /// One registered skill, as [`SkillHost::skills`] shows it.
+///
+/// ```
+/// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// let registered = Entry::parse(&entry("a", b"x")).unwrap();
+/// host.register("docs", registered.clone()).unwrap();
+/// let s = host.summary("docs", "skill://a/SKILL.md").unwrap();
+/// assert_eq!((s.server_label.as_str(), s.name.as_str(), s.display_name.as_str()), ("docs", "a", "a"));
+/// assert_eq!((s.description.as_str(), s.revision.clone()), ("d", registered.revision()));
+/// assert!(!s.dynamic && !s.approved && !s.active && s.signer.is_none());
+/// host.load("docs", &s.uri, Content::Text(md("a")), Hashing::Here).unwrap();
+/// assert!(host.summary("docs", &s.uri).unwrap().active);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillSummary {
     /// The host-assigned label of the server it came from.
@@ -107,6 +184,27 @@ pub struct SkillSummary {
 }
 
 /// What registering an entry did.
+///
+/// ```
+/// use skills_edge::host::{Entry, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// let first = host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// assert_eq!((first.uri.as_str(), first.added, first.changed), ("skill://a/SKILL.md", true, false));
+/// host.approve("docs", "skill://a/SKILL.md").unwrap();
+/// let same = host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// assert!(!same.added && !same.changed && !same.approval_revoked);
+/// // A changed file: the approval no longer covers the skill.
+/// let changed = host.register("docs", Entry::parse(&entry("a", b"y")).unwrap()).unwrap();
+/// assert!(changed.changed && changed.approval_revoked);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegisterOutcome {
     /// The skill URI.
@@ -121,6 +219,25 @@ pub struct RegisterOutcome {
 }
 
 /// An entry of a listing that was not registered.
+///
+/// ```
+/// use skills_edge::host::{ErrorCode, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// let listing = format!(r#"{{"skills":[{{"uri":"skill://a/SKILL.md"}},{}]}}"#, entry("b", b"x"));
+/// let out = host.register_listing("docs", &listing).unwrap();
+/// let rejected = &out.rejected[0];
+/// assert_eq!((rejected.index, rejected.error.code), (0, ErrorCode::InvalidEntry));
+/// assert!(rejected.error.message.contains("no `frontmatter`"));
+/// assert!(host.entry("docs", "skill://a/SKILL.md").is_none());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejected {
     /// Its position in the listing.
@@ -130,6 +247,25 @@ pub struct Rejected {
 }
 
 /// What registering a listing did.
+///
+/// ```
+/// use skills_edge::host::{HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// let listing = format!(r#"{{"skills":[{},{},{{"uri":"skill://broken"}}]}}"#, entry("a", b"x"), entry("b", b"x"));
+/// let out = host.register_listing("docs", &listing).unwrap();
+/// let registered: Vec<&str> = out.registered.iter().map(|r| r.uri.as_str()).collect();
+/// assert_eq!(registered, ["skill://a/SKILL.md", "skill://b/SKILL.md"]);
+/// let rejected: Vec<usize> = out.rejected.iter().map(|r| r.index).collect();
+/// assert_eq!(rejected, [2]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ListingOutcome {
     /// The valid entries, registered.
@@ -139,6 +275,27 @@ pub struct ListingOutcome {
 }
 
 /// What to fetch next: the exact URI, and the manifest item it must match.
+///
+/// ```
+/// use skills_edge::host::{Content, Entry, Hashing, HostOptions, PlannedRead, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// let plan = host.plan_load("docs", "skill://a/SKILL.md").unwrap();
+/// let item = host.entry("docs", &plan.uri).unwrap().skill_md_item().unwrap().clone();
+/// assert_eq!(plan, PlannedRead { uri: item.uri, digest: Some(item.digest), size: Some(item.size) });
+/// host.load("docs", &plan.uri, Content::Text(md("a")), Hashing::Here).unwrap();
+/// // A reference is resolved before anything is fetched.
+/// let next = host.plan_read("docs", &plan.uri, "./x.md#top").unwrap();
+/// assert_eq!((next.uri.as_str(), next.size), ("skill://a/x.md", Some(1)));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedRead {
     /// The URI to pass to `resources/read`, on the skill's own server.
@@ -150,6 +307,26 @@ pub struct PlannedRead {
 }
 
 /// A loaded skill: its verified `SKILL.md`, tagged with its origin (H24).
+///
+/// ```
+/// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// for label in ["work", "home"] {
+///     host.add_server(label).unwrap();
+///     host.register(label, Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// }
+/// let loaded = host.load("home", "skill://a/SKILL.md", Content::Text(md("a")), Hashing::Here).unwrap();
+/// // Two servers serve a skill `a`: the loaded one says which it is.
+/// assert_eq!((loaded.server_label.as_str(), loaded.display_name.as_str()), ("home", "home:a"));
+/// assert_eq!(loaded.skill_md.body(), "See [x](x.md).\n");
+/// ```
 #[derive(Debug, Clone)]
 pub struct LoadedSkill {
     /// The server it came from.
@@ -161,6 +338,24 @@ pub struct LoadedSkill {
 }
 
 /// A verified supporting file, tagged with its origin.
+///
+/// ```
+/// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
+/// # use skills_edge::skill::digest::digest_of;
+/// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
+/// # let entry = |name: &str, x: &[u8]| format!(
+/// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
+/// #         {{"uri":"skill://{name}/SKILL.md","digest":"{}","size":{}}},
+/// #         {{"uri":"skill://{name}/x.md","digest":"{}","size":{}}}]}}"#,
+/// #     digest_of(md(name).as_bytes()), md(name).len(), digest_of(x), x.len());
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
+/// host.load("docs", "skill://a/SKILL.md", Content::Text(md("a")), Hashing::Here).unwrap();
+/// let file = host.read("docs", "skill://a/SKILL.md", "x.md", Content::Bytes(b"x".to_vec()), Hashing::Here).unwrap();
+/// assert_eq!((file.server_label.as_str(), file.skill_uri.as_str()), ("docs", "skill://a/SKILL.md"));
+/// assert_eq!((file.content.receipt.uri.as_str(), file.content.body.as_bytes()), ("skill://a/x.md", &b"x"[..]));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadFile {
     /// The server it came from.

@@ -6,6 +6,34 @@ use serde::Serialize;
 use super::PublicKey;
 
 /// How a verified signer is anchored.
+///
+/// ```
+/// use skills_edge::catalog::sign::SigningKey;
+/// use skills_edge::host::{trusted_key, Entry, HostOptions, SignerPolicy, SignerTrust, SkillHost};
+/// # use skills_edge::catalog::sign::{Envelope, Statement, Subject};
+/// # let signed = |key: &SigningKey, catalog: &str| {
+/// #     let d = skills_edge::skill::digest::digest_of(b"x");
+/// #     let mut e = serde_json::json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #         "resources":[{"uri":"skill://a/SKILL.md","digest":d,"size":1}]});
+/// #     let st = Statement { skill: "skill://a/SKILL.md".into(), revision: Entry::parse(&e.to_string()).unwrap().revision().unwrap(),
+/// #         catalog: catalog.into(), subjects: vec![Subject { name: "skill://a/SKILL.md".into(), sha256: d[7..].into() }] };
+/// #     let env: serde_json::Value = serde_json::from_str(&Envelope::sign(&st, key).to_json()).unwrap();
+/// #     let signer: serde_json::Value = serde_json::from_str(&key.public().to_jwk()).unwrap();
+/// #     e["_meta"] = serde_json::json!({"io.github.skills-edge/dsse": env, "io.github.skills-edge/signer": signer});
+/// #     Entry::parse(&e.to_string()).unwrap()
+/// # };
+/// let key = SigningKey::from_seed([3; 32]);
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.register("docs", signed(&key, "acme")).unwrap();
+/// // Without a trust list, the key the server announced is only reported.
+/// assert_eq!(host.signer("docs", "skill://a/SKILL.md").unwrap().trust, SignerTrust::Announced);
+/// let trusted = trusted_key("acme's key", &key.public().to_jwk()).unwrap();
+/// host.set_signer_policy(SignerPolicy { trusted: vec![trusted], trust_on_first_use: false });
+/// host.register("docs", signed(&key, "acme")).unwrap();
+/// let trust = host.signer("docs", "skill://a/SKILL.md").unwrap().trust;
+/// assert_eq!((trust, trust.as_str()), (SignerTrust::Trusted, "trusted"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SignerTrust {
@@ -35,6 +63,31 @@ impl SignerTrust {
 }
 
 /// The signer of a skill whose signature holds.
+///
+/// ```
+/// use skills_edge::catalog::sign::SigningKey;
+/// use skills_edge::host::{Entry, HostOptions, Signer, SignerTrust, SkillHost};
+/// # use skills_edge::catalog::sign::{Envelope, Statement, Subject};
+/// # let signed = |key: &SigningKey, catalog: &str| {
+/// #     let d = skills_edge::skill::digest::digest_of(b"x");
+/// #     let mut e = serde_json::json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #         "resources":[{"uri":"skill://a/SKILL.md","digest":d,"size":1}]});
+/// #     let st = Statement { skill: "skill://a/SKILL.md".into(), revision: Entry::parse(&e.to_string()).unwrap().revision().unwrap(),
+/// #         catalog: catalog.into(), subjects: vec![Subject { name: "skill://a/SKILL.md".into(), sha256: d[7..].into() }] };
+/// #     let env: serde_json::Value = serde_json::from_str(&Envelope::sign(&st, key).to_json()).unwrap();
+/// #     let signer: serde_json::Value = serde_json::from_str(&key.public().to_jwk()).unwrap();
+/// #     e["_meta"] = serde_json::json!({"io.github.skills-edge/dsse": env, "io.github.skills-edge/signer": signer});
+/// #     Entry::parse(&e.to_string()).unwrap()
+/// # };
+/// let key = SigningKey::from_seed([7; 32]);
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.register("docs", signed(&key, "acme")).unwrap();
+/// let signer = host.signer("docs", "skill://a/SKILL.md").unwrap();
+/// assert_eq!(signer, &Signer { key_id: key.public().key_id().into(), catalog: "acme".into(), trust: SignerTrust::Announced });
+/// // Every summary names it, so a host can show who signed what.
+/// assert_eq!(host.skills()[0].signer.as_ref(), Some(signer));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signer {
     /// The key's id: its RFC 7638 thumbprint.
@@ -60,6 +113,34 @@ impl Signer {
 }
 
 /// The host's signer policy (see the module documentation).
+///
+/// ```
+/// use skills_edge::catalog::sign::SigningKey;
+/// use skills_edge::host::{Entry, ErrorCode, HostOptions, SignerPolicy, SignerTrust, SkillHost};
+/// # use skills_edge::catalog::sign::{Envelope, Statement, Subject};
+/// # let signed = |key: &SigningKey, catalog: &str| {
+/// #     let d = skills_edge::skill::digest::digest_of(b"x");
+/// #     let mut e = serde_json::json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
+/// #         "resources":[{"uri":"skill://a/SKILL.md","digest":d,"size":1}]});
+/// #     let st = Statement { skill: "skill://a/SKILL.md".into(), revision: Entry::parse(&e.to_string()).unwrap().revision().unwrap(),
+/// #         catalog: catalog.into(), subjects: vec![Subject { name: "skill://a/SKILL.md".into(), sha256: d[7..].into() }] };
+/// #     let env: serde_json::Value = serde_json::from_str(&Envelope::sign(&st, key).to_json()).unwrap();
+/// #     let signer: serde_json::Value = serde_json::from_str(&key.public().to_jwk()).unwrap();
+/// #     e["_meta"] = serde_json::json!({"io.github.skills-edge/dsse": env, "io.github.skills-edge/signer": signer});
+/// #     Entry::parse(&e.to_string()).unwrap()
+/// # };
+/// let (acme, other) = (SigningKey::from_seed([1; 32]), SigningKey::from_seed([2; 32]));
+/// let mut host = SkillHost::new(HostOptions::default());
+/// host.add_server("docs").unwrap();
+/// host.set_origin("docs", "https://skills.example").unwrap();
+/// host.set_signer_policy(SignerPolicy { trusted: vec![], trust_on_first_use: true });
+/// host.register("docs", signed(&acme, "acme")).unwrap();
+/// assert_eq!(host.signer("docs", "skill://a/SKILL.md").unwrap().trust, SignerTrust::FirstUse);
+/// // The origin is pinned: another key is refused until the host accepts the change.
+/// assert_eq!(host.register("docs", signed(&other, "acme")).unwrap_err().code, ErrorCode::SignerChanged);
+/// assert!(host.accept_signer_change("https://skills.example"));
+/// assert!(host.register("docs", signed(&other, "acme")).is_ok());
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SignerPolicy {
     /// The trust list: with any key here, every skill must be signed by one of them.

@@ -4,6 +4,15 @@
 use std::fmt;
 
 /// What went wrong, as a stable rule (see [`FrontmatterErrorKind::rule`]).
+///
+/// ```
+/// use skills_edge_catalog::skill::frontmatter::{parse_file_strict, FrontmatterErrorKind};
+/// let e = parse_file_strict("---\nname: a\nname: b\n---\n").unwrap_err();
+/// assert_eq!(e.kind, FrontmatterErrorKind::DuplicateKey);
+/// assert_eq!(e.kind.rule(), "frontmatter-duplicate-key");
+/// let e = parse_file_strict("name: a\n").unwrap_err();
+/// assert_eq!(e.kind, FrontmatterErrorKind::MissingOpeningFence);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FrontmatterErrorKind {
@@ -137,6 +146,14 @@ impl FrontmatterErrorKind {
 }
 
 /// A frontmatter that cannot be published or verified: what, where, and what to write instead.
+///
+/// ```
+/// use skills_edge_catalog::skill::frontmatter::{parse_file_strict, FrontmatterErrorKind};
+/// let e = parse_file_strict("---\nname: hello\nenabled: yes\n---\n").unwrap_err();
+/// assert_eq!((e.kind, e.line), (FrontmatterErrorKind::Yaml11Ambiguous, Some(3)));
+/// assert!(e.to_string().starts_with("line 3: "));
+/// assert!(e.to_string().contains("[frontmatter-yaml11-ambiguous] (fix: "));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrontmatterError {
     /// The rule that was broken.

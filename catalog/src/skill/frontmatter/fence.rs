@@ -4,6 +4,15 @@
 use super::error::{truncate, FrontmatterError, FrontmatterErrorKind, Result};
 
 /// Where the YAML block sits in the file.
+///
+/// ```
+/// use skills_edge_catalog::skill::frontmatter::{split_lenient, split_strict};
+/// let file = "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n";
+/// let block = split_strict(file).unwrap();
+/// assert_eq!((block.yaml, block.first_line), ("name: hello\ndescription: Say hello.", 2));
+/// assert_eq!(&file[block.body_start..], "# Hello\n");
+/// assert_eq!(split_lenient(file).unwrap(), block);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Block<'a> {
     /// The YAML text between the fences: from the line after the opening fence up to, but not

@@ -40,6 +40,18 @@
 /// every layout where `yaml@2` and the YAML spec disagree
 /// ([`Unportable`](super::FrontmatterErrorKind::Unportable)), since a host cannot know which
 /// reading the publisher used.
+///
+/// The compiler reads in [`Mode::Publish`] ([`parse_file_strict`](super::parse_file_strict)),
+/// the host in [`Mode::Host`] ([`parse_file_host`](super::parse_file_host)):
+///
+/// ```
+/// use skills_edge_catalog::skill::frontmatter::{parse_file_host, parse_file_strict, Mode};
+/// assert_eq!(Mode::default(), Mode::Publish);
+/// let file = "---\nname: a\ndescription: d\nsince: 2024-01-01\n---\n";
+/// assert!(parse_file_strict(file).is_err(), "a YAML 1.1 reader makes it a date");
+/// let host = parse_file_host(file).unwrap();
+/// assert_eq!(host.get("since").and_then(|v| v.as_str()), Some("2024-01-01"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
     /// The catalog compiler: refuse every construct a YAML 1.1 reader types differently.

@@ -46,6 +46,16 @@ use reader::{Stop, SDK_MAX_DEPTH};
 
 /// A construct outside the SDK 2.4 reader's subset, as a stable rule
 /// ([`SdkRule::id`]).
+///
+/// ```
+/// use skills_edge_catalog::compile::{compile, SourceTree};
+/// use skills_edge_catalog::{diag::Rule, skill::frontmatter::sdk_subset::SdkRule};
+/// let mut tree = SourceTree::default();
+/// tree.add_file("a/SKILL.md", "---\nname: a\ndescription: &d Skill a.\nsummary: *d\n---\n");
+/// let warning = &compile(tree).unwrap().warnings[0];
+/// assert_eq!(warning.rule, Rule::SdkSubset(SdkRule::Anchor));
+/// assert_eq!(SdkRule::Anchor.id(), "frontmatter-sdk-anchor");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SdkRule {
@@ -146,6 +156,16 @@ impl SdkRule {
 }
 
 /// One construct the SDK 2.4 reader cannot read, or reads differently.
+///
+/// ```
+/// use skills_edge_catalog::skill::frontmatter::{parse_file_strict, split_strict};
+/// use skills_edge_catalog::skill::frontmatter::sdk_subset::{check, SdkRule};
+/// let file = "---\nname: a\ndescription: \"Two\n  lines\"\n---\n";
+/// let published = parse_file_strict(file).unwrap();
+/// let findings = check(&split_strict(file).unwrap(), &published);
+/// assert_eq!((findings[0].rule, findings[0].line), (SdkRule::MultilineQuoted, Some(3)));
+/// assert!(findings[0].fix.starts_with("write the value on one line"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SdkFinding {
     /// The rule.
