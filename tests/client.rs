@@ -129,16 +129,15 @@ impl Server {
                 body: Body(Some(b"not found".to_vec())),
             };
         }
-        if let Some(sid) = &self.session {
-            if method != "initialize"
-                && method != "server/discover"
-                && header("mcp-session-id") != Some(sid)
-            {
-                return json_reply(
-                    400,
-                    br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"no session"}}"#.to_vec(),
-                );
-            }
+        if let Some(sid) = &self.session
+            && method != "initialize"
+            && method != "server/discover"
+            && header("mcp-session-id") != Some(sid)
+        {
+            return json_reply(
+                400,
+                br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"no session"}}"#.to_vec(),
+            );
         }
         let transport = Transport::Http(HttpHeaders {
             protocol_version: header("mcp-protocol-version"),

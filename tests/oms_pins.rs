@@ -399,13 +399,12 @@ impl HttpIo for FailsSecondSignatureRead {
         }
         // Every reply uncacheable (`ttlMs` 0), so the OMS check reads the file again.
         let mut reply = block_on(self.inner.post(request));
-        if let Ok(r) = &mut reply {
-            if let Some(bytes) = &r.body.0 {
-                if let Ok(mut v) = serde_json::from_slice::<Json>(bytes) {
-                    no_ttl(&mut v);
-                    r.body.0 = Some(v.to_string().into_bytes());
-                }
-            }
+        if let Ok(r) = &mut reply
+            && let Some(bytes) = &r.body.0
+            && let Ok(mut v) = serde_json::from_slice::<Json>(bytes)
+        {
+            no_ttl(&mut v);
+            r.body.0 = Some(v.to_string().into_bytes());
         }
         std::future::ready(reply)
     }

@@ -184,10 +184,9 @@ fn record_into<'n, 'a>(
                     .iter()
                     .position(|n| *n == k)
                     .and_then(|i| out.get_mut(i))
+                    && slot.replace(v).is_some()
                 {
-                    if slot.replace(v).is_some() {
-                        return Err(format!("duplicate field `{k}`"));
-                    }
+                    return Err(format!("duplicate field `{k}`"));
                 }
             }
         }

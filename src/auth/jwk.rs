@@ -411,15 +411,15 @@ fn read_key(jwk: &Value) -> Result<Key, (Option<String>, String)> {
             )))
         }
     };
-    if let Some(a) = alg {
-        if Algorithm::from_name(&a) != Some(key.algorithm()) {
-            return Err(fail(format!(
-                "its alg {} does not go with a {} key ({} is the one read)",
-                shown(&a),
-                key.kind(),
-                key.algorithm()
-            )));
-        }
+    if let Some(a) = alg
+        && Algorithm::from_name(&a) != Some(key.algorithm())
+    {
+        return Err(fail(format!(
+            "its alg {} does not go with a {} key ({} is the one read)",
+            shown(&a),
+            key.kind(),
+            key.algorithm()
+        )));
     }
     Ok(Key { kid, key })
 }
@@ -427,13 +427,13 @@ fn read_key(jwk: &Value) -> Result<Key, (Option<String>, String)> {
 /// The checks of what a key is for, before its material is read: `use` "sig" if present,
 /// `key_ops` listing "verify" if present, never a symmetric key, never private members.
 fn check_purpose(jwk: &Value, kty: &str, use_: Option<String>) -> Result<(), String> {
-    if let Some(u) = use_ {
-        if u != "sig" {
-            return Err(format!(
-                "its use is {}, not \"sig\" (RFC 7517 §4.2)",
-                shown(&u)
-            ));
-        }
+    if let Some(u) = use_
+        && u != "sig"
+    {
+        return Err(format!(
+            "its use is {}, not \"sig\" (RFC 7517 §4.2)",
+            shown(&u)
+        ));
     }
     match jwk.get("key_ops").map(strings) {
         None => {}

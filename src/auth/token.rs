@@ -190,15 +190,15 @@ impl Token {
             return Err(malformed("has an empty signature"));
         }
         let signature = decode_url(s).ok_or_else(|| not_base64("signature"))?;
-        if let Some(n) = alg.signature_len() {
-            if signature.len() != n {
-                return Err(malformed(format!(
-                    "has a {} signature of {} bytes; {} signatures are {n} bytes",
-                    alg,
-                    signature.len(),
-                    alg
-                )));
-            }
+        if let Some(n) = alg.signature_len()
+            && signature.len() != n
+        {
+            return Err(malformed(format!(
+                "has a {} signature of {} bytes; {} signatures are {n} bytes",
+                alg,
+                signature.len(),
+                alg
+            )));
         }
         let signing_input = compact[..h.len() + 1 + p.len()].to_owned();
         let digest = Sha256::digest(compact.as_bytes()).into();

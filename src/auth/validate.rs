@@ -304,10 +304,10 @@ impl Validator {
             });
         }
         let key = keys.select(token.kid(), alg)?;
-        if let PublicKey::Rsa { n, .. } = &key.key {
-            if token.signature().len() != n.len() {
-                return Err(TokenError::Signature);
-            }
+        if let PublicKey::Rsa { n, .. } = &key.key
+            && token.signature().len() != n.len()
+        {
+            return Err(TokenError::Signature);
         }
         let caller = self.claims(token, now, resource)?;
         Ok(SignatureCheck {
@@ -383,10 +383,10 @@ impl Validator {
         if now_i >= i128::from(exp) + leeway {
             return Err(TokenError::Expired { exp, now });
         }
-        if let Some(nbf) = date("nbf", true)? {
-            if i128::from(nbf) > now_i + leeway {
-                return Err(TokenError::NotYetValid { nbf, now });
-            }
+        if let Some(nbf) = date("nbf", true)?
+            && i128::from(nbf) > now_i + leeway
+        {
+            return Err(TokenError::NotYetValid { nbf, now });
         }
         let iat = date("iat", true)?;
         match iat {

@@ -675,15 +675,14 @@ impl HttpSession {
             )
             .await);
         }
-        if framing == Framing::Initialize {
-            if let Some(sid) = response
+        if framing == Framing::Initialize
+            && let Some(sid) = response
                 .session_id
                 .clone()
                 .filter(|s| !s.is_empty() && s.bytes().all(|b| (0x21..=0x7e).contains(&b)))
-            {
-                let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
-                s.session_id = Some(sid);
-            }
+        {
+            let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
+            s.session_id = Some(sid);
         }
         read_answer(response, id, method).await
     }

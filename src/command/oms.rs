@@ -108,10 +108,10 @@ impl<'a> OmsKeys<'a> {
     /// The keys a bundle may verify with: the trusted ones, then the pinned one.
     fn candidates(&self) -> Vec<OmsPublicKey> {
         let mut keys = self.trusted.to_vec();
-        if let Some(p) = &self.pinned {
-            if !keys.contains(p) {
-                keys.push(p.clone());
-            }
+        if let Some(p) = &self.pinned
+            && !keys.contains(p)
+        {
+            keys.push(p.clone());
         }
         keys
     }

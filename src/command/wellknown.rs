@@ -571,22 +571,22 @@ fn compiler_checks(skill: &IndexSkill, files: &[Member]) -> Vec<(String, VerifyE
             let root = compiled.skills.iter().find(|s| {
                 skill_root(&s.uri).is_some_and(|r| r.ends_with(&format!("//{}", skill.name)))
             });
-            if let Some(s) = root {
-                if s.description != skill.description {
-                    let e = VerifyError::new(
-                        ErrorCode::FrontmatterMismatch,
-                        format!(
-                            "the index describes {} as {:?} but its SKILL.md says {:?}",
-                            skill.name, skill.description, s.description
-                        ),
-                    )
-                    .with_field("description")
-                    .with_values(
-                        serde_json::Value::from(skill.description.as_str()).to_string(),
-                        serde_json::Value::from(s.description.as_str()).to_string(),
-                    );
-                    out.push((SKILL_MD.to_owned(), e));
-                }
+            if let Some(s) = root
+                && s.description != skill.description
+            {
+                let e = VerifyError::new(
+                    ErrorCode::FrontmatterMismatch,
+                    format!(
+                        "the index describes {} as {:?} but its SKILL.md says {:?}",
+                        skill.name, skill.description, s.description
+                    ),
+                )
+                .with_field("description")
+                .with_values(
+                    serde_json::Value::from(skill.description.as_str()).to_string(),
+                    serde_json::Value::from(s.description.as_str()).to_string(),
+                );
+                out.push((SKILL_MD.to_owned(), e));
             }
         }
     }

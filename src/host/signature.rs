@@ -512,11 +512,10 @@ impl Signers {
                 candidates.push((k, Source::Trusted));
             }
         }
-        if let Some(p) = pin {
-            if named.contains(&p.key.key_id()) {
+        if let Some(p) = pin
+            && named.contains(&p.key.key_id()) {
                 candidates.push((&p.key, Source::Pinned));
             }
-        }
         for k in offered {
             if named.contains(&k.key_id()) {
                 candidates.push((k, Source::Offered));
@@ -582,8 +581,8 @@ impl Signers {
             .with_uri(uri)
             .with_actual(signer_text(&key_id, &statement.catalog)));
         }
-        if let Some(p) = pin {
-            if p.key.key_id() != key_id || p.catalog != statement.catalog {
+        if let Some(p) = pin
+            && (p.key.key_id() != key_id || p.catalog != statement.catalog) {
                 let what = if p.key.key_id() != key_id {
                     format!("by the key {key_id}")
                 } else {
@@ -603,7 +602,6 @@ impl Signers {
                     signer_text(&key_id, &statement.catalog),
                 ));
             }
-        }
         let pinned = pin.is_some();
         let pins_now = !pinned
             && (self.policy.trust_on_first_use || self.accepting.contains(origin))

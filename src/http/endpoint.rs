@@ -286,13 +286,14 @@ impl Endpoint {
     }
 
     fn check_admission(&self, head: &Head<'_>) -> Result<(), Refusal> {
-        if let Some(origin) = head.origin {
-            if !self.allowed_origins.allows(origin) && !self.own_page_origin(head, origin) {
-                // `refuse` adds no CORS headers here: the page must not read the refusal.
-                return Err(Refusal::Origin {
-                    origin: origin.to_owned(),
-                });
-            }
+        if let Some(origin) = head.origin
+            && !self.allowed_origins.allows(origin)
+            && !self.own_page_origin(head, origin)
+        {
+            // `refuse` adds no CORS headers here: the page must not read the refusal.
+            return Err(Refusal::Origin {
+                origin: origin.to_owned(),
+            });
         }
         if !head.host.is_some_and(|h| self.allowed_hosts.allows(h)) {
             return Err(Refusal::Host {

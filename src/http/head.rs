@@ -228,10 +228,10 @@ pub(crate) fn accepts(accept: &str, ty: &str, sub: &str) -> bool {
         };
         let mut allowed = true;
         for p in parts {
-            if let Some((k, v)) = p.split_once('=') {
-                if k.trim().eq_ignore_ascii_case("q") {
-                    allowed = v.trim().parse::<f32>().map_or(true, |q| q > 0.0);
-                }
+            if let Some((k, v)) = p.split_once('=')
+                && k.trim().eq_ignore_ascii_case("q")
+            {
+                allowed = v.trim().parse::<f32>().map_or(true, |q| q > 0.0);
             }
         }
         if best.is_none_or(|(sp, _)| specificity > sp) {

@@ -309,15 +309,15 @@ pub(super) fn declared_capabilities(f: Fallback) -> String {
     let mut ci = String::from("\"capabilities\":{");
     let mut seen: Vec<&str> = Vec::new();
     for m in offered() {
-        if let Declares::Capability(c) = m.declares {
-            if !seen.contains(&c) {
-                if !seen.is_empty() {
-                    ci.push(',');
-                }
-                seen.push(c);
-                write_json_string(c, &mut ci);
-                ci.push_str(":{}");
+        if let Declares::Capability(c) = m.declares
+            && !seen.contains(&c)
+        {
+            if !seen.is_empty() {
+                ci.push(',');
             }
+            seen.push(c);
+            write_json_string(c, &mut ci);
+            ci.push_str(":{}");
         }
     }
     if offered().any(|m| m.declares == Declares::Extension) {

@@ -241,12 +241,11 @@ impl<'a> Node<'a> {
 /// A number's value: an integer (no fraction, no exponent) within the safe range as
 /// [`Number::Int`], anything else as the nearest `f64`.
 fn number(text: &str) -> Number {
-    if !text.contains(['.', 'e', 'E']) {
-        if let Ok(i) = text.parse::<i64>() {
-            if (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i) {
-                return Number::Int(i);
-            }
-        }
+    if !text.contains(['.', 'e', 'E'])
+        && let Ok(i) = text.parse::<i64>()
+        && (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i)
+    {
+        return Number::Int(i);
     }
     Number::Float(read_decimal_f64(text).unwrap_or_default())
 }

@@ -348,10 +348,10 @@ impl Bundle {
     /// envelope, and the payload must be a statement of the v1.0 predicate whose subject
     /// digest is the one of its resources.
     pub fn verify(&self, key: &OmsPublicKey) -> Result<Manifest, OmsError> {
-        if let Some(hint) = &self.hint {
-            if *hint != key.hint() {
-                return Err(fail(format!("the OMS bundle was signed by another key (hint {hint}, the key given has {}): the skill is not signed by a key trusted here", key.hint())));
-            }
+        if let Some(hint) = &self.hint
+            && *hint != key.hint()
+        {
+            return Err(fail(format!("the OMS bundle was signed by another key (hint {hint}, the key given has {}): the skill is not signed by a key trusted here", key.hint())));
         }
         if self.payload_type != PAYLOAD_TYPE {
             return Err(fail(format!(

@@ -203,11 +203,11 @@ fn longest(heap: &[u8], local: &Grams, shared: &Grams, rest: &[u8]) -> (u32, usi
 
 /// Appends `s` to `pieces`, joined to the last piece when it continues it in the heap.
 fn push_piece(pieces: &mut Vec<Span>, s: Span) {
-    if let Some(last) = pieces.last_mut() {
-        if last.off.checked_add(last.len) == Some(s.off) {
-            last.len += s.len;
-            return;
-        }
+    if let Some(last) = pieces.last_mut()
+        && last.off.checked_add(last.len) == Some(s.off)
+    {
+        last.len += s.len;
+        return;
     }
     pieces.push(s);
 }

@@ -16,10 +16,8 @@ impl BitWriter {
         if self.bits.is_multiple_of(8) {
             self.bytes.push(0);
         }
-        if one {
-            if let Some(last) = self.bytes.last_mut() {
-                *last |= 1 << (self.bits % 8);
-            }
+        if one && let Some(last) = self.bytes.last_mut() {
+            *last |= 1 << (self.bits % 8);
         }
         self.bits += 1;
     }
@@ -63,10 +61,10 @@ impl<'a> Bits<'a> {
     #[inline(always)]
     pub(crate) fn window(&self) -> u64 {
         let at = usize::try_from(self.pos / 8).unwrap_or(usize::MAX);
-        if let Some(w) = self.b.get(at..at.saturating_add(8)) {
-            if let Ok(w) = <[u8; 8]>::try_from(w) {
-                return u64::from_le_bytes(w) >> (self.pos % 8);
-            }
+        if let Some(w) = self.b.get(at..at.saturating_add(8))
+            && let Ok(w) = <[u8; 8]>::try_from(w)
+        {
+            return u64::from_le_bytes(w) >> (self.pos % 8);
         }
         let mut w = [0u8; 8];
         if let Some(rest) = self.b.get(at..) {

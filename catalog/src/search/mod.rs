@@ -363,11 +363,11 @@ fn merge_sums(found: &[(u32, f64)], ends: &[usize], mut sink: impl FnMut((u32, f
         };
         let mut sum: Option<f64> = None;
         for (a, &end) in at.iter_mut().zip(ends) {
-            if let Some(&(s, v)) = found.get(*a..end).and_then(<[_]>::first) {
-                if s == least {
-                    sum = Some(sum.map_or(v, |t| t + v));
-                    *a += 1;
-                }
+            if let Some(&(s, v)) = found.get(*a..end).and_then(<[_]>::first)
+                && s == least
+            {
+                sum = Some(sum.map_or(v, |t| t + v));
+                *a += 1;
             }
         }
         if let Some(sum) = sum {

@@ -209,13 +209,13 @@ impl SigningKey {
             ));
         }
         let key = SigningKey::from_seed(seed);
-        if let Some(x) = jwk.x.as_deref() {
-            if key_bytes(Some(x), "x", "the signing key")? != key.public.bytes {
-                return Err(fail(
+        if let Some(x) = jwk.x.as_deref()
+            && key_bytes(Some(x), "x", "the signing key")? != key.public.bytes
+        {
+            return Err(fail(
                     SignatureFault::Key,
                     "the signing key's \"x\" is not the public key of its \"d\": the file is damaged; make a new key with `skills-edge keygen`",
                 ));
-            }
         }
         Ok(key)
     }

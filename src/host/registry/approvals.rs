@@ -118,11 +118,10 @@ impl SkillHost {
                 .map(|_| self.current_fingerprint(&a.server, &a.uri));
             match current {
                 Some(f) if f.as_ref() != Some(&a.fingerprint) => {
-                    if let Some(uris) = self.approvals.get_mut(&a.server) {
-                        if uris.remove(&a.uri).is_some() {
+                    if let Some(uris) = self.approvals.get_mut(&a.server)
+                        && uris.remove(&a.uri).is_some() {
                             self.close_gated_window(&a.server, &a.uri);
                         }
-                    }
                 }
                 _ => {
                     self.approvals

@@ -195,14 +195,13 @@ impl SkillHost {
         if doc.as_object().is_none() {
             return Err(read(format!("it is {}, not an object", doc.a_type())));
         }
-        if let Some(t) = doc.opt_str("resultType").map_err(|e| read(e.to_string()))? {
-            if t != "complete" {
+        if let Some(t) = doc.opt_str("resultType").map_err(|e| read(e.to_string()))?
+            && t != "complete" {
                 let mut m = String::from("the skills/get result is not complete (resultType ");
                 write_json_string(t, &mut m);
                 m.push(')');
                 return Err(invalid(m).with_values("complete", t));
             }
-        }
         let raw = doc
             .field("skill")
             .map_err(|e| read(e.to_string()))?
@@ -251,14 +250,13 @@ pub(super) fn listing_entries(json: &str) -> Result<Vec<&str>> {
     if doc.as_object().is_none() {
         return Err(shape(format!("it is {}", doc.a_type())));
     }
-    if let Some(t) = doc.opt_str("resultType").map_err(|e| shape(e.to_string()))? {
-        if t != "complete" {
+    if let Some(t) = doc.opt_str("resultType").map_err(|e| shape(e.to_string()))?
+        && t != "complete" {
             let mut m = String::from("the skills/list result is not complete (resultType ");
             write_json_string(t, &mut m);
             m.push(')');
             return Err(bad(m));
         }
-    }
     let skills = doc.opt_array("skills").map_err(|e| shape(e.to_string()))?;
     skills
         .map(|items| items.iter().map(|n| n.raw).collect())

@@ -134,10 +134,10 @@ pub(in crate::js) fn frozen_entry(entry: &Rc<Entry>) -> Result<JsValue, JsValue>
     deep_freeze(&object);
     FROZEN.with(|f| f.add(object.unchecked_ref()));
     LAST_ENTRY.with(|last| {
-        if let Ok(mut last) = last.try_borrow_mut() {
-            if let Some(kept) = last.as_mut().filter(|k| Rc::ptr_eq(&k.entry, entry)) {
-                kept.frozen = Some(object.clone());
-            }
+        if let Ok(mut last) = last.try_borrow_mut()
+            && let Some(kept) = last.as_mut().filter(|k| Rc::ptr_eq(&k.entry, entry))
+        {
+            kept.frozen = Some(object.clone());
         }
     });
     Ok(object)
@@ -161,10 +161,8 @@ pub(in crate::js) fn json_arg(
     expected: &str,
     text: bool,
 ) -> Result<String, JsValue> {
-    if text {
-        if let Some(s) = value.as_string() {
-            return Ok(s);
-        }
+    if text && let Some(s) = value.as_string() {
+        return Ok(s);
     }
     if !value.is_object() || value.is_instance_of::<Uint8Array>() {
         return Err(arg.wrong_with(code, expected, value));

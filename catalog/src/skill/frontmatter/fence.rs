@@ -80,15 +80,16 @@ pub fn split_strict(file: &str) -> Result<Block<'_>> {
                 body_start: next,
             });
         }
-        if let Some(tail) = content.strip_prefix("---") {
-            if !tail.is_empty() && tail.bytes().all(|b| b == b' ' || b == b'\t') {
-                return Err(FrontmatterError::new(
+        if let Some(tail) = content.strip_prefix("---")
+            && !tail.is_empty()
+            && tail.bytes().all(|b| b == b' ' || b == b'\t')
+        {
+            return Err(FrontmatterError::new(
                     K::AmbiguousFence,
                     Some(line_no),
                     "a `---` line with trailing spaces or tabs inside the frontmatter: lenient readers end the block here, strict ones do not",
                     "remove the trailing whitespace so the line is exactly `---` (if it closes the frontmatter), or remove the line",
                 ));
-            }
         }
         pos = next;
         line_no += 1;

@@ -280,13 +280,12 @@ impl<'t> Source<'t> {
             // (An empty plain scalar is the implied null of a value-less key.)
             self.last_block = None;
         }
-        if let Some(col) = parent_col {
-            if !matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
-                && end.line() > start.line()
-            {
-                self.scalar_lines
-                    .push((start.line() + 1, end.line(), col + 1));
-            }
+        if let Some(col) = parent_col
+            && !matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
+            && end.line() > start.line()
+        {
+            self.scalar_lines
+                .push((start.line() + 1, end.line(), col + 1));
         }
         match style {
             ScalarStyle::Plain => {

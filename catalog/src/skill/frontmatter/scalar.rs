@@ -32,19 +32,21 @@ fn core_type(s: &str) -> Core {
         ".nan" | ".NaN" | ".NAN" => return Core::FloatNonFinite,
         _ => {}
     }
-    if let Some(d) = s.strip_prefix("0o") {
-        if !d.is_empty() && d.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
-            return Core::IntOct;
-        }
+    if let Some(d) = s.strip_prefix("0o")
+        && !d.is_empty()
+        && d.bytes().all(|b| (b'0'..=b'7').contains(&b))
+    {
+        return Core::IntOct;
     }
     let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
     if all_digits(unsigned) {
         return Core::IntDec;
     }
-    if let Some(h) = s.strip_prefix("0x") {
-        if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Core::IntHex;
-        }
+    if let Some(h) = s.strip_prefix("0x")
+        && !h.is_empty()
+        && h.bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return Core::IntHex;
     }
     if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
         return Core::FloatNonFinite;
@@ -66,19 +68,19 @@ fn core_float(s: &str) -> bool {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
     };
-    if let Some(exp) = exp {
-        if !all_digits(exp.strip_prefix(['-', '+']).unwrap_or(exp)) {
-            return false;
-        }
+    if let Some(exp) = exp
+        && !all_digits(exp.strip_prefix(['-', '+']).unwrap_or(exp))
+    {
+        return false;
     }
-    let mantissa_ok = match mantissa.split_once('.') {
+
+    match mantissa.split_once('.') {
         Some((int, frac)) => {
             (int.is_empty() && all_digits(frac))
                 || (all_digits(int) && (frac.is_empty() || all_digits(frac)))
         }
         None => exp.is_some() && all_digits(mantissa),
-    };
-    mantissa_ok
+    }
 }
 
 /// A refused scalar: the rule, the message and the fix (the caller adds the line).
@@ -248,12 +250,12 @@ fn float_yaml11_problem(s: &str) -> Option<&'static str> {
     if !mantissa.contains('.') {
         return Some("a YAML 1.1 float needs a `.`, so this is a string there");
     }
-    if let Some(exp) = exp {
-        if !exp.starts_with(['-', '+']) {
-            return Some(
-                "a YAML 1.1 float needs a sign in its exponent (`e+3`), so this is a string there",
-            );
-        }
+    if let Some(exp) = exp
+        && !exp.starts_with(['-', '+'])
+    {
+        return Some(
+            "a YAML 1.1 float needs a sign in its exponent (`e+3`), so this is a string there",
+        );
     }
     if unsigned.len() != s.len() && mantissa.starts_with('.') {
         return Some(
@@ -351,10 +353,10 @@ fn is_float11(s: &str) -> bool {
         Some(i) => (&u[..i], Some(&u[i + 1..])),
         None => (u, None),
     };
-    if let Some(exp) = exp {
-        if !all_digits(exp.strip_prefix(['-', '+']).unwrap_or(exp)) {
-            return false;
-        }
+    if let Some(exp) = exp
+        && !all_digits(exp.strip_prefix(['-', '+']).unwrap_or(exp))
+    {
+        return false;
     }
     let (int, frac) = match mantissa.split_once('.') {
         Some((i, f)) => (i, Some(f)),

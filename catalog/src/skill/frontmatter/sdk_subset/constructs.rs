@@ -139,20 +139,16 @@ pub(super) fn find(text: &str, offset: usize) -> Vec<Construct> {
                 | Event::MappingStart(..)
         );
         let mut is_key = false;
-        if node {
-            if let Some(top) = stack.last_mut().filter(|f| f.is_map) {
-                is_key = top.expect_key;
-                top.expect_key = !top.expect_key;
-            }
+        if node && let Some(top) = stack.last_mut().filter(|f| f.is_map) {
+            is_key = top.expect_key;
+            top.expect_key = !top.expect_key;
         }
-        if is_key {
-            if let Some(q) = src.explicit_key(start.line(), start.col()) {
-                push(
-                    SdkRule::ExplicitKey,
-                    q,
-                    "an explicit key (`? key`)".to_owned(),
-                );
-            }
+        if is_key && let Some(q) = src.explicit_key(start.line(), start.col()) {
+            push(
+                SdkRule::ExplicitKey,
+                q,
+                "an explicit key (`? key`)".to_owned(),
+            );
         }
         match &event {
             Event::Alias(_) => push(
@@ -289,15 +285,15 @@ fn scalar(
             }
         }
         ScalarStyle::Literal | ScalarStyle::Folded => {
-            if let Some((line, header)) = src.block_header(prev_end.0, prev_end.1) {
-                if header.iter().any(char::is_ascii_digit) {
-                    let shown: String = header.iter().collect();
-                    push(
-                        SdkRule::IndentIndicator,
-                        line,
-                        format!("the block scalar header `{shown}` with an indentation indicator"),
-                    );
-                }
+            if let Some((line, header)) = src.block_header(prev_end.0, prev_end.1)
+                && header.iter().any(char::is_ascii_digit)
+            {
+                let shown: String = header.iter().collect();
+                push(
+                    SdkRule::IndentIndicator,
+                    line,
+                    format!("the block scalar header `{shown}` with an indentation indicator"),
+                );
             }
         }
         ScalarStyle::Plain => {

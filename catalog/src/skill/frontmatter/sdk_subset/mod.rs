@@ -402,10 +402,10 @@ mod tests {
         assert!(check(&block, &published).is_empty());
         // A different published value is found without a scan per key either.
         let mut other = published.clone();
-        if let Value::Object(pairs) = &mut other {
-            if let Some((_, v)) = pairs.last_mut() {
-                *v = Value::Null;
-            }
+        if let Value::Object(pairs) = &mut other
+            && let Some((_, v)) = pairs.last_mut()
+        {
+            *v = Value::Null;
         }
         let found = check(&block, &other);
         assert_eq!(found.len(), 1);

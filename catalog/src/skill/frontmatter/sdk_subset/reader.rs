@@ -135,10 +135,10 @@ impl Parser {
             self.index += 1;
         }
         let line = self.lines.get(self.index).cloned();
-        if let Some(line) = &line {
-            if is_tab_indented(line) {
-                return refused(line.no, TAB_INDENT);
-            }
+        if let Some(line) = &line
+            && is_tab_indented(line)
+        {
+            return refused(line.no, TAB_INDENT);
         }
         Ok(line)
     }
@@ -534,10 +534,10 @@ fn is_float(s: &str) -> bool {
         None => (u, None),
     };
     let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
-    if let Some(exp) = exp {
-        if !digits(exp.strip_prefix(['+', '-']).unwrap_or(exp)) {
-            return false;
-        }
+    if let Some(exp) = exp
+        && !digits(exp.strip_prefix(['+', '-']).unwrap_or(exp))
+    {
+        return false;
     }
     match mantissa.split_once('.') {
         Some(("", frac)) => digits(frac),
