@@ -595,7 +595,7 @@ impl Release {
     fn payload(payload: &[u8]) -> Result<Release, String> {
         let text = std::str::from_utf8(payload).map_err(|_| "not UTF-8")?;
         let doc = json::parse(text).map_err(|e| e.to_string())?;
-        let text = |e: json::FieldError| e.to_string();
+        let text = |e: Box<json::FieldError>| e.to_string();
         doc.expect_object("the payload").map_err(text)?;
         let catalog = doc.str_of("catalog").map_err(text)?.to_owned();
         check_catalog_id(&catalog).map_err(|e| e.to_string())?;

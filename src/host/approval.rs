@@ -111,7 +111,7 @@ impl ApprovalsExport {
     }
 
     /// The export's fields, as JSON requires them (the checks of their values are `parse`'s).
-    fn read(doc: &json::Node) -> std::result::Result<ApprovalsExport, json::FieldError> {
+    fn read(doc: &json::Node) -> std::result::Result<ApprovalsExport, Box<json::FieldError>> {
         doc.expect_object("the export")?;
         let approvals = doc
             .array_of("approvals")?
@@ -124,7 +124,7 @@ impl ApprovalsExport {
                     fingerprint: a.str_of("fingerprint")?.to_owned(),
                 })
             })
-            .collect::<std::result::Result<_, json::FieldError>>()?;
+            .collect::<std::result::Result<_, Box<json::FieldError>>>()?;
         Ok(ApprovalsExport {
             format: doc.str_of("format")?.to_owned(),
             version: doc.u32_of("version")?,

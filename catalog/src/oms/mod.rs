@@ -286,8 +286,9 @@ impl Bundle {
                 "the OMS bundle is not JSON ({e}): it is truncated or not a Sigstore bundle"
             ))
         })?;
-        let bad =
-            |e: json::FieldError| fail(format!("the OMS bundle is not a Sigstore bundle: {e}"));
+        let bad = |e: Box<json::FieldError>| {
+            fail(format!("the OMS bundle is not a Sigstore bundle: {e}"))
+        };
         once_each(&doc, "the bundle")?;
         let media = doc.str_of("mediaType").map_err(bad)?;
         if media != BUNDLE_MEDIA_TYPE {
@@ -392,7 +393,7 @@ pub fn read_statement(payload: &[u8]) -> Result<Manifest, OmsError> {
         std::str::from_utf8(payload).map_err(|_| fail("the OMS statement is not UTF-8 JSON"))?;
     let doc = json::parse(text).map_err(|e| fail(format!("the OMS statement is not JSON: {e}")))?;
     let bad =
-        |e: json::FieldError| fail(format!("the OMS statement is not a model signature: {e}"));
+        |e: Box<json::FieldError>| fail(format!("the OMS statement is not a model signature: {e}"));
     let t = doc.str_of("_type").map_err(bad)?;
     if t != STATEMENT_TYPE {
         return Err(fail(format!(

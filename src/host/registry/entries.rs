@@ -195,7 +195,7 @@ impl SkillHost {
         if doc.as_object().is_none() {
             return Err(read(format!("it is {}, not an object", doc.a_type())));
         }
-        if let Some(t) = doc.opt_str("resultType").map_err(|e| read(e.to_string()))?
+        if let Some(t) = doc.opt_str("resultType").map_err(|e| read(e.into()))?
             && t != "complete" {
                 let mut m = String::from("the skills/get result is not complete (resultType ");
                 write_json_string(t, &mut m);
@@ -204,7 +204,7 @@ impl SkillHost {
             }
         let raw = doc
             .field("skill")
-            .map_err(|e| read(e.to_string()))?
+            .map_err(|e| read(e.into()))?
             .filter(|n| !n.is_null())
             .ok_or_else(|| invalid("the skills/get result has no `skill`".into()))?;
         let entry = Entry::from_node(raw)?;
@@ -250,14 +250,14 @@ pub(super) fn listing_entries(json: &str) -> Result<Vec<&str>> {
     if doc.as_object().is_none() {
         return Err(shape(format!("it is {}", doc.a_type())));
     }
-    if let Some(t) = doc.opt_str("resultType").map_err(|e| shape(e.to_string()))?
+    if let Some(t) = doc.opt_str("resultType").map_err(|e| shape(e.into()))?
         && t != "complete" {
             let mut m = String::from("the skills/list result is not complete (resultType ");
             write_json_string(t, &mut m);
             m.push(')');
             return Err(bad(m));
         }
-    let skills = doc.opt_array("skills").map_err(|e| shape(e.to_string()))?;
+    let skills = doc.opt_array("skills").map_err(|e| shape(e.into()))?;
     skills
         .map(|items| items.iter().map(|n| n.raw).collect())
         .ok_or_else(|| bad("the skills/list result has no `skills` array".into()))

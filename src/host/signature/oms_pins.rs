@@ -68,7 +68,7 @@ pub(super) fn read_json(doc: &Node<'_>) -> std::result::Result<Vec<OmsPinJson>, 
                 })
                 .collect()
         })
-        .map_err(|e| e.to_string())
+        .map_err(String::from)
 }
 
 /// The hint `model_signing` computes for the PEM text `key`.

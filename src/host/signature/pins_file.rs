@@ -33,7 +33,7 @@ impl PinsExport {
     /// [`Signers::import_pins`](super::Signers::import_pins)'s).
     pub(super) fn read(json: &str) -> std::result::Result<PinsExport, String> {
         let doc = json::parse(json).map_err(|e| e.to_string())?;
-        let text = |e: json::FieldError| e.to_string();
+        let text = String::from;
         doc.expect_object("the export").map_err(text)?;
         let pins = doc
             .array_of("pins")
@@ -48,7 +48,7 @@ impl PinsExport {
                     key: p.required("key")?.raw.to_owned(),
                 })
             })
-            .collect::<std::result::Result<_, json::FieldError>>()
+            .collect::<std::result::Result<_, Box<json::FieldError>>>()
             .map_err(text)?;
         let version = doc.u32_of("version").map_err(text)?;
         if version == 1 {
