@@ -595,21 +595,19 @@ impl Release {
     fn payload(payload: &[u8]) -> Result<Release, String> {
         let text = std::str::from_utf8(payload).map_err(|_| "not UTF-8")?;
         let doc = json::parse(text).map_err(|e| e.to_string())?;
-        let text = |e: Box<json::FieldError>| e.to_string();
-        doc.expect_object("the payload").map_err(text)?;
-        let catalog = doc.str_of("catalog").map_err(text)?.to_owned();
+        doc.expect_object("the payload")?;
+        let catalog = doc.str_of("catalog")?.to_owned();
         check_catalog_id(&catalog).map_err(|e| e.to_string())?;
-        let pack = doc.str_of("pack").map_err(text)?.to_owned();
+        let pack = doc.str_of("pack")?.to_owned();
         if !is_hex64(&pack) {
             return Err("`pack` is not 64 lowercase hex characters".into());
         }
         let size = doc
-            .required("size")
-            .map_err(text)?
+            .required("size")?
             .as_u64()
             .ok_or("`size` is not an integer")?;
         let mut assets = Vec::new();
-        for a in doc.array_of("assets").map_err(text)? {
+        for a in doc.array_of("assets")? {
             let (name, len) = match a.as_array() {
                 Some([n, l]) => (n.as_str(), l.as_u64()),
                 _ => (None, None),

@@ -26,12 +26,15 @@ pub(crate) enum Check {
 /// each kind of damage is named: not a pack at all, a pack of another format version, a
 /// truncated (or extended) pack, a corrupted one.
 fn check_integrity(pack: &[u8], check: Check) -> Result<(), PackError> {
-    // The first bytes of the magic and nothing after them: a pack cut short, not another file.
-    if !pack.is_empty() && pack.len() < MAGIC.len() && MAGIC.starts_with(pack) {
-        return Err(PackError::new(
+    let too_short = || {
+        PackError::new(
             PackErrorKind::Corrupted,
             format!("truncated: {} bytes, too short for the header", pack.len()),
-        ));
+        )
+    };
+    // The first bytes of the magic and nothing after them: a pack cut short, not another file.
+    if !pack.is_empty() && pack.len() < MAGIC.len() && MAGIC.starts_with(pack) {
+        return Err(too_short());
     }
     if pack.len() < 8 || &pack[..8] != MAGIC {
         return Err(PackError::new(
@@ -39,12 +42,6 @@ fn check_integrity(pack: &[u8], check: Check) -> Result<(), PackError> {
             "it does not start with SKEDPACK: this is not a skills pack (make one with `skills-edge pack <dir> -o <file>`)",
         ));
     }
-    let too_short = || {
-        PackError::new(
-            PackErrorKind::Corrupted,
-            format!("truncated: {} bytes, too short for the header", pack.len()),
-        )
-    };
     let word = |at: usize| {
         pack.get(at..at + 4)
             .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))

@@ -16,7 +16,7 @@ pub(super) enum OmsPinJson {}
 
 /// The export's `omsPins`, which must be empty here.
 pub(super) fn read_json(doc: &Node<'_>) -> std::result::Result<Vec<OmsPinJson>, String> {
-    if doc.array_of("omsPins").map_err(String::from)?.is_empty() {
+    if doc.array_of("omsPins")?.is_empty() {
         return Ok(Vec::new());
     }
     Err("they hold OMS key pins (omsPins), which this build cannot enforce: it checks no OpenSSF Model Signing signature (skills-edge/verifier checks DSSE signers only); import them into SkillsClient (skills-edge/client), the main module's SkillHost or skills-edge verify --pins".into())

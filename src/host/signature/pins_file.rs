@@ -33,11 +33,10 @@ impl PinsExport {
     /// [`Signers::import_pins`](super::Signers::import_pins)'s).
     pub(super) fn read(json: &str) -> std::result::Result<PinsExport, String> {
         let doc = json::parse(json).map_err(|e| e.to_string())?;
-        let text = String::from;
-        doc.expect_object("the export").map_err(text)?;
+        doc.expect_object("the export")?;
         let pins = doc
             .array_of("pins")
-            .map_err(text)?
+            ?
             .iter()
             .map(|p| {
                 p.expect_object("a pin")?;
@@ -49,8 +48,8 @@ impl PinsExport {
                 })
             })
             .collect::<std::result::Result<_, Box<json::FieldError>>>()
-            .map_err(text)?;
-        let version = doc.u32_of("version").map_err(text)?;
+            ?;
+        let version = doc.u32_of("version")?;
         if version == 1 {
             // Version 1 defines these fields only: a member it does not define (omsPins above
             // all) is not dropped, or one edit of the version would erase every OMS pin.
@@ -69,7 +68,7 @@ impl PinsExport {
             Vec::new()
         };
         Ok(PinsExport {
-            format: doc.str_of("format").map_err(text)?.to_owned(),
+            format: doc.str_of("format")?.to_owned(),
             version,
             pins,
             oms,
