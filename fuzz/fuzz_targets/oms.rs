@@ -4,7 +4,8 @@
 //! Properties:
 //! - `Bundle::parse` and `Bundle::verify` never panic, whatever the bytes;
 //! - a bundle signed over a folder's files verifies with the signer's key and covers exactly
-//!   those files (`verify_folder` accepts them);
+//!   those files (`verify_folder` accepts them); a folder that also serves a path
+//!   `model_signing` leaves out (a git path at its root) is refused, naming that path;
 //! - the bundle with one byte changed never passes for anything else: it fails, or it still
 //!   reads as the very manifest that was signed (a change in a member the reader ignores);
 //! - the folder with one byte of one file changed fails naming that file; with a file added,
@@ -31,6 +32,13 @@ fn sha(b: &[u8]) -> [u8; 32] {
     Sha256::digest(b).into()
 }
 
+/// Whether `model_signing`'s default configuration leaves `path` out of what it signs and
+/// checks (its `--ignore-git-paths`), stated here apart from the library's own rule.
+fn ignored_by_model_signing(path: &str) -> bool {
+    let first = path.split('/').next().unwrap_or(path);
+    [".git", ".gitattributes", ".github", ".gitignore"].contains(&first)
+}
+
 fuzz_target!(|input: Input| {
     let Some(key) = OmsSigningKey::from_scalar(&input.scalar) else {
         return;
@@ -40,18 +48,23 @@ fuzz_target!(|input: Input| {
         let _ = b.verify(&public);
     }
 
-    let files: BTreeMap<String, Vec<u8>> = input
+    let (git, files): (BTreeMap<String, Vec<u8>>, BTreeMap<String, Vec<u8>>) = input
         .files
         .into_iter()
         .filter(|(p, _)| p != SIGNATURE_FILE)
         .take(16)
-        .collect();
+        .partition(|(p, _)| ignored_by_model_signing(p));
     let digests: Vec<(String, [u8; 32])> = files.iter().map(|(p, b)| (p.clone(), sha(b))).collect();
     let served = || digests.iter().map(|(p, d)| (p.as_str(), *d));
     let manifest = Manifest::new("folder", digests.clone());
     let bundle = manifest.sign(&key).into_bytes();
     let keys = [public.clone()];
     verify_folder(&bundle, &keys, served()).expect("a signed folder verifies");
+    if let Some(path) = git.keys().next() {
+        let with_git = served().chain([(path.as_str(), sha(&git[path]))]);
+        let e = verify_folder(&bundle, &keys, with_git).unwrap_err();
+        assert_eq!(e.file.as_deref(), Some(path.as_str()), "{e}");
+    }
 
     let mut changed = bundle.clone();
     let at = usize::from(input.flip_at) % changed.len();
