@@ -36,12 +36,17 @@
 //                       a file in the pack with the same file as an asset, size by size)
 //   --only A,B          run only the cases whose names contain one of these ("1 MiB,64 KiB")
 //   --workers A,B       run only these Workers (inline, assets, jwt, empty-rs, empty-js, js-read-body,
-//                       sdk-catalog, sdk-source)
+//                       sdk-catalog, sdk-source, baseline)
+//   --baseline DIR      also run the inline Worker of another checkout of this repository (a
+//                       `git worktree` of an older revision), built and packed by that
+//                       checkout's own scripts and command, in the same interleaved rounds, and
+//                       print its ratios against this one (`bash benches/worker/bench.sh --vs REV`
+//                       makes the checkout and passes it here)
 // (bash benches/worker/bench.sh runs it with Node 22.) Needs scripts/setup.sh --no-browser; the
 // sdk-source Worker needs the npm package's web build (pkg/web/, scripts/build-pkg.sh), which
 // the build step makes when it is missing.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { fileURLToPath } from "node:url";
@@ -60,7 +65,7 @@ const LOADGEN_TARGET = join(ROOT, "target", "bench-loadgen");
 const LOADGEN = join(LOADGEN_TARGET, "release", "skills-edge-loadgen");
 const WASM = join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm");
 
-const opts = { build: true, seconds: 5, warmup: 1, connections: 8, rounds: 3, json: null, inlineMax: null, crossover: false, only: null, workers: null };
+const opts = { build: true, seconds: 5, warmup: 1, connections: 8, rounds: 3, json: null, inlineMax: null, crossover: false, only: null, workers: null, baseline: null };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   if (a === "--no-build") opts.build = false;
@@ -70,6 +75,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === "--workers") opts.workers = process.argv[++i].split(",");
   else if (["--seconds", "--warmup", "--connections", "--rounds"].includes(a)) opts[a.slice(2)] = Number(process.argv[++i]);
   else if (a === "--json") opts.json = process.argv[++i];
+  else if (a === "--baseline") opts.baseline = resolve(process.argv[++i]);
   else throw new Error(`unknown argument ${a}`);
 }
 
@@ -223,6 +229,47 @@ const w :Workerd.Worker = (
   }
 }
 
+// The baseline (--baseline DIR): that checkout's Worker and native command, each built by its
+// own scripts into its own target directory, packing the same bench catalog inline.
+const STAGE_BASE = join(ROOT, "target", "bench-baseline");
+if (opts.baseline) {
+  const base = opts.baseline;
+  if (!existsSync(join(base, "worker", "entry.mjs")) || !existsSync(join(base, "scripts", "build-worker.sh"))) {
+    throw new Error(`--baseline ${base}: not a checkout of this repository (no worker/entry.mjs or scripts/build-worker.sh)\n` +
+      "  fix: make one with `git worktree add DIR REV`, or run `bash benches/worker/bench.sh --vs REV`");
+  }
+  const baseEnv = { ...nativeEnv, CARGO_TARGET_DIR: join(base, "target") };
+  if (!existsSync(join(base, "node_modules"))) symlinkSync(join(ROOT, "node_modules"), join(base, "node_modules"));
+  if (opts.build) execFileSync("bash", ["scripts/build-worker.sh"], { cwd: base, stdio: ["ignore", "inherit", "inherit"], env: baseEnv });
+  rmSync(STAGE_BASE, { recursive: true, force: true });
+  mkdirSync(STAGE_BASE, { recursive: true });
+  run(ESBUILD, [join(base, "worker", "entry.mjs"), "--bundle", "--format=esm", "--platform=browser",
+    "--conditions=workerd,worker,browser", "--external:cloudflare:workers", "--external:*.wasm", "--external:*.pack",
+    "--log-level=warning", `--outfile=${join(STAGE_BASE, "worker.mjs")}`]);
+  copyFileSync(join(base, "worker", "build", "skills_edge_worker_bg.wasm"), join(STAGE_BASE, "skills_edge_worker_bg.wasm"));
+  const r = spawnSync("cargo", ["run", "--release", "--locked", "--quiet", "--bin", "skills-edge", "--",
+    "pack", CATALOG, "-o", join(STAGE_BASE, "inline.pack")], { cwd: base, env: baseEnv, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`the baseline's skills-edge pack failed:\n${r.stderr}`);
+  writeFileSync(join(STAGE_BASE, "workerd.capnp"), `# Written by benches/worker/bench.mjs: the baseline's inline Worker on bare workerd.
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .w)],
+  sockets = [(name = "http", address = "127.0.0.1:8789", http = (), service = "main")],
+);
+
+const w :Workerd.Worker = (
+  compatibilityDate = "2026-04-01",
+  modules = [
+    (name = "worker.mjs", esModule = embed "worker.mjs"),
+    (name = "build/skills_edge_worker_bg.wasm", wasm = embed "skills_edge_worker_bg.wasm"),
+    (name = "build/catalog.pack", data = embed "inline.pack"),
+  ],
+  bindings = [],
+);
+`);
+}
+
 const sizeOf = (file) => {
   const bytes = readFileSync(file);
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
@@ -230,6 +277,7 @@ const sizeOf = (file) => {
 const assetFiles = readdirSync(join(STAGE, "assets"));
 const sizes = {
   wasm: sizeOf(WASM),
+  ...(opts.baseline ? { baseline_wasm: sizeOf(join(STAGE_BASE, "skills_edge_worker_bg.wasm")) } : {}),
   js: sizeOf(join(STAGE, "worker.mjs")),
   empty_rs_wasm: sizeOf(emptyWasm),
   ...(wantSdk ? {
@@ -376,6 +424,7 @@ const ALL_WORKERS = [
     ["sdk-catalog", join(STAGE_SDK, "sdk-catalog", "workerd.capnp"), "SDK 2.4 server, SDK SkillCatalog", cases],
     ["sdk-source", join(STAGE_SDK, "sdk-source", "workerd.capnp"), "SDK 2.4 server, skills-edge packSkillSource", cases],
   ]),
+  ...(opts.baseline ? [["baseline", join(STAGE_BASE, "workerd.capnp"), `skills-edge (inline) of ${opts.baseline}`, cases]] : []),
 ];
 const WORKERS = ALL_WORKERS.map(([id, config, l, cs]) => [id, config, l, cs.filter((c) => picked(c.name))]).filter(
   ([id, , , cs]) => cs.length && (!opts.workers || opts.workers.includes(id)),
@@ -446,6 +495,7 @@ console.log(`\nworkerd ${execFileSync(WORKERD, ["--version"]).toString().trim()}
   `${opts.rounds} rounds of ${opts.warmup} s warm-up + ${opts.seconds} s measured per case (medians), ${NCPU} CPUs` +
   (TASKSET ? " (workerd on CPU 1, load generator on CPU 0)" : "") +
   `, load average before: ${LOADAVG}`);
+if (opts.baseline) console.log(`the baseline's Worker wasm: ${sizes.baseline_wasm.raw} bytes raw, ${sizes.baseline_wasm.gzip} bytes gzip -9`);
 console.log(`Worker wasm: ${sizes.wasm.raw} bytes raw, ${sizes.wasm.gzip} bytes gzip -9 ` +
   `(JS glue bundle: ${sizes.js.raw} raw, ${sizes.js.gzip} gzip; the empty Rust Worker's wasm: ` +
   `${sizes.empty_rs_wasm.raw} raw, ${sizes.empty_rs_wasm.gzip} gzip)`);
@@ -483,7 +533,7 @@ for (const c of cases.filter((c) => picked(c.name))) {
     ? [["assets", "inline"], ["jwt", "inline"], ["inline", "empty-rs"], ["inline", "empty-js"], ["inline", "js-read-body"],
        ["empty-rs", "empty-js"], ["js-read-body", "empty-js"]]
     : [["assets", "inline"]];
-  pairs.push(["sdk-source", "sdk-catalog"], ["inline", "sdk-source"], ["inline", "sdk-catalog"]);
+  pairs.push(["sdk-source", "sdk-catalog"], ["inline", "sdk-source"], ["inline", "sdk-catalog"], ["inline", "baseline"]);
   for (const [worker, base] of pairs.filter(([w, b]) => have(w) && have(b))) {
     ratios.push({
       case: c.name, worker, baseline: base,
@@ -495,7 +545,8 @@ for (const c of cases.filter((c) => picked(c.name))) {
 console.log("\nrequests/s and CPU per request relative to a baseline (medians of per-round ratios):");
 for (const r of ratios) {
   let target = "";
-  if (r.worker === "inline" && !r.baseline.startsWith("sdk-")) target = ` (target x0.80: ${r.rps >= 0.8 ? "met" : "not met"})`;
+  if (r.baseline === "baseline") target = ` (target: the same or better: ${r.cpu <= 1.05 ? "met" : "not met"} on CPU, within 5%)`;
+  else if (r.worker === "inline" && !r.baseline.startsWith("sdk-")) target = ` (target x0.80: ${r.rps >= 0.8 ? "met" : "not met"})`;
   else if (r.worker === "jwt") target = ` (target: CPU at most x1.30 the anonymous request's: ${r.cpu <= 1.3 ? "met" : "not met"})`;
   else if (r.worker === "assets" && cases.find((c) => c.name === r.case)?.small) {
     // The same request on the same code path: the assets-backed Worker may not lose more than

@@ -44,12 +44,12 @@ pub use registry::{
     HostOptions, ListingOutcome, LoadedSkill, PlannedRead, Purpose, ReadFile, RegisterOutcome,
     Rejected, SkillHost, SkillSummary,
 };
-pub use signature::{trusted_key, Pin, Signer, SignerPolicy, SignerTrust};
+pub use signature::{trusted_key, Signer, SignerPolicy, SignerTrust};
 pub use verify::{
     check_file_size, resolve, verify_bytes, verify_content, verify_skill_md, Body, Content,
     FileReceipt, Hashing, VerifiedContent, VerifiedSkillMd, VerifyOptions,
 };
 
 internal_use!(approval::signed_approval_fingerprint);
-internal_use!(signature::Signers);
+internal_use!(signature::{Pin, Signers});
 internal_use!(verify::{compare_frontmatter, read_content});

@@ -6,7 +6,7 @@
 //! must equal `digest`, then, for a `SKILL.md`, the frontmatter must equal the entry's field
 //! by field. The same digest and frontmatter code as the build-time compiler is used, so what
 //! a server built with this crate publishes always verifies here. The frontmatter is read in
-//! the reader's host mode ([`Mode::Host`](crate::skill::frontmatter::Mode)): values that are
+//! the reader's host reading ([`parse_file_host`](crate::skill::frontmatter::parse_file_host)): values that are
 //! only ambiguous across YAML versions (`yes`, `2024-01-01`, `007`), which the compiler refuses
 //! to publish, are read as YAML 1.2 exactly as `yaml@2` reads them, so a third-party skill that
 //! uses them verifies when its entry carries that reading.
