@@ -87,7 +87,7 @@ fn packs_round_trip_and_the_snapshot_follows_every_byte() {
     );
     // Instructions can be replaced at pack time.
     let custom = Catalog::from_bytes(pack::encode(&a, Some("Only two skills."))).expect("loads");
-    assert_eq!(custom.instructions(), "Only two skills.");
+    assert_eq!(custom.instructions(Grant::PUBLIC), "Only two skills.");
 }
 
 #[test]
@@ -101,7 +101,7 @@ fn default_instructions_name_the_skills_and_stay_bounded() {
         );
     }
     let c = Catalog::compile(t, None).expect("loads");
-    let text = c.instructions();
+    let text = c.instructions(Grant::PUBLIC);
     assert!(text.contains("skill://skill-00/SKILL.md (skill-00)"));
     assert!(text.contains("skill://skill-49/SKILL.md"));
     assert!(!text.contains("skill://skill-50/SKILL.md"));

@@ -85,7 +85,7 @@ fn off_nothing_changes() {
     let d = ok(&off, &request(Era::Modern, 1, "server/discover", json!({})));
     let caps = json!({"resources": {}, "extensions": {SKILLS_EXT: {"directoryRead": true}}});
     assert_eq!(d["capabilities"], caps);
-    assert_eq!(d["instructions"], embedded().instructions());
+    assert_eq!(d["instructions"], *embedded().instructions(Grant::PUBLIC));
     let i = ok(
         &off,
         &request(
@@ -247,7 +247,7 @@ fn instructions_start_with_the_fallback_and_stay_within_2048_characters() {
             assert!(!lines.contains("list_skills"), "{lines}");
         }
         // The catalog's own instructions follow, unchanged.
-        assert!(text.ends_with(catalog.instructions()));
+        assert!(text.ends_with(&*catalog.instructions(Grant::PUBLIC)));
     }
     // Instructions given in the settings are sent as given.
     let custom = Responder::new(

@@ -379,9 +379,28 @@ impl Catalog {
         self.t.snapshot
     }
 
-    /// The instructions compiled into the catalog (they name the skills).
-    pub fn instructions(&self) -> &str {
-        self.s(self.t.instructions)
+    /// The instructions for a caller with `grant` (they name the skills it sees). They are
+    /// borrowed from the pack exactly when they are the ones every caller without a grant
+    /// gets: always in a catalog without private skills or with instructions given when it
+    /// was packed, and for [`Grant::PUBLIC`]. A caller with a grant in a catalog with
+    /// private skills gets its own, assembled per call.
+    ///
+    /// ```
+    /// use skills_edge_catalog::{compile::SourceTree, Catalog, Grant};
+    /// use std::borrow::Cow;
+    /// let mut tree = SourceTree::default();
+    /// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+    /// let catalog = Catalog::compile(tree, None).unwrap();
+    /// let text = catalog.instructions(Grant::PUBLIC);
+    /// assert!(matches!(text, Cow::Borrowed(_)) && text.contains("skill://hello/SKILL.md"));
+    /// ```
+    pub fn instructions(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
+        if !grant.is_public()
+            && let Some(own) = self.assembled_instructions(grant)
+        {
+            return std::borrow::Cow::Owned(own);
+        }
+        std::borrow::Cow::Borrowed(self.s(self.t.instructions))
     }
 
     /// The `/.well-known/agent-skills/index.json` of the catalog (see

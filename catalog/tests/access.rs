@@ -387,14 +387,15 @@ fn grants_and_visible_lists_come_from_the_pack() {
         ]
     );
     // Assembled replies name only what the grant sees.
-    let i_anon = cat.instructions_for(anon).unwrap();
+    let i_anon = cat.assembled_instructions(anon).unwrap();
     assert_eq!(
         i_anon,
-        cat.instructions(),
+        cat.instructions(anon),
         "the pack's own instructions are the anonymous ones"
     );
     assert!(!i_anon.contains("invoices") && !i_anon.contains("code-review"));
-    let i_billing = cat.instructions_for(billing).unwrap();
+    let i_billing = cat.instructions(billing);
+    assert!(matches!(i_billing, std::borrow::Cow::Owned(_)));
     assert!(i_billing.contains("skill://acme/billing/invoices/SKILL.md (invoices)"));
     assert!(!i_billing.contains("code-review"));
     // The anonymous caller's replies are kept after their first use: the same text on a
@@ -449,8 +450,12 @@ fn grants_and_visible_lists_come_from_the_pack() {
 fn instructions_given_at_pack_time_are_the_same_for_everybody() {
     let c = compile(tree(RULES)).unwrap();
     let cat = Catalog::from_bytes(pack::encode(&c, Some("Ask the team."))).unwrap();
-    assert_eq!(cat.instructions(), "Ask the team.");
-    assert_eq!(cat.instructions_for(cat.grant(&["billing"])), None);
+    assert_eq!(cat.instructions(Grant::PUBLIC), "Ask the team.");
+    let billing = cat.instructions(cat.grant(&["billing"]));
+    assert!(matches!(
+        billing,
+        std::borrow::Cow::Borrowed("Ask the team.")
+    ));
 }
 
 #[test]

@@ -120,7 +120,7 @@ fn bundled(data: &[u8]) {
     }
     let all = Grant::from_mask(u64::MAX);
     let _ = (
-        c.instructions(),
+        c.instructions(Grant::PUBLIC),
         c.mirror_index(Grant::PUBLIC),
         c.keys_json(),
         c.has_assets(),
@@ -153,7 +153,7 @@ fn bundled(data: &[u8]) {
             c.visible_skill_at(g, 1),
             c.view_snapshot(g),
         );
-        let _ = (c.instructions_for(g), c.mirror_index(g));
+        let _ = (c.instructions(g), c.mirror_index(g));
         let _ = (c.prompts_json(g), c.list_skills_json(g));
     }
     if let Some(f) = c.fallback() {
@@ -209,7 +209,7 @@ fn run(data: &[u8]) {
         Ok(c) => Arc::new(c),
         Err(e) => return load_refusal(&e),
     };
-    let _ = c.instructions();
+    let _ = c.instructions(Grant::PUBLIC);
 
     for i in 0..c.file_count() {
         let f = c.file_at(i).expect("file_at within file_count");
@@ -412,7 +412,7 @@ fn grants(c: &Catalog, r: &Responder, modern: bool) {
         if let Some(l) = c.list_skills_json(g) {
             strict(&l, "the list_skills result for a grant");
         }
-        let _ = c.instructions_for(g);
+        let _ = c.instructions(g);
     }
 }
 

@@ -312,7 +312,7 @@ impl Responder {
         // characters still have those lines.
         let instructions = match &config.instructions {
             Some(s) => std::borrow::Cow::Borrowed(s.as_str()),
-            None => join_instructions(fallback_lines, catalog.instructions()).into(),
+            None => join_instructions(fallback_lines, &catalog.instructions(Grant::PUBLIC)).into(),
         };
         let fallback_lines = fallback_lines.to_owned();
         push_instructions(&mut ci, &instructions);
@@ -336,7 +336,7 @@ impl Responder {
         if grant.is_public() || self.config.instructions.is_some() {
             return self.capabilities.as_str().into();
         }
-        let Some(own) = self.catalog.instructions_for(grant) else {
+        let std::borrow::Cow::Owned(own) = self.catalog.instructions(grant) else {
             return self.capabilities.as_str().into();
         };
         let mut ci = self.capabilities_base.clone();

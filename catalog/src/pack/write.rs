@@ -20,7 +20,7 @@ use crate::skill::value::write_json_string;
 /// let packed = encode_with(&compile(tree).unwrap(), &options);
 /// assert!(packed.assets.is_empty());
 /// let catalog = Catalog::from_bytes(packed.pack).unwrap();
-/// assert_eq!(catalog.instructions(), "Greet people with the hello skill.");
+/// assert_eq!(catalog.instructions(skills_edge_catalog::Grant::PUBLIC), "Greet people with the hello skill.");
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PackOptions<'a> {

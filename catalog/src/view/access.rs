@@ -118,10 +118,12 @@ impl Catalog {
         self.find(&self.t.files, |r| r.uri, uri)
     }
 
-    /// The instructions for a caller with `grant`: the default ones assembled from the
-    /// skills it sees; `None` when they are the same for everybody ([`Catalog::instructions`]:
-    /// a catalog without private skills, or instructions given when it was packed).
-    pub fn instructions_for(&self, grant: Grant) -> Option<String> {
+    /// The default instructions assembled from the skills a caller with `grant` sees; `None`
+    /// when they are the same for everybody (a catalog without private skills, or
+    /// instructions given when it was packed). For [`Grant::PUBLIC`] they equal the pack's
+    /// own, which [`Catalog::instructions`] answers without assembling.
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn assembled_instructions(&self, grant: Grant) -> Option<String> {
         let a = self.t.access.as_ref()?;
         if !a.heads.default_instructions {
             return None;
