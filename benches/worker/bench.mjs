@@ -232,6 +232,7 @@ const w :Workerd.Worker = (
 // The baseline (--baseline DIR): that checkout's Worker and native command, each built by its
 // own scripts into its own target directory, packing the same bench catalog inline.
 const STAGE_BASE = join(ROOT, "target", "bench-baseline");
+const baseRev = opts.baseline ? execFileSync("git", ["-C", opts.baseline, "rev-parse", "--short=7", "HEAD"]).toString().trim() : null;
 if (opts.baseline) {
   const base = opts.baseline;
   if (!existsSync(join(base, "worker", "entry.mjs")) || !existsSync(join(base, "scripts", "build-worker.sh"))) {
@@ -424,7 +425,7 @@ const ALL_WORKERS = [
     ["sdk-catalog", join(STAGE_SDK, "sdk-catalog", "workerd.capnp"), "SDK 2.4 server, SDK SkillCatalog", cases],
     ["sdk-source", join(STAGE_SDK, "sdk-source", "workerd.capnp"), "SDK 2.4 server, skills-edge packSkillSource", cases],
   ]),
-  ...(opts.baseline ? [["baseline", join(STAGE_BASE, "workerd.capnp"), `skills-edge (inline) of ${opts.baseline}`, cases]] : []),
+  ...(opts.baseline ? [["baseline", join(STAGE_BASE, "workerd.capnp"), `skills-edge (inline) at ${baseRev}`, cases]] : []),
 ];
 const WORKERS = ALL_WORKERS.map(([id, config, l, cs]) => [id, config, l, cs.filter((c) => picked(c.name))]).filter(
   ([id, , , cs]) => cs.length && (!opts.workers || opts.workers.includes(id)),
