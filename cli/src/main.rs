@@ -87,7 +87,7 @@ mod native {
         // `pack`, honour them.
         let invocation = match args::parse(Program::Native, &args, |v| std::env::var(v).ok()) {
             Ok(i) => i,
-            Err(e) => return usage_error(&e),
+            Err(e) => return usage_error(&e.message),
         };
         match invocation {
             Invocation::Stdio(config) => stdio(config).unwrap_or_else(|e| usage_error(&e)),

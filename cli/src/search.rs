@@ -67,7 +67,7 @@ fn parse(args: &[String]) -> Result<SearchArgs, String> {
     let mut line = vec![url.clone()];
     line.extend(forwarded);
     Ok(SearchArgs {
-        connection: VerifyArgs::parse(&line)?,
+        connection: VerifyArgs::parse(&line).map_err(|e| e.message)?,
         query: words.join(" "),
         tags,
         limit,

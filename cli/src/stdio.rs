@@ -263,7 +263,7 @@ mod tests {
             .collect();
         let e = parse(Program::Native, &args, |_| None).expect_err("refused");
         assert!(
-            e.starts_with("option --scopes = \"team \\\"x\\\"\" is invalid (\"\\\"x\\\"\" is not an OAuth scope token): use OAuth scope tokens"),
+            e.message.starts_with("option --scopes = \"team \\\"x\\\"\" is invalid (\"\\\"x\\\"\" is not an OAuth scope token): use OAuth scope tokens"),
             "{e}"
         );
     }

@@ -28,8 +28,8 @@ pub(super) fn strings(args: &JsValue, a: Arg) -> Result<Vec<String>, JsValue> {
 }
 
 /// A usage error: `invalid-argument` whose message is what the command prints after `error: `.
-fn usage_error(message: String) -> JsValue {
-    super::fail(ErrorCode::InvalidArgument, message)
+fn usage_error(e: args::UsageError) -> JsValue {
+    super::fail(ErrorCode::InvalidArgument, e.message)
 }
 
 /// The arguments after `verify` (`args`, checked as the parameter `a`), read.
@@ -222,7 +222,9 @@ pub fn parse_command(
         }
         Invocation::Keygen(k) if k.oms => {
             return Err(usage_error(
-                "keygen --oms is for the native skills-edge only".into(),
+                "keygen --oms is for the native skills-edge only"
+                    .to_owned()
+                    .into(),
             ))
         }
         Invocation::Keygen(k) => CommandJs::Keygen { out: &k.out },
@@ -230,7 +232,9 @@ pub fn parse_command(
         Invocation::Version => CommandJs::Version,
         Invocation::Help(usage) => CommandJs::Help { usage },
         // Not a subcommand of the npm package's command: the parser refuses it.
-        Invocation::Stdio(_) => return Err(usage_error("unknown command \"stdio\"".into())),
+        Invocation::Stdio(_) => {
+            return Err(usage_error("unknown command \"stdio\"".to_owned().into()))
+        }
     };
     to_js(&parsed)
 }

@@ -97,9 +97,44 @@ pub enum Invocation {
     Help(String),
 }
 
+/// A command line that does not read: both commands print it as `error: MESSAGE`, then the
+/// usage text, and exit with status 2.
+///
+/// ```
+/// use skills_edge::command::args::{parse, Program};
+/// let e = parse(Program::Native, &["pack".to_owned()], |_| None).unwrap_err();
+/// assert_eq!(e.message, "pack needs a skills folder");
+/// assert_eq!(e.to_string(), e.message);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError {
+    /// What is wrong with the line, and how to write it.
+    pub message: String,
+}
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+impl From<String> for UsageError {
+    fn from(message: String) -> Self {
+        UsageError { message }
+    }
+}
+
+/// Compares the message, so a test states the words it expects.
+impl PartialEq<&str> for UsageError {
+    fn eq(&self, other: &&str) -> bool {
+        self.message == *other
+    }
+}
+
 /// Reads a whole command line (without the program name) as `program` reads it; `env` gives
-/// the environment's `SKILLS_STRICT` and `SKILLS_ON_INVALID`. The error is the message of a
-/// usage error, which both commands print as `error: MESSAGE`, the usage text, exit status 2.
+/// the environment's `SKILLS_STRICT` and `SKILLS_ON_INVALID`.
 ///
 /// ```
 /// use skills_edge::command::args::{parse, Invocation, Program};
@@ -123,7 +158,7 @@ pub fn parse(
     program: Program,
     args: &[String],
     env: impl Fn(&str) -> Option<String>,
-) -> Result<Invocation, String> {
+) -> Result<Invocation, UsageError> {
     let rest = args.get(1..).unwrap_or_default();
     let command = args.first().map(String::as_str);
     let parsed = parse_command(program, command, rest, &env);
@@ -133,8 +168,8 @@ pub fn parse(
         Err(e) if rest.iter().any(|a| a == "--help" || a == "-h") => command
             .and_then(|c| command_usage(program, c))
             .map(Invocation::Help)
-            .ok_or(e),
-        other => other,
+            .ok_or(e.into()),
+        other => other.map_err(UsageError::from),
     }
 }
 
@@ -184,7 +219,7 @@ fn parse_stdio(args: &[String]) -> Result<Config, String> {
 /// let Ok(Invocation::Keygen(a)) = parse(Program::Npm, &line(&["keygen", "--out", "keys", "--oms"]), |_| None) else { panic!() };
 /// assert_eq!(a, KeygenArgs { out: "keys".into(), oms: true });
 /// let e = parse(Program::Npm, &line(&["keygen"]), |_| None).unwrap_err();
-/// assert!(e.starts_with("keygen needs --out <dir>"), "{e}");
+/// assert!(e.message.starts_with("keygen needs --out <dir>"), "{e}");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeygenArgs {

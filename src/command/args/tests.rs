@@ -8,6 +8,20 @@ fn line(a: &[&str]) -> Vec<String> {
     a.iter().map(|s| s.to_string()).collect()
 }
 
+/// [`super::parse`] with the usage error's message, the words these tests state.
+fn parse(
+    program: Program,
+    args: &[String],
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Invocation, String> {
+    super::parse(program, args, env).map_err(|e| e.message)
+}
+
+/// [`VerifyArgs::parse`] with the usage error's message.
+fn parse_verify(args: &[String]) -> Result<VerifyArgs, String> {
+    VerifyArgs::parse(args).map_err(|e| e.message)
+}
+
 #[test]
 fn a_token_from_the_flag_or_the_environment_never_repeated() {
     let secret = "s3cret.tok";
@@ -63,10 +77,10 @@ fn a_token_from_the_flag_or_the_environment_never_repeated() {
 #[test]
 fn a_header_without_a_name_is_refused_without_repeating_it() {
     let args = |v: &str| ["https://h/mcp", "--header", v].map(String::from).to_vec();
-    let err = VerifyArgs::parse(&args("Bearer s3cret")).unwrap_err();
+    let err = parse_verify(&args("Bearer s3cret")).unwrap_err();
     assert!(err.contains("use 'Name: value'"), "{err}");
     assert!(!err.contains("s3cret"), "{err}");
-    let ok = VerifyArgs::parse(&args("Authorization: Bearer s3cret")).unwrap();
+    let ok = parse_verify(&args("Authorization: Bearer s3cret")).unwrap();
     assert_eq!(
         ok.headers,
         [("authorization".to_owned(), "Bearer s3cret".to_owned())]
@@ -276,7 +290,7 @@ fn worker_vars_and_routes_for_the_settings_users_edit_by_hand() {
 
 #[test]
 fn trust_is_repeatable_and_pins_given_once() {
-    let a = VerifyArgs::parse(&line(&[
+    let a = parse_verify(&line(&[
         "https://h/mcp",
         "--trust",
         "a.pub",
@@ -293,18 +307,18 @@ fn trust_is_repeatable_and_pins_given_once() {
             Some("pins.json")
         )
     );
-    let plain = VerifyArgs::parse(&line(&["https://h/mcp"])).unwrap();
+    let plain = parse_verify(&line(&["https://h/mcp"])).unwrap();
     assert!(plain.trust.is_empty() && plain.pins.is_none());
     // The scheme is case-insensitive (RFC 3986 §3.1), as docs/host-rules.md says.
-    let upper = VerifyArgs::parse(&line(&["HTTPS://h/mcp"])).unwrap();
+    let upper = parse_verify(&line(&["HTTPS://h/mcp"])).unwrap();
     assert_eq!(upper.url, "https://h/mcp");
-    let mixed = VerifyArgs::parse(&line(&["--well-known", "Http://h"])).unwrap();
+    let mixed = parse_verify(&line(&["--well-known", "Http://h"])).unwrap();
     assert!(mixed.url.starts_with("http://h/"), "{}", mixed.url);
-    assert!(VerifyArgs::parse(&line(&["FTP://h/mcp"]))
+    assert!(parse_verify(&line(&["FTP://h/mcp"]))
         .unwrap_err()
         .contains("must start with http:// or https://"));
     // A well-known source takes them too.
-    let wk = VerifyArgs::parse(&line(&["--well-known", "https://h", "--trust", "k"])).unwrap();
+    let wk = parse_verify(&line(&["--well-known", "https://h", "--trust", "k"])).unwrap();
     assert!(wk.well_known && wk.trust == ["k"]);
     for (bad, why) in [
         (&["https://h/mcp", "--trust"][..], "--trust needs a value"),
@@ -314,7 +328,7 @@ fn trust_is_repeatable_and_pins_given_once() {
             "--pins is given twice",
         ),
     ] {
-        assert_eq!(VerifyArgs::parse(&line(bad)).unwrap_err(), why);
+        assert_eq!(parse_verify(&line(bad)).unwrap_err(), why);
     }
     assert!(verify_usage().contains("[--trust KEYFILE]... [--pins FILE]"));
 }
@@ -476,7 +490,7 @@ fn line_of(a: &[&str]) -> Vec<String> {
 #[test]
 fn the_timeout_bounds_are_the_usage_texts() {
     assert!(verify_usage().contains(&format!("default {DEFAULT_TIMEOUT_MS})")));
-    let e = VerifyArgs::parse(&line(&["http://h/mcp", "--timeout", "3600001"])).unwrap_err();
+    let e = parse_verify(&line(&["http://h/mcp", "--timeout", "3600001"])).unwrap_err();
     assert!(e.ends_with(&format!("from 1 to {MAX_TIMEOUT_MS}")), "{e}");
 }
 

@@ -18,7 +18,7 @@ pub(crate) const TOKEN_ENV: &str = "SKILLS_EDGE_TOKEN";
 /// assert_eq!((a.era, a.trust.as_slice()), (EraChoice::Legacy, &["signing.pub".to_owned()][..]));
 /// assert_eq!((a.timeout_ms, a.well_known), (30_000, false));
 /// let e = VerifyArgs::parse(&["https://x.example/mcp".into(), "--era".into(), "2026".into()]).unwrap_err();
-/// assert!(e.starts_with(r#"--era "2026" is invalid"#), "{e}");
+/// assert!(e.message.starts_with(r#"--era "2026" is invalid"#), "{e}");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyArgs {
@@ -52,7 +52,7 @@ pub struct VerifyArgs {
 }
 
 impl VerifyArgs {
-    /// Reads the arguments after `verify`. The error is the message of a usage error.
+    /// Reads the arguments after `verify`.
     ///
     /// ```
     /// use skills_edge::command::args::VerifyArgs;
@@ -62,8 +62,8 @@ impl VerifyArgs {
     /// assert_eq!(a.headers, [("authorization".to_owned(), "Bearer t".to_owned())]);
     /// assert!(VerifyArgs::parse(&["ftp://x".into()]).is_err());
     /// ```
-    pub fn parse(args: &[String]) -> Result<VerifyArgs, String> {
-        VerifyArgs::parse_with_env(args, &|_: &str| None)
+    pub fn parse(args: &[String]) -> Result<VerifyArgs, super::UsageError> {
+        Ok(VerifyArgs::parse_with_env(args, &|_: &str| None)?)
     }
 
     /// [`VerifyArgs::parse`], with the environment: `SKILLS_EDGE_TOKEN` (`TOKEN_ENV`) is the
