@@ -627,10 +627,12 @@ fn json_response(
 /// The answer for a catalog with no good pack yet: 503 with `Retry-After` (the refresh
 /// interval, at least a second) and a JSON-RPC error body.
 pub(crate) fn unavailable(refresh_ms: f64) -> Result<web_sys::Response> {
-    let secs = (refresh_ms / 1000.0).ceil().max(1.0);
+    // Whole seconds, written as an integer (refresh_ms is at most 86,400,000): formatting an
+    // f64 would link the float printer into the Worker for this one header.
+    let secs = (refresh_ms / 1000.0).ceil().max(1.0) as u64;
     json_response(
         503,
-        Some(("retry-after", format!("{secs}"))),
+        Some(("retry-after", secs.to_string())),
         r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"the skills catalog is not available yet: no good pack could be loaded from R2 (the Worker's log says why); retry later"}}"#,
     )
 }
