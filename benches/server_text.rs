@@ -60,11 +60,15 @@ impl ResponseBody for Chunks<'_> {
 }
 
 /// A server whose `skills/get` answers the result it holds.
-struct Held(RefCell<Option<Json>>);
+struct Held(RefCell<Option<String>>);
 
 impl Rpc for Held {
-    fn call(&self, _method: &str, _params: Json) -> impl Future<Output = Result<Json>> {
-        ready(Ok(self.0.borrow_mut().take().unwrap_or(Json::Null)))
+    fn call(&self, _method: &str, _params: Json) -> impl Future<Output = Result<String>> {
+        ready(Ok(self
+            .0
+            .borrow_mut()
+            .take()
+            .unwrap_or_else(|| "null".to_owned())))
     }
     fn now_ms(&self) -> f64 {
         0.0
