@@ -63,9 +63,9 @@
 //!   cursor ends the walk with `protocol-error`. Every page of one listing (`skills/list`) or
 //!   one directory read counts against one byte budget, the listing budget
 //!   ([`DEFAULT_LISTING_BUDGET`], 256 MiB, unless [`SkillsClient::set_listing_budget`] says
-//!   otherwise): the bytes of each page's result as JSON text, cached pages included. A walk
-//!   over many directories shares one budget when it is opened with
-//!   [`SkillsClient::begin_walk`]. Past the budget the listing fails with `protocol-error`,
+//!   otherwise): the bytes of each page's result as JSON text, as the [`Rpc`] handed it over,
+//!   cached pages included. A walk over many directories shares one budget when it is opened
+//!   with [`SkillsClient::begin_walk`]. Past the budget the listing fails with `protocol-error`,
 //!   naming the budget and how to raise it. Each reply is capped on its own as well
 //!   (`http::MAX_REPLY_BYTES`).
 //! * **Cost**: registering a listing, the summaries of its skills, a load and the marking of
