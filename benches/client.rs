@@ -44,10 +44,11 @@ fn entry(i: usize, digest: &str) -> Json {
     })
 }
 
-/// A server whose replies are built once: the pages of `skills/list`, and one directory page.
+/// A server whose replies are built once, as the JSON text a transport hands over: the pages
+/// of `skills/list`, and one directory page.
 struct Server {
-    pages: Vec<Json>,
-    directory: Json,
+    pages: Vec<String>,
+    directory: String,
 }
 
 impl Server {
@@ -62,7 +63,7 @@ impl Server {
             if start + PAGE < entries {
                 page["nextCursor"] = json!((n + 1).to_string());
             }
-            pages.push(page);
+            pages.push(page.to_string());
         }
         // Files of many skills, half of them listed, and subdirectories.
         let resources: Vec<Json> = (0..children)
@@ -75,20 +76,23 @@ impl Server {
             .collect();
         Server {
             pages,
-            directory: json!({"resources": resources, "ttlMs": 0}),
+            directory: json!({"resources": resources, "ttlMs": 0}).to_string(),
         }
     }
 }
 
 impl Rpc for Server {
-    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>> {
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<String>> {
         let result = match method {
             "skills/list" => {
                 let n: usize = params["cursor"]
                     .as_str()
                     .and_then(|c| c.parse().ok())
                     .unwrap_or(0);
-                self.pages.get(n).cloned().unwrap_or_else(|| json!({}))
+                self.pages
+                    .get(n)
+                    .cloned()
+                    .unwrap_or_else(|| "{}".to_owned())
             }
             _ => self.directory.clone(),
         };

@@ -16,10 +16,11 @@ use std::future::{ready, Future};
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use serde_json::Value as Json;
+use serde_json::{json, Value as Json};
 use skills_edge::client::http::{read_answer, Answer, HttpResponse, ResponseBody};
-use skills_edge::client::{block_on, Result, Rpc, SkillsClient};
+use skills_edge::client::{block_on, Result, Rpc, ServerFacts, SkillsClient};
 use skills_edge::host::{Entry, HostOptions};
+use skills_edge::protocol::Era;
 use skills_edge::skill::digest::digest_of;
 
 const URI: &str = "skill://bench/SKILL.md";
@@ -60,11 +61,15 @@ impl ResponseBody for Chunks<'_> {
 }
 
 /// A server whose `skills/get` answers the result it holds.
-struct Held(RefCell<Option<Json>>);
+struct Held(RefCell<Option<String>>);
 
 impl Rpc for Held {
-    fn call(&self, _method: &str, _params: Json) -> impl Future<Output = Result<Json>> {
-        ready(Ok(self.0.borrow_mut().take().unwrap_or(Json::Null)))
+    fn call(&self, _method: &str, _params: Json) -> impl Future<Output = Result<String>> {
+        ready(Ok(self
+            .0
+            .borrow_mut()
+            .take()
+            .unwrap_or_else(|| "null".to_owned())))
     }
     fn now_ms(&self) -> f64 {
         0.0
@@ -112,6 +117,14 @@ fn bench(c: &mut Criterion) {
                     Ok(c) => c,
                     Err(e) => panic!("{e}"),
                 };
+                // A client sends skills/get only to a server that declared the extension.
+                let caps =
+                    json!({"capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}}});
+                if let Err(e) =
+                    client.set_facts(ServerFacts::from_result(Era::Modern, "2026-07-28", &caps))
+                {
+                    panic!("{e}");
+                }
                 let server = Held(RefCell::new(Some(result)));
                 match block_on(client.get(&server, URI)) {
                     Ok(got) => black_box(got),

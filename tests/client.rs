@@ -659,7 +659,11 @@ struct Digesting<'a, R> {
 }
 
 impl<R: Rpc> Rpc for Digesting<'_, R> {
-    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json, ClientError>> {
+    fn call(
+        &self,
+        method: &str,
+        params: Json,
+    ) -> impl Future<Output = Result<String, ClientError>> {
         self.rpc.call(method, params)
     }
     fn now_ms(&self) -> f64 {

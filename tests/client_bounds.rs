@@ -37,9 +37,9 @@ impl<F: Fn(&str, &Json) -> Json> Fake<F> {
 }
 
 impl<F: Fn(&str, &Json) -> Json> Rpc for Fake<F> {
-    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>> {
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<String>> {
         self.calls.set(self.calls.get() + 1);
-        ready(Ok((self.answer)(method, &params)))
+        ready(Ok((self.answer)(method, &params).to_string()))
     }
     fn now_ms(&self) -> f64 {
         0.0
@@ -143,6 +143,46 @@ fn entry(prefix: &str, name: &str, files: &[&str]) -> Json {
         "frontmatter": {"name": name, "description": "d"},
         "resources": resources,
     })
+}
+
+/// An [`Rpc`] that answers every request with one result text.
+struct Text(String);
+
+impl Rpc for Text {
+    fn call(&self, _method: &str, _params: Json) -> impl Future<Output = Result<String>> {
+        ready(Ok(self.0.clone()))
+    }
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+}
+
+#[test]
+fn server_pretty_prints_its_listing_the_entries_are_read_from_its_text() {
+    // Whitespace, escapes and a repeated key in the text the transport handed over: the
+    // listing budget counts those bytes, the entries are read by the registry's reader
+    // from that one reading, and an entry that repeats a key is refused by it (as
+    // `register_listing` refuses it), where the others register.
+    let good = entry("", "s1", &[]).to_string();
+    let twice = r#"{"uri": "skill://s2/SKILL.md", "uri": "skill://s3/SKILL.md"}"#;
+    let text =
+        format!("{{\n  \"skills\": [\n    {good},\n    {twice}\n  ],\n  \"ttl\\u004ds\": 5\n}}");
+    let c = client();
+    let listing = block_on(c.list(&Text(text.clone()))).unwrap();
+    assert_eq!(listing.skills.len(), 1);
+    assert_eq!(listing.skills[0].summary.name, "s1");
+    assert_eq!(listing.hints.ttl_ms, 5);
+    assert_eq!(c.listing_bytes(), text.len() as u64);
+    let rejected = &listing.rejected[0];
+    assert_eq!(
+        (rejected.index, rejected.error.code),
+        (1, ErrorCode::InvalidEntry)
+    );
+    assert!(
+        rejected.error.message.contains("duplicate key \"uri\""),
+        "{}",
+        rejected.error.message
+    );
 }
 
 #[test]
@@ -470,7 +510,7 @@ fn server_sends_a_reply_with_two_ids() {
     // Members inside the result are the result's business; the envelope is fine.
     assert_eq!(
         answer_to(r#"{"jsonrpc":"2.0","id":1,"result":{"a":1}}"#, 1).unwrap(),
-        Answer::Result(json!({"a": 1}))
+        Answer::Result(r#"{"a":1}"#.into())
     );
 }
 
@@ -511,7 +551,7 @@ fn server_starts_its_event_stream_with_a_byte_order_mark() {
         let answer = block_on(read_answer(r, 2, "skills/list")).unwrap();
         assert_eq!(
             answer,
-            Answer::Result(json!({"ok": true})),
+            Answer::Result(r#"{"ok":true}"#.into()),
             "split at {split}"
         );
     }

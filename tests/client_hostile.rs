@@ -54,10 +54,14 @@ impl Scripted {
 }
 
 impl Rpc for Scripted {
-    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json, ClientError>> {
+    fn call(
+        &self,
+        method: &str,
+        params: Json,
+    ) -> impl Future<Output = Result<String, ClientError>> {
         let out = (self.answer)(method, &params);
         self.log.borrow_mut().push((method.to_owned(), params));
-        ready(out)
+        ready(out.map(|r| r.to_string()))
     }
     fn now_ms(&self) -> f64 {
         1000.0

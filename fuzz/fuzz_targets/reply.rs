@@ -92,7 +92,7 @@ fn carries(message: &str, id: u64, answer: &Answer) -> bool {
         Answer::Result(r) => {
             id_raw.is_some_and(|raw| is_this_id(raw, id))
                 && m.get("error").is_none()
-                && parse("result").as_ref() == Some(r)
+                && parse("result") == serde_json::from_str::<Json>(r).ok()
         }
         Answer::Error { code, message, .. } => {
             let id_ok = match id_raw {

@@ -16,9 +16,12 @@
 //! round trips, never checks.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde_json::Value as Json;
+use skills_edge_catalog::json::Node;
 
+use super::member;
 use crate::protocol::CacheScope;
 
 /// Most results held at once.
@@ -82,22 +85,23 @@ pub struct Hints {
 }
 
 impl Hints {
-    /// The hints of a result object.
+    /// The hints of a result object as the strict JSON reader read it (a member given twice:
+    /// the last one, as `serde_json` reads it).
     ///
     /// ```
     /// use skills_edge::client::Hints;
     /// use skills_edge::protocol::CacheScope;
-    /// let h = Hints::of(&serde_json::json!({"ttlMs": 5000, "cacheScope": "public"}));
+    /// use skills_edge_catalog::json::parse;
+    /// let h = Hints::of(&parse(r#"{"ttlMs": 5000, "cacheScope": "public"}"#).unwrap());
     /// assert_eq!((h.ttl_ms, h.scope), (5000, CacheScope::Public));
-    /// let legacy = Hints::of(&serde_json::json!({"skills": []}));
+    /// let legacy = Hints::of(&parse(r#"{"skills": []}"#).unwrap());
     /// assert_eq!((legacy.ttl_ms, legacy.scope), (0, CacheScope::Private));
     /// ```
     #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn of(result: &Json) -> Hints {
-        let ttl_ms = result.get("ttlMs").and_then(Json::as_u64).unwrap_or(0);
-        let scope = result
-            .get("cacheScope")
-            .and_then(Json::as_str)
+    pub(crate) fn of(result: &Node<'_>) -> Hints {
+        let ttl_ms = member(result, "ttlMs").and_then(Node::as_u64).unwrap_or(0);
+        let scope = member(result, "cacheScope")
+            .and_then(Node::as_str)
             .and_then(CacheScope::parse)
             .unwrap_or(CacheScope::Private);
         Hints { ttl_ms, scope }
@@ -123,7 +127,8 @@ impl Key {
 
 #[derive(Debug)]
 struct Held {
-    result: Json,
+    /// The result's JSON text, shared with whoever fetched it.
+    result: Rc<str>,
     expires_at: f64,
     bytes: usize,
 }
@@ -143,7 +148,7 @@ impl Cache {
     }
 
     /// A still-fresh result for `key` usable in `context` at `now` (milliseconds).
-    pub(crate) fn get(&self, key: &Key, context: &str, now: f64) -> Option<&Json> {
+    pub(crate) fn get(&self, key: &Key, context: &str, now: f64) -> Option<&Rc<str>> {
         let fresh = |h: &&Held| h.expires_at > now;
         if let Some(h) = self.public.get(key).filter(fresh) {
             return Some(&h.result);
@@ -154,15 +159,21 @@ impl Cache {
             .map(|h| &h.result)
     }
 
-    /// Stores a checked result under its own hints (not at all when its `ttlMs` is 0).
-    /// Returns whether it was stored.
-    pub(crate) fn store(&mut self, key: Key, context: &str, result: Json, now: f64) -> bool {
-        let hints = Hints::of(&result);
+    /// Stores a checked result (its JSON text) under its own hints (not at all when its
+    /// `ttlMs` is 0). Returns whether it was stored.
+    pub(crate) fn store(
+        &mut self,
+        key: Key,
+        context: &str,
+        result: Rc<str>,
+        hints: Hints,
+        now: f64,
+    ) -> bool {
         if hints.ttl_ms == 0 {
             self.evict(&key, context);
             return false;
         }
-        let bytes = result.to_string().len();
+        let bytes = result.len();
         if bytes > MAX_BYTES / 4 {
             self.evict(&key, context);
             return false;
@@ -279,6 +290,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Stores `result` as its JSON text, under its own hints.
+    fn put(c: &mut Cache, key: Key, context: &str, result: Json, now: f64) -> bool {
+        let text: Rc<str> = result.to_string().into();
+        let hints = Hints::of(&skills_edge_catalog::json::parse(&text).unwrap());
+        c.store(key, context, text, hints, now)
+    }
+
     fn key(uri: &str) -> Key {
         Key::new("resources/read", &json!({ "uri": uri }))
     }
@@ -286,21 +304,24 @@ mod tests {
     #[test]
     fn ttl_and_scope() {
         let mut c = Cache::new();
-        assert!(!c.store(
+        assert!(!put(
+            &mut c,
             key("a"),
             "ctx",
             json!({"ttlMs":0,"cacheScope":"public"}),
             0.0
         ));
-        assert!(!c.store(key("a"), "ctx", json!({"contents":[]}), 0.0));
-        assert!(!c.store(
+        assert!(!put(&mut c, key("a"), "ctx", json!({"contents":[]}), 0.0));
+        assert!(!put(
+            &mut c,
             key("a"),
             "ctx",
             json!({"ttlMs":-5,"cacheScope":"public"}),
             0.0
         ));
         assert!(c.is_empty());
-        assert!(c.store(
+        assert!(put(
+            &mut c,
             key("a"),
             "ctx",
             json!({"ttlMs":100,"cacheScope":"public"}),
@@ -308,7 +329,8 @@ mod tests {
         ));
         assert!(c.get(&key("a"), "other", 99.0).is_some());
         assert!(c.get(&key("a"), "other", 100.0).is_none());
-        assert!(c.store(
+        assert!(put(
+            &mut c,
             key("b"),
             "ctx",
             json!({"ttlMs":100,"cacheScope":"private"}),
@@ -317,7 +339,8 @@ mod tests {
         assert!(c.get(&key("b"), "ctx", 1.0).is_some());
         assert!(c.get(&key("b"), "other", 1.0).is_none());
         // An unknown scope is private.
-        assert!(c.store(
+        assert!(put(
+            &mut c,
             key("c"),
             "ctx",
             json!({"ttlMs":100,"cacheScope":"shared"}),
@@ -337,7 +360,8 @@ mod tests {
         let mut c = Cache::new();
         for i in 0..(MAX_ENTRIES + 10) {
             let ttl = 1000 + i;
-            c.store(
+            put(
+                &mut c,
                 key(&i.to_string()),
                 "x",
                 json!({"ttlMs":ttl,"cacheScope":"public"}),

@@ -67,6 +67,7 @@ use crate::protocol::{
 
 mod reply;
 mod sse;
+pub(crate) use reply::serde_value;
 use reply::{answer_in_event, parse_response};
 pub use sse::Sse;
 
@@ -281,8 +282,8 @@ pub trait HttpIo {
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    /// The `result` object.
-    Result(Json),
+    /// The `result` object, as the JSON text it was read from (for the client's one reading).
+    Result(String),
     /// The `error` object's fields.
     Error {
         /// Its `code`.
@@ -350,8 +351,10 @@ struct SessionState {
 /// assert!(session.facts().is_none());
 /// let facts = block_on(session.connect(&wire, EraChoice::Auto)).unwrap();
 /// assert_eq!(session.facts(), Some(facts));
-/// let result = block_on(session.rpc(&wire).call("skills/list", serde_json::json!({}))).unwrap();
-/// assert!(!result["skills"].as_array().unwrap().is_empty());
+/// // The result object's JSON text, as the server sent it.
+/// let text = block_on(session.rpc(&wire).call("skills/list", serde_json::json!({}))).unwrap();
+/// let result = skills_edge_catalog::json::parse(&text).unwrap();
+/// assert!(!result.get("skills").and_then(|s| s.as_array()).unwrap().is_empty());
 /// ```
 #[derive(Debug)]
 pub struct HttpSession {
@@ -408,13 +411,19 @@ pub struct HttpRpc<'a, H> {
 }
 
 impl<H: HttpIo> Rpc for HttpRpc<'_, H> {
-    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>> {
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<String>> {
         self.session.call(self.io, method, params)
     }
 
     fn now_ms(&self) -> f64 {
         self.io.now_ms()
     }
+}
+
+/// A connection's result (`server/discover`, `initialize`) as the `serde_json` value
+/// [`ServerFacts`] keeps; the text was read as JSON with the reply, so it reads.
+fn facts_value(result: &str) -> Json {
+    skills_edge_catalog::json::parse(result).map_or(Json::Null, |n| serde_value(&n))
 }
 
 fn protocol(message: impl Into<String>) -> ClientError {
@@ -520,7 +529,7 @@ impl HttpSession {
             Err(e) => return Err(e),
         };
         let result = match answer {
-            Answer::Result(r) => r,
+            Answer::Result(r) => facts_value(&r),
             Answer::Error { code, message, .. } => {
                 return Ok(Err(format!("JSON-RPC error {code}: {message}")))
             }
@@ -551,7 +560,7 @@ impl HttpSession {
         let answer = self
             .exchange(io, Framing::Initialize, "initialize", params)
             .await?;
-        let result = rpc_result("initialize", None, answer)?;
+        let result = facts_value(&rpc_result("initialize", None, answer)?);
         let version = result
             .get("protocolVersion")
             .and_then(Json::as_str)
@@ -582,7 +591,7 @@ impl HttpSession {
     }
 
     /// One request of an operation, framed for the negotiated era.
-    async fn call<H: HttpIo>(&self, io: &H, method: &str, params: Json) -> Result<Json> {
+    async fn call<H: HttpIo>(&self, io: &H, method: &str, params: Json) -> Result<String> {
         let facts = self.facts().ok_or_else(|| {
             VerifyError::new(
                 ErrorCode::InvalidArgument,
@@ -755,7 +764,7 @@ fn falls_back(status: Option<&str>) -> bool {
 }
 
 /// The result of an answer, or its error as `server-error` (`actual` is the JSON-RPC code).
-pub(crate) fn rpc_result(method: &str, uri: Option<&str>, answer: Answer) -> Result<Json> {
+pub(crate) fn rpc_result(method: &str, uri: Option<&str>, answer: Answer) -> Result<String> {
     match answer {
         Answer::Result(r) => Ok(r),
         Answer::Error { code, message, .. } => {

@@ -63,9 +63,9 @@
 //!   cursor ends the walk with `protocol-error`. Every page of one listing (`skills/list`) or
 //!   one directory read counts against one byte budget, the listing budget
 //!   ([`DEFAULT_LISTING_BUDGET`], 256 MiB, unless [`SkillsClient::set_listing_budget`] says
-//!   otherwise): the bytes of each page's result as JSON text, cached pages included. A walk
-//!   over many directories shares one budget when it is opened with
-//!   [`SkillsClient::begin_walk`]. Past the budget the listing fails with `protocol-error`,
+//!   otherwise): the bytes of each page's result as JSON text, as the [`Rpc`] handed it over,
+//!   cached pages included. A walk over many directories shares one budget when it is opened
+//!   with [`SkillsClient::begin_walk`]. Past the budget the listing fails with `protocol-error`,
 //!   naming the budget and how to raise it. Each reply is capped on its own as well
 //!   (`http::MAX_REPLY_BYTES`).
 //! * **Cost**: registering a listing, the summaries of its skills, a load and the marking of
@@ -77,8 +77,10 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
+use std::rc::Rc;
 
 use serde_json::{json, Value as Json};
+use skills_edge_catalog::json::{self as strict, Node};
 
 use crate::host::approval::ApprovalsExport;
 use crate::host::entry::Entry;
@@ -123,7 +125,11 @@ pub(crate) const MAX_LISTED: usize = 100_000;
 /// with [`SkillsClient::set_listing_budget`].
 pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 
-/// Sends one JSON-RPC request and returns its `result` object: the I/O half of a client.
+/// Sends one JSON-RPC request and returns its `result` object as JSON text: the I/O half of
+/// a client. The client reads that text once, with the strict JSON reader
+/// ([`skills_edge_catalog::json`]), and works from that reading (the registry included): a
+/// transport hands over the text it received (the HTTP one slices the `result` member out of
+/// the reply it read), never a value to be written back to text.
 ///
 /// Failures are [`ClientError`]s of an [`ExchangeKind`]: `server-error` for a JSON-RPC error
 /// answer (its code in `actual`), `connection-failed`, `http-status`, `protocol-error`,
@@ -135,9 +141,9 @@ pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 /// use serde_json::{json, Value};
 /// use skills_edge::client::{block_on, ClientError, ExchangeKind, Result, Rpc, ServerFacts, SkillsClient};
 /// # use skills_edge::{host::HostOptions, protocol::Era, skill::digest::digest_of};
-/// struct Fixed(Value);
+/// struct Fixed(String);
 /// impl Rpc for Fixed {
-///     async fn call(&self, method: &str, _params: Value) -> Result<Value> {
+///     async fn call(&self, method: &str, _params: Value) -> Result<String> {
 ///         match method {
 ///             "skills/list" => Ok(self.0.clone()),
 ///             _ => Err(ClientError::exchange(ExchangeKind::ServerError, "no such method").with_actual("-32601")),
@@ -150,13 +156,13 @@ pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 /// let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
 /// let caps = json!({"capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}}});
 /// client.set_facts(ServerFacts::from_result(Era::Modern, "2026-07-28", &caps)).unwrap();
-/// let listing = block_on(client.list(&Fixed(json!({"skills": [entry]})))).unwrap();
+/// let listing = block_on(client.list(&Fixed(json!({"skills": [entry]}).to_string()))).unwrap();
 /// assert_eq!(listing.skills[0].summary.name, "a");
 /// ```
 pub trait Rpc {
     /// Sends `method` with `params` (an object, without the 2026-07-28 `_meta` envelope,
-    /// which the transport adds) and returns the result object.
-    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>>;
+    /// which the transport adds) and returns the result object's JSON text, as received.
+    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<String>>;
     /// Milliseconds on a clock that does not go backwards (for TTLs).
     fn now_ms(&self) -> f64;
     /// The SHA-256 of `bytes` in wire form (`sha256:` and 64 lowercase hex characters) from a
@@ -562,11 +568,12 @@ pub struct Directory {
     pub pages: usize,
 }
 
-/// A result as fetched, with what is needed to keep it in the cache once it is checked.
+/// A result as fetched (its JSON text, shared with the cache), with what is needed to keep it
+/// in the cache once it is checked. [`Fetched::read`] reads it.
 struct Fetched {
     key: Key,
     context: String,
-    result: Json,
+    text: Rc<str>,
     cached: bool,
 }
 
@@ -660,15 +667,19 @@ pub(crate) fn refreshable(code: impl Into<ClientCode>) -> bool {
     )
 }
 
-/// The content of a fetched `resources/read` result for the verifier, and the platform's
-/// digest of its bytes ([`Rpc::digest`]) when the verifier will hash them: the result's content
-/// item is read once ([`read_content`]; when that fails, the whole result goes to the verifier,
-/// which names the failure), and hashed only when its length is the planned size (a wrong
-/// size is refused without hashing).
-async fn prepared<R: Rpc>(rpc: &R, result: &Json, plan: &PlannedRead) -> (Content, Option<String>) {
-    let text = result.to_string();
-    let Ok((body, mime_type)) = read_content(&text, &plan.uri, plan.size) else {
-        return (Content::ReadResult(text), None);
+/// The content of a fetched `resources/read` result (`result`, read from `f`) for the
+/// verifier, and the platform's digest of its bytes ([`Rpc::digest`]) when the verifier will
+/// hash them: the result's content item is taken from the client's reading ([`read_content`];
+/// when that fails, the result's text goes to the verifier, which names the failure), and
+/// hashed only when its length is the planned size (a wrong size is refused without hashing).
+async fn prepared<R: Rpc>(
+    rpc: &R,
+    f: &Fetched,
+    result: &Node<'_>,
+    plan: &PlannedRead,
+) -> (Content, Option<String>) {
+    let Ok((body, mime_type)) = read_content(result, &plan.uri, plan.size) else {
+        return (Content::ReadResult(f.text.as_ref().to_owned()), None);
     };
     let bytes = body.as_bytes();
     let digest = if plan.size.is_none_or(|s| s == bytes.len() as u64) {
@@ -754,9 +765,8 @@ impl SkillsClient {
         })
     }
 
-    /// Counts a page's result against the listing budget.
-    fn spend(&self, method: &str, result: &Json) -> Result<()> {
-        let bytes = json_len(result);
+    /// Counts a page's result (`bytes` of JSON text) against the listing budget.
+    fn spend(&self, method: &str, bytes: u64) -> Result<()> {
         self.with(|s| {
             s.spent = s.spent.saturating_add(bytes);
             if s.spent <= s.budget {
@@ -887,22 +897,32 @@ impl SkillsClient {
     }
 }
 
-/// The length of a value's JSON text, without writing it anywhere.
-fn json_len(value: &Json) -> u64 {
-    struct Count(u64);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 = self.0.saturating_add(buf.len() as u64);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    // Writing to a counter cannot fail, and a `Value` always serialises.
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
+/// The last member named `key` of a result object read by the strict reader (`None` when
+/// absent, or when `node` is no object): a result's members are read as `serde_json` reads a
+/// repeated key, the last one counting.
+pub(crate) fn member<'n, 'a>(node: &'n Node<'a>, key: &str) -> Option<&'n Node<'a>> {
+    node.as_object()?
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v)
+}
+
+/// The JSON text of a value read by the strict reader, as `serde_json` writes it (compact),
+/// for messages that quote what a server sent.
+pub(crate) fn quoted(node: &Node<'_>) -> String {
+    http::serde_value(node).to_string()
+}
+
+/// Reads a result's JSON text once, with the strict reader: `protocol-error` when it is not
+/// JSON.
+pub(crate) fn read_result<'t>(method: &str, text: &'t str) -> Result<Node<'t>> {
+    strict::parse(text).map_err(|e| {
+        ClientError::exchange(
+            ExchangeKind::ProtocolError,
+            format!("the result of {method} is not JSON ({e})"),
+        )
+    })
 }
 
 /// Runs a future to completion on the current thread, for an [`Rpc`] that does blocking I/O
@@ -953,7 +973,7 @@ mod tests {
     }
 
     impl Rpc for Many {
-        fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>> {
+        fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<String>> {
             let page: usize = params["cursor"]
                 .as_str()
                 .and_then(|c| c.parse().ok())
@@ -990,7 +1010,7 @@ mod tests {
                     json!({ "resources": files })
                 }
             };
-            std::future::ready(Ok(result))
+            std::future::ready(Ok(result.to_string()))
         }
         fn now_ms(&self) -> f64 {
             0.0

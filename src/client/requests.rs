@@ -3,8 +3,8 @@
 use super::*;
 
 impl SkillsClient {
-    /// Sends a request, or takes a still-fresh result from the cache (`use_cache`), and checks
-    /// that the result is a complete result object. A method the server did not declare is
+    /// Sends a request, or takes a still-fresh result from the cache (`use_cache`); the caller
+    /// reads it with [`Fetched::read`]. A method the server did not declare is
     /// refused first ([`check_declared`]): nothing is sent, nothing taken from the cache.
     pub(super) async fn fetch<R: Rpc>(
         &self,
@@ -24,49 +24,33 @@ impl SkillsClient {
             };
             (s.context.clone(), hit)
         })?;
-        if let Some(result) = hit {
+        if let Some(text) = hit {
             return Ok(Fetched {
                 key,
                 context,
-                result,
+                text,
                 cached: true,
             });
         }
-        let result = rpc.call(method, params).await?;
-        if !result.is_object() {
-            return Err(ClientError::exchange(
-                ExchangeKind::ProtocolError,
-                format!("the result of {method} is not an object"),
-            ));
-        }
-        match result.get("resultType") {
-            None => {}
-            Some(Json::String(t)) if t == "complete" => {}
-            Some(other) => {
-                return Err(ClientError::exchange(ExchangeKind::ProtocolError,
-                    format!("the result of {method} has resultType {other}; this client takes complete results only"),
-                )
-                .with_values("complete", other.to_string()))
-            }
-        }
+        let text = rpc.call(method, params).await?.into();
         Ok(Fetched {
             key,
             context,
-            result,
+            text,
             cached: false,
         })
     }
 
-    /// Keeps a checked result for its TTL.
-    pub(super) fn remember(&self, f: &Fetched, now: f64) -> Result<()> {
-        self.with(|s| Self::keep(s, f, now))
+    /// Keeps a checked result (with its `hints`) for its TTL.
+    pub(super) fn remember(&self, f: &Fetched, hints: Hints, now: f64) -> Result<()> {
+        self.with(|s| Self::keep(s, f, hints, now))
     }
 
     /// [`SkillsClient::remember`] inside a borrow of the state.
-    pub(super) fn keep(s: &mut State, f: &Fetched, now: f64) {
+    pub(super) fn keep(s: &mut State, f: &Fetched, hints: Hints, now: f64) {
         if !f.cached {
             s.cache
-                .store(f.key.clone(), &f.context, f.result.clone(), now);
+                .store(f.key.clone(), &f.context, f.text.clone(), hints, now);
         }
     }
 
@@ -75,15 +59,17 @@ impl SkillsClient {
         self.with(|s| s.cache.evict(&f.key, &f.context))
     }
 
-    /// Reads every page of a paginated method: the items of `field` on each page.
-    pub(super) async fn pages<R: Rpc>(
+    /// Reads every page of a paginated method: each item of `field` on each page, as `item`
+    /// reads it while its page is read (a page is read once, and dropped once its items are).
+    pub(super) async fn pages<R: Rpc, T>(
         &self,
         rpc: &R,
         method: &str,
         base: Json,
         field: &str,
-    ) -> Result<(Vec<Json>, Hints, usize)> {
-        let mut items: Vec<Json> = Vec::new();
+        mut item: impl FnMut(&Node<'_>) -> T,
+    ) -> Result<(Vec<T>, Hints, usize)> {
+        let mut items: Vec<T> = Vec::new();
         let mut cursor: Option<String> = None;
         let mut seen: BTreeSet<String> = BTreeSet::new();
         let mut hints: Option<Hints> = None;
@@ -99,44 +85,45 @@ impl SkillsClient {
             if let (Some(c), Some(obj)) = (&cursor, params.as_object_mut()) {
                 obj.insert("cursor".into(), Json::String(c.clone()));
             }
-            let mut f = self.fetch(rpc, method, params, true).await?;
-            self.spend(method, &f.result)?;
-            let count = f
-                .result
-                .get(field)
-                .and_then(Json::as_array)
-                .map(Vec::len)
+            let f = self.fetch(rpc, method, params, true).await?;
+            let result = f.read(method)?;
+            self.spend(method, f.text.len() as u64)?;
+            let page = member(&result, field)
+                .and_then(Node::as_array)
                 .ok_or_else(|| {
                     ClientError::exchange(
                         ExchangeKind::ProtocolError,
                         format!("a {method} result has no `{field}` array"),
                     )
                 })?;
-            if items.len() + count > MAX_LISTED {
+            if items.len() + page.len() > MAX_LISTED {
                 return Err(ClientError::exchange(
                     ExchangeKind::ProtocolError,
                     format!("{method} lists more than {MAX_LISTED} items"),
                 ));
             }
             pages += 1;
-            let page_hints = Hints::of(&f.result);
+            let page_hints = Hints::of(&result);
             let h = hints.get_or_insert(page_hints);
             h.ttl_ms = h.ttl_ms.min(page_hints.ttl_ms);
-            let next = match f.result.get("nextCursor") {
-                None | Some(Json::Null) => None,
-                Some(Json::String(c)) => Some(c.clone()),
-                Some(other) => {
-                    return Err(ClientError::exchange(
-                        ExchangeKind::ProtocolError,
-                        format!("a {method} result has a nextCursor that is not a string: {other}"),
-                    ))
-                }
+            let next = match member(&result, "nextCursor") {
+                None => None,
+                Some(c) if c.is_null() => None,
+                Some(c) => match c.as_str() {
+                    Some(c) => Some(c.to_owned()),
+                    None => {
+                        return Err(ClientError::exchange(
+                            ExchangeKind::ProtocolError,
+                            format!(
+                                "a {method} result has a nextCursor that is not a string: {}",
+                                quoted(c)
+                            ),
+                        ))
+                    }
+                },
             };
-            self.remember(&f, rpc.now_ms())?;
-            // The cache holds its own copy: the page's items move, not copied.
-            if let Some(Json::Array(page)) = f.result.get_mut(field).map(Json::take) {
-                items.extend(page);
-            }
+            self.remember(&f, page_hints, rpc.now_ms())?;
+            items.extend(page.iter().map(&mut item));
             match next {
                 None => break,
                 Some(c) => {
@@ -181,12 +168,14 @@ impl SkillsClient {
     /// the second time). The entries are current for the smallest `ttlMs` of the pages.
     pub async fn list<R: Rpc>(&self, rpc: &R) -> Result<Listing> {
         self.begin_listing()?;
-        let (items, hints, pages) = self.pages(rpc, "skills/list", json!({}), "skills").await?;
+        // Each entry is read by the registry's reader as its page is read; the listing is
+        // registered as a whole once every page is in.
+        let (entries, hints, pages) = self
+            .pages(rpc, "skills/list", json!({}), "skills", Entry::from_node)
+            .await?;
         let now = rpc.now_ms();
         self.with(|s| {
-            let outcome = s
-                .host
-                .register_entries(&s.label, items.iter().map(Json::to_string))?;
+            let outcome = s.host.register_entries(&s.label, entries)?;
             let until = now + hints.ttl_ms as f64;
             let mut skills = Vec::with_capacity(outcome.registered.len());
             for r in &outcome.registered {
@@ -221,18 +210,18 @@ impl SkillsClient {
         let f = self
             .fetch(rpc, "skills/get", json!({ "uri": uri }), use_cache)
             .await?;
-        let text = f.result.to_string();
+        let result = f.read("skills/get")?;
         let now = rpc.now_ms();
-        let hints = Hints::of(&f.result);
+        let hints = Hints::of(&result);
         self.with(|s| {
-            let outcome = match s.host.register_get_result(&s.label, uri, &text) {
+            let outcome = match s.host.register_get_node(&s.label, uri, &result) {
                 Ok(o) => o,
                 Err(e) => {
                     s.cache.evict(&f.key, &f.context);
                     return Err(e.into());
                 }
             };
-            Self::keep(s, &f, now);
+            Self::keep(s, &f, hints, now);
             s.host
                 .set_current_until(&s.label, uri, now + hints.ttl_ms as f64);
             let skill = Self::listed(s, uri).ok_or_else(|| {
@@ -376,14 +365,15 @@ impl SkillsClient {
         let f = self
             .fetch(rpc, "resources/read", json!({ "uri": plan.uri }), use_cache)
             .await?;
-        let (content, digest) = prepared(rpc, &f.result, &plan).await;
+        let result = f.read("resources/read")?;
+        let (content, digest) = prepared(rpc, &f, &result, &plan).await;
         let loaded = self.with(|s| {
             s.host
                 .load_for(&s.label, uri, content, hashing(&digest), purpose)
         })?;
         match loaded {
             Ok(skill) => {
-                self.remember(&f, rpc.now_ms())?;
+                self.remember(&f, Hints::of(&result), rpc.now_ms())?;
                 Ok(Ok(skill))
             }
             Err(e) => {
@@ -431,7 +421,8 @@ impl SkillsClient {
                     !refreshed,
                 )
                 .await?;
-            let (content, digest) = prepared(rpc, &f.result, &plan).await;
+            let result = f.read("resources/read")?;
+            let (content, digest) = prepared(rpc, &f, &result, &plan).await;
             let read = self.with(|s| {
                 s.host.read_for(
                     &s.label,
@@ -444,7 +435,7 @@ impl SkillsClient {
             })?;
             match read {
                 Ok(file) => {
-                    self.remember(&f, rpc.now_ms())?;
+                    self.remember(&f, Hints::of(&result), rpc.now_ms())?;
                     return Ok(ReadOutcome {
                         file,
                         refreshed,
@@ -474,36 +465,18 @@ impl SkillsClient {
     /// with whether its entry lists it; the listing never extends a manifest (H20).
     pub async fn read_directory<R: Rpc>(&self, rpc: &R, uri: &str) -> Result<Directory> {
         self.begin_listing()?;
-        let (items, hints, pages) = self
+        // Each child is read as its page is read; the first item that cannot be read fails the
+        // directory once every page is in.
+        let (read, hints, pages) = self
             .pages(
                 rpc,
                 "resources/directory/read",
                 json!({ "uri": uri }),
                 "resources",
+                |item| child(uri, item),
             )
             .await?;
-        let mut children = Vec::with_capacity(items.len());
-        for item in &items {
-            let child_uri = item.get("uri").and_then(Json::as_str).ok_or_else(|| {
-                ClientError::exchange(
-                    ExchangeKind::ProtocolError,
-                    format!("an item of resources/directory/read for {uri} has no string `uri`"),
-                )
-            })?;
-            let mime_type = item
-                .get("mimeType")
-                .and_then(Json::as_str)
-                .map(str::to_owned);
-            let directory = mime_type.as_deref() == Some("inode/directory");
-            children.push(DirectoryChild {
-                uri: child_uri.to_owned(),
-                name: item.get("name").and_then(Json::as_str).map(str::to_owned),
-                size: item.get("size").and_then(Json::as_u64),
-                directory,
-                listed: None,
-                mime_type,
-            });
-        }
+        let mut children = read.into_iter().collect::<Result<Vec<_>>>()?;
         self.with(|s| {
             // The files each skill lists, as a set, built once per skill met in this directory.
             let mut listed: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
@@ -526,5 +499,53 @@ impl SkillsClient {
             hints,
             pages,
         })
+    }
+}
+
+/// An item of a `resources/directory/read` page for `uri`, its members as `serde_json` reads
+/// them (a repeated key, the last one); `listed` is worked out once every page is in.
+fn child(uri: &str, item: &Node<'_>) -> Result<DirectoryChild> {
+    let text = |key: &str| member(item, key).and_then(Node::as_str).map(str::to_owned);
+    let child_uri = text("uri").ok_or_else(|| {
+        ClientError::exchange(
+            ExchangeKind::ProtocolError,
+            format!("an item of resources/directory/read for {uri} has no string `uri`"),
+        )
+    })?;
+    let mime_type = text("mimeType");
+    let directory = mime_type.as_deref() == Some("inode/directory");
+    Ok(DirectoryChild {
+        uri: child_uri,
+        name: text("name"),
+        size: member(item, "size").and_then(Node::as_u64),
+        directory,
+        listed: None,
+        mime_type,
+    })
+}
+
+impl Fetched {
+    /// Reads the result's text once, with the strict reader, and checks that it is a complete
+    /// result object (`protocol-error` otherwise).
+    pub(super) fn read(&self, method: &str) -> Result<Node<'_>> {
+        let result = read_result(method, &self.text)?;
+        if result.as_object().is_none() {
+            return Err(ClientError::exchange(
+                ExchangeKind::ProtocolError,
+                format!("the result of {method} is not an object"),
+            ));
+        }
+        match member(&result, "resultType") {
+            None => {}
+            Some(t) if t.as_str() == Some("complete") => {}
+            Some(other) => {
+                let other = quoted(other);
+                return Err(ClientError::exchange(ExchangeKind::ProtocolError,
+                    format!("the result of {method} has resultType {other}; this client takes complete results only"),
+                )
+                .with_values("complete", other));
+            }
+        }
+        Ok(result)
     }
 }

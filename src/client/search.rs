@@ -11,10 +11,11 @@
 //! reply is a `protocol-error`: search returns URIs only, and the skill itself is then fetched
 //! and verified through `skills/get` like any other, so search never bypasses verification.
 
-use serde_json::{json, Value as Json};
+use serde_json::json;
+use skills_edge_catalog::json::{Json as JsonNode, Node};
 
 use super::error::{ClientError, ExchangeKind, Result};
-use super::{check_skill_md_uri, Rpc, ServerFacts};
+use super::{check_skill_md_uri, member, read_result, Rpc, ServerFacts};
 use crate::host::error::{ErrorCode, VerifyError};
 
 /// The tool's name (docs/search.md).
@@ -169,13 +170,17 @@ pub async fn search<R: Rpc>(
             Some(c) => json!({ "cursor": c }),
             None => json!({}),
         };
-        let page = rpc.call("tools/list", params).await?;
-        for t in page["tools"].as_array().into_iter().flatten() {
-            if let Some(n) = t["name"].as_str() {
+        let text = rpc.call("tools/list", params).await?;
+        let page = read_result("tools/list", &text)?;
+        let tools = member(&page, "tools").and_then(Node::as_array);
+        for t in tools.into_iter().flatten() {
+            if let Some(n) = member(t, "name").and_then(Node::as_str) {
                 names.push(n.to_owned());
             }
         }
-        cursor = page["nextCursor"].as_str().map(str::to_owned);
+        cursor = member(&page, "nextCursor")
+            .and_then(Node::as_str)
+            .map(str::to_owned);
         if cursor.is_none() {
             break;
         }
@@ -195,36 +200,47 @@ pub async fn search<R: Rpc>(
     if let Some(l) = q.limit {
         arguments["limit"] = json!(l);
     }
-    let result = rpc
+    let text = rpc
         .call(
             "tools/call",
             json!({ "name": SEARCH_TOOL, "arguments": arguments }),
         )
         .await?;
-    if result["isError"] == true {
-        let text = result["content"][0]["text"].as_str().unwrap_or("(no text)");
+    let result = read_result("tools/call", &text)?;
+    if member(&result, "isError").is_some_and(|e| e.value == JsonNode::Bool(true)) {
+        let text = member(&result, "content")
+            .and_then(Node::as_array)
+            .and_then(<[Node]>::first)
+            .and_then(|c| member(c, "text"))
+            .and_then(Node::as_str)
+            .unwrap_or("(no text)");
         return Err(
             VerifyError::new(ErrorCode::InvalidArgument, format!("{SEARCH_TOOL}: {text}")).into(),
         );
     }
-    hits(&result["structuredContent"])
+    hits(member(&result, "structuredContent"))
 }
 
-/// The results of a tool result's `structuredContent`, each checked.
-fn hits(structured: &Json) -> Result<Vec<SearchHit>> {
+/// The results of a tool result's `structuredContent` (its members as `serde_json` reads
+/// them: a repeated key, the last one), each checked.
+fn hits(structured: Option<&Node<'_>>) -> Result<Vec<SearchHit>> {
     let broken = |what: String| {
         ClientError::exchange(
             ExchangeKind::ProtocolError,
             format!("{SEARCH_TOOL} answered {what}; its structuredContent must be {{\"results\":[{{\"uri\",\"name\",\"description\",\"score\"}}]}} (docs/search.md)"),
         )
     };
-    let Some(results) = structured["results"].as_array() else {
+    let Some(results) = structured
+        .and_then(|s| member(s, "results"))
+        .and_then(Node::as_array)
+    else {
         return Err(broken("no results array".into()));
     };
     let mut out = Vec::with_capacity(results.len());
     for (i, r) in results.iter().enumerate() {
         let text = |k: &str| {
-            r[k].as_str()
+            member(r, k)
+                .and_then(Node::as_str)
                 .map(str::to_owned)
                 .ok_or_else(|| broken(format!("results[{i}] without a string {k}")))
         };
@@ -234,8 +250,8 @@ fn hits(structured: &Json) -> Result<Vec<SearchHit>> {
                 "results[{i}] whose uri is not a skill:// URI of a SKILL.md"
             )));
         }
-        let score = r["score"]
-            .as_f64()
+        let score = member(r, "score")
+            .and_then(Node::as_f64)
             .filter(|s| s.is_finite())
             .ok_or_else(|| broken(format!("results[{i}] without a numeric score")))?;
         out.push(SearchHit {
@@ -253,6 +269,7 @@ mod tests {
     use super::*;
     use crate::client::block_on;
     use crate::protocol::Era;
+    use serde_json::Value as Json;
     use std::cell::RefCell;
     use std::future::Future;
 
@@ -265,7 +282,7 @@ mod tests {
     }
 
     impl Rpc for Fake {
-        fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json>> {
+        fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<String>> {
             self.asked.borrow_mut().push(method.to_owned());
             let page: usize = params["cursor"]
                 .as_str()
@@ -285,7 +302,7 @@ mod tests {
                 }
                 _ => self.call.clone(),
             };
-            std::future::ready(Ok(result))
+            std::future::ready(Ok(result.to_string()))
         }
 
         fn now_ms(&self) -> f64 {
@@ -358,14 +375,19 @@ mod tests {
     #[test]
     fn a_result_that_is_not_a_skill_uri_is_refused() {
         let ok = json!({"results": [{"uri": "skill://a/SKILL.md", "name": "a", "description": "d", "score": 1.5}]});
-        assert_eq!(hits(&ok).map(|h| h.len()).ok(), Some(1));
+        let read = |v: &Json| v.to_string();
+        let ok = read(&ok);
+        let node = skills_edge_catalog::json::parse(&ok).unwrap();
+        assert_eq!(hits(Some(&node)).map(|h| h.len()).ok(), Some(1));
         for bad in [
             json!({}),
             json!({"results": [{"uri": "https://evil.example/SKILL.md", "name": "a", "description": "d", "score": 1}]}),
             json!({"results": [{"uri": "skill://a/SKILL.md", "name": "a", "description": "d"}]}),
             json!({"results": [{"uri": "skill://a/SKILL.md", "name": 1, "description": "d", "score": 1}]}),
         ] {
-            let e = hits(&bad).expect_err("refused");
+            let text = read(&bad);
+            let node = skills_edge_catalog::json::parse(&text).unwrap();
+            let e = hits(Some(&node)).expect_err("refused");
             assert_eq!(e.code, ExchangeKind::ProtocolError, "{bad}");
         }
     }

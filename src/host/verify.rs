@@ -26,7 +26,7 @@ mod read_result;
 pub use frontmatter::compare_frontmatter;
 pub use read_result::read_content;
 pub(crate) use read_result::read_result_content;
-use read_result::{bad_result, parse_result, read_item};
+use read_result::{bad_result, parse_result};
 
 /// What the caller allows beyond the defaults.
 ///
@@ -568,7 +568,7 @@ pub fn verify_skill_md(
     // A `resources/read` result's one content item, as text.
     let from_result = |result: &str| -> Result<(String, Option<String>, FileReceipt)> {
         let node = parse_result(result, uri)?;
-        let (body, mime) = read_item(&node, uri, item.map(|i| i.size))?;
+        let (body, mime) = read_content(&node, uri, item.map(|i| i.size))?;
         let (text, mime) = item_text(body, mime)?;
         let receipt = receipt_of(text.as_bytes())?;
         Ok((text, mime, receipt))

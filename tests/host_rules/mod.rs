@@ -103,7 +103,11 @@ impl Wire {
 }
 
 impl Rpc for Wire {
-    fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<Json, ClientError>> {
+    fn call(
+        &self,
+        method: &str,
+        params: Json,
+    ) -> impl Future<Output = Result<String, ClientError>> {
         self.log
             .borrow_mut()
             .push((method.to_owned(), params.clone()));
@@ -113,7 +117,7 @@ impl Rpc for Wire {
             .as_ref()
             .and_then(|f| f(method, &params))
         {
-            return ready(answer);
+            return ready(answer.map(|r| r.to_string()));
         }
         let reply = call(
             &self.responder,
@@ -127,7 +131,7 @@ impl Rpc for Wire {
                 if let Some(t) = self.tamper.borrow().as_ref() {
                     t(method, &params, &mut result);
                 }
-                Ok(result)
+                Ok(result.to_string())
             }
         };
         ready(out)

@@ -478,15 +478,16 @@ impl<'c> Server<'c> {
 }
 
 impl Rpc for Server<'_> {
-    async fn call(&self, method: &str, params: Json) -> Result<Json> {
+    async fn call(&self, method: &str, params: Json) -> Result<String> {
         self.clock.set(self.clock.get() + 1.0);
-        match method {
+        let result = match method {
             "skills/list" => self.list(&params),
             "skills/get" => self.get(&params),
             "resources/read" => self.read(&params),
             "resources/directory/read" => self.directory(&params),
             _ => Err(rpc_error(method)),
-        }
+        };
+        result.map(|r| r.to_string())
     }
 
     fn now_ms(&self) -> f64 {

@@ -1,9 +1,9 @@
 //! Reading a reply: a JSON body or the events of a stream, each read once with the strict JSON reader, as the response to one request.
 
-use serde_json::Map;
 use skills_edge_catalog::json::{self, Json as JsonNode, Node};
 
 use super::*;
+use crate::client::member;
 
 /// An event's data: `Some` when it is the response to `id`; other messages are skipped.
 pub(super) fn answer_in_event(data: &str, id: u64, method: &str) -> Result<Option<Answer>> {
@@ -17,28 +17,19 @@ pub(super) fn answer_in_event(data: &str, id: u64, method: &str) -> Result<Optio
             )))
         }
     };
-    let is_response = match &envelope {
-        Envelope::Object(obj) => {
-            obj.get("method").is_none() && (obj.contains_key("result") || obj.contains_key("error"))
-        }
-        Envelope::Other => false,
-    };
+    let is_response = envelope.as_object().is_some()
+        && envelope.get("method").is_none()
+        && (envelope.get("result").is_some() || envelope.get("error").is_some());
     if !is_response {
         return Ok(None);
     }
-    answer_of(envelope, id, method, false).map(Some)
+    answer_of(&envelope, id, method, false).map(Some)
 }
 
 fn duplicate(method: &str, key: &str) -> ClientError {
     protocol(format!(
         "the reply to {method} is not a valid JSON-RPC response: it has a duplicate member {key:?}; a response names each member once"
     ))
-}
-
-/// A reply read as JSON: an object whose members are all distinct, or anything else.
-enum Envelope {
-    Object(Map<String, Json>),
-    Other,
 }
 
 /// Why a reply was not read.
@@ -50,28 +41,23 @@ enum Unread {
     Repeated(String),
 }
 
-/// Reads a reply with the strict JSON reader ([`skills_edge_catalog::json`]): once, its
-/// top-level members checked for a repeated key with one ordered set (O(n log n)), then
-/// handed on as `serde_json` values, without writing them back to text.
-fn read_envelope(text: &str) -> std::result::Result<Envelope, Unread> {
+/// Reads a reply with the strict JSON reader ([`skills_edge_catalog::json`]), once; an object
+/// has its top-level members checked for a repeated key with one ordered set (O(n log n)).
+/// The `result` is handed on as the text it was read from ([`Node::raw`]), for the client's
+/// own reading; nothing is written back to text.
+fn read_envelope(text: &str) -> std::result::Result<Node<'_>, Unread> {
     let node = json::parse(text).map_err(Unread::NotJson)?;
-    if node.as_object().is_none() {
-        return Ok(Envelope::Other);
-    }
     if let Some(key) = node.repeated_key() {
         return Err(Unread::Repeated(key.to_owned()));
     }
-    match serde_value(&node) {
-        Json::Object(obj) => Ok(Envelope::Object(obj)),
-        _ => Ok(Envelope::Other),
-    }
+    Ok(node)
 }
 
-/// The value of a node read by the strict reader, as a `serde_json` value (the client's
-/// representation of results). Depth is bounded by the reader's nesting limit. A number keeps
-/// `serde_json`'s reading of its text; a repeated key below the top level keeps its last
+/// The value of a node read by the strict reader, as a `serde_json` value (what a message
+/// quotes, an error's `data`, a server's facts). Depth is bounded by the reader's nesting
+/// limit. A number keeps `serde_json`'s reading of its text; a repeated key keeps its last
 /// value, as `serde_json` reads it.
-fn serde_value(node: &Node<'_>) -> Json {
+pub(crate) fn serde_value(node: &Node<'_>) -> Json {
     match &node.value {
         JsonNode::Null => Json::Null,
         JsonNode::Bool(b) => Json::Bool(*b),
@@ -116,56 +102,55 @@ pub(super) fn parse_response(
             excerpt(text)
         )),
     })?;
-    answer_of(envelope, id, method, lenient_id)
+    answer_of(&envelope, id, method, lenient_id)
 }
 
-fn answer_of(envelope: Envelope, id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
-    let Envelope::Object(obj) = envelope else {
+fn answer_of(envelope: &Node<'_>, id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
+    if envelope.as_object().is_none() {
         return Err(protocol(format!(
             "the reply to {method} is not a JSON-RPC response object"
         )));
-    };
-    if obj.get("jsonrpc").and_then(Json::as_str) != Some("2.0") {
+    }
+    if envelope.get("jsonrpc").and_then(Node::as_str) != Some("2.0") {
         return Err(protocol(format!(
             "the reply to {method} is not JSON-RPC 2.0 (no \"jsonrpc\": \"2.0\")"
         )));
     }
+    let error = envelope.get("error");
     // JSON-RPC 2.0 §5: an error about a request whose id could not be read has `"id": null`.
-    let id_ok = match obj.get("id") {
-        Some(Json::Null) | None => lenient_id || obj.contains_key("error"),
-        Some(v) => v.as_u64() == Some(id),
+    let id_ok = match envelope.get("id") {
+        // As `serde_json` reads the number (`-0` is 0).
+        Some(v) if !v.is_null() => serde_value(v).as_u64() == Some(id),
+        _ => lenient_id || error.is_some(),
     };
     if !id_ok {
+        let carried = envelope.get("id").map(|v| serde_value(v).to_string());
         return Err(protocol(format!(
             "the reply to {method} (request {id}) carries the id {}",
-            obj.get("id")
-                .map(Json::to_string)
-                .unwrap_or_else(|| "(none)".into())
+            carried.as_deref().unwrap_or("(none)")
         ))
-        .with_values(
-            id.to_string(),
-            obj.get("id").map(Json::to_string).unwrap_or_default(),
-        ));
+        .with_values(id.to_string(), carried.unwrap_or_default()));
     }
-    let mut obj = obj;
-    match (obj.remove("result"), obj.get("error")) {
-        (Some(r @ Json::Object(_)), None) => Ok(Answer::Result(r)),
-        (None, Some(Json::Object(e))) => error_of(e, method),
+    match (envelope.get("result"), error) {
+        (Some(r), None) if r.as_object().is_some() => Ok(Answer::Result(r.raw.to_owned())),
+        (None, Some(e)) if e.as_object().is_some() => error_of(e, method),
         _ => Err(protocol(format!(
             "the reply to {method} must have either a `result` object or an `error` object"
         ))),
     }
 }
 
-fn error_of(e: &Map<String, Json>, method: &str) -> Result<Answer> {
-    match (
-        e.get("code").and_then(Json::as_i64),
-        e.get("message").and_then(Json::as_str),
-    ) {
+fn error_of(e: &Node<'_>, method: &str) -> Result<Answer> {
+    // The error object's members as `serde_json` read them: a repeated key, the last one.
+    let code = member(e, "code").and_then(|c| match c.value {
+        JsonNode::Number(n) => n.parse::<i64>().ok(),
+        _ => None,
+    });
+    match (code, member(e, "message").and_then(Node::as_str)) {
         (Some(code), Some(message)) => Ok(Answer::Error {
             code,
             message: message.to_owned(),
-            data: e.get("data").cloned(),
+            data: member(e, "data").map(serde_value),
         }),
         _ => Err(protocol(format!(
             "the error answering {method} has no integer `code` and string `message`"

@@ -76,11 +76,20 @@ fn frames_carry_the_mcp_headers() {
 }
 
 #[test]
+fn a_result_is_handed_over_as_the_text_it_was_read_from() {
+    let body = br#"{"jsonrpc":"2.0","id":7,"result": {"a": [1, 2.50], "b": "\u00e9"} }"#;
+    assert_eq!(
+        parse_response(body, 7, "m", false).unwrap(),
+        Answer::Result(r#"{"a": [1, 2.50], "b": "\u00e9"}"#.into())
+    );
+}
+
+#[test]
 fn responses_are_checked() {
     let ok = br#"{"jsonrpc":"2.0","id":7,"result":{"a":1}}"#;
     assert_eq!(
         parse_response(ok, 7, "m", false).unwrap(),
-        Answer::Result(json!({"a":1}))
+        Answer::Result(r#"{"a":1}"#.into())
     );
     for (bad, why) in [
         (&br#"{"jsonrpc":"2.0","id":8,"result":{}}"#[..], "id"),

@@ -92,31 +92,37 @@ impl SkillHost {
     /// reported, not registered, and do not stop the others.
     pub fn register_listing(&mut self, label: &str, json: &str) -> Result<ListingOutcome> {
         self.server(label)?;
-        let raw = listing_entries(json)?;
-        self.register_entries(label, raw)
+        let doc = json::parse(json).map_err(|e| {
+            VerifyError::new(
+                ErrorCode::InvalidArgument,
+                format!("the listing cannot be read: {e}"),
+            )
+        })?;
+        let entries = listing_entries(&doc)?.iter().map(Entry::from_node).collect();
+        self.register_entries(label, entries)
     }
 
-    /// [`SkillHost::register_listing`] for entries given one by one (each the JSON text of
-    /// one entry, in listing order), so a caller holding a listing's items never joins them
-    /// into one text. An entry whose signature the policy refuses is reported as rejected
-    /// with that code ([`SkillHost::register`]).
+    /// [`SkillHost::register_listing`] for entries already read, in listing order (each
+    /// item of the listing as [`Entry::from_node`] read it, or why it could not be), so a
+    /// caller that has read a listing's pages never writes their items back to text or reads
+    /// them again. An entry whose signature the policy refuses is reported as rejected with
+    /// that code ([`SkillHost::register`]).
     ///
     /// When the server's origin has no pin yet and would be pinned (trust on first use, or a
     /// change accepted), the first signed entry of the listing whose signature holds pins it
     /// before any other is registered, so a listing is judged as a whole whatever its order: an
     /// unsigned skill listed before it is refused as it would be in the next listing.
-    pub(crate) fn register_entries<I>(&mut self, label: &str, entries: I) -> Result<ListingOutcome>
-    where
-        I: IntoIterator,
-        I::Item: AsRef<str>,
-    {
+    pub(crate) fn register_entries(
+        &mut self,
+        label: &str,
+        entries: Vec<Result<Entry>>,
+    ) -> Result<ListingOutcome> {
         let origin = self.server(label)?.origin.clone();
-        let entries: Vec<I::Item> = entries.into_iter().collect();
         let first_use = self.pin_from_listing(&origin, &entries);
         let mut out = ListingOutcome::default();
         let mut seen: Map<usize> = Map::new();
-        for (index, raw_entry) in entries.iter().enumerate() {
-            match Entry::parse(raw_entry.as_ref()) {
+        for (index, read) in entries.into_iter().enumerate() {
+            match read {
                 Ok(entry) => {
                     if let Some(first) = seen.get(entry.uri()) {
                         let error = VerifyError::new(
@@ -151,22 +157,22 @@ impl SkillHost {
     /// The pre-pass of [`SkillHost::register_entries`]: when `origin` has no pin and would be
     /// pinned, the first signed entry whose signature holds pins it now. Returns its position
     /// and signer (a first use), to register it with.
-    pub(super) fn pin_from_listing<T: AsRef<str>>(
+    pub(super) fn pin_from_listing(
         &mut self,
         origin: &str,
-        entries: &[T],
+        entries: &[Result<Entry>],
     ) -> Option<(usize, Signer)> {
         if !self.signers.would_pin(origin) {
             return None;
         }
-        for (index, raw) in entries.iter().enumerate() {
-            let Ok(entry) = Entry::parse(raw.as_ref()) else {
+        for (index, read) in entries.iter().enumerate() {
+            let Ok(entry) = read else {
                 continue;
             };
             if entry.signature().is_none() {
                 continue;
             }
-            if let Ok(Some(signer)) = self.signers.check_entry(origin, &entry) {
+            if let Ok(Some(signer)) = self.signers.check_entry(origin, entry) {
                 // The origin is pinned now (unless the origin is one no pin is kept for).
                 return self
                     .signers
@@ -188,10 +194,32 @@ impl SkillHost {
         json: &str,
     ) -> Result<RegisterOutcome> {
         self.server(label)?;
+        let doc = json::parse(json).map_err(|e| unreadable_get(requested_uri, e.to_string()))?;
+        self.register_get_read(label, requested_uri, &doc)
+    }
+
+    /// [`SkillHost::register_get_result`] for a result already read with the strict JSON
+    /// reader (the client's one reading of the reply).
+    pub(crate) fn register_get_node(
+        &mut self,
+        label: &str,
+        requested_uri: &str,
+        doc: &json::Node<'_>,
+    ) -> Result<RegisterOutcome> {
+        self.server(label)?;
+        self.register_get_read(label, requested_uri, doc)
+    }
+
+    /// [`SkillHost::register_get_node`] once the server is known.
+    fn register_get_read(
+        &mut self,
+        label: &str,
+        requested_uri: &str,
+        doc: &json::Node<'_>,
+    ) -> Result<RegisterOutcome> {
         let invalid =
             |m: String| VerifyError::new(ErrorCode::InvalidEntry, m).with_uri(requested_uri);
-        let read = |m: String| invalid(format!("the skills/get result cannot be read: {m}"));
-        let doc = json::parse(json).map_err(|e| read(e.to_string()))?;
+        let read = |m: String| unreadable_get(requested_uri, m);
         if doc.as_object().is_none() {
             return Err(read(format!("it is {}, not an object", doc.a_type())));
         }
@@ -236,13 +264,21 @@ impl SkillHost {
     }
 }
 
+/// The refusal of a `skills/get` result for `requested_uri` that cannot be read, and why.
+fn unreadable_get(requested_uri: &str, why: String) -> VerifyError {
+    VerifyError::new(
+        ErrorCode::InvalidEntry,
+        format!("the skills/get result cannot be read: {why}"),
+    )
+    .with_uri(requested_uri)
+}
+
 /// The entries of a listing: a JSON array, or an object with a `skills` array and a
 /// `resultType` that is absent or `"complete"`.
-pub(super) fn listing_entries(json: &str) -> Result<Vec<&str>> {
+fn listing_entries<'n, 'a>(doc: &'n json::Node<'a>) -> Result<&'n [json::Node<'a>]> {
     let bad = |m: String| VerifyError::new(ErrorCode::InvalidArgument, m);
-    let doc = json::parse(json).map_err(|e| bad(format!("the listing cannot be read: {e}")))?;
     if let Some(items) = doc.as_array() {
-        return Ok(items.iter().map(|n| n.raw).collect());
+        return Ok(items);
     }
     let shape = |m: String| {
         bad(format!("a listing is a skills/list result or an array of entries; this one cannot be read: {m}"))
@@ -258,7 +294,5 @@ pub(super) fn listing_entries(json: &str) -> Result<Vec<&str>> {
             return Err(bad(m));
         }
     let skills = doc.opt_array("skills").map_err(|e| shape(e.into()))?;
-    skills
-        .map(|items| items.iter().map(|n| n.raw).collect())
-        .ok_or_else(|| bad("the skills/list result has no `skills` array".into()))
+    skills.ok_or_else(|| bad("the skills/list result has no `skills` array".into()))
 }

@@ -102,14 +102,14 @@ pub struct HostOptions {
 /// # use serde_json::{json, Value};
 /// # struct Local(Responder);
 /// # impl Rpc for Local {
-/// #     async fn call(&self, method: &str, mut params: Value) -> skills_edge::client::Result<Value> {
+/// #     async fn call(&self, method: &str, mut params: Value) -> skills_edge::client::Result<String> {
 /// #         params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
 /// #             "io.modelcontextprotocol/clientCapabilities": {}});
 /// #         let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
 /// #         let reply = self.0.respond(request.to_string().as_bytes(), &Transport::Stream, Grant::PUBLIC);
 /// #         let mut reply: Value = serde_json::from_str(reply.body_str()).unwrap();
 /// #         match reply.get_mut("result") {
-/// #             Some(result) => Ok(result.take()),
+/// #             Some(result) => Ok(result.take().to_string()),
 /// #             None => Err(ClientError::exchange(ExchangeKind::ServerError, reply["error"]["message"].to_string())
 /// #                 .with_actual(reply["error"]["code"].to_string())),
 /// #         }
@@ -117,7 +117,7 @@ pub struct HostOptions {
 /// #     fn now_ms(&self) -> f64 { 0.0 }
 /// # }
 /// # let rpc = Local(Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap());
-/// # let discovered = block_on(rpc.call("server/discover", json!({}))).unwrap();
+/// # let discovered: Value = serde_json::from_str(&block_on(rpc.call("server/discover", json!({}))).unwrap()).unwrap();
 /// # let facts = ServerFacts::from_result(skills_edge::protocol::Era::Modern, "2026-07-28", &discovered);
 /// let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
 /// # client.set_facts(facts).unwrap();
@@ -469,7 +469,7 @@ struct Window {
 /// # Registering entries
 ///
 /// [`SkillHost::register_listing`] (a `skills/list` result), `SkillHost::register_entries`
-/// (its items one by one), [`SkillHost::register_get_result`] (a `skills/get` result),
+/// (its items, each already read), [`SkillHost::register_get_result`] (a `skills/get` result),
 /// [`SkillHost::register`] and [`SkillHost::refresh`] (one parsed [`Entry`]),
 /// [`SkillHost::forget`], and [`SkillHost::entry`] to read one back.
 ///

@@ -6,32 +6,6 @@ pub(super) fn bad_result(uri: &str, message: impl Into<String>) -> VerifyError {
     VerifyError::new(ErrorCode::InvalidReadResult, message).with_uri(uri)
 }
 
-/// Extracts the one content item for `uri` from a `resources/read` result given as its JSON
-/// text (A7, A14), read with the strict JSON reader: `resultType` absent (legacy servers) or
-/// `"complete"`; exactly one item of `contents` with this exact `uri` (items for other URIs
-/// are ignored); exactly one of `text` (a string) or `blob` (strict, padded standard base64).
-/// A member the check reads that is given twice (in the result or in a content item) is
-/// refused, so the result is never read on one of its spellings. When `expected_size` is
-/// given, a `blob`'s decoded length is checked against it before anything is decoded
-/// ([`ErrorCode::SizeMismatch`]).
-///
-/// ```
-/// use skills_edge::host::{read_content, Body, ErrorCode};
-/// let r = r#"{"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]}"#;
-/// let (body, mime) = read_content(r, "skill://a/SKILL.md", None).unwrap();
-/// assert_eq!((body, mime.as_deref()), (Body::Text("a".into()), Some("text/markdown")));
-/// let twice = r#"{"contents":[{"uri":"skill://a/SKILL.md","text":"a","text":"b"}]}"#;
-/// let e = read_content(twice, "skill://a/SKILL.md", None).unwrap_err();
-/// assert_eq!(e.code, ErrorCode::InvalidReadResult);
-/// ```
-pub fn read_content(
-    result: &str,
-    uri: &str,
-    expected_size: Option<u64>,
-) -> Result<(Body, Option<String>)> {
-    read_item(&parse_result(result, uri)?, uri, expected_size)
-}
-
 /// A `resources/read` result given as JSON text, read with the strict reader.
 pub(super) fn parse_result<'a>(text: &'a str, uri: &str) -> Result<Node<'a>> {
     json::parse(text).map_err(|e| {
@@ -55,8 +29,26 @@ fn member<'n, 'a>(node: &'n Node<'a>, key: &str, uri: &str) -> Result<Option<&'n
     })
 }
 
-/// [`read_content`] over the parsed result.
-pub(super) fn read_item(
+/// Extracts the one content item for `uri` from a `resources/read` result read with the strict
+/// JSON reader ([`skills_edge_catalog::json`]) (A7, A14): `resultType` absent (legacy servers) or
+/// `"complete"`; exactly one item of `contents` with this exact `uri` (items for other URIs
+/// are ignored); exactly one of `text` (a string) or `blob` (strict, padded standard base64).
+/// A member the check reads that is given twice (in the result or in a content item) is
+/// refused, so the result is never read on one of its spellings. When `expected_size` is
+/// given, a `blob`'s decoded length is checked against it before anything is decoded
+/// ([`ErrorCode::SizeMismatch`]).
+///
+/// ```
+/// use skills_edge::host::{read_content, Body, ErrorCode};
+/// use skills_edge_catalog::json::parse;
+/// let r = r#"{"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]}"#;
+/// let (body, mime) = read_content(&parse(r).unwrap(), "skill://a/SKILL.md", None).unwrap();
+/// assert_eq!((body, mime.as_deref()), (Body::Text("a".into()), Some("text/markdown")));
+/// let twice = r#"{"contents":[{"uri":"skill://a/SKILL.md","text":"a","text":"b"}]}"#;
+/// let e = read_content(&parse(twice).unwrap(), "skill://a/SKILL.md", None).unwrap_err();
+/// assert_eq!(e.code, ErrorCode::InvalidReadResult);
+/// ```
+pub fn read_content(
     result: &Node<'_>,
     uri: &str,
     expected_size: Option<u64>,
@@ -164,7 +156,7 @@ pub(crate) fn read_result_content(
     options: VerifyOptions,
 ) -> Result<(Body, Option<String>)> {
     let item = manifest_item(entry, uri, options)?;
-    let (body, mime_type) = read_content(result, uri, item.map(|i| i.size))?;
+    let (body, mime_type) = read_content(&parse_result(result, uri)?, uri, item.map(|i| i.size))?;
     if let Some(item) = item {
         check_size(item, body.as_bytes().len() as u64)?;
     }

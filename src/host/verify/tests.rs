@@ -177,7 +177,8 @@ fn read_results_text_and_blob() {
     let code = |uri: &str, r: Json| {
         let err = verify_content(&e, uri, &rr(r.clone()), Hashing::Here, NONE).unwrap_err();
         // The content item alone: the same refusal, word for word.
-        let again = read_content(&r.to_string(), uri, None).map(|_| ());
+        let text = r.to_string();
+        let again = read_content(&json::parse(&text).unwrap(), uri, None).map(|_| ());
         if err.code == ErrorCode::InvalidReadResult {
             assert_eq!(again.unwrap_err(), err, "{r}");
         }
@@ -736,7 +737,8 @@ fn content_items_and_given_digests_verify_like_read_results() {
         // As the client reads it: with the size its plan expects, and when that fails the
         // whole result goes to the verifier.
         let size = e.item(uri).map(|i| i.size);
-        let item = match read_content(&result.to_string(), uri, size) {
+        let text = result.to_string();
+        let item = match read_content(&json::parse(&text).unwrap(), uri, size) {
             Ok((body, mime_type)) => Content::Item { body, mime_type },
             Err(err) => {
                 assert_eq!(Err(err), expected, "{uri}");

@@ -92,15 +92,17 @@ impl JsIo {
         is_wire_digest(&digest).then_some(digest)
     }
 
-    pub(super) async fn request(&self, method: &str, params: Json) -> ClientResult<Json> {
+    /// `io.request(method, params)`: the result the SDK client resolved to, as its JSON text
+    /// (`JSON.stringify`), for the client's one reading with the strict reader; a result that
+    /// is not JSON text that reader reads is refused here, as the transport's fault.
+    pub(super) async fn request(&self, method: &str, params: Json) -> ClientResult<String> {
         let f = self.function("request")?;
         let params = json_value(&params.to_string()).map_err(|_| broken("unreadable params"))?;
         let called = f
             .call2(&self.0, &JsValue::from_str(method), &params)
             .map_err(|e| failure(&e));
         let result = JsIo::settle(called).await?;
-        let text = json_text(&result).ok_or_else(|| broken("a result that is not JSON"))?;
-        serde_json::from_str(&text).map_err(|_| broken("a result that is not JSON"))
+        json_text(&result).ok_or_else(|| broken("a result that is not JSON"))
     }
 }
 
@@ -229,7 +231,7 @@ impl CallRpc {
 }
 
 impl Rpc for CallRpc {
-    async fn call(&self, method: &str, params: Json) -> ClientResult<Json> {
+    async fn call(&self, method: &str, params: Json) -> ClientResult<String> {
         match self.inner.mode.get() {
             Mode::Http => self.inner.session.rpc(&self.io).call(method, params).await,
             Mode::Sdk => self.io.request(method, params).await,
