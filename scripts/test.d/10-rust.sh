@@ -4,7 +4,7 @@
 # denied on every target (the host; wasm32 with the `js` feature, and with `web-verifier` alone
 # as the package's verifier module builds it; the Worker; the component crates are linted in
 # 40-component.sh), the documentation with warnings denied on the same targets, every Rust test,
-# then the Node tests that drive the built binary (tests/js/*.test.mjs: the official MCP SDK
+# every benchmark once on small inputs (criterion's test mode), then the Node tests that drive the built binary (tests/js/*.test.mjs: the official MCP SDK
 # client over stdio, frontmatter parity with yaml@2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -64,5 +64,11 @@ cargo doc --no-deps -p skills-edge --lib --target "$W" --no-default-features --f
 cargo doc --no-deps --target "$W" -p skills-edge-worker --quiet
 unset RUSTDOCFLAGS
 cargo test --locked --workspace $RMCP_CRATES
+# Every benchmark once, in criterion's test mode (each routine run once, checked to finish),
+# on small inputs: a bench that no longer runs fails here, not when somebody next measures.
+# Measuring is `cargo bench` (docs/performance.md).
+CLIENT_BENCH_ENTRIES=2000 CLIENT_BENCH_DIRECTORIES=16 CLIENT_BENCH_CHILDREN=200 \
+  PACK_BENCH_SKILLS=200 SEARCH_BENCH_SKILLS=200 SCALE_SKILLS=200 TEXT_BENCH_MEMBERS=2000 \
+  TEXT_BENCH_REPLY_MIB=1 cargo test --locked --workspace $RMCP_CRATES --bench '*'
 # The binary the Rust tests built (scripts/native-bin.sh finds it fresh).
 SKILLS_EDGE_BIN=$(bash scripts/native-bin.sh) node --test --test-timeout=300000 --test-force-exit tests/js/*.test.mjs
