@@ -365,13 +365,8 @@ impl Catalog {
     }
 
     /// Binary search of a table sorted by URI.
-    fn find<R: pack::Record>(
-        &self,
-        table: &Table<R>,
-        uri_of: impl Fn(&R) -> Span,
-        uri: &str,
-    ) -> Option<usize> {
-        table.find(self.pack(), uri, |r| self.s(uri_of(r)))
+    fn find<R: pack::Keyed>(&self, table: &Table<R>, uri: &str) -> Option<usize> {
+        table.find(self.pack(), uri, |s| self.s(s))
     }
 
     /// The content snapshot id: equal for equal catalogs, different after any change.
@@ -428,7 +423,7 @@ impl Catalog {
 
     /// The mirror record of `name` (the table is sorted by name).
     fn mirror_rec(&self, name: &str) -> Option<pack::MirrorRec> {
-        let i = self.find(&self.t.mirror, |m| m.name, name)?;
+        let i = self.find(&self.t.mirror, name)?;
         self.t.mirror.get(self.pack(), i)
     }
 
@@ -596,12 +591,12 @@ impl Catalog {
 
     /// The index (in URI order) of the skill whose `SKILL.md` URI is exactly `uri`.
     pub fn skill_index(&self, uri: &str) -> Option<usize> {
-        self.find(&self.t.skills, |r| r.uri, uri)
+        self.find(&self.t.skills, uri)
     }
 
     /// The skill whose `SKILL.md` URI is exactly `uri`.
     pub fn skill(&self, uri: &str) -> Option<SkillView<'_>> {
-        self.skill_at(self.find(&self.t.skills, |r| r.uri, uri)?)
+        self.skill_at(self.find(&self.t.skills, uri)?)
     }
 
     /// File `i` in URI order (`None` past the last one, or when its record is damaged:
@@ -661,7 +656,7 @@ impl Catalog {
 
     /// The file whose URI is exactly `uri`.
     pub fn file(&self, uri: &str) -> Option<FileView<'_>> {
-        self.file_at(self.find(&self.t.files, |r| r.uri, uri)?)
+        self.file_at(self.find(&self.t.files, uri)?)
     }
 
     /// Number of directories.
@@ -672,7 +667,7 @@ impl Catalog {
 
     /// The directory whose URI is exactly `uri`.
     pub fn dir(&self, uri: &str) -> Option<DirView<'_>> {
-        self.dir_at(self.find(&self.t.dirs, |r| r.uri, uri)?)
+        self.dir_at(self.find(&self.t.dirs, uri)?)
     }
 
     /// Directory `i` in URI order.

@@ -34,7 +34,7 @@ pub(crate) use format::*;
 pub(crate) use read::{open, Check};
 #[cfg(feature = "internals")]
 pub use read::{section_table, SectionTable};
-pub(crate) use record::{Record, Table};
+pub(crate) use record::{Keyed, Table};
 pub(crate) use tables::*;
 #[cfg(feature = "internals")]
 pub use write::seal;

@@ -76,6 +76,46 @@ impl Record for SkillRec {
     }
 }
 
+/// A record looked up by binary search on its key: the span of its URI (files, skills,
+/// directories) or of its name (the mirror's skills, the fallback's prompts). Its layout lists
+/// the key first, so a probe reads that span alone ([`Table::find`]) rather than decoding the
+/// whole record; debug builds (the tests, the fuzz targets) check every probe against the
+/// record decoded whole.
+pub(crate) trait Keyed: Record {
+    /// The key's span of a decoded record.
+    fn key(&self) -> Span;
+}
+
+impl Keyed for FileRec {
+    fn key(&self) -> Span {
+        self.uri
+    }
+}
+
+impl Keyed for SkillRec {
+    fn key(&self) -> Span {
+        self.uri
+    }
+}
+
+impl Keyed for DirRec {
+    fn key(&self) -> Span {
+        self.uri
+    }
+}
+
+impl Keyed for MirrorRec {
+    fn key(&self) -> Span {
+        self.name
+    }
+}
+
+impl Keyed for PromptRec {
+    fn key(&self) -> Span {
+        self.name
+    }
+}
+
 impl Record for DirRec {
     #[inline(always)]
     fn layout(&mut self, f: &mut impl Fields) {
@@ -333,16 +373,48 @@ impl<R: Record> Table<R> {
         }
         lo
     }
+}
 
-    /// The index of the record whose key is `key`, by binary search over a table sorted by
-    /// `key_of`.
-    pub(crate) fn find<'k, K: Ord + ?Sized + 'k>(
+impl<R: Keyed> Table<R> {
+    /// The key of record `i`, read alone (the record's first two words); `None` where
+    /// [`Table::get`] reads no record.
+    #[inline(always)]
+    fn key_at(&self, pack: &[u8], i: usize) -> Option<Span> {
+        if i >= self.len {
+            return None;
+        }
+        let n = record_len::<R>();
+        let start = self.at.checked_add(i.checked_mul(n)?)?;
+        let rec = pack.get(start..start.checked_add(n)?)?;
+        let word = |at: usize| u32::from_le_bytes([rec[at], rec[at + 1], rec[at + 2], rec[at + 3]]);
+        let key = Span {
+            off: word(0),
+            len: word(4),
+        };
+        // The layout lists the key first (Keyed): the whole record, decoded, says the same.
+        debug_assert_eq!(get::<R>(rec).key(), key);
+        Some(key)
+    }
+
+    /// The index of the record whose key's text (`text` of its span) is `key`, by binary
+    /// search over a table sorted by that text. A record that cannot be read sorts last.
+    pub(crate) fn find<'t>(
         &self,
         pack: &[u8],
-        key: &K,
-        key_of: impl Fn(&R) -> &'k K,
+        key: &str,
+        text: impl Fn(Span) -> &'t str,
     ) -> Option<usize> {
-        let i = self.partition_point(pack, |r| key_of(r) < key);
-        self.get(pack, i).filter(|r| key_of(r) == key).map(|_| i)
+        let (mut lo, mut hi) = (0, self.len);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.key_at(pack, mid).is_some_and(|k| text(k) < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        self.key_at(pack, lo)
+            .filter(|k| text(*k) == key)
+            .map(|_| lo)
     }
 }

@@ -115,7 +115,7 @@ impl Catalog {
 
     /// The index (in URI order) of the file whose URI is exactly `uri`.
     pub fn file_index(&self, uri: &str) -> Option<usize> {
-        self.find(&self.t.files, |r| r.uri, uri)
+        self.find(&self.t.files, uri)
     }
 
     /// The default instructions assembled from the skills a caller with `grant` sees; `None`

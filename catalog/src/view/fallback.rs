@@ -109,7 +109,7 @@ impl<'a> FallbackView<'a> {
     /// The skill (its index) whose prompt is named `name`.
     pub fn prompt(&self, name: &str) -> Option<usize> {
         let p = &self.t.prompts_by_name;
-        let i = p.find(self.pack, name, |r| str_at(self.heap, r.name))?;
+        let i = p.find(self.pack, name, |s| str_at(self.heap, s))?;
         p.get(self.pack, i).map(|r| r.skill as usize)
     }
 
