@@ -103,6 +103,26 @@ function bundle(entry, stage) {
     `--outfile=${join(stage, "worker.mjs")}`,
   ]);
 }
+/** The workerd configuration of a Worker staged in `dir` (`what` names it): its bundle
+ *  `worker.mjs` and the `modules` given (capnp module entries), with `flags`. */
+function writeConfig(dir, what, modules, flags = []) {
+  writeFileSync(join(dir, "workerd.capnp"), `# Written by benches/worker/bench.mjs: ${what} on bare workerd.
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .w)],
+  sockets = [(name = "http", address = "127.0.0.1:8789", http = (), service = "main")],
+);
+
+const w :Workerd.Worker = (
+  compatibilityDate = "2026-04-01",${flags.length ? `\n  compatibilityFlags = ${JSON.stringify(flags)},` : ""}
+  modules = [
+    (name = "worker.mjs", esModule = embed "worker.mjs"),
+    ${modules.join(",\n    ")},
+  ],
+);
+`);
+}
 rmSync(STAGE, { recursive: true, force: true });
 mkdirSync(STAGE, { recursive: true });
 bundle("worker/entry.mjs", STAGE);
@@ -209,23 +229,7 @@ if (wantSdk) {
     run(ESBUILD, [join(dir, "entry.mjs"), "--bundle", "--format=esm", "--platform=browser",
       "--conditions=workerd,worker,browser", "--external:node:*", "--external:*.wasm", "--external:*.pack",
       "--external:*.bin", "--log-level=warning", `--outfile=${join(dir, "worker.mjs")}`]);
-    writeFileSync(join(dir, "workerd.capnp"), `# Written by benches/worker/bench.mjs: the ${id} Worker on bare workerd.
-using Workerd = import "/workerd/workerd.capnp";
-
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .w)],
-  sockets = [(name = "http", address = "127.0.0.1:8789", http = (), service = "main")],
-);
-
-const w :Workerd.Worker = (
-  compatibilityDate = "2026-04-01",
-  compatibilityFlags = ["nodejs_compat"],
-  modules = [
-    (name = "worker.mjs", esModule = embed "worker.mjs"),
-    ${extra.join(",\n    ")},
-  ],
-);
-`);
+    writeConfig(dir, `the ${id} Worker`, extra, ["nodejs_compat"]);
   }
 }
 
@@ -244,31 +248,15 @@ if (opts.baseline) {
   if (opts.build) execFileSync("bash", ["scripts/build-worker.sh"], { cwd: base, stdio: ["ignore", "inherit", "inherit"], env: baseEnv });
   rmSync(STAGE_BASE, { recursive: true, force: true });
   mkdirSync(STAGE_BASE, { recursive: true });
-  run(ESBUILD, [join(base, "worker", "entry.mjs"), "--bundle", "--format=esm", "--platform=browser",
-    "--conditions=workerd,worker,browser", "--external:cloudflare:workers", "--external:*.wasm", "--external:*.pack",
-    "--log-level=warning", `--outfile=${join(STAGE_BASE, "worker.mjs")}`]);
+  bundle(join(base, "worker", "entry.mjs"), STAGE_BASE);
   copyFileSync(join(base, "worker", "build", "skills_edge_worker_bg.wasm"), join(STAGE_BASE, "skills_edge_worker_bg.wasm"));
   const r = spawnSync("cargo", ["run", "--release", "--locked", "--quiet", "--bin", "skills-edge", "--",
     "pack", CATALOG, "-o", join(STAGE_BASE, "inline.pack")], { cwd: base, env: baseEnv, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`the baseline's skills-edge pack failed:\n${r.stderr}`);
-  writeFileSync(join(STAGE_BASE, "workerd.capnp"), `# Written by benches/worker/bench.mjs: the baseline's inline Worker on bare workerd.
-using Workerd = import "/workerd/workerd.capnp";
-
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .w)],
-  sockets = [(name = "http", address = "127.0.0.1:8789", http = (), service = "main")],
-);
-
-const w :Workerd.Worker = (
-  compatibilityDate = "2026-04-01",
-  modules = [
-    (name = "worker.mjs", esModule = embed "worker.mjs"),
-    (name = "build/skills_edge_worker_bg.wasm", wasm = embed "skills_edge_worker_bg.wasm"),
-    (name = "build/catalog.pack", data = embed "inline.pack"),
-  ],
-  bindings = [],
-);
-`);
+  writeConfig(STAGE_BASE, `the inline Worker of ${baseRev}`, [
+    '(name = "build/skills_edge_worker_bg.wasm", wasm = embed "skills_edge_worker_bg.wasm")',
+    '(name = "build/catalog.pack", data = embed "inline.pack")',
+  ]);
 }
 
 const sizeOf = (file) => {
