@@ -86,35 +86,18 @@ pub(crate) trait Keyed: Record {
     fn key(&self) -> Span;
 }
 
-impl Keyed for FileRec {
-    fn key(&self) -> Span {
-        self.uri
-    }
+/// `impl Keyed` for each record type, naming its key field.
+macro_rules! keyed {
+    ($($rec:ty: $field:ident),* $(,)?) => {$(
+        impl Keyed for $rec {
+            fn key(&self) -> Span {
+                self.$field
+            }
+        }
+    )*};
 }
 
-impl Keyed for SkillRec {
-    fn key(&self) -> Span {
-        self.uri
-    }
-}
-
-impl Keyed for DirRec {
-    fn key(&self) -> Span {
-        self.uri
-    }
-}
-
-impl Keyed for MirrorRec {
-    fn key(&self) -> Span {
-        self.name
-    }
-}
-
-impl Keyed for PromptRec {
-    fn key(&self) -> Span {
-        self.name
-    }
-}
+keyed!(FileRec: uri, SkillRec: uri, DirRec: uri, MirrorRec: name, PromptRec: name);
 
 impl Record for DirRec {
     #[inline(always)]
