@@ -141,11 +141,9 @@ fn answer_of(envelope: &Node<'_>, id: u64, method: &str, lenient_id: bool) -> Re
 }
 
 fn error_of(e: &Node<'_>, method: &str) -> Result<Answer> {
-    // The error object's members as `serde_json` read them: a repeated key, the last one.
-    let code = member(e, "code").and_then(|c| match c.value {
-        JsonNode::Number(n) => n.parse::<i64>().ok(),
-        _ => None,
-    });
+    // The error object's members as `serde_json` read them: a repeated key, the last one,
+    // and the code an integer as `serde_json` reads one (`-0` is a float there, so no code).
+    let code = member(e, "code").and_then(|c| serde_value(c).as_i64());
     match (code, member(e, "message").and_then(Node::as_str)) {
         (Some(code), Some(message)) => Ok(Answer::Error {
             code,

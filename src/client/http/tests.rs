@@ -99,6 +99,15 @@ fn responses_are_checked() {
             br#"{"jsonrpc":"2.0","id":7,"error":{"code":"x"}}"#,
             "integer",
         ),
+        // `-0` is a float as `serde_json` reads JSON, which the client has always followed.
+        (
+            br#"{"jsonrpc":"2.0","id":7,"error":{"code":-0,"message":"m"}}"#,
+            "integer",
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":7,"error":{"code":1.0,"message":"m"}}"#,
+            "integer",
+        ),
         (b"<html>", "not JSON"),
     ] {
         let e = parse_response(bad, 7, "m", false).unwrap_err();
