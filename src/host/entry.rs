@@ -156,8 +156,9 @@ impl Entry {
     /// item for the `SKILL.md` itself (A11).
     ///
     /// A `_meta` object whose [`DSSE_META_KEY`] is present and not `null` makes the entry
-    /// signed ([`Entry::signature`]); a `_meta` that is not an object with unique keys is
-    /// ignored, as every unknown field is (the entry is then unsigned).
+    /// signed ([`Entry::signature`]); such a `_meta` that repeats a key is refused (which
+    /// envelope counts would depend on the reader). A `_meta` without that key is ignored, as
+    /// every unknown field is (the entry is then unsigned).
     ///
     /// ```
     /// use skills_edge::host::{Entry, ErrorCode};
@@ -235,7 +236,10 @@ impl Entry {
                 )),
                 Some(raw) => parse_resources(raw, &uri, root)?,
             };
-        let signature = fields.get("_meta").and_then(signature_meta).map(Arc::new);
+        let signature = match fields.get("_meta") {
+            Some(meta) => signature_meta(meta).map_err(err)?.map(Arc::new),
+            None => None,
+        };
         Ok(Entry {
             uri,
             root_len,
@@ -459,23 +463,31 @@ impl Entry {
 }
 
 /// The signature of an entry's `_meta` (see [`Entry::parse`]): the envelope and the signer as
-/// raw JSON text (a `null` is absent), the revision when it is a string.
-fn signature_meta(meta: &Node) -> Option<SignatureMeta> {
-    let fields = Fields::of(meta).ok()?;
+/// raw JSON text (a `null` is absent), the revision when it is a string. A `_meta` that names
+/// the envelope is read strictly: one that repeats a key is refused, since which envelope or
+/// signer counts would depend on the reader. Any other `_meta` is an unknown field.
+fn signature_meta(meta: &Node) -> std::result::Result<Option<SignatureMeta>, String> {
+    if meta.get(DSSE_META_KEY).is_none() {
+        return Ok(None);
+    }
+    let fields = Fields::of(meta).map_err(|e| format!("the entry's `_meta` {e}"))?;
     let present = |key: &str| {
         fields
             .get(key)
             .filter(|n| !n.is_null())
             .map(|n| n.raw.to_owned())
     };
-    Some(SignatureMeta {
-        envelope: present(DSSE_META_KEY)?,
+    let Some(envelope) = present(DSSE_META_KEY) else {
+        return Ok(None);
+    };
+    Ok(Some(SignatureMeta {
+        envelope,
         signer: present(SIGNER_META_KEY),
         revision: fields
             .get(REVISION_META_KEY)
             .and_then(Node::as_str)
             .map(str::to_owned),
-    })
+    }))
 }
 
 impl PartialEq for Entry {

@@ -55,6 +55,29 @@ fn unknown_fields_are_ignored() {
     assert_eq!(Entry::parse(&with_item_meta).unwrap(), plain);
 }
 
+/// A `_meta` that names a signature is read strictly: a repeated key there is refused (which
+/// envelope counts would depend on the reader); one without a signature stays an unknown
+/// field, whatever it repeats.
+#[test]
+fn a_signature_meta_that_repeats_a_key_is_refused() {
+    let j = entry_json("skill://a/SKILL.md", "a", &[("skill://a/SKILL.md", b"x")]);
+    let plain = Entry::parse(&j).unwrap();
+    let unsigned = j.replacen('{', r#"{"_meta":{"x":1,"x":2},"#, 1);
+    assert_eq!(Entry::parse(&unsigned).unwrap(), plain);
+    assert!(Entry::parse(&unsigned).unwrap().signature().is_none());
+    let dsse = r#""io.github.skills-edge/dsse":{"payload":"e30=","payloadType":"t","signatures":[]}"#;
+    let signed = j.replacen('{', &format!(r#"{{"_meta":{{{dsse}}},"#), 1);
+    assert!(Entry::parse(&signed).unwrap().signature().is_some());
+    for repeated in [
+        format!(r#"{{"_meta":{{"x":1,"x":2,{dsse}}},"#),
+        format!(r#"{{"_meta":{{{dsse},{dsse}}},"#),
+    ] {
+        let e = Entry::parse(&j.replacen('{', &repeated, 1)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidEntry, "{e}");
+        assert!(e.message.contains("`_meta` is not valid JSON: duplicate key"), "{e}");
+    }
+}
+
 #[test]
 fn dynamic_entries() {
     let j = r#"{"uri":"skill://r/d/SKILL.md","frontmatter":{"name":"d","description":"x"},"resources":"dynamic"}"#;
