@@ -25,6 +25,7 @@ mod client;
 mod client_bounds;
 #[cfg(feature = "command")]
 mod client_hostile;
+mod client_ttl;
 mod cursors;
 mod embedded_catalog;
 mod eras;

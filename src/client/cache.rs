@@ -147,16 +147,18 @@ impl Cache {
         Cache::default()
     }
 
-    /// A still-fresh result for `key` usable in `context` at `now` (milliseconds).
-    pub(crate) fn get(&self, key: &Key, context: &str, now: f64) -> Option<&Rc<str>> {
+    /// A still-fresh result for `key` usable in `context` at `now` (milliseconds), and when
+    /// it expires (its own `ttlMs` from when it was received: a hit does not extend it).
+    pub(crate) fn get(&self, key: &Key, context: &str, now: f64) -> Option<(&Rc<str>, f64)> {
         let fresh = |h: &&Held| h.expires_at > now;
-        if let Some(h) = self.public.get(key).filter(fresh) {
-            return Some(&h.result);
-        }
-        self.private
-            .get(&(key.clone(), context.to_owned()))
-            .filter(fresh)
-            .map(|h| &h.result)
+        let held = match self.public.get(key).filter(fresh) {
+            Some(h) => h,
+            None => self
+                .private
+                .get(&(key.clone(), context.to_owned()))
+                .filter(fresh)?,
+        };
+        Some((&held.result, held.expires_at))
     }
 
     /// Stores a checked result (its JSON text) under its own hints (not at all when its

@@ -574,7 +574,7 @@ struct Fetched {
     key: Key,
     context: String,
     text: Rc<str>,
-    cached: bool,
+    cached_until: Option<f64>, // from the cache: its expiry there, the end of being current
 }
 
 struct State {

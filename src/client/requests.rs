@@ -18,18 +18,20 @@ impl SkillsClient {
         let now = rpc.now_ms();
         let (context, hit) = self.with(|s| {
             let hit = if use_cache {
-                s.cache.get(&key, &s.context, now).cloned()
+                s.cache
+                    .get(&key, &s.context, now)
+                    .map(|(text, until)| (text.clone(), until))
             } else {
                 None
             };
             (s.context.clone(), hit)
         })?;
-        if let Some(text) = hit {
+        if let Some((text, until)) = hit {
             return Ok(Fetched {
                 key,
                 context,
                 text,
-                cached: true,
+                cached_until: Some(until),
             });
         }
         let text = rpc.call(method, params).await?.into();
@@ -37,7 +39,7 @@ impl SkillsClient {
             key,
             context,
             text,
-            cached: false,
+            cached_until: None,
         })
     }
 
@@ -48,7 +50,7 @@ impl SkillsClient {
 
     /// [`SkillsClient::remember`] inside a borrow of the state.
     pub(super) fn keep(s: &mut State, f: &Fetched, hints: Hints, now: f64) {
-        if !f.cached {
+        if f.cached_until.is_none() {
             s.cache
                 .store(f.key.clone(), &f.context, f.text.clone(), hints, now);
         }
@@ -61,6 +63,9 @@ impl SkillsClient {
 
     /// Reads every page of a paginated method: each item of `field` on each page, as `item`
     /// reads it while its page is read (a page is read once, and dropped once its items are).
+    /// Returns the items, the pages' hints (the smallest `ttlMs`), the number of pages and
+    /// when what they say stops being current: the earliest end of a page's `ttlMs`, counted
+    /// from when that page was received (for a page from the cache, its expiry there).
     pub(super) async fn pages<R: Rpc, T>(
         &self,
         rpc: &R,
@@ -68,8 +73,11 @@ impl SkillsClient {
         base: Json,
         field: &str,
         mut item: impl FnMut(&Node<'_>) -> T,
-    ) -> Result<(Vec<T>, Hints, usize)> {
+    ) -> Result<(Vec<T>, Hints, usize, f64)> {
         let mut items: Vec<T> = Vec::new();
+        // When the listing stops being current: the earliest end of its pages' `ttlMs`, each
+        // counted from when that page was received (a cached page's own expiry).
+        let mut current_until = f64::INFINITY;
         let mut cursor: Option<String> = None;
         let mut seen: BTreeSet<String> = BTreeSet::new();
         let mut hints: Option<Hints> = None;
@@ -106,6 +114,11 @@ impl SkillsClient {
             let page_hints = Hints::of(&result);
             let h = hints.get_or_insert(page_hints);
             h.ttl_ms = h.ttl_ms.min(page_hints.ttl_ms);
+            let received = rpc.now_ms();
+            current_until = current_until.min(
+                f.cached_until
+                    .unwrap_or(received + page_hints.ttl_ms as f64),
+            );
             let next = match member(&result, "nextCursor") {
                 None => None,
                 Some(c) if c.is_null() => None,
@@ -122,7 +135,7 @@ impl SkillsClient {
                     }
                 },
             };
-            self.remember(&f, page_hints, rpc.now_ms())?;
+            self.remember(&f, page_hints, received)?;
             items.extend(page.iter().map(&mut item));
             match next {
                 None => break,
@@ -143,7 +156,7 @@ impl SkillsClient {
             ttl_ms: 0,
             scope: crate::protocol::CacheScope::Private,
         });
-        Ok((items, hints, pages))
+        Ok((items, hints, pages, current_until))
     }
 
     pub(super) fn listed(s: &State, uri: &str) -> Option<ListedSkill> {
@@ -165,18 +178,18 @@ impl SkillsClient {
     }
 
     /// Every page of `skills/list`, registered in one go (an entry listed twice is rejected
-    /// the second time). The entries are current for the smallest `ttlMs` of the pages.
+    /// the second time). The entries are current until the earliest end of a page's `ttlMs`,
+    /// counted from when the server sent that page: a page served from the cache does not
+    /// make them current for longer.
     pub async fn list<R: Rpc>(&self, rpc: &R) -> Result<Listing> {
         self.begin_listing()?;
         // Each entry is read by the registry's reader as its page is read; the listing is
         // registered as a whole once every page is in.
-        let (entries, hints, pages) = self
+        let (entries, hints, pages, until) = self
             .pages(rpc, "skills/list", json!({}), "skills", Entry::from_node)
             .await?;
-        let now = rpc.now_ms();
         self.with(|s| {
             let outcome = s.host.register_entries(&s.label, entries)?;
-            let until = now + hints.ttl_ms as f64;
             let mut skills = Vec::with_capacity(outcome.registered.len());
             for r in &outcome.registered {
                 s.host.set_current_until(&s.label, &r.uri, until);
@@ -222,8 +235,8 @@ impl SkillsClient {
                 }
             };
             Self::keep(s, &f, hints, now);
-            s.host
-                .set_current_until(&s.label, uri, now + hints.ttl_ms as f64);
+            let until = f.cached_until.unwrap_or(now + hints.ttl_ms as f64);
+            s.host.set_current_until(&s.label, uri, until);
             let skill = Self::listed(s, uri).ok_or_else(|| {
                 ClientError::from(VerifyError::new(
                     ErrorCode::UnknownSkill,
@@ -467,7 +480,7 @@ impl SkillsClient {
         self.begin_listing()?;
         // Each child is read as its page is read; the first item that cannot be read fails the
         // directory once every page is in.
-        let (read, hints, pages) = self
+        let (read, hints, pages, _) = self
             .pages(
                 rpc,
                 "resources/directory/read",

@@ -119,7 +119,7 @@ fn answer_of(envelope: &Node<'_>, id: u64, method: &str, lenient_id: bool) -> Re
     let error = envelope.get("error");
     // JSON-RPC 2.0 §5: an error about a request whose id could not be read has `"id": null`.
     let id_ok = match envelope.get("id") {
-        // As `serde_json` reads the number (`-0` is 0).
+        // As `serde_json` reads the number (`-0` is a float there, so no id).
         Some(v) if !v.is_null() => serde_value(v).as_u64() == Some(id),
         _ => lenient_id || error.is_some(),
     };

@@ -93,8 +93,10 @@ impl JsIo {
     }
 
     /// `io.request(method, params)`: the result the SDK client resolved to, as its JSON text
-    /// (`JSON.stringify`), for the client's one reading with the strict reader; a result that
-    /// is not JSON text that reader reads is refused here, as the transport's fault.
+    /// (`JSON.stringify`), for the client's one reading with the strict reader. A result that
+    /// `JSON.stringify` cannot write (`undefined`, a `BigInt`, a cycle) is refused here, as the
+    /// transport's fault; text the strict reader then refuses (a lone surrogate, nesting
+    /// deeper than its limit) is the client's `protocol-error` naming the method.
     pub(super) async fn request(&self, method: &str, params: Json) -> ClientResult<String> {
         let f = self.function("request")?;
         let params = json_value(&params.to_string()).map_err(|_| broken("unreadable params"))?;
