@@ -75,21 +75,34 @@ fn client() -> SkillsClient {
     c
 }
 
-#[test]
-fn a_listing_from_the_cache_is_current_until_the_end_of_its_own_ttl() {
-    let rpc = server();
-    let c = client();
-    block_on(c.list(&rpc)).unwrap();
+/// Runs `fetch` at 0 and again at 900, when the cache answers it (`method` is sent once), then
+/// approves the skill so that it can be loaded.
+fn twice_then_approve<F: Fn(&str) -> String>(
+    rpc: &Clocked<F>,
+    c: &SkillsClient,
+    method: &str,
+    fetch: impl Fn(),
+) {
+    fetch();
     rpc.now.set(900.0);
-    block_on(c.list(&rpc)).unwrap();
+    fetch();
     assert_eq!(
-        rpc.count("skills/list"),
+        rpc.count(method),
         1,
-        "the second listing came from the cache"
+        "the second {method} came from the cache"
     );
     c.host(|h, l| h.approve(l, "skill://a/SKILL.md"))
         .unwrap()
         .unwrap();
+}
+
+#[test]
+fn a_listing_from_the_cache_is_current_until_the_end_of_its_own_ttl() {
+    let rpc = server();
+    let c = client();
+    twice_then_approve(&rpc, &c, "skills/list", || {
+        block_on(c.list(&rpc)).unwrap();
+    });
     // Still inside the listing's 1,000 ms: the entry is used as listed.
     rpc.now.set(950.0);
     block_on(c.load(&rpc, "skill://a/SKILL.md")).unwrap();
@@ -105,17 +118,9 @@ fn a_listing_from_the_cache_is_current_until_the_end_of_its_own_ttl() {
 fn a_get_from_the_cache_is_current_until_the_end_of_its_own_ttl() {
     let rpc = server();
     let c = client();
-    block_on(c.get(&rpc, "skill://a/SKILL.md")).unwrap();
-    rpc.now.set(900.0);
-    block_on(c.get(&rpc, "skill://a/SKILL.md")).unwrap();
-    assert_eq!(
-        rpc.count("skills/get"),
-        1,
-        "the second get came from the cache"
-    );
-    c.host(|h, l| h.approve(l, "skill://a/SKILL.md"))
-        .unwrap()
-        .unwrap();
+    twice_then_approve(&rpc, &c, "skills/get", || {
+        block_on(c.get(&rpc, "skill://a/SKILL.md")).unwrap();
+    });
     rpc.now.set(1500.0);
     block_on(c.load(&rpc, "skill://a/SKILL.md")).unwrap();
     assert_eq!(
