@@ -563,10 +563,13 @@ async fn install(
             match sizes.get(&JsValue::from_str(&key)).as_f64() {
                 Some(n) if n == *len as f64 => {}
                 Some(n) => {
+                    // R2 gives sizes as whole numbers; written as an integer (an f64 would
+                    // link core's float printer into the Worker for this one message).
                     return Err(object(format!(
-                        "revision {}: the asset {key} is {n} bytes, the release says {len} (the bucket was changed outside publish: publish again with --reupload)",
-                        r.revision()
-                    )))
+                        "revision {}: the asset {key} is {} bytes, the release says {len} (the bucket was changed outside publish: publish again with --reupload)",
+                        r.revision(),
+                        n as u64
+                    )));
                 }
                 None => {
                     return Err(object(format!(
