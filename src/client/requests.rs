@@ -75,8 +75,6 @@ impl SkillsClient {
         mut item: impl FnMut(&Node<'_>) -> T,
     ) -> Result<(Vec<T>, Hints, usize, f64)> {
         let mut items: Vec<T> = Vec::new();
-        // When the listing stops being current: the earliest end of its pages' `ttlMs`, each
-        // counted from when that page was received (a cached page's own expiry).
         let mut current_until = f64::INFINITY;
         let mut cursor: Option<String> = None;
         let mut seen: BTreeSet<String> = BTreeSet::new();

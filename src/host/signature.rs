@@ -513,9 +513,10 @@ impl Signers {
             }
         }
         if let Some(p) = pin
-            && named.contains(&p.key.key_id()) {
-                candidates.push((&p.key, Source::Pinned));
-            }
+            && named.contains(&p.key.key_id())
+        {
+            candidates.push((&p.key, Source::Pinned));
+        }
         for k in offered {
             if named.contains(&k.key_id()) {
                 candidates.push((k, Source::Offered));
@@ -582,26 +583,27 @@ impl Signers {
             .with_actual(signer_text(&key_id, &statement.catalog)));
         }
         if let Some(p) = pin
-            && (p.key.key_id() != key_id || p.catalog != statement.catalog) {
-                let what = if p.key.key_id() != key_id {
-                    format!("by the key {key_id}")
-                } else {
-                    format!("for the catalog {:?}", statement.catalog)
-                };
-                return Err(VerifyError::new(
-                    ErrorCode::SignerChanged,
-                    format!(
-                        "{uri} is signed {what}, but its origin {origin} is pinned to the key {} of the catalog {:?}; accept the change (accept_signer_change) only if the publisher changed its key",
-                        p.key.key_id(),
-                        p.catalog
-                    ),
-                )
-                .with_uri(uri)
-                .with_values(
-                    signer_text(p.key.key_id(), &p.catalog),
-                    signer_text(&key_id, &statement.catalog),
-                ));
-            }
+            && (p.key.key_id() != key_id || p.catalog != statement.catalog)
+        {
+            let what = if p.key.key_id() != key_id {
+                format!("by the key {key_id}")
+            } else {
+                format!("for the catalog {:?}", statement.catalog)
+            };
+            return Err(VerifyError::new(
+                ErrorCode::SignerChanged,
+                format!(
+                    "{uri} is signed {what}, but its origin {origin} is pinned to the key {} of the catalog {:?}; accept the change (accept_signer_change) only if the publisher changed its key",
+                    p.key.key_id(),
+                    p.catalog
+                ),
+            )
+            .with_uri(uri)
+            .with_values(
+                signer_text(p.key.key_id(), &p.catalog),
+                signer_text(&key_id, &statement.catalog),
+            ));
+        }
         let pinned = pin.is_some();
         let pins_now = !pinned
             && (self.policy.trust_on_first_use || self.accepting.contains(origin))

@@ -119,9 +119,10 @@ impl SkillHost {
             match current {
                 Some(f) if f.as_ref() != Some(&a.fingerprint) => {
                     if let Some(uris) = self.approvals.get_mut(&a.server)
-                        && uris.remove(&a.uri).is_some() {
-                            self.close_gated_window(&a.server, &a.uri);
-                        }
+                        && uris.remove(&a.uri).is_some()
+                    {
+                        self.close_gated_window(&a.server, &a.uri);
+                    }
                 }
                 _ => {
                     self.approvals

@@ -193,9 +193,10 @@ impl SkillHost {
         requested_uri: &str,
         json: &str,
     ) -> Result<RegisterOutcome> {
+        // An unknown server is named before an unreadable result.
         self.server(label)?;
         let doc = json::parse(json).map_err(|e| unreadable_get(requested_uri, e.to_string()))?;
-        self.register_get_read(label, requested_uri, &doc)
+        self.register_get_node(label, requested_uri, &doc)
     }
 
     /// [`SkillHost::register_get_result`] for a result already read with the strict JSON
@@ -207,16 +208,6 @@ impl SkillHost {
         doc: &json::Node<'_>,
     ) -> Result<RegisterOutcome> {
         self.server(label)?;
-        self.register_get_read(label, requested_uri, doc)
-    }
-
-    /// [`SkillHost::register_get_node`] once the server is known.
-    fn register_get_read(
-        &mut self,
-        label: &str,
-        requested_uri: &str,
-        doc: &json::Node<'_>,
-    ) -> Result<RegisterOutcome> {
         let invalid =
             |m: String| VerifyError::new(ErrorCode::InvalidEntry, m).with_uri(requested_uri);
         let read = |m: String| unreadable_get(requested_uri, m);
@@ -224,12 +215,13 @@ impl SkillHost {
             return Err(read(format!("it is {}, not an object", doc.a_type())));
         }
         if let Some(t) = doc.opt_str("resultType").map_err(|e| read(e.into()))?
-            && t != "complete" {
-                let mut m = String::from("the skills/get result is not complete (resultType ");
-                write_json_string(t, &mut m);
-                m.push(')');
-                return Err(invalid(m).with_values("complete", t));
-            }
+            && t != "complete"
+        {
+            let mut m = String::from("the skills/get result is not complete (resultType ");
+            write_json_string(t, &mut m);
+            m.push(')');
+            return Err(invalid(m).with_values("complete", t));
+        }
         let raw = doc
             .field("skill")
             .map_err(|e| read(e.into()))?
@@ -287,12 +279,13 @@ fn listing_entries<'n, 'a>(doc: &'n json::Node<'a>) -> Result<&'n [json::Node<'a
         return Err(shape(format!("it is {}", doc.a_type())));
     }
     if let Some(t) = doc.opt_str("resultType").map_err(|e| shape(e.into()))?
-        && t != "complete" {
-            let mut m = String::from("the skills/list result is not complete (resultType ");
-            write_json_string(t, &mut m);
-            m.push(')');
-            return Err(bad(m));
-        }
+        && t != "complete"
+    {
+        let mut m = String::from("the skills/list result is not complete (resultType ");
+        write_json_string(t, &mut m);
+        m.push(')');
+        return Err(bad(m));
+    }
     let skills = doc.opt_array("skills").map_err(|e| shape(e.into()))?;
     skills.ok_or_else(|| bad("the skills/list result has no `skills` array".into()))
 }

@@ -57,14 +57,15 @@ pub fn read_content(
         return Err(bad_result(uri, "a resources/read result must be an object"));
     }
     if let Some(other) = member(result, "resultType", uri)?
-        && other.as_str() != Some("complete") {
-            let other = other.raw;
-            return Err(bad_result(
-                uri,
-                format!("the resources/read result for {uri} is not complete (resultType {other}); skill files are never read incrementally"),
-            )
-            .with_values("complete", other));
-        }
+        && other.as_str() != Some("complete")
+    {
+        let other = other.raw;
+        return Err(bad_result(
+            uri,
+            format!("the resources/read result for {uri} is not complete (resultType {other}); skill files are never read incrementally"),
+        )
+        .with_values("complete", other));
+    }
     let contents = member(result, "contents", uri)?
         .and_then(Node::as_array)
         .ok_or_else(|| bad_result(uri, "the resources/read result has no `contents` array"))?;
@@ -115,14 +116,15 @@ pub fn read_content(
             }
             let decoded_len = base64::decoded_len(blob.len(), padding) as u64;
             if let Some(size) = expected_size
-                && decoded_len != size {
-                    return Err(VerifyError::new(
-                        ErrorCode::SizeMismatch,
-                        format!("{uri} is {decoded_len} bytes (base64-decoded) but its entry says {size}; the content must not be used"),
-                    )
-                    .with_uri(uri)
-                    .with_values(size.to_string(), decoded_len.to_string()));
-                }
+                && decoded_len != size
+            {
+                return Err(VerifyError::new(
+                    ErrorCode::SizeMismatch,
+                    format!("{uri} is {decoded_len} bytes (base64-decoded) but its entry says {size}; the content must not be used"),
+                )
+                .with_uri(uri)
+                .with_values(size.to_string(), decoded_len.to_string()));
+            }
             let bytes = base64::decode(blob).ok_or_else(|| {
                 bad_result(
                     uri,
