@@ -1,6 +1,6 @@
 //! How long what the client fetched stays current: the end of the result's own `ttlMs`,
-//! counted from when the server sent it (`Cache-Control: max-age`, as the extension's §2.2
-//! describes `ttlMs`), whether the result is used fresh or from the client's cache. A cache
+//! counted from when the server sent it (like `Cache-Control: max-age`, as the base
+//! protocol's caching hints describe `ttlMs`: 2026-07-28, `caching.mdx`), whether the result is used fresh or from the client's cache. A cache
 //! hit never makes an entry current for longer.
 
 use std::cell::{Cell, RefCell};
