@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Prints the count of public items of the library crates (skills-edge with its `command`
-# feature, as the native command and the npm package build it; skills-edge-catalog;
-# skills-edge-rmcp), the number issue 38 bounds (fewer than 400), and fails when it reaches
+# feature, as the native command and the npm package build it; skills-edge-rmcp), the number issue 38 bounds (fewer than 400), and fails when it reaches
 # `--max`.
 #
 # Method: `cargo doc --no-deps` of the workspace (native target; the command's crate turns on
@@ -13,7 +12,7 @@
 # location (the page's first `src/` link: file and first line). Fields and variants are not counted.
 #
 # The documentation is built where the test steps build it, so the count costs no build of
-# its own in a test run: skills-edge and skills-edge-catalog in the library's target
+# its own in a test run: skills-edge in the library's target
 # directory (10-rust.sh's `cargo doc --workspace`), skills-edge-rmcp in the rmcp judge's
 # (`$target/rmcp`, 32-rmcp.sh's), never rmcp and tokio in the library's.
 # Usage: scripts/public-items.sh [--per-module] [--list] [--no-build] [--max N]
@@ -35,8 +34,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 if [ -n "$build" ]; then
-  # 10-rust.sh's build: documenting the catalog crate alone (`-p`) names its items' sources
-  # otherwise than the workspace's build, and re-exported items would be counted twice.
+  # 10-rust.sh's build.
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet --workspace --exclude skills-edge-rmcp --exclude skills-edge-rmcp-example
   CARGO_TARGET_DIR=$rtarget cargo doc --no-deps --quiet -p skills-edge-rmcp
 fi
@@ -49,10 +47,10 @@ per_module = "--per-module" in sys.argv
 listing = "--list" in sys.argv
 seen = {}
 counts = collections.Counter()
-for crate, doc in [("skills_edge", lib_doc), ("skills_edge_catalog", lib_doc), ("skills_edge_rmcp", rmcp_doc)]:
+for crate, doc in [("skills_edge", lib_doc), ("skills_edge_rmcp", rmcp_doc)]:
     if not os.path.exists(f"{doc}/{crate}/all.html"):
         sys.exit(f"public-items.sh: no documentation of {crate} in {doc}\n"
-                 "  fix: run without --no-build, or after 10-rust.sh (skills-edge, skills-edge-catalog) and 32-rmcp.sh's doc step (skills-edge-rmcp)")
+                 "  fix: run without --no-build, or after 10-rust.sh (skills-edge) and 32-rmcp.sh's doc step (skills-edge-rmcp)")
     with open(f"{doc}/{crate}/all.html", encoding="utf-8") as f:
         hrefs = re.findall(r'<li><a href="([^"]+)">', f.read())
     for href in hrefs:

@@ -8,8 +8,8 @@
 //!
 //! | module | what it is |
 //! |---|---|
-//! | [`skill`] | the rules of one skill: names, URIs, limits, frontmatter (YAML → ordered JSON), digests, MIME types; shared with `build.rs` (crate `skills-edge-catalog`) |
-//! | [`catalog`] | compile a skills folder into a checked catalog (build time); the pack format; look files, skills and directories up by URI (run time) (crate `skills-edge-catalog`) |
+//! | [`skill`] | the rules of one skill: names, URIs, limits, frontmatter (YAML → ordered JSON), digests, MIME types; compiled into `build.rs` too |
+//! | [`catalog`] | compile a skills folder into a checked catalog (build time); the pack format; look files, skills and directories up by URI (run time); compiled into `build.rs` too |
 //! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the responder's errors (`RpcError`), the transport's refusals (`Refusal`) and the one writer of replies |
 //! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
 //! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
@@ -77,7 +77,28 @@ pub mod protocol;
 pub mod server;
 pub mod settings;
 
-pub use skills_edge_catalog::skill;
+#[macro_use]
+mod refused;
+
+// The catalog modules: the rules of one skill, the compiler, the pack format and its reader,
+// the strict JSON reader, signatures, search. `build.rs` compiles them too (by path), so the
+// embedded catalog is built by this code; they import nothing else of the crate.
+pub mod access;
+#[cfg(not(target_family = "wasm"))]
+pub mod build_script;
+pub mod compile;
+pub mod diag;
+pub mod json;
+pub mod oms;
+pub mod options;
+pub mod pack;
+pub mod release;
+pub mod search;
+pub mod sign;
+pub mod skill;
+pub mod view;
+#[cfg(not(target_family = "wasm"))]
+pub mod walk;
 
 // The verifier module (`skills-edge/verifier`: `web-verifier` without `js`, single-threaded
 // wasm) allocates with Talc instead of the standard library's dlmalloc: the same allocations,
@@ -92,13 +113,14 @@ pub use skills_edge_catalog::skill;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 /// Catalogs: compile a skills folder (build time), the pack format, and look things up by URI
-/// (run time). Re-exported from the crate `skills-edge-catalog`, which `build.rs` uses too.
+/// (run time).
 pub mod catalog {
-    #[cfg(not(target_family = "wasm"))]
-    pub use skills_edge_catalog::walk;
-    pub use skills_edge_catalog::{
-        access, compile, diag, json, oms, options, pack, release, search, sign, Audience, Catalog,
-        CatalogError, Content, DirView, FallbackView, FileView, Grant, Merged, SignatureView,
-        SkillFallback, SkillView, Spliced,
+    pub use crate::access::{Audience, Grant};
+    pub use crate::view::{
+        ArchiveView, Catalog, CatalogError, Content, DirView, FallbackView, FileView, Merged,
+        SignatureView, SkillFallback, SkillView, Spliced,
     };
+    #[cfg(not(target_family = "wasm"))]
+    pub use crate::walk;
+    pub use crate::{access, compile, diag, json, oms, options, pack, release, search, sign};
 }

@@ -206,13 +206,13 @@ fn a_publishers_own_skill_oms_sig_is_replaced_and_git_files_at_a_root_stop_the_b
 use crate::archive_support::{gz, tar};
 use crate::wellknown::{compiled, Server, INDEX, ORIGIN};
 use serde_json::{json, Value as Json};
+use skills_edge::catalog::sign::{Envelope, SigningKey, Statement, Subject};
 use skills_edge::client::block_on;
 use skills_edge::command::args::VerifyArgs;
 use skills_edge::command::report::Output as Report;
 use skills_edge::command::verify::{verify_command, SignerFiles};
 use skills_edge::skill::digest::digest_of;
 use skills_edge::skill::revision::skill_revision;
-use skills_edge_catalog::sign::{Envelope, SigningKey, Statement, Subject};
 
 const ARCHIVE: &str = "http://127.0.0.1:8787/.well-known/agent-skills/code-review.tar.gz";
 

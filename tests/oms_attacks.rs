@@ -754,7 +754,7 @@ fn an_unsigned_mirror_skill_is_not_verified_in_a_cross_check_with_a_trust_list()
     let catalog = skills_edge::catalog::Catalog::compile(tree, None).unwrap();
     server.responder = crate::common::responder_over(std::sync::Arc::new(catalog), 50);
     serve(&server, &f, Some(&good));
-    let dsse = skills_edge_catalog::sign::SigningKey::from_seed([70; 32]);
+    let dsse = skills_edge::catalog::sign::SigningKey::from_seed([70; 32]);
     let mut passed = Vec::new();
     for (name, trust) in [
         ("oms.pub", key(SIGNER).public().to_pem()),
@@ -795,9 +795,9 @@ fn an_unsigned_mirror_skill_is_not_verified_in_a_cross_check_with_a_trust_list()
 /// trusted JWK, the OMS bundle by a stranger, with only the JWK trusted.
 #[test]
 fn both_formats_with_one_signed_by_a_stranger_are_refused() {
+    use skills_edge::catalog::sign::{Envelope, SigningKey, Statement, Subject};
     use skills_edge::skill::digest::digest_of;
     use skills_edge::skill::revision::skill_revision;
-    use skills_edge_catalog::sign::{Envelope, SigningKey, Statement, Subject};
     let f = files();
     let publish = |server: &Server, sig: &[u8], dsse_key: &SigningKey| {
         serve(server, &f, Some(sig));
@@ -1012,7 +1012,7 @@ fn a_bundle_without_a_hint_signed_by_a_stranger_is_refused_under_an_oms_trust_li
 /// trust list: the two formats name different signers, refused.
 #[test]
 fn over_mcp_a_stranger_dsse_envelope_beside_a_trusted_oms_bundle_is_refused() {
-    use skills_edge_catalog::sign::{
+    use skills_edge::catalog::sign::{
         Envelope, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
     };
     struct Both {

@@ -11,6 +11,7 @@ use crate::oms_attacks::{bundle, files, key, resources_of, serve, statement};
 use crate::wellknown::{Server, INDEX, ORIGIN};
 use serde_json::Value as Json;
 use skills_edge::catalog::oms::SIGNATURE_FILE;
+use skills_edge::catalog::sign::{Envelope, SigningKey, Statement, Subject};
 use skills_edge::client::block_on;
 use skills_edge::client::http::HttpIo;
 use skills_edge::command::args::VerifyArgs;
@@ -19,7 +20,6 @@ use skills_edge::host::signature::Signers;
 use skills_edge::host::ErrorCode;
 use skills_edge::skill::digest::digest_of;
 use skills_edge::skill::revision::skill_revision;
-use skills_edge_catalog::sign::{Envelope, SigningKey, Statement, Subject};
 
 const PUBLISHER: u8 = 71;
 const OTHER_TRUSTED: u8 = 72;

@@ -1,6 +1,6 @@
 //! Signed skills from the wire to the report: the repository's skills served by the responder
 //! and mirrored as a well-known source (the `wellknown` module's server), each entry signed
-//! here with the catalog crate's `sign` the way a signing server publishes it (the envelope
+//! here with the catalog modules' `sign` the way a signing server publishes it (the envelope
 //! and the signer's public key in the entry's `_meta`; the mirror's index naming
 //! `{name}.dsse.json`, its key set in `keys.json`). Checked: `SkillsClient` under each policy,
 //! `skills-edge verify` with `--trust` and `--pins` (exit statuses, the table's SIGNER column,
@@ -19,6 +19,9 @@ use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
 use skills_edge::catalog::compile::signing::CatalogId;
+use skills_edge::catalog::sign::{
+    Envelope, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
+};
 use skills_edge::catalog::Grant;
 use skills_edge::catalog::{pack, Catalog};
 use skills_edge::client::http::ResponseBody as _;
@@ -31,9 +34,6 @@ use skills_edge::command::verify::{verify_command, SignerFiles};
 use skills_edge::host::signature::SignerTrust;
 use skills_edge::host::{Content, ErrorCode, Hashing, HostOptions, SignerPolicy};
 use skills_edge::http::{Endpoint, Head, HttpConfig};
-use skills_edge_catalog::sign::{
-    Envelope, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
-};
 
 type Tamper = Box<dyn Fn(&str, &mut Json)>;
 

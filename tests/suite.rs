@@ -5,7 +5,7 @@
 //! --workspace` turns on through the `skills-edge-cli` crate.
 
 #[macro_use]
-extern crate skills_edge_catalog;
+extern crate skills_edge;
 
 mod archive_support;
 mod common;
@@ -19,6 +19,7 @@ mod bad_input;
 mod bearer;
 mod browsers;
 mod build_errors;
+mod catalog;
 mod catalog_pack;
 #[cfg(feature = "command")]
 mod client;

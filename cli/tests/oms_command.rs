@@ -128,7 +128,7 @@ const EMBED_CHILD: &str = "SKILLS_EDGE_TEST_EMBED_CHILD";
 #[test]
 fn build_script_with_an_oms_key_embeds_the_native_oms_signed_pack() {
     if std::env::var_os(EMBED_CHILD).is_some() {
-        skills_edge_catalog::build_script::embed("skills");
+        skills_edge::build_script::embed("skills");
         return;
     }
     let dir = TempDir::new("oms-embed");

@@ -1,4 +1,4 @@
-//! The whole catalog compiler, `skills_edge_catalog::compile::compile`, over a generated
+//! The whole catalog compiler, `skills_edge::catalog::compile::compile`, over a generated
 //! skills folder.
 //!
 //! Input: a flag byte, then the folder.
@@ -32,8 +32,8 @@ use skills_edge::host::{
 };
 use skills_edge::server::{Config, Grant, Responder, Transport};
 use skills_edge::skill::digest::digest_of;
-use skills_edge_catalog::compile::{compile, SourceTree};
-use skills_edge_catalog::diag::Severity;
+use skills_edge::catalog::compile::{compile, SourceTree};
+use skills_edge::catalog::diag::Severity;
 use skills_edge_fuzz::reply::{check, Checked};
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -15,11 +15,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skills_edge_catalog::skill::frontmatter::{
+use skills_edge::skill::frontmatter::{
     parse_file_lenient, parse_file_strict, parse_yaml, split_lenient, split_strict, Block,
     FrontmatterError, FrontmatterErrorKind, MAX_KEY_UTF16, MAX_YAML_BYTES,
 };
-use skills_edge_catalog::skill::value::Value;
+use skills_edge::skill::value::Value;
 
 fn lines(text: &str) -> usize {
     text.split('\n').count().max(1)
@@ -128,7 +128,7 @@ fn has_big_or_exponent_number(v: &Value) -> bool {
     match v {
         Value::Number(n) => {
             let mut t = String::new();
-            skills_edge_catalog::skill::value::write_number(*n, &mut t);
+            skills_edge::skill::value::write_number(*n, &mut t);
             t.contains(['e', 'E']) || n.as_f64().abs() >= 9007199254740992.0
         }
         Value::Array(items) => items.iter().any(has_big_or_exponent_number),
@@ -141,7 +141,7 @@ fn has_long_key(v: &Value) -> bool {
     match v {
         Value::Object(pairs) => pairs.iter().any(|(k, v)| {
             let mut quoted = String::new();
-            skills_edge_catalog::skill::value::write_json_string(k, &mut quoted);
+            skills_edge::skill::value::write_json_string(k, &mut quoted);
             quoted.encode_utf16().count() > MAX_KEY_UTF16 || has_long_key(v)
         }),
         Value::Array(items) => items.iter().any(has_long_key),

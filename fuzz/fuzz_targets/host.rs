@@ -46,7 +46,7 @@ use skills_edge::skill::digest::digest_of;
 use skills_edge::skill::frontmatter::parse_file_host;
 use skills_edge::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use skills_edge::skill::uri::is_inside;
-use skills_edge_catalog::sign::{
+use skills_edge::catalog::sign::{
     Envelope, PublicKey, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
 };
 

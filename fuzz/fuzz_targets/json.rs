@@ -1,4 +1,4 @@
-//! `skills_edge_catalog::json::parse`, the strict JSON reader of the host's inputs (input: any
+//! `skills_edge::catalog::json::parse`, the strict JSON reader of the host's inputs (input: any
 //! bytes).
 //!
 //! Properties, against `serde_json::from_slice::<serde_json::Value>` (strict RFC 8259):
@@ -22,7 +22,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Serde;
-use skills_edge_catalog::json::{parse, FieldErrorKind, Json, Node};
+use skills_edge::catalog::json::{parse, FieldErrorKind, Json, Node};
 
 fn close(a: f64, b: f64) -> bool {
     if a == b {

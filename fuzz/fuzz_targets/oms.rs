@@ -1,4 +1,4 @@
-//! `skills_edge_catalog::oms`, the OpenSSF Model Signing bundle reader and folder check
+//! `skills_edge::catalog::oms`, the OpenSSF Model Signing bundle reader and folder check
 //! (input: any bytes as a bundle, and a folder with a key to sign it).
 //!
 //! Properties:
@@ -16,7 +16,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use sha2::{Digest as _, Sha256};
-use skills_edge_catalog::oms::{verify_folder, Bundle, Manifest, OmsSigningKey, SIGNATURE_FILE};
+use skills_edge::catalog::oms::{verify_folder, Bundle, Manifest, OmsSigningKey, SIGNATURE_FILE};
 use std::collections::BTreeMap;
 
 #[derive(Arbitrary, Debug)]

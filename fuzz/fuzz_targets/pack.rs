@@ -1,5 +1,5 @@
 //! Pack decoding: `Catalog::from_bytes` on arbitrary bytes. Under `cfg(fuzzing)` the pack's length and SHA-256 are not checked (magic and version
-//! still are; see `check_integrity` in `catalog/src/pack/read.rs`), so mutations reach the
+//! still are; see `check_integrity` in `src/pack/read.rs`), so mutations reach the
 //! structure decoder instead of stopping at the checksum.
 //!
 //! The same bytes through `Catalog::from_bundled` (the shape-only load of a pack the

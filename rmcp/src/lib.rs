@@ -13,9 +13,9 @@
 //! A server needs about five lines: a build script that compiles its skills folder,
 //!
 //! ```text
-//! // build.rs (with `skills-edge-catalog` in [build-dependencies])
+//! // build.rs (with `skills-edge` in [build-dependencies], `default-features = false`)
 //! fn main() {
-//!     skills_edge_catalog::build_script::embed("skills");
+//!     skills_edge::build_script::embed("skills");
 //! }
 //! ```
 //!
@@ -85,7 +85,7 @@ use std::sync::Arc;
 
 pub use skills_edge::server::Config;
 
-/// The pack a build script made with `skills_edge_catalog::build_script::embed`, as a
+/// The pack a build script made with `skills_edge::build_script::embed`, as a
 /// `&'static [u8]` (`include_bytes!` of `OUT_DIR/catalog.pack`, expanded in the calling
 /// crate).
 #[macro_export]
@@ -238,7 +238,7 @@ impl fmt::Display for SetupError {
             SetupError::Pack(e) => write!(
                 f,
                 "the embedded skills pack does not load: {e} (rebuild it with this version's \
-                 skills-edge-catalog build script)"
+                 skills-edge build script)"
             ),
             SetupError::Config(e) => write!(f, "{e}"),
             SetupError::Entry { index, reason } => write!(

@@ -7,7 +7,7 @@
 # checks: skills/list, skills/get, every file byte-exact, the mirror, --allowed-hosts), checks
 # that the build options pass through and that `wrangler deploy --dry-run` bundles it under
 # 1 MB gzip. Then `npm publish --dry-run` of the package and `cargo package --list` of the
-# published crates (skills-edge-catalog, skills-edge, skills-edge-cli), whose file lists
+# published crates (skills-edge, skills-edge-cli), whose file lists
 # tests/js/release.test.mjs checks along with the metadata. Needs scripts/setup.sh and 20-npm.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,7 +30,6 @@ SKILLS_EDGE_TARBALL="$tmp/$tarball" node_modules/.bin/node --test --test-timeout
 # What a release would publish, without publishing (--allow-dirty: a working copy with edits
 # lists the files it would package as they are).
 (cd pkg && npm publish --dry-run --json --loglevel=error) > "$tmp/npm-publish.json"
-cargo package --list --locked --allow-dirty -p skills-edge-catalog > "$tmp/catalog.files"
 cargo package --list --locked --allow-dirty -p skills-edge > "$tmp/skills-edge.files"
 cargo package --list --locked --allow-dirty -p skills-edge-cli > "$tmp/cli.files"
 SKILLS_EDGE_RELEASE_DIR="$tmp" node --test --test-timeout=300000 --test-force-exit --test-reporter=spec tests/js/release.test.mjs

@@ -1,6 +1,6 @@
 //! The JSON objects of this module (the JOSE header, the claims set, a JWK, a JWK Set,
 //! authorization server metadata), read with the one strict reader of JSON from strangers,
-//! [`skills_edge_catalog::json`], into ordered values; and the claim paths the scopes are read
+//! [`crate::json`], into ordered values; and the claim paths the scopes are read
 //! from.
 //!
 //! A member named twice, at any depth, is refused (RFC 7515 §4 and RFC 7519 §4: "JWT parsers
@@ -8,10 +8,10 @@
 //! the lexically last duplicate member name"; refusing means no two readers of one token can
 //! see different claims), found with an ordered set, so `O(n log n)` whatever the names. A
 //! string with a lone surrogate escape (RFC 8259 §8.2) and nesting deeper than
-//! [`skills_edge_catalog::json::MAX_DEPTH`] are refused by the reader.
+//! [`crate::json::MAX_DEPTH`] are refused by the reader.
 
-use skills_edge_catalog::json;
-use skills_edge_catalog::skill::value::{write_json_string, Number, Value};
+use crate::json;
+use crate::skill::value::{write_json_string, Number, Value};
 
 /// Reads `bytes` as one JSON object (UTF-8, strict JSON, no member named twice at any depth);
 /// the error says what is wrong, without the input (a repeated name is shown escaped and

@@ -5,7 +5,7 @@
 
 use super::claims::{read_object, shown};
 use super::error::KeySetError;
-use skills_edge_catalog::skill::value::Value;
+use crate::skill::value::Value;
 
 /// The largest metadata document read, in bytes: 64 KiB (real ones are 1 to 5 KiB).
 pub const MAX_METADATA_BYTES: usize = 64 * 1024;

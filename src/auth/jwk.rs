@@ -8,7 +8,7 @@ use super::claims::{a_type, as_str, read_object, shown, strings};
 use super::error::{KeySetError, TokenError};
 use super::token::Algorithm;
 use crate::base64::{decode_url, encode_url};
-use skills_edge_catalog::skill::value::Value;
+use crate::skill::value::Value;
 
 /// The largest key set read, in bytes: 256 KiB. A key set of 64 RSA-4096 keys with
 /// certificates is about 150 KiB; real ones are a few KiB.

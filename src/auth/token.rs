@@ -8,7 +8,7 @@ use sha2::{Digest as _, Sha256};
 use super::claims::{a_type, as_str, read_object, shown};
 use super::error::TokenError;
 use crate::base64::decode_url;
-use skills_edge_catalog::skill::value::Value;
+use crate::skill::value::Value;
 
 /// The largest header value (or bare token) read, in bytes: 16 KiB. A longer one is refused
 /// before anything in it is decoded. Access tokens are a few hundred bytes to a few KiB;

@@ -12,7 +12,7 @@ use super::jwk::{KeySet, PublicKey};
 use super::token::{Algorithm, Token};
 #[cfg(feature = "internals")]
 use super::verify::{SignatureVerifier, Unsupported};
-use skills_edge_catalog::skill::value::{Number, Value};
+use crate::skill::value::{Number, Value};
 
 /// Who a valid token stands for.
 ///

@@ -18,8 +18,8 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use crate::json::Node;
 use serde_json::Value as Json;
-use skills_edge_catalog::json::Node;
 
 use super::member;
 use crate::protocol::CacheScope;
@@ -91,7 +91,7 @@ impl Hints {
     /// ```
     /// use skills_edge::client::Hints;
     /// use skills_edge::protocol::CacheScope;
-    /// use skills_edge_catalog::json::parse;
+    /// use skills_edge::catalog::json::parse;
     /// let h = Hints::of(&parse(r#"{"ttlMs": 5000, "cacheScope": "public"}"#).unwrap());
     /// assert_eq!((h.ttl_ms, h.scope), (5000, CacheScope::Public));
     /// let legacy = Hints::of(&parse(r#"{"skills": []}"#).unwrap());
@@ -295,7 +295,7 @@ mod tests {
     /// Stores `result` as its JSON text, under its own hints.
     fn put(c: &mut Cache, key: Key, context: &str, result: Json, now: f64) -> bool {
         let text: Rc<str> = result.to_string().into();
-        let hints = Hints::of(&skills_edge_catalog::json::parse(&text).unwrap());
+        let hints = Hints::of(&crate::json::parse(&text).unwrap());
         c.store(key, context, text, hints, now)
     }
 

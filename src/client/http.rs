@@ -353,7 +353,7 @@ struct SessionState {
 /// assert_eq!(session.facts(), Some(facts));
 /// // The result object's JSON text, as the server sent it.
 /// let text = block_on(session.rpc(&wire).call("skills/list", serde_json::json!({}))).unwrap();
-/// let result = skills_edge_catalog::json::parse(&text).unwrap();
+/// let result = skills_edge::catalog::json::parse(&text).unwrap();
 /// assert!(!result.get("skills").and_then(|s| s.as_array()).unwrap().is_empty());
 /// ```
 #[derive(Debug)]
@@ -423,7 +423,7 @@ impl<H: HttpIo> Rpc for HttpRpc<'_, H> {
 /// A connection's result (`server/discover`, `initialize`) as the `serde_json` value
 /// [`ServerFacts`] keeps; the text was read as JSON with the reply, so it reads.
 fn facts_value(result: &str) -> Json {
-    skills_edge_catalog::json::parse(result).map_or(Json::Null, |n| serde_value(&n))
+    crate::json::parse(result).map_or(Json::Null, |n| serde_value(&n))
 }
 
 fn protocol(message: impl Into<String>) -> ClientError {

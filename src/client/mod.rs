@@ -79,8 +79,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::rc::Rc;
 
+use crate::json::{self as strict, Node};
 use serde_json::{json, Value as Json};
-use skills_edge_catalog::json::{self as strict, Node};
 
 use crate::host::approval::ApprovalsExport;
 use crate::host::entry::Entry;
@@ -127,7 +127,7 @@ pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 
 /// Sends one JSON-RPC request and returns its `result` object as JSON text: the I/O half of
 /// a client. The client reads that text once, with the strict JSON reader
-/// ([`skills_edge_catalog::json`]), and works from that reading (the registry included): a
+/// ([`crate::json`]), and works from that reading (the registry included): a
 /// transport hands over the text it received (the HTTP one slices the `result` member out of
 /// the reply it read), never a value to be written back to text.
 ///

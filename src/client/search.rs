@@ -11,8 +11,8 @@
 //! reply is a `protocol-error`: search returns URIs only, and the skill itself is then fetched
 //! and verified through `skills/get` like any other, so search never bypasses verification.
 
+use crate::json::{Json as JsonNode, Node};
 use serde_json::json;
-use skills_edge_catalog::json::{Json as JsonNode, Node};
 
 use super::error::{ClientError, ExchangeKind, Result};
 use super::{check_skill_md_uri, member, read_result, Rpc, ServerFacts};
@@ -377,7 +377,7 @@ mod tests {
         let ok = json!({"results": [{"uri": "skill://a/SKILL.md", "name": "a", "description": "d", "score": 1.5}]});
         let read = |v: &Json| v.to_string();
         let ok = read(&ok);
-        let node = skills_edge_catalog::json::parse(&ok).unwrap();
+        let node = crate::json::parse(&ok).unwrap();
         assert_eq!(hits(Some(&node)).map(|h| h.len()).ok(), Some(1));
         for bad in [
             json!({}),
@@ -386,7 +386,7 @@ mod tests {
             json!({"results": [{"uri": "skill://a/SKILL.md", "name": 1, "description": "d", "score": 1}]}),
         ] {
             let text = read(&bad);
-            let node = skills_edge_catalog::json::parse(&text).unwrap();
+            let node = crate::json::parse(&text).unwrap();
             let e = hits(Some(&node)).expect_err("refused");
             assert_eq!(e.code, ExchangeKind::ProtocolError, "{bad}");
         }

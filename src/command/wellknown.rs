@@ -52,11 +52,11 @@ use crate::host::index::{
     origin_of, parse_index, Artifact, IndexSkill, IndexVersion, RejectedEntry,
 };
 use crate::host::signature::{Presented, PublicKey, Signers};
+use crate::sign::Envelope;
 use crate::skill::digest::digest_of;
 use crate::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use crate::skill::revision::skill_revision;
 use crate::skill::uri::{skill_root, SKILL_MD};
-use skills_edge_catalog::sign::Envelope;
 
 /// What a `GET` brought back: the whole body (its `Content-Type` decides nothing: an archive's
 /// format is the index's, [`crate::host::archive::ArchiveFormat::from_url`]).

@@ -38,7 +38,7 @@ use super::error::{ErrorCode, Result, VerifyError};
 use super::signature::Signer;
 use crate::skill::digest::{digest_of, is_wire_digest};
 use crate::skill::value::write_json_string;
-use skills_edge_catalog::json;
+use crate::json;
 
 /// The `format` tag of exported approvals.
 pub(crate) const APPROVALS_FORMAT: &str = "skills-edge/approvals";

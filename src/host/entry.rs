@@ -19,8 +19,8 @@ use crate::skill::name::check_name;
 use crate::skill::revision::{skill_revision, REVISION_META_KEY};
 use crate::skill::uri::{final_segment, is_scheme, resolve_reference, skill_root};
 use crate::skill::value::{write_json_string, Value, MAX_SAFE_INTEGER};
-use skills_edge_catalog::json::{self, Node};
-use skills_edge_catalog::sign::{DSSE_META_KEY, SIGNER_META_KEY};
+use crate::json::{self, Node};
+use crate::sign::{DSSE_META_KEY, SIGNER_META_KEY};
 
 /// The `resources` marker of a skill whose files cannot be enumerated with stable digests.
 pub(crate) const DYNAMIC: &str = "dynamic";

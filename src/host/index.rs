@@ -37,7 +37,7 @@ use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::MAX_DESCRIPTION_CHARS;
 use crate::skill::name::check_name;
 use crate::skill::uri::{check_segment, is_scheme};
-use skills_edge_catalog::sign::DSSE_META_KEY;
+use crate::sign::DSSE_META_KEY;
 
 /// The `$schema` of a v0.2.0 index.
 pub const SCHEMA_V0_2_0: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";

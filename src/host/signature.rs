@@ -3,7 +3,7 @@
 //! server sent (an entry, or a well-known artifact's files and its envelope) and the host's
 //! policy decides.
 //!
-//! The format is the catalog crate's ([`skills_edge_catalog::sign`]): an in-toto v1 statement
+//! The format is the catalog modules' ([`crate::sign`]): an in-toto v1 statement
 //! whose subjects are the skill's files (`skill://` URI and the hex of the digest its entry
 //! lists), whose predicate names the skill, its revision and the catalog's identity, in a DSSE
 //! envelope signed with Ed25519; keys are JWKs named by their RFC 7638 thumbprint.
@@ -65,10 +65,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use skills_edge_catalog::sign::{Envelope, SignatureError, Statement, Subject};
-pub use skills_edge_catalog::sign::{PublicKey, SIGNER_META_KEY};
+use crate::sign::{Envelope, SignatureError, Statement, Subject};
+pub use crate::sign::{PublicKey, SIGNER_META_KEY};
 #[cfg(any(test, feature = "internals"))]
-pub use skills_edge_catalog::sign::DSSE_META_KEY;
+pub use crate::sign::DSSE_META_KEY;
 
 use super::entry::Entry;
 use super::error::{ErrorCode, Result, VerifyError};
@@ -178,7 +178,7 @@ pub(crate) struct Presented {
 /// ```
 /// use skills_edge::host::signature::{SignerPolicy, Signers, SignerTrust};
 /// use skills_edge::host::{Entry, ErrorCode};
-/// # use skills_edge_catalog::sign::{Envelope, SigningKey, Statement, Subject};
+/// # use skills_edge::catalog::sign::{Envelope, SigningKey, Statement, Subject};
 /// # use skills_edge::skill::digest::digest_of;
 /// # let signed = |key: &SigningKey, catalog: &str| {
 /// #     let d = digest_of(b"x");

@@ -11,7 +11,7 @@
 //! to publish, are read as YAML 1.2 exactly as `yaml@2` reads them, so a third-party skill that
 //! uses them verifies when its entry carries that reading.
 
-use skills_edge_catalog::json::{self, Node};
+use crate::json::{self, Node};
 
 use super::entry::{Entry, ResourceItem};
 use super::error::{ErrorCode, Result, VerifyError};
@@ -167,7 +167,7 @@ pub enum Content {
     /// Text; its UTF-8 bytes are what is verified.
     Text(String),
     /// A `resources/read` result as its JSON text, read once with the strict JSON reader
-    /// ([`skills_edge_catalog::json`]) and checked with `read_content`'s rules.
+    /// ([`crate::json`]) and checked with `read_content`'s rules.
     ReadResult(String),
     /// The content item of a `resources/read` result as `read_content` extracted it (the
     /// result's shape, and a `blob`'s decoded length, already checked there): verified exactly

@@ -1,8 +1,8 @@
 //! The routes under `/.well-known/agent-skills/`, which serve the catalog's mirror: the same
 //! catalog as plain HTTP for agents that do not speak MCP (Agent Skills Discovery RFC v0.2.0).
 //! The mirror itself (its index, which skills it publishes, their archives) is the catalog's
-//! data, made at build time: see `skills_edge_catalog::compile::mirror` and
-//! `skills_edge_catalog::compile::archive`; this module only answers HTTP requests for it.
+//! data, made at build time: see `crate::compile::mirror` and
+//! `crate::compile::archive`; this module only answers HTTP requests for it.
 //!
 //! * `GET /.well-known/agent-skills/index.json`: the index, rendered at build time;
 //! * `GET /.well-known/agent-skills/{name}.tar.gz`: the archive of the skill mirrored as
@@ -10,7 +10,7 @@
 //!   rules; never a `Content-Encoding`: the gzip bytes are the artifact its digest covers);
 //! * `GET /.well-known/agent-skills/{name}/{path}`: a file of the skill mirrored as `name`,
 //!   with its MIME type;
-//! * in a signed catalog only (see `skills_edge_catalog::compile::signing`):
+//! * in a signed catalog only (see `crate::compile::signing`):
 //!   `GET /.well-known/agent-skills/{name}.dsse.json`, the DSSE envelope of the skill mirrored
 //!   as `name`, and `GET /.well-known/agent-skills/keys.json`, the JWK Set of the signer's
 //!   public key, both `Content-Type: application/json` (404 in a catalog that is not signed);

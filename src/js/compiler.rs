@@ -441,7 +441,7 @@ struct BuildOptionsJs {
     catalog_id: Option<String>,
 }
 
-/// The build options as every build reads them (the catalog crate's `options`): `env`'s
+/// The build options as every build reads them (`crate::options`): `env`'s
 /// `SKILLS_STRICT` and `SKILLS_ON_INVALID` (e.g. `process.env`) give `strict` and
 /// `skipInvalid`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID` give `signingKey` (the key
 /// file's path, never its contents) and `catalogId`, and `inlineMax`, the text of `--inline-max`, a number of bytes (default:

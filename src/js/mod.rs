@@ -1,5 +1,5 @@
 //! JavaScript bindings (the npm package `skills-edge`): wasm-bindgen exports only. Every
-//! decision is made by [`crate::server`], [`crate::host`] and the catalog crate; this module
+//! decision is made by [`crate::server`], [`crate::host`] and the catalog modules; this module
 //! converts values (JSON text in, plain objects out) and turns errors (the host rules'
 //! [`VerifyError`]s and the client's [`ClientError`]s, one shape: `js_error`) into thrown
 //! `Error` objects with `code`, `uri`, `expected`, `actual` and `field` properties.

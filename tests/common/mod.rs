@@ -344,7 +344,7 @@ pub fn all_items(r: &Responder, era: Era, method: &str, params: Json, key: &str)
 
 /// Parses JSON keeping object keys in document order (the project's ordered value).
 pub fn ordered(text: &str) -> skills_edge::skill::value::Value {
-    skills_edge_catalog::json::parse(text)
+    skills_edge::catalog::json::parse(text)
         .map_err(|e| e.to_string())
         .and_then(|n| n.to_value().map_err(|e| e.to_string()))
         .unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))

@@ -1,7 +1,7 @@
 // Ready to publish: the npm package's and the crates' metadata, and what a release would
 // upload. scripts/test.d/37-deploy-npm.sh runs `npm publish --dry-run --json` in pkg/ and
-// `cargo package --list` of skills-edge-catalog, skills-edge and skills-edge-cli into SKILLS_EDGE_RELEASE_DIR
-// (npm-publish.json, catalog.files, skills-edge.files); this file checks them, so a file the
+// `cargo package --list` of skills-edge and skills-edge-cli into SKILLS_EDGE_RELEASE_DIR
+// (npm-publish.json, skills-edge.files, cli.files); this file checks them, so a file the
 // package needs that is left out of `files`, or a stray one that goes in, fails here.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -42,7 +42,7 @@ test("package.json has the metadata a published package needs", () => {
     for (const k of keys) walk(node[k], `${path}.${k}`);
   };
   walk(pkg.exports, "");
-  for (const k of ["Cargo.toml", "catalog/Cargo.toml", "cli/Cargo.toml"]) {
+  for (const k of ["Cargo.toml", "cli/Cargo.toml"]) {
     for (const field of ["description", "license", "repository", "readme", "keywords", "categories", "rust-version", "homepage", "documentation"]) {
       assert.ok(cargoField(k, field), `${k} has ${field}`);
     }
@@ -98,13 +98,9 @@ test("npm publish --dry-run uploads every file the package lists, and nothing el
 
 test("cargo package --list of the crates holds their sources, the skills build.rs compiles and the licenses", { skip: !DIR && "SKILLS_EDGE_RELEASE_DIR is not set (scripts/test.d/37-deploy-npm.sh sets it)" }, () => {
   const list = (name) => new Set(readFileSync(join(DIR, name), "utf8").split("\n").filter(Boolean));
-  const catalog = list("catalog.files");
-  for (const f of ["Cargo.toml", "README.md", "src/lib.rs", "src/options.rs", "src/pack/mod.rs", "LICENSE-MIT", "LICENSE-APACHE"]) {
-    assert.ok(catalog.has(f), `skills-edge-catalog: ${f}`);
-  }
   const crate = list("skills-edge.files");
   // The declarations src/js/mod.rs includes (include_str!) with the `js` and `web-verifier` features.
-  for (const f of ["Cargo.toml", "README.md", "build.rs", "src/lib.rs", "src/js/skills-edge.d.ts", "src/js/web-verifier.d.ts", "skills/code-review/SKILL.md", "LICENSE-MIT", "LICENSE-APACHE"]) {
+  for (const f of ["Cargo.toml", "README.md", "build.rs", "src/lib.rs", "src/js/skills-edge.d.ts", "src/js/web-verifier.d.ts", "src/options.rs", "src/pack/mod.rs", "skills/code-review/SKILL.md", "LICENSE-MIT", "LICENSE-APACHE"]) {
     assert.ok(crate.has(f), `skills-edge: ${f}`);
   }
   for (const f of crate) {

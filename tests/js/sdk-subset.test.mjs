@@ -1,4 +1,4 @@
-// The SDK-subset lint (catalog/src/skill/frontmatter/sdk_subset/) against the real reader it
+// The SDK-subset lint (src/skill/frontmatter/sdk_subset/) against the real reader it
 // models: the official MCP TypeScript SDK 2.4 client's `SkillsClient.read`.
 //
 //   node --test tests/js/sdk-subset.test.mjs     (after `cargo build -p skills-edge-cli`)

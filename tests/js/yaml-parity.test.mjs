@@ -1,4 +1,4 @@
-// Differential proof for the frontmatter parser (catalog/src/skill/frontmatter/): yaml@2 is the judge.
+// Differential proof for the frontmatter parser (src/skill/frontmatter/): yaml@2 is the judge.
 //
 //   node --test tests/js/yaml-parity.test.mjs
 //

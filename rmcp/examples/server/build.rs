@@ -1,5 +1,5 @@
 //! Compiles the skills folder into this binary: `SKILLS_DIR` (relative to this package), by
 //! default the repository's `skills/`.
 fn main() {
-    skills_edge_catalog::build_script::embed("../../../skills");
+    skills_edge::build_script::embed("../../../skills");
 }

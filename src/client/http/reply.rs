@@ -1,6 +1,6 @@
 //! Reading a reply: a JSON body or the events of a stream, each read once with the strict JSON reader, as the response to one request.
 
-use skills_edge_catalog::json::{self, Json as JsonNode, Node};
+use crate::json::{self, Json as JsonNode, Node};
 
 use super::*;
 use crate::client::member;
@@ -41,7 +41,7 @@ enum Unread {
     Repeated(String),
 }
 
-/// Reads a reply with the strict JSON reader ([`skills_edge_catalog::json`]), once; an object
+/// Reads a reply with the strict JSON reader ([`crate::json`]), once; an object
 /// has its top-level members checked for a repeated key with one ordered set (O(n log n)).
 /// The `result` is handed on as the text it was read from ([`Node::raw`]), for the client's
 /// own reading; nothing is written back to text.

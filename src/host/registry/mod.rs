@@ -19,7 +19,7 @@ use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::skill::value::write_json_string;
-use skills_edge_catalog::json;
+use crate::json;
 
 use super::approval::{signed_approval_fingerprint, ApprovalsExport};
 use super::entry::Entry;

@@ -739,7 +739,7 @@ mod signed {
     use super::*;
     use crate::host::signature::tests::{entry_json, signed};
     use crate::host::signature::{SignerPolicy, SignerTrust};
-    use skills_edge_catalog::sign::SigningKey;
+    use crate::sign::SigningKey;
 
     fn key(n: u8) -> SigningKey {
         SigningKey::from_seed([n; 32])

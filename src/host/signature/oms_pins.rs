@@ -22,7 +22,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use skills_edge_catalog::json::Node;
+use crate::json::Node;
 
 use super::{check_origin, once_per_origin, Pin, Result, Signer, Signers};
 use crate::host::error::{ErrorCode, VerifyError};

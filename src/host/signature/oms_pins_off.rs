@@ -3,7 +3,7 @@
 //! an export holding any is refused rather than read and written back without them. The
 //! pins' format and rules: `oms_pins.rs`, compiled where the OMS check is.
 
-use skills_edge_catalog::json::Node;
+use crate::json::Node;
 
 use super::Result;
 

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use skills_edge_catalog::json;
+use crate::json;
 
 use super::oms_pins;
 use super::{canonical_origin, ErrorCode, Result, VerifyError};

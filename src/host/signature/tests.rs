@@ -3,7 +3,7 @@
 use super::*;
 use crate::skill::digest::digest_of;
 use serde_json::{json, Value as Json};
-use skills_edge_catalog::sign::{SigningKey, Subject, PAYLOAD_TYPE};
+use crate::sign::{SigningKey, Subject, PAYLOAD_TYPE};
 
 /// A skill's files, as `(path relative to the root, bytes)`.
 pub(crate) type Files<'a> = &'a [(&'a str, &'a [u8])];

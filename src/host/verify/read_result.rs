@@ -30,7 +30,7 @@ fn member<'n, 'a>(node: &'n Node<'a>, key: &str, uri: &str) -> Result<Option<&'n
 }
 
 /// Extracts the one content item for `uri` from a `resources/read` result read with the strict
-/// JSON reader ([`skills_edge_catalog::json`]) (A7, A14): `resultType` absent (legacy servers) or
+/// JSON reader ([`crate::json`]) (A7, A14): `resultType` absent (legacy servers) or
 /// `"complete"`; exactly one item of `contents` with this exact `uri` (items for other URIs
 /// are ignored); exactly one of `text` (a string) or `blob` (strict, padded standard base64).
 /// A member the check reads that is given twice (in the result or in a content item) is
@@ -40,7 +40,7 @@ fn member<'n, 'a>(node: &'n Node<'a>, key: &str, uri: &str) -> Result<Option<&'n
 ///
 /// ```
 /// use skills_edge::host::{read_content, Body, ErrorCode};
-/// use skills_edge_catalog::json::parse;
+/// use skills_edge::catalog::json::parse;
 /// let r = r#"{"contents":[{"uri":"skill://a/SKILL.md","mimeType":"text/markdown","text":"a"}]}"#;
 /// let (body, mime) = read_content(&parse(r).unwrap(), "skill://a/SKILL.md", None).unwrap();
 /// assert_eq!((body, mime.as_deref()), (Body::Text("a".into()), Some("text/markdown")));

@@ -81,7 +81,7 @@ struct CatalogInfoJs {
 /// The key id (`kid`) of the key that signed `catalog`'s skills, from the mirror's `keys.json`
 /// the pack holds; `None` when the catalog is not signed.
 fn signer_key_id(catalog: &Catalog) -> Option<String> {
-    let keys = skills_edge_catalog::json::parse(catalog.keys_json()?).ok()?;
+    let keys = crate::json::parse(catalog.keys_json()?).ok()?;
     let first = keys.get("keys")?.as_array()?.first()?;
     Some(first.get("kid")?.as_str()?.to_owned())
 }

@@ -41,7 +41,7 @@ export function signWith(secretJwkText) {
   };
 }
 
-/** The DSSE payload type of a catalog release (catalog/src/release.rs). */
+/** The DSSE payload type of a catalog release (src/release.rs). */
 export const RELEASE_TYPE = "application/vnd.skills-edge.release+json";
 
 /**

@@ -1,6 +1,6 @@
 // Signed skills for the tests, made with node:crypto's Ed25519 (an implementation independent of
 // the package's): the in-toto statement of an entry's files in a DSSE envelope, as the compiler
-// signs it (catalog/src/sign.rs), the `_meta` keys a signing server puts them under, and a
+// signs it (src/sign/mod.rs), the `_meta` keys a signing server puts them under, and a
 // signing wrapper of a SkillsServer for http-server.mjs. No import of the package, so the
 // browser tests (run from the repository) share it with the package tests.
 import { createHash, generateKeyPairSync, sign as ed25519Sign } from "node:crypto";

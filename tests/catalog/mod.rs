@@ -1,0 +1,11 @@
+//! The catalog modules' tests (`catalog/src/`): access rules, digests, frontmatter, names,
+//! releases, signing, URIs and values (`cargo test --test suite catalog::NAME::` runs one).
+
+mod access;
+mod digest;
+mod frontmatter;
+mod name;
+mod release;
+mod signing;
+mod uri;
+mod value;
