@@ -24,6 +24,8 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
+use skills_edge::catalog::compile::{compile, SourceTree};
+use skills_edge::catalog::diag::Severity;
 use skills_edge::catalog::{pack, Catalog};
 use skills_edge::host::archive::{unpack, ArchiveFormat};
 use skills_edge::host::{
@@ -32,8 +34,6 @@ use skills_edge::host::{
 };
 use skills_edge::server::{Config, Grant, Responder, Transport};
 use skills_edge::skill::digest::digest_of;
-use skills_edge::catalog::compile::{compile, SourceTree};
-use skills_edge::catalog::diag::Severity;
 use skills_edge_fuzz::reply::{check, Checked};
 use std::collections::HashMap;
 use std::sync::Arc;

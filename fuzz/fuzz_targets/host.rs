@@ -37,6 +37,9 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value as Json};
+use skills_edge::catalog::sign::{
+    Envelope, PublicKey, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
+};
 use skills_edge::host::{
     approval_fingerprint, compare_frontmatter, resolve, signed_approval_fingerprint, verify_bytes,
     verify_content, verify_skill_md, Content, Entry, ErrorCode, Hashing, HostOptions, SignerPolicy,
@@ -46,9 +49,6 @@ use skills_edge::skill::digest::digest_of;
 use skills_edge::skill::frontmatter::parse_file_host;
 use skills_edge::skill::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
 use skills_edge::skill::uri::is_inside;
-use skills_edge::catalog::sign::{
-    Envelope, PublicKey, SigningKey, Statement, Subject, DSSE_META_KEY, SIGNER_META_KEY,
-};
 
 #[path = "host/case.rs"]
 mod case;
