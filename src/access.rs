@@ -78,12 +78,14 @@ impl Grant {
     }
 
     /// Whether this grant sees public skills only.
-    pub const fn is_public(self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) const fn is_public(self) -> bool {
         self.0 == 0
     }
 
     /// Whether a caller with this grant sees what has `audience`.
-    pub const fn sees(self, audience: Audience) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) const fn sees(self, audience: Audience) -> bool {
         audience.public || audience.private & self.0 != 0
     }
 }

@@ -25,7 +25,7 @@ pub enum Severity {
     Warning,
 }
 
-/// Every rule the catalog compiler enforces. [`Rule::id`] is stable and documented in the
+/// Every rule the catalog compiler enforces. `Rule::id` is stable and documented in the
 /// docs/build-errors.md ("What each build error means").
 ///
 /// ```
@@ -100,14 +100,14 @@ pub enum Rule {
     SigningKey,
     /// The OMS signing key (`SKILLS_OMS_KEY`, `--oms-sign`) cannot be read or is not a P-256
     /// private key, or a skill has a file that an OpenSSF Model Signing signature cannot cover
-    /// (a git path at its root, which `model_signing` leaves out) ([`crate::oms`]).
+    /// (a git path at its root, which `model_signing` leaves out) (`crate::oms`).
     OmsSignature,
     /// A path given twice, or both as a file and as a directory (only a program that builds
     /// the source tree itself can do this; no file system can).
     DuplicatePath,
     /// `skills-edge.toml` does not read: not TOML, an unknown key, a missing or empty
     /// `skills`/`scopes`, a pattern with a character that is not a pattern character, a scope
-    /// that is not an OAuth scope token ([`crate::access`]).
+    /// that is not an OAuth scope token (`crate::access`).
     AccessFile,
     /// A pattern of `skills-edge.toml` matches no skill.
     AccessPattern,
@@ -131,25 +131,26 @@ pub enum Rule {
     /// Warning: an operating-system junk file (`.DS_Store`, `Thumbs.db`, …); it is not served.
     JunkFile,
     /// Two names in one directory differ only by letter case
-    /// ([`crate::skill::uri::fold_case`]): an error inside a skill (its manifest and archive
+    /// (`crate::skill::uri::fold_case`): an error inside a skill (its manifest and archive
     /// would hold two paths that are one file on macOS and Windows), a warning between
     /// directories outside every skill.
     CaseCollision,
     /// Warning: a path too long for a plain ustar header in the skill's mirror archive (it is
     /// written with a GNU long-name entry, which ustar-only readers skip).
     ArchiveLongPath,
-    /// Warning: an invalid skill left out of the catalog ([`crate::compile::Options::skip_invalid`]);
+    /// Warning: an invalid skill left out of the catalog (`crate::compile::Options::skip_invalid`);
     /// its errors follow as warnings.
     SkillLeftOut,
     /// Warning (an error in strict mode): frontmatter that the official MCP TypeScript SDK
     /// 2.4's reader cannot read, or reads differently; the id comes from the lint
-    /// ([`SdkRule::id`]).
+    /// (`SdkRule::id`).
     SdkSubset(SdkRule),
 }
 
 impl Rule {
     /// The stable, kebab-case id of the rule.
-    pub fn id(self) -> &'static str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn id(self) -> &'static str {
         match self {
             Rule::Frontmatter(id) => id,
             Rule::SkillMdUtf8 => "skill-md-utf8",
@@ -266,7 +267,8 @@ impl Diagnostic {
 
     /// Renders the diagnostic with `root` (the skills folder as the user named it) in front
     /// of the path: `error[name-matches-directory]: skills/foo/SKILL.md:2: … \n  fix: …`.
-    pub fn render(&self, root: &str) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn render(&self, root: &str) -> String {
         let sev = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -295,7 +297,8 @@ impl Diagnostic {
 /// fails with the same message whichever tool reads it.
 impl Diagnostic {
     /// A symbolic link (never followed).
-    pub fn symlink(path: &str) -> Self {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn symlink(path: &str) -> Self {
         Diagnostic::error(
             Rule::NoSymlinks,
             path,
@@ -305,7 +308,8 @@ impl Diagnostic {
     }
 
     /// A socket, FIFO or device.
-    pub fn special_file(path: &str) -> Self {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn special_file(path: &str) -> Self {
         Diagnostic::error(
             Rule::RegularFilesOnly,
             path,
@@ -315,7 +319,8 @@ impl Diagnostic {
     }
 
     /// A directory entry named `name` (raw bytes) in `parent` whose name is not UTF-8.
-    pub fn name_not_utf8(parent: &str, name: &[u8]) -> Self {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn name_not_utf8(parent: &str, name: &[u8]) -> Self {
         let mut shown = String::from("\"");
         for chunk in name.utf8_chunks() {
             shown.extend(chunk.valid().escape_debug());
@@ -333,7 +338,8 @@ impl Diagnostic {
     }
 
     /// An entry that exists but cannot be read; `detail` is the system's reason.
-    pub fn unreadable(path: &str, kind: Unreadable, detail: &str) -> Self {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn unreadable(path: &str, kind: Unreadable, detail: &str) -> Self {
         let (message, fix) = match kind {
             Unreadable::Root => (
                 "cannot read the skills folder",
@@ -347,7 +353,8 @@ impl Diagnostic {
     }
 
     /// The skills folder itself is not a directory.
-    pub fn root_not_a_directory() -> Self {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn root_not_a_directory() -> Self {
         Diagnostic::error(
             Rule::Io,
             "",
@@ -357,7 +364,7 @@ impl Diagnostic {
     }
 }
 
-/// What could not be read (see [`Diagnostic::unreadable`]).
+/// What could not be read (see `Diagnostic::unreadable`).
 ///
 /// ```
 /// use skills_edge::catalog::diag::{Diagnostic, Unreadable};
@@ -404,14 +411,16 @@ pub struct CompileError {
 
 impl CompileError {
     /// The errors only.
-    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
     }
 
     /// Renders every diagnostic (see [`Diagnostic::render`]), one block per line group.
-    pub fn render(&self, root: &str) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn render(&self, root: &str) -> String {
         let mut out = String::new();
         for d in &self.diagnostics {
             out.push_str(&d.render(root));

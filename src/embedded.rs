@@ -1,8 +1,8 @@
 //! The catalog compiled by `build.rs` from `skills/` (or `SKILLS_DIR`) and embedded in this
 //! binary. The bytes served and the digests published come from the same build-time read.
 
-use crate::catalog::pack::PackError;
-use crate::catalog::Catalog;
+use crate::pack::PackError;
+use crate::view::Catalog;
 use std::sync::{Arc, OnceLock};
 
 /// The embedded pack, as written by `build.rs`.

@@ -8,8 +8,8 @@
 //!
 //! | module | what it is |
 //! |---|---|
-//! | [`skill`] | the rules of one skill: names, URIs, limits, frontmatter (YAML → ordered JSON), digests, MIME types; compiled into `build.rs` too |
-//! | [`catalog`] | compile a skills folder into a checked catalog (build time); the pack format; look files, skills and directories up by URI (run time); compiled into `build.rs` too |
+//! | [`catalog`] | a catalog: compiled from a skills folder ([`catalog::Catalog::compile`]) or loaded from a pack, looked up by URI; what the adapters use of the compiler, the pack format, releases and signatures. The catalog modules behind it (the rules of one skill, the compiler, the pack format, the strict JSON reader, signatures, search) are crate-private, and compiled into `build.rs` too |
+//! | [`build_script`] | the body of a build script that embeds a skills folder (native targets) |
 //! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the responder's errors (`RpcError`), the transport's refusals (`Refusal`) and the one writer of replies |
 //! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
 //! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
@@ -83,22 +83,39 @@ mod refused;
 // The catalog modules: the rules of one skill, the compiler, the pack format and its reader,
 // the strict JSON reader, signatures, search. `build.rs` compiles them too (by path), so the
 // embedded catalog is built by this code; they import nothing else of the crate.
-pub mod access;
+// What the API needs of them is re-exported by `catalog`.
 #[cfg(not(target_family = "wasm"))]
 pub mod build_script;
-pub mod compile;
-pub mod diag;
-pub mod json;
-pub mod oms;
-pub mod options;
-pub mod pack;
-pub mod release;
-pub mod search;
-pub mod sign;
-pub mod skill;
-pub mod view;
-#[cfg(not(target_family = "wasm"))]
-pub mod walk;
+// Crate-private (public with `internals`); dead code among them is found in the npm package's
+// build (feature `js`, with `command`), where each has its users.
+macro_rules! catalog_mods {
+    ($($(#[$attr:meta])* $name:ident),* $(,)?) => { $(
+        $(#[$attr])*
+        #[cfg(feature = "internals")]
+        #[cfg_attr(not(feature = "js"), allow(dead_code, unused_imports))]
+        pub mod $name;
+        $(#[$attr])*
+        #[cfg(not(feature = "internals"))]
+        #[cfg_attr(not(feature = "js"), allow(dead_code, unused_imports))]
+        pub(crate) mod $name;
+    )* };
+}
+catalog_mods!(
+    access,
+    compile,
+    diag,
+    json,
+    oms,
+    options,
+    pack,
+    release,
+    search,
+    sign,
+    skill,
+    view,
+    #[cfg(not(target_family = "wasm"))]
+    walk,
+);
 
 // The verifier module (`skills-edge/verifier`: `web-verifier` without `js`, single-threaded
 // wasm) allocates with Talc instead of the standard library's dlmalloc: the same allocations,
@@ -112,15 +129,65 @@ pub mod walk;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
+/// Declares a module of [`catalog`] that re-exports the API items of a catalog module: those
+/// listed, or every item with the feature `internals` (the repository's tests, benches and
+/// fuzz targets).
+macro_rules! api_mod {
+    ($(#[$attr:meta])* $name:ident: $($item:ident),* $(,)?) => {
+        $(#[$attr])*
+        pub mod $name {
+            #[cfg(feature = "internals")]
+            pub use crate::$name::*;
+            #[cfg(not(feature = "internals"))]
+            pub use crate::$name::{$($item),*};
+        }
+    };
+}
+
 /// Catalogs: compile a skills folder (build time), the pack format, and look things up by URI
 /// (run time).
 pub mod catalog {
-    pub use crate::access::{Audience, Grant};
-    pub use crate::view::{
-        ArchiveView, Catalog, CatalogError, Content, DirView, FallbackView, FileView, Merged,
-        SignatureView, SkillFallback, SkillView, Spliced,
-    };
-    #[cfg(not(target_family = "wasm"))]
-    pub use crate::walk;
-    pub use crate::{access, compile, diag, json, oms, options, pack, release, search, sign};
+    pub use crate::access::Grant;
+    pub use crate::pack::PackError;
+    pub use crate::skill::digest::digest_of;
+    pub use crate::view::{Catalog, CatalogError, Content, FileView, SkillView, Spliced};
+    internal_use!(crate::access::Audience);
+    internal_use!(crate::view::{
+        ArchiveView, DirView, FallbackView, Merged, SignatureView, SkillFallback,
+    });
+    internal_use!(crate::{access, oms, options, search});
+
+    api_mod! {
+        /// The compiler's input: a skills folder's files ([`Catalog::compile`]).
+        compile: SourceFile, SourceTree
+    }
+    /// The compiler's findings ([`CatalogError::Compile`]): rule ids, paths, lines, fixes.
+    pub mod diag {
+        #[cfg(feature = "internals")]
+        pub use crate::diag::*;
+        #[cfg(not(feature = "internals"))]
+        pub use crate::diag::{CompileError, Diagnostic, Rule, Severity, Unreadable};
+        pub use crate::skill::frontmatter::sdk_subset::SdkRule;
+    }
+    api_mod! {
+        /// The strict JSON reader (RFC 8259, what `serde_json` accepts) into a borrowed tree.
+        json: parse, Error, FieldError, FieldErrorKind, Json, Node
+    }
+    api_mod! {
+        /// Why a pack was refused.
+        pack: PackError, PackErrorKind
+    }
+    api_mod! {
+        /// Releases: a pack published to R2 under a signed pointer.
+        release: check_catalog_id, keys, parse_history, parse_trust, HistoryEntry, Release, ReleaseError, ReleaseErrorKind, DEFAULT_CATALOG
+    }
+    api_mod! {
+        /// Signed skills: keys, the in-toto statement of a skill's files, DSSE envelopes.
+        sign: PublicKey
+    }
+    api_mod! {
+        /// Reading a skills folder from disk (native targets only).
+        #[cfg(not(target_family = "wasm"))]
+        walk: walk, Walked
+    }
 }

@@ -141,7 +141,8 @@ impl Signing {
     /// cannot be read). The error is a `signing-key` [`Diagnostic`] whose path is the file as
     /// given, rendered like every build error (`error[signing-key]: FILE: …` and the fix); it
     /// never quotes the file's contents.
-    pub fn signer(&self, read: Result<Vec<u8>, String>) -> Result<Signer, Diagnostic> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn signer(&self, read: Result<Vec<u8>, String>) -> Result<Signer, Diagnostic> {
         const FIX: &str = "give the signing.key file `skills-edge keygen --out DIR` wrote (signing.pub is its public half), or make a new key with that command";
         let bad =
             |message: String| Diagnostic::error(Rule::SigningKey, &self.key_file, message, FIX);
@@ -170,7 +171,8 @@ impl Signing {
 
     /// Reads the key file from disk ([`Signing::signer`] with the file's bytes).
     #[cfg(not(target_family = "wasm"))]
-    pub fn load(&self) -> Result<Signer, Diagnostic> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn load(&self) -> Result<Signer, Diagnostic> {
         self.signer(std::fs::read(&self.key_file).map_err(|e| e.to_string()))
     }
 }

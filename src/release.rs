@@ -76,7 +76,7 @@ pub enum ReleaseErrorKind {
     /// A trust list that is not one ([`parse_trust`]).
     Trust,
     /// A release that is not one: too large, torn, of another payload type, or whose payload
-    /// is not a release ([`Release::open`], [`Release::parse`]).
+    /// is not a release ([`Release::open`], `Release::parse`).
     Malformed,
     /// A release that no trusted key signed.
     Untrusted,
@@ -350,7 +350,8 @@ impl GcPlan {
     /// entry not among the plan's revisions names, and nothing from the first line where
     /// the history differs from the one the plan was made from on (a publish that ran
     /// meanwhile moves its revision last, before it moves the pointer).
-    pub fn still_doomed(
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn still_doomed(
         &self,
         history: &[HistoryEntry],
         pointer: Option<&Release>,
@@ -467,7 +468,8 @@ fn trust(text: &str) -> Result<Vec<PublicKey>, String> {
 
 impl Release {
     /// The release of a pack and its assets for catalog `catalog`.
-    pub fn of(catalog: &str, pack: &[u8], assets: &[(String, u64)]) -> Release {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn of(catalog: &str, pack: &[u8], assets: &[(String, u64)]) -> Release {
         let mut assets = assets.to_vec();
         assets.sort();
         assets.dedup();
@@ -504,7 +506,8 @@ impl Release {
     }
 
     /// The signed release: a DSSE envelope of `RELEASE_TYPE` signed by `key`.
-    pub fn sign(&self, key: &SigningKey) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn sign(&self, key: &SigningKey) -> String {
         let payload = self.to_json().into_bytes();
         let sig = key.sign(&pae(RELEASE_TYPE, &payload)).to_vec();
         Envelope {
@@ -583,7 +586,8 @@ impl Release {
     }
 
     /// Reads a release's payload (without its signature: see [`Release::open`]).
-    pub fn parse(payload: &[u8]) -> Result<Release, ReleaseError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn parse(payload: &[u8]) -> Result<Release, ReleaseError> {
         Release::payload(payload).map_err(|e| {
             ReleaseError::new(
                 ReleaseErrorKind::Malformed,

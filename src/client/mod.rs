@@ -127,7 +127,7 @@ pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 
 /// Sends one JSON-RPC request and returns its `result` object as JSON text: the I/O half of
 /// a client. The client reads that text once, with the strict JSON reader
-/// ([`crate::json`]), and works from that reading (the registry included): a
+/// (`crate::json`), and works from that reading (the registry included): a
 /// transport hands over the text it received (the HTTP one slices the `result` member out of
 /// the reply it read), never a value to be written back to text.
 ///

@@ -4,7 +4,7 @@
 //! files itself (the secret with mode 0600 on Unix), never replacing one that exists.
 
 use super::args::{PUBLIC_KEY_FILE, SECRET_KEY_FILE};
-use crate::catalog::sign::SigningKey;
+use crate::sign::SigningKey;
 
 /// One file `keygen` writes.
 ///
@@ -42,7 +42,7 @@ pub struct KeyFile {
 pub struct KeyFiles {
     /// The key's id (RFC 7638 thumbprint), printed on stdout.
     pub key_id: String,
-    /// `signing.key`: the secret JWK ([`SigningKey::to_jwk`]).
+    /// `signing.key`: the secret JWK (`SigningKey::to_jwk`).
     pub secret: KeyFile,
     /// `signing.pub`: the public JWK.
     pub public: KeyFile,
@@ -128,7 +128,7 @@ pub(crate) const OMS_PUBLIC_KEY_FILE: &str = "oms.pub";
 /// assert!(f.public.text.starts_with("-----BEGIN PUBLIC KEY-----\n"));
 /// ```
 pub fn oms_key_files(out: &str, scalar: [u8; 32]) -> Option<KeyFiles> {
-    let key = crate::catalog::oms::OmsSigningKey::from_scalar(&scalar)?;
+    let key = crate::oms::OmsSigningKey::from_scalar(&scalar)?;
     let pem_file = |name: &str, text: String| KeyFile {
         text,
         ..file(out, name, String::new())

@@ -1,6 +1,6 @@
 //! OpenSSF Model Signing on the host side of `verify` (a well-known source's artifacts, and
 //! an MCP server's entries after their files were read): a skill whose files hold
-//! `skill.oms.sig` at its root offers an OMS signature ([`crate::catalog::oms`]), whatever
+//! `skill.oms.sig` at its root offers an OMS signature ([`crate::oms`]), whatever
 //! made it (this project's build, `model_signing sign key`, NVIDIA's verified skills).
 //!
 //! The trust options are the command's: a `--trust` file holding a PEM public key
@@ -32,10 +32,10 @@
 use super::args::SignerFiles;
 use super::args::VerifyArgs;
 use super::report::{FileCheck, FileStatus, SkillReport};
-use crate::catalog::oms::{verify_folder, Bundle, OmsPublicKey, SIGNATURE_FILE};
 use crate::host::archive::Member;
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::signature::{Signer, SignerTrust, Signers};
+use crate::oms::{verify_folder, Bundle, OmsPublicKey, SIGNATURE_FILE};
 use sha2::{Digest as _, Sha256};
 
 /// Whether a `--trust` file holds a PEM block (an OMS key) rather than a JWK.
@@ -275,7 +275,7 @@ fn check_bundle(
     keys: &OmsKeys<'_>,
     report: &mut SkillReport,
 ) -> OmsOutcome {
-    let refuse = |e: crate::catalog::oms::OmsError, code: ErrorCode| {
+    let refuse = |e: crate::oms::OmsError, code: ErrorCode| {
         // A file name a bundle made up can be as long as the bundle: the check is then the
         // signature file's (the message quotes the name clipped).
         let file = e.file.as_deref().filter(|f| f.len() <= 200);
@@ -339,10 +339,8 @@ fn check_bundle(
 
 /// The statement of a bundle whose signature is not checked: only for its coverage, when no
 /// key is trusted.
-fn read_unverified(
-    b: &Bundle,
-) -> Result<crate::catalog::oms::Manifest, crate::catalog::oms::OmsError> {
-    crate::catalog::oms::read_statement(&b.payload)
+fn read_unverified(b: &Bundle) -> Result<crate::oms::Manifest, crate::oms::OmsError> {
+    crate::oms::read_statement(&b.payload)
 }
 
 /// After the DSSE check. Each format present must hold on its own, and with a trust list

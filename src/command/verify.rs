@@ -10,9 +10,9 @@ pub use super::args::SignerFiles;
 use super::args::VerifyArgs;
 use super::report::{command_client, run_with_oms, Output, Report};
 use super::wellknown::{cross_check, run_well_known_with};
-use crate::catalog::compile::mirror::INDEX_PATH;
 use crate::client::http::{HttpIo, HttpSession};
 use crate::client::{ClientInfo, SkillsClient};
+use crate::compile::mirror::INDEX_PATH;
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::origin_of;
 use crate::host::signature::{trusted_key, SignerPolicy, Signers};
@@ -58,7 +58,7 @@ pub(crate) fn signers_of(args: &VerifyArgs, files: &SignerFiles) -> Result<Signe
 pub(crate) fn trust_of(
     args: &VerifyArgs,
     files: &SignerFiles,
-) -> Result<(Vec<crate::catalog::oms::OmsPublicKey>, Signers), VerifyError> {
+) -> Result<(Vec<crate::oms::OmsPublicKey>, Signers), VerifyError> {
     let (oms_keys, jwk_args, jwk_files) = super::oms::split_trust(args, files)?;
     Ok((oms_keys, signers_of(&jwk_args, &jwk_files)?))
 }
@@ -99,7 +99,7 @@ pub(crate) async fn after_mcp<H: HttpIo>(
     io: &H,
     client: &SkillsClient,
     report: Report,
-    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
+    oms_keys: Vec<crate::oms::OmsPublicKey>,
 ) -> Output {
     let mut signers = client.host(|h, _| h.signers().clone()).unwrap_or_default();
     let report = with_well_known(args, io, report, &mut signers, oms_keys).await;
@@ -120,7 +120,7 @@ async fn with_well_known<H: HttpIo>(
     io: &H,
     mut report: Report,
     signers: &mut Signers,
-    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
+    oms_keys: Vec<crate::oms::OmsPublicKey>,
 ) -> Report {
     if !args.cross_check || report.fatal.is_some() {
         return report;

@@ -41,11 +41,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::report::{finish_skill, FileCheck, FileStatus, Report, SkillReport, SkillStatus};
-use crate::catalog::compile::{compile, SourceTree};
-use crate::catalog::diag::Severity;
 use crate::client::challenge::Requested;
 use crate::client::http::{explain_unauthorized, HttpIo, ResponseBody, MAX_REPLY_BYTES};
 use crate::client::{ClientError, ExchangeKind, Result};
+use crate::compile::{compile, SourceTree};
+use crate::diag::Severity;
 use crate::host::archive::{unpack, ArchiveFormat, Member};
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::index::{
@@ -115,7 +115,7 @@ struct Signing<'a> {
     /// The key set: the keys it holds, or why it could not be read; `None` until needed.
     keys: Option<std::result::Result<Vec<PublicKey>, String>>,
     /// The OMS keys the `--trust` files hold ([`super::oms`]).
-    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
+    oms_keys: Vec<crate::oms::OmsPublicKey>,
 }
 
 impl Signing<'_> {
@@ -157,7 +157,7 @@ pub(crate) async fn run_well_known_with<H: HttpIo>(
     io: &H,
     index_url: &str,
     signers: &mut Signers,
-    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
+    oms_keys: Vec<crate::oms::OmsPublicKey>,
 ) -> Report {
     let index = match fetch(io, index_url).await {
         Ok(f) => match parse_index(index_url, &f.bytes) {
@@ -281,7 +281,7 @@ async fn verify_skill<H: HttpIo>(
     if !oms_trusted || skill.envelope.is_some() {
         check_signature(io, &skill, &uri, &digests, signing, &mut report).await;
     }
-    let sig_uri = format!("{uri}#{}", crate::catalog::oms::SIGNATURE_FILE);
+    let sig_uri = format!("{uri}#{}", crate::oms::SIGNATURE_FILE);
     let trust_given = signing.signers.policy().has_trust() || !signing.oms_keys.is_empty();
     super::oms::finish(
         oms,

@@ -78,7 +78,8 @@ impl CompiledArchive {
     /// The archive of `members` (`(path relative to the skill root, bytes)`, in archive order).
     /// Fails only if a path cannot be put in a tar header (the compiler's path rules make
     /// every path it publishes representable).
-    pub fn build<'a>(
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn build<'a>(
         members: impl IntoIterator<Item = (&'a str, &'a [u8])>,
     ) -> std::io::Result<CompiledArchive> {
         let bytes = tar_gz(members)?;

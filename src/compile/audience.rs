@@ -80,7 +80,8 @@ impl Compiled {
     /// What `skills-edge check` prints of a catalog with access rules: one line per skill,
     /// `audience: <skill path>: public` or `audience: <skill path>: scopes <s1> <s2>` (any one
     /// of them grants sight); `None` when every skill is public and there are no rules.
-    pub fn audience_report(&self) -> Option<String> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn audience_report(&self) -> Option<String> {
         let a = self.access.as_ref()?;
         let mut out = String::new();
         for (i, sk) in self.skills.iter().enumerate() {

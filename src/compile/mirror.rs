@@ -163,7 +163,8 @@ impl Compiled {
 
     /// `keys.json` of a signed catalog's mirror: the JWK Set `{"keys":[<the signer's public
     /// JWK>]}` (RFC 7517 §5); `None` for a catalog that is not signed.
-    pub fn keys_json(&self) -> Option<String> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn keys_json(&self) -> Option<String> {
         let by = self.signed_by.as_ref().filter(|_| self.is_signed())?;
         Some(format!("{{\"keys\":[{}]}}", by.key.to_jwk()))
     }

@@ -26,6 +26,9 @@ pub(crate) const MAX_CATALOG_ID: usize = 256;
 /// let e = options::inline_max("--inline-max", "16k").unwrap_err();
 /// assert_eq!(e.to_string(), r#"--inline-max "16k" is not a number of bytes: use a decimal integer such as 16384"#);
 /// ```
+// Reachable only through `From<OptionError> for String`, which the command's argument reader
+// uses; not part of the API.
+#[allow(unnameable_types)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OptionError {
     message: String,
@@ -73,7 +76,8 @@ pub struct CatalogId(String);
 impl CatalogId {
     /// Checks a chosen identity. The error says what is wrong and the form, without a leading
     /// `error: ` (`name` is the variable or flag it came from).
-    pub fn new(name: &str, id: &str) -> Result<CatalogId, OptionError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn new(name: &str, id: &str) -> Result<CatalogId, OptionError> {
         if id.is_empty()
             || id.len() > MAX_CATALOG_ID
             || !id.bytes().all(|b| (0x21..=0x7e).contains(&b))
@@ -92,7 +96,8 @@ impl CatalogId {
     }
 
     /// The identity's text.
-    pub fn as_str(&self) -> &str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 }
@@ -145,7 +150,8 @@ impl Compiled {
     /// assert_eq!(statement, c.statement(&c.skills[0], "acme.example/skills"));
     /// assert!(c.entry_json(&c.skills[0]).contains("\"io.github.skills-edge/dsse\":{"));
     /// ```
-    pub fn sign(&mut self, key: &SigningKey, catalog: &CatalogId) {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn sign(&mut self, key: &SigningKey, catalog: &CatalogId) {
         let envelopes: Vec<String> = self
             .skills
             .iter()
@@ -163,7 +169,8 @@ impl Compiled {
     /// What `skill`'s signature states in the catalog `catalog`: its entry's `uri`, the
     /// revision its entry's `_meta` publishes, and every file of its entry, in the entry's
     /// order, by URI and SHA-256 (the hex of the entry's digest).
-    pub fn statement(&self, skill: &CompiledSkill, catalog: &str) -> Statement {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn statement(&self, skill: &CompiledSkill, catalog: &str) -> Statement {
         Statement {
             skill: skill.uri.clone(),
             revision: self.revision(skill),

@@ -10,7 +10,8 @@ use crate::skill::value::write_json_string;
 impl Compiled {
     /// The skill's revision ([`crate::skill::revision`]): the skill-level digest of a
     /// draft of the Agent Skills Discovery RFC, over its files, by path relative to the skill root.
-    pub fn revision(&self, skill: &CompiledSkill) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn revision(&self, skill: &CompiledSkill) -> String {
         let files = skill.files.iter().filter_map(|&fi| {
             let f = self.files.get(fi)?;
             Some((self.relative_path(skill, &f.uri), f.digest.as_str()))
@@ -37,7 +38,8 @@ impl Compiled {
     /// DSSE_META_KEY: {"payloadType","payload","signatures"}, SIGNER_META_KEY:
     /// {"crv","kid","kty","x"}}`. SEP-2640 lets a server add `_meta` keys under its own prefix;
     /// hosts that do not know them ignore them. An unsigned catalog's entries are unchanged.
-    pub fn entry_json(&self, skill: &CompiledSkill) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn entry_json(&self, skill: &CompiledSkill) -> String {
         let mut out = String::with_capacity(256 + skill.files.len() * 128);
         out.push_str("{\"uri\":");
         write_json_string(&skill.uri, &mut out);
@@ -78,7 +80,8 @@ impl Compiled {
 
     /// The `SKILL.md` as a `resources/list` item: name and description from the
     /// frontmatter, `text/markdown`, and its size (SEP-2640 §Resource Metadata, A22).
-    pub fn list_item_json(&self, skill: &CompiledSkill) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn list_item_json(&self, skill: &CompiledSkill) -> String {
         let size = skill
             .files
             .first()

@@ -85,11 +85,11 @@ pub enum Resources {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignatureMeta {
-    /// The JSON text of the DSSE envelope (`_meta` key [`DSSE_META_KEY`]).
+    /// The JSON text of the DSSE envelope (`_meta` key `io.github.skills-edge/dsse`).
     pub envelope: String,
-    /// The JSON text of the signer's public JWK (`_meta` key [`SIGNER_META_KEY`]), if given.
+    /// The JSON text of the signer's public JWK (`_meta` key `io.github.skills-edge/signer`), if given.
     pub signer: Option<String>,
-    /// The `_meta` revision ([`REVISION_META_KEY`]), if given as a string: a signed statement
+    /// The `_meta` revision (`REVISION_META_KEY`), if given as a string: a signed statement
     /// must state it.
     pub revision: Option<String>,
 }
@@ -97,7 +97,7 @@ pub struct SignatureMeta {
 /// A validated skill entry.
 ///
 /// Two entries are equal when they have the same URI, the same manifest in the same order and
-/// frontmatter of the same content ([`Value::same_content`]). The signature the entry carries
+/// frontmatter of the same content (`Value::same_content`). The signature the entry carries
 /// ([`Entry::signature`]) is not compared: what a host trusts is the signer the registry
 /// verified for it ([`crate::host::SkillHost::signer`]).
 ///
@@ -155,7 +155,7 @@ impl Entry {
     /// A6) or a safe-integer `size`; an item outside the skill root, a duplicate URI, or no
     /// item for the `SKILL.md` itself (A11).
     ///
-    /// A `_meta` object whose [`DSSE_META_KEY`] is present and not `null` makes the entry
+    /// A `_meta` object whose `DSSE_META_KEY` is present and not `null` makes the entry
     /// signed ([`Entry::signature`]); such a `_meta` that repeats a key is refused (which
     /// envelope counts would depend on the reader). A `_meta` without that key is ignored, as
     /// every unknown field is (the entry is then unsigned).
@@ -310,9 +310,9 @@ impl Entry {
 
     /// The skill's revision, computed from the entry alone: the Agent Skills Discovery RFC's
     /// skill-level digest over every `(path relative to the skill root, digest)` of the
-    /// manifest ([`crate::skill::revision`]). It changes whenever any file changes, so a host
+    /// manifest (`crate::skill::revision`). It changes whenever any file changes, so a host
     /// can tell that a skill changed without fetching a file; this server also publishes it in
-    /// each entry's `_meta` under [`REVISION_META_KEY`] (non-normative; like every unknown
+    /// each entry's `_meta` under `REVISION_META_KEY` (non-normative; like every unknown
     /// entry field it never affects verification, A15). `None` for a dynamic entry.
     ///
     /// ```

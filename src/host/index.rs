@@ -32,7 +32,7 @@
 use serde_json::Value as Json;
 
 use super::error::{ErrorCode, Result, VerifyError};
-use crate::catalog::compile::mirror::{INDEX_PATH, KEYS_META_KEY, KEYS_PATH};
+use crate::compile::mirror::{INDEX_PATH, KEYS_META_KEY, KEYS_PATH};
 use crate::skill::digest::is_wire_digest;
 use crate::skill::limits::MAX_DESCRIPTION_CHARS;
 use crate::skill::name::check_name;

@@ -13,7 +13,7 @@
 //! | [`VerifyError`] | the errors, with a stable [`ErrorCode`] |
 //!
 //! Verification uses the same digest and frontmatter code as the build-time compiler
-//! ([`crate::skill`]), so a server and a host built from this crate agree by construction.
+//! (the catalog modules), so a server and a host built from this crate agree by construction.
 //! Nothing here performs I/O: callers fetch (or hand [`crate::client`] a transport), this module
 //! decides.
 //!
@@ -36,6 +36,8 @@ pub mod archive;
 #[cfg(all(any(test, feature = "command"), not(feature = "internals")))]
 pub(crate) mod archive;
 
+/// The frontmatter of an entry or a `SKILL.md` as the host reads it: an ordered JSON value.
+pub use crate::skill::value::{Number, Value};
 pub use approval::approval_fingerprint;
 pub use entry::{Entry, LimitReport, ResourceItem, Resources, SignatureMeta};
 pub use error::{ErrorCode, Failure, VerifyError};

@@ -167,7 +167,7 @@ pub enum Content {
     /// Text; its UTF-8 bytes are what is verified.
     Text(String),
     /// A `resources/read` result as its JSON text, read once with the strict JSON reader
-    /// ([`crate::json`]) and checked with `read_content`'s rules.
+    /// (`crate::json`) and checked with `read_content`'s rules.
     ReadResult(String),
     /// The content item of a `resources/read` result as `read_content` extracted it (the
     /// result's shape, and a `blob`'s decoded length, already checked there): verified exactly
@@ -514,7 +514,7 @@ pub fn verify_content(
 /// Verifies a `SKILL.md` against its entry (H11, H14): size, then digest (skipped only for a
 /// `"dynamic"` entry, which has none), then the frontmatter, read with the same YAML 1.2
 /// reader the compiler uses in its host mode
-/// ([`parse_file_host`]: lenient fences, an optional
+/// (`parse_file_host`: lenient fences, an optional
 /// BOM and trailing blanks on the closing fence; `yes`, dates, `007`, `0o14`, `1e3` and `<<`
 /// read as `yaml@2` reads them), compared with the entry's `frontmatter` by content: the same
 /// keys at every level, arrays in order, numbers by value, strings exactly. YAML that does not

@@ -414,11 +414,11 @@ impl Bearer {
             return false;
         }
         let catalog = endpoint.responder().catalog();
-        catalog.has_private() && catalog.visible_skill_count(crate::catalog::Grant::PUBLIC) == 0
+        catalog.has_private() && catalog.visible_skill_count(crate::access::Grant::PUBLIC) == 0
     }
 
     /// This step with `scopes` as the metadata's `scopes_supported`: the scopes the catalog's
-    /// access rules name ([`crate::catalog::Catalog::access_scopes`]), so that a client can ask the
+    /// access rules name ([`crate::view::Catalog::access_scopes`]), so that a client can ask the
     /// authorization server for them (RFC 9728 §2, MCP authorization, Scope Selection
     /// Strategy).
     ///

@@ -9,9 +9,10 @@ use super::well_known::{
     inert_headers, WellKnown, CORP_GRANT, CORP_PUBLIC, INERT_NAMES, MIRROR_PREFIX,
     WELL_KNOWN_METHODS,
 };
-use crate::catalog::{Catalog, Grant};
+use crate::access::Grant;
 use crate::protocol::Refusal;
 use crate::server::{Config, ConfigError, Responder, SettingKey, Splice};
+use crate::view::Catalog;
 use std::sync::Arc;
 
 /// The one MCP endpoint path.

@@ -30,14 +30,17 @@
 //! applies them to every path before routing.
 
 use super::response::Response;
-use crate::catalog::compile::archive::{ARCHIVE_MIME, ARCHIVE_SUFFIX};
-use crate::catalog::{pack, Catalog, Content, Grant};
+use crate::access::Grant;
+use crate::compile::archive::{ARCHIVE_MIME, ARCHIVE_SUFFIX};
+use crate::pack;
 use crate::server::Config;
 use crate::server::Splice;
+use crate::view::Catalog;
+use crate::view::Content;
 
 /// The path prefix of the mirror.
-pub(crate) use crate::catalog::compile::mirror::MIRROR_PREFIX;
-use crate::catalog::compile::mirror::{ENVELOPE_SUFFIX, INDEX_PATH, KEYS_PATH};
+pub(crate) use crate::compile::mirror::MIRROR_PREFIX;
+use crate::compile::mirror::{ENVELOPE_SUFFIX, INDEX_PATH, KEYS_PATH};
 
 /// The methods the mirror answers.
 pub(crate) const WELL_KNOWN_METHODS: &str = "GET, HEAD, OPTIONS";

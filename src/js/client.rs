@@ -76,7 +76,7 @@ struct Inner {
     session: HttpSession,
     mode: Cell<Mode>,
     /// The OMS public keys of `trust` (its PEM items): `skill.oms.sig` is checked with them.
-    oms_keys: Vec<crate::catalog::oms::OmsPublicKey>,
+    oms_keys: Vec<crate::oms::OmsPublicKey>,
 }
 
 /// The host side of a skills client: the registry, the cache and the protocol, over the

@@ -8,11 +8,11 @@ use wasm_bindgen::prelude::*;
 
 use super::compiler::build_env;
 use super::convert::{arg, array_items, to_js, Arg};
-use crate::catalog::options::Signing;
 use crate::command::args::{
     self, Invocation, PackArgs, Program, Route, VerifyArgs, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS,
 };
 use crate::host::ErrorCode;
+use crate::options::Signing;
 
 /// `args`, an array of strings; `invalid-argument` names a wrong-typed item.
 pub(super) fn strings(args: &JsValue, a: Arg) -> Result<Vec<String>, JsValue> {

@@ -8,12 +8,14 @@ use super::convert::{
     to_js, uint8array, Arg,
 };
 use super::{convert, pack_error, CATALOG_INVALID};
-use crate::catalog::compile::signing::CatalogId;
-use crate::catalog::compile::{self, SourceFile, SourceTree};
-use crate::catalog::diag::{Diagnostic, Severity, Unreadable};
-use crate::catalog::{options, pack, Catalog};
 use crate::command::keygen::{key_files, KeyFile};
+use crate::compile::signing::CatalogId;
+use crate::compile::{self, SourceFile, SourceTree};
+use crate::diag::{Diagnostic, Severity, Unreadable};
 use crate::host::ErrorCode;
+use crate::options;
+use crate::pack;
+use crate::view::Catalog;
 
 /// `CatalogDiagnostic`.
 #[derive(Serialize)]
@@ -189,17 +191,17 @@ fn key_file(key: &JsValue, a: Arg) -> Result<(String, Result<Vec<u8>, String>), 
 
 /// `CompileOptions.omsKey`, read as `skills-edge pack --oms-sign` reads its file: the
 /// OpenSSF Model Signing key every skill's `skill.oms.sig` is signed with
-/// ([`crate::catalog::oms`]); an unusable key is an `oms-signature` diagnostic naming the file.
+/// ([`crate::oms`]); an unusable key is an `oms-signature` diagnostic naming the file.
 fn oms_key(
     o: &JsValue,
     a: Arg,
-) -> Result<Option<Result<crate::catalog::oms::OmsSigningKey, Diagnostic>>, JsValue> {
+) -> Result<Option<Result<crate::oms::OmsSigningKey, Diagnostic>>, JsValue> {
     let key = get(o, "omsKey", a)?;
     if key.is_undefined() || key.is_null() {
         return Ok(None);
     }
     let (file, read) = key_file(&key, a.with("omsKey"))?;
-    Ok(Some(crate::catalog::oms::load_key(&file, read)))
+    Ok(Some(crate::oms::load_key(&file, read)))
 }
 
 /// A key's diagnostic as `compileCatalog` throws it (`catalog-invalid`).
@@ -274,10 +276,10 @@ struct PackSummaryJs {
 /// returned in `assets` (named as `skills-edge pack --assets` names them), for the Worker's
 /// Static Assets; an asset above the Workers limit throws `catalog-invalid`, and
 /// `uploadWarnings` holds the free plan's limits the Worker would pass
-/// ([`pack::workers_limits`]).
+/// (`pack::workers_limits`).
 ///
 /// A folder with access rules (`skills-edge.toml`) also gives `audience`: who may see each
-/// skill, the lines `skills-edge check` prints ([`compile::Compiled::audience_report`]).
+/// skill, the lines `skills-edge check` prints (`compile::Compiled::audience_report`).
 #[wasm_bindgen(js_name = compileCatalog, unchecked_return_type = "CompiledCatalog")]
 pub fn compile_catalog(
     #[wasm_bindgen(unchecked_param_type = "SourceEntry[]")] entries: JsValue,
@@ -306,7 +308,7 @@ pub fn compile_catalog(
     // An OMS key makes `skill.oms.sig` a file of every skill before the catalog's own
     // signatures, which then cover it (as `skills-edge pack --oms-sign` does).
     let compiled = match &oms {
-        Some(key) => crate::catalog::oms::compile_signed(tree, options, key),
+        Some(key) => crate::oms::compile_signed(tree, options, key),
         None => compile::compile_with(tree, options),
     };
     let mut compiled = compiled.map_err(|e| {
@@ -445,7 +447,7 @@ struct BuildOptionsJs {
 /// `SKILLS_STRICT` and `SKILLS_ON_INVALID` (e.g. `process.env`) give `strict` and
 /// `skipInvalid`, `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID` give `signingKey` (the key
 /// file's path, never its contents) and `catalogId`, and `inlineMax`, the text of `--inline-max`, a number of bytes (default:
-/// `skills-edge pack --assets`'s, [`pack::DEFAULT_INLINE_MAX`]). Throws
+/// `skills-edge pack --assets`'s, `pack::DEFAULT_INLINE_MAX`). Throws
 /// `invalid-argument` with the build's message for a value it does not accept.
 #[wasm_bindgen(js_name = buildOptions, unchecked_return_type = "BuildOptions")]
 pub fn build_options(
@@ -502,7 +504,7 @@ pub(super) fn build_env(env: &JsValue, a: Arg) -> Result<BuildEnv, JsValue> {
         options::ON_INVALID,
         options::SIGNING_KEY,
         options::CATALOG_ID,
-        crate::catalog::oms::OMS_KEY_VAR,
+        crate::oms::OMS_KEY_VAR,
         crate::command::args::TOKEN_ENV,
     ] {
         let v = get(env, name, a)?;

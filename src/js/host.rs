@@ -81,10 +81,7 @@ impl SignerOptionsJs {
     /// `verifyWellKnown` (the main module's), which check `skill.oms.sig`. `invalid-argument`
     /// naming the item for a PEM text that is no P-256 public key.
     #[cfg(feature = "js")]
-    pub(super) fn oms_keys(
-        &mut self,
-        a: Arg,
-    ) -> Result<Vec<crate::catalog::oms::OmsPublicKey>, JsValue> {
+    pub(super) fn oms_keys(&mut self, a: Arg) -> Result<Vec<crate::oms::OmsPublicKey>, JsValue> {
         self.oms_read = true;
         let mut keys = Vec::new();
         if !is_array(&self.trust) {
@@ -93,7 +90,7 @@ impl SignerOptionsJs {
         let items: &js_sys::Array = self.trust.unchecked_ref();
         for (i, k) in items.iter().enumerate() {
             if let Some(text) = k.as_string().filter(|_| is_pem_item(&k)) {
-                let key = crate::catalog::oms::OmsPublicKey::from_pem(&text, &format!("[{i}]"))
+                let key = crate::oms::OmsPublicKey::from_pem(&text, &format!("[{i}]"))
                     .map_err(|e| a.with("trust").error(ErrorCode::InvalidArgument, e.message))?;
                 keys.push(key);
             }

@@ -26,10 +26,10 @@
 
 use wasm_bindgen::prelude::*;
 
-#[cfg(feature = "js")]
-use crate::catalog::pack;
 use crate::client::{ClientCode, ClientError};
 use crate::host::{ErrorCode, VerifyError};
+#[cfg(feature = "js")]
+use crate::pack;
 
 #[cfg(feature = "js")]
 mod client;

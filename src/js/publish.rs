@@ -13,8 +13,8 @@ use wasm_bindgen::JsCast;
 use super::command::strings;
 use super::compiler::source_tree;
 use super::convert::{arg, bytes_of, get, is_record, string, Arg};
-use crate::catalog::compile::SourceTree;
 use crate::command::publish::{self, Io};
+use crate::compile::SourceTree;
 use crate::host::ErrorCode;
 
 /// The functions of `PublishIo`, each checked to be one.

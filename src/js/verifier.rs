@@ -9,7 +9,6 @@ use super::convert::{
     wire_digest, FileInput, JsonObject,
 };
 use super::{all_codes, throw};
-use crate::catalog::sign::Envelope;
 use crate::host::signature::trusted_key;
 use crate::host::verify::{read_result_content, verify_file_with};
 use crate::host::{
@@ -17,6 +16,7 @@ use crate::host::{
     Content, FileReceipt, Hashing,
 };
 use crate::host::{ErrorCode, VerifyError};
+use crate::sign::Envelope;
 use crate::skill::digest::digest_of;
 
 /// Validates a skill entry and returns it as the host reads it (`uri`, `frontmatter`,

@@ -7,9 +7,9 @@ use super::{Json, Node};
 use crate::skill::frontmatter::read_decimal_f64;
 use crate::skill::value::{Number, Value, MAX_SAFE_INTEGER};
 
-/// Why one of [`Node`]'s accessors ([`Node::field`], [`Node::required`], [`Node::str_of`],
-/// [`Node::array_of`], [`Node::u32_of`], [`Node::expect_object`], [`Node::opt_str`],
-/// [`Node::opt_array`], [`Node::to_value`]) refused a JSON text's value: what (`kind`), and a
+/// Why one of [`Node`]'s accessors (`Node::field`, `Node::required`, `Node::str_of`,
+/// `Node::array_of`, `Node::u32_of`, `Node::expect_object`, `Node::opt_str`,
+/// `Node::opt_array`, `Node::to_value`) refused a JSON text's value: what (`kind`), and a
 /// message that names the member and what is wrong, in serde's words where serde has some
 /// ([`std::fmt::Display`]). The accessors return it boxed, so their success path stays the
 /// size of what they read: the verifier module is about 430 bytes (gzipped) smaller than
@@ -29,8 +29,8 @@ use crate::skill::value::{Number, Value, MAX_SAFE_INTEGER};
 pub struct FieldError {
     /// What was refused.
     pub kind: FieldErrorKind,
-    /// The member's key, unescaped: the one looked up, or for [`Node::to_value`] the one
-    /// repeated; `None` for [`Node::expect_object`], whose caller names the value.
+    /// The member's key, unescaped: the one looked up, or for `Node::to_value` the one
+    /// repeated; `None` for `Node::expect_object`, whose caller names the value.
     pub key: Option<String>,
     message: String,
 }
@@ -51,7 +51,7 @@ pub enum FieldErrorKind {
     /// A required member that is absent: "missing field `k`".
     Missing,
     /// A key repeated: the member looked up ("duplicate field `k`"), or any key of any object
-    /// [`Node::to_value`] reads (`duplicate object key "k"`).
+    /// `Node::to_value` reads (`duplicate object key "k"`).
     Duplicate,
     /// A value of another JSON type: "`k` must be a string, found a number".
     WrongType {
@@ -60,7 +60,7 @@ pub enum FieldErrorKind {
         /// The type found, in the same words ("a number").
         found: &'static str,
     },
-    /// A number that is not an integer in the range read ([`Node::u32_of`]).
+    /// A number that is not an integer in the range read (`Node::u32_of`).
     OutOfRange,
 }
 
@@ -94,7 +94,8 @@ impl<'a> Node<'a> {
     /// The member named `key` of an object, refused when the key is repeated (as serde's
     /// derived readers refuse a repeated field): "duplicate field `key`"
     /// ([`FieldErrorKind::Duplicate`]).
-    pub fn field(&self, key: &str) -> Result<Option<&Node<'a>>, Box<FieldError>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn field(&self, key: &str) -> Result<Option<&Node<'a>>, Box<FieldError>> {
         let mut found = None;
         for (k, v) in self.as_object().unwrap_or_default() {
             if k == key {
@@ -114,7 +115,8 @@ impl<'a> Node<'a> {
     /// A required member of an object, refused as serde refuses a missing or repeated field:
     /// "missing field `key`" ([`FieldErrorKind::Missing`]), "duplicate field `key`"
     /// ([`FieldErrorKind::Duplicate`]).
-    pub fn required(&self, key: &str) -> Result<&Node<'a>, Box<FieldError>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn required(&self, key: &str) -> Result<&Node<'a>, Box<FieldError>> {
         self.field(key)?.ok_or_else(|| {
             FieldError::new(
                 FieldErrorKind::Missing,
@@ -126,14 +128,16 @@ impl<'a> Node<'a> {
 
     /// A required string member of an object ([`Node::required`], then the type:
     /// "`key` must be a string, found ..." ([`FieldErrorKind::WrongType`])).
-    pub fn str_of(&self, key: &str) -> Result<&str, Box<FieldError>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn str_of(&self, key: &str) -> Result<&str, Box<FieldError>> {
         let n = self.required(key)?;
         n.as_str().ok_or_else(|| n.wrong_type(key, "a string"))
     }
 
     /// A required array member of an object ([`Node::required`], then the type:
     /// "`key` must be an array, found ..." ([`FieldErrorKind::WrongType`])).
-    pub fn array_of(&self, key: &str) -> Result<&[Node<'a>], Box<FieldError>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn array_of(&self, key: &str) -> Result<&[Node<'a>], Box<FieldError>> {
         let n = self.required(key)?;
         n.as_array().ok_or_else(|| n.wrong_type(key, "an array"))
     }
@@ -143,7 +147,8 @@ impl<'a> Node<'a> {
     /// "`key` must be an integer from 0 to 4294967295, found ...": [`FieldErrorKind::WrongType`]
     /// for a value that is not a number, [`FieldErrorKind::OutOfRange`] for a number that is
     /// not such an integer).
-    pub fn u32_of(&self, key: &str) -> Result<u32, Box<FieldError>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn u32_of(&self, key: &str) -> Result<u32, Box<FieldError>> {
         let n = self.required(key)?;
         n.as_u64()
             .and_then(|u| u32::try_from(u).ok())
@@ -168,7 +173,8 @@ impl<'a> Node<'a> {
 
     /// `Ok` for an object; for anything else "`what` must be an object, found ..."
     /// ([`FieldErrorKind::WrongType`]).
-    pub fn expect_object(&self, what: &str) -> Result<(), Box<FieldError>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn expect_object(&self, what: &str) -> Result<(), Box<FieldError>> {
         match self.value {
             Json::Object(_) => Ok(()),
             _ => Err(FieldError::new(
@@ -185,7 +191,8 @@ impl<'a> Node<'a> {
     /// An optional string member of an object (absent or `null`: `None`), read as serde reads
     /// an `Option<String>` field: another type ([`FieldErrorKind::WrongType`]), or the key
     /// repeated ([`FieldErrorKind::Duplicate`]), is refused.
-    pub fn opt_str(&self, key: &str) -> Result<Option<&str>, Box<FieldError>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn opt_str(&self, key: &str) -> Result<Option<&str>, Box<FieldError>> {
         match self.field(key)? {
             Some(n) if !n.is_null() => n
                 .as_str()
@@ -198,7 +205,8 @@ impl<'a> Node<'a> {
     /// An optional array member of an object (absent or `null`: `None`), read as serde reads
     /// an `Option<Vec<_>>` field: another type ([`FieldErrorKind::WrongType`]), or the key
     /// repeated ([`FieldErrorKind::Duplicate`]), is refused.
-    pub fn opt_array(&self, key: &str) -> Result<Option<&[Node<'a>]>, Box<FieldError>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn opt_array(&self, key: &str) -> Result<Option<&[Node<'a>]>, Box<FieldError>> {
         match self.field(key)? {
             Some(n) if !n.is_null() => n
                 .as_array()
@@ -222,7 +230,8 @@ impl<'a> Node<'a> {
     /// The value as an ordered [`Value`]: integers within JavaScript's safe range stay
     /// integers, other numbers become `f64`s; a repeated key in any object is refused
     /// (`duplicate object key "k"`, [`FieldErrorKind::Duplicate`]).
-    pub fn to_value(&self) -> Result<Value, Box<FieldError>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn to_value(&self) -> Result<Value, Box<FieldError>> {
         Ok(match &self.value {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(*b),

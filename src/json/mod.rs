@@ -154,7 +154,8 @@ impl<'a> Node<'a> {
     }
 
     /// The items, if the value is an array.
-    pub fn as_array(&self) -> Option<&[Node<'a>]> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn as_array(&self) -> Option<&[Node<'a>]> {
         match &self.value {
             Json::Array(items) => Some(items),
             _ => None,
@@ -170,13 +171,15 @@ impl<'a> Node<'a> {
     }
 
     /// Whether the value is `null`.
-    pub fn is_null(&self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn is_null(&self) -> bool {
         matches!(self.value, Json::Null)
     }
 
     /// The number as a `u64`, if it is an integer written without a fraction or an exponent
     /// that fits one (as `serde_json::Number::as_u64`).
-    pub fn as_u64(&self) -> Option<u64> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn as_u64(&self) -> Option<u64> {
         match self.value {
             Json::Number(n) => n.parse().ok(),
             _ => None,
@@ -184,7 +187,8 @@ impl<'a> Node<'a> {
     }
 
     /// The number as an `f64` (every number read fits one).
-    pub fn as_f64(&self) -> Option<f64> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn as_f64(&self) -> Option<f64> {
         match self.value {
             Json::Number(n) => read_decimal_f64(n),
             _ => None,

@@ -151,7 +151,8 @@ fn not_a_key(label: &str, what: &str, want: &str) -> OmsError {
 impl OmsSigningKey {
     /// The key of a 32-byte secret scalar; `None` when it is not one (zero, or not below the
     /// group order): draw again.
-    pub fn from_scalar(scalar: &[u8; 32]) -> Option<OmsSigningKey> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn from_scalar(scalar: &[u8; 32]) -> Option<OmsSigningKey> {
         let secret = SigningKey::from_slice(scalar).ok()?;
         let public = OmsPublicKey {
             key: *secret.verifying_key(),
@@ -161,7 +162,8 @@ impl OmsSigningKey {
 
     /// Reads a PEM secret key: PKCS#8 or SEC 1, P-256, with or without (PKCS#8) its public
     /// key; a public key given is checked against the secret. `what` names the file.
-    pub fn from_pem(text: &str, what: &str) -> Result<OmsSigningKey, OmsError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn from_pem(text: &str, what: &str) -> Result<OmsSigningKey, OmsError> {
         let (label, der) = read_pem(text, what)?;
         let want = "P-256 private key (PKCS#8 PEM)";
         let (scalar, point) = match label.as_str() {
@@ -206,7 +208,8 @@ impl OmsSigningKey {
     }
 
     /// The secret as PKCS#8 PEM, with its public key (what OpenSSL and `cryptography` write).
-    pub fn to_pem(&self) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn to_pem(&self) -> String {
         let mut der = PKCS8_PREFIX.to_vec();
         der.extend_from_slice(&self.secret.to_bytes());
         der.extend_from_slice(&PKCS8_PUBLIC);
@@ -215,7 +218,8 @@ impl OmsSigningKey {
     }
 
     /// The public half.
-    pub fn public(&self) -> &OmsPublicKey {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn public(&self) -> &OmsPublicKey {
         &self.public
     }
 
@@ -231,7 +235,8 @@ impl OmsSigningKey {
 impl OmsPublicKey {
     /// Reads a PEM public key (SubjectPublicKeyInfo, P-256). A certificate, a secret key or
     /// another curve is refused by name. `what` names the file.
-    pub fn from_pem(text: &str, what: &str) -> Result<OmsPublicKey, OmsError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn from_pem(text: &str, what: &str) -> Result<OmsPublicKey, OmsError> {
         let (label, der) = read_pem(text, what)?;
         match label.as_str() {
             "PUBLIC KEY" => {}
@@ -260,7 +265,8 @@ impl OmsPublicKey {
     }
 
     /// The public key as PEM SubjectPublicKeyInfo, as `cryptography` writes it.
-    pub fn to_pem(&self) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn to_pem(&self) -> String {
         let mut der = SPKI_PREFIX.to_vec();
         der.extend_from_slice(&self.point());
         pem("PUBLIC KEY", &der)
@@ -268,7 +274,8 @@ impl OmsPublicKey {
 
     /// The key's hint in a bundle (`verificationMaterial.publicKey.hint`): the SHA-256 of
     /// [`OmsPublicKey::to_pem`], 64 lowercase hex characters, as `model_signing` computes it.
-    pub fn hint(&self) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn hint(&self) -> String {
         hex(&Sha256::digest(self.to_pem().as_bytes()))
     }
 

@@ -141,7 +141,8 @@ impl Manifest {
     /// The manifest of `files` (path relative to the folder, SHA-256), for the folder `name`,
     /// sorted as `model_signing` sorts them. The signature file and the root paths
     /// `model_signing` ignores are the caller's to leave out (`is_ignored`).
-    pub fn new(name: &str, mut files: Vec<(String, [u8; 32])>) -> Manifest {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn new(name: &str, mut files: Vec<(String, [u8; 32])>) -> Manifest {
         files.sort_by(|a, b| path_order(&a.0, &b.0));
         let mut ignore_paths = vec![SIGNATURE_FILE.to_owned()];
         ignore_paths.extend(IGNORED_AT_ROOT.iter().map(|s| (*s).to_owned()));
@@ -188,7 +189,8 @@ impl Manifest {
     /// The bundle `model_signing sign key` would write for these files with `key`: the
     /// Sigstore bundle JSON of the signed statement. Deterministic (RFC 6979): the same files
     /// and key give the same bytes.
-    pub fn sign(&self, key: &OmsSigningKey) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn sign(&self, key: &OmsSigningKey) -> String {
         let payload = self.statement_json();
         let sig = key.sign_der(&pae(PAYLOAD_TYPE, payload.as_bytes()));
         format!(
@@ -202,7 +204,8 @@ impl Manifest {
     /// Checks that this manifest covers exactly `files` (path relative to the folder,
     /// SHA-256), the signature file left out: the same paths with the same digests. The error
     /// names the first file that differs ([`OmsError::file`]). Linear after sorting.
-    pub fn check_covers<'a>(
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn check_covers<'a>(
         &self,
         files: impl IntoIterator<Item = (&'a str, [u8; 32])>,
     ) -> Result<(), OmsError> {
@@ -272,7 +275,8 @@ impl Bundle {
     /// Reads a bundle's JSON (at most `MAX_BUNDLE_BYTES`). A bundle signed with a
     /// certificate chain, or by Sigstore's keyless signing, is refused here: key mode checks
     /// keys only.
-    pub fn parse(bytes: &[u8]) -> Result<Bundle, OmsError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Bundle, OmsError> {
         if bytes.len() > MAX_BUNDLE_BYTES {
             return Err(fail(format!(
                 "the OMS bundle is {} bytes, more than {MAX_BUNDLE_BYTES}",
@@ -348,7 +352,8 @@ impl Bundle {
     /// does: the hint (when given) must be `key`'s, the signature must verify over the
     /// envelope, and the payload must be a statement of the v1.0 predicate whose subject
     /// digest is the one of its resources.
-    pub fn verify(&self, key: &OmsPublicKey) -> Result<Manifest, OmsError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn verify(&self, key: &OmsPublicKey) -> Result<Manifest, OmsError> {
         if let Some(hint) = &self.hint
             && *hint != key.hint()
         {

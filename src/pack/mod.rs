@@ -27,9 +27,10 @@ mod tables;
 mod write;
 
 pub use assets::{
-    raw_asset_name, rendered_asset_name, rendered_content, workers_limits, AssetPolicy,
-    DEFAULT_INLINE_MAX, MAX_ASSETS_FREE, MAX_ASSET_BYTES, MAX_PACK_UPLOAD,
+    raw_asset_name, rendered_asset_name, workers_limits, AssetPolicy, DEFAULT_INLINE_MAX,
 };
+#[cfg(any(test, feature = "internals"))]
+pub use assets::{rendered_content, MAX_ASSETS_FREE, MAX_ASSET_BYTES, MAX_PACK_UPLOAD};
 pub(crate) use format::*;
 pub(crate) use read::{open, Check};
 #[cfg(any(test, feature = "internals"))]
@@ -111,8 +112,8 @@ pub enum PackErrorKind {
     Inconsistent,
     /// A record of a pack loaded by its shape only is damaged: it lies outside the pack, is
     /// not UTF-8, or its pieces stand for more than the pack holds. Given only when a record
-    /// is read ([`crate::view::Catalog::try_skill_at`], [`crate::view::Catalog::try_file_at`],
-    /// [`crate::view::Spliced::push_to`]), never by a load: the catalog stays loaded and its other
+    /// is read (`crate::view::Catalog::try_skill_at`, `crate::view::Catalog::try_file_at`,
+    /// `crate::view::Spliced::push_to`), never by a load: the catalog stays loaded and its other
     /// records readable. Rebuild the pack and deploy it again.
     DamagedRecord,
 }
@@ -133,7 +134,8 @@ impl PackError {
 
     /// What is wrong, without the prefix `invalid skills pack: ` (for a message that says it
     /// is about a pack in its own words).
-    pub fn reason(&self) -> &str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn reason(&self) -> &str {
         &self.message
     }
 }

@@ -140,7 +140,8 @@ impl std::error::Error for SearchError {}
 
 impl Catalog {
     /// Whether the pack carries a search index.
-    pub fn has_search(&self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn has_search(&self) -> bool {
         self.search_index().is_some()
     }
 
@@ -163,7 +164,8 @@ impl Catalog {
     /// assert_eq!(hits[0].uri, "skill://pdf-forms/SKILL.md");
     /// assert_eq!(hits.len(), 1);
     /// ```
-    pub fn search(
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn search(
         &self,
         grant: Grant,
         query: &str,

@@ -153,7 +153,7 @@ pub struct Config {
     pub fallback: Fallback,
     /// The scopes granted to every caller of an adapter that does not authenticate (the stdio
     /// server, the HTTP component), as the host that runs it decided: the adapter answers with
-    /// [`crate::catalog::Catalog::grant`] of these (`respond`). Taken as verified; empty
+    /// [`crate::view::Catalog::grant`] of these (`respond`). Taken as verified; empty
     /// (the default) is an anonymous caller, the public skills only. The Worker refuses it
     /// (its callers' scopes come from their tokens), and [`crate::server::Responder::respond`]
     /// does not read it.
@@ -338,7 +338,7 @@ impl Config {
         if let Some(bad) = self
             .scopes
             .iter()
-            .find(|s| !crate::catalog::access::is_scope_token(s))
+            .find(|s| !crate::access::is_scope_token(s))
         {
             return Err(ConfigError::field(
                 SettingKey::Scopes,

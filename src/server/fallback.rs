@@ -5,7 +5,7 @@
 //! description and in the instructions.
 //!
 //! Everything constant was rendered by the catalog compiler
-//! ([`crate::catalog::compile::fallback`]): the tool definitions, the whole `list_skills`
+//! ([`crate::compile::fallback`]): the tool definitions, the whole `list_skills`
 //! result, the prompt list, each skill's `read_skill` metadata and prompt links. Per request
 //! this module reads the small `arguments` object, looks names and URIs up in the catalog's
 //! sorted tables, and writes file contents through the very code `resources/read` uses
@@ -22,14 +22,15 @@ use super::methods::FileContent;
 use super::paging::ListKind;
 use super::search::{SEARCH_ARGS, SEARCH_TOOL_JSON, TOOL_SEARCH_SKILLS};
 use super::{Rendered, Responder};
-use crate::catalog::compile::fallback::{
-    TOOL_LIST_SKILLS, TOOL_READ_SKILL, TOOL_READ_SKILL_RESOURCE,
-};
-use crate::catalog::{FallbackView, FileView, Grant, SkillFallback};
+use crate::access::Grant;
+use crate::compile::fallback::{TOOL_LIST_SKILLS, TOOL_READ_SKILL, TOOL_READ_SKILL_RESOURCE};
 use crate::protocol::error::clip;
 use crate::protocol::{Params, RpcError};
 use crate::skill::uri::{SCHEME, SKILL_MD};
 use crate::skill::value::write_json_string;
+use crate::view::FallbackView;
+use crate::view::FileView;
+use crate::view::SkillFallback;
 use serde_json::{Map, Value};
 
 /// What exists, for `-32602` on an unknown tool.

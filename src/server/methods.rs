@@ -4,12 +4,14 @@
 
 use super::paging::{pack_fault, ListKind, Part};
 use super::{Rendered, Responder, Split};
+use crate::access::Grant;
 use crate::base64;
-use crate::catalog::pack::rendered_asset_name;
-use crate::catalog::{Content, FileView, Grant};
+use crate::pack::rendered_asset_name;
 use crate::protocol::envelope::raw_str;
 use crate::protocol::{Params, RpcError};
 use crate::skill::value::write_json_string;
+use crate::view::Content;
+use crate::view::FileView;
 use std::borrow::Cow;
 
 impl Responder {

@@ -16,8 +16,7 @@
 //! (`fallback`), for clients without the extension; off, those methods are `-32601`.
 
 /// What a caller may see (re-exported from the catalog, where it is defined).
-pub use crate::catalog::Grant;
-use crate::catalog::{Catalog, FileView};
+pub use crate::access::Grant;
 use crate::protocol::envelope::check_meta;
 pub use crate::protocol::headers::HttpHeaders;
 use crate::protocol::headers::{
@@ -29,6 +28,8 @@ use crate::protocol::{
     MODERN_VERSIONS,
 };
 use crate::skill::value::write_json_string;
+use crate::view::Catalog;
+use crate::view::FileView;
 use std::sync::Arc;
 
 mod arguments;
@@ -150,7 +151,7 @@ pub struct Reply {
     pub splice: Option<Box<Splice<Reply>>>,
 }
 
-/// The rest of what is sent when its middle is an asset (see [`crate::catalog::pack`]): the
+/// The rest of what is sent when its middle is an asset (see `crate::pack`): the
 /// adapter fetches the asset and checks its length before sending anything; if the asset is
 /// missing or has another length it sends [`Splice::fault`] instead, so wrong bytes are never
 /// served. No hashing is needed per request: an asset is named by its content's digest, and
@@ -180,8 +181,8 @@ pub struct Reply {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Splice<Fault> {
-    /// The asset's name ([`crate::catalog::pack::rendered_asset_name`] or
-    /// [`crate::catalog::pack::raw_asset_name`]).
+    /// The asset's name (`crate::pack::rendered_asset_name` or
+    /// `crate::pack::raw_asset_name`).
     pub asset: String,
     /// The asset's length in bytes.
     pub len: u64,
@@ -417,7 +418,7 @@ impl Responder {
 
     /// Answers one message from a caller with `grant` ([`Grant::PUBLIC`] for an anonymous
     /// caller: the public skills only; [`Catalog::grant`] of the scopes a token carries
-    /// otherwise). Every surface applies the one predicate [`Catalog::skill_visible`]: a
+    /// otherwise). Every surface applies the one predicate `Catalog::skill_visible`: a
     /// skill the grant does not see is answered exactly as one that does not exist. In a
     /// catalog without private skills every grant is [`Grant::PUBLIC`] and the replies are
     /// the same byte for byte.

@@ -6,7 +6,7 @@
 //! **A cursor says nothing about what its caller may not see.** Every field is a function of
 //! the caller's own view: the list's kind, for a directory the digest of its URI (never its
 //! position among every directory), the snapshot of the caller's view
-//! ([`crate::catalog::Catalog::view_snapshot`]: precomputed per audience class, so it depends
+//! ([`crate::view::Catalog::view_snapshot`]: precomputed per audience class, so it depends
 //! only on the classes the caller holds) and the offset into the list the caller sees (never
 //! an index in the whole catalog). A presented cursor is checked against the same: its
 //! snapshot against the caller's, its offset against the number of items the caller sees.
@@ -14,9 +14,9 @@
 //! and answer every cursor, forged ones included, with the same bytes.
 
 use super::Responder;
+use crate::access::Grant;
 use crate::base64;
-use crate::catalog::compile::{MAX_LIST_PAGES, MAX_PAGE_ITEMS};
-use crate::catalog::Grant;
+use crate::compile::{MAX_LIST_PAGES, MAX_PAGE_ITEMS};
 use crate::protocol::envelope::raw_str;
 use crate::protocol::{Params, RpcError};
 use crate::skill::digest::sha256;
@@ -216,7 +216,7 @@ impl Fragment for &str {
 
 /// A spliced fragment of the pack, with what names it in an error: `what` of `of`.
 pub(super) struct Part<'a> {
-    pub(super) piece: crate::catalog::Spliced<'a>,
+    pub(super) piece: crate::view::Spliced<'a>,
     pub(super) what: &'static str,
     pub(super) of: &'a str,
 }
@@ -239,7 +239,7 @@ impl<T: Fragment> Fragment for Result<T, RpcError> {
 }
 
 /// The error of a damaged record of the pack.
-pub(super) fn pack_fault(e: crate::catalog::pack::PackError) -> RpcError {
+pub(super) fn pack_fault(e: crate::pack::PackError) -> RpcError {
     RpcError::PackFault(e.reason().to_owned())
 }
 
@@ -292,7 +292,7 @@ impl Responder {
 
     /// The skills of the page starting at position `start` of the list the caller with `g`
     /// sees: their indices in the catalog and the next page's cursor. The first is found by
-    /// its rank ([`crate::catalog::Catalog::visible_skill_at`]), then the merge of the
+    /// its rank ([`crate::view::Catalog::visible_skill_at`]), then the merge of the
     /// grant's classes' lists gives a page's items ([`Responder::page_size`] of the caller's
     /// list) and one more to know whether a next page starts: the cost is the page's, times
     /// the number of classes the grant holds, plus the rank's binary searches. The next

@@ -1,4 +1,4 @@
-//! The `search_skills` tool: the catalog's search index ([`crate::catalog::search`]) as an MCP
+//! The `search_skills` tool: the catalog's search index ([`crate::search`]) as an MCP
 //! tool (MCP 2026-07-28, Tools: `tools/list` gives its `inputSchema` and `outputSchema`,
 //! `tools/call` returns `structuredContent` conforming to it and the same JSON as a text
 //! block). Offered with the tools fallback ([`super::Fallback::tools`]) and, alone, beside
@@ -7,14 +7,14 @@
 //! Every result is a `skill://` URI of a `SKILL.md`: the host fetches it through
 //! `skills/get` (or `read_skill`), which verifies it, so search never hands over a skill's
 //! content. Results and scores are those of a catalog of the skills the caller sees
-//! ([`crate::catalog::Catalog::search`]). Errors about the arguments (missing, of the wrong
+//! ([`crate::view::Catalog::search`]). Errors about the arguments (missing, of the wrong
 //! type, out of bounds, an unknown tag) are tool results with `isError: true` naming the
 //! argument and its bounds, as for the other tools.
 
 use super::arguments::{kind, takes_text, Arguments};
 use super::{Rendered, Responder};
-use crate::catalog::search::{DEFAULT_LIMIT, MAX_LIMIT};
-use crate::catalog::Grant;
+use crate::access::Grant;
+use crate::search::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::skill::value::write_json_string;
 use serde_json::Value;
 

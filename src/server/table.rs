@@ -6,7 +6,7 @@
 //! row (and the function that renders it).
 
 use super::{Fallback, Rendered, Responder};
-use crate::catalog::Grant;
+use crate::access::Grant;
 use crate::protocol::envelope::raw_str;
 use crate::protocol::headers::NamedField;
 use crate::protocol::{

@@ -88,7 +88,8 @@ fn read_envelope(bytes: &[u8]) -> Result<EnvelopeJson, String> {
 impl Envelope {
     /// Signs `statement` with `key`: the statement's JSON as the payload, [`PAYLOAD_TYPE`], and
     /// one signature over their `pae` naming the key's id.
-    pub fn sign(statement: &Statement, key: &SigningKey) -> Envelope {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn sign(statement: &Statement, key: &SigningKey) -> Envelope {
         let payload = statement.to_json().into_bytes();
         let sig = key.sign(&pae(PAYLOAD_TYPE, &payload)).to_vec();
         Envelope {
@@ -103,7 +104,8 @@ impl Envelope {
 
     /// The envelope's JSON: `{"payloadType":…,"payload":…,"signatures":[{"keyid":…,"sig":…}]}`,
     /// base64 in the standard alphabet with padding.
-    pub fn to_json(&self) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn to_json(&self) -> String {
         let mut out = String::with_capacity(self.payload.len() * 4 / 3 + 256);
         out.push_str("{\"payloadType\":");
         write_str(&self.payload_type, &mut out);
@@ -127,7 +129,8 @@ impl Envelope {
     /// Reads an envelope's JSON (DSSE's parsing rules: `payload`, `payloadType`, `signatures`
     /// and each `sig` required, `keyid` optional, unknown fields ignored, either base64
     /// alphabet), at most `MAX_ENVELOPE_BYTES`.
-    pub fn parse(json: &[u8]) -> Result<Envelope, SignatureError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn parse(json: &[u8]) -> Result<Envelope, SignatureError> {
         let bad = |what: String| fail(SignatureFault::Envelope, what);
         if json.len() > MAX_ENVELOPE_BYTES {
             return Err(bad(format!(
@@ -162,7 +165,8 @@ impl Envelope {
     /// [`PAYLOAD_TYPE`], a signature whose `keyid` is `key`'s id must verify over the
     /// `pae` of the type and payload, and the payload must be a [`Statement`] of this
     /// version. Whether the statement matches the skill is the caller's check.
-    pub fn verify(&self, key: &PublicKey) -> Result<Statement, SignatureError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn verify(&self, key: &PublicKey) -> Result<Statement, SignatureError> {
         if self.payload_type != PAYLOAD_TYPE {
             return Err(fail(
                 SignatureFault::PayloadType,
@@ -200,7 +204,8 @@ impl Envelope {
     }
 
     /// The key ids the envelope's signatures name, in order (hints: see the module's notes).
-    pub fn key_ids(&self) -> impl Iterator<Item = &str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn key_ids(&self) -> impl Iterator<Item = &str> {
         self.signatures.iter().map(|s| s.keyid.as_str())
     }
 }

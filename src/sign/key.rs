@@ -102,7 +102,8 @@ impl PublicKey {
 
     /// Reads a public key from its JWK text (`signing.pub`). A JWK that holds a secret (`d`) is
     /// refused, so a secret key is never published or trusted by mistake.
-    pub fn from_jwk(text: &str) -> Result<PublicKey, SignatureError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn from_jwk(text: &str) -> Result<PublicKey, SignatureError> {
         let jwk = read_jwk(text, "the public key")?;
         if jwk.d.is_some() {
             return Err(fail(
@@ -118,7 +119,8 @@ impl PublicKey {
     }
 
     /// The key's id: its RFC 7638 JWK thumbprint (SHA-256, base64url without padding).
-    pub fn key_id(&self) -> &str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn key_id(&self) -> &str {
         &self.key_id
     }
 
@@ -129,7 +131,8 @@ impl PublicKey {
     }
 
     /// The public JWK: `{"crv":"Ed25519","kid":…,"kty":"OKP","x":…}` (`kid` is the thumbprint).
-    pub fn to_jwk(&self) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn to_jwk(&self) -> String {
         format!(
             "{{\"crv\":\"Ed25519\",\"kid\":\"{}\",\"kty\":\"OKP\",\"x\":\"{}\"}}",
             self.key_id,
@@ -180,20 +183,23 @@ impl SigningKey {
     ///
     /// On the all-zero seed, which the Ed25519 implementation refuses (check with
     /// [`SigningKey::usable_seed`] first; [`SigningKey::from_jwk`] refuses it with an error).
-    pub fn from_seed(seed: [u8; 32]) -> SigningKey {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn from_seed(seed: [u8; 32]) -> SigningKey {
         let pair = ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new(seed));
         let public = PublicKey::from_bytes(*pair.pk);
         SigningKey { pair, public }
     }
 
     /// Whether `seed` can be a key: every seed but the all-zero one.
-    pub fn usable_seed(seed: &[u8; 32]) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn usable_seed(seed: &[u8; 32]) -> bool {
         seed.iter().any(|&b| b != 0)
     }
 
     /// Reads a signing key from its JWK text (`signing.key`): `kty` `OKP`, `crv` `Ed25519`, the
     /// seed in `d` and, if given, the matching public key in `x`. Messages never quote the text.
-    pub fn from_jwk(text: &str) -> Result<SigningKey, SignatureError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn from_jwk(text: &str) -> Result<SigningKey, SignatureError> {
         let jwk = read_jwk(text, "the signing key")?;
         if jwk.d.is_none() {
             return Err(fail(
@@ -221,7 +227,8 @@ impl SigningKey {
     }
 
     /// The secret JWK, with the public key and its id: the text of `signing.key`.
-    pub fn to_jwk(&self) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn to_jwk(&self) -> String {
         format!(
             "{{\"crv\":\"Ed25519\",\"d\":\"{}\",\"kid\":\"{}\",\"kty\":\"OKP\",\"x\":\"{}\"}}",
             URL_SAFE_NO_PAD.encode(*self.pair.sk.seed()),
@@ -231,12 +238,14 @@ impl SigningKey {
     }
 
     /// The public half.
-    pub fn public(&self) -> &PublicKey {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn public(&self) -> &PublicKey {
         &self.public
     }
 
     /// The deterministic Ed25519 signature of `message` (RFC 8032).
-    pub fn sign(&self, message: &[u8]) -> [u8; 64] {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn sign(&self, message: &[u8]) -> [u8; 64] {
         *self.pair.sk.sign(message, None)
     }
 }

@@ -117,7 +117,8 @@ pub enum SignatureFault {
 
 impl SignatureFault {
     /// A stable name for logs and reports.
-    pub fn as_str(self) -> &'static str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             SignatureFault::Key => "key",
             SignatureFault::Envelope => "envelope",

@@ -95,7 +95,8 @@ impl Statement {
     /// The statement's JSON: the bytes that are signed. Field order is fixed, so the same
     /// statement always gives the same bytes (verifiers never rely on it: they verify the bytes
     /// they received).
-    pub fn to_json(&self) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn to_json(&self) -> String {
         let mut out = String::with_capacity(256 + self.subjects.len() * 128);
         out.push_str("{\"_type\":");
         write_str(STATEMENT_TYPE, &mut out);

@@ -46,7 +46,8 @@ pub struct Sha256Stream {
 
 impl Sha256Stream {
     /// A stream that has hashed nothing yet.
-    pub fn new() -> Self {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
@@ -57,7 +58,8 @@ impl Sha256Stream {
     /// quickly first and optimises it on a later call (V8, hence Node, browsers and workerd)
     /// runs that one call in its baseline code throughout, several times slower (a 1.6 MB pack
     /// took 0.18 s to load in the Worker's wasm in Node, 0.04 s in chunks).
-    pub fn update(&mut self, bytes: &[u8]) {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
         for chunk in bytes.chunks(CHUNK) {
             self.hasher.update(chunk);
         }
@@ -65,22 +67,28 @@ impl Sha256Stream {
     }
 
     /// How many bytes have been fed.
-    pub fn len(&self) -> u64 {
+    #[cfg(any(test, feature = "internals"))]
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn len(&self) -> u64 {
         self.len
     }
 
     /// Whether nothing has been fed yet.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(any(test, feature = "internals"))]
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The SHA-256 of everything fed, as 32 raw bytes.
-    pub fn finish(self) -> [u8; 32] {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn finish(self) -> [u8; 32] {
         self.hasher.finalize().into()
     }
 
     /// The SHA-256 of everything fed, in wire form.
-    pub fn finish_wire(self) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn finish_wire(self) -> String {
         format_digest(&self.finish())
     }
 }

@@ -31,7 +31,8 @@ pub enum NameError {
 
 impl NameError {
     /// A human sentence: what is wrong.
-    pub fn describe(self) -> &'static str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             NameError::Empty => "the name is empty",
             NameError::TooLong => "the name is longer than 64 characters",

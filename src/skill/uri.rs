@@ -32,7 +32,8 @@ pub enum SegmentError {
 
 impl SegmentError {
     /// A human sentence: what is wrong.
-    pub fn describe(self) -> String {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn describe(self) -> String {
         match self {
             SegmentError::Empty => "the path has an empty segment".into(),
             SegmentError::Dot => "the path has a `.` or `..` segment".into(),

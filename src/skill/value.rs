@@ -28,7 +28,8 @@ pub enum Number {
 
 impl Number {
     /// The value as an `f64`, the only number type JSON hosts in JavaScript have.
-    pub fn as_f64(self) -> f64 {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn as_f64(self) -> f64 {
         match self {
             Number::Int(i) => i as f64,
             Number::Float(f) => f,
@@ -72,7 +73,8 @@ pub enum Value {
 
 impl Value {
     /// Looks up `key` in an object; `None` for other values or a missing key.
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
         match self {
             Value::Object(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -80,7 +82,8 @@ impl Value {
     }
 
     /// The string inside a `Value::String`.
-    pub fn as_str(&self) -> Option<&str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(s) => Some(s),
             _ => None,
@@ -88,7 +91,8 @@ impl Value {
     }
 
     /// A short name of the value's JSON type, for messages.
-    pub fn type_name(&self) -> &'static str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn type_name(&self) -> &'static str {
         match self {
             Value::Null => "null",
             Value::Bool(_) => "boolean",
@@ -129,7 +133,8 @@ impl Value {
     }
 
     /// Appends compact JSON text to `out` (see [`Value::to_json`]).
-    pub fn write_json(&self, out: &mut String) {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn write_json(&self, out: &mut String) {
         match self {
             Value::Null => out.push_str("null"),
             Value::Bool(true) => out.push_str("true"),
@@ -164,7 +169,8 @@ impl Value {
     /// Content equality as a host must apply it to frontmatter: the same key set at every
     /// level (a missing key is not `null`), key order ignored, arrays in order, numbers by
     /// value (`1.0 == 1`), strings exactly (no trimming, no Unicode normalisation).
-    pub fn same_content(&self, other: &Value) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn same_content(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Null, Value::Null) => true,
             (Value::Bool(a), Value::Bool(b)) => a == b,

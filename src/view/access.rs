@@ -79,7 +79,8 @@ impl Catalog {
     }
 
     /// Whether a caller with `grant` sees skill `i`.
-    pub fn skill_visible(&self, i: usize, grant: Grant) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn skill_visible(&self, i: usize, grant: Grant) -> bool {
         grant.sees(Audience::of_class(self.skill_class(i)))
     }
 
@@ -103,7 +104,8 @@ impl Catalog {
     }
 
     /// Whether a caller with `grant` sees file `i` (its skill's audience).
-    pub fn file_visible(&self, i: usize, grant: Grant) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn file_visible(&self, i: usize, grant: Grant) -> bool {
         let class = self
             .t
             .access
@@ -114,7 +116,8 @@ impl Catalog {
     }
 
     /// The index (in URI order) of the file whose URI is exactly `uri`.
-    pub fn file_index(&self, uri: &str) -> Option<usize> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn file_index(&self, uri: &str) -> Option<usize> {
         self.find(&self.t.files, uri)
     }
 
@@ -177,14 +180,16 @@ impl Catalog {
     }
 
     /// The index (in URI order) of the skill the mirror publishes under `name`.
-    pub fn mirrored_index(&self, name: &str) -> Option<usize> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn mirrored_index(&self, name: &str) -> Option<usize> {
         Some(self.mirror_rec(name)?.skill as usize)
     }
 
     /// The `prompts` array of `prompts/list` for a caller with `grant`; `None` in a catalog
     /// without the fallback. The anonymous caller's ([`Grant::PUBLIC`]) is assembled on
     /// first use, then kept; another caller's is assembled per call.
-    pub fn prompts_json(&self, grant: Grant) -> Option<Cow<'_, str>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn prompts_json(&self, grant: Grant) -> Option<Cow<'_, str>> {
         self.fallback_reply(grant, &self.cache.prompts, Catalog::assemble_prompts_json)
     }
 
@@ -230,7 +235,8 @@ impl Catalog {
     /// (`{"content":[…],"structuredContent":{…}}`); `None` in a catalog without the
     /// fallback. The anonymous caller's ([`Grant::PUBLIC`]) is assembled on first use, then
     /// kept; another caller's is assembled per call.
-    pub fn list_skills_json(&self, grant: Grant) -> Option<Cow<'_, str>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn list_skills_json(&self, grant: Grant) -> Option<Cow<'_, str>> {
         self.fallback_reply(
             grant,
             &self.cache.list_skills,

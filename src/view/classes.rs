@@ -110,7 +110,8 @@ impl Catalog {
     /// The skills a caller with `grant` sees, from index `from` on, in URI order: the merge of
     /// its classes' precomputed lists (a binary search per class, then the items taken). In a
     /// catalog without private skills, every skill from `from` on.
-    pub fn visible_skills(&self, grant: Grant, from: usize) -> Merged<'_> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn visible_skills(&self, grant: Grant, from: usize) -> Merged<'_> {
         if self.t.access.is_none() {
             return Merged {
                 heads: Vec::new(),
@@ -135,7 +136,8 @@ impl Catalog {
     }
 
     /// How many skills a caller with `grant` sees.
-    pub fn visible_skill_count(&self, grant: Grant) -> usize {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn visible_skill_count(&self, grant: Grant) -> usize {
         match &self.t.access {
             Some(_) => self
                 .granted(|l| l.skills, grant)
@@ -150,7 +152,8 @@ impl Catalog {
     /// a caller with `grant` sees; `None` past its end. With one granted class (an anonymous
     /// caller's), a lookup; with more, a binary search over the catalog's indices, each step
     /// a binary search per granted class, so no list is walked from its start.
-    pub fn visible_skill_at(&self, grant: Grant, rank: usize) -> Option<usize> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn visible_skill_at(&self, grant: Grant, rank: usize) -> Option<usize> {
         if self.t.access.is_none() {
             return (rank < self.skill_count()).then_some(rank);
         }
@@ -187,7 +190,8 @@ impl Catalog {
     /// item of that index changes, and depends on nothing the caller does not see (a sum over
     /// its items, as [`Catalog::view_snapshot`]). `None` in a catalog without private skills,
     /// whose one index is hashed once ([`Catalog::mirror_index`]).
-    pub fn mirror_index_tag_for(&self, grant: Grant) -> Option<String> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn mirror_index_tag_for(&self, grant: Grant) -> Option<String> {
         self.t.access.as_ref()?;
         let sum = self
             .granted_classes(grant)
@@ -206,7 +210,8 @@ impl Catalog {
     /// nothing the caller does not see: not on how many classes there are, how they are
     /// numbered, or which other scopes also see its skills. In a catalog without private
     /// skills, [`Catalog::snapshot`]. Costs the number of private classes.
-    pub fn view_snapshot(&self, grant: Grant) -> u32 {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn view_snapshot(&self, grant: Grant) -> u32 {
         if self.t.access.is_none() {
             return self.snapshot();
         }

@@ -56,7 +56,8 @@ impl SkillFallback<'_> {
     /// Appends the `text` content block of a `read_skill` result whose structured content is
     /// `structured` (the text of [`SkillFallback::read_structured_json`]), a JSON object:
     /// `{"type":"text","text":…}`, the text being the structured content as a JSON string.
-    pub fn push_read_block(structured: &str, out: &mut String) {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn push_read_block(structured: &str, out: &mut String) {
         out.push_str("{\"type\":\"text\",\"text\":");
         crate::skill::value::write_json_string(structured, out);
         out.push('}');
@@ -78,12 +79,14 @@ impl<'a> FallbackView<'a> {
     }
 
     /// The `tools` array of `tools/list`.
-    pub fn tools_json(&self) -> &'a str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn tools_json(&self) -> &'a str {
         str_at(self.heap, self.t.tools)
     }
 
     /// The lines the instructions start with for this surface (`""` when neither is on).
-    pub fn instructions(&self, tools: bool, prompts: bool) -> &'a str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn instructions(&self, tools: bool, prompts: bool) -> &'a str {
         let i = match (tools, prompts) {
             (true, false) => 0,
             (false, true) => 1,
@@ -97,7 +100,8 @@ impl<'a> FallbackView<'a> {
     }
 
     /// The parts of skill `i` (in skill order, as [`crate::view::Catalog::skill_at`]).
-    pub fn skill(&self, i: usize) -> Option<SkillFallback<'a>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn skill(&self, i: usize) -> Option<SkillFallback<'a>> {
         let r = self.t.skills.get(self.pack, i)?;
         Some(SkillFallback {
             description_json: str_at(self.heap, r.description),
@@ -107,7 +111,8 @@ impl<'a> FallbackView<'a> {
     }
 
     /// The skill (its index) whose prompt is named `name`.
-    pub fn prompt(&self, name: &str) -> Option<usize> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn prompt(&self, name: &str) -> Option<usize> {
         let p = &self.t.prompts_by_name;
         let i = p.find(self.pack, name, |s| str_at(self.heap, s))?;
         p.get(self.pack, i).map(|r| r.skill as usize)
@@ -115,7 +120,8 @@ impl<'a> FallbackView<'a> {
 
     /// The name of the prompt of skill `i`.
     #[cfg(any(test, feature = "internals"))]
-    pub fn prompt_name(&self, skill: usize) -> Option<&'a str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn prompt_name(&self, skill: usize) -> Option<&'a str> {
         self.t
             .prompts_by_name
             .iter(self.pack)

@@ -94,8 +94,8 @@ pub enum Content<'a> {
     /// In the pack.
     Inline(&'a [u8]),
     /// Outside it, as two assets named by the digest: the raw bytes
-    /// ([`crate::pack::raw_asset_name`]) and the JSON string of a `resources/read` content
-    /// item ([`crate::pack::rendered_asset_name`]), `rendered_len` bytes long.
+    /// (`crate::pack::raw_asset_name`) and the JSON string of a `resources/read` content
+    /// item (`crate::pack::rendered_asset_name`), `rendered_len` bytes long.
     External {
         /// The length of the rendered asset.
         rendered_len: u64,
@@ -191,7 +191,7 @@ pub struct SkillView<'a> {
     pub uri: &'a str,
     /// `frontmatter.name`.
     pub name: &'a str,
-    /// Its revision ([`crate::skill::revision`]).
+    /// Its revision (`crate::skill::revision`).
     pub revision: &'a str,
     /// The entry, as JSON.
     pub entry_json: &'a str,
@@ -201,7 +201,8 @@ pub struct SkillView<'a> {
 
 impl<'a> SkillView<'a> {
     /// The skill root: the URI without `/SKILL.md`.
-    pub fn root(&self) -> &'a str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn root(&self) -> &'a str {
         self.uri.strip_suffix("/SKILL.md").unwrap_or(self.uri)
     }
 }
@@ -248,15 +249,19 @@ impl std::fmt::Debug for DirView<'_> {
 
 impl<'a> DirView<'a> {
     /// Number of direct children.
-    pub fn len(&self) -> usize {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn len(&self) -> usize {
         self.children.len()
     }
     /// Whether the directory is empty.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(any(test, feature = "internals"))]
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn is_empty(&self) -> bool {
         self.children.len() == 0
     }
     /// The JSON of child `i` (a `Resource`), if any, as its pieces: what a reply copies.
-    pub fn child(&self, i: usize) -> Option<Spliced<'a>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn child(&self, i: usize) -> Option<Spliced<'a>> {
         self.children
             .get(self.pack, i)
             .map(|s| spliced(self.heap, s))
@@ -264,7 +269,8 @@ impl<'a> DirView<'a> {
 
     /// Whether a caller with `grant` sees child `i` (every child of a catalog without private
     /// skills is public).
-    pub fn child_visible(&self, i: usize, grant: Grant) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn child_visible(&self, i: usize, grant: Grant) -> bool {
         match &self.child_audiences {
             None => true,
             Some(t) => t
@@ -370,7 +376,8 @@ impl Catalog {
     }
 
     /// The content snapshot id: equal for equal catalogs, different after any change.
-    pub fn snapshot(&self) -> u32 {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn snapshot(&self) -> u32 {
         self.t.snapshot
     }
 
@@ -389,7 +396,8 @@ impl Catalog {
     /// let text = catalog.instructions(Grant::PUBLIC);
     /// assert!(matches!(text, Cow::Borrowed(_)) && text.contains("skill://hello/SKILL.md"));
     /// ```
-    pub fn instructions(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn instructions(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
         if !grant.is_public()
             && let Some(own) = self.assembled_instructions(grant)
         {
@@ -402,7 +410,8 @@ impl Catalog {
     /// [`crate::compile::mirror`]) for a caller with `grant`: assembled from its prefix and
     /// the items of the skills that caller sees. The anonymous caller's ([`Grant::PUBLIC`])
     /// is assembled on first use, then kept; another caller's is assembled per call.
-    pub fn mirror_index(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn mirror_index(&self, grant: Grant) -> std::borrow::Cow<'_, str> {
         if grant.is_public() {
             return self.public_mirror_index().into();
         }
@@ -417,7 +426,8 @@ impl Catalog {
     }
 
     /// The skill the mirror publishes under `name`, if any.
-    pub fn mirrored_skill(&self, name: &str) -> Option<SkillView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn mirrored_skill(&self, name: &str) -> Option<SkillView<'_>> {
         self.skill_at(self.mirror_rec(name)?.skill as usize)
     }
 
@@ -430,7 +440,8 @@ impl Catalog {
     /// The archive the mirror publishes for the skill mirrored under `name`: `None` when no
     /// skill is mirrored under it, or when that skill is only a `SKILL.md` (`type:
     /// "skill-md"`).
-    pub fn mirrored_archive(&self, name: &str) -> Option<ArchiveView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn mirrored_archive(&self, name: &str) -> Option<ArchiveView<'_>> {
         let m = self.mirror_rec(name)?;
         if m.archive_digest.len == 0 {
             return None;
@@ -443,19 +454,22 @@ impl Catalog {
     }
 
     /// The pack's format version: `pack::VERSION`, the only one this build reads.
-    pub fn format_version(&self) -> u32 {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn format_version(&self) -> u32 {
         pack::VERSION
     }
 
     /// Whether the catalog is signed (every skill has a signature).
     #[cfg(any(test, feature = "internals"))]
-    pub fn is_signed(&self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn is_signed(&self) -> bool {
         self.t.signatures.is_some()
     }
 
     /// The signature of skill `i` (in URI order, as [`Catalog::skill_at`]); `None` in a
     /// catalog that is not signed.
-    pub fn signature(&self, i: usize) -> Option<SignatureView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn signature(&self, i: usize) -> Option<SignatureView<'_>> {
         let r = self.t.signatures.as_ref()?.skills.get(self.pack(), i)?;
         Some(SignatureView {
             envelope_json: self.s(r.envelope),
@@ -465,19 +479,22 @@ impl Catalog {
 
     /// The signature of the skill the mirror publishes under `name` (its `{name}.dsse.json`);
     /// `None` when no skill is mirrored under it or the catalog is not signed.
-    pub fn mirrored_signature(&self, name: &str) -> Option<SignatureView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn mirrored_signature(&self, name: &str) -> Option<SignatureView<'_>> {
         self.signature(self.mirror_rec(name)?.skill as usize)
     }
 
     /// The mirror's `keys.json` (the JWK Set of the signer's public key); `None` in a catalog
     /// that is not signed.
-    pub fn keys_json(&self) -> Option<&str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn keys_json(&self) -> Option<&str> {
         Some(self.s(self.t.signatures.as_ref()?.keys))
     }
 
     /// The tools and prompts fallback, when the pack has it (a pack made before it existed
     /// has not).
-    pub fn fallback(&self) -> Option<FallbackView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn fallback(&self) -> Option<FallbackView<'_>> {
         Some(FallbackView::new(
             self.t.fallback.as_ref()?,
             self.pack(),
@@ -488,7 +505,8 @@ impl Catalog {
     /// The skills (their indices, in URI order) whose frontmatter `name` is `name`: none, one,
     /// or several (names need not be unique). Uses the fallback's name index; empty for a pack
     /// without the fallback.
-    pub fn skills_named(&self, name: &str) -> Vec<usize> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn skills_named(&self, name: &str) -> Vec<usize> {
         let Some(f) = self.fallback() else {
             return Vec::new();
         };
@@ -497,7 +515,11 @@ impl Catalog {
 
     /// The files whose URI starts with `prefix`, in URI order (the files of a skill are those
     /// under its root and a `/`).
-    pub fn files_under<'p>(&'p self, prefix: &'p str) -> impl Iterator<Item = FileView<'p>> + 'p {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn files_under<'p>(
+        &'p self,
+        prefix: &'p str,
+    ) -> impl Iterator<Item = FileView<'p>> + 'p {
         let t = &self.t.files;
         let start = t.partition_point(self.pack(), |r| self.s(r.uri) < prefix);
         (start..t.len()).map_while(move |i| self.file_at(i).filter(|f| f.uri.starts_with(prefix)))
@@ -505,7 +527,8 @@ impl Catalog {
 
     /// Whether any file or mirror archive of the catalog is an asset (outside the pack): the
     /// pack has the assets section.
-    pub fn has_assets(&self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn has_assets(&self) -> bool {
         self.t.assets.is_some()
     }
 
@@ -542,7 +565,7 @@ impl Catalog {
     }
 
     /// Skill `i` in URI order (`None` past the last one, or when its record is damaged:
-    /// [`Catalog::try_skill_at`] says which).
+    /// `Catalog::try_skill_at` says which).
     pub fn skill_at(&self, i: usize) -> Option<SkillView<'_>> {
         self.try_skill_at(i).ok().flatten()
     }
@@ -552,7 +575,8 @@ impl Catalog {
     /// [`pack::PackErrorKind::DamagedRecord`]), which only a pack read by its shape
     /// ([`Catalog::from_static`], [`Catalog::from_bundled`]) can hold. Its
     /// `resources/list` item is read when it is written ([`Spliced::push_to`]).
-    pub fn try_skill_at(&self, i: usize) -> Result<Option<SkillView<'_>>, PackError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn try_skill_at(&self, i: usize) -> Result<Option<SkillView<'_>>, PackError> {
         let Some(r) = self.t.skills.get(self.pack(), i) else {
             return Ok(None);
         };
@@ -585,12 +609,14 @@ impl Catalog {
     }
 
     /// All skills in URI order.
-    pub fn skills(&self) -> impl Iterator<Item = SkillView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn skills(&self) -> impl Iterator<Item = SkillView<'_>> {
         (0..self.skill_count()).filter_map(|i| self.skill_at(i))
     }
 
     /// The index (in URI order) of the skill whose `SKILL.md` URI is exactly `uri`.
-    pub fn skill_index(&self, uri: &str) -> Option<usize> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn skill_index(&self, uri: &str) -> Option<usize> {
         self.find(&self.t.skills, uri)
     }
 
@@ -609,7 +635,8 @@ impl Catalog {
     /// File `i` in URI order, `None` past the last one; `Err` naming the record when it is
     /// damaged (a range outside the pack, or text that is not UTF-8:
     /// [`pack::PackErrorKind::DamagedRecord`]), which only a pack read by its shape can hold.
-    pub fn try_file_at(&self, i: usize) -> Result<Option<FileView<'_>>, PackError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn try_file_at(&self, i: usize) -> Result<Option<FileView<'_>>, PackError> {
         let Some(r) = self.t.files.get(self.pack(), i) else {
             return Ok(None);
         };
@@ -650,23 +677,27 @@ impl Catalog {
     }
 
     /// All served files in URI order.
-    pub fn files(&self) -> impl Iterator<Item = FileView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn files(&self) -> impl Iterator<Item = FileView<'_>> {
         (0..self.file_count()).filter_map(|i| self.file_at(i))
     }
 
     /// The file whose URI is exactly `uri`.
-    pub fn file(&self, uri: &str) -> Option<FileView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn file(&self, uri: &str) -> Option<FileView<'_>> {
         self.file_at(self.find(&self.t.files, uri)?)
     }
 
     /// Number of directories.
     #[cfg(any(test, feature = "internals"))]
-    pub fn dir_count(&self) -> usize {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn dir_count(&self) -> usize {
         self.t.dirs.len()
     }
 
     /// The directory whose URI is exactly `uri`.
-    pub fn dir(&self, uri: &str) -> Option<DirView<'_>> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn dir(&self, uri: &str) -> Option<DirView<'_>> {
         self.dir_at(self.find(&self.t.dirs, uri)?)
     }
 

@@ -35,19 +35,22 @@ impl<'a> Spliced<'a> {
     }
 
     /// The length of the fragment in bytes.
-    pub fn len(&self) -> usize {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn len(&self) -> usize {
         usize::try_from(expanded_len(self.list)).unwrap_or(usize::MAX)
     }
 
     /// Whether the fragment is empty.
-    pub fn is_empty(&self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Appends the fragment to `out`. `Err` when the pack is damaged: a piece lies outside
     /// it or is not UTF-8, or the pieces stand for more bytes than a pack of its size holds
     /// (`out` then holds a part of the fragment): [`PackErrorKind::DamagedRecord`].
-    pub fn push_to(&self, out: &mut String) -> Result<(), PackError> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn push_to(&self, out: &mut String) -> Result<(), PackError> {
         let damaged = |why: &str| Err(PackError::new(PackErrorKind::DamagedRecord, why));
         if !self
             .list

@@ -327,8 +327,7 @@ fn send(out: ResponseOutparam, r: Response) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skills_edge::catalog::compile::{compile, SourceTree};
-    use skills_edge::catalog::pack;
+    use skills_edge::catalog::compile::SourceTree;
 
     /// A public skill and a private one (scope `team`).
     fn catalog() -> Arc<Catalog> {
@@ -343,8 +342,7 @@ mod tests {
             "skills-edge.toml",
             "[[access]]\nskills = [\"secret\"]\nscopes = [\"team\"]\n",
         );
-        let c = compile(t).expect("compiles");
-        Arc::new(Catalog::from_bytes(pack::encode(&c, None)).expect("loads"))
+        Arc::new(Catalog::compile(t, None).expect("compiles"))
     }
 
     /// An instance configured with `SCOPES` (when given), as the environment configures it.

@@ -107,8 +107,8 @@ impl Server {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skills_edge::catalog::compile::{compile, SourceTree};
-    use skills_edge::catalog::{pack, Catalog};
+    use skills_edge::catalog::compile::SourceTree;
+    use skills_edge::catalog::Catalog;
     use std::sync::Arc;
     use wit::GuestServer;
 
@@ -125,8 +125,7 @@ mod tests {
             "skills-edge.toml",
             "[[access]]\nskills = [\"secret\"]\nscopes = [\"team\"]\n",
         );
-        let c = compile(t).expect("compiles");
-        let catalog = Arc::new(Catalog::from_bytes(pack::encode(&c, None)).expect("loads"));
+        let catalog = Arc::new(Catalog::compile(t, None).expect("compiles"));
         Server(server::Responder::new(catalog, server::Config::default()).expect("valid"))
     }
 

@@ -82,7 +82,7 @@ impl wit::Guest for Component {
     }
 
     fn sha256_digest(content: Vec<u8>) -> String {
-        skills_edge::skill::digest::digest_of(&content)
+        skills_edge::catalog::digest_of(&content)
     }
 }
 

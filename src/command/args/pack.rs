@@ -1,7 +1,9 @@
 //! `check` and `pack`: their arguments, and the signing flags they share with `worker`.
 
 use super::{is_option, Program};
-use crate::catalog::{compile, options, pack};
+use crate::compile;
+use crate::options;
+use crate::pack;
 
 /// The arguments of `check` and `pack`; no output means checking only.
 ///
@@ -12,7 +14,7 @@ use crate::catalog::{compile, options, pack};
 /// let Ok(Invocation::Pack(a)) = parse(Program::Native, &args, |_| None) else { panic!("a pack") };
 /// assert_eq!((a.dir.as_str(), a.output.as_deref()), ("skills", Some("catalog.pack")));
 /// assert_eq!(a.instructions.as_deref(), Some("Use the skills."));
-/// assert!(a.signing.is_none() && a.assets.is_none());
+/// assert!(a.oms_key.is_none() && format!("{a:?}").contains("signing: None"), "no key given");
 /// ```
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct PackArgs {
@@ -24,12 +26,12 @@ pub struct PackArgs {
     pub instructions: Option<String>,
     /// Where the files left out of the pack go, and which files those are (`--assets`,
     /// `--inline-max`; native only).
-    pub assets: Option<(String, pack::AssetPolicy)>,
+    pub(crate) assets: Option<(String, pack::AssetPolicy)>,
     /// `--strict` and `--skip-invalid`, over the environment's.
-    pub options: compile::Options,
+    pub(crate) options: compile::Options,
     /// `--sign PATH` and `--catalog-id ID`, over `SKILLS_SIGNING_KEY` and `SKILLS_CATALOG_ID`:
     /// sign every skill (`None`: the catalog is not signed).
-    pub signing: Option<options::Signing>,
+    pub(crate) signing: Option<options::Signing>,
     /// `--oms-sign PATH` over `SKILLS_OMS_KEY`: give every skill an OpenSSF Model Signing
     /// signature, `skill.oms.sig` (`catalog::oms`; `None`: none).
     pub oms_key: Option<String>,
@@ -75,7 +77,7 @@ impl SignFlags {
     pub(super) fn oms_key(&mut self, env: &impl Fn(&str) -> Option<String>) -> Option<String> {
         self.oms
             .take()
-            .or_else(|| env(crate::catalog::oms::OMS_KEY_VAR).filter(|v| !v.is_empty()))
+            .or_else(|| env(crate::oms::OMS_KEY_VAR).filter(|v| !v.is_empty()))
     }
 
     /// The signing options: these flags over the environment's variables.

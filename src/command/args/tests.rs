@@ -1,7 +1,7 @@
 //! The tests of the command lines: both programs, every subcommand, the usage text.
 
 use super::*;
-use crate::catalog::options;
+use crate::options;
 use usage::verify_usage;
 
 fn line(a: &[&str]) -> Vec<String> {

@@ -2,7 +2,7 @@
 
 use super::verify::TOKEN_ENV;
 use super::{Program, DEFAULT_TIMEOUT_MS};
-use crate::catalog::pack;
+use crate::pack;
 use crate::settings::{self, Scope, SETTINGS};
 
 /// The usage of `verify`, as both commands print it (inside [`usage`]).

@@ -2,7 +2,9 @@
 
 use super::is_option;
 use super::pack::SignFlags;
-use crate::catalog::{compile, options, pack};
+use crate::compile;
+use crate::options;
+use crate::pack;
 use crate::settings::{self, Scope, Source};
 
 /// The arguments of the npm package's `worker`.
@@ -42,10 +44,10 @@ pub struct WorkerArgs {
     /// their host names are accepted (`ALLOWED_HOSTS`).
     pub routes: Vec<Route>,
     /// `--strict` and `--skip-invalid`, over the environment's.
-    pub options: compile::Options,
+    pub(crate) options: compile::Options,
     /// `--sign PATH` and `--catalog-id ID`, over the environment's: the Worker serves signed
     /// skills.
-    pub signing: Option<options::Signing>,
+    pub(crate) signing: Option<options::Signing>,
     /// `--oms-sign PATH` over `SKILLS_OMS_KEY`: every skill carries an OpenSSF Model Signing
     /// signature, `skill.oms.sig` (`catalog::oms`; `None`: none).
     pub oms_key: Option<String>,

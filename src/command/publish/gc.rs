@@ -2,8 +2,8 @@
 //! out of publish.rs; it shares its store and history).
 
 use super::{read_history, write_history, Store, Trust};
-use crate::catalog::release::{self, keys, Release};
-use crate::catalog::sign::Envelope;
+use crate::release::{self, keys, Release};
+use crate::sign::Envelope;
 
 /// The pointer's release (its payload; the signature is the Worker's to check), `None` when
 /// there is no pointer.

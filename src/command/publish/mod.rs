@@ -21,12 +21,12 @@
 //! maintained command line; it works offline against the local store), run as
 //! `SKILLS_EDGE_WRANGLER` when set, else `npx wrangler`.
 
-use crate::catalog::compile::{self, SourceTree};
-use crate::catalog::oms;
-use crate::catalog::pack;
-use crate::catalog::release::{self, keys, HistoryEntry as Entry, Release};
-use crate::catalog::sign::{Envelope, PublicKey};
 use crate::command::args::{self, Invocation, PackArgs, Program};
+use crate::compile::{self, SourceTree};
+use crate::oms;
+use crate::pack;
+use crate::release::{self, keys, HistoryEntry as Entry, Release};
+use crate::sign::{Envelope, PublicKey};
 use store::{Store, Via, Wrangler};
 
 /// `s` as a JSON string.
@@ -34,21 +34,7 @@ fn json_string(s: &str, out: &mut String) {
     crate::skill::value::write_json_string(s, out);
 }
 
-/// A line (`format!`'s arguments) to the caller's standard error.
-macro_rules! err {
-    ($io:expr, $($t:tt)*) => {
-        ($io.stderr)(&format!("{}\n", format!($($t)*)))
-    };
-}
-
-/// A line (`format!`'s arguments) to the caller's standard output.
-macro_rules! out {
-    ($io:expr, $($t:tt)*) => {
-        ($io.stdout)(&format!("{}\n", format!($($t)*)))
-    };
-}
-
-/// What `publish`, `gc` (and `check`/`pack`'s [`compile_folder`]) do outside the library,
+/// What `publish`, `gc` (and `check`/`pack`'s `compile_folder`) do outside the library,
 /// supplied by the command that runs them: the native command (files, processes and the
 /// terminal of the operating system) and the npm package's (Node's `fs`, `child_process`
 /// and `process`). Every message and every wrangler command line is made here, so both
@@ -545,12 +531,12 @@ fn rollback(store: &Store, given: &str, dry_run: bool, io: &Io) -> Result<(), St
 /// and `pack` run `compileCatalog`): the folder compiled, its warnings and audience report printed; with `--oms-sign`, the
 /// OpenSSF Model Signing step: the key is read first and every skill gets its signature
 /// file. `None` once the error is printed.
-pub fn compile_folder(a: &PackArgs, io: &Io) -> Option<compile::Compiled> {
+pub(crate) fn compile_folder(a: &PackArgs, io: &Io) -> Option<compile::Compiled> {
     // An OMS key makes `skill.oms.sig` a file of every skill (catalog::oms), before the
     // catalog's own signatures, which then cover it.
     let oms = a.oms_key.as_ref().map(|f| {
         let key = oms::load_key(f, (io.read_file)(f))?;
-        Ok::<_, crate::catalog::diag::Diagnostic>((f, key))
+        Ok::<_, crate::diag::Diagnostic>((f, key))
     });
     let oms = match oms.transpose() {
         Ok(k) => k,

@@ -3,7 +3,7 @@
 //! gc's keys come from. (wrangler's side of gc runs in tests/e2e/r2.test.mjs.)
 
 use super::*;
-use crate::catalog::sign::SigningKey;
+use crate::sign::SigningKey;
 use std::collections::BTreeMap;
 
 fn key(n: u8) -> SigningKey {

@@ -18,7 +18,7 @@ pub(crate) async fn run_with_oms<R: Rpc>(
     client: &SkillsClient,
     rpc: &R,
     only: Option<&str>,
-    oms_keys: &[crate::catalog::oms::OmsPublicKey],
+    oms_keys: &[crate::oms::OmsPublicKey],
 ) -> Report {
     let facts = client.facts();
     let directory_read = facts.as_ref().is_some_and(ServerFacts::directory_read);
@@ -99,7 +99,7 @@ async fn verify_skill<R: Rpc>(
     rpc: &R,
     skill: ListedSkill,
     directory_read: bool,
-    oms_keys: &[crate::catalog::oms::OmsPublicKey],
+    oms_keys: &[crate::oms::OmsPublicKey],
 ) -> SkillReport {
     let uri = skill.entry.uri().to_owned();
     let mut refreshed = false;
@@ -150,7 +150,7 @@ async fn verify_skill<R: Rpc>(
     let sig_uri = format!(
         "{}{}",
         uri.strip_suffix("SKILL.md").unwrap_or(&uri),
-        crate::catalog::oms::SIGNATURE_FILE
+        crate::oms::SIGNATURE_FILE
     );
     let trust_given = client
         .host(|h, _| h.signers().policy().has_trust())

@@ -53,7 +53,7 @@ pub fn verify_well_known(
                 ErrorCode::InvalidArgument,
                 format_args!(
                     "{url:?} is neither an index URL (ending in {}) nor an origin (http:// or https:// and a host)",
-                    crate::catalog::compile::mirror::INDEX_PATH
+                    crate::compile::mirror::INDEX_PATH
                 ),
             )
         })?

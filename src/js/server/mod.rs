@@ -18,12 +18,13 @@ use super::convert::{
     record, string, to_js, type_name, Arg,
 };
 use super::pack_error;
-use crate::catalog::access::is_scope_token;
-use crate::catalog::{Catalog, Grant};
+use crate::access::is_scope_token;
+use crate::access::Grant;
 use crate::host::ErrorCode;
 use crate::http::{Endpoint, Head, HttpConfig, Response, Step};
 use crate::server::{ConfigError, HttpHeaders, Responder, Served, SettingKey, Transport};
 use crate::settings::{self, Source};
+use crate::view::Catalog;
 
 mod fetch;
 mod options;
@@ -259,7 +260,7 @@ impl SkillsServer {
                 Reflect::set(&out, &"bytes".into(), &Uint8Array::from(bytes).into())?;
             }
             Served::Asset { is_text, .. } => {
-                let name = crate::catalog::pack::raw_asset_name(file.digest);
+                let name = crate::pack::raw_asset_name(file.digest);
                 Reflect::set(&out, &"asset".into(), &JsValue::from_str(name))?;
                 Reflect::set(&out, &"size".into(), &JsValue::from_f64(file.size as f64))?;
                 Reflect::set(&out, &"isText".into(), &JsValue::from_bool(is_text))?;

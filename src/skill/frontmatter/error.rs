@@ -73,7 +73,8 @@ pub enum FrontmatterErrorKind {
 
 impl FrontmatterErrorKind {
     /// A stable kebab-case rule id, e.g. `"frontmatter-duplicate-key"`.
-    pub fn rule(&self) -> &'static str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn rule(&self) -> &'static str {
         use FrontmatterErrorKind as K;
         match self {
             K::MissingOpeningFence => "frontmatter-missing-opening-fence",
@@ -104,7 +105,9 @@ impl FrontmatterErrorKind {
     }
 
     /// Every kind, in declaration order (for tests and documentation).
-    pub const ALL: [FrontmatterErrorKind; 24] = {
+    #[cfg(any(test, feature = "internals"))]
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) const ALL: [FrontmatterErrorKind; 24] = {
         use FrontmatterErrorKind as K;
         [
             K::MissingOpeningFence,
@@ -137,7 +140,8 @@ impl FrontmatterErrorKind {
     /// The kind whose [`rule`](Self::rule) is `rule`, or whose variant name is `rule`
     /// (`"DuplicateKey"`), if any.
     #[cfg(any(test, feature = "internals"))]
-    pub fn from_rule(rule: &str) -> Option<FrontmatterErrorKind> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn from_rule(rule: &str) -> Option<FrontmatterErrorKind> {
         Self::ALL
             .iter()
             .copied()

@@ -182,6 +182,7 @@ pub fn parse_file_strict(file: &str) -> Result<Value> {
 
 /// [`split_lenient`] + `parse_yaml` + the root must be a mapping. Line numbers in errors are
 /// lines of the FILE.
+#[cfg(any(test, feature = "internals"))]
 pub fn parse_file_lenient(file: &str) -> Result<Value> {
     let block = split_lenient(file)?;
     parse_block(&block, Mode::Publish)

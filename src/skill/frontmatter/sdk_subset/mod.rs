@@ -45,7 +45,7 @@ use crate::skill::value::Value;
 use reader::{Stop, SDK_MAX_DEPTH};
 
 /// A construct outside the SDK 2.4 reader's subset, as a stable rule
-/// ([`SdkRule::id`]).
+/// (`SdkRule::id`).
 ///
 /// ```
 /// use skills_edge::catalog::compile::{compile, SourceTree};
@@ -114,7 +114,8 @@ impl SdkRule {
     ];
 
     /// The stable kebab-case rule id, e.g. `"frontmatter-sdk-anchor"`.
-    pub fn id(self) -> &'static str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn id(self) -> &'static str {
         match self {
             SdkRule::MultilineQuoted => "frontmatter-sdk-multiline-quoted",
             SdkRule::IndentIndicator => "frontmatter-sdk-indent-indicator",
