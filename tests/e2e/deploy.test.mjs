@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT, deployDryRun } from "./lib/worker.mjs";
 import { assertDocFigure } from "../lib/doc-figures.mjs";
+import { WORKER_WASM_GZIP_MAX } from "../lib/size-bounds.mjs";
 
 test("wrangler deploy --dry-run bundles the Worker, under 1 MB gzip", async () => {
   const { kib, gzipKiB, stdout } = await deployDryRun();
@@ -26,4 +27,15 @@ test("the docs' figures of the Worker's wasm and glue are the sizes the build wr
   assertDocFigure("worker-wasm-raw", wasm.length);
   assertDocFigure("worker-wasm-gzip", gz(wasm));
   assertDocFigure("worker-glue-gzip", gz(glue));
+});
+
+test("the Worker's wasm stays within its bound (tests/lib/size-bounds.mjs)", () => {
+  const wasm = readFileSync(join(ROOT, "worker", "build", "skills_edge_worker_bg.wasm"));
+  const gzipped = gzipSync(wasm, { level: 9 }).length;
+  assert.ok(
+    gzipped <= WORKER_WASM_GZIP_MAX,
+    `the Worker's wasm is ${gzipped} bytes gzipped, over its bound of ${WORKER_WASM_GZIP_MAX} ` +
+      "(tests/lib/size-bounds.mjs): twiggy top/diff on worker/build/skills_edge_worker_bg.wasm shows what grew; " +
+      "make it smaller, or raise the bound there and say why in docs/performance.md",
+  );
 });
