@@ -22,7 +22,7 @@
 #                       see `skills-edge --help`); 0 makes every non-empty file an asset
 #   --strict, --skip-invalid, and SKILLS_STRICT=1, SKILLS_ON_INVALID=skip in the environment:
 #                       as for the build (build.rs); `skills-edge pack` reads them, from the
-#                       one place every build reads them (skills_edge::options)
+#                       one place every build reads them (src/options.rs)
 #   --oms-sign PATH, and SKILLS_OMS_KEY=PATH in the environment: every skill also gets an
 #                       OpenSSF Model Signing signature, skill.oms.sig (`skills-edge keygen
 #                       --oms`; docs/signing.md)

@@ -9,7 +9,7 @@
 //! | module | what it is |
 //! |---|---|
 //! | [`catalog`] | a catalog: compiled from a skills folder ([`catalog::Catalog::compile`]) or loaded from a pack, looked up by URI; what the adapters use of the compiler, the pack format, releases and signatures. The catalog modules behind it (the rules of one skill, the compiler, the pack format, the strict JSON reader, signatures, search) are crate-private, and compiled into `build.rs` too |
-//! | [`build_script`] | the body of a build script that embeds a skills folder (native targets) |
+//! | `build_script` | the body of a build script that embeds a skills folder (native targets only) |
 //! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the responder's errors (`RpcError`), the transport's refusals (`Refusal`) and the one writer of replies |
 //! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
 //! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
@@ -17,7 +17,7 @@
 //! | [`settings`] | the one table of settings: Worker vars, environment variables, command-line flags, npm options, WIT config |
 //! | [`host`] | the rules a host applies to what a server sent (entries, sizes, digests, frontmatter, references, approvals, the `SkillHost` registry); no I/O, no clock |
 //! | [`client`] | the connected client over the host rules: pages, cache, refresh, Streamable HTTP and event-stream replies, over a transport the caller supplies |
-//! | `command` | the `skills-edge` command without its I/O: its arguments and usage, the `verify` run and its report, shared by the native command (crate `skills-edge-cli`) and the npm package's; feature `command` (off by default) |
+//! | `command` | the `skills-edge` command without its I/O: its arguments and usage, the `check`/`pack` run, `publish`/`gc`, the `verify` run and its report, shared by the native command (crate `skills-edge-cli`) and the npm package's; feature `command` (off by default) |
 //! | `js` | wasm-bindgen exports for the npm package (feature `js`; feature `web-verifier` alone builds only its host part, the exports of the package's small `skills-edge/verifier` module): they read JavaScript arguments and shape results and thrown errors; every rule they apply is another module's |
 //! | `embedded` | the catalog `build.rs` compiled from `skills/` (or `SKILLS_DIR`); feature `embedded` (on by default) |
 //!
@@ -155,7 +155,7 @@ pub mod catalog {
     internal_use!(crate::view::{
         ArchiveView, DirView, FallbackView, Merged, SignatureView, SkillFallback,
     });
-    internal_use!(crate::{access, oms, options, search});
+    internal_use!(crate::{access, oms, options});
 
     api_mod! {
         /// The compiler's input: a skills folder's files ([`Catalog::compile`]).
@@ -180,6 +180,10 @@ pub mod catalog {
     api_mod! {
         /// Releases: a pack published to R2 under a signed pointer.
         release: check_catalog_id, keys, parse_history, parse_trust, HistoryEntry, Release, ReleaseError, ReleaseErrorKind, DEFAULT_CATALOG
+    }
+    api_mod! {
+        /// Search over a catalog ([`Catalog::search`], for the caller's grant).
+        search: Hit, SearchError, SearchErrorKind, DEFAULT_LIMIT, MAX_LIMIT
     }
     api_mod! {
         /// Signed skills: keys, the in-toto statement of a skill's files, DSSE envelopes.

@@ -1,5 +1,5 @@
 //! `refused!`, the tests' reader of a typed refusal, for the catalog modules' tests and the
-//! library's (declared first, with `#[macro_use]`, in both crates' roots).
+//! library's (declared first, with `#[macro_use]`, in the roots of the library and of `build.rs`).
 
 #[cfg(any(test, feature = "internals"))]
 #[macro_export]

@@ -10,7 +10,7 @@
 //!   arguments and prints the same messages.
 //! * `skills-edge pack <dir> -o <file> --assets <out> [--inline-max BYTES]` leaves the files
 //!   larger than `BYTES` out of the pack and writes them into `<out>` as assets named by
-//!   content (the Cloudflare Worker's Static Assets; see `skills_edge::catalog::pack`).
+//!   content (the Cloudflare Worker's Static Assets; see docs/pack-format.md, "Assets").
 //! * `--strict` (both): frontmatter that the official MCP TypeScript SDK 2.4 cannot read
 //!   (`frontmatter-sdk-*`) is an error instead of a warning, as `SKILLS_STRICT=1` makes it for
 //!   the build.

@@ -1,5 +1,5 @@
-//! The `skills-edge` command, without its I/O: its arguments and usage text, the `verify` run
-//! and its report, shared by the native command (crate `skills-edge-cli`), the npm package's
+//! The `skills-edge` command, without its I/O: its arguments and usage text, the `check` and
+//! `pack` run, `publish` and `gc`, the `verify` run and its report, shared by the native command (crate `skills-edge-cli`), the npm package's
 //! command and the npm package's `SkillsClient.verify`. Feature `command` (the native command
 //! and the `js` feature turn it on); it adds no dependency.
 //!

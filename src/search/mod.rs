@@ -164,8 +164,7 @@ impl Catalog {
     /// assert_eq!(hits[0].uri, "skill://pdf-forms/SKILL.md");
     /// assert_eq!(hits.len(), 1);
     /// ```
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn search(
+    pub fn search(
         &self,
         grant: Grant,
         query: &str,

@@ -1,4 +1,4 @@
-//! The catalog modules' tests (`catalog/src/`): access rules, digests, frontmatter, names,
+//! The catalog modules' tests (`src/access.rs`, `src/skill/`, `src/release.rs`, `src/sign/`, …): access rules, digests, frontmatter, names,
 //! releases, signing, URIs and values (`cargo test --test suite catalog::NAME::` runs one).
 
 mod access;

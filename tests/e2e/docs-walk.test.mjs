@@ -247,7 +247,7 @@ test("pkg/README.md: install from the tarball, then the deploy quick start, with
 });
 
 test("no doc tells a user to install what is not published, or to add a second [vars] table", () => {
-  const docs = ["README.md", "pkg/README.md", "cli/README.md", "rmcp/README.md", "catalog/README.md"]
+  const docs = ["README.md", "pkg/README.md", "cli/README.md", "rmcp/README.md"]
     .concat(readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`))
     .concat(readdirSync(join(ROOT, "examples")).map((d) => `examples/${d}/README.md`))
     .filter((f) => existsSync(join(ROOT, f)));
