@@ -23,7 +23,7 @@
 //!   and `DIR/signing.pub`, from the operating system's random source (`getrandom`).
 //! * `skills-edge verify <url>` lists every skill of an MCP server over Streamable HTTP and
 //!   loads and verifies every file: the run, the table, the JSON lines and the exit status are
-//!   `skills_edge::command::report`'s, shared with the npm package's command; this crate
+//!   `skills_edge::command`'s (`verify`, and its report), shared with the npm package's command; this crate
 //!   only supplies the HTTP client (ureq: blocking, rustls for https).
 //!
 //! * `skills-edge search <url> <query>` asks an MCP server's `search_skills` tool
