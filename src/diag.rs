@@ -8,14 +8,15 @@ use crate::skill::frontmatter::sdk_subset::SdkRule;
 /// How serious a diagnostic is.
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, SourceTree};
-/// use skills_edge::catalog::diag::Severity;
+/// use skills_edge::catalog::{compile::SourceTree, diag::Severity, Catalog, CatalogError};
 /// let mut tree = SourceTree::default();
-/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// tree.add_file("hello/SKILL.md", "---\nname: hello\n---\n");
 /// tree.add_file("hello/.DS_Store", "junk");
-/// let compiled = compile(tree).unwrap();
-/// assert_eq!(compiled.warnings[0].severity, Severity::Warning, "published, but not served");
-/// assert!(compiled.warnings[0].render("skills").starts_with("warning[junk-file]: skills/hello/.DS_Store: "));
+/// let Err(CatalogError::Compile(e)) = Catalog::compile(tree, None) else { panic!("refused") };
+/// let d = |s| e.diagnostics.iter().find(|d| d.severity == s).unwrap().render("skills");
+/// assert!(d(Severity::Error).starts_with("error[description-required]: skills/hello/SKILL.md"));
+/// // A warning: the file would be published, but not served.
+/// assert!(d(Severity::Warning).starts_with("warning[junk-file]: skills/hello/.DS_Store: "));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -29,11 +30,11 @@ pub enum Severity {
 /// docs/build-errors.md ("What each build error means").
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, SourceTree};
+/// use skills_edge::catalog::{compile::SourceTree, Catalog, CatalogError};
 /// use skills_edge::catalog::diag::Rule;
 /// let mut tree = SourceTree::default();
 /// tree.add_file("hello/SKILL.md", "---\nname: howdy\ndescription: Say hello.\n---\n");
-/// let e = compile(tree).unwrap_err();
+/// let Err(CatalogError::Compile(e)) = Catalog::compile(tree, None) else { panic!("refused") };
 /// let d = e.errors().next().unwrap();
 /// assert_eq!(d.rule, Rule::NameMatchesDirectory);
 /// assert_eq!(d.rule.id(), "name-matches-directory", "the id build logs and docs use");
@@ -149,8 +150,7 @@ pub enum Rule {
 
 impl Rule {
     /// The stable, kebab-case id of the rule.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn id(self) -> &'static str {
+    pub fn id(self) -> &'static str {
         match self {
             Rule::Frontmatter(id) => id,
             Rule::SkillMdUtf8 => "skill-md-utf8",
@@ -202,10 +202,10 @@ impl Rule {
 /// One finding about a skills folder.
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, SourceTree};
+/// use skills_edge::catalog::{compile::SourceTree, Catalog, CatalogError};
 /// let mut tree = SourceTree::default();
 /// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say: hello: world\n---\n");
-/// let e = compile(tree).unwrap_err();
+/// let Err(CatalogError::Compile(e)) = Catalog::compile(tree, None) else { panic!("refused") };
 /// let d = e.errors().next().unwrap();
 /// assert_eq!((d.path.as_str(), d.line), ("hello/SKILL.md", Some(3)));
 /// assert_eq!(d.rule.id(), "frontmatter-yaml-syntax");
@@ -267,8 +267,7 @@ impl Diagnostic {
 
     /// Renders the diagnostic with `root` (the skills folder as the user named it) in front
     /// of the path: `error[name-matches-directory]: skills/foo/SKILL.md:2: … \n  fix: …`.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn render(&self, root: &str) -> String {
+    pub fn render(&self, root: &str) -> String {
         let sev = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -367,10 +366,12 @@ impl Diagnostic {
 /// What could not be read (see `Diagnostic::unreadable`).
 ///
 /// ```
-/// use skills_edge::catalog::diag::{Diagnostic, Unreadable};
-/// let d = Diagnostic::unreadable("", Unreadable::Root, "No such file or directory");
+/// use skills_edge::catalog::walk::walk;
+/// let missing = walk(std::path::Path::new("no-such-skills-folder"));
+/// let d = &missing.tree.diagnostics[0];
 /// assert_eq!(d.rule.id(), "io");
-/// assert_eq!(d.render("skills"), "error[io]: skills: cannot read the skills folder: No such file or directory\n  fix: create the folder or point SKILLS_DIR at an existing one");
+/// assert!(d.render("skills").starts_with("error[io]: skills: cannot read the skills folder: "));
+/// assert!(d.render("skills").ends_with("\n  fix: create the folder or point SKILLS_DIR at an existing one"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unreadable {
@@ -394,11 +395,11 @@ impl fmt::Display for Diagnostic {
 /// the first), plus the warnings.
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, SourceTree};
+/// use skills_edge::catalog::{compile::SourceTree, Catalog, CatalogError};
 /// let mut tree = SourceTree::default();
 /// tree.add_file("a/SKILL.md", "---\nname: a\n---\n");
 /// tree.add_file("b/SKILL.md", "---\nname: B\ndescription: Skill b.\n---\n");
-/// let e = compile(tree).unwrap_err();
+/// let Err(CatalogError::Compile(e)) = Catalog::compile(tree, None) else { panic!("refused") };
 /// let ids: Vec<&str> = e.errors().map(|d| d.rule.id()).collect();
 /// assert_eq!(ids, ["description-required", "name-format"], "every error, not just the first");
 /// assert!(e.render("skills").ends_with("2 errors in the skills folder; nothing was published"));
@@ -411,16 +412,14 @@ pub struct CompileError {
 
 impl CompileError {
     /// The errors only.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
     }
 
     /// Renders every diagnostic (see [`Diagnostic::render`]), one block per line group.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn render(&self, root: &str) -> String {
+    pub fn render(&self, root: &str) -> String {
         let mut out = String::new();
         for d in &self.diagnostics {
             out.push_str(&d.render(root));

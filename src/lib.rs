@@ -171,7 +171,7 @@ pub mod catalog {
     }
     api_mod! {
         /// The strict JSON reader (RFC 8259, what `serde_json` accepts) into a borrowed tree.
-        json: parse, Error, FieldError, FieldErrorKind, Json, Node
+        json: parse, Error, Json, Node
     }
     api_mod! {
         /// Why a pack was refused.
@@ -187,7 +187,7 @@ pub mod catalog {
     }
     api_mod! {
         /// Signed skills: keys, the in-toto statement of a skill's files, DSSE envelopes.
-        sign: PublicKey
+        sign: PublicKey, SignatureError, SignatureFault
     }
     api_mod! {
         /// Reading a skills folder from disk (native targets only).

@@ -58,13 +58,16 @@ pub struct ReleaseError {
 ///
 /// ```
 /// use skills_edge::catalog::release::{Release, ReleaseErrorKind};
-/// use skills_edge::catalog::sign::SigningKey;
-/// let (publisher, stranger) = (SigningKey::from_seed([7; 32]), SigningKey::from_seed([8; 32]));
-/// let signed = Release::of("default", b"a pack", &[]).sign(&publisher);
-/// let open = |trust: &SigningKey, catalog| Release::open(signed.as_bytes(), &[trust.public().clone()], "CATALOG_TRUST", catalog);
+/// use skills_edge::catalog::sign::PublicKey;
+/// # use skills_edge::catalog::sign::SigningKey;
+/// # let (p, s) = (SigningKey::from_seed([7; 32]), SigningKey::from_seed([8; 32]));
+/// # let signed = Release::of("default", b"a pack", &[]).sign(&p);
+/// # let (publisher, stranger) = (p.public().clone(), s.public().clone());
+/// // `signed`: a release of catalog `default` signed by `publisher`'s key.
+/// let open = |trust: &PublicKey, catalog| Release::open(signed.as_bytes(), &[trust.clone()], "CATALOG_TRUST", catalog);
 /// assert_eq!(open(&stranger, "default").unwrap_err().kind, ReleaseErrorKind::Untrusted);
 /// assert_eq!(open(&publisher, "tenant-b").unwrap_err().kind, ReleaseErrorKind::OtherCatalog);
-/// let e = Release::open(b"{}", &[publisher.public().clone()], "CATALOG_TRUST", "default").unwrap_err();
+/// let e = Release::open(b"{}", &[publisher.clone()], "CATALOG_TRUST", "default").unwrap_err();
 /// assert_eq!(e.kind, ReleaseErrorKind::Malformed);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,16 +112,19 @@ impl std::error::Error for ReleaseError {}
 /// What a release says: this pack, with these assets, is catalog `catalog`.
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, signing::CatalogId, SourceTree};
-/// use skills_edge::catalog::{pack, release::Release, sign::SigningKey};
-/// let key = SigningKey::from_seed([7; 32]);
+/// use skills_edge::catalog::release::Release;
+/// # use skills_edge::catalog::compile::{compile, signing::CatalogId, SourceTree};
+/// # use skills_edge::catalog::{pack, sign::SigningKey};
+/// # let key = SigningKey::from_seed([7; 32]);
 /// # let mut tree = SourceTree::default();
 /// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
-/// let mut compiled = compile(tree).unwrap();
-/// compiled.sign(&key, &CatalogId::new("--catalog-id", "default").unwrap());
-/// let pack = pack::encode(&compiled, None);
-/// let signed = Release::of("default", &pack, &[]).sign(&key);
-/// let trust = [key.public().clone()];
+/// # let mut compiled = compile(tree).unwrap();
+/// # compiled.sign(&key, &CatalogId::new("--catalog-id", "default").unwrap());
+/// # let pack = pack::encode(&compiled, None);
+/// # let signed = Release::of("default", &pack, &[]).sign(&key);
+/// # let trust = [key.public().clone()];
+/// // What `skills-edge publish` put in the bucket: the release `signed`, its pack `pack`;
+/// // `trust`: the publisher's public keys (`CATALOG_TRUST`).
 /// let release = Release::open(signed.as_bytes(), &trust, "CATALOG_TRUST", "default").unwrap();
 /// assert_eq!((release.size, release.revision().len()), (pack.len() as u64, 64));
 /// let catalog = release.check_pack(pack, &trust, "CATALOG_TRUST").unwrap();
@@ -185,10 +191,9 @@ pub mod keys {
 /// names of the assets it needs.
 ///
 /// ```
-/// use skills_edge::catalog::release::{history_text, parse_history, HistoryEntry};
+/// use skills_edge::catalog::release::{parse_history, HistoryEntry};
 /// let entry = HistoryEntry { revision: "ab".repeat(32), assets: vec!["cd".repeat(32)] };
-/// let text = history_text(&[entry.clone()]);
-/// assert_eq!(text, format!("skills-edge history 1\n{} {}\n", "ab".repeat(32), "cd".repeat(32)));
+/// let text = format!("skills-edge history 1\n{} {}\n", "ab".repeat(32), "cd".repeat(32));
 /// assert_eq!(parse_history(text.as_bytes()).unwrap(), [entry]);
 /// assert!(parse_history(b"skills-edge history 1\nnot-a-revision\n").is_err());
 /// ```

@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 /// `cargo:rerun-if-changed`).
 ///
 /// ```
-/// use skills_edge::catalog::{compile::compile, walk::walk};
+/// use skills_edge::catalog::{walk::walk, Catalog};
 /// # let root = std::env::temp_dir().join(format!("walked-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(root.join("hello")).unwrap();
 /// # std::fs::write(root.join("hello/SKILL.md"), "---\nname: hello\ndescription: Say hello.\n---\n").unwrap();
 /// let walked = walk(&root);
 /// assert_eq!(walked.tree.files[0].path, "hello/SKILL.md");
 /// assert_eq!(walked.read.len(), 3, "the root, hello/ and hello/SKILL.md");
-/// assert_eq!(compile(walked.tree).unwrap().skills[0].name, "hello");
+/// assert_eq!(Catalog::compile(walked.tree, None).unwrap().skill_at(0).unwrap().name, "hello");
 /// let missing = walk(&root.join("no-such-folder"));
 /// assert_eq!(missing.tree.diagnostics[0].rule.id(), "io");
 /// # std::fs::remove_dir_all(&root).unwrap();

@@ -69,7 +69,7 @@ CARGO_TARGET_DIR=$rtarget RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-dep
 # outside its crate), counted from the documentation built above and in 10-rust.sh: no build
 # of its own. The bound is the count plus one: an item added must be counted here, and the
 # goal stays 400.
-bash scripts/public-items.sh --no-build --max 472
+bash scripts/public-items.sh --no-build --max 483
 s=$SECONDS
 CARGO_TARGET_DIR=$rtarget SKILLS_DIR=$PWD/tests/fixtures/private-skills \
   cargo build --locked "${crates[@]}" --all-targets

@@ -354,7 +354,7 @@ struct SessionState {
 /// // The result object's JSON text, as the server sent it.
 /// let text = block_on(session.rpc(&wire).call("skills/list", serde_json::json!({}))).unwrap();
 /// let result = skills_edge::catalog::json::parse(&text).unwrap();
-/// assert!(!result.get("skills").and_then(|s| s.as_array()).unwrap().is_empty());
+/// assert!(result.get("skills").is_some_and(|s| s.a_type() == "an array" && s.raw != "[]"));
 /// ```
 #[derive(Debug)]
 pub struct HttpSession {

@@ -140,7 +140,7 @@ pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 /// ```
 /// use serde_json::{json, Value};
 /// use skills_edge::client::{block_on, ClientError, ExchangeKind, Result, Rpc, ServerFacts, SkillsClient};
-/// # use skills_edge::{host::HostOptions, protocol::Era, skill::digest::digest_of};
+/// # use skills_edge::{catalog::digest_of, host::HostOptions, protocol::Era};
 /// struct Fixed(String);
 /// impl Rpc for Fixed {
 ///     async fn call(&self, method: &str, _params: Value) -> Result<String> {

@@ -57,10 +57,10 @@ use std::collections::BTreeSet;
 /// One file of a skills folder.
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, SourceFile, SourceTree};
+/// use skills_edge::catalog::{compile::{SourceFile, SourceTree}, Catalog};
 /// let skill_md = SourceFile { path: "hello/SKILL.md".into(), bytes: b"---\nname: hello\ndescription: Say hello.\n---\n".to_vec() };
 /// let tree = SourceTree { files: vec![skill_md], dirs: vec!["hello".into()], ..SourceTree::default() };
-/// assert_eq!(compile(tree).unwrap().skills[0].uri, "skill://hello/SKILL.md");
+/// assert_eq!(Catalog::compile(tree, None).unwrap().skill_at(0).unwrap().uri, "skill://hello/SKILL.md");
 /// ```
 #[derive(Debug, Clone)]
 pub struct SourceFile {
@@ -73,13 +73,13 @@ pub struct SourceFile {
 /// A skills folder as read from disk (or built in memory by tests and benchmarks).
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, SourceTree};
+/// use skills_edge::catalog::{compile::SourceTree, Catalog};
 /// let mut tree = SourceTree::default();
 /// tree.add_file("tools/hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
 /// tree.add_file("tools/hello/references/tone.md", "Be kind.\n");
 /// assert_eq!(tree.dirs, ["tools/hello", "tools", "tools/hello/references"], "parents added once");
-/// let compiled = compile(tree).unwrap();
-/// assert_eq!((compiled.skills.len(), compiled.files.len()), (1, 2));
+/// let catalog = Catalog::compile(tree, None).unwrap();
+/// assert_eq!((catalog.skill_count(), catalog.file_count()), (1, 2));
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct SourceTree {

@@ -133,7 +133,7 @@ pub fn trusted_key(what: &str, jwk: &str) -> Result<PublicKey> {
 /// use skills_edge::host::{trusted_key, Entry, HostOptions, Pin, SignerPolicy, SkillHost};
 /// # use skills_edge::catalog::sign::{Envelope, Statement, Subject};
 /// # let signed = |key: &SigningKey, catalog: &str| {
-/// #     let d = skills_edge::skill::digest::digest_of(b"x");
+/// #     let d = skills_edge::catalog::digest_of(b"x");
 /// #     let mut e = serde_json::json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
 /// #         "resources":[{"uri":"skill://a/SKILL.md","digest":d,"size":1}]});
 /// #     let st = Statement { skill: "skill://a/SKILL.md".into(), revision: Entry::parse(&e.to_string()).unwrap().revision().unwrap(),
@@ -179,7 +179,7 @@ pub(crate) struct Presented {
 /// use skills_edge::host::signature::{SignerPolicy, Signers, SignerTrust};
 /// use skills_edge::host::{Entry, ErrorCode};
 /// # use skills_edge::catalog::sign::{Envelope, SigningKey, Statement, Subject};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let signed = |key: &SigningKey, catalog: &str| {
 /// #     let d = digest_of(b"x");
 /// #     let mut e = serde_json::json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},

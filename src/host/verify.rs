@@ -60,7 +60,7 @@ pub struct VerifyOptions {
 ///
 /// ```
 /// use skills_edge::host::{verify_bytes, Entry, Hashing, VerifyOptions};
-/// use skills_edge::skill::digest::digest_of;
+/// use skills_edge::catalog::digest_of;
 /// let e = Entry::parse(r#"{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
 ///   "resources":[{"uri":"skill://a/SKILL.md","size":1,
 ///   "digest":"sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}]}"#).unwrap();
@@ -526,7 +526,7 @@ pub fn verify_content(
 ///
 /// ```
 /// use skills_edge::host::{verify_skill_md, Content, Entry, ErrorCode, Hashing};
-/// use skills_edge::skill::digest::digest_of;
+/// use skills_edge::catalog::digest_of;
 /// let file = "---\nname: a\ndescription: d\n---\nBody\n";
 /// let entry = |desc: &str| Entry::parse(&format!(
 ///     r#"{{"uri":"skill://a/SKILL.md","frontmatter":{{"name":"a","description":"{desc}"}},

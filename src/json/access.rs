@@ -25,6 +25,9 @@ use crate::skill::value::{Number, Value, MAX_SAFE_INTEGER};
 /// assert_eq!(doc.array_of("tags").unwrap_err().kind, FieldErrorKind::Duplicate);
 /// assert_eq!(doc.required("id").unwrap_err().to_string(), "missing field `id`");
 /// ```
+// Reachable only through `From<Box<FieldError>> for String`, which the library's readers use;
+// not part of the API.
+#[allow(unnameable_types)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     /// What was refused.
@@ -46,6 +49,8 @@ pub struct FieldError {
 /// let e = doc.array_of("size").unwrap_err();
 /// assert_eq!(e.kind, FieldErrorKind::WrongType { expected: "an array", found: "a number" });
 /// ```
+// Reachable only through `FieldError` (above); not part of the API.
+#[allow(unnameable_types)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldErrorKind {
     /// A required member that is absent: "missing field `k`".

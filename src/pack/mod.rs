@@ -68,11 +68,12 @@ pub struct PackError {
 /// What a [`PackError`] found wrong, by what a caller would do about it.
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, SourceTree};
-/// use skills_edge::catalog::{pack::{self, PackErrorKind}, Catalog};
+/// use skills_edge::catalog::{pack::PackErrorKind, Catalog};
+/// # use skills_edge::catalog::compile::{compile, SourceTree};
 /// # let mut tree = SourceTree::default();
 /// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
-/// let mut bytes = pack::encode(&compile(tree).unwrap(), None);
+/// # let mut bytes = skills_edge::catalog::pack::encode(&compile(tree).unwrap(), None);
+/// // `bytes`: a pack, as `skills-edge pack` writes it.
 /// let last = bytes.len() - 1;
 /// bytes[last] ^= 1;
 /// let e = Catalog::from_bytes(bytes.clone()).err().unwrap();
@@ -134,8 +135,7 @@ impl PackError {
 
     /// What is wrong, without the prefix `invalid skills pack: ` (for a message that says it
     /// is about a pack in its own words).
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn reason(&self) -> &str {
+    pub fn reason(&self) -> &str {
         &self.message
     }
 }

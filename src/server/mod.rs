@@ -162,14 +162,16 @@ pub struct Reply {
 /// as an HTTP response).
 ///
 /// ```
-/// use skills_edge::catalog::{compile::{compile, SourceTree}, pack, Catalog};
+/// use skills_edge::catalog::Catalog;
 /// use skills_edge::server::{Config, Grant, Responder, Transport};
+/// # use skills_edge::catalog::{compile::{compile, SourceTree}, pack};
 /// # use std::sync::Arc;
-/// let mut tree = SourceTree::default();
-/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
-/// // Every file larger than 0 bytes is left out of the pack, as an asset.
-/// let options = pack::PackOptions { assets: Some(pack::AssetPolicy { inline_max: 0 }), ..Default::default() };
-/// let packed = pack::encode_with(&compile(tree).unwrap(), &options);
+/// # let mut tree = SourceTree::default();
+/// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n# Hello\n");
+/// # let options = pack::PackOptions { assets: Some(pack::AssetPolicy { inline_max: 0 }), ..Default::default() };
+/// # let packed = pack::encode_with(&compile(tree).unwrap(), &options);
+/// // `packed`: what `skills-edge pack --assets DIR --inline-max 0` writes: the pack, and every
+/// // file larger than 0 bytes left out of it as an asset.
 /// let catalog = Arc::new(Catalog::from_bytes(packed.pack).unwrap());
 /// let responder = Responder::new(catalog, Config::default()).unwrap();
 /// let reply = responder.respond(br#"{"jsonrpc":"2.0","id":1,"method":"resources/read",

@@ -5,13 +5,11 @@ use super::*;
 /// An Ed25519 public key and its id.
 ///
 /// ```
-/// use skills_edge::catalog::sign::{PublicKey, SigningKey};
-/// let key = SigningKey::from_seed([7; 32]);
-/// let jwk = key.public().to_jwk();
-/// assert!(jwk.starts_with(r#"{"crv":"Ed25519","kid":""#));
-/// let public = PublicKey::from_jwk(&jwk).unwrap();
-/// assert_eq!(&public, key.public());
-/// assert_eq!(public.key_id().len(), 43, "an RFC 7638 thumbprint, base64url");
+/// use skills_edge::catalog::sign::PublicKey;
+/// // `signing.pub`, as `skills-edge keygen` writes it.
+/// let jwk = r#"{"crv":"Ed25519","kid":"kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k","kty":"OKP","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#;
+/// let public = PublicKey::from_jwk(jwk).unwrap();
+/// assert_eq!(public.key_id(), "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k", "its RFC 7638 thumbprint");
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct PublicKey {
@@ -102,8 +100,7 @@ impl PublicKey {
 
     /// Reads a public key from its JWK text (`signing.pub`). A JWK that holds a secret (`d`) is
     /// refused, so a secret key is never published or trusted by mistake.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn from_jwk(text: &str) -> Result<PublicKey, SignatureError> {
+    pub fn from_jwk(text: &str) -> Result<PublicKey, SignatureError> {
         let jwk = read_jwk(text, "the public key")?;
         if jwk.d.is_some() {
             return Err(fail(
@@ -119,8 +116,7 @@ impl PublicKey {
     }
 
     /// The key's id: its RFC 7638 JWK thumbprint (SHA-256, base64url without padding).
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn key_id(&self) -> &str {
+    pub fn key_id(&self) -> &str {
         &self.key_id
     }
 
@@ -198,8 +194,7 @@ impl SigningKey {
 
     /// Reads a signing key from its JWK text (`signing.key`): `kty` `OKP`, `crv` `Ed25519`, the
     /// seed in `d` and, if given, the matching public key in `x`. Messages never quote the text.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn from_jwk(text: &str) -> Result<SigningKey, SignatureError> {
+    pub fn from_jwk(text: &str) -> Result<SigningKey, SignatureError> {
         let jwk = read_jwk(text, "the signing key")?;
         if jwk.d.is_none() {
             return Err(fail(

@@ -105,7 +105,7 @@ pub enum SignatureFault {
     Key,
     /// An envelope that is not DSSE JSON (bad JSON, a missing field, bad base64, too large).
     Envelope,
-    /// An envelope whose `payloadType` is not [`PAYLOAD_TYPE`].
+    /// An envelope whose `payloadType` is not `PAYLOAD_TYPE`.
     PayloadType,
     /// No signature in the envelope names the key (by `keyid`) it was checked against.
     NoSignatureByKey,

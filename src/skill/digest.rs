@@ -121,7 +121,7 @@ pub fn sha256(bytes: &[u8]) -> [u8; 32] {
 /// SHA-256 of `bytes` in wire form.
 ///
 /// ```
-/// use skills_edge::skill::digest::digest_of;
+/// use skills_edge::catalog::digest_of;
 /// assert_eq!(
 ///     digest_of(b"a"),
 ///     "sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"

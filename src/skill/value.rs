@@ -11,11 +11,10 @@ use std::fmt::Write as _;
 /// A JSON number. Always finite.
 ///
 /// ```
-/// use skills_edge::skill::frontmatter::parse_file_strict;
-/// use skills_edge::skill::value::{Number, Value};
-/// let fm = parse_file_strict("---\nname: a\nversion: 2\nratio: 0.5\n---\n").unwrap();
-/// assert!(matches!(fm.get("version"), Some(Value::Number(Number::Int(2)))));
-/// assert!(matches!(fm.get("ratio"), Some(Value::Number(Number::Float(f))) if *f == 0.5));
+/// use skills_edge::host::{Number, Value};
+/// // `version: 2` and `ratio: 0.5` in a frontmatter.
+/// let (version, ratio) = (Value::Number(Number::Int(2)), Value::Number(Number::Float(0.5)));
+/// assert_eq!((version.to_json(), ratio.to_json()), ("2".to_owned(), "0.5".to_owned()));
 /// assert_eq!(Number::Int(1), Number::Float(1.0), "compared by value, as in JavaScript");
 /// ```
 #[derive(Debug, Clone, Copy)]
@@ -49,11 +48,13 @@ pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// An ordered JSON value.
 ///
 /// ```
-/// use skills_edge::skill::frontmatter::parse_file_strict;
-/// let fm = parse_file_strict("---\nname: a\ndescription: d\nmetadata:\n  z: \"1\"\n  a: \"2\"\n---\n").unwrap();
-/// assert_eq!(fm.get("name").and_then(|v| v.as_str()), Some("a"));
-/// assert_eq!(fm.get("metadata").unwrap().type_name(), "object");
-/// assert_eq!(fm.to_json(), r#"{"name":"a","description":"d","metadata":{"z":"1","a":"2"}}"#, "keys in document order");
+/// use skills_edge::host::Value;
+/// // A frontmatter as the host reads it (`Entry::frontmatter`): keys in document order.
+/// let s = |t: &str| Value::String(t.into());
+/// let metadata = Value::Object(vec![("z".into(), s("1")), ("a".into(), s("2"))]);
+/// let fm = Value::Object(vec![("name".into(), s("a")), ("description".into(), s("d")), ("metadata".into(), metadata)]);
+/// assert_eq!(fm.get("name").map(Value::to_json).as_deref(), Some(r#""a""#));
+/// assert_eq!(fm.to_json(), r#"{"name":"a","description":"d","metadata":{"z":"1","a":"2"}}"#);
 /// ```
 #[derive(Debug, Clone)]
 pub enum Value {
@@ -73,8 +74,7 @@ pub enum Value {
 
 impl Value {
     /// Looks up `key` in an object; `None` for other values or a missing key.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&Value> {
         match self {
             Value::Object(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -82,8 +82,7 @@ impl Value {
     }
 
     /// The string inside a `Value::String`.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn as_str(&self) -> Option<&str> {
+    pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(s) => Some(s),
             _ => None,
@@ -119,7 +118,7 @@ impl Value {
     /// Compact JSON text, byte for byte what `JSON.stringify` prints for the same value.
     ///
     /// ```
-    /// use skills_edge::skill::value::{Number, Value};
+    /// use skills_edge::host::{Number, Value};
     /// let v = Value::Object(vec![
     ///     ("b".into(), Value::Number(Number::Float(1.0))),
     ///     ("a".into(), Value::String("é\n".into())),

@@ -32,7 +32,6 @@ enum Bytes {
 /// assert_eq!((catalog.skill_count(), catalog.file_count()), (1, 2));
 /// let file = catalog.file("skill://hello/references/tone.md").unwrap();
 /// assert_eq!(file.content, Content::Inline(b"Be kind.\n"));
-/// assert!(catalog.dir("skill://hello/references").is_some());
 /// assert!(catalog.skill("skill://hello").is_none(), "skills are named by their SKILL.md URI");
 /// ```
 pub struct Catalog {
@@ -75,14 +74,15 @@ pub struct FileView<'a> {
 /// Where a file's bytes are.
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, SourceTree};
-/// use skills_edge::catalog::pack::{self, AssetPolicy, PackOptions};
 /// use skills_edge::catalog::{Catalog, Content};
-/// let mut tree = SourceTree::default();
-/// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
-/// tree.add_file("hello/data.bin", vec![7u8; 100]);
-/// let assets = Some(AssetPolicy { inline_max: 64 });
-/// let packed = pack::encode_with(&compile(tree).unwrap(), &PackOptions { assets, ..Default::default() });
+/// # use skills_edge::catalog::compile::{compile, SourceTree};
+/// # use skills_edge::catalog::pack::{self, AssetPolicy, PackOptions};
+/// # let mut tree = SourceTree::default();
+/// # tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
+/// # tree.add_file("hello/data.bin", vec![7u8; 100]);
+/// # let assets = Some(AssetPolicy { inline_max: 64 });
+/// # let packed = pack::encode_with(&compile(tree).unwrap(), &PackOptions { assets, ..Default::default() });
+/// // `packed.pack`: what `skills-edge pack --assets DIR --inline-max 64` writes.
 /// let catalog = Catalog::from_bytes(packed.pack).unwrap();
 /// assert!(matches!(catalog.file("skill://hello/SKILL.md").unwrap().content, Content::Inline(_)));
 /// let data = catalog.file("skill://hello/data.bin").unwrap();
@@ -180,7 +180,7 @@ pub struct SignatureView<'a> {
 /// tree.add_file("acme/hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
 /// let catalog = Catalog::compile(tree, None).unwrap();
 /// let skill = catalog.skill("skill://acme/hello/SKILL.md").unwrap();
-/// assert_eq!((skill.name, skill.root()), ("hello", "skill://acme/hello"));
+/// assert_eq!(skill.name, "hello");
 /// assert!(skill.entry_json.contains(r#""uri":"skill://acme/hello/SKILL.md""#));
 /// assert!(skill.list_item_json.to_string().contains(r#""mimeType":"text/markdown""#));
 /// assert!(!skill.revision.is_empty());
@@ -683,8 +683,7 @@ impl Catalog {
     }
 
     /// The file whose URI is exactly `uri`.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn file(&self, uri: &str) -> Option<FileView<'_>> {
+    pub fn file(&self, uri: &str) -> Option<FileView<'_>> {
         self.file_at(self.find(&self.t.files, uri)?)
     }
 

@@ -14,11 +14,7 @@ use crate::pack::{PackError, PackErrorKind};
 /// tree.add_file("hello/SKILL.md", "---\nname: hello\ndescription: Say hello.\n---\n");
 /// let catalog = Catalog::compile(tree, None).unwrap();
 /// let item = catalog.skill_at(0).unwrap().list_item_json;
-/// let mut reply = String::from("{\"resources\":[");
-/// item.push_to(&mut reply).unwrap();
-/// reply.push_str("]}");
-/// assert!(reply.starts_with(r#"{"resources":[{"uri":"skill://hello/SKILL.md""#));
-/// assert_eq!(item.len(), item.to_string().len());
+/// assert!(item.to_string().starts_with(r#"{"uri":"skill://hello/SKILL.md""#));
 /// assert!(item == item.to_string(), "compares as the text it stands for");
 /// ```
 #[derive(Clone, Copy)]

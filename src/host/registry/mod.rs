@@ -139,7 +139,7 @@ pub enum Purpose {
 ///
 /// ```
 /// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -187,7 +187,7 @@ pub struct SkillSummary {
 ///
 /// ```
 /// use skills_edge::host::{Entry, HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -222,7 +222,7 @@ pub struct RegisterOutcome {
 ///
 /// ```
 /// use skills_edge::host::{ErrorCode, HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -250,7 +250,7 @@ pub struct Rejected {
 ///
 /// ```
 /// use skills_edge::host::{HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -278,7 +278,7 @@ pub struct ListingOutcome {
 ///
 /// ```
 /// use skills_edge::host::{Content, Entry, Hashing, HostOptions, PlannedRead, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -310,7 +310,7 @@ pub struct PlannedRead {
 ///
 /// ```
 /// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -341,7 +341,7 @@ pub struct LoadedSkill {
 ///
 /// ```
 /// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -418,7 +418,7 @@ struct Window {
 ///
 /// ```
 /// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
-/// use skills_edge::skill::digest::digest_of;
+/// use skills_edge::catalog::digest_of;
 /// let md = "---\nname: a\ndescription: d\n---\nSee [x](x.md).\n";
 /// let entry = Entry::parse(&format!(
 ///     r#"{{"uri":"skill://a/SKILL.md","frontmatter":{{"name":"a","description":"d"}},"resources":[
@@ -475,7 +475,7 @@ struct Window {
 ///
 /// ```
 /// use skills_edge::host::{Entry, ErrorCode, HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -513,7 +513,7 @@ struct Window {
 ///
 /// ```
 /// use skills_edge::host::{Entry, HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -543,7 +543,7 @@ struct Window {
 ///
 /// ```
 /// use skills_edge::host::{Content, Entry, ErrorCode, Hashing, HostOptions, SkillHost};
-/// use skills_edge::skill::digest::digest_of;
+/// use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -577,7 +577,7 @@ struct Window {
 ///
 /// ```
 /// use skills_edge::host::{Content, Entry, ErrorCode, Hashing, HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -609,7 +609,7 @@ struct Window {
 ///
 /// ```
 /// use skills_edge::host::{approval_fingerprint, Entry, ErrorCode, HostOptions, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -651,7 +651,7 @@ struct Window {
 ///
 /// ```
 /// use skills_edge::host::{trusted_key, Entry, ErrorCode, HostOptions, SignerPolicy, SkillHost};
-/// # use skills_edge::skill::digest::digest_of;
+/// # use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[

@@ -8,11 +8,11 @@ use super::PublicKey;
 /// How a verified signer is anchored.
 ///
 /// ```
-/// use skills_edge::catalog::sign::SigningKey;
+/// # use skills_edge::catalog::sign::SigningKey;
 /// use skills_edge::host::{trusted_key, Entry, HostOptions, SignerPolicy, SignerTrust, SkillHost};
 /// # use skills_edge::catalog::sign::{Envelope, Statement, Subject};
 /// # let signed = |key: &SigningKey, catalog: &str| {
-/// #     let d = skills_edge::skill::digest::digest_of(b"x");
+/// #     let d = skills_edge::catalog::digest_of(b"x");
 /// #     let mut e = serde_json::json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
 /// #         "resources":[{"uri":"skill://a/SKILL.md","digest":d,"size":1}]});
 /// #     let st = Statement { skill: "skill://a/SKILL.md".into(), revision: Entry::parse(&e.to_string()).unwrap().revision().unwrap(),
@@ -22,13 +22,17 @@ use super::PublicKey;
 /// #     e["_meta"] = serde_json::json!({"io.github.skills-edge/dsse": env, "io.github.skills-edge/signer": signer});
 /// #     Entry::parse(&e.to_string()).unwrap()
 /// # };
-/// let key = SigningKey::from_seed([3; 32]);
+/// # let key = SigningKey::from_seed([3; 32]);
+/// // `signed(&key, catalog)`: an entry a server published, signed with the publisher's key
+/// // (`skills-edge keygen`, `pack --sign`).
 /// let mut host = SkillHost::new(HostOptions::default());
 /// host.add_server("docs").unwrap();
 /// host.register("docs", signed(&key, "acme")).unwrap();
 /// // Without a trust list, the key the server announced is only reported.
 /// assert_eq!(host.signer("docs", "skill://a/SKILL.md").unwrap().trust, SignerTrust::Announced);
-/// let trusted = trusted_key("acme's key", &key.public().to_jwk()).unwrap();
+/// # let signing_pub = key.public().to_jwk();
+/// // `signing_pub`: the publisher's public key file (`signing.pub`).
+/// let trusted = trusted_key("acme's key", &signing_pub).unwrap();
 /// host.set_signer_policy(SignerPolicy { trusted: vec![trusted], trust_on_first_use: false });
 /// host.register("docs", signed(&key, "acme")).unwrap();
 /// let trust = host.signer("docs", "skill://a/SKILL.md").unwrap().trust;
@@ -65,11 +69,11 @@ impl SignerTrust {
 /// The signer of a skill whose signature holds.
 ///
 /// ```
-/// use skills_edge::catalog::sign::SigningKey;
+/// # use skills_edge::catalog::sign::SigningKey;
 /// use skills_edge::host::{Entry, HostOptions, Signer, SignerTrust, SkillHost};
 /// # use skills_edge::catalog::sign::{Envelope, Statement, Subject};
 /// # let signed = |key: &SigningKey, catalog: &str| {
-/// #     let d = skills_edge::skill::digest::digest_of(b"x");
+/// #     let d = skills_edge::catalog::digest_of(b"x");
 /// #     let mut e = serde_json::json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
 /// #         "resources":[{"uri":"skill://a/SKILL.md","digest":d,"size":1}]});
 /// #     let st = Statement { skill: "skill://a/SKILL.md".into(), revision: Entry::parse(&e.to_string()).unwrap().revision().unwrap(),
@@ -79,12 +83,15 @@ impl SignerTrust {
 /// #     e["_meta"] = serde_json::json!({"io.github.skills-edge/dsse": env, "io.github.skills-edge/signer": signer});
 /// #     Entry::parse(&e.to_string()).unwrap()
 /// # };
-/// let key = SigningKey::from_seed([7; 32]);
+/// # let key = SigningKey::from_seed([7; 32]);
+/// # let key_id = key.public().key_id().to_owned();
+/// // `signed(&key, catalog)`: an entry a server published, signed with the publisher's key
+/// // (`skills-edge keygen`, `pack --sign`).
 /// let mut host = SkillHost::new(HostOptions::default());
 /// host.add_server("docs").unwrap();
 /// host.register("docs", signed(&key, "acme")).unwrap();
 /// let signer = host.signer("docs", "skill://a/SKILL.md").unwrap();
-/// assert_eq!(signer, &Signer { key_id: key.public().key_id().into(), catalog: "acme".into(), trust: SignerTrust::Announced });
+/// assert_eq!(signer, &Signer { key_id: key_id.clone(), catalog: "acme".into(), trust: SignerTrust::Announced });
 /// // Every summary names it, so a host can show who signed what.
 /// assert_eq!(host.skills()[0].signer.as_ref(), Some(signer));
 /// ```
@@ -115,11 +122,11 @@ impl Signer {
 /// The host's signer policy (see the module documentation).
 ///
 /// ```
-/// use skills_edge::catalog::sign::SigningKey;
+/// # use skills_edge::catalog::sign::SigningKey;
 /// use skills_edge::host::{Entry, ErrorCode, HostOptions, SignerPolicy, SignerTrust, SkillHost};
 /// # use skills_edge::catalog::sign::{Envelope, Statement, Subject};
 /// # let signed = |key: &SigningKey, catalog: &str| {
-/// #     let d = skills_edge::skill::digest::digest_of(b"x");
+/// #     let d = skills_edge::catalog::digest_of(b"x");
 /// #     let mut e = serde_json::json!({"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},
 /// #         "resources":[{"uri":"skill://a/SKILL.md","digest":d,"size":1}]});
 /// #     let st = Statement { skill: "skill://a/SKILL.md".into(), revision: Entry::parse(&e.to_string()).unwrap().revision().unwrap(),
@@ -129,7 +136,9 @@ impl Signer {
 /// #     e["_meta"] = serde_json::json!({"io.github.skills-edge/dsse": env, "io.github.skills-edge/signer": signer});
 /// #     Entry::parse(&e.to_string()).unwrap()
 /// # };
-/// let (acme, other) = (SigningKey::from_seed([1; 32]), SigningKey::from_seed([2; 32]));
+/// # let (acme, other) = (SigningKey::from_seed([1; 32]), SigningKey::from_seed([2; 32]));
+/// // `signed(&key, catalog)`: an entry a server published, signed with the publisher's key
+/// // (`skills-edge keygen`, `pack --sign`).
 /// let mut host = SkillHost::new(HostOptions::default());
 /// host.add_server("docs").unwrap();
 /// host.set_origin("docs", "https://skills.example").unwrap();

@@ -7,7 +7,7 @@ use super::*;
 ///
 /// ```
 /// use skills_edge::host::{compare_frontmatter, ErrorCode};
-/// use skills_edge::skill::value::Value;
+/// use skills_edge::host::Value;
 /// use skills_edge::catalog::json;
 /// let value = |t: &str| -> Value { json::parse(t).unwrap().to_value().unwrap() };
 /// let entry = value(r#"{"name":"a","description":"d","metadata":{"v":"1"}}"#);

@@ -48,12 +48,13 @@ use reader::{Stop, SDK_MAX_DEPTH};
 /// (`SdkRule::id`).
 ///
 /// ```
-/// use skills_edge::catalog::compile::{compile, SourceTree};
-/// use skills_edge::catalog::diag::Rule;
-/// use skills_edge::skill::frontmatter::sdk_subset::SdkRule;
+/// use skills_edge::catalog::diag::{Rule, SdkRule, Severity};
+/// use skills_edge::catalog::{compile::SourceTree, Catalog, CatalogError};
 /// let mut tree = SourceTree::default();
 /// tree.add_file("a/SKILL.md", "---\nname: a\ndescription: &d Skill a.\nsummary: *d\n---\n");
-/// let warning = &compile(tree).unwrap().warnings[0];
+/// tree.add_file("b/SKILL.md", "---\nname: b\n---\n");
+/// let Err(CatalogError::Compile(e)) = Catalog::compile(tree, None) else { panic!("b has no description") };
+/// let warning = e.diagnostics.iter().find(|d| d.severity == Severity::Warning).unwrap();
 /// assert_eq!(warning.rule, Rule::SdkSubset(SdkRule::Anchor));
 /// assert_eq!(SdkRule::Anchor.id(), "frontmatter-sdk-anchor");
 /// ```
@@ -114,8 +115,7 @@ impl SdkRule {
     ];
 
     /// The stable kebab-case rule id, e.g. `"frontmatter-sdk-anchor"`.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn id(self) -> &'static str {
+    pub fn id(self) -> &'static str {
         match self {
             SdkRule::MultilineQuoted => "frontmatter-sdk-multiline-quoted",
             SdkRule::IndentIndicator => "frontmatter-sdk-indent-indicator",
