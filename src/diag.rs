@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::skill::frontmatter::sdk_subset::SdkRule;
+/// The construct a `frontmatter-sdk-*` warning names ([`Rule::SdkSubset`]).
+pub use crate::skill::frontmatter::sdk_subset::SdkRule;
 
 /// How serious a diagnostic is.
 ///

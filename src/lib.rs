@@ -53,13 +53,21 @@ macro_rules! internal_use {
 
 /// Modules that are not part of the API, as [`internal_use`] makes items: public with the
 /// feature `internals`, crate-private otherwise. What the API needs of them is re-exported.
+/// A leading `#![…]` applies to every module, a `#[…]` before a name to that one.
 macro_rules! internal_mod {
-    ($($name:ident),* $(,)?) => { $(
+    (#![$all:meta] $($(#[$attr:meta])* $name:ident),* $(,)?) => { $(
+        $(#[$attr])*
+        #[$all]
         #[cfg(feature = "internals")]
         pub mod $name;
+        $(#[$attr])*
+        #[$all]
         #[cfg(not(feature = "internals"))]
         pub(crate) mod $name;
     )* };
+    ($($(#[$attr:meta])* $name:ident),* $(,)?) => {
+        internal_mod!(#![cfg(all())] $($(#[$attr])* $name),*);
+    };
 }
 
 pub mod auth;
@@ -86,21 +94,10 @@ mod refused;
 // What the API needs of them is re-exported by `catalog`.
 #[cfg(not(target_family = "wasm"))]
 pub mod build_script;
-// Crate-private (public with `internals`); dead code among them is found in the npm package's
-// build (feature `js`, with `command`), where each has its users.
-macro_rules! catalog_mods {
-    ($($(#[$attr:meta])* $name:ident),* $(,)?) => { $(
-        $(#[$attr])*
-        #[cfg(feature = "internals")]
-        #[cfg_attr(not(feature = "js"), allow(dead_code, unused_imports))]
-        pub mod $name;
-        $(#[$attr])*
-        #[cfg(not(feature = "internals"))]
-        #[cfg_attr(not(feature = "js"), allow(dead_code, unused_imports))]
-        pub(crate) mod $name;
-    )* };
-}
-catalog_mods!(
+// Dead code among them is found in the npm package's build (feature `js`, with `command`),
+// where each has its users.
+internal_mod!(
+    #![cfg_attr(not(feature = "js"), allow(dead_code, unused_imports))]
     access,
     compile,
     diag,
@@ -161,13 +158,9 @@ pub mod catalog {
         /// The compiler's input: a skills folder's files ([`Catalog::compile`]).
         compile: SourceFile, SourceTree
     }
-    /// The compiler's findings ([`CatalogError::Compile`]): rule ids, paths, lines, fixes.
-    pub mod diag {
-        #[cfg(feature = "internals")]
-        pub use crate::diag::*;
-        #[cfg(not(feature = "internals"))]
-        pub use crate::diag::{CompileError, Diagnostic, Rule, Severity, Unreadable};
-        pub use crate::skill::frontmatter::sdk_subset::SdkRule;
+    api_mod! {
+        /// The compiler's findings ([`CatalogError::Compile`]): rule ids, paths, lines, fixes.
+        diag: CompileError, Diagnostic, Rule, SdkRule, Severity, Unreadable
     }
     api_mod! {
         /// The strict JSON reader (RFC 8259, what `serde_json` accepts) into a borrowed tree.
