@@ -6,7 +6,8 @@ use crate::view::Catalog;
 use std::sync::{Arc, OnceLock};
 
 /// The embedded pack, as written by `build.rs`.
-pub static PACK: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/catalog.pack"));
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) static PACK: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/catalog.pack"));
 
 static CATALOG: OnceLock<Result<Arc<Catalog>, PackError>> = OnceLock::new();
 

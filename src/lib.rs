@@ -13,7 +13,7 @@
 //! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the responder's errors (`RpcError`), the transport's refusals (`Refusal`) and the one writer of replies |
 //! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
 //! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
-//! | [`auth`] | bearer token validation for private catalogs (RFC 9068 JWT access tokens, the Cloudflare Access preset): token and key set parsing, the validator, the key and token caches, discovery; no I/O, no clock |
+//! | `auth` | bearer token validation for private catalogs (RFC 9068 JWT access tokens, the Cloudflare Access preset): token and key set parsing, the validator, the key and token caches, discovery; no I/O, no clock |
 //! | [`settings`] | the one table of settings: Worker vars, environment variables, command-line flags, npm options, WIT config |
 //! | [`host`] | the rules a host applies to what a server sent (entries, sizes, digests, frontmatter, references, approvals, the `SkillHost` registry); no I/O, no clock |
 //! | [`client`] | the connected client over the host rules: pages, cache, refresh, Streamable HTTP and event-stream replies, over a transport the caller supplies |
@@ -70,7 +70,7 @@ macro_rules! internal_mod {
     };
 }
 
-pub mod auth;
+internal_mod!(auth);
 mod base64;
 pub mod client;
 #[cfg(feature = "command")]
@@ -176,7 +176,7 @@ pub mod catalog {
     }
     api_mod! {
         /// Search over a catalog ([`Catalog::search`], for the caller's grant).
-        search: Hit, SearchError, SearchErrorKind, DEFAULT_LIMIT, MAX_LIMIT
+        search: Hit, SearchError, SearchErrorKind
     }
     api_mod! {
         /// Signed skills: keys, the in-toto statement of a skill's files, DSSE envelopes.

@@ -84,7 +84,7 @@ fn reason(r: Result<Caller, TokenError>) -> &'static str {
 
 /// A native verifier of the three algorithms: Ed25519 through the library's own, ES256 and
 /// RS256 through `p256` and `rsa`.
-struct Native;
+pub(crate) struct Native;
 
 impl SignatureVerifier for Native {
     fn verify(
@@ -231,7 +231,7 @@ fn the_time_checks_have_a_leeway_and_round_toward_refusal() {
 
 // --- ES256 and RS256 from Python's cryptography -----------------------------------------------
 
-fn fixtures() -> Value {
+pub(crate) fn fixtures() -> Value {
     let text = include_str!("auth/fixtures.json");
     serde_json::from_str(text).unwrap()
 }
@@ -240,7 +240,7 @@ fn fixture_keys() -> KeySet {
     KeySet::parse(fixtures()["jwks"].to_string().as_bytes()).unwrap()
 }
 
-fn fixture_token(name: &str) -> String {
+pub(crate) fn fixture_token(name: &str) -> String {
     fixtures()["tokens"][name].as_str().unwrap().to_owned()
 }
 

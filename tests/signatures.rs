@@ -502,7 +502,7 @@ fn connect(server: &Signed, policy: SignerPolicy) -> (HttpSession, SkillsClient)
         },
     )
     .unwrap();
-    client.set_signer_policy(policy).unwrap();
+    client.host(|h, _| h.set_signer_policy(policy)).unwrap();
     client.set_origin(ORIGIN).unwrap();
     let facts = block_on(session.connect(server, EraChoice::Auto)).unwrap();
     client.set_facts(facts).unwrap();
@@ -818,9 +818,11 @@ fn a_catalog_signed_by_the_compiler_verifies_end_to_end() {
     )
     .unwrap();
     client
-        .set_signer_policy(SignerPolicy {
-            trusted: vec![key.public().clone()],
-            trust_on_first_use: false,
+        .host(|h, _| {
+            h.set_signer_policy(SignerPolicy {
+                trusted: vec![key.public().clone()],
+                trust_on_first_use: false,
+            })
         })
         .unwrap();
     client

@@ -51,5 +51,6 @@ mod signing;
 mod skip_invalid;
 mod structure;
 mod token_attacks;
+mod tokens;
 #[cfg(feature = "command")]
 mod wellknown;

@@ -67,9 +67,9 @@ echo "32-rmcp.sh: clippy of skills-edge-rmcp (host, wasm32) and its example in $
 CARGO_TARGET_DIR=$rtarget RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p skills-edge-rmcp --quiet
 # The public surface of the library crates (issue 38: fewer than 400 items, each with a user
 # outside its crate), counted from the documentation built above and in 10-rust.sh: no build
-# of its own. The bound is the count plus one: an item added must be counted here, and the
-# goal stays 400.
-bash scripts/public-items.sh --no-build --max 483
+# of its own. The bound is issue 38's: fewer than 400 (the count is 399); an item added has
+# to be paid for by one removed.
+bash scripts/public-items.sh --no-build --max 400
 s=$SECONDS
 CARGO_TARGET_DIR=$rtarget SKILLS_DIR=$PWD/tests/fixtures/private-skills \
   cargo build --locked "${crates[@]}" --all-targets

@@ -332,11 +332,13 @@ impl TokenCache {
     }
 
     /// How many tokens are remembered.
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         self.index.len()
     }
 
     /// Whether no token is remembered.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.index.is_empty()
     }

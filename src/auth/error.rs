@@ -274,7 +274,7 @@ impl std::error::Error for TokenError {}
 #[non_exhaustive]
 pub enum KeySetError {
     /// The document is larger than the bound (the key set's
-    /// `MAX_KEY_SET_BYTES`, the metadata's [`super::MAX_METADATA_BYTES`]).
+    /// `MAX_KEY_SET_BYTES`, the metadata's `super::MAX_METADATA_BYTES`).
     TooLarge {
         /// Which document.
         what: &'static str,
@@ -308,7 +308,7 @@ pub enum KeySetError {
         what: String,
     },
     /// No key set is held and the last attempt to fetch one failed less than the refetch
-    /// interval ago ([`super::KeyCachePolicy::refetch_interval`]).
+    /// interval ago (`super::KeyCachePolicy::refetch_interval`).
     NotYet,
 }
 

@@ -251,6 +251,7 @@ impl KeySet {
     }
 
     /// The usable keys, in document order.
+    #[cfg(any(test, feature = "internals"))]
     pub fn keys(&self) -> &[Key] {
         &self.keys
     }

@@ -57,15 +57,15 @@ mod token;
 mod validate;
 mod verify;
 
-pub use cache::{KeyCache, KeyCachePolicy, Plan};
-pub use cache::{TokenCache, DEFAULT_TOKEN_CACHE_ENTRIES};
-pub use discovery::{jwks_uri, MAX_METADATA_BYTES};
+internal_use!(cache::{KeyCache, KeyCachePolicy, Plan});
+internal_use!(cache::{TokenCache, DEFAULT_TOKEN_CACHE_ENTRIES});
+internal_use!(discovery::{jwks_uri, MAX_METADATA_BYTES});
 pub use error::{KeySetError, TokenError};
-pub use jwk::{Key, KeySet, PublicKey};
+internal_use!(jwk::{Key, KeySet, PublicKey});
 internal_use!(jwk::SkippedKey);
-pub use token::{Algorithm, Token};
-pub use validate::{Caller, DetachedCheck, SignatureCheck};
-pub use verify::{Ed25519Verifier, SignatureVerifier, Unsupported};
+internal_use!(token::{Algorithm, Token});
+internal_use!(validate::{Caller, DetachedCheck, SignatureCheck});
+internal_use!(verify::{Ed25519Verifier, SignatureVerifier, Unsupported});
 
 // What the Worker does not reach: the validator (behind `http::Bearer`), its configuration and
 // the parsers' bounds.

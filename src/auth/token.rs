@@ -110,6 +110,7 @@ pub struct Token {
     /// `BASE64URL(header) || '.' || BASE64URL(payload)`, the bytes signed (RFC 7515 §5.1).
     signing_input: String,
     signature: Vec<u8>,
+    #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))]
     digest: [u8; 32],
 }
 
@@ -255,6 +256,7 @@ impl Token {
 
     /// The SHA-256 of the compact token (without the `Bearer` scheme): the key of
     /// [`super::TokenCache`].
+    #[cfg(any(test, feature = "internals"))]
     pub fn digest(&self) -> &[u8; 32] {
         &self.digest
     }

@@ -18,7 +18,6 @@ use crate::skill::value::{Number, Value};
 ///
 /// ```
 /// use skills_edge::auth::{Ed25519Verifier, KeySet, SignatureVerifier, Token};
-/// use skills_edge::http::Bearer;
 /// # use base64::Engine as _;
 /// # let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
 /// # let pair = ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new([1; 32]));
@@ -36,8 +35,7 @@ use crate::skill::value::{Number, Value};
 /// let verdict = Ed25519Verifier.verify(check.alg, check.key, check.message, check.signature).unwrap();
 /// let caller = check.finish(verdict).unwrap();
 /// assert_eq!((caller.subject.as_str(), caller.expires_at), ("alice", 2000));
-/// // What the endpoint takes: the scopes, or `None` for an anonymous caller.
-/// assert_eq!(Bearer::scopes(Some(&caller)), Some(vec!["skills:read".to_owned()]));
+/// assert_eq!(caller.scopes, ["skills:read"]);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
@@ -126,6 +124,7 @@ pub struct SignatureCheck<'a> {
 
 impl SignatureCheck<'_> {
     /// The caller when `verified`, else [`TokenError::Signature`].
+    #[cfg(any(test, feature = "internals"))]
     pub fn finish(self, verified: bool) -> Result<Caller, TokenError> {
         if verified {
             Ok(self.caller)

@@ -216,6 +216,7 @@ impl Cache {
 
     /// Forgets every private result of contexts other than `context` (after the
     /// authorization changed, they can never be used again).
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
     pub(crate) fn retain_context(&mut self, context: &str) {
         let mut freed = 0;
         self.private.retain(|(_, c), h| {

@@ -201,7 +201,9 @@ impl ClientCode {
     /// assert_eq!(ClientCode::from_name("timeout"), Some(ClientCode::Exchange(ExchangeKind::Timeout)));
     /// assert_eq!(ClientCode::from_name("nope"), None);
     /// ```
-    pub fn from_name(name: &str) -> Option<ClientCode> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "js"), allow(dead_code))]
+    pub(crate) fn from_name(name: &str) -> Option<ClientCode> {
         ClientCode::ALL.into_iter().find(|c| c.as_str() == name)
     }
 
@@ -268,7 +270,9 @@ impl ClientError {
     }
 
     /// The host rules' refusal this error is, if it is one.
-    pub fn verify_code(&self) -> Option<ErrorCode> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn verify_code(&self) -> Option<ErrorCode> {
         match self.code {
             ClientCode::Verify(c) => Some(c),
             ClientCode::Exchange(_) => None,

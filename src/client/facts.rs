@@ -200,12 +200,14 @@ impl ServerFacts {
     }
 
     /// Whether the server declares the Skills extension.
-    pub fn declares_skills(&self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn declares_skills(&self) -> bool {
         self.skills_capability().is_some()
     }
 
     /// Whether it declares `directoryRead` (`resources/directory/read`).
-    pub fn directory_read(&self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn directory_read(&self) -> bool {
         self.skills_capability()
             .and_then(|c| c.get("directoryRead"))
             .and_then(Json::as_bool)
@@ -213,7 +215,9 @@ impl ServerFacts {
     }
 
     /// `name version` of its `serverInfo`, if it sent one.
-    pub fn server_name(&self) -> Option<String> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn server_name(&self) -> Option<String> {
         let info = self.server_info.as_ref()?;
         let name = info.get("name")?.as_str()?;
         Some(match info.get("version").and_then(Json::as_str) {

@@ -32,7 +32,7 @@
 //! anything else are skipped, the rest of the stream is not waited for). A non-2xx status with
 //! a JSON-RPC error body is that error (`server-error`); without one it is `http-status`.
 //! Replies are capped at `MAX_REPLY_BYTES`; the reply to `notifications/initialized`, which
-//! carries nothing the client reads, at [`MAX_NOTIFICATION_REPLY_BYTES`] (the rest is not read).
+//! carries nothing the client reads, at 64 KiB (the rest is not read).
 //!
 //! Strictness of replies:
 //!
@@ -77,7 +77,8 @@ pub(crate) const MAX_REPLY_BYTES: usize = 64 << 20;
 
 /// The most bytes read of the reply to `notifications/initialized` (a notification has no
 /// answer; a server may still send a body, which is read this far and then dropped).
-pub const MAX_NOTIFICATION_REPLY_BYTES: usize = 64 << 10;
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const MAX_NOTIFICATION_REPLY_BYTES: usize = 64 << 10;
 
 /// The `_meta` key of the client's identity.
 const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";

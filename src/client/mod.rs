@@ -62,10 +62,10 @@
 //! * **Bounds**: at most `MAX_PAGES` pages per listing and `MAX_LISTED` items; a repeated
 //!   cursor ends the walk with `protocol-error`. Every page of one listing (`skills/list`) or
 //!   one directory read counts against one byte budget, the listing budget
-//!   ([`DEFAULT_LISTING_BUDGET`], 256 MiB, unless [`SkillsClient::set_listing_budget`] says
+//!   (256 MiB, unless [`SkillsClient::set_listing_budget`] says
 //!   otherwise): the bytes of each page's result as JSON text, as the [`Rpc`] handed it over,
 //!   cached pages included. A walk over many directories shares one budget when it is opened
-//!   with [`SkillsClient::begin_walk`]. Past the budget the listing fails with `protocol-error`,
+//!   as one walk (the command's `verify` of a whole server does). Past the budget the listing fails with `protocol-error`,
 //!   naming the budget and how to raise it. Each reply is capped on its own as well
 //!   (`http::MAX_REPLY_BYTES`).
 //! * **Cost**: registering a listing, the summaries of its skills, a load and the marking of
@@ -82,14 +82,12 @@ use std::rc::Rc;
 use crate::json::{self as strict, Node};
 use serde_json::{json, Value as Json};
 
-use crate::host::approval::ApprovalsExport;
 use crate::host::entry::Entry;
 use crate::host::error::{ErrorCode, VerifyError};
 use crate::host::registry::{
     HostOptions, LoadedSkill, PlannedRead, Purpose, ReadFile, RegisterOutcome, Rejected, SkillHost,
     SkillSummary,
 };
-use crate::host::signature::SignerPolicy;
 use crate::host::verify::{read_content, Content, Hashing};
 use crate::protocol::{Era, SKILLS_EXTENSION};
 use crate::skill::digest::digest_of;
@@ -102,6 +100,7 @@ pub mod http;
 mod requests;
 mod rules;
 pub mod search;
+mod trust;
 
 pub use cache::Hints;
 pub use error::{ClientCode, ClientError, ExchangeKind, Result};
@@ -123,7 +122,8 @@ pub(crate) const MAX_LISTED: usize = 100_000;
 /// The default listing budget: the most result bytes (as JSON text) read for one listing,
 /// one directory, or one walk opened with [`SkillsClient::begin_walk`] (256 MiB). Change it
 /// with [`SkillsClient::set_listing_budget`].
-pub const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 
 /// Sends one JSON-RPC request and returns its `result` object as JSON text: the I/O half of
 /// a client. The client reads that text once, with the strict JSON reader
@@ -721,26 +721,32 @@ impl SkillsClient {
     }
 
     /// Sets the listing budget: the most result bytes (as JSON text) that one listing, one
-    /// directory, or one walk ([`SkillsClient::begin_walk`]) may read, over all its pages
-    /// ([`DEFAULT_LISTING_BUDGET`] until set). Past it the listing fails with `protocol-error`.
+    /// directory, or one walk over many directories may read, over all its pages
+    /// (256 MiB until set). Past it the listing fails with `protocol-error`.
     pub fn set_listing_budget(&self, bytes: u64) -> Result<()> {
         self.with(|s| s.budget = bytes)
     }
 
     /// The listing budget in force, in bytes.
-    pub fn listing_budget(&self) -> u64 {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn listing_budget(&self) -> u64 {
         self.with(|s| s.budget).unwrap_or(DEFAULT_LISTING_BUDGET)
     }
 
     /// The bytes read so far in the current listing, directory or walk.
-    pub fn listing_bytes(&self) -> u64 {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn listing_bytes(&self) -> u64 {
         self.with(|s| s.spent).unwrap_or(0)
     }
 
     /// Opens a walk: until [`SkillsClient::end_walk`], every listing and directory read
     /// counts against one listing budget, starting from zero now (a walk over a skill's
     /// directories is bounded as a whole, not per directory).
-    pub fn begin_walk(&self) -> Result<()> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn begin_walk(&self) -> Result<()> {
         self.with(|s| {
             s.walking = true;
             s.spent = 0;
@@ -749,7 +755,9 @@ impl SkillsClient {
 
     /// Closes the walk opened by [`SkillsClient::begin_walk`] and returns the bytes it read;
     /// each listing counts on its own again.
-    pub fn end_walk(&self) -> Result<u64> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn end_walk(&self) -> Result<u64> {
         self.with(|s| {
             s.walking = false;
             s.spent
@@ -793,77 +801,6 @@ impl SkillsClient {
         self.with(|s| f(&mut s.host, &s.label))
     }
 
-    /// Sets the signer policy of the client's registry ([`SkillHost::set_signer_policy`]):
-    /// a trust list and/or trust on first use, for the entries registered from now on.
-    pub fn set_signer_policy(&self, policy: SignerPolicy) -> Result<()> {
-        self.with(|s| s.host.set_signer_policy(policy))
-    }
-
-    /// Sets the origin the server's signer is pinned under ([`SkillHost::set_origin`]; the
-    /// label until set). A client connected to a URL sets the URL's origin.
-    pub fn set_origin(&self, origin: &str) -> Result<()> {
-        self.with(|s| s.host.set_origin(&s.label, origin))??;
-        Ok(())
-    }
-
-    /// The origin the server's signer is pinned under.
-    pub fn origin(&self) -> String {
-        self.with(|s| s.host.origin(&s.label).map(str::to_owned))
-            .ok()
-            .flatten()
-            .unwrap_or_default()
-    }
-
-    /// The pins as JSON, for persisting ([`SkillHost::export_pins`]).
-    pub fn export_pins(&self) -> Result<String> {
-        self.with(|s| s.host.export_pins())
-    }
-
-    /// Restores exported pins ([`SkillHost::import_pins`]); returns how many were read.
-    pub fn import_pins(&self, json: &str) -> Result<usize> {
-        Ok(self.with(|s| s.host.import_pins(json))??)
-    }
-
-    /// Accepts a change of the server's signer ([`SkillHost::accept_signer_change`] for its
-    /// origin): list or get the skills again to register them under the new signer (cached
-    /// results are registered again too, and checked anew). Returns whether the origin had a
-    /// pin.
-    pub fn accept_signer_change(&self) -> Result<bool> {
-        self.with(|s| {
-            let origin = s.host.origin(&s.label).unwrap_or(&s.label).to_owned();
-            s.host.accept_signer_change(&origin)
-        })
-    }
-
-    /// The approvals of this client's registry as JSON text, for persisting
-    /// ([`SkillHost::export_approvals`]): each carries the server's label, its identity.
-    pub fn export_approvals(&self) -> Result<String> {
-        self.with(|s| s.host.export_approvals())
-    }
-
-    /// Restores approvals exported by a client of the same server
-    /// ([`SkillHost::import_approvals`]); returns how many were stored. An export holding an
-    /// approval of another server (another label) is refused whole with `invalid-argument`
-    /// and nothing is stored: an approval is the user's consent to one server's skill (H22,
-    /// H30), and a client of another server must not count it.
-    pub fn import_approvals(&self, json: &str) -> Result<usize> {
-        let export = ApprovalsExport::parse(json)?;
-        self.with(|s| {
-            if let Some(other) = export.approvals.iter().find(|a| a.server != s.label) {
-                return Err(VerifyError::new(
-                    ErrorCode::InvalidArgument,
-                    format!(
-                        "the approvals were exported for the server {:?} ({}), and this client's server is {:?}: an approval holds for the server it was given for only, so nothing was imported",
-                        other.server, other.uri, s.label
-                    ),
-                )
-                .with_values(s.label.clone(), other.server.clone())
-                .into());
-            }
-            Ok(s.host.import_approvals(json)?)
-        })?
-    }
-
     /// The server's label.
     pub fn label(&self) -> String {
         self.with(|s| s.label.clone()).unwrap_or_default()
@@ -872,7 +809,9 @@ impl SkillsClient {
     /// Sets the authorization context (a digest of the checked headers' sorted names and values) of the requests that follow:
     /// private cached results of any other context are dropped, as they can never be
     /// reused.
-    pub fn set_context(&self, context: &str) -> Result<()> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn set_context(&self, context: &str) -> Result<()> {
         self.with(|s| {
             s.context = context.to_owned();
             s.cache.retain_context(context);

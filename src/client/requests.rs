@@ -279,7 +279,13 @@ impl SkillsClient {
 
     /// [`SkillsClient::load`] for `purpose`: [`Purpose::Check`] loads a skill only to check
     /// it (the `verify` run), so a nested skill needs no consent (`SkillHost::plan_load_for`).
-    pub async fn load_for<R: Rpc>(&self, rpc: &R, uri: &str, purpose: Purpose) -> Result<Loaded> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) async fn load_for<R: Rpc>(
+        &self,
+        rpc: &R,
+        uri: &str,
+        purpose: Purpose,
+    ) -> Result<Loaded> {
         check_skill_md_uri(uri)?;
         let now = rpc.now_ms();
         // The registry says at once whether the held entry is current and what to read.
@@ -410,7 +416,8 @@ impl SkillsClient {
 
     /// [`SkillsClient::read`] for `purpose`: the skill loaded again after a refresh is loaded
     /// for it ([`SkillsClient::load_for`]).
-    pub async fn read_for<R: Rpc>(
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) async fn read_for<R: Rpc>(
         &self,
         rpc: &R,
         skill_uri: &str,

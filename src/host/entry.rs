@@ -291,7 +291,8 @@ impl Entry {
     }
 
     /// Whether `resources` is `"dynamic"`.
-    pub fn is_dynamic(&self) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn is_dynamic(&self) -> bool {
         matches!(self.resources, Resources::Dynamic)
     }
 
@@ -340,7 +341,8 @@ impl Entry {
     }
 
     /// The item of the `SKILL.md` itself (`None` for a dynamic entry).
-    pub fn skill_md_item(&self) -> Option<&ResourceItem> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn skill_md_item(&self) -> Option<&ResourceItem> {
         self.item(&self.uri)
     }
 

@@ -163,7 +163,9 @@ impl ErrorCode {
     /// assert_eq!(ErrorCode::from_name("timeout"), None);
     /// assert_eq!(ErrorCode::from_name("nope"), None);
     /// ```
-    pub fn from_name(name: &str) -> Option<ErrorCode> {
+    #[cfg(any(test, feature = "internals"))]
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn from_name(name: &str) -> Option<ErrorCode> {
         ErrorCode::ALL.into_iter().find(|c| c.as_str() == name)
     }
 }
@@ -278,7 +280,8 @@ impl<C> Failure<C> {
     }
 
     /// Sets the actual value.
-    pub fn with_actual(mut self, actual: impl Into<String>) -> Failure<C> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn with_actual(mut self, actual: impl Into<String>) -> Failure<C> {
         self.actual = Some(actual.into().into_boxed_str());
         self
     }

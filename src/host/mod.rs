@@ -48,10 +48,11 @@ pub use registry::{
 };
 pub use signature::{trusted_key, Signer, SignerPolicy, SignerTrust};
 pub use verify::{
-    check_file_size, resolve, verify_bytes, verify_content, verify_skill_md, Body, Content,
-    FileReceipt, Hashing, VerifiedContent, VerifiedSkillMd, VerifyOptions,
+    resolve, verify_bytes, verify_content, verify_skill_md, Body, Content, FileReceipt, Hashing,
+    VerifiedContent, VerifiedSkillMd, VerifyOptions,
 };
 
 internal_use!(approval::signed_approval_fingerprint);
+internal_use!(verify::check_file_size);
 internal_use!(signature::{Pin, Signers});
 internal_use!(verify::{compare_frontmatter, read_content});

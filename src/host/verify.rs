@@ -400,7 +400,9 @@ fn wire_digest(digest: &str) -> Result<()> {
 /// assert!(check_file_size(&e, "skill://a/SKILL.md", 1, opts).is_ok());
 /// assert_eq!(check_file_size(&e, "skill://a/SKILL.md", 2, opts).unwrap_err().code, ErrorCode::SizeMismatch);
 /// ```
-pub fn check_file_size(entry: &Entry, uri: &str, size: u64, options: VerifyOptions) -> Result<()> {
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+#[cfg_attr(not(feature = "web-verifier"), allow(dead_code))]
+pub(crate) fn check_file_size(entry: &Entry, uri: &str, size: u64, options: VerifyOptions) -> Result<()> {
     match manifest_item(entry, uri, options)? {
         Some(item) => check_size(item, size),
         None => Ok(()),

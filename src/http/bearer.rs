@@ -1,9 +1,8 @@
 //! The authentication step in front of the endpoint: who the caller is (`AUTH_MODE`), the
 //! Protected Resource Metadata (RFC 9728) and the 401 and 503 answers. Sans-I/O like the rest
 //! of this module: the adapter reads the credential header ([`Bearer::credential_header`]),
-//! asks [`Bearer::gate`], and for a token fetches the key set when [`crate::auth::KeyCache`]
-//! says so, validates ([`Bearer::prepare`], then the signature) and hands the caller's scopes
-//! ([`Bearer::scopes`]) to the endpoint.
+//! asks [`Bearer::gate`], checks a token with its [`super::Authenticator`] (which names the
+//! fetches and the signature checks to make) and hands the caller's scopes to the endpoint.
 //!
 //! | request | answer |
 //! |---|---|
@@ -57,7 +56,8 @@ pub(crate) const UNAVAILABLE_RETRY_AFTER: &str = "60";
 /// assert_eq!(access.key_source(), &KeySource::Url("https://acme.cloudflareaccess.com/cdn-cgi/access/certs".into()));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KeySource {
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) enum KeySource {
     /// A configured URL (`AUTH_JWKS_URL`, or Access's certificate URL).
     Url(String),
     /// The `jwks_uri` of the issuer's metadata, tried at these URLs in order
@@ -89,10 +89,9 @@ pub enum Gate<'c> {
     Respond(Response),
     /// No token: go on as today (the endpoint decides; the caller is anonymous).
     Anonymous,
-    /// A credential was sent (the `Origin` and `Host` rules passed): look it up among the
-    /// tokens already validated ([`Bearer::cache_key`]), or read it ([`Token::parse`]) and
-    /// validate it ([`Bearer::prepare`]); any failure is answered with [`Bearer::refused`],
-    /// never as anonymous.
+    /// A credential was sent (the `Origin` and `Host` rules passed): check it with the
+    /// [`super::Authenticator`]; any failure is answered with [`Bearer::refused`] (or
+    /// [`Bearer::unavailable`]), never as anonymous.
     Validate(&'c str),
 }
 
@@ -320,12 +319,14 @@ impl Bearer {
     }
 
     /// Where the key set comes from.
-    pub fn key_source(&self) -> &KeySource {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn key_source(&self) -> &KeySource {
         &self.keys
     }
 
     /// The issuer (for Access, `https://<team domain>`).
-    pub fn issuer(&self) -> &str {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn issuer(&self) -> &str {
         &self.validator.config().issuer
     }
 
@@ -435,7 +436,8 @@ impl Bearer {
     /// Every check of `token` but the signature's, with `keys` at `now` (seconds), for a
     /// request to `resource` ([`Bearer::resource`], the accepted audience when
     /// `AUTH_AUDIENCE` is not set).
-    pub fn prepare<'a>(
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn prepare<'a>(
         &self,
         token: &'a Token,
         keys: &'a KeySet,
@@ -451,7 +453,8 @@ impl Bearer {
     /// token's SHA-256, and, when the audience is the request's own URL, that URL too (a
     /// token verified for one host name is not taken for another). `None` for a credential
     /// [`Token::parse`] refuses before decoding anything.
-    pub fn cache_key(&self, credential: &str, resource: &str) -> Option<[u8; 32]> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn cache_key(&self, credential: &str, resource: &str) -> Option<[u8; 32]> {
         let digest = Token::compact_digest(credential)?;
         if !self.per_request_audience {
             return Some(digest);
@@ -495,11 +498,6 @@ impl Bearer {
             }
         }
         r
-    }
-
-    /// The caller's scopes as the endpoint takes them: `None` for an anonymous caller.
-    pub fn scopes(caller: Option<&crate::auth::Caller>) -> Option<Vec<String>> {
-        caller.map(|c| c.scopes.clone())
     }
 
     /// The 401 for a request whose token was refused (or that needs one and has none):

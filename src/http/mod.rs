@@ -77,7 +77,7 @@
 //! | `response` | the response an adapter writes back, and an asset spliced into it | [`Response`] |
 //! | `endpoint` | the endpoint: configuration, responder, the decision on each request | [`Endpoint`], [`HttpConfig`], [`Step`] |
 //! | `well_known` | the routes under `/.well-known/agent-skills/`, which serve the catalog's mirror | (through [`Endpoint`]) |
-//! | `bearer` | the authentication step in front of the endpoint (`AUTH_MODE`): the Protected Resource Metadata, the token's gate, the 401 and 503 answers | [`Bearer`], [`Gate`], [`KeySource`] |
+//! | `bearer` | the authentication step in front of the endpoint (`AUTH_MODE`): the Protected Resource Metadata, the token's gate, the 401 and 503 answers | [`Bearer`], [`Gate`], `KeySource` |
 //! | `auth_settings` | the authentication settings (`AUTH_MODE`, `AUTH_TOKEN_PROFILE`, …) and the check that none is given without a token mode | [`BearerConfig`], [`AuthMode`], [`TokenProfile`] |
 //!
 //! Every public item is named once, here: what an adapter needs to drive the endpoint. The
@@ -90,10 +90,13 @@ mod endpoint;
 mod head;
 mod origin;
 mod response;
+mod tokens;
 mod well_known;
 
 pub use auth_settings::{AuthMode, BearerConfig, TokenProfile};
-pub use bearer::{AuthStep, Bearer, Gate, KeySource};
+pub use bearer::{AuthStep, Bearer, Gate};
+internal_use!(bearer::KeySource);
+pub use crate::auth::{KeySetError, TokenError};
 pub use body::BodyReader;
 #[cfg(feature = "js")]
 pub(crate) use endpoint::INSPECTOR_FILES;
@@ -102,6 +105,7 @@ pub use head::Head;
 pub use origin::{AllowListError, HostList, HostPattern, OriginList, OriginPattern, PortPattern};
 pub(crate) use origin::{DEFAULT_ALLOWED_HOSTS, DEFAULT_ALLOWED_ORIGINS};
 pub use response::Response;
+pub use tokens::{Authenticator, KeyFetch, PendingSignature, TokenCheck, TokenOutcome, TokenStep};
 
 internal_use!(bearer::PRM_MCP_PATH);
 internal_use!(body::MAX_MAX_BODY_BYTES);

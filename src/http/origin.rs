@@ -283,7 +283,7 @@ impl OriginPattern {
 }
 
 impl OriginList {
-    /// Parses the `ALLOWED_ORIGINS` form (its row of [`crate::settings::SETTINGS`]): a
+    /// Parses the `ALLOWED_ORIGINS` form (its row of the settings table, `src/settings/rows.rs`): a
     /// comma-separated list of `scheme://host[:port]` (port `*`, host `*.example.com`),
     /// `null`, or `*`. The error says which item is wrong and why.
     ///
@@ -316,7 +316,7 @@ impl OriginList {
 }
 
 impl HostList {
-    /// Parses the `ALLOWED_HOSTS` form (its row of [`crate::settings::SETTINGS`]): a
+    /// Parses the `ALLOWED_HOSTS` form (its row of the settings table, `src/settings/rows.rs`): a
     /// comma-separated list of `name` (any port) or `name:port`, `*.example.com`, `[::1]`, or
     /// `*`. The error says which item is wrong and why; an empty list is refused (no host
     /// would be served).

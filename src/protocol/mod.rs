@@ -12,10 +12,10 @@
 //! | [`reply`] | the one writer of response envelopes ([`reply::refusal`] for adapters) |
 //! | `headers` | the era a request belongs to; `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` mirroring; the `=?base64?…?=` value form |
 //!
-//! Only [`Refusal`], [`reply::refusal`], [`Era`], [`CacheScope`], [`clip`] and the protocol's
-//! names (versions, [`SKILLS_EXTENSION`]) are public: an adapter answers a refusal and clips
-//! what it repeats of a request in its log, a host reads a result's era and `cacheScope`. The rest serves the responder and the client inside this
-//! crate; the request headers the responder reads are [`crate::server::HttpHeaders`].
+//! Only [`Refusal`], [`reply::refusal`], [`Era`], [`CacheScope`] and [`clip`] are public: an
+//! adapter answers a refusal and clips what it repeats of a request in its log, a host reads a
+//! result's era and `cacheScope`. The rest, the protocol's names (versions, the extension's
+//! identifier) included, serves the responder and the client inside this crate; the request headers the responder reads are [`crate::server::HttpHeaders`].
 
 pub(crate) mod envelope;
 pub(crate) mod error;
@@ -46,7 +46,8 @@ pub fn clip(s: &str) -> std::borrow::Cow<'_, str> {
 pub use headers::decode_header_value;
 
 /// The protocol revision of the stateless, per-request `_meta` era.
-pub const MODERN_VERSION: &str = "2026-07-28";
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const MODERN_VERSION: &str = "2026-07-28";
 
 /// Revisions served with the 2026-07-28 rules (per-request `_meta`, `server/discover`).
 /// This list is `supportedVersions` in `server/discover` and `data.supported` in `-32022`.
@@ -58,7 +59,9 @@ pub(crate) const MODERN_VERSIONS: &[&str] = &[MODERN_VERSION];
 
 /// Revisions served with the legacy (`initialize`) rules, newest first. The first is what
 /// `initialize` answers when the client asks for a version this server does not know.
-pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const LEGACY_VERSIONS: &[&str] =
+    &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /// The `_meta` key carrying the protocol version of a request.
 pub(crate) const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -67,7 +70,8 @@ pub(crate) const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clien
 /// The result `_meta` key carrying the server's identity.
 pub(crate) const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// The Skills extension identifier.
-pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
 
 /// Which rules a request is served under.
 ///

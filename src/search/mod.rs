@@ -29,9 +29,11 @@ pub(crate) const MAX_QUERY_BYTES: usize = 1000;
 /// The most distinct terms a query may have (a query with more is refused, naming the bound).
 pub(crate) const MAX_QUERY_TERMS: usize = 32;
 /// The most results a search returns.
-pub const MAX_LIMIT: usize = 50;
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const MAX_LIMIT: usize = 50;
 /// The results a search returns when the caller does not say.
-pub const DEFAULT_LIMIT: usize = 10;
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const DEFAULT_LIMIT: usize = 10;
 /// The most tags a query may filter by.
 pub(crate) const MAX_QUERY_TAGS: usize = 16;
 
@@ -110,7 +112,7 @@ pub enum SearchErrorKind {
     /// The query text: empty, longer than 1000 bytes, without a word to search for, or with
     /// more than 32 distinct words.
     Query,
-    /// The limit: not from 1 to [`MAX_LIMIT`].
+    /// The limit: not from 1 to 50.
     Limit,
     /// The tags: more than 16 of them.
     Tags,
@@ -152,7 +154,7 @@ impl Catalog {
     /// The skills a caller with `grant` sees that match `query`, best first (ties in URI
     /// order), at most `limit`; with `tags`, only skills that carry every one of them.
     /// Errors name the argument and its bounds: an empty or too long query, one without a
-    /// word, a tag no skill the caller sees carries, a limit outside 1 to [`MAX_LIMIT`].
+    /// word, a tag no skill the caller sees carries, a limit outside 1 to 50.
     ///
     /// ```
     /// use skills_edge::catalog::{compile::SourceTree, Catalog, Grant};

@@ -38,7 +38,8 @@ pub struct Fallback {
 
 impl Fallback {
     /// Off: neither tools nor prompts (the default).
-    pub const NONE: Fallback = Fallback {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) const NONE: Fallback = Fallback {
         tools: false,
         prompts: false,
         search: false,

@@ -10,7 +10,7 @@
 //! [`ConfigError`], the one shape of a configuration error; the ranges are checked once, by
 //! the typed configuration ([`crate::http::HttpConfig::validate`]), and the error is named as
 //! the source spells the setting. Adapters match settings by [`Setting::key`], never by name.
-//! What a name that is no setting means depends on the source: see [`check_names`].
+//! What a name that is no setting means depends on the source: see `check_names`.
 //!
 //! ```
 //! use skills_edge::settings::{http_config, Source};
@@ -121,7 +121,7 @@ mod read;
 mod rows;
 
 pub use read::*;
-pub use rows::SETTINGS;
+internal_use!(rows::SETTINGS);
 use rows::*;
 
 /// Where values come from, which decides how a setting is named in errors.
@@ -194,7 +194,8 @@ fn prose_list(words: &[&str], last: &str) -> String {
 impl Setting {
     /// The accepted form, as documented and repeated in errors: for a choice of words, or a
     /// set of them, made from the words the setting's enum names.
-    pub fn form(&self) -> std::borrow::Cow<'static, str> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn form(&self) -> std::borrow::Cow<'static, str> {
         match self.kind {
             Kind::Choice(words) => prose_list(words, " or ").into(),
             Kind::Set(words) => format!(

@@ -5,8 +5,8 @@ use super::*;
 
 /// The responder's and the HTTP endpoint's settings from a set of vars that may hold other
 /// things too (a Worker's `env`, a component's environment): `names` are every name the set
-/// holds, checked as [`check_names`] checks [`Source::Var`] (another binding is left alone, a
-/// misspelt setting is refused), then the settings are read as [`http_config`] reads them.
+/// holds, checked as `check_names` checks [`Source::Var`] (another binding is left alone, a
+/// misspelt setting is refused), then the settings are read as `http_config` reads them.
 ///
 /// ```
 /// use skills_edge::settings::from_vars;
@@ -155,7 +155,9 @@ fn scope_list(value: &str) -> Vec<String> {
 /// The responder's and the HTTP endpoint's settings from `source`: `get` returns a setting's
 /// value, or `None` when it is not set (it keeps its default). The first invalid value, in
 /// the table's order, is the error.
-pub fn http_config(
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+#[cfg_attr(not(feature = "js"), allow(dead_code))]
+pub(crate) fn http_config(
     source: Source,
     get: impl FnMut(&'static Setting) -> Option<String>,
 ) -> Result<HttpConfig, ConfigError> {
@@ -172,7 +174,7 @@ pub fn http_config(
 }
 
 /// The responder's settings from `source` (the settings of [`Scope::Responder`]; see
-/// [`http_config`]).
+/// `http_config`).
 ///
 /// ```
 /// use skills_edge::settings::{server_config, Source};
@@ -207,7 +209,9 @@ pub fn server_config(
 /// let e = from_pairs(Source::Flag, &[Scope::Responder], &[("--page", "7")]).unwrap_err();
 /// assert!(e.to_string().starts_with("option --page is invalid (not a setting): use one of --page-size, --ttl-ms,"), "{e}");
 /// ```
-pub fn from_pairs(
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+#[cfg_attr(not(feature = "command"), allow(dead_code))]
+pub(crate) fn from_pairs(
     source: Source,
     scopes: &[Scope],
     pairs: &[(&str, &str)],
@@ -239,6 +243,7 @@ pub fn from_pairs(
 }
 
 /// The setting `source` names `name`, if any.
+#[cfg_attr(not(feature = "command"), allow(dead_code))]
 fn setting_named(source: Source, name: &str) -> Option<&'static Setting> {
     SETTINGS
         .iter()
@@ -266,7 +271,8 @@ fn setting_named(source: Source, name: &str) -> Option<&'static Setting> {
 /// assert!(e.to_string().starts_with("configuration variable PAGESIZE is invalid (not a setting; PAGE_SIZE is): rename it PAGE_SIZE"), "{e}");
 /// assert!(check_names(Source::Option, &all, ["pagesize"]).is_err());
 /// ```
-pub fn check_names<'a>(
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) fn check_names<'a>(
     source: Source,
     scopes: &[Scope],
     names: impl IntoIterator<Item = &'a str>,

@@ -286,7 +286,8 @@ pub(super) const SCOPES: Setting = Setting {
 };
 
 /// Every setting, in documentation order.
-pub const SETTINGS: &[Setting] = &[
+#[cfg_attr(feature = "internals", visibility::make(pub))]
+pub(crate) const SETTINGS: &[Setting] = &[
     PAGE_SIZE,
     TTL_MS,
     CACHE_SCOPE,

@@ -1,18 +1,16 @@
 //! The Worker's side of authentication (`AUTH_MODE` `jwt` and `access`): the I/O the
-//! library's sans-I/O core leaves to it.
+//! library's sans-I/O token path ([`Authenticator`]) leaves to it.
 //!
-//! - The key set is fetched with `fetch`, within a time bound (`AbortSignal.timeout`, which
-//!   also ends a body that trickles) and a size bound (at most
-//!   [`KeyCachePolicy::max_body_bytes`] bytes are kept; the read stops past them), when
-//!   [`KeyCache`] says so. Concurrent requests share one fetch: the first starts it as a
-//!   promise, the others await the same promise ([`Plan::Wait`]).
-//! - Without `AUTH_JWKS_URL`, `jwt` finds the key set's URL in the issuer's metadata
-//!   ([`KeySource::Discover`]), once, and again after a key set fetch fails.
+//! - One [`Authenticator`] per isolate holds the key set, the tokens already verified and the
+//!   key set URL found in the issuer's metadata.
+//! - A refresh ([`TokenStep::Refresh`]) fetches with `fetch`, within a time bound
+//!   (`AbortSignal.timeout`, which also ends a body that trickles) and a size bound (at most
+//!   [`KeyFetch::max_bytes`] bytes are kept; the read stops past them). Concurrent requests
+//!   share one refresh: the first starts it as a promise, the others await the same promise
+//!   ([`TokenStep::Wait`]).
 //! - Signatures: ES256 and RS256 with WebCrypto (`crypto.subtle.verify`; imported keys are
-//!   kept by their JWK), Ed25519 in Rust ([`Ed25519Verifier`]): WebCrypto adds nothing to the
-//!   wasm, and Ed25519 in Rust is a synchronous call.
-//! - A verified token is remembered ([`TokenCache`]) until it expires, or until the key set
-//!   changes.
+//!   kept by their JWK: [`TokenStep::Verify`]); Ed25519 is checked in the library: WebCrypto
+//!   adds nothing to the wasm, and Ed25519 in Rust is a synchronous call.
 //!
 //! Every refusal is logged with its reason and message (`console.warn` for a 401, the
 //! caller's problem; `console.error` for a failed key set fetch and a 503, the server's),
@@ -20,12 +18,7 @@
 
 use std::cell::RefCell;
 
-use skills_edge::auth::{
-    jwks_uri, Algorithm, Ed25519Verifier, KeyCache, KeyCachePolicy, KeySetError, Plan,
-    SignatureVerifier, Token, TokenCache, TokenError, DEFAULT_TOKEN_CACHE_ENTRIES,
-    MAX_METADATA_BYTES,
-};
-use skills_edge::http::{Bearer, KeySource};
+use skills_edge::http::{Authenticator, Bearer, KeyFetch, KeySetError, TokenOutcome, TokenStep};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -113,14 +106,10 @@ extern "C" {
 }
 
 thread_local! {
-    /// The issuer's key set and when to fetch it again.
-    static KEYS: RefCell<KeyCache> = RefCell::new(KeyCache::new(KeyCachePolicy::default()));
-    /// Tokens already verified.
-    static TOKENS: RefCell<TokenCache> = RefCell::new(TokenCache::new(DEFAULT_TOKEN_CACHE_ENTRIES));
-    /// The fetch under way, which concurrent requests await.
+    /// The token path's state: the key set, the tokens already verified, the discovered URL.
+    static AUTH: RefCell<Authenticator> = RefCell::new(Authenticator::default());
+    /// The refresh under way, which concurrent requests await.
     static REFRESH: RefCell<Option<js_sys::Promise>> = const { RefCell::new(None) };
-    /// The key set URL found in the issuer's metadata.
-    static DISCOVERED: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// The time in seconds since the epoch.
@@ -128,194 +117,87 @@ fn now() -> u64 {
     (js_sys::Date::now() / 1000.0) as u64
 }
 
-/// What a request's token stands for.
-pub enum Outcome {
-    /// A valid token: the caller's scopes.
-    Caller(Vec<String>),
-    /// Answer 401 (`error="invalid_token"`).
-    Refused(TokenError),
-    /// Answer 503: no key set can be had.
-    Unavailable(KeySetError),
-}
-
 /// Validates the `credential` (the header's value) for a request to `resource` (this
-/// server's `/mcp` URL as the request names it). A token already validated is found by its
-/// digest before anything in it is decoded.
+/// server's `/mcp` URL as the request names it).
 pub async fn authenticate(
     bearer: &std::rc::Rc<Bearer>,
     credential: &str,
     resource: &str,
-) -> Outcome {
-    let key = bearer.cache_key(credential, resource);
-    let t = now();
-    let epoch = KEYS.with(|k| k.borrow().epoch());
-    if let Some(key) = &key {
-        let remembered = TOKENS.with(|c| {
-            c.borrow()
-                .get(key, t, epoch)
-                .map(|caller| caller.scopes.clone())
-        });
-        if let Some(scopes) = remembered {
-            return Outcome::Caller(scopes);
-        }
-    }
-    let token = match Token::parse(credential) {
-        Ok(token) => token,
-        Err(e) => return Outcome::Refused(e),
-    };
-    let token = &token;
-    match KEYS.with(|k| k.borrow_mut().plan(t, token.kid())) {
-        Plan::Fetch => {
-            let promise = wasm_bindgen_futures::future_to_promise(refresh(bearer.clone()));
-            REFRESH.with(|r| *r.borrow_mut() = Some(promise.clone()));
-            let _ = JsFuture::from(promise).await;
-        }
-        Plan::Wait => {
-            if let Some(promise) = REFRESH.with(|r| r.borrow().clone()) {
+) -> TokenOutcome {
+    let mut check = AUTH.with(|a| a.borrow().check(credential, resource));
+    loop {
+        match AUTH.with(|a| a.borrow_mut().step(bearer, &mut check, now())) {
+            TokenStep::Done(outcome) => return outcome,
+            TokenStep::Refresh(first) => {
+                let promise =
+                    wasm_bindgen_futures::future_to_promise(refresh(bearer.clone(), first));
+                REFRESH.with(|r| *r.borrow_mut() = Some(promise.clone()));
                 let _ = JsFuture::from(promise).await;
             }
-        }
-        Plan::Use | Plan::Unavailable => {}
-    }
-    let t = now();
-    let prepared = KEYS.with(|k| {
-        let k = k.borrow();
-        let epoch = k.epoch();
-        match k.keys(t) {
-            Err(e) => Err(Outcome::Unavailable(e)),
-            Ok(keys) => bearer
-                .prepare(token, keys, t, resource)
-                .map(|check| (check.detach(), epoch))
-                .map_err(Outcome::Refused),
-        }
-    });
-    let (check, epoch) = match prepared {
-        Ok(p) => p,
-        Err(outcome) => return outcome,
-    };
-    let verified = match check.alg {
-        Algorithm::EdDsa => Ed25519Verifier
-            .verify(check.alg, &check.key, &check.message, &check.signature)
-            .unwrap_or(false),
-        Algorithm::Es256 | Algorithm::Rs256 => {
-            let promise = verify_signature(
-                check.alg.as_str(),
-                &check.key.to_jwk(),
-                &js_sys::Uint8Array::from(check.message.as_slice()),
-                &js_sys::Uint8Array::from(check.signature.as_slice()),
-            );
-            JsFuture::from(promise)
-                .await
-                .ok()
-                .and_then(|v| v.as_bool())
-                .unwrap_or(false)
-        }
-    };
-    match check.finish(verified) {
-        Ok(caller) => {
-            let scopes = caller.scopes.clone();
-            if let Some(key) = key {
-                TOKENS.with(|c| c.borrow_mut().insert(key, caller, epoch));
+            TokenStep::Wait => {
+                if let Some(promise) = REFRESH.with(|r| r.borrow().clone()) {
+                    let _ = JsFuture::from(promise).await;
+                }
             }
-            Outcome::Caller(scopes)
+            TokenStep::Verify(signature) => {
+                let promise = verify_signature(
+                    signature.alg,
+                    &signature.jwk,
+                    &js_sys::Uint8Array::from(signature.message.as_slice()),
+                    &js_sys::Uint8Array::from(signature.signature.as_slice()),
+                );
+                let verified = JsFuture::from(promise)
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(false);
+                return AUTH.with(|a| a.borrow_mut().verified(signature, verified));
+            }
         }
-        Err(e) => Outcome::Refused(e),
     }
 }
 
-/// Fetches the key set and reports it to the cache (the promise concurrent requests share).
-async fn refresh(bearer: std::rc::Rc<Bearer>) -> Result<JsValue, JsValue> {
-    let policy = KEYS.with(|k| *k.borrow().policy());
-    let fetched = fetch_key_set(&bearer, &policy).await;
-    let t = now();
-    let result = KEYS.with(|k| {
-        let mut k = k.borrow_mut();
-        match fetched {
-            Ok(body) => k.store(t, &body),
+/// Runs a refresh: each fetch's result goes to the [`Authenticator`], which names the next
+/// (the promise concurrent requests share).
+async fn refresh(bearer: std::rc::Rc<Bearer>, first: KeyFetch) -> Result<JsValue, JsValue> {
+    let mut next = Some(first);
+    while let Some(fetch) = next {
+        let body = fetch_bytes(&fetch).await;
+        match AUTH.with(|a| a.borrow_mut().fetched(&bearer, fetch, body, now())) {
+            Ok(n) => next = n,
             Err(e) => {
-                k.failed(e.clone());
-                Err(e)
+                error(&format!(
+                    "skills-edge: auth: {e} (reason {}; the held key set, if any, stays in use for its time)",
+                    e.reason()
+                ));
+                next = None;
             }
         }
-    });
-    if let Err(e) = result {
-        error(&format!(
-            "skills-edge: auth: {e} (reason {}; the held key set, if any, stays in use for its time)",
-            e.reason()
-        ));
-        DISCOVERED.with(|d| *d.borrow_mut() = None);
     }
     REFRESH.with(|r| *r.borrow_mut() = None);
     Ok(JsValue::UNDEFINED)
 }
 
-/// The key set's bytes, from its configured URL or the one the issuer's metadata names.
-async fn fetch_key_set(bearer: &Bearer, policy: &KeyCachePolicy) -> Result<Vec<u8>, KeySetError> {
-    let url = match bearer.key_source() {
-        KeySource::Url(url) => url.clone(),
-        KeySource::Discover(urls) => match DISCOVERED.with(|d| d.borrow().clone()) {
-            Some(url) => url,
-            None => {
-                let url = discover(bearer, urls, policy).await?;
-                DISCOVERED.with(|d| *d.borrow_mut() = Some(url.clone()));
-                url
-            }
-        },
-    };
-    fetch_bytes(
-        &url,
-        policy.fetch_timeout_ms,
-        policy.max_body_bytes,
-        "key set",
-    )
-    .await
-}
-
-/// The `jwks_uri` of the first of the issuer's metadata documents that can be read and is
-/// the issuer's own.
-async fn discover(
-    bearer: &Bearer,
-    urls: &[String],
-    policy: &KeyCachePolicy,
-) -> Result<String, KeySetError> {
-    let mut last = KeySetError::NotYet;
-    for url in urls {
-        let found = fetch_bytes(
-            url,
-            policy.fetch_timeout_ms,
-            MAX_METADATA_BYTES,
-            "authorization server metadata",
-        )
-        .await
-        .and_then(|body| jwks_uri(&body, bearer.issuer()));
-        match found {
-            Ok(uri) => return Ok(uri),
-            Err(e) => last = e,
-        }
-    }
-    Err(last)
-}
-
 /// One bounded fetch.
-async fn fetch_bytes(
-    url: &str,
-    timeout_ms: u64,
-    max: usize,
-    what: &'static str,
-) -> Result<Vec<u8>, KeySetError> {
+async fn fetch_bytes(fetch: &KeyFetch) -> Result<Vec<u8>, KeySetError> {
+    let url = &fetch.url;
     let fail = |what: String| KeySetError::Fetch { what };
-    let r = JsFuture::from(fetch_bounded(url, timeout_ms as f64, max as f64))
-        .await
-        .map_err(|e| fail(format!("{url}: {}", e.as_string().unwrap_or_default())))?;
+    let r = JsFuture::from(fetch_bounded(
+        url,
+        fetch.timeout_ms as f64,
+        fetch.max_bytes as f64,
+    ))
+    .await
+    .map_err(|e| fail(format!("{url}: {}", e.as_string().unwrap_or_default())))?;
     let get = |name: &str| js_sys::Reflect::get(&r, &JsValue::from_str(name)).unwrap_or_default();
     if let Some(e) = get("error").as_string() {
         return Err(fail(e));
     }
     if let Some(len) = get("tooLarge").as_f64() {
         return Err(KeySetError::TooLarge {
-            what,
+            what: fetch.what,
             len: len as usize,
-            max,
+            max: fetch.max_bytes,
         });
     }
     let body = get("body");

@@ -1,12 +1,12 @@
 //! The Worker on wasm32: the `fetch` handler, `configure`, the body reads and the splice of
 //! assets (see the crate documentation).
 
-use crate::auth::{self, Outcome};
+use crate::auth;
 use crate::parking::Parking;
 use crate::serving::{serve, Serving};
-use skills_edge::auth::TokenError;
 use skills_edge::catalog::{Catalog, Grant};
 use skills_edge::http::{BodyReader, Gate, Head, Response, Step};
+use skills_edge::http::{TokenError, TokenOutcome};
 use skills_edge::protocol::clip;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -509,11 +509,11 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys:
             Gate::Validate(value) => {
                 let resource = bearer.resource(&head, scheme);
                 match auth::authenticate(bearer, value, &resource).await {
-                    Outcome::Caller(scopes) => endpoint.responder().catalog().grant(&scopes),
-                    Outcome::Refused(e) => {
+                    TokenOutcome::Caller(scopes) => endpoint.responder().catalog().grant(&scopes),
+                    TokenOutcome::Refused(e) => {
                         return Ok(into_platform(&serving, refused(&e))?.unchecked_into())
                     }
-                    Outcome::Unavailable(e) => {
+                    TokenOutcome::Unavailable(e) => {
                         auth::error(&format!(
                             "skills-edge: auth: 503 {} {}: {e} (reason {})",
                             clip(head.method),

@@ -6,7 +6,7 @@
 //! ask [`skills_edge::http::Endpoint`] what to do, read at most `limit + 1` body bytes when
 //! told to (through the shared [`BodyReader`]), and write the endpoint's response back. The
 //! configuration comes from the environment variables named in
-//! [`skills_edge::settings::SETTINGS`] (the Worker's vars), read once per instance. While one
+//! the settings table (the Worker's vars: [`skills_edge::settings::from_vars`]), read once per instance. While one
 //! is invalid the instance serves nothing: the reason (the variable, its value and the
 //! accepted form) goes to its log (stderr), and every caller gets the same 500 with a
 //! JSON-RPC error (`-32603`, [`Refusal::Misconfigured`]) that names no variable and no value,
@@ -103,7 +103,7 @@ fn configure() -> Result<Served, String> {
 }
 
 /// The endpoint over `catalog` with `config` (read from the variables named in
-/// [`skills_edge::settings::SETTINGS`], the Worker's vars), and the grant of the scopes
+/// the settings table, the Worker's vars), and the grant of the scopes
 /// `SCOPES` gave. The error names the variable, its value and the accepted form.
 fn serve(catalog: Arc<Catalog>, config: HttpConfig) -> Result<Served, String> {
     let grant = catalog.grant(&config.server.scopes);

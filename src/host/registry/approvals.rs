@@ -5,7 +5,8 @@ use super::*;
 impl SkillHost {
     /// Whether loading the skill needs a current approval: `require_approval` is on, or it is
     /// a nested skill (`SkillHost::enclosing_skill`) and `nested_without_approval` is off.
-    pub fn needs_approval(&self, label: &str, uri: &str) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn needs_approval(&self, label: &str, uri: &str) -> bool {
         self.options.require_approval
             || (!self.options.nested_without_approval && self.enclosing_skill(label, uri).is_some())
     }
@@ -25,7 +26,7 @@ impl SkillHost {
     }
 
     /// Withdraws an approval. Returns whether there was one. When loading the skill needs an
-    /// approval ([`SkillHost::needs_approval`]), its acting window closes too: the consent it
+    /// approval (approval is required, or the skill is nested), its acting window closes too: the consent it
     /// was opened under is gone, so no more of its files are read (load it again after a new
     /// approval).
     pub fn revoke(&mut self, label: &str, uri: &str) -> bool {

@@ -5,8 +5,8 @@ use super::*;
 impl SkillHost {
     /// Checks everything that can be checked before the `SKILL.md` is fetched (H8, H30,
     /// H31): the skill is registered, within the limits (from the entry alone), dynamic only
-    /// if allowed, approved if approval is required or the skill is nested
-    /// ([`SkillHost::needs_approval`]). Returns what to read.
+    /// if allowed, approved if approval is required or the skill is nested.
+    /// Returns what to read.
     pub fn plan_load(&self, label: &str, uri: &str) -> Result<PlannedRead> {
         self.plan_load_for(label, uri, Purpose::Use)
     }
@@ -125,7 +125,9 @@ impl SkillHost {
 
     /// Closes the window a check opened ([`Purpose::Check`]), leaving the acting window as
     /// it was. Returns whether one was open.
-    pub fn close_check_window(&mut self, label: &str, uri: &str) -> bool {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn close_check_window(&mut self, label: &str, uri: &str) -> bool {
         self.skill_mut(label, uri)
             .and_then(|s| s.check.take())
             .is_some()
@@ -156,7 +158,8 @@ impl SkillHost {
 
     /// [`SkillHost::plan_read`] through the window of `purpose`: a check reads only through
     /// the window its own load opened, an ordinary read only through the acting window.
-    pub fn plan_read_for(
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn plan_read_for(
         &self,
         label: &str,
         skill_uri: &str,

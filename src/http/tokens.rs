@@ -1,0 +1,350 @@
+//! The token path of `AUTH_MODE` `jwt` and `access`, sans-I/O: what one isolate keeps between
+//! requests (the issuer's key set, the tokens already verified, the key set URL found in the
+//! issuer's metadata) and the steps of one request's token, with the two kinds of I/O left to
+//! the adapter: a bounded `GET` ([`KeyFetch`]) and, for ES256 and RS256, a signature check by the
+//! platform (WebCrypto: [`TokenStep::Verify`]). EdDSA is checked here.
+//!
+//! ```text
+//! let mut check = auth.check(credential, &resource);
+//! let outcome = loop {
+//!     match auth.step(&bearer, &mut check, now()) {
+//!         TokenStep::Done(outcome) => break outcome,
+//!         TokenStep::Refresh(first) => { run the refresh (below), shared with later requests }
+//!         TokenStep::Wait => { wait for the refresh under way }
+//!         TokenStep::Verify(signature) => { let ok = verify(&signature); break auth.verified(signature, ok) }
+//!     }
+//! };
+//! // the refresh: each fetch's bytes (or its failure) go to `fetched`, which names the next
+//! let mut next = Some(first);
+//! while let Some(fetch) = next { next = auth.fetched(&bearer, fetch, get(&fetch), now())?; }
+//! ```
+//!
+//! The rules of the steps are [`crate::auth`]'s: the key cache decides when a fetch is due (at
+//! most one attempt per interval, whatever asks: an unknown `kid`, an old set, a failure), a
+//! refresh under way makes later requests wait for it rather than fetch again, and a token is
+//! found among those already verified by its digest, before anything in it is decoded.
+
+use super::bearer::{Bearer, KeySource};
+use crate::auth::{
+    jwks_uri, Algorithm, DetachedCheck, Ed25519Verifier, KeyCache, KeyCachePolicy, KeySetError,
+    Plan, SignatureVerifier as _, Token, TokenCache, TokenError, DEFAULT_TOKEN_CACHE_ENTRIES,
+    MAX_METADATA_BYTES,
+};
+
+/// What one isolate keeps for the token path: the issuer's key set and when to fetch it
+/// again, the tokens already verified (until they expire or the key set changes), and the key
+/// set URL read from the issuer's metadata (found again after a failed refresh).
+///
+/// The adapter keeps one per isolate (the Worker: in a `thread_local`) and lends it to each
+/// step; no step holds it across an `await`.
+///
+/// ```
+/// use skills_edge::http::{Authenticator, AuthMode, Bearer, BearerConfig, TokenOutcome, TokenStep};
+/// # use base64::Engine as _;
+/// # let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+/// # let pair = ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new([1; 32]));
+/// # let jwks = format!(r#"{{"keys":[{{"kty":"OKP","crv":"Ed25519","kid":"k1","x":"{}"}}]}}"#, b64(&pair.pk[..]));
+/// # let input = format!("{}.{}", b64(br#"{"alg":"EdDSA","kid":"k1","typ":"at+jwt"}"#),
+/// #     b64(br#"{"iss":"https://as.example","aud":"https://rs.example/mcp","sub":"alice",
+/// #             "client_id":"c","jti":"j","iat":1000,"exp":2000,"scope":"skills:read"}"#));
+/// # let credential = format!("Bearer {input}.{}", b64(&pair.sk.sign(&input, None)[..]));
+/// let bearer = Bearer::new(BearerConfig {
+///     mode: AuthMode::Jwt,
+///     issuer: Some("https://as.example".into()),
+///     jwks_url: Some("https://as.example/jwks.json".into()),
+///     ..BearerConfig::default()
+/// })
+/// .unwrap()
+/// .unwrap();
+/// let mut auth = Authenticator::default();
+/// let mut check = auth.check(&credential, "https://rs.example/mcp");
+/// // No key set yet: fetch it.
+/// let TokenStep::Refresh(fetch) = auth.step(&bearer, &mut check, 1500) else { panic!() };
+/// assert_eq!(fetch.url, "https://as.example/jwks.json");
+/// // A second request meanwhile waits for that fetch.
+/// let mut other = auth.check(&credential, "https://rs.example/mcp");
+/// assert!(matches!(auth.step(&bearer, &mut other, 1500), TokenStep::Wait));
+/// assert!(auth.fetched(&bearer, fetch, Ok(jwks.into_bytes()), 1500).unwrap().is_none());
+/// let TokenStep::Done(TokenOutcome::Caller(scopes)) = auth.step(&bearer, &mut check, 1500) else { panic!() };
+/// assert_eq!(scopes, ["skills:read"]);
+/// // Expired (past `exp` and the minute of leeway), under the same keys: refused (401).
+/// let mut late = auth.check(&credential, "https://rs.example/mcp");
+/// let TokenStep::Done(TokenOutcome::Refused(e)) = auth.step(&bearer, &mut late, 2090) else { panic!() };
+/// assert_eq!(e.reason(), "expired");
+/// ```
+#[derive(Debug)]
+pub struct Authenticator {
+    keys: KeyCache,
+    tokens: TokenCache,
+    discovered: Option<String>,
+}
+
+impl Default for Authenticator {
+    fn default() -> Self {
+        Authenticator {
+            keys: KeyCache::new(KeyCachePolicy::default()),
+            tokens: TokenCache::new(DEFAULT_TOKEN_CACHE_ENTRIES),
+            discovered: None,
+        }
+    }
+}
+
+/// One request's token on its way through [`Authenticator::step`]: the credential as sent
+/// (the value of [`Bearer::credential_header`]) and the request's resource
+/// ([`Bearer::resource`]).
+#[derive(Debug)]
+pub struct TokenCheck {
+    credential: String,
+    resource: String,
+    state: State,
+}
+
+#[derive(Debug)]
+enum State {
+    /// Not looked at yet.
+    New,
+    /// Read; the key set was asked for (a refresh started or under way), so the next step
+    /// validates with what is held, without asking again.
+    Asked(Token),
+    /// Answered (or handed to the platform to verify).
+    Spent,
+}
+
+/// What the adapter does next for a request's token.
+#[derive(Debug)]
+pub enum TokenStep {
+    /// The answer: the caller's scopes, a refusal (401) or no key set (503).
+    Done(TokenOutcome),
+    /// No usable key set is held and a fetch is due: run this refresh (each fetch's result to
+    /// [`Authenticator::fetched`], until it names no next fetch), let later requests wait for
+    /// it, then step again.
+    Refresh(KeyFetch),
+    /// Another request's refresh is under way: wait for it (or for its time, the fetch
+    /// timeout), then step again.
+    Wait,
+    /// Check this ES256 or RS256 signature (WebCrypto), then give the answer to
+    /// [`Authenticator::verified`].
+    Verify(PendingSignature),
+}
+
+/// What a request's token stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenOutcome {
+    /// A valid token: the caller's scopes, for the catalog's grant.
+    Caller(Vec<String>),
+    /// Answer [`Bearer::refused`] (401, `error="invalid_token"`).
+    Refused(TokenError),
+    /// Answer [`Bearer::unavailable`] (503): no key set can be had.
+    Unavailable(KeySetError),
+}
+
+/// One bounded `GET` of a refresh: the issuer's metadata (RFC 8414, to find its key set) or
+/// the key set. The adapter reads at most `max_bytes` of the body (past that, it reports
+/// [`KeySetError::TooLarge`] with `what`) and gives up after `timeout_ms`
+/// ([`KeySetError::Fetch`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyFetch {
+    /// The URL.
+    pub url: String,
+    /// The most bytes of the body to read.
+    pub max_bytes: usize,
+    /// The time the fetch is given, in milliseconds.
+    pub timeout_ms: u64,
+    /// What is fetched, for messages: `"key set"` or `"authorization server metadata"`.
+    pub what: &'static str,
+    /// For metadata: the index of `url` among the metadata URLs tried in turn.
+    metadata: Option<usize>,
+}
+
+/// A signature for the platform to check ([`TokenStep::Verify`]).
+#[derive(Debug)]
+pub struct PendingSignature {
+    /// `"ES256"` or `"RS256"`.
+    pub alg: &'static str,
+    /// The key, as a JWK's JSON text (for `crypto.subtle.importKey("jwk", …)`).
+    pub jwk: String,
+    /// The signed bytes (`header.payload`, ASCII).
+    pub message: Vec<u8>,
+    /// The signature, as the token carries it (ES256: `r || s`, the form WebCrypto takes).
+    pub signature: Vec<u8>,
+    /// The check and where to remember its caller, boxed: a step stays small.
+    pending: Box<(DetachedCheck, Remember)>,
+}
+
+/// Where a verified token's caller is remembered: its cache key and the key set's epoch.
+type Remember = Option<([u8; 32], u64)>;
+
+impl Authenticator {
+    /// A check of `credential` (the value of [`Bearer::credential_header`]) for a request to
+    /// `resource` ([`Bearer::resource`]). Nothing is read until [`Authenticator::step`].
+    pub fn check(&self, credential: &str, resource: &str) -> TokenCheck {
+        TokenCheck {
+            credential: credential.to_owned(),
+            resource: resource.to_owned(),
+            state: State::New,
+        }
+    }
+
+    /// The next step of `check` at `now` (seconds since the epoch).
+    ///
+    /// The first step finds a token already verified (by its digest), or reads it and asks
+    /// the key cache whether a fetch is due ([`TokenStep::Refresh`], [`TokenStep::Wait`]). Once the key
+    /// set was asked for, a step validates with the key set held: every claim, then the
+    /// signature, here for EdDSA, by the platform for ES256 and RS256.
+    pub fn step(&mut self, bearer: &Bearer, check: &mut TokenCheck, now: u64) -> TokenStep {
+        let token = match std::mem::replace(&mut check.state, State::Spent) {
+            // Stepped again after its answer: refused, never a grant.
+            State::Spent => return TokenStep::Done(TokenOutcome::Refused(TokenError::Signature)),
+            State::Asked(token) => token,
+            State::New => {
+                let key = bearer.cache_key(&check.credential, &check.resource);
+                if let Some(caller) = key.and_then(|k| self.tokens.get(&k, now, self.keys.epoch()))
+                {
+                    return TokenStep::Done(TokenOutcome::Caller(caller.scopes.clone()));
+                }
+                let token = match Token::parse(&check.credential) {
+                    Ok(token) => token,
+                    Err(e) => return TokenStep::Done(TokenOutcome::Refused(e)),
+                };
+                match self.keys.plan(now, token.kid()) {
+                    Plan::Fetch => match self.first_fetch(bearer) {
+                        Some(fetch) => {
+                            check.state = State::Asked(token);
+                            return TokenStep::Refresh(fetch);
+                        }
+                        // Nowhere to fetch from (no metadata URL): the attempt fails at once.
+                        None => {
+                            self.keys.failed(KeySetError::Fetch {
+                                what: "no URL to fetch the key set from".into(),
+                            });
+                            token
+                        }
+                    },
+                    Plan::Wait => {
+                        check.state = State::Asked(token);
+                        return TokenStep::Wait;
+                    }
+                    Plan::Use | Plan::Unavailable => token,
+                }
+            }
+        };
+        let epoch = self.keys.epoch();
+        let detached = match self.keys.keys(now) {
+            Err(e) => return TokenStep::Done(TokenOutcome::Unavailable(e)),
+            Ok(keys) => match bearer.prepare(&token, keys, now, &check.resource) {
+                Ok(c) => c.detach(),
+                Err(e) => return TokenStep::Done(TokenOutcome::Refused(e)),
+            },
+        };
+        let remember = bearer
+            .cache_key(&check.credential, &check.resource)
+            .map(|k| (k, epoch));
+        let alg = match detached.alg {
+            Algorithm::EdDsa => {
+                let ok = Ed25519Verifier
+                    .verify(
+                        detached.alg,
+                        &detached.key,
+                        &detached.message,
+                        &detached.signature,
+                    )
+                    .unwrap_or(false);
+                return TokenStep::Done(self.finish(detached, remember, ok));
+            }
+            Algorithm::Es256 => "ES256",
+            Algorithm::Rs256 => "RS256",
+        };
+        TokenStep::Verify(PendingSignature {
+            alg,
+            jwk: detached.key.to_jwk(),
+            message: detached.message.clone(),
+            signature: detached.signature.clone(),
+            pending: Box::new((detached, remember)),
+        })
+    }
+
+    /// The outcome of a [`TokenStep::Verify`]: `verified` is the platform's answer (`false` too
+    /// when the key could not be imported).
+    pub fn verified(&mut self, signature: PendingSignature, verified: bool) -> TokenOutcome {
+        let (check, remember) = *signature.pending;
+        self.finish(check, remember, verified)
+    }
+
+    /// Reports the result of `fetch` at `now`: its body, or why there is none. Returns the
+    /// next fetch of the refresh (the key set once the metadata named it; the next metadata
+    /// URL after one that failed), `None` when the refresh is over and the key set stored,
+    /// or the error that ended it (the key set held before, if any, stays in use for its
+    /// time; the adapter logs the error).
+    pub fn fetched(
+        &mut self,
+        bearer: &Bearer,
+        fetch: KeyFetch,
+        body: Result<Vec<u8>, KeySetError>,
+        now: u64,
+    ) -> Result<Option<KeyFetch>, KeySetError> {
+        let result = match (fetch.metadata, body) {
+            (Some(i), body) => match body.and_then(|b| jwks_uri(&b, bearer.issuer())) {
+                Ok(url) => {
+                    self.discovered = Some(url);
+                    return Ok(self.first_fetch(bearer));
+                }
+                Err(e) => match self.metadata_fetch(bearer, i + 1) {
+                    Some(next) => return Ok(Some(next)),
+                    None => Err(e),
+                },
+            },
+            (None, Ok(body)) => self.keys.store(now, &body),
+            (None, Err(e)) => Err(e),
+        };
+        if let Err(e) = &result {
+            self.keys.failed(e.clone());
+            self.discovered = None;
+        }
+        result.map(|()| None)
+    }
+
+    /// The first fetch of a refresh: the key set when its URL is known, else the issuer's
+    /// first metadata URL.
+    fn first_fetch(&self, bearer: &Bearer) -> Option<KeyFetch> {
+        let url = match (bearer.key_source(), &self.discovered) {
+            (KeySource::Url(url), _) | (KeySource::Discover(_), Some(url)) => url.clone(),
+            (KeySource::Discover(_), None) => return self.metadata_fetch(bearer, 0),
+        };
+        let policy = self.keys.policy();
+        Some(KeyFetch {
+            url,
+            max_bytes: policy.max_body_bytes,
+            timeout_ms: policy.fetch_timeout_ms,
+            what: "key set",
+            metadata: None,
+        })
+    }
+
+    /// The fetch of the issuer's `i`th metadata URL, if there is one.
+    fn metadata_fetch(&self, bearer: &Bearer, i: usize) -> Option<KeyFetch> {
+        let KeySource::Discover(urls) = bearer.key_source() else {
+            return None;
+        };
+        Some(KeyFetch {
+            url: urls.get(i)?.clone(),
+            max_bytes: MAX_METADATA_BYTES,
+            timeout_ms: self.keys.policy().fetch_timeout_ms,
+            what: "authorization server metadata",
+            metadata: Some(i),
+        })
+    }
+
+    /// The caller of a checked signature, remembered under its key when verified.
+    fn finish(&mut self, check: DetachedCheck, remember: Remember, verified: bool) -> TokenOutcome {
+        match check.finish(verified) {
+            Ok(caller) => {
+                let scopes = caller.scopes.clone();
+                if let Some((key, epoch)) = remember {
+                    self.tokens.insert(key, caller, epoch);
+                }
+                TokenOutcome::Caller(scopes)
+            }
+            Err(e) => TokenOutcome::Refused(e),
+        }
+    }
+}

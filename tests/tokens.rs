@@ -1,0 +1,327 @@
+//! The token path as the Worker runs it (`skills_edge::http::Authenticator`): the refresh
+//! and its discovery, requests that wait for a refresh under way, the tokens remembered, the
+//! signatures handed to the platform, and the answers when no key set can be had.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use serde_json::json;
+use skills_edge::auth::{KeySet, SignatureVerifier as _};
+use skills_edge::http::{
+    AuthMode, Authenticator, Bearer, BearerConfig, KeyFetch, KeySetError, TokenError, TokenOutcome,
+    TokenStep,
+};
+
+use crate::auth::{fixture_token, fixtures, Native};
+
+const ISS: &str = "https://as.example";
+const RESOURCE: &str = "https://rs.example/mcp";
+const JWKS_URL: &str = "https://as.example/jwks.json";
+const NOW: u64 = 1_700_000_000;
+
+fn bearer(jwks_url: Option<&str>) -> Bearer {
+    Bearer::new(BearerConfig {
+        mode: AuthMode::Jwt,
+        issuer: Some(ISS.into()),
+        jwks_url: jwks_url.map(Into::into),
+        ..BearerConfig::default()
+    })
+    .unwrap()
+    .unwrap()
+}
+
+fn b64(bytes: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+fn pair() -> ed25519_compact::KeyPair {
+    ed25519_compact::KeyPair::from_seed(ed25519_compact::Seed::new([5; 32]))
+}
+
+fn ed_jwks(kid: &str) -> Vec<u8> {
+    json!({"keys":[{"kty":"OKP","crv":"Ed25519","kid":kid,"x":b64(&pair().pk[..])}]})
+        .to_string()
+        .into_bytes()
+}
+
+fn ed_token(kid: &str, sub: &str) -> String {
+    let header = json!({"alg":"EdDSA","kid":kid,"typ":"at+jwt"});
+    let claims = json!({"iss":ISS,"aud":RESOURCE,"sub":sub,"client_id":"c","jti":"j",
+        "iat":NOW,"exp":NOW + 600,"scope":"skills:read"});
+    let input = format!(
+        "{}.{}",
+        b64(header.to_string().as_bytes()),
+        b64(claims.to_string().as_bytes())
+    );
+    format!("Bearer {input}.{}", b64(&pair().sk.sign(&input, None)[..]))
+}
+
+/// Runs one request's steps to its answer, serving each fetch from `serve` and counting them;
+/// a `Wait` is an error here (no other request is under way).
+fn run(
+    auth: &mut Authenticator,
+    b: &Bearer,
+    credential: &str,
+    now: u64,
+    serve: &mut dyn FnMut(&KeyFetch) -> Result<Vec<u8>, KeySetError>,
+) -> (TokenOutcome, Vec<String>) {
+    let mut check = auth.check(credential, RESOURCE);
+    let mut fetched = Vec::new();
+    for _ in 0..4 {
+        match auth.step(b, &mut check, now) {
+            TokenStep::Done(outcome) => return (outcome, fetched),
+            TokenStep::Refresh(first) => {
+                let mut next = Some(first);
+                while let Some(fetch) = next {
+                    fetched.push(fetch.url.clone());
+                    let body = serve(&fetch);
+                    next = auth.fetched(b, fetch, body, now).unwrap_or(None);
+                }
+            }
+            TokenStep::Wait => panic!("nothing to wait for"),
+            TokenStep::Verify(_) => panic!("an EdDSA signature is checked in the library"),
+        }
+    }
+    panic!("no answer after four steps")
+}
+
+fn caller() -> TokenOutcome {
+    TokenOutcome::Caller(vec!["skills:read".into()])
+}
+
+#[test]
+fn a_token_is_checked_after_one_fetch_and_remembered() {
+    let b = bearer(Some(JWKS_URL));
+    let mut auth = Authenticator::default();
+    let mut serve = |f: &KeyFetch| {
+        assert_eq!(
+            (f.what, f.max_bytes > 0, f.timeout_ms > 0),
+            ("key set", true, true)
+        );
+        Ok(ed_jwks("k1"))
+    };
+    let t = ed_token("k1", "alice");
+    assert_eq!(
+        run(&mut auth, &b, &t, NOW, &mut serve),
+        (caller(), vec![JWKS_URL.into()])
+    );
+    // The same token again: remembered, no fetch and no signature work.
+    assert_eq!(
+        run(&mut auth, &b, &t, NOW + 1, &mut serve),
+        (caller(), vec![])
+    );
+    // Another token under the held key: no fetch.
+    let other = ed_token("k1", "bob");
+    assert_eq!(
+        run(&mut auth, &b, &other, NOW + 2, &mut serve).1,
+        Vec::<String>::new()
+    );
+    // A token that does not parse is refused before anything is fetched.
+    let (outcome, fetched) = run(&mut auth, &b, "Bearer not.a.token", NOW, &mut serve);
+    assert!(matches!(outcome, TokenOutcome::Refused(_)), "{outcome:?}");
+    assert!(fetched.is_empty());
+}
+
+#[test]
+fn requests_during_a_refresh_wait_for_it_and_then_use_its_keys() {
+    let b = bearer(Some(JWKS_URL));
+    let mut auth = Authenticator::default();
+    let t = ed_token("k1", "alice");
+    let mut first = auth.check(&t, RESOURCE);
+    let TokenStep::Refresh(fetch) = auth.step(&b, &mut first, NOW) else {
+        panic!("a refresh")
+    };
+    let mut second = auth.check(&ed_token("k1", "bob"), RESOURCE);
+    assert!(matches!(auth.step(&b, &mut second, NOW), TokenStep::Wait));
+    assert_eq!(auth.fetched(&b, fetch, Ok(ed_jwks("k1")), NOW), Ok(None));
+    for check in [&mut first, &mut second] {
+        assert!(matches!(
+            auth.step(&b, check, NOW),
+            TokenStep::Done(TokenOutcome::Caller(_))
+        ));
+        // A check stepped again after its answer is refused, never granted.
+        assert!(matches!(
+            auth.step(&b, check, NOW),
+            TokenStep::Done(TokenOutcome::Refused(_))
+        ));
+    }
+}
+
+#[test]
+fn the_key_set_url_is_discovered_from_the_issuers_metadata_and_kept() {
+    let b = bearer(None);
+    let mut auth = Authenticator::default();
+    let oauth = format!("{ISS}/.well-known/oauth-authorization-server");
+    let oidc = format!("{ISS}/.well-known/openid-configuration");
+    let mut serve = |f: &KeyFetch| match f.url.as_str() {
+        u if u == oauth => Err(KeySetError::Fetch {
+            what: format!("{u}: HTTP status 404"),
+        }),
+        u if u == oidc => {
+            assert_eq!(f.what, "authorization server metadata");
+            Ok(json!({"issuer": ISS, "jwks_uri": JWKS_URL})
+                .to_string()
+                .into_bytes())
+        }
+        JWKS_URL => Ok(ed_jwks("k1")),
+        u => panic!("fetched {u}"),
+    };
+    let (outcome, fetched) = run(&mut auth, &b, &ed_token("k1", "alice"), NOW, &mut serve);
+    assert_eq!(outcome, caller());
+    assert_eq!(fetched, [oauth.clone(), oidc.clone(), JWKS_URL.into()]);
+    // An unknown kid, past the refetch interval: the discovered URL is fetched directly.
+    let mut serve2 = |f: &KeyFetch| {
+        assert_eq!(f.url, JWKS_URL);
+        Ok(ed_jwks("k2"))
+    };
+    let (outcome, fetched) = run(
+        &mut auth,
+        &b,
+        &ed_token("k2", "alice"),
+        NOW + 61,
+        &mut serve2,
+    );
+    assert_eq!((outcome, fetched), (caller(), vec![JWKS_URL.to_owned()]));
+}
+
+#[test]
+fn metadata_naming_another_issuer_is_not_used() {
+    let b = bearer(None);
+    let mut auth = Authenticator::default();
+    let mut serve = |f: &KeyFetch| {
+        assert_ne!(
+            f.url, JWKS_URL,
+            "the key set of unchecked metadata was fetched"
+        );
+        Ok(
+            json!({"issuer": "https://evil.example", "jwks_uri": JWKS_URL})
+                .to_string()
+                .into_bytes(),
+        )
+    };
+    let (outcome, fetched) = run(&mut auth, &b, &ed_token("k1", "alice"), NOW, &mut serve);
+    let TokenOutcome::Unavailable(e) = outcome else {
+        panic!("{outcome:?}")
+    };
+    assert_eq!(e.reason(), "invalid");
+    assert_eq!(
+        fetched.len(),
+        2,
+        "both metadata URLs, then no key set: {fetched:?}"
+    );
+}
+
+#[test]
+fn a_failed_refresh_answers_503_until_the_next_attempt_is_due() {
+    let b = bearer(None);
+    let mut auth = Authenticator::default();
+    let mut attempts = 0;
+    let mut failing = |_: &KeyFetch| {
+        attempts += 1;
+        Err(KeySetError::Fetch {
+            what: "no answer within 5000 ms".into(),
+        })
+    };
+    let t = ed_token("k1", "alice");
+    let (outcome, _) = run(&mut auth, &b, &t, NOW, &mut failing);
+    assert!(
+        matches!(&outcome, TokenOutcome::Unavailable(e) if e.reason() == "fetch"),
+        "{outcome:?}"
+    );
+    // Within the refetch interval: 503 at once, nothing fetched.
+    let (outcome, fetched) = run(&mut auth, &b, &t, NOW + 30, &mut failing);
+    assert!(matches!(outcome, TokenOutcome::Unavailable(_)));
+    assert!(fetched.is_empty());
+    assert_eq!(attempts, 2, "one attempt per metadata URL");
+    // Past it, a new attempt, which finds the keys.
+    let meta = json!({"issuer": ISS, "jwks_uri": JWKS_URL})
+        .to_string()
+        .into_bytes();
+    let mut serving = |f: &KeyFetch| {
+        Ok(if f.url == JWKS_URL {
+            ed_jwks("k1")
+        } else {
+            meta.clone()
+        })
+    };
+    assert_eq!(run(&mut auth, &b, &t, NOW + 60, &mut serving).0, caller());
+    // A key set fetch that fails is reported as the error that ended the refresh.
+    let mut auth = Authenticator::default();
+    let b = bearer(Some(JWKS_URL));
+    let mut check = auth.check(&t, RESOURCE);
+    let TokenStep::Refresh(fetch) = auth.step(&b, &mut check, NOW) else {
+        panic!()
+    };
+    let too_large = KeySetError::TooLarge {
+        what: fetch.what,
+        len: fetch.max_bytes + 1,
+        max: fetch.max_bytes,
+    };
+    assert_eq!(
+        auth.fetched(&b, fetch, Err(too_large.clone()), NOW),
+        Err(too_large)
+    );
+    assert!(matches!(
+        auth.step(&b, &mut check, NOW),
+        TokenStep::Done(TokenOutcome::Unavailable(_))
+    ));
+}
+
+#[test]
+fn es256_and_rs256_signatures_go_to_the_platform_and_their_answer_decides() {
+    let fx = fixtures();
+    let b = Bearer::new(BearerConfig {
+        mode: AuthMode::Jwt,
+        issuer: Some(fx["issuer"].as_str().unwrap().into()),
+        audiences: vec![fx["audience"].as_str().unwrap().into()],
+        jwks_url: Some(JWKS_URL.into()),
+        ..BearerConfig::default()
+    })
+    .unwrap()
+    .unwrap();
+    let now = fx["now"].as_u64().unwrap() + 10;
+    for (name, alg) in [("es256", "ES256"), ("rs256", "RS256")] {
+        let mut auth = Authenticator::default();
+        let token = fixture_token(name);
+        for verdict in [false, true] {
+            let mut check = auth.check(&token, RESOURCE);
+            let mut step = auth.step(&b, &mut check, now);
+            if let TokenStep::Refresh(fetch) = step {
+                let jwks = fx["jwks"].to_string().into_bytes();
+                assert_eq!(auth.fetched(&b, fetch, Ok(jwks), now), Ok(None));
+                step = auth.step(&b, &mut check, now);
+            }
+            let TokenStep::Verify(sig) = step else {
+                panic!("{name}: {step:?}")
+            };
+            assert_eq!(sig.alg, alg);
+            // What goes to the platform verifies under an independent verifier.
+            let set = format!(r#"{{"keys":[{}]}}"#, sig.jwk);
+            let keys = KeySet::parse(set.as_bytes()).unwrap();
+            let key = keys.select(None, keys.keys()[0].key.algorithm()).unwrap();
+            assert_eq!(
+                Native.verify(key.key.algorithm(), &key.key, &sig.message, &sig.signature),
+                Ok(true),
+                "{name}"
+            );
+            let outcome = auth.verified(sig, verdict);
+            if verdict {
+                assert!(
+                    matches!(outcome, TokenOutcome::Caller(_)),
+                    "{name}: {outcome:?}"
+                );
+            } else {
+                assert_eq!(
+                    outcome,
+                    TokenOutcome::Refused(TokenError::Signature),
+                    "{name}"
+                );
+            }
+        }
+        // Verified once: remembered, no second signature check.
+        let mut check = auth.check(&token, RESOURCE);
+        assert!(matches!(
+            auth.step(&b, &mut check, now),
+            TokenStep::Done(TokenOutcome::Caller(_))
+        ));
+    }
+}
