@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints the count of public items of the library crates (skills-edge with its `command`
-# feature, as the native command and the npm package build it; skills-edge-rmcp), the number issue 38 bounds (fewer than 400), and fails when it reaches
-# `--max`.
+# feature, as the native command and the npm package build it; skills-edge-rmcp), the number
+# issue 38 bounds (fewer than 400), and the public types whose own documentation has no
+# runnable example. With `--max`, fails when the count reaches it or a type has no example.
 #
 # Method: `cargo doc --no-deps` of the workspace (native target; the command's crate turns on
 # `command`), then from rustdoc's HTML:
@@ -46,6 +47,7 @@ lib_doc, rmcp_doc, max_items = sys.argv[1], sys.argv[2], int(sys.argv[3])
 per_module = "--per-module" in sys.argv
 listing = "--list" in sys.argv
 seen = {}
+no_example = []
 counts = collections.Counter()
 for crate, doc in [("skills_edge", lib_doc), ("skills_edge_rmcp", rmcp_doc)]:
     if not os.path.exists(f"{doc}/{crate}/all.html"):
@@ -69,6 +71,11 @@ for crate, doc in [("skills_edge", lib_doc), ("skills_edge_rmcp", rmcp_doc)]:
         declared = len(re.findall(r'id="tymethod\.', page))
         n = 1 + assoc + declared
         seen[key] = n
+        # A type's own documentation (not its module's) holds a runnable example.
+        if os.path.basename(href).startswith(("struct.", "enum.", "trait.", "type.")):
+            top = re.search(r'<details class="toggle top-doc" open>(.*?)</details>', page, re.S)
+            if not top or "example-wrap" not in top.group(1):
+                no_example.append(f"{crate}/{href}")
         if listing:
             print(f"{n:3d}  {crate}/{href}")
         module = "::".join([crate] + os.path.dirname(href).split("/")).rstrip(":")
@@ -79,7 +86,13 @@ if per_module:
     for m, n in sorted(counts.items(), key=lambda x: -x[1]):
         print(f"{n:5d}  {m}")
 print(f"public items: {total}")
+print(f"public types without an example: {len(no_example)}")
+for page in no_example:
+    print(f"  {page}")
 if max_items and total >= max_items:
     sys.exit(f"public-items.sh: {total} public items, the bound is fewer than {max_items}\n"
              "  fix: make what has no user outside its crate pub(crate) (or private), or remove it")
+if max_items and no_example:
+    sys.exit("public-items.sh: every public type has a runnable example in its own documentation\n"
+             "  fix: add one (a doctest) to the types listed above")
 EOF

@@ -92,6 +92,23 @@ impl Default for Authenticator {
 /// One request's token on its way through [`Authenticator::step`]: the credential as sent
 /// (the value of [`Bearer::credential_header`]) and the request's resource
 /// ([`Bearer::resource`]).
+///
+/// ```
+/// use skills_edge::http::{Authenticator, AuthMode, Bearer, BearerConfig, TokenOutcome, TokenStep};
+/// let bearer = Bearer::new(BearerConfig {
+///     mode: AuthMode::Jwt,
+///     issuer: Some("https://as.example".into()),
+///     jwks_url: Some("https://as.example/jwks.json".into()),
+///     ..BearerConfig::default()
+/// })
+/// .unwrap()
+/// .unwrap();
+/// let mut auth = Authenticator::default();
+/// // A credential that is no JWS is refused at its first step, before any fetch.
+/// let mut check = auth.check("Bearer not-a-token", "https://rs.example/mcp");
+/// let TokenStep::Done(TokenOutcome::Refused(e)) = auth.step(&bearer, &mut check, 1500) else { panic!() };
+/// assert_eq!((e.reason(), e.status()), ("malformed", 401));
+/// ```
 #[derive(Debug)]
 pub struct TokenCheck {
     credential: String,
@@ -111,6 +128,52 @@ enum State {
 }
 
 /// What the adapter does next for a request's token.
+///
+/// The Worker's loop, with the I/O as closures (`get` for a bounded `GET`, `verify` for
+/// WebCrypto) and no other request under way:
+///
+/// ```
+/// use skills_edge::http::{Authenticator, Bearer, KeyFetch, KeySetError, TokenCheck, TokenOutcome, TokenStep};
+/// fn answer(
+///     auth: &mut Authenticator,
+///     bearer: &Bearer,
+///     mut check: TokenCheck,
+///     now: u64,
+///     get: impl Fn(&KeyFetch) -> Result<Vec<u8>, KeySetError>,
+///     verify: impl Fn(&str, &str, &[u8], &[u8]) -> bool,
+/// ) -> TokenOutcome {
+///     loop {
+///         match auth.step(bearer, &mut check, now) {
+///             TokenStep::Done(outcome) => return outcome,
+///             TokenStep::Refresh(first) => {
+///                 let mut next = Some(first);
+///                 while let Some(fetch) = next {
+///                     let body = get(&fetch);
+///                     // An error ends the refresh (the Worker logs it); the next step says 503.
+///                     next = auth.fetched(bearer, fetch, body, now).unwrap_or(None);
+///                 }
+///             }
+///             TokenStep::Wait => unreachable!("no other request"),
+///             TokenStep::Verify(s) => {
+///                 let ok = verify(s.alg, &s.jwk, &s.message, &s.signature);
+///                 return auth.verified(s, ok);
+///             }
+///         }
+///     }
+/// }
+/// # use skills_edge::http::{AuthMode, BearerConfig};
+/// # let bearer = Bearer::new(BearerConfig { mode: AuthMode::Jwt, issuer: Some("https://as.example".into()),
+/// #     jwks_url: Some("https://as.example/jwks.json".into()), ..BearerConfig::default() }).unwrap().unwrap();
+/// let mut auth = Authenticator::default();
+/// # let fx: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(
+/// #     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/auth/fixtures.json")).unwrap()).unwrap();
+/// # let credential = fx["tokens"]["es256"].as_str().unwrap();
+/// let check = auth.check(credential, "https://rs.example/mcp");
+/// // The issuer is down: no key set can be had, 503.
+/// let down = |f: &KeyFetch| Err(KeySetError::Fetch { what: format!("{}: HTTP status 502", f.url) });
+/// let TokenOutcome::Unavailable(e) = answer(&mut auth, &bearer, check, 1500, down, |_, _, _, _| false) else { panic!() };
+/// assert_eq!(e.reason(), "fetch");
+/// ```
 #[derive(Debug)]
 pub enum TokenStep {
     /// The answer: the caller's scopes, a refusal (401) or no key set (503).
@@ -127,7 +190,28 @@ pub enum TokenStep {
     Verify(PendingSignature),
 }
 
-/// What a request's token stands for.
+/// What a request's token stands for, and the adapter's answer: the catalog's grant for the
+/// caller's scopes, [`Bearer::refused`] or [`Bearer::unavailable`].
+///
+/// ```
+/// use skills_edge::catalog::Grant;
+/// use skills_edge::http::{AuthMode, Bearer, BearerConfig, Endpoint, Head, HttpConfig, Response, TokenOutcome};
+/// let endpoint = Endpoint::new(skills_edge::embedded::catalog().unwrap(), HttpConfig::default()).unwrap();
+/// let bearer = Bearer::new(BearerConfig { mode: AuthMode::Jwt, issuer: Some("https://as.example".into()),
+///     ..BearerConfig::default() }).unwrap().unwrap();
+/// let head = Head { method: "POST", path: "/mcp", host: Some("localhost"), ..Head::default() };
+/// let answer = |outcome: TokenOutcome| -> Result<Grant, Response> {
+///     match outcome {
+///         TokenOutcome::Caller(scopes) => Ok(endpoint.responder().catalog().grant(&scopes)),
+///         TokenOutcome::Refused(e) => Err(bearer.refused(&endpoint, &head, "http", &e)),
+///         TokenOutcome::Unavailable(e) => Err(bearer.unavailable(&endpoint, &head, &e)),
+///     }
+/// };
+/// assert!(answer(TokenOutcome::Caller(vec!["skills:read".into()])).is_ok());
+/// let refused = answer(TokenOutcome::Refused(skills_edge::http::TokenError::Signature)).unwrap_err();
+/// assert_eq!(refused.status, 401);
+/// assert!(refused.header("www-authenticate").unwrap().contains(r#"error="invalid_token""#));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TokenOutcome {
     /// A valid token: the caller's scopes, for the catalog's grant.
@@ -142,6 +226,25 @@ pub enum TokenOutcome {
 /// the key set. The adapter reads at most `max_bytes` of the body (past that, it reports
 /// [`KeySetError::TooLarge`] with `what`) and gives up after `timeout_ms`
 /// ([`KeySetError::Fetch`]).
+///
+/// Without a configured key set URL, a refresh reads the issuer's metadata first (RFC 8414),
+/// then the key set it names:
+///
+/// ```
+/// use skills_edge::http::{Authenticator, AuthMode, Bearer, BearerConfig, TokenStep};
+/// let bearer = Bearer::new(BearerConfig { mode: AuthMode::Jwt, issuer: Some("https://as.example".into()),
+///     ..BearerConfig::default() }).unwrap().unwrap();
+/// let mut auth = Authenticator::default();
+/// # let fx: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(
+/// #     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/auth/fixtures.json")).unwrap()).unwrap();
+/// # let credential = fx["tokens"]["es256"].as_str().unwrap();
+/// let mut check = auth.check(credential, "https://rs.example/mcp");
+/// let TokenStep::Refresh(fetch) = auth.step(&bearer, &mut check, 1500) else { panic!() };
+/// assert_eq!((fetch.url.as_str(), fetch.what), ("https://as.example/.well-known/oauth-authorization-server", "authorization server metadata"));
+/// let metadata = br#"{"issuer":"https://as.example","jwks_uri":"https://as.example/keys"}"#.to_vec();
+/// let next = auth.fetched(&bearer, fetch, Ok(metadata), 1500).unwrap().unwrap();
+/// assert_eq!((next.url.as_str(), next.what), ("https://as.example/keys", "key set"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyFetch {
     /// The URL.
@@ -157,6 +260,32 @@ pub struct KeyFetch {
 }
 
 /// A signature for the platform to check ([`TokenStep::Verify`]).
+///
+/// ```
+/// use skills_edge::http::{Authenticator, AuthMode, Bearer, BearerConfig, TokenError, TokenOutcome, TokenStep};
+/// # let fx: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(
+/// #     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/auth/fixtures.json")).unwrap()).unwrap();
+/// # let (es256_token, jwks) = (fx["tokens"]["es256"].as_str().unwrap(), fx["jwks"].to_string());
+/// let bearer = Bearer::new(BearerConfig {
+///     mode: AuthMode::Jwt,
+///     issuer: Some("https://as.example".into()),
+///     audiences: vec!["https://rs.example/mcp".into()],
+///     jwks_url: Some("https://as.example/jwks.json".into()),
+///     ..BearerConfig::default()
+/// })
+/// .unwrap()
+/// .unwrap();
+/// let now = 1_700_000_010;
+/// let mut auth = Authenticator::default();
+/// let mut check = auth.check(es256_token, "https://rs.example/mcp");
+/// let TokenStep::Refresh(fetch) = auth.step(&bearer, &mut check, now) else { panic!() };
+/// auth.fetched(&bearer, fetch, Ok(jwks.into_bytes()), now).unwrap();
+/// let TokenStep::Verify(signature) = auth.step(&bearer, &mut check, now) else { panic!() };
+/// assert_eq!(signature.alg, "ES256");
+/// assert!(signature.jwk.contains(r#""crv":"P-256""#));
+/// // The platform's verdict decides: here, refused.
+/// assert_eq!(auth.verified(signature, false), TokenOutcome::Refused(TokenError::Signature));
+/// ```
 #[derive(Debug)]
 pub struct PendingSignature {
     /// `"ES256"` or `"RS256"`.
