@@ -561,13 +561,12 @@ fn bad_base64url_is_refused() {
             .reason(),
         "malformed"
     );
-    for other in [
-        "Basic dXNlcjpwYXNz",
-        "Bearer",
-        "Bearer ",
-        "",
-        "Token abc.def.ghi",
-    ] {
+    // Another scheme: an unsupported authentication method (no error code, RFC 6750 §3.1).
+    for other in ["Basic dXNlcjpwYXNz", "Token abc.def.ghi"] {
+        let e = Token::parse(other).unwrap_err();
+        assert_eq!((e.reason(), e.error_code()), ("scheme", None), "{other:?}");
+    }
+    for other in ["Bearer", "Bearer ", ""] {
         assert_eq!(
             Token::parse(other).unwrap_err().reason(),
             "malformed",
@@ -1028,9 +1027,10 @@ fn the_key_cache_serves_a_stale_set_while_fetches_fail_then_gives_up() {
 fn a_fetch_never_reported_stops_holding_back_new_attempts() {
     let mut cache = KeyCache::new(KeyCachePolicy::default());
     assert_eq!(cache.plan(NOW, None), Plan::Fetch);
-    // The fetch time-out is 5 s; the refetch interval still applies after it.
-    assert_eq!(cache.plan(NOW + 4, None), Plan::Wait);
-    assert_eq!(cache.plan(NOW + 5, None), Plan::Unavailable);
+    // The fetch time-out is 5 s (strictly past it: the clock is in whole seconds); the
+    // refetch interval still applies after it.
+    assert_eq!(cache.plan(NOW + 5, None), Plan::Wait);
+    assert_eq!(cache.plan(NOW + 6, None), Plan::Unavailable);
     assert_eq!(cache.plan(NOW + 60, None), Plan::Fetch);
 }
 

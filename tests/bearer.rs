@@ -110,13 +110,11 @@ fn anonymous_requests_and_preflights_pass_to_the_endpoint() {
 fn a_token_that_does_not_parse_is_refused_not_downgraded() {
     let b = jwt(&[]);
     let h = head("POST", "/mcp");
-    for bad in [
-        "",
-        "Basic dXNlcjpwYXNz",
-        "Bearer a.b",
-        "Bearer e30.e30.",
-        "Bearer a=.b.c",
-    ] {
+    // Another scheme: 401 without an error code (an unsupported authentication method,
+    // RFC 6750 §3.1), never anonymous.
+    let err = validate(&b, &h, "Basic dXNlcjpwYXNz").unwrap_err();
+    assert_eq!((err.reason(), err.error_code()), ("scheme", None));
+    for bad in ["", "Bearer a.b", "Bearer e30.e30.", "Bearer a=.b.c"] {
         let err = validate(&b, &h, bad).unwrap_err();
         assert_eq!(err.error_code(), Some("invalid_token"), "{bad:?}");
     }

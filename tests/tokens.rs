@@ -77,7 +77,7 @@ fn run(
                     next = auth.fetched(b, fetch, body, now).unwrap_or(None);
                 }
             }
-            TokenStep::Wait => panic!("nothing to wait for"),
+            TokenStep::Wait { .. } => panic!("nothing to wait for"),
             TokenStep::Verify(_) => panic!("an EdDSA signature is checked in the library"),
         }
     }
@@ -131,7 +131,10 @@ fn requests_during_a_refresh_wait_for_it_and_then_use_its_keys() {
         panic!("a refresh")
     };
     let mut second = auth.check(&ed_token("k1", "bob"), RESOURCE);
-    assert!(matches!(auth.step(&b, &mut second, NOW), TokenStep::Wait));
+    assert!(matches!(
+        auth.step(&b, &mut second, NOW),
+        TokenStep::Wait { .. }
+    ));
     assert_eq!(auth.fetched(&b, fetch, Ok(ed_jwks("k1")), NOW), Ok(None));
     for check in [&mut first, &mut second] {
         assert!(matches!(
@@ -281,7 +284,7 @@ fn es256_and_rs256_signatures_go_to_the_platform_and_their_answer_decides() {
     let now = fx["now"].as_u64().unwrap() + 10;
     for (name, alg) in [("es256", "ES256"), ("rs256", "RS256")] {
         let mut auth = Authenticator::default();
-        let token = fixture_token(name);
+        let token = format!("Bearer {}", fixture_token(name));
         for verdict in [false, true] {
             let mut check = auth.check(&token, RESOURCE);
             let mut step = auth.step(&b, &mut check, now);
@@ -324,4 +327,149 @@ fn es256_and_rs256_signatures_go_to_the_platform_and_their_answer_decides() {
             TokenStep::Done(TokenOutcome::Caller(_))
         ));
     }
+}
+
+#[test]
+fn a_remembered_token_answers_as_a_full_validation_would_as_the_key_set_ages() {
+    let b = bearer(Some(JWKS_URL));
+    let mut auth = Authenticator::default();
+    let t = ed_token("k1", "alice");
+    let mut serve = |_: &KeyFetch| Ok(ed_jwks("k1"));
+    assert_eq!(run(&mut auth, &b, &t, NOW, &mut serve).0, caller());
+    // Past the key set's age (600 s), a remembered token no longer skips the refresh.
+    let mut counted = 0;
+    let mut serve = |_: &KeyFetch| {
+        counted += 1;
+        Ok(ed_jwks("k1"))
+    };
+    assert_eq!(run(&mut auth, &b, &t, NOW + 600, &mut serve).0, caller());
+    assert_eq!(counted, 1, "the aged key set was fetched again");
+    // While fetches fail, the held set serves up to an hour past its age, then 503, for a
+    // remembered token as for any other (its token expires at NOW + 600 + leeway otherwise:
+    // this one is minted to last).
+    let long = {
+        let header = json!({"alg":"EdDSA","kid":"k1","typ":"at+jwt"});
+        let claims = json!({"iss":ISS,"aud":RESOURCE,"sub":"carol","client_id":"c","jti":"j",
+            "iat":NOW,"exp":NOW + 86_400,"scope":"skills:read"});
+        let input = format!(
+            "{}.{}",
+            b64(header.to_string().as_bytes()),
+            b64(claims.to_string().as_bytes())
+        );
+        format!("Bearer {input}.{}", b64(&pair().sk.sign(&input, None)[..]))
+    };
+    let mut down = |_: &KeyFetch| {
+        Err(KeySetError::Fetch {
+            what: "HTTP status 502".into(),
+        })
+    };
+    assert_eq!(run(&mut auth, &b, &long, NOW + 601, &mut down).0, caller());
+    assert_eq!(
+        run(&mut auth, &b, &long, NOW + 600 + 4199, &mut down).0,
+        caller()
+    );
+    let (outcome, _) = run(&mut auth, &b, &long, NOW + 600 + 4200, &mut down);
+    assert!(
+        matches!(outcome, TokenOutcome::Unavailable(_)),
+        "{outcome:?}"
+    );
+}
+
+#[test]
+fn a_refresh_of_several_fetches_stays_under_way_for_the_requests_that_wait() {
+    let b = bearer(None);
+    let mut auth = Authenticator::default();
+    let t = ed_token("k1", "alice");
+    let mut first = auth.check(&t, RESOURCE);
+    let TokenStep::Refresh(meta) = auth.step(&b, &mut first, NOW) else {
+        panic!("a refresh")
+    };
+    let mut second = auth.check(&ed_token("k1", "bob"), RESOURCE);
+    let TokenStep::Wait { timeout_ms } = auth.step(&b, &mut second, NOW) else {
+        panic!("a wait")
+    };
+    assert_eq!(timeout_ms, 5000);
+    // The metadata arrives after 4 s; the key set fetch that follows is under way too.
+    let doc = json!({"issuer": ISS, "jwks_uri": JWKS_URL})
+        .to_string()
+        .into_bytes();
+    let keys = auth.fetched(&b, meta, Ok(doc), NOW + 4).unwrap().unwrap();
+    // The waiting request's wait ran out: it asks again and waits again, as does a new one.
+    assert!(matches!(
+        auth.step(&b, &mut second, NOW + 6),
+        TokenStep::Wait { .. }
+    ));
+    let mut third = auth.check(&t, RESOURCE);
+    assert!(matches!(
+        auth.step(&b, &mut third, NOW + 6),
+        TokenStep::Wait { .. }
+    ));
+    assert_eq!(auth.fetched(&b, keys, Ok(ed_jwks("k1")), NOW + 8), Ok(None));
+    for check in [&mut first, &mut second, &mut third] {
+        let step = auth.step(&b, check, NOW + 8);
+        assert!(
+            matches!(step, TokenStep::Done(TokenOutcome::Caller(_))),
+            "{step:?}"
+        );
+    }
+    // A refresh that goes quiet (its fetch never reported) holds nobody for longer than a
+    // fetch's time: then 503, and no new attempt before the refetch interval.
+    let mut auth = Authenticator::default();
+    let mut a = auth.check(&t, RESOURCE);
+    assert!(matches!(auth.step(&b, &mut a, NOW), TokenStep::Refresh(_)));
+    let mut w = auth.check(&t, RESOURCE);
+    assert!(matches!(
+        auth.step(&b, &mut w, NOW + 5),
+        TokenStep::Wait { .. }
+    ));
+    let step = auth.step(&b, &mut w, NOW + 6);
+    assert!(
+        matches!(step, TokenStep::Done(TokenOutcome::Unavailable(_))),
+        "{step:?}"
+    );
+}
+
+#[test]
+fn authorization_is_read_as_bearer_only_and_another_scheme_gets_no_error_code() {
+    let b = bearer(Some(JWKS_URL));
+    let mut auth = Authenticator::default();
+    let t = ed_token("k1", "alice");
+    let mut serve = |_: &KeyFetch| Ok(ed_jwks("k1"));
+    assert_eq!(run(&mut auth, &b, &t, NOW, &mut serve).0, caller());
+    // The same token without its scheme, even remembered, and another scheme: refused as an
+    // unsupported authentication method, with no error code (RFC 6750 §3.1).
+    let bare = t.strip_prefix("Bearer ").unwrap();
+    for credential in [bare, "Basic YWxpY2U6c2VjcmV0", "bearer"] {
+        let (outcome, fetched) = run(&mut auth, &b, credential, NOW, &mut serve);
+        let TokenOutcome::Refused(e) = outcome else {
+            panic!("{credential}: {outcome:?}")
+        };
+        assert!(fetched.is_empty());
+        if credential == "bearer" {
+            assert_eq!(e.reason(), "scheme", "{credential}");
+        } else {
+            assert_eq!(e, TokenError::Scheme, "{credential}");
+        }
+    }
+    // Any case of the scheme is the scheme (RFC 9110 §11.1).
+    let lower = format!("bEaReR {bare}");
+    assert_eq!(run(&mut auth, &b, &lower, NOW, &mut serve).0, caller());
+    // Access's own header holds a bare token.
+    let access = Bearer::new(BearerConfig {
+        mode: AuthMode::Access,
+        issuer: Some("acme.cloudflareaccess.com".into()),
+        audiences: vec!["aud".into()],
+        ..BearerConfig::default()
+    })
+    .unwrap()
+    .unwrap();
+    let mut check = auth.check(bare, RESOURCE);
+    let step = auth.step(&access, &mut check, NOW);
+    assert!(
+        !matches!(
+            step,
+            TokenStep::Done(TokenOutcome::Refused(TokenError::Scheme))
+        ),
+        "{step:?}"
+    );
 }

@@ -146,9 +146,11 @@ impl KeyCache {
     /// refused by the validator without a fetch.
     pub fn plan(&mut self, now: u64, kid: Option<&str>) -> Plan {
         let timeout = self.policy.fetch_timeout_ms.div_ceil(1000);
+        // Strictly after: `now` and the start are whole seconds, so the mark lasts at least
+        // the fetch's time.
         if self
             .in_flight
-            .is_some_and(|started| now >= started.saturating_add(timeout))
+            .is_some_and(|started| now > started.saturating_add(timeout))
         {
             self.in_flight = None;
         }
@@ -203,6 +205,22 @@ impl KeyCache {
                 Err(e)
             }
         }
+    }
+
+    /// Reports that a refresh goes on with another fetch (after the issuer's metadata, its
+    /// key set; after a metadata URL that failed, the next): the refresh stays under way, for
+    /// that fetch's time, so requests keep waiting for it.
+    pub(crate) fn continuing(&mut self, now: u64) {
+        self.in_flight = Some(now);
+    }
+
+    /// Whether the held key set is younger than [`KeyCachePolicy::max_age`]: what a remembered
+    /// token needs ([`TokenCache`]), since an older set is due for a refresh (and, while
+    /// fetches fail, usable only until `max_age + max_stale`), which a full validation asks for.
+    pub(crate) fn fresh(&self, now: u64) -> bool {
+        self.held
+            .as_ref()
+            .is_some_and(|(_, at)| now < at.saturating_add(self.policy.max_age))
     }
 
     /// Reports a failed fetch. The held set (if any) stays in use until it is older than

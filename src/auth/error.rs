@@ -20,23 +20,28 @@ use std::fmt;
 /// [`TokenError::reason`] is a stable kebab-case name for logs and metrics.
 ///
 /// ```
-/// use skills_edge::auth::Token;
-/// let e = Token::parse("Basic dXNlcjpwYXNz").unwrap_err();
-/// assert_eq!((e.status(), e.reason()), (401, "malformed"));
-/// let e = Token::parse("Bearer a.b").unwrap_err();
-/// assert!(e.to_string().contains("fewer than three parts"), "{e}");
+/// use skills_edge::http::TokenError;
+/// let e = TokenError::Scheme; // `Authorization: Basic …`
+/// assert_eq!((e.status(), e.reason()), (401, "scheme"));
+/// assert!(e.to_string().starts_with("bearer token refused: the credential is not `Bearer <token>`"), "{e}");
+/// assert_eq!(TokenError::Signature.reason(), "signature");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TokenError {
     /// The request carries no token (the header is absent). Built by the I/O layer.
     Missing,
+    /// The credential uses another authentication scheme than `Bearer` (`Basic …`), or, in
+    /// the `Authorization` header, none (a bare token): RFC 6750 §2.1 defines `Bearer
+    /// <token>` there. Answered without an error code, as an unsupported authentication
+    /// method (RFC 6750 §3.1).
+    Scheme,
     /// The header value is longer than `MAX_TOKEN_BYTES`; nothing was decoded.
     TooLarge {
         /// Its length in bytes.
         len: usize,
     },
-    /// Not a well-formed signed token: another scheme, not three parts, bad base64url, a
+    /// Not a well-formed signed token: not three parts, bad base64url, a
     /// header or claims set that is not a JSON object or names a member twice, a header
     /// member of the wrong type, a signature of the wrong length.
     Malformed {
@@ -137,11 +142,13 @@ impl TokenError {
         401
     }
 
-    /// The RFC 6750 error code: `invalid_token`, or `None` for [`TokenError::Missing`].
+    /// The RFC 6750 error code: `invalid_token`, or `None` for [`TokenError::Missing`] and
+    /// [`TokenError::Scheme`] (RFC 6750 §3.1: a request without authentication information,
+    /// or with an unsupported authentication method, gets no error code).
     #[cfg_attr(feature = "internals", visibility::make(pub))]
     pub(crate) fn error_code(&self) -> Option<&'static str> {
         match self {
-            TokenError::Missing => None,
+            TokenError::Missing | TokenError::Scheme => None,
             _ => Some("invalid_token"),
         }
     }
@@ -150,6 +157,7 @@ impl TokenError {
     pub fn reason(&self) -> &'static str {
         match self {
             TokenError::Missing => "missing",
+            TokenError::Scheme => "scheme",
             TokenError::TooLarge { .. } => "too-large",
             TokenError::Malformed { .. } => "malformed",
             TokenError::Algorithm { .. } => "algorithm",
@@ -185,6 +193,9 @@ impl fmt::Display for TokenError {
         f.write_str("bearer token refused: ")?;
         match self {
             TokenError::Missing => f.write_str("the request carries no token"),
+            TokenError::Scheme => f.write_str(
+                "the credential is not `Bearer <token>` (RFC 6750 §2.1): send `Authorization: Bearer <token>`",
+            ),
             TokenError::TooLarge { len } => write!(
                 f,
                 "the header value is {len} bytes; at most {} are read",
@@ -264,11 +275,11 @@ impl std::error::Error for TokenError {}
 /// metadata could not. Answers 503 ([`KeySetError::status`]): the token was not judged.
 ///
 /// ```
-/// use skills_edge::auth::{KeySet, KeySetError};
-/// let e = KeySet::parse(br#"{"keys":[{"kty":"oct","k":"c2VjcmV0"}]}"#).unwrap_err();
-/// assert!(matches!(e, KeySetError::NoUsableKey { .. }));
-/// assert_eq!((e.status(), e.reason()), (503, "no-usable-key"));
-/// assert!(e.to_string().starts_with("no key set: the key set has no usable key ("), "{e}");
+/// use skills_edge::http::KeySetError;
+/// // What the Worker reports when the issuer does not answer.
+/// let e = KeySetError::Fetch { what: "https://as.example/jwks.json: HTTP status 502".into() };
+/// assert_eq!((e.status(), e.reason()), (503, "fetch"));
+/// assert!(e.to_string().ends_with("fetching it failed: https://as.example/jwks.json: HTTP status 502"), "{e}");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

@@ -131,7 +131,7 @@ impl Token {
     ///
     /// Refused, in this order:
     /// - a value longer than `MAX_TOKEN_BYTES` (before anything is decoded);
-    /// - another scheme, an empty token, a token with whitespace in it;
+    /// - another scheme ([`TokenError::Scheme`]), an empty token, a token with whitespace in it;
     /// - not three parts separated by `.` (five parts: an encrypted JWE, never accepted);
     /// - a part that is not strict base64url without padding (RFC 7515 §2: no `=`, no `+` or
     ///   `/`, no whitespace; RFC 4648 §3.5: no non-zero unused bits, so one token has one
@@ -268,9 +268,7 @@ fn bearer(value: &str) -> Result<&str, TokenError> {
     let token = match value.split_once(' ') {
         Some((scheme, rest)) => {
             if !scheme.eq_ignore_ascii_case("bearer") {
-                return Err(malformed(
-                    "is not a Bearer credential: send `Authorization: Bearer <token>`",
-                ));
+                return Err(TokenError::Scheme);
             }
             rest.trim_start_matches(' ')
         }

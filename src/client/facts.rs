@@ -147,8 +147,8 @@ impl EraChoice {
 ///     "capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}},
 ///     "serverInfo": {"name": "docs", "version": "1.2"}, "instructions": "Use the skills."});
 /// let facts = ServerFacts::from_result(Era::Legacy, "2025-11-25", &initialize);
-/// assert!(facts.declares_skills() && !facts.directory_read());
-/// assert_eq!(facts.server_name().as_deref(), Some("docs 1.2"));
+/// assert!(facts.capabilities["extensions"]["io.modelcontextprotocol/skills"].is_object());
+/// assert_eq!(facts.server_info.as_ref().unwrap()["name"], "docs");
 /// assert_eq!(facts.instructions.as_deref(), Some("Use the skills."));
 /// ```
 #[derive(Debug, Clone, PartialEq)]

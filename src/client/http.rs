@@ -203,7 +203,7 @@ pub struct HttpResponse<B> {
 /// // `Stream` answers server/discover with those chunks, as `text/event-stream`.
 /// let facts = block_on(HttpSession::new(ClientInfo::default()).connect(&Stream, EraChoice::Modern)).unwrap();
 /// assert_eq!(facts.protocol_version, "2026-07-28");
-/// assert!(facts.capabilities["tools"].is_object() && !facts.declares_skills());
+/// assert!(facts.capabilities["tools"].is_object());
 /// ```
 pub trait ResponseBody {
     /// The next chunk, or `None` at the end. Failures are `connection-failed`, `timeout` or
@@ -240,7 +240,7 @@ pub trait ResponseBody {
 /// }
 /// let io = InProcess(Responder::new(skills_edge::embedded::catalog().unwrap(), Config::default()).unwrap());
 /// let facts = block_on(HttpSession::new(ClientInfo::default()).connect(&io, EraChoice::Auto)).unwrap();
-/// assert!(facts.declares_skills());
+/// assert!(facts.capabilities["extensions"]["io.modelcontextprotocol/skills"].is_object());
 /// ```
 pub trait HttpIo {
     /// The body type of responses.

@@ -146,7 +146,7 @@ pub(crate) const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 ///     async fn call(&self, method: &str, _params: Value) -> Result<String> {
 ///         match method {
 ///             "skills/list" => Ok(self.0.clone()),
-///             _ => Err(ClientError::exchange(ExchangeKind::ServerError, "no such method").with_actual("-32601")),
+///             _ => Err(ClientError::exchange(ExchangeKind::ServerError, "no such method")),
 ///         }
 ///     }
 ///     fn now_ms(&self) -> f64 { 0.0 }

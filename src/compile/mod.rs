@@ -359,6 +359,32 @@ fn archive_too_large(rel: &str, name: &str, size: u64, limit: u64) -> Option<Dia
     })
 }
 
+impl Compiled {
+    /// What the search index reads of each skill, in skill order: name, description, tags
+    /// and `SKILL.md`.
+    pub(crate) fn search_docs(&self) -> Vec<crate::search::index::Doc<'_>> {
+        self.skills
+            .iter()
+            .map(|s| {
+                // Files are sorted by URI.
+                let skill_md = self
+                    .files
+                    .binary_search_by(|f| f.uri.as_str().cmp(s.uri.as_str()))
+                    .ok()
+                    .and_then(|f| self.files.get(f))
+                    .and_then(|f| std::str::from_utf8(&f.bytes).ok())
+                    .unwrap_or("");
+                crate::search::index::Doc {
+                    name: &s.name,
+                    description: &s.description,
+                    tags: crate::search::text::tags_of(&s.frontmatter),
+                    skill_md,
+                }
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -43,9 +43,10 @@ pub use entry::{Entry, LimitReport, ResourceItem, Resources, SignatureMeta};
 pub use error::{ErrorCode, Failure, VerifyError};
 pub use index::{resolve_reference_uri, same_origin};
 pub use registry::{
-    HostOptions, ListingOutcome, LoadedSkill, PlannedRead, Purpose, ReadFile, RegisterOutcome,
-    Rejected, SkillHost, SkillSummary,
+    HostOptions, ListingOutcome, LoadedSkill, PlannedRead, ReadFile, RegisterOutcome, Rejected,
+    SkillHost, SkillSummary,
 };
+internal_use!(registry::Purpose);
 pub use signature::{trusted_key, Signer, SignerPolicy, SignerTrust};
 pub use verify::{
     resolve, verify_bytes, verify_content, verify_skill_md, Body, Content, FileReceipt, Hashing,

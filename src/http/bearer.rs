@@ -9,7 +9,7 @@
 //! | `/.well-known/oauth-protected-resource` or `…/mcp` (`GET`, `HEAD`) | the metadata document, after the `Origin` and `Host` rules; `OPTIONS`: the CORS preflight; another method: 405 |
 //! | `OPTIONS` anywhere else | the endpoint's preflight: no token is needed (a browser sends none) |
 //! | no credential header | anonymous: the endpoint answers as it does without authentication, unless [`Bearer::needs_token`] says the request needs one (401 with the challenge, no error code) |
-//! | a credential | the `Origin` and `Host` rules, then the token is parsed and validated: any failure is 401 `error="invalid_token"`, never a downgrade to anonymous; a key set that cannot be had is 503 |
+//! | a credential | the `Origin` and `Host` rules, then the token is parsed and validated: any failure is 401 `error="invalid_token"` (another scheme than `Bearer`, or a bare token in `Authorization`: 401 without an error code, RFC 6750 §3.1), never a downgrade to anonymous; a key set that cannot be had is 503 |
 //!
 //! Every 401 carries `WWW-Authenticate: Bearer … resource_metadata="<this server>/.well-known/
 //! oauth-protected-resource/mcp"` (RFC 9728 §5.1; MCP authorization, Authorization Server
@@ -104,7 +104,7 @@ pub enum Gate<'c> {
 ///     issuer: Some("https://auth.example.com".into()),
 ///     ..BearerConfig::default()
 /// }).unwrap().unwrap();
-/// assert_eq!((bearer.credential_header(), bearer.issuer()), ("authorization", "https://auth.example.com"));
+/// assert_eq!(bearer.credential_header(), "authorization");
 /// // Without AUTH_AUDIENCE, the accepted audience is this server's own `/mcp` URL.
 /// let head = Head { host: Some("Skills.Example.com"), ..Head::default() };
 /// assert_eq!(bearer.resource(&head, "https"), "https://skills.example.com/mcp");
@@ -330,6 +330,12 @@ impl Bearer {
         &self.validator.config().issuer
     }
 
+    /// Whether the credential must be `Bearer <token>`: in the `Authorization` header (`jwt`),
+    /// where RFC 6750 §2.1 defines that form; Access's own header holds a bare token.
+    pub(crate) fn scheme_required(&self) -> bool {
+        self.mode != AuthMode::Access
+    }
+
     /// The request header the credential is read from (lower case): `authorization` for
     /// `jwt` (RFC 6750 §2.1; MCP authorization, Token Requirements), `cf-access-jwt-assertion`
     /// for `access` (Cloudflare, Validate JWTs). Only this header is read: a token elsewhere
@@ -537,8 +543,9 @@ impl Bearer {
     }
 
     /// The 503 for a request with a token when no key set can be had: `Retry-After`
-    /// (60 seconds), `Cache-Control: no-store`, an empty body. The adapter
-    /// logs `error`.
+    /// (60 seconds), `Cache-Control: no-store`, `Access-Control-Expose-Headers: Retry-After`
+    /// for a browser caller, the endpoint's `Vary` and CORS headers, an empty body. The
+    /// adapter logs `error`.
     pub fn unavailable(
         &self,
         endpoint: &Endpoint,
@@ -546,14 +553,18 @@ impl Bearer {
         error: &KeySetError,
     ) -> Response {
         let _ = error;
+        let mut headers = vec![
+            ("retry-after", UNAVAILABLE_RETRY_AFTER.to_owned()),
+            ("cache-control", "no-store".to_owned()),
+        ];
+        if head.origin.is_some() {
+            headers.push(("access-control-expose-headers", "retry-after".to_owned()));
+        }
         endpoint.framed(
             head,
             Response {
                 status: 503,
-                headers: vec![
-                    ("retry-after", UNAVAILABLE_RETRY_AFTER.to_owned()),
-                    ("cache-control", "no-store".to_owned()),
-                ],
+                headers,
                 body: Vec::new(),
                 splice: None,
             },

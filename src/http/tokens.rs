@@ -10,7 +10,7 @@
 //!     match auth.step(&bearer, &mut check, now()) {
 //!         TokenStep::Done(outcome) => break outcome,
 //!         TokenStep::Refresh(first) => { run the refresh (below), shared with later requests }
-//!         TokenStep::Wait => { wait for the refresh under way }
+//!         TokenStep::Wait { timeout_ms } => { wait for the refresh under way, at most timeout_ms }
 //!         TokenStep::Verify(signature) => { let ok = verify(&signature); break auth.verified(signature, ok) }
 //!     }
 //! };
@@ -63,7 +63,7 @@ use crate::auth::{
 /// assert_eq!(fetch.url, "https://as.example/jwks.json");
 /// // A second request meanwhile waits for that fetch.
 /// let mut other = auth.check(&credential, "https://rs.example/mcp");
-/// assert!(matches!(auth.step(&bearer, &mut other, 1500), TokenStep::Wait));
+/// assert!(matches!(auth.step(&bearer, &mut other, 1500), TokenStep::Wait { .. }));
 /// assert!(auth.fetched(&bearer, fetch, Ok(jwks.into_bytes()), 1500).unwrap().is_none());
 /// let TokenStep::Done(TokenOutcome::Caller(scopes)) = auth.step(&bearer, &mut check, 1500) else { panic!() };
 /// assert_eq!(scopes, ["skills:read"]);
@@ -120,9 +120,11 @@ pub struct TokenCheck {
 enum State {
     /// Not looked at yet.
     New,
-    /// Read; the key set was asked for (a refresh started or under way), so the next step
-    /// validates with what is held, without asking again.
-    Asked(Token),
+    /// Read; this request's refresh ran, so the next step validates with what is held,
+    /// without asking again.
+    Refreshed(Token),
+    /// Read; another request's refresh was under way, so the next step asks again.
+    Waited(Token),
     /// Answered (or handed to the platform to verify).
     Spent,
 }
@@ -153,7 +155,7 @@ enum State {
 ///                     next = auth.fetched(bearer, fetch, body, now).unwrap_or(None);
 ///                 }
 ///             }
-///             TokenStep::Wait => unreachable!("no other request"),
+///             TokenStep::Wait { .. } => unreachable!("no other request"),
 ///             TokenStep::Verify(s) => {
 ///                 let ok = verify(s.alg, &s.jwk, &s.message, &s.signature);
 ///                 return auth.verified(s, ok);
@@ -167,7 +169,7 @@ enum State {
 /// let mut auth = Authenticator::default();
 /// # let fx: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(
 /// #     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/auth/fixtures.json")).unwrap()).unwrap();
-/// # let credential = fx["tokens"]["es256"].as_str().unwrap();
+/// # let credential = &format!("Bearer {}", fx["tokens"]["es256"].as_str().unwrap());
 /// let check = auth.check(credential, "https://rs.example/mcp");
 /// // The issuer is down: no key set can be had, 503.
 /// let down = |f: &KeyFetch| Err(KeySetError::Fetch { what: format!("{}: HTTP status 502", f.url) });
@@ -182,9 +184,13 @@ pub enum TokenStep {
     /// [`Authenticator::fetched`], until it names no next fetch), let later requests wait for
     /// it, then step again.
     Refresh(KeyFetch),
-    /// Another request's refresh is under way: wait for it (or for its time, the fetch
-    /// timeout), then step again.
-    Wait,
+    /// Another request's refresh is under way: wait for it, at most `timeout_ms` (a fetch's
+    /// time), then step again (which waits again while that refresh goes on, and answers
+    /// once it is over or has gone quiet).
+    Wait {
+        /// The longest wait, in milliseconds.
+        timeout_ms: u64,
+    },
     /// Check this ES256 or RS256 signature (WebCrypto), then give the answer to
     /// [`Authenticator::verified`].
     Verify(PendingSignature),
@@ -237,7 +243,7 @@ pub enum TokenOutcome {
 /// let mut auth = Authenticator::default();
 /// # let fx: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(
 /// #     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/auth/fixtures.json")).unwrap()).unwrap();
-/// # let credential = fx["tokens"]["es256"].as_str().unwrap();
+/// # let credential = &format!("Bearer {}", fx["tokens"]["es256"].as_str().unwrap());
 /// let mut check = auth.check(credential, "https://rs.example/mcp");
 /// let TokenStep::Refresh(fetch) = auth.step(&bearer, &mut check, 1500) else { panic!() };
 /// assert_eq!((fetch.url.as_str(), fetch.what), ("https://as.example/.well-known/oauth-authorization-server", "authorization server metadata"));
@@ -265,7 +271,7 @@ pub struct KeyFetch {
 /// use skills_edge::http::{Authenticator, AuthMode, Bearer, BearerConfig, TokenError, TokenOutcome, TokenStep};
 /// # let fx: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(
 /// #     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/auth/fixtures.json")).unwrap()).unwrap();
-/// # let (es256_token, jwks) = (fx["tokens"]["es256"].as_str().unwrap(), fx["jwks"].to_string());
+/// # let (es256_token, jwks) = (format!("Bearer {}", fx["tokens"]["es256"].as_str().unwrap()), fx["jwks"].to_string());
 /// let bearer = Bearer::new(BearerConfig {
 ///     mode: AuthMode::Jwt,
 ///     issuer: Some("https://as.example".into()),
@@ -277,7 +283,7 @@ pub struct KeyFetch {
 /// .unwrap();
 /// let now = 1_700_000_010;
 /// let mut auth = Authenticator::default();
-/// let mut check = auth.check(es256_token, "https://rs.example/mcp");
+/// let mut check = auth.check(&es256_token, "https://rs.example/mcp");
 /// let TokenStep::Refresh(fetch) = auth.step(&bearer, &mut check, now) else { panic!() };
 /// auth.fetched(&bearer, fetch, Ok(jwks.into_bytes()), now).unwrap();
 /// let TokenStep::Verify(signature) = auth.step(&bearer, &mut check, now) else { panic!() };
@@ -324,36 +330,36 @@ impl Authenticator {
         let token = match std::mem::replace(&mut check.state, State::Spent) {
             // Stepped again after its answer: refused, never a grant.
             State::Spent => return TokenStep::Done(TokenOutcome::Refused(TokenError::Signature)),
-            State::Asked(token) => token,
+            // After its own refresh: validated with what is held, without asking again.
+            State::Refreshed(token) => token,
+            // After waiting for another request's refresh: asked again, so a refresh still
+            // under way is waited for again, and one that went quiet is not.
+            State::Waited(token) => match self.plan(bearer, check, token, now) {
+                Ok(token) => token,
+                Err(step) => return step,
+            },
             State::New => {
+                // In the `Authorization` header only `Bearer <token>` is read (RFC 6750 §2.1),
+                // before the remembered tokens are looked at.
+                if bearer.scheme_required() && !has_bearer_scheme(&check.credential) {
+                    return TokenStep::Done(TokenOutcome::Refused(TokenError::Scheme));
+                }
+                // A remembered token answers as a full validation would, so only under a key
+                // set that is not due for a refresh.
                 let key = bearer.cache_key(&check.credential, &check.resource);
-                if let Some(caller) = key.and_then(|k| self.tokens.get(&k, now, self.keys.epoch()))
-                {
+                let remembered = key
+                    .filter(|_| self.keys.fresh(now))
+                    .and_then(|k| self.tokens.get(&k, now, self.keys.epoch()));
+                if let Some(caller) = remembered {
                     return TokenStep::Done(TokenOutcome::Caller(caller.scopes.clone()));
                 }
                 let token = match Token::parse(&check.credential) {
                     Ok(token) => token,
                     Err(e) => return TokenStep::Done(TokenOutcome::Refused(e)),
                 };
-                match self.keys.plan(now, token.kid()) {
-                    Plan::Fetch => match self.first_fetch(bearer) {
-                        Some(fetch) => {
-                            check.state = State::Asked(token);
-                            return TokenStep::Refresh(fetch);
-                        }
-                        // Nowhere to fetch from (no metadata URL): the attempt fails at once.
-                        None => {
-                            self.keys.failed(KeySetError::Fetch {
-                                what: "no URL to fetch the key set from".into(),
-                            });
-                            token
-                        }
-                    },
-                    Plan::Wait => {
-                        check.state = State::Asked(token);
-                        return TokenStep::Wait;
-                    }
-                    Plan::Use | Plan::Unavailable => token,
+                match self.plan(bearer, check, token, now) {
+                    Ok(token) => token,
+                    Err(step) => return step,
                 }
             }
         };
@@ -415,10 +421,14 @@ impl Authenticator {
             (Some(i), body) => match body.and_then(|b| jwks_uri(&b, bearer.issuer())) {
                 Ok(url) => {
                     self.discovered = Some(url);
+                    self.keys.continuing(now);
                     return Ok(self.first_fetch(bearer));
                 }
                 Err(e) => match self.metadata_fetch(bearer, i + 1) {
-                    Some(next) => return Ok(Some(next)),
+                    Some(next) => {
+                        self.keys.continuing(now);
+                        return Ok(Some(next));
+                    }
                     None => Err(e),
                 },
             },
@@ -430,6 +440,39 @@ impl Authenticator {
             self.discovered = None;
         }
         result.map(|()| None)
+    }
+
+    /// Asks the key cache what to do for `token`: `Ok` to validate now, or the step that
+    /// comes first (a refresh, a wait).
+    fn plan(
+        &mut self,
+        bearer: &Bearer,
+        check: &mut TokenCheck,
+        token: Token,
+        now: u64,
+    ) -> Result<Token, TokenStep> {
+        match self.keys.plan(now, token.kid()) {
+            Plan::Fetch => match self.first_fetch(bearer) {
+                Some(fetch) => {
+                    check.state = State::Refreshed(token);
+                    Err(TokenStep::Refresh(fetch))
+                }
+                // Nowhere to fetch from (no metadata URL): the attempt fails at once.
+                None => {
+                    self.keys.failed(KeySetError::Fetch {
+                        what: "no URL to fetch the key set from".into(),
+                    });
+                    Ok(token)
+                }
+            },
+            Plan::Wait => {
+                check.state = State::Waited(token);
+                Err(TokenStep::Wait {
+                    timeout_ms: self.keys.policy().fetch_timeout_ms,
+                })
+            }
+            Plan::Use | Plan::Unavailable => Ok(token),
+        }
     }
 
     /// The first fetch of a refresh: the key set when its URL is known, else the issuer's
@@ -476,4 +519,12 @@ impl Authenticator {
             Err(e) => TokenOutcome::Refused(e),
         }
     }
+}
+
+/// Whether `credential` is `Bearer <token>` (the scheme without regard to case, RFC 9110
+/// §11.1), not a bare token or another scheme.
+fn has_bearer_scheme(credential: &str) -> bool {
+    credential
+        .split_once(' ')
+        .is_some_and(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
 }

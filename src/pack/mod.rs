@@ -21,7 +21,7 @@ mod read;
 mod record;
 mod sections;
 #[cfg(test)]
-mod size;
+pub(crate) mod size;
 pub(crate) mod splice;
 mod tables;
 mod write;

@@ -147,7 +147,8 @@ pub fn encode_with(c: &Compiled, o: &PackOptions<'_>) -> Packed {
         sections.push(encode_lists(c, a, heap, &skills, &mirror));
     }
     let classes = c.access.as_ref().map_or(1, |a| a.classes.len() + 1);
-    let search = crate::search::index::encode(c, classes, |i| c.skill_class(i) as usize);
+    let search =
+        crate::search::index::encode(&c.search_docs(), classes, |i| c.skill_class(i) as usize);
     sections.push(SectionRec::optional(SECTION_SEARCH, heap.put(&search)));
     if c.is_signed() {
         let entry_spans: Vec<Span> = skills.iter().map(|r| r.entry).collect();

@@ -82,8 +82,8 @@ pub(crate) const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
 /// let modern = serde_json::json!({"capabilities": {},
 ///     "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "docs", "version": "2"}}});
 /// let facts = ServerFacts::from_result(Era::Modern, "2026-07-28", &modern);
-/// assert_eq!(facts.server_name().as_deref(), Some("docs 2"));
-/// assert_eq!(ServerFacts::from_result(Era::Legacy, "2025-11-25", &modern).server_name(), None);
+/// assert_eq!(facts.server_info.as_ref().unwrap()["name"], "docs");
+/// assert_eq!(ServerFacts::from_result(Era::Legacy, "2025-11-25", &modern).server_info, None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Era {

@@ -16,8 +16,7 @@
 //! a catalog of the skills it sees, and of nothing else.
 
 use super::codec::{self, put_varint, rice_k, varint, BitWriter, Bits};
-use super::text::{headings, tags_of, terms};
-use crate::compile::Compiled;
+use super::text::{headings, terms};
 
 /// The fields indexed, in their order in the section.
 pub(crate) const FIELDS: usize = 4;
@@ -35,39 +34,44 @@ fn put(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-/// The text of each field of a skill: its name (hyphens cut words), description, tags and
-/// the headings of its `SKILL.md`.
-fn fields(c: &Compiled, i: usize) -> [Vec<String>; FIELDS] {
-    let Some(s) = c.skills.get(i) else {
-        return Default::default();
-    };
-    // Files are sorted by URI.
-    let skill_md = c
-        .files
-        .binary_search_by(|f| f.uri.as_str().cmp(s.uri.as_str()))
-        .ok()
-        .and_then(|f| c.files.get(f))
-        .and_then(|f| std::str::from_utf8(&f.bytes).ok())
-        .unwrap_or("");
+/// What the index holds of one skill: its name, description, tags and the text of its
+/// `SKILL.md` (for the headings).
+pub(crate) struct Doc<'a> {
+    /// The skill's name (hyphens cut words).
+    pub name: &'a str,
+    /// Its description.
+    pub description: &'a str,
+    /// Its tags (`metadata.tags`).
+    pub tags: Vec<String>,
+    /// Its `SKILL.md`, whose headings are indexed.
+    pub skill_md: &'a str,
+}
+
+/// The terms of each field of a skill: name, description, tags, headings.
+fn fields(d: &Doc<'_>) -> [Vec<String>; FIELDS] {
     [
-        terms(&s.name),
-        terms(&s.description),
-        terms(&tags_of(&s.frontmatter).join(" ")),
-        terms(&headings(skill_md)),
+        terms(d.name),
+        terms(d.description),
+        terms(&d.tags.join(" ")),
+        terms(&headings(d.skill_md)),
     ]
 }
 
-/// The search section of a compiled catalog; `class_of` gives each skill's audience class
-/// (0 public) and `classes` how many there are, the public one included.
-pub(crate) fn encode(c: &Compiled, classes: usize, class_of: impl Fn(usize) -> usize) -> Vec<u8> {
-    let n = c.skills.len();
+/// The search section of the skills `docs` (in skill order); `class_of` gives each skill's
+/// audience class (0 public) and `classes` how many there are, the public one included.
+pub(crate) fn encode(
+    docs: &[Doc<'_>],
+    classes: usize,
+    class_of: impl Fn(usize) -> usize,
+) -> Vec<u8> {
+    let n = docs.len();
     // (term, skill, counts per field), sorted by term then skill.
     let mut occ: Vec<(String, u32, [u8; FIELDS])> = Vec::new();
     let mut lens = Vec::with_capacity(n);
     let mut stats = vec![[0u32; FIELDS + 1]; classes.max(1)];
     let mut tags: Vec<(String, u32)> = Vec::new();
-    for i in 0..n {
-        let f = fields(c, i);
+    for (i, doc) in docs.iter().enumerate() {
+        let f = fields(doc);
         let mut own: Vec<(&str, usize)> = Vec::new();
         let mut len = [0u16; FIELDS];
         for (k, words) in f.iter().enumerate() {
@@ -94,9 +98,7 @@ pub(crate) fn encode(c: &Compiled, classes: usize, class_of: impl Fn(usize) -> u
             }
         }
         lens.push(len);
-        if let Some(s) = c.skills.get(i) {
-            tags.extend(tags_of(&s.frontmatter).into_iter().map(|t| (t, i as u32)));
-        }
+        tags.extend(doc.tags.iter().map(|t| (t.clone(), i as u32)));
     }
     occ.sort_by(|a, b| (a.0.as_str(), a.1).cmp(&(b.0.as_str(), b.1)));
     tags.sort();

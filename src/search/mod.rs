@@ -1,5 +1,5 @@
 //! Search: an index of the skills compiled into the pack (section 21, `index`) and the
-//! ranking of a query over the skills a caller sees ([`Catalog::search`]).
+//! ranking of a query over the skills a caller sees (`Catalog::search`, in `crate::view`).
 //!
 //! Ranking is BM25F (Robertson and Zaragoza, "The Probabilistic Relevance Framework: BM25 and
 //! Beyond", 2009): per skill, each query term's counts in the four fields (name, description,
@@ -21,7 +21,6 @@ pub(crate) mod index;
 pub(crate) mod text;
 
 use crate::access::Grant;
-use crate::view::Catalog;
 use index::{Index, FIELDS};
 
 /// The most bytes a query may have.
@@ -47,7 +46,7 @@ const B: [f64; FIELDS] = [0.3, 0.75, 0.3, 0.75];
 /// BM25's saturation of the weighted count.
 const K1: f64 = 1.2;
 
-/// One result of [`Catalog::search`].
+/// One result of `Catalog::search`.
 ///
 /// ```
 /// use skills_edge::catalog::{compile::SourceTree, Catalog, Grant};
@@ -124,7 +123,7 @@ pub enum SearchErrorKind {
 }
 
 impl SearchError {
-    fn new(kind: SearchErrorKind, message: impl Into<String>) -> SearchError {
+    pub(crate) fn new(kind: SearchErrorKind, message: impl Into<String>) -> SearchError {
         SearchError {
             kind,
             message: message.into(),
@@ -140,126 +139,13 @@ impl std::fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
-impl Catalog {
-    /// Whether the pack carries a search index.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    pub(crate) fn has_search(&self) -> bool {
-        self.search_index().is_some()
-    }
-
-    fn search_index(&self) -> Option<Index<'_>> {
-        Index::open(self.search_section()?).ok()
-    }
-
-    /// The skills a caller with `grant` sees that match `query`, best first (ties in URI
-    /// order), at most `limit`; with `tags`, only skills that carry every one of them.
-    /// Errors name the argument and its bounds: an empty or too long query, one without a
-    /// word, a tag no skill the caller sees carries, a limit outside 1 to 50.
-    ///
-    /// ```
-    /// use skills_edge::catalog::{compile::SourceTree, Catalog, Grant};
-    /// let mut tree = SourceTree::default();
-    /// tree.add_file("pdf-forms/SKILL.md", "---\nname: pdf-forms\ndescription: Fill in PDF forms.\nmetadata:\n  tags: pdf, forms\n---\n# Filling forms\n");
-    /// tree.add_file("csv-clean/SKILL.md", "---\nname: csv-clean\ndescription: Clean CSV files.\n---\n# Cleaning\n");
-    /// let catalog = Catalog::compile(tree, None).unwrap();
-    /// let hits = catalog.search(Grant::PUBLIC, "fill a form", &[], 5).unwrap();
-    /// assert_eq!(hits[0].uri, "skill://pdf-forms/SKILL.md");
-    /// assert_eq!(hits.len(), 1);
-    /// ```
-    pub fn search(
-        &self,
-        grant: Grant,
-        query: &str,
-        tags: &[&str],
-        limit: usize,
-    ) -> Result<Vec<Hit<'_>>, SearchError> {
-        let query_terms = checked_arguments(query, tags, limit)?;
-        let Some(ix) = self.search_index() else {
-            return Err(SearchError::new(
-                SearchErrorKind::NoIndex,
-                "this catalog was built without a search index",
-            ));
-        };
-        let sees = self.skill_visibility(grant);
-        let visible = |skill: u32| sees(skill as usize);
-        let tag_lists = tags
-            .iter()
-            .map(|t| tagged_visible(&ix, t, &visible))
-            .collect::<Result<Vec<_>, _>>()?;
-        let stats = grant_stats(&ix, grant);
-        let n = stats[0] as f64;
-        let avg: Vec<f64> = (0..FIELDS)
-            .map(|f| {
-                if stats[0] == 0 {
-                    0.0
-                } else {
-                    stats[f + 1] as f64 / n
-                }
-            })
-            .collect();
-        // Each term's visible postings, read once into one buffer (the terms one after the
-        // other, each sorted by skill), then scored in place once its document frequency is
-        // known; then merged by skill, each skill's sum adding its terms' contributions in
-        // query order, in every catalog.
-        let mut found: Vec<(u32, f64)> = Vec::new();
-        let mut counts: Vec<[u8; FIELDS]> = Vec::new();
-        let mut ends = Vec::with_capacity(query_terms.len());
-        for term in &query_terms {
-            let start = found.len();
-            counts.clear();
-            let postings = ix.postings(term);
-            found.reserve(postings.len());
-            counts.reserve(postings.len());
-            postings.each(|p| {
-                if visible(p.skill) {
-                    found.push((p.skill, 0.0));
-                    counts.push(p.counts);
-                }
-            });
-            if found.len() == start {
-                continue;
-            }
-            let df = (found.len() - start) as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            let mut memo = Memo::new();
-            for ((skill, v), c) in found[start..].iter_mut().zip(&counts) {
-                *v = memo.score(c, &ix, *skill as usize, &avg, idf);
-            }
-            ends.push(found.len());
-        }
-        // Best first, ties in URI (skill) order: the best `limit` kept sorted as the sums come.
-        let order = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        let mut best: Vec<(u32, f64)> = Vec::with_capacity(limit + 1);
-        merge_sums(&found, &ends, |hit| {
-            if !tag_lists.iter().all(|l| l.binary_search(&hit.0).is_ok()) {
-                return;
-            }
-            if best.len() == limit && best.last().is_some_and(|w| order(&hit, w).is_ge()) {
-                return;
-            }
-            let at = best.partition_point(|b| order(b, &hit).is_lt());
-            best.insert(at, hit);
-            best.truncate(limit);
-        });
-        Ok(best
-            .into_iter()
-            .filter_map(|(s, score)| {
-                let view = self.skill_at(s as usize)?;
-                Some(Hit {
-                    index: s as usize,
-                    uri: view.uri,
-                    name: view.name,
-                    description: description(view.entry_json),
-                    score: (score * 10_000.0).round() / 10_000.0,
-                })
-            })
-            .collect())
-    }
-}
-
 /// The distinct terms of `query`, once the arguments are checked in turn: the query
 /// ([`query_terms`]), the limit, the number of tags.
-fn checked_arguments(query: &str, tags: &[&str], limit: usize) -> Result<Vec<String>, SearchError> {
+pub(crate) fn checked_arguments(
+    query: &str,
+    tags: &[&str],
+    limit: usize,
+) -> Result<Vec<String>, SearchError> {
     let terms = query_terms(query)?;
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(SearchError::new(
@@ -282,7 +168,7 @@ fn checked_arguments(query: &str, tags: &[&str], limit: usize) -> Result<Vec<Str
 /// The description in a skill's entry: its frontmatter's. The entry starts `{"uri":…,
 /// "frontmatter":{…},` as the compiler writes it, so the frontmatter is read alone, not the
 /// resources and signature after it; an entry of another shape is read whole.
-fn description(entry: &str) -> String {
+pub(crate) fn description(entry: &str) -> String {
     let of = |frontmatter: &crate::json::Node<'_>| {
         frontmatter
             .get("description")
@@ -307,7 +193,7 @@ fn description(entry: &str) -> String {
 
 /// The skills carrying `tag`, sorted; an error when no skill the caller sees carries it (a
 /// tag only skills it may not see carry is unknown to it, as an absent one).
-fn tagged_visible(
+pub(crate) fn tagged_visible(
     ix: &Index<'_>,
     tag: &str,
     visible: &impl Fn(u32) -> bool,
@@ -325,7 +211,7 @@ fn tagged_visible(
 
 /// A caller's statistics: its skills and the summed length of each field, the sums over the
 /// audience classes `grant` holds (the public one and its private ones).
-fn grant_stats(ix: &Index<'_>, grant: Grant) -> [u64; FIELDS + 1] {
+pub(crate) fn grant_stats(ix: &Index<'_>, grant: Grant) -> [u64; FIELDS + 1] {
     let mut stats = [0u64; FIELDS + 1];
     for k in 0..ix.classes {
         if k == 0 || grant.mask() & (1u64 << (k - 1)) != 0 {
@@ -342,7 +228,7 @@ fn grant_stats(ix: &Index<'_>, grant: Grant) -> [u64; FIELDS + 1] {
 /// at each of `ends`. Each skill's sum adds its terms' contributions in query order (the
 /// first one alone, then each next one added). One pass, each step comparing the terms'
 /// next skills.
-fn merge_sums(found: &[(u32, f64)], ends: &[usize], mut sink: impl FnMut((u32, f64))) {
+pub(crate) fn merge_sums(found: &[(u32, f64)], ends: &[usize], mut sink: impl FnMut((u32, f64))) {
     if let [end] = ends {
         found.iter().take(*end).for_each(|&hit| sink(hit));
         return;
@@ -382,7 +268,7 @@ fn merge_sums(found: &[(u32, f64)], ends: &[usize], mut sink: impl FnMut((u32, f
 /// A term's contributions, the common ones remembered: a count of one in one field of a
 /// length below [`Memo::LENS`] scores the same in every skill of that length, so it is
 /// computed once per term, by the same operations in the same order (the same bits).
-struct Memo {
+pub(crate) struct Memo {
     /// Per field and length, the contribution, or NaN before it is computed.
     one: [[f64; Memo::LENS]; FIELDS],
 }
@@ -390,7 +276,7 @@ struct Memo {
 impl Memo {
     const LENS: usize = 64;
 
-    fn new() -> Memo {
+    pub(crate) fn new() -> Memo {
         Memo {
             one: [[f64::NAN; Memo::LENS]; FIELDS],
         }
@@ -398,7 +284,7 @@ impl Memo {
 
     /// The contribution of a posting with `counts` in a skill whose field lengths `lens`
     /// gives, for a term of inverse document frequency `idf`.
-    fn score(
+    pub(crate) fn score(
         &mut self,
         counts: &[u8; FIELDS],
         ix: &Index<'_>,

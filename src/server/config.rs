@@ -16,7 +16,7 @@ pub(crate) const DEFAULT_SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 ///
 /// ```
 /// use skills_edge::server::{Config, Fallback, Grant, Responder, Transport};
-/// let tools = Fallback { tools: true, ..Fallback::NONE };
+/// let tools = Fallback { tools: true, ..Fallback::default() };
 /// assert_eq!((tools.as_str(), Fallback::ALL.as_str()), ("tools", "tools,prompts"));
 /// let config = Config { fallback: tools, ..Config::default() };
 /// let responder = Responder::new(skills_edge::embedded::catalog().unwrap(), config).unwrap();
@@ -181,12 +181,19 @@ impl Default for Config {
 ///
 /// ```
 /// use skills_edge::server::{Config, SettingKey};
-/// use skills_edge::settings::SETTINGS;
+/// use skills_edge::settings::from_vars;
 /// let e = Config { ttl_ms: u64::MAX, ..Config::default() }.validate().unwrap_err();
 /// assert_eq!(e.key, Some(SettingKey::TtlMs));
 /// // The same key finds the setting's name in every source.
-/// let row = SETTINGS.iter().find(|s| Some(s.key) == e.key).unwrap();
-/// assert_eq!((row.var, row.flag, row.option), ("TTL_MS", "--ttl-ms", "ttlMs"));
+/// let mut names = None;
+/// from_vars(std::iter::empty(), |s| {
+///     if Some(s.key) == e.key {
+///         names = Some((s.var, s.flag, s.option));
+///     }
+///     None
+/// })
+/// .unwrap();
+/// assert_eq!(names, Some(("TTL_MS", "--ttl-ms", "ttlMs")));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SettingKey {

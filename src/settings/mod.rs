@@ -31,8 +31,16 @@ use crate::server::{ConfigError, SettingKey};
 /// Where a setting applies.
 ///
 /// ```
-/// use skills_edge::settings::{Scope, SETTINGS};
-/// let http: Vec<&str> = SETTINGS.iter().filter(|s| s.scope == Scope::Http).map(|s| s.var).collect();
+/// use skills_edge::settings::{worker_config, Scope};
+/// // The Worker reads every setting of its scopes: those of the HTTP endpoint among them.
+/// let mut http = Vec::new();
+/// worker_config(std::iter::empty(), |s| {
+///     if s.scope == Scope::Http {
+///         http.push(s.var);
+///     }
+///     None
+/// })
+/// .unwrap();
 /// assert!(http.contains(&"ALLOWED_HOSTS") && !http.contains(&"PAGE_SIZE"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,12 +61,16 @@ pub enum Scope {
 ///
 /// ```
 /// use skills_edge::server::SettingKey;
-/// use skills_edge::settings::{Kind, SETTINGS};
-/// let setting = |key| SETTINGS.iter().find(|s| s.key == key).unwrap();
-/// assert_eq!(setting(SettingKey::PageSize).kind, Kind::Integer { min: 1, max: 1000 });
-/// let cache_scope = setting(SettingKey::CacheScope);
-/// assert_eq!(cache_scope.kind, Kind::Choice(&["public", "private"]));
-/// assert_eq!(cache_scope.form(), "`public` or `private`");
+/// use skills_edge::settings::{from_vars, Kind};
+/// let mut kinds = Vec::new();
+/// from_vars(std::iter::empty(), |s| {
+///     kinds.push((s.key, s.kind));
+///     None
+/// })
+/// .unwrap();
+/// let kind = |key| kinds.iter().find(|(k, _)| *k == key).unwrap().1;
+/// assert_eq!(kind(SettingKey::PageSize), Kind::Integer { min: 1, max: 1000 });
+/// assert_eq!(kind(SettingKey::CacheScope), Kind::Choice(&["public", "private"]));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -85,8 +97,16 @@ pub enum Kind {
 ///
 /// ```
 /// use skills_edge::server::SettingKey;
-/// use skills_edge::settings::{Scope, SETTINGS};
-/// let page_size = SETTINGS.iter().find(|s| s.key == SettingKey::PageSize).unwrap();
+/// use skills_edge::settings::{from_vars, Scope, Setting};
+/// let mut page_size: Option<&'static Setting> = None;
+/// from_vars(std::iter::empty(), |s| {
+///     if s.key == SettingKey::PageSize {
+///         page_size = Some(s);
+///     }
+///     None
+/// })
+/// .unwrap();
+/// let page_size = page_size.unwrap();
 /// assert_eq!((page_size.var, page_size.flag, page_size.option, page_size.wit),
 ///     ("PAGE_SIZE", "--page-size", "pageSize", "page-size"));
 /// assert_eq!((page_size.default, page_size.scope), ("50", Scope::Responder));

@@ -10,7 +10,10 @@ use crate::pack::{self, AudienceRec, Check, PackError, PackErrorKind, Span, Tabl
 mod access;
 mod cache;
 mod classes;
+#[cfg(test)]
+mod compiled;
 mod fallback;
+mod search;
 mod spliced;
 pub use classes::Merged;
 pub use fallback::{FallbackView, SkillFallback};

@@ -7,7 +7,8 @@
 //!   (`AbortSignal.timeout`, which also ends a body that trickles) and a size bound (at most
 //!   [`KeyFetch::max_bytes`] bytes are kept; the read stops past them). Concurrent requests
 //!   share one refresh: the first starts it as a promise, the others await the same promise
-//!   ([`TokenStep::Wait`]).
+//!   ([`TokenStep::Wait`]), each wait bounded by a fetch's time (a refresh whose request went
+//!   away may never settle it), then ask again.
 //! - Signatures: ES256 and RS256 with WebCrypto (`crypto.subtle.verify`; imported keys are
 //!   kept by their JWK: [`TokenStep::Verify`]); Ed25519 is checked in the library: WebCrypto
 //!   adds nothing to the wasm, and Ed25519 in Rust is a synchronous call.
@@ -84,6 +85,10 @@ export async function verify_signature(alg, jwk, message, signature) {
     return false;
   }
 }
+export function within(promise, ms) {
+  const timer = new Promise((resolve) => setTimeout(resolve, ms));
+  return promise ? Promise.race([promise, timer]) : timer;
+}
 export function warn(line) { console.warn(line); }
 export function error(line) { console.error(line); }
 "#)]
@@ -99,6 +104,8 @@ extern "C" {
         message: &js_sys::Uint8Array,
         signature: &js_sys::Uint8Array,
     ) -> js_sys::Promise;
+    /// `promise` (the refresh under way, if any) or `ms` milliseconds, whichever ends first.
+    fn within(promise: Option<js_sys::Promise>, ms: f64) -> js_sys::Promise;
     /// `console.warn`: a refused caller (401).
     pub fn warn(line: &str);
     /// `console.error`: the server's own problem (no key set: 503).
@@ -134,10 +141,10 @@ pub async fn authenticate(
                 REFRESH.with(|r| *r.borrow_mut() = Some(promise.clone()));
                 let _ = JsFuture::from(promise).await;
             }
-            TokenStep::Wait => {
-                if let Some(promise) = REFRESH.with(|r| r.borrow().clone()) {
-                    let _ = JsFuture::from(promise).await;
-                }
+            TokenStep::Wait { timeout_ms } => {
+                // Bounded: a refresh whose request went away may never settle its promise.
+                let refresh = REFRESH.with(|r| r.borrow().clone());
+                let _ = JsFuture::from(within(refresh, timeout_ms as f64)).await;
             }
             TokenStep::Verify(signature) => {
                 let promise = verify_signature(

@@ -139,7 +139,7 @@ pub enum Purpose {
 ///
 /// ```
 /// use skills_edge::host::{Content, Entry, Hashing, HostOptions, SkillHost};
-/// # use skills_edge::catalog::digest_of;
+/// use skills_edge::catalog::digest_of;
 /// # let md = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nSee [x](x.md).\n");
 /// # let entry = |name: &str, x: &[u8]| format!(
 /// #     r#"{{"uri":"skill://{name}/SKILL.md","frontmatter":{{"name":"{name}","description":"d"}},"resources":[
@@ -289,8 +289,9 @@ pub struct ListingOutcome {
 /// host.add_server("docs").unwrap();
 /// host.register("docs", Entry::parse(&entry("a", b"x")).unwrap()).unwrap();
 /// let plan = host.plan_load("docs", "skill://a/SKILL.md").unwrap();
-/// let item = host.entry("docs", &plan.uri).unwrap().skill_md_item().unwrap().clone();
-/// assert_eq!(plan, PlannedRead { uri: item.uri, digest: Some(item.digest), size: Some(item.size) });
+/// // The manifest's item of the `SKILL.md`: what the fetched bytes must match.
+/// let (uri, bytes) = ("skill://a/SKILL.md".to_owned(), md("a"));
+/// assert_eq!(plan, PlannedRead { uri, digest: Some(digest_of(bytes.as_bytes())), size: Some(bytes.len() as u64) });
 /// host.load("docs", &plan.uri, Content::Text(md("a")), Hashing::Here).unwrap();
 /// // A reference is resolved before anything is fetched.
 /// let next = host.plan_read("docs", &plan.uri, "./x.md#top").unwrap();
