@@ -556,3 +556,109 @@ fn server_starts_its_event_stream_with_a_byte_order_mark() {
         );
     }
 }
+
+/// The embedded catalog's responder behind an in-memory endpoint, answering as JSON or, with
+/// `stream`, as one event of an event stream after a notification.
+struct InProcess {
+    responder: skills_edge::server::Responder,
+    stream: bool,
+}
+
+struct Chunk(Option<Vec<u8>>);
+
+impl ResponseBody for Chunk {
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>> {
+        Ok(self.0.take())
+    }
+}
+
+impl HttpIo for InProcess {
+    type Body = Chunk;
+    async fn post(&self, request: HttpRequest) -> Result<HttpResponse<Chunk>> {
+        let header = |n: &str| {
+            request
+                .headers
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.as_str())
+        };
+        let transport = skills_edge::server::Transport::Http(skills_edge::server::HttpHeaders {
+            protocol_version: header("mcp-protocol-version"),
+            method: header("mcp-method"),
+            name: header("mcp-name"),
+        });
+        let reply = self.responder.respond(
+            request.body.as_bytes(),
+            &transport,
+            skills_edge::catalog::Grant::PUBLIC,
+        );
+        let (content_type, body) = if self.stream && reply.body.is_some() {
+            let mut events = b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n".to_vec();
+            events.extend_from_slice(b"data: ");
+            events.extend_from_slice(reply.body.as_deref().unwrap_or_default());
+            events.extend_from_slice(b"\n\n");
+            ("text/event-stream", Some(events))
+        } else {
+            ("application/json", reply.body)
+        };
+        Ok(HttpResponse {
+            status: reply.status,
+            content_type: Some(content_type.into()),
+            session_id: None,
+            www_authenticate: None,
+            body: Chunk(body),
+        })
+    }
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+}
+
+/// Each reply, JSON or an event stream, is read once: the client works from the reading of
+/// its `result` the exchange made (the strict reader's documents are counted). A cached result
+/// is read once when it is used.
+#[test]
+fn each_reply_is_read_once() {
+    use skills_edge::json::PARSED;
+    let parsed = || PARSED.with(|p| p.get());
+    for stream in [false, true] {
+        let io = InProcess {
+            responder: skills_edge::server::Responder::new(
+                skills_edge::embedded::catalog().unwrap(),
+                skills_edge::server::Config::default(),
+            )
+            .unwrap(),
+            stream,
+        };
+        let session = HttpSession::new(ClientInfo::default());
+        let before = parsed();
+        let facts = block_on(session.connect(&io, EraChoice::Modern)).unwrap();
+        // The server/discover reply: one reading.
+        assert_eq!(
+            parsed() - before,
+            if stream { 2 } else { 1 },
+            "stream {stream}"
+        );
+        let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
+        client.set_facts(facts).unwrap();
+        let rpc = session.rpc(&io);
+        let uri = "skill://code-review/SKILL.md";
+        let before = parsed();
+        let got = block_on(client.get(&rpc, uri)).unwrap();
+        assert_eq!(got.skill.entry.uri(), uri);
+        // A stream's notification event is read too, to learn it is not the response.
+        let per_reply = if stream { 2 } else { 1 };
+        assert_eq!(parsed() - before, per_reply, "skills/get, stream {stream}");
+        let before = parsed();
+        block_on(client.load(&rpc, uri)).unwrap();
+        assert_eq!(
+            parsed() - before,
+            per_reply,
+            "resources/read, stream {stream}"
+        );
+        // The same request again within its TTL: the cached text, read once.
+        let before = parsed();
+        block_on(client.get(&rpc, uri)).unwrap();
+        assert_eq!(parsed() - before, 1, "cached skills/get, stream {stream}");
+    }
+}

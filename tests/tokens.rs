@@ -7,8 +7,8 @@ use base64::Engine as _;
 use serde_json::json;
 use skills_edge::auth::{KeySet, SignatureVerifier as _};
 use skills_edge::http::{
-    AuthMode, Authenticator, Bearer, BearerConfig, KeyFetch, KeySetError, TokenError, TokenOutcome,
-    TokenStep,
+    AuthMode, Authenticator, Bearer, BearerConfig, KeyFetch, KeySetError, TokenCheck, TokenError,
+    TokenOutcome, TokenStep,
 };
 
 use crate::auth::{fixture_token, fixtures, Native};
@@ -18,15 +18,20 @@ const RESOURCE: &str = "https://rs.example/mcp";
 const JWKS_URL: &str = "https://as.example/jwks.json";
 const NOW: u64 = 1_700_000_000;
 
-fn bearer(jwks_url: Option<&str>) -> Bearer {
-    Bearer::new(BearerConfig {
-        mode: AuthMode::Jwt,
-        issuer: Some(ISS.into()),
+fn bearer_of(mode: AuthMode, issuer: &str, audiences: &[&str], jwks_url: Option<&str>) -> Bearer {
+    let config = BearerConfig {
+        mode,
+        issuer: Some(issuer.into()),
+        audiences: audiences.iter().map(|a| (*a).to_owned()).collect(),
         jwks_url: jwks_url.map(Into::into),
         ..BearerConfig::default()
-    })
-    .unwrap()
-    .unwrap()
+    };
+    Bearer::new(config).unwrap().unwrap()
+}
+
+/// `jwt` for the issuer ISS, its key set at `jwks_url` or found from its metadata.
+fn bearer(jwks_url: Option<&str>) -> Bearer {
+    bearer_of(AuthMode::Jwt, ISS, &[], jwks_url)
 }
 
 fn b64(bytes: &[u8]) -> String {
@@ -44,9 +49,13 @@ fn ed_jwks(kid: &str) -> Vec<u8> {
 }
 
 fn ed_token(kid: &str, sub: &str) -> String {
+    ed_token_until(kid, sub, NOW + 600)
+}
+
+fn ed_token_until(kid: &str, sub: &str, exp: u64) -> String {
     let header = json!({"alg":"EdDSA","kid":kid,"typ":"at+jwt"});
     let claims = json!({"iss":ISS,"aud":RESOURCE,"sub":sub,"client_id":"c","jti":"j",
-        "iat":NOW,"exp":NOW + 600,"scope":"skills:read"});
+        "iat":NOW,"exp":exp,"scope":"skills:read"});
     let input = format!(
         "{}.{}",
         b64(header.to_string().as_bytes()),
@@ -82,6 +91,33 @@ fn run(
         }
     }
     panic!("no answer after four steps")
+}
+
+/// A refresh started by a first request at NOW, and a second request waiting for it: the
+/// checks, the refresh's first fetch and the wait's bound.
+fn a_refresh_and_a_waiter(
+    auth: &mut Authenticator,
+    b: &Bearer,
+) -> (TokenCheck, KeyFetch, TokenCheck, u64) {
+    let mut first = auth.check(&ed_token("k1", "alice"), RESOURCE);
+    let TokenStep::Refresh(fetch) = auth.step(b, &mut first, NOW) else {
+        panic!("a refresh")
+    };
+    let mut second = auth.check(&ed_token("k1", "bob"), RESOURCE);
+    let TokenStep::Wait { timeout_ms } = auth.step(b, &mut second, NOW) else {
+        panic!("a wait")
+    };
+    (first, fetch, second, timeout_ms)
+}
+
+/// A `jwt` step with its key set URL, and an Authenticator that verified alice's token at NOW.
+fn verified_at_now() -> (Bearer, Authenticator, String) {
+    let b = bearer(Some(JWKS_URL));
+    let mut auth = Authenticator::default();
+    let t = ed_token("k1", "alice");
+    let mut serve = |_: &KeyFetch| Ok(ed_jwks("k1"));
+    assert_eq!(run(&mut auth, &b, &t, NOW, &mut serve).0, caller());
+    (b, auth, t)
 }
 
 fn caller() -> TokenOutcome {
@@ -125,16 +161,7 @@ fn a_token_is_checked_after_one_fetch_and_remembered() {
 fn requests_during_a_refresh_wait_for_it_and_then_use_its_keys() {
     let b = bearer(Some(JWKS_URL));
     let mut auth = Authenticator::default();
-    let t = ed_token("k1", "alice");
-    let mut first = auth.check(&t, RESOURCE);
-    let TokenStep::Refresh(fetch) = auth.step(&b, &mut first, NOW) else {
-        panic!("a refresh")
-    };
-    let mut second = auth.check(&ed_token("k1", "bob"), RESOURCE);
-    assert!(matches!(
-        auth.step(&b, &mut second, NOW),
-        TokenStep::Wait { .. }
-    ));
+    let (mut first, fetch, mut second, _) = a_refresh_and_a_waiter(&mut auth, &b);
     assert_eq!(auth.fetched(&b, fetch, Ok(ed_jwks("k1")), NOW), Ok(None));
     for check in [&mut first, &mut second] {
         assert!(matches!(
@@ -272,15 +299,11 @@ fn a_failed_refresh_answers_503_until_the_next_attempt_is_due() {
 #[test]
 fn es256_and_rs256_signatures_go_to_the_platform_and_their_answer_decides() {
     let fx = fixtures();
-    let b = Bearer::new(BearerConfig {
-        mode: AuthMode::Jwt,
-        issuer: Some(fx["issuer"].as_str().unwrap().into()),
-        audiences: vec![fx["audience"].as_str().unwrap().into()],
-        jwks_url: Some(JWKS_URL.into()),
-        ..BearerConfig::default()
-    })
-    .unwrap()
-    .unwrap();
+    let (issuer, audience) = (
+        fx["issuer"].as_str().unwrap(),
+        fx["audience"].as_str().unwrap(),
+    );
+    let b = bearer_of(AuthMode::Jwt, issuer, &[audience], Some(JWKS_URL));
     let now = fx["now"].as_u64().unwrap() + 10;
     for (name, alg) in [("es256", "ES256"), ("rs256", "RS256")] {
         let mut auth = Authenticator::default();
@@ -331,11 +354,7 @@ fn es256_and_rs256_signatures_go_to_the_platform_and_their_answer_decides() {
 
 #[test]
 fn a_remembered_token_answers_as_a_full_validation_would_as_the_key_set_ages() {
-    let b = bearer(Some(JWKS_URL));
-    let mut auth = Authenticator::default();
-    let t = ed_token("k1", "alice");
-    let mut serve = |_: &KeyFetch| Ok(ed_jwks("k1"));
-    assert_eq!(run(&mut auth, &b, &t, NOW, &mut serve).0, caller());
+    let (b, mut auth, t) = verified_at_now();
     // Past the key set's age (600 s), a remembered token no longer skips the refresh.
     let mut counted = 0;
     let mut serve = |_: &KeyFetch| {
@@ -347,17 +366,7 @@ fn a_remembered_token_answers_as_a_full_validation_would_as_the_key_set_ages() {
     // While fetches fail, the held set serves up to an hour past its age, then 503, for a
     // remembered token as for any other (its token expires at NOW + 600 + leeway otherwise:
     // this one is minted to last).
-    let long = {
-        let header = json!({"alg":"EdDSA","kid":"k1","typ":"at+jwt"});
-        let claims = json!({"iss":ISS,"aud":RESOURCE,"sub":"carol","client_id":"c","jti":"j",
-            "iat":NOW,"exp":NOW + 86_400,"scope":"skills:read"});
-        let input = format!(
-            "{}.{}",
-            b64(header.to_string().as_bytes()),
-            b64(claims.to_string().as_bytes())
-        );
-        format!("Bearer {input}.{}", b64(&pair().sk.sign(&input, None)[..]))
-    };
+    let long = ed_token_until("k1", "carol", NOW + 86_400);
     let mut down = |_: &KeyFetch| {
         Err(KeySetError::Fetch {
             what: "HTTP status 502".into(),
@@ -380,14 +389,7 @@ fn a_refresh_of_several_fetches_stays_under_way_for_the_requests_that_wait() {
     let b = bearer(None);
     let mut auth = Authenticator::default();
     let t = ed_token("k1", "alice");
-    let mut first = auth.check(&t, RESOURCE);
-    let TokenStep::Refresh(meta) = auth.step(&b, &mut first, NOW) else {
-        panic!("a refresh")
-    };
-    let mut second = auth.check(&ed_token("k1", "bob"), RESOURCE);
-    let TokenStep::Wait { timeout_ms } = auth.step(&b, &mut second, NOW) else {
-        panic!("a wait")
-    };
+    let (mut first, meta, mut second, timeout_ms) = a_refresh_and_a_waiter(&mut auth, &b);
     assert_eq!(timeout_ms, 5000);
     // The metadata arrives after 4 s; the key set fetch that follows is under way too.
     let doc = json!({"issuer": ISS, "jwks_uri": JWKS_URL})
@@ -431,11 +433,8 @@ fn a_refresh_of_several_fetches_stays_under_way_for_the_requests_that_wait() {
 
 #[test]
 fn authorization_is_read_as_bearer_only_and_another_scheme_gets_no_error_code() {
-    let b = bearer(Some(JWKS_URL));
-    let mut auth = Authenticator::default();
-    let t = ed_token("k1", "alice");
+    let (b, mut auth, t) = verified_at_now();
     let mut serve = |_: &KeyFetch| Ok(ed_jwks("k1"));
-    assert_eq!(run(&mut auth, &b, &t, NOW, &mut serve).0, caller());
     // The same token without its scheme, even remembered, and another scheme: refused as an
     // unsupported authentication method, with no error code (RFC 6750 §3.1).
     let bare = t.strip_prefix("Bearer ").unwrap();
@@ -455,14 +454,12 @@ fn authorization_is_read_as_bearer_only_and_another_scheme_gets_no_error_code() 
     let lower = format!("bEaReR {bare}");
     assert_eq!(run(&mut auth, &b, &lower, NOW, &mut serve).0, caller());
     // Access's own header holds a bare token.
-    let access = Bearer::new(BearerConfig {
-        mode: AuthMode::Access,
-        issuer: Some("acme.cloudflareaccess.com".into()),
-        audiences: vec!["aud".into()],
-        ..BearerConfig::default()
-    })
-    .unwrap()
-    .unwrap();
+    let access = bearer_of(
+        AuthMode::Access,
+        "acme.cloudflareaccess.com",
+        &["aud"],
+        None,
+    );
     let mut check = auth.check(bare, RESOURCE);
     let step = auth.step(&access, &mut check, NOW);
     assert!(

@@ -60,6 +60,7 @@ use super::challenge::{
 use super::error::{ClientError, ExchangeKind, Result};
 use super::{ClientInfo, EraChoice, Rpc, ServerFacts};
 use crate::host::error::{ErrorCode, VerifyError};
+use crate::json::Node;
 use crate::protocol::headers::encode_header_value;
 use crate::protocol::{
     Era, LEGACY_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, MODERN_VERSION,
@@ -67,8 +68,9 @@ use crate::protocol::{
 
 mod reply;
 mod sse;
+pub use reply::read_answer;
+use reply::read_reply;
 pub(crate) use reply::serde_value;
-use reply::{answer_in_event, parse_response};
 pub use sse::Sse;
 
 /// The largest reply read, in bytes (a 16 MiB file in base64 with its JSON-RPC envelope fits
@@ -282,9 +284,10 @@ pub trait HttpIo {
 /// `reply` and the reply tests of `tests/client_bounds.rs`, which read replies without a session.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
-    /// The `result` object, as the JSON text it was read from (for the client's one reading).
-    Result(String),
+pub enum Answer<R = String> {
+    /// The `result` object, as the reader given the reply made it (for [`read_answer`]: the
+    /// JSON text it was read from).
+    Result(R),
     /// The `error` object's fields.
     Error {
         /// Its `code`.
@@ -413,18 +416,23 @@ pub struct HttpRpc<'a, H> {
 
 impl<H: HttpIo> Rpc for HttpRpc<'_, H> {
     fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<String>> {
-        self.session.call(self.io, method, params)
+        self.session
+            .call(self.io, method, params, |result| Ok(result.raw.to_owned()))
+    }
+
+    /// The result as read with the reply: the reply is read once.
+    async fn call_read<T>(
+        &self,
+        method: &str,
+        params: Json,
+        read: impl FnOnce(&Node<'_>) -> Result<T>,
+    ) -> Result<T> {
+        self.session.call(self.io, method, params, read).await
     }
 
     fn now_ms(&self) -> f64 {
         self.io.now_ms()
     }
-}
-
-/// A connection's result (`server/discover`, `initialize`) as the `serde_json` value
-/// [`ServerFacts`] keeps; the text was read as JSON with the reply, so it reads.
-fn facts_value(result: &str) -> Json {
-    crate::json::parse(result).map_or(Json::Null, |n| serde_value(&n))
 }
 
 fn protocol(message: impl Into<String>) -> ClientError {
@@ -517,7 +525,13 @@ impl HttpSession {
         io: &H,
     ) -> Result<std::result::Result<ServerFacts, String>> {
         let answer = match self
-            .exchange(io, Framing::Modern, "server/discover", json!({}))
+            .exchange(
+                io,
+                Framing::Modern,
+                "server/discover",
+                json!({}),
+                serde_value,
+            )
             .await
         {
             Ok(a) => a,
@@ -530,7 +544,7 @@ impl HttpSession {
             Err(e) => return Err(e),
         };
         let result = match answer {
-            Answer::Result(r) => facts_value(&r),
+            Answer::Result(r) => r,
             Answer::Error { code, message, .. } => {
                 return Ok(Err(format!("JSON-RPC error {code}: {message}")))
             }
@@ -559,9 +573,9 @@ impl HttpSession {
             "clientInfo": {"name": self.info.name, "version": self.info.version},
         });
         let answer = self
-            .exchange(io, Framing::Initialize, "initialize", params)
+            .exchange(io, Framing::Initialize, "initialize", params, serde_value)
             .await?;
-        let result = facts_value(&rpc_result("initialize", None, answer)?);
+        let result = rpc_result("initialize", None, answer)?;
         let version = result
             .get("protocolVersion")
             .and_then(Json::as_str)
@@ -591,8 +605,15 @@ impl HttpSession {
         Ok(facts)
     }
 
-    /// One request of an operation, framed for the negotiated era.
-    async fn call<H: HttpIo>(&self, io: &H, method: &str, params: Json) -> Result<String> {
+    /// One request of an operation, framed for the negotiated era; its result handed, as read
+    /// with the reply, to `read`.
+    async fn call<H: HttpIo, T>(
+        &self,
+        io: &H,
+        method: &str,
+        params: Json,
+        read: impl FnOnce(&Node<'_>) -> Result<T>,
+    ) -> Result<T> {
         let facts = self.facts().ok_or_else(|| {
             VerifyError::new(
                 ErrorCode::InvalidArgument,
@@ -601,14 +622,17 @@ impl HttpSession {
         })?;
         let uri = params.get("uri").and_then(Json::as_str).map(str::to_owned);
         let answer = match facts.era {
-            Era::Modern => self.exchange(io, Framing::Modern, method, params).await?,
+            Era::Modern => {
+                self.exchange(io, Framing::Modern, method, params, read)
+                    .await?
+            }
             Era::Legacy => {
                 let version = facts.protocol_version.clone();
-                self.exchange(io, Framing::Legacy(&version), method, params)
+                self.exchange(io, Framing::Legacy(&version), method, params, read)
                     .await?
             }
         };
-        rpc_result(method, uri.as_deref(), answer)
+        rpc_result(method, uri.as_deref(), answer)?
     }
 
     /// The body and MCP headers of a message (`message` is the whole JSON-RPC object; a
@@ -663,14 +687,15 @@ impl HttpSession {
         })
     }
 
-    /// POSTs one request and reads its answer.
-    async fn exchange<H: HttpIo>(
+    /// POSTs one request and reads its answer, the result handed to `read`.
+    async fn exchange<H: HttpIo, T>(
         &self,
         io: &H,
         framing: Framing<'_>,
         method: &str,
         params: Json,
-    ) -> Result<Answer> {
+        read: impl FnOnce(&Node<'_>) -> T,
+    ) -> Result<Answer<T>> {
         let id = self.next_id()?;
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let request = self.frame(framing, method, message)?;
@@ -694,7 +719,7 @@ impl HttpSession {
             let mut s = self.state.try_borrow_mut().map_err(|_| state_busy())?;
             s.session_id = Some(sid);
         }
-        read_answer(response, id, method).await
+        read_reply(response, id, method, read).await
     }
 }
 
@@ -765,7 +790,7 @@ fn falls_back(status: Option<&str>) -> bool {
 }
 
 /// The result of an answer, or its error as `server-error` (`actual` is the JSON-RPC code).
-pub(crate) fn rpc_result(method: &str, uri: Option<&str>, answer: Answer) -> Result<String> {
+pub(crate) fn rpc_result<T>(method: &str, uri: Option<&str>, answer: Answer<T>) -> Result<T> {
     match answer {
         Answer::Result(r) => Ok(r),
         Answer::Error { code, message, .. } => {
@@ -782,113 +807,6 @@ pub(crate) fn rpc_result(method: &str, uri: Option<&str>, answer: Answer) -> Res
             }
             Err(e)
         }
-    }
-}
-
-/// The essence of a content type (`application/json`), lowercase.
-fn essence(content_type: Option<&str>) -> String {
-    content_type
-        .and_then(|c| c.split(';').next())
-        .map(|c| c.trim().to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
-async fn read_all<B: ResponseBody>(body: &mut B, method: &str) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    while let Some(chunk) = body.next_chunk().await? {
-        if out.len() + chunk.len() > MAX_REPLY_BYTES {
-            return Err(too_large(method));
-        }
-        out.extend_from_slice(&chunk);
-    }
-    Ok(out)
-}
-
-fn too_large(method: &str) -> ClientError {
-    protocol(format!(
-        "the reply to {method} is larger than {MAX_REPLY_BYTES} bytes; it was not read"
-    ))
-}
-
-/// Reads the answer to request `id` from a response (see the module documentation).
-///
-/// [`HttpSession`]'s own reader; public (and hidden from the documentation) for the fuzz target
-/// `reply` and the reply tests of `tests/client_bounds.rs`.
-#[doc(hidden)]
-pub async fn read_answer<B: ResponseBody>(
-    mut response: HttpResponse<B>,
-    id: u64,
-    method: &str,
-) -> Result<Answer> {
-    let kind = essence(response.content_type.as_deref());
-    let status = response.status;
-    let ok = (200..300).contains(&status) && status != 202 && status != 204;
-    if !ok {
-        let body = if kind == "application/json" {
-            read_all(&mut response.body, method).await.ok()
-        } else {
-            None
-        };
-        // A JSON-RPC error sent with an error status is the server's answer.
-        if let Some(Ok(Answer::Error {
-            code,
-            message,
-            data,
-        })) = body.as_deref().map(|b| parse_response(b, id, method, true))
-        {
-            return Ok(Answer::Error {
-                code,
-                message,
-                data,
-            });
-        }
-        let what = if status == 202 || status == 204 {
-            format!("HTTP {status} with no response")
-        } else {
-            format!("HTTP {status}")
-        };
-        return Err(ClientError::exchange(
-            ExchangeKind::HttpStatus,
-            format!("the server answered {method} with {what}"),
-        )
-        .with_values("200", status.to_string()));
-    }
-    match kind.as_str() {
-        "application/json" => {
-            let body = read_all(&mut response.body, method).await?;
-            parse_response(&body, id, method, false)
-        }
-        "text/event-stream" => {
-            let mut sse = Sse::default();
-            let mut read = 0usize;
-            loop {
-                let chunk = response.body.next_chunk().await?;
-                let events = match &chunk {
-                    Some(c) => {
-                        read += c.len();
-                        if read > MAX_REPLY_BYTES {
-                            return Err(too_large(method));
-                        }
-                        sse.feed(c)
-                    }
-                    None => sse.finish(),
-                };
-                for data in events {
-                    if let Some(answer) = answer_in_event(&data, id, method)? {
-                        return Ok(answer);
-                    }
-                }
-                if chunk.is_none() {
-                    return Err(protocol(format!(
-                        "the event stream answering {method} ended without the response to request {id}"
-                    )));
-                }
-            }
-        }
-        other => Err(protocol(format!(
-            "the server answered {method} with content type {:?}; a response must be application/json or text/event-stream",
-            if other.is_empty() { "(none)" } else { other }
-        ))),
     }
 }
 

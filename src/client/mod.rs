@@ -163,6 +163,21 @@ pub trait Rpc {
     /// Sends `method` with `params` (an object, without the 2026-07-28 `_meta` envelope,
     /// which the transport adds) and returns the result object's JSON text, as received.
     fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<String>>;
+    /// [`Rpc::call`], with the result object handed to `read` as the strict reader
+    /// ([`crate::catalog::json`]) read it; what the client calls. By default [`Rpc::call`]'s
+    /// text is read; a transport that reads the whole response itself hands over its reading
+    /// of the `result` member instead, so that a reply is read once ([`http::HttpRpc`] does).
+    fn call_read<T>(
+        &self,
+        method: &str,
+        params: Json,
+        read: impl FnOnce(&Node<'_>) -> Result<T>,
+    ) -> impl Future<Output = Result<T>> {
+        async move {
+            let text = self.call(method, params).await?;
+            read(&read_result(method, &text)?)
+        }
+    }
     /// Milliseconds on a clock that does not go backwards (for TTLs).
     fn now_ms(&self) -> f64;
     /// The SHA-256 of `bytes` in wire form (`sha256:` and 64 lowercase hex characters) from a
@@ -667,30 +682,30 @@ pub(crate) fn refreshable(code: impl Into<ClientCode>) -> bool {
     )
 }
 
-/// The content of a fetched `resources/read` result (`result`, read from `f`) for the
-/// verifier, and the platform's digest of its bytes ([`Rpc::digest`]) when the verifier will
-/// hash them: the result's content item is taken from the client's reading ([`read_content`];
-/// when that fails, the result's text goes to the verifier, which names the failure), and
-/// hashed only when its length is the planned size (a wrong size is refused without hashing).
-async fn prepared<R: Rpc>(
-    rpc: &R,
-    f: &Fetched,
-    result: &Node<'_>,
-    plan: &PlannedRead,
-) -> (Content, Option<String>) {
-    let Ok((body, mime_type)) = read_content(result, &plan.uri, plan.size) else {
-        return (Content::ReadResult(f.text.as_ref().to_owned()), None);
+/// What a `resources/read` result holds for the verifier: its one item's content, or, when
+/// it does not read as one, the result's text (the verifier names why).
+fn content_of(f: &Fetched, result: &Node<'_>, plan: &PlannedRead) -> Content {
+    match read_content(result, &plan.uri, plan.size) {
+        Ok((body, mime_type)) => Content::Item { body, mime_type },
+        Err(_) => Content::ReadResult(f.text.as_ref().to_owned()),
+    }
+}
+
+/// The platform's digest of an item's bytes ([`Rpc::digest`]), when they have the planned
+/// size (else the verifier refuses them by size, and no digest is needed).
+async fn platform_digest<R: Rpc>(rpc: &R, content: &Content, plan: &PlannedRead) -> Option<String> {
+    let Content::Item { body, .. } = content else {
+        return None;
     };
     let bytes = body.as_bytes();
-    let digest = if plan.size.is_none_or(|s| s == bytes.len() as u64) {
+    if plan.size.is_none_or(|s| s == bytes.len() as u64) {
         rpc.digest(bytes).await
     } else {
         None
-    };
-    (Content::Item { body, mime_type }, digest)
+    }
 }
 
-/// How the verifier gets the digest of content [`prepared`] made ready: the platform's, when
+/// How the verifier gets the digest of content ([`platform_digest`]): the platform's, when
 /// it gave one, else hashed there.
 fn hashing(platform_digest: &Option<String>) -> Hashing<'_> {
     platform_digest

@@ -3,16 +3,18 @@
 use super::*;
 
 impl SkillsClient {
-    /// Sends a request, or takes a still-fresh result from the cache (`use_cache`); the caller
-    /// reads it with [`Fetched::read`]. A method the server did not declare is
-    /// refused first ([`check_declared`]): nothing is sent, nothing taken from the cache.
-    pub(super) async fn fetch<R: Rpc>(
+    /// Sends a request, or takes a still-fresh result from the cache (`use_cache`), and hands
+    /// the result, read once by the strict reader and checked ([`checked`]), to `read`. A
+    /// method the server did not declare is refused first ([`check_declared`]): nothing is
+    /// sent, nothing taken from the cache.
+    pub(super) async fn fetch<R: Rpc, T>(
         &self,
         rpc: &R,
         method: &str,
         params: Json,
         use_cache: bool,
-    ) -> Result<Fetched> {
+        read: impl FnOnce(&Fetched, &Node<'_>) -> Result<T>,
+    ) -> Result<(Fetched, T)> {
         self.with(|s| check_declared(s.facts.as_ref(), method))??;
         let key = Key::new(method, &params);
         let now = rpc.now_ms();
@@ -27,20 +29,30 @@ impl SkillsClient {
             (s.context.clone(), hit)
         })?;
         if let Some((text, until)) = hit {
-            return Ok(Fetched {
+            let f = Fetched {
                 key,
                 context,
                 text,
                 cached_until: Some(until),
-            });
+            };
+            let result = read_result(method, &f.text)?;
+            checked(method, &result)?;
+            let t = read(&f, &result)?;
+            return Ok((f, t));
         }
-        let text = rpc.call(method, params).await?.into();
-        Ok(Fetched {
-            key,
-            context,
-            text,
-            cached_until: None,
+        rpc.call_read(method, params, |result| {
+            checked(method, result)?;
+            // The cache keeps the result's text as received.
+            let f = Fetched {
+                key,
+                context,
+                text: result.raw.into(),
+                cached_until: None,
+            };
+            let t = read(&f, result)?;
+            Ok((f, t))
         })
+        .await
     }
 
     /// Keeps a checked result (with its `hints`) for its TTL.
@@ -91,50 +103,54 @@ impl SkillsClient {
             if let (Some(c), Some(obj)) = (&cursor, params.as_object_mut()) {
                 obj.insert("cursor".into(), Json::String(c.clone()));
             }
-            let f = self.fetch(rpc, method, params, true).await?;
-            let result = f.read(method)?;
-            self.spend(method, f.text.len() as u64)?;
-            let page = member(&result, field)
-                .and_then(Node::as_array)
-                .ok_or_else(|| {
-                    ClientError::exchange(
-                        ExchangeKind::ProtocolError,
-                        format!("a {method} result has no `{field}` array"),
-                    )
-                })?;
-            if items.len() + page.len() > MAX_LISTED {
-                return Err(ClientError::exchange(
-                    ExchangeKind::ProtocolError,
-                    format!("{method} lists more than {MAX_LISTED} items"),
-                ));
-            }
-            pages += 1;
-            let page_hints = Hints::of(&result);
-            let h = hints.get_or_insert(page_hints);
-            h.ttl_ms = h.ttl_ms.min(page_hints.ttl_ms);
-            let received = rpc.now_ms();
-            current_until = current_until.min(
-                f.cached_until
-                    .unwrap_or(received + page_hints.ttl_ms as f64),
-            );
-            let next = match member(&result, "nextCursor") {
-                None => None,
-                Some(c) if c.is_null() => None,
-                Some(c) => match c.as_str() {
-                    Some(c) => Some(c.to_owned()),
-                    None => {
+            let next = self
+                .fetch(rpc, method, params, true, |f, result| {
+                    self.spend(method, f.text.len() as u64)?;
+                    let page = member(result, field)
+                        .and_then(Node::as_array)
+                        .ok_or_else(|| {
+                            ClientError::exchange(
+                                ExchangeKind::ProtocolError,
+                                format!("a {method} result has no `{field}` array"),
+                            )
+                        })?;
+                    if items.len() + page.len() > MAX_LISTED {
                         return Err(ClientError::exchange(
                             ExchangeKind::ProtocolError,
-                            format!(
-                                "a {method} result has a nextCursor that is not a string: {}",
-                                quoted(c)
-                            ),
-                        ))
+                            format!("{method} lists more than {MAX_LISTED} items"),
+                        ));
                     }
-                },
-            };
-            self.remember(&f, page_hints, received)?;
-            items.extend(page.iter().map(&mut item));
+                    pages += 1;
+                    let page_hints = Hints::of(result);
+                    let h = hints.get_or_insert(page_hints);
+                    h.ttl_ms = h.ttl_ms.min(page_hints.ttl_ms);
+                    let received = rpc.now_ms();
+                    current_until = current_until.min(
+                        f.cached_until
+                            .unwrap_or(received + page_hints.ttl_ms as f64),
+                    );
+                    let next = match member(result, "nextCursor") {
+                        None => None,
+                        Some(c) if c.is_null() => None,
+                        Some(c) => match c.as_str() {
+                            Some(c) => Some(c.to_owned()),
+                            None => {
+                                return Err(ClientError::exchange(
+                                    ExchangeKind::ProtocolError,
+                                    format!(
+                                    "a {method} result has a nextCursor that is not a string: {}",
+                                    quoted(c)
+                                ),
+                                ))
+                            }
+                        },
+                    };
+                    self.remember(f, page_hints, received)?;
+                    items.extend(page.iter().map(&mut item));
+                    Ok(next)
+                })
+                .await?
+                .1;
             match next {
                 None => break,
                 Some(c) => {
@@ -218,35 +234,37 @@ impl SkillsClient {
         uri: &str,
         use_cache: bool,
     ) -> Result<FetchedSkill> {
-        let f = self
-            .fetch(rpc, "skills/get", json!({ "uri": uri }), use_cache)
+        let read = |f: &Fetched, result: &Node<'_>| {
+            let now = rpc.now_ms();
+            let hints = Hints::of(result);
+            self.with(|s| {
+                let outcome = match s.host.register_get_node(&s.label, uri, result) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        s.cache.evict(&f.key, &f.context);
+                        return Err(e.into());
+                    }
+                };
+                Self::keep(s, f, hints, now);
+                let until = f.cached_until.unwrap_or(now + hints.ttl_ms as f64);
+                s.host.set_current_until(&s.label, uri, until);
+                let skill = Self::listed(s, uri).ok_or_else(|| {
+                    ClientError::from(VerifyError::new(
+                        ErrorCode::UnknownSkill,
+                        format!("{uri} is not registered"),
+                    ))
+                })?;
+                Ok(FetchedSkill {
+                    skill,
+                    outcome,
+                    hints,
+                })
+            })?
+        };
+        let (_, fetched) = self
+            .fetch(rpc, "skills/get", json!({ "uri": uri }), use_cache, read)
             .await?;
-        let result = f.read("skills/get")?;
-        let now = rpc.now_ms();
-        let hints = Hints::of(&result);
-        self.with(|s| {
-            let outcome = match s.host.register_get_node(&s.label, uri, &result) {
-                Ok(o) => o,
-                Err(e) => {
-                    s.cache.evict(&f.key, &f.context);
-                    return Err(e.into());
-                }
-            };
-            Self::keep(s, &f, hints, now);
-            let until = f.cached_until.unwrap_or(now + hints.ttl_ms as f64);
-            s.host.set_current_until(&s.label, uri, until);
-            let skill = Self::listed(s, uri).ok_or_else(|| {
-                ClientError::from(VerifyError::new(
-                    ErrorCode::UnknownSkill,
-                    format!("{uri} is not registered"),
-                ))
-            })?;
-            Ok(FetchedSkill {
-                skill,
-                outcome,
-                hints,
-            })
-        })?
+        Ok(fetched)
     }
 
     /// The recovery fetch of an entry: `skills/get` past the cache. A skill the server says it
@@ -379,18 +397,23 @@ impl SkillsClient {
             Some(p) => p,
             None => self.with(|s| s.host.plan_load_for(&s.label, uri, purpose))??,
         };
-        let f = self
-            .fetch(rpc, "resources/read", json!({ "uri": plan.uri }), use_cache)
+        let (f, (content, hints)) = self
+            .fetch(
+                rpc,
+                "resources/read",
+                json!({ "uri": plan.uri }),
+                use_cache,
+                |f, result| Ok((content_of(f, result, &plan), Hints::of(result))),
+            )
             .await?;
-        let result = f.read("resources/read")?;
-        let (content, digest) = prepared(rpc, &f, &result, &plan).await;
+        let digest = platform_digest(rpc, &content, &plan).await;
         let loaded = self.with(|s| {
             s.host
                 .load_for(&s.label, uri, content, hashing(&digest), purpose)
         })?;
         match loaded {
             Ok(skill) => {
-                self.remember(&f, Hints::of(&result), rpc.now_ms())?;
+                self.remember(&f, hints, rpc.now_ms())?;
                 Ok(Ok(skill))
             }
             Err(e) => {
@@ -431,16 +454,16 @@ impl SkillsClient {
                 s.host
                     .plan_read_for(&s.label, skill_uri, reference, purpose)
             })??;
-            let f = self
+            let (f, (content, hints)) = self
                 .fetch(
                     rpc,
                     "resources/read",
                     json!({ "uri": plan.uri }),
                     !refreshed,
+                    |f, result| Ok((content_of(f, result, &plan), Hints::of(result))),
                 )
                 .await?;
-            let result = f.read("resources/read")?;
-            let (content, digest) = prepared(rpc, &f, &result, &plan).await;
+            let digest = platform_digest(rpc, &content, &plan).await;
             let read = self.with(|s| {
                 s.host.read_for(
                     &s.label,
@@ -453,7 +476,7 @@ impl SkillsClient {
             })?;
             match read {
                 Ok(file) => {
-                    self.remember(&f, Hints::of(&result), rpc.now_ms())?;
+                    self.remember(&f, hints, rpc.now_ms())?;
                     return Ok(ReadOutcome {
                         file,
                         refreshed,
@@ -542,28 +565,23 @@ fn child(uri: &str, item: &Node<'_>) -> Result<DirectoryChild> {
     })
 }
 
-impl Fetched {
-    /// Reads the result's text once, with the strict reader, and checks that it is a complete
-    /// result object (`protocol-error` otherwise).
-    pub(super) fn read(&self, method: &str) -> Result<Node<'_>> {
-        let result = read_result(method, &self.text)?;
-        if result.as_object().is_none() {
-            return Err(ClientError::exchange(
-                ExchangeKind::ProtocolError,
-                format!("the result of {method} is not an object"),
-            ));
+/// Checks that a result is a complete result object (`protocol-error` otherwise).
+fn checked(method: &str, result: &Node<'_>) -> Result<()> {
+    if result.as_object().is_none() {
+        return Err(ClientError::exchange(
+            ExchangeKind::ProtocolError,
+            format!("the result of {method} is not an object"),
+        ));
+    }
+    match member(result, "resultType") {
+        None => Ok(()),
+        Some(t) if t.as_str() == Some("complete") => Ok(()),
+        Some(other) => {
+            let other = quoted(other);
+            Err(ClientError::exchange(ExchangeKind::ProtocolError,
+                format!("the result of {method} has resultType {other}; this client takes complete results only"),
+            )
+            .with_values("complete", other))
         }
-        match member(&result, "resultType") {
-            None => {}
-            Some(t) if t.as_str() == Some("complete") => {}
-            Some(other) => {
-                let other = quoted(other);
-                return Err(ClientError::exchange(ExchangeKind::ProtocolError,
-                    format!("the result of {method} has resultType {other}; this client takes complete results only"),
-                )
-                .with_values("complete", other));
-            }
-        }
-        Ok(result)
     }
 }

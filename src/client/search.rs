@@ -15,7 +15,7 @@ use crate::json::{Json as JsonNode, Node};
 use serde_json::json;
 
 use super::error::{ClientError, ExchangeKind, Result};
-use super::{check_skill_md_uri, member, read_result, Rpc, ServerFacts};
+use super::{check_skill_md_uri, member, Rpc, ServerFacts};
 use crate::host::error::{ErrorCode, VerifyError};
 
 /// The tool's name (docs/search.md).
@@ -170,17 +170,19 @@ pub async fn search<R: Rpc>(
             Some(c) => json!({ "cursor": c }),
             None => json!({}),
         };
-        let text = rpc.call("tools/list", params).await?;
-        let page = read_result("tools/list", &text)?;
-        let tools = member(&page, "tools").and_then(Node::as_array);
-        for t in tools.into_iter().flatten() {
-            if let Some(n) = member(t, "name").and_then(Node::as_str) {
-                names.push(n.to_owned());
-            }
-        }
-        cursor = member(&page, "nextCursor")
-            .and_then(Node::as_str)
-            .map(str::to_owned);
+        cursor = rpc
+            .call_read("tools/list", params, |page| {
+                let tools = member(page, "tools").and_then(Node::as_array);
+                for t in tools.into_iter().flatten() {
+                    if let Some(n) = member(t, "name").and_then(Node::as_str) {
+                        names.push(n.to_owned());
+                    }
+                }
+                Ok(member(page, "nextCursor")
+                    .and_then(Node::as_str)
+                    .map(str::to_owned))
+            })
+            .await?;
         if cursor.is_none() {
             break;
         }
@@ -200,25 +202,24 @@ pub async fn search<R: Rpc>(
     if let Some(l) = q.limit {
         arguments["limit"] = json!(l);
     }
-    let text = rpc
-        .call(
-            "tools/call",
-            json!({ "name": SEARCH_TOOL, "arguments": arguments }),
-        )
-        .await?;
-    let result = read_result("tools/call", &text)?;
-    if member(&result, "isError").is_some_and(|e| e.value == JsonNode::Bool(true)) {
-        let text = member(&result, "content")
-            .and_then(Node::as_array)
-            .and_then(<[Node]>::first)
-            .and_then(|c| member(c, "text"))
-            .and_then(Node::as_str)
-            .unwrap_or("(no text)");
-        return Err(
-            VerifyError::new(ErrorCode::InvalidArgument, format!("{SEARCH_TOOL}: {text}")).into(),
-        );
-    }
-    hits(member(&result, "structuredContent"))
+    let params = json!({ "name": SEARCH_TOOL, "arguments": arguments });
+    rpc.call_read("tools/call", params, |result| {
+        if member(result, "isError").is_some_and(|e| e.value == JsonNode::Bool(true)) {
+            let text = member(result, "content")
+                .and_then(Node::as_array)
+                .and_then(<[Node]>::first)
+                .and_then(|c| member(c, "text"))
+                .and_then(Node::as_str)
+                .unwrap_or("(no text)");
+            return Err(VerifyError::new(
+                ErrorCode::InvalidArgument,
+                format!("{SEARCH_TOOL}: {text}"),
+            )
+            .into());
+        }
+        hits(member(result, "structuredContent"))
+    })
+    .await
 }
 
 /// The results of a tool result's `structuredContent` (its members as `serde_json` reads

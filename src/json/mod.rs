@@ -115,6 +115,13 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+#[cfg(any(test, feature = "internals"))]
+thread_local! {
+    /// How many documents [`parse`] has read on this thread (tests and feature `internals`
+    /// only): the client's tests count the readings of a reply.
+    pub static PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Reads one JSON document.
 ///
 /// ```
@@ -126,6 +133,8 @@ impl std::error::Error for Error {}
 /// assert_eq!(parse("[1,]").unwrap_err().to_string(), "trailing comma at line 1 column 4");
 /// ```
 pub fn parse(text: &str) -> Result<Node<'_>, Error> {
+    #[cfg(any(test, feature = "internals"))]
+    PARSED.with(|n| n.set(n.get() + 1));
     let mut p = Parser::new(text);
     let node = p.value()?;
     p.skip_ws();

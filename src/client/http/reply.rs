@@ -1,12 +1,19 @@
-//! Reading a reply: a JSON body or the events of a stream, each read once with the strict JSON reader, as the response to one request.
+//! Reading a reply: a JSON body or the events of a stream, each read once with the strict JSON
+//! reader, as the response to one request, its result handed to the caller's reader.
 
 use crate::json::{self, Json as JsonNode, Node};
 
 use super::*;
 use crate::client::member;
 
-/// An event's data: `Some` when it is the response to `id`; other messages are skipped.
-pub(super) fn answer_in_event(data: &str, id: u64, method: &str) -> Result<Option<Answer>> {
+/// An event's data: the answer when it is the response to `id`, its result handed to `read`;
+/// `Err(read)` for another message, which is skipped (`read` is handed back for the next).
+fn answer_in_event<T, F: FnOnce(&Node<'_>) -> T>(
+    data: &str,
+    id: u64,
+    method: &str,
+    read: F,
+) -> Result<std::result::Result<Answer<T>, F>> {
     let envelope = match read_envelope(data) {
         Ok(e) => e,
         Err(Unread::Repeated(key)) => return Err(duplicate(method, &key)),
@@ -21,9 +28,9 @@ pub(super) fn answer_in_event(data: &str, id: u64, method: &str) -> Result<Optio
         && envelope.get("method").is_none()
         && (envelope.get("result").is_some() || envelope.get("error").is_some());
     if !is_response {
-        return Ok(None);
+        return Ok(Err(read));
     }
-    answer_of(&envelope, id, method, false).map(Some)
+    answer_of(&envelope, id, method, false, read).map(Ok)
 }
 
 fn duplicate(method: &str, key: &str) -> ClientError {
@@ -43,8 +50,8 @@ enum Unread {
 
 /// Reads a reply with the strict JSON reader ([`crate::json`]), once; an object
 /// has its top-level members checked for a repeated key with one ordered set (O(n log n)).
-/// The `result` is handed on as the text it was read from ([`Node::raw`]), for the client's
-/// own reading; nothing is written back to text.
+/// The `result` is handed, as read, to the caller's reader: the reply is read once, and
+/// nothing is written back to text.
 fn read_envelope(text: &str) -> std::result::Result<Node<'_>, Unread> {
     let node = json::parse(text).map_err(Unread::NotJson)?;
     if let Some(key) = node.repeated_key() {
@@ -81,14 +88,16 @@ pub(super) fn excerpt(s: &str) -> String {
     e
 }
 
-/// Parses a JSON body as the response to `id`. With `lenient_id`, an error without an `id`
-/// (the server could not read the request's) is accepted.
-pub(super) fn parse_response(
+/// Parses a JSON body as the response to `id`, its result handed to `read`. With
+/// `lenient_id`, an error without an `id` (the server could not read the request's) is
+/// accepted.
+pub(super) fn parse_response<T>(
     body: &[u8],
     id: u64,
     method: &str,
     lenient_id: bool,
-) -> Result<Answer> {
+    read: impl FnOnce(&Node<'_>) -> T,
+) -> Result<Answer<T>> {
     let text = std::str::from_utf8(body).map_err(|_| {
         protocol(format!(
             "the reply to {method} is not JSON (it is not UTF-8): {}",
@@ -102,10 +111,16 @@ pub(super) fn parse_response(
             excerpt(text)
         )),
     })?;
-    answer_of(&envelope, id, method, lenient_id)
+    answer_of(&envelope, id, method, lenient_id, read)
 }
 
-fn answer_of(envelope: &Node<'_>, id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
+fn answer_of<T>(
+    envelope: &Node<'_>,
+    id: u64,
+    method: &str,
+    lenient_id: bool,
+    read: impl FnOnce(&Node<'_>) -> T,
+) -> Result<Answer<T>> {
     if envelope.as_object().is_none() {
         return Err(protocol(format!(
             "the reply to {method} is not a JSON-RPC response object"
@@ -132,7 +147,7 @@ fn answer_of(envelope: &Node<'_>, id: u64, method: &str, lenient_id: bool) -> Re
         .with_values(id.to_string(), carried.unwrap_or_default()));
     }
     match (envelope.get("result"), error) {
-        (Some(r), None) if r.as_object().is_some() => Ok(Answer::Result(r.raw.to_owned())),
+        (Some(r), None) if r.as_object().is_some() => Ok(Answer::Result(read(r))),
         (None, Some(e)) if e.as_object().is_some() => error_of(e, method),
         _ => Err(protocol(format!(
             "the reply to {method} must have either a `result` object or an `error` object"
@@ -140,7 +155,7 @@ fn answer_of(envelope: &Node<'_>, id: u64, method: &str, lenient_id: bool) -> Re
     }
 }
 
-fn error_of(e: &Node<'_>, method: &str) -> Result<Answer> {
+fn error_of<T>(e: &Node<'_>, method: &str) -> Result<Answer<T>> {
     // The error object's members as `serde_json` read them: a repeated key, the last one,
     // and the code an integer as `serde_json` reads one (`-0` is a float there, so no code).
     let code = member(e, "code").and_then(|c| serde_value(c).as_i64());
@@ -152,6 +167,128 @@ fn error_of(e: &Node<'_>, method: &str) -> Result<Answer> {
         }),
         _ => Err(protocol(format!(
             "the error answering {method} has no integer `code` and string `message`"
+        ))),
+    }
+}
+
+/// The essence of a content type (`application/json`), lowercase.
+fn essence(content_type: Option<&str>) -> String {
+    content_type
+        .and_then(|c| c.split(';').next())
+        .map(|c| c.trim().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+async fn read_all<B: ResponseBody>(body: &mut B, method: &str) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    while let Some(chunk) = body.next_chunk().await? {
+        if out.len() + chunk.len() > MAX_REPLY_BYTES {
+            return Err(too_large(method));
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
+}
+
+fn too_large(method: &str) -> ClientError {
+    protocol(format!(
+        "the reply to {method} is larger than {MAX_REPLY_BYTES} bytes; it was not read"
+    ))
+}
+
+/// Reads the answer to request `id` from a response (see the module documentation).
+///
+/// [`HttpSession`]'s own reader; public (and hidden from the documentation) for the fuzz target
+/// `reply` and the reply tests of `tests/client_bounds.rs`.
+#[doc(hidden)]
+pub async fn read_answer<B: ResponseBody>(
+    response: HttpResponse<B>,
+    id: u64,
+    method: &str,
+) -> Result<Answer> {
+    read_reply(response, id, method, |result| result.raw.to_owned()).await
+}
+
+/// Reads the answer to request `id` from a response, its result handed, as read, to `read`:
+/// a reply is read once.
+pub(super) async fn read_reply<B: ResponseBody, T>(
+    mut response: HttpResponse<B>,
+    id: u64,
+    method: &str,
+    read: impl FnOnce(&Node<'_>) -> T,
+) -> Result<Answer<T>> {
+    let kind = essence(response.content_type.as_deref());
+    let status = response.status;
+    let ok = (200..300).contains(&status) && status != 202 && status != 204;
+    if !ok {
+        let body = if kind == "application/json" {
+            read_all(&mut response.body, method).await.ok()
+        } else {
+            None
+        };
+        // A JSON-RPC error sent with an error status is the server's answer.
+        if let Some(Ok(Answer::Error {
+            code,
+            message,
+            data,
+        })) = body
+            .as_deref()
+            .map(|b| parse_response(b, id, method, true, |_| ()))
+        {
+            return Ok(Answer::Error {
+                code,
+                message,
+                data,
+            });
+        }
+        let what = if status == 202 || status == 204 {
+            format!("HTTP {status} with no response")
+        } else {
+            format!("HTTP {status}")
+        };
+        return Err(ClientError::exchange(
+            ExchangeKind::HttpStatus,
+            format!("the server answered {method} with {what}"),
+        )
+        .with_values("200", status.to_string()));
+    }
+    match kind.as_str() {
+        "application/json" => {
+            let body = read_all(&mut response.body, method).await?;
+            parse_response(&body, id, method, false, read)
+        }
+        "text/event-stream" => {
+            let mut reader = read;
+            let mut sse = Sse::default();
+            let mut read = 0usize;
+            loop {
+                let chunk = response.body.next_chunk().await?;
+                let events = match &chunk {
+                    Some(c) => {
+                        read += c.len();
+                        if read > MAX_REPLY_BYTES {
+                            return Err(too_large(method));
+                        }
+                        sse.feed(c)
+                    }
+                    None => sse.finish(),
+                };
+                for data in events {
+                    match answer_in_event(&data, id, method, reader)? {
+                        Ok(answer) => return Ok(answer),
+                        Err(unused) => reader = unused,
+                    }
+                }
+                if chunk.is_none() {
+                    return Err(protocol(format!(
+                        "the event stream answering {method} ended without the response to request {id}"
+                    )));
+                }
+            }
+        }
+        other => Err(protocol(format!(
+            "the server answered {method} with content type {:?}; a response must be application/json or text/event-stream",
+            if other.is_empty() { "(none)" } else { other }
         ))),
     }
 }

@@ -1,6 +1,12 @@
 //! Tests of `http`.
 
+use super::reply::parse_response;
 use super::*;
+
+/// A reader that keeps the result's text, as `read_answer` does.
+fn raw(result: &Node<'_>) -> String {
+    result.raw.to_owned()
+}
 
 #[test]
 fn sse_line_endings_and_fields() {
@@ -79,7 +85,7 @@ fn frames_carry_the_mcp_headers() {
 fn a_result_is_handed_over_as_the_text_it_was_read_from() {
     let body = br#"{"jsonrpc":"2.0","id":7,"result": {"a": [1, 2.50], "b": "\u00e9"} }"#;
     assert_eq!(
-        parse_response(body, 7, "m", false).unwrap(),
+        parse_response(body, 7, "m", false, raw).unwrap(),
         Answer::Result(r#"{"a": [1, 2.50], "b": "\u00e9"}"#.into())
     );
 }
@@ -88,7 +94,7 @@ fn a_result_is_handed_over_as_the_text_it_was_read_from() {
 fn responses_are_checked() {
     let ok = br#"{"jsonrpc":"2.0","id":7,"result":{"a":1}}"#;
     assert_eq!(
-        parse_response(ok, 7, "m", false).unwrap(),
+        parse_response(ok, 7, "m", false, raw).unwrap(),
         Answer::Result(r#"{"a":1}"#.into())
     );
     for (bad, why) in [
@@ -110,7 +116,7 @@ fn responses_are_checked() {
         ),
         (b"<html>", "not JSON"),
     ] {
-        let e = parse_response(bad, 7, "m", false).unwrap_err();
+        let e = parse_response(bad, 7, "m", false, raw).unwrap_err();
         assert_eq!(e.code, ExchangeKind::ProtocolError, "{why}");
         assert!(e.message.contains(why), "{}", e.message);
     }
@@ -120,17 +126,17 @@ fn responses_are_checked() {
             br#"{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"},"error":{"code":1,"message":"m"}}"#,
             br#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":7,"result":{}}"#,
         ] {
-            let e = parse_response(dup, 7, "m", false).unwrap_err();
+            let e = parse_response(dup, 7, "m", false, raw).unwrap_err();
             assert!(e.message.contains("duplicate member"), "{}", e.message);
         }
     let null = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#;
     assert!(matches!(
-        parse_response(null, 7, "m", false).unwrap(),
+        parse_response(null, 7, "m", false, raw).unwrap(),
         Answer::Error { code: -32700, .. }
     ));
     let err = br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad"}}"#;
     assert!(matches!(
-        parse_response(err, 7, "m", false).unwrap(),
+        parse_response(err, 7, "m", false, raw).unwrap(),
         Answer::Error { code: -32600, .. }
     ));
 }

@@ -245,6 +245,26 @@ impl Rpc for CallRpc {
         }
     }
 
+    /// Over HTTP the result as read with the reply (a reply is read once); from an SDK client,
+    /// its result's text read once.
+    async fn call_read<T>(
+        &self,
+        method: &str,
+        params: Json,
+        read: impl FnOnce(&crate::json::Node<'_>) -> ClientResult<T>,
+    ) -> ClientResult<T> {
+        match self.inner.mode.get() {
+            Mode::Http => {
+                let rpc = self.inner.session.rpc(&self.io);
+                rpc.call_read(method, params, read).await
+            }
+            _ => read(&crate::client::read_result(
+                method,
+                &self.call(method, params).await?,
+            )?),
+        }
+    }
+
     fn now_ms(&self) -> f64 {
         js_sys::Date::now()
     }
