@@ -13,7 +13,7 @@
 //! | [`protocol`] | JSON-RPC envelope parsing, protocol versions, the responder's errors (`RpcError`), the transport's refusals (`Refusal`) and the one writer of replies |
 //! | [`server`] | the sans-I/O responder: message bytes + transport facts → reply bytes + HTTP status |
 //! | [`http`] | Streamable HTTP rules as pure functions (headers, Origin/Host, CORS, status codes), shared by the Worker and the component |
-//! | `auth` | bearer token validation for private catalogs (RFC 9068 JWT access tokens, the Cloudflare Access preset): token and key set parsing, the validator, the key and token caches, discovery; no I/O, no clock |
+//! | `auth` | crate-private: bearer token validation for private catalogs (RFC 9068 JWT access tokens, the Cloudflare Access preset): token and key set parsing, the validator, the key and token caches, discovery; no I/O, no clock. Adapters drive it through [`http::Authenticator`] |
 //! | [`settings`] | the one table of settings: Worker vars, environment variables, command-line flags, npm options, WIT config |
 //! | [`host`] | the rules a host applies to what a server sent (entries, sizes, digests, frontmatter, references, approvals, the `SkillHost` registry); no I/O, no clock |
 //! | [`client`] | the connected client over the host rules: pages, cache, refresh, Streamable HTTP and event-stream replies, over a transport the caller supplies |

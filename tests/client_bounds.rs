@@ -642,12 +642,21 @@ fn each_reply_is_read_once() {
         let client = SkillsClient::new("docs", HostOptions::default()).unwrap();
         client.set_facts(facts).unwrap();
         let rpc = session.rpc(&io);
+        // Every page of a listing: one reading each.
+        let before = parsed();
+        let listing = block_on(client.list(&rpc)).unwrap();
+        let per_reply = if stream { 2 } else { 1 };
+        assert_eq!(
+            parsed() - before,
+            per_reply * listing.pages,
+            "skills/list, stream {stream}"
+        );
         let uri = "skill://code-review/SKILL.md";
         let before = parsed();
         let got = block_on(client.get(&rpc, uri)).unwrap();
         assert_eq!(got.skill.entry.uri(), uri);
-        // A stream's notification event is read too, to learn it is not the response.
-        let per_reply = if stream { 2 } else { 1 };
+        // A stream's notification event is read too, to learn it is not the response. The
+        // listing is cached: skills/get is asked for with its cache (another request).
         assert_eq!(parsed() - before, per_reply, "skills/get, stream {stream}");
         let before = parsed();
         block_on(client.load(&rpc, uri)).unwrap();

@@ -470,3 +470,42 @@ fn authorization_is_read_as_bearer_only_and_another_scheme_gets_no_error_code() 
         "{step:?}"
     );
 }
+
+#[test]
+fn a_late_report_of_a_refresh_a_newer_one_replaced_changes_nothing() {
+    let (b, mut auth, t) = (
+        bearer(None),
+        Authenticator::default(),
+        ed_token("k1", "alice"),
+    );
+    let mut first = auth.check(&t, RESOURCE);
+    let TokenStep::Refresh(old) = auth.step(&b, &mut first, NOW) else {
+        panic!("a refresh")
+    };
+    // It goes quiet; past the refetch interval a new request starts a newer refresh.
+    let mut second = auth.check(&t, RESOURCE);
+    let TokenStep::Refresh(newer) = auth.step(&b, &mut second, NOW + 60) else {
+        panic!("a newer refresh")
+    };
+    // The old one's failure, reported late, neither ends the newer one nor names a next fetch.
+    let late = Err(KeySetError::Fetch {
+        what: "no answer".into(),
+    });
+    assert_eq!(auth.fetched(&b, old, late, NOW + 61), Ok(None));
+    let mut waiting = auth.check(&t, RESOURCE);
+    let step = auth.step(&b, &mut waiting, NOW + 61);
+    assert!(matches!(step, TokenStep::Wait { .. }), "{step:?}");
+    let doc = json!({"issuer": ISS, "jwks_uri": JWKS_URL})
+        .to_string()
+        .into_bytes();
+    let keys = auth.fetched(&b, newer, Ok(doc), NOW + 61).unwrap().unwrap();
+    assert_eq!(
+        auth.fetched(&b, keys, Ok(ed_jwks("k1")), NOW + 62),
+        Ok(None)
+    );
+    let step = auth.step(&b, &mut waiting, NOW + 62);
+    assert!(
+        matches!(step, TokenStep::Done(TokenOutcome::Caller(_))),
+        "{step:?}"
+    );
+}

@@ -23,7 +23,7 @@ use std::fmt;
 /// use skills_edge::http::TokenError;
 /// let e = TokenError::Scheme; // `Authorization: Basic …`
 /// assert_eq!((e.status(), e.reason()), (401, "scheme"));
-/// assert!(e.to_string().starts_with("bearer token refused: the credential is not `Bearer <token>`"), "{e}");
+/// assert!(e.to_string().starts_with("bearer token refused: the credential uses another scheme than Bearer"), "{e}");
 /// assert_eq!(TokenError::Signature.reason(), "signature");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -194,7 +194,7 @@ impl fmt::Display for TokenError {
         match self {
             TokenError::Missing => f.write_str("the request carries no token"),
             TokenError::Scheme => f.write_str(
-                "the credential is not `Bearer <token>` (RFC 6750 §2.1): send `Authorization: Bearer <token>`",
+                "the credential uses another scheme than Bearer, or none in Authorization (RFC 6750 §2.1): send `Authorization: Bearer <token>` (with AUTH_MODE access, the token alone in Cf-Access-Jwt-Assertion)",
             ),
             TokenError::TooLarge { len } => write!(
                 f,

@@ -98,7 +98,7 @@ impl Default for ClientInfo {
 ///     let facts = block_on(HttpSession::new(ClientInfo::default()).connect(&wire, choice)).unwrap();
 ///     assert_eq!((facts.era, facts.protocol_version.as_str()), (era, version));
 /// }
-/// assert_eq!(EraChoice::parse(EraChoice::Modern.as_str()), Some(EraChoice::Modern));
+/// assert_eq!(EraChoice::Modern.as_str(), "2026-07-28");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EraChoice {
@@ -119,7 +119,9 @@ impl EraChoice {
     /// assert_eq!(EraChoice::parse("2025-11-25"), Some(EraChoice::Legacy));
     /// assert_eq!(EraChoice::parse("modern"), None);
     /// ```
-    pub fn parse(s: &str) -> Option<EraChoice> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    #[cfg_attr(not(feature = "command"), allow(dead_code))]
+    pub(crate) fn parse(s: &str) -> Option<EraChoice> {
         match s {
             "auto" => Some(EraChoice::Auto),
             "2026-07-28" => Some(EraChoice::Modern),
@@ -128,7 +130,7 @@ impl EraChoice {
         }
     }
 
-    /// The name [`EraChoice::parse`] reads.
+    /// Its name on the command line and in the npm package (`--era`, `era`).
     pub fn as_str(self) -> &'static str {
         match self {
             EraChoice::Auto => "auto",

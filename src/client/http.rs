@@ -69,8 +69,8 @@ use crate::protocol::{
 mod reply;
 mod sse;
 pub use reply::read_answer;
-use reply::read_reply;
 pub(crate) use reply::serde_value;
+use reply::{read_reply, Reader};
 pub use sse::Sse;
 
 /// The largest reply read, in bytes (a 16 MiB file in base64 with its JSON-RPC envelope fits
@@ -352,9 +352,8 @@ struct SessionState {
 /// # }
 /// # let wire = Wire::new(Config::default());
 /// let session = HttpSession::new(ClientInfo::default());
-/// assert!(session.facts().is_none());
 /// let facts = block_on(session.connect(&wire, EraChoice::Auto)).unwrap();
-/// assert_eq!(session.facts(), Some(facts));
+/// assert_eq!(facts.protocol_version, "2026-07-28");
 /// // The result object's JSON text, as the server sent it.
 /// let text = block_on(session.rpc(&wire).call("skills/list", serde_json::json!({}))).unwrap();
 /// let result = skills_edge::catalog::json::parse(&text).unwrap();
@@ -453,7 +452,8 @@ impl HttpSession {
     }
 
     /// The facts of the connected server (`None` before [`HttpSession::connect`]).
-    pub fn facts(&self) -> Option<ServerFacts> {
+    #[cfg_attr(feature = "internals", visibility::make(pub))]
+    pub(crate) fn facts(&self) -> Option<ServerFacts> {
         self.state.try_borrow().ok()?.facts.clone()
     }
 
@@ -470,7 +470,8 @@ impl HttpSession {
 
     /// Finds a revision both sides speak (see the module documentation) and returns what the
     /// server says about itself. Connecting again starts over.
-    /// A failed connect leaves the session unconnected ([`HttpSession::facts`] is `None`).
+    /// A failed connect leaves the session unconnected (its requests are refused until a
+    /// connect succeeds).
     pub async fn connect<H: HttpIo>(&self, io: &H, choice: EraChoice) -> Result<ServerFacts> {
         self.reset()?;
         match self.negotiate(io, choice).await {
@@ -524,13 +525,15 @@ impl HttpSession {
         &self,
         io: &H,
     ) -> Result<std::result::Result<ServerFacts, String>> {
+        let mut result = Json::Null;
+        let mut reader = |r: &Node<'_>| result = serde_value(r);
         let answer = match self
             .exchange(
                 io,
                 Framing::Modern,
                 "server/discover",
                 json!({}),
-                serde_value,
+                &mut reader,
             )
             .await
         {
@@ -543,12 +546,9 @@ impl HttpSession {
             }
             Err(e) => return Err(e),
         };
-        let result = match answer {
-            Answer::Result(r) => r,
-            Answer::Error { code, message, .. } => {
-                return Ok(Err(format!("JSON-RPC error {code}: {message}")))
-            }
-        };
+        if let Answer::Error { code, message, .. } = answer {
+            return Ok(Err(format!("JSON-RPC error {code}: {message}")));
+        }
         let versions: Vec<&str> = result
             .get("supportedVersions")
             .and_then(Json::as_array)
@@ -572,10 +572,12 @@ impl HttpSession {
             "capabilities": {},
             "clientInfo": {"name": self.info.name, "version": self.info.version},
         });
+        let mut result = Json::Null;
+        let mut reader = |r: &Node<'_>| result = serde_value(r);
         let answer = self
-            .exchange(io, Framing::Initialize, "initialize", params, serde_value)
+            .exchange(io, Framing::Initialize, "initialize", params, &mut reader)
             .await?;
-        let result = rpc_result("initialize", None, answer)?;
+        rpc_result("initialize", None, answer)?;
         let version = result
             .get("protocolVersion")
             .and_then(Json::as_str)
@@ -621,18 +623,26 @@ impl HttpSession {
             )
         })?;
         let uri = params.get("uri").and_then(Json::as_str).map(str::to_owned);
+        // The result's reading goes to `read` through the one reader type of the reply.
+        let (mut read, mut out) = (Some(read), None);
+        let mut reader = |result: &Node<'_>| {
+            if let Some(read) = read.take() {
+                out = Some(read(result));
+            }
+        };
         let answer = match facts.era {
             Era::Modern => {
-                self.exchange(io, Framing::Modern, method, params, read)
+                self.exchange(io, Framing::Modern, method, params, &mut reader)
                     .await?
             }
             Era::Legacy => {
                 let version = facts.protocol_version.clone();
-                self.exchange(io, Framing::Legacy(&version), method, params, read)
+                self.exchange(io, Framing::Legacy(&version), method, params, &mut reader)
                     .await?
             }
         };
-        rpc_result(method, uri.as_deref(), answer)?
+        rpc_result(method, uri.as_deref(), answer)?;
+        out.unwrap_or_else(|| Err(protocol(format!("the reply to {method} has no result"))))
     }
 
     /// The body and MCP headers of a message (`message` is the whole JSON-RPC object; a
@@ -688,14 +698,14 @@ impl HttpSession {
     }
 
     /// POSTs one request and reads its answer, the result handed to `read`.
-    async fn exchange<H: HttpIo, T>(
+    async fn exchange<H: HttpIo>(
         &self,
         io: &H,
         framing: Framing<'_>,
         method: &str,
         params: Json,
-        read: impl FnOnce(&Node<'_>) -> T,
-    ) -> Result<Answer<T>> {
+        read: Reader<'_>,
+    ) -> Result<Answer<()>> {
         let id = self.next_id()?;
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let request = self.frame(framing, method, message)?;

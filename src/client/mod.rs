@@ -125,11 +125,13 @@ pub(crate) const MAX_LISTED: usize = 100_000;
 #[cfg_attr(feature = "internals", visibility::make(pub))]
 pub(crate) const DEFAULT_LISTING_BUDGET: u64 = 256 << 20;
 
-/// Sends one JSON-RPC request and returns its `result` object as JSON text: the I/O half of
-/// a client. The client reads that text once, with the strict JSON reader
-/// (`crate::json`), and works from that reading (the registry included): a
-/// transport hands over the text it received (the HTTP one slices the `result` member out of
-/// the reply it read), never a value to be written back to text.
+/// Sends one JSON-RPC request and hands over its `result`: the I/O half of a client. The
+/// client asks with [`Rpc::call_read`] and works from one reading of the result by the strict
+/// JSON reader (the registry included). A transport implements [`Rpc::call`], which returns
+/// the result's JSON text as received (never a value to be written back to text), and the
+/// default `call_read` reads it once; a transport that reads the whole reply itself
+/// overrides `call_read` to hand over its reading of the `result` member ([`http::HttpRpc`]
+/// does), so the reply is read once.
 ///
 /// Failures are [`ClientError`]s of an [`ExchangeKind`]: `server-error` for a JSON-RPC error
 /// answer (its code in `actual`), `connection-failed`, `http-status`, `protocol-error`,
@@ -163,10 +165,12 @@ pub trait Rpc {
     /// Sends `method` with `params` (an object, without the 2026-07-28 `_meta` envelope,
     /// which the transport adds) and returns the result object's JSON text, as received.
     fn call(&self, method: &str, params: Json) -> impl Future<Output = Result<String>>;
-    /// [`Rpc::call`], with the result object handed to `read` as the strict reader
+    /// [`Rpc::call`], with the result handed to `read` as the strict reader
     /// ([`crate::catalog::json`]) read it; what the client calls. By default [`Rpc::call`]'s
-    /// text is read; a transport that reads the whole response itself hands over its reading
-    /// of the `result` member instead, so that a reply is read once ([`http::HttpRpc`] does).
+    /// text is read (whatever JSON it is: the client checks that it is a result object); a
+    /// transport that reads the whole response itself hands over its reading of the
+    /// `result` member instead, so that a reply is read once ([`http::HttpRpc`] does, and
+    /// hands over an object only).
     fn call_read<T>(
         &self,
         method: &str,
@@ -824,9 +828,7 @@ impl SkillsClient {
     /// Sets the authorization context (a digest of the checked headers' sorted names and values) of the requests that follow:
     /// private cached results of any other context are dropped, as they can never be
     /// reused.
-    #[cfg_attr(feature = "internals", visibility::make(pub))]
-    #[cfg_attr(not(feature = "command"), allow(dead_code))]
-    pub(crate) fn set_context(&self, context: &str) -> Result<()> {
+    pub fn set_context(&self, context: &str) -> Result<()> {
         self.with(|s| {
             s.context = context.to_owned();
             s.cache.retain_context(context);

@@ -507,7 +507,8 @@ impl Bearer {
     }
 
     /// The 401 for a request whose token was refused (or that needs one and has none):
-    /// `WWW-Authenticate` with the error code (none for [`TokenError::Missing`]) and
+    /// `WWW-Authenticate` with the error code (none for [`TokenError::Missing`] and
+    /// [`TokenError::Scheme`]) and
     /// `resource_metadata`, `Access-Control-Expose-Headers` for a browser caller,
     /// `Cache-Control: no-store`, the endpoint's `Vary` and CORS headers, and an empty body.
     /// The reason is not told: the adapter logs `error`.

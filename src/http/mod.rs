@@ -77,7 +77,8 @@
 //! | `response` | the response an adapter writes back, and an asset spliced into it | [`Response`] |
 //! | `endpoint` | the endpoint: configuration, responder, the decision on each request | [`Endpoint`], [`HttpConfig`], [`Step`] |
 //! | `well_known` | the routes under `/.well-known/agent-skills/`, which serve the catalog's mirror | (through [`Endpoint`]) |
-//! | `bearer` | the authentication step in front of the endpoint (`AUTH_MODE`): the Protected Resource Metadata, the token's gate, the 401 and 503 answers | [`Bearer`], [`Gate`], `KeySource` |
+//! | `bearer` | the authentication step in front of the endpoint (`AUTH_MODE`): the Protected Resource Metadata, the token's gate, the 401 and 503 answers | [`Bearer`], [`Gate`], [`AuthStep`] |
+//! | `tokens` | the token path of `jwt` and `access`, sans-I/O: the key set, the tokens already verified, the refreshes and the signatures left to the platform | [`Authenticator`], [`TokenCheck`], [`TokenStep`], [`TokenOutcome`], [`KeyFetch`], [`PendingSignature`]; the refusals [`TokenError`] and [`KeySetError`] |
 //! | `auth_settings` | the authentication settings (`AUTH_MODE`, `AUTH_TOKEN_PROFILE`, …) and the check that none is given without a token mode | [`BearerConfig`], [`AuthMode`], [`TokenProfile`] |
 //!
 //! Every public item is named once, here: what an adapter needs to drive the endpoint. The

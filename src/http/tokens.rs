@@ -77,6 +77,8 @@ pub struct Authenticator {
     keys: KeyCache,
     tokens: TokenCache,
     discovered: Option<String>,
+    /// The refresh under way, or the last one: a report of an older one is stale.
+    refresh: u64,
 }
 
 impl Default for Authenticator {
@@ -85,6 +87,7 @@ impl Default for Authenticator {
             keys: KeyCache::new(KeyCachePolicy::default()),
             tokens: TokenCache::new(DEFAULT_TOKEN_CACHE_ENTRIES),
             discovered: None,
+            refresh: 0,
         }
     }
 }
@@ -180,9 +183,10 @@ enum State {
 pub enum TokenStep {
     /// The answer: the caller's scopes, a refusal (401) or no key set (503).
     Done(TokenOutcome),
-    /// No usable key set is held and a fetch is due: run this refresh (each fetch's result to
-    /// [`Authenticator::fetched`], until it names no next fetch), let later requests wait for
-    /// it, then step again.
+    /// A fetch of the key set is due (none is held, the held one is older than its
+    /// `max_age`, or it lacks the token's `kid`) and none is under way: run this refresh
+    /// (each fetch's result to [`Authenticator::fetched`], until it names no next fetch), let
+    /// later requests wait for it, then step again.
     Refresh(KeyFetch),
     /// Another request's refresh is under way: wait for it, at most `timeout_ms` (a fetch's
     /// time), then step again (which waits again while that refresh goes on, and answers
@@ -222,7 +226,8 @@ pub enum TokenStep {
 pub enum TokenOutcome {
     /// A valid token: the caller's scopes, for the catalog's grant.
     Caller(Vec<String>),
-    /// Answer [`Bearer::refused`] (401, `error="invalid_token"`).
+    /// Answer [`Bearer::refused`] (401: `error="invalid_token"`, or no error code for
+    /// [`TokenError::Scheme`]).
     Refused(TokenError),
     /// Answer [`Bearer::unavailable`] (503): no key set can be had.
     Unavailable(KeySetError),
@@ -263,6 +268,8 @@ pub struct KeyFetch {
     pub what: &'static str,
     /// For metadata: the index of `url` among the metadata URLs tried in turn.
     metadata: Option<usize>,
+    /// The refresh it belongs to.
+    refresh: u64,
 }
 
 /// A signature for the platform to check ([`TokenStep::Verify`]).
@@ -409,7 +416,8 @@ impl Authenticator {
     /// next fetch of the refresh (the key set once the metadata named it; the next metadata
     /// URL after one that failed), `None` when the refresh is over and the key set stored,
     /// or the error that ended it (the key set held before, if any, stays in use for its
-    /// time; the adapter logs the error).
+    /// time; the adapter logs the error). The report of a refresh that a newer one replaced
+    /// (it went quiet past its time) is dropped: `None`.
     pub fn fetched(
         &mut self,
         bearer: &Bearer,
@@ -417,6 +425,11 @@ impl Authenticator {
         body: Result<Vec<u8>, KeySetError>,
         now: u64,
     ) -> Result<Option<KeyFetch>, KeySetError> {
+        // A refresh that went quiet was followed by a newer one: its late report would end
+        // the newer one's time under way, so it is dropped.
+        if fetch.refresh != self.refresh {
+            return Ok(None);
+        }
         let result = match (fetch.metadata, body) {
             (Some(i), body) => match body.and_then(|b| jwks_uri(&b, bearer.issuer())) {
                 Ok(url) => {
@@ -452,7 +465,7 @@ impl Authenticator {
         now: u64,
     ) -> Result<Token, TokenStep> {
         match self.keys.plan(now, token.kid()) {
-            Plan::Fetch => match self.first_fetch(bearer) {
+            Plan::Fetch => match self.start_refresh(bearer) {
                 Some(fetch) => {
                     check.state = State::Refreshed(token);
                     Err(TokenStep::Refresh(fetch))
@@ -475,6 +488,12 @@ impl Authenticator {
         }
     }
 
+    /// Starts a refresh (a newer one than any before): its first fetch.
+    fn start_refresh(&mut self, bearer: &Bearer) -> Option<KeyFetch> {
+        self.refresh += 1;
+        self.first_fetch(bearer)
+    }
+
     /// The first fetch of a refresh: the key set when its URL is known, else the issuer's
     /// first metadata URL.
     fn first_fetch(&self, bearer: &Bearer) -> Option<KeyFetch> {
@@ -489,6 +508,7 @@ impl Authenticator {
             timeout_ms: policy.fetch_timeout_ms,
             what: "key set",
             metadata: None,
+            refresh: self.refresh,
         })
     }
 
@@ -503,6 +523,7 @@ impl Authenticator {
             timeout_ms: self.keys.policy().fetch_timeout_ms,
             what: "authorization server metadata",
             metadata: Some(i),
+            refresh: self.refresh,
         })
     }
 

@@ -13,12 +13,12 @@
 //! What a name that is no setting means depends on the source: see `check_names`.
 //!
 //! ```
-//! use skills_edge::settings::{http_config, Source};
-//! let c = http_config(Source::Var, |s| (s.var == "PAGE_SIZE").then(|| "2".to_owned())).unwrap();
+//! use skills_edge::settings::{from_vars, server_config, Source};
+//! let c = from_vars(["PAGE_SIZE"], |s| (s.var == "PAGE_SIZE").then(|| "2".to_owned())).unwrap();
 //! assert_eq!(c.server.page_size, 2);
-//! let e = http_config(Source::Var, |s| (s.var == "CACHE_SCOPE").then(|| "shared".to_owned())).unwrap_err();
+//! let e = from_vars(["CACHE_SCOPE"], |s| (s.var == "CACHE_SCOPE").then(|| "shared".to_owned())).unwrap_err();
 //! assert_eq!(e.to_string(), "configuration variable CACHE_SCOPE = \"shared\" is invalid: use `public` or `private`");
-//! let e = http_config(Source::Flag, |s| (s.flag == "--page-size").then(|| "0".to_owned())).unwrap_err();
+//! let e = server_config(Source::Flag, |s| (s.flag == "--page-size").then(|| "0".to_owned())).unwrap_err();
 //! assert_eq!(e.to_string(), "option --page-size = \"0\" is invalid (out of range): use an integer from 1 to 1000");
 //! ```
 

@@ -5,8 +5,9 @@ use super::*;
 
 /// The responder's and the HTTP endpoint's settings from a set of vars that may hold other
 /// things too (a Worker's `env`, a component's environment): `names` are every name the set
-/// holds, checked as `check_names` checks [`Source::Var`] (another binding is left alone, a
-/// misspelt setting is refused), then the settings are read as `http_config` reads them.
+/// holds, checked against the settings' names (another binding is left alone, a misspelt
+/// setting is refused, naming the setting it resembles), then the responder's and the
+/// endpoint's settings are read from the vars.
 ///
 /// ```
 /// use skills_edge::settings::from_vars;
@@ -173,8 +174,7 @@ pub(crate) fn http_config(
     Ok(c)
 }
 
-/// The responder's settings from `source` (the settings of [`Scope::Responder`]; see
-/// `http_config`).
+/// The responder's settings from `source` (the settings of [`Scope::Responder`]).
 ///
 /// ```
 /// use skills_edge::settings::{server_config, Source};

@@ -115,8 +115,10 @@ extern "C" {
 thread_local! {
     /// The token path's state: the key set, the tokens already verified, the discovered URL.
     static AUTH: RefCell<Authenticator> = RefCell::new(Authenticator::default());
-    /// The refresh under way, which concurrent requests await.
-    static REFRESH: RefCell<Option<js_sys::Promise>> = const { RefCell::new(None) };
+    /// The refresh under way, which concurrent requests await, with its number.
+    static REFRESH: RefCell<Option<(u64, js_sys::Promise)>> = const { RefCell::new(None) };
+    /// The number of the last refresh started.
+    static REFRESHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// The time in seconds since the epoch.
@@ -136,14 +138,18 @@ pub async fn authenticate(
         match AUTH.with(|a| a.borrow_mut().step(bearer, &mut check, now())) {
             TokenStep::Done(outcome) => return outcome,
             TokenStep::Refresh(first) => {
+                let n = REFRESHES.with(|c| {
+                    c.set(c.get() + 1);
+                    c.get()
+                });
                 let promise =
-                    wasm_bindgen_futures::future_to_promise(refresh(bearer.clone(), first));
-                REFRESH.with(|r| *r.borrow_mut() = Some(promise.clone()));
+                    wasm_bindgen_futures::future_to_promise(refresh(bearer.clone(), first, n));
+                REFRESH.with(|r| *r.borrow_mut() = Some((n, promise.clone())));
                 let _ = JsFuture::from(promise).await;
             }
             TokenStep::Wait { timeout_ms } => {
                 // Bounded: a refresh whose request went away may never settle its promise.
-                let refresh = REFRESH.with(|r| r.borrow().clone());
+                let refresh = REFRESH.with(|r| r.borrow().as_ref().map(|(_, p)| p.clone()));
                 let _ = JsFuture::from(within(refresh, timeout_ms as f64)).await;
             }
             TokenStep::Verify(signature) => {
@@ -166,7 +172,7 @@ pub async fn authenticate(
 
 /// Runs a refresh: each fetch's result goes to the [`Authenticator`], which names the next
 /// (the promise concurrent requests share).
-async fn refresh(bearer: std::rc::Rc<Bearer>, first: KeyFetch) -> Result<JsValue, JsValue> {
+async fn refresh(bearer: std::rc::Rc<Bearer>, first: KeyFetch, n: u64) -> Result<JsValue, JsValue> {
     let mut next = Some(first);
     while let Some(fetch) = next {
         let body = fetch_bytes(&fetch).await;
@@ -181,7 +187,13 @@ async fn refresh(bearer: std::rc::Rc<Bearer>, first: KeyFetch) -> Result<JsValue
             }
         }
     }
-    REFRESH.with(|r| *r.borrow_mut() = None);
+    // A newer refresh (this one went quiet past its time) keeps its own promise.
+    REFRESH.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.as_ref().is_some_and(|(m, _)| *m == n) {
+            *r = None;
+        }
+    });
     Ok(JsValue::UNDEFINED)
 }
 

@@ -6,14 +6,18 @@ use crate::json::{self, Json as JsonNode, Node};
 use super::*;
 use crate::client::member;
 
-/// An event's data: the answer when it is the response to `id`, its result handed to `read`;
-/// `Err(read)` for another message, which is skipped (`read` is handed back for the next).
-fn answer_in_event<T, F: FnOnce(&Node<'_>) -> T>(
+/// The reader a reply's result is handed to. One reader type, so the reply's reading is
+/// compiled once whatever the caller makes of the result.
+pub(crate) type Reader<'r> = &'r mut dyn FnMut(&Node<'_>);
+
+/// An event's data: `Some` when it is the response to `id` (its result handed to `read`);
+/// another message is skipped.
+fn answer_in_event(
     data: &str,
     id: u64,
     method: &str,
-    read: F,
-) -> Result<std::result::Result<Answer<T>, F>> {
+    read: Reader<'_>,
+) -> Result<Option<Answer<()>>> {
     let envelope = match read_envelope(data) {
         Ok(e) => e,
         Err(Unread::Repeated(key)) => return Err(duplicate(method, &key)),
@@ -28,9 +32,9 @@ fn answer_in_event<T, F: FnOnce(&Node<'_>) -> T>(
         && envelope.get("method").is_none()
         && (envelope.get("result").is_some() || envelope.get("error").is_some());
     if !is_response {
-        return Ok(Err(read));
+        return Ok(None);
     }
-    answer_of(&envelope, id, method, false, read).map(Ok)
+    answer_of(&envelope, id, method, false, read).map(Some)
 }
 
 fn duplicate(method: &str, key: &str) -> ClientError {
@@ -91,13 +95,13 @@ pub(super) fn excerpt(s: &str) -> String {
 /// Parses a JSON body as the response to `id`, its result handed to `read`. With
 /// `lenient_id`, an error without an `id` (the server could not read the request's) is
 /// accepted.
-pub(super) fn parse_response<T>(
+pub(super) fn parse_response(
     body: &[u8],
     id: u64,
     method: &str,
     lenient_id: bool,
-    read: impl FnOnce(&Node<'_>) -> T,
-) -> Result<Answer<T>> {
+    read: Reader<'_>,
+) -> Result<Answer<()>> {
     let text = std::str::from_utf8(body).map_err(|_| {
         protocol(format!(
             "the reply to {method} is not JSON (it is not UTF-8): {}",
@@ -114,13 +118,13 @@ pub(super) fn parse_response<T>(
     answer_of(&envelope, id, method, lenient_id, read)
 }
 
-fn answer_of<T>(
+fn answer_of(
     envelope: &Node<'_>,
     id: u64,
     method: &str,
     lenient_id: bool,
-    read: impl FnOnce(&Node<'_>) -> T,
-) -> Result<Answer<T>> {
+    read: Reader<'_>,
+) -> Result<Answer<()>> {
     if envelope.as_object().is_none() {
         return Err(protocol(format!(
             "the reply to {method} is not a JSON-RPC response object"
@@ -147,7 +151,10 @@ fn answer_of<T>(
         .with_values(id.to_string(), carried.unwrap_or_default()));
     }
     match (envelope.get("result"), error) {
-        (Some(r), None) if r.as_object().is_some() => Ok(Answer::Result(read(r))),
+        (Some(r), None) if r.as_object().is_some() => {
+            read(r);
+            Ok(Answer::Result(()))
+        }
         (None, Some(e)) if e.as_object().is_some() => error_of(e, method),
         _ => Err(protocol(format!(
             "the reply to {method} must have either a `result` object or an `error` object"
@@ -155,7 +162,7 @@ fn answer_of<T>(
     }
 }
 
-fn error_of<T>(e: &Node<'_>, method: &str) -> Result<Answer<T>> {
+fn error_of(e: &Node<'_>, method: &str) -> Result<Answer<()>> {
     // The error object's members as `serde_json` read them: a repeated key, the last one,
     // and the code an integer as `serde_json` reads one (`-0` is a float there, so no code).
     let code = member(e, "code").and_then(|c| serde_value(c).as_i64());
@@ -206,17 +213,40 @@ pub async fn read_answer<B: ResponseBody>(
     id: u64,
     method: &str,
 ) -> Result<Answer> {
-    read_reply(response, id, method, |result| result.raw.to_owned()).await
+    let mut text = String::new();
+    let answer = read_reply(response, id, method, &mut |result| {
+        text = result.raw.to_owned()
+    })
+    .await?;
+    Ok(answer.with_result(text))
+}
+
+impl Answer<()> {
+    /// This answer with `result` for its result (an error stays as it is).
+    pub(crate) fn with_result<R>(self, result: R) -> Answer<R> {
+        match self {
+            Answer::Result(()) => Answer::Result(result),
+            Answer::Error {
+                code,
+                message,
+                data,
+            } => Answer::Error {
+                code,
+                message,
+                data,
+            },
+        }
+    }
 }
 
 /// Reads the answer to request `id` from a response, its result handed, as read, to `read`:
 /// a reply is read once.
-pub(super) async fn read_reply<B: ResponseBody, T>(
+pub(super) async fn read_reply<B: ResponseBody>(
     mut response: HttpResponse<B>,
     id: u64,
     method: &str,
-    read: impl FnOnce(&Node<'_>) -> T,
-) -> Result<Answer<T>> {
+    read: Reader<'_>,
+) -> Result<Answer<()>> {
     let kind = essence(response.content_type.as_deref());
     let status = response.status;
     let ok = (200..300).contains(&status) && status != 202 && status != 204;
@@ -233,7 +263,7 @@ pub(super) async fn read_reply<B: ResponseBody, T>(
             data,
         })) = body
             .as_deref()
-            .map(|b| parse_response(b, id, method, true, |_| ()))
+            .map(|b| parse_response(b, id, method, true, &mut |_| ()))
         {
             return Ok(Answer::Error {
                 code,
@@ -258,7 +288,7 @@ pub(super) async fn read_reply<B: ResponseBody, T>(
             parse_response(&body, id, method, false, read)
         }
         "text/event-stream" => {
-            let mut reader = read;
+            let reader = read;
             let mut sse = Sse::default();
             let mut read = 0usize;
             loop {
@@ -274,9 +304,8 @@ pub(super) async fn read_reply<B: ResponseBody, T>(
                     None => sse.finish(),
                 };
                 for data in events {
-                    match answer_in_event(&data, id, method, reader)? {
-                        Ok(answer) => return Ok(answer),
-                        Err(unused) => reader = unused,
+                    if let Some(answer) = answer_in_event(&data, id, method, &mut *reader)? {
+                        return Ok(answer);
                     }
                 }
                 if chunk.is_none() {

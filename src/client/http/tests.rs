@@ -3,9 +3,13 @@
 use super::reply::parse_response;
 use super::*;
 
-/// A reader that keeps the result's text, as `read_answer` does.
-fn raw(result: &Node<'_>) -> String {
-    result.raw.to_owned()
+/// `parse_response`, keeping the result's text as `read_answer` does.
+fn parse_text(body: &[u8], id: u64, method: &str, lenient_id: bool) -> Result<Answer> {
+    let mut text = String::new();
+    let answer = parse_response(body, id, method, lenient_id, &mut |r| {
+        text = r.raw.to_owned()
+    })?;
+    Ok(answer.with_result(text))
 }
 
 #[test]
@@ -85,7 +89,7 @@ fn frames_carry_the_mcp_headers() {
 fn a_result_is_handed_over_as_the_text_it_was_read_from() {
     let body = br#"{"jsonrpc":"2.0","id":7,"result": {"a": [1, 2.50], "b": "\u00e9"} }"#;
     assert_eq!(
-        parse_response(body, 7, "m", false, raw).unwrap(),
+        parse_text(body, 7, "m", false).unwrap(),
         Answer::Result(r#"{"a": [1, 2.50], "b": "\u00e9"}"#.into())
     );
 }
@@ -94,7 +98,7 @@ fn a_result_is_handed_over_as_the_text_it_was_read_from() {
 fn responses_are_checked() {
     let ok = br#"{"jsonrpc":"2.0","id":7,"result":{"a":1}}"#;
     assert_eq!(
-        parse_response(ok, 7, "m", false, raw).unwrap(),
+        parse_text(ok, 7, "m", false).unwrap(),
         Answer::Result(r#"{"a":1}"#.into())
     );
     for (bad, why) in [
@@ -116,7 +120,7 @@ fn responses_are_checked() {
         ),
         (b"<html>", "not JSON"),
     ] {
-        let e = parse_response(bad, 7, "m", false, raw).unwrap_err();
+        let e = parse_text(bad, 7, "m", false).unwrap_err();
         assert_eq!(e.code, ExchangeKind::ProtocolError, "{why}");
         assert!(e.message.contains(why), "{}", e.message);
     }
@@ -126,17 +130,17 @@ fn responses_are_checked() {
             br#"{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"},"error":{"code":1,"message":"m"}}"#,
             br#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":7,"result":{}}"#,
         ] {
-            let e = parse_response(dup, 7, "m", false, raw).unwrap_err();
+            let e = parse_text(dup, 7, "m", false).unwrap_err();
             assert!(e.message.contains("duplicate member"), "{}", e.message);
         }
     let null = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#;
     assert!(matches!(
-        parse_response(null, 7, "m", false, raw).unwrap(),
+        parse_text(null, 7, "m", false).unwrap(),
         Answer::Error { code: -32700, .. }
     ));
     let err = br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad"}}"#;
     assert!(matches!(
-        parse_response(err, 7, "m", false, raw).unwrap(),
+        parse_text(err, 7, "m", false).unwrap(),
         Answer::Error { code: -32600, .. }
     ));
 }
